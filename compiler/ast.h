@@ -1,0 +1,272 @@
+/* ast.h - syntax tree (parse_ module builds it, infer_ annotates it,
+ * lower_ reads it).
+ *
+ * One Node struct for statements and expressions (chibicc style); each kind
+ * lists the fields it uses.  Every node has a SrcLoc.  Lists are PtrVec of
+ * Node*.
+ *
+ * THE TYPED-AST CONTRACT (what inference guarantees to lowering)
+ * --------------------------------------------------------------
+ * After infer_function() succeeds for a Spec:
+ *  - every expression node reachable from the function body has `ty` set to
+ *    a concrete type (never TY_UNKNOWN);
+ *  - every N_NAME that is a local has `var` set (var->ty is the variable's
+ *    single unified type); a global/builtin name has `ty` set to its
+ *    (constant-like) type and `cval`/`builtin` filled as for N_CONST /
+ *    TY_BUILTIN; no other name kinds remain;
+ *  - implicit conversions are explicit N_CAST nodes: the value of an
+ *    assignment has its target's type, binary operands have `op_ty`
+ *    (wrapped in casts to it), call arguments match parameter types,
+ *    returned values have the spec's return type, conditions are bool
+ *    (N_CAST to bool = truth value);
+ *  - every N_CALL has `call_kind` and the fields that kind names;
+ *  - constant folding of module constants (math.pi, np.nan) and frozen
+ *    numeric globals yields N_CONST nodes with `ty` and `cval`.
+ * Lowering contains no type rules: it switches on node kinds, call kinds,
+ * builtin ids and types only.
+ */
+#ifndef HPCJIT_AST_H
+#define HPCJIT_AST_H
+
+#include "diag.h"
+#include "token.h"
+#include "types.h"
+
+typedef enum BuiltinId {
+#define BUILTIN(id, name) id,
+#include "builtins.def"
+#undef BUILTIN
+    BI_COUNT
+} BuiltinId;
+
+/* Operators of N_BINOP / N_AUGASSIGN / N_UNARYOP / N_COMPARE. */
+typedef enum OpKind {
+    OP_NONE,
+    OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FLOORDIV, OP_MOD, OP_POW, OP_MATMUL,
+    OP_LSHIFT, OP_RSHIFT, OP_BITAND, OP_BITOR, OP_BITXOR,
+    /* unary */
+    OP_NEG, OP_POS, OP_INVERT, OP_NOT,
+    /* comparison */
+    OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_IS, OP_ISNOT, OP_IN, OP_NOTIN,
+    /* boolean */
+    OP_AND, OP_OR,
+} OpKind;
+
+typedef enum NodeKind {
+    /* ---- statements ---- */
+    N_FUNCDEF,   /* name, params (N_PARAM list), body, decorators (exprs), a = returns annotation or NULL */
+    N_PARAM,     /* name, a = default or NULL, b = annotation or NULL, flags: is_star, is_kwstar, is_kwonly, is_posonly */
+    N_RETURN,    /* a = value or NULL */
+    N_ASSIGN,    /* targets (one or more exprs: x = y = v), a = value */
+    N_AUGASSIGN, /* a = target, b = value, op */
+    N_ANNASSIGN, /* a = target, b = annotation, c = value or NULL */
+    N_FOR,       /* a = target, b = iter, body, orelse */
+    N_WHILE,     /* a = cond, body, orelse */
+    N_IF,        /* a = cond, body, orelse (an elif is an N_IF alone in orelse) */
+    N_BREAK,     /* - */
+    N_CONTINUE,  /* - */
+    N_PASS,      /* - */
+    N_RAISE,     /* a = exception or NULL, b = cause (from) or NULL */
+    N_ASSERT,    /* a = test, b = message or NULL */
+    N_EXPR,      /* a = expression */
+    N_DEL,       /* targets                                             [unsupported] */
+    N_GLOBAL,    /* names (char* list)                                  [unsupported] */
+    N_NONLOCAL,  /* names (char* list)                                  [unsupported] */
+    N_IMPORT,    /* names (char* list, dotted), aliases                 [unsupported] */
+    N_WITH,      /* items (exprs), body, flags: is_async                [unsupported] */
+    N_TRY,       /* body, handlers (N_HANDLER), orelse, finalbody       [unsupported] */
+    N_HANDLER,   /* a = type or NULL, name or NULL, body                [unsupported] */
+    N_CLASSDEF,  /* name, args (bases), body                            [unsupported] */
+    N_MATCH,     /* a = subject (cases are skipped)                     [unsupported] */
+    /* ---- expressions ---- */
+    N_NAME,      /* name; after inference: var (local) or ty/cval/builtin (global) */
+    N_CONST,     /* cval (CVAL_*), ty after inference */
+    N_BINOP,     /* op, a, b; after inference: op_ty (operand type) */
+    N_UNARYOP,   /* op, a; op_ty */
+    N_BOOLOP,    /* op (OP_AND/OP_OR), args (2 or more operands) */
+    N_COMPARE,   /* a = left, args = comparators, ops (OpKind per comparator: ops[i]);
+                    after inference: op_tys[i] is the type comparison i is done
+                    in; lowering converts both sides to it exactly as an N_CAST
+                    would (operands of a chain are evaluated once) */
+    N_IFEXP,     /* a = cond, b = body, c = orelse */
+    N_CALL,      /* a = func, args, keywords (N_KEYWORD), flags: has_star; after
+                    inference call_kind (+ fields it names) */
+    N_KEYWORD,   /* name (NULL for **kw), a = value */
+    N_ATTRIBUTE, /* a = value, name; after inference attr_kind */
+    N_SUBSCRIPT, /* a = value, b = index (an N_TUPLE for x[i, j]) */
+    N_SLICE,     /* a = lower, b = upper, c = step (each may be NULL) */
+    N_TUPLE,     /* args = elements */
+    N_LIST,      /* args                                                [unsupported] */
+    N_DICT,      /* args = keys, args2 = values                         [unsupported] */
+    N_SET,       /* args                                                [unsupported] */
+    N_STARRED,   /* a                                                   [unsupported outside calls] */
+    N_LAMBDA,    /* params, a = body                                    [unsupported] */
+    N_COMP,      /* comprehension/generator: comp_kind, a = elt, b = value (dict), generators (N_COMPFOR) [unsupported] */
+    N_COMPFOR,   /* a = target, b = iter, args = ifs, flags: is_async    */
+    N_NAMEDEXPR, /* a = target (N_NAME), b = value                      */
+    N_YIELD,     /* a = value or NULL, flags: is_from                   [unsupported] */
+    N_AWAIT,     /* a                                                   [unsupported] */
+    N_FSTRING,   /* args = parts (N_CONST strings and N_FORMATTED)      [unsupported outside raise messages] */
+    N_FORMATTED, /* a = value, b = format spec or NULL                  */
+    /* ---- inserted by inference ---- */
+    N_CAST,      /* a = operand; ty = target type, a->ty = source type.  To
+                    bool: truth value (x != 0, len != 0 for arrays...). */
+    N_COUNT
+} NodeKind;
+
+typedef enum CvalKind {
+    CVAL_INT,     /* i (ival_overflow: literal did not fit int64 -> error) */
+    CVAL_FLOAT,   /* f */
+    CVAL_COMPLEX, /* f (real), f_imag */
+    CVAL_BOOL,    /* i (0/1) */
+    CVAL_NONE,
+    CVAL_STR,     /* s, slen (bytes: is_bytes) */
+    CVAL_ELLIPSIS,
+} CvalKind;
+
+typedef struct Cval {
+    CvalKind kind;
+    int64_t i;
+    double f, f_imag;
+    const char *s;
+    int slen;
+    bool is_bytes, overflow;
+} Cval;
+
+/* After inference, what a call does.  Fields each kind uses: */
+typedef enum CallKind {
+    CALL_UNRESOLVED,
+    CALL_BUILTIN,   /* builtin (BuiltinId), args (already cast), self_node for
+                       methods (the receiver expression), kw_args: keyword
+                       arguments resolved to positional slots by inference
+                       (args has NULL for absent optional arguments) */
+    CALL_FUNC,      /* spec (the callee's Spec), args cast to its parameter types */
+    CALL_EXC,       /* exception construction: ty is TY_EXC_VALUE; args holds
+                       the message (N_CONST string, or NULL) */
+    CALL_DTYPE,     /* np.float64(x): conversion; ty is the scalar type, args[0] */
+} CallKind;
+
+/* After inference, what an attribute access is. */
+typedef enum AttrKind {
+    ATTR_UNRESOLVED,
+    ATTR_CONST,         /* folded into cval (math.pi, np.nan) - node kind stays
+                           N_ATTRIBUTE; lowering treats it as a constant */
+    ATTR_MODULE,        /* a submodule or module function: no runtime value */
+    ATTR_ARRAY_SHAPE,   /* tuple of ndim int64 */
+    ATTR_ARRAY_STRIDES, /* tuple of ndim int64 */
+    ATTR_ARRAY_NDIM,    /* int64 constant */
+    ATTR_ARRAY_SIZE,    /* int64 */
+    ATTR_ARRAY_DTYPE,   /* TY_DTYPE, no runtime value */
+    ATTR_ARRAY_ITEMSIZE,/* int64 constant */
+    ATTR_COMPLEX_REAL,  /* real part of a complex (or the number itself) */
+    ATTR_COMPLEX_IMAG,  /* imaginary part (0 for reals) */
+    ATTR_METHOD,        /* bound method: ty is TY_BOUND_METHOD */
+} AttrKind;
+
+typedef struct Spec Spec;
+typedef struct Var Var;
+
+typedef struct Node Node;
+struct Node {
+    NodeKind kind;
+    SrcLoc loc;
+    /* children and data, used per kind as listed in NodeKind */
+    Node *a, *b, *c;
+    PtrVec body, orelse, finalbody, handlers;
+    PtrVec args, args2, keywords, targets, params, decorators, generators;
+    PtrVec names, aliases; /* char* */
+    const char *name;
+    OpKind op;
+    OpKind *ops;       /* N_COMPARE: one per comparator */
+    Cval cval;
+    int comp_kind;     /* N_COMP: 0 list, 1 set, 2 dict, 3 generator */
+    unsigned is_star : 1, is_kwstar : 1, is_kwonly : 1, is_posonly : 1, has_star : 1,
+        is_async : 1, is_from : 1;
+
+    /* ---- set by inference ---- */
+    Type *ty;          /* type of an expression */
+    Type *op_ty;       /* N_BINOP/N_UNARYOP: type the operation is done in */
+    Type **op_tys;     /* N_COMPARE: per comparison */
+    Var *var;          /* N_NAME (local), N_FOR target names are N_NAMEs */
+    CallKind call_kind;
+    BuiltinId builtin;
+    Spec *spec;        /* CALL_FUNC */
+    Node *self_node;   /* CALL_BUILTIN on a method: the receiver */
+    AttrKind attr_kind;
+    void *lower_data;  /* scratch for lowering */
+};
+
+/* A local variable of one specialisation. */
+struct Var {
+    const char *name;
+    Type *ty;          /* unified over every assignment */
+    bool is_param;
+    int param_index;
+    SrcLoc first_def;
+    void *slot;        /* lowering: the alloca (LLVMValueRef) */
+};
+
+/* One compiled specialisation of one function for one tuple of argument
+ * types.  All nodes of `fn` belong to this Spec alone (each Spec parses its
+ * own copy of the source, so annotations never clash). */
+typedef enum SpecState { SPEC_NEW, SPEC_INFERRING, SPEC_DONE } SpecState;
+struct Spec {
+    int func;          /* index into HjRequest.funcs */
+    const HjFunction *hf;
+    SrcFile file;
+    Node *fn;          /* N_FUNCDEF */
+    Type **argtys;
+    int nargs;
+    Type *ret;         /* unified over every return (None when it falls off the end) */
+    Type *explicit_ret;/* from a signature, or NULL */
+    PtrVec vars;       /* Var*, parameters first */
+    SpecState state;
+    bool provisional;  /* inferred while a spec it calls was still in progress */
+    char *symbol;      /* LLVM name of the function */
+    void *llvm_fn;     /* lowering: LLVMValueRef */
+    Spec *next;        /* list of all specs of a compilation */
+};
+
+/* The state of one hj_compile() call, shared by the passes. */
+typedef struct Compilation {
+    Arena arena;
+    TyCtx *tc;
+    Diag diag;
+    const HjRequest *req;
+    Spec *specs;       /* every specialisation, entry first */
+    Spec *entry;
+    int depth;         /* nesting of inference through calls (bounded) */
+} Compilation;
+
+/* ---- parse_ ---- */
+/* Parse a module-level source holding one `def` (decorators allowed) into
+ * an N_FUNCDEF.  NULL with a diagnostic on error.  Nesting of expressions
+ * and blocks is bounded (diagnostic "too many nested parentheses" etc.). */
+Node *parse_function(Arena *a, const SrcFile *file, Diag *d);
+/* Parse a whole module (for tests): a list of statements. */
+bool parse_module(Arena *a, const SrcFile *file, Diag *d, PtrVec *out);
+Node *ast_new(Arena *a, NodeKind k, SrcLoc loc);
+/* Readable dump of a tree, for golden tests and debugging. */
+void ast_dump(StrBuf *b, const Node *n, int indent);
+const char *ast_kind_name(NodeKind k);
+const char *ast_op_str(OpKind op);
+
+/* ---- builtins ---- */
+const char *builtin_name(BuiltinId id);
+/* Look up "numpy.sqrt", "array.copy", aliases included; -1 if unknown. */
+int builtin_lookup(const char *qualname);
+
+/* ---- infer_ ---- */
+/* Find or create the specialisation of `func` for `argtys`, inferring it
+ * (and everything it calls).  NULL with a diagnostic on error. */
+Spec *infer_spec(Compilation *c, int func, Type **argtys, int nargs, Type *explicit_ret);
+/* inspect_types text of every variable and the return type (malloc'ed). */
+char *infer_types_text(Compilation *c, Spec *s);
+
+/* ---- lower_ ---- */
+/* Lower every spec of the compilation and the entry wrapper into one LLVM
+ * module (LLVMModuleRef returned as void* to keep LLVM out of this header).
+ * NULL with a diagnostic on error.  The module is verified. */
+void *lower_program(Compilation *c, void *llvm_context, const char *entry_symbol);
+
+#endif

@@ -1,0 +1,173 @@
+/* hpcjit/compiler.h - public interface of the hpcjit compiler library.
+ *
+ * The compiler never touches Python objects: the Python layer describes the
+ * functions to compile (source text, environment of global names, options)
+ * in plain C structs, and gets plain C results back.  That is what lets the
+ * caller release the GIL around hj_compile().
+ *
+ * Two separate steps, so that on-disk caches and MPI broadcast can sit
+ * between them:
+ *   hj_compile()      source + argument types  -> object bytes for a target
+ *   hj_jit_load()     object bytes             -> addresses in this process
+ *
+ * Thread-safety: hj_compile() may run concurrently in several threads (each
+ * call owns its LLVM context).  HjJit is internally locked.
+ */
+#ifndef HPCJIT_COMPILER_H
+#define HPCJIT_COMPILER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- diagnostics ----------------------------------------------------- */
+typedef enum HjDiagKind {
+    HJ_DIAG_NONE = 0,
+    HJ_DIAG_SYNTAX,      /* hpcjit.errors.HpcjitSyntaxError (a SyntaxError)  */
+    HJ_DIAG_UNSUPPORTED, /* hpcjit.errors.UnsupportedError                    */
+    HJ_DIAG_TYPING,      /* hpcjit.errors.TypingError                         */
+    HJ_DIAG_NAME,        /* hpcjit.errors.TypingError (unknown name)          */
+    HJ_DIAG_LOWERING,    /* hpcjit.errors.LoweringError (a compiler bug)      */
+    HJ_DIAG_LLVM,        /* hpcjit.errors.LoweringError (LLVM said no)        */
+    HJ_DIAG_MEMORY,      /* MemoryError                                       */
+    HJ_DIAG_SIGNATURE,   /* TypeError: bad signature string                   */
+} HjDiagKind;
+
+/* ---- the environment: what a function's non-local names refer to ----- */
+typedef enum HjEnvKind {
+    HJ_ENV_MODULE,   /* qualname: "numpy", "math", "numpy.linalg", "hpcjit"  */
+    HJ_ENV_BUILTIN,  /* qualname: "builtins.abs", "math.sqrt", "numpy.empty",
+                        "numpy.float64" (dtype class), "builtins.ValueError",
+                        "hpcjit.prange"                                        */
+    HJ_ENV_FUNC,     /* func: index into HjRequest.funcs (an @njit function) */
+    HJ_ENV_INT,      /* i (also used for bools with is_bool set)              */
+    HJ_ENV_FLOAT,    /* f                                                      */
+    HJ_ENV_COMPLEX,  /* f, f_imag                                              */
+    HJ_ENV_NONE,     /* -                                                      */
+    HJ_ENV_STR,      /* qualname holds the string value (for messages)        */
+    HJ_ENV_TUPLE,    /* items, nitems                                          */
+    HJ_ENV_OTHER,    /* qualname: a description ("a dict") for the error      */
+} HjEnvKind;
+
+typedef struct HjEnvEntry HjEnvEntry;
+struct HjEnvEntry {
+    const char *name; /* the name as written in the function (NULL in tuples) */
+    HjEnvKind kind;
+    const char *qualname;
+    int func;
+    int is_bool;
+    int64_t i;
+    double f, f_imag;
+    const HjEnvEntry *items;
+    int nitems;
+};
+
+/* Per-function options, as given to @njit. */
+typedef struct HjOptions {
+    int fastmath;       /* LLVM fast-math flags on float ops                    */
+    int boundscheck;    /* IndexError on out-of-range indices                   */
+    int error_model;    /* 0 = "python" (ZeroDivisionError), 1 = "numpy"       */
+    int nogil;          /* informational for the compiler                       */
+    int parallel;       /* accepted; prange runs serially for now              */
+    int inline_always;  /* inline="always"                                      */
+} HjOptions;
+
+/* One Python function that may be compiled. */
+typedef struct HjFunction {
+    const char *name;       /* __name__                                        */
+    const char *qualname;   /* __qualname__                                     */
+    const char *filename;   /* co_filename                                      */
+    const char *source;     /* dedented source of the def (decorators allowed) */
+    int first_line;         /* user-file line of the first line of `source`    */
+    int col_offset;         /* columns removed by dedenting                     */
+    const HjEnvEntry *env;  /* globals, closure cells and builtins it names    */
+    int nenv;
+    HjOptions options;
+} HjFunction;
+
+/* The target machine of a compilation. */
+typedef struct HjTarget {
+    const char *triple;   /* NULL: the host's                                  */
+    const char *cpu;      /* NULL: host CPU (LLVMGetHostCPUName)              */
+    const char *features; /* NULL: host features (LLVMGetHostCPUFeatures)     */
+    int opt_level;        /* 0..3                                              */
+} HjTarget;
+
+/* Resolve NULL fields of `t` from HPCJIT_CPU_NAME / NUMBA_CPU_NAME,
+ * HPCJIT_CPU_FEATURES / NUMBA_CPU_FEATURES, HPCJIT_OPT / NUMBA_OPT, then the
+ * host.  Returned strings are malloc'ed into *out (free with hj_target_free). */
+void hj_target_host(HjTarget *out);
+void hj_target_free(HjTarget *t);
+
+typedef struct HjRequest {
+    const HjFunction *funcs; /* every function reachable from the entry       */
+    int nfuncs;
+    int entry;               /* index into funcs                               */
+    /* Argument types of the entry specialisation, as typecodes (see
+     * runtime/include/hpcjit/abi.h), one string per argument. */
+    const char *const *argtypes;
+    int nargs;
+    const char *rettype;     /* typecode of an explicit return type, or NULL  */
+    const HjTarget *target;
+    int want_llvm_ir;        /* fill HjResult.llvm_ir (optimised IR text)     */
+    int want_types;          /* fill HjResult.types_text (inspect_types)      */
+} HjRequest;
+
+typedef struct HjResult {
+    /* on success */
+    char *object;          /* relocatable object file bytes (malloc)          */
+    size_t object_size;
+    char *entry_symbol;    /* symbol of the entry wrapper: int32 (void*, void**) */
+    char *rettype;         /* typecode of the return type                     */
+    char *signature;       /* display form: "(float64, array(float64, 2d, C)) -> float64" */
+    char *llvm_ir;         /* optional                                         */
+    char *types_text;      /* optional: source annotated with variable types  */
+    /* on failure */
+    HjDiagKind diag_kind;  /* HJ_DIAG_NONE on success                          */
+    char *diag_message;    /* full message: file:line:col, line, caret         */
+    char *diag_filename;
+    int diag_line, diag_col;
+    double seconds_frontend, seconds_llvm; /* for HPCJIT_DEBUG_COMPILE         */
+} HjResult;
+
+/* Compile one specialisation.  Returns 0 on success, -1 with
+ * res->diag_* filled on failure.  Never exits, never touches Python. */
+int hj_compile(const HjRequest *req, HjResult *res);
+void hj_result_free(HjResult *res);
+
+/* Parse a Numba-style signature string ("float64(float64[:], int64)" or a
+ * bare argument tuple "(float64[:], int64)") into typecodes.  On success
+ * *ret is the return typecode (NULL when absent) and args[0..*nargs) the
+ * argument typecodes, all malloc'ed; returns 0.  On failure returns -1 and
+ * sets *err (malloc'ed message). */
+int hj_parse_signature(const char *sig, char **ret, char ***args, int *nargs, char **err);
+/* Display form of a typecode ("array(float64, 2d, C)"); malloc'ed. */
+char *hj_typecode_display(const char *typecode);
+
+/* Assembly text for LLVM IR text (for Dispatcher.inspect_asm()). */
+char *hj_ir_to_asm(const char *llvm_ir, const HjTarget *target, char **err);
+
+/* ---- loading object code into this process --------------------------- */
+typedef struct HjJit HjJit;
+typedef struct HjSymbol {
+    const char *name;
+    void *address;
+} HjSymbol;
+
+/* Create the process's JIT.  `runtime` lists the runtime functions compiled
+ * code may call (absolute symbols); the C library and libm are found in the
+ * process.  Returns NULL and sets *err on failure. */
+HjJit *hj_jit_create(const HjSymbol *runtime, int nruntime, char **err);
+void hj_jit_destroy(HjJit *jit);
+/* Load object bytes (copied) and return the address of `symbol`, or NULL
+ * with *err set.  Each load gets its own symbol namespace, so two loads
+ * may define the same names. */
+void *hj_jit_load(HjJit *jit, const char *object, size_t size, const char *symbol, char **err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,116 @@
+/* types.h - the type system (ty_ module).
+ *
+ * Types belong to one compilation (TyCtx, arena allocated) and are interned:
+ * within a TyCtx two equal types are the same pointer, so `a == b` is type
+ * equality.  Scalars come from ty_scalar(); compound types from the
+ * constructors below.  Unification and promotion rules (Numba's) live in
+ * types.c and are used only by inference. */
+#ifndef HPCJIT_TYPES_H
+#define HPCJIT_TYPES_H
+
+#include "util.h"
+
+/* ORDER: the scalar kinds TY_BOOL..TY_COMPLEX128 are contiguous and in
+ * promotion order within each family; typecode chars are in types.c. */
+typedef enum TyKind {
+    TY_UNKNOWN,    /* bottom of the lattice during inference (not yet known)  */
+    TY_BOOL,
+    TY_INT8, TY_INT16, TY_INT32, TY_INT64,
+    TY_UINT8, TY_UINT16, TY_UINT32, TY_UINT64,
+    TY_FLOAT32, TY_FLOAT64,
+    TY_COMPLEX64, TY_COMPLEX128,
+    TY_NONE,       /* the None value                                            */
+    TY_TUPLE,      /* elems, nelems (homogeneous when all elems equal)          */
+    TY_ARRAY,      /* dtype (a scalar type), ndim, layout                       */
+    TY_RANGE,      /* range(start, stop, step) of int64: a value {i64,i64,i64}  */
+    TY_DTYPE,      /* dtype: the scalar type a dtype object/class stands for    */
+    TY_STRING,     /* a string constant (exception messages): no runtime value  */
+    TY_FUNCTION,   /* func: an @njit function (HjRequest.funcs index)           */
+    TY_MODULE,     /* name: "numpy", "math", "numpy.linalg", ...                */
+    TY_BUILTIN,    /* builtin: a BuiltinId (callable: abs, np.empty, ...)      */
+    TY_EXC_CLASS,  /* name: "ValueError" - an exception class                   */
+    TY_EXC_VALUE,  /* name: an exception instance, only as `raise` operand     */
+    TY_BOUND_METHOD, /* builtin + self_ty: `arr.copy` before the call           */
+    TY_COUNT
+} TyKind;
+
+typedef enum Layout { LAYOUT_C = 'C', LAYOUT_F = 'F', LAYOUT_A = 'A' } Layout;
+
+typedef struct Type Type;
+struct Type {
+    TyKind kind;
+    /* TY_TUPLE */
+    Type **elems;
+    int nelems;
+    /* TY_ARRAY, TY_DTYPE (dtype) */
+    Type *dtype;
+    int ndim;
+    Layout layout;
+    /* TY_FUNCTION */
+    int func;
+    /* TY_MODULE, TY_EXC_CLASS, TY_EXC_VALUE */
+    const char *name;
+    /* TY_BUILTIN, TY_BOUND_METHOD */
+    int builtin;    /* BuiltinId */
+    Type *self_ty;  /* TY_BOUND_METHOD: the receiver's type */
+    /* owned by the lowering of the current compilation: cached LLVMTypeRef */
+    void *llvm;
+    void *llvm_mem; /* in-memory form when it differs (bool: i8) */
+};
+
+typedef struct TyCtx TyCtx;
+
+TyCtx *ty_ctx_new(Arena *a);
+Type *ty_scalar(TyCtx *tc, TyKind k);          /* TY_UNKNOWN..TY_NONE, TY_RANGE, TY_STRING */
+Type *ty_tuple(TyCtx *tc, Type **elems, int n);
+Type *ty_array(TyCtx *tc, Type *dtype, int ndim, Layout layout);
+Type *ty_dtype(TyCtx *tc, Type *scalar);
+Type *ty_function(TyCtx *tc, int func);
+Type *ty_module(TyCtx *tc, const char *name);
+Type *ty_builtin(TyCtx *tc, int builtin);
+Type *ty_exc_class(TyCtx *tc, const char *name);
+Type *ty_exc_value(TyCtx *tc, const char *name);
+Type *ty_bound_method(TyCtx *tc, int builtin, Type *self_ty);
+
+static inline bool ty_is_int(const Type *t) { return t->kind >= TY_INT8 && t->kind <= TY_UINT64; }
+static inline bool ty_is_signed(const Type *t) { return t->kind >= TY_INT8 && t->kind <= TY_INT64; }
+static inline bool ty_is_unsigned(const Type *t) { return t->kind >= TY_UINT8 && t->kind <= TY_UINT64; }
+static inline bool ty_is_float(const Type *t) { return t->kind == TY_FLOAT32 || t->kind == TY_FLOAT64; }
+static inline bool ty_is_complex(const Type *t) { return t->kind == TY_COMPLEX64 || t->kind == TY_COMPLEX128; }
+/* bool, ints, floats, complex */
+static inline bool ty_is_number(const Type *t) { return t->kind >= TY_BOOL && t->kind <= TY_COMPLEX128; }
+static inline bool ty_is_array(const Type *t) { return t->kind == TY_ARRAY; }
+/* Bits of an integer or float kind (bool: 1; complex: of one part). */
+int ty_bits(const Type *t);
+/* Size in bytes of a scalar's in-memory (array element) form. */
+int ty_itemsize(const Type *t);
+
+/* Numba's unification: the smallest type both can be converted to, or NULL.
+ * int64+float64 -> float64, int32+int64 -> int64, int64+uint64 -> float64,
+ * bool+int -> int, array layouts differing -> 'A', tuples elementwise,
+ * UNKNOWN+x -> x. */
+Type *ty_unify(TyCtx *tc, Type *a, Type *b);
+/* Result type of arithmetic on two numbers (Numba: small ints widen to
+ * int64/uint64, int+float -> float64, float32+float32 -> float32, ...). */
+Type *ty_promote_arith(TyCtx *tc, Type *a, Type *b);
+/* Can a value of `from` be converted implicitly to `to` (assignment,
+ * argument passing)?  Numbers to numbers (not complex to real), arrays to
+ * A-layout arrays of the same dtype and ndim, tuples elementwise. */
+bool ty_can_convert(const Type *from, const Type *to);
+
+/* Names: "float64", "array(float64, 2d, C)", "UniTuple(int64 x 3)",
+ * "Tuple(int64, float64)", "range", "dtype(float64)", "none". */
+void ty_name(StrBuf *b, const Type *t);
+const char *ty_str(Arena *a, const Type *t); /* arena copy of ty_name */
+
+/* Typecodes (see runtime/include/hpcjit/abi.h). */
+void ty_typecode(StrBuf *b, const Type *t);
+/* Parse one typecode starting at *p, advancing *p.  NULL on bad input. */
+Type *ty_from_typecode(TyCtx *tc, const char **p);
+/* Parse a Numba type expression: "float64", "f8", "int64[:]",
+ * "float64[:, ::1]", "float64[::1, :]", "UniTuple(int64, 3)",
+ * "Tuple(int64, float64)", "complex128", "boolean"/"b1", "none", "intp".
+ * NULL on error, with *err set (arena). */
+Type *ty_parse(TyCtx *tc, const char *s, const char **end, const char **err);
+
+#endif

@@ -1,0 +1,78 @@
+/* hpcjit/abi.h - the contract between compiled code, the runtime and the
+ * dispatcher.  Everything that crosses the boundary between the Python
+ * extension and JIT-compiled code is described here.
+ *
+ * TYPECODES
+ * ---------
+ * A compact, unambiguous spelling of a type, used as the dispatcher's
+ * fast-path key (the typecodes of all arguments concatenated and compared
+ * with memcmp) and to tell the dispatcher how to box a return value.
+ *
+ *   '?' bool     'b' int8   'h' int16   'i' int32   'l' int64
+ *                'B' uint8  'H' uint16  'I' uint32  'L' uint64
+ *   'f' float32  'd' float64  'F' complex64  'D' complex128
+ *   'n' None
+ *   'a' <dtype> <ndim> <layout>      array; dtype one of the scalar codes
+ *                                    above ('?'..'D'), ndim one character
+ *                                    '0' + ndim (ndim <= 32), layout
+ *                                    'C' | 'F' | 'A'.   "ad2C" = float64 2-D C
+ *   '(' <typecode>* ')'              tuple (homogeneous or not): "(ll)"
+ *   't' <dtype>                      a NumPy dtype object / scalar class
+ *                                    (np.float64 or arr.dtype)
+ *   'r' <start> ...                  range objects are not passed across
+ *
+ * UNBOXED LAYOUT (what args[i] points to, what the return buffer holds)
+ * ---------------------------------------------------------------------
+ *   bool       uint8_t, 0 or 1
+ *   intN/uintN the C integer of that width
+ *   float32/64 float / double
+ *   complex64  struct { float re, im; }   complex128 struct { double re, im; }
+ *   None       nothing (zero bytes)
+ *   dtype      nothing (zero bytes)
+ *   array      HjArray with ndim entries in shape_strides: shape[0..nd) then
+ *              strides[0..nd) (in bytes)
+ *   tuple      a C struct of its elements in order, natural alignment (the
+ *              same layout LLVM gives a non-packed struct on x86-64/aarch64)
+ *
+ * ENTRY POINT
+ * -----------
+ *   int32_t entry(void *ret, void **args);
+ * returns 0 on success; -1 when a Python exception is pending in the
+ * calling thread's runtime exception state (rt_exc_*, runtime.h).
+ * Arguments are borrowed: an array argument from Python has meminfo NULL and
+ * `parent` set to the borrowed PyArrayObject*.  A returned array owns one
+ * reference to its meminfo (or has meminfo NULL and `parent` set when it is
+ * an argument or a view of one: the dispatcher then returns a view of
+ * `parent`).  A returned tuple owns references to the arrays inside it.
+ */
+#ifndef HPCJIT_ABI_H
+#define HPCJIT_ABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HJ_MAX_NDIM 32
+#define HJ_MAX_TYPECODE 256 /* longest typecode string accepted, with NUL */
+
+typedef struct HjMemInfo HjMemInfo;
+
+typedef struct HjArray {
+    HjMemInfo *meminfo; /* owner of the data, NULL when borrowed from Python */
+    void *parent;       /* PyArrayObject* the data came from, or NULL        */
+    int64_t nitems;     /* product of shape                                   */
+    int64_t itemsize;   /* bytes per element                                  */
+    char *data;         /* first element                                      */
+    int64_t shape_strides[]; /* shape[ndim], then strides[ndim] (bytes)      */
+} HjArray;
+
+#define HJ_ARRAY_SIZE(ndim) (sizeof(HjArray) + 2 * (size_t)(ndim) * sizeof(int64_t))
+
+typedef int32_t (*HjEntryFn)(void *ret, void **args);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

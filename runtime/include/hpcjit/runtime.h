@@ -1,0 +1,79 @@
+/* hpcjit/runtime.h - what compiled code calls: reference-counted memory for
+ * arrays and the per-thread exception state.
+ *
+ * The runtime lives in the light extension module (hpcjit._core) so that it
+ * is loaded without LLVM.  The compiler learns the addresses of these
+ * functions through rt_symbols() and registers them with the JIT as
+ * absolute symbols under the same names; compiled code declares them with
+ * the prototypes below (the lowering keeps its declarations in sync).
+ *
+ * Thread-safety: every function here may be called from any thread, with
+ * or without the GIL.  Reference counts are atomic.  The exception state is
+ * thread-local.  No function here touches the Python C API.
+ */
+#ifndef HPCJIT_RUNTIME_H
+#define HPCJIT_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hpcjit/abi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- memory --------------------------------------------------------------
+ * A MemInfo owns one block of array data.  Layout is fixed because compiled
+ * code reads `data` directly and may inline the reference count update. */
+struct HjMemInfo {
+    int64_t refcnt;  /* atomic */
+    void *data;      /* 64-byte aligned                                   */
+    int64_t size;    /* bytes                                             */
+    void (*dtor)(HjMemInfo *); /* NULL: the default (free the block)       */
+    void *dtor_info;
+};
+
+/* Allocate `nbytes` (>= 0) of 64-byte aligned array memory with refcount 1.
+ * On failure sets MemoryError (too large / out of memory) or ValueError
+ * (negative size) and returns NULL. */
+HjMemInfo *rt_alloc(int64_t nbytes);
+/* Like rt_alloc but the data is zero-filled. */
+HjMemInfo *rt_alloc_zeroed(int64_t nbytes);
+void rt_incref(HjMemInfo *mi); /* NULL is ignored */
+void rt_decref(HjMemInfo *mi); /* NULL is ignored; frees at zero */
+
+/* Allocation statistics (for leak tests): allocations and frees so far. */
+typedef struct RtMemStats {
+    int64_t alloc, free;
+} RtMemStats;
+RtMemStats rt_memstats(void);
+
+/* ---- exceptions ----------------------------------------------------------
+ * Compiled code sets the pending exception and returns -1 up the call chain;
+ * the dispatcher fetches it and raises the Python exception of that name.
+ * `type` is the name of a Python builtin exception class ("ValueError"). */
+void rt_raise(const char *type, const char *msg);  /* msg may be NULL */
+/* IndexError: "index 7 is out of bounds for axis 0 with size 5" */
+void rt_raise_index(int64_t index, int64_t axis, int64_t size);
+/* Shorthand used by compiled code for the common constant messages. */
+void rt_raise_zerodiv(const char *msg);
+
+/* For the dispatcher: returns 1 and fills *type / *msg (valid until the next
+ * raise on this thread) if an exception is pending, clearing it; else 0. */
+int rt_exc_fetch(const char **type, const char **msg);
+int rt_exc_pending(void);
+void rt_exc_clear(void);
+
+/* ---- symbols for the JIT ------------------------------------------------ */
+typedef struct RtSymbol {
+    const char *name;
+    void *address;
+} RtSymbol;
+/* The table of runtime functions compiled code may call (NULL-terminated). */
+const RtSymbol *rt_symbols(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
