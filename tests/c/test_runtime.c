@@ -1,0 +1,231 @@
+/* test_runtime.c - one small check per runtime API (runtime.h). */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <pthread.h>
+
+#include "hpcjit/runtime.h"
+
+static int failures;
+
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        if (!(cond)) {                                                               \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+            failures++;                                                              \
+        }                                                                            \
+    } while (0)
+
+static void test_alloc(void)
+{
+    RtMemStats before = rt_memstats();
+    HjMemInfo *mi = rt_alloc(1000);
+    CHECK(mi != NULL);
+    CHECK(mi->refcnt == 1);
+    CHECK(mi->size == 1000);
+    CHECK(((uintptr_t)mi->data & 63) == 0);
+    memset(mi->data, 0xab, 1000); /* whole block writable (ASan checks) */
+    RtMemStats mid = rt_memstats();
+    CHECK(mid.alloc == before.alloc + 1);
+    rt_decref(mi);
+    RtMemStats after = rt_memstats();
+    CHECK(after.free == before.free + 1);
+    CHECK(!rt_exc_pending());
+}
+
+static void test_alloc_zero_size(void)
+{
+    HjMemInfo *mi = rt_alloc(0);
+    CHECK(mi != NULL && mi->data != NULL && mi->size == 0);
+    rt_decref(mi);
+}
+
+static void test_alloc_zeroed(void)
+{
+    HjMemInfo *mi = rt_alloc_zeroed(4096);
+    CHECK(mi != NULL);
+    int allzero = 1;
+    for (int i = 0; i < 4096; i++)
+        allzero &= ((unsigned char *)mi->data)[i] == 0;
+    CHECK(allzero);
+    CHECK(((uintptr_t)mi->data & 63) == 0);
+    rt_decref(mi);
+}
+
+static void test_alloc_negative(void)
+{
+    const char *type = NULL, *msg = NULL;
+    CHECK(rt_alloc(-8) == NULL);
+    CHECK(rt_exc_fetch(&type, &msg) == 1);
+    CHECK(strcmp(type, "ValueError") == 0);
+    CHECK(strcmp(msg, "negative dimensions are not allowed") == 0);
+    CHECK(!rt_exc_pending());
+}
+
+static void test_alloc_huge(void)
+{
+    const char *type = NULL, *msg = NULL;
+    CHECK(rt_alloc(INT64_MAX) == NULL);
+    CHECK(rt_exc_fetch(&type, &msg) == 1);
+    CHECK(strcmp(type, "MemoryError") == 0);
+    CHECK(rt_alloc_zeroed(INT64_MAX - 10) == NULL);
+    CHECK(rt_exc_fetch(&type, &msg) == 1 && strcmp(type, "MemoryError") == 0);
+}
+
+static void test_refcount(void)
+{
+    RtMemStats before = rt_memstats();
+    HjMemInfo *mi = rt_alloc(16);
+    rt_incref(mi);
+    rt_incref(mi);
+    CHECK(mi->refcnt == 3);
+    rt_decref(mi);
+    rt_decref(mi);
+    CHECK(rt_memstats().free == before.free);
+    rt_decref(mi);
+    CHECK(rt_memstats().free == before.free + 1);
+    rt_incref(NULL); /* no-ops */
+    rt_decref(NULL);
+}
+
+static int dtor_calls;
+static void counting_dtor(HjMemInfo *mi)
+{
+    dtor_calls++;
+    CHECK(mi->dtor_info == &dtor_calls);
+}
+
+static void test_custom_dtor(void)
+{
+    HjMemInfo mi = {1, NULL, 0, counting_dtor, &dtor_calls};
+    rt_decref(&mi);
+    CHECK(dtor_calls == 1);
+}
+
+#define NTHREADS 4
+#define NITER 100000
+static void *hammer(void *arg)
+{
+    HjMemInfo *mi = arg;
+    for (int i = 0; i < NITER; i++) {
+        rt_incref(mi);
+        rt_decref(mi);
+    }
+    rt_raise("KeyError", "per thread"); /* must not leak into main thread */
+    return NULL;
+}
+
+static void test_atomic_threads(void)
+{
+    pthread_t th[NTHREADS];
+    HjMemInfo *mi = rt_alloc(8);
+    for (int i = 0; i < NTHREADS; i++)
+        pthread_create(&th[i], NULL, hammer, mi);
+    for (int i = 0; i < NTHREADS; i++)
+        pthread_join(th[i], NULL);
+    CHECK(mi->refcnt == 1);
+    CHECK(!rt_exc_pending());
+    rt_decref(mi);
+}
+
+static void test_raise_fetch(void)
+{
+    const char *type = NULL, *msg = NULL;
+    CHECK(rt_exc_fetch(&type, &msg) == 0);
+    char tmp[32];
+    strcpy(tmp, "bad value");
+    rt_raise("ValueError", tmp);
+    strcpy(tmp, "clobbered"); /* the runtime keeps its own copy */
+    CHECK(rt_exc_pending());
+    CHECK(rt_exc_fetch(&type, &msg) == 1);
+    CHECK(strcmp(type, "ValueError") == 0 && strcmp(msg, "bad value") == 0);
+    CHECK(rt_exc_fetch(&type, &msg) == 0);
+    rt_raise("AssertionError", NULL);
+    CHECK(rt_exc_fetch(&type, &msg) == 1 && strcmp(msg, "") == 0);
+}
+
+static void test_raise_long_message(void)
+{
+    char big[5000];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    rt_raise("ValueError", big);
+    const char *type = NULL, *msg = NULL;
+    CHECK(rt_exc_fetch(&type, &msg) == 1);
+    CHECK(strlen(msg) > 100 && strlen(msg) < sizeof big);
+}
+
+static void test_raise_index(void)
+{
+    const char *type = NULL, *msg = NULL;
+    rt_raise_index(7, 0, 5);
+    CHECK(rt_exc_fetch(&type, &msg) == 1);
+    CHECK(strcmp(type, "IndexError") == 0);
+    CHECK(strcmp(msg, "index 7 is out of bounds for axis 0 with size 5") == 0);
+    rt_raise_index(-6, 1, 5);
+    CHECK(rt_exc_fetch(&type, &msg) == 1);
+    CHECK(strcmp(msg, "index -6 is out of bounds for axis 1 with size 5") == 0);
+}
+
+static void test_raise_zerodiv(void)
+{
+    const char *type = NULL, *msg = NULL;
+    rt_raise_zerodiv("integer division by zero");
+    CHECK(rt_exc_fetch(&type, &msg) == 1);
+    CHECK(strcmp(type, "ZeroDivisionError") == 0 && strcmp(msg, "integer division by zero") == 0);
+    rt_raise_zerodiv(NULL);
+    CHECK(rt_exc_fetch(&type, &msg) == 1 && strcmp(msg, "division by zero") == 0);
+}
+
+static void test_clear(void)
+{
+    rt_raise("ValueError", "x");
+    rt_exc_clear();
+    CHECK(!rt_exc_pending());
+}
+
+static void test_symbols(void)
+{
+    const char *want[] = {"rt_alloc", "rt_alloc_zeroed", "rt_incref", "rt_decref",
+                          "rt_raise", "rt_raise_index", "rt_raise_zerodiv"};
+    const RtSymbol *tab = rt_symbols();
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+        int found = 0;
+        for (const RtSymbol *s = tab; s->name; s++)
+            if (strcmp(s->name, want[w]) == 0 && s->address)
+                found = 1;
+        CHECK(found);
+    }
+    /* the address really is the function */
+    for (const RtSymbol *s = tab; s->name; s++)
+        if (strcmp(s->name, "rt_raise_index") == 0) {
+            void (*fn)(int64_t, int64_t, int64_t) = (void (*)(int64_t, int64_t, int64_t))(uintptr_t)s->address;
+            fn(1, 2, 3);
+            CHECK(rt_exc_pending());
+            rt_exc_clear();
+        }
+}
+
+int main(void)
+{
+    test_alloc();
+    test_alloc_zero_size();
+    test_alloc_zeroed();
+    test_alloc_negative();
+    test_alloc_huge();
+    test_refcount();
+    test_custom_dtor();
+    test_atomic_threads();
+    test_raise_fetch();
+    test_raise_long_message();
+    test_raise_index();
+    test_raise_zerodiv();
+    test_clear();
+    test_symbols();
+    if (failures) {
+        fprintf(stderr, "test_runtime: %d failure(s)\n", failures);
+        return 1;
+    }
+    printf("test_runtime: ok\n");
+    return 0;
+}
