@@ -1,0 +1,662 @@
+/* types.c - interned types, Numba's unification and promotion rules,
+ * names, typecodes and the parser of Numba type expressions. */
+#include "ast.h"
+#include "hpcjit/abi.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ORDER: indexed by TyKind TY_BOOL..TY_COMPLEX128 (abi.h typecodes). */
+static const char scalar_codes[] = "?bhilBHILfdFD";
+static const char *const scalar_names[] = {
+    "bool",   "int8",   "int16",   "int32",   "int64",     "uint8",      "uint16",
+    "uint32", "uint64", "float32", "float64", "complex64", "complex128",
+};
+
+struct TyCtx {
+    Arena *arena;
+    Type *scalars[TY_COUNT];
+    PtrVec compound; /* every non-scalar type made so far (linear search) */
+};
+
+TyCtx *ty_ctx_new(Arena *a) {
+    TyCtx *tc = arena_alloc(a, sizeof *tc);
+    if (a->oom)
+        return tc;
+    tc->arena = a;
+    return tc;
+}
+
+static Type *new_type(TyCtx *tc, TyKind k) {
+    Type *t = arena_alloc(tc->arena, sizeof *t);
+    t->kind = k;
+    return t;
+}
+
+Type *ty_scalar(TyCtx *tc, TyKind k) {
+    if (k < 0 || k >= TY_COUNT)
+        return NULL;
+    if (!tc->scalars[k])
+        tc->scalars[k] = new_type(tc, k);
+    return tc->scalars[k];
+}
+
+static bool same_shape(const Type *a, const Type *b) {
+    if (a->kind != b->kind)
+        return false;
+    switch (a->kind) {
+    case TY_TUPLE:
+        if (a->nelems != b->nelems)
+            return false;
+        for (int i = 0; i < a->nelems; i++)
+            if (a->elems[i] != b->elems[i])
+                return false;
+        return true;
+    case TY_ARRAY:
+        return a->dtype == b->dtype && a->ndim == b->ndim && a->layout == b->layout;
+    case TY_DTYPE:
+        return a->dtype == b->dtype;
+    case TY_FUNCTION:
+        return a->func == b->func;
+    case TY_MODULE:
+    case TY_EXC_CLASS:
+    case TY_EXC_VALUE:
+        return strcmp(a->name, b->name) == 0;
+    case TY_BUILTIN:
+        return a->builtin == b->builtin;
+    case TY_BOUND_METHOD:
+        return a->builtin == b->builtin && a->self_ty == b->self_ty;
+    default:
+        return true;
+    }
+}
+
+/* Return the interned copy of the probe `p` (a stack value). */
+static Type *intern(TyCtx *tc, const Type *p) {
+    for (int i = 0; i < tc->compound.len; i++) {
+        Type *t = VEC_AT(tc->compound, i);
+        if (same_shape(t, p))
+            return t;
+    }
+    Type *t = new_type(tc, p->kind);
+    *t = *p;
+    if (p->kind == TY_TUPLE && p->nelems > 0) {
+        t->elems = arena_alloc(tc->arena, sizeof(Type *) * (size_t)p->nelems);
+        if (!tc->arena->oom)
+            memcpy(t->elems, p->elems, sizeof(Type *) * (size_t)p->nelems);
+    }
+    if (p->name)
+        t->name = arena_strdup(tc->arena, p->name);
+    vec_push(tc->arena, &tc->compound, t);
+    return t;
+}
+
+Type *ty_tuple(TyCtx *tc, Type **elems, int n) {
+    Type p = {.kind = TY_TUPLE, .elems = elems, .nelems = n};
+    return intern(tc, &p);
+}
+
+Type *ty_array(TyCtx *tc, Type *dtype, int ndim, Layout layout) {
+    /* Numba: a 0-d or 1-d array that is C or F contiguous is both; keep 'C'
+     * for 1-d F so that equal arrays are the same type */
+    if (ndim <= 1 && layout == LAYOUT_F)
+        layout = LAYOUT_C;
+    Type p = {.kind = TY_ARRAY, .dtype = dtype, .ndim = ndim, .layout = layout};
+    return intern(tc, &p);
+}
+
+Type *ty_dtype(TyCtx *tc, Type *scalar) {
+    Type p = {.kind = TY_DTYPE, .dtype = scalar};
+    return intern(tc, &p);
+}
+
+Type *ty_function(TyCtx *tc, int func) {
+    Type p = {.kind = TY_FUNCTION, .func = func};
+    return intern(tc, &p);
+}
+
+Type *ty_module(TyCtx *tc, const char *name) {
+    Type p = {.kind = TY_MODULE, .name = name};
+    return intern(tc, &p);
+}
+
+Type *ty_builtin(TyCtx *tc, int builtin) {
+    Type p = {.kind = TY_BUILTIN, .builtin = builtin};
+    return intern(tc, &p);
+}
+
+Type *ty_exc_class(TyCtx *tc, const char *name) {
+    Type p = {.kind = TY_EXC_CLASS, .name = name};
+    return intern(tc, &p);
+}
+
+Type *ty_exc_value(TyCtx *tc, const char *name) {
+    Type p = {.kind = TY_EXC_VALUE, .name = name};
+    return intern(tc, &p);
+}
+
+Type *ty_bound_method(TyCtx *tc, int builtin, Type *self_ty) {
+    Type p = {.kind = TY_BOUND_METHOD, .builtin = builtin, .self_ty = self_ty};
+    return intern(tc, &p);
+}
+
+int ty_bits(const Type *t) {
+    switch (t->kind) {
+    case TY_BOOL: return 1;
+    case TY_INT8: case TY_UINT8: return 8;
+    case TY_INT16: case TY_UINT16: return 16;
+    case TY_INT32: case TY_UINT32: case TY_FLOAT32: case TY_COMPLEX64: return 32;
+    case TY_INT64: case TY_UINT64: case TY_FLOAT64: case TY_COMPLEX128: return 64;
+    default: return 0;
+    }
+}
+
+int ty_itemsize(const Type *t) {
+    switch (t->kind) {
+    case TY_BOOL: return 1;
+    case TY_COMPLEX64: return 8;
+    case TY_COMPLEX128: return 16;
+    default:
+        if (ty_is_number(t))
+            return ty_bits(t) / 8;
+        return 0;
+    }
+}
+
+/* ---- unification and promotion (Numba = NumPy's promote_types) ---- */
+
+/* The float kind that holds every value of an integer/bool/float kind. */
+static TyKind float_for(const Type *t) {
+    switch (t->kind) {
+    case TY_BOOL: case TY_INT8: case TY_INT16: case TY_UINT8: case TY_UINT16: case TY_FLOAT32:
+        return TY_FLOAT32;
+    default:
+        return TY_FLOAT64;
+    }
+}
+
+static TyKind int_kind(bool is_signed, int bits) {
+    if (is_signed)
+        return bits <= 8 ? TY_INT8 : bits <= 16 ? TY_INT16 : bits <= 32 ? TY_INT32 : TY_INT64;
+    return bits <= 8 ? TY_UINT8 : bits <= 16 ? TY_UINT16 : bits <= 32 ? TY_UINT32 : TY_UINT64;
+}
+
+static Type *unify_numbers(TyCtx *tc, Type *a, Type *b) {
+    if (a == b)
+        return a;
+    if (a->kind == TY_BOOL)
+        return b;
+    if (b->kind == TY_BOOL)
+        return a;
+    if (ty_is_complex(a) || ty_is_complex(b)) {
+        const Type *ra = ty_is_complex(a) ? (a->kind == TY_COMPLEX64 ? ty_scalar(tc, TY_FLOAT32) : ty_scalar(tc, TY_FLOAT64)) : a;
+        const Type *rb = ty_is_complex(b) ? (b->kind == TY_COMPLEX64 ? ty_scalar(tc, TY_FLOAT32) : ty_scalar(tc, TY_FLOAT64)) : b;
+        bool small = float_for(ra) == TY_FLOAT32 && float_for(rb) == TY_FLOAT32;
+        return ty_scalar(tc, small ? TY_COMPLEX64 : TY_COMPLEX128);
+    }
+    if (ty_is_float(a) || ty_is_float(b)) {
+        bool small = float_for(a) == TY_FLOAT32 && float_for(b) == TY_FLOAT32;
+        return ty_scalar(tc, small ? TY_FLOAT32 : TY_FLOAT64);
+    }
+    /* two integers */
+    if (ty_is_signed(a) == ty_is_signed(b))
+        return ty_bits(a) >= ty_bits(b) ? a : b;
+    const Type *s = ty_is_signed(a) ? a : b, *u = ty_is_signed(a) ? b : a;
+    if (ty_bits(s) > ty_bits(u))
+        return (Type *)s;
+    if (ty_bits(u) == 64)
+        return ty_scalar(tc, TY_FLOAT64);
+    return ty_scalar(tc, int_kind(true, ty_bits(u) * 2));
+}
+
+Type *ty_unify(TyCtx *tc, Type *a, Type *b) {
+    if (!a || !b)
+        return NULL;
+    if (a == b)
+        return a;
+    if (a->kind == TY_UNKNOWN)
+        return b;
+    if (b->kind == TY_UNKNOWN)
+        return a;
+    if (ty_is_number(a) && ty_is_number(b))
+        return unify_numbers(tc, a, b);
+    if (a->kind != b->kind)
+        return NULL;
+    switch (a->kind) {
+    case TY_ARRAY:
+        if (a->dtype != b->dtype || a->ndim != b->ndim)
+            return NULL;
+        return ty_array(tc, a->dtype, a->ndim, LAYOUT_A);
+    case TY_TUPLE: {
+        if (a->nelems != b->nelems)
+            return NULL;
+        Type **el = arena_alloc(tc->arena, sizeof(Type *) * (size_t)(a->nelems + 1));
+        for (int i = 0; i < a->nelems; i++) {
+            el[i] = ty_unify(tc, a->elems[i], b->elems[i]);
+            if (!el[i])
+                return NULL;
+        }
+        return ty_tuple(tc, el, a->nelems);
+    }
+    default:
+        return NULL; /* distinct interned types of the same kind */
+    }
+}
+
+Type *ty_promote_arith(TyCtx *tc, Type *a, Type *b) {
+    if (!ty_is_number(a) || !ty_is_number(b))
+        return NULL;
+    if (ty_is_complex(a) || ty_is_complex(b) || ty_is_float(a) || ty_is_float(b))
+        return unify_numbers(tc, a, b);
+    /* integers (and bools) compute in 64 bits: unsigned only when both are */
+    if (ty_is_unsigned(a) && ty_is_unsigned(b))
+        return ty_scalar(tc, TY_UINT64);
+    return ty_scalar(tc, TY_INT64);
+}
+
+bool ty_can_convert(const Type *from, const Type *to) {
+    if (!from || !to)
+        return false;
+    if (from == to)
+        return true;
+    if (from->kind == TY_UNKNOWN)
+        return true;
+    if (ty_is_number(from) && ty_is_number(to))
+        return !(ty_is_complex(from) && !ty_is_complex(to));
+    if (from->kind != to->kind)
+        return false;
+    switch (from->kind) {
+    case TY_ARRAY:
+        return from->dtype == to->dtype && from->ndim == to->ndim &&
+               (to->layout == LAYOUT_A || from->layout == to->layout);
+    case TY_TUPLE:
+        if (from->nelems != to->nelems)
+            return false;
+        for (int i = 0; i < from->nelems; i++)
+            if (!ty_can_convert(from->elems[i], to->elems[i]))
+                return false;
+        return true;
+    case TY_NONE:
+    case TY_RANGE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* ---- names ---- */
+
+void ty_name(StrBuf *b, const Type *t) {
+    if (!t) {
+        sb_puts(b, "<null>");
+        return;
+    }
+    if (ty_is_number(t)) {
+        sb_puts(b, scalar_names[t->kind - TY_BOOL]);
+        return;
+    }
+    switch (t->kind) {
+    case TY_UNKNOWN: sb_puts(b, "undefined"); break;
+    case TY_NONE: sb_puts(b, "none"); break;
+    case TY_RANGE: sb_puts(b, "range"); break;
+    case TY_STRING: sb_puts(b, "unicode"); break;
+    case TY_TUPLE: {
+        bool uni = t->nelems > 0;
+        for (int i = 1; i < t->nelems; i++)
+            if (t->elems[i] != t->elems[0])
+                uni = false;
+        if (uni) {
+            sb_puts(b, "UniTuple(");
+            ty_name(b, t->elems[0]);
+            sb_printf(b, " x %d)", t->nelems);
+        } else {
+            sb_puts(b, "Tuple(");
+            for (int i = 0; i < t->nelems; i++) {
+                if (i)
+                    sb_puts(b, ", ");
+                ty_name(b, t->elems[i]);
+            }
+            sb_putc(b, ')');
+        }
+        break;
+    }
+    case TY_ARRAY:
+        sb_puts(b, "array(");
+        ty_name(b, t->dtype);
+        sb_printf(b, ", %dd, %c)", t->ndim, (char)t->layout);
+        break;
+    case TY_DTYPE:
+        sb_puts(b, "dtype(");
+        ty_name(b, t->dtype);
+        sb_putc(b, ')');
+        break;
+    case TY_FUNCTION: sb_printf(b, "function(#%d)", t->func); break;
+    case TY_MODULE: sb_printf(b, "Module(%s)", t->name); break;
+    case TY_BUILTIN: sb_printf(b, "Function(%s)", builtin_name((BuiltinId)t->builtin)); break;
+    case TY_EXC_CLASS: sb_printf(b, "class(%s)", t->name); break;
+    case TY_EXC_VALUE: sb_printf(b, "%s(...)", t->name); break;
+    case TY_BOUND_METHOD:
+        sb_printf(b, "BoundFunction(%s for ", builtin_name((BuiltinId)t->builtin));
+        ty_name(b, t->self_ty);
+        sb_putc(b, ')');
+        break;
+    default: sb_puts(b, "?"); break;
+    }
+}
+
+const char *ty_str(Arena *a, const Type *t) {
+    StrBuf b;
+    sb_init(&b);
+    ty_name(&b, t);
+    const char *s = arena_strdup(a, b.s ? b.s : "");
+    sb_free(&b);
+    return s;
+}
+
+/* ---- typecodes ---- */
+
+void ty_typecode(StrBuf *b, const Type *t) {
+    if (ty_is_number(t)) {
+        sb_putc(b, scalar_codes[t->kind - TY_BOOL]);
+        return;
+    }
+    switch (t->kind) {
+    case TY_NONE: sb_putc(b, 'n'); break;
+    case TY_ARRAY:
+        sb_putc(b, 'a');
+        ty_typecode(b, t->dtype);
+        sb_putc(b, (char)('0' + t->ndim));
+        sb_putc(b, (char)t->layout);
+        break;
+    case TY_TUPLE:
+        sb_putc(b, '(');
+        for (int i = 0; i < t->nelems; i++)
+            ty_typecode(b, t->elems[i]);
+        sb_putc(b, ')');
+        break;
+    case TY_DTYPE:
+        sb_putc(b, 't');
+        ty_typecode(b, t->dtype);
+        break;
+    default:
+        break; /* no value crosses the boundary */
+    }
+}
+
+static Type *scalar_from_code(TyCtx *tc, char c) {
+    const char *p = c ? strchr(scalar_codes, c) : NULL;
+    return p ? ty_scalar(tc, (TyKind)(TY_BOOL + (p - scalar_codes))) : NULL;
+}
+
+static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
+    const char *s = *p;
+    if (depth > 64)
+        return NULL;
+    char c = *s;
+    Type *t = scalar_from_code(tc, c);
+    if (t) {
+        *p = s + 1;
+        return t;
+    }
+    switch (c) {
+    case 'n':
+        *p = s + 1;
+        return ty_scalar(tc, TY_NONE);
+    case 't':
+        t = scalar_from_code(tc, s[1]);
+        if (!t)
+            return NULL;
+        *p = s + 2;
+        return ty_dtype(tc, t);
+    case 'a': {
+        Type *dt = scalar_from_code(tc, s[1]);
+        if (!dt || s[2] < '0' || s[2] > '0' + HJ_MAX_NDIM)
+            return NULL;
+        int nd = s[2] - '0';
+        char lay = s[3];
+        if (lay != 'C' && lay != 'F' && lay != 'A')
+            return NULL;
+        *p = s + 4;
+        return ty_array(tc, dt, nd, (Layout)lay);
+    }
+    case '(': {
+        PtrVec el = {0};
+        s++;
+        while (*s && *s != ')') {
+            Type *e = from_typecode(tc, &s, depth + 1);
+            if (!e)
+                return NULL;
+            vec_push(tc->arena, &el, e);
+        }
+        if (*s != ')')
+            return NULL;
+        *p = s + 1;
+        return ty_tuple(tc, (Type **)el.data, el.len);
+    }
+    default:
+        return NULL;
+    }
+}
+
+Type *ty_from_typecode(TyCtx *tc, const char **p) { return from_typecode(tc, p, 0); }
+
+/* ---- Numba type expressions ---- */
+
+static const struct {
+    const char *name;
+    TyKind kind;
+} type_names[] = {
+    {"bool", TY_BOOL},        {"boolean", TY_BOOL},     {"b1", TY_BOOL},         {"bool_", TY_BOOL},
+    {"int8", TY_INT8},        {"i1", TY_INT8},          {"byte", TY_UINT8},      {"int16", TY_INT16},
+    {"i2", TY_INT16},         {"int32", TY_INT32},      {"i4", TY_INT32},        {"intc", TY_INT32},
+    {"int64", TY_INT64},      {"i8", TY_INT64},         {"intp", TY_INT64},      {"int_", TY_INT64},
+    {"uint8", TY_UINT8},      {"u1", TY_UINT8},         {"uint16", TY_UINT16},   {"u2", TY_UINT16},
+    {"uint32", TY_UINT32},    {"u4", TY_UINT32},        {"uintc", TY_UINT32},    {"uint64", TY_UINT64},
+    {"u8", TY_UINT64},        {"uintp", TY_UINT64},     {"float32", TY_FLOAT32}, {"f4", TY_FLOAT32},
+    {"single", TY_FLOAT32},   {"float64", TY_FLOAT64},  {"f8", TY_FLOAT64},      {"double", TY_FLOAT64},
+    {"float_", TY_FLOAT64},   {"complex64", TY_COMPLEX64}, {"c8", TY_COMPLEX64}, {"csingle", TY_COMPLEX64},
+    {"complex128", TY_COMPLEX128}, {"c16", TY_COMPLEX128}, {"cdouble", TY_COMPLEX128},
+    {"complex_", TY_COMPLEX128}, {"none", TY_NONE},     {"void", TY_NONE},       {"None", TY_NONE},
+};
+
+typedef struct TyParser {
+    TyCtx *tc;
+    const char *p;
+    const char *err;
+    int depth;
+} TyParser;
+
+static void skip_ws(TyParser *P) {
+    while (*P->p == ' ' || *P->p == '\t' || *P->p == '\n')
+        P->p++;
+}
+
+static bool accept(TyParser *P, const char *s) {
+    skip_ws(P);
+    size_t n = strlen(s);
+    if (strncmp(P->p, s, n) == 0) {
+        P->p += n;
+        return true;
+    }
+    return false;
+}
+
+static Type *fail(TyParser *P, const char *msg) {
+    if (!P->err) {
+        const char *at = *P->p ? P->p : "end of input";
+        P->err = arena_printf(P->tc->arena, "%s at '%.20s'", msg, at);
+    }
+    return NULL;
+}
+
+static bool parse_int(TyParser *P, long *out) {
+    skip_ws(P);
+    if (!isdigit((unsigned char)*P->p))
+        return false;
+    char *e;
+    *out = strtol(P->p, &e, 10);
+    P->p = e;
+    return true;
+}
+
+static Type *parse_type(TyParser *P);
+
+/* "[:, ::1]" after a scalar: one ':' or '::1' per dimension. */
+static Type *parse_dims(TyParser *P, Type *dtype) {
+    int nd = 0, c_last = 0, f_first = 0;
+    bool any_contig = false;
+    do {
+        skip_ws(P);
+        if (accept(P, "::1")) {
+            if (any_contig)
+                return fail(P, "more than one '::1' in array type");
+            any_contig = true;
+            if (nd == 0)
+                f_first = 1;
+            c_last = 1;
+        } else if (accept(P, ":")) {
+            c_last = 0;
+        } else {
+            return fail(P, "expected ':' or '::1' in array type");
+        }
+        nd++;
+        if (nd > HJ_MAX_NDIM)
+            return fail(P, "too many dimensions in array type");
+    } while (accept(P, ","));
+    if (!accept(P, "]"))
+        return fail(P, "expected ']' in array type");
+    Layout lay = LAYOUT_A;
+    if (any_contig) {
+        if (c_last)
+            lay = LAYOUT_C;
+        else if (f_first)
+            lay = LAYOUT_F;
+        else
+            return fail(P, "'::1' must be on the first or last dimension");
+    }
+    return ty_array(P->tc, dtype, nd, lay);
+}
+
+static Type *parse_base(TyParser *P) {
+    skip_ws(P);
+    const char *s = P->p;
+    /* module prefixes as written in Python: numba.types.float64, nb.f8, types.int64 */
+    static const char *const prefixes[] = {"numba.types.", "nb.types.", "numba.", "nb.", "types."};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (strncmp(s, prefixes[i], strlen(prefixes[i])) == 0) {
+            s += strlen(prefixes[i]);
+            break;
+        }
+    const char *e = s;
+    while (isalnum((unsigned char)*e) || *e == '_')
+        e++;
+    size_t n = (size_t)(e - s);
+    if (n == 0)
+        return fail(P, "expected a type name");
+    P->p = e;
+    if (n == 8 && strncmp(s, "UniTuple", 8) == 0) {
+        if (!accept(P, "("))
+            return fail(P, "expected '(' after UniTuple");
+        Type *el = parse_type(P);
+        if (!el)
+            return NULL;
+        long cnt;
+        if (!accept(P, ",") && !accept(P, "x"))
+            return fail(P, "expected ', count' in UniTuple");
+        if (!parse_int(P, &cnt) || cnt < 0 || cnt > 1000)
+            return fail(P, "expected a count in UniTuple");
+        if (!accept(P, ")"))
+            return fail(P, "expected ')' after UniTuple");
+        Type **els = arena_alloc(P->tc->arena, sizeof(Type *) * (size_t)(cnt + 1));
+        for (long i = 0; i < cnt; i++)
+            els[i] = el;
+        return ty_tuple(P->tc, els, (int)cnt);
+    }
+    if (n == 5 && strncmp(s, "Tuple", 5) == 0) {
+        if (!accept(P, "("))
+            return fail(P, "expected '(' after Tuple");
+        PtrVec el = {0};
+        if (!accept(P, ")")) {
+            do {
+                if (accept(P, ")")) /* trailing comma */
+                    goto done;
+                Type *t = parse_type(P);
+                if (!t)
+                    return NULL;
+                vec_push(P->tc->arena, &el, t);
+            } while (accept(P, ","));
+            if (!accept(P, ")"))
+                return fail(P, "expected ')' after Tuple");
+        }
+    done:
+        return ty_tuple(P->tc, (Type **)el.data, el.len);
+    }
+    if ((n == 5 && strncmp(s, "array", 5) == 0) || (n == 5 && strncmp(s, "Array", 5) == 0)) {
+        /* the display form: array(float64, 2d, C) */
+        if (!accept(P, "("))
+            return fail(P, "expected '(' after array");
+        Type *dt = parse_type(P);
+        if (!dt)
+            return NULL;
+        if (!ty_is_number(dt))
+            return fail(P, "array dtype must be a number type");
+        long nd;
+        if (!accept(P, ",") || !parse_int(P, &nd) || nd < 0 || nd > HJ_MAX_NDIM)
+            return fail(P, "expected the number of dimensions in array type");
+        accept(P, "d");
+        Layout lay = LAYOUT_A;
+        if (!accept(P, ","))
+            return fail(P, "expected the layout in array type");
+        if (accept(P, "'C'") || accept(P, "C"))
+            lay = LAYOUT_C;
+        else if (accept(P, "'F'") || accept(P, "F"))
+            lay = LAYOUT_F;
+        else if (accept(P, "'A'") || accept(P, "A"))
+            lay = LAYOUT_A;
+        else
+            return fail(P, "expected C, F or A as the layout");
+        if (!accept(P, ")"))
+            return fail(P, "expected ')' after array type");
+        return ty_array(P->tc, dt, (int)nd, lay);
+    }
+    for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
+        if (strlen(type_names[i].name) == n && strncmp(type_names[i].name, s, n) == 0)
+            return ty_scalar(P->tc, type_names[i].kind);
+    P->p = s;
+    return fail(P, "unknown type name");
+}
+
+static Type *parse_type(TyParser *P) {
+    if (++P->depth > 64) {
+        P->depth--;
+        return fail(P, "type expression nested too deeply");
+    }
+    Type *t = parse_base(P);
+    while (t && accept(P, "[")) {
+        if (!ty_is_number(t)) {
+            t = fail(P, "only number types can be array dtypes");
+            break;
+        }
+        t = parse_dims(P, t);
+    }
+    P->depth--;
+    return t;
+}
+
+Type *ty_parse(TyCtx *tc, const char *s, const char **end, const char **err) {
+    TyParser P = {.tc = tc, .p = s};
+    Type *t = parse_type(&P);
+    if (t) {
+        skip_ws(&P);
+        if (end)
+            *end = P.p;
+        else if (*P.p) {
+            t = fail(&P, "unexpected text after type");
+        }
+    }
+    if (!t && err)
+        *err = P.err ? P.err : "bad type expression";
+    return t;
+}
