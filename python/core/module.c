@@ -1,9 +1,105 @@
 /* module.c - hpcjit._core: the dispatcher and the runtime, without LLVM. */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#define CORE_IMPORT_ARRAY
+#include "core.h"
+
+static PyObject *core_runtime_symbols(PyObject *mod, PyObject *unused)
+{
+    PyObject *list = PyList_New(0);
+    if (!list)
+        return NULL;
+    for (const RtSymbol *s = rt_symbols(); s->name; s++) {
+        PyObject *item = Py_BuildValue("(sN)", s->name, PyLong_FromVoidPtr(s->address));
+        if (!item || PyList_Append(list, item) < 0) {
+            Py_XDECREF(item);
+            Py_DECREF(list);
+            return NULL;
+        }
+        Py_DECREF(item);
+    }
+    return list;
+}
+
+static PyObject *core_memstats(PyObject *mod, PyObject *unused)
+{
+    RtMemStats s = rt_memstats();
+    return Py_BuildValue("(LL)", (long long)s.alloc, (long long)s.free);
+}
+
+/* For tests: raise through the runtime exactly as compiled code does. */
+static PyObject *core_test_raise(PyObject *mod, PyObject *args)
+{
+    const char *type = NULL, *msg = NULL;
+    if (!PyArg_ParseTuple(args, "sz:_test_raise", &type, &msg))
+        return NULL;
+    rt_raise(type, msg);
+    return PyBool_FromLong(rt_exc_pending());
+}
+
+static PyMethodDef core_methods[] = {
+    {"_runtime_symbols", core_runtime_symbols, METH_NOARGS,
+     "List of (name, address) of the runtime functions compiled code calls."},
+    {"memstats", core_memstats, METH_NOARGS, "(allocations, frees) of array memory so far."},
+    {"_test_raise", core_test_raise, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static int core_exec(PyObject *mod)
+{
+    CoreState *st = PyModule_GetState(mod);
+    if (PyArray_ImportNumPyAPI() < 0)
+        return -1;
+    st->dispatcher_type = (PyTypeObject *)PyType_FromModuleAndSpec(mod, &dp_dispatcher_spec, NULL);
+    if (!st->dispatcher_type)
+        return -1;
+    if (PyModule_AddType(mod, st->dispatcher_type) < 0)
+        return -1;
+    st->owner_type = (PyTypeObject *)PyType_FromModuleAndSpec(mod, &cv_owner_spec, NULL);
+    if (!st->owner_type)
+        return -1;
+    if (PyModule_AddType(mod, st->owner_type) < 0)
+        return -1;
+    if (PyModule_AddIntConstant(mod, "MAX_NDIM", HJ_MAX_NDIM) < 0)
+        return -1;
+    return 0;
+}
+
+static int core_traverse(PyObject *mod, visitproc visit, void *arg)
+{
+    CoreState *st = PyModule_GetState(mod);
+    if (st) {
+        Py_VISIT(st->dispatcher_type);
+        Py_VISIT(st->owner_type);
+    }
+    return 0;
+}
+
+static int core_clear(PyObject *mod)
+{
+    CoreState *st = PyModule_GetState(mod);
+    if (st) {
+        Py_CLEAR(st->dispatcher_type);
+        Py_CLEAR(st->owner_type);
+    }
+    return 0;
+}
+
+static void core_free(void *mod) { core_clear((PyObject *)mod); }
+
+static PyModuleDef_Slot core_slots[] = {
+    {Py_mod_exec, core_exec},
+    {0, NULL},
+};
 
 static struct PyModuleDef core_module = {
-    PyModuleDef_HEAD_INIT, "hpcjit._core", "hpcjit dispatcher and runtime", 0, NULL,
+    PyModuleDef_HEAD_INIT,
+    .m_name = "hpcjit._core",
+    .m_doc = "hpcjit dispatcher and runtime (no LLVM)",
+    .m_size = sizeof(CoreState),
+    .m_methods = core_methods,
+    .m_slots = core_slots,
+    .m_traverse = core_traverse,
+    .m_clear = core_clear,
+    .m_free = core_free,
 };
 
 PyMODINIT_FUNC PyInit__core(void);

@@ -1,0 +1,612 @@
+/* convert.c - typecodes of Python values, unboxing arguments into the
+ * abi.h layout and boxing results back into Python objects. */
+#include "core.h"
+
+#include <string.h>
+
+_Static_assert(sizeof(npy_intp) == sizeof(int64_t), "hpcjit needs a 64-bit npy_intp");
+
+/* ---- typecodes of arguments ---------------------------------------------- */
+
+static int put(char *buf, size_t *len, size_t cap, char c)
+{
+    if (*len + 1 >= cap)
+        return -1;
+    buf[(*len)++] = c;
+    return 0;
+}
+
+static char array_layout(PyArrayObject *arr)
+{
+    int flags = PyArray_FLAGS(arr);
+    if (flags & NPY_ARRAY_C_CONTIGUOUS)
+        return 'C';
+    if (flags & NPY_ARRAY_F_CONTIGUOUS)
+        return 'F';
+    return 'A';
+}
+
+static char array_dtype(PyArrayObject *arr)
+{
+    if (!PyArray_ISALIGNED(arr))
+        return 0;
+    return tc_of_descr(PyArray_DESCR(arr));
+}
+
+static char scalar_obj_code(PyObject *obj)
+{
+    PyArray_Descr *d = PyArray_DescrFromScalar(obj);
+    if (!d) {
+        PyErr_Clear();
+        return 0;
+    }
+    char c = tc_of_descr(d);
+    Py_DECREF(d);
+    return c;
+}
+
+/* The dtype a dtype object or a NumPy scalar class stands for; 0 if not one. */
+static char dtype_obj_code(PyObject *obj)
+{
+    if (PyArray_DescrCheck(obj))
+        return tc_of_descr((PyArray_Descr *)obj);
+    if (PyType_Check(obj) && PyType_IsSubtype((PyTypeObject *)obj, &PyGenericArrType_Type)) {
+        PyArray_Descr *d = PyArray_DescrFromTypeObject(obj);
+        if (!d) {
+            PyErr_Clear();
+            return 0;
+        }
+        char c = tc_of_descr(d);
+        Py_DECREF(d);
+        return c;
+    }
+    return 0;
+}
+
+int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
+{
+    PyTypeObject *tp = Py_TYPE(obj);
+    /* the common exact types first: they are the hot path */
+    if (tp == &PyFloat_Type)
+        return put(buf, len, cap, 'd');
+    if (tp == &PyLong_Type)
+        return put(buf, len, cap, 'l');
+    if (PyArray_Check(obj)) {
+        PyArrayObject *arr = (PyArrayObject *)obj;
+        char dt = array_dtype(arr);
+        int nd = PyArray_NDIM(arr);
+        if (!dt || nd > HJ_MAX_NDIM || *len + 4 >= cap)
+            return -1;
+        buf[(*len)++] = 'a';
+        buf[(*len)++] = dt;
+        buf[(*len)++] = (char)('0' + nd);
+        buf[(*len)++] = array_layout(arr);
+        return 0;
+    }
+    if (tp == &PyBool_Type)
+        return put(buf, len, cap, '?');
+    if (tp == &PyComplex_Type)
+        return put(buf, len, cap, 'D');
+    if (obj == Py_None)
+        return put(buf, len, cap, 'n');
+    if (PyTuple_Check(obj)) {
+        if (put(buf, len, cap, '(') < 0)
+            return -1;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(obj); i++)
+            if (cv_typecode(PyTuple_GET_ITEM(obj, i), buf, len, cap) < 0)
+                return -1;
+        return put(buf, len, cap, ')');
+    }
+    if (PyArray_IsScalar(obj, Generic)) {
+        char c = scalar_obj_code(obj);
+        return c ? put(buf, len, cap, c) : -1;
+    }
+    char dc = dtype_obj_code(obj);
+    if (dc) {
+        if (put(buf, len, cap, 't') < 0)
+            return -1;
+        return put(buf, len, cap, dc);
+    }
+    /* subclasses of the Python number types */
+    if (PyLong_Check(obj))
+        return put(buf, len, cap, 'l');
+    if (PyFloat_Check(obj))
+        return put(buf, len, cap, 'd');
+    if (PyComplex_Check(obj))
+        return put(buf, len, cap, 'D');
+    return -1;
+}
+
+/* ---- numbers -------------------------------------------------------------- */
+
+typedef enum NumKind { NUM_BOOL, NUM_INT, NUM_UINT, NUM_FLOAT, NUM_COMPLEX } NumKind;
+
+typedef struct Num {
+    NumKind kind;
+    long long i;
+    unsigned long long u;
+    double re, im;
+} Num;
+
+/* Classify a number without converting it; -1 if obj is not a number. */
+static int num_kind(PyObject *obj, NumKind *kind)
+{
+    if (PyBool_Check(obj)) {
+        *kind = NUM_BOOL;
+        return 0;
+    }
+    if (PyArray_IsScalar(obj, Generic)) {
+        char c = scalar_obj_code(obj);
+        switch (c) {
+        case '?': *kind = NUM_BOOL; return 0;
+        case 'b': case 'h': case 'i': case 'l': *kind = NUM_INT; return 0;
+        case 'B': case 'H': case 'I': case 'L': *kind = NUM_UINT; return 0;
+        case 'f': case 'd': *kind = NUM_FLOAT; return 0;
+        case 'F': case 'D': *kind = NUM_COMPLEX; return 0;
+        default: return -1;
+        }
+    }
+    if (PyLong_Check(obj)) {
+        *kind = NUM_INT;
+        return 0;
+    }
+    if (PyFloat_Check(obj)) {
+        *kind = NUM_FLOAT;
+        return 0;
+    }
+    if (PyComplex_Check(obj)) {
+        *kind = NUM_COMPLEX;
+        return 0;
+    }
+    return -1;
+}
+
+static int get_num(PyObject *obj, Num *n)
+{
+    memset(n, 0, sizeof *n);
+    if (PyBool_Check(obj)) {
+        n->kind = NUM_BOOL;
+        n->i = obj == Py_True;
+        return 0;
+    }
+    if (PyArray_IsScalar(obj, Generic)) {
+        union {
+            npy_bool b;
+            int8_t i8; int16_t i16; int32_t i32; int64_t i64;
+            uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64;
+            float f; double d; float fc[2]; double dc[2];
+        } v;
+        char c = scalar_obj_code(obj);
+        if (!c) {
+            PyErr_Format(PyExc_TypeError, "unsupported NumPy scalar type %s", Py_TYPE(obj)->tp_name);
+            return -1;
+        }
+        PyArray_ScalarAsCtype(obj, &v);
+        switch (c) {
+        case '?': n->kind = NUM_BOOL; n->i = v.b != 0; break;
+        case 'b': n->kind = NUM_INT; n->i = v.i8; break;
+        case 'h': n->kind = NUM_INT; n->i = v.i16; break;
+        case 'i': n->kind = NUM_INT; n->i = v.i32; break;
+        case 'l': n->kind = NUM_INT; n->i = v.i64; break;
+        case 'B': n->kind = NUM_UINT; n->u = v.u8; break;
+        case 'H': n->kind = NUM_UINT; n->u = v.u16; break;
+        case 'I': n->kind = NUM_UINT; n->u = v.u32; break;
+        case 'L': n->kind = NUM_UINT; n->u = v.u64; break;
+        case 'f': n->kind = NUM_FLOAT; n->re = v.f; break;
+        case 'd': n->kind = NUM_FLOAT; n->re = v.d; break;
+        case 'F': n->kind = NUM_COMPLEX; n->re = v.fc[0]; n->im = v.fc[1]; break;
+        case 'D': n->kind = NUM_COMPLEX; n->re = v.dc[0]; n->im = v.dc[1]; break;
+        }
+        return 0;
+    }
+    if (PyLong_Check(obj)) {
+        int overflow = 0;
+        n->kind = NUM_INT;
+        n->i = PyLong_AsLongLongAndOverflow(obj, &overflow);
+        if (n->i == -1 && PyErr_Occurred())
+            return -1;
+        if (overflow > 0) {
+            n->kind = NUM_UINT;
+            n->u = PyLong_AsUnsignedLongLong(obj);
+            if (n->u == (unsigned long long)-1 && PyErr_Occurred())
+                return -1;
+        } else if (overflow < 0) {
+            PyErr_SetString(PyExc_OverflowError, "int too large to convert to int64");
+            return -1;
+        }
+        return 0;
+    }
+    if (PyFloat_Check(obj)) {
+        n->kind = NUM_FLOAT;
+        n->re = PyFloat_AS_DOUBLE(obj);
+        return 0;
+    }
+    if (PyComplex_Check(obj)) {
+        n->kind = NUM_COMPLEX;
+        n->re = PyComplex_RealAsDouble(obj);
+        n->im = PyComplex_ImagAsDouble(obj);
+        return 0;
+    }
+    PyErr_Format(PyExc_TypeError, "expected a number, got %s", Py_TYPE(obj)->tp_name);
+    return -1;
+}
+
+static double num_real(const Num *n)
+{
+    switch (n->kind) {
+    case NUM_BOOL: case NUM_INT: return (double)n->i;
+    case NUM_UINT: return (double)n->u;
+    default: return n->re;
+    }
+}
+
+static long long num_int(const Num *n)
+{
+    switch (n->kind) {
+    case NUM_BOOL: case NUM_INT: return n->i;
+    case NUM_UINT: return (long long)n->u;
+    default: return (long long)n->re;
+    }
+}
+
+#define STORE(T, v) do { T tmp_ = (T)(v); memcpy(out, &tmp_, sizeof tmp_); } while (0)
+
+static int store_num(const Num *n, char c, char *out)
+{
+    switch (c) {
+    case '?': STORE(uint8_t, num_int(n) != 0 || (n->kind >= NUM_FLOAT && n->re != 0.0)); break;
+    case 'b': STORE(int8_t, num_int(n)); break;
+    case 'h': STORE(int16_t, num_int(n)); break;
+    case 'i': STORE(int32_t, num_int(n)); break;
+    case 'l': STORE(int64_t, num_int(n)); break;
+    case 'B': STORE(uint8_t, num_int(n)); break;
+    case 'H': STORE(uint16_t, num_int(n)); break;
+    case 'I': STORE(uint32_t, num_int(n)); break;
+    case 'L': STORE(uint64_t, n->kind == NUM_UINT ? n->u : (unsigned long long)num_int(n)); break;
+    case 'f': STORE(float, num_real(n)); break;
+    case 'd': STORE(double, num_real(n)); break;
+    case 'F': {
+        float v[2] = {(float)num_real(n), (float)n->im};
+        memcpy(out, v, sizeof v);
+        break;
+    }
+    case 'D': {
+        double v[2] = {num_real(n), n->im};
+        memcpy(out, v, sizeof v);
+        break;
+    }
+    default:
+        PyErr_Format(PyExc_SystemError, "hpcjit: bad scalar typecode '%c'", c);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- matching with conversion (explicit signatures) ------------------------ */
+
+static int code_is_int(char c) { return strchr("bhilBHIL", c) != NULL; }
+
+int cv_matches(PyObject *obj, const char **tc)
+{
+    const char *p = *tc;
+    char c = *p;
+    int ok = 0;
+    NumKind k;
+    switch (c) {
+    case 'n':
+        ok = obj == Py_None;
+        break;
+    case 't':
+        ok = dtype_obj_code(obj) == p[1];
+        break;
+    case 'a': {
+        if (PyArray_Check(obj)) {
+            PyArrayObject *arr = (PyArrayObject *)obj;
+            char lay = p[3];
+            ok = array_dtype(arr) == p[1] && PyArray_NDIM(arr) == p[2] - '0' &&
+                 (lay == 'A' || array_layout(arr) == lay ||
+                  (lay == 'F' && (PyArray_FLAGS(arr) & NPY_ARRAY_F_CONTIGUOUS)));
+        }
+        break;
+    }
+    case '(': {
+        const char *q = p + 1;
+        if (!PyTuple_Check(obj))
+            break;
+        Py_ssize_t i = 0, n = PyTuple_GET_SIZE(obj);
+        ok = 1;
+        while (*q != ')' && *q) {
+            if (i >= n || !cv_matches(PyTuple_GET_ITEM(obj, i), &q)) {
+                ok = 0;
+                break;
+            }
+            i++;
+        }
+        if (i != n)
+            ok = 0;
+        break;
+    }
+    default:
+        if (num_kind(obj, &k) < 0)
+            break;
+        if (c == '?')
+            ok = k == NUM_BOOL;
+        else if (code_is_int(c))
+            ok = k <= NUM_UINT;
+        else if (c == 'f' || c == 'd')
+            ok = k <= NUM_FLOAT;
+        else if (c == 'F' || c == 'D')
+            ok = 1;
+    }
+    if (tc_skip(tc) < 0)
+        return 0;
+    return ok;
+}
+
+/* ---- unboxing ------------------------------------------------------------ */
+
+int cv_unbox(PyObject *obj, const char **tc, char *out)
+{
+    const char *p = *tc;
+    char c = *p;
+    switch (c) {
+    case 'd':
+        if (PyFloat_Check(obj)) {
+            double v = PyFloat_AS_DOUBLE(obj);
+            memcpy(out, &v, sizeof v);
+            *tc = p + 1;
+            return 0;
+        }
+        break;
+    case 'l':
+        if (PyLong_CheckExact(obj)) {
+            int64_t v = PyLong_AsLongLong(obj);
+            if (v == -1 && PyErr_Occurred())
+                return -1;
+            memcpy(out, &v, sizeof v);
+            *tc = p + 1;
+            return 0;
+        }
+        break;
+    case 'n':
+        *tc = p + 1;
+        return 0;
+    case 't':
+        *tc = p + 2;
+        return 0;
+    case 'a': {
+        PyArrayObject *arr = (PyArrayObject *)obj;
+        HjArray *a = (HjArray *)out;
+        if (!PyArray_Check(obj) || PyArray_NDIM(arr) != p[2] - '0') {
+            PyErr_SetString(PyExc_TypeError, "hpcjit: array argument does not match the signature");
+            return -1;
+        }
+        int nd = PyArray_NDIM(arr);
+        a->meminfo = NULL;
+        a->parent = arr;
+        a->nitems = PyArray_SIZE(arr);
+        a->itemsize = PyArray_ITEMSIZE(arr);
+        a->data = PyArray_DATA(arr);
+        memcpy(a->shape_strides, PyArray_DIMS(arr), (size_t)nd * sizeof(int64_t));
+        memcpy(a->shape_strides + nd, PyArray_STRIDES(arr), (size_t)nd * sizeof(int64_t));
+        *tc = p + 4;
+        return 0;
+    }
+    case '(': {
+        const char *q = p + 1;
+        size_t off = 0;
+        Py_ssize_t i = 0;
+        if (!PyTuple_Check(obj)) {
+            PyErr_SetString(PyExc_TypeError, "hpcjit: expected a tuple argument");
+            return -1;
+        }
+        while (*q != ')') {
+            const char *elem = q;
+            size_t s, a;
+            if (tc_layout(&q, &s, &a) < 0 || i >= PyTuple_GET_SIZE(obj)) {
+                PyErr_SetString(PyExc_TypeError, "hpcjit: tuple argument does not match the signature");
+                return -1;
+            }
+            off = (off + a - 1) / a * a;
+            if (cv_unbox(PyTuple_GET_ITEM(obj, i), &elem, out + off) < 0)
+                return -1;
+            off += s;
+            i++;
+        }
+        *tc = q + 1;
+        return 0;
+    }
+    default:
+        break;
+    }
+    Num n;
+    if (get_num(obj, &n) < 0)
+        return -1;
+    if (store_num(&n, c, out) < 0)
+        return -1;
+    *tc = p + 1;
+    return 0;
+}
+
+/* ---- the owner of compiled-code memory behind a returned ndarray ---------- */
+
+typedef struct MemInfoOwner {
+    PyObject_HEAD
+    HjMemInfo *mi;
+} MemInfoOwner;
+
+static void owner_dealloc(PyObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    rt_decref(((MemInfoOwner *)self)->mi);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+static PyType_Slot owner_slots[] = {
+    {Py_tp_dealloc, owner_dealloc},
+    {Py_tp_doc, "Owns the memory of an array allocated by compiled code."},
+    {0, NULL},
+};
+
+PyType_Spec cv_owner_spec = {
+    .name = "hpcjit._core._MemInfoOwner",
+    .basicsize = sizeof(MemInfoOwner),
+    .flags = Py_TPFLAGS_DEFAULT,
+    .slots = owner_slots,
+};
+
+/* Steals the reference to `mi`, also on failure. */
+PyObject *cv_owner_new(CoreState *st, HjMemInfo *mi)
+{
+    PyObject *o = st->owner_type->tp_alloc(st->owner_type, 0);
+    if (!o) {
+        rt_decref(mi);
+        return NULL;
+    }
+    ((MemInfoOwner *)o)->mi = mi;
+    return o;
+}
+
+/* ---- boxing ---------------------------------------------------------------- */
+
+static PyObject *box_array(CoreState *st, const char *p, HjArray *a)
+{
+    int tn = tc_npy_type(p[1]);
+    int nd = p[2] - '0';
+    npy_intp *shape = (npy_intp *)a->shape_strides;
+    npy_intp *strides = (npy_intp *)a->shape_strides + nd;
+    PyArray_Descr *descr = NULL;
+    PyObject *arr = NULL;
+
+    if (!a->meminfo) {
+        PyArrayObject *par = a->parent;
+        if (!par) {
+            PyErr_SetString(PyExc_SystemError, "hpcjit: returned array has neither owner nor parent");
+            return NULL;
+        }
+        if (PyArray_DATA(par) == a->data && PyArray_NDIM(par) == nd && PyArray_TYPE(par) == tn &&
+            memcmp(PyArray_DIMS(par), shape, (size_t)nd * sizeof(npy_intp)) == 0 &&
+            memcmp(PyArray_STRIDES(par), strides, (size_t)nd * sizeof(npy_intp)) == 0)
+            return Py_NewRef((PyObject *)par);
+        descr = PyArray_DescrFromType(tn);
+        if (!descr)
+            return NULL;
+        /* steals descr */
+        arr = PyArray_NewFromDescr(&PyArray_Type, descr, nd, shape, strides, a->data,
+                                   PyArray_FLAGS(par) & NPY_ARRAY_WRITEABLE, NULL);
+        if (!arr)
+            return NULL;
+        if (PyArray_SetBaseObject((PyArrayObject *)arr, Py_NewRef((PyObject *)par)) < 0) {
+            Py_DECREF(arr);
+            return NULL;
+        }
+        return arr;
+    }
+
+    PyObject *owner = cv_owner_new(st, a->meminfo); /* takes the reference */
+    if (!owner)
+        return NULL;
+    descr = PyArray_DescrFromType(tn);
+    if (!descr)
+        goto error;
+    arr = PyArray_NewFromDescr(&PyArray_Type, descr, nd, shape, strides, a->data, NPY_ARRAY_WRITEABLE, NULL);
+    if (!arr)
+        goto error;
+    /* steals owner, also on failure */
+    if (PyArray_SetBaseObject((PyArrayObject *)arr, owner) < 0) {
+        Py_DECREF(arr);
+        return NULL;
+    }
+    return arr;
+error:
+    Py_DECREF(owner);
+    return NULL;
+}
+
+PyObject *cv_box(CoreState *st, const char **tc, char *in)
+{
+    const char *p = *tc;
+    char c = *p;
+    PyObject *res = NULL;
+    switch (c) {
+    case 'd': { double v; memcpy(&v, in, sizeof v); res = PyFloat_FromDouble(v); break; }
+    case 'f': { float v; memcpy(&v, in, sizeof v); res = PyFloat_FromDouble(v); break; }
+    case 'l': { int64_t v; memcpy(&v, in, sizeof v); res = PyLong_FromLongLong(v); break; }
+    case 'i': { int32_t v; memcpy(&v, in, sizeof v); res = PyLong_FromLong(v); break; }
+    case 'h': { int16_t v; memcpy(&v, in, sizeof v); res = PyLong_FromLong(v); break; }
+    case 'b': { int8_t v; memcpy(&v, in, sizeof v); res = PyLong_FromLong(v); break; }
+    case 'L': { uint64_t v; memcpy(&v, in, sizeof v); res = PyLong_FromUnsignedLongLong(v); break; }
+    case 'I': { uint32_t v; memcpy(&v, in, sizeof v); res = PyLong_FromUnsignedLong(v); break; }
+    case 'H': { uint16_t v; memcpy(&v, in, sizeof v); res = PyLong_FromLong(v); break; }
+    case 'B': { uint8_t v; memcpy(&v, in, sizeof v); res = PyLong_FromLong(v); break; }
+    case '?': res = Py_NewRef(*(uint8_t *)in ? Py_True : Py_False); break;
+    case 'F': { float v[2]; memcpy(v, in, sizeof v); res = PyComplex_FromDoubles(v[0], v[1]); break; }
+    case 'D': { double v[2]; memcpy(v, in, sizeof v); res = PyComplex_FromDoubles(v[0], v[1]); break; }
+    case 'n': res = Py_NewRef(Py_None); break;
+    case 't': res = (PyObject *)PyArray_DescrFromType(tc_npy_type(p[1])); break;
+    case 'a': res = box_array(st, p, (HjArray *)in); break;
+    case '(': {
+        const char *q = p + 1;
+        const char *scan = p;
+        size_t off = 0;
+        Py_ssize_t n = 0, i = 0;
+        /* count the elements first to size the tuple */
+        for (scan = p + 1; *scan != ')';) {
+            if (tc_skip(&scan) < 0)
+                goto bad;
+            n++;
+        }
+        res = PyTuple_New(n);
+        while (*q != ')') {
+            const char *elem = q;
+            size_t s, a;
+            tc_layout(&q, &s, &a);
+            off = (off + a - 1) / a * a;
+            if (res) {
+                PyObject *item = cv_box(st, &elem, in + off);
+                if (!item)
+                    Py_CLEAR(res);
+                else
+                    PyTuple_SET_ITEM(res, i, item);
+            } else {
+                cv_release(&elem, in + off); /* keep no leaked arrays after an error */
+            }
+            off += s;
+            i++;
+        }
+        *tc = q + 1;
+        return res;
+    }
+    default:
+        goto bad;
+    }
+    if (tc_skip(tc) < 0)
+        goto bad;
+    return res;
+bad:
+    Py_XDECREF(res);
+    PyErr_Format(PyExc_SystemError, "hpcjit: bad return typecode '%s'", p);
+    return NULL;
+}
+
+void cv_release(const char **tc, char *in)
+{
+    const char *p = *tc;
+    if (*p == 'a') {
+        rt_decref(((HjArray *)in)->meminfo);
+    } else if (*p == '(') {
+        const char *q = p + 1;
+        size_t off = 0;
+        while (*q && *q != ')') {
+            const char *elem = q;
+            size_t s, a;
+            if (tc_layout(&q, &s, &a) < 0)
+                return;
+            off = (off + a - 1) / a * a;
+            cv_release(&elem, in + off);
+            off += s;
+        }
+    }
+    tc_skip(tc);
+}

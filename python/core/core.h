@@ -1,0 +1,61 @@
+/* core.h - private interface between the files of hpcjit._core. */
+#ifndef HPCJIT_CORE_H
+#define HPCJIT_CORE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+/* Built against NumPy 2.x headers, loadable under NumPy 1.24 and later. */
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#define NPY_TARGET_VERSION NPY_1_24_API_VERSION
+#define PY_ARRAY_UNIQUE_SYMBOL hpcjit_core_ARRAY_API
+#ifndef CORE_IMPORT_ARRAY
+#define NO_IMPORT_ARRAY
+#endif
+#include <numpy/arrayobject.h>
+
+#include "hpcjit/abi.h"
+#include "hpcjit/runtime.h"
+
+/* Module state (multi-phase init). */
+typedef struct CoreState {
+    PyTypeObject *dispatcher_type;
+    PyTypeObject *owner_type; /* _MemInfoOwner: base of arrays owning a MemInfo */
+} CoreState;
+
+/* ---- typecodes (typecode.c) -------------------------------------------- */
+/* Size and alignment of the unboxed form of the typecode at *tc (abi.h);
+ * advances *tc past it.  Returns -1 on a malformed typecode. */
+int tc_layout(const char **tc, size_t *size, size_t *align);
+/* Skip one typecode; -1 when malformed. */
+int tc_skip(const char **tc);
+/* NumPy type number of a scalar typecode char, -1 if none. */
+int tc_npy_type(char c);
+/* Scalar typecode char of a dtype (native byte order), 0 if unsupported. */
+char tc_of_descr(PyArray_Descr *d);
+
+/* ---- boxing (convert.c) ------------------------------------------------ */
+/* Append the typecode of `obj` to buf[*len..cap).  Returns 0, or -1 when the
+ * value has no hpcjit type (no Python exception set) or the key is too long. */
+int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap);
+/* Can `obj` be converted to the parameter typecode at *tc (advanced)?  Used
+ * by dispatchers with explicit signatures: ints widen to floats, C/F arrays
+ * pass as A arrays. */
+int cv_matches(PyObject *obj, const char **tc);
+/* Unbox `obj` as typecode *tc (advanced) into `out` (aligned for it). 0 or
+ * -1 with a Python exception set.  Arrays are borrowed (meminfo NULL,
+ * parent = obj). */
+int cv_unbox(PyObject *obj, const char **tc, char *out);
+/* Box the value at `in` of typecode *tc (advanced).  Takes over the
+ * references the value owns (arrays' MemInfos) even on failure. */
+PyObject *cv_box(CoreState *st, const char **tc, char *in);
+/* Release the references held by a value that will not be boxed. */
+void cv_release(const char **tc, char *in);
+
+PyObject *cv_owner_new(CoreState *st, HjMemInfo *mi);
+extern PyType_Spec cv_owner_spec;
+
+/* ---- dispatcher (dispatcher.c) ----------------------------------------- */
+extern PyType_Spec dp_dispatcher_spec;
+
+#endif

@@ -1,0 +1,693 @@
+/* dispatcher.c - the Dispatcher type: vectorcall, overload lookup by the
+ * argument typecodes, unbox -> entry(ret, args) -> box.
+ *
+ * The hit path does no Python-level work and allocates nothing but the
+ * result.  Misses, keyword calls and introspection go to the Python layer
+ * (hpcjit.dispatcher), where speed does not matter. */
+#include "core.h"
+
+#include <stdalign.h>
+#include <stdlib.h>
+#include <string.h>
+#include <structmember.h>
+
+typedef struct Overload {
+    char *key;       /* concatenated argument typecodes (NUL-terminated) */
+    size_t keylen;
+    HjEntryFn entry;
+    char *rettype;   /* typecode of the result */
+    Py_ssize_t nargs;
+    size_t *offs;    /* offset of each argument in the argument area */
+    size_t args_size, ret_off, buf_size;
+    PyObject *info;  /* dict from the Python layer (signature, argtypes, IR...) */
+} Overload;
+
+typedef struct Dispatcher {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *dict;
+    PyObject *weaklist;
+    PyObject *py_func;
+    PyObject *options;
+    PyObject *compile_hook;
+    CoreState *st;
+    Overload *ovs;
+    Py_ssize_t nov, cap;
+    Py_ssize_t last;      /* index of the last overload hit */
+    Py_ssize_t argcount;  /* positional parameters; -1: always the slow path */
+    int locked;           /* explicit signatures: never compile on a miss */
+    int nogil;
+} Dispatcher;
+
+#define STACK_BUF 2048
+#define STACK_ARGS 16
+
+/* ---- helpers --------------------------------------------------------------- */
+
+/* Call hpcjit.dispatcher.<name>(*args): the Python side of slow paths. */
+static PyObject *call_helper(const char *name, PyObject *args, PyObject *kwargs)
+{
+    PyObject *mod = NULL, *fn = NULL, *res = NULL;
+    mod = PyImport_ImportModule("hpcjit.dispatcher");
+    if (!mod)
+        goto error;
+    fn = PyObject_GetAttrString(mod, name);
+    if (!fn)
+        goto error;
+    res = PyObject_Call(fn, args, kwargs);
+error:
+    Py_XDECREF(fn);
+    Py_XDECREF(mod);
+    return res;
+}
+
+static PyObject *call_helper_self(const char *name, PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    PyObject *full = NULL, *res = NULL;
+    Py_ssize_t n = args ? PyTuple_GET_SIZE(args) : 0;
+    full = PyTuple_New(n + 1);
+    if (!full)
+        return NULL;
+    PyTuple_SET_ITEM(full, 0, Py_NewRef(self));
+    for (Py_ssize_t i = 0; i < n; i++)
+        PyTuple_SET_ITEM(full, i + 1, Py_NewRef(PyTuple_GET_ITEM(args, i)));
+    res = call_helper(name, full, kwargs);
+    Py_DECREF(full);
+    return res;
+}
+
+/* Turn the runtime's pending exception into the Python exception. */
+static void raise_pending(void)
+{
+    const char *type = NULL, *msg = NULL;
+    if (!rt_exc_fetch(&type, &msg)) {
+        PyErr_SetString(PyExc_SystemError, "hpcjit: compiled code failed without setting an exception");
+        return;
+    }
+    PyObject *builtins = PyEval_GetBuiltins(); /* borrowed */
+    PyObject *exc = builtins ? PyDict_GetItemString(builtins, type) : NULL;
+    if (!exc || !PyExceptionClass_Check(exc)) {
+        PyErr_Format(PyExc_RuntimeError, "%s: %s", type, msg);
+        return;
+    }
+    if (msg && *msg)
+        PyErr_SetString(exc, msg);
+    else
+        PyErr_SetNone(exc);
+}
+
+static Overload *find_overload(Dispatcher *self, const char *key, size_t len)
+{
+    if (self->nov == 0)
+        return NULL;
+    Overload *ov = &self->ovs[self->last];
+    if (ov->keylen == len && memcmp(ov->key, key, len) == 0)
+        return ov;
+    for (Py_ssize_t i = 0; i < self->nov; i++) {
+        ov = &self->ovs[i];
+        if (ov->keylen == len && memcmp(ov->key, key, len) == 0) {
+            self->last = i;
+            return ov;
+        }
+    }
+    return NULL;
+}
+
+/* Unbox, run the compiled code, box.  `ovp` may move if another thread adds
+ * an overload while the GIL is released, so its fields are copied first. */
+static PyObject *invoke(Dispatcher *self, const Overload *ovp, PyObject *const *args, Py_ssize_t nargs)
+{
+    const Overload ov = *ovp;
+    alignas(16) char stackbuf[STACK_BUF];
+    void *stackargs[STACK_ARGS];
+    char *buf = stackbuf;
+    void **argv = stackargs;
+    PyObject *res = NULL;
+    int32_t status;
+
+    if (ov.buf_size > sizeof stackbuf) {
+        buf = PyMem_Malloc(ov.buf_size);
+        if (!buf)
+            return PyErr_NoMemory();
+    }
+    if (nargs > STACK_ARGS) {
+        argv = PyMem_Malloc((size_t)nargs * sizeof(void *));
+        if (!argv) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    const char *tc = ov.key;
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        argv[i] = buf + ov.offs[i];
+        if (cv_unbox(args[i], &tc, argv[i]) < 0)
+            goto done;
+    }
+    char *ret = buf + ov.ret_off;
+    if (self->nogil) {
+        Py_BEGIN_ALLOW_THREADS
+        status = ov.entry(ret, argv);
+        Py_END_ALLOW_THREADS
+    } else {
+        status = ov.entry(ret, argv);
+    }
+    if (status != 0) {
+        raise_pending();
+        goto done;
+    }
+    const char *rt = ov.rettype;
+    res = cv_box(self->st, &rt, ret);
+done:
+    if (buf != stackbuf)
+        PyMem_Free(buf);
+    if (argv != stackargs)
+        PyMem_Free(argv);
+    return res;
+}
+
+static PyObject *args_tuple(PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *t = PyTuple_New(nargs);
+    if (!t)
+        return NULL;
+    for (Py_ssize_t i = 0; i < nargs; i++)
+        PyTuple_SET_ITEM(t, i, Py_NewRef(args[i]));
+    return t;
+}
+
+/* Explicit signatures: the first overload the arguments convert to. */
+static Overload *find_convertible(Dispatcher *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    for (Py_ssize_t k = 0; k < self->nov; k++) {
+        Overload *ov = &self->ovs[k];
+        if (ov->nargs != nargs)
+            continue;
+        const char *tc = ov->key;
+        Py_ssize_t i = 0;
+        while (i < nargs && cv_matches(args[i], &tc))
+            i++;
+        if (i == nargs)
+            return ov;
+    }
+    return NULL;
+}
+
+static PyObject *dispatch_miss(Dispatcher *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *targs = NULL, *codes = NULL, *res = NULL, *hook_res = NULL;
+    char key[HJ_MAX_TYPECODE];
+    size_t len = 0;
+    Py_ssize_t bad = -1;
+
+    if (self->locked) {
+        Overload *ov = find_convertible(self, args, nargs);
+        if (ov) {
+            /* unbox converts per the overload's typecodes; no exact key here */
+            return invoke(self, ov, args, nargs);
+        }
+        targs = args_tuple(args, nargs);
+        if (!targs)
+            goto error;
+        res = call_helper_self("_no_match", (PyObject *)self, targs, NULL);
+        goto error; /* _no_match raises; res is normally NULL */
+    }
+
+    codes = PyTuple_New(nargs);
+    if (!codes)
+        goto error;
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        size_t start = len;
+        if (cv_typecode(args[i], key, &len, sizeof key) < 0) {
+            bad = i;
+            break;
+        }
+        PyObject *s = PyUnicode_FromStringAndSize(key + start, (Py_ssize_t)(len - start));
+        if (!s)
+            goto error;
+        PyTuple_SET_ITEM(codes, i, s);
+    }
+    if (bad >= 0) {
+        targs = args_tuple(args, nargs);
+        if (!targs)
+            goto error;
+        PyObject *extra = Py_BuildValue("(On)", targs, bad);
+        if (!extra)
+            goto error;
+        res = call_helper_self("_untypeable", (PyObject *)self, extra, NULL);
+        Py_DECREF(extra);
+        goto error;
+    }
+    hook_res = PyObject_CallFunctionObjArgs(self->compile_hook, (PyObject *)self, codes, NULL);
+    if (!hook_res)
+        goto error;
+    Overload *ov = find_overload(self, key, len);
+    if (!ov) {
+        PyErr_Format(PyExc_RuntimeError, "hpcjit: compiling for %R added no matching overload", codes);
+        goto error;
+    }
+    res = invoke(self, ov, args, nargs);
+    Py_XDECREF(hook_res);
+    Py_XDECREF(codes);
+    return res;
+error:
+    Py_XDECREF(res);
+    Py_XDECREF(hook_res);
+    Py_XDECREF(codes);
+    Py_XDECREF(targs);
+    if (!PyErr_Occurred())
+        PyErr_SetString(PyExc_TypeError, "hpcjit: no matching definition");
+    return NULL;
+}
+
+static PyObject *slow_call(Dispatcher *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    PyObject *targs = NULL, *kwargs = NULL, *full = NULL, *res = NULL;
+    targs = args_tuple(args, nargs);
+    if (!targs)
+        goto error;
+    kwargs = PyDict_New();
+    if (!kwargs)
+        goto error;
+    for (Py_ssize_t i = 0; i < nkw; i++)
+        if (PyDict_SetItem(kwargs, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0)
+            goto error;
+    full = Py_BuildValue("(OOO)", (PyObject *)self, targs, kwargs);
+    if (!full)
+        goto error;
+    res = call_helper("_call_slow", full, NULL);
+error:
+    Py_XDECREF(full);
+    Py_XDECREF(kwargs);
+    Py_XDECREF(targs);
+    return res;
+}
+
+static PyObject *dispatcher_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Dispatcher *self = (Dispatcher *)op;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if ((kwnames && PyTuple_GET_SIZE(kwnames)) || nargs != self->argcount)
+        return slow_call(self, args, nargsf, kwnames);
+    char key[HJ_MAX_TYPECODE];
+    size_t len = 0;
+    for (Py_ssize_t i = 0; i < nargs; i++)
+        if (cv_typecode(args[i], key, &len, sizeof key) < 0)
+            return dispatch_miss(self, args, nargs);
+    Overload *ov = find_overload(self, key, len);
+    if (ov)
+        return invoke(self, ov, args, nargs);
+    return dispatch_miss(self, args, nargs);
+}
+
+/* ---- construction and lifetime -------------------------------------------- */
+
+static Py_ssize_t positional_count(PyObject *py_func)
+{
+    PyObject *code = NULL, *v = NULL;
+    Py_ssize_t argc = -1;
+    long flags, kwonly;
+    code = PyObject_GetAttrString(py_func, "__code__");
+    if (!code) {
+        PyErr_Clear();
+        return -1;
+    }
+    if (!(v = PyObject_GetAttrString(code, "co_argcount")))
+        goto error;
+    argc = PyLong_AsSsize_t(v);
+    Py_CLEAR(v);
+    if (!(v = PyObject_GetAttrString(code, "co_flags")))
+        goto error;
+    flags = PyLong_AsLong(v);
+    Py_CLEAR(v);
+    if (!(v = PyObject_GetAttrString(code, "co_kwonlyargcount")))
+        goto error;
+    kwonly = PyLong_AsLong(v);
+    Py_CLEAR(v);
+    /* *args, **kwargs and keyword-only parameters go through Python */
+    if ((flags & (CO_VARARGS | CO_VARKEYWORDS)) || kwonly > 0)
+        argc = -1;
+    Py_DECREF(code);
+    return argc;
+error:
+    PyErr_Clear();
+    Py_XDECREF(code);
+    return -1;
+}
+
+static PyObject *dispatcher_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"py_func", "options", "compile_hook", NULL};
+    PyObject *py_func = NULL, *options = NULL, *hook = NULL;
+    Dispatcher *self = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO!O:Dispatcher", kwlist, &py_func, &PyDict_Type, &options,
+                                     &hook))
+        return NULL;
+    if (!PyCallable_Check(py_func) || !PyCallable_Check(hook)) {
+        PyErr_SetString(PyExc_TypeError, "Dispatcher: py_func and compile_hook must be callable");
+        return NULL;
+    }
+    CoreState *st = PyType_GetModuleState(type);
+    if (!st) {
+        /* a Python subclass: find the state through the base type */
+        PyErr_Clear();
+        PyTypeObject *base = type->tp_base;
+        while (base && !(st = PyType_GetModuleState(base))) {
+            PyErr_Clear();
+            base = base->tp_base;
+        }
+        if (!st) {
+            PyErr_SetString(PyExc_SystemError, "Dispatcher: module state not found");
+            return NULL;
+        }
+    }
+    self = (Dispatcher *)type->tp_alloc(type, 0);
+    if (!self)
+        return NULL;
+    self->vectorcall = dispatcher_vectorcall;
+    self->py_func = Py_NewRef(py_func);
+    self->options = Py_NewRef(options);
+    self->compile_hook = Py_NewRef(hook);
+    self->st = st;
+    self->argcount = positional_count(py_func);
+    PyObject *nogil = PyDict_GetItemString(options, "nogil"); /* borrowed */
+    if (nogil) {
+        int t = PyObject_IsTrue(nogil);
+        if (t < 0)
+            goto error;
+        self->nogil = t;
+    }
+    return (PyObject *)self;
+error:
+    Py_DECREF(self);
+    return NULL;
+}
+
+static void free_overloads(Dispatcher *self)
+{
+    for (Py_ssize_t i = 0; i < self->nov; i++) {
+        Overload *ov = &self->ovs[i];
+        free(ov->key);
+        free(ov->rettype);
+        free(ov->offs);
+        Py_CLEAR(ov->info);
+    }
+    free(self->ovs);
+    self->ovs = NULL;
+    self->nov = self->cap = 0;
+    self->last = 0;
+}
+
+static int dispatcher_traverse(PyObject *op, visitproc visit, void *arg)
+{
+    Dispatcher *self = (Dispatcher *)op;
+    Py_VISIT(Py_TYPE(op));
+    Py_VISIT(self->dict);
+    Py_VISIT(self->py_func);
+    Py_VISIT(self->options);
+    Py_VISIT(self->compile_hook);
+    for (Py_ssize_t i = 0; i < self->nov; i++)
+        Py_VISIT(self->ovs[i].info);
+    return 0;
+}
+
+static int dispatcher_clear(PyObject *op)
+{
+    Dispatcher *self = (Dispatcher *)op;
+    Py_CLEAR(self->dict);
+    Py_CLEAR(self->py_func);
+    Py_CLEAR(self->options);
+    Py_CLEAR(self->compile_hook);
+    for (Py_ssize_t i = 0; i < self->nov; i++)
+        Py_CLEAR(self->ovs[i].info);
+    return 0;
+}
+
+static void dispatcher_dealloc(PyObject *op)
+{
+    Dispatcher *self = (Dispatcher *)op;
+    PyTypeObject *tp = Py_TYPE(op);
+    PyObject_GC_UnTrack(op);
+    if (self->weaklist)
+        PyObject_ClearWeakRefs(op);
+    dispatcher_clear(op);
+    free_overloads(self);
+    tp->tp_free(op);
+    Py_DECREF(tp);
+}
+
+/* ---- methods ------------------------------------------------------------------ */
+
+static char *dup_ascii(PyObject *o, size_t *len)
+{
+    const char *s = NULL;
+    Py_ssize_t n = 0;
+    if (PyBytes_Check(o)) {
+        s = PyBytes_AS_STRING(o);
+        n = PyBytes_GET_SIZE(o);
+    } else if (PyUnicode_Check(o)) {
+        s = PyUnicode_AsUTF8AndSize(o, &n);
+        if (!s)
+            return NULL;
+    } else {
+        PyErr_SetString(PyExc_TypeError, "typecode must be str or bytes");
+        return NULL;
+    }
+    char *d = malloc((size_t)n + 1);
+    if (!d) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    memcpy(d, s, (size_t)n);
+    d[n] = '\0';
+    if (len)
+        *len = (size_t)n;
+    return d;
+}
+
+static size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
+
+/* _add_overload(key, address, rettype, signature, info) */
+static PyObject *dispatcher_add_overload(PyObject *op, PyObject *args)
+{
+    Dispatcher *self = (Dispatcher *)op;
+    PyObject *key_o = NULL, *addr_o = NULL, *ret_o = NULL, *sig_o = NULL, *info = NULL;
+    Overload ov;
+    memset(&ov, 0, sizeof ov);
+    if (!PyArg_ParseTuple(args, "OOOOO!:_add_overload", &key_o, &addr_o, &ret_o, &sig_o, &PyDict_Type, &info))
+        return NULL;
+    void *addr = PyLong_AsVoidPtr(addr_o);
+    if (!addr) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "_add_overload: null entry address");
+        return NULL;
+    }
+    if (!(ov.key = dup_ascii(key_o, &ov.keylen)) || !(ov.rettype = dup_ascii(ret_o, NULL)))
+        goto error;
+    ov.entry = (HjEntryFn)(uintptr_t)addr;
+
+    /* argument offsets, natural alignment (abi.h) */
+    Py_ssize_t n = 0;
+    for (const char *p = ov.key; *p;) {
+        if (tc_skip(&p) < 0)
+            goto bad_code;
+        n++;
+    }
+    ov.nargs = n;
+    ov.offs = malloc(((size_t)n + 1) * sizeof(size_t));
+    if (!ov.offs) {
+        PyErr_NoMemory();
+        goto error;
+    }
+    size_t off = 0;
+    const char *p = ov.key;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        size_t s, a;
+        tc_layout(&p, &s, &a);
+        off = align_up(off, a);
+        ov.offs[i] = off;
+        off += s;
+    }
+    ov.args_size = off;
+    ov.ret_off = align_up(off, 16);
+    const char *r = ov.rettype;
+    size_t rs, ra;
+    if (tc_layout(&r, &rs, &ra) < 0 || *r)
+        goto bad_code;
+    ov.buf_size = ov.ret_off + align_up(rs ? rs : 1, 16);
+    ov.info = Py_NewRef(info);
+    if (PyDict_SetItemString(info, "signature", sig_o) < 0 || PyDict_SetItemString(info, "rettype_code", ret_o) < 0 ||
+        PyDict_SetItemString(info, "key", key_o) < 0)
+        goto error;
+
+    /* replace an overload with the same key (recompilation), else append */
+    for (Py_ssize_t i = 0; i < self->nov; i++) {
+        Overload *old = &self->ovs[i];
+        if (old->keylen == ov.keylen && memcmp(old->key, ov.key, ov.keylen) == 0) {
+            /* the old code stays loaded: a running call may still use it */
+            free(old->key);
+            free(old->rettype);
+            free(old->offs);
+            Py_XDECREF(old->info);
+            *old = ov;
+            Py_RETURN_NONE;
+        }
+    }
+    if (self->nov == self->cap) {
+        Py_ssize_t cap = self->cap ? self->cap * 2 : 4;
+        Overload *ovs = realloc(self->ovs, (size_t)cap * sizeof(Overload));
+        if (!ovs) {
+            PyErr_NoMemory();
+            goto error;
+        }
+        self->ovs = ovs;
+        self->cap = cap;
+    }
+    self->ovs[self->nov++] = ov;
+    Py_RETURN_NONE;
+bad_code:
+    PyErr_Format(PyExc_ValueError, "_add_overload: malformed typecode (key %R, return %R)", key_o, ret_o);
+error:
+    free(ov.key);
+    free(ov.rettype);
+    free(ov.offs);
+    Py_XDECREF(ov.info);
+    return NULL;
+}
+
+static PyObject *dispatcher_lock(PyObject *op, PyObject *unused)
+{
+    ((Dispatcher *)op)->locked = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *dispatcher_unlock(PyObject *op, PyObject *unused)
+{
+    ((Dispatcher *)op)->locked = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *dispatcher_inspect_types(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    return call_helper_self("_inspect_types", op, args, kwargs);
+}
+
+static PyObject *dispatcher_inspect_llvm(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    return call_helper_self("_inspect_llvm", op, args, kwargs);
+}
+
+static PyObject *dispatcher_inspect_asm(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    return call_helper_self("_inspect_asm", op, args, kwargs);
+}
+
+static PyObject *dispatcher_compile(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    return call_helper_self("_compile_signature", op, args, kwargs);
+}
+
+/* Infos of the overloads, in order (a new list). */
+static PyObject *dispatcher_get_infos(PyObject *op, void *closure)
+{
+    Dispatcher *self = (Dispatcher *)op;
+    PyObject *l = PyList_New(self->nov);
+    if (!l)
+        return NULL;
+    for (Py_ssize_t i = 0; i < self->nov; i++)
+        PyList_SET_ITEM(l, i, Py_NewRef(self->ovs[i].info));
+    return l;
+}
+
+static PyObject *dispatcher_get_signatures(PyObject *op, void *closure)
+{
+    return call_helper_self("_signatures", op, NULL, NULL);
+}
+
+static PyObject *dispatcher_get_nopython_signatures(PyObject *op, void *closure)
+{
+    return call_helper_self("_nopython_signatures", op, NULL, NULL);
+}
+
+static PyObject *dispatcher_get_overloads(PyObject *op, void *closure)
+{
+    return call_helper_self("_overloads", op, NULL, NULL);
+}
+
+static PyObject *dispatcher_get_locked(PyObject *op, void *closure)
+{
+    return PyBool_FromLong(((Dispatcher *)op)->locked);
+}
+
+static PyObject *dispatcher_repr(PyObject *op)
+{
+    return PyUnicode_FromFormat("CPUDispatcher(%R)", ((Dispatcher *)op)->py_func);
+}
+
+static PyObject *dispatcher_descr_get(PyObject *op, PyObject *obj, PyObject *type)
+{
+    /* like a plain function: bound when looked up through an instance */
+    if (obj == NULL || obj == Py_None)
+        return Py_NewRef(op);
+    return PyMethod_New(op, obj);
+}
+
+static PyMethodDef dispatcher_methods[] = {
+    {"_add_overload", dispatcher_add_overload, METH_VARARGS,
+     "_add_overload(key, address, rettype, signature, info): register compiled code."},
+    {"_lock", dispatcher_lock, METH_NOARGS, "Compile no more: explicit signatures only."},
+    {"disable_compile", dispatcher_lock, METH_NOARGS, "Compile no more (Numba's name)."},
+    {"_unlock", dispatcher_unlock, METH_NOARGS, "Allow compilation on a miss again."},
+    {"inspect_types", (PyCFunction)(void (*)(void))dispatcher_inspect_types, METH_VARARGS | METH_KEYWORDS,
+     "Print the source annotated with the types of each overload."},
+    {"inspect_llvm", (PyCFunction)(void (*)(void))dispatcher_inspect_llvm, METH_VARARGS | METH_KEYWORDS,
+     "Dict signature -> optimised LLVM IR."},
+    {"inspect_asm", (PyCFunction)(void (*)(void))dispatcher_inspect_asm, METH_VARARGS | METH_KEYWORDS,
+     "Dict signature -> assembly."},
+    {"compile", (PyCFunction)(void (*)(void))dispatcher_compile, METH_VARARGS | METH_KEYWORDS,
+     "compile(sig): compile eagerly for a signature."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef dispatcher_members[] = {
+    {"py_func", T_OBJECT, offsetof(Dispatcher, py_func), READONLY, "the Python function"},
+    {"targetoptions", T_OBJECT, offsetof(Dispatcher, options), READONLY, "the options dict"},
+    {"_compile_hook", T_OBJECT, offsetof(Dispatcher, compile_hook), READONLY, NULL},
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(Dispatcher, vectorcall), READONLY, NULL},
+    {"__dictoffset__", T_PYSSIZET, offsetof(Dispatcher, dict), READONLY, NULL},
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(Dispatcher, weaklist), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyGetSetDef dispatcher_getset[] = {
+    {"_infos", dispatcher_get_infos, NULL, "infos of the overloads in order", NULL},
+    {"signatures", dispatcher_get_signatures, NULL, "argument types of each overload", NULL},
+    {"nopython_signatures", dispatcher_get_nopython_signatures, NULL, "full signature of each overload", NULL},
+    {"overloads", dispatcher_get_overloads, NULL, "dict: argument types -> compile info", NULL},
+    {"_locked", dispatcher_get_locked, NULL, "True when compiled for explicit signatures only", NULL},
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyType_Slot dispatcher_slots[] = {
+    {Py_tp_new, dispatcher_new},
+    {Py_tp_dealloc, dispatcher_dealloc},
+    {Py_tp_traverse, dispatcher_traverse},
+    {Py_tp_clear, dispatcher_clear},
+    {Py_tp_call, PyVectorcall_Call},
+    {Py_tp_repr, dispatcher_repr},
+    {Py_tp_descr_get, dispatcher_descr_get},
+    {Py_tp_methods, dispatcher_methods},
+    {Py_tp_members, dispatcher_members},
+    {Py_tp_getset, dispatcher_getset},
+    {Py_tp_doc, "Dispatcher(py_func, options, compile_hook): calls compiled specialisations of py_func."},
+    {0, NULL},
+};
+
+PyType_Spec dp_dispatcher_spec = {
+    .name = "hpcjit._core.Dispatcher",
+    .basicsize = sizeof(Dispatcher),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_BASETYPE,
+    .slots = dispatcher_slots,
+};

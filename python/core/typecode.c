@@ -1,0 +1,134 @@
+/* typecode.c - sizes and alignments of typecodes (abi.h), dtype mapping. */
+#include "core.h"
+
+static int scalar_layout(char c, size_t *size, size_t *align)
+{
+    switch (c) {
+    case '?': case 'b': case 'B': *size = 1; *align = 1; return 0;
+    case 'h': case 'H': *size = 2; *align = 2; return 0;
+    case 'i': case 'I': case 'f': *size = 4; *align = 4; return 0;
+    case 'l': case 'L': case 'd': *size = 8; *align = 8; return 0;
+    case 'F': *size = 8; *align = 4; return 0;
+    case 'D': *size = 16; *align = 8; return 0;
+    default: return -1;
+    }
+}
+
+int tc_layout(const char **tc, size_t *size, size_t *align)
+{
+    const char *p = *tc;
+    char c = *p++;
+    switch (c) {
+    case 'n':
+        *size = 0;
+        *align = 1;
+        break;
+    case 't': {
+        size_t s, a;
+        if (scalar_layout(*p++, &s, &a) < 0)
+            return -1;
+        *size = 0;
+        *align = 1;
+        break;
+    }
+    case 'a': {
+        size_t s, a;
+        if (scalar_layout(*p++, &s, &a) < 0)
+            return -1;
+        int nd = *p++ - '0';
+        if (nd < 0 || nd > HJ_MAX_NDIM)
+            return -1;
+        char lay = *p++;
+        if (lay != 'C' && lay != 'F' && lay != 'A')
+            return -1;
+        *size = HJ_ARRAY_SIZE(nd);
+        *align = 8;
+        break;
+    }
+    case '(': {
+        size_t off = 0, maxa = 1;
+        while (*p != ')') {
+            size_t s, a;
+            if (*p == '\0' || tc_layout(&p, &s, &a) < 0)
+                return -1;
+            off = (off + a - 1) / a * a;
+            off += s;
+            if (a > maxa)
+                maxa = a;
+        }
+        p++;
+        *size = (off + maxa - 1) / maxa * maxa;
+        *align = maxa;
+        break;
+    }
+    default:
+        if (scalar_layout(c, size, align) < 0)
+            return -1;
+    }
+    *tc = p;
+    return 0;
+}
+
+int tc_skip(const char **tc)
+{
+    size_t s, a;
+    return tc_layout(tc, &s, &a);
+}
+
+int tc_npy_type(char c)
+{
+    switch (c) {
+    case '?': return NPY_BOOL;
+    case 'b': return NPY_INT8;
+    case 'h': return NPY_INT16;
+    case 'i': return NPY_INT32;
+    case 'l': return NPY_INT64;
+    case 'B': return NPY_UINT8;
+    case 'H': return NPY_UINT16;
+    case 'I': return NPY_UINT32;
+    case 'L': return NPY_UINT64;
+    case 'f': return NPY_FLOAT32;
+    case 'd': return NPY_FLOAT64;
+    case 'F': return NPY_COMPLEX64;
+    case 'D': return NPY_COMPLEX128;
+    default: return -1;
+    }
+}
+
+/* Integers are named by size so that long/longlong (and Windows' 32-bit
+ * long) map to the right width. */
+static char int_code(int size, int is_signed)
+{
+    switch (size) {
+    case 1: return is_signed ? 'b' : 'B';
+    case 2: return is_signed ? 'h' : 'H';
+    case 4: return is_signed ? 'i' : 'I';
+    case 8: return is_signed ? 'l' : 'L';
+    default: return 0;
+    }
+}
+
+char tc_of_descr(PyArray_Descr *d)
+{
+    if (!PyArray_ISNBO(d->byteorder))
+        return 0;
+    int tn = d->type_num;
+    switch (tn) {
+    case NPY_BOOL: return '?';
+    case NPY_BYTE: return int_code(sizeof(signed char), 1);
+    case NPY_UBYTE: return int_code(sizeof(unsigned char), 0);
+    case NPY_SHORT: return int_code(sizeof(short), 1);
+    case NPY_USHORT: return int_code(sizeof(short), 0);
+    case NPY_INT: return int_code(sizeof(int), 1);
+    case NPY_UINT: return int_code(sizeof(int), 0);
+    case NPY_LONG: return int_code(sizeof(long), 1);
+    case NPY_ULONG: return int_code(sizeof(long), 0);
+    case NPY_LONGLONG: return int_code(sizeof(long long), 1);
+    case NPY_ULONGLONG: return int_code(sizeof(long long), 0);
+    case NPY_FLOAT: return 'f';
+    case NPY_DOUBLE: return 'd';
+    case NPY_CFLOAT: return 'F';
+    case NPY_CDOUBLE: return 'D';
+    default: return 0;
+    }
+}
