@@ -1,0 +1,239 @@
+/* codegen.c - verified LLVM module -> new-pass-manager optimisation ->
+ * relocatable object bytes (and assembly text for inspect_asm). */
+#include "codegen.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/IRReader.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+/* Longest IR excerpt put into a verifier diagnostic. */
+#define IR_EXCERPT_MAX 4000
+
+static pthread_once_t llvm_once = PTHREAD_ONCE_INIT;
+
+static void init_llvm_once(void) {
+    LLVMInitializeNativeTarget();
+    LLVMInitializeNativeAsmPrinter();
+    LLVMInitializeNativeAsmParser();
+}
+
+void codegen_init_llvm(void) { pthread_once(&llvm_once, init_llvm_once); }
+
+char *codegen_llvm_error_string(LLVMErrorRef err, const char *what) {
+    char *msg = LLVMGetErrorMessage(err); /* consumes err */
+    StrBuf b;
+    sb_init(&b);
+    sb_printf(&b, "%s: %s", what, msg ? msg : "unknown LLVM error");
+    LLVMDisposeErrorMessage(msg);
+    return sb_take(&b);
+}
+
+int codegen_llvm_error(Diag *d, LLVMErrorRef err, const char *what) {
+    char *msg = codegen_llvm_error_string(err, what);
+    diag_error_noloc(d, HJ_DIAG_LLVM, "%s", msg ? msg : what);
+    free(msg);
+    return -1;
+}
+
+LLVMTargetMachineRef codegen_target_machine(const HjTarget *t, Diag *d) {
+    codegen_init_llvm();
+    LLVMTargetRef target = NULL;
+    char *err = NULL;
+    if (LLVMGetTargetFromTriple(t->triple, &target, &err)) {
+        diag_error_noloc(d, HJ_DIAG_LLVM, "no LLVM target for triple '%s': %s", t->triple,
+                         err ? err : "");
+        LLVMDisposeMessage(err);
+        return NULL;
+    }
+    LLVMCodeGenOptLevel level = t->opt_level <= 0   ? LLVMCodeGenLevelNone
+                                : t->opt_level == 1 ? LLVMCodeGenLevelLess
+                                : t->opt_level == 2 ? LLVMCodeGenLevelDefault
+                                                    : LLVMCodeGenLevelAggressive;
+    /* PIC + small code model: JITLink builds GOT/PLT entries for far
+     * symbols (libm, the runtime), and the object stays usable for caches. */
+    LLVMTargetMachineRef tm =
+        LLVMCreateTargetMachine(target, t->triple, t->cpu ? t->cpu : "",
+                                t->features ? t->features : "", level, LLVMRelocPIC,
+                                LLVMCodeModelSmall);
+    if (!tm)
+        diag_error_noloc(d, HJ_DIAG_LLVM, "cannot create a target machine for '%s' (cpu '%s')",
+                         t->triple, t->cpu ? t->cpu : "");
+    return tm;
+}
+
+/* The verifier's message, then the IR of the first broken function. */
+static int verify(LLVMModuleRef m, Diag *d) {
+    char *msg = NULL;
+    if (!LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
+        LLVMDisposeMessage(msg);
+        return 0;
+    }
+    StrBuf b;
+    sb_init(&b);
+    sb_printf(&b, "invalid LLVM IR (an hpcjit bug): %s", msg ? msg : "");
+    LLVMDisposeMessage(msg);
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        if (LLVMIsDeclaration(f) || !LLVMVerifyFunction(f, LLVMReturnStatusAction))
+            continue;
+        char *ir = LLVMPrintValueToString(f);
+        size_t n = strlen(ir);
+        sb_puts(&b, "\nin:\n");
+        sb_putn(&b, ir, n > IR_EXCERPT_MAX ? IR_EXCERPT_MAX : n);
+        if (n > IR_EXCERPT_MAX)
+            sb_puts(&b, "\n...");
+        LLVMDisposeMessage(ir);
+        break;
+    }
+    char *text = sb_take(&b);
+    diag_error_noloc(d, HJ_DIAG_LOWERING, "%s", text ? text : "invalid LLVM IR");
+    free(text);
+    return -1;
+}
+
+static void set_target(LLVMModuleRef m, const HjTarget *t, LLVMTargetMachineRef tm) {
+    LLVMSetTarget(m, t->triple);
+    LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+    LLVMSetModuleDataLayout(m, td); /* copies the layout */
+    LLVMDisposeTargetData(td);
+}
+
+static int optimise(LLVMModuleRef m, const HjTarget *t, LLVMTargetMachineRef tm, Diag *d) {
+    int level = t->opt_level < 0 ? 0 : t->opt_level > 3 ? 3 : t->opt_level;
+    char pipeline[32];
+    snprintf(pipeline, sizeof pipeline, "default<O%d>", level);
+    LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+    /* what clang and Numba turn on at -O2/-O3 (SLP is off by default in
+     * the pass builder's tuning options) */
+    LLVMPassBuilderOptionsSetLoopVectorization(opts, level >= 2);
+    LLVMPassBuilderOptionsSetSLPVectorization(opts, level >= 2);
+    LLVMPassBuilderOptionsSetLoopInterleaving(opts, level >= 2);
+    LLVMPassBuilderOptionsSetLoopUnrolling(opts, level >= 2);
+    LLVMErrorRef err = LLVMRunPasses(m, pipeline, tm, opts);
+    LLVMDisposePassBuilderOptions(opts);
+    if (err)
+        return codegen_llvm_error(d, err, "LLVMRunPasses");
+    return 0;
+}
+
+static int emit(LLVMModuleRef m, LLVMTargetMachineRef tm, LLVMCodeGenFileType kind, char **out,
+                size_t *size, Diag *d) {
+    char *err = NULL;
+    LLVMMemoryBufferRef buf = NULL;
+    if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, kind, &err, &buf)) {
+        diag_error_noloc(d, HJ_DIAG_LLVM, "cannot emit %s: %s",
+                         kind == LLVMObjectFile ? "object code" : "assembly", err ? err : "");
+        LLVMDisposeMessage(err);
+        return -1;
+    }
+    size_t n = LLVMGetBufferSize(buf);
+    /* +1: assembly text is returned as a C string */
+    char *copy = malloc(n + 1);
+    if (!copy) {
+        LLVMDisposeMemoryBuffer(buf);
+        return diag_error_noloc(d, HJ_DIAG_MEMORY, "out of memory copying object code");
+    }
+    memcpy(copy, LLVMGetBufferStart(buf), n);
+    copy[n] = '\0';
+    LLVMDisposeMemoryBuffer(buf);
+    *out = copy;
+    *size = n;
+    return 0;
+}
+
+int codegen_compile(LLVMModuleRef m, const HjTarget *t, char **obj, size_t *size,
+                    char **ir_text, Diag *d) {
+    int rc = -1;
+    LLVMTargetMachineRef tm = NULL;
+    *obj = NULL;
+    *size = 0;
+    if (ir_text)
+        *ir_text = NULL;
+    if (verify(m, d) < 0)
+        goto done;
+    tm = codegen_target_machine(t, d);
+    if (!tm)
+        goto done;
+    set_target(m, t, tm);
+    if (optimise(m, t, tm, d) < 0)
+        goto done;
+    if (ir_text) {
+        char *s = LLVMPrintModuleToString(m);
+        *ir_text = strdup(s);
+        LLVMDisposeMessage(s);
+        if (!*ir_text) {
+            diag_error_noloc(d, HJ_DIAG_MEMORY, "out of memory printing LLVM IR");
+            goto done;
+        }
+    }
+    if (emit(m, tm, LLVMObjectFile, obj, size, d) < 0)
+        goto done;
+    rc = 0;
+done:
+    if (rc < 0 && ir_text) {
+        free(*ir_text);
+        *ir_text = NULL;
+    }
+    if (tm)
+        LLVMDisposeTargetMachine(tm);
+    return rc;
+}
+
+int codegen_emit_object(LLVMModuleRef m, const HjTarget *t, char **obj, size_t *size, Diag *d) {
+    return codegen_compile(m, t, obj, size, NULL, d);
+}
+
+char *codegen_emit_asm(const char *ir, const HjTarget *t, Diag *d) {
+    char *out = NULL, *err = NULL;
+    size_t size = 0;
+    LLVMContextRef ctx = NULL;
+    LLVMModuleRef m = NULL;
+    LLVMTargetMachineRef tm = NULL;
+    codegen_init_llvm();
+    ctx = LLVMContextCreate();
+    LLVMMemoryBufferRef buf =
+        LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "hpcjit-ir");
+    /* LLVMParseIRInContext takes ownership of buf, also on failure */
+    if (LLVMParseIRInContext(ctx, buf, &m, &err)) {
+        diag_error_noloc(d, HJ_DIAG_LLVM, "cannot parse LLVM IR: %s", err ? err : "");
+        LLVMDisposeMessage(err);
+        m = NULL;
+        goto done;
+    }
+    tm = codegen_target_machine(t, d);
+    if (!tm)
+        goto done;
+    set_target(m, t, tm);
+    if (emit(m, tm, LLVMAssemblyFile, &out, &size, d) < 0)
+        out = NULL;
+done:
+    if (tm)
+        LLVMDisposeTargetMachine(tm);
+    if (m)
+        LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+    return out;
+}
+
+char *hj_ir_to_asm(const char *llvm_ir, const HjTarget *target, char **err) {
+    HjTarget host = {0};
+    Diag d;
+    diag_init(&d);
+    /* resolve NULL fields; hj_target_host copies the given ones */
+    if (target)
+        host = *target;
+    hj_target_host(&host);
+    if (target)
+        host.opt_level = target->opt_level;
+    char *asm_text = codegen_emit_asm(llvm_ir ? llvm_ir : "", &host, &d);
+    if (!asm_text && err)
+        *err = strdup(d.short_msg ? d.short_msg : "cannot emit assembly");
+    hj_target_free(&host);
+    diag_free(&d);
+    return asm_text;
+}

@@ -1,0 +1,43 @@
+/* codegen.h - LLVM module -> optimised object bytes for a target (private
+ * to the compiler library).  Also the one-time LLVM target initialisation
+ * shared with the JIT and the helper that turns LLVMErrorRef into a
+ * diagnostic.
+ *
+ * Thread-safety: every function may be called concurrently from several
+ * threads as long as each works on its own LLVM context/module. */
+#ifndef HPCJIT_CODEGEN_H
+#define HPCJIT_CODEGEN_H
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/TargetMachine.h>
+
+#include "diag.h"
+
+/* Initialise the native target, asm printer and asm parser once. */
+void codegen_init_llvm(void);
+
+/* A TargetMachine for `t` (PIC, small code model, t->opt_level).
+ * NULL with a diagnostic on failure. */
+LLVMTargetMachineRef codegen_target_machine(const HjTarget *t, Diag *d);
+
+/* Verify `m`, set its triple and data layout, optimise at t->opt_level and
+ * emit a relocatable object file.  *obj is malloc'ed.  Returns 0, or -1
+ * with a diagnostic (HJ_DIAG_LOWERING for a module that fails to verify,
+ * HJ_DIAG_LLVM when LLVM refuses). */
+int codegen_emit_object(LLVMModuleRef m, const HjTarget *t, char **obj, size_t *size, Diag *d);
+/* The same, and when ir_text is not NULL the optimised IR (malloc'ed). */
+int codegen_compile(LLVMModuleRef m, const HjTarget *t, char **obj, size_t *size,
+                    char **ir_text, Diag *d);
+
+/* Assembly text (malloc'ed) for LLVM IR text, optimised as for an object.
+ * NULL with a diagnostic on failure. */
+char *codegen_emit_asm(const char *ir, const HjTarget *t, Diag *d);
+
+/* Consume `err` into a diagnostic of kind HJ_DIAG_LLVM: "<what>: <message>".
+ * Returns -1. */
+int codegen_llvm_error(Diag *d, LLVMErrorRef err, const char *what);
+/* Consume `err` into a malloc'ed string "<what>: <message>". */
+char *codegen_llvm_error_string(LLVMErrorRef err, const char *what);
+
+#endif
