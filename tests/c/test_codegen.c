@@ -180,6 +180,65 @@ static void test_target_env(void) {
     unsetenv("HPCJIT_CPU_NAME");
 }
 
+static void check_sig(const char *sig, const char *want_ret, int want_n, const char *const *want) {
+    char *ret = NULL, **args = NULL, *err = NULL;
+    int n = -1;
+    int rc = hj_parse_signature(sig, &ret, &args, &n, &err);
+    if (rc != 0)
+        fprintf(stderr, "%s: %s\n", sig, err ? err : "?");
+    CHECK(rc == 0);
+    if (rc != 0) {
+        free(err);
+        return;
+    }
+    CHECK(want_ret ? (ret && strcmp(ret, want_ret) == 0) : ret == NULL);
+    CHECK(n == want_n);
+    for (int i = 0; i < n && i < want_n; i++) {
+        if (strcmp(args[i], want[i]) != 0)
+            fprintf(stderr, "%s: arg %d is %s, want %s\n", sig, i, args[i], want[i]);
+        CHECK(strcmp(args[i], want[i]) == 0);
+    }
+    for (int i = 0; i < n; i++)
+        free(args[i]);
+    free(args);
+    free(ret);
+}
+
+static void check_bad_sig(const char *sig) {
+    char *ret = NULL, **args = NULL, *err = NULL;
+    int n = -1;
+    CHECK(hj_parse_signature(sig, &ret, &args, &n, &err) == -1);
+    CHECK(err && strstr(err, "invalid signature"));
+    CHECK(ret == NULL && args == NULL && n == 0);
+    free(err);
+}
+
+static void test_signature(void) {
+    check_sig("float64(float64[:], int64)", "d", 2, (const char *const[]){"ad1A", "l"});
+    check_sig("(float64, int64)", NULL, 2, (const char *const[]){"d", "l"});
+    check_sig(" void ( float32[:, ::1] , f8[::1, :] ) ", "n", 2,
+              (const char *const[]){"af2C", "ad2F"});
+    check_sig("int64()", "l", 0, NULL);
+    check_sig("UniTuple(int64, 2)(Tuple(int32, float64), complex128,)", "(ll)", 2,
+              (const char *const[]){"(id)", "D"});
+    check_bad_sig("float64(float64");
+    check_bad_sig("float64(nosuchtype)");
+    check_bad_sig("float64");
+    check_bad_sig("float64(int64) junk");
+    check_bad_sig("");
+
+    char *s = hj_typecode_display("ad2C");
+    CHECK(s && strcmp(s, "array(float64, 2d, C)") == 0);
+    free(s);
+    s = hj_typecode_display("l");
+    CHECK(s && strcmp(s, "int64") == 0);
+    free(s);
+    s = hj_typecode_display("zz");
+    CHECK(s == NULL);
+    s = hj_typecode_display("ll");
+    CHECK(s == NULL);
+}
+
 int main(void) {
     const char *vars[] = {"HPCJIT_OPT", "NUMBA_OPT", "HPCJIT_CPU_NAME", "NUMBA_CPU_NAME",
                           "HPCJIT_CPU_FEATURES", "NUMBA_CPU_FEATURES"};
@@ -191,6 +250,7 @@ int main(void) {
     test_bad_triple();
     test_asm();
     test_target_env();
+    test_signature();
     if (failures) {
         fprintf(stderr, "%d failure(s)\n", failures);
         return 1;

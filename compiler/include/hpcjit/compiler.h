@@ -144,7 +144,8 @@ void hj_result_free(HjResult *res);
  * argument typecodes, all malloc'ed; returns 0.  On failure returns -1 and
  * sets *err (malloc'ed message). */
 int hj_parse_signature(const char *sig, char **ret, char ***args, int *nargs, char **err);
-/* Display form of a typecode ("array(float64, 2d, C)"); malloc'ed. */
+/* Display form of a typecode ("array(float64, 2d, C)"); malloc'ed, NULL
+ * for a malformed typecode. */
 char *hj_typecode_display(const char *typecode);
 
 /* Assembly text for LLVM IR text (for Dispatcher.inspect_asm()). */
