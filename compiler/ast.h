@@ -225,6 +225,10 @@ struct Spec {
     char *symbol;      /* LLVM name of the function */
     void *llvm_fn;     /* lowering: LLVMValueRef */
     Spec *next;        /* list of all specs of a compilation */
+    /* inference bookkeeping (infer.c): the nesting level while
+     * SPEC_INFERRING, and the lowest level of an unfinished spec it
+     * depends on (recursion through calls) */
+    int infer_level, infer_low;
 };
 
 /* The state of one hj_compile() call, shared by the passes. */
