@@ -70,5 +70,14 @@ typedef struct Lexer Lexer;
  * unterminated string, stray character). */
 Token *lex_tokenize(Arena *a, const SrcFile *file, Diag *d, int *ntokens);
 const char *lex_kind_name(TokKind k);
+/* Tokenize text[start, end) of `file` as one expression (an f-string
+ * replacement field): no NEWLINE/INDENT tokens, locations continue from
+ * `line`:`col` of the file.  Same error contract as lex_tokenize. */
+Token *lex_tokenize_range(Arena *a, const SrcFile *file, const char *start, const char *end,
+                          int line, int col, Diag *d, int *ntokens);
+/* Decode the escapes of a string literal body (raw: none).  Arena string,
+ * length in *outlen; NULL with *err set on a bad escape. */
+char *lex_decode_string(Arena *a, const char *s, int n, bool is_bytes, bool raw, int *outlen,
+                        const char **err);
 
 #endif
