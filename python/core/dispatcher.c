@@ -208,7 +208,11 @@ static PyObject *dispatch_miss(Dispatcher *self, PyObject *const *args, Py_ssize
         targs = args_tuple(args, nargs);
         if (!targs)
             goto error;
-        res = call_helper_self("_no_match", (PyObject *)self, targs, NULL);
+        PyObject *extra = PyTuple_Pack(1, targs);
+        if (!extra)
+            goto error;
+        res = call_helper_self("_no_match", (PyObject *)self, extra, NULL);
+        Py_DECREF(extra);
         goto error; /* _no_match raises; res is normally NULL */
     }
 

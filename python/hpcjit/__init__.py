@@ -1,1 +1,85 @@
+"""hpcjit: a Numba-compatible JIT compiler for numerical Python.
+
+    from hpcjit import njit
+
+    @njit
+    def f(x, y):
+        return x + y
+
+`import hpcjit` loads NumPy and the light dispatcher (hpcjit._core) only;
+the compiler (hpcjit._compiler, which links LLVM) is loaded on the first
+compilation.
+"""
+from . import _core, config, errors
+from .errors import (HpcjitError, HpcjitSyntaxError, LoweringError, NumbaError, TypingError,
+                     UnsupportedError)
+from . import types
+from .types import (b1, boolean, bool_, c8, c16, complex64, complex128, double, f4, f8,
+                    float32, float64, i1, i2, i4, i8, int8, int16, int32, int64, intc, intp,
+                    none, u1, u2, u4, u8, uint8, uint16, uint32, uint64, uintc, uintp, void)
+
 __version__ = "0.1.0"
+
+__all__ = [
+    "njit", "jit", "prange", "config", "errors", "types", "HpcjitError", "TypingError",
+    "UnsupportedError", "LoweringError", "HpcjitSyntaxError", "NumbaError", "memstats",
+    "boolean", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float32", "float64", "complex64", "complex128", "intp", "none", "void",
+]
+
+memstats = _core.memstats
+
+
+def prange(*args):
+    """Parallel range: iterates like range() (serially for now)."""
+    return range(*args)
+
+
+def _is_signature(obj):
+    if isinstance(obj, (str, types.Signature)):
+        return True
+    if isinstance(obj, list):
+        return all(_is_signature(s) for s in obj)
+    return isinstance(obj, tuple) and all(isinstance(t, types.Type) for t in obj)
+
+
+def njit(*args, **options):
+    """Compile a function to native code (nopython mode).
+
+    Forms: @njit, @njit(), @njit(sig), @njit([sig1, sig2]), @njit(**options)
+    with signatures as strings ("float64(float64[:], int64)") or type calls
+    (float64(float64[:], int64)); explicit signatures compile at decoration
+    time and no other types are accepted afterwards.  Options: cache,
+    fastmath, boundscheck, nogil, parallel, error_model ("python"/"numpy"),
+    inline ("never"/"always")."""
+    from .dispatcher import check_options, compile_signatures, make_dispatcher
+
+    if len(args) > 1:
+        raise TypeError("njit() takes at most one positional argument (a function or signatures)")
+    sigs = None
+    func = None
+    if args:
+        a = args[0]
+        if _is_signature(a):
+            sigs = a if isinstance(a, list) else [a]
+        elif callable(a):
+            func = a
+        else:
+            raise TypeError(f"njit(): expected a function or signature(s), got {a!r}")
+    opts = check_options(options)
+
+    def decorate(py_func):
+        if config.DISABLE_JIT:
+            return py_func
+        disp = make_dispatcher(py_func, opts)
+        if sigs:
+            compile_signatures(disp, sigs)
+        return disp
+
+    return decorate(func) if func is not None else decorate
+
+
+def jit(*args, **options):
+    """Same as njit: hpcjit has no object mode (nopython=False and
+    forceobj=True raise UnsupportedError)."""
+    return njit(*args, **options)

@@ -1,0 +1,248 @@
+"""Compilation from Python: gather the source and the environment of every
+reachable @njit function and hand them to hpcjit._compiler.
+
+Imported on the first compilation only (it loads inspect, and _compiler
+loads libLLVM)."""
+import builtins
+import cmath
+import inspect
+import math
+import sys
+import textwrap
+import types as _pytypes
+
+import numpy as np
+
+from . import _core, config, errors
+from . import types as _types
+
+_known = None  # id(obj) -> (obj, qualname) of the functions/classes the compiler knows
+
+
+def _numpy_class_name(cls):
+    if cls is np.bool_:
+        return "numpy.bool_"  # one spelling under NumPy 1.x and 2.x
+    return "numpy." + np.dtype(cls).name
+
+
+def _known_objects():
+    """Build the identity map once: builtins, math, cmath, numpy (ufuncs and
+    scalar classes included), numpy.linalg, numpy.random, hpcjit."""
+    global _known
+    if _known is not None:
+        return _known
+    known = {}
+
+    def add(obj, qual):
+        # the object is kept in the value so that its id stays unique
+        known.setdefault(id(obj), (obj, qual))
+
+    for name, obj in vars(builtins).items():
+        if not name.startswith("_") and callable(obj):
+            add(obj, "builtins." + name)
+    for mod in (math, cmath):
+        for name, obj in vars(mod).items():
+            if not name.startswith("_") and callable(obj):
+                add(obj, f"{mod.__name__}.{name}")
+    for mod in (np, np.linalg, np.random):
+        ns = vars(mod)
+        # canonical names first: np.abs is registered as numpy.absolute
+        for name, obj in ns.items():
+            if name.startswith("_") or isinstance(obj, _pytypes.ModuleType) or not callable(obj):
+                continue
+            if isinstance(obj, type) and issubclass(obj, np.generic):
+                add(obj, _numpy_class_name(obj))
+                continue
+            canon = getattr(obj, "__name__", None)
+            if isinstance(canon, str) and ns.get(canon) is obj:
+                add(obj, f"{mod.__name__}.{canon}")
+        for name, obj in ns.items():
+            if not name.startswith("_") and callable(obj) and not isinstance(obj, _pytypes.ModuleType):
+                add(obj, f"{mod.__name__}.{name}")
+    from . import prange
+    add(prange, "hpcjit.prange")
+    # hpcjit's own scalar types used as casts: float64(x)
+    for t in (_types.boolean, _types.int8, _types.int16, _types.int32, _types.int64,
+              _types.uint8, _types.uint16, _types.uint32, _types.uint64, _types.float32,
+              _types.float64, _types.complex64, _types.complex128):
+        add(t, "numpy.bool_" if t is _types.boolean else "numpy." + t.name)
+    _known = known
+    return known
+
+
+def _article(word):
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+def _classify(value, gather):
+    """(kind, payload) of one global/closure value (see compiler.h HjEnvKind)."""
+    if isinstance(value, _core.Dispatcher):
+        return ("func", gather.add(value))
+    if isinstance(value, _pytypes.ModuleType):
+        return ("module", value.__name__)
+    k = _known_objects().get(id(value))
+    if k is not None and k[0] is value:
+        return ("builtin", k[1])
+    if isinstance(value, (bool, np.bool_)):  # before int: bool is an int
+        return ("bool", bool(value))
+    if isinstance(value, (int, np.integer)):
+        v = int(value)
+        if _INT64_MIN <= v <= _INT64_MAX:
+            return ("int", v)
+        return ("other", "an int that does not fit in int64")
+    if isinstance(value, (float, np.floating)):
+        return ("float", float(value))
+    if isinstance(value, (complex, np.complexfloating)):
+        return ("complex", complex(value))
+    if value is None:
+        return ("none", None)
+    if isinstance(value, str):
+        return ("str", value)
+    if isinstance(value, tuple):
+        return ("tuple", [(None,) + _classify(v, gather) for v in value])
+    return ("other", _article(type(value).__name__))
+
+
+def _code_names(code, out):
+    out.update(code.co_names)
+    for c in code.co_consts:
+        if isinstance(c, _pytypes.CodeType):
+            _code_names(c, out)
+    return out
+
+
+def _env(py_func, gather):
+    """Every global, builtin and closure name the function's code uses."""
+    code = py_func.__code__
+    env = []
+    seen = set()
+    if code.co_freevars and py_func.__closure__:
+        for name, cell in zip(code.co_freevars, py_func.__closure__):
+            try:
+                value = cell.cell_contents
+            except ValueError:  # an empty cell: assigned later in the outer function
+                continue
+            seen.add(name)
+            env.append((name,) + _classify(value, gather))
+    glb = py_func.__globals__
+    blt = glb.get("__builtins__", builtins)
+    if isinstance(blt, _pytypes.ModuleType):
+        blt = vars(blt)
+    missing = object()
+    for name in sorted(_code_names(code, set())):
+        if name in seen:
+            continue
+        value = glb.get(name, missing)
+        if value is missing:
+            value = blt.get(name, missing)
+        if value is missing:
+            continue  # an attribute name, or truly undefined: the compiler says which
+        env.append((name,) + _classify(value, gather))
+    return env
+
+
+class _Source:
+    __slots__ = ("source", "first_line", "col_offset", "filename")
+
+
+def _source(disp):
+    """Dedented source of the def (decorators included), cached on the dispatcher."""
+    d = disp.__dict__
+    src = d.get("_hj_source")
+    if src is not None:
+        return src
+    py_func = disp.py_func
+    try:
+        lines, first_line = inspect.getsourcelines(py_func)
+    except (OSError, TypeError) as exc:
+        raise errors.UnsupportedError(
+            f"cannot compile {py_func.__qualname__}: its source code is not available "
+            f"({exc}); define it in a file, not in an interactive session or exec()") from None
+    text = "".join(lines)
+    dedented = textwrap.dedent(text)
+    col_offset = 0
+    for orig, ded in zip(text.splitlines(), dedented.splitlines()):
+        if orig.strip():
+            col_offset = len(orig) - len(ded)
+            break
+    src = _Source()
+    src.source = dedented
+    src.first_line = max(first_line, 1)
+    src.col_offset = col_offset
+    src.filename = py_func.__code__.co_filename
+    d["_hj_source"] = src
+    return src
+
+
+_COMPILER_OPTIONS = ("fastmath", "boundscheck", "error_model", "nogil", "parallel", "inline")
+
+
+class _Gather:
+    """Collects every @njit function reachable from the entry, each once."""
+
+    def __init__(self):
+        self.funcs = []
+        self.index = {}
+        self.keep = []  # the dispatchers, so that ids stay unique meanwhile
+
+    def add(self, disp):
+        idx = self.index.get(id(disp))
+        if idx is not None:
+            return idx
+        idx = len(self.funcs)
+        self.index[id(disp)] = idx
+        self.keep.append(disp)
+        self.funcs.append(None)  # reserved: recursion finds the index above
+        py_func = disp.py_func
+        src = _source(disp)
+        env = _env(py_func, self)
+        opts = {k: disp.targetoptions[k] for k in _COMPILER_OPTIONS if k in disp.targetoptions}
+        self.funcs[idx] = (py_func.__name__, py_func.__qualname__, src.filename, src.source,
+                           src.first_line, src.col_offset, env, opts)
+        return idx
+
+
+def gather(disp):
+    """(funcs, entry index) in the format _compiler.compile takes."""
+    g = _Gather()
+    entry = g.add(disp)
+    return g.funcs, entry
+
+
+def _compile(disp, argcodes, rettype, want_ir, want_types):
+    from . import _compiler
+    funcs, entry = gather(disp)
+    res = _compiler.compile(funcs, entry, list(argcodes), rettype, bool(want_ir), bool(want_types))
+    if config._env_bool("DEBUG_COMPILE", config.DEBUG_COMPILE):
+        print(f"hpcjit: compiled {disp.py_func.__qualname__} {res['signature']}: "
+              f"front end {res['time_frontend'] * 1e3:.2f} ms, "
+              f"LLVM {res['time_llvm'] * 1e3:.2f} ms", file=sys.stderr)
+    return res
+
+
+def compile_for(disp, argcodes, rettype=None, want_ir=False, want_types=False):
+    """Compile `disp` for the argument typecodes and add the overload."""
+    argcodes = tuple(argcodes)
+    res = _compile(disp, argcodes, rettype, want_ir, want_types)
+    info = {
+        "argtypes": tuple(_types.from_typecode(c) for c in argcodes),
+        "argcodes": argcodes,
+        "explicit_rettype": rettype,
+        "entry_symbol": res.get("entry_symbol"),
+        "llvm_ir": res.get("llvm_ir"),
+        "types_text": res.get("types_text"),
+        "time_frontend": res.get("time_frontend"),
+        "time_llvm": res.get("time_llvm"),
+    }
+    disp._add_overload("".join(argcodes), res["address"], res["rettype"], res["signature"], info)
+    return info
+
+
+def fill_info(disp, info):
+    """Recompile an overload to get its IR and annotated source."""
+    res = _compile(disp, info["argcodes"], info.get("explicit_rettype"), True, True)
+    info["llvm_ir"] = res.get("llvm_ir")
+    info["types_text"] = res.get("types_text")

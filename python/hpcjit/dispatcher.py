@@ -1,0 +1,205 @@
+"""The Python side of hpcjit._core.Dispatcher: decoration, option checking,
+and the slow paths the C dispatcher calls (keyword arguments, compilation on
+a miss, error messages, introspection).  Nothing here runs on a hit."""
+import functools
+
+from . import _core, config, errors
+from . import types as _types
+
+_ERROR_MODELS = ("python", "numpy")
+_INLINE = ("never", "always")
+_OPTIONS = ("nopython", "forceobj", "cache", "fastmath", "boundscheck", "nogil",
+            "parallel", "error_model", "inline")
+
+
+def check_options(options):
+    """Validate @njit options; returns the dict the Dispatcher keeps."""
+    for name in options:
+        if name not in _OPTIONS:
+            raise TypeError(f"njit() got an unexpected option {name!r} "
+                            f"(hpcjit supports: {', '.join(_OPTIONS)})")
+    if options.get("nopython", True) is False or options.get("forceobj", False):
+        raise errors.UnsupportedError(
+            "object mode is not supported: hpcjit compiles in nopython mode only "
+            "(drop nopython=False / forceobj=True)")
+    error_model = options.get("error_model", "python")
+    if error_model not in _ERROR_MODELS:
+        raise ValueError(f"error_model must be 'python' or 'numpy', not {error_model!r}")
+    inline = options.get("inline", "never")
+    if inline not in _INLINE:
+        raise ValueError(f"inline must be 'never' or 'always', not {inline!r}")
+    boundscheck = options.get("boundscheck")
+    if boundscheck is None:
+        boundscheck = bool(config.BOUNDSCHECK)
+    return {
+        "nopython": True,
+        "cache": bool(options.get("cache", False)),
+        # Numba also accepts a set of LLVM flag names; any non-empty one turns
+        # on the full set here.
+        "fastmath": bool(options.get("fastmath", False)),
+        "boundscheck": bool(boundscheck),
+        "nogil": bool(options.get("nogil", False)),
+        "parallel": bool(options.get("parallel", False)),
+        "error_model": error_model,
+        "inline": inline,
+    }
+
+
+def _compile_hook(disp, argcodes):
+    from . import compiler
+    compiler.compile_for(disp, argcodes)
+
+
+def make_dispatcher(py_func, options):
+    if not callable(py_func) or not hasattr(py_func, "__code__"):
+        raise TypeError(f"njit can only compile Python functions, not {py_func!r}")
+    disp = _core.Dispatcher(py_func, options, _compile_hook)
+    functools.update_wrapper(disp, py_func)
+    return disp
+
+
+def compile_signatures(disp, sigs):
+    """Compile eagerly for explicit signatures and lock the dispatcher."""
+    for sig in sigs:
+        _compile_signature(disp, sig)
+    disp._lock()
+
+
+def _signature_typecodes(sig):
+    if isinstance(sig, str):
+        from . import _compiler
+        try:
+            ret, args = _compiler.parse_signature(sig)
+        except TypeError as exc:
+            raise TypeError(f"invalid signature {sig!r}: {exc}") from None
+        return ret, list(args)
+    if isinstance(sig, _types.Signature):
+        return sig.as_typecodes()
+    if isinstance(sig, tuple) and all(isinstance(t, _types.Type) for t in sig):
+        return None, [t.typecode for t in sig]  # argument types only
+    raise TypeError(f"invalid signature {sig!r}: expected a string such as "
+                    "'float64(float64[:], int64)' or a type call such as float64(int64)")
+
+
+def _compile_signature(disp, sig):
+    from . import compiler
+    ret, args = _signature_typecodes(sig)
+    compiler.compile_for(disp, args, ret)
+
+
+# ---- slow paths called from C ------------------------------------------------
+
+def _py_signature(disp):
+    d = disp.__dict__
+    sig = d.get("_hj_pysig")
+    if sig is None:
+        import inspect
+        sig = d["_hj_pysig"] = inspect.signature(disp.py_func)
+    return sig
+
+
+def _call_slow(disp, args, kwargs):
+    """Keyword arguments, defaults, wrong argument counts."""
+    sig = _py_signature(disp)
+    for p in sig.parameters.values():
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.KEYWORD_ONLY):
+            raise errors.UnsupportedError(
+                f"{disp.py_func.__qualname__}: *args, **kwargs and keyword-only "
+                "parameters are not supported")
+    try:
+        bound = sig.bind(*args, **kwargs)
+    except TypeError as exc:
+        raise TypeError(f"{disp.py_func.__name__}(): {exc}") from None
+    bound.apply_defaults()
+    return disp(*bound.args)
+
+
+def _type_name(value):
+    t = _types.typeof(value)
+    if t is not None:
+        return str(t)
+    if isinstance(value, str):
+        return "unicode"
+    if isinstance(value, list):
+        return "reflected list"
+    return f"pyobject ({type(value).__name__})"
+
+
+def _no_match(disp, args):
+    names = ", ".join(_type_name(a) for a in args)
+    known = "\n".join("  " + str(info["signature"]) for info in disp._infos)
+    raise TypeError(f"No matching definition for argument type(s) {names}\n"
+                    f"Known signatures:\n{known}")
+
+
+def _untypeable(disp, args, index):
+    names = list(_py_signature(disp).parameters)
+    pname = names[index] if index < len(names) else str(index)
+    value = args[index]
+    why = f"Cannot determine hpcjit type of {type(value)!r}"
+    import numpy as np
+    if isinstance(value, np.ndarray):
+        why = (f"unsupported array (dtype {value.dtype}, ndim {value.ndim}, "
+               f"aligned {value.flags.aligned})")
+    raise errors.TypingError(
+        f"cannot compile {disp.py_func.__qualname__} for these arguments:\n"
+        f"- argument {index} ({pname!r}): {why}")
+
+
+def _signatures(disp):
+    return [info["argtypes"] for info in disp._infos]
+
+
+def _nopython_signatures(disp):
+    return [_types.Signature(_types.from_typecode(info["rettype_code"]), info["argtypes"])
+            for info in disp._infos]
+
+
+def _overloads(disp):
+    return {info["argtypes"]: info for info in disp._infos}
+
+
+def _select(disp, signature):
+    infos = disp._infos
+    if signature is None:
+        return infos
+    want = tuple(signature.args) if isinstance(signature, _types.Signature) else tuple(signature)
+    chosen = [i for i in infos if i["argtypes"] == want]
+    if not chosen:
+        raise KeyError(f"no overload for signature {signature}")
+    return chosen
+
+
+def _ensure(disp, info, field):
+    """IR and annotated source are produced only when asked: recompile the
+    overload once to get them."""
+    if info.get(field) is None:
+        from . import compiler
+        compiler.fill_info(disp, info)
+    return info[field]
+
+
+def _inspect_types(disp, signature=None, file=None):
+    import sys
+    out = file if file is not None else sys.stdout
+    for info in _select(disp, signature):
+        text = _ensure(disp, info, "types_text")
+        print(f"{disp.py_func.__qualname__} {info['signature']}", file=out)
+        print("-" * 80, file=out)
+        print(text, file=out)
+        print("=" * 80, file=out)
+
+
+def _inspect_llvm(disp, signature=None):
+    res = {info["argtypes"]: _ensure(disp, info, "llvm_ir") for info in _select(disp, signature)}
+    return next(iter(res.values())) if signature is not None else res
+
+
+def _inspect_asm(disp, signature=None):
+    from . import _compiler
+    res = {}
+    for info in _select(disp, signature):
+        if info.get("asm") is None:
+            info["asm"] = _compiler.ir_to_asm(_ensure(disp, info, "llvm_ir"))
+        res[info["argtypes"]] = info["asm"]
+    return next(iter(res.values())) if signature is not None else res
