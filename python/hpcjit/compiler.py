@@ -22,7 +22,10 @@ _known = None  # id(obj) -> (obj, qualname) of the functions/classes the compile
 def _numpy_class_name(cls):
     if cls is np.bool_:
         return "numpy.bool_"  # one spelling under NumPy 1.x and 2.x
-    return "numpy." + np.dtype(cls).name
+    try:
+        return "numpy." + np.dtype(cls).name
+    except TypeError:  # abstract classes: np.number, np.character...
+        return "numpy." + cls.__name__
 
 
 def _known_objects():
