@@ -12,8 +12,11 @@
 #include <structmember.h>
 
 typedef struct Overload {
-    char *key;       /* concatenated argument typecodes (NUL-terminated) */
+    char *key;       /* lookup key: the arguments' typecodes (NUL-terminated) */
     size_t keylen;
+    char *params;    /* the parameters' typecodes: equal to key, except in an
+                        alias of an explicit signature (int key, float param) */
+    int alias;       /* made by a conversion match, not listed in .signatures */
     HjEntryFn entry;
     char *rettype;   /* typecode of the result */
     Py_ssize_t nargs;
@@ -137,7 +140,7 @@ static PyObject *invoke(Dispatcher *self, const Overload *ovp, PyObject *const *
             goto done;
         }
     }
-    const char *tc = ov.key;
+    const char *tc = ov.params;
     for (Py_ssize_t i = 0; i < nargs; i++) {
         argv[i] = buf + ov.offs[i];
         if (cv_unbox(args[i], &tc, argv[i]) < 0)
@@ -175,21 +178,73 @@ static PyObject *args_tuple(PyObject *const *args, Py_ssize_t nargs)
     return t;
 }
 
-/* Explicit signatures: the first overload the arguments convert to. */
-static Overload *find_convertible(Dispatcher *self, PyObject *const *args, Py_ssize_t nargs)
+/* Explicit signatures: the index of the first overload the arguments
+ * convert to, or -1. */
+static Py_ssize_t find_convertible(Dispatcher *self, PyObject *const *args, Py_ssize_t nargs)
 {
     for (Py_ssize_t k = 0; k < self->nov; k++) {
         Overload *ov = &self->ovs[k];
-        if (ov->nargs != nargs)
+        if (ov->nargs != nargs || ov->alias)
             continue;
-        const char *tc = ov->key;
+        const char *tc = ov->params;
         Py_ssize_t i = 0;
         while (i < nargs && cv_matches(args[i], &tc))
             i++;
         if (i == nargs)
-            return ov;
+            return k;
     }
-    return NULL;
+    return -1;
+}
+
+static void *dup_mem(const void *p, size_t n)
+{
+    char *d = malloc(n ? n : 1);
+    if (d)
+        memcpy(d, p, n);
+    return d;
+}
+
+static int grow(Dispatcher *self)
+{
+    if (self->nov < self->cap)
+        return 0;
+    Py_ssize_t cap = self->cap ? self->cap * 2 : 4;
+    Overload *ovs = realloc(self->ovs, (size_t)cap * sizeof(Overload));
+    if (!ovs) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->ovs = ovs;
+    self->cap = cap;
+    return 0;
+}
+
+/* Remember that arguments keyed `key` convert to overload `k`, so that the
+ * next such call is a plain hit.  Returns the alias's index or -1. */
+static Py_ssize_t add_alias(Dispatcher *self, Py_ssize_t k, const char *key, size_t len)
+{
+    if (grow(self) < 0)
+        return -1;
+    Overload *src = &self->ovs[k];
+    Overload a = *src;
+    a.alias = 1;
+    a.key = dup_mem(key, len + 1);
+    a.keylen = len;
+    a.params = dup_mem(src->params, strlen(src->params) + 1);
+    a.rettype = dup_mem(src->rettype, strlen(src->rettype) + 1);
+    a.offs = dup_mem(src->offs, ((size_t)src->nargs + 1) * sizeof(size_t));
+    if (!a.key || !a.params || !a.rettype || !a.offs) {
+        free(a.key);
+        free(a.params);
+        free(a.rettype);
+        free(a.offs);
+        PyErr_NoMemory();
+        return -1;
+    }
+    a.key[len] = '\0';
+    a.info = Py_NewRef(src->info);
+    self->ovs[self->nov] = a;
+    return self->nov++;
 }
 
 static PyObject *dispatch_miss(Dispatcher *self, PyObject *const *args, Py_ssize_t nargs)
@@ -200,10 +255,19 @@ static PyObject *dispatch_miss(Dispatcher *self, PyObject *const *args, Py_ssize
     Py_ssize_t bad = -1;
 
     if (self->locked) {
-        Overload *ov = find_convertible(self, args, nargs);
-        if (ov) {
-            /* unbox converts per the overload's typecodes; no exact key here */
-            return invoke(self, ov, args, nargs);
+        Py_ssize_t k = find_convertible(self, args, nargs);
+        if (k >= 0) {
+            int typed = 1;
+            for (Py_ssize_t i = 0; i < nargs && typed; i++)
+                typed = cv_typecode(args[i], key, &len, sizeof key) == 0;
+            if (typed) {
+                Py_ssize_t a = add_alias(self, k, key, len);
+                if (a < 0)
+                    return NULL;
+                k = a;
+            }
+            /* unbox converts per the overload's parameter typecodes */
+            return invoke(self, &self->ovs[k], args, nargs);
         }
         targs = args_tuple(args, nargs);
         if (!targs)
@@ -393,6 +457,7 @@ static void free_overloads(Dispatcher *self)
     for (Py_ssize_t i = 0; i < self->nov; i++) {
         Overload *ov = &self->ovs[i];
         free(ov->key);
+        free(ov->params);
         free(ov->rettype);
         free(ov->offs);
         Py_CLEAR(ov->info);
@@ -487,7 +552,8 @@ static PyObject *dispatcher_add_overload(PyObject *op, PyObject *args)
             PyErr_SetString(PyExc_ValueError, "_add_overload: null entry address");
         return NULL;
     }
-    if (!(ov.key = dup_ascii(key_o, &ov.keylen)) || !(ov.rettype = dup_ascii(ret_o, NULL)))
+    if (!(ov.key = dup_ascii(key_o, &ov.keylen)) || !(ov.params = dup_ascii(key_o, NULL)) ||
+        !(ov.rettype = dup_ascii(ret_o, NULL)))
         goto error;
     ov.entry = (HjEntryFn)(uintptr_t)addr;
 
@@ -531,6 +597,7 @@ static PyObject *dispatcher_add_overload(PyObject *op, PyObject *args)
         if (old->keylen == ov.keylen && memcmp(old->key, ov.key, ov.keylen) == 0) {
             /* the old code stays loaded: a running call may still use it */
             free(old->key);
+            free(old->params);
             free(old->rettype);
             free(old->offs);
             Py_XDECREF(old->info);
@@ -538,22 +605,15 @@ static PyObject *dispatcher_add_overload(PyObject *op, PyObject *args)
             Py_RETURN_NONE;
         }
     }
-    if (self->nov == self->cap) {
-        Py_ssize_t cap = self->cap ? self->cap * 2 : 4;
-        Overload *ovs = realloc(self->ovs, (size_t)cap * sizeof(Overload));
-        if (!ovs) {
-            PyErr_NoMemory();
-            goto error;
-        }
-        self->ovs = ovs;
-        self->cap = cap;
-    }
+    if (grow(self) < 0)
+        goto error;
     self->ovs[self->nov++] = ov;
     Py_RETURN_NONE;
 bad_code:
     PyErr_Format(PyExc_ValueError, "_add_overload: malformed typecode (key %R, return %R)", key_o, ret_o);
 error:
     free(ov.key);
+    free(ov.params);
     free(ov.rettype);
     free(ov.offs);
     Py_XDECREF(ov.info);
@@ -596,11 +656,14 @@ static PyObject *dispatcher_compile(PyObject *op, PyObject *args, PyObject *kwar
 static PyObject *dispatcher_get_infos(PyObject *op, void *closure)
 {
     Dispatcher *self = (Dispatcher *)op;
-    PyObject *l = PyList_New(self->nov);
+    PyObject *l = PyList_New(0);
     if (!l)
         return NULL;
     for (Py_ssize_t i = 0; i < self->nov; i++)
-        PyList_SET_ITEM(l, i, Py_NewRef(self->ovs[i].info));
+        if (!self->ovs[i].alias && PyList_Append(l, self->ovs[i].info) < 0) {
+            Py_DECREF(l);
+            return NULL;
+        }
     return l;
 }
 

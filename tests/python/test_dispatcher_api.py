@@ -197,6 +197,9 @@ def test_locked_conversion_and_no_match_message():
                              "Known signatures:\n  (float64, int64) -> float64")
     with pytest.raises(TypeError):
         d(1.0, 2.5)                 # float does not convert to int
+    # conversions are remembered as aliases, not listed as signatures
+    assert d(3, 4) == 7.0 and d(3, 4) == 7.0
+    assert d.signatures == [(types.float64, types.int64)]
 
 
 def sum1d(a):
