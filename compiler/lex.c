@@ -110,6 +110,25 @@ static unsigned decode_utf8(const unsigned char *s, const unsigned char *end, in
     return c;
 }
 
+/* Non-ASCII code points that cannot be in an identifier: punctuation,
+ * symbols and spaces of the common blocks (a rough cut of Unicode's XID
+ * classes that catches pasted quotes, dashes and operators). */
+static bool is_unicode_id(unsigned cp) {
+    if (cp < 0x80)
+        return is_id_char((int)cp);
+    if ((cp >= 0x80 && cp <= 0xBF && cp != 0xAA && cp != 0xB5 && cp != 0xBA) || cp == 0xD7 ||
+        cp == 0xF7)
+        return false;
+    if ((cp >= 0x2000 && cp <= 0x206F) || (cp >= 0x20A0 && cp <= 0x20CF) ||
+        (cp >= 0x2190 && cp <= 0x23FF) || (cp >= 0x2500 && cp <= 0x27BF) ||
+        (cp >= 0x2900 && cp <= 0x2BFF) || (cp >= 0x3000 && cp <= 0x303F) ||
+        (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF0F) ||
+        (cp >= 0xFF1A && cp <= 0xFF20) || cp == 0xFEFF || (cp >= 0xD800 && cp <= 0xDFFF) ||
+        cp > 0x10FFFF)
+        return false;
+    return true;
+}
+
 static void put_utf8(StrBuf *b, unsigned cp) {
     if (cp < 0x80) {
         sb_putc(b, (char)cp);
@@ -662,8 +681,22 @@ static int lex_all(Lexer *L) {
         int ch = (unsigned char)c;
         if (is_id_start(ch)) {
             const char *s = L->p;
-            while (L->p < L->end && is_id_char((unsigned char)*L->p))
+            while (L->p < L->end && is_id_char((unsigned char)*L->p)) {
+                if ((unsigned char)*L->p >= 0x80) {
+                    int cl = 1;
+                    unsigned cp = decode_utf8((const unsigned char *)L->p,
+                                              (const unsigned char *)L->end, &cl);
+                    if (!is_unicode_id(cp)) {
+                        char tmp[8] = {0};
+                        memcpy(tmp, L->p, (size_t)cl);
+                        return diag_error(L->d, HJ_DIAG_SYNTAX, loc_at(L, L->p),
+                                          "invalid character '%s' (U+%04X)", tmp, cp);
+                    }
+                    L->p += cl;
+                    continue;
+                }
                 L->p++;
+            }
             int pl = string_prefix(s, L->p);
             if (pl && L->p < L->end && (*L->p == '\'' || *L->p == '"')) {
                 if (lex_string(L, s, loc, pl) < 0)

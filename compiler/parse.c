@@ -22,6 +22,7 @@ typedef struct Parser {
     Token *t;
     int n, pos;
     int depth;
+    bool in_fstring; /* parsing a replacement field: messages say "f-string: " */
 } Parser;
 
 static Node *expression(Parser *p);
@@ -68,6 +69,14 @@ static void *syntax_error(Parser *p, const Token *t, const char *msg) {
         msg = "unexpected indent";
     else if (t->kind == TK_DEDENT && strcmp(msg, "invalid syntax") == 0)
         msg = "unindent does not match any outer indentation level";
+    if (p->in_fstring) {
+        if (t->kind == TK_EOF)
+            msg = "invalid syntax";
+        if (strncmp(msg, "f-string: ", 10) != 0) {
+            diag_error(p->d, HJ_DIAG_SYNTAX, t->loc, "f-string: %s", msg);
+            return NULL;
+        }
+    }
     diag_error(p->d, HJ_DIAG_SYNTAX, t->loc, "%s", msg);
     return NULL;
 }
@@ -265,6 +274,7 @@ static const char *fstring_field(Parser *p, const Token *tok, const char *s, con
     sub.t = toks;
     sub.n = ntoks;
     sub.pos = 0;
+    sub.in_fstring = true;
     Node *value = at(&sub, TK_KW_YIELD) ? yield_expr(&sub) : star_expressions(&sub);
     if (!value)
         return NULL;
@@ -1593,13 +1603,10 @@ static bool block(Parser *p, PtrVec *out, const char *what, int line) {
                    what, line + (p->file ? p->file->line_offset : 0));
         return false;
     }
-    advance(p);
-    if (!enter(p, "too many levels of indentation"))
-        return false;
+    advance(p); /* nesting of blocks is bounded by the lexer's indentation limit */
     while (!at(p, TK_DEDENT) && !at(p, TK_EOF))
         if (!statement(p, out))
             return false;
-    leave(p);
     accept(p, TK_DEDENT);
     return true;
 }
@@ -1941,7 +1948,7 @@ bool parse_module(Arena *a, const SrcFile *file, Diag *d, PtrVec *out) {
     Token *toks = lex_tokenize(a, file, d, &n);
     if (!toks)
         return false;
-    Parser p = {a, file, d, toks, n, 0, 0};
+    Parser p = {a, file, d, toks, n, 0, 0, false};
     while (!at(&p, TK_EOF)) {
         if (at(&p, TK_NEWLINE)) { /* a lone ';'-free newline cannot occur, but be safe */
             advance(&p);
