@@ -1,0 +1,354 @@
+"""Compile-time errors: TypingError and UnsupportedError with
+file:line:col, the source line and a caret; pathological input never
+crashes the interpreter."""
+import os
+import re
+
+import numpy as np
+import pytest
+
+import hpcjit
+from hpcjit import njit
+from conftest import AGAINST_NUMBA, run_python
+
+THIS_FILE = os.path.abspath(__file__)
+with open(THIS_FILE) as _fh:
+    _LINES = _fh.read().splitlines()
+
+
+def line_of(marker):
+    """1-based line number of the line that ends with `# <marker>`."""
+    for i, text in enumerate(_LINES, 1):
+        if text.rstrip().endswith("# " + marker):
+            return i
+    raise KeyError(marker)
+
+
+def assert_located(exc, marker):
+    """The message names this file, the marked line and a column, quotes the
+    source line and has a caret line under it."""
+    msg = str(exc)
+    line = line_of(marker)
+    m = re.search(re.escape(os.path.basename(THIS_FILE)) + r":(\d+):(\d+)", msg)
+    assert m, f"no file:line:col in message:\n{msg}"
+    assert int(m.group(1)) == line, f"line {m.group(1)} != {line}:\n{msg}"
+    src = _LINES[line - 1].split("#")[0].strip()
+    assert src in msg, f"source line {src!r} not quoted:\n{msg}"
+    assert re.search(r"^\s*\^", msg, re.M), f"no caret line:\n{msg}"
+    # the caret points inside the quoted line
+    col = int(m.group(2))
+    assert 1 <= col <= len(_LINES[line - 1]) + 1, msg
+
+
+# ---- typing errors -----------------------------------------------------------
+
+@njit
+def add_tuple(x):
+    return x + (1, 2)  # E:add_tuple
+
+
+@njit
+def unknown_name(x):
+    return undefined_name_xyz + x  # E:unknown
+
+
+@njit
+def bad_call_arity(x):
+    return helper_two(x)  # E:arity
+
+
+@njit
+def helper_two(a, b):
+    return a + b
+
+
+@njit
+def bad_index(a):
+    return a[1.5]  # E:index
+
+
+@njit
+def bad_attr(x):
+    return x.no_such_attribute  # E:attr
+
+
+def test_type_error_raises_typing_error():
+    with pytest.raises(hpcjit.TypingError) as ei:
+        add_tuple(1.0)
+    assert "float64" in str(ei.value)
+
+
+@pytest.mark.numba_skip(reason="hpcjit's diagnostic format: file:line:col, source line, caret")
+def test_type_error_location_and_types():
+    with pytest.raises(hpcjit.TypingError) as ei:
+        add_tuple(1.0)
+    assert_located(ei.value, "E:add_tuple")
+    msg = str(ei.value)
+    assert "float64" in msg and ("tuple" in msg.lower()), msg
+
+
+def test_unknown_name():
+    with pytest.raises(hpcjit.TypingError) as ei:
+        unknown_name(1)
+    assert "undefined_name_xyz" in str(ei.value)
+
+
+@pytest.mark.numba_skip(reason="hpcjit's diagnostic format")
+def test_unknown_name_location():
+    with pytest.raises(hpcjit.TypingError) as ei:
+        unknown_name(1)
+    assert_located(ei.value, "E:unknown")
+
+
+@pytest.mark.parametrize("f,marker,arg", [
+    (bad_call_arity, "E:arity", 1),
+    (bad_index, "E:index", np.zeros(3)),
+    (bad_attr, "E:attr", 1.0),
+])
+def test_other_typing_errors(f, marker, arg):
+    with pytest.raises(hpcjit.TypingError) as ei:
+        f(arg)
+    if not AGAINST_NUMBA:
+        assert_located(ei.value, marker)
+
+
+def test_error_is_repeatable_and_not_cached_as_success():
+    for _ in range(2):
+        with pytest.raises(hpcjit.TypingError):
+            add_tuple(2.0)
+
+
+# ---- unsupported constructs -------------------------------------------------
+
+G = 0
+
+
+@njit
+def u_class(x):
+    class A:  # U:class
+        pass
+    return x
+
+
+@njit
+def u_with(x):
+    with open("nothing") as fh:  # U:with
+        pass
+    return x
+
+
+@njit
+def u_try(x):
+    try:  # U:try
+        x = x + 1
+    except Exception:
+        x = 0
+    return x
+
+
+@njit
+def u_global(x):
+    global G  # U:global
+    G = x
+    return x
+
+
+@njit
+def u_lambda(x):
+    g = lambda y: y + 1  # U:lambda
+    return g(x)
+
+
+@njit
+def u_listcomp(x):
+    return [i for i in range(x)]  # U:listcomp
+
+
+@njit
+def u_genexpr(x):
+    return sum(i for i in range(x))  # U:genexpr
+
+
+@njit
+def u_nested_def(x):
+    def g(y):  # U:nested_def
+        return y + 1
+    return g(x)
+
+
+@njit
+def u_del(x):
+    y = x
+    del y  # U:del
+    return x
+
+
+@njit
+def u_yield(x):
+    yield x  # U:yield
+
+
+@njit
+def u_import(x):
+    import os  # U:import
+    return x
+
+
+@njit
+def u_dict(x):
+    d = {1: x}  # U:dict
+    return d[1]
+
+
+@njit
+def u_nonlocal(x):
+    y = 1
+
+    def g():  # U:nonlocal
+        nonlocal y
+        y = 2
+    g()
+    return y
+
+
+NUMBA_SUPPORTS = "Numba supports this construct; hpcjit refuses it for now"
+UNSUPPORTED = [
+    (u_class, "U:class", None),
+    (u_with, "U:with", None),
+    (u_try, "U:try", NUMBA_SUPPORTS),
+    (u_global, "U:global", None),
+    (u_lambda, "U:lambda", NUMBA_SUPPORTS),
+    (u_listcomp, "U:listcomp", NUMBA_SUPPORTS),
+    (u_genexpr, "U:genexpr", None),
+    (u_nested_def, "U:nested_def", NUMBA_SUPPORTS),
+    (u_del, "U:del", "Numba raises CompilerError"),
+    (u_yield, "U:yield", NUMBA_SUPPORTS + " (generators)"),
+    (u_import, "U:import", None),
+    (u_dict, "U:dict", NUMBA_SUPPORTS + " (typed dict)"),
+    (u_nonlocal, "U:nonlocal", NUMBA_SUPPORTS),
+]
+
+
+def _params(with_location):
+    out = []
+    for f, marker, numba_reason in UNSUPPORTED:
+        marks = []
+        if with_location:
+            marks.append(pytest.mark.numba_skip(reason="hpcjit's diagnostic format"))
+        elif numba_reason:
+            marks.append(pytest.mark.numba_skip(reason=numba_reason))
+        out.append(pytest.param(f, marker, marks=marks, id=marker.split(":")[1]))
+    return out
+
+
+@pytest.mark.parametrize("f,marker", _params(False))
+def test_unsupported_construct_raises(f, marker):
+    with pytest.raises(hpcjit.UnsupportedError):
+        f(3)
+
+
+@pytest.mark.parametrize("f,marker", _params(True))
+def test_unsupported_construct_location(f, marker):
+    with pytest.raises(hpcjit.UnsupportedError) as ei:
+        f(3)
+    assert_located(ei.value, marker)
+
+
+def test_unsupported_is_not_a_crash_on_second_call():
+    for _ in range(2):
+        with pytest.raises(hpcjit.UnsupportedError):
+            u_class(1)
+
+
+# ---- pathological input: a clean exception, never a crash ----------------
+
+PATHOLOGICAL = r'''
+import linecache, sys
+import hpcjit
+from hpcjit import njit
+
+def compile_source(name, src):
+    # register the generated source so that inspect.getsource finds it
+    fname = "<generated-%s>" % name
+    linecache.cache[fname] = (len(src), None, src.splitlines(True), fname)
+    ns = {}
+    try:
+        exec(compile(src, fname, "exec"), ns)
+    except BaseException as e:      # CPython itself refused the source
+        return "cpython:" + type(e).__name__
+    try:
+        r = njit(ns["f"])(1.0)
+        return "ok:%r" % (r,)
+    except BaseException as e:      # hpcjit (or Numba) refused it cleanly
+        return "refused:" + type(e).__name__
+
+N = 3000
+cases = {
+    "parens": "def f(x):\n    return " + "(" * N + "x" + ")" * N + "\n",
+    "parens_190": "def f(x):\n    return " + "(" * 190 + "x" + ")" * 190 + "\n",
+    "unary": "def f(x):\n    return " + "-" * N + "x\n",
+    "not": "def f(x):\n    return " + "not " * N + "x\n",
+    "sum_chain": "def f(x):\n    return " + " + ".join(["x"] * 20000) + "\n",
+    "power_chain": "def f(x):\n    return " + " ** ".join(["x"] * 3000) + "\n",
+    "nested_if": "def f(x):\n" + "".join(" " * (i + 1) + "if x > 0:\n" for i in range(95))
+                 + " " * 96 + "x = x + 1\n return x\n",
+    "long_line_subscripts": "def f(x):\n    return x" + "[0]" * 2000 + "\n",
+    "call_chain": "def f(x):\n    return " + "abs(" * 1000 + "x" + ")" * 1000 + "\n",
+    # deep but within what CPython accepts, so the compiler sees them
+    "unary_800": "def f(x):\n    return " + "-" * 800 + "x\n",
+    "sum_chain_1500": "def f(x):\n    return " + " + ".join(["x"] * 1500) + "\n",
+    "call_chain_150": "def f(x):\n    return " + "abs(" * 150 + "x" + ")" * 150 + "\n",
+    "tuple_nest_150": "def f(x):\n    return " + "(x, " * 150 + "x" + ")" * 150 + "[0]\n",
+}
+for name in sys.argv[1:] or cases:
+    print(name, compile_source(name, cases[name]), flush=True)
+print("DONE")
+'''
+
+
+def test_pathological_input_never_crashes(tmp_path):
+    script = tmp_path / "patho.py"
+    script.write_text(PATHOLOGICAL)
+    r = run_python("import runpy, sys; sys.argv=['patho']; runpy.run_path(%r, run_name='__main__')"
+                   % str(script), timeout=600)
+    assert r.returncode == 0, f"interpreter died (rc={r.returncode}):\n{r.stdout}\n{r.stderr[-3000:]}"
+    assert "DONE" in r.stdout, r.stdout + r.stderr[-3000:]
+    results = dict(line.split(" ", 1) for line in r.stdout.splitlines() if " " in line)
+    # 3000 nested parentheses: CPython or the compiler refuses, cleanly
+    assert results["parens"].startswith(("cpython:", "refused:")), results
+    # what CPython accepts either compiles and gives CPython's value or is
+    # refused with an exception
+    for name, res in results.items():
+        assert res.startswith(("cpython:", "refused:", "ok:")), (name, res)
+
+
+def test_bad_arguments_never_crash():
+    code = """
+        import numpy as np
+        from hpcjit import njit
+
+        @njit
+        def f(x):
+            return x + 1
+
+        @njit
+        def g(a):
+            return a[0]
+
+        bad = [None, "s", b"b", [1, 2], {1: 2}, object(), np.array(["a"]), np.array([object()]),
+               np.zeros(3, dtype=[("a", "i4")]), np.float16(1), 10 ** 30]
+        for v in bad:
+            for fn in (f, g):
+                try:
+                    fn(v)
+                except BaseException as e:
+                    pass
+        for args in [(), (1, 2), (1, 2, 3)]:
+            try:
+                f(*args)
+            except TypeError:
+                pass
+        print("SURVIVED")
+    """
+    r = run_python(code)
+    assert r.returncode == 0 and "SURVIVED" in r.stdout, f"rc={r.returncode}\n{r.stdout}\n{r.stderr[-3000:]}"
