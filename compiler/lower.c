@@ -1,0 +1,1213 @@
+/* lower.c - typed AST -> LLVM IR: the lowering context, types, conversions,
+ * reference counting, statements, functions and the entry wrapper.
+ * Expressions are in lower_expr.c, builtins and arrays in lower_builtin.c.
+ *
+ * Conventions (docs/DESIGN.md): every Spec becomes
+ *   internal i32 @sym(ptr %ret, <params by value>)
+ * returning 0 or -1 (exception pending); variables live in entry-block
+ * allocas; one exit block releases the references variables hold. */
+#include "lower.h"
+
+#include <llvm-c/Analysis.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- diagnostics ---------------------------------------------------- */
+
+LLVMValueRef lower_fail(Lower *L, const Node *n, HjDiagKind kind, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    if (n)
+        diag_verror(&L->c->diag, kind, n->loc, fmt, ap);
+    else {
+        char buf[512];
+        vsnprintf(buf, sizeof buf, fmt, ap);
+        diag_error_noloc(&L->c->diag, kind, "%s", buf);
+    }
+    va_end(ap);
+    return NULL;
+}
+
+bool lower_failed(const Lower *L) { return diag_failed(&L->c->diag); }
+
+/* ---- types ------------------------------------------------------------ */
+
+LLVMTypeRef lower_array_type(Lower *L, int ndim) {
+    LLVMTypeRef dims = LLVMArrayType2(L->t_i64, (uint64_t)ndim);
+    LLVMTypeRef f[7] = {L->t_ptr, L->t_ptr, L->t_i64, L->t_i64, L->t_ptr, dims, dims};
+    return LLVMStructTypeInContext(L->ctx, f, 7, 0);
+}
+
+static LLVMTypeRef make_type(Lower *L, Type *t, bool mem) {
+    switch (t->kind) {
+    case TY_BOOL: return mem ? L->t_i8 : L->t_i1;
+    case TY_INT8: case TY_UINT8: return L->t_i8;
+    case TY_INT16: case TY_UINT16: return LLVMInt16TypeInContext(L->ctx);
+    case TY_INT32: case TY_UINT32: return L->t_i32;
+    case TY_INT64: case TY_UINT64: return L->t_i64;
+    case TY_FLOAT32: return L->t_f32;
+    case TY_FLOAT64: return L->t_f64;
+    case TY_COMPLEX64: {
+        LLVMTypeRef f[2] = {L->t_f32, L->t_f32};
+        return LLVMStructTypeInContext(L->ctx, f, 2, 0);
+    }
+    case TY_COMPLEX128: {
+        LLVMTypeRef f[2] = {L->t_f64, L->t_f64};
+        return LLVMStructTypeInContext(L->ctx, f, 2, 0);
+    }
+    case TY_TUPLE: {
+        LLVMTypeRef small[16];
+        LLVMTypeRef *f = t->nelems <= 16 ? small
+                                         : arena_alloc(&L->c->arena, sizeof(LLVMTypeRef) * (size_t)t->nelems);
+        for (int i = 0; i < t->nelems; i++)
+            f[i] = mem ? lower_mem_type(L, t->elems[i]) : lower_type(L, t->elems[i]);
+        return LLVMStructTypeInContext(L->ctx, f, (unsigned)t->nelems, 0);
+    }
+    case TY_ARRAY: return lower_array_type(L, t->ndim);
+    case TY_RANGE: {
+        LLVMTypeRef f[3] = {L->t_i64, L->t_i64, L->t_i64};
+        return LLVMStructTypeInContext(L->ctx, f, 3, 0);
+    }
+    default:
+        /* none, dtype, string, function, module, builtin, exception: no
+         * runtime value */
+        return L->t_empty;
+    }
+}
+
+LLVMTypeRef lower_type(Lower *L, Type *t) {
+    if (!t->llvm)
+        t->llvm = make_type(L, t, false);
+    return t->llvm;
+}
+
+LLVMTypeRef lower_mem_type(Lower *L, Type *t) {
+    if (!t->llvm_mem)
+        t->llvm_mem = make_type(L, t, true);
+    return t->llvm_mem;
+}
+
+/* ---- builder wrappers -------------------------------------------------- */
+
+LLVMValueRef lower_call(Lower *L, LLVMTypeRef fnty, LLVMValueRef fn, LLVMValueRef *args,
+                        unsigned n, const char *name) {
+    if (LLVMGetReturnType(fnty) == L->t_void)
+        name = "";
+    return LLVMBuildCall2(L->b, fnty, fn, args, n, name);
+}
+
+LLVMValueRef lower_load(Lower *L, LLVMTypeRef ty, LLVMValueRef ptr, const char *name) {
+    return LLVMBuildLoad2(L->b, ty, ptr, name);
+}
+
+LLVMValueRef lower_gep(Lower *L, LLVMTypeRef ty, LLVMValueRef ptr, LLVMValueRef *idx,
+                       unsigned n, const char *name) {
+    return LLVMBuildInBoundsGEP2(L->b, ty, ptr, idx, n, name);
+}
+
+/* Allocas go at the top of the entry block so mem2reg/SROA promote them. */
+LLVMValueRef lower_alloca(Lower *L, LLVMTypeRef ty, const char *name) {
+    LLVMBasicBlockRef cur = LLVMGetInsertBlock(L->b);
+    LLVMValueRef first = LLVMGetFirstInstruction(L->entry_bb);
+    if (first)
+        LLVMPositionBuilderBefore(L->b, first);
+    else
+        LLVMPositionBuilderAtEnd(L->b, L->entry_bb);
+    LLVMValueRef a = LLVMBuildAlloca(L->b, ty, name);
+    LLVMPositionBuilderAtEnd(L->b, cur);
+    return a;
+}
+
+LLVMBasicBlockRef lower_block(Lower *L, const char *name) {
+    return LLVMAppendBasicBlockInContext(L->ctx, L->fn, name);
+}
+
+void lower_at(Lower *L, LLVMBasicBlockRef bb) { LLVMPositionBuilderAtEnd(L->b, bb); }
+
+bool lower_terminated(Lower *L) {
+    return LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(L->b)) != NULL;
+}
+
+LLVMValueRef lower_rt(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *params,
+                      unsigned n, LLVMValueRef *args) {
+    LLVMTypeRef fnty = LLVMFunctionType(ret, params, n, 0);
+    LLVMValueRef fn = LLVMGetNamedFunction(L->mod, name);
+    if (!fn)
+        fn = LLVMAddFunction(L->mod, name, fnty);
+    return lower_call(L, fnty, fn, args, n, "");
+}
+
+LLVMValueRef lower_intrinsic(Lower *L, const char *name, LLVMTypeRef *tys, unsigned ntys,
+                             LLVMValueRef *args, unsigned n) {
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(L->mod, id, tys, ntys);
+    LLVMTypeRef fnty = LLVMIntrinsicGetType(L->ctx, id, tys, ntys);
+    LLVMValueRef v = lower_call(L, fnty, fn, args, n, "");
+    return lower_fm(L, v);
+}
+
+LLVMValueRef lower_cstr(Lower *L, const char *s) {
+    char name[32];
+    snprintf(name, sizeof name, ".str.%d", L->nstrings++);
+    LLVMValueRef init = LLVMConstStringInContext(L->ctx, s, (unsigned)strlen(s), 0);
+    LLVMValueRef g = LLVMAddGlobal(L->mod, LLVMTypeOf(init), name);
+    LLVMSetInitializer(g, init);
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMPrivateLinkage);
+    LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
+    return g;
+}
+
+LLVMValueRef lower_i64(Lower *L, int64_t v) { return LLVMConstInt(L->t_i64, (unsigned long long)v, 1); }
+LLVMValueRef lower_i32(Lower *L, int32_t v) { return LLVMConstInt(L->t_i32, (unsigned long long)(int64_t)v, 1); }
+
+LLVMValueRef lower_fm(Lower *L, LLVMValueRef v) {
+    if (L->fastmath && LLVMIsAInstruction(v) && LLVMCanValueUseFastMathFlags(v))
+        LLVMSetFastMathFlags(v, LLVMFastMathAll);
+    return v;
+}
+
+LLVMValueRef lower_zero(Lower *L, Type *t) { return LLVMConstNull(lower_type(L, t)); }
+
+/* ---- conversions --------------------------------------------------------- */
+
+static LLVMTypeRef part_type(Lower *L, Type *t) {
+    return t->kind == TY_COMPLEX64 ? L->t_f32 : L->t_f64;
+}
+
+static LLVMValueRef make_complex(Lower *L, Type *t, LLVMValueRef re, LLVMValueRef im) {
+    LLVMValueRef v = LLVMGetUndef(lower_type(L, t));
+    v = LLVMBuildInsertValue(L->b, v, re, 0, "");
+    return LLVMBuildInsertValue(L->b, v, im, 1, "");
+}
+
+/* A scalar number to another scalar number (not complex). */
+static LLVMValueRef convert_real(Lower *L, LLVMValueRef v, Type *from, Type *to) {
+    LLVMTypeRef dst = lower_type(L, to);
+    if (to->kind == TY_BOOL) {
+        if (from->kind == TY_BOOL)
+            return v;
+        if (ty_is_float(from))
+            return lower_fm(L, LLVMBuildFCmp(L->b, LLVMRealUNE, v, LLVMConstNull(LLVMTypeOf(v)), "truth"));
+        return LLVMBuildICmp(L->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "truth");
+    }
+    if (from->kind == TY_BOOL) {
+        if (ty_is_float(to))
+            return LLVMBuildUIToFP(L->b, v, dst, "");
+        return LLVMBuildZExt(L->b, v, dst, "");
+    }
+    if (ty_is_int(from) && ty_is_int(to)) {
+        int fb = ty_bits(from), tb = ty_bits(to);
+        if (fb == tb)
+            return v;
+        if (fb > tb)
+            return LLVMBuildTrunc(L->b, v, dst, "");
+        return ty_is_signed(from) ? LLVMBuildSExt(L->b, v, dst, "") : LLVMBuildZExt(L->b, v, dst, "");
+    }
+    if (ty_is_int(from) && ty_is_float(to))
+        return ty_is_signed(from) ? LLVMBuildSIToFP(L->b, v, dst, "") : LLVMBuildUIToFP(L->b, v, dst, "");
+    if (ty_is_float(from) && ty_is_int(to))
+        /* like Numba: plain fptosi/fptoui (out-of-range values are the
+         * hardware's answer) */
+        return ty_is_signed(to) ? LLVMBuildFPToSI(L->b, v, dst, "") : LLVMBuildFPToUI(L->b, v, dst, "");
+    /* float <-> float */
+    if (ty_bits(from) == ty_bits(to))
+        return v;
+    return ty_bits(from) < ty_bits(to) ? LLVMBuildFPExt(L->b, v, dst, "") : LLVMBuildFPTrunc(L->b, v, dst, "");
+}
+
+LLVMValueRef lower_truth(Lower *L, const Node *at, LLVMValueRef v, Type *from) {
+    Type *tb = ty_scalar(L->c->tc, TY_BOOL);
+    switch (from->kind) {
+    case TY_BOOL: return v;
+    case TY_COMPLEX64: case TY_COMPLEX128: {
+        LLVMValueRef re = LLVMBuildExtractValue(L->b, v, 0, "re");
+        LLVMValueRef im = LLVMBuildExtractValue(L->b, v, 1, "im");
+        LLVMValueRef z = LLVMConstNull(LLVMTypeOf(re));
+        return LLVMBuildOr(L->b, lower_fm(L, LLVMBuildFCmp(L->b, LLVMRealUNE, re, z, "")),
+                           lower_fm(L, LLVMBuildFCmp(L->b, LLVMRealUNE, im, z, "")), "truth");
+    }
+    case TY_ARRAY:
+        return LLVMBuildICmp(L->b, LLVMIntNE, lower_array_field(L, v, ARR_NITEMS, "size"),
+                             lower_i64(L, 0), "truth");
+    case TY_NONE: return LLVMConstInt(L->t_i1, 0, 0);
+    case TY_TUPLE: return LLVMConstInt(L->t_i1, from->nelems != 0, 0);
+    case TY_RANGE:
+        return LLVMBuildICmp(L->b, LLVMIntNE, lower_len(L, at, v, from), lower_i64(L, 0), "truth");
+    default:
+        if (ty_is_number(from))
+            return convert_real(L, v, from, tb);
+        /* functions, modules, classes... are true */
+        return LLVMConstInt(L->t_i1, 1, 0);
+    }
+}
+
+LLVMValueRef lower_convert(Lower *L, const Node *at, LLVMValueRef v, Type *from, Type *to) {
+    if (!v)
+        return NULL;
+    if (from == to)
+        return v;
+    if (to->kind == TY_BOOL)
+        return lower_truth(L, at, v, from);
+    if (ty_is_number(from) && ty_is_number(to)) {
+        if (ty_is_complex(to)) {
+            Type *pt = ty_scalar(L->c->tc, to->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64);
+            if (ty_is_complex(from)) {
+                Type *fp = ty_scalar(L->c->tc, from->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64);
+                LLVMValueRef re = convert_real(L, LLVMBuildExtractValue(L->b, v, 0, "re"), fp, pt);
+                LLVMValueRef im = convert_real(L, LLVMBuildExtractValue(L->b, v, 1, "im"), fp, pt);
+                return make_complex(L, to, re, im);
+            }
+            return make_complex(L, to, convert_real(L, v, from, pt), LLVMConstNull(part_type(L, to)));
+        }
+        if (ty_is_complex(from)) {
+            /* explicit casts only (inference refuses implicit ones): the
+             * real part, as NumPy does */
+            Type *fp = ty_scalar(L->c->tc, from->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64);
+            return convert_real(L, LLVMBuildExtractValue(L->b, v, 0, "re"), fp, to);
+        }
+        return convert_real(L, v, from, to);
+    }
+    if (from->kind == TY_ARRAY && to->kind == TY_ARRAY && from->ndim == to->ndim)
+        return v; /* layout (C/F -> A) changes no representation */
+    if (from->kind == TY_TUPLE && to->kind == TY_TUPLE && from->nelems == to->nelems) {
+        LLVMValueRef r = LLVMGetUndef(lower_type(L, to));
+        for (int i = 0; i < to->nelems; i++) {
+            LLVMValueRef e = LLVMBuildExtractValue(L->b, v, (unsigned)i, "");
+            e = lower_convert(L, at, e, from->elems[i], to->elems[i]);
+            if (!e)
+                return NULL;
+            r = LLVMBuildInsertValue(L->b, r, e, (unsigned)i, "");
+        }
+        return r;
+    }
+    if (LLVMTypeOf(v) == lower_type(L, to))
+        return v; /* no runtime value on either side (none, dtype, ...) */
+    StrBuf a, b;
+    sb_init(&a);
+    sb_init(&b);
+    ty_name(&a, from);
+    ty_name(&b, to);
+    lower_fail(L, at, HJ_DIAG_LOWERING, "cannot convert %s to %s", a.s ? a.s : "?", b.s ? b.s : "?");
+    sb_free(&a);
+    sb_free(&b);
+    return NULL;
+}
+
+LLVMValueRef lower_to_mem(Lower *L, LLVMValueRef v, Type *t) {
+    if (t->kind == TY_BOOL)
+        return LLVMBuildZExt(L->b, v, L->t_i8, "");
+    if (t->kind == TY_TUPLE && lower_type(L, t) != lower_mem_type(L, t)) {
+        LLVMValueRef r = LLVMGetUndef(lower_mem_type(L, t));
+        for (int i = 0; i < t->nelems; i++) {
+            LLVMValueRef e = LLVMBuildExtractValue(L->b, v, (unsigned)i, "");
+            r = LLVMBuildInsertValue(L->b, r, lower_to_mem(L, e, t->elems[i]), (unsigned)i, "");
+        }
+        return r;
+    }
+    return v;
+}
+
+LLVMValueRef lower_from_mem(Lower *L, LLVMValueRef v, Type *t) {
+    if (t->kind == TY_BOOL)
+        return LLVMBuildICmp(L->b, LLVMIntNE, v, LLVMConstInt(L->t_i8, 0, 0), "");
+    if (t->kind == TY_TUPLE && lower_type(L, t) != lower_mem_type(L, t)) {
+        LLVMValueRef r = LLVMGetUndef(lower_type(L, t));
+        for (int i = 0; i < t->nelems; i++) {
+            LLVMValueRef e = LLVMBuildExtractValue(L->b, v, (unsigned)i, "");
+            r = LLVMBuildInsertValue(L->b, r, lower_from_mem(L, e, t->elems[i]), (unsigned)i, "");
+        }
+        return r;
+    }
+    return v;
+}
+
+/* ---- reference counting ------------------------------------------------- */
+
+bool lower_has_refs(const Type *t) {
+    if (t->kind == TY_ARRAY)
+        return true;
+    if (t->kind == TY_TUPLE)
+        for (int i = 0; i < t->nelems; i++)
+            if (lower_has_refs(t->elems[i]))
+                return true;
+    return false;
+}
+
+/* rt_incref/rt_decref ignore NULL, but arrays from Python have no meminfo:
+ * test inline so that borrowed arguments cost no call. */
+static void refop(Lower *L, LLVMValueRef v, Type *t, const char *fn) {
+    if (t->kind == TY_TUPLE) {
+        for (int i = 0; i < t->nelems; i++)
+            if (lower_has_refs(t->elems[i]))
+                refop(L, LLVMBuildExtractValue(L->b, v, (unsigned)i, ""), t->elems[i], fn);
+        return;
+    }
+    if (t->kind != TY_ARRAY)
+        return;
+    LLVMValueRef mi = LLVMBuildExtractValue(L->b, v, ARR_MEMINFO, "meminfo");
+    LLVMValueRef isnull = LLVMBuildIsNull(L->b, mi, "");
+    LLVMBasicBlockRef call = lower_block(L, fn);
+    LLVMBasicBlockRef done = lower_block(L, "ref.done");
+    LLVMBuildCondBr(L->b, isnull, done, call);
+    lower_at(L, call);
+    LLVMTypeRef p = L->t_ptr;
+    lower_rt(L, fn, L->t_void, &p, 1, &mi);
+    LLVMBuildBr(L->b, done);
+    lower_at(L, done);
+}
+
+void lower_incref(Lower *L, LLVMValueRef v, Type *t) { refop(L, v, t, "rt_incref"); }
+void lower_decref(Lower *L, LLVMValueRef v, Type *t) { refop(L, v, t, "rt_decref"); }
+
+void lower_temp(Lower *L, LLVMValueRef v, Type *t, bool owned) {
+    if (!owned || !v || !lower_has_refs(t))
+        return;
+    vec_push(&L->c->arena, &L->temps, v);
+    vec_push(&L->c->arena, &L->temp_tys, t);
+}
+
+int lower_temps_mark(Lower *L) { return L->temps.len; }
+
+void lower_temps_release(Lower *L, int mark) {
+    while (L->temps.len > mark) {
+        L->temps.len--;
+        L->temp_tys.len--;
+        if (!lower_terminated(L))
+            lower_decref(L, VEC_AT(L->temps, L->temps.len), VEC_AT(L->temp_tys, L->temps.len));
+    }
+}
+
+/* ---- exits ---------------------------------------------------------------- */
+
+/* Release the live temporaries and leave with status -1 (the exception is
+ * already pending). */
+void lower_goto_error(Lower *L) {
+    for (int i = L->temps.len - 1; i >= 0; i--)
+        lower_decref(L, VEC_AT(L->temps, i), VEC_AT(L->temp_tys, i));
+    LLVMBuildStore(L->b, lower_i32(L, -1), L->status);
+    LLVMBuildBr(L->b, L->exit_bb);
+}
+
+void lower_check_status(Lower *L, LLVMValueRef status) {
+    LLVMValueRef bad = LLVMBuildICmp(L->b, LLVMIntNE, status, lower_i32(L, 0), "failed");
+    LLVMBasicBlockRef err = lower_block(L, "call.err");
+    LLVMBasicBlockRef ok = lower_block(L, "call.ok");
+    LLVMBuildCondBr(L->b, bad, err, ok);
+    lower_at(L, err);
+    lower_goto_error(L);
+    lower_at(L, ok);
+}
+
+LLVMBasicBlockRef lower_branch_raise(Lower *L, LLVMValueRef cond, const char *name) {
+    LLVMBasicBlockRef err = lower_block(L, name);
+    LLVMBasicBlockRef ok = lower_block(L, "ok");
+    LLVMBuildCondBr(L->b, cond, err, ok);
+    lower_at(L, err);
+    return ok;
+}
+
+void lower_raise_if(Lower *L, LLVMValueRef cond, const char *type, const char *msg) {
+    LLVMBasicBlockRef ok = lower_branch_raise(L, cond, "raise");
+    lower_raise(L, type, msg);
+    lower_at(L, ok);
+}
+
+void lower_raise(Lower *L, const char *type, const char *msg) {
+    LLVMTypeRef p[2] = {L->t_ptr, L->t_ptr};
+    LLVMValueRef a[2] = {lower_cstr(L, type), msg ? lower_cstr(L, msg) : LLVMConstNull(L->t_ptr)};
+    lower_rt(L, "rt_raise", L->t_void, p, 2, a);
+    lower_goto_error(L);
+}
+
+/* ---- variables -------------------------------------------------------------- */
+
+static LLVMValueRef var_slot(Lower *L, const Node *at, Var *v) {
+    if (!v || !v->slot)
+        return lower_fail(L, at, HJ_DIAG_LOWERING, "variable '%s' has no storage",
+                          v && v->name ? v->name : "?");
+    return (LLVMValueRef)v->slot;
+}
+
+void lower_store_var(Lower *L, const Node *at, Var *var, LLVMValueRef v, Type *from, bool owned) {
+    LLVMValueRef slot = var_slot(L, at, var);
+    if (!slot || !v)
+        return;
+    v = lower_convert(L, at, v, from, var->ty);
+    if (!v)
+        return;
+    if (lower_has_refs(var->ty)) {
+        if (!owned)
+            lower_incref(L, v, var->ty);
+        /* new reference first, then the old one: `x = x` stays alive */
+        LLVMValueRef old = lower_load(L, lower_type(L, var->ty), slot, "old");
+        LLVMBuildStore(L->b, v, slot);
+        lower_decref(L, old, var->ty);
+        return;
+    }
+    LLVMBuildStore(L->b, v, slot);
+}
+
+/* ---- statements ------------------------------------------------------------------ */
+
+static bool lower_stmts(Lower *L, PtrVec *body);
+
+/* After a return/break/continue/raise the rest of a block is dead code;
+ * it is emitted into an unreachable block so the IR stays well formed. */
+static void start_dead_block(Lower *L) { lower_at(L, lower_block(L, "dead")); }
+
+static bool assign(Lower *L, Node *target, LLVMValueRef v, Type *t, bool owned) {
+    switch (target->kind) {
+    case N_NAME:
+        lower_store_var(L, target, target->var, v, t, owned);
+        return !lower_failed(L);
+    case N_TUPLE:
+    case N_LIST: {
+        if (t->kind != TY_TUPLE || t->nelems != target->args.len) {
+            lower_fail(L, target, HJ_DIAG_UNSUPPORTED, "cannot unpack this value into %d targets",
+                       target->args.len);
+            return false;
+        }
+        for (int i = 0; i < t->nelems; i++) {
+            LLVMValueRef e = LLVMBuildExtractValue(L->b, v, (unsigned)i, "");
+            if (!assign(L, VEC_AT(target->args, i), e, t->elems[i], owned))
+                return false;
+        }
+        return true;
+    }
+    case N_SUBSCRIPT: {
+        Type *elty = NULL;
+        int mark = lower_temps_mark(L);
+        LLVMValueRef p = lower_subscript_ptr(L, target, &elty);
+        if (!p)
+            return false;
+        LLVMValueRef x = lower_convert(L, target, v, t, elty);
+        if (!x)
+            return false;
+        LLVMValueRef st = LLVMBuildStore(L->b, lower_to_mem(L, x, elty), p);
+        LLVMSetAlignment(st, (unsigned)ty_itemsize(elty));
+        lower_temps_release(L, mark);
+        if (owned)
+            lower_decref(L, v, t);
+        return true;
+    }
+    default:
+        lower_fail(L, target, HJ_DIAG_UNSUPPORTED, "cannot assign to this expression");
+        return false;
+    }
+}
+
+static bool stmt_assign(Lower *L, Node *n) {
+    int mark = lower_temps_mark(L);
+    bool owned = false;
+    if (n->targets.len == 1) {
+        LLVMValueRef v = lower_expr(L, n->a, &owned);
+        if (!v)
+            return false;
+        if (!assign(L, VEC_AT(n->targets, 0), v, n->a->ty, owned))
+            return false;
+    } else {
+        /* x = y = v: every target takes its own reference */
+        LLVMValueRef v = lower_expr_use(L, n->a);
+        if (!v)
+            return false;
+        for (int i = 0; i < n->targets.len; i++)
+            if (!assign(L, VEC_AT(n->targets, i), v, n->a->ty, false))
+                return false;
+    }
+    lower_temps_release(L, mark);
+    return true;
+}
+
+static bool stmt_augassign(Lower *L, Node *n) {
+    int mark = lower_temps_mark(L);
+    Node *t = n->a;
+    Type *opt = n->op_ty ? n->op_ty : t->ty;
+    Type *rty = NULL;
+    if (t->kind == N_NAME) {
+        LLVMValueRef slot = var_slot(L, t, t->var);
+        if (!slot)
+            return false;
+        Type *vty = t->var->ty;
+        if (lower_has_refs(vty)) {
+            lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "augmented assignment to an array variable");
+            return false;
+        }
+        LLVMValueRef cur = lower_convert(L, n, lower_load(L, lower_type(L, vty), slot, t->var->name), vty, opt);
+        LLVMValueRef r = lower_expr_use(L, n->b);
+        r = lower_convert(L, n, r, n->b->ty, opt);
+        if (!cur || !r)
+            return false;
+        LLVMValueRef res = lower_binop(L, n, n->op, opt, cur, r, &rty);
+        if (!res)
+            return false;
+        lower_store_var(L, n, t->var, res, rty, false);
+    } else if (t->kind == N_SUBSCRIPT) {
+        Type *elty = NULL;
+        LLVMValueRef p = lower_subscript_ptr(L, t, &elty);
+        if (!p)
+            return false;
+        LLVMValueRef ld = lower_load(L, lower_mem_type(L, elty), p, "elem");
+        LLVMSetAlignment(ld, (unsigned)ty_itemsize(elty));
+        LLVMValueRef cur = lower_convert(L, n, lower_from_mem(L, ld, elty), elty, opt);
+        LLVMValueRef r = lower_expr_use(L, n->b);
+        r = lower_convert(L, n, r, n->b->ty, opt);
+        if (!cur || !r)
+            return false;
+        LLVMValueRef res = lower_binop(L, n, n->op, opt, cur, r, &rty);
+        res = lower_convert(L, n, res, rty, elty);
+        if (!res)
+            return false;
+        LLVMValueRef st = LLVMBuildStore(L->b, lower_to_mem(L, res, elty), p);
+        LLVMSetAlignment(st, (unsigned)ty_itemsize(elty));
+    } else {
+        lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "cannot assign to this expression");
+        return false;
+    }
+    lower_temps_release(L, mark);
+    return !lower_failed(L);
+}
+
+/* Release every live temporary (the iterables of enclosing loops) and the
+ * variables, and return `status`. */
+static void leave(Lower *L) {
+    for (int i = L->temps.len - 1; i >= 0; i--)
+        lower_decref(L, VEC_AT(L->temps, i), VEC_AT(L->temp_tys, i));
+    LLVMBuildBr(L->b, L->exit_bb);
+}
+
+static bool stmt_return(Lower *L, Node *n) {
+    Type *rt = L->spec->ret;
+    if (n->a && rt->kind != TY_NONE) {
+        int mark = lower_temps_mark(L);
+        LLVMValueRef v = lower_expr_owned(L, n->a);
+        v = lower_convert(L, n, v, n->a->ty, rt);
+        if (!v)
+            return false;
+        lower_temps_release(L, mark);
+        LLVMBuildStore(L->b, v, L->retptr);
+    } else if (n->a) {
+        /* `return None` or a none-typed expression: still evaluate it */
+        int mark = lower_temps_mark(L);
+        bool owned = false;
+        LLVMValueRef v = lower_expr(L, n->a, &owned);
+        if (!v)
+            return false;
+        if (owned)
+            lower_decref(L, v, n->a->ty);
+        lower_temps_release(L, mark);
+    }
+    leave(L);
+    start_dead_block(L);
+    return true;
+}
+
+static LLVMValueRef cond_value(Lower *L, Node *e) {
+    int mark = lower_temps_mark(L);
+    bool owned = false;
+    LLVMValueRef v = lower_expr(L, e, &owned);
+    if (!v)
+        return NULL;
+    LLVMValueRef c = lower_truth(L, e, v, e->ty);
+    if (owned)
+        lower_decref(L, v, e->ty);
+    lower_temps_release(L, mark);
+    return c;
+}
+
+static bool stmt_if(Lower *L, Node *n) {
+    LLVMValueRef c = cond_value(L, n->a);
+    if (!c)
+        return false;
+    LLVMBasicBlockRef then = lower_block(L, "if.then");
+    LLVMBasicBlockRef els = n->orelse.len ? lower_block(L, "if.else") : NULL;
+    LLVMBasicBlockRef end = lower_block(L, "if.end");
+    LLVMBuildCondBr(L->b, c, then, els ? els : end);
+    lower_at(L, then);
+    if (!lower_stmts(L, &n->body))
+        return false;
+    if (!lower_terminated(L))
+        LLVMBuildBr(L->b, end);
+    if (els) {
+        lower_at(L, els);
+        if (!lower_stmts(L, &n->orelse))
+            return false;
+        if (!lower_terminated(L))
+            LLVMBuildBr(L->b, end);
+    }
+    lower_at(L, end);
+    return true;
+}
+
+static bool push_loop(Lower *L, const Node *n, LLVMBasicBlockRef brk, LLVMBasicBlockRef cont) {
+    if (L->nloops >= LOWER_MAX_LOOPS) {
+        lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "loops nested too deeply");
+        return false;
+    }
+    L->loops[L->nloops].brk = brk;
+    L->loops[L->nloops].cont = cont;
+    L->nloops++;
+    return true;
+}
+
+static bool stmt_while(Lower *L, Node *n) {
+    LLVMBasicBlockRef head = lower_block(L, "while.cond");
+    LLVMBasicBlockRef body = lower_block(L, "while.body");
+    LLVMBasicBlockRef els = n->orelse.len ? lower_block(L, "while.else") : NULL;
+    LLVMBasicBlockRef end = lower_block(L, "while.end");
+    LLVMBuildBr(L->b, head);
+    lower_at(L, head);
+    LLVMValueRef c = cond_value(L, n->a);
+    if (!c)
+        return false;
+    LLVMBuildCondBr(L->b, c, body, els ? els : end);
+    lower_at(L, body);
+    if (!push_loop(L, n, end, head))
+        return false;
+    bool ok = lower_stmts(L, &n->body);
+    L->nloops--;
+    if (!ok)
+        return false;
+    if (!lower_terminated(L))
+        LLVMBuildBr(L->b, head);
+    if (els) {
+        lower_at(L, els);
+        if (!lower_stmts(L, &n->orelse))
+            return false;
+        if (!lower_terminated(L))
+            LLVMBuildBr(L->b, end);
+    }
+    lower_at(L, end);
+    return true;
+}
+
+/* ---- for loops: one shape for every iterable --------------------------------
+ * len = number of iterations (computed once), idx counts 0..len-1 in an
+ * alloca, the target is assigned item(idx) at the top of the body.  The
+ * canonical induction variable is what the loop vectoriser wants. */
+typedef enum IterKind { IT_RANGE, IT_ARRAY, IT_TUPLE, IT_ENUMERATE, IT_ZIP } IterKind;
+
+typedef struct Iter Iter;
+struct Iter {
+    IterKind kind;
+    Type *ety;               /* type of one item */
+    LLVMValueRef start, step; /* IT_RANGE; IT_ENUMERATE: start */
+    LLVMValueRef val;        /* IT_ARRAY: the array */
+    Type *ty;                /* IT_ARRAY/IT_TUPLE: type of the iterable */
+    LLVMValueRef slot;       /* IT_TUPLE: the tuple in memory */
+    Iter *subs;              /* IT_ENUMERATE: 1, IT_ZIP: nsubs */
+    int nsubs;
+    LLVMValueRef len;
+};
+
+/* CPython's range length: (hi - lo - 1) / step + 1 in unsigned arithmetic. */
+LLVMValueRef lower_range_len(Lower *L, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step) {
+    LLVMValueRef zero = lower_i64(L, 0), one = lower_i64(L, 1);
+    LLVMValueRef pos = LLVMBuildICmp(L->b, LLVMIntSGT, step, zero, "pos");
+    LLVMValueRef lo = LLVMBuildSelect(L->b, pos, start, stop, "");
+    LLVMValueRef hi = LLVMBuildSelect(L->b, pos, stop, start, "");
+    LLVMValueRef astep = LLVMBuildSelect(L->b, pos, step, LLVMBuildNeg(L->b, step, ""), "");
+    LLVMValueRef nonempty = LLVMBuildICmp(L->b, LLVMIntSLT, lo, hi, "");
+    LLVMValueRef diff = LLVMBuildSub(L->b, LLVMBuildSub(L->b, hi, lo, ""), one, "");
+    LLVMValueRef n = LLVMBuildAdd(L->b, LLVMBuildUDiv(L->b, diff, astep, ""), one, "");
+    return LLVMBuildSelect(L->b, nonempty, n, zero, "range.len");
+}
+
+LLVMValueRef lower_as_i64(Lower *L, const Node *at, LLVMValueRef v, Type *t) {
+    return lower_convert(L, at, v, t, ty_scalar(L->c->tc, TY_INT64));
+}
+
+/* range(stop) / range(start, stop[, step]) from a call's arguments. */
+static bool range_args(Lower *L, Node *call, LLVMValueRef *start, LLVMValueRef *stop, LLVMValueRef *step) {
+    Node *a[3] = {NULL, NULL, NULL};
+    int n = 0;
+    for (int i = 0; i < call->args.len && i < 3; i++)
+        if (VEC_AT(call->args, i))
+            a[n++] = VEC_AT(call->args, i);
+    LLVMValueRef v[3];
+    for (int i = 0; i < n; i++) {
+        v[i] = lower_as_i64(L, a[i], lower_expr_use(L, a[i]), a[i]->ty);
+        if (!v[i])
+            return false;
+    }
+    if (n == 1) {
+        *start = lower_i64(L, 0), *stop = v[0], *step = lower_i64(L, 1);
+    } else if (n >= 2) {
+        *start = v[0], *stop = v[1], *step = n == 3 ? v[2] : lower_i64(L, 1);
+    } else {
+        lower_fail(L, call, HJ_DIAG_TYPING, "range expected at least 1 argument, got 0");
+        return false;
+    }
+    if (!LLVMIsAConstantInt(*step) || LLVMConstIntGetSExtValue(*step) == 0)
+        lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, *step, lower_i64(L, 0), ""), "ValueError",
+                       "range() arg 3 must not be zero");
+    return true;
+}
+
+LLVMValueRef lower_range_value(Lower *L, Node *call) {
+    LLVMValueRef s, e, st;
+    if (!range_args(L, call, &s, &e, &st))
+        return NULL;
+    LLVMTypeRef rt = lower_type(L, ty_scalar(L->c->tc, TY_RANGE));
+    LLVMValueRef r = LLVMGetUndef(rt);
+    r = LLVMBuildInsertValue(L->b, r, s, 0, "");
+    r = LLVMBuildInsertValue(L->b, r, e, 1, "");
+    return LLVMBuildInsertValue(L->b, r, st, 2, "range");
+}
+
+static bool is_builtin_call(const Node *n, BuiltinId id) {
+    return n->kind == N_CALL && n->call_kind == CALL_BUILTIN && n->builtin == id;
+}
+
+/* Prepare an iterable: evaluate it once (an iterable holding arrays is
+ * kept alive as a temporary for the whole loop). */
+static bool iter_init(Lower *L, Node *e, Iter *it) {
+    TyCtx *tc = L->c->tc;
+    memset(it, 0, sizeof *it);
+    if (is_builtin_call(e, BI_RANGE) || is_builtin_call(e, BI_PRANGE)) {
+        LLVMValueRef stop;
+        it->kind = IT_RANGE;
+        it->ety = ty_scalar(tc, TY_INT64);
+        if (!range_args(L, e, &it->start, &stop, &it->step))
+            return false;
+        it->len = lower_range_len(L, it->start, stop, it->step);
+        return true;
+    }
+    if (is_builtin_call(e, BI_ENUMERATE) || is_builtin_call(e, BI_ZIP)) {
+        bool en = e->builtin == BI_ENUMERATE;
+        int n = 0;
+        for (int i = 0; i < e->args.len; i++)
+            if (VEC_AT(e->args, i))
+                n++;
+        if (n == 0 || (en && n > 2)) {
+            lower_fail(L, e, HJ_DIAG_UNSUPPORTED, "unsupported arguments to %s", en ? "enumerate" : "zip");
+            return false;
+        }
+        int nsubs = en ? 1 : n;
+        it->kind = en ? IT_ENUMERATE : IT_ZIP;
+        it->subs = arena_alloc(&L->c->arena, sizeof(Iter) * (size_t)nsubs);
+        it->nsubs = nsubs;
+        Type *small[16];
+        Type **etys = nsubs + 1 <= 16 ? small : arena_alloc(&L->c->arena, sizeof(Type *) * (size_t)(nsubs + 1));
+        int k = 0;
+        if (en)
+            etys[k++] = ty_scalar(tc, TY_INT64);
+        for (int i = 0, j = 0; i < e->args.len && j < nsubs; i++) {
+            Node *a = VEC_AT(e->args, i);
+            if (!a)
+                continue;
+            if (!iter_init(L, a, &it->subs[j]))
+                return false;
+            etys[k++] = it->subs[j].ety;
+            LLVMValueRef l = it->subs[j].len;
+            it->len = !it->len ? l : LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, l, it->len, ""), l, it->len, "");
+            j++;
+        }
+        it->start = lower_i64(L, 0);
+        if (en && n == 2) {
+            Node *s = NULL;
+            for (int i = e->args.len - 1; i >= 0 && !s; i--)
+                s = VEC_AT(e->args, i);
+            it->start = lower_as_i64(L, s, lower_expr_use(L, s), s->ty);
+            if (!it->start)
+                return false;
+        }
+        it->ety = ty_tuple(tc, etys, k);
+        return true;
+    }
+    Type *t = e->ty;
+    if (t->kind == TY_RANGE) {
+        LLVMValueRef r = lower_expr_use(L, e);
+        if (!r)
+            return false;
+        it->kind = IT_RANGE;
+        it->ety = ty_scalar(tc, TY_INT64);
+        it->start = LLVMBuildExtractValue(L->b, r, 0, "start");
+        it->step = LLVMBuildExtractValue(L->b, r, 2, "step");
+        it->len = lower_range_len(L, it->start, LLVMBuildExtractValue(L->b, r, 1, "stop"), it->step);
+        return true;
+    }
+    if (t->kind == TY_ARRAY) {
+        if (t->ndim < 1) {
+            lower_fail(L, e, HJ_DIAG_TYPING, "iteration over a 0-d array");
+            return false;
+        }
+        it->kind = IT_ARRAY;
+        it->ty = t;
+        it->val = lower_expr_owned(L, e);
+        if (!it->val)
+            return false;
+        lower_temp(L, it->val, t, true);
+        it->ety = t->ndim == 1 ? t->dtype : ty_array(tc, t->dtype, t->ndim - 1, t->layout == LAYOUT_C ? LAYOUT_C : LAYOUT_A);
+        it->len = lower_array_dim(L, it->val, ARR_SHAPE, 0);
+        return true;
+    }
+    if (t->kind == TY_TUPLE) {
+        for (int i = 1; i < t->nelems; i++)
+            if (t->elems[i] != t->elems[0]) {
+                lower_fail(L, e, HJ_DIAG_UNSUPPORTED, "iteration over a heterogeneous tuple");
+                return false;
+            }
+        it->kind = IT_TUPLE;
+        it->ty = t;
+        it->len = lower_i64(L, t->nelems);
+        it->ety = t->nelems ? t->elems[0] : ty_scalar(tc, TY_NONE);
+        if (t->nelems == 0)
+            return true;
+        bool refs = lower_has_refs(t);
+        LLVMValueRef v = refs ? lower_expr_owned(L, e) : lower_expr_use(L, e);
+        if (!v)
+            return false;
+        if (refs)
+            lower_temp(L, v, t, true);
+        /* a homogeneous struct has the layout of an array */
+        it->slot = lower_alloca(L, lower_type(L, t), "tuple.iter");
+        LLVMBuildStore(L->b, v, it->slot);
+        return true;
+    }
+    lower_fail(L, e, HJ_DIAG_UNSUPPORTED, "cannot iterate over this value");
+    return false;
+}
+
+static LLVMValueRef iter_item(Lower *L, const Node *at, Iter *it, LLVMValueRef i, bool *owned) {
+    *owned = false;
+    switch (it->kind) {
+    case IT_RANGE:
+        return LLVMBuildAdd(L->b, it->start, LLVMBuildMul(L->b, i, it->step, ""), "");
+    case IT_ARRAY: {
+        Type *ety = NULL;
+        return lower_array_item(L, at, it->val, it->ty, i, &ety, owned);
+    }
+    case IT_TUPLE: {
+        LLVMTypeRef et = lower_type(L, it->ety);
+        LLVMValueRef p = LLVMBuildGEP2(L->b, et, it->slot, &i, 1, "");
+        return lower_load(L, et, p, "item");
+    }
+    case IT_ENUMERATE:
+    case IT_ZIP: {
+        LLVMValueRef r = LLVMGetUndef(lower_type(L, it->ety));
+        unsigned k = 0;
+        if (it->kind == IT_ENUMERATE)
+            r = LLVMBuildInsertValue(L->b, r, LLVMBuildAdd(L->b, it->start, i, ""), k++, "");
+        bool refs = lower_has_refs(it->ety);
+        for (int j = 0; j < it->nsubs; j++) {
+            bool o = false;
+            LLVMValueRef x = iter_item(L, at, &it->subs[j], i, &o);
+            if (!x)
+                return NULL;
+            if (refs && !o)
+                lower_incref(L, x, it->subs[j].ety);
+            r = LLVMBuildInsertValue(L->b, r, x, k++, "");
+        }
+        *owned = refs;
+        return r;
+    }
+    }
+    return NULL;
+}
+
+static bool stmt_for(Lower *L, Node *n) {
+    int mark = lower_temps_mark(L);
+    Iter it;
+    if (!iter_init(L, n->b, &it))
+        return false;
+    LLVMValueRef idx = lower_alloca(L, L->t_i64, "for.idx");
+    LLVMBuildStore(L->b, lower_i64(L, 0), idx);
+    LLVMBasicBlockRef head = lower_block(L, "for.cond");
+    LLVMBasicBlockRef body = lower_block(L, "for.body");
+    LLVMBasicBlockRef step = lower_block(L, "for.step");
+    LLVMBasicBlockRef els = n->orelse.len ? lower_block(L, "for.else") : NULL;
+    LLVMBasicBlockRef end = lower_block(L, "for.end");
+    LLVMBuildBr(L->b, head);
+    lower_at(L, head);
+    LLVMValueRef i = lower_load(L, L->t_i64, idx, "i");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, it.len, ""), body, els ? els : end);
+    lower_at(L, body);
+    bool owned = false;
+    LLVMValueRef item = iter_item(L, n, &it, i, &owned);
+    if (!item || !assign(L, n->a, item, it.ety, owned))
+        return false;
+    if (!push_loop(L, n, end, step))
+        return false;
+    bool ok = lower_stmts(L, &n->body);
+    L->nloops--;
+    if (!ok)
+        return false;
+    if (!lower_terminated(L))
+        LLVMBuildBr(L->b, step);
+    lower_at(L, step);
+    LLVMValueRef i2 = lower_load(L, L->t_i64, idx, "i");
+    LLVMBuildStore(L->b, LLVMBuildNUWAdd(L->b, i2, lower_i64(L, 1), "i.next"), idx);
+    LLVMBuildBr(L->b, head);
+    if (els) {
+        lower_at(L, els);
+        if (!lower_stmts(L, &n->orelse))
+            return false;
+        if (!lower_terminated(L))
+            LLVMBuildBr(L->b, end);
+    }
+    lower_at(L, end);
+    lower_temps_release(L, mark);
+    return true;
+}
+
+static bool stmt_raise(Lower *L, Node *n) {
+    Node *e = n->a;
+    if (!e) {
+        lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "bare 'raise' is not supported");
+        return false;
+    }
+    const char *msg = NULL;
+    if (!e->ty || (e->ty->kind != TY_EXC_VALUE && e->ty->kind != TY_EXC_CLASS) || !e->ty->name) {
+        lower_fail(L, e, HJ_DIAG_UNSUPPORTED, "can only raise builtin exception classes or instances");
+        return false;
+    }
+    if (e->kind == N_CALL && e->args.len > 0) {
+        Node *m = VEC_AT(e->args, 0);
+        if (m && m->kind == N_CONST && m->cval.kind == CVAL_STR)
+            msg = arena_strndup(&L->c->arena, m->cval.s ? m->cval.s : "", (size_t)m->cval.slen);
+    }
+    lower_raise(L, e->ty->name, msg);
+    start_dead_block(L);
+    return true;
+}
+
+static bool stmt_assert(Lower *L, Node *n) {
+    LLVMValueRef c = cond_value(L, n->a);
+    if (!c)
+        return false;
+    const char *msg = NULL;
+    if (n->b && n->b->kind == N_CONST && n->b->cval.kind == CVAL_STR)
+        msg = arena_strndup(&L->c->arena, n->b->cval.s ? n->b->cval.s : "", (size_t)n->b->cval.slen);
+    lower_raise_if(L, LLVMBuildNot(L->b, c, ""), "AssertionError", msg);
+    return true;
+}
+
+static bool lower_stmt(Lower *L, Node *n) {
+    switch (n->kind) {
+    case N_ASSIGN: return stmt_assign(L, n);
+    case N_ANNASSIGN: {
+        if (!n->c)
+            return true;
+        int mark = lower_temps_mark(L);
+        bool owned = false;
+        LLVMValueRef v = lower_expr(L, n->c, &owned);
+        if (!v || !assign(L, n->a, v, n->c->ty, owned))
+            return false;
+        lower_temps_release(L, mark);
+        return true;
+    }
+    case N_AUGASSIGN: return stmt_augassign(L, n);
+    case N_RETURN: return stmt_return(L, n);
+    case N_IF: return stmt_if(L, n);
+    case N_WHILE: return stmt_while(L, n);
+    case N_FOR: return stmt_for(L, n);
+    case N_BREAK:
+    case N_CONTINUE:
+        if (L->nloops == 0) {
+            lower_fail(L, n, HJ_DIAG_SYNTAX, "'%s' outside loop", n->kind == N_BREAK ? "break" : "continue");
+            return false;
+        }
+        LLVMBuildBr(L->b, n->kind == N_BREAK ? L->loops[L->nloops - 1].brk : L->loops[L->nloops - 1].cont);
+        start_dead_block(L);
+        return true;
+    case N_PASS: return true;
+    case N_RAISE: return stmt_raise(L, n);
+    case N_ASSERT: return stmt_assert(L, n);
+    case N_EXPR: {
+        if (n->a->kind == N_CONST)
+            return true; /* docstrings and other constant statements */
+        int mark = lower_temps_mark(L);
+        bool owned = false;
+        LLVMValueRef v = lower_expr(L, n->a, &owned);
+        if (!v)
+            return false;
+        if (owned)
+            lower_decref(L, v, n->a->ty);
+        lower_temps_release(L, mark);
+        return true;
+    }
+    default:
+        lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "unsupported statement (%s)", ast_kind_name(n->kind));
+        return false;
+    }
+}
+
+static bool lower_stmts(Lower *L, PtrVec *body) {
+    for (int i = 0; i < body->len; i++)
+        if (!lower_stmt(L, VEC_AT(*body, i)) || lower_failed(L))
+            return false;
+    return true;
+}
+
+/* ---- functions ------------------------------------------------------------------ */
+
+static void add_param_attr(Lower *L, LLVMValueRef fn, unsigned idx, const char *name) {
+    unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+    LLVMAddAttributeAtIndex(fn, idx, LLVMCreateEnumAttribute(L->ctx, kind, 0));
+}
+
+static LLVMTypeRef spec_fn_type(Lower *L, Spec *s) {
+    LLVMTypeRef small[16];
+    int n = s->nargs + 1;
+    LLVMTypeRef *p = n <= 16 ? small : arena_alloc(&L->c->arena, sizeof(LLVMTypeRef) * (size_t)n);
+    p[0] = L->t_ptr;
+    for (int i = 0; i < s->nargs; i++)
+        p[i + 1] = lower_type(L, s->argtys[i]);
+    return LLVMFunctionType(L->t_i32, p, (unsigned)n, 0);
+}
+
+static void declare_spec(Lower *L, Spec *s, int index) {
+    if (!s->symbol)
+        s->symbol = arena_printf(&L->c->arena, "hj_%s_%d", s->hf && s->hf->name ? s->hf->name : "f", index);
+    LLVMValueRef fn = LLVMAddFunction(L->mod, s->symbol, spec_fn_type(L, s));
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    add_param_attr(L, fn, 1, "noalias");
+    add_param_attr(L, fn, 1, "nocapture");
+    if (s->hf && s->hf->options.inline_always)
+        add_param_attr(L, fn, (unsigned)LLVMAttributeFunctionIndex, "alwaysinline");
+    s->llvm_fn = fn;
+}
+
+static bool lower_spec(Lower *L, Spec *s) {
+    L->spec = s;
+    L->fn = (LLVMValueRef)s->llvm_fn;
+    L->fastmath = s->hf && s->hf->options.fastmath;
+    L->error_model = s->hf ? s->hf->options.error_model : 0;
+    L->boundscheck = s->hf && s->hf->options.boundscheck;
+    L->nloops = 0;
+    L->temps.len = L->temp_tys.len = 0;
+    L->entry_bb = lower_block(L, "entry");
+    lower_at(L, L->entry_bb);
+    L->retptr = LLVMGetParam(L->fn, 0);
+    L->status = LLVMBuildAlloca(L->b, L->t_i32, "status");
+    LLVMBuildStore(L->b, lower_i32(L, 0), L->status);
+    L->exit_bb = lower_block(L, "exit");
+
+    for (int i = 0; i < s->vars.len; i++) {
+        Var *v = VEC_AT(s->vars, i);
+        v->slot = NULL;
+        if (!v->ty || v->ty->kind == TY_UNKNOWN)
+            continue;
+        v->slot = LLVMBuildAlloca(L->b, lower_type(L, v->ty), v->name ? v->name : "");
+        if (lower_has_refs(v->ty))
+            LLVMBuildStore(L->b, LLVMConstNull(lower_type(L, v->ty)), v->slot);
+    }
+    for (int i = 0; i < s->vars.len; i++) {
+        Var *v = VEC_AT(s->vars, i);
+        if (!v->is_param || !v->slot || v->param_index < 0 || v->param_index >= s->nargs)
+            continue;
+        LLVMValueRef p = LLVMGetParam(L->fn, (unsigned)v->param_index + 1);
+        lower_store_var(L, s->fn, v, p, s->argtys[v->param_index], false);
+    }
+
+    if (!lower_stmts(L, &s->fn->body))
+        return false;
+    if (!lower_terminated(L)) {
+        /* falling off the end returns None */
+        if (s->ret && s->ret->kind != TY_NONE)
+            LLVMBuildStore(L->b, LLVMConstNull(lower_type(L, s->ret)), L->retptr);
+        LLVMBuildBr(L->b, L->exit_bb);
+    }
+    /* terminate unreachable leftovers */
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(L->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        if (!LLVMGetBasicBlockTerminator(bb)) {
+            if (bb == L->exit_bb)
+                continue;
+            lower_at(L, bb);
+            LLVMBuildUnreachable(L->b);
+        }
+    LLVMMoveBasicBlockAfter(L->exit_bb, LLVMGetLastBasicBlock(L->fn));
+    lower_at(L, L->exit_bb);
+    for (int i = 0; i < s->vars.len; i++) {
+        Var *v = VEC_AT(s->vars, i);
+        if (v->slot && lower_has_refs(v->ty))
+            lower_decref(L, lower_load(L, lower_type(L, v->ty), v->slot, ""), v->ty);
+    }
+    LLVMBuildRet(L->b, lower_load(L, L->t_i32, L->status, "status"));
+    return !lower_failed(L);
+}
+
+/* i32 @entry(ptr %ret, ptr %args): unboxed layout of abi.h on both sides. */
+static bool lower_entry(Lower *L, Spec *s, const char *symbol) {
+    LLVMTypeRef p[2] = {L->t_ptr, L->t_ptr};
+    LLVMValueRef fn = LLVMAddFunction(L->mod, symbol, LLVMFunctionType(L->t_i32, p, 2, 0));
+    L->fn = fn;
+    L->spec = s;
+    L->entry_bb = lower_block(L, "entry");
+    lower_at(L, L->entry_bb);
+    LLVMValueRef ret = LLVMGetParam(fn, 0), args = LLVMGetParam(fn, 1);
+    int n = s->nargs + 1;
+    LLVMValueRef small[16];
+    LLVMValueRef *a = n <= 16 ? small : arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)n);
+    LLVMValueRef rslot = LLVMBuildAlloca(L->b, lower_type(L, s->ret), "result");
+    a[0] = rslot;
+    for (int i = 0; i < s->nargs; i++) {
+        LLVMValueRef idx = lower_i64(L, i);
+        LLVMValueRef pp = lower_gep(L, L->t_ptr, args, &idx, 1, "");
+        LLVMValueRef ap = lower_load(L, L->t_ptr, pp, "");
+        LLVMValueRef v = lower_load(L, lower_mem_type(L, s->argtys[i]), ap, "arg");
+        a[i + 1] = lower_from_mem(L, v, s->argtys[i]);
+    }
+    LLVMValueRef st = lower_call(L, spec_fn_type(L, s), (LLVMValueRef)s->llvm_fn, a, (unsigned)n, "status");
+    LLVMBasicBlockRef ok = lower_block(L, "ok");
+    LLVMBasicBlockRef done = lower_block(L, "done");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, st, lower_i32(L, 0), ""), ok, done);
+    lower_at(L, ok);
+    if (s->ret->kind != TY_NONE) {
+        LLVMValueRef r = lower_load(L, lower_type(L, s->ret), rslot, "");
+        LLVMBuildStore(L->b, lower_to_mem(L, r, s->ret), ret);
+    }
+    LLVMBuildBr(L->b, done);
+    lower_at(L, done);
+    LLVMBuildRet(L->b, st);
+    return true;
+}
+
+void *lower_program(Compilation *c, void *llvm_context, const char *entry_symbol) {
+    Lower L;
+    memset(&L, 0, sizeof L);
+    L.c = c;
+    L.ctx = (LLVMContextRef)llvm_context;
+    L.mod = LLVMModuleCreateWithNameInContext("hpcjit", L.ctx);
+    L.b = LLVMCreateBuilderInContext(L.ctx);
+    L.t_i1 = LLVMInt1TypeInContext(L.ctx);
+    L.t_i8 = LLVMInt8TypeInContext(L.ctx);
+    L.t_i32 = LLVMInt32TypeInContext(L.ctx);
+    L.t_i64 = LLVMInt64TypeInContext(L.ctx);
+    L.t_f32 = LLVMFloatTypeInContext(L.ctx);
+    L.t_f64 = LLVMDoubleTypeInContext(L.ctx);
+    L.t_ptr = LLVMPointerTypeInContext(L.ctx, 0);
+    L.t_void = LLVMVoidTypeInContext(L.ctx);
+    L.t_empty = LLVMStructTypeInContext(L.ctx, NULL, 0, 0);
+    LLVMTypeRef mi[5] = {L.t_i64, L.t_ptr, L.t_i64, L.t_ptr, L.t_ptr};
+    L.t_meminfo = LLVMStructTypeInContext(L.ctx, mi, 5, 0);
+
+    bool ok = c->entry != NULL;
+    if (!ok)
+        lower_fail(&L, NULL, HJ_DIAG_LOWERING, "nothing to lower: no entry specialisation");
+    int k = 0;
+    for (Spec *s = c->specs; ok && s; s = s->next)
+        declare_spec(&L, s, k++);
+    for (Spec *s = c->specs; ok && s; s = s->next)
+        ok = lower_spec(&L, s);
+    if (ok)
+        ok = lower_entry(&L, c->entry, entry_symbol);
+    LLVMDisposeBuilder(L.b);
+    if (ok && !lower_failed(&L)) {
+        char *msg = NULL;
+        if (LLVMVerifyModule(L.mod, LLVMReturnStatusAction, &msg)) {
+            diag_error_noloc(&c->diag, HJ_DIAG_LOWERING, "lowering produced an invalid module: %s",
+                             msg ? msg : "?");
+            ok = false;
+        }
+        LLVMDisposeMessage(msg);
+    }
+    if (!ok || lower_failed(&L)) {
+        if (!lower_failed(&L))
+            diag_error_noloc(&c->diag, HJ_DIAG_LOWERING, "lowering failed");
+        LLVMDisposeModule(L.mod);
+        return NULL;
+    }
+    return L.mod;
+}

@@ -1,0 +1,152 @@
+/* lower.h - private interface of the lowering (typed AST -> LLVM IR),
+ * shared by lower.c (context, conversions, statements, functions),
+ * lower_expr.c (expressions) and lower_builtin.c (builtins, arrays).
+ *
+ * Values: every lowered expression yields an LLVM value in its register
+ * form (bool is i1) plus an `owned` flag that says whether the value holds
+ * its own references to the arrays inside it (see docs/DESIGN.md).  An
+ * owned value that is only used (indexed, passed, read) is registered as a
+ * temporary and released after the use; temporaries live at a failing call
+ * are released on the error path. */
+#ifndef HPCJIT_LOWER_H
+#define HPCJIT_LOWER_H
+
+#include <llvm-c/Core.h>
+
+#include "ast.h"
+
+typedef struct LoopFrame {
+    LLVMBasicBlockRef brk, cont;
+} LoopFrame;
+
+#define LOWER_MAX_LOOPS 256
+#define HJ_MAX_NDIM_LOWER 32 /* HJ_MAX_NDIM of abi.h */
+
+typedef struct Lower {
+    Compilation *c;
+    LLVMContextRef ctx;
+    LLVMModuleRef mod;
+    LLVMBuilderRef b;
+    /* cached types */
+    LLVMTypeRef t_i1, t_i8, t_i32, t_i64, t_f32, t_f64, t_ptr, t_void, t_empty;
+    LLVMTypeRef t_meminfo; /* HjMemInfo: {i64 refcnt, ptr data, i64 size, ptr, ptr} */
+    /* the function being lowered */
+    Spec *spec;
+    LLVMValueRef fn;
+    LLVMValueRef retptr;
+    LLVMValueRef status;          /* alloca i32: what the exit block returns */
+    LLVMBasicBlockRef entry_bb;   /* allocas */
+    LLVMBasicBlockRef exit_bb;    /* releases the variables, returns status */
+    bool fastmath;
+    int error_model;              /* 0 python, 1 numpy */
+    bool boundscheck;
+    LoopFrame loops[LOWER_MAX_LOOPS];
+    int nloops;
+    /* owned temporaries live now (values and their types) */
+    PtrVec temps, temp_tys;
+    /* string constants, interned per module */
+    int nstrings;
+} Lower;
+
+/* ---- lower.c: types, helpers ---- */
+LLVMTypeRef lower_type(Lower *L, Type *t);
+LLVMTypeRef lower_mem_type(Lower *L, Type *t);
+LLVMTypeRef lower_array_type(Lower *L, int ndim);
+/* Record a lowering diagnostic at n (kind HJ_DIAG_UNSUPPORTED or
+ * HJ_DIAG_LOWERING); returns NULL so callers can `return lower_fail(...)`. */
+LLVMValueRef lower_fail(Lower *L, const Node *n, HjDiagKind kind, const char *fmt, ...)
+    HJ_PRINTF(4, 5);
+bool lower_failed(const Lower *L);
+
+LLVMValueRef lower_call(Lower *L, LLVMTypeRef fnty, LLVMValueRef fn, LLVMValueRef *args,
+                        unsigned n, const char *name);
+LLVMValueRef lower_load(Lower *L, LLVMTypeRef ty, LLVMValueRef ptr, const char *name);
+LLVMValueRef lower_gep(Lower *L, LLVMTypeRef ty, LLVMValueRef ptr, LLVMValueRef *idx,
+                       unsigned n, const char *name);
+LLVMValueRef lower_alloca(Lower *L, LLVMTypeRef ty, const char *name);
+LLVMBasicBlockRef lower_block(Lower *L, const char *name);
+/* Position the builder at bb (which must be empty or open). */
+void lower_at(Lower *L, LLVMBasicBlockRef bb);
+bool lower_terminated(Lower *L);
+/* Declare (once) and call a runtime or libm function. */
+LLVMValueRef lower_rt(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *params,
+                      unsigned n, LLVMValueRef *args);
+/* Call an overloaded LLVM intrinsic ("llvm.sqrt") on `n` args of type ty. */
+LLVMValueRef lower_intrinsic(Lower *L, const char *name, LLVMTypeRef *tys, unsigned ntys,
+                             LLVMValueRef *args, unsigned n);
+LLVMValueRef lower_cstr(Lower *L, const char *s);
+LLVMValueRef lower_i64(Lower *L, int64_t v);
+LLVMValueRef lower_i32(Lower *L, int32_t v);
+/* Apply the spec's fast-math flags to a float instruction. */
+LLVMValueRef lower_fm(Lower *L, LLVMValueRef v);
+LLVMValueRef lower_zero(Lower *L, Type *t);
+
+/* Conversion as an N_CAST does it (numbers, truth values, layouts). */
+LLVMValueRef lower_convert(Lower *L, const Node *at, LLVMValueRef v, Type *from, Type *to);
+LLVMValueRef lower_truth(Lower *L, const Node *at, LLVMValueRef v, Type *from);
+/* Register form <-> in-memory form (bool i1 <-> i8, element-wise in tuples). */
+LLVMValueRef lower_to_mem(Lower *L, LLVMValueRef v, Type *t);
+LLVMValueRef lower_from_mem(Lower *L, LLVMValueRef v, Type *t);
+
+/* ---- reference counting ---- */
+bool lower_has_refs(const Type *t);
+void lower_incref(Lower *L, LLVMValueRef v, Type *t);
+void lower_decref(Lower *L, LLVMValueRef v, Type *t);
+/* Registers v as a live owned temporary when `owned` and t holds refs. */
+void lower_temp(Lower *L, LLVMValueRef v, Type *t, bool owned);
+int lower_temps_mark(Lower *L);
+void lower_temps_release(Lower *L, int mark);
+
+/* ---- exits ---- */
+/* Branch to the error exit when status (i32) is nonzero. */
+void lower_check_status(Lower *L, LLVMValueRef status);
+/* Branch on cond (i1) to a new block where the builder is left to emit
+ * the raise (then lower_goto_error); returns the block to continue in. */
+LLVMBasicBlockRef lower_branch_raise(Lower *L, LLVMValueRef cond, const char *name);
+/* if (cond) { rt_raise(type, msg); exit -1 } */
+void lower_raise_if(Lower *L, LLVMValueRef cond, const char *type, const char *msg);
+/* Unconditional: rt_raise(type, msg) and exit with -1. */
+void lower_raise(Lower *L, const char *type, const char *msg);
+/* Leave through the error exit from the current block. */
+void lower_goto_error(Lower *L);
+
+/* ---- variables ---- */
+/* Store v (of type `from`) into var; takes ownership when owned. */
+void lower_store_var(Lower *L, const Node *at, Var *var, LLVMValueRef v, Type *from, bool owned);
+
+LLVMValueRef lower_range_len(Lower *L, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step);
+/* Any integer (or bool) value as i64. */
+LLVMValueRef lower_as_i64(Lower *L, const Node *at, LLVMValueRef v, Type *t);
+/* range(...) call -> {start, stop, step} (checks step != 0). */
+LLVMValueRef lower_range_value(Lower *L, Node *call);
+
+/* ---- lower_expr.c ---- */
+/* Lower an expression; *owned says whether the value holds its references. */
+LLVMValueRef lower_expr(Lower *L, Node *n, bool *owned);
+/* Lower and register an owned result as a temporary (value only used). */
+LLVMValueRef lower_expr_use(Lower *L, Node *n);
+/* Lower and return a value that owns its references. */
+LLVMValueRef lower_expr_owned(Lower *L, Node *n);
+LLVMValueRef lower_binop(Lower *L, const Node *at, OpKind op, Type *t, LLVMValueRef a,
+                         LLVMValueRef b, Type **res_ty);
+LLVMValueRef lower_cmp(Lower *L, const Node *at, OpKind op, Type *t, LLVMValueRef a,
+                       LLVMValueRef b);
+
+/* ---- lower_builtin.c ---- */
+LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned);
+LLVMValueRef lower_attribute(Lower *L, Node *n, bool *owned);
+/* Element pointer of arr[idx...] (k == ndim) after wrap-around and bounds
+ * checks; or, with k < ndim, a view (owned). */
+LLVMValueRef lower_subscript(Lower *L, Node *n, bool *owned);
+/* Pointer to the element addressed by subscript node n (a store target). */
+LLVMValueRef lower_subscript_ptr(Lower *L, Node *n, Type **elty);
+/* Element i (i64) of the first axis of arr: a scalar or a view (owned). */
+LLVMValueRef lower_array_item(Lower *L, const Node *at, LLVMValueRef arr, Type *aty,
+                              LLVMValueRef i, Type **ety, bool *owned);
+LLVMValueRef lower_array_field(Lower *L, LLVMValueRef arr, unsigned field, const char *name);
+LLVMValueRef lower_array_dim(Lower *L, LLVMValueRef arr, unsigned which, int k);
+LLVMValueRef lower_len(Lower *L, const Node *at, LLVMValueRef v, Type *t);
+
+enum { ARR_MEMINFO, ARR_PARENT, ARR_NITEMS, ARR_ITEMSIZE, ARR_DATA, ARR_SHAPE, ARR_STRIDES };
+
+#endif

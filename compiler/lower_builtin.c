@@ -1,0 +1,1112 @@
+/* lower_builtin.c - arrays (indexing, views, attributes, allocation, copy)
+ * and calls of builtins (math, abs/min/max/round, conversions).
+ *
+ * Array values are {meminfo, parent, nitems, itemsize, data, shape[nd],
+ * strides[nd]} (HjArray).  Element addresses use the layout: C arrays are
+ * row-major over `shape` with a constant item size (so loops vectorise),
+ * F arrays column-major, A arrays go through `strides`. */
+#include "lower.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- small helpers ----------------------------------------------------- */
+
+LLVMValueRef lower_array_field(Lower *L, LLVMValueRef arr, unsigned field, const char *name) {
+    return LLVMBuildExtractValue(L->b, arr, field, name);
+}
+
+LLVMValueRef lower_array_dim(Lower *L, LLVMValueRef arr, unsigned which, int k) {
+    LLVMValueRef dims = LLVMBuildExtractValue(L->b, arr, which, "");
+    return LLVMBuildExtractValue(L->b, dims, (unsigned)k, which == ARR_SHAPE ? "dim" : "stride");
+}
+
+static Type *t_i64(Lower *L) { return ty_scalar(L->c->tc, TY_INT64); }
+static Type *t_f64(Lower *L) { return ty_scalar(L->c->tc, TY_FLOAT64); }
+
+static Node *arg(Node *n, int i) { return i < n->args.len ? VEC_AT(n->args, i) : NULL; }
+
+static int nargs_present(Node *n) {
+    int k = 0;
+    for (int i = 0; i < n->args.len; i++)
+        if (VEC_AT(n->args, i))
+            k++;
+    return k;
+}
+
+/* A counted loop i = 0..n-1 with the index in a phi. */
+typedef struct CLoop {
+    LLVMBasicBlockRef pre, head, body, end;
+    LLVMValueRef i, phi;
+} CLoop;
+
+static void loop_begin(Lower *L, CLoop *lp, LLVMValueRef n) {
+    lp->pre = LLVMGetInsertBlock(L->b);
+    lp->head = lower_block(L, "loop.head");
+    lp->body = lower_block(L, "loop.body");
+    lp->end = lower_block(L, "loop.end");
+    LLVMBuildBr(L->b, lp->head);
+    lower_at(L, lp->head);
+    lp->phi = LLVMBuildPhi(L->b, L->t_i64, "k");
+    lp->i = lp->phi;
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, lp->phi, n, ""), lp->body, lp->end);
+    lower_at(L, lp->body);
+}
+
+static void loop_end(Lower *L, CLoop *lp) {
+    LLVMValueRef next = LLVMBuildNUWAdd(L->b, lp->phi, lower_i64(L, 1), "k.next");
+    LLVMBasicBlockRef last = LLVMGetInsertBlock(L->b);
+    LLVMBuildBr(L->b, lp->head);
+    LLVMValueRef in[2] = {lower_i64(L, 0), next};
+    LLVMBasicBlockRef from[2] = {lp->pre, last};
+    LLVMAddIncoming(lp->phi, in, from, 2);
+    lower_at(L, lp->end);
+}
+
+static LLVMValueRef load_elem(Lower *L, LLVMValueRef p, Type *dt) {
+    LLVMValueRef v = lower_load(L, lower_mem_type(L, dt), p, "elem");
+    LLVMSetAlignment(v, (unsigned)ty_itemsize(dt));
+    return lower_from_mem(L, v, dt);
+}
+
+static void store_elem(Lower *L, LLVMValueRef p, LLVMValueRef v, Type *dt) {
+    LLVMValueRef st = LLVMBuildStore(L->b, lower_to_mem(L, v, dt), p);
+    LLVMSetAlignment(st, (unsigned)ty_itemsize(dt));
+}
+
+/* ---- indexing ----------------------------------------------------------------- */
+
+/* Index `idx` (as written, any int type) on axis `axis`: negative values
+ * wrap, then with boundscheck 0 <= idx < dim is checked. */
+static LLVMValueRef wrap_index(Lower *L, const Node *at, LLVMValueRef idx, Type *t, LLVMValueRef dim, int axis) {
+    LLVMValueRef i = lower_as_i64(L, at, idx, t);
+    if (!i)
+        return NULL;
+    LLVMValueRef w = i;
+    if (ty_is_signed(t))
+        w = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, lower_i64(L, 0), ""),
+                            LLVMBuildAdd(L->b, i, dim, ""), i, "idx");
+    if (L->boundscheck) {
+        LLVMValueRef bad = LLVMBuildICmp(L->b, LLVMIntUGE, w, dim, "oob");
+        LLVMBasicBlockRef ok = lower_branch_raise(L, bad, "index.error");
+        LLVMTypeRef p[3] = {L->t_i64, L->t_i64, L->t_i64};
+        LLVMValueRef a[3] = {i, lower_i64(L, axis), dim};
+        lower_rt(L, "rt_raise_index", L->t_void, p, 3, a);
+        lower_goto_error(L);
+        lower_at(L, ok);
+    }
+    return w;
+}
+
+/* Address of the element at full indices idx[0..nd) (already wrapped). */
+static LLVMValueRef elem_ptr(Lower *L, LLVMValueRef arr, Type *aty, LLVMValueRef *idx) {
+    int nd = aty->ndim;
+    LLVMValueRef data = lower_array_field(L, arr, ARR_DATA, "data");
+    LLVMTypeRef et = lower_mem_type(L, aty->dtype);
+    if (nd == 0)
+        return data;
+    if (aty->layout == LAYOUT_C || aty->layout == LAYOUT_F) {
+        bool c = aty->layout == LAYOUT_C;
+        LLVMValueRef flat = idx[c ? 0 : nd - 1];
+        for (int k = 1; k < nd; k++) {
+            int d = c ? k : nd - 1 - k;
+            flat = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, flat, lower_array_dim(L, arr, ARR_SHAPE, d), ""), idx[d], "");
+        }
+        return lower_gep(L, et, data, &flat, 1, "elem.ptr");
+    }
+    LLVMValueRef off = NULL;
+    for (int d = 0; d < nd; d++) {
+        LLVMValueRef t = LLVMBuildMul(L->b, idx[d], lower_array_dim(L, arr, ARR_STRIDES, d), "");
+        off = off ? LLVMBuildAdd(L->b, off, t, "") : t;
+    }
+    return LLVMBuildGEP2(L->b, L->t_i8, data, &off, 1, "elem.ptr");
+}
+
+/* A view arr[idx[0..k)] with k < ndim: same memory, one more reference. */
+static LLVMValueRef make_view(Lower *L, LLVMValueRef arr, Type *aty, LLVMValueRef *idx, int k, Type *rty) {
+    int nd = aty->ndim;
+    LLVMValueRef off = lower_i64(L, 0);
+    for (int d = 0; d < k; d++)
+        off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, idx[d], lower_array_dim(L, arr, ARR_STRIDES, d), ""), "");
+    LLVMValueRef data = LLVMBuildGEP2(L->b, L->t_i8, lower_array_field(L, arr, ARR_DATA, "data"), &off, 1, "");
+    LLVMTypeRef vt = lower_type(L, rty);
+    LLVMTypeRef dims_t = LLVMArrayType2(L->t_i64, (uint64_t)(nd - k));
+    LLVMValueRef shape = LLVMGetUndef(dims_t), strides = LLVMGetUndef(dims_t);
+    LLVMValueRef nitems = lower_i64(L, 1);
+    for (int d = k; d < nd; d++) {
+        LLVMValueRef s = lower_array_dim(L, arr, ARR_SHAPE, d);
+        nitems = LLVMBuildMul(L->b, nitems, s, "");
+        shape = LLVMBuildInsertValue(L->b, shape, s, (unsigned)(d - k), "");
+        strides = LLVMBuildInsertValue(L->b, strides, lower_array_dim(L, arr, ARR_STRIDES, d), (unsigned)(d - k), "");
+    }
+    LLVMValueRef v = LLVMGetUndef(vt);
+    v = LLVMBuildInsertValue(L->b, v, lower_array_field(L, arr, ARR_MEMINFO, ""), ARR_MEMINFO, "");
+    v = LLVMBuildInsertValue(L->b, v, lower_array_field(L, arr, ARR_PARENT, ""), ARR_PARENT, "");
+    v = LLVMBuildInsertValue(L->b, v, nitems, ARR_NITEMS, "");
+    v = LLVMBuildInsertValue(L->b, v, lower_array_field(L, arr, ARR_ITEMSIZE, ""), ARR_ITEMSIZE, "");
+    v = LLVMBuildInsertValue(L->b, v, data, ARR_DATA, "");
+    v = LLVMBuildInsertValue(L->b, v, shape, ARR_SHAPE, "");
+    v = LLVMBuildInsertValue(L->b, v, strides, ARR_STRIDES, "view");
+    lower_incref(L, v, rty);
+    return v;
+}
+
+LLVMValueRef lower_array_item(Lower *L, const Node *at, LLVMValueRef arr, Type *aty, LLVMValueRef i,
+                              Type **ety, bool *owned) {
+    *owned = false;
+    if (aty->ndim == 1) {
+        *ety = aty->dtype;
+        return load_elem(L, elem_ptr(L, arr, aty, &i), aty->dtype);
+    }
+    *ety = ty_array(L->c->tc, aty->dtype, aty->ndim - 1, aty->layout == LAYOUT_C ? LAYOUT_C : LAYOUT_A);
+    *owned = true;
+    return make_view(L, arr, aty, &i, 1, *ety);
+}
+
+/* Evaluate the indices of subscript n on array value arr: *k of them. */
+static bool array_indices(Lower *L, Node *n, LLVMValueRef arr, Type *aty, LLVMValueRef *idx, int *k) {
+    Node *ix = n->b;
+    *k = 0;
+    if (ix->kind == N_TUPLE) {
+        if (ix->args.len > aty->ndim) {
+            lower_fail(L, n, HJ_DIAG_TYPING, "too many indices for array: array is %d-dimensional, but %d were indexed",
+                       aty->ndim, ix->args.len);
+            return false;
+        }
+        for (int d = 0; d < ix->args.len; d++) {
+            Node *e = VEC_AT(ix->args, d);
+            if (!ty_is_int(e->ty) && e->ty->kind != TY_BOOL) {
+                lower_fail(L, e, HJ_DIAG_UNSUPPORTED, "only integer indices are supported");
+                return false;
+            }
+            LLVMValueRef v = lower_expr_use(L, e);
+            if (!v)
+                return false;
+            idx[d] = wrap_index(L, e, v, e->ty, lower_array_dim(L, arr, ARR_SHAPE, d), d);
+            if (!idx[d])
+                return false;
+        }
+        *k = ix->args.len;
+        return true;
+    }
+    Type *t = ix->ty;
+    if (ty_is_int(t)) {
+        LLVMValueRef v = lower_expr_use(L, ix);
+        if (!v || aty->ndim < 1)
+            return v ? (lower_fail(L, n, HJ_DIAG_TYPING, "cannot index a 0-d array"), false) : false;
+        idx[0] = wrap_index(L, ix, v, t, lower_array_dim(L, arr, ARR_SHAPE, 0), 0);
+        *k = 1;
+        return idx[0] != NULL;
+    }
+    if (t->kind == TY_TUPLE && t->nelems <= aty->ndim) {
+        LLVMValueRef tv = lower_expr_use(L, ix);
+        if (!tv)
+            return false;
+        for (int d = 0; d < t->nelems; d++) {
+            if (!ty_is_int(t->elems[d])) {
+                lower_fail(L, ix, HJ_DIAG_UNSUPPORTED, "only integer indices are supported");
+                return false;
+            }
+            idx[d] = wrap_index(L, ix, LLVMBuildExtractValue(L->b, tv, (unsigned)d, ""), t->elems[d],
+                                lower_array_dim(L, arr, ARR_SHAPE, d), d);
+            if (!idx[d])
+                return false;
+        }
+        *k = t->nelems;
+        return true;
+    }
+    lower_fail(L, ix, HJ_DIAG_UNSUPPORTED, "unsupported array index (only integers and tuples of integers)");
+    return false;
+}
+
+static LLVMValueRef tuple_subscript(Lower *L, Node *n) {
+    Type *t = n->a->ty;
+    LLVMValueRef tv = lower_expr_use(L, n->a);
+    if (!tv)
+        return NULL;
+    if (!ty_is_int(n->b->ty))
+        return lower_fail(L, n->b, HJ_DIAG_UNSUPPORTED, "tuple index must be an integer");
+    LLVMValueRef iv = lower_expr_use(L, n->b);
+    if (!iv)
+        return NULL;
+    if (LLVMIsAConstantInt(iv)) {
+        long long i = LLVMConstIntGetSExtValue(iv);
+        if (i < 0)
+            i += t->nelems;
+        if (i < 0 || i >= t->nelems)
+            return lower_fail(L, n, HJ_DIAG_TYPING, "tuple index out of range");
+        return lower_convert(L, n, LLVMBuildExtractValue(L->b, tv, (unsigned)i, ""), t->elems[i], n->ty);
+    }
+    for (int i = 1; i < t->nelems; i++)
+        if (t->elems[i] != t->elems[0])
+            return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "a heterogeneous tuple needs a constant index");
+    if (t->nelems == 0)
+        return lower_fail(L, n, HJ_DIAG_TYPING, "tuple index out of range");
+    LLVMValueRef len = lower_i64(L, t->nelems);
+    LLVMValueRef i = lower_as_i64(L, n->b, iv, n->b->ty);
+    if (ty_is_signed(n->b->ty))
+        i = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, lower_i64(L, 0), ""), LLVMBuildAdd(L->b, i, len, ""),
+                            i, "");
+    /* out of range is always an error for tuples (CPython raises) */
+    lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntUGE, i, len, ""), "IndexError", "tuple index out of range");
+    LLVMValueRef slot = lower_alloca(L, lower_type(L, t), "tuple");
+    LLVMBuildStore(L->b, tv, slot);
+    LLVMTypeRef et = lower_type(L, t->elems[0]);
+    LLVMValueRef p = LLVMBuildGEP2(L->b, et, slot, &i, 1, "");
+    return lower_convert(L, n, lower_load(L, et, p, "item"), t->elems[0], n->ty);
+}
+
+LLVMValueRef lower_subscript(Lower *L, Node *n, bool *owned) {
+    *owned = false;
+    Type *aty = n->a->ty;
+    if (aty->kind == TY_TUPLE)
+        return tuple_subscript(L, n);
+    if (aty->kind != TY_ARRAY)
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "unsupported subscript");
+    LLVMValueRef arr = lower_expr_use(L, n->a);
+    if (!arr)
+        return NULL;
+    LLVMValueRef idx[HJ_MAX_NDIM_LOWER];
+    int k = 0;
+    if (aty->ndim > HJ_MAX_NDIM_LOWER)
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "too many dimensions");
+    if (!array_indices(L, n, arr, aty, idx, &k))
+        return NULL;
+    if (k == aty->ndim)
+        return lower_convert(L, n, load_elem(L, elem_ptr(L, arr, aty, idx), aty->dtype), aty->dtype, n->ty);
+    if (n->ty->kind != TY_ARRAY || n->ty->ndim != aty->ndim - k)
+        return lower_fail(L, n, HJ_DIAG_LOWERING, "view of the wrong type");
+    *owned = true;
+    return make_view(L, arr, aty, idx, k, n->ty);
+}
+
+LLVMValueRef lower_subscript_ptr(Lower *L, Node *n, Type **elty) {
+    Type *aty = n->a->ty;
+    if (aty->kind != TY_ARRAY)
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "only array elements can be assigned to");
+    LLVMValueRef arr = lower_expr_use(L, n->a);
+    if (!arr)
+        return NULL;
+    LLVMValueRef idx[HJ_MAX_NDIM_LOWER];
+    int k = 0;
+    if (aty->ndim > HJ_MAX_NDIM_LOWER)
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "too many dimensions");
+    if (!array_indices(L, n, arr, aty, idx, &k))
+        return NULL;
+    if (k != aty->ndim)
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "assignment to a sub-array (slice assignment) is not supported");
+    *elty = aty->dtype;
+    return elem_ptr(L, arr, aty, idx);
+}
+
+/* ---- attributes and len ----------------------------------------------------------- */
+
+static LLVMValueRef dims_tuple(Lower *L, LLVMValueRef arr, Type *aty, unsigned which, Type *rty) {
+    LLVMValueRef r = LLVMGetUndef(lower_type(L, rty));
+    for (int d = 0; d < aty->ndim; d++)
+        r = LLVMBuildInsertValue(L->b, r, lower_array_dim(L, arr, which, d), (unsigned)d, "");
+    return r;
+}
+
+LLVMValueRef lower_attribute(Lower *L, Node *n, bool *owned) {
+    *owned = false;
+    Type *bt = n->a->ty;
+    switch (n->attr_kind) {
+    case ATTR_MODULE:
+    case ATTR_METHOD:
+    case ATTR_ARRAY_DTYPE:
+        return LLVMConstNull(lower_type(L, n->ty));
+    default: break;
+    }
+    LLVMValueRef v = lower_expr_use(L, n->a);
+    if (!v)
+        return NULL;
+    switch (n->attr_kind) {
+    case ATTR_ARRAY_SHAPE: return dims_tuple(L, v, bt, ARR_SHAPE, n->ty);
+    case ATTR_ARRAY_STRIDES: return dims_tuple(L, v, bt, ARR_STRIDES, n->ty);
+    case ATTR_ARRAY_NDIM: return lower_convert(L, n, lower_i64(L, bt->ndim), t_i64(L), n->ty);
+    case ATTR_ARRAY_SIZE: return lower_convert(L, n, lower_array_field(L, v, ARR_NITEMS, "size"), t_i64(L), n->ty);
+    case ATTR_ARRAY_ITEMSIZE:
+        return lower_convert(L, n, lower_i64(L, ty_itemsize(bt->dtype)), t_i64(L), n->ty);
+    case ATTR_COMPLEX_REAL:
+    case ATTR_COMPLEX_IMAG:
+        if (ty_is_complex(bt)) {
+            Type *pt = ty_scalar(L->c->tc, bt->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64);
+            LLVMValueRef p = LLVMBuildExtractValue(L->b, v, n->attr_kind == ATTR_COMPLEX_REAL ? 0 : 1, "");
+            return lower_convert(L, n, p, pt, n->ty);
+        }
+        if (n->attr_kind == ATTR_COMPLEX_REAL)
+            return lower_convert(L, n, v, bt, n->ty);
+        return lower_zero(L, n->ty);
+    default:
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "unsupported attribute '%s'", n->name ? n->name : "?");
+    }
+}
+
+LLVMValueRef lower_len(Lower *L, const Node *at, LLVMValueRef v, Type *t) {
+    switch (t->kind) {
+    case TY_ARRAY:
+        if (t->ndim == 0)
+            return lower_fail(L, at, HJ_DIAG_TYPING, "len() of unsized object");
+        return lower_array_dim(L, v, ARR_SHAPE, 0);
+    case TY_TUPLE: return lower_i64(L, t->nelems);
+    case TY_RANGE:
+        return lower_range_len(L, LLVMBuildExtractValue(L->b, v, 0, ""), LLVMBuildExtractValue(L->b, v, 1, ""),
+                               LLVMBuildExtractValue(L->b, v, 2, ""));
+    default: return lower_fail(L, at, HJ_DIAG_TYPING, "object has no len()");
+    }
+}
+
+/* ---- allocation ---------------------------------------------------------------- */
+
+/* A new array of type aty with dims[0..nd): sizes checked, memory from the
+ * runtime (zeroed when asked), C or F strides; owned. */
+static LLVMValueRef alloc_array(Lower *L, Type *aty, LLVMValueRef *dims, bool zeroed) {
+    int nd = aty->ndim;
+    int64_t isz = ty_itemsize(aty->dtype);
+    LLVMValueRef zero = lower_i64(L, 0);
+    LLVMValueRef neg = LLVMConstInt(L->t_i1, 0, 0);
+    for (int d = 0; d < nd; d++)
+        neg = LLVMBuildOr(L->b, neg, LLVMBuildICmp(L->b, LLVMIntSLT, dims[d], zero, ""), "");
+    lower_raise_if(L, neg, "ValueError", "negative dimensions are not allowed");
+    LLVMTypeRef tys[1] = {L->t_i64};
+    LLVMValueRef nitems = lower_i64(L, 1), ovf = LLVMConstInt(L->t_i1, 0, 0);
+    for (int d = 0; d < nd + 1; d++) {
+        LLVMValueRef a[2] = {nitems, d < nd ? dims[d] : lower_i64(L, isz)};
+        LLVMValueRef r = lower_intrinsic(L, "llvm.smul.with.overflow", tys, 1, a, 2);
+        ovf = LLVMBuildOr(L->b, ovf, LLVMBuildExtractValue(L->b, r, 1, ""), "");
+        if (d < nd)
+            nitems = LLVMBuildExtractValue(L->b, r, 0, "nitems");
+        else
+            a[0] = LLVMBuildExtractValue(L->b, r, 0, "nbytes"), dims[nd] = a[0];
+    }
+    LLVMValueRef nbytes = dims[nd];
+    lower_raise_if(L, ovf, "MemoryError",
+                   "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
+    LLVMTypeRef pt = L->t_i64;
+    LLVMValueRef mi = lower_rt(L, zeroed ? "rt_alloc_zeroed" : "rt_alloc", L->t_ptr, &pt, 1, &nbytes);
+    LLVMBasicBlockRef ok = lower_branch_raise(L, LLVMBuildIsNull(L->b, mi, ""), "alloc.failed");
+    lower_goto_error(L); /* the runtime has set MemoryError/ValueError */
+    lower_at(L, ok);
+    LLVMValueRef dp = LLVMBuildStructGEP2(L->b, L->t_meminfo, mi, 1, "");
+    LLVMValueRef data = lower_load(L, L->t_ptr, dp, "data");
+    LLVMTypeRef dims_t = LLVMArrayType2(L->t_i64, (uint64_t)nd);
+    LLVMValueRef shape = LLVMGetUndef(dims_t), strides = LLVMGetUndef(dims_t);
+    LLVMValueRef acc = lower_i64(L, isz);
+    bool f = aty->layout == LAYOUT_F;
+    for (int k = 0; k < nd; k++) {
+        int d = f ? k : nd - 1 - k;
+        shape = LLVMBuildInsertValue(L->b, shape, dims[d], (unsigned)d, "");
+        strides = LLVMBuildInsertValue(L->b, strides, acc, (unsigned)d, "");
+        acc = LLVMBuildMul(L->b, acc, dims[d], "");
+    }
+    LLVMValueRef v = LLVMGetUndef(lower_type(L, aty));
+    v = LLVMBuildInsertValue(L->b, v, mi, ARR_MEMINFO, "");
+    v = LLVMBuildInsertValue(L->b, v, LLVMConstNull(L->t_ptr), ARR_PARENT, "");
+    v = LLVMBuildInsertValue(L->b, v, nitems, ARR_NITEMS, "");
+    v = LLVMBuildInsertValue(L->b, v, lower_i64(L, isz), ARR_ITEMSIZE, "");
+    v = LLVMBuildInsertValue(L->b, v, data, ARR_DATA, "");
+    v = LLVMBuildInsertValue(L->b, v, shape, ARR_SHAPE, "");
+    return LLVMBuildInsertValue(L->b, v, strides, ARR_STRIDES, "array");
+}
+
+static void fill_array(Lower *L, LLVMValueRef arr, Type *dt, LLVMValueRef val) {
+    CLoop lp;
+    LLVMValueRef data = lower_array_field(L, arr, ARR_DATA, "data");
+    loop_begin(L, &lp, lower_array_field(L, arr, ARR_NITEMS, "nitems"));
+    store_elem(L, lower_gep(L, lower_mem_type(L, dt), data, &lp.i, 1, ""), val, dt);
+    loop_end(L, &lp);
+}
+
+/* Shape argument: an int or a tuple of ints, into dims[0..nd). */
+static bool shape_dims(Lower *L, Node *n, Node *s, int nd, LLVMValueRef *dims) {
+    if (!s)
+        return lower_fail(L, n, HJ_DIAG_TYPING, "missing shape argument"), false;
+    LLVMValueRef v = lower_expr_use(L, s);
+    if (!v)
+        return false;
+    if (ty_is_int(s->ty) || s->ty->kind == TY_BOOL) {
+        if (nd != 1)
+            return lower_fail(L, n, HJ_DIAG_LOWERING, "shape does not match the array type"), false;
+        dims[0] = lower_as_i64(L, s, v, s->ty);
+        return dims[0] != NULL;
+    }
+    if (s->ty->kind == TY_TUPLE && s->ty->nelems == nd) {
+        for (int d = 0; d < nd; d++) {
+            dims[d] = lower_as_i64(L, s, LLVMBuildExtractValue(L->b, v, (unsigned)d, ""), s->ty->elems[d]);
+            if (!dims[d])
+                return false;
+        }
+        return true;
+    }
+    lower_fail(L, s, HJ_DIAG_UNSUPPORTED, "the shape must be an int or a tuple of ints");
+    return false;
+}
+
+static LLVMValueRef one_of(Lower *L, Type *dt) {
+    if (ty_is_float(dt))
+        return LLVMConstReal(lower_type(L, dt), 1.0);
+    if (ty_is_complex(dt)) {
+        LLVMTypeRef pt = dt->kind == TY_COMPLEX64 ? L->t_f32 : L->t_f64;
+        LLVMValueRef p[2] = {LLVMConstReal(pt, 1.0), LLVMConstReal(pt, 0.0)};
+        return LLVMConstStructInContext(L->ctx, p, 2, 0);
+    }
+    return LLVMConstInt(lower_type(L, dt), 1, 0);
+}
+
+static LLVMValueRef np_alloc(Lower *L, Node *n, bool *owned) {
+    Type *aty = n->ty;
+    if (aty->kind != TY_ARRAY || aty->ndim > HJ_MAX_NDIM_LOWER)
+        return lower_fail(L, n, HJ_DIAG_LOWERING, "allocation without an array type");
+    LLVMValueRef dims[HJ_MAX_NDIM_LOWER + 1];
+    BuiltinId b = n->builtin;
+    bool like = b == BI_NP_EMPTY_LIKE || b == BI_NP_ZEROS_LIKE || b == BI_NP_ONES_LIKE;
+    if (like) {
+        Node *src = arg(n, 0);
+        if (!src || src->ty->kind != TY_ARRAY || src->ty->ndim != aty->ndim)
+            return lower_fail(L, n, HJ_DIAG_LOWERING, "_like of a non-array");
+        LLVMValueRef a = lower_expr_use(L, src);
+        if (!a)
+            return NULL;
+        for (int d = 0; d < aty->ndim; d++)
+            dims[d] = lower_array_dim(L, a, ARR_SHAPE, d);
+    } else if (!shape_dims(L, n, arg(n, 0), aty->ndim, dims)) {
+        return NULL;
+    }
+    bool zeroed = b == BI_NP_ZEROS || b == BI_NP_ZEROS_LIKE;
+    LLVMValueRef v = alloc_array(L, aty, dims, zeroed);
+    if (b == BI_NP_ONES || b == BI_NP_ONES_LIKE)
+        fill_array(L, v, aty->dtype, one_of(L, aty->dtype));
+    *owned = true;
+    return v;
+}
+
+/* np.arange([start,] stop[, step]): length ceil((stop - start) / step). */
+static LLVMValueRef np_arange(Lower *L, Node *n, bool *owned) {
+    Type *aty = n->ty, *dt = aty->dtype;
+    Node *a[3] = {NULL, NULL, NULL};
+    int k = 0;
+    for (int i = 0; i < n->args.len && k < 3; i++) {
+        Node *e = VEC_AT(n->args, i);
+        if (e && ty_is_number(e->ty))
+            a[k++] = e;
+    }
+    if (k == 0)
+        return lower_fail(L, n, HJ_DIAG_TYPING, "arange() requires stop to be specified");
+    bool fl = !ty_is_int(dt);
+    if (ty_is_complex(dt))
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "complex arange");
+    Type *ct = fl ? dt : t_i64(L); /* computed in the dtype (ints in int64) */
+    LLVMValueRef v[3];
+    for (int i = 0; i < k; i++) {
+        v[i] = lower_convert(L, a[i], lower_expr_use(L, a[i]), a[i]->ty, ct);
+        if (!v[i])
+            return NULL;
+    }
+    LLVMValueRef start, stop, step;
+    LLVMTypeRef lt = lower_type(L, ct);
+    if (k == 1)
+        start = LLVMConstNull(lt), stop = v[0], step = fl ? LLVMConstReal(lt, 1.0) : lower_i64(L, 1);
+    else
+        start = v[0], stop = v[1], step = k == 3 ? v[2] : (fl ? LLVMConstReal(lt, 1.0) : lower_i64(L, 1));
+    LLVMValueRef len;
+    if (fl) {
+        lower_raise_if(L, lower_fm(L, LLVMBuildFCmp(L->b, LLVMRealOEQ, step, LLVMConstNull(lt), "")),
+                       "ZeroDivisionError", "division by zero");
+        LLVMValueRef q = lower_fm(L, LLVMBuildFDiv(L->b, lower_fm(L, LLVMBuildFSub(L->b, stop, start, "")), step, ""));
+        LLVMTypeRef tys[1] = {lt};
+        q = lower_intrinsic(L, "llvm.ceil", tys, 1, &q, 1);
+        LLVMValueRef pos = lower_fm(L, LLVMBuildFCmp(L->b, LLVMRealOGT, q, LLVMConstNull(lt), ""));
+        len = LLVMBuildSelect(L->b, pos, LLVMBuildFPToSI(L->b, q, L->t_i64, ""), lower_i64(L, 0), "len");
+    } else {
+        lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, step, lower_i64(L, 0), ""), "ZeroDivisionError",
+                       "division by zero");
+        len = lower_range_len(L, start, stop, step);
+    }
+    LLVMValueRef dims[2] = {len, NULL};
+    LLVMValueRef arr = alloc_array(L, aty, dims, false);
+    CLoop lp;
+    LLVMValueRef data = lower_array_field(L, arr, ARR_DATA, "data");
+    loop_begin(L, &lp, len);
+    LLVMValueRef x;
+    if (fl)
+        x = lower_fm(L, LLVMBuildFAdd(L->b, start,
+                                      lower_fm(L, LLVMBuildFMul(L->b, LLVMBuildSIToFP(L->b, lp.i, lt, ""), step, "")), ""));
+    else
+        x = LLVMBuildAdd(L->b, start, LLVMBuildMul(L->b, lp.i, step, ""), "");
+    x = lower_convert(L, n, x, ct, dt);
+    store_elem(L, lower_gep(L, lower_mem_type(L, dt), data, &lp.i, 1, ""), x, dt);
+    loop_end(L, &lp);
+    *owned = true;
+    return arr;
+}
+
+/* arr.copy() / np.copy(arr): a new array, any source layout. */
+static LLVMValueRef array_copy(Lower *L, Node *n, bool *owned) {
+    Node *src = n->self_node ? n->self_node : arg(n, 0);
+    Type *aty = n->ty;
+    if (!src || src->ty->kind != TY_ARRAY || aty->kind != TY_ARRAY || aty->ndim > HJ_MAX_NDIM_LOWER)
+        return lower_fail(L, n, HJ_DIAG_LOWERING, "copy of a non-array");
+    Type *sty = src->ty;
+    LLVMValueRef s = lower_expr_use(L, src);
+    if (!s)
+        return NULL;
+    LLVMValueRef dims[HJ_MAX_NDIM_LOWER + 1];
+    int nd = sty->ndim;
+    for (int d = 0; d < nd; d++)
+        dims[d] = lower_array_dim(L, s, ARR_SHAPE, d);
+    LLVMValueRef r = alloc_array(L, aty, dims, false);
+    LLVMValueRef sdata = lower_array_field(L, s, ARR_DATA, "src");
+    LLVMValueRef ddata = lower_array_field(L, r, ARR_DATA, "dst");
+    int64_t isz = ty_itemsize(aty->dtype);
+    if (nd <= 1 ? sty->layout != LAYOUT_A : sty->layout == aty->layout) {
+        LLVMValueRef nb = LLVMBuildMul(L->b, lower_array_field(L, r, ARR_NITEMS, ""), lower_i64(L, isz), "");
+        LLVMBuildMemCpy(L->b, ddata, 64, sdata, (unsigned)isz, nb);
+    } else {
+        /* flat loop over the destination, unravelling the index against
+         * the shape (rare path: layouts differ) */
+        CLoop lp;
+        loop_begin(L, &lp, lower_array_field(L, r, ARR_NITEMS, ""));
+        LLVMValueRef rem = lp.i, soff = lower_i64(L, 0), doff = lower_i64(L, 0);
+        bool cdst = aty->layout != LAYOUT_F;
+        for (int k = 0; k < nd; k++) {
+            int d = cdst ? nd - 1 - k : k;
+            LLVMValueRef dim = dims[d];
+            LLVMValueRef i = LLVMBuildURem(L->b, rem, dim, "");
+            rem = LLVMBuildUDiv(L->b, rem, dim, "");
+            soff = LLVMBuildAdd(L->b, soff, LLVMBuildMul(L->b, i, lower_array_dim(L, s, ARR_STRIDES, d), ""), "");
+            doff = LLVMBuildAdd(L->b, doff, LLVMBuildMul(L->b, i, lower_array_dim(L, r, ARR_STRIDES, d), ""), "");
+        }
+        LLVMValueRef sp = LLVMBuildGEP2(L->b, L->t_i8, sdata, &soff, 1, "");
+        LLVMValueRef dp = LLVMBuildGEP2(L->b, L->t_i8, ddata, &doff, 1, "");
+        store_elem(L, dp, load_elem(L, sp, sty->dtype), aty->dtype);
+        loop_end(L, &lp);
+    }
+    *owned = true;
+    return r;
+}
+
+/* ---- math ------------------------------------------------------------------------ */
+
+static LLVMTypeRef float_of(Lower *L, Type *t, Type **ft) {
+    *ft = t->kind == TY_FLOAT32 ? ty_scalar(L->c->tc, TY_FLOAT32) : t_f64(L);
+    return lower_type(L, *ft);
+}
+
+/* One float argument converted to its float type (int -> float64). */
+static LLVMValueRef float_arg(Lower *L, Node *e, Type **ft) {
+    LLVMValueRef v = lower_expr_use(L, e);
+    if (!v)
+        return NULL;
+    float_of(L, e->ty, ft);
+    return lower_convert(L, e, v, e->ty, *ft);
+}
+
+static LLVMValueRef libm1(Lower *L, const char *name, Type *ft, LLVMValueRef x) {
+    char buf[32];
+    snprintf(buf, sizeof buf, "%s%s", name, ft->kind == TY_FLOAT32 ? "f" : "");
+    LLVMTypeRef t = lower_type(L, ft);
+    return lower_rt(L, buf, t, &t, 1, &x);
+}
+
+static LLVMValueRef libm2(Lower *L, const char *name, Type *ft, LLVMValueRef x, LLVMValueRef y) {
+    char buf[32];
+    snprintf(buf, sizeof buf, "%s%s", name, ft->kind == TY_FLOAT32 ? "f" : "");
+    LLVMTypeRef t = lower_type(L, ft);
+    LLVMTypeRef p[2] = {t, t};
+    LLVMValueRef a[2] = {x, y};
+    return lower_rt(L, buf, t, p, 2, a);
+}
+
+static LLVMValueRef intr1(Lower *L, const char *name, Type *ft, LLVMValueRef x) {
+    LLVMTypeRef t = lower_type(L, ft);
+    return lower_intrinsic(L, name, &t, 1, &x, 1);
+}
+
+static LLVMValueRef intr2(Lower *L, const char *name, Type *ft, LLVMValueRef x, LLVMValueRef y) {
+    LLVMTypeRef t = lower_type(L, ft);
+    LLVMValueRef a[2] = {x, y};
+    return lower_intrinsic(L, name, &t, 1, a, 2);
+}
+
+static const char *intrinsic_of(BuiltinId b) {
+    switch (b) {
+    case BI_MATH_SQRT: case BI_NP_SQRT: return "llvm.sqrt";
+    case BI_MATH_EXP: case BI_NP_EXP: return "llvm.exp";
+    case BI_MATH_LOG: case BI_NP_LOG: return "llvm.log";
+    case BI_MATH_LOG10: return "llvm.log10";
+    case BI_MATH_LOG2: return "llvm.log2";
+    case BI_MATH_SIN: case BI_NP_SIN: return "llvm.sin";
+    case BI_MATH_COS: case BI_NP_COS: return "llvm.cos";
+    case BI_MATH_FABS: return "llvm.fabs";
+    case BI_MATH_FLOOR: case BI_NP_FLOOR: return "llvm.floor";
+    case BI_MATH_CEIL: case BI_NP_CEIL: return "llvm.ceil";
+    case BI_MATH_TRUNC: return "llvm.trunc";
+    default: return NULL;
+    }
+}
+
+static const char *libm_of(BuiltinId b) {
+    switch (b) {
+    case BI_MATH_TAN: case BI_NP_TAN: return "tan";
+    case BI_MATH_ASIN: return "asin";
+    case BI_MATH_ACOS: return "acos";
+    case BI_MATH_ATAN: return "atan";
+    case BI_MATH_SINH: return "sinh";
+    case BI_MATH_COSH: return "cosh";
+    case BI_MATH_TANH: return "tanh";
+    case BI_MATH_ASINH: return "asinh";
+    case BI_MATH_ACOSH: return "acosh";
+    case BI_MATH_ATANH: return "atanh";
+    case BI_MATH_ERF: return "erf";
+    case BI_MATH_ERFC: return "erfc";
+    case BI_MATH_EXPM1: return "expm1";
+    case BI_MATH_LOG1P: return "log1p";
+    case BI_MATH_GAMMA: return "tgamma";
+    case BI_MATH_LGAMMA: return "lgamma";
+    default: return NULL;
+    }
+}
+
+/* Integers through floor/ceil/trunc/fabs stay exact: no float round trip. */
+static LLVMValueRef math1(Lower *L, Node *n) {
+    BuiltinId b = n->builtin;
+    Node *e = arg(n, 0);
+    if (!e)
+        return lower_fail(L, n, HJ_DIAG_TYPING, "%s() takes one argument", builtin_name(b));
+    if ((ty_is_int(e->ty) || e->ty->kind == TY_BOOL) &&
+        (b == BI_MATH_FLOOR || b == BI_MATH_CEIL || b == BI_MATH_TRUNC) && ty_is_int(n->ty)) {
+        LLVMValueRef v = lower_expr_use(L, e);
+        return lower_convert(L, n, v, e->ty, n->ty);
+    }
+    Type *ft = NULL;
+    LLVMValueRef x = float_arg(L, e, &ft);
+    if (!x)
+        return NULL;
+    const char *in = intrinsic_of(b), *lm = libm_of(b);
+    LLVMValueRef r;
+    if (in)
+        r = intr1(L, in, ft, x);
+    else if (lm)
+        r = libm1(L, lm, ft, x);
+    else
+        return NULL;
+    return lower_convert(L, n, r, ft, n->ty);
+}
+
+static LLVMValueRef gcd(Lower *L, Node *n) {
+    Node *a0 = arg(n, 0), *a1 = arg(n, 1);
+    if (!a0 || !a1)
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "math.gcd() with other than two arguments");
+    LLVMValueRef x = lower_as_i64(L, a0, lower_expr_use(L, a0), a0->ty);
+    LLVMValueRef y = lower_as_i64(L, a1, lower_expr_use(L, a1), a1->ty);
+    if (!x || !y)
+        return NULL;
+    LLVMValueRef zero = lower_i64(L, 0);
+    x = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, x, zero, ""), LLVMBuildNeg(L->b, x, ""), x, "");
+    y = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, y, zero, ""), LLVMBuildNeg(L->b, y, ""), y, "");
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
+    LLVMBasicBlockRef head = lower_block(L, "gcd.head"), body = lower_block(L, "gcd.body"), end = lower_block(L, "gcd.end");
+    LLVMBuildBr(L->b, head);
+    lower_at(L, head);
+    LLVMValueRef pa = LLVMBuildPhi(L->b, L->t_i64, "a"), pb = LLVMBuildPhi(L->b, L->t_i64, "b");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, pb, zero, ""), end, body);
+    lower_at(L, body);
+    LLVMValueRef r = LLVMBuildURem(L->b, pa, pb, "");
+    LLVMBuildBr(L->b, head);
+    LLVMValueRef ia[2] = {x, pb}, ib[2] = {y, r};
+    LLVMBasicBlockRef from[2] = {pre, body};
+    LLVMAddIncoming(pa, ia, from, 2);
+    LLVMAddIncoming(pb, ib, from, 2);
+    lower_at(L, end);
+    return lower_convert(L, n, pa, t_i64(L), n->ty);
+}
+
+static LLVMValueRef math_call(Lower *L, Node *n, bool *handled) {
+    BuiltinId b = n->builtin;
+    *handled = true;
+    if (intrinsic_of(b) || libm_of(b)) {
+        if (b == BI_MATH_LOG && nargs_present(n) == 2) {
+            Type *ft = NULL, *ft2 = NULL;
+            LLVMValueRef x = float_arg(L, arg(n, 0), &ft);
+            LLVMValueRef base = float_arg(L, arg(n, 1), &ft2);
+            if (!x || !base)
+                return NULL;
+            x = lower_convert(L, n, x, ft, t_f64(L));
+            base = lower_convert(L, n, base, ft2, t_f64(L));
+            LLVMValueRef r = lower_fm(L, LLVMBuildFDiv(L->b, intr1(L, "llvm.log", t_f64(L), x),
+                                                       intr1(L, "llvm.log", t_f64(L), base), ""));
+            return lower_convert(L, n, r, t_f64(L), n->ty);
+        }
+        return math1(L, n);
+    }
+    Type *ft = NULL, *ft2 = NULL;
+    switch (b) {
+    case BI_MATH_ATAN2: case BI_NP_ARCTAN2:
+    case BI_MATH_HYPOT: case BI_NP_HYPOT:
+    case BI_MATH_COPYSIGN: case BI_MATH_POW: {
+        Node *a0 = arg(n, 0), *a1 = arg(n, 1);
+        if (!a0 || !a1)
+            return lower_fail(L, n, HJ_DIAG_TYPING, "%s() takes two arguments", builtin_name(b));
+        LLVMValueRef x = float_arg(L, a0, &ft), y = float_arg(L, a1, &ft2);
+        if (!x || !y)
+            return NULL;
+        if (ft != ft2) { /* mixed widths: float64 */
+            x = lower_convert(L, n, x, ft, t_f64(L));
+            y = lower_convert(L, n, y, ft2, t_f64(L));
+            ft = t_f64(L);
+        }
+        LLVMValueRef r;
+        if (b == BI_MATH_COPYSIGN)
+            r = intr2(L, "llvm.copysign", ft, x, y);
+        else if (b == BI_MATH_POW)
+            r = intr2(L, "llvm.pow", ft, x, y);
+        else
+            r = libm2(L, b == BI_MATH_HYPOT || b == BI_NP_HYPOT ? "hypot" : "atan2", ft, x, y);
+        return lower_convert(L, n, r, ft, n->ty);
+    }
+    case BI_MATH_DEGREES:
+    case BI_MATH_RADIANS: {
+        LLVMValueRef x = float_arg(L, arg(n, 0), &ft);
+        if (!x)
+            return NULL;
+        double k = b == BI_MATH_DEGREES ? 180.0 / M_PI : M_PI / 180.0;
+        LLVMValueRef r = lower_fm(L, LLVMBuildFMul(L->b, x, LLVMConstReal(lower_type(L, ft), k), ""));
+        return lower_convert(L, n, r, ft, n->ty);
+    }
+    case BI_MATH_ISNAN:
+    case BI_MATH_ISINF:
+    case BI_MATH_ISFINITE: {
+        Node *e = arg(n, 0);
+        if (!e)
+            return lower_fail(L, n, HJ_DIAG_TYPING, "%s() takes one argument", builtin_name(b));
+        if (!ty_is_float(e->ty)) {
+            LLVMValueRef v = lower_expr_use(L, e); /* evaluated for its effects */
+            if (!v)
+                return NULL;
+            return lower_convert(L, n, LLVMConstInt(L->t_i1, b == BI_MATH_ISFINITE, 0), ty_scalar(L->c->tc, TY_BOOL), n->ty);
+        }
+        LLVMValueRef x = float_arg(L, e, &ft);
+        if (!x)
+            return NULL;
+        LLVMValueRef r;
+        /* no fast-math here: the question is about NaN and inf */
+        if (b == BI_MATH_ISNAN)
+            r = LLVMBuildFCmp(L->b, LLVMRealUNO, x, x, "");
+        else {
+            LLVMTypeRef t = lower_type(L, ft);
+            unsigned id = LLVMLookupIntrinsicID("llvm.fabs", 9);
+            LLVMValueRef fn = LLVMGetIntrinsicDeclaration(L->mod, id, &t, 1);
+            LLVMValueRef ax = lower_call(L, LLVMIntrinsicGetType(L->ctx, id, &t, 1), fn, &x, 1, "");
+            r = LLVMBuildFCmp(L->b, b == BI_MATH_ISINF ? LLVMRealOEQ : LLVMRealOLT, ax, LLVMConstReal(t, INFINITY), "");
+        }
+        return lower_convert(L, n, r, ty_scalar(L->c->tc, TY_BOOL), n->ty);
+    }
+    case BI_MATH_LDEXP: {
+        Node *e1 = arg(n, 1);
+        LLVMValueRef x = float_arg(L, arg(n, 0), &ft);
+        LLVMValueRef i = e1 ? lower_expr_use(L, e1) : NULL;
+        if (!x || !i)
+            return NULL;
+        i = lower_convert(L, e1, i, e1->ty, ty_scalar(L->c->tc, TY_INT32));
+        LLVMTypeRef t = lower_type(L, ft);
+        LLVMTypeRef p[2] = {t, L->t_i32};
+        LLVMValueRef a[2] = {x, i};
+        LLVMValueRef r = lower_rt(L, ft->kind == TY_FLOAT32 ? "ldexpf" : "ldexp", t, p, 2, a);
+        return lower_convert(L, n, r, ft, n->ty);
+    }
+    case BI_MATH_FREXP:
+    case BI_MATH_MODF: {
+        LLVMValueRef x = float_arg(L, arg(n, 0), &ft);
+        if (!x)
+            return NULL;
+        LLVMTypeRef t = lower_type(L, ft);
+        bool fr = b == BI_MATH_FREXP;
+        LLVMValueRef out = lower_alloca(L, fr ? L->t_i32 : t, "out");
+        LLVMTypeRef p[2] = {t, L->t_ptr};
+        LLVMValueRef a[2] = {x, out};
+        const char *name = fr ? (ft->kind == TY_FLOAT32 ? "frexpf" : "frexp") : (ft->kind == TY_FLOAT32 ? "modff" : "modf");
+        LLVMValueRef m = lower_rt(L, name, t, p, 2, a);
+        LLVMValueRef o = lower_load(L, fr ? L->t_i32 : t, out, "");
+        Type *elems[2];
+        LLVMValueRef vals[2];
+        elems[0] = ft;
+        vals[0] = m;
+        if (fr) {
+            elems[1] = ty_scalar(L->c->tc, TY_INT32);
+            vals[1] = o;
+        } else {
+            /* modf returns (fractional, integral) */
+            elems[1] = ft;
+            vals[1] = o;
+        }
+        Type *tt = ty_tuple(L->c->tc, elems, 2);
+        LLVMValueRef r = LLVMGetUndef(lower_type(L, tt));
+        r = LLVMBuildInsertValue(L->b, r, vals[0], 0, "");
+        r = LLVMBuildInsertValue(L->b, r, vals[1], 1, "");
+        return lower_convert(L, n, r, tt, n->ty);
+    }
+    case BI_MATH_GCD: return gcd(L, n);
+    default: break;
+    }
+    *handled = false;
+    return NULL;
+}
+
+/* ---- Python builtins -------------------------------------------------------------------- */
+
+static LLVMValueRef abs_value(Lower *L, Node *n) {
+    Node *e = arg(n, 0);
+    if (!e)
+        return lower_fail(L, n, HJ_DIAG_TYPING, "abs() takes one argument");
+    LLVMValueRef v = lower_expr_use(L, e);
+    if (!v)
+        return NULL;
+    Type *t = e->ty;
+    LLVMValueRef r;
+    if (t->kind == TY_BOOL) {
+        t = t_i64(L);
+        v = lower_convert(L, n, v, e->ty, t);
+    }
+    if (ty_is_signed(t)) {
+        /* wraps for the most negative value, like Numba */
+        r = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, v, LLVMConstNull(LLVMTypeOf(v)), ""),
+                            LLVMBuildNeg(L->b, v, ""), v, "abs");
+    } else if (ty_is_unsigned(t)) {
+        r = v;
+    } else if (ty_is_float(t)) {
+        r = intr1(L, "llvm.fabs", t, v);
+    } else if (ty_is_complex(t)) {
+        Type *ft = ty_scalar(L->c->tc, t->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64);
+        r = libm2(L, "hypot", ft, LLVMBuildExtractValue(L->b, v, 0, ""), LLVMBuildExtractValue(L->b, v, 1, ""));
+        t = ft;
+    } else {
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "abs() of this type");
+    }
+    return lower_convert(L, n, r, t, n->ty);
+}
+
+/* min/max like Python: keep the first, replace when strictly better; NaN
+ * compares false so a leading NaN stays and a later one is skipped. */
+static LLVMValueRef minmax(Lower *L, Node *n) {
+    bool is_min = n->builtin == BI_MIN;
+    Type *t = n->ty;
+    if (!ty_is_number(t) || ty_is_complex(t))
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "%s() of this type", is_min ? "min" : "max");
+    OpKind op = is_min ? OP_LT : OP_GT;
+    int np = nargs_present(n);
+    LLVMValueRef cur = NULL;
+    if (np == 1) {
+        Node *e = arg(n, 0);
+        LLVMValueRef v = lower_expr_use(L, e);
+        if (!v)
+            return NULL;
+        if (e->ty->kind == TY_TUPLE) {
+            if (e->ty->nelems == 0)
+                return lower_fail(L, n, HJ_DIAG_TYPING, "%s() arg is an empty sequence", is_min ? "min" : "max");
+            for (int i = 0; i < e->ty->nelems; i++) {
+                LLVMValueRef x = lower_convert(L, n, LLVMBuildExtractValue(L->b, v, (unsigned)i, ""), e->ty->elems[i], t);
+                if (!x)
+                    return NULL;
+                cur = !cur ? x : LLVMBuildSelect(L->b, lower_cmp(L, n, op, t, x, cur), x, cur, "");
+            }
+            return cur;
+        }
+        if (e->ty->kind == TY_ARRAY) {
+            Type *aty = e->ty;
+            LLVMValueRef nitems = lower_array_field(L, v, ARR_NITEMS, "");
+            lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, nitems, lower_i64(L, 0), ""), "ValueError",
+                           is_min ? "zero-size array to reduction operation minimum which has no identity"
+                                  : "zero-size array to reduction operation maximum which has no identity");
+            if (aty->layout == LAYOUT_A && aty->ndim > 1)
+                return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "min/max of a non-contiguous multi-dimensional array");
+            LLVMValueRef data = lower_array_field(L, v, ARR_DATA, "");
+            LLVMValueRef first = lower_convert(L, n, load_elem(L, data, aty->dtype), aty->dtype, t);
+            LLVMValueRef acc = lower_alloca(L, lower_type(L, t), "acc");
+            LLVMBuildStore(L->b, first, acc);
+            CLoop lp;
+            loop_begin(L, &lp, nitems);
+            LLVMValueRef p;
+            if (aty->layout == LAYOUT_A) {
+                LLVMValueRef off = LLVMBuildMul(L->b, lp.i, lower_array_dim(L, v, ARR_STRIDES, 0), "");
+                p = LLVMBuildGEP2(L->b, L->t_i8, data, &off, 1, "");
+            } else {
+                p = lower_gep(L, lower_mem_type(L, aty->dtype), data, &lp.i, 1, "");
+            }
+            LLVMValueRef x = lower_convert(L, n, load_elem(L, p, aty->dtype), aty->dtype, t);
+            LLVMValueRef c = lower_load(L, lower_type(L, t), acc, "");
+            /* NumPy propagates NaN in reductions */
+            LLVMValueRef better = lower_cmp(L, n, op, t, x, c);
+            if (ty_is_float(t))
+                better = LLVMBuildOr(L->b, better, LLVMBuildFCmp(L->b, LLVMRealUNO, x, x, ""), "");
+            if (ty_is_float(t))
+                better = LLVMBuildAnd(L->b, better, LLVMBuildFCmp(L->b, LLVMRealORD, c, c, ""), "");
+            LLVMBuildStore(L->b, LLVMBuildSelect(L->b, better, x, c, ""), acc);
+            loop_end(L, &lp);
+            return lower_load(L, lower_type(L, t), acc, is_min ? "min" : "max");
+        }
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "%s() of this type", is_min ? "min" : "max");
+    }
+    for (int i = 0; i < n->args.len; i++) {
+        Node *e = arg(n, i);
+        if (!e)
+            continue;
+        LLVMValueRef x = lower_convert(L, e, lower_expr_use(L, e), e->ty, t);
+        if (!x)
+            return NULL;
+        cur = !cur ? x : LLVMBuildSelect(L->b, lower_cmp(L, n, op, t, x, cur), x, cur, is_min ? "min" : "max");
+    }
+    if (!cur)
+        return lower_fail(L, n, HJ_DIAG_TYPING, "%s expected at least 1 argument", is_min ? "min" : "max");
+    return cur;
+}
+
+/* round(x): half to even, as an int; round(x, n): Numba's algorithm. */
+static LLVMValueRef round_value(Lower *L, Node *n) {
+    Node *e = arg(n, 0), *nd = arg(n, 1);
+    if (!e)
+        return lower_fail(L, n, HJ_DIAG_TYPING, "round() takes at least one argument");
+    if (!ty_is_float(e->ty)) {
+        LLVMValueRef v = lower_expr_use(L, e);
+        if (nd && v && !lower_expr_use(L, nd))
+            return NULL;
+        return lower_convert(L, n, v, e->ty, n->ty);
+    }
+    Type *ft = e->ty;
+    LLVMValueRef x = lower_expr_use(L, e);
+    if (!x)
+        return NULL;
+    if (!nd)
+        return lower_convert(L, n, intr1(L, "llvm.roundeven", ft, x), ft, n->ty);
+    LLVMValueRef k = lower_as_i64(L, nd, lower_expr_use(L, nd), nd->ty);
+    if (!k)
+        return NULL;
+    LLVMTypeRef t = lower_type(L, ft);
+    Type *f64 = t_f64(L);
+    LLVMValueRef xd = lower_convert(L, n, x, ft, f64);
+    LLVMValueRef ten = LLVMConstReal(L->t_f64, 10.0);
+    LLVMValueRef zero = lower_i64(L, 0);
+    LLVMValueRef nonneg = LLVMBuildICmp(L->b, LLVMIntSGE, k, zero, "");
+    LLVMValueRef big = LLVMBuildICmp(L->b, LLVMIntSGT, k, lower_i64(L, 22), "");
+    LLVMValueRef absk = LLVMBuildSelect(L->b, nonneg, k, LLVMBuildNeg(L->b, k, ""), "");
+    /* ndigits >= 0: pow1 = 10**(n-22 or n), pow2 = 1e22 or 1 */
+    LLVMValueRef e1 = LLVMBuildSelect(L->b, big, LLVMBuildSub(L->b, absk, lower_i64(L, 22), ""), absk, "");
+    LLVMValueRef pow1 = intr2(L, "llvm.pow", f64, ten, LLVMBuildSIToFP(L->b, e1, L->t_f64, ""));
+    LLVMValueRef pow2 = LLVMBuildSelect(L->b, big, LLVMConstReal(L->t_f64, 1e22), LLVMConstReal(L->t_f64, 1.0), "");
+    LLVMValueRef y = lower_fm(L, LLVMBuildFMul(L->b, lower_fm(L, LLVMBuildFMul(L->b, xd, pow1, "")), pow2, ""));
+    LLVMValueRef ry = intr1(L, "llvm.rint", f64, y);
+    LLVMValueRef rpos = lower_fm(L, LLVMBuildFDiv(L->b, lower_fm(L, LLVMBuildFDiv(L->b, ry, pow2, "")), pow1, ""));
+    LLVMValueRef ay = intr1(L, "llvm.fabs", f64, y);
+    LLVMValueRef isinf = LLVMBuildFCmp(L->b, LLVMRealOEQ, ay, LLVMConstReal(L->t_f64, INFINITY), "");
+    rpos = LLVMBuildSelect(L->b, isinf, xd, rpos, "");
+    /* ndigits < 0: rint(x / 10**-n) * 10**-n */
+    LLVMValueRef yn = lower_fm(L, LLVMBuildFDiv(L->b, xd, pow1, ""));
+    LLVMValueRef rneg = lower_fm(L, LLVMBuildFMul(L->b, intr1(L, "llvm.rint", f64, yn), pow1, ""));
+    LLVMValueRef r = LLVMBuildSelect(L->b, nonneg, rpos, rneg, "round");
+    (void)t;
+    return lower_convert(L, n, r, f64, n->ty);
+}
+
+static LLVMValueRef complex_ctor(Lower *L, Node *n) {
+    Type *t = n->ty;
+    if (!ty_is_complex(t))
+        return lower_fail(L, n, HJ_DIAG_LOWERING, "complex() without a complex type");
+    Node *re = arg(n, 0), *im = arg(n, 1);
+    LLVMValueRef r = re ? lower_convert(L, re, lower_expr_use(L, re), re->ty, t) : lower_zero(L, t);
+    if (!r)
+        return NULL;
+    if (!im)
+        return r;
+    LLVMValueRef i = lower_convert(L, im, lower_expr_use(L, im), im->ty, t);
+    if (!i)
+        return NULL;
+    /* re + im * 1j */
+    LLVMValueRef a = LLVMBuildExtractValue(L->b, r, 0, ""), b = LLVMBuildExtractValue(L->b, r, 1, "");
+    LLVMValueRef c = LLVMBuildExtractValue(L->b, i, 0, ""), d = LLVMBuildExtractValue(L->b, i, 1, "");
+    LLVMValueRef v = LLVMGetUndef(lower_type(L, t));
+    v = LLVMBuildInsertValue(L->b, v, lower_fm(L, LLVMBuildFSub(L->b, a, d, "")), 0, "");
+    return LLVMBuildInsertValue(L->b, v, lower_fm(L, LLVMBuildFAdd(L->b, b, c, "")), 1, "complex");
+}
+
+static LLVMValueRef divmod_value(Lower *L, Node *n) {
+    Node *a0 = arg(n, 0), *a1 = arg(n, 1);
+    if (!a0 || !a1 || n->ty->kind != TY_TUPLE || n->ty->nelems != 2)
+        return lower_fail(L, n, HJ_DIAG_TYPING, "divmod() takes two arguments");
+    Type *t = n->ty->elems[0];
+    LLVMValueRef x = lower_convert(L, a0, lower_expr_use(L, a0), a0->ty, t);
+    LLVMValueRef y = lower_convert(L, a1, lower_expr_use(L, a1), a1->ty, t);
+    if (!x || !y)
+        return NULL;
+    Type *r1 = NULL, *r2 = NULL;
+    LLVMValueRef q = lower_binop(L, n, OP_FLOORDIV, t, x, y, &r1);
+    LLVMValueRef m = lower_binop(L, n, OP_MOD, t, x, y, &r2);
+    if (!q || !m)
+        return NULL;
+    LLVMValueRef v = LLVMGetUndef(lower_type(L, n->ty));
+    v = LLVMBuildInsertValue(L->b, v, lower_convert(L, n, q, r1, n->ty->elems[0]), 0, "");
+    return LLVMBuildInsertValue(L->b, v, lower_convert(L, n, m, r2, n->ty->elems[1]), 1, "divmod");
+}
+
+LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned) {
+    *owned = false;
+    BuiltinId b = n->builtin;
+    switch (b) {
+    case BI_RANGE:
+    case BI_PRANGE: return lower_range_value(L, n);
+    case BI_LEN: {
+        Node *e = arg(n, 0);
+        if (!e)
+            return lower_fail(L, n, HJ_DIAG_TYPING, "len() takes exactly one argument");
+        LLVMValueRef v = lower_expr_use(L, e);
+        return v ? lower_convert(L, n, lower_len(L, n, v, e->ty), t_i64(L), n->ty) : NULL;
+    }
+    case BI_ABS:
+    case BI_NP_ABS: return abs_value(L, n);
+    case BI_MIN:
+    case BI_MAX: return minmax(L, n);
+    case BI_ROUND: return round_value(L, n);
+    case BI_INT:
+    case BI_FLOAT:
+    case BI_BOOL: {
+        Node *e = arg(n, 0);
+        if (!e)
+            return lower_zero(L, n->ty);
+        bool o = false;
+        LLVMValueRef v = lower_expr(L, e, &o);
+        if (!v)
+            return NULL;
+        LLVMValueRef r = b == BI_BOOL ? lower_truth(L, n, v, e->ty) : lower_convert(L, n, v, e->ty, n->ty);
+        if (o)
+            lower_decref(L, v, e->ty);
+        return b == BI_BOOL ? lower_convert(L, n, r, ty_scalar(L->c->tc, TY_BOOL), n->ty) : r;
+    }
+    case BI_COMPLEX: return complex_ctor(L, n);
+    case BI_DIVMOD: return divmod_value(L, n);
+    case BI_POW: {
+        Node *a0 = arg(n, 0), *a1 = arg(n, 1);
+        if (!a0 || !a1 || arg(n, 2))
+            return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "pow() with other than two arguments");
+        Type *t = a0->ty, *rt = NULL;
+        LLVMValueRef x = lower_expr_use(L, a0);
+        LLVMValueRef y = lower_convert(L, a1, lower_expr_use(L, a1), a1->ty, t);
+        if (!x || !y)
+            return NULL;
+        return lower_convert(L, n, lower_binop(L, n, OP_POW, t, x, y, &rt), rt, n->ty);
+    }
+    case BI_NP_EMPTY:
+    case BI_NP_ZEROS:
+    case BI_NP_ONES:
+    case BI_NP_EMPTY_LIKE:
+    case BI_NP_ZEROS_LIKE:
+    case BI_NP_ONES_LIKE: return np_alloc(L, n, owned);
+    case BI_NP_ARANGE: return np_arange(L, n, owned);
+    case BI_ARRAY_COPY: return array_copy(L, n, owned);
+    default: break;
+    }
+    bool handled = false;
+    LLVMValueRef r = math_call(L, n, &handled);
+    if (handled)
+        return r;
+    return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "%s() is not supported in compiled code", builtin_name(b));
+}

@@ -1,0 +1,747 @@
+/* lower_expr.c - expressions: constants, names, arithmetic with Python
+ * semantics, comparisons, boolean operators, conditional expressions,
+ * tuples and calls between specialisations. */
+#include "lower.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- constants ---------------------------------------------------------- */
+
+static LLVMValueRef const_value(Lower *L, const Node *at, Type *ty, const Cval *cv) {
+    TyCtx *tc = L->c->tc;
+    LLVMValueRef v;
+    Type *from;
+    switch (cv->kind) {
+    case CVAL_INT:
+        if (ty_is_int(ty))
+            return LLVMConstInt(lower_type(L, ty), (unsigned long long)cv->i, ty_is_signed(ty));
+        from = ty_scalar(tc, TY_INT64);
+        v = LLVMConstInt(L->t_i64, (unsigned long long)cv->i, 1);
+        break;
+    case CVAL_BOOL:
+        from = ty_scalar(tc, TY_BOOL);
+        v = LLVMConstInt(L->t_i1, cv->i != 0, 0);
+        break;
+    case CVAL_FLOAT:
+        if (ty_is_float(ty))
+            return LLVMConstReal(lower_type(L, ty), cv->f);
+        from = ty_scalar(tc, TY_FLOAT64);
+        v = LLVMConstReal(L->t_f64, cv->f);
+        break;
+    case CVAL_COMPLEX: {
+        from = ty_scalar(tc, TY_COMPLEX128);
+        LLVMValueRef p[2] = {LLVMConstReal(L->t_f64, cv->f), LLVMConstReal(L->t_f64, cv->f_imag)};
+        v = LLVMConstStructInContext(L->ctx, p, 2, 0);
+        break;
+    }
+    default:
+        /* None, strings, Ellipsis: no runtime value */
+        return LLVMConstNull(lower_type(L, ty));
+    }
+    return lower_convert(L, at, v, from, ty);
+}
+
+/* ---- arithmetic ------------------------------------------------------------ */
+
+static void raise_zerodiv_if(Lower *L, LLVMValueRef cond, const char *msg) {
+    LLVMBasicBlockRef ok = lower_branch_raise(L, cond, "zerodiv");
+    LLVMTypeRef p = L->t_ptr;
+    LLVMValueRef m = lower_cstr(L, msg);
+    lower_rt(L, "rt_raise_zerodiv", L->t_void, &p, 1, &m);
+    lower_goto_error(L);
+    lower_at(L, ok);
+}
+
+/* Integer power by repeated squaring, one helper per width in the module:
+ * i64 @hj.ipow.iN(iN base, iN exp) for exp >= 0. */
+static LLVMValueRef ipow_fn(Lower *L, LLVMTypeRef t, LLVMTypeRef *fnty) {
+    char name[32];
+    snprintf(name, sizeof name, "hj.ipow.i%u", LLVMGetIntTypeWidth(t));
+    LLVMTypeRef p[2] = {t, t};
+    *fnty = LLVMFunctionType(t, p, 2, 0);
+    LLVMValueRef fn = LLVMGetNamedFunction(L->mod, name);
+    if (fn)
+        return fn;
+    fn = LLVMAddFunction(L->mod, name, *fnty);
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(L->ctx);
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(L->ctx, fn, "entry");
+    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(L->ctx, fn, "loop");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->ctx, fn, "done");
+    LLVMValueRef one = LLVMConstInt(t, 1, 0), zero = LLVMConstInt(t, 0, 0);
+    LLVMPositionBuilderAtEnd(b, entry);
+    LLVMValueRef base0 = LLVMGetParam(fn, 0), exp0 = LLVMGetParam(fn, 1);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, exp0, zero, ""), done, loop);
+    LLVMPositionBuilderAtEnd(b, loop);
+    LLVMValueRef r = LLVMBuildPhi(b, t, "r"), base = LLVMBuildPhi(b, t, "b"), e = LLVMBuildPhi(b, t, "e");
+    LLVMValueRef odd = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, e, one, ""), zero, "");
+    LLVMValueRef r2 = LLVMBuildSelect(b, odd, LLVMBuildMul(b, r, base, ""), r, "");
+    LLVMValueRef e2 = LLVMBuildLShr(b, e, one, "");
+    LLVMValueRef b2 = LLVMBuildMul(b, base, base, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, e2, zero, ""), done, loop);
+    LLVMValueRef in_r[2] = {one, r2}, in_b[2] = {base0, b2}, in_e[2] = {exp0, e2};
+    LLVMBasicBlockRef from[2] = {entry, loop};
+    LLVMAddIncoming(r, in_r, from, 2);
+    LLVMAddIncoming(base, in_b, from, 2);
+    LLVMAddIncoming(e, in_e, from, 2);
+    LLVMPositionBuilderAtEnd(b, done);
+    LLVMValueRef res = LLVMBuildPhi(b, t, "res");
+    LLVMValueRef in_res[2] = {one, r2};
+    LLVMAddIncoming(res, in_res, from, 2);
+    LLVMBuildRet(b, res);
+    LLVMDisposeBuilder(b);
+    return fn;
+}
+
+static LLVMValueRef int_pow(Lower *L, Type *t, LLVMValueRef a, LLVMValueRef b) {
+    LLVMTypeRef lt = lower_type(L, t), fnty;
+    LLVMValueRef fn = ipow_fn(L, lt, &fnty);
+    LLVMValueRef zero = LLVMConstInt(lt, 0, 0), one = LLVMConstInt(lt, 1, 0);
+    if (!ty_is_signed(t)) {
+        LLVMValueRef args[2] = {a, b};
+        return lower_call(L, fnty, fn, args, 2, "pow");
+    }
+    /* Numba: a negative exponent gives 1/(a**-e) in integers (0 unless
+     * |a| == 1) and 0 ** negative raises ZeroDivisionError */
+    LLVMValueRef neg = LLVMBuildICmp(L->b, LLVMIntSLT, b, zero, "");
+    raise_zerodiv_if(L, LLVMBuildAnd(L->b, neg, LLVMBuildICmp(L->b, LLVMIntEQ, a, zero, ""), ""),
+                     "0 cannot be raised to a negative power");
+    LLVMValueRef args[2] = {a, LLVMBuildSelect(L->b, neg, zero, b, "")};
+    LLVMValueRef p = lower_call(L, fnty, fn, args, 2, "pow");
+    LLVMValueRef odd = LLVMBuildICmp(L->b, LLVMIntNE, LLVMBuildAnd(L->b, b, one, ""), zero, "");
+    LLVMValueRef mone = LLVMConstAllOnes(lt);
+    LLVMValueRef negres = LLVMBuildSelect(
+        L->b, LLVMBuildICmp(L->b, LLVMIntEQ, a, one, ""), one,
+        LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, a, mone, ""),
+                        LLVMBuildSelect(L->b, odd, mone, one, ""), zero, ""),
+        "");
+    return LLVMBuildSelect(L->b, neg, negres, p, "pow");
+}
+
+static LLVMValueRef int_divmod(Lower *L, OpKind op, Type *t, LLVMValueRef a, LLVMValueRef b) {
+    LLVMTypeRef lt = lower_type(L, t);
+    LLVMValueRef zero = LLVMConstInt(lt, 0, 0), one = LLVMConstInt(lt, 1, 0);
+    LLVMValueRef bzero = LLVMBuildICmp(L->b, LLVMIntEQ, b, zero, "");
+    if (L->error_model == 0)
+        raise_zerodiv_if(L, bzero, "integer division or modulo by zero");
+    LLVMValueRef bs = b, res;
+    if (L->error_model != 0)
+        bs = LLVMBuildSelect(L->b, bzero, one, bs, "");
+    if (ty_is_signed(t)) {
+        /* MIN // -1 traps in hardware: divide by 1 and negate instead */
+        LLVMValueRef m1 = LLVMBuildICmp(L->b, LLVMIntEQ, b, LLVMConstAllOnes(lt), "");
+        bs = LLVMBuildSelect(L->b, m1, one, bs, "");
+        LLVMValueRef q = LLVMBuildSDiv(L->b, a, bs, "");
+        LLVMValueRef r = LLVMBuildSRem(L->b, a, bs, "");
+        q = LLVMBuildSelect(L->b, m1, LLVMBuildSub(L->b, zero, a, ""), q, "");
+        /* floor: adjust when the remainder's sign differs from b's */
+        LLVMValueRef fix = LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntNE, r, zero, ""),
+                                        LLVMBuildICmp(L->b, LLVMIntSLT, LLVMBuildXor(L->b, r, b, ""), zero, ""), "");
+        if (op == OP_FLOORDIV)
+            res = LLVMBuildSub(L->b, q, LLVMBuildZExt(L->b, fix, lt, ""), "floordiv");
+        else
+            res = LLVMBuildAdd(L->b, r, LLVMBuildSelect(L->b, fix, b, zero, ""), "mod");
+    } else {
+        res = op == OP_FLOORDIV ? LLVMBuildUDiv(L->b, a, bs, "floordiv") : LLVMBuildURem(L->b, a, bs, "mod");
+    }
+    if (L->error_model != 0)
+        res = LLVMBuildSelect(L->b, bzero, zero, res, ""); /* Numba: x // 0 == 0 */
+    return res;
+}
+
+static LLVMValueRef fbin(Lower *L, LLVMOpcode op, LLVMValueRef a, LLVMValueRef b, const char *name) {
+    return lower_fm(L, LLVMBuildBinOp(L->b, op, a, b, name));
+}
+
+static LLVMValueRef fcmp(Lower *L, LLVMRealPredicate p, LLVMValueRef a, LLVMValueRef b) {
+    return lower_fm(L, LLVMBuildFCmp(L->b, p, a, b, ""));
+}
+
+/* Python's float floor division and modulo (Objects/floatobject.c). */
+static LLVMValueRef float_divmod(Lower *L, OpKind op, LLVMValueRef vx, LLVMValueRef wx) {
+    LLVMTypeRef ft = LLVMTypeOf(vx);
+    LLVMValueRef zero = LLVMConstReal(ft, 0.0), one = LLVMConstReal(ft, 1.0);
+    LLVMValueRef wzero = fcmp(L, LLVMRealOEQ, wx, zero);
+    if (L->error_model == 0)
+        raise_zerodiv_if(L, wzero, op == OP_FLOORDIV ? "float floor division by zero" : "float modulo");
+    LLVMValueRef mod = fbin(L, LLVMFRem, vx, wx, "fmod");
+    LLVMValueRef div = fbin(L, LLVMFDiv, fbin(L, LLVMFSub, vx, mod, ""), wx, "");
+    LLVMValueRef modnz = fcmp(L, LLVMRealUNE, mod, zero);
+    LLVMValueRef signs = LLVMBuildXor(L->b, fcmp(L, LLVMRealOLT, wx, zero), fcmp(L, LLVMRealOLT, mod, zero), "");
+    LLVMValueRef adj = LLVMBuildAnd(L->b, modnz, signs, "");
+    LLVMValueRef szero[2] = {zero, wx};
+    LLVMTypeRef tys[1] = {ft};
+    LLVMValueRef mod_z = lower_intrinsic(L, "llvm.copysign", tys, 1, szero, 2);
+    LLVMValueRef mod2 = LLVMBuildSelect(L->b, modnz, LLVMBuildSelect(L->b, adj, fbin(L, LLVMFAdd, mod, wx, ""), mod, ""),
+                                        mod_z, "mod");
+    if (op == OP_MOD)
+        return mod2; /* numpy model with w == 0: fmod gives nan, like Numba */
+    div = LLVMBuildSelect(L->b, adj, fbin(L, LLVMFSub, div, one, ""), div, "");
+    LLVMValueRef divnz = fcmp(L, LLVMRealUNE, div, zero);
+    LLVMValueRef fl = lower_intrinsic(L, "llvm.floor", tys, 1, &div, 1);
+    LLVMValueRef up = fcmp(L, LLVMRealOGT, fbin(L, LLVMFSub, div, fl, ""), LLVMConstReal(ft, 0.5));
+    fl = LLVMBuildSelect(L->b, up, fbin(L, LLVMFAdd, fl, one, ""), fl, "");
+    LLVMValueRef q[2] = {zero, fbin(L, LLVMFDiv, vx, wx, "")};
+    LLVMValueRef fz = lower_intrinsic(L, "llvm.copysign", tys, 1, q, 2);
+    LLVMValueRef res = LLVMBuildSelect(L->b, divnz, fl, fz, "floordiv");
+    if (L->error_model != 0) /* Numba: x // 0.0 is x / 0.0 */
+        res = LLVMBuildSelect(L->b, wzero, q[1], res, "");
+    return res;
+}
+
+static LLVMValueRef complex_binop(Lower *L, const Node *at, OpKind op, Type *t, LLVMValueRef x, LLVMValueRef y) {
+    LLVMValueRef a = LLVMBuildExtractValue(L->b, x, 0, "a"), b = LLVMBuildExtractValue(L->b, x, 1, "b");
+    LLVMValueRef c = LLVMBuildExtractValue(L->b, y, 0, "c"), d = LLVMBuildExtractValue(L->b, y, 1, "d");
+    LLVMValueRef re, im;
+    switch (op) {
+    case OP_ADD: re = fbin(L, LLVMFAdd, a, c, ""), im = fbin(L, LLVMFAdd, b, d, ""); break;
+    case OP_SUB: re = fbin(L, LLVMFSub, a, c, ""), im = fbin(L, LLVMFSub, b, d, ""); break;
+    case OP_MUL:
+        re = fbin(L, LLVMFSub, fbin(L, LLVMFMul, a, c, ""), fbin(L, LLVMFMul, b, d, ""), "");
+        im = fbin(L, LLVMFAdd, fbin(L, LLVMFMul, a, d, ""), fbin(L, LLVMFMul, b, c, ""), "");
+        break;
+    case OP_DIV: {
+        /* CPython's _Py_c_quot (Smith's method) */
+        LLVMTypeRef ft = LLVMTypeOf(a);
+        LLVMTypeRef tys[1] = {ft};
+        LLVMValueRef zero = LLVMConstReal(ft, 0.0);
+        LLVMValueRef ac = lower_intrinsic(L, "llvm.fabs", tys, 1, &c, 1);
+        LLVMValueRef ad = lower_intrinsic(L, "llvm.fabs", tys, 1, &d, 1);
+        if (L->error_model == 0)
+            raise_zerodiv_if(L, LLVMBuildAnd(L->b, fcmp(L, LLVMRealOEQ, c, zero), fcmp(L, LLVMRealOEQ, d, zero), ""),
+                             "complex division by zero");
+        LLVMValueRef big_re = fcmp(L, LLVMRealOGE, ac, ad);
+        /* |c| >= |d| */
+        LLVMValueRef r1 = fbin(L, LLVMFDiv, d, c, "");
+        LLVMValueRef den1 = fbin(L, LLVMFAdd, c, fbin(L, LLVMFMul, d, r1, ""), "");
+        LLVMValueRef re1 = fbin(L, LLVMFDiv, fbin(L, LLVMFAdd, a, fbin(L, LLVMFMul, b, r1, ""), ""), den1, "");
+        LLVMValueRef im1 = fbin(L, LLVMFDiv, fbin(L, LLVMFSub, b, fbin(L, LLVMFMul, a, r1, ""), ""), den1, "");
+        /* |d| > |c| */
+        LLVMValueRef r2 = fbin(L, LLVMFDiv, c, d, "");
+        LLVMValueRef den2 = fbin(L, LLVMFAdd, fbin(L, LLVMFMul, c, r2, ""), d, "");
+        LLVMValueRef re2 = fbin(L, LLVMFDiv, fbin(L, LLVMFAdd, fbin(L, LLVMFMul, a, r2, ""), b, ""), den2, "");
+        LLVMValueRef im2 = fbin(L, LLVMFDiv, fbin(L, LLVMFSub, fbin(L, LLVMFMul, b, r2, ""), a, ""), den2, "");
+        re = LLVMBuildSelect(L->b, big_re, re1, re2, "");
+        im = LLVMBuildSelect(L->b, big_re, im1, im2, "");
+        break;
+    }
+    default:
+        return lower_fail(L, at, HJ_DIAG_UNSUPPORTED, "unsupported operator '%s' on complex numbers",
+                          ast_op_str(op));
+    }
+    LLVMValueRef v = LLVMGetUndef(lower_type(L, t));
+    v = LLVMBuildInsertValue(L->b, v, re, 0, "");
+    return LLVMBuildInsertValue(L->b, v, im, 1, "");
+}
+
+LLVMValueRef lower_binop(Lower *L, const Node *at, OpKind op, Type *t, LLVMValueRef a, LLVMValueRef b,
+                         Type **res_ty) {
+    TyCtx *tc = L->c->tc;
+    *res_ty = t;
+    if (!a || !b)
+        return NULL;
+    if (t->kind == TY_BOOL) {
+        switch (op) {
+        case OP_BITAND: return LLVMBuildAnd(L->b, a, b, "");
+        case OP_BITOR: return LLVMBuildOr(L->b, a, b, "");
+        case OP_BITXOR: return LLVMBuildXor(L->b, a, b, "");
+        default: {
+            /* arithmetic on bools is done in int64 */
+            Type *i64 = ty_scalar(tc, TY_INT64);
+            return lower_binop(L, at, op, i64, lower_convert(L, at, a, t, i64), lower_convert(L, at, b, t, i64),
+                               res_ty);
+        }
+        }
+    }
+    if (ty_is_int(t)) {
+        LLVMTypeRef lt = lower_type(L, t);
+        switch (op) {
+        case OP_ADD: return LLVMBuildAdd(L->b, a, b, "add");
+        case OP_SUB: return LLVMBuildSub(L->b, a, b, "sub");
+        case OP_MUL: return LLVMBuildMul(L->b, a, b, "mul");
+        case OP_DIV: {
+            Type *f = ty_scalar(tc, TY_FLOAT64);
+            return lower_binop(L, at, op, f, lower_convert(L, at, a, t, f), lower_convert(L, at, b, t, f), res_ty);
+        }
+        case OP_FLOORDIV:
+        case OP_MOD: return int_divmod(L, op, t, a, b);
+        case OP_POW: return int_pow(L, t, a, b);
+        case OP_LSHIFT:
+        case OP_RSHIFT: {
+            /* the count is taken modulo the width, as the hardware (and
+             * Numba) does, instead of an undefined result */
+            LLVMValueRef cnt = LLVMBuildAnd(L->b, b, LLVMConstInt(lt, (unsigned long long)ty_bits(t) - 1, 0), "");
+            if (op == OP_LSHIFT)
+                return LLVMBuildShl(L->b, a, cnt, "shl");
+            return ty_is_signed(t) ? LLVMBuildAShr(L->b, a, cnt, "shr") : LLVMBuildLShr(L->b, a, cnt, "shr");
+        }
+        case OP_BITAND: return LLVMBuildAnd(L->b, a, b, "and");
+        case OP_BITOR: return LLVMBuildOr(L->b, a, b, "or");
+        case OP_BITXOR: return LLVMBuildXor(L->b, a, b, "xor");
+        default: break;
+        }
+    } else if (ty_is_float(t)) {
+        switch (op) {
+        case OP_ADD: return fbin(L, LLVMFAdd, a, b, "fadd");
+        case OP_SUB: return fbin(L, LLVMFSub, a, b, "fsub");
+        case OP_MUL: return fbin(L, LLVMFMul, a, b, "fmul");
+        case OP_DIV:
+            if (L->error_model == 0)
+                raise_zerodiv_if(L, fcmp(L, LLVMRealOEQ, b, LLVMConstReal(lower_type(L, t), 0.0)),
+                                 "float division by zero");
+            return fbin(L, LLVMFDiv, a, b, "fdiv");
+        case OP_FLOORDIV:
+        case OP_MOD: return float_divmod(L, op, a, b);
+        case OP_POW: {
+            LLVMTypeRef tys[1] = {lower_type(L, t)};
+            LLVMValueRef args[2] = {a, b};
+            return lower_intrinsic(L, "llvm.pow", tys, 1, args, 2);
+        }
+        default: break;
+        }
+    } else if (ty_is_complex(t)) {
+        return complex_binop(L, at, op, t, a, b);
+    }
+    StrBuf s;
+    sb_init(&s);
+    ty_name(&s, t);
+    lower_fail(L, at, HJ_DIAG_UNSUPPORTED, "unsupported operator '%s' on %s", ast_op_str(op), s.s ? s.s : "?");
+    sb_free(&s);
+    return NULL;
+}
+
+static LLVMValueRef unaryop(Lower *L, Node *n) {
+    Type *t = n->op_ty ? n->op_ty : n->a->ty;
+    LLVMValueRef v = lower_expr_use(L, n->a);
+    if (!v)
+        return NULL;
+    if (n->op == OP_NOT)
+        return LLVMBuildNot(L->b, lower_truth(L, n, v, n->a->ty), "not");
+    v = lower_convert(L, n, v, n->a->ty, t);
+    if (!v)
+        return NULL;
+    Type *rt = t;
+    LLVMValueRef r = NULL;
+    switch (n->op) {
+    case OP_POS: r = v; break;
+    case OP_NEG:
+        if (t->kind == TY_BOOL) {
+            rt = ty_scalar(L->c->tc, TY_INT64);
+            r = LLVMBuildNeg(L->b, lower_convert(L, n, v, t, rt), "neg");
+        } else if (ty_is_int(t))
+            r = LLVMBuildNeg(L->b, v, "neg");
+        else if (ty_is_float(t))
+            r = lower_fm(L, LLVMBuildFNeg(L->b, v, "fneg"));
+        else if (ty_is_complex(t)) {
+            LLVMValueRef re = lower_fm(L, LLVMBuildFNeg(L->b, LLVMBuildExtractValue(L->b, v, 0, ""), ""));
+            LLVMValueRef im = lower_fm(L, LLVMBuildFNeg(L->b, LLVMBuildExtractValue(L->b, v, 1, ""), ""));
+            r = LLVMBuildInsertValue(L->b, LLVMBuildInsertValue(L->b, LLVMGetUndef(lower_type(L, t)), re, 0, ""),
+                                     im, 1, "");
+        }
+        break;
+    case OP_INVERT:
+        if (t->kind == TY_BOOL) {
+            rt = ty_scalar(L->c->tc, TY_INT64);
+            r = LLVMBuildNot(L->b, lower_convert(L, n, v, t, rt), "invert");
+        } else if (ty_is_int(t))
+            r = LLVMBuildNot(L->b, v, "invert");
+        break;
+    default: break;
+    }
+    if (!r)
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "unsupported unary operator '%s'", ast_op_str(n->op));
+    return lower_convert(L, n, r, rt, n->ty);
+}
+
+/* ---- comparisons --------------------------------------------------------------- */
+
+LLVMValueRef lower_cmp(Lower *L, const Node *at, OpKind op, Type *t, LLVMValueRef a, LLVMValueRef b) {
+    if (t->kind == TY_BOOL || ty_is_int(t)) {
+        bool s = ty_is_signed(t);
+        LLVMIntPredicate p;
+        switch (op) {
+        case OP_EQ: p = LLVMIntEQ; break;
+        case OP_NE: p = LLVMIntNE; break;
+        case OP_LT: p = s ? LLVMIntSLT : LLVMIntULT; break;
+        case OP_LE: p = s ? LLVMIntSLE : LLVMIntULE; break;
+        case OP_GT: p = s ? LLVMIntSGT : LLVMIntUGT; break;
+        case OP_GE: p = s ? LLVMIntSGE : LLVMIntUGE; break;
+        default: goto unsupported;
+        }
+        return LLVMBuildICmp(L->b, p, a, b, "cmp");
+    }
+    if (ty_is_float(t)) {
+        LLVMRealPredicate p;
+        switch (op) {
+        case OP_EQ: p = LLVMRealOEQ; break;
+        case OP_NE: p = LLVMRealUNE; break;
+        case OP_LT: p = LLVMRealOLT; break;
+        case OP_LE: p = LLVMRealOLE; break;
+        case OP_GT: p = LLVMRealOGT; break;
+        case OP_GE: p = LLVMRealOGE; break;
+        default: goto unsupported;
+        }
+        return fcmp(L, p, a, b);
+    }
+    if (ty_is_complex(t) && (op == OP_EQ || op == OP_NE)) {
+        LLVMValueRef re = fcmp(L, op == OP_EQ ? LLVMRealOEQ : LLVMRealUNE, LLVMBuildExtractValue(L->b, a, 0, ""),
+                               LLVMBuildExtractValue(L->b, b, 0, ""));
+        LLVMValueRef im = fcmp(L, op == OP_EQ ? LLVMRealOEQ : LLVMRealUNE, LLVMBuildExtractValue(L->b, a, 1, ""),
+                               LLVMBuildExtractValue(L->b, b, 1, ""));
+        return op == OP_EQ ? LLVMBuildAnd(L->b, re, im, "") : LLVMBuildOr(L->b, re, im, "");
+    }
+    if (t->kind == TY_NONE && (op == OP_EQ || op == OP_NE))
+        return LLVMConstInt(L->t_i1, op == OP_EQ, 0);
+    if (t->kind == TY_TUPLE && (op == OP_EQ || op == OP_NE)) {
+        LLVMValueRef r = LLVMConstInt(L->t_i1, 1, 0);
+        for (int i = 0; i < t->nelems; i++) {
+            LLVMValueRef e = lower_cmp(L, at, OP_EQ, t->elems[i], LLVMBuildExtractValue(L->b, a, (unsigned)i, ""),
+                                       LLVMBuildExtractValue(L->b, b, (unsigned)i, ""));
+            if (!e)
+                return NULL;
+            r = LLVMBuildAnd(L->b, r, e, "");
+        }
+        return op == OP_EQ ? r : LLVMBuildNot(L->b, r, "");
+    }
+unsupported: {
+    StrBuf s;
+    sb_init(&s);
+    ty_name(&s, t);
+    lower_fail(L, at, HJ_DIAG_UNSUPPORTED, "unsupported comparison '%s' on %s", ast_op_str(op), s.s ? s.s : "?");
+    sb_free(&s);
+    return NULL;
+}
+}
+
+/* One comparison of a chain: `is`/`in` need the operands' own types. */
+static LLVMValueRef compare_one(Lower *L, Node *n, OpKind op, Type *t, LLVMValueRef a, Type *at,
+                                LLVMValueRef b, Type *bt) {
+    if (op == OP_IS || op == OP_ISNOT) {
+        bool same;
+        if (at->kind == TY_NONE || bt->kind == TY_NONE)
+            same = at->kind == bt->kind;
+        else if (at == bt && (at->kind == TY_BOOL))
+            return LLVMBuildICmp(L->b, op == OP_IS ? LLVMIntEQ : LLVMIntNE, a, b, "");
+        else if (at->kind != bt->kind)
+            same = false;
+        else
+            return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "'is' is only supported with None and bools");
+        return LLVMConstInt(L->t_i1, (op == OP_IS) == same, 0);
+    }
+    if (op == OP_IN || op == OP_NOTIN) {
+        if (bt->kind != TY_TUPLE)
+            return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "'in' is only supported on tuples");
+        LLVMValueRef r = LLVMConstInt(L->t_i1, 0, 0);
+        for (int i = 0; i < bt->nelems; i++) {
+            Type *et = bt->elems[i];
+            Type *ct = t && ty_is_number(t) ? t : et;
+            if (!ty_is_number(ct) || !ty_is_number(at) || !ty_is_number(et))
+                return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "'in' is only supported on tuples of numbers");
+            LLVMValueRef x = lower_convert(L, n, a, at, ct);
+            LLVMValueRef y = lower_convert(L, n, LLVMBuildExtractValue(L->b, b, (unsigned)i, ""), et, ct);
+            LLVMValueRef c = x && y ? lower_cmp(L, n, OP_EQ, ct, x, y) : NULL;
+            if (!c)
+                return NULL;
+            r = LLVMBuildOr(L->b, r, c, "");
+        }
+        return op == OP_IN ? r : LLVMBuildNot(L->b, r, "");
+    }
+    LLVMValueRef x = lower_convert(L, n, a, at, t);
+    LLVMValueRef y = lower_convert(L, n, b, bt, t);
+    if (!x || !y)
+        return NULL;
+    return lower_cmp(L, n, op, t, x, y);
+}
+
+/* Operands holding arrays are only ever compared by identity with None:
+ * they are released as soon as they are evaluated. */
+static LLVMValueRef cmp_operand(Lower *L, Node *e) {
+    bool owned = false;
+    LLVMValueRef v = lower_expr(L, e, &owned);
+    if (v && owned)
+        lower_decref(L, v, e->ty);
+    return v;
+}
+
+static LLVMValueRef compare(Lower *L, Node *n) {
+    int k = n->args.len;
+    LLVMValueRef left = cmp_operand(L, n->a);
+    if (!left)
+        return NULL;
+    Type *lt = n->a->ty;
+    LLVMBasicBlockRef end = k > 1 ? lower_block(L, "cmp.end") : NULL;
+    LLVMValueRef *vals = arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)k);
+    LLVMBasicBlockRef *from = arena_alloc(&L->c->arena, sizeof(LLVMBasicBlockRef) * (size_t)k);
+    LLVMValueRef c = NULL;
+    for (int i = 0; i < k; i++) {
+        Node *rn = VEC_AT(n->args, i);
+        LLVMValueRef right = cmp_operand(L, rn);
+        if (!right)
+            return NULL;
+        Type *ct = n->op_tys ? n->op_tys[i] : NULL;
+        if (!ct && n->ops[i] != OP_IS && n->ops[i] != OP_ISNOT && n->ops[i] != OP_IN && n->ops[i] != OP_NOTIN)
+            return lower_fail(L, n, HJ_DIAG_LOWERING, "comparison without an operand type");
+        c = compare_one(L, n, n->ops[i], ct, left, lt, right, rn->ty);
+        if (!c)
+            return NULL;
+        if (i < k - 1) {
+            LLVMBasicBlockRef next = lower_block(L, "cmp.next");
+            vals[i] = LLVMConstInt(L->t_i1, 0, 0);
+            from[i] = LLVMGetInsertBlock(L->b);
+            LLVMBuildCondBr(L->b, c, next, end);
+            lower_at(L, next);
+        }
+        left = right;
+        lt = rn->ty;
+    }
+    if (k > 1) {
+        vals[k - 1] = c;
+        from[k - 1] = LLVMGetInsertBlock(L->b);
+        LLVMBuildBr(L->b, end);
+        lower_at(L, end);
+        LLVMValueRef phi = LLVMBuildPhi(L->b, L->t_i1, "cmp");
+        LLVMAddIncoming(phi, vals, from, (unsigned)k);
+        c = phi;
+    }
+    return lower_convert(L, n, c, ty_scalar(L->c->tc, TY_BOOL), n->ty);
+}
+
+/* a and b / a or b: the value of the deciding operand, as the node's type.
+ * The truth test looks through an inserted cast so that it tests the
+ * operand as written. */
+static LLVMValueRef boolop(Lower *L, Node *n) {
+    int k = n->args.len;
+    if (lower_has_refs(n->ty))
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "'and'/'or' on arrays");
+    LLVMBasicBlockRef end = lower_block(L, "bool.end");
+    LLVMValueRef *vals = arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)k);
+    LLVMBasicBlockRef *from = arena_alloc(&L->c->arena, sizeof(LLVMBasicBlockRef) * (size_t)k);
+    for (int i = 0; i < k; i++) {
+        Node *e = VEC_AT(n->args, i);
+        Node *inner = e->kind == N_CAST ? e->a : e;
+        int mark = lower_temps_mark(L);
+        bool owned = false;
+        LLVMValueRef v = lower_expr(L, inner, &owned);
+        if (!v)
+            return NULL;
+        LLVMValueRef truth = i < k - 1 ? lower_truth(L, e, v, inner->ty) : NULL;
+        LLVMValueRef val = lower_convert(L, e, v, inner->ty, e->ty);
+        val = lower_convert(L, e, val, e->ty, n->ty);
+        if (!val)
+            return NULL;
+        if (owned)
+            lower_decref(L, v, inner->ty);
+        lower_temps_release(L, mark);
+        vals[i] = val;
+        from[i] = LLVMGetInsertBlock(L->b);
+        if (i < k - 1) {
+            LLVMBasicBlockRef next = lower_block(L, "bool.next");
+            if (n->op == OP_AND)
+                LLVMBuildCondBr(L->b, truth, next, end);
+            else
+                LLVMBuildCondBr(L->b, truth, end, next);
+            lower_at(L, next);
+        } else {
+            LLVMBuildBr(L->b, end);
+        }
+    }
+    lower_at(L, end);
+    LLVMValueRef phi = LLVMBuildPhi(L->b, lower_type(L, n->ty), "boolop");
+    LLVMAddIncoming(phi, vals, from, (unsigned)k);
+    return phi;
+}
+
+static LLVMValueRef ifexp(Lower *L, Node *n, bool *owned) {
+    bool refs = lower_has_refs(n->ty);
+    int mark = lower_temps_mark(L);
+    bool o = false;
+    LLVMValueRef cv = lower_expr(L, n->a, &o);
+    if (!cv)
+        return NULL;
+    LLVMValueRef c = lower_truth(L, n->a, cv, n->a->ty);
+    if (o)
+        lower_decref(L, cv, n->a->ty);
+    lower_temps_release(L, mark);
+    LLVMBasicBlockRef bt = lower_block(L, "ifexp.then"), bf = lower_block(L, "ifexp.else");
+    LLVMBasicBlockRef end = lower_block(L, "ifexp.end");
+    LLVMBuildCondBr(L->b, c, bt, bf);
+    LLVMValueRef vals[2];
+    LLVMBasicBlockRef from[2];
+    Node *arms[2] = {n->b, n->c};
+    LLVMBasicBlockRef bbs[2] = {bt, bf};
+    for (int i = 0; i < 2; i++) {
+        lower_at(L, bbs[i]);
+        int m = lower_temps_mark(L);
+        LLVMValueRef v;
+        if (refs) {
+            v = lower_expr_owned(L, arms[i]);
+        } else {
+            v = lower_expr_use(L, arms[i]);
+        }
+        v = lower_convert(L, arms[i], v, arms[i]->ty, n->ty);
+        if (!v)
+            return NULL;
+        lower_temps_release(L, m);
+        vals[i] = v;
+        from[i] = LLVMGetInsertBlock(L->b);
+        LLVMBuildBr(L->b, end);
+    }
+    lower_at(L, end);
+    LLVMValueRef phi = LLVMBuildPhi(L->b, lower_type(L, n->ty), "ifexp");
+    LLVMAddIncoming(phi, vals, from, 2);
+    *owned = refs;
+    return phi;
+}
+
+static LLVMValueRef tuple_expr(Lower *L, Node *n, bool *owned) {
+    Type *t = n->ty;
+    if (t->kind != TY_TUPLE || t->nelems != n->args.len)
+        return lower_fail(L, n, HJ_DIAG_LOWERING, "tuple expression without a tuple type");
+    bool refs = lower_has_refs(t);
+    LLVMValueRef r = LLVMGetUndef(lower_type(L, t));
+    for (int i = 0; i < n->args.len; i++) {
+        Node *e = VEC_AT(n->args, i);
+        LLVMValueRef v = refs ? lower_expr_owned(L, e) : lower_expr_use(L, e);
+        v = lower_convert(L, e, v, e->ty, t->elems[i]);
+        if (!v)
+            return NULL;
+        r = LLVMBuildInsertValue(L->b, r, v, (unsigned)i, "");
+    }
+    *owned = refs;
+    return r;
+}
+
+/* A call to another specialisation: borrowed arguments, owned result. */
+static LLVMValueRef call_func(Lower *L, Node *n, bool *owned) {
+    Spec *s = n->spec;
+    if (!s || !s->llvm_fn)
+        return lower_fail(L, n, HJ_DIAG_LOWERING, "call to a function that was not specialised");
+    int mark = lower_temps_mark(L);
+    int na = s->nargs + 1;
+    LLVMValueRef small[16];
+    LLVMValueRef *a = na <= 16 ? small : arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)na);
+    LLVMValueRef slot = lower_alloca(L, lower_type(L, s->ret), "ret");
+    a[0] = slot;
+    for (int i = 0, j = 0; i < n->args.len && j < s->nargs; i++) {
+        Node *e = VEC_AT(n->args, i);
+        if (!e)
+            continue;
+        LLVMValueRef v = lower_expr_use(L, e);
+        v = lower_convert(L, e, v, e->ty, s->argtys[j]);
+        if (!v)
+            return NULL;
+        a[++j] = v;
+    }
+    LLVMValueRef fn = (LLVMValueRef)s->llvm_fn;
+    LLVMValueRef st = lower_call(L, LLVMGlobalGetValueType(fn), fn, a, (unsigned)na, "status");
+    lower_check_status(L, st);
+    lower_temps_release(L, mark);
+    LLVMValueRef r = lower_load(L, lower_type(L, s->ret), slot, "result");
+    *owned = lower_has_refs(s->ret);
+    return lower_convert(L, n, r, s->ret, n->ty);
+}
+
+static LLVMValueRef call_expr(Lower *L, Node *n, bool *owned) {
+    switch (n->call_kind) {
+    case CALL_FUNC: return call_func(L, n, owned);
+    case CALL_BUILTIN: return lower_builtin_call(L, n, owned);
+    case CALL_EXC: return LLVMConstNull(lower_type(L, n->ty));
+    case CALL_DTYPE: {
+        Node *e = n->args.len ? VEC_AT(n->args, 0) : NULL;
+        if (!e)
+            return lower_zero(L, n->ty);
+        return lower_convert(L, n, lower_expr_use(L, e), e->ty, n->ty);
+    }
+    default: return lower_fail(L, n, HJ_DIAG_LOWERING, "call was not resolved by inference");
+    }
+}
+
+/* ---- entry points ------------------------------------------------------------------ */
+
+LLVMValueRef lower_expr(Lower *L, Node *n, bool *owned) {
+    *owned = false;
+    if (!n->ty)
+        return lower_fail(L, n, HJ_DIAG_LOWERING, "expression without a type");
+    switch (n->kind) {
+    case N_CONST: return const_value(L, n, n->ty, &n->cval);
+    case N_NAME:
+        if (n->var) {
+            Var *v = n->var;
+            if (!v->slot)
+                return lower_fail(L, n, HJ_DIAG_LOWERING, "variable '%s' has no storage", v->name);
+            LLVMValueRef x = lower_load(L, lower_type(L, v->ty), (LLVMValueRef)v->slot, v->name);
+            return lower_convert(L, n, x, v->ty, n->ty);
+        }
+        if (ty_is_number(n->ty))
+            return const_value(L, n, n->ty, &n->cval);
+        if (n->ty->kind == TY_TUPLE || n->ty->kind == TY_ARRAY || n->ty->kind == TY_RANGE)
+            return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "global '%s' of this type cannot be frozen", n->name);
+        return LLVMConstNull(lower_type(L, n->ty));
+    case N_CAST: {
+        bool o = false;
+        LLVMValueRef v = lower_expr(L, n->a, &o);
+        if (!v)
+            return NULL;
+        LLVMValueRef r = lower_convert(L, n, v, n->a->ty, n->ty);
+        if (o && !lower_has_refs(n->ty))
+            lower_decref(L, v, n->a->ty);
+        else
+            *owned = o;
+        return r;
+    }
+    case N_BINOP: {
+        Type *t = n->op_ty ? n->op_ty : n->ty;
+        LLVMValueRef a = lower_expr_use(L, n->a);
+        a = lower_convert(L, n, a, n->a->ty, t);
+        if (!a)
+            return NULL;
+        LLVMValueRef b = lower_expr_use(L, n->b);
+        b = lower_convert(L, n, b, n->b->ty, t);
+        if (!b)
+            return NULL;
+        Type *rt = NULL;
+        LLVMValueRef r = lower_binop(L, n, n->op, t, a, b, &rt);
+        return lower_convert(L, n, r, rt, n->ty);
+    }
+    case N_UNARYOP: return unaryop(L, n);
+    case N_COMPARE: return compare(L, n);
+    case N_BOOLOP: return boolop(L, n);
+    case N_IFEXP: return ifexp(L, n, owned);
+    case N_CALL: return call_expr(L, n, owned);
+    case N_ATTRIBUTE:
+        if (n->attr_kind == ATTR_CONST)
+            return const_value(L, n, n->ty, &n->cval);
+        return lower_attribute(L, n, owned);
+    case N_SUBSCRIPT: return lower_subscript(L, n, owned);
+    case N_TUPLE: return tuple_expr(L, n, owned);
+    case N_NAMEDEXPR: {
+        bool o = false;
+        LLVMValueRef v = lower_expr(L, n->b, &o);
+        if (!v || !n->a->var)
+            return v ? lower_fail(L, n, HJ_DIAG_LOWERING, "walrus target without a variable") : NULL;
+        lower_store_var(L, n, n->a->var, v, n->b->ty, o);
+        /* the value is now the variable's: read it back borrowed */
+        Var *var = n->a->var;
+        LLVMValueRef x = lower_load(L, lower_type(L, var->ty), (LLVMValueRef)var->slot, "");
+        return lower_convert(L, n, x, var->ty, n->ty);
+    }
+    default:
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "unsupported expression (%s)", ast_kind_name(n->kind));
+    }
+}
+
+LLVMValueRef lower_expr_use(Lower *L, Node *n) {
+    bool owned = false;
+    LLVMValueRef v = lower_expr(L, n, &owned);
+    lower_temp(L, v, n->ty, owned);
+    return v;
+}
+
+LLVMValueRef lower_expr_owned(Lower *L, Node *n) {
+    bool owned = false;
+    LLVMValueRef v = lower_expr(L, n, &owned);
+    if (v && !owned)
+        lower_incref(L, v, n->ty);
+    return v;
+}
