@@ -591,23 +591,28 @@ static PyObject *dispatcher_add_overload(PyObject *op, PyObject *args)
         PyDict_SetItemString(info, "key", key_o) < 0)
         goto error;
 
-    /* replace an overload with the same key (recompilation), else append */
+    /* Two threads may compile the same key at once: the first one added
+     * wins, because a call running without the GIL may still read the
+     * strings of an overload.  An alias with this key is retired (never
+     * matched again) rather than freed, for the same reason. */
     for (Py_ssize_t i = 0; i < self->nov; i++) {
         Overload *old = &self->ovs[i];
         if (old->keylen == ov.keylen && memcmp(old->key, ov.key, ov.keylen) == 0) {
-            /* the old code stays loaded: a running call may still use it */
-            free(old->key);
-            free(old->params);
-            free(old->rettype);
-            free(old->offs);
-            Py_XDECREF(old->info);
-            *old = ov;
-            Py_RETURN_NONE;
+            if (!old->alias)
+                goto discard;
+            old->keylen = (size_t)-1;
         }
     }
     if (grow(self) < 0)
         goto error;
     self->ovs[self->nov++] = ov;
+    Py_RETURN_NONE;
+discard:
+    free(ov.key);
+    free(ov.params);
+    free(ov.rettype);
+    free(ov.offs);
+    Py_XDECREF(ov.info);
     Py_RETURN_NONE;
 bad_code:
     PyErr_Format(PyExc_ValueError, "_add_overload: malformed typecode (key %R, return %R)", key_o, ret_o);
