@@ -1,0 +1,4 @@
+def f(x):
+    if x:
+        y = 1
+      return y

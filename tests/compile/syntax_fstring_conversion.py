@@ -1,0 +1,2 @@
+def f(x):
+    raise ValueError(f"bad value {x!z}")

@@ -1,0 +1,3 @@
+def f(x):
+    for i in range(x)
+        pass

@@ -1,0 +1,4 @@
+def f(x):
+    y = (x +
+         2
+    return y
