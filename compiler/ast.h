@@ -54,7 +54,8 @@ typedef enum OpKind {
 
 typedef enum NodeKind {
     /* ---- statements ---- */
-    N_FUNCDEF,   /* name, params (N_PARAM list), body, decorators (exprs), a = returns annotation or NULL */
+    N_FUNCDEF,   /* name, params (N_PARAM list), body, decorators (exprs), a = returns annotation or NULL,
+                    is_async */
     N_PARAM,     /* name, a = default or NULL, b = annotation or NULL, flags: is_star, is_kwstar, is_kwonly, is_posonly */
     N_RETURN,    /* a = value or NULL */
     N_ASSIGN,    /* targets (one or more exprs: x = y = v), a = value */
@@ -72,11 +73,13 @@ typedef enum NodeKind {
     N_DEL,       /* targets                                             [unsupported] */
     N_GLOBAL,    /* names (char* list)                                  [unsupported] */
     N_NONLOCAL,  /* names (char* list)                                  [unsupported] */
-    N_IMPORT,    /* names (char* list, dotted), aliases                 [unsupported] */
-    N_WITH,      /* items (exprs), body, flags: is_async                [unsupported] */
+    N_IMPORT,    /* names (char* list, dotted), aliases (char* or NULL);
+                    from-import: is_from, name = module (leading dots kept) [unsupported] */
+    N_WITH,      /* args = items (exprs), targets = their `as` targets (NULL
+                    where absent), body, flags: is_async                 [unsupported] */
     N_TRY,       /* body, handlers (N_HANDLER), orelse, finalbody       [unsupported] */
-    N_HANDLER,   /* a = type or NULL, name or NULL, body                [unsupported] */
-    N_CLASSDEF,  /* name, args (bases), body                            [unsupported] */
+    N_HANDLER,   /* a = type or NULL, name or NULL, body, is_star (except*) [unsupported] */
+    N_CLASSDEF,  /* name, args (bases), keywords, body, decorators      [unsupported] */
     N_MATCH,     /* a = subject (cases are skipped)                     [unsupported] */
     /* ---- expressions ---- */
     N_NAME,      /* name; after inference: var (local) or ty/cval/builtin (global) */
@@ -107,7 +110,8 @@ typedef enum NodeKind {
     N_YIELD,     /* a = value or NULL, flags: is_from                   [unsupported] */
     N_AWAIT,     /* a                                                   [unsupported] */
     N_FSTRING,   /* args = parts (N_CONST strings and N_FORMATTED)      [unsupported outside raise messages] */
-    N_FORMATTED, /* a = value, b = format spec or NULL                  */
+    N_FORMATTED, /* a = value, b = format spec (an N_FSTRING) or NULL,
+                    name = conversion "r"/"s"/"a" or NULL               */
     /* ---- inserted by inference ---- */
     N_CAST,      /* a = operand; ty = target type, a->ty = source type.  To
                     bool: truth value (x != 0, len != 0 for arrays...). */
