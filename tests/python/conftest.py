@@ -20,11 +20,14 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 AGAINST_NUMBA = os.environ.get("HPCJIT_TESTS_AGAINST_NUMBA") == "1"
 
+collect_ignore = []
 if AGAINST_NUMBA:
     sys.path.insert(0, HERE)
     import numba_shim
 
     numba_shim.install()
+    # these test hpcjit's internals (the runtime engineer's), not behaviour
+    collect_ignore = ["test_env.py", "test_dispatcher_api.py"]
 
 
 def pytest_configure(config):
