@@ -1,0 +1,1570 @@
+/* infer.c - type inference: specialisations, the fixpoint over variable
+ * and return types, statements and expressions.  Calls, builtins and
+ * attributes are in infer_call.c.  What the tree looks like afterwards is
+ * documented in docs/TYPED_AST.md. */
+#include "infer.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_INFER_DEPTH 64
+#define MAX_PASSES 200
+
+Type *infer_ty(Inf *I, TyKind k) { return ty_scalar(I->tc, k); }
+const char *infer_tyname(Inf *I, const Type *t) { return ty_str(I->a, t); }
+
+static int err(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) HJ_PRINTF(4, 5);
+static int err(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    diag_verror(&I->c->diag, k, n->loc, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+#define TYPING(I, n, ...) (err((I), HJ_DIAG_TYPING, (n), __VA_ARGS__), (Type *)NULL)
+#define UNSUP(I, n, ...) (err((I), HJ_DIAG_UNSUPPORTED, (n), __VA_ARGS__), (Type *)NULL)
+
+bool infer_is_value(const Type *t) {
+    switch (t->kind) {
+    case TY_MODULE: case TY_BUILTIN: case TY_FUNCTION: case TY_EXC_CLASS: case TY_EXC_VALUE:
+    case TY_BOUND_METHOD: case TY_STRING:
+        return false;
+    case TY_TUPLE:
+        for (int i = 0; i < t->nelems; i++)
+            if (!infer_is_value(t->elems[i]))
+                return false;
+        return true;
+    default:
+        return true;
+    }
+}
+
+bool infer_check_value(Inf *I, Node *n, Type *t) {
+    if (infer_is_value(t))
+        return true;
+    if (t->kind == TY_STRING)
+        err(I, HJ_DIAG_UNSUPPORTED, n,
+            "strings are not supported by hpcjit (only as raise and assert messages)");
+    else if (t->kind == TY_EXC_CLASS || t->kind == TY_EXC_VALUE)
+        err(I, HJ_DIAG_UNSUPPORTED, n, "exceptions can only be raised, not used as values");
+    else
+        err(I, HJ_DIAG_TYPING, n, "%s cannot be used as a value", infer_tyname(I, t));
+    return false;
+}
+
+Node *infer_const_int(Inf *I, SrcLoc loc, int64_t v) {
+    Node *k = ast_new(I->a, N_CONST, loc);
+    k->cval.kind = CVAL_INT;
+    k->cval.i = v;
+    k->ty = infer_ty(I, TY_INT64);
+    return k;
+}
+
+/* ---- casts ---- */
+
+void infer_cast(Inf *I, Node **pn, Type *to) {
+    Node *n = *pn;
+    if (!I->final || !n || n->ty == to)
+        return;
+    if (n->kind == N_TUPLE && to->kind == TY_TUPLE && to->nelems == n->args.len) {
+        /* push the conversion into the literal's elements */
+        for (int i = 0; i < n->args.len; i++)
+            infer_cast(I, (Node **)&VEC_AT(n->args, i), to->elems[i]);
+        n->ty = to;
+        return;
+    }
+    Node *c = ast_new(I->a, N_CAST, n->loc);
+    c->a = n;
+    c->ty = to;
+    *pn = c;
+}
+
+static bool convert_check(Inf *I, Node *n, Type *from, Type *to, const char *what) {
+    if (IS_UNK(from) || IS_UNK(to) || ty_can_convert(from, to))
+        return true;
+    if (from->kind == TY_NONE || to->kind == TY_NONE)
+        err(I, HJ_DIAG_TYPING, n, "cannot convert %s to %s for %s (Optional values are not supported yet)",
+            infer_tyname(I, from), infer_tyname(I, to), what);
+    else
+        err(I, HJ_DIAG_TYPING, n, "cannot convert %s to %s for %s", infer_tyname(I, from),
+            infer_tyname(I, to), what);
+    return false;
+}
+
+bool infer_coerce(Inf *I, Node **pn, Type *to, const char *what) {
+    Type *t = infer_expr(I, pn);
+    if (!t)
+        return false;
+    if (!convert_check(I, *pn, t, to, what))
+        return false;
+    infer_cast(I, pn, to);
+    return true;
+}
+
+bool infer_truth(Inf *I, Node **pn) {
+    Type *t = infer_expr(I, pn);
+    if (!t)
+        return false;
+    if (IS_UNK(t))
+        return true;
+    if (!(ty_is_number(t) || t->kind == TY_NONE || t->kind == TY_ARRAY || t->kind == TY_TUPLE)) {
+        err(I, HJ_DIAG_TYPING, *pn, "cannot use %s as a condition", infer_tyname(I, t));
+        return false;
+    }
+    infer_cast(I, pn, infer_ty(I, TY_BOOL));
+    return true;
+}
+
+/* ---- variables ---- */
+
+static Var *find_var(Spec *s, const char *name) {
+    for (int i = 0; i < s->vars.len; i++) {
+        Var *v = VEC_AT(s->vars, i);
+        if (strcmp(v->name, name) == 0)
+            return v;
+    }
+    return NULL;
+}
+
+static Var *add_var(Inf *I, const char *name, SrcLoc loc) {
+    Var *v = find_var(I->s, name);
+    if (v)
+        return v;
+    v = arena_alloc(I->a, sizeof *v);
+    v->name = name;
+    v->ty = TY_UNK(I);
+    v->first_def = loc;
+    v->param_index = -1;
+    vec_push(I->a, &I->s->vars, v);
+    return v;
+}
+
+/* Give `v` the unification of its type and `t`. */
+static bool var_assign(Inf *I, Node *at, Var *v, Type *t) {
+    if (!infer_check_value(I, at, t))
+        return false;
+    Type *u = ty_unify(I->tc, v->ty, t);
+    if (!u) {
+        const char *extra = (v->ty->kind == TY_NONE || t->kind == TY_NONE)
+                                ? " (Optional values are not supported yet)"
+                                : "";
+        err(I, HJ_DIAG_TYPING, at, "cannot unify %s and %s for variable '%s'%s",
+            infer_tyname(I, v->ty), infer_tyname(I, t), v->name, extra);
+        return false;
+    }
+    if (u != v->ty) {
+        v->ty = u;
+        I->changed = true;
+    }
+    return true;
+}
+
+/* ---- names declared by assignment ---- */
+
+static void collect_target(Inf *I, Node *t) {
+    if (!t)
+        return;
+    if (t->kind == N_NAME)
+        add_var(I, t->name, t->loc);
+    else if (t->kind == N_TUPLE || t->kind == N_LIST)
+        for (int i = 0; i < t->args.len; i++)
+            collect_target(I, VEC_AT(t->args, i));
+    else if (t->kind == N_STARRED)
+        collect_target(I, t->a);
+}
+
+static void collect_vec(Inf *I, PtrVec *v);
+
+static void collect(Inf *I, Node *n) {
+    if (!n)
+        return;
+    switch (n->kind) {
+    case N_ASSIGN:
+        for (int i = 0; i < n->targets.len; i++)
+            collect_target(I, VEC_AT(n->targets, i));
+        collect(I, n->a);
+        return;
+    case N_AUGASSIGN:
+    case N_ANNASSIGN:
+        collect_target(I, n->a);
+        collect(I, n->b);
+        collect(I, n->c);
+        return;
+    case N_FOR:
+        collect_target(I, n->a);
+        break;
+    case N_NAMEDEXPR:
+        collect_target(I, n->a);
+        break;
+    case N_FUNCDEF:
+    case N_CLASSDEF:
+    case N_LAMBDA:
+    case N_COMP:
+        return; /* refused before typing */
+    default:
+        break;
+    }
+    collect(I, n->a);
+    collect(I, n->b);
+    collect(I, n->c);
+    collect_vec(I, &n->body);
+    collect_vec(I, &n->orelse);
+    collect_vec(I, &n->finalbody);
+    collect_vec(I, &n->args);
+    collect_vec(I, &n->args2);
+    collect_vec(I, &n->keywords);
+}
+
+static void collect_vec(Inf *I, PtrVec *v) {
+    for (int i = 0; i < v->len; i++)
+        collect(I, VEC_AT(*v, i));
+}
+
+/* ---- constructs refused before typing ---- */
+
+static const char *unsupported_what(const Node *n, bool top) {
+    switch (n->kind) {
+    case N_FUNCDEF:
+        if (!top)
+            return "nested function definitions are";
+        return n->is_async ? "async functions are" : NULL;
+    case N_DEL: return "'del' statements are";
+    case N_GLOBAL: return "'global' statements are";
+    case N_NONLOCAL: return "'nonlocal' statements are";
+    case N_IMPORT: return "'import' statements are";
+    case N_WITH: return n->is_async ? "'async with' statements are" : "'with' statements are";
+    case N_TRY: return "'try' statements are";
+    case N_CLASSDEF: return "class definitions are";
+    case N_MATCH: return "'match' statements are";
+    case N_LIST: return "list literals are";
+    case N_DICT: return "dict literals are";
+    case N_SET: return "set literals are";
+    case N_LAMBDA: return "lambda expressions are";
+    case N_COMP:
+        switch (n->comp_kind) {
+        case 0: return "list comprehensions are";
+        case 1: return "set comprehensions are";
+        case 2: return "dict comprehensions are";
+        default: return "generator expressions are";
+        }
+    case N_YIELD: return "'yield' expressions (generators) are";
+    case N_AWAIT: return "'await' expressions are";
+    case N_FOR: return n->is_async ? "'async for' loops are" : NULL;
+    case N_STARRED: return "star-expressions are";
+    case N_CALL: return n->has_star ? "star-arguments in calls are" : NULL;
+    case N_BINOP: return n->op == OP_MATMUL ? "the matrix multiplication operator '@' is" : NULL;
+    case N_AUGASSIGN: return n->op == OP_MATMUL ? "the matrix multiplication operator '@=' is" : NULL;
+    case N_COMPARE:
+        for (int i = 0; i < n->args.len; i++)
+            if (n->ops[i] == OP_IN || n->ops[i] == OP_NOTIN)
+                return "the 'in' operator is";
+        return NULL;
+    default:
+        return NULL;
+    }
+}
+
+static bool check_vec(Inf *I, PtrVec *v);
+
+static bool check_supported(Inf *I, Node *n, bool top) {
+    if (!n)
+        return true;
+    const char *what = unsupported_what(n, top);
+    if (what) {
+        err(I, HJ_DIAG_UNSUPPORTED, n, "%s not supported by hpcjit", what);
+        return false;
+    }
+    if (n->kind == N_FUNCDEF) {
+        for (int i = 0; i < n->params.len; i++) {
+            Node *p = VEC_AT(n->params, i);
+            if (p->is_star || p->is_kwstar) {
+                err(I, HJ_DIAG_UNSUPPORTED, p, "%s parameters are not supported by hpcjit",
+                    p->is_star ? "*args" : "**kwargs");
+                return false;
+            }
+        }
+        return check_vec(I, &n->body);
+    }
+    if (n->kind == N_CALL && n->keywords.len) {
+        for (int i = 0; i < n->keywords.len; i++) {
+            Node *k = VEC_AT(n->keywords, i);
+            if (!k->name) {
+                err(I, HJ_DIAG_UNSUPPORTED, k, "star-arguments in calls are not supported by hpcjit");
+                return false;
+            }
+        }
+    }
+    return check_supported(I, n->a, false) && check_supported(I, n->b, false) &&
+           check_supported(I, n->c, false) && check_vec(I, &n->body) &&
+           check_vec(I, &n->orelse) && check_vec(I, &n->finalbody) && check_vec(I, &n->handlers) &&
+           check_vec(I, &n->args) && check_vec(I, &n->args2) && check_vec(I, &n->keywords) &&
+           check_vec(I, &n->targets) && check_vec(I, &n->generators);
+}
+
+static bool check_vec(Inf *I, PtrVec *v) {
+    for (int i = 0; i < v->len; i++)
+        if (!check_supported(I, VEC_AT(*v, i), false))
+            return false;
+    return true;
+}
+
+/* ---- names ---- */
+
+static const HjEnvEntry *env_find(const HjFunction *hf, const char *name) {
+    for (int i = 0; i < hf->nenv; i++)
+        if (hf->env[i].name && strcmp(hf->env[i].name, name) == 0)
+            return &hf->env[i];
+    return NULL;
+}
+
+static const struct {
+    const char *name;
+    TyKind kind;
+} dtype_classes[] = {
+    {"numpy.bool_", TY_BOOL},        {"numpy.bool", TY_BOOL},         {"numpy.int8", TY_INT8},
+    {"numpy.int16", TY_INT16},       {"numpy.int32", TY_INT32},       {"numpy.int64", TY_INT64},
+    {"numpy.uint8", TY_UINT8},       {"numpy.uint16", TY_UINT16},     {"numpy.uint32", TY_UINT32},
+    {"numpy.uint64", TY_UINT64},     {"numpy.float32", TY_FLOAT32},   {"numpy.float64", TY_FLOAT64},
+    {"numpy.complex64", TY_COMPLEX64}, {"numpy.complex128", TY_COMPLEX128},
+    {"numpy.intp", TY_INT64},        {"numpy.uintp", TY_UINT64},      {"numpy.int_", TY_INT64},
+    {"numpy.double", TY_FLOAT64},    {"numpy.single", TY_FLOAT32},    {"numpy.byte", TY_INT8},
+    {"numpy.ubyte", TY_UINT8},       {"numpy.short", TY_INT16},       {"numpy.ushort", TY_UINT16},
+    {"numpy.intc", TY_INT32},        {"numpy.uintc", TY_UINT32},      {"numpy.longlong", TY_INT64},
+    {"numpy.ulonglong", TY_UINT64},  {"numpy.float_", TY_FLOAT64},    {"numpy.complex_", TY_COMPLEX128},
+    {"numpy.cdouble", TY_COMPLEX128}, {"numpy.csingle", TY_COMPLEX64},
+};
+
+/* The type a qualified name of a builtin stands for, or NULL. */
+Type *infer_qualname_type(Inf *I, const char *q, int *builtin);
+Type *infer_qualname_type(Inf *I, const char *q, int *builtin) {
+    int b = builtin_lookup(q);
+    if (b >= 0) {
+        *builtin = b;
+        return ty_builtin(I->tc, b);
+    }
+    for (size_t i = 0; i < sizeof dtype_classes / sizeof dtype_classes[0]; i++)
+        if (strcmp(dtype_classes[i].name, q) == 0)
+            return ty_dtype(I->tc, infer_ty(I, dtype_classes[i].kind));
+    if (strncmp(q, "builtins.", 9) == 0) {
+        const char *nm = q + 9;
+        size_t n = strlen(nm);
+        if ((n > 5 && strcmp(nm + n - 5, "Error") == 0) ||
+            (n >= 9 && strcmp(nm + n - 9, "Exception") == 0) || strcmp(nm, "StopIteration") == 0)
+            return ty_exc_class(I->tc, nm);
+    }
+    return NULL;
+}
+
+static Node *env_const(Inf *I, const HjEnvEntry *e, SrcLoc loc, Node *into);
+
+/* Fill `n` (N_NAME or a fresh N_CONST) with the constant of `e`. */
+static bool env_scalar(Inf *I, const HjEnvEntry *e, Node *n) {
+    switch (e->kind) {
+    case HJ_ENV_INT:
+        n->cval.kind = e->is_bool ? CVAL_BOOL : CVAL_INT;
+        n->cval.i = e->i;
+        n->ty = infer_ty(I, e->is_bool ? TY_BOOL : TY_INT64);
+        return true;
+    case HJ_ENV_FLOAT:
+        n->cval.kind = CVAL_FLOAT;
+        n->cval.f = e->f;
+        n->ty = infer_ty(I, TY_FLOAT64);
+        return true;
+    case HJ_ENV_COMPLEX:
+        n->cval.kind = CVAL_COMPLEX;
+        n->cval.f = e->f;
+        n->cval.f_imag = e->f_imag;
+        n->ty = infer_ty(I, TY_COMPLEX128);
+        return true;
+    case HJ_ENV_NONE:
+        n->cval.kind = CVAL_NONE;
+        n->ty = infer_ty(I, TY_NONE);
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* A tuple constant: an N_TUPLE of N_CONSTs (written into `into` when given). */
+static Node *env_const(Inf *I, const HjEnvEntry *e, SrcLoc loc, Node *into) {
+    if (e->kind == HJ_ENV_TUPLE) {
+        Node *t = into ? into : ast_new(I->a, N_TUPLE, loc);
+        PtrVec args = {0};
+        Type **el = arena_alloc(I->a, sizeof(Type *) * (size_t)(e->nitems + 1));
+        for (int i = 0; i < e->nitems; i++) {
+            Node *k = env_const(I, &e->items[i], loc, NULL);
+            if (!k)
+                return NULL;
+            vec_push(I->a, &args, k);
+            el[i] = k->ty;
+        }
+        t->kind = N_TUPLE;
+        t->args = args;
+        t->ty = ty_tuple(I->tc, el, e->nitems);
+        return t;
+    }
+    Node *k = ast_new(I->a, N_CONST, loc);
+    return env_scalar(I, e, k) ? k : NULL;
+}
+
+static Type *env_name(Inf *I, Node *n, const HjEnvEntry *e) {
+    const char *what = NULL;
+    switch (e->kind) {
+    case HJ_ENV_MODULE:
+        n->ty = ty_module(I->tc, e->qualname);
+        return n->ty;
+    case HJ_ENV_BUILTIN: {
+        int b = -1;
+        Type *t = infer_qualname_type(I, e->qualname, &b);
+        if (!t)
+            return TYPING(I, n, "untyped global name '%s': %s is not supported by hpcjit", n->name,
+                          e->qualname);
+        if (b >= 0)
+            n->builtin = (BuiltinId)b;
+        n->ty = t;
+        return t;
+    }
+    case HJ_ENV_FUNC:
+        n->ty = ty_function(I->tc, e->func);
+        return n->ty;
+    case HJ_ENV_INT: case HJ_ENV_FLOAT: case HJ_ENV_COMPLEX: case HJ_ENV_NONE:
+        env_scalar(I, e, n);
+        return n->ty;
+    case HJ_ENV_TUPLE: {
+        Node *t = env_const(I, e, n->loc, I->final ? n : NULL);
+        if (!t)
+            return TYPING(I, n, "global name '%s' is a tuple holding values hpcjit cannot use",
+                          n->name);
+        n->ty = t->ty;
+        return t->ty;
+    }
+    case HJ_ENV_STR:
+        return TYPING(I, n, "global name '%s' is a str ('%s'); strings are not supported by hpcjit",
+                      n->name, e->qualname ? e->qualname : "");
+    case HJ_ENV_OTHER:
+        what = e->qualname ? e->qualname : "an unsupported object";
+        return TYPING(I, n, "global name '%s' is %s, which hpcjit cannot use", n->name, what);
+    }
+    return TYPING(I, n, "global name '%s' cannot be used", n->name);
+}
+
+static Type *name_expr(Inf *I, Node *n) {
+    if (!n->var)
+        n->var = find_var(I->s, n->name);
+    if (n->var) {
+        Type *t = n->var->ty;
+        if (I->final && IS_UNK(t))
+            return TYPING(I, n, "cannot determine the type of variable '%s' (is it assigned before use?)",
+                          n->name);
+        n->ty = t;
+        return t;
+    }
+    const HjEnvEntry *e = I->s->hf ? env_find(I->s->hf, n->name) : NULL;
+    if (!e) {
+        err(I, HJ_DIAG_NAME, n, "name '%s' is not defined", n->name);
+        return NULL;
+    }
+    return env_name(I, n, e);
+}
+
+/* ---- operators ---- */
+
+static const char *op_verb(OpKind op) {
+    switch (op) {
+    case OP_ADD: return "add";
+    case OP_SUB: return "subtract";
+    case OP_MUL: return "multiply";
+    case OP_DIV: return "divide";
+    case OP_FLOORDIV: return "floor-divide";
+    case OP_MOD: return "take the remainder of";
+    case OP_POW: return "raise to a power";
+    case OP_LSHIFT: return "left-shift";
+    case OP_RSHIFT: return "right-shift";
+    case OP_BITAND: return "bitwise-and";
+    case OP_BITOR: return "bitwise-or";
+    case OP_BITXOR: return "bitwise-xor";
+    default: return "combine";
+    }
+}
+
+Type *infer_binop_type(Inf *I, Node *at, OpKind op, Type *a, Type *b, Type **op_ty) {
+    if (IS_UNK(a) || IS_UNK(b)) {
+        *op_ty = TY_UNK(I);
+        return TY_UNK(I);
+    }
+    if (!ty_is_number(a) || !ty_is_number(b)) {
+        if (ty_is_array(a) || ty_is_array(b))
+            return TYPING(I, at, "cannot %s %s and %s (array expressions are not supported yet)",
+                          op_verb(op), infer_tyname(I, a), infer_tyname(I, b));
+        return TYPING(I, at, "cannot %s %s and %s", op_verb(op), infer_tyname(I, a),
+                      infer_tyname(I, b));
+    }
+    Type *t = ty_promote_arith(I->tc, a, b);
+    bool cplx = ty_is_complex(t), flt = ty_is_float(t);
+    switch (op) {
+    case OP_ADD: case OP_SUB: case OP_MUL:
+        *op_ty = t;
+        return t;
+    case OP_DIV:
+        *op_ty = t;
+        return (cplx || flt) ? t : infer_ty(I, TY_FLOAT64);
+    case OP_FLOORDIV: case OP_MOD:
+        if (cplx)
+            return TYPING(I, at, "cannot %s %s and %s (complex numbers have no %s)", op_verb(op),
+                          infer_tyname(I, a), infer_tyname(I, b), op == OP_MOD ? "remainder" : "floor division");
+        *op_ty = t;
+        return t;
+    case OP_POW:
+        if (a->kind == TY_FLOAT32 && ty_is_int(b))
+            t = a;
+        *op_ty = t;
+        return t;
+    case OP_LSHIFT: case OP_RSHIFT:
+        if (cplx || flt)
+            return TYPING(I, at, "cannot %s %s and %s (integers only)", op_verb(op), infer_tyname(I, a),
+                          infer_tyname(I, b));
+        t = infer_ty(I, ty_is_unsigned(a) ? TY_UINT64 : TY_INT64);
+        *op_ty = t;
+        return t;
+    case OP_BITAND: case OP_BITOR: case OP_BITXOR:
+        if (cplx || flt)
+            return TYPING(I, at, "cannot %s %s and %s (integers and bools only)", op_verb(op),
+                          infer_tyname(I, a), infer_tyname(I, b));
+        if (a->kind == TY_BOOL && b->kind == TY_BOOL)
+            t = a;
+        *op_ty = t;
+        return t;
+    default:
+        return UNSUP(I, at, "operator '%s' is not supported by hpcjit", ast_op_str(op));
+    }
+}
+
+static Type *binop_expr(Inf *I, Node *n) {
+    Type *a = infer_expr(I, &n->a);
+    Type *b = a ? infer_expr(I, &n->b) : NULL;
+    if (!b)
+        return NULL;
+    Type *op_ty = NULL;
+    Type *t = infer_binop_type(I, n, n->op, a, b, &op_ty);
+    if (!t)
+        return NULL;
+    n->op_ty = op_ty;
+    infer_cast(I, &n->a, op_ty);
+    infer_cast(I, &n->b, op_ty);
+    return t;
+}
+
+static Type *unary_expr(Inf *I, Node *n) {
+    Type *a = infer_expr(I, &n->a);
+    if (!a)
+        return NULL;
+    if (n->op == OP_NOT) {
+        if (!infer_truth(I, &n->a))
+            return NULL;
+        n->op_ty = infer_ty(I, TY_BOOL);
+        return n->op_ty;
+    }
+    if (IS_UNK(a))
+        return a;
+    if (!ty_is_number(a)) {
+        if (ty_is_array(a))
+            return TYPING(I, n, "cannot apply unary '%s' to %s (array expressions are not supported yet)",
+                          ast_op_str(n->op), infer_tyname(I, a));
+        return TYPING(I, n, "cannot apply unary '%s' to %s", ast_op_str(n->op), infer_tyname(I, a));
+    }
+    Type *t = a;
+    if (ty_is_int(a) || a->kind == TY_BOOL) {
+        if (n->op == OP_INVERT && a->kind == TY_BOOL)
+            t = a;
+        else
+            t = infer_ty(I, ty_is_unsigned(a) ? TY_UINT64 : TY_INT64);
+    } else if (n->op == OP_INVERT) {
+        return TYPING(I, n, "cannot apply unary '~' to %s (integers and bools only)", infer_tyname(I, a));
+    }
+    n->op_ty = t;
+    infer_cast(I, &n->a, t);
+    return t;
+}
+
+static Type *compare_expr(Inf *I, Node *n) {
+    Type *left = infer_expr(I, &n->a);
+    if (!left)
+        return NULL;
+    if (I->final || !n->op_tys)
+        n->op_tys = arena_alloc(I->a, sizeof(Type *) * (size_t)(n->args.len + 1));
+    bool unk = IS_UNK(left);
+    for (int i = 0; i < n->args.len; i++) {
+        Node **pr = (Node **)&VEC_AT(n->args, i);
+        Type *right = infer_expr(I, pr);
+        if (!right)
+            return NULL;
+        OpKind op = n->ops[i];
+        Type *ot = NULL;
+        if (IS_UNK(left) || IS_UNK(right)) {
+            unk = true;
+            ot = TY_UNK(I);
+        } else if (op == OP_IS || op == OP_ISNOT) {
+            if (left->kind == TY_NONE || right->kind == TY_NONE)
+                ot = infer_ty(I, TY_NONE);
+            else if (left == right && left->kind == TY_BOOL)
+                ot = left;
+            else
+                return UNSUP(I, n, "'%s' is only supported with None (comparing %s and %s)",
+                             ast_op_str(op), infer_tyname(I, left), infer_tyname(I, right));
+        } else if (ty_is_number(left) && ty_is_number(right)) {
+            ot = ty_promote_arith(I->tc, left, right);
+            if (ty_is_complex(ot) && op != OP_EQ && op != OP_NE)
+                return TYPING(I, n, "cannot order complex numbers (%s %s %s)", infer_tyname(I, left),
+                              ast_op_str(op), infer_tyname(I, right));
+            if (left->kind == TY_BOOL && right->kind == TY_BOOL)
+                ot = left;
+        } else if (left->kind == TY_NONE && right->kind == TY_NONE && (op == OP_EQ || op == OP_NE)) {
+            ot = left;
+        } else {
+            return TYPING(I, n, "cannot compare %s and %s with '%s'%s", infer_tyname(I, left),
+                          infer_tyname(I, right), ast_op_str(op),
+                          (ty_is_array(left) || ty_is_array(right))
+                              ? " (array expressions are not supported yet)"
+                              : "");
+        }
+        n->op_tys[i] = ot;
+        left = right;
+    }
+    (void)unk;
+    return infer_ty(I, TY_BOOL);
+}
+
+static Type *boolop_expr(Inf *I, Node *n) {
+    Type *t = TY_UNK(I);
+    for (int i = 0; i < n->args.len; i++) {
+        Type *a = infer_expr(I, (Node **)&VEC_AT(n->args, i));
+        if (!a)
+            return NULL;
+        if (!IS_UNK(a) && !(ty_is_number(a) || a->kind == TY_NONE || a->kind == TY_ARRAY ||
+                            a->kind == TY_TUPLE))
+            return TYPING(I, VEC_AT(n->args, i), "cannot use %s in '%s'", infer_tyname(I, a),
+                          n->op == OP_AND ? "and" : "or");
+        Type *u = ty_unify(I->tc, t, a);
+        if (!u)
+            return TYPING(I, VEC_AT(n->args, i),
+                          "cannot unify %s and %s in '%s' (its value is one of the operands)",
+                          infer_tyname(I, t), infer_tyname(I, a), n->op == OP_AND ? "and" : "or");
+        t = u;
+    }
+    if (!IS_UNK(t))
+        for (int i = 0; i < n->args.len; i++)
+            infer_cast(I, (Node **)&VEC_AT(n->args, i), t);
+    return t;
+}
+
+static Type *ifexp_expr(Inf *I, Node *n) {
+    if (!infer_truth(I, &n->a))
+        return NULL;
+    Type *b = infer_expr(I, &n->b);
+    Type *c = b ? infer_expr(I, &n->c) : NULL;
+    if (!c)
+        return NULL;
+    Type *t = ty_unify(I->tc, b, c);
+    if (!t)
+        return TYPING(I, n, "cannot unify %s and %s in a conditional expression%s", infer_tyname(I, b),
+                      infer_tyname(I, c),
+                      (b->kind == TY_NONE || c->kind == TY_NONE) ? " (Optional values are not supported yet)" : "");
+    if (!IS_UNK(t) && (!infer_check_value(I, n->b, b) || !infer_check_value(I, n->c, c)))
+        return NULL;
+    infer_cast(I, &n->b, t);
+    infer_cast(I, &n->c, t);
+    return t;
+}
+
+static Type *tuple_expr(Inf *I, Node *n) {
+    Type **el = arena_alloc(I->a, sizeof(Type *) * (size_t)(n->args.len + 1));
+    bool unk = false;
+    for (int i = 0; i < n->args.len; i++) {
+        el[i] = infer_expr(I, (Node **)&VEC_AT(n->args, i));
+        if (!el[i])
+            return NULL;
+        if (IS_UNK(el[i]))
+            unk = true;
+        else if (!infer_check_value(I, VEC_AT(n->args, i), el[i]))
+            return NULL;
+    }
+    return unk ? TY_UNK(I) : ty_tuple(I->tc, el, n->args.len);
+}
+
+/* A constant integer index (5, -1), or false. */
+static bool const_index(Node *n, int64_t *v) {
+    if (n->kind == N_CONST && n->cval.kind == CVAL_INT) {
+        *v = n->cval.i;
+        return true;
+    }
+    if (n->kind == N_UNARYOP && (n->op == OP_NEG || n->op == OP_POS) && n->a->kind == N_CONST &&
+        n->a->cval.kind == CVAL_INT) {
+        *v = n->op == OP_NEG ? -n->a->cval.i : n->a->cval.i;
+        return true;
+    }
+    return false;
+}
+
+/* Type the index of an array subscript; returns the number of indices or -1. */
+static int array_index(Inf *I, Node *n, bool *unk) {
+    Node **pidx = &n->b;
+    Node *idx = *pidx;
+    if (idx->kind == N_TUPLE) {
+        Type **el = arena_alloc(I->a, sizeof(Type *) * (size_t)(idx->args.len + 1));
+        for (int i = 0; i < idx->args.len; i++) {
+            Node **pe = (Node **)&VEC_AT(idx->args, i);
+            if ((*pe)->kind == N_SLICE) {
+                err(I, HJ_DIAG_UNSUPPORTED, *pe, "array slicing is not supported yet");
+                return -1;
+            }
+            Type *t = infer_expr(I, pe);
+            if (!t)
+                return -1;
+            if (IS_UNK(t)) {
+                *unk = true;
+            } else if (!ty_is_int(t)) {
+                err(I, HJ_DIAG_TYPING, *pe, "array index must be an integer, not %s", infer_tyname(I, t));
+                return -1;
+            }
+            infer_cast(I, pe, infer_ty(I, TY_INT64));
+            el[i] = infer_ty(I, TY_INT64);
+        }
+        idx->ty = ty_tuple(I->tc, el, idx->args.len);
+        return idx->args.len;
+    }
+    if (idx->kind == N_SLICE) {
+        err(I, HJ_DIAG_UNSUPPORTED, idx, "array slicing is not supported yet");
+        return -1;
+    }
+    Type *t = infer_expr(I, pidx);
+    if (!t)
+        return -1;
+    if (IS_UNK(t)) {
+        *unk = true;
+        return 1;
+    }
+    if (t->kind == TY_TUPLE) {
+        for (int i = 0; i < t->nelems; i++)
+            if (!ty_is_int(t->elems[i])) {
+                err(I, HJ_DIAG_TYPING, idx, "array index must be integers, not %s", infer_tyname(I, t));
+                return -1;
+            }
+        Type **el = arena_alloc(I->a, sizeof(Type *) * (size_t)(t->nelems + 1));
+        for (int i = 0; i < t->nelems; i++)
+            el[i] = infer_ty(I, TY_INT64);
+        infer_cast(I, pidx, ty_tuple(I->tc, el, t->nelems));
+        return t->nelems;
+    }
+    if (!ty_is_int(t)) {
+        err(I, HJ_DIAG_TYPING, idx, "array index must be an integer, not %s%s", infer_tyname(I, t),
+            t->kind == TY_ARRAY ? " (fancy indexing is not supported yet)" : "");
+        return -1;
+    }
+    infer_cast(I, pidx, infer_ty(I, TY_INT64));
+    return 1;
+}
+
+static Type *subscript_expr(Inf *I, Node *n, bool store) {
+    Type *base = infer_expr(I, &n->a);
+    if (!base)
+        return NULL;
+    if (IS_UNK(base)) {
+        if (n->b->kind != N_SLICE && !infer_expr(I, &n->b))
+            return NULL;
+        return base;
+    }
+    if (base->kind == TY_ARRAY) {
+        bool unk = false;
+        int k = array_index(I, n, &unk);
+        if (k < 0)
+            return NULL;
+        if (unk)
+            return TY_UNK(I);
+        if (k > base->ndim)
+            return TYPING(I, n, "too many indices for %s: %d given", infer_tyname(I, base), k);
+        if (k == base->ndim)
+            return base->dtype;
+        if (store)
+            return UNSUP(I, n, "storing into a partial index of %s is not supported yet (it is a view)",
+                         infer_tyname(I, base));
+        return ty_array(I->tc, base->dtype, base->ndim - k,
+                        base->layout == LAYOUT_C ? LAYOUT_C : LAYOUT_A);
+    }
+    if (base->kind == TY_TUPLE) {
+        if (store)
+            return TYPING(I, n, "tuples are immutable: cannot assign to an element of %s",
+                          infer_tyname(I, base));
+        int64_t v;
+        if (n->b->kind == N_SLICE)
+            return UNSUP(I, n->b, "tuple slicing is not supported yet");
+        if (const_index(n->b, &v)) {
+            int64_t i = v < 0 ? v + base->nelems : v;
+            if (i < 0 || i >= base->nelems)
+                return TYPING(I, n->b, "tuple index %lld out of range for %s", (long long)v,
+                              infer_tyname(I, base));
+            if (I->final)
+                n->b = infer_const_int(I, n->b->loc, i);
+            return base->elems[i];
+        }
+        Type *t = infer_expr(I, &n->b);
+        if (!t)
+            return NULL;
+        if (IS_UNK(t))
+            return t;
+        if (!ty_is_int(t))
+            return TYPING(I, n->b, "tuple index must be an integer, not %s", infer_tyname(I, t));
+        bool uni = base->nelems > 0;
+        for (int i = 1; i < base->nelems; i++)
+            if (base->elems[i] != base->elems[0])
+                uni = false;
+        if (!uni)
+            return TYPING(I, n->b, "a heterogeneous %s can only be indexed by a constant",
+                          infer_tyname(I, base));
+        infer_cast(I, &n->b, infer_ty(I, TY_INT64));
+        return base->elems[0];
+    }
+    return TYPING(I, n, "cannot index %s", infer_tyname(I, base));
+}
+
+Type *infer_expr(Inf *I, Node **pn) {
+    Node *n = *pn;
+    Type *t = NULL;
+    switch (n->kind) {
+    case N_NAME:
+        t = name_expr(I, n);
+        break;
+    case N_CONST:
+        switch (n->cval.kind) {
+        case CVAL_INT:
+            if (n->cval.overflow)
+                return TYPING(I, n, "integer literal does not fit in int64");
+            t = infer_ty(I, TY_INT64);
+            break;
+        case CVAL_FLOAT: t = infer_ty(I, TY_FLOAT64); break;
+        case CVAL_COMPLEX: t = infer_ty(I, TY_COMPLEX128); break;
+        case CVAL_BOOL: t = infer_ty(I, TY_BOOL); break;
+        case CVAL_NONE: t = infer_ty(I, TY_NONE); break;
+        case CVAL_STR:
+            if (n->cval.is_bytes)
+                return UNSUP(I, n, "bytes literals are not supported by hpcjit");
+            t = infer_ty(I, TY_STRING);
+            break;
+        case CVAL_ELLIPSIS:
+            return UNSUP(I, n, "'...' is not supported by hpcjit");
+        }
+        break;
+    case N_BINOP: t = binop_expr(I, n); break;
+    case N_UNARYOP: t = unary_expr(I, n); break;
+    case N_COMPARE: t = compare_expr(I, n); break;
+    case N_BOOLOP: t = boolop_expr(I, n); break;
+    case N_IFEXP: t = ifexp_expr(I, n); break;
+    case N_TUPLE: t = tuple_expr(I, n); break;
+    case N_SUBSCRIPT: t = subscript_expr(I, n, false); break;
+    case N_CALL:
+        t = infer_call(I, pn);
+        n = *pn; /* may have been rewritten */
+        break;
+    case N_ATTRIBUTE: t = infer_attribute(I, n); break;
+    case N_CAST:
+        if (!infer_expr(I, &n->a))
+            return NULL;
+        return n->ty;
+    case N_NAMEDEXPR: {
+        Var *v = find_var(I->s, n->a->name);
+        Type *vt = infer_expr(I, &n->b);
+        if (!vt || !v || !var_assign(I, n, v, vt))
+            return NULL;
+        n->a->var = v;
+        n->a->ty = v->ty;
+        if (!convert_check(I, n, vt, v->ty, "the assignment"))
+            return NULL;
+        infer_cast(I, &n->b, v->ty);
+        t = v->ty;
+        break;
+    }
+    case N_SLICE:
+        return UNSUP(I, n, "slices are only supported as indices (and not yet for arrays)");
+    case N_FSTRING:
+        return UNSUP(I, n, "f-strings are not supported by hpcjit");
+    default:
+        return UNSUP(I, n, "%s expressions are not supported by hpcjit", ast_kind_name(n->kind));
+    }
+    if (!t)
+        return NULL;
+    if (I->final && IS_UNK(t))
+        return TYPING(I, n, "cannot determine the type of this expression");
+    n->ty = t;
+    return t;
+}
+
+/* ---- assignment ---- */
+
+static Type *target_type(Inf *I, Node *t) {
+    switch (t->kind) {
+    case N_NAME:
+        if (!t->var)
+            t->var = find_var(I->s, t->name);
+        return t->var->ty;
+    case N_SUBSCRIPT:
+        return subscript_expr(I, t, true);
+    case N_TUPLE:
+    case N_LIST: {
+        Type **el = arena_alloc(I->a, sizeof(Type *) * (size_t)(t->args.len + 1));
+        for (int i = 0; i < t->args.len; i++) {
+            el[i] = target_type(I, VEC_AT(t->args, i));
+            if (!el[i])
+                return NULL;
+            if (IS_UNK(el[i]))
+                return TY_UNK(I);
+        }
+        return ty_tuple(I->tc, el, t->args.len);
+    }
+    case N_ATTRIBUTE:
+        return UNSUP(I, t, "assigning to attributes is not supported by hpcjit");
+    default:
+        return UNSUP(I, t, "cannot assign to %s", ast_kind_name(t->kind));
+    }
+}
+
+/* First half of an assignment: widen the variables of target `t` with the
+ * value type `vt`, checking arity. */
+static bool bind_target(Inf *I, Node *t, Type *vt, Node *at) {
+    if (IS_UNK(vt))
+        return true;
+    switch (t->kind) {
+    case N_NAME:
+        if (!t->var)
+            t->var = find_var(I->s, t->name);
+        return var_assign(I, at, t->var, vt);
+    case N_TUPLE:
+    case N_LIST:
+        if (vt->kind != TY_TUPLE) {
+            err(I, HJ_DIAG_TYPING, at, "cannot unpack %s into %d targets%s", infer_tyname(I, vt),
+                t->args.len, vt->kind == TY_ARRAY ? " (unpacking arrays is not supported yet)" : "");
+            return false;
+        }
+        if (vt->nelems != t->args.len) {
+            err(I, HJ_DIAG_TYPING, at, "cannot unpack %s into %d targets (it has %d elements)",
+                infer_tyname(I, vt), t->args.len, vt->nelems);
+            return false;
+        }
+        for (int i = 0; i < t->args.len; i++)
+            if (!bind_target(I, VEC_AT(t->args, i), vt->elems[i], at))
+                return false;
+        return true;
+    case N_SUBSCRIPT:
+    case N_ATTRIBUTE:
+        return infer_check_value(I, at, vt);
+    default:
+        return true;
+    }
+}
+
+/* Second half: type the targets with the variables' final types. */
+static Type *settle_target(Inf *I, Node *t, Node *at) {
+    Type *tt = target_type(I, t);
+    if (!tt)
+        return NULL;
+    if (t->kind == N_TUPLE || t->kind == N_LIST)
+        for (int i = 0; i < t->args.len; i++)
+            ((Node *)VEC_AT(t->args, i))->ty = ((Node *)VEC_AT(t->args, i))->kind == N_NAME
+                                                     ? ((Node *)VEC_AT(t->args, i))->var->ty
+                                                     : ((Node *)VEC_AT(t->args, i))->ty;
+    t->ty = tt;
+    (void)at;
+    return tt;
+}
+
+static bool assign_value(Inf *I, PtrVec *targets, Node **pv, Node *stmt) {
+    Type *vt = infer_expr(I, pv);
+    if (!vt)
+        return false;
+    if (!IS_UNK(vt) && !infer_check_value(I, *pv, vt))
+        return false;
+    for (int i = 0; i < targets->len; i++)
+        if (!bind_target(I, VEC_AT(*targets, i), vt, stmt))
+            return false;
+    for (int i = 0; i < targets->len; i++) {
+        Node *t = VEC_AT(*targets, i);
+        Type *tt = settle_target(I, t, stmt);
+        if (!tt)
+            return false;
+        if (!convert_check(I, *pv, vt, tt, "the assignment"))
+            return false;
+        if (targets->len == 1)
+            infer_cast(I, pv, tt);
+    }
+    return true;
+}
+
+/* ---- statements ---- */
+
+static bool stmts(Inf *I, PtrVec *v);
+
+static bool return_stmt(Inf *I, Node *n) {
+    Spec *s = I->s;
+    Type *t;
+    if (n->a) {
+        t = infer_expr(I, &n->a);
+        if (!t)
+            return false;
+        if (!IS_UNK(t) && !infer_check_value(I, n->a, t))
+            return false;
+    } else {
+        t = infer_ty(I, TY_NONE);
+    }
+    if (s->explicit_ret) {
+        if (!convert_check(I, n->a ? n->a : n, t, s->explicit_ret, "the return value"))
+            return false;
+    } else {
+        Type *u = ty_unify(I->tc, s->ret, t);
+        if (!u) {
+            err(I, HJ_DIAG_TYPING, n->a ? n->a : n, "cannot unify return types %s and %s of '%s'%s",
+                infer_tyname(I, s->ret), infer_tyname(I, t), s->hf->name,
+                (t->kind == TY_NONE || s->ret->kind == TY_NONE)
+                    ? " (returning None on some paths and a value on others needs Optional, "
+                      "which is not supported yet)"
+                    : "");
+            return false;
+        }
+        if (u != s->ret) {
+            s->ret = u;
+            I->changed = true;
+        }
+    }
+    if (I->final && n->a)
+        infer_cast(I, &n->a, s->ret);
+    return true;
+}
+
+static bool raise_stmt(Inf *I, Node *n) {
+    if (!n->a)
+        return UNSUP(I, n, "bare 'raise' (re-raising) is not supported by hpcjit"), false;
+    if (n->b)
+        return UNSUP(I, n->b, "'raise ... from ...' is not supported by hpcjit"), false;
+    Type *t = infer_expr(I, &n->a);
+    if (!t)
+        return false;
+    if (t->kind != TY_EXC_CLASS && t->kind != TY_EXC_VALUE)
+        return TYPING(I, n->a, "exceptions must be exception classes or instances, not %s",
+                      infer_tyname(I, t)), false;
+    return true;
+}
+
+static bool message_ok(Inf *I, Node *m) {
+    if (!m)
+        return true;
+    if (m->kind == N_FSTRING)
+        return UNSUP(I, m, "f-strings in messages are not supported yet (use a string constant)"), false;
+    if (m->kind != N_CONST || m->cval.kind != CVAL_STR || m->cval.is_bytes)
+        return UNSUP(I, m, "the message must be a string constant"), false;
+    m->ty = infer_ty(I, TY_STRING);
+    return true;
+}
+
+bool infer_exc_message(Inf *I, Node *m);
+bool infer_exc_message(Inf *I, Node *m) { return message_ok(I, m); }
+
+static bool for_stmt(Inf *I, Node *n) {
+    Type *el = infer_iter(I, &n->b);
+    if (!el)
+        return false;
+    PtrVec one = {0};
+    vec_push(I->a, &one, n->a);
+    if (!bind_target(I, n->a, el, n->a))
+        return false;
+    if (!IS_UNK(el)) {
+        Type *tt = target_type(I, n->a);
+        if (!tt)
+            return false;
+        if (!convert_check(I, n->a, el, tt, "the loop variable"))
+            return false;
+        if (n->a->kind == N_TUPLE || n->a->kind == N_LIST)
+            settle_target(I, n->a, n->a);
+        n->a->ty = el; /* the element as the iteration produces it */
+    }
+    return stmts(I, &n->body) && stmts(I, &n->orelse);
+}
+
+static bool stmt(Inf *I, Node *n) {
+    switch (n->kind) {
+    case N_ASSIGN:
+        return assign_value(I, &n->targets, &n->a, n);
+    case N_ANNASSIGN: {
+        if (!n->c)
+            return true;
+        PtrVec one = {0};
+        vec_push(I->a, &one, n->a);
+        return assign_value(I, &one, &n->c, n);
+    }
+    case N_AUGASSIGN: {
+        Node *t = n->a;
+        if (t->kind != N_NAME && t->kind != N_SUBSCRIPT)
+            return UNSUP(I, t, "augmented assignment to %s is not supported by hpcjit",
+                         ast_kind_name(t->kind)), false;
+        Type *tt = t->kind == N_NAME ? name_expr(I, t) : subscript_expr(I, t, true);
+        if (!tt)
+            return false;
+        Type *vt = infer_expr(I, &n->b);
+        if (!vt)
+            return false;
+        Type *op_ty = NULL;
+        Type *r = infer_binop_type(I, n, n->op, tt, vt, &op_ty);
+        if (!r)
+            return false;
+        if (t->kind == N_NAME) {
+            if (!var_assign(I, n, t->var, r))
+                return false;
+            t->ty = tt = t->var->ty;
+        } else {
+            t->ty = tt;
+        }
+        if (!IS_UNK(r) && !convert_check(I, n, r, tt, "the augmented assignment"))
+            return false;
+        n->op_ty = op_ty;
+        n->ty = r;
+        infer_cast(I, &n->b, op_ty);
+        return true;
+    }
+    case N_RETURN:
+        return return_stmt(I, n);
+    case N_IF:
+        return infer_truth(I, &n->a) && stmts(I, &n->body) && stmts(I, &n->orelse);
+    case N_WHILE:
+        return infer_truth(I, &n->a) && stmts(I, &n->body) && stmts(I, &n->orelse);
+    case N_FOR:
+        return for_stmt(I, n);
+    case N_BREAK:
+    case N_CONTINUE:
+    case N_PASS:
+        return true;
+    case N_RAISE:
+        return raise_stmt(I, n);
+    case N_ASSERT:
+        return infer_truth(I, &n->a) && message_ok(I, n->b);
+    case N_EXPR:
+        if (n->a->kind == N_CONST && n->a->cval.kind == CVAL_STR) {
+            n->a->ty = infer_ty(I, TY_STRING); /* docstring */
+            return true;
+        }
+        return infer_expr(I, &n->a) != NULL;
+    default:
+        return UNSUP(I, n, "%s statements are not supported by hpcjit", ast_kind_name(n->kind)), false;
+    }
+}
+
+static bool stmts(Inf *I, PtrVec *v) {
+    for (int i = 0; i < v->len; i++)
+        if (!stmt(I, VEC_AT(*v, i)))
+            return false;
+    return true;
+}
+
+/* ---- can control reach the end of a block? ---- */
+
+static bool has_break(const PtrVec *v);
+
+static bool stmt_has_break(const Node *n) {
+    if (n->kind == N_BREAK)
+        return true;
+    if (n->kind == N_IF)
+        return has_break(&n->body) || has_break(&n->orelse);
+    return false; /* breaks inside nested loops belong to those loops */
+}
+
+static bool has_break(const PtrVec *v) {
+    for (int i = 0; i < v->len; i++)
+        if (stmt_has_break(VEC_AT(*v, i)))
+            return true;
+    return false;
+}
+
+static bool block_ends(const PtrVec *v);
+
+static bool stmt_ends(const Node *n) {
+    switch (n->kind) {
+    case N_RETURN:
+    case N_RAISE:
+        return true;
+    case N_IF:
+        return n->orelse.len && block_ends(&n->body) && block_ends(&n->orelse);
+    case N_WHILE:
+        if (n->a->kind == N_CONST && (n->a->cval.kind == CVAL_BOOL || n->a->cval.kind == CVAL_INT) &&
+            n->a->cval.i != 0)
+            return !has_break(&n->body);
+        return false;
+    case N_ASSERT:
+        return n->a->kind == N_CONST && n->a->cval.kind == CVAL_BOOL && n->a->cval.i == 0;
+    default:
+        return false;
+    }
+}
+
+static bool block_ends(const PtrVec *v) {
+    for (int i = 0; i < v->len; i++)
+        if (stmt_ends(VEC_AT(*v, i)))
+            return true;
+    return false;
+}
+
+/* ---- specialisations ---- */
+
+static Type *default_type(Inf *I, Node *d) {
+    int64_t v;
+    if (const_index(d, &v))
+        return infer_ty(I, TY_INT64);
+    if (d->kind == N_CONST || (d->kind == N_UNARYOP && d->op == OP_NEG && d->a->kind == N_CONST)) {
+        Type *t = infer_expr(I, &d);
+        if (t && infer_is_value(t))
+            return t;
+        diag_failed(&I->c->diag) ? (void)0
+                                 : (void)err(I, HJ_DIAG_UNSUPPORTED, d,
+                                             "default values must be number, bool or None constants");
+        return NULL;
+    }
+    return UNSUP(I, d, "default values must be number, bool or None constants");
+}
+
+Node *infer_func_decl(Compilation *c, int func) {
+    for (Spec *s = c->specs; s; s = s->next)
+        if (s->func == func && s->fn)
+            return s->fn;
+    const HjFunction *hf = &c->req->funcs[func];
+    SrcFile *f = arena_alloc(&c->arena, sizeof *f);
+    f->name = hf->filename;
+    f->text = hf->source;
+    f->line_offset = hf->first_line - 1;
+    f->col_offset = hf->col_offset;
+    return parse_function(&c->arena, f, &c->diag);
+}
+
+static bool same_key(Spec *s, int func, Type **argtys, int nargs, Type *explicit_ret) {
+    if (s->func != func || s->nargs != nargs || s->explicit_ret != explicit_ret)
+        return false;
+    for (int i = 0; i < nargs; i++)
+        if (s->argtys[i] != argtys[i])
+            return false;
+    return true;
+}
+
+static bool run_passes(Inf *I) {
+    Spec *s = I->s;
+    for (int pass = 0;; pass++) {
+        if (pass >= MAX_PASSES) {
+            err(I, HJ_DIAG_TYPING, s->fn, "type inference of '%s' did not converge", s->hf->name);
+            return false;
+        }
+        I->changed = false;
+        if (!stmts(I, &s->fn->body))
+            return false;
+        if (!I->changed)
+            return true;
+    }
+}
+
+static bool final_pass(Inf *I) {
+    Spec *s = I->s;
+    I->final = true;
+    if (!s->explicit_ret && IS_UNK(s->ret)) {
+        err(I, HJ_DIAG_TYPING, s->fn, "cannot infer the return type of recursive function '%s'",
+            s->hf->name);
+        return false;
+    }
+    for (int i = 0; i < s->vars.len; i++) {
+        Var *v = VEC_AT(s->vars, i);
+        if (IS_UNK(v->ty)) {
+            Node at = {.loc = v->first_def};
+            err(I, HJ_DIAG_TYPING, &at, "cannot determine the type of variable '%s'", v->name);
+            return false;
+        }
+    }
+    return stmts(I, &s->fn->body);
+}
+
+static Spec *new_spec(Compilation *c, int func, Node *fn, Type **argtys, int nargs,
+                      Type *explicit_ret, const SrcFile *file) {
+    Spec *s = arena_alloc(&c->arena, sizeof *s);
+    s->func = func;
+    s->hf = &c->req->funcs[func];
+    s->file = *file;
+    s->fn = fn;
+    s->argtys = arena_alloc(&c->arena, sizeof(Type *) * (size_t)(nargs + 1));
+    for (int i = 0; i < nargs; i++)
+        s->argtys[i] = argtys[i];
+    s->nargs = nargs;
+    s->explicit_ret = explicit_ret;
+    s->ret = explicit_ret ? explicit_ret : ty_scalar(c->tc, TY_UNKNOWN);
+    s->state = SPEC_NEW;
+    Spec **tail = &c->specs;
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = s;
+    return s;
+}
+
+/* Parse a fresh copy of the function and fill omitted arguments from the
+ * defaults.  *is_new tells whether the Spec was made here. */
+static Spec *create_spec(Compilation *c, int func, Type **argtys, int nargs, Type *explicit_ret,
+                         SrcLoc call_loc, bool *is_new) {
+    const HjFunction *hf = &c->req->funcs[func];
+    /* the nodes keep pointers to their SrcFile: it lives in the arena */
+    SrcFile *file = arena_alloc(&c->arena, sizeof *file);
+    file->name = hf->filename;
+    file->text = hf->source;
+    file->line_offset = hf->first_line - 1;
+    file->col_offset = hf->col_offset;
+    Node *fn = parse_function(&c->arena, file, &c->diag);
+    if (!fn)
+        return NULL;
+    Spec probe = {.hf = hf, .fn = fn, .func = func};
+    Inf I = {.c = c, .tc = c->tc, .a = &c->arena, .s = &probe};
+    if (!check_supported(&I, fn, true))
+        return NULL;
+    int np = fn->params.len;
+    Node at = {.loc = call_loc.file ? call_loc : fn->loc};
+    if (nargs > np) {
+        err(&I, HJ_DIAG_TYPING, &at, "%s() takes %d argument%s but %d were given", hf->name, np,
+            np == 1 ? "" : "s", nargs);
+        return NULL;
+    }
+    Type **full = arena_alloc(&c->arena, sizeof(Type *) * (size_t)(np + 1));
+    for (int i = 0; i < np; i++) {
+        Node *p = VEC_AT(fn->params, i);
+        if (i < nargs) {
+            full[i] = argtys[i];
+            continue;
+        }
+        if (!p->a) {
+            err(&I, HJ_DIAG_TYPING, &at, "%s() missing required argument '%s'", hf->name, p->name);
+            return NULL;
+        }
+        full[i] = default_type(&I, p->a);
+        if (!full[i])
+            return NULL;
+        p->a->ty = full[i];
+    }
+    /* an identical spec may already exist (the request omitted defaults) */
+    for (Spec *o = c->specs; o; o = o->next)
+        if (same_key(o, func, full, np, explicit_ret)) {
+            *is_new = false;
+            return o;
+        }
+    *is_new = true;
+    return new_spec(c, func, fn, full, np, explicit_ret, file);
+}
+
+static bool bind_params(Compilation *c, Spec *s) {
+    Inf I = {.c = c, .tc = c->tc, .a = &c->arena, .s = s};
+    for (int i = 0; i < s->fn->params.len; i++) {
+        Node *p = VEC_AT(s->fn->params, i);
+        Var *v = find_var(s, p->name);
+        if (v) {
+            err(&I, HJ_DIAG_SYNTAX, p, "duplicate argument '%s' in function definition", p->name);
+            return false;
+        }
+        v = add_var(&I, p->name, p->loc);
+        v->is_param = true;
+        v->param_index = i;
+        v->ty = s->argtys[i];
+        if (!infer_is_value(v->ty)) {
+            err(&I, HJ_DIAG_TYPING, p, "argument '%s' of type %s cannot be passed", p->name,
+                infer_tyname(&I, v->ty));
+            return false;
+        }
+    }
+    collect_vec(&I, &s->fn->body);
+    return true;
+}
+
+static Spec *infer_spec_impl(Compilation *c, int func, Type **argtys, int nargs, Type *explicit_ret,
+                             SrcLoc call_loc, Spec *caller) {
+    if (!c->tc)
+        c->tc = ty_ctx_new(&c->arena);
+    if (func < 0 || !c->req || func >= c->req->nfuncs) {
+        diag_error_noloc(&c->diag, HJ_DIAG_LOWERING, "bad function index %d", func);
+        return NULL;
+    }
+    Spec *s = NULL;
+    for (Spec *o = c->specs; o; o = o->next)
+        if (same_key(o, func, argtys, nargs, explicit_ret)) {
+            s = o;
+            break;
+        }
+    if (!s) {
+        bool is_new = false;
+        s = create_spec(c, func, argtys, nargs, explicit_ret, call_loc, &is_new);
+        if (!s)
+            return NULL;
+        if (is_new && !bind_params(c, s))
+            return NULL;
+    }
+    if (s->state == SPEC_DONE)
+        return s;
+    if (s->state == SPEC_INFERRING) {
+        /* recursion: use the return type so far */
+        if (caller && caller != s && s->infer_level < caller->infer_low)
+            caller->infer_low = s->infer_level;
+        return s;
+    }
+    if (c->depth >= MAX_INFER_DEPTH) {
+        Node at = {.loc = call_loc};
+        Inf I = {.c = c, .tc = c->tc, .a = &c->arena, .s = s};
+        err(&I, HJ_DIAG_TYPING, &at,
+            "calls nest too deeply while inferring types (more than %d levels)", MAX_INFER_DEPTH);
+        return NULL;
+    }
+    c->depth++;
+    s->state = SPEC_INFERRING;
+    s->infer_level = c->depth;
+    s->infer_low = c->depth;
+    Inf I = {.c = c, .tc = c->tc, .a = &c->arena, .s = s};
+    bool ok = run_passes(&I);
+    if (ok && s->infer_low < s->infer_level) {
+        /* depends on a spec still being inferred further up: finish later */
+        s->state = SPEC_NEW;
+        s->provisional = true;
+        if (caller && s->infer_low < caller->infer_low)
+            caller->infer_low = s->infer_low;
+        c->depth--;
+        return s;
+    }
+    if (ok) {
+        /* returns of a function whose end is reachable include None */
+        if (!block_ends(&s->fn->body) && !s->explicit_ret) {
+            Type *u = ty_unify(c->tc, s->ret, ty_scalar(c->tc, TY_NONE));
+            if (!u) {
+                err(&I, HJ_DIAG_TYPING, s->fn,
+                    "function '%s' returns %s on some paths and None at its end (Optional values "
+                    "are not supported yet)",
+                    s->hf->name, infer_tyname(&I, s->ret));
+                ok = false;
+            } else {
+                s->ret = u;
+            }
+        } else if (!block_ends(&s->fn->body) && s->explicit_ret &&
+                   s->explicit_ret->kind != TY_NONE) {
+            err(&I, HJ_DIAG_TYPING, s->fn,
+                "function '%s' can end without a return value but its signature returns %s",
+                s->hf->name, infer_tyname(&I, s->explicit_ret));
+            ok = false;
+        }
+    }
+    if (ok) {
+        s->state = SPEC_DONE; /* calls back into it see the final return type */
+        s->provisional = false;
+        ok = final_pass(&I);
+    }
+    c->depth--;
+    return ok ? s : NULL;
+}
+
+Spec *infer_spec_at(Inf *I, SrcLoc loc, int func, Type **argtys, int nargs) {
+    return infer_spec_impl(I->c, func, argtys, nargs, NULL, loc, I->s);
+}
+
+Spec *infer_spec(Compilation *c, int func, Type **argtys, int nargs, Type *explicit_ret) {
+    SrcLoc none = {0};
+    Spec *s = infer_spec_impl(c, func, argtys, nargs, explicit_ret, none, NULL);
+    if (s && s->state != SPEC_DONE) {
+        /* cannot happen from the top level; keep the contract anyway */
+        diag_error_noloc(&c->diag, HJ_DIAG_TYPING, "type inference of '%s' did not finish",
+                         s->hf->name);
+        return NULL;
+    }
+    if (s && !c->entry)
+        c->entry = s;
+    return s;
+}
+
+/* ---- inspect_types ---- */
+
+static void note_assign(Arena *a, PtrVec *lines, Node *t) {
+    if (!t)
+        return;
+    if (t->kind == N_NAME && t->var)
+        vec_push(a, lines, t);
+    else if (t->kind == N_TUPLE || t->kind == N_LIST)
+        for (int i = 0; i < t->args.len; i++)
+            note_assign(a, lines, VEC_AT(t->args, i));
+}
+
+static void gather(Arena *a, PtrVec *out, PtrVec *v);
+static void gather_stmt(Arena *a, PtrVec *out, Node *n) {
+    switch (n->kind) {
+    case N_ASSIGN:
+        for (int i = 0; i < n->targets.len; i++)
+            note_assign(a, out, VEC_AT(n->targets, i));
+        break;
+    case N_AUGASSIGN:
+    case N_ANNASSIGN:
+    case N_FOR:
+        note_assign(a, out, n->a);
+        break;
+    default:
+        break;
+    }
+    gather(a, out, &n->body);
+    gather(a, out, &n->orelse);
+}
+static void gather(Arena *a, PtrVec *out, PtrVec *v) {
+    for (int i = 0; i < v->len; i++)
+        gather_stmt(a, out, VEC_AT(*v, i));
+}
+
+char *infer_types_text(Compilation *c, Spec *s) {
+    StrBuf b;
+    sb_init(&b);
+    Arena *a = &c->arena;
+    for (Spec *x = s ? s : c->specs; x; x = s ? NULL : x->next) {
+        sb_printf(&b, "%s (", x->hf->name);
+        for (int i = 0; i < x->nargs; i++) {
+            if (i)
+                sb_puts(&b, ", ");
+            ty_name(&b, x->argtys[i]);
+        }
+        sb_puts(&b, ") -> ");
+        ty_name(&b, x->ret);
+        sb_putc(&b, '\n');
+        sb_puts(&b, "# variables\n");
+        for (int i = 0; i < x->vars.len; i++) {
+            Var *v = VEC_AT(x->vars, i);
+            sb_printf(&b, "#   %s: ", v->name);
+            ty_name(&b, v->ty);
+            sb_puts(&b, v->is_param ? "  (argument)\n" : "\n");
+        }
+        PtrVec marks = {0};
+        if (x->fn)
+            gather(a, &marks, &x->fn->body);
+        const char *p = x->file.text ? x->file.text : "";
+        int line = 1;
+        while (*p) {
+            const char *e = strchr(p, '\n');
+            int len = e ? (int)(e - p) : (int)strlen(p);
+            sb_printf(&b, "%5d | %.*s", line + x->file.line_offset, len, p);
+            bool first = true;
+            for (int i = 0; i < marks.len; i++) {
+                Node *t = VEC_AT(marks, i);
+                if (t->loc.line != line)
+                    continue;
+                bool dup = false;
+                for (int j = 0; j < i; j++) {
+                    Node *u = VEC_AT(marks, j);
+                    if (u->loc.line == line && u->var == t->var)
+                        dup = true;
+                }
+                if (dup)
+                    continue;
+                sb_puts(&b, first ? "    # " : ", ");
+                first = false;
+                sb_printf(&b, "%s: ", t->var->name);
+                ty_name(&b, t->var->ty);
+            }
+            sb_putc(&b, '\n');
+            line++;
+            p = e ? e + 1 : p + len;
+        }
+        if (!s)
+            sb_putc(&b, '\n');
+    }
+    return sb_take(&b);
+}

@@ -1,0 +1,47 @@
+/* infer.h - private interface between the files of the type inference
+ * (infer.c: specs, statements, expressions; infer_call.c: calls,
+ * builtins and attributes). */
+#ifndef HPCJIT_INFER_H
+#define HPCJIT_INFER_H
+
+#include "ast.h"
+
+/* The walker state of one pass over one Spec.  Passes repeat until no
+ * variable or return type changes; the last pass (`final`) sets the
+ * annotations for good, inserts N_CAST nodes and rewrites nodes.  Earlier
+ * passes only compute types and never change the tree's shape. */
+typedef struct Inf {
+    Compilation *c;
+    Spec *s;
+    TyCtx *tc;
+    Arena *a;
+    bool final;
+    bool changed;
+} Inf;
+
+Type *infer_expr(Inf *I, Node **pn);
+/* Type `*pn` and convert it to `to` (a cast in the final pass). */
+bool infer_coerce(Inf *I, Node **pn, Type *to, const char *what);
+/* Wrap `*pn` into an N_CAST to `to` when its type differs (final pass). */
+void infer_cast(Inf *I, Node **pn, Type *to);
+/* Type a condition and make it bool. */
+bool infer_truth(Inf *I, Node **pn);
+Type *infer_call(Inf *I, Node **pn);
+Type *infer_attribute(Inf *I, Node *n);
+/* The element type produced by iterating over `*pn` (typed here). */
+Type *infer_iter(Inf *I, Node **pn);
+
+Type *infer_ty(Inf *I, TyKind k);
+const char *infer_tyname(Inf *I, const Type *t);
+/* A value that exists at run time (not a module, function, string...). */
+bool infer_is_value(const Type *t);
+bool infer_check_value(Inf *I, Node *n, Type *t);
+Type *infer_binop_type(Inf *I, Node *at, OpKind op, Type *a, Type *b, Type **op_ty);
+Node *infer_const_int(Inf *I, SrcLoc loc, int64_t v);
+Spec *infer_spec_at(Inf *I, SrcLoc loc, int func, Type **argtys, int nargs);
+Node *infer_func_decl(Compilation *c, int func);
+
+#define TY_UNK(I) infer_ty((I), TY_UNKNOWN)
+#define IS_UNK(t) ((t)->kind == TY_UNKNOWN)
+
+#endif

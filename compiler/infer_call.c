@@ -1,0 +1,909 @@
+/* infer_call.c - typing of calls (builtins, @njit functions, exception
+ * constructors, conversions), attributes and iteration.  The resulting
+ * tree shapes are listed in docs/TYPED_AST.md. */
+#include "infer.h"
+
+#include <string.h>
+
+Type *infer_qualname_type(Inf *I, const char *q, int *builtin);
+bool infer_exc_message(Inf *I, Node *m);
+
+static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) HJ_PRINTF(4, 5);
+static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    diag_verror(&I->c->diag, k, n->loc, fmt, ap);
+    va_end(ap);
+    return NULL;
+}
+#define TYPING(I, n, ...) fail((I), HJ_DIAG_TYPING, (n), __VA_ARGS__)
+#define UNSUP(I, n, ...) fail((I), HJ_DIAG_UNSUPPORTED, (n), __VA_ARGS__)
+
+static Type *T(Inf *I, TyKind k) { return infer_ty(I, k); }
+
+/* ---- attributes ---- */
+
+static const struct {
+    const char *name;
+    double value;
+} module_consts[] = {
+    {"math.pi", 3.141592653589793},  {"math.e", 2.718281828459045},
+    {"math.tau", 6.283185307179586}, {"math.inf", __builtin_inf()},
+    {"math.nan", __builtin_nan("")}, {"numpy.pi", 3.141592653589793},
+    {"numpy.e", 2.718281828459045},  {"numpy.inf", __builtin_inf()},
+    {"numpy.nan", __builtin_nan("")}, {"numpy.euler_gamma", 0.5772156649015329},
+};
+
+static const char *const submodules[] = {"numpy.linalg", "numpy.random", "numpy.fft"};
+
+static Type *module_attr(Inf *I, Node *n, Type *mod) {
+    const char *q = arena_printf(I->a, "%s.%s", mod->name, n->name);
+    for (size_t i = 0; i < sizeof module_consts / sizeof module_consts[0]; i++)
+        if (strcmp(module_consts[i].name, q) == 0) {
+            n->attr_kind = ATTR_CONST;
+            n->cval.kind = CVAL_FLOAT;
+            n->cval.f = module_consts[i].value;
+            return T(I, TY_FLOAT64);
+        }
+    for (size_t i = 0; i < sizeof submodules / sizeof submodules[0]; i++)
+        if (strcmp(submodules[i], q) == 0) {
+            n->attr_kind = ATTR_MODULE;
+            return ty_module(I->tc, q);
+        }
+    if (strcmp(q, "numpy.newaxis") == 0)
+        return UNSUP(I, n, "numpy.newaxis is not supported yet");
+    int b = -1;
+    Type *t = infer_qualname_type(I, q, &b);
+    if (!t)
+        return TYPING(I, n, "unknown attribute '%s' of module '%s' (not supported by hpcjit)", n->name,
+                      mod->name);
+    if (b >= 0)
+        n->builtin = (BuiltinId)b;
+    n->attr_kind = ATTR_MODULE;
+    return t;
+}
+
+Type *infer_attribute(Inf *I, Node *n) {
+    Type *base = infer_expr(I, &n->a);
+    if (!base)
+        return NULL;
+    if (IS_UNK(base))
+        return base;
+    const char *a = n->name;
+    if (base->kind == TY_MODULE)
+        return module_attr(I, n, base);
+    if (base->kind == TY_ARRAY) {
+        Type **el = arena_alloc(I->a, sizeof(Type *) * (size_t)(base->ndim + 1));
+        for (int i = 0; i < base->ndim; i++)
+            el[i] = T(I, TY_INT64);
+        if (strcmp(a, "shape") == 0 || strcmp(a, "strides") == 0) {
+            n->attr_kind = a[1] == 'h' ? ATTR_ARRAY_SHAPE : ATTR_ARRAY_STRIDES;
+            return ty_tuple(I->tc, el, base->ndim);
+        }
+        if (strcmp(a, "ndim") == 0 || strcmp(a, "itemsize") == 0) {
+            n->attr_kind = a[0] == 'n' ? ATTR_ARRAY_NDIM : ATTR_ARRAY_ITEMSIZE;
+            n->cval.kind = CVAL_INT;
+            n->cval.i = a[0] == 'n' ? base->ndim : ty_itemsize(base->dtype);
+            return T(I, TY_INT64);
+        }
+        if (strcmp(a, "size") == 0) {
+            n->attr_kind = ATTR_ARRAY_SIZE;
+            return T(I, TY_INT64);
+        }
+        if (strcmp(a, "dtype") == 0) {
+            n->attr_kind = ATTR_ARRAY_DTYPE;
+            return ty_dtype(I->tc, base->dtype);
+        }
+        if (strcmp(a, "copy") == 0) {
+            n->attr_kind = ATTR_METHOD;
+            return ty_bound_method(I->tc, BI_ARRAY_COPY, base);
+        }
+        if (strcmp(a, "T") == 0)
+            return UNSUP(I, n, "array.T is not supported yet");
+        return TYPING(I, n, "unknown attribute '%s' of %s (not supported by hpcjit)", a,
+                      infer_tyname(I, base));
+    }
+    if (ty_is_number(base) && (strcmp(a, "real") == 0 || strcmp(a, "imag") == 0)) {
+        n->attr_kind = a[0] == 'r' ? ATTR_COMPLEX_REAL : ATTR_COMPLEX_IMAG;
+        if (base->kind == TY_COMPLEX64)
+            return T(I, TY_FLOAT32);
+        if (base->kind == TY_COMPLEX128)
+            return T(I, TY_FLOAT64);
+        return base;
+    }
+    return TYPING(I, n, "unknown attribute '%s' of %s", a, infer_tyname(I, base));
+}
+
+/* ---- argument slots ---- */
+
+/* Put positional and keyword arguments of `n` into `nslot` slots named
+ * `names` (NULL for absent).  In the final pass the call's args/keywords
+ * are replaced by the slots. */
+static bool slots(Inf *I, Node *n, const char *fname, const char *const *names, int nslot,
+                  Node **out) {
+    for (int i = 0; i < nslot; i++)
+        out[i] = NULL;
+    if (n->args.len > nslot) {
+        fail(I, HJ_DIAG_TYPING, n, "%s() takes at most %d argument%s (%d given)", fname, nslot,
+             nslot == 1 ? "" : "s", n->args.len);
+        return false;
+    }
+    for (int i = 0; i < n->args.len; i++)
+        out[i] = VEC_AT(n->args, i);
+    for (int k = 0; k < n->keywords.len; k++) {
+        Node *kw = VEC_AT(n->keywords, k);
+        int j = -1;
+        for (int i = 0; i < nslot; i++)
+            if (names[i] && strcmp(names[i], kw->name) == 0)
+                j = i;
+        if (j < 0) {
+            fail(I, HJ_DIAG_TYPING, kw, "%s() got an unexpected keyword argument '%s'", fname, kw->name);
+            return false;
+        }
+        if (out[j]) {
+            fail(I, HJ_DIAG_TYPING, kw, "%s() got multiple values for argument '%s'", fname, kw->name);
+            return false;
+        }
+        out[j] = kw->a;
+    }
+    return true;
+}
+
+/* Store the slots as the call's arguments (final pass). */
+static void set_args(Inf *I, Node *n, Node **sl, int ns) {
+    if (!I->final)
+        return;
+    PtrVec v = {0};
+    for (int i = 0; i < ns; i++)
+        vec_push(I->a, &v, sl[i]);
+    n->args = v;
+    n->keywords.len = 0;
+}
+
+static bool no_keywords(Inf *I, Node *n, const char *fname) {
+    if (n->keywords.len) {
+        Node *kw = VEC_AT(n->keywords, 0);
+        fail(I, HJ_DIAG_TYPING, kw, "%s() takes no keyword arguments", fname);
+        return false;
+    }
+    return true;
+}
+
+static bool nargs_between(Inf *I, Node *n, const char *fname, int lo, int hi) {
+    int k = n->args.len;
+    if (k < lo || k > hi) {
+        if (lo == hi)
+            fail(I, HJ_DIAG_TYPING, n, "%s() takes %d argument%s (%d given)", fname, lo,
+                 lo == 1 ? "" : "s", k);
+        else
+            fail(I, HJ_DIAG_TYPING, n, "%s() takes %d to %d arguments (%d given)", fname, lo, hi, k);
+        return false;
+    }
+    return true;
+}
+
+#define ARG(i) ((Node **)&VEC_AT(n->args, (i)))
+
+/* The float type math functions compute in for a real number. */
+static Type *float_of(Inf *I, Type *t) {
+    return t->kind == TY_FLOAT32 ? t : T(I, TY_FLOAT64);
+}
+
+static Type *need_real(Inf *I, Node *at, Type *t, const char *fname) {
+    if (ty_is_number(t) && !ty_is_complex(t))
+        return t;
+    return TYPING(I, at, "%s() does not accept %s%s", fname, infer_tyname(I, t),
+                  t->kind == TY_ARRAY ? " (array arguments are not supported yet)" : "");
+}
+
+static Type *need_number(Inf *I, Node *at, Type *t, const char *fname) {
+    if (ty_is_number(t))
+        return t;
+    return TYPING(I, at, "%s() does not accept %s%s", fname, infer_tyname(I, t),
+                  t->kind == TY_ARRAY ? " (array arguments are not supported yet)" : "");
+}
+
+/* Type every argument; false on error, *unk when one is still unknown. */
+static bool type_args(Inf *I, Node *n, Type **tys, bool *unk) {
+    *unk = false;
+    for (int i = 0; i < n->args.len; i++) {
+        if (!VEC_AT(n->args, i)) {
+            tys[i] = NULL;
+            continue;
+        }
+        tys[i] = infer_expr(I, ARG(i));
+        if (!tys[i])
+            return false;
+        if (IS_UNK(tys[i]))
+            *unk = true;
+    }
+    return true;
+}
+
+/* Turn the call into an N_CAST of its one argument (final pass). */
+static Type *rewrite_cast(Inf *I, Node *n, Type *to) {
+    if (I->final) {
+        Node *arg = VEC_AT(n->args, 0);
+        n->kind = N_CAST;
+        n->a = arg;
+        n->args.len = 0;
+        n->keywords.len = 0;
+    }
+    return to;
+}
+
+static Type *conversion(Inf *I, Node *n, const char *fname, Type *to) {
+    if (!no_keywords(I, n, fname) || !nargs_between(I, n, fname, 1, 1))
+        return NULL;
+    Type *t = infer_expr(I, ARG(0));
+    if (!t)
+        return NULL;
+    if (IS_UNK(t))
+        return t;
+    if (to->kind == TY_BOOL) {
+        if (!(ty_is_number(t) || t->kind == TY_NONE || t->kind == TY_ARRAY || t->kind == TY_TUPLE))
+            return TYPING(I, n, "cannot convert %s to bool", infer_tyname(I, t));
+    } else if (!ty_is_number(t) || (ty_is_complex(t) && !ty_is_complex(to))) {
+        return TYPING(I, n, "cannot convert %s to %s%s", infer_tyname(I, t), infer_tyname(I, to),
+                      t->kind == TY_STRING ? " (strings are not supported by hpcjit)" : "");
+    }
+    return rewrite_cast(I, n, to);
+}
+
+/* The scalar type a dtype argument stands for: np.float64, a.dtype, a dtype
+ * variable, float/int/bool/complex, or a string such as 'float32'. */
+static Type *dtype_arg(Inf *I, Node **pd) {
+    Node *d = *pd;
+    if (d->kind == N_CONST && d->cval.kind == CVAL_STR) {
+        const char *e = NULL;
+        Type *t = ty_parse(I->tc, d->cval.s, NULL, &e);
+        if (!t || !ty_is_number(t))
+            return TYPING(I, d, "unknown dtype '%s'", d->cval.s);
+        d->ty = ty_dtype(I->tc, t);
+        return t;
+    }
+    Type *t = infer_expr(I, pd);
+    if (!t)
+        return NULL;
+    if (IS_UNK(t))
+        return t;
+    if (t->kind == TY_DTYPE)
+        return t->dtype;
+    if (t->kind == TY_BUILTIN) {
+        switch (t->builtin) {
+        case BI_FLOAT: return T(I, TY_FLOAT64);
+        case BI_INT: return T(I, TY_INT64);
+        case BI_BOOL: return T(I, TY_BOOL);
+        case BI_COMPLEX: return T(I, TY_COMPLEX128);
+        default: break;
+        }
+    }
+    return TYPING(I, d, "%s is not a dtype", infer_tyname(I, t));
+}
+
+/* Shape argument of np.empty & co: an int or a tuple of ints -> ndim. */
+static int shape_arg(Inf *I, Node **ps, bool *unk) {
+    Type *t = infer_expr(I, ps);
+    if (!t)
+        return -1;
+    if (IS_UNK(t)) {
+        *unk = true;
+        return 0;
+    }
+    if (ty_is_int(t)) {
+        infer_cast(I, ps, T(I, TY_INT64));
+        return 1;
+    }
+    if (t->kind == TY_TUPLE) {
+        Type **el = arena_alloc(I->a, sizeof(Type *) * (size_t)(t->nelems + 1));
+        for (int i = 0; i < t->nelems; i++) {
+            if (!ty_is_int(t->elems[i])) {
+                fail(I, HJ_DIAG_TYPING, *ps, "array shape must be an int or a tuple of ints, not %s",
+                     infer_tyname(I, t));
+                return -1;
+            }
+            el[i] = T(I, TY_INT64);
+        }
+        infer_cast(I, ps, ty_tuple(I->tc, el, t->nelems));
+        return t->nelems;
+    }
+    fail(I, HJ_DIAG_TYPING, *ps, "array shape must be an int or a tuple of ints, not %s",
+         infer_tyname(I, t));
+    return -1;
+}
+
+static Type *alloc_call(Inf *I, Node *n, BuiltinId id, const char *fname) {
+    static const char *const names[] = {"shape", "dtype"};
+    Node *sl[2];
+    if (!slots(I, n, fname, names, 2, sl))
+        return NULL;
+    if (!sl[0])
+        return TYPING(I, n, "%s() missing required argument 'shape'", fname);
+    Type *dt = T(I, TY_FLOAT64);
+    if (sl[1]) {
+        dt = dtype_arg(I, &sl[1]);
+        if (!dt)
+            return NULL;
+    }
+    bool unk = false;
+    int nd = shape_arg(I, &sl[0], &unk);
+    if (nd < 0)
+        return NULL;
+    if (unk || IS_UNK(dt))
+        return TY_UNK(I);
+    sl[1] = NULL; /* the dtype lives in the result type */
+    set_args(I, n, sl, 2);
+    (void)id;
+    return ty_array(I->tc, dt, nd, LAYOUT_C);
+}
+
+static Type *like_call(Inf *I, Node *n, const char *fname) {
+    static const char *const names[] = {"a", "dtype"};
+    Node *sl[2];
+    if (!slots(I, n, fname, names, 2, sl))
+        return NULL;
+    if (!sl[0])
+        return TYPING(I, n, "%s() missing required argument 'a'", fname);
+    Type *t = infer_expr(I, &sl[0]);
+    if (!t)
+        return NULL;
+    Type *dt = NULL;
+    if (sl[1] && !(dt = dtype_arg(I, &sl[1])))
+        return NULL;
+    if (IS_UNK(t) || (dt && IS_UNK(dt)))
+        return TY_UNK(I);
+    if (t->kind != TY_ARRAY)
+        return TYPING(I, n, "%s() needs an array, not %s", fname, infer_tyname(I, t));
+    sl[1] = NULL;
+    set_args(I, n, sl, 2);
+    return ty_array(I->tc, dt ? dt : t->dtype, t->ndim, LAYOUT_C);
+}
+
+static Type *arange_call(Inf *I, Node *n) {
+    static const char *const names[] = {"start", "stop", "step", "dtype"};
+    Node *sl[4];
+    if (!slots(I, n, "arange", names, 4, sl))
+        return NULL;
+    if (n->args.len == 1 && !sl[1]) { /* arange(stop) */
+        sl[1] = sl[0];
+        sl[0] = NULL;
+    }
+    if (!sl[1])
+        return TYPING(I, n, "arange() needs a stop value");
+    Type *dt = NULL;
+    if (sl[3] && !(dt = dtype_arg(I, &sl[3])))
+        return NULL;
+    Type *ct = T(I, TY_INT64);
+    for (int i = 0; i < 3; i++) {
+        if (!sl[i])
+            continue;
+        Type *t = infer_expr(I, &sl[i]);
+        if (!t)
+            return NULL;
+        if (IS_UNK(t))
+            return t;
+        if (!need_real(I, sl[i], t, "arange"))
+            return NULL;
+        if (ty_is_float(t))
+            ct = T(I, TY_FLOAT64);
+    }
+    if (dt && IS_UNK(dt))
+        return dt;
+    if (I->final) {
+        if (!sl[0])
+            sl[0] = infer_const_int(I, n->loc, 0);
+        if (!sl[2])
+            sl[2] = infer_const_int(I, n->loc, 1);
+        for (int i = 0; i < 3; i++)
+            infer_cast(I, &sl[i], ct);
+        sl[3] = NULL;
+        set_args(I, n, sl, 4);
+    }
+    return ty_array(I->tc, dt ? dt : ct, 1, LAYOUT_C);
+}
+
+static Type *range_call(Inf *I, Node *n, const char *fname) {
+    if (!no_keywords(I, n, fname) || !nargs_between(I, n, fname, 1, 3))
+        return NULL;
+    Type *tys[3];
+    bool unk;
+    if (!type_args(I, n, tys, &unk))
+        return NULL;
+    for (int i = 0; i < n->args.len; i++)
+        if (!IS_UNK(tys[i]) && !ty_is_int(tys[i]))
+            return TYPING(I, VEC_AT(n->args, i), "%s() arguments must be integers, not %s", fname,
+                          infer_tyname(I, tys[i]));
+    if (unk)
+        return TY_UNK(I);
+    if (n->args.len == 3) {
+        Node *st = VEC_AT(n->args, 2);
+        if (st->kind == N_CONST && st->cval.kind == CVAL_INT && st->cval.i == 0)
+            return TYPING(I, st, "%s() step must not be zero", fname);
+    }
+    if (I->final) {
+        Node *sl[3];
+        if (n->args.len == 1) {
+            sl[0] = infer_const_int(I, n->loc, 0);
+            sl[1] = VEC_AT(n->args, 0);
+            sl[2] = infer_const_int(I, n->loc, 1);
+        } else {
+            sl[0] = VEC_AT(n->args, 0);
+            sl[1] = VEC_AT(n->args, 1);
+            sl[2] = n->args.len == 3 ? VEC_AT(n->args, 2) : infer_const_int(I, n->loc, 1);
+        }
+        for (int i = 0; i < 3; i++)
+            infer_cast(I, &sl[i], T(I, TY_INT64));
+        set_args(I, n, sl, 3);
+    }
+    return T(I, TY_RANGE);
+}
+
+static bool is_unary_float_math(BuiltinId id) {
+    switch (id) {
+    case BI_MATH_ACOS: case BI_MATH_ACOSH: case BI_MATH_ASIN: case BI_MATH_ASINH: case BI_MATH_ATAN:
+    case BI_MATH_ATANH: case BI_MATH_COS: case BI_MATH_COSH: case BI_MATH_DEGREES: case BI_MATH_ERF:
+    case BI_MATH_ERFC: case BI_MATH_EXP: case BI_MATH_EXPM1: case BI_MATH_FABS: case BI_MATH_GAMMA:
+    case BI_MATH_LGAMMA: case BI_MATH_LOG10: case BI_MATH_LOG1P: case BI_MATH_LOG2:
+    case BI_MATH_RADIANS: case BI_MATH_SIN: case BI_MATH_SINH: case BI_MATH_SQRT: case BI_MATH_TAN:
+    case BI_MATH_TANH:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Short name for messages: "math.sqrt" -> "math.sqrt", "builtins.abs" -> "abs". */
+static const char *short_name(BuiltinId id) {
+    const char *s = builtin_name(id);
+    if (strncmp(s, "builtins.", 9) == 0)
+        return s + 9;
+    if (strncmp(s, "numpy.", 6) == 0) {
+        static _Thread_local char buf[64];
+        size_t n = strlen(s + 6);
+        if (n > sizeof buf - 4)
+            n = sizeof buf - 4;
+        memcpy(buf, "np.", 3);
+        memcpy(buf + 3, s + 6, n);
+        buf[3 + n] = 0;
+        return buf;
+    }
+    return s;
+}
+
+static Type *abs_type(Inf *I, Node *n, Type *t, const char *fname) {
+    if (!need_number(I, VEC_AT(n->args, 0), t, fname))
+        return NULL;
+    if (ty_is_complex(t))
+        return T(I, t->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64);
+    if (ty_is_float(t))
+        return t;
+    Type *it = T(I, ty_is_unsigned(t) ? TY_UINT64 : TY_INT64);
+    infer_cast(I, ARG(0), it);
+    return it;
+}
+
+static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
+    const char *fname = short_name(id);
+    Type *tys[8] = {0};
+    bool unk = false;
+    n->call_kind = CALL_BUILTIN;
+    n->builtin = id;
+    switch (id) {
+    case BI_INT: return conversion(I, n, fname, T(I, TY_INT64));
+    case BI_FLOAT: return conversion(I, n, fname, T(I, TY_FLOAT64));
+    case BI_BOOL: return conversion(I, n, fname, T(I, TY_BOOL));
+    case BI_COMPLEX:
+        if (n->args.len <= 1)
+            return conversion(I, n, fname, T(I, TY_COMPLEX128));
+        if (!no_keywords(I, n, fname) || !nargs_between(I, n, fname, 1, 2) || !type_args(I, n, tys, &unk))
+            return NULL;
+        if (unk)
+            return TY_UNK(I);
+        for (int i = 0; i < 2; i++) {
+            if (!need_real(I, VEC_AT(n->args, i), tys[i], fname))
+                return NULL;
+            infer_cast(I, ARG(i), T(I, TY_FLOAT64));
+        }
+        return T(I, TY_COMPLEX128);
+    case BI_RANGE:
+    case BI_PRANGE:
+        return range_call(I, n, fname);
+    case BI_NP_EMPTY: case BI_NP_ZEROS: case BI_NP_ONES:
+        return alloc_call(I, n, id, fname);
+    case BI_NP_EMPTY_LIKE: case BI_NP_ZEROS_LIKE: case BI_NP_ONES_LIKE:
+        return like_call(I, n, fname);
+    case BI_NP_ARANGE:
+        return arange_call(I, n);
+    case BI_PRINT:
+        return UNSUP(I, n, "print() is not supported by hpcjit yet");
+    case BI_SUM:
+        return UNSUP(I, n, "sum() is not supported by hpcjit yet");
+    case BI_ENUMERATE:
+    case BI_ZIP:
+        return UNSUP(I, n, "%s() is only supported as the iterable of a for loop", fname);
+    default:
+        break;
+    }
+    if (id == BI_ROUND) {
+        static const char *const names[] = {"number", "ndigits"};
+        Node *sl[2];
+        if (!slots(I, n, fname, names, 2, sl))
+            return NULL;
+        if (!sl[0])
+            return TYPING(I, n, "round() missing required argument 'number'");
+        set_args(I, n, sl, sl[1] ? 2 : 1);
+        Type *x = infer_expr(I, &sl[0]);
+        Type *nd = x && sl[1] ? infer_expr(I, &sl[1]) : x;
+        if (!x || !nd)
+            return NULL;
+        if (IS_UNK(x) || IS_UNK(nd))
+            return TY_UNK(I);
+        if (!need_real(I, sl[0], x, fname))
+            return NULL;
+        if (sl[1] && !ty_is_int(nd))
+            return TYPING(I, sl[1], "round() ndigits must be an integer, not %s", infer_tyname(I, nd));
+        if (!ty_is_float(x))
+            infer_cast(I, &sl[0], T(I, TY_INT64));
+        if (sl[1])
+            infer_cast(I, &sl[1], T(I, TY_INT64));
+        set_args(I, n, sl, sl[1] ? 2 : 1);
+        return (sl[1] && ty_is_float(x)) ? x : T(I, TY_INT64);
+    }
+    if (id == BI_ARRAY_COPY) {
+        if (!no_keywords(I, n, fname))
+            return NULL;
+        Type *t;
+        if (self) {
+            if (!nargs_between(I, n, "copy", 0, 0))
+                return NULL;
+            t = self->ty;
+        } else {
+            if (!nargs_between(I, n, fname, 1, 1))
+                return NULL;
+            t = infer_expr(I, ARG(0));
+            if (!t)
+                return NULL;
+            self = VEC_AT(n->args, 0);
+        }
+        if (IS_UNK(t))
+            return t;
+        if (t->kind != TY_ARRAY)
+            return TYPING(I, n, "%s() needs an array, not %s", fname, infer_tyname(I, t));
+        if (I->final) {
+            n->self_node = self;
+            n->args.len = 0;
+        }
+        return ty_array(I->tc, t->dtype, t->ndim, LAYOUT_C);
+    }
+    if (!no_keywords(I, n, fname))
+        return NULL;
+    int k = n->args.len;
+    if (k > 8)
+        return TYPING(I, n, "too many arguments for %s()", fname);
+    if (!type_args(I, n, tys, &unk))
+        return NULL;
+    if (unk)
+        return TY_UNK(I);
+    switch (id) {
+    case BI_ABS:
+    case BI_NP_ABS:
+        if (!nargs_between(I, n, fname, 1, 1))
+            return NULL;
+        return abs_type(I, n, tys[0], fname);
+    case BI_MIN:
+    case BI_MAX: {
+        if (k < 2)
+            return TYPING(I, n, "%s() of a single argument is not supported yet (give 2 or more numbers)",
+                          fname);
+        Type *u = T(I, TY_UNKNOWN);
+        for (int i = 0; i < k; i++) {
+            if (!need_number(I, VEC_AT(n->args, i), tys[i], fname))
+                return NULL;
+            u = ty_unify(I->tc, u, tys[i]);
+        }
+        for (int i = 0; i < k; i++)
+            infer_cast(I, ARG(i), u);
+        return u;
+    }
+    case BI_LEN:
+        if (!nargs_between(I, n, fname, 1, 1))
+            return NULL;
+        if (tys[0]->kind != TY_ARRAY && tys[0]->kind != TY_TUPLE && tys[0]->kind != TY_RANGE)
+            return TYPING(I, n, "len() of %s is not supported", infer_tyname(I, tys[0]));
+        return T(I, TY_INT64);
+    case BI_DIVMOD:
+    case BI_POW: {
+        if (!nargs_between(I, n, fname, 2, 2))
+            return NULL;
+        Type *op_ty = NULL;
+        Type *r = infer_binop_type(I, n, id == BI_POW ? OP_POW : OP_FLOORDIV, tys[0], tys[1], &op_ty);
+        if (!r)
+            return NULL;
+        infer_cast(I, ARG(0), op_ty);
+        infer_cast(I, ARG(1), op_ty);
+        if (id == BI_POW)
+            return r;
+        Type *el[2] = {r, r};
+        return ty_tuple(I->tc, el, 2);
+    }
+    default:
+        break;
+    }
+    if (is_unary_float_math(id) || (id == BI_MATH_LOG && k == 1)) {
+        if (!nargs_between(I, n, fname, 1, 1) || !need_real(I, VEC_AT(n->args, 0), tys[0], fname))
+            return NULL;
+        Type *ft = float_of(I, tys[0]);
+        infer_cast(I, ARG(0), ft);
+        return ft;
+    }
+    switch (id) {
+    case BI_MATH_LOG:
+    case BI_MATH_ATAN2: case BI_MATH_COPYSIGN: case BI_MATH_HYPOT: case BI_MATH_POW:
+    case BI_NP_ARCTAN2: case BI_NP_HYPOT: {
+        if (!nargs_between(I, n, fname, 2, 2))
+            return NULL;
+        for (int i = 0; i < 2; i++)
+            if (!need_real(I, VEC_AT(n->args, i), tys[i], fname))
+                return NULL;
+        Type *ft = (tys[0]->kind == TY_FLOAT32 && tys[1]->kind == TY_FLOAT32) ? tys[0] : T(I, TY_FLOAT64);
+        if (id == BI_MATH_LOG)
+            ft = T(I, TY_FLOAT64);
+        infer_cast(I, ARG(0), ft);
+        infer_cast(I, ARG(1), ft);
+        return ft;
+    }
+    case BI_MATH_CEIL: case BI_MATH_FLOOR: case BI_MATH_TRUNC:
+        if (!nargs_between(I, n, fname, 1, 1) || !need_real(I, VEC_AT(n->args, 0), tys[0], fname))
+            return NULL;
+        if (!ty_is_float(tys[0]))
+            infer_cast(I, ARG(0), T(I, TY_INT64));
+        return T(I, TY_INT64);
+    case BI_MATH_ISNAN: case BI_MATH_ISINF: case BI_MATH_ISFINITE:
+        if (!nargs_between(I, n, fname, 1, 1) || !need_real(I, VEC_AT(n->args, 0), tys[0], fname))
+            return NULL;
+        infer_cast(I, ARG(0), float_of(I, tys[0]));
+        return T(I, TY_BOOL);
+    case BI_MATH_LDEXP:
+        if (!nargs_between(I, n, fname, 2, 2) || !need_real(I, VEC_AT(n->args, 0), tys[0], fname))
+            return NULL;
+        if (!ty_is_int(tys[1]))
+            return TYPING(I, VEC_AT(n->args, 1), "ldexp() exponent must be an integer, not %s",
+                          infer_tyname(I, tys[1]));
+        infer_cast(I, ARG(0), float_of(I, tys[0]));
+        infer_cast(I, ARG(1), T(I, TY_INT32));
+        return float_of(I, tys[0]);
+    case BI_MATH_FREXP:
+    case BI_MATH_MODF: {
+        if (!nargs_between(I, n, fname, 1, 1) || !need_real(I, VEC_AT(n->args, 0), tys[0], fname))
+            return NULL;
+        Type *ft = float_of(I, tys[0]);
+        infer_cast(I, ARG(0), ft);
+        Type *el[2] = {ft, id == BI_MATH_FREXP ? T(I, TY_INT32) : ft};
+        return ty_tuple(I->tc, el, 2);
+    }
+    case BI_MATH_GCD:
+        if (!nargs_between(I, n, fname, 2, 2))
+            return NULL;
+        for (int i = 0; i < 2; i++) {
+            if (!ty_is_int(tys[i]) && tys[i]->kind != TY_BOOL)
+                return TYPING(I, VEC_AT(n->args, i), "gcd() arguments must be integers, not %s",
+                              infer_tyname(I, tys[i]));
+            infer_cast(I, ARG(i), T(I, TY_INT64));
+        }
+        return T(I, TY_INT64);
+    case BI_NP_SQRT: case BI_NP_EXP: case BI_NP_LOG: case BI_NP_SIN: case BI_NP_COS: case BI_NP_TAN: {
+        if (!nargs_between(I, n, fname, 1, 1) || !need_number(I, VEC_AT(n->args, 0), tys[0], fname))
+            return NULL;
+        Type *ft = ty_is_complex(tys[0]) ? tys[0] : float_of(I, tys[0]);
+        infer_cast(I, ARG(0), ft);
+        return ft;
+    }
+    case BI_NP_FLOOR: case BI_NP_CEIL: {
+        if (!nargs_between(I, n, fname, 1, 1) || !need_real(I, VEC_AT(n->args, 0), tys[0], fname))
+            return NULL;
+        Type *ft = float_of(I, tys[0]);
+        infer_cast(I, ARG(0), ft);
+        return ft;
+    }
+    default:
+        return UNSUP(I, n, "%s() is not supported by hpcjit yet", fname);
+    }
+}
+
+/* ---- calls to @njit functions ---- */
+
+static Node *copy_default(Inf *I, Node *d, SrcLoc loc) {
+    Node *k = ast_new(I->a, d->kind, loc);
+    k->cval = d->cval;
+    k->op = d->op;
+    if (d->a) {
+        k->a = ast_new(I->a, d->a->kind, loc);
+        k->a->cval = d->a->cval;
+    }
+    return k;
+}
+
+static Type *func_call(Inf *I, Node *n, int func) {
+    Compilation *c = I->c;
+    const HjFunction *hf = &c->req->funcs[func];
+    Node *decl = infer_func_decl(c, func);
+    if (!decl)
+        return NULL;
+    int np = decl->params.len;
+    const char **names = arena_alloc(I->a, sizeof(char *) * (size_t)(np + 1));
+    for (int i = 0; i < np; i++) {
+        Node *p = VEC_AT(decl->params, i);
+        names[i] = p->is_posonly ? NULL : p->name;
+    }
+    Node **sl = arena_alloc(I->a, sizeof(Node *) * (size_t)(np + 1));
+    if (n->args.len > np)
+        return TYPING(I, n, "%s() takes %d argument%s but %d were given", hf->name, np,
+                      np == 1 ? "" : "s", n->args.len);
+    if (!slots(I, n, hf->name, names, np, sl))
+        return NULL;
+    for (int i = 0; i < np; i++) {
+        Node *p = VEC_AT(decl->params, i);
+        if (!sl[i] && !p->a)
+            return TYPING(I, n, "%s() missing required argument '%s'", hf->name, p->name);
+        if (sl[i] && p->is_kwonly && i < n->args.len)
+            return TYPING(I, n, "%s() got too many positional arguments", hf->name);
+    }
+    /* omitted parameters get fresh copies of their defaults */
+    int given = 0;
+    for (int i = 0; i < np; i++)
+        if (sl[i])
+            given = i + 1;
+    Type **tys = arena_alloc(I->a, sizeof(Type *) * (size_t)(np + 1));
+    for (int i = 0; i < np; i++) {
+        bool is_default = !sl[i];
+        if (is_default) {
+            if (i >= given && !I->final)
+                continue;
+            sl[i] = copy_default(I, ((Node *)VEC_AT(decl->params, i))->a, n->loc);
+        }
+        Type *t = infer_expr(I, &sl[i]);
+        if (!t)
+            return NULL;
+        if (IS_UNK(t))
+            return t;
+        if (!infer_check_value(I, sl[i], t))
+            return NULL;
+        tys[i] = t;
+    }
+    Spec *s = infer_spec_at(I, n->loc, func, tys, I->final ? np : given);
+    if (!s)
+        return NULL;
+    n->call_kind = CALL_FUNC;
+    n->spec = s;
+    set_args(I, n, sl, np);
+    if (I->final && s->ret->kind == TY_UNKNOWN)
+        return TYPING(I, n, "cannot infer the return type of recursive function '%s'", hf->name);
+    return s->ret;
+}
+
+/* ---- exceptions ---- */
+
+static Type *exc_call(Inf *I, Node *n, Type *cls) {
+    if (!no_keywords(I, n, cls->name))
+        return NULL;
+    if (n->args.len > 1)
+        return UNSUP(I, n, "exceptions with more than one argument are not supported by hpcjit");
+    if (n->args.len == 1 && !infer_exc_message(I, VEC_AT(n->args, 0)))
+        return NULL;
+    n->call_kind = CALL_EXC;
+    return ty_exc_value(I->tc, cls->name);
+}
+
+Type *infer_call(Inf *I, Node **pn) {
+    Node *n = *pn;
+    Type *ft = infer_expr(I, &n->a);
+    if (!ft)
+        return NULL;
+    if (IS_UNK(ft))
+        return ft;
+    switch (ft->kind) {
+    case TY_BUILTIN:
+        return builtin_call(I, n, (BuiltinId)ft->builtin, NULL);
+    case TY_BOUND_METHOD:
+        return builtin_call(I, n, (BuiltinId)ft->builtin, n->a->a);
+    case TY_DTYPE:
+        n->call_kind = CALL_DTYPE;
+        return conversion(I, n, infer_tyname(I, ft->dtype), ft->dtype);
+    case TY_FUNCTION:
+        return func_call(I, n, ft->func);
+    case TY_EXC_CLASS:
+        return exc_call(I, n, ft);
+    default:
+        return TYPING(I, n, "%s is not callable", infer_tyname(I, ft));
+    }
+}
+
+/* ---- iteration ---- */
+
+static Type *iter_of(Inf *I, Node *at, Type *t) {
+    if (IS_UNK(t))
+        return t;
+    switch (t->kind) {
+    case TY_RANGE:
+        return T(I, TY_INT64);
+    case TY_ARRAY:
+        if (t->ndim == 0)
+            return TYPING(I, at, "cannot iterate over a 0-d array");
+        if (t->ndim == 1)
+            return t->dtype;
+        return ty_array(I->tc, t->dtype, t->ndim - 1, t->layout == LAYOUT_C ? LAYOUT_C : LAYOUT_A);
+    case TY_TUPLE:
+        for (int i = 1; i < t->nelems; i++)
+            if (t->elems[i] != t->elems[0])
+                return TYPING(I, at, "cannot iterate over the heterogeneous %s", infer_tyname(I, t));
+        if (t->nelems == 0)
+            return TYPING(I, at, "cannot iterate over an empty tuple");
+        return t->elems[0];
+    default:
+        return TYPING(I, at, "cannot iterate over %s", infer_tyname(I, t));
+    }
+}
+
+Type *infer_iter(Inf *I, Node **pn) {
+    Node *n = *pn;
+    if (n->kind == N_CALL) {
+        Type *ft = infer_expr(I, &n->a);
+        if (!ft)
+            return NULL;
+        if (ft->kind == TY_BUILTIN && (ft->builtin == BI_ENUMERATE || ft->builtin == BI_ZIP)) {
+            n->call_kind = CALL_BUILTIN;
+            n->builtin = (BuiltinId)ft->builtin;
+            if (ft->builtin == BI_ENUMERATE) {
+                static const char *const names[] = {"iterable", "start"};
+                Node *sl[2];
+                if (!slots(I, n, "enumerate", names, 2, sl))
+                    return NULL;
+                if (!sl[0])
+                    return TYPING(I, n, "enumerate() missing required argument 'iterable'");
+                Type *el = infer_iter(I, &sl[0]);
+                if (!el)
+                    return NULL;
+                if (sl[1]) {
+                    Type *st = infer_expr(I, &sl[1]);
+                    if (!st)
+                        return NULL;
+                    if (!IS_UNK(st) && !ty_is_int(st))
+                        return TYPING(I, sl[1], "enumerate() start must be an integer, not %s",
+                                      infer_tyname(I, st));
+                }
+                if (IS_UNK(el))
+                    return el;
+                if (I->final) {
+                    if (!sl[1])
+                        sl[1] = infer_const_int(I, n->loc, 0);
+                    infer_cast(I, &sl[1], T(I, TY_INT64));
+                    set_args(I, n, sl, 2);
+                }
+                Type *pair[2] = {T(I, TY_INT64), el};
+                n->ty = ty_tuple(I->tc, pair, 2);
+                return n->ty;
+            }
+            if (!no_keywords(I, n, "zip"))
+                return NULL;
+            if (n->args.len == 0)
+                return TYPING(I, n, "zip() needs at least one iterable");
+            Type **el = arena_alloc(I->a, sizeof(Type *) * (size_t)(n->args.len + 1));
+            bool unk = false;
+            for (int i = 0; i < n->args.len; i++) {
+                el[i] = infer_iter(I, ARG(i));
+                if (!el[i])
+                    return NULL;
+                if (IS_UNK(el[i]))
+                    unk = true;
+            }
+            if (unk)
+                return TY_UNK(I);
+            n->ty = ty_tuple(I->tc, el, n->args.len);
+            return n->ty;
+        }
+    }
+    Type *t = infer_expr(I, pn);
+    if (!t)
+        return NULL;
+    return iter_of(I, *pn, t);
+}
