@@ -1186,10 +1186,12 @@ void *lower_program(Compilation *c, void *llvm_context, const char *entry_symbol
     bool ok = c->entry != NULL;
     if (!ok)
         lower_fail(&L, NULL, HJ_DIAG_LOWERING, "nothing to lower: no entry specialisation");
+    /* an inference that keeps no list has lowered the entry alone */
+    Spec *first = c->specs ? c->specs : c->entry;
     int k = 0;
-    for (Spec *s = c->specs; ok && s; s = s->next)
+    for (Spec *s = first; ok && s; s = s->next)
         declare_spec(&L, s, k++);
-    for (Spec *s = c->specs; ok && s; s = s->next)
+    for (Spec *s = first; ok && s; s = s->next)
         ok = lower_spec(&L, s);
     if (ok)
         ok = lower_entry(&L, c->entry, entry_symbol);
