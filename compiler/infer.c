@@ -1207,6 +1207,15 @@ static bool block_ends(const PtrVec *v) {
     return false;
 }
 
+static bool returns_value(const PtrVec *v) {
+    for (int i = 0; i < v->len; i++) {
+        const Node *n = VEC_AT(*v, i);
+        if ((n->kind == N_RETURN && n->a) || returns_value(&n->body) || returns_value(&n->orelse))
+            return true;
+    }
+    return false;
+}
+
 /* ---- specialisations ---- */
 
 static Type *default_type(Inf *I, Node *d) {
@@ -1428,6 +1437,8 @@ static Spec *infer_spec_impl(Compilation *c, int func, Type **argtys, int nargs,
         c->depth--;
         return s;
     }
+    if (ok && IS_UNK(s->ret) && !s->explicit_ret && !returns_value(&s->fn->body))
+        s->ret = ty_scalar(c->tc, TY_NONE); /* it only raises */
     if (ok) {
         /* returns of a function whose end is reachable include None */
         if (!block_ends(&s->fn->body) && !s->explicit_ret) {
