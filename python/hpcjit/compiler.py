@@ -151,6 +151,31 @@ class _Source:
     __slots__ = ("source", "first_line", "col_offset", "filename")
 
 
+def _register_command_source(py_func):
+    """`python -c CODE`: functions have co_filename "<string>" and inspect
+    cannot find their source, but sys.orig_argv still holds CODE.  Make it
+    visible to linecache when the function's def line is found there (exec()
+    of other strings also uses "<string>", so check before trusting it)."""
+    import linecache
+    code = py_func.__code__
+    argv = getattr(sys, "orig_argv", None)
+    if code.co_filename != "<string>" or not argv or "-c" not in argv:
+        return False
+    i = argv.index("-c")
+    if i + 1 >= len(argv):
+        return False
+    lines = argv[i + 1].splitlines(True)
+    n = code.co_firstlineno
+    if not 1 <= n <= len(lines):
+        return False
+    # the def may sit below its decorators
+    window = "".join(lines[n - 1:n + 20])
+    if f"def {py_func.__name__}" not in window and "lambda" not in window:
+        return False
+    linecache.cache["<string>"] = (len(argv[i + 1]), None, lines, "<string>")
+    return True
+
+
 def _source(disp):
     """Dedented source of the def (decorators included), cached on the dispatcher."""
     d = disp.__dict__
@@ -159,7 +184,12 @@ def _source(disp):
         return src
     py_func = disp.py_func
     try:
-        lines, first_line = inspect.getsourcelines(py_func)
+        try:
+            lines, first_line = inspect.getsourcelines(py_func)
+        except OSError:
+            if not _register_command_source(py_func):
+                raise
+            lines, first_line = inspect.getsourcelines(py_func)
     except (OSError, TypeError) as exc:
         raise errors.UnsupportedError(
             f"cannot compile {py_func.__qualname__}: its source code is not available "
