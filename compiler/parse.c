@@ -226,12 +226,13 @@ static const char *fstring_field(Parser *p, const Token *tok, const char *s, con
     while (q < e) {
         char c = *q;
         if (c == '\'' || c == '"') {
-            const char *r = q + 1;
-            while (r < e && *r != c)
+            bool triple = q + 2 < e && q[1] == c && q[2] == c;
+            const char *r = q + (triple ? 3 : 1);
+            while (r < e && !(*r == c && (!triple || (r + 2 < e && r[1] == c && r[2] == c))))
                 r++;
             if (r >= e)
                 return fstring_error(p, tok, q, "unterminated string");
-            q = r + 1;
+            q = r + (triple ? 3 : 1);
             continue;
         }
         if (c == '(' || c == '[' || c == '{')
@@ -299,6 +300,13 @@ static const char *fstring_field(Parser *p, const Token *tok, const char *s, con
         const char *ss = q;
         int d2 = 0;
         while (q < e && !(*q == '}' && d2 == 0)) {
+            if (d2 > 0 && (*q == '\'' || *q == '"')) { /* a string inside a nested field */
+                const char *r = q + 1;
+                while (r < e && *r != *q)
+                    r++;
+                q = r < e ? r + 1 : r;
+                continue;
+            }
             if (*q == '{')
                 d2++;
             else if (*q == '}')
@@ -345,6 +353,14 @@ static bool fstring_body(Parser *p, const Token *tok, const char *s, const char 
         }
         if (c == '{') {
             flush = true;
+        } else if (c == '\\' && !raw && s + 2 < e && s[1] == 'N' && s[2] == '{') {
+            /* \N{NAME}: its braces are not a replacement field */
+            const char *r = s + 3;
+            while (r < e && *r != '}')
+                r++;
+            sb_putn(&run, s, (size_t)(r < e ? r + 1 - s : r - s));
+            s = r < e ? r + 1 : r;
+            continue;
         } else if (c == '\\' && !raw && s + 1 < e && s[1] != '{' && s[1] != '}') {
             sb_putn(&run, s, 2);
             s += 2;
@@ -600,12 +616,13 @@ static Node *brace_atom(Parser *p) {
         if (!v)
             return NULL;
     } else {
+        Token *kt = peek(p);
         k = star_named_expression(p);
         if (!k)
             return NULL;
         is_dict = at(p, TK_OP_COLON);
         if (is_dict) {
-            if (k->kind == N_STARRED || k->kind == N_NAMEDEXPR) {
+            if (k->kind == N_STARRED || (k->kind == N_NAMEDEXPR && kt->kind != TK_OP_LPAR)) {
                 diag_error(p->d, HJ_DIAG_SYNTAX, k->loc, "invalid syntax");
                 return NULL;
             }
@@ -1855,8 +1872,21 @@ static bool at_match(Parser *p) {
 static Node *match_stmt(Parser *p) {
     Token *kw = advance(p);
     Node *m = new_node(p, N_MATCH, kw);
-    if (!(m->a = star_expressions(p)))
+    /* subject_expr: star_named_expression ',' star_named_expressions? | named_expression */
+    Token *st = peek(p);
+    if (!(m->a = star_named_expression(p)))
         return NULL;
+    if (at(p, TK_OP_COMMA)) {
+        Node *tup = new_node(p, N_TUPLE, st);
+        vec_push(p->a, &tup->args, m->a);
+        while (accept(p, TK_OP_COMMA) && !at(p, TK_OP_COLON)) {
+            Node *e = star_named_expression(p);
+            if (!e)
+                return NULL;
+            vec_push(p->a, &tup->args, e);
+        }
+        m->a = tup;
+    }
     if (!expect(p, TK_OP_COLON, "expected ':'") || !expect(p, TK_NEWLINE, "invalid syntax") ||
         !expect(p, TK_INDENT, "expected an indented block"))
         return NULL;
