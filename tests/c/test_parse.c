@@ -328,6 +328,12 @@ static void test_expressions(void) {
     EXPECT_OK("try:\n    pass\nexcept* E:\n    pass\n");
     EXPECT_OK("x = f'{a!s:{b}}' rf'\\{c}' F'''{d\n}'''\n");
     EXPECT_OK("if x:\n    pass\n# comment at the end");
+    /* found by parsing the standard library */
+    EXPECT_OK("x = f'{a}\\N{DASH}{b}'\n");
+    EXPECT_OK("x = f\"{'''it's'''}\"\n");
+    EXPECT_OK("x = f'{3:{\"}\"}>10}'\n");
+    EXPECT_OK("x = {(c := a): (a := b) for _ in r}\n");
+    EXPECT_OK("match w := x,:\n    case y:\n        pass\n");
 }
 
 static void test_locations(void) {
