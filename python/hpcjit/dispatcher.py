@@ -183,10 +183,8 @@ def _inspect_types(disp, signature=None, file=None):
     import sys
     out = file if file is not None else sys.stdout
     for info in _select(disp, signature):
-        text = _ensure(disp, info, "types_text")
-        print(f"{disp.py_func.__qualname__} {info['signature']}", file=out)
-        print("-" * 80, file=out)
-        print(text, file=out)
+        # the compiler's text starts with "name (args) -> ret"
+        print(_ensure(disp, info, "types_text").rstrip("\n"), file=out)
         print("=" * 80, file=out)
 
 

@@ -489,3 +489,89 @@ def test_type_objects():
     with pytest.raises(ValueError):
         t.from_typecode("z")
     assert hpcjit.float64(hpcjit.int64).as_typecodes() == ("d", ["l"])
+
+
+# ---- on compiled code ----------------------------------------------------------
+
+def _compiled_or_skip():
+    try:
+        from hpcjit import _compiler  # noqa: F401
+    except ImportError as exc:
+        pytest.skip(f"compiler not available: {exc}")
+
+
+def test_compiled_signatures_inspect_and_overloads():
+    _compiled_or_skip()
+    from hpcjit import float64, int64
+
+    @hpcjit.njit
+    def f(a, b):
+        return a + b
+
+    assert f(1.0, 2.5) == f.py_func(1.0, 2.5)
+    assert f(1, 2) == f.py_func(1, 2)
+    assert f.signatures == [(float64, float64), (int64, int64)]
+    assert [str(s) for s in f.nopython_signatures] == ["(float64, float64) -> float64",
+                                                       "(int64, int64) -> int64"]
+    ir = f.inspect_llvm()
+    assert set(ir) == {(float64, float64), (int64, int64)}
+    assert "define" in ir[(float64, float64)] and "fadd" in ir[(float64, float64)]
+    asm = f.inspect_asm((int64, int64))
+    assert isinstance(asm, str) and len(asm) > 0
+    import io
+    buf = io.StringIO()
+    f.inspect_types(file=buf)
+    assert "float64" in buf.getvalue() and "int64" in buf.getvalue()
+
+
+def test_compiled_explicit_signatures_lock_and_convert():
+    _compiled_or_skip()
+    from hpcjit import float64, int64
+
+    @hpcjit.njit([float64(float64[:], int64), "int64(int64[:], int64)"])
+    def at(a, i):
+        return a[i]
+
+    x = np.arange(6.0)
+    assert at(x, 2) == at.py_func(x, 2)
+    assert at(x[::2], 1) == at.py_func(x[::2], 1)
+    assert at(np.arange(4), np.int32(3)) == 3
+    assert len(at.signatures) == 2
+    with pytest.raises(TypeError, match="Known signatures"):
+        at(np.arange(4.0, dtype=np.float32), 1)
+    with pytest.raises(TypeError, match="No matching definition"):
+        at(x, 1.5)
+
+
+def test_compiled_keywords_defaults_and_returned_argument():
+    _compiled_or_skip()
+
+    @hpcjit.njit
+    def scale(a, k=2.0):
+        return a
+
+    @hpcjit.njit
+    def mul(a, b=3):
+        return a * b
+
+    x = np.ones(3)
+    assert scale(x) is x and scale(a=x, k=1.0) is x
+    assert mul(2) == mul.py_func(2) and mul(b=4, a=2) == mul.py_func(2, 4)
+
+
+def test_compiled_allocation_is_freed():
+    _compiled_or_skip()
+
+    @hpcjit.njit
+    def make(n):
+        a = np.zeros(n)
+        for i in range(n):
+            a[i] = i
+        return a
+
+    a0, f0 = _core.memstats()
+    for n in range(1, 50):
+        np.testing.assert_array_equal(make(n), make.py_func(n))
+    gc.collect()
+    a1, f1 = _core.memstats()
+    assert a1 - a0 == 49 and f1 - f0 == 49
