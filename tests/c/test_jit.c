@@ -168,6 +168,111 @@ static void *thread_main(void *p) {
     return NULL;
 }
 
+/* ---- the whole pipeline: hj_compile + hj_jit_load ---- */
+
+static HjFunction func(const char *name, const char *src, const HjEnvEntry *env, int nenv) {
+    HjFunction f;
+    memset(&f, 0, sizeof f);
+    f.name = f.qualname = name;
+    f.filename = "pipeline.py";
+    f.source = src;
+    f.first_line = 10;
+    f.env = env;
+    f.nenv = nenv;
+    return f;
+}
+
+/* Compile funcs[entry] for argtypes; load it when it compiles. */
+static HjEntryFn compile_fn(HjJit *jit, const HjFunction *fs, int n, const char *const *argtypes,
+                            int nargs, HjResult *res) {
+    HjRequest req;
+    memset(&req, 0, sizeof req);
+    req.funcs = fs;
+    req.nfuncs = n;
+    req.entry = 0;
+    req.argtypes = argtypes;
+    req.nargs = nargs;
+    req.want_llvm_ir = 1;
+    if (hj_compile(&req, res) != 0)
+        return NULL;
+    char *err = NULL;
+    void *p = hj_jit_load(jit, res->object, res->object_size, res->entry_symbol, &err);
+    if (!p)
+        fprintf(stderr, "load: %s\n", err ? err : "?");
+    free(err);
+    return (HjEntryFn)(uintptr_t)p;
+}
+
+static void test_pipeline(HjJit *jit) {
+    HjResult res;
+    const char *ll[] = {"l", "l"}, *dd[] = {"d", "d"};
+
+    HjFunction add = func("add", "def add(a, b):\n    return a + b\n", NULL, 0);
+    HjEntryFn f = compile_fn(jit, &add, 1, ll, 2, &res);
+    CHECK(f != NULL);
+    if (!f)
+        fprintf(stderr, "add: %s\n", res.diag_message ? res.diag_message : "?");
+    CHECK(res.rettype && strcmp(res.rettype, "l") == 0);
+    CHECK(res.signature && strcmp(res.signature, "(int64, int64) -> int64") == 0);
+    CHECK(res.llvm_ir && strstr(res.llvm_ir, res.entry_symbol ? res.entry_symbol : "?"));
+    if (f) {
+        int64_t a = 40, b = 2, r = 0;
+        void *args[2] = {&a, &b};
+        CHECK(f(&r, args) == 0 && r == 42);
+    }
+    hj_result_free(&res);
+
+    HjEnvEntry env[1] = {{.name = "math", .kind = HJ_ENV_MODULE, .qualname = "math"}};
+    HjFunction hyp =
+        func("hyp", "def hyp(x, y):\n    return math.sqrt(x * x + y * y)\n", env, 1);
+    f = compile_fn(jit, &hyp, 1, dd, 2, &res);
+    CHECK(f != NULL);
+    if (!f)
+        fprintf(stderr, "hyp: %s\n", res.diag_message ? res.diag_message : "?");
+    if (f) {
+        double x = 3.0, y = 4.0, r = 0;
+        void *args[2] = {&x, &y};
+        CHECK(f(&r, args) == 0 && r == 5.0);
+    }
+    hj_result_free(&res);
+
+    /* diagnostics carry the user's line numbers */
+    HjFunction bad = func("bad", "def bad(a):\n    return a +\n", NULL, 0);
+    CHECK(compile_fn(jit, &bad, 1, ll, 1, &res) == NULL);
+    CHECK(res.diag_kind == HJ_DIAG_SYNTAX);
+    CHECK(res.diag_line == 11);
+    CHECK(res.diag_filename && strcmp(res.diag_filename, "pipeline.py") == 0);
+    CHECK(res.diag_message && strstr(res.diag_message, "pipeline.py:11:"));
+    hj_result_free(&res);
+
+    HjFunction unk = func("unk", "def unk(a):\n    return a + nowhere\n", NULL, 0);
+    CHECK(compile_fn(jit, &unk, 1, ll, 1, &res) == NULL);
+    CHECK(res.diag_kind == HJ_DIAG_NAME || res.diag_kind == HJ_DIAG_TYPING);
+    CHECK(res.diag_message && strstr(res.diag_message, "nowhere"));
+    hj_result_free(&res);
+
+    const char *bad_tc[] = {"zz"};
+    CHECK(compile_fn(jit, &add, 1, bad_tc, 1, &res) == NULL);
+    CHECK(res.diag_kind == HJ_DIAG_SIGNATURE);
+    hj_result_free(&res);
+
+    /* 3000 nested parentheses: a diagnostic, not a stack overflow */
+    size_t depth = 3000, len = 0;
+    char *deep = malloc(2 * depth + 64);
+    len += (size_t)sprintf(deep, "def deep(a):\n    return ");
+    for (size_t i = 0; i < depth; i++)
+        deep[len++] = '(';
+    deep[len++] = 'a';
+    for (size_t i = 0; i < depth; i++)
+        deep[len++] = ')';
+    strcpy(deep + len, "\n");
+    HjFunction dp = func("deep", deep, NULL, 0);
+    f = compile_fn(jit, &dp, 1, ll, 1, &res);
+    CHECK(f != NULL || res.diag_kind != HJ_DIAG_NONE);
+    hj_result_free(&res);
+    free(deep);
+}
+
 int main(void) {
     HjJit *jit = make_jit();
     CHECK(jit != NULL);
@@ -225,6 +330,8 @@ int main(void) {
     for (int i = 0; i < 2; i++)
         pthread_join(th[i], NULL);
     CHECK(ta[0].ok && ta[1].ok);
+
+    test_pipeline(jit);
 
     hj_jit_destroy(jit);
     if (failures) {
