@@ -785,8 +785,7 @@ static Type *subscript_expr(Inf *I, Node *n, bool store) {
         if (k == base->ndim)
             return base->dtype;
         if (store)
-            return UNSUP(I, n, "storing into a partial index of %s is not supported yet (it is a view)",
-                         infer_tyname(I, base));
+            return base->dtype; /* a[i] = x on a 2-D array fills the row with x */
         return ty_array(I->tc, base->dtype, base->ndim - k,
                         base->layout == LAYOUT_C ? LAYOUT_C : LAYOUT_A);
     }
