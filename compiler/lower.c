@@ -476,16 +476,9 @@ static bool assign(Lower *L, Node *target, LLVMValueRef v, Type *t, bool owned) 
         return true;
     }
     case N_SUBSCRIPT: {
-        Type *elty = NULL;
         int mark = lower_temps_mark(L);
-        LLVMValueRef p = lower_subscript_ptr(L, target, &elty);
-        if (!p)
+        if (!lower_store_subscript(L, target, v, t))
             return false;
-        LLVMValueRef x = lower_convert(L, target, v, t, elty);
-        if (!x)
-            return false;
-        LLVMValueRef st = LLVMBuildStore(L->b, lower_to_mem(L, x, elty), p);
-        LLVMSetAlignment(st, (unsigned)ty_itemsize(elty));
         lower_temps_release(L, mark);
         if (owned)
             lower_decref(L, v, t);

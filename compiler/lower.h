@@ -138,6 +138,9 @@ LLVMValueRef lower_attribute(Lower *L, Node *n, bool *owned);
 /* Element pointer of arr[idx...] (k == ndim) after wrap-around and bounds
  * checks; or, with k < ndim, a view (owned). */
 LLVMValueRef lower_subscript(Lower *L, Node *n, bool *owned);
+/* arr[idx...] = v (v of type t): one element, or with fewer indices than
+ * dimensions every element of the sub-array. */
+bool lower_store_subscript(Lower *L, Node *n, LLVMValueRef v, Type *t);
 /* Pointer to the element addressed by subscript node n (a store target). */
 LLVMValueRef lower_subscript_ptr(Lower *L, Node *n, Type **elty);
 /* Element i (i64) of the first axis of arr: a scalar or a view (owned). */

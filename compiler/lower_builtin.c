@@ -281,6 +281,56 @@ LLVMValueRef lower_subscript(Lower *L, Node *n, bool *owned) {
     return make_view(L, arr, aty, idx, k, n->ty);
 }
 
+/* Store v into every element of a (view) array: loops over the axes
+ * through the strides. */
+static void fill_strided(Lower *L, LLVMValueRef arr, Type *aty, int d, LLVMValueRef p, LLVMValueRef v) {
+    if (d == aty->ndim) {
+        store_elem(L, p, v, aty->dtype);
+        return;
+    }
+    CLoop lp;
+    loop_begin(L, &lp, lower_array_dim(L, arr, ARR_SHAPE, d));
+    LLVMValueRef off = LLVMBuildMul(L->b, lp.i, lower_array_dim(L, arr, ARR_STRIDES, d), "");
+    fill_strided(L, arr, aty, d + 1, LLVMBuildGEP2(L->b, L->t_i8, p, &off, 1, ""), v);
+    loop_end(L, &lp);
+}
+
+bool lower_store_subscript(Lower *L, Node *n, LLVMValueRef v, Type *t) {
+    Type *aty = n->a->ty;
+    if (aty->kind != TY_ARRAY) {
+        lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "only array elements can be assigned to");
+        return false;
+    }
+    LLVMValueRef arr = lower_expr_use(L, n->a);
+    if (!arr)
+        return false;
+    LLVMValueRef idx[HJ_MAX_NDIM_LOWER];
+    int k = 0;
+    if (aty->ndim > HJ_MAX_NDIM_LOWER) {
+        lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "too many dimensions");
+        return false;
+    }
+    if (!array_indices(L, n, arr, aty, idx, &k))
+        return false;
+    if (k < aty->ndim && !ty_is_number(t)) {
+        lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "only a scalar can be assigned to a sub-array");
+        return false;
+    }
+    LLVMValueRef x = lower_convert(L, n, v, t, aty->dtype);
+    if (!x)
+        return false;
+    if (k == aty->ndim) {
+        store_elem(L, elem_ptr(L, arr, aty, idx), x, aty->dtype);
+        return true;
+    }
+    /* a[i] = scalar on a 2-D array: fill the row, as NumPy broadcasts */
+    Type *vty = ty_array(L->c->tc, aty->dtype, aty->ndim - k, LAYOUT_A);
+    LLVMValueRef view = make_view(L, arr, aty, idx, k, vty);
+    fill_strided(L, view, vty, 0, lower_array_field(L, view, ARR_DATA, "data"), x);
+    lower_decref(L, view, vty);
+    return true;
+}
+
 LLVMValueRef lower_subscript_ptr(Lower *L, Node *n, Type **elty) {
     Type *aty = n->a->ty;
     if (aty->kind != TY_ARRAY)
@@ -963,6 +1013,41 @@ static LLVMValueRef minmax(Lower *L, Node *n) {
 }
 
 /* round(x): half to even, as an int; round(x, n): Numba's algorithm. */
+/* CPython's round(x, n) for 0 <= n <= 300 rounds the exact binary value
+ * half-even: the C library's "%.*f" does the same, strtod reads it back. */
+static LLVMValueRef round_exact(Lower *L, LLVMValueRef x, LLVMValueRef k, LLVMValueRef fallback) {
+    enum { BUF = 512 };
+    LLVMValueRef ok = LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntSGE, k, lower_i64(L, 0), ""),
+                                   LLVMBuildICmp(L->b, LLVMIntSLE, k, lower_i64(L, 300), ""), "");
+    LLVMValueRef ax = intr1(L, "llvm.fabs", t_f64(L), x);
+    ok = LLVMBuildAnd(L->b, ok, LLVMBuildFCmp(L->b, LLVMRealOLT, ax, LLVMConstReal(L->t_f64, INFINITY), ""), "");
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
+    LLVMBasicBlockRef slow = lower_block(L, "round.exact"), done = lower_block(L, "round.done");
+    LLVMBuildCondBr(L->b, ok, slow, done);
+    lower_at(L, slow);
+    LLVMValueRef buf = lower_alloca(L, LLVMArrayType2(L->t_i8, BUF), "round.buf");
+    LLVMTypeRef sp[3] = {L->t_ptr, L->t_i64, L->t_ptr};
+    LLVMTypeRef snty = LLVMFunctionType(L->t_i32, sp, 3, 1);
+    LLVMValueRef sn = LLVMGetNamedFunction(L->mod, "snprintf");
+    if (!sn)
+        sn = LLVMAddFunction(L->mod, "snprintf", snty);
+    LLVMValueRef a[5] = {buf, lower_i64(L, BUF), lower_cstr(L, "%.*f"), LLVMBuildTrunc(L->b, k, L->t_i32, ""), x};
+    LLVMValueRef len = lower_call(L, snty, sn, a, 5, "len");
+    LLVMTypeRef tp[2] = {L->t_ptr, L->t_ptr};
+    LLVMValueRef ta[2] = {buf, LLVMConstNull(L->t_ptr)};
+    LLVMValueRef r = lower_rt(L, "strtod", L->t_f64, tp, 2, ta);
+    LLVMValueRef fits = LLVMBuildICmp(L->b, LLVMIntSLT, len, lower_i32(L, BUF), "");
+    r = LLVMBuildSelect(L->b, fits, r, fallback, "");
+    LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(L->b);
+    LLVMBuildBr(L->b, done);
+    lower_at(L, done);
+    LLVMValueRef phi = LLVMBuildPhi(L->b, L->t_f64, "round");
+    LLVMValueRef in[2] = {fallback, r};
+    LLVMBasicBlockRef from[2] = {pre, slow_end};
+    LLVMAddIncoming(phi, in, from, 2);
+    return phi;
+}
+
 static LLVMValueRef round_value(Lower *L, Node *n) {
     Node *e = arg(n, 0), *nd = arg(n, 1);
     if (!e)
@@ -1005,6 +1090,7 @@ static LLVMValueRef round_value(Lower *L, Node *n) {
     LLVMValueRef rneg = lower_fm(L, LLVMBuildFMul(L->b, intr1(L, "llvm.rint", f64, yn), pow1, ""));
     LLVMValueRef r = LLVMBuildSelect(L->b, nonneg, rpos, rneg, "round");
     (void)t;
+    r = round_exact(L, xd, k, r);
     return lower_convert(L, n, r, f64, n->ty);
 }
 
