@@ -22,9 +22,13 @@ _known = None  # id(obj) -> (obj, qualname) of the functions/classes the compile
 def _numpy_class_name(cls):
     if cls is np.bool_:
         return "numpy.bool_"  # one spelling under NumPy 1.x and 2.x
+    import warnings
     try:
-        return "numpy." + np.dtype(cls).name
-    except TypeError:  # abstract classes: np.number, np.character...
+        with warnings.catch_warnings():
+            # NumPy 1.x only warns on abstract classes (np.floating...)
+            warnings.simplefilter("error", DeprecationWarning)
+            return "numpy." + np.dtype(cls).name
+    except (TypeError, DeprecationWarning):  # abstract: np.number, np.character...
         return "numpy." + cls.__name__
 
 
