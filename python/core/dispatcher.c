@@ -305,6 +305,10 @@ static PyObject *dispatch_miss(Dispatcher *self, PyObject *const *args, Py_ssize
         Py_DECREF(extra);
         goto error;
     }
+    if (!self->compile_hook) { /* cleared by the GC during teardown */
+        PyErr_SetString(PyExc_RuntimeError, "hpcjit: dispatcher has been cleared");
+        goto error;
+    }
     hook_res = PyObject_CallFunctionObjArgs(self->compile_hook, (PyObject *)self, codes, NULL);
     if (!hook_res)
         goto error;
