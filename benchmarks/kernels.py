@@ -1,0 +1,189 @@
+"""Benchmark kernels.  run.py executes this file once per backend with the
+name `jit` bound to hpcjit.njit, numba.njit or the identity (CPython), so
+that calls between kernels (fib, calls_in_loop) resolve to the same
+backend.  Plain numeric Python, no fastmath."""
+import math
+
+import numpy as np
+
+
+@jit
+def sum_reduce(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i]
+    return s
+
+
+@jit
+def dot(a, b):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i] * b[i]
+    return s
+
+
+@jit
+def jacobi2d(u, steps):
+    # 5-point stencil, allocating the next grid every step
+    m, n = u.shape
+    for _ in range(steps):
+        v = u.copy()
+        for i in range(1, m - 1):
+            for j in range(1, n - 1):
+                v[i, j] = 0.25 * (u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1])
+        u = v
+    return u
+
+
+@jit
+def blur_f_order(a):
+    # 3x3 box blur over a Fortran-ordered array (column-major traversal)
+    m, n = a.shape
+    out = np.zeros_like(a)
+    for j in range(1, n - 1):
+        for i in range(1, m - 1):
+            s = 0.0
+            for dj in range(-1, 2):
+                for di in range(-1, 2):
+                    s += a[i + di, j + dj]
+            out[i, j] = s / 9.0
+    return out
+
+
+@jit
+def pairwise(X):
+    m, k = X.shape
+    D = np.empty((m, m))
+    for i in range(m):
+        for j in range(m):
+            d = 0.0
+            for t in range(k):
+                diff = X[i, t] - X[j, t]
+                d += diff * diff
+            D[i, j] = np.sqrt(d)
+    return D
+
+
+@jit
+def matmul(A, B):
+    m, k = A.shape
+    n = B.shape[1]
+    C = np.zeros((m, n))
+    for i in range(m):
+        for t in range(k):
+            a = A[i, t]
+            for j in range(n):
+                C[i, j] += a * B[t, j]
+    return C
+
+
+@jit
+def collatz_max(n):
+    best = 0
+    arg = 0
+    for start in range(1, n):
+        x = start
+        steps = 0
+        while x != 1:
+            if x % 2 == 0:
+                x = x // 2
+            else:
+                x = 3 * x + 1
+            steps += 1
+        if steps > best:
+            best = steps
+            arg = start
+    return arg, best
+
+
+@jit
+def sieve(n):
+    flags = np.ones(n + 1, np.uint8)
+    flags[0] = 0
+    flags[1] = 0
+    i = 2
+    while i * i <= n:
+        if flags[i]:
+            for j in range(i * i, n + 1, i):
+                flags[j] = 0
+        i += 1
+    count = 0
+    for i in range(n + 1):
+        count += flags[i]
+    return count
+
+
+@jit
+def int_hash(n):
+    # Python floor division / modulo semantics on signed ints
+    h = 0
+    for i in range(-n, n):
+        h = (h * 31 + i // 7 - i % 13) % 1000003
+    return h
+
+
+@jit
+def math_heavy(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        x = a[i]
+        s += math.sin(x) * math.exp(-x * x) + math.sqrt(x + 1.0) - math.log1p(x) + math.atan2(x, 2.0)
+    return s
+
+
+@jit
+def fib(n):
+    if n < 2:
+        return n
+    return fib(n - 1) + fib(n - 2)
+
+
+@jit
+def smoothstep(x):
+    t = min(max(x, 0.0), 1.0)
+    return t * t * (3.0 - 2.0 * t)
+
+
+@jit
+def calls_in_loop(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += smoothstep(a[i])
+    return s
+
+
+@jit
+def mandelbrot(w, h, maxit):
+    count = 0
+    for py in range(h):
+        for px in range(w):
+            c = complex(-2.0 + 3.0 * px / w, -1.5 + 3.0 * py / h)
+            z = 0j
+            k = 0
+            while k < maxit and abs(z) <= 2.0:
+                z = z * z + c
+                k += 1
+            count += k
+    return count
+
+
+@jit
+def cumsum_strided(a):
+    # a non-contiguous view: every other element
+    out = np.empty(a.shape[0])
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i]
+        out[i] = s
+    return out
+
+
+@jit
+def call2_scalars(a, b):
+    return a + b
+
+
+@jit
+def call2_arrays(a, b):
+    return a[0] + b[0]
