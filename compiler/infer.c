@@ -618,6 +618,13 @@ static Type *compare_expr(Inf *I, Node *n) {
                               ast_op_str(op), infer_tyname(I, right));
             if (left->kind == TY_BOOL && right->kind == TY_BOOL)
                 ot = left;
+        } else if (left->kind == TY_TUPLE && right->kind == TY_TUPLE &&
+                   (ot = ty_unify(I->tc, left, right)) != NULL) {
+            /* element by element (lexicographic for orderings) */
+            for (int j = 0; j < ot->nelems; j++)
+                if (!ty_is_number(ot->elems[j]) || (ty_is_complex(ot->elems[j]) && op != OP_EQ && op != OP_NE))
+                    return TYPING(I, n, "cannot compare %s and %s with '%s'", infer_tyname(I, left),
+                                  infer_tyname(I, right), ast_op_str(op));
         } else if (left->kind == TY_NONE && right->kind == TY_NONE && (op == OP_EQ || op == OP_NE)) {
             ot = left;
         } else {

@@ -103,6 +103,10 @@ Type *infer_attribute(Inf *I, Node *n) {
         return TYPING(I, n, "unknown attribute '%s' of %s (not supported by hpcjit)", a,
                       infer_tyname(I, base));
     }
+    if (ty_is_number(base) && strcmp(a, "conjugate") == 0) {
+        n->attr_kind = ATTR_METHOD;
+        return ty_bound_method(I->tc, BI_COMPLEX_CONJUGATE, base);
+    }
     if (ty_is_number(base) && (strcmp(a, "real") == 0 || strcmp(a, "imag") == 0)) {
         n->attr_kind = a[0] == 'r' ? ATTR_COMPLEX_REAL : ATTR_COMPLEX_IMAG;
         if (base->kind == TY_COMPLEX64)
@@ -574,6 +578,13 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             n->args.len = 0;
         }
         return ty_array(I->tc, t->dtype, t->ndim, LAYOUT_C);
+    }
+    if (id == BI_COMPLEX_CONJUGATE) {
+        if (!no_keywords(I, n, "conjugate") || !nargs_between(I, n, "conjugate", 0, 0))
+            return NULL;
+        if (I->final)
+            n->self_node = self;
+        return self->ty->kind == TY_BOOL ? T(I, TY_INT64) : self->ty;
     }
     if (!no_keywords(I, n, fname))
         return NULL;

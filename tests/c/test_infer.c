@@ -156,6 +156,8 @@ static void test_scalars(void) {
     EXPECT("def f(x):\n    while True:\n        if x > 3:\n            return x\n        x += 1\n", "l",
            "(int64) -> int64");
     EXPECT("def f(x):\n    return x is None\n", "n", "(none) -> bool");
+    EXPECT("def f(a, b):\n    return (a, b) == (b, a), (a, 1) < (a, 2.5)\n", "l d", "(int64, float64) -> UniTuple(bool x 2)");
+    EXPECT("def f(z):\n    return z.conjugate()\n", "D", "(complex128) -> complex128");
     EXPECT("def f(x):\n    \"\"\"doc\"\"\"\n    assert x > 0, \"positive\"\n    if x > 10:\n        raise ValueError(\"big\")\n    raise ValueError\n",
            "l", "(int64) -> none");
 }
