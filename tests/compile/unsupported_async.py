@@ -1,0 +1,3 @@
+# args: l
+async def f(n):
+    return n

@@ -1,0 +1,5 @@
+# args: l
+def f(n):
+    m = n
+    del m
+    return n

@@ -1,0 +1,4 @@
+# args: l
+def f(n):
+    d = {1: n}
+    return n

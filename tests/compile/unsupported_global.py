@@ -1,0 +1,4 @@
+# args: l
+def f(n):
+    global counter
+    return n

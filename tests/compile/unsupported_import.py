@@ -1,0 +1,4 @@
+# args: l
+def f(n):
+    import os
+    return n

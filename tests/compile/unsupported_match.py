@@ -1,0 +1,7 @@
+# args: l
+def f(n):
+    match n:
+        case 0:
+            return 1
+        case _:
+            return n

@@ -1,0 +1,7 @@
+# args: l
+def f(n):
+    try:
+        n += 1
+    except ValueError:
+        pass
+    return n

@@ -1,0 +1,5 @@
+# args: l
+def f(n):
+    with open(n) as g:
+        pass
+    return n
