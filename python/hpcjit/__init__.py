@@ -16,13 +16,14 @@ from .errors import (HpcjitError, HpcjitSyntaxError, LoweringError, NumbaError, 
 from . import types
 from .types import (b1, boolean, bool_, c8, c16, complex64, complex128, double, f4, f8,
                     float32, float64, i1, i2, i4, i8, int8, int16, int32, int64, intc, intp,
-                    none, u1, u2, u4, u8, uint8, uint16, uint32, uint64, uintc, uintp, void)
+                    none, typeof, u1, u2, u4, u8, uint8, uint16, uint32, uint64, uintc, uintp,
+                    void)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "njit", "jit", "prange", "config", "errors", "types", "HpcjitError", "TypingError",
-    "UnsupportedError", "LoweringError", "HpcjitSyntaxError", "NumbaError", "memstats",
+    "UnsupportedError", "LoweringError", "HpcjitSyntaxError", "NumbaError", "memstats", "typeof",
     "boolean", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "complex64", "complex128", "intp", "none", "void",
 ]
