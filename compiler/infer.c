@@ -1025,8 +1025,8 @@ static bool return_stmt(Inf *I, Node *n) {
     } else {
         Type *u = ty_unify(I->tc, s->ret, t);
         if (!u) {
-            err(I, HJ_DIAG_TYPING, n->a ? n->a : n, "cannot unify return types %s and %s of '%s'%s",
-                infer_tyname(I, s->ret), infer_tyname(I, t), s->hf->name,
+            err(I, HJ_DIAG_TYPING, n->a ? n->a : n, "cannot unify the return types of '%s': %s and %s%s",
+                s->hf->name, infer_tyname(I, s->ret), infer_tyname(I, t),
                 (t->kind == TY_NONE || s->ret->kind == TY_NONE)
                     ? " (returning None on some paths and a value on others needs Optional, "
                       "which is not supported yet)"

@@ -225,7 +225,7 @@ static void test_errors(void) {
     EXPECT("def f(a):\n    x = 1\n    x = None\n    return x\n", "l",
            "typing 3:5: cannot unify int64 and none for variable 'x' (Optional values are not supported yet)");
     EXPECT("def f(a):\n    if a:\n        return 1\n    return None\n", "l",
-           "typing 4:12: cannot unify return types int64 and none of 'f' (returning None on some paths and a value on others needs Optional, which is not supported yet)");
+           "typing 4:12: cannot unify the return types of 'f': int64 and none (returning None on some paths and a value on others needs Optional, which is not supported yet)");
     EXPECT("def f(a):\n    if a:\n        return 1\n", "l",
            "typing 1:1: function 'f' returns int64 on some paths and None at its end (Optional values are not supported yet)");
     EXPECT("def f(a):\n    with a:\n        pass\n", "l", "unsupported 2:5: 'with' statements are not supported by hpcjit");

@@ -1,0 +1,4 @@
+# args: d
+def f(x):
+    if x > 0:
+        return x

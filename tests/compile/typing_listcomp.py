@@ -1,0 +1,3 @@
+# args: l
+def f(n):
+    return sum([i * i for i in range(n)])

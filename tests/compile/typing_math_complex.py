@@ -1,0 +1,3 @@
+# args: D
+def f(z):
+    return math.sqrt(z)

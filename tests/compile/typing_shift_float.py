@@ -1,0 +1,3 @@
+# args: l d
+def f(n, x):
+    return n << x

@@ -1,0 +1,4 @@
+# args: l
+def f(n):
+    s = "abc"
+    return n

@@ -1,0 +1,3 @@
+# args: (ld)
+def f(t):
+    return t[-3]

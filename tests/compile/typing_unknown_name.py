@@ -1,0 +1,6 @@
+# args: l
+def f(n):
+    total = 0
+    for i in range(n):
+        total += i * scale
+    return total

@@ -1,0 +1,4 @@
+# args: (ll)
+def f(t):
+    a, b, c = t
+    return a
