@@ -393,6 +393,22 @@ LLVMValueRef lower_cmp(Lower *L, const Node *at, OpKind op, Type *t, LLVMValueRe
     }
     if (t->kind == TY_NONE && (op == OP_EQ || op == OP_NE))
         return LLVMConstInt(L->t_i1, op == OP_EQ, 0);
+    if (t->kind == TY_TUPLE && (op == OP_LT || op == OP_LE || op == OP_GT || op == OP_GE)) {
+        /* lexicographic: the first unequal element decides; all equal
+         * gives <= and >= */
+        OpKind strict = op == OP_LT || op == OP_LE ? OP_LT : OP_GT;
+        LLVMValueRef r = LLVMConstInt(L->t_i1, op == OP_LE || op == OP_GE, 0);
+        for (int i = t->nelems - 1; i >= 0; i--) {
+            LLVMValueRef x = LLVMBuildExtractValue(L->b, a, (unsigned)i, "");
+            LLVMValueRef y = LLVMBuildExtractValue(L->b, b, (unsigned)i, "");
+            LLVMValueRef eq = lower_cmp(L, at, OP_EQ, t->elems[i], x, y);
+            LLVMValueRef c = eq ? lower_cmp(L, at, strict, t->elems[i], x, y) : NULL;
+            if (!c)
+                return NULL;
+            r = LLVMBuildSelect(L->b, eq, r, c, "");
+        }
+        return r;
+    }
     if (t->kind == TY_TUPLE && (op == OP_EQ || op == OP_NE)) {
         LLVMValueRef r = LLVMConstInt(L->t_i1, 1, 0);
         for (int i = 0; i < t->nelems; i++) {
