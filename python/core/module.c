@@ -46,8 +46,15 @@ static PyMethodDef core_methods[] = {
 static int core_exec(PyObject *mod)
 {
     CoreState *st = PyModule_GetState(mod);
+    /* NumPy 2 headers provide the int-returning importer; 1.x headers only
+     * the macro that returns NULL, so call the function behind it. */
+#if NPY_ABI_VERSION >= 0x02000000
     if (PyArray_ImportNumPyAPI() < 0)
         return -1;
+#else
+    if (_import_array() < 0)
+        return -1;
+#endif
     st->dispatcher_type = (PyTypeObject *)PyType_FromModuleAndSpec(mod, &dp_dispatcher_spec, NULL);
     if (!st->dispatcher_type)
         return -1;
