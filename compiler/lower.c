@@ -1062,6 +1062,54 @@ static void declare_spec(Lower *L, Spec *s, int index) {
     s->llvm_fn = fn;
 }
 
+/* ---- parameters that are never rebound stay borrowed ----------------------
+ * A variable owns a reference, but a parameter that no statement assigns
+ * can keep the caller's (parameters are borrowed for the whole call): that
+ * saves an incref/decref pair per array argument and call. */
+static void mark_target(Lower *L, Node *t, PtrVec *assigned) {
+    if (!t)
+        return;
+    if (t->kind == N_NAME && t->var)
+        vec_push(&L->c->arena, assigned, t->var);
+    else if (t->kind == N_TUPLE || t->kind == N_LIST)
+        for (int i = 0; i < t->args.len; i++)
+            mark_target(L, VEC_AT(t->args, i), assigned);
+    else if (t->kind == N_STARRED)
+        mark_target(L, t->a, assigned);
+}
+
+static void find_assigned(Lower *L, Node *n, PtrVec *assigned, int depth) {
+    if (!n || depth > 10000)
+        return;
+    switch (n->kind) {
+    case N_ASSIGN:
+        for (int i = 0; i < n->targets.len; i++)
+            mark_target(L, VEC_AT(n->targets, i), assigned);
+        break;
+    case N_AUGASSIGN:
+    case N_ANNASSIGN:
+    case N_FOR:
+    case N_NAMEDEXPR:
+        mark_target(L, n->a, assigned);
+        break;
+    default: break;
+    }
+    find_assigned(L, n->a, assigned, depth + 1);
+    find_assigned(L, n->b, assigned, depth + 1);
+    find_assigned(L, n->c, assigned, depth + 1);
+    PtrVec *lists[] = {&n->body, &n->orelse, &n->args, &n->args2, &n->targets};
+    for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++)
+        for (int i = 0; i < lists[k]->len; i++)
+            find_assigned(L, VEC_AT(*lists[k], i), assigned, depth + 1);
+}
+
+static bool in_vec(const PtrVec *v, const void *p) {
+    for (int i = 0; i < v->len; i++)
+        if (VEC_AT(*v, i) == p)
+            return true;
+    return false;
+}
+
 static bool lower_spec(Lower *L, Spec *s) {
     L->spec = s;
     L->fn = (LLVMValueRef)s->llvm_fn;
@@ -1086,12 +1134,24 @@ static bool lower_spec(Lower *L, Spec *s) {
         if (lower_has_refs(v->ty))
             LLVMBuildStore(L->b, LLVMConstNull(lower_type(L, v->ty)), v->slot);
     }
+    PtrVec assigned = {0}, borrowed = {0};
+    for (int i = 0; i < s->fn->body.len; i++)
+        find_assigned(L, VEC_AT(s->fn->body, i), &assigned, 0);
     for (int i = 0; i < s->vars.len; i++) {
         Var *v = VEC_AT(s->vars, i);
         if (!v->is_param || !v->slot || v->param_index < 0 || v->param_index >= s->nargs)
             continue;
         LLVMValueRef p = LLVMGetParam(L->fn, (unsigned)v->param_index + 1);
-        lower_store_var(L, s->fn, v, p, s->argtys[v->param_index], false);
+        Type *at = s->argtys[v->param_index];
+        if (lower_has_refs(v->ty) && !in_vec(&assigned, v)) {
+            LLVMValueRef x = lower_convert(L, s->fn, p, at, v->ty);
+            if (!x)
+                return false;
+            LLVMBuildStore(L->b, x, v->slot);
+            vec_push(&L->c->arena, &borrowed, v);
+            continue;
+        }
+        lower_store_var(L, s->fn, v, p, at, false);
     }
 
     if (!lower_stmts(L, &s->fn->body))
@@ -1114,7 +1174,7 @@ static bool lower_spec(Lower *L, Spec *s) {
     lower_at(L, L->exit_bb);
     for (int i = 0; i < s->vars.len; i++) {
         Var *v = VEC_AT(s->vars, i);
-        if (v->slot && lower_has_refs(v->ty))
+        if (v->slot && lower_has_refs(v->ty) && !in_vec(&borrowed, v))
             lower_decref(L, lower_load(L, lower_type(L, v->ty), v->slot, ""), v->ty);
     }
     LLVMBuildRet(L->b, lower_load(L, L->t_i32, L->status, "status"));
