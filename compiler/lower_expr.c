@@ -135,9 +135,11 @@ static LLVMValueRef int_divmod(Lower *L, OpKind op, Type *t, LLVMValueRef a, LLV
         LLVMValueRef q = LLVMBuildSDiv(L->b, a, bs, "");
         LLVMValueRef r = LLVMBuildSRem(L->b, a, bs, "");
         q = LLVMBuildSelect(L->b, m1, LLVMBuildSub(L->b, zero, a, ""), q, "");
-        /* floor: adjust when the remainder's sign differs from b's */
+        /* floor: adjust when the division is inexact and a, b have
+         * different signs (this form lets LLVM see that an exact
+         * division by a power of two is a shift) */
         LLVMValueRef fix = LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntNE, r, zero, ""),
-                                        LLVMBuildICmp(L->b, LLVMIntSLT, LLVMBuildXor(L->b, r, b, ""), zero, ""), "");
+                                        LLVMBuildICmp(L->b, LLVMIntSLT, LLVMBuildXor(L->b, a, b, ""), zero, ""), "");
         if (op == OP_FLOORDIV)
             res = LLVMBuildSub(L->b, q, LLVMBuildZExt(L->b, fix, lt, ""), "floordiv");
         else
