@@ -342,6 +342,12 @@ def test_numba_environment_fallbacks():
     assert r.stdout.strip() == _expected_env_output(), r.stdout
 
 
+def test_debug_compile_does_not_change_results():
+    r = run_python(ENV_CODE, env={"HPCJIT_DEBUG_COMPILE": "1"})
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.stdout.strip().splitlines()[-1] == _expected_env_output(), r.stdout
+
+
 def test_disable_jit():
     # with the JIT disabled the functions run as plain Python: no wrap-around
     r = run_python(ENV_CODE, env={"HPCJIT_DISABLE_JIT": "1"})
