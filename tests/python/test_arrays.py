@@ -380,3 +380,98 @@ def test_pairwise_against_numpy():
     ref = np.sqrt(((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
     np.testing.assert_allclose(D, ref, rtol=1e-12, atol=1e-12)
     assert D.dtype == np.float64 and D.shape == (50, 50)
+
+
+# ---- extreme values, complex64, high ndim, unusual arrays ------------------
+
+@pytest.mark.parametrize("dtype", DTYPES_REAL + [np.complex64, np.complex128])
+def test_extreme_values_roundtrip(dtype):
+    dt = np.dtype(dtype)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        vals = [info.min, info.max, 0, 1, info.max - 1]
+    elif dt.kind == "f":
+        info = np.finfo(dt)
+        vals = [info.min, info.max, info.tiny, -0.0, np.inf, -np.inf, np.nan, info.eps]
+    else:
+        vals = [complex(np.inf, -1), complex(0, np.nan), 1e30 + 1e-30j, -0.0 + 0j]
+    a = np.array(vals, dtype=dt)
+    for i in range(len(vals)):
+        check(get1, a, i)
+    check(copy_loop_1d, a)
+    b = np.zeros(len(vals), dtype=dt)
+    for i in range(len(vals)):
+        check(set1, b, i, a[i])
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_complex64_arrays(layout):
+    a = make_array(np.complex128, (3, 4), layout).astype(np.complex64)
+    if layout == "strided":
+        a = make_array(np.complex128, (3, 4), "C").astype(np.complex64)[::2, ::-1]
+    check(copy_loop_2d, a)
+    check(get2, a, 1, -1)
+    check(alloc_like, a)
+
+
+@njit
+def sum_5d(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            for k in range(a.shape[2]):
+                for l in range(a.shape[3]):
+                    for m in range(a.shape[4]):
+                        s += a[i, j, k, l, m] * (i + 2 * j - k + l * m)
+    return s, a.ndim, a.shape, a[-1, -1, -1, -1, -1]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_five_dimensions(layout):
+    check(sum_5d, make_array(np.float64, (2, 3, 2, 3, 2), layout))
+
+
+@njit
+def read_only_sum(a):
+    s = 0.0
+    for x in a:
+        s += x
+    return s
+
+
+@njit
+def write_first(a):
+    a[0] = 1.0
+
+
+def test_read_only_arrays():
+    a = np.arange(5.0)
+    a.flags.writeable = False
+    check(read_only_sum, a)
+    # writing into a read-only array must not happen silently
+    with pytest.raises(Exception):
+        write_first(a)
+    assert a[0] == 0.0
+
+
+def test_byte_swapped_arrays_are_refused_or_correct():
+    a = np.arange(6.0).astype(">f8")
+    try:
+        r = read_only_sum(a)
+    except Exception:
+        return  # refused: fine (Numba refuses too)
+    assert r == 15.0
+
+
+@njit
+def sum_bool(a):
+    c = 0
+    for i in range(a.shape[0]):
+        if a[i]:
+            c += 1
+    return c, a[0], a[-1]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_bool_arrays(layout):
+    check(sum_bool, make_array(np.bool_, 9, layout))

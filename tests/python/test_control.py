@@ -451,3 +451,49 @@ def collatz_steps(n):
 def test_collatz():
     for n in [1, 2, 3, 7, 27, 97, 871]:
         check(collatz_steps, n)
+
+
+@pytest.mark.parametrize("start,stop,step", [
+    (2 ** 63 - 10, 2 ** 63 - 1, 3), (-2 ** 63, -2 ** 63 + 5, 2), (2 ** 63 - 1, 2 ** 63 - 8, -3),
+])
+def test_range_near_int64_limits(start, stop, step):
+    check(range_last, start, stop, step)
+    check(range_len, start, stop, step)
+
+
+@pytest.mark.numba_skip(reason="Numba's range length overflows for spans wider than int64 (gives 0)")
+@pytest.mark.parametrize("start,stop,step", [
+    (-2 ** 63, 2 ** 63 - 1, 2 ** 62), (2 ** 63 - 1, -2 ** 63, -2 ** 61), (-2 ** 62, 2 ** 63 - 1, 2 ** 62),
+])
+def test_range_spanning_int64(start, stop, step):
+    check(range_len, start, stop, step)
+    check(range3_count, start, stop, step)
+
+
+@njit
+def range_last(start, stop, step):
+    c = 0
+    last = 0
+    for i in range(start, stop, step):
+        c += 1
+        last = i
+    return c, last
+
+
+@njit
+def range3_count(start, stop, step):
+    c = 0
+    for i in range(start, stop, step):
+        c += 1
+    return c
+
+
+@njit
+def hetero_tuple(t):
+    a, b, c = t
+    return c, b, a, t[1] * 2
+
+
+def test_heterogeneous_tuples():
+    check(hetero_tuple, (1, 2.5, True))
+    check(hetero_tuple, (np.int32(3), 1 + 2j, 7))
