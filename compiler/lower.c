@@ -866,7 +866,9 @@ static LLVMValueRef iter_item(Lower *L, const Node *at, Iter *it, LLVMValueRef i
     *owned = false;
     switch (it->kind) {
     case IT_RANGE:
-        return LLVMBuildAdd(L->b, it->start, LLVMBuildMul(L->b, i, it->step, ""), "");
+        /* the value lies between start and stop: it cannot overflow (nsw
+         * lets LLVM bound indices computed from it) */
+        return LLVMBuildNSWAdd(L->b, it->start, LLVMBuildNSWMul(L->b, i, it->step, ""), "");
     case IT_ARRAY: {
         Type *ety = NULL;
         return lower_array_item(L, at, it->val, it->ty, i, &ety, owned);
@@ -906,6 +908,12 @@ static bool stmt_for(Lower *L, Node *n) {
         return false;
     LLVMValueRef idx = lower_alloca(L, L->t_i64, "for.idx");
     LLVMBuildStore(L->b, lower_i64(L, 0), idx);
+    /* a range's value is its own additive induction variable */
+    LLVMValueRef rval = NULL;
+    if (it.kind == IT_RANGE) {
+        rval = lower_alloca(L, L->t_i64, "for.val");
+        LLVMBuildStore(L->b, it.start, rval);
+    }
     LLVMBasicBlockRef head = lower_block(L, "for.cond");
     LLVMBasicBlockRef body = lower_block(L, "for.body");
     LLVMBasicBlockRef step = lower_block(L, "for.step");
@@ -917,7 +925,7 @@ static bool stmt_for(Lower *L, Node *n) {
     LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, it.len, ""), body, els ? els : end);
     lower_at(L, body);
     bool owned = false;
-    LLVMValueRef item = iter_item(L, n, &it, i, &owned);
+    LLVMValueRef item = rval ? lower_load(L, L->t_i64, rval, "v") : iter_item(L, n, &it, i, &owned);
     if (!item || !assign(L, n->a, item, it.ety, owned))
         return false;
     if (!push_loop(L, n, end, step))
@@ -931,6 +939,8 @@ static bool stmt_for(Lower *L, Node *n) {
     lower_at(L, step);
     LLVMValueRef i2 = lower_load(L, L->t_i64, idx, "i");
     LLVMBuildStore(L->b, LLVMBuildNUWAdd(L->b, i2, lower_i64(L, 1), "i.next"), idx);
+    if (rval)
+        LLVMBuildStore(L->b, LLVMBuildAdd(L->b, lower_load(L, L->t_i64, rval, "v"), it.step, "v.next"), rval);
     LLVMBuildBr(L->b, head);
     if (els) {
         lower_at(L, els);
