@@ -866,9 +866,9 @@ static LLVMValueRef iter_item(Lower *L, const Node *at, Iter *it, LLVMValueRef i
     *owned = false;
     switch (it->kind) {
     case IT_RANGE:
-        /* the value lies between start and stop: it cannot overflow (nsw
-         * lets LLVM bound indices computed from it) */
-        return LLVMBuildNSWAdd(L->b, it->start, LLVMBuildNSWMul(L->b, i, it->step, ""), "");
+        /* idx * step may wrap for ranges near the int64 limits; the sum
+         * is still the right value in wrapping arithmetic */
+        return LLVMBuildAdd(L->b, it->start, LLVMBuildMul(L->b, i, it->step, ""), "");
     case IT_ARRAY: {
         Type *ety = NULL;
         return lower_array_item(L, at, it->val, it->ty, i, &ety, owned);
