@@ -110,7 +110,8 @@ def sieve(n):
         i += 1
     count = 0
     for i in range(n + 1):
-        count += flags[i]
+        if flags[i]:
+            count += 1
     return count
 
 
