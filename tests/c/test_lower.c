@@ -36,6 +36,7 @@ static const HjEnvEntry env[] = {
     {.name = "enumerate", .kind = HJ_ENV_BUILTIN, .qualname = "builtins.enumerate"},
     {.name = "zip", .kind = HJ_ENV_BUILTIN, .qualname = "builtins.zip"},
     {.name = "ValueError", .kind = HJ_ENV_BUILTIN, .qualname = "builtins.ValueError"},
+    {.name = "divmod", .kind = HJ_ENV_BUILTIN, .qualname = "builtins.divmod"},
     {.name = "fib", .kind = HJ_ENV_FUNC, .func = 0},
 };
 
@@ -412,6 +413,31 @@ static void test_complex(void) {
     CHECK(fabs(r.v - sqrt(50.0) / sqrt(13.0)) < 1e-12 && r.eq == 0);
 }
 
+static void test_misc(void) {
+    const char *ll[] = {"l", "l"};
+    HjEntryFn f = compile("misc",
+                          "def misc(a, b):\n"
+                          "    q, r = divmod(a, b)\n"
+                          "    t = (a, b, 3)\n"
+                          "    s = 0\n"
+                          "    for x in t:\n"
+                          "        s += x\n"
+                          "    if (n := s * 2) > 0 and a != 3:\n"
+                          "        s += n\n"
+                          "    a, b = b, a\n"
+                          "    return q * 1000 + r * 100 + s + (a - b) * 100000\n",
+                          ll, 2);
+    if (!f)
+        return;
+    int64_t a = -7, b = 2, r = 0;
+    void *args[2] = {&a, &b};
+    /* divmod(-7, 2) = (-4, 1); s = -2; n = -4 (not > 0); swap: a - b = 9 */
+    CHECK(f(&r, args) == 0 && r == -4000 + 100 - 2 + 900000);
+    a = 2, b = 5;
+    /* (0, 2); s = 10; n = 20 > 0 and a != 3: s = 30; a - b = 3 */
+    CHECK(f(&r, args) == 0 && r == 0 + 200 + 30 + 300000);
+}
+
 int main(void) {
     char *err = NULL;
     const RtSymbol *rs = rt_symbols();
@@ -436,6 +462,7 @@ int main(void) {
     test_alloc_and_refcount();
     test_exceptions_calls();
     test_complex();
+    test_misc();
     hj_jit_destroy(jit);
     if (failures)
         fprintf(stderr, "%d failure(s)\n", failures);
