@@ -1,12 +1,9 @@
 """Compilation from Python: gather the source and the environment of every
 reachable @njit function and hand them to hpcjit._compiler.
 
-Imported on the first compilation only (it loads inspect, and _compiler
-loads libLLVM)."""
+Imported on the first compilation only (_compiler loads libLLVM)."""
+import ast
 import builtins
-import cmath
-import inspect
-import math
 import sys
 import textwrap
 import types as _pytypes
@@ -32,47 +29,67 @@ def _numpy_class_name(cls):
         return "numpy." + cls.__name__
 
 
+# Modules whose functions and classes the compiler knows by name, scanned in
+# this order (the first name registered for an object wins).  Only modules
+# already imported are scanned: user code cannot hold an object of a module
+# nobody imported, and importing numpy.random alone costs ~10 ms.
+_KNOWN_MODULES = ("builtins", "math", "cmath", "numpy", "numpy.linalg", "numpy.random")
+_scanned = set()
+
+
+def _scan_module(add, mod):
+    name = mod.__name__
+    ns = vars(mod)
+    if name in ("builtins", "math", "cmath"):
+        for attr, obj in ns.items():
+            if not attr.startswith("_") and callable(obj):
+                add(obj, f"{name}.{attr}")
+        return
+    # numpy: canonical names first (np.abs is registered as numpy.absolute)
+    for attr, obj in ns.items():
+        if attr.startswith("_") or isinstance(obj, _pytypes.ModuleType) or not callable(obj):
+            continue
+        if isinstance(obj, type) and issubclass(obj, np.generic):
+            add(obj, _numpy_class_name(obj))
+            continue
+        canon = getattr(obj, "__name__", None)
+        if isinstance(canon, str) and ns.get(canon) is obj:
+            add(obj, f"{name}.{canon}")
+    for attr, obj in ns.items():
+        if not attr.startswith("_") and callable(obj) and not isinstance(obj, _pytypes.ModuleType):
+            add(obj, f"{name}.{attr}")
+
+
 def _known_objects():
-    """Build the identity map once: builtins, math, cmath, numpy (ufuncs and
-    scalar classes included), numpy.linalg, numpy.random, hpcjit."""
+    """The identity map of known objects: builtins, math, cmath, numpy (ufuncs
+    and scalar classes included), numpy.linalg, numpy.random and hpcjit's own,
+    extended when one of those modules has been imported since."""
     global _known
-    if _known is not None:
-        return _known
-    known = {}
+    known = _known
+    if known is not None and len(_scanned) == len(_KNOWN_MODULES):
+        return known
+    if known is None:
+        known = {}
 
     def add(obj, qual):
         # the object is kept in the value so that its id stays unique
         known.setdefault(id(obj), (obj, qual))
 
-    for name, obj in vars(builtins).items():
-        if not name.startswith("_") and callable(obj):
-            add(obj, "builtins." + name)
-    for mod in (math, cmath):
-        for name, obj in vars(mod).items():
-            if not name.startswith("_") and callable(obj):
-                add(obj, f"{mod.__name__}.{name}")
-    for mod in (np, np.linalg, np.random):
-        ns = vars(mod)
-        # canonical names first: np.abs is registered as numpy.absolute
-        for name, obj in ns.items():
-            if name.startswith("_") or isinstance(obj, _pytypes.ModuleType) or not callable(obj):
-                continue
-            if isinstance(obj, type) and issubclass(obj, np.generic):
-                add(obj, _numpy_class_name(obj))
-                continue
-            canon = getattr(obj, "__name__", None)
-            if isinstance(canon, str) and ns.get(canon) is obj:
-                add(obj, f"{mod.__name__}.{canon}")
-        for name, obj in ns.items():
-            if not name.startswith("_") and callable(obj) and not isinstance(obj, _pytypes.ModuleType):
-                add(obj, f"{mod.__name__}.{name}")
-    from . import prange
-    add(prange, "hpcjit.prange")
-    # hpcjit's own scalar types used as casts: float64(x)
-    for t in (_types.boolean, _types.int8, _types.int16, _types.int32, _types.int64,
-              _types.uint8, _types.uint16, _types.uint32, _types.uint64, _types.float32,
-              _types.float64, _types.complex64, _types.complex128):
-        add(t, "numpy.bool_" if t is _types.boolean else "numpy." + t.name)
+    if not _scanned:
+        from . import prange
+        add(prange, "hpcjit.prange")
+        # hpcjit's own scalar types used as casts: float64(x)
+        for t in (_types.boolean, _types.int8, _types.int16, _types.int32, _types.int64,
+                  _types.uint8, _types.uint16, _types.uint32, _types.uint64, _types.float32,
+                  _types.float64, _types.complex64, _types.complex128):
+            add(t, "numpy.bool_" if t is _types.boolean else "numpy." + t.name)
+    modules = sys.modules
+    for name in _KNOWN_MODULES:
+        if name not in _scanned:
+            mod = builtins if name == "builtins" else modules.get(name)
+            if mod is not None:
+                _scan_module(add, mod)
+                _scanned.add(name)
     _known = known
     return known
 
@@ -180,6 +197,62 @@ def _register_command_source(py_func):
     return True
 
 
+def _code_last_line(code, last):
+    """The last source line any instruction of `code` (nested code included)
+    comes from."""
+    if hasattr(code, "co_positions"):
+        ends = (pos[1] for pos in code.co_positions())
+    else:  # 3.10: start lines only; the checks in _fast_source_lines cover the rest
+        ends = (line for _, _, line in code.co_lines())
+    for end in ends:
+        if end is not None and end > last:
+            last = end
+    for c in code.co_consts:
+        if isinstance(c, _pytypes.CodeType):
+            last = _code_last_line(c, last)
+    return last
+
+
+def _indent(line):
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def _fast_source_lines(py_func):
+    """(lines, first_line) of the def from linecache and the code object's
+    positions, or None when that is not conclusive (inspect decides then).
+    inspect.getsourcelines tokenizes the whole block, ~1-2 ms a function."""
+    import linecache
+    code = py_func.__code__
+    if code.co_name == "<lambda>":
+        return None
+    filename = code.co_filename
+    linecache.checkcache(filename)
+    lines = linecache.getlines(filename, py_func.__globals__)
+    first = code.co_firstlineno  # the first decorator's line
+    if not lines or not 1 <= first <= len(lines):
+        return None
+    last = min(_code_last_line(code, first), len(lines))
+    # statements without code (pass, a string) may end the body: take the
+    # lines indented deeper than the def, then drop trailing blank ones
+    base = _indent(lines[first - 1])
+    n = last
+    while n < len(lines):
+        text = lines[n]
+        if text.strip() and not text.lstrip().startswith("#") and _indent(text) <= base:
+            break
+        n += 1
+    while n > last and not lines[n - 1].strip():
+        n -= 1
+    block = lines[first - 1:n]
+    # checked: the lines may not be the code's (an edited file, exec()'d text)
+    try:
+        compile(textwrap.dedent("".join(block)), filename, "exec", ast.PyCF_ONLY_AST,
+                dont_inherit=True)
+    except Exception:  # SyntaxError, MemoryError, RecursionError on odd input
+        return None
+    return block, first
+
+
 def _source(disp):
     """Dedented source of the def (decorators included), cached on the dispatcher."""
     d = disp.__dict__
@@ -187,17 +260,22 @@ def _source(disp):
     if src is not None:
         return src
     py_func = disp.py_func
-    try:
+    found = _fast_source_lines(py_func)
+    if found is not None:
+        lines, first_line = found
+    else:
+        import inspect
         try:
-            lines, first_line = inspect.getsourcelines(py_func)
-        except OSError:
-            if not _register_command_source(py_func):
-                raise
-            lines, first_line = inspect.getsourcelines(py_func)
-    except (OSError, TypeError) as exc:
-        raise errors.UnsupportedError(
-            f"cannot compile {py_func.__qualname__}: its source code is not available "
-            f"({exc}); define it in a file, not in an interactive session or exec()") from None
+            try:
+                lines, first_line = inspect.getsourcelines(py_func)
+            except OSError:
+                if not _register_command_source(py_func):
+                    raise
+                lines, first_line = inspect.getsourcelines(py_func)
+        except (OSError, TypeError) as exc:
+            raise errors.UnsupportedError(
+                f"cannot compile {py_func.__qualname__}: its source code is not available "
+                f"({exc}); define it in a file, not in an interactive session or exec()") from None
     text = "".join(lines)
     dedented = textwrap.dedent(text)
     col_offset = 0
