@@ -158,6 +158,9 @@ def _close(g, e, rtol, atol):
         return math.isnan(g)
     if math.isinf(e):
         return g == e
+    if e == 0.0 and g == 0.0 and atol == 0.0:
+        # IEEE operations are exact about the sign of zero: -0.0 != 0.0 here
+        return math.copysign(1.0, g) == math.copysign(1.0, e)
     return math.isclose(g, e, rel_tol=rtol, abs_tol=atol)
 
 

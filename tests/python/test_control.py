@@ -497,3 +497,31 @@ def hetero_tuple(t):
 def test_heterogeneous_tuples():
     check(hetero_tuple, (1, 2.5, True))
     check(hetero_tuple, (np.int32(3), 1 + 2j, 7))
+
+
+@njit
+def pick(a, b, flag):
+    # a C array and a strided one unify to layout A
+    x = a if flag else b
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += x[i] * (i + 1)
+    return s
+
+
+def test_mixed_layouts_unify():
+    a = np.arange(5.0)
+    b = np.arange(10.0)[::2] * 3
+    check(pick, a, b, True)
+    check(pick, a, b, False)
+
+
+@njit
+def bool_arith(a, b):
+    return a + b, a * 3, -a, a - b
+
+
+def test_bool_arithmetic_gives_ints():
+    for a in (True, False):
+        for b in (True, False):
+            check(bool_arith, a, b)

@@ -354,3 +354,42 @@ def test_disable_jit():
     assert r.returncode == 0, r.stderr[-3000:]
     first = r.stdout.split()[0]
     assert int(first) == 2 ** 62 * 3, r.stdout
+
+
+def test_explicit_signature_converts_compatible_arguments():
+    @njit("float64(float64)")
+    def half(x):
+        return x / 2
+
+    check(half, 3.0)
+    r = half(3)  # an int converts to float64, as in Numba
+    assert r == 1.5 and isinstance(r, float)
+    assert len(half.signatures) == 1
+
+
+def test_explicit_signatures_lock_the_dispatcher():
+    @njit("int64(int64)")
+    def inc(x):
+        return x + 1
+
+    check(inc, 41)
+    with pytest.raises(TypeError):
+        inc(np.arange(3))
+    with pytest.raises(TypeError):
+        inc(1, 2)
+    assert len(inc.signatures) == 1
+
+
+def test_invalid_signature_string_is_an_error():
+    with pytest.raises(Exception):
+        @njit("float64(notatype)")
+        def f(x):
+            return x
+
+
+def test_explicit_signature_with_keyword_call():
+    @njit("float64(float64, float64)")
+    def sub(a, b):
+        return a - b
+
+    assert sub(b=1.0, a=3.0) == 2.0

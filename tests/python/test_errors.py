@@ -381,3 +381,13 @@ def test_bad_arguments_never_crash():
     """
     r = run_python(code)
     assert r.returncode == 0 and "SURVIVED" in r.stdout, f"rc={r.returncode}\n{r.stdout}\n{r.stderr[-3000:]}"
+
+
+@njit
+def no_base_case(n):
+    return no_base_case(n - 1) + 1  # E:nobase
+
+
+def test_recursion_without_base_case_is_a_typing_error():
+    with pytest.raises(hpcjit.TypingError):
+        no_base_case(3)

@@ -93,6 +93,17 @@ def test_float_division_python_semantics(a, b):
     check(truediv, a, b)
 
 
+SPECIAL = [float("inf"), float("-inf"), float("nan"), 0.0, -0.0, 5.0, -5.0, 1e308, 1e-308, -0.5]
+
+
+@pytest.mark.parametrize("a", SPECIAL)
+@pytest.mark.parametrize("b", [x for x in SPECIAL if x != 0.0])
+def test_float_division_special_values(a, b):
+    check(floordiv, a, b)
+    check(mod, a, b)
+    check(truediv, a, b)
+
+
 def test_floor_division_explicit_values():
     assert floordiv(-7, 2) == -4 and mod(-7, 2) == 1
     assert floordiv(7, -2) == -4 and mod(7, -2) == -1
