@@ -569,9 +569,32 @@ static void leave(Lower *L) {
     LLVMBuildBr(L->b, L->exit_bb);
 }
 
+static bool in_vec(const PtrVec *v, const void *p);
+
+/* `return x` of a local array variable moves the variable's reference to
+ * the caller (the slot is cleared) instead of an incref + decref pair. */
+static bool return_moved_var(Lower *L, Node *e, Type *rt) {
+    Node *x = e;
+    while (x->kind == N_CAST && x->ty->kind == TY_ARRAY && x->a->ty->kind == TY_ARRAY)
+        x = x->a;
+    if (x->kind != N_NAME || !x->var || !x->var->slot || !lower_has_refs(x->var->ty) ||
+        in_vec(&L->borrowed, x->var))
+        return false;
+    Var *v = x->var;
+    LLVMValueRef val = lower_load(L, lower_type(L, v->ty), (LLVMValueRef)v->slot, v->name);
+    val = lower_convert(L, e, val, v->ty, rt);
+    if (!val)
+        return false;
+    LLVMBuildStore(L->b, val, L->retptr);
+    LLVMBuildStore(L->b, LLVMConstNull(lower_type(L, v->ty)), (LLVMValueRef)v->slot);
+    return true;
+}
+
 static bool stmt_return(Lower *L, Node *n) {
     Type *rt = L->spec->ret;
-    if (n->a && rt->kind != TY_NONE) {
+    if (n->a && rt->kind != TY_NONE && rt->kind == TY_ARRAY && return_moved_var(L, n->a, rt)) {
+        /* moved */
+    } else if (n->a && rt->kind != TY_NONE) {
         int mark = lower_temps_mark(L);
         LLVMValueRef v = lower_expr_owned(L, n->a);
         v = lower_convert(L, n, v, n->a->ty, rt);
@@ -1144,7 +1167,9 @@ static bool lower_spec(Lower *L, Spec *s) {
         if (lower_has_refs(v->ty))
             LLVMBuildStore(L->b, LLVMConstNull(lower_type(L, v->ty)), v->slot);
     }
-    PtrVec assigned = {0}, borrowed = {0};
+    PtrVec assigned = {0};
+    PtrVec *borrowed = &L->borrowed;
+    borrowed->len = 0;
     for (int i = 0; i < s->fn->body.len; i++)
         find_assigned(L, VEC_AT(s->fn->body, i), &assigned, 0);
     for (int i = 0; i < s->vars.len; i++) {
@@ -1158,7 +1183,7 @@ static bool lower_spec(Lower *L, Spec *s) {
             if (!x)
                 return false;
             LLVMBuildStore(L->b, x, v->slot);
-            vec_push(&L->c->arena, &borrowed, v);
+            vec_push(&L->c->arena, borrowed, v);
             continue;
         }
         lower_store_var(L, s->fn, v, p, at, false);
@@ -1184,7 +1209,7 @@ static bool lower_spec(Lower *L, Spec *s) {
     lower_at(L, L->exit_bb);
     for (int i = 0; i < s->vars.len; i++) {
         Var *v = VEC_AT(s->vars, i);
-        if (v->slot && lower_has_refs(v->ty) && !in_vec(&borrowed, v))
+        if (v->slot && lower_has_refs(v->ty) && !in_vec(borrowed, v))
             lower_decref(L, lower_load(L, lower_type(L, v->ty), v->slot, ""), v->ty);
     }
     LLVMBuildRet(L->b, lower_load(L, L->t_i32, L->status, "status"));

@@ -44,6 +44,8 @@ typedef struct Lower {
     int nloops;
     /* owned temporaries live now (values and their types) */
     PtrVec temps, temp_tys;
+    /* parameters that keep the caller's (borrowed) reference */
+    PtrVec borrowed;
     /* string constants, interned per module */
     int nstrings;
 } Lower;
