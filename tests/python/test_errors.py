@@ -24,7 +24,7 @@ def line_of(marker):
     raise KeyError(marker)
 
 
-def assert_located(exc, marker):
+def assert_located(exc, marker, expr=None):
     """The message names this file, the marked line and a column, quotes the
     source line and has a caret line under it."""
     msg = str(exc)
@@ -38,6 +38,22 @@ def assert_located(exc, marker):
     # the caret points inside the quoted line
     col = int(m.group(2))
     assert 1 <= col <= len(_LINES[line - 1]) + 1, msg
+    if expr is not None:
+        # the column is in the user's file (not in dedented source) and
+        # falls on the offending expression
+        file_line = _LINES[line - 1]
+        start = file_line.index(expr) + 1
+        assert start <= col < start + len(expr), f"column {col} not on {expr!r} (starts at {start}):\n{msg}"
+    # the caret sits under the column it reports
+    lines = msg.splitlines()
+    for i, text in enumerate(lines[:-1]):
+        if src in text and re.match(r"^\s*\^", lines[i + 1]):
+            shift = text.index(src) - _LINES[line - 1].index(src)
+            caret = lines[i + 1].index("^") - shift + 1
+            assert caret == col, f"caret at {caret}, column {col}:\n{msg}"
+            break
+    else:
+        raise AssertionError(f"no caret line under the quoted source:\n{msg}")
 
 
 # ---- typing errors -----------------------------------------------------------
@@ -82,7 +98,7 @@ def test_type_error_raises_typing_error():
 def test_type_error_location_and_types():
     with pytest.raises(hpcjit.TypingError) as ei:
         add_tuple(1.0)
-    assert_located(ei.value, "E:add_tuple")
+    assert_located(ei.value, "E:add_tuple", "x + (1, 2)")
     msg = str(ei.value)
     assert "float64" in msg and ("tuple" in msg.lower()), msg
 
@@ -97,7 +113,7 @@ def test_unknown_name():
 def test_unknown_name_location():
     with pytest.raises(hpcjit.TypingError) as ei:
         unknown_name(1)
-    assert_located(ei.value, "E:unknown")
+    assert_located(ei.value, "E:unknown", "undefined_name_xyz")
 
 
 @pytest.mark.parametrize("f,marker,arg", [
@@ -110,6 +126,34 @@ def test_other_typing_errors(f, marker, arg):
         f(arg)
     if not AGAINST_NUMBA:
         assert_located(ei.value, marker)
+
+
+@pytest.mark.numba_skip(reason="hpcjit's diagnostic format")
+def test_location_of_error_in_nested_function():
+    def outer():
+        @njit
+        def inner(x):
+            if x > 0:
+                x = x * 2
+            return x + (3, 4)  # E:nested
+        return inner
+
+    with pytest.raises(hpcjit.TypingError) as ei:
+        outer()(1.5)
+    assert_located(ei.value, "E:nested", "x + (3, 4)")
+
+
+@pytest.mark.numba_skip(reason="hpcjit's diagnostic format")
+def test_location_of_unsupported_in_nested_function():
+    @njit
+    def inner(x):
+        with open("f") as fh:  # E:nested_with
+            pass
+        return x
+
+    with pytest.raises(hpcjit.UnsupportedError) as ei:
+        inner(1)
+    assert_located(ei.value, "E:nested_with", 'with open("f") as fh:')
 
 
 def test_error_is_repeatable_and_not_cached_as_success():
