@@ -84,6 +84,91 @@ def copy_of(a):
     return a.copy()
 
 
+@njit
+def chain(n):
+    return make(n)
+
+
+@njit
+def unpack_second(n):
+    a, b = make_two(n)
+    return b
+
+
+@njit
+def cond_reassign(n):
+    a = np.zeros(3)
+    if n > 2:
+        a = np.ones(3)
+    return a
+
+
+@njit
+def keep_best(n):
+    best = np.zeros(2)
+    for i in range(n):
+        cur = np.ones(2) if i % 2 else np.zeros(2)
+        cur[0] = i
+        if i % 3 == 0:
+            best = cur
+    return best
+
+
+@njit
+def rebind_argument(a):
+    a = a.copy()
+    a[0] = 1.0
+    return a
+
+
+@njit
+def row_of_local(n):
+    A = np.zeros((3, n))
+    for i in range(3):
+        for j in range(n):
+            A[i, j] = i * 10 + j
+    return A[1]
+
+
+@njit
+def last_row(A):
+    r = A[0]
+    for row in A:
+        r = row
+    return r
+
+
+@njit
+def rows_of_local(n):
+    A = np.ones((n, 2))
+    s = 0.0
+    for row in A:
+        s += row[0] + row[1]
+    return s
+
+
+@njit
+def raise_after_alloc_in_callee(n):
+    t = np.zeros(n)
+    u = make(n)
+    x = callee_raises(n)
+    return t[0] + u[0] + x
+
+
+@njit
+def callee_raises(n):
+    tmp = np.ones(n)
+    if n > 2:
+        raise RuntimeError("callee")
+    return tmp[0]
+
+
+@njit(boundscheck=True)
+def index_after_alloc(n, i):
+    a = np.zeros(n)
+    return a[i]
+
+
 def _balanced(fn, *args, calls=1000):
     gc.collect()
     a0, f0 = memstats()
@@ -99,6 +184,9 @@ def _balanced(fn, *args, calls=1000):
 @pytest.mark.parametrize("fn,args", [
     (temp_sum, (10,)), (make, (10,)), (make_two, (5,)), (reassign, (7,)),
     (pass_through, (np.arange(3.0),)), (copy_of, (np.arange(6.0).reshape(2, 3),)),
+    (chain, (4,)), (unpack_second, (4,)), (cond_reassign, (1,)), (cond_reassign, (5,)),
+    (keep_best, (10,)), (rebind_argument, (np.arange(3.0),)), (row_of_local, (4,)),
+    (rows_of_local, (5,)),
 ])
 def test_allocations_are_freed(fn, args):
     check(fn, *args)
@@ -117,6 +205,37 @@ def test_allocations_freed_on_exception():
             alloc_then_raise(5)
     a1, f1 = memstats()
     assert a1 - a0 >= 200 and a1 - a0 == f1 - f0, (a1 - a0, f1 - f0)
+
+
+@pytest.mark.numba_skip(reason="hpcjit._core.memstats is hpcjit's allocator")
+@pytest.mark.parametrize("fn,args,exc", [
+    (raise_after_alloc_in_callee, (5,), RuntimeError),
+    (index_after_alloc, (3, 7), IndexError),
+])
+def test_allocations_freed_when_exceptions_unwind(fn, args, exc):
+    assert isinstance(check(fn, *args), exc)
+    gc.collect()
+    a0, f0 = memstats()
+    for _ in range(100):
+        with pytest.raises(exc):
+            fn(*args)
+    a1, f1 = memstats()
+    assert a1 - a0 >= 100 and a1 - a0 == f1 - f0, (a1 - a0, f1 - f0)
+
+
+def test_views_returned_from_compiled_code():
+    check(row_of_local, 4)
+    A = np.arange(12.0).reshape(4, 3)
+    check(last_row, A)
+    r = last_row(A)
+    assert np.shares_memory(r, A)
+    del A
+    gc.collect()
+    assert list(r) == [9.0, 10.0, 11.0]
+    row = row_of_local(5)
+    junk = [make(5) for _ in range(50)]
+    del junk
+    assert list(row) == [10.0, 11.0, 12.0, 13.0, 14.0]
 
 
 def test_million_calls_rss_flat():
