@@ -228,6 +228,38 @@ static LLVMValueRef complex_binop(Lower *L, const Node *at, OpKind op, Type *t, 
         im = LLVMBuildSelect(L->b, big_re, im1, im2, "");
         break;
     }
+    case OP_POW: {
+        /* CPython's _Py_c_pow (the general path) */
+        LLVMTypeRef ft = LLVMTypeOf(a);
+        bool f32 = ft == L->t_f32;
+        LLVMTypeRef tys[1] = {ft};
+        LLVMValueRef zero = LLVMConstReal(ft, 0.0), one = LLVMConstReal(ft, 1.0);
+        LLVMValueRef bzero = LLVMBuildAnd(L->b, fcmp(L, LLVMRealOEQ, c, zero), fcmp(L, LLVMRealOEQ, d, zero), "");
+        LLVMValueRef azero = LLVMBuildAnd(L->b, fcmp(L, LLVMRealOEQ, a, zero), fcmp(L, LLVMRealOEQ, b, zero), "");
+        LLVMValueRef bad = LLVMBuildAnd(L->b, LLVMBuildAnd(L->b, azero, LLVMBuildNot(L->b, bzero, ""), ""),
+                                        LLVMBuildOr(L->b, fcmp(L, LLVMRealUNE, d, zero), fcmp(L, LLVMRealOLT, c, zero), ""), "");
+        if (L->error_model == 0)
+            raise_zerodiv_if(L, bad, "0.0 to a negative or complex power");
+        LLVMTypeRef p2[2] = {ft, ft};
+        LLVMValueRef ab[2] = {a, b}, ba[2] = {b, a};
+        LLVMValueRef vabs = lower_rt(L, f32 ? "hypotf" : "hypot", ft, p2, 2, ab);
+        LLVMValueRef pw[2] = {vabs, c};
+        LLVMValueRef len = lower_intrinsic(L, "llvm.pow", tys, 1, pw, 2);
+        LLVMValueRef ang = lower_rt(L, f32 ? "atan2f" : "atan2", ft, p2, 2, ba);
+        LLVMValueRef phase = fbin(L, LLVMFMul, ang, c, "");
+        LLVMValueRef e = fbin(L, LLVMFMul, ang, d, "");
+        LLVMValueRef len2 = fbin(L, LLVMFDiv, len, lower_intrinsic(L, "llvm.exp", tys, 1, &e, 1), "");
+        LLVMValueRef phase2 = fbin(L, LLVMFAdd, phase, fbin(L, LLVMFMul, d, lower_intrinsic(L, "llvm.log", tys, 1, &vabs, 1), ""), "");
+        LLVMValueRef dnz = fcmp(L, LLVMRealUNE, d, zero);
+        len = LLVMBuildSelect(L->b, dnz, len2, len, "");
+        phase = LLVMBuildSelect(L->b, dnz, phase2, phase, "");
+        re = fbin(L, LLVMFMul, len, lower_intrinsic(L, "llvm.cos", tys, 1, &phase, 1), "");
+        im = fbin(L, LLVMFMul, len, lower_intrinsic(L, "llvm.sin", tys, 1, &phase, 1), "");
+        /* x ** 0 == 1; 0 ** y == 0 (y real and positive) */
+        re = LLVMBuildSelect(L->b, bzero, one, LLVMBuildSelect(L->b, azero, zero, re, ""), "");
+        im = LLVMBuildSelect(L->b, bzero, zero, LLVMBuildSelect(L->b, azero, zero, im, ""), "");
+        break;
+    }
     default:
         return lower_fail(L, at, HJ_DIAG_UNSUPPORTED, "unsupported operator '%s' on complex numbers",
                           ast_op_str(op));
