@@ -109,9 +109,18 @@ print("RESULT", t1 - t0, t2 - t1, t_jit - t_np)
 KERNELS = ["add", "pairwise", "sum_reduce", "fib", "calls_in_loop", "mandelbrot"]
 
 
+def child_env():
+    """Byte-code caching on, as in an installed package: a build tree run
+    with PYTHONDONTWRITEBYTECODE=1 would otherwise recompile hpcjit's .py
+    files in every child (numba's site-packages already has its .pyc)."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def run_child(path, backend, name):
     r = subprocess.run([sys.executable, path, backend, name], capture_output=True, text=True,
-                       timeout=300)
+                       timeout=300, env=child_env())
     lines = [ln for ln in r.stdout.splitlines() if ln.startswith("RESULT ")]
     if r.returncode != 0 or not lines:
         err = (r.stderr.strip().splitlines() or ["failed"])[-1]
@@ -143,6 +152,8 @@ def main(argv=None):
         print(f"{'kernel':15s} {'hpcjit':>8s} {'numba':>8s} {'ratio':>7s}")
         ratios = []
         imports = {b: [] for b in backends}
+        for b in backends:  # warm-up: writes .pyc files, fills the page cache
+            run_child(path, b, names[0])
         for name in names:
             row = {}
             for b in backends:

@@ -67,6 +67,97 @@ LLVMTargetMachineRef codegen_target_machine(const HjTarget *t, Diag *d) {
     return tm;
 }
 
+/* ---- a pool of TargetMachines ----------------------------------------------
+ * Creating one costs ~0.15 ms (more on the first compilation), and one may
+ * not run two codegens at once, so each compilation borrows an idle machine
+ * of its (triple, cpu, features, level) or makes one, and gives it back. */
+#define TM_POOL_MAX 8
+
+typedef struct TmEntry {
+    char *triple, *cpu, *features;
+    int level;
+    int busy;
+    LLVMTargetMachineRef tm;
+} TmEntry;
+
+static pthread_mutex_t tm_lock = PTHREAD_MUTEX_INITIALIZER;
+static TmEntry tm_pool[TM_POOL_MAX];
+
+static int streq(const char *a, const char *b) { return strcmp(a ? a : "", b ? b : "") == 0; }
+
+static int entry_matches(const TmEntry *e, const HjTarget *t) {
+    return e->tm && e->level == t->opt_level && streq(e->triple, t->triple) &&
+           streq(e->cpu, t->cpu) && streq(e->features, t->features);
+}
+
+static void entry_clear(TmEntry *e) {
+    free(e->triple);
+    free(e->cpu);
+    free(e->features);
+    memset(e, 0, sizeof *e);
+}
+
+/* A TargetMachine for `t`, this thread's until tm_release. */
+static LLVMTargetMachineRef tm_acquire(const HjTarget *t, Diag *d) {
+    pthread_mutex_lock(&tm_lock);
+    for (int i = 0; i < TM_POOL_MAX; i++) {
+        if (!tm_pool[i].busy && entry_matches(&tm_pool[i], t)) {
+            tm_pool[i].busy = 1;
+            pthread_mutex_unlock(&tm_lock);
+            return tm_pool[i].tm;
+        }
+    }
+    pthread_mutex_unlock(&tm_lock);
+
+    LLVMTargetMachineRef tm = codegen_target_machine(t, d);
+    if (!tm)
+        return NULL;
+    TmEntry e = {strdup(t->triple ? t->triple : ""), strdup(t->cpu ? t->cpu : ""),
+                 strdup(t->features ? t->features : ""), t->opt_level, 1, tm};
+    if (!e.triple || !e.cpu || !e.features) {
+        e.tm = NULL;
+        entry_clear(&e);
+        return tm; /* not pooled: tm_release disposes it */
+    }
+    LLVMTargetMachineRef evicted = NULL;
+    pthread_mutex_lock(&tm_lock);
+    int slot = -1;
+    for (int i = 0; i < TM_POOL_MAX && slot < 0; i++)
+        if (!tm_pool[i].tm)
+            slot = i;
+    for (int i = 0; i < TM_POOL_MAX && slot < 0; i++)
+        if (!tm_pool[i].busy) { /* full: replace an idle one */
+            evicted = tm_pool[i].tm;
+            entry_clear(&tm_pool[i]);
+            slot = i;
+        }
+    if (slot >= 0)
+        tm_pool[slot] = e;
+    pthread_mutex_unlock(&tm_lock);
+    if (slot < 0) {
+        e.tm = NULL;
+        entry_clear(&e);
+    }
+    if (evicted)
+        LLVMDisposeTargetMachine(evicted);
+    return tm;
+}
+
+static void tm_release(LLVMTargetMachineRef tm) {
+    if (!tm)
+        return;
+    pthread_mutex_lock(&tm_lock);
+    for (int i = 0; i < TM_POOL_MAX; i++) {
+        if (tm_pool[i].tm == tm) {
+            tm_pool[i].busy = 0;
+            pthread_mutex_unlock(&tm_lock);
+            return;
+        }
+    }
+    pthread_mutex_unlock(&tm_lock);
+    LLVMDisposeTargetMachine(tm); /* one the pool had no room for */
+}
+
 /* The verifier's message, then the IR of the first broken function. */
 static int verify(LLVMModuleRef m, Diag *d) {
     char *msg = NULL;
@@ -156,7 +247,7 @@ int codegen_compile(LLVMModuleRef m, const HjTarget *t, char **obj, size_t *size
         *ir_text = NULL;
     if (verify(m, d) < 0)
         goto done;
-    tm = codegen_target_machine(t, d);
+    tm = tm_acquire(t, d);
     if (!tm)
         goto done;
     set_target(m, t, tm);
@@ -179,8 +270,7 @@ done:
         free(*ir_text);
         *ir_text = NULL;
     }
-    if (tm)
-        LLVMDisposeTargetMachine(tm);
+    tm_release(tm);
     return rc;
 }
 
@@ -205,15 +295,14 @@ char *codegen_emit_asm(const char *ir, const HjTarget *t, Diag *d) {
         m = NULL;
         goto done;
     }
-    tm = codegen_target_machine(t, d);
+    tm = tm_acquire(t, d);
     if (!tm)
         goto done;
     set_target(m, t, tm);
     if (emit(m, tm, LLVMAssemblyFile, &out, &size, d) < 0)
         out = NULL;
 done:
-    if (tm)
-        LLVMDisposeTargetMachine(tm);
+    tm_release(tm);
     if (m)
         LLVMDisposeModule(m);
     LLVMContextDispose(ctx);

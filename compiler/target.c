@@ -3,6 +3,7 @@
  * are read when ours are unset). */
 #include "hpcjit/compiler.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,9 +29,22 @@ static char *take_llvm_string(char *s) {
     return r;
 }
 
+/* The host's triple, CPU and features, asked once: LLVMGetHostCPUFeatures
+ * runs cpuid for every feature and builds a long string each time. */
+static pthread_once_t host_once = PTHREAD_ONCE_INIT;
+static char *host_triple, *host_cpu, *host_features;
+
+static void query_host(void) {
+    host_triple = take_llvm_string(LLVMGetDefaultTargetTriple());
+    host_cpu = take_llvm_string(LLVMGetHostCPUName());
+    host_features = take_llvm_string(LLVMGetHostCPUFeatures());
+}
+
 void hj_target_host(HjTarget *out) {
+    pthread_once(&host_once, query_host);
     if (!out->triple)
-        out->triple = take_llvm_string(LLVMGetDefaultTargetTriple());
+        out->triple = host_triple ? strdup(host_triple)
+                                  : take_llvm_string(LLVMGetDefaultTargetTriple());
     else
         out->triple = strdup(out->triple);
 
@@ -39,7 +53,7 @@ void hj_target_host(HjTarget *out) {
         if (v && strcmp(v, "host") != 0)
             out->cpu = strdup(v);
         else
-            out->cpu = take_llvm_string(LLVMGetHostCPUName());
+            out->cpu = host_cpu ? strdup(host_cpu) : take_llvm_string(LLVMGetHostCPUName());
     } else {
         out->cpu = strdup(out->cpu);
     }
@@ -49,7 +63,8 @@ void hj_target_host(HjTarget *out) {
         if (v && strcmp(v, "host") != 0)
             out->features = strdup(v);
         else
-            out->features = take_llvm_string(LLVMGetHostCPUFeatures());
+            out->features = host_features ? strdup(host_features)
+                                          : take_llvm_string(LLVMGetHostCPUFeatures());
     } else {
         out->features = strdup(out->features);
     }
