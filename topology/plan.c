@@ -447,6 +447,11 @@ static int assign_default(const TopoNode *node, TopoPlan *plan, hwloc_bitmap_t *
     int n = plan->nthreads;
     if (plan->bind == TOPO_BIND_SPREAD || plan->bind == TOPO_BIND_TRUE) {
         hwloc_obj_t root = hwloc_get_root_obj(node->topo);
+        /* hwloc_distrib allocates the sets itself */
+        for (int i = 0; i < n; i++) {
+            hwloc_bitmap_free(sets[i]);
+            sets[i] = NULL;
+        }
         if (hwloc_distrib(node->topo, &root, 1, sets, (unsigned)n, INT_MAX, 0) < 0)
             return -1;
         for (int i = 0; i < n; i++) {
