@@ -19,7 +19,9 @@
  * worker or on the owning caller) runs serially too.
  *
  * fork(): the child has no workers; the pool is forgotten in the child
- * (pthread_atfork) and made again on its first use there.
+ * (pthread_atfork) and made again on its first use there.  Calling fork()
+ * from inside a loop body is not supported (the child would wait for
+ * workers it does not have).
  *
  * No Python API, no exit: this lives in hpcjit._core. */
 #ifndef HPCJIT_POOL_H
