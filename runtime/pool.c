@@ -6,7 +6,12 @@
  * only for a sleeper.  The join is one counter.  Both handshakes use the
  * store-then-load pattern on two seq_cst atomics (the waiter publishes
  * "sleeping" then re-reads the word; the poster writes the word then reads
- * "sleeping"), so at least one side always sees the other. */
+ * "sleeping"), so at least one side always sees the other.
+ *
+ * A worker claims its share of a loop with a CAS on its `claim` word before
+ * it reads the loop; the caller, once done with its own share, claims the
+ * shares still unclaimed and runs them itself, so a late worker (asleep, or
+ * its CPU busy with another process) never holds up the join. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
@@ -33,6 +38,9 @@
 typedef struct Worker {
     _Alignas(64) atomic_uint go; /* generation posted to this worker; futex word */
     atomic_int sleeping;
+    /* gen << 1 when posted; | 1 once claimed, by the worker or by the
+     * caller that runs (or skips) the share of a worker that is late */
+    atomic_ullong claim;
     struct Pool *pool;
     pthread_t thread;
     int tid;
@@ -213,6 +221,9 @@ static void *worker_main(void *arg)
         seen = wait_change(&w->go, &w->sleeping, seen, p->spin_ns);
         if (atomic_load(&p->quit))
             break;
+        unsigned long long want = (unsigned long long)seen << 1;
+        if (!atomic_compare_exchange_strong(&w->claim, &want, want | 1))
+            continue; /* the caller took our share; job may be reused now */
         tls_loop_threads = p->job.nthreads;
         run_share(&p->job, w->tid);
         if (atomic_fetch_sub(&p->pending, 1) == 1 && atomic_load(&p->caller_sleeping))
@@ -402,12 +413,31 @@ int pool_parallel_for(int64_t n, PoolBody body, void *ctx, PoolSchedule schedule
     atomic_store_explicit(&j->failed, 0, memory_order_relaxed);
     atomic_store_explicit(&p->pending, T - 1, memory_order_relaxed);
     unsigned gen = ++p->gen;
-    for (int i = 1; i < T; i++)
+    for (int i = 1; i < T; i++) {
+        atomic_store_explicit(&p->workers[i].claim, (unsigned long long)gen << 1, memory_order_relaxed);
         post(&p->workers[i].go, &p->workers[i].sleeping, gen);
+    }
 
     tls_in_loop = 1;
     tls_loop_threads = T;
     run_share(j, 0);
+    /* A worker that has not claimed its share yet (asleep, or its CPU taken
+     * by another process) would make us wait: run its static share here
+     * under its thread id instead (a dynamic share is already done). */
+    for (int i = 1; i < T; i++) {
+        Worker *w = &p->workers[i];
+        unsigned long long want = (unsigned long long)gen << 1;
+        if (atomic_load_explicit(&w->claim, memory_order_relaxed) != want ||
+            !atomic_compare_exchange_strong(&w->claim, &want, want | 1))
+            continue;
+        if (schedule != POOL_DYNAMIC) {
+            int saved_tid = tls_tid;
+            tls_tid = i;
+            run_share(j, i);
+            tls_tid = saved_tid;
+        }
+        atomic_fetch_sub(&p->pending, 1);
+    }
     tls_in_loop = 0;
     tls_loop_threads = 0;
 

@@ -33,8 +33,12 @@
 extern "C" {
 #endif
 
-/* A loop body runs iterations [begin, end) on thread `thread_id`.  It returns
- * 0, or non-zero after rt_raise() to stop the loop with that exception. */
+/* A loop body runs iterations [begin, end) as thread `thread_id` (0..n-1)
+ * of the loop.  It returns 0, or non-zero after rt_raise() to stop the loop
+ * with that exception.  Two calls never run with the same thread_id at the
+ * same time, but the id names the share, not the OS thread: the caller runs
+ * the static share of a worker that is late to claim it, under that
+ * worker's id (pool_get_thread_id() agrees). */
 typedef int (*PoolBody)(void *ctx, int64_t begin, int64_t end, int thread_id);
 
 typedef enum PoolSchedule {
