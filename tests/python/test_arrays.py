@@ -475,3 +475,52 @@ def sum_bool(a):
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_bool_arrays(layout):
     check(sum_bool, make_array(np.bool_, 9, layout))
+
+
+# ---- element arithmetic across dtypes ----------------------------------------
+
+@njit
+def elementwise(a, b, out):
+    for i in range(a.shape[0]):
+        out[0, i] = a[i] + b[i]
+        out[1, i] = a[i] * b[i]
+        out[2, i] = a[i] / b[i]
+        out[3, i] = a[i] // b[i]
+        out[4, i] = a[i] % b[i]
+        out[5, i] = a[i] < b[i]
+        out[6, i] = a[i] == b[i]
+        out[7, i] = max(a[i], b[i])
+        out[8, i] = abs(a[i])
+
+
+@pytest.mark.parametrize("dtype", DTYPES_REAL)
+@pytest.mark.parametrize("layout", ["C", "strided"])
+def test_elementwise_same_dtype(dtype, layout):
+    g = np.random.default_rng(7)
+    a = make_array(dtype, 40, layout, g)
+    b = make_array(dtype, 40, layout, g)
+    b[b == 0] = 3  # no division by zero
+    out = np.zeros((9, 40))
+    check(elementwise, a, b, out, rtol=1e-6 if dtype == np.float32 else 1e-12)
+
+
+@pytest.mark.parametrize("da,db", [(np.int8, np.int64), (np.int32, np.float64), (np.uint8, np.int16),
+                                   (np.float32, np.float64), (np.uint32, np.int32), (np.int16, np.float32)])
+def test_elementwise_mixed_dtypes(da, db):
+    g = np.random.default_rng(11)
+    a = make_array(da, 40, "C", g)
+    b = make_array(db, 40, "C", g)
+    b[b == 0] = 3
+    out = np.zeros((9, 40))
+    check(elementwise, a, b, out, rtol=1e-6)
+
+
+@njit
+def nested_array_tuple(n):
+    a = np.zeros(n)
+    b = np.ones((n, 2))
+    return (a, (b, n)), a.shape
+
+
+def test_nested_tuples_with_arrays():
+    check(nested_array_tuple, 3)

@@ -408,8 +408,16 @@ def test_bad_arguments_never_crash():
         def g(a):
             return a[0]
 
+        nested = 1
+        for _ in range(300):
+            nested = (nested,)
+        unaligned = np.frombuffer(bytearray(8 * 5 + 1), dtype=np.uint8)[1:].view(np.float64)
         bad = [None, "s", b"b", [1, 2], {1: 2}, object(), np.array(["a"]), np.array([object()]),
-               np.zeros(3, dtype=[("a", "i4")]), np.float16(1), 10 ** 30]
+               np.zeros(3, dtype=[("a", "i4")]), np.float16(1), 10 ** 30, -10 ** 30, 2 ** 64,
+               np.zeros((1,) * 33), np.zeros((1,) * 64), np.zeros(3, np.float16),
+               np.zeros(3, "datetime64[ns]"), np.zeros(3, np.longdouble), tuple(range(300)),
+               nested, unaligned, np.zeros(3, ">i8"), np.zeros((2, 2))[None], np.zeros(()),
+               memoryview(b"abc"), np.ma.array([1.0]), np.matrix([[1.0]]), 1.5 + 0j, range(3)]
         for v in bad:
             for fn in (f, g):
                 try:
