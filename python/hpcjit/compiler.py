@@ -60,22 +60,23 @@ def _scan_module(add, mod):
             add(obj, f"{name}.{attr}")
 
 
-def _known_objects():
+def _known_objects(want=None):
     """The identity map of known objects: builtins, math, cmath, numpy (ufuncs
     and scalar classes included), numpy.linalg, numpy.random and hpcjit's own,
-    extended when one of those modules has been imported since."""
+    extended when one of those modules has been imported since.  With `want`
+    (an object), scanning stops at the first module that names it: `range`
+    needs only builtins, not the ~1 ms numpy scan.  Modules are always
+    scanned in _KNOWN_MODULES order, so the name an object gets is the same."""
     global _known
     known = _known
-    if known is not None and len(_scanned) == len(_KNOWN_MODULES):
-        return known
     if known is None:
-        known = {}
+        known = _known = {}
 
     def add(obj, qual):
         # the object is kept in the value so that its id stays unique
         known.setdefault(id(obj), (obj, qual))
 
-    if not _scanned:
+    if not known:
         from . import prange
         add(prange, "hpcjit.prange")
         # hpcjit's own scalar types used as casts: float64(x)
@@ -83,6 +84,8 @@ def _known_objects():
                   _types.uint8, _types.uint16, _types.uint32, _types.uint64, _types.float32,
                   _types.float64, _types.complex64, _types.complex128):
             add(t, "numpy.bool_" if t is _types.boolean else "numpy." + t.name)
+    if want is not None and id(want) in known:
+        return known
     modules = sys.modules
     for name in _KNOWN_MODULES:
         if name not in _scanned:
@@ -90,7 +93,8 @@ def _known_objects():
             if mod is not None:
                 _scan_module(add, mod)
                 _scanned.add(name)
-    _known = known
+                if want is not None and id(want) in known:
+                    break
     return known
 
 
@@ -107,7 +111,8 @@ def _classify(value, gather):
         return ("func", gather.add(value))
     if isinstance(value, _pytypes.ModuleType):
         return ("module", value.__name__)
-    k = _known_objects().get(id(value))
+    # every known object is callable: constants need no scan
+    k = _known_objects(value).get(id(value)) if callable(value) else None
     if k is not None and k[0] is value:
         return ("builtin", k[1])
     if isinstance(value, (bool, np.bool_)):  # before int: bool is an int
