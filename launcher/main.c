@@ -7,6 +7,7 @@
 
 #include "hpcjit/compiler.h"
 #include "hpcjit/topo.h"
+#include "run.h"
 
 #ifndef HPCJIT_VERSION_STR
 #define HPCJIT_VERSION_STR "unknown"
@@ -20,6 +21,8 @@ static const char main_usage[] =
     "commands:\n"
     "  topo     show the node (packages, NUMA, cores, caches, cpusets, GPUs),\n"
     "           its architecture key and the thread plan\n"
+    "  run      start a program as a job of MPI ranks: srun inside Slurm,\n"
+    "           mpirun outside, directly for one rank\n"
     "\n"
     "'hpcjit <command> --help' describes a command.\n";
 
@@ -256,6 +259,8 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         if (argc > 2 && strcmp(argv[2], "topo") == 0)
             fputs(topo_usage, stdout);
+        else if (argc > 2 && strcmp(argv[2], "run") == 0)
+            fputs(run_usage, stdout);
         else
             fputs(main_usage, stdout);
         return 0;
@@ -266,6 +271,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "topo") == 0)
         return cmd_topo(argc - 1, argv + 1);
+    if (strcmp(cmd, "run") == 0)
+        return cmd_run(argc - 1, argv + 1);
     fprintf(stderr, "hpcjit: unknown command '%s'\n\n%s", cmd, main_usage);
     return 2;
 }

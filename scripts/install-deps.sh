@@ -4,12 +4,24 @@
 set -euo pipefail
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
-pkgs=(build-essential cmake pkg-config llvm-19-dev libhwloc-dev)
+# MPI (hpcjit._mpi, hpcjit run) and Lmod (modulefile tests) are optional for
+# the build, installed here so that CI runs those tests
+pkgs=(build-essential cmake pkg-config llvm-19-dev libhwloc-dev libopenmpi-dev openmpi-bin lmod tcl)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -q
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"
+fi
+# Environment Modules conflicts with lmod: unpack it beside (its modulecmd.tcl
+# runs from there) for the Tcl modulefile test
+EM_ROOT=/opt/hpcjit-ci/environment-modules
+if [ ! -f "$EM_ROOT/usr/lib/x86_64-linux-gnu/modulecmd.tcl" ] && command -v tclsh >/dev/null 2>&1; then
+  em_tmp=$(mktemp -d)
+  if (cd "$em_tmp" && apt-get download -q environment-modules >/dev/null 2>&1); then
+    $SUDO mkdir -p "$EM_ROOT" && $SUDO dpkg -x "$em_tmp"/environment-modules_*.deb "$EM_ROOT"
+  fi
+  rm -rf "$em_tmp"
 fi
 PY=${PYTHON:-python3}
 $PY -m pip install -q --disable-pip-version-check "numpy>=1.24" pytest scikit-build-core "numba" 2>&1 \
