@@ -228,6 +228,31 @@ error:
     return out;
 }
 
+/* load(object, entry_symbol) -> address: object bytes compiled elsewhere
+ * (another rank of the same architecture, a cache) into this process. */
+static PyObject *compiler_load(PyObject *mod, PyObject *args) {
+    const char *object = NULL, *symbol = NULL;
+    Py_ssize_t size = 0;
+    char *err = NULL;
+    void *addr = NULL;
+    HjJit *jit = NULL;
+    /* the bytes and the str stay alive in args; LLVM copies the object */
+    if (!PyArg_ParseTuple(args, "y#s:load", &object, &size, &symbol))
+        return NULL;
+    if (!(jit = get_jit(mod)))
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    addr = hj_jit_load(jit, object, (size_t)size, symbol, &err);
+    Py_END_ALLOW_THREADS
+    if (!addr) {
+        raise_diag(HJ_DIAG_LLVM, err ? err : "cannot load the object code", NULL, 0, 0);
+        free(err);
+        return NULL;
+    }
+    free(err);
+    return PyLong_FromVoidPtr(addr);
+}
+
 /* ---- small services ---------------------------------------------------------- */
 
 static PyObject *compiler_parse_signature(PyObject *mod, PyObject *arg) {
@@ -308,6 +333,10 @@ static PyMethodDef compiler_methods[] = {
     {"compile", (PyCFunction)(void (*)(void))compiler_compile, METH_VARARGS | METH_KEYWORDS,
      "compile(funcs, entry, argtypes, rettype=None, want_ir=False, want_types=False) -> dict\n"
      "Compile one specialisation and load it; the GIL is released meanwhile."},
+    {"load", compiler_load, METH_VARARGS,
+     "load(object_bytes, entry_symbol) -> address\n"
+     "Load object bytes from compile() (of this or another process of the same\n"
+     "architecture) into this process's JIT."},
     {"parse_signature", compiler_parse_signature, METH_O,
      "parse_signature(sig) -> (return typecode or None, [argument typecodes])"},
     {"typecode_display", compiler_typecode_display, METH_O,

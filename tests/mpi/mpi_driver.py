@@ -1,0 +1,78 @@
+"""Start a test program of this directory under mpirun and check its output.
+    python3 mpi_driver.py collectives|compile_once|compile_every|raises NP
+Exits 77 (skip) when mpirun or hpcjit._mpi is missing."""
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+case, nprocs = sys.argv[1], int(sys.argv[2])
+here = os.path.dirname(os.path.abspath(__file__))
+mpirun = shutil.which("mpirun") or shutil.which("mpiexec")
+if not mpirun:
+    print("skip: no mpirun")
+    sys.exit(77)
+try:
+    import hpcjit._mpi  # noqa: F401  (only checks that it was built)
+except ImportError as exc:
+    print(f"skip: hpcjit built without MPI ({exc})")
+    sys.exit(77)
+
+env = dict(os.environ)
+for k in ("HPCJIT_MPI_COMPILE_ONCE", "HPCJIT_DEBUG_COMPILE", "NUMBA_DEBUG_COMPILE"):
+    env.pop(k, None)
+env["HPCJIT_NUM_THREADS"] = "1"
+script = {"compile_every": "compile_once"}.get(case, case)
+if case == "compile_once":
+    env["HPCJIT_MPI_COMPILE_ONCE"] = "1"
+    env["HPCJIT_DEBUG_COMPILE"] = "1"
+cmd = [mpirun, "-n", str(nprocs), "--bind-to", "none", sys.executable, os.path.join(here, script + ".py")]
+t0 = time.monotonic()
+try:
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300 if case != "raises" else 60)
+except subprocess.TimeoutExpired as exc:
+    print(f"FAIL: {case} -n {nprocs} hung:\n{exc.stdout}\n{exc.stderr}")
+    sys.exit(1)
+elapsed = time.monotonic() - t0
+out, err = p.stdout, p.stderr
+print(out)
+print(err[-4000:], file=sys.stderr)
+
+
+def fail(msg):
+    print(f"FAIL: {msg} (rc {p.returncode}, {elapsed:.1f} s)")
+    sys.exit(1)
+
+
+if case == "collectives":
+    if p.returncode != 0:
+        fail("non-zero exit")
+    for r in range(nprocs):
+        if f"rank {r} ok" not in out:
+            fail(f"rank {r} did not finish")
+elif case in ("compile_once", "compile_every"):
+    if p.returncode != 0:
+        fail("non-zero exit")
+    line = [l for l in out.splitlines() if l.startswith("compiled ")]
+    if not line:
+        fail("no counts")
+    w = line[0].split()
+    compiled, received, fallbacks, specs, groups = (int(w[i]) for i in (1, 3, 5, 7, 9))
+    # dot(x, "a string") fails on the root and on every receiver: +1 attempt each
+    if case == "compile_once":
+        if compiled != specs * groups or received != specs * (nprocs - groups) or fallbacks:
+            fail(f"compile once: {line[0]}")
+        # two axpy specialisations: received by every non-root rank
+        if err.count("received axpy") != 2 * (nprocs - groups) or "rank 0 compiled axpy" not in err:
+            fail("HPCJIT_DEBUG_COMPILE lines missing")
+    elif compiled != specs * nprocs or received:
+        fail(f"compile every rank: {line[0]}")
+elif case == "raises":
+    if p.returncode == 0:
+        fail("the job succeeded although a rank raised")
+    if elapsed > 30:
+        fail("the job took more than 30 s to end")
+    if "[rank 1] Traceback" not in err or "boom from rank 1" not in err:
+        fail("no traceback with the rank number")
+print(f"ok: {case} -n {nprocs} ({elapsed:.1f} s)")
