@@ -157,7 +157,7 @@ static long affinity_cpus(void)
     return n > 0 ? n : 1;
 }
 
-/* The first of `names` found as an executable in PATH (a malloc'ed path) */
+/* The first of `names` found as an executable in PATH (malloc'ed) */
 static char *find_in_path(const char *const *names)
 {
     const char *path = getenv("PATH");
@@ -169,9 +169,11 @@ static char *find_in_path(const char *const *names)
         for (const char *p = path; *p;) {
             size_t len = strcspn(p, ":");
             char buf[PATH_MAX];
+            /* the bare name: Open MPI's mpirun given as an absolute path acts
+             * as --prefix and puts its bin dir first in the ranks' PATH */
             if (len > 0 && (size_t)snprintf(buf, sizeof buf, "%.*s/%s", (int)len, p, *nm) < sizeof buf &&
                 access(buf, X_OK) == 0)
-                return strdup(buf);
+                return strdup(*nm);
             p += len + (p[len] == ':');
         }
     }

@@ -1,5 +1,6 @@
 """Start a test program of this directory under mpirun and check its output.
-    python3 mpi_driver.py collectives|compile_once|compile_every|raises NP
+    python3 mpi_driver.py collectives|compile_once|compile_every|raises|example_NAME NP
+(example_NAME runs examples/mpi_NAME.py through $HPCJIT_EXE run)
 Exits 77 (skip) when mpirun or hpcjit._mpi is missing."""
 import os
 import shutil
@@ -28,6 +29,11 @@ if case == "compile_once":
     env["HPCJIT_MPI_COMPILE_ONCE"] = "1"
     env["HPCJIT_DEBUG_COMPILE"] = "1"
 cmd = [mpirun, "-n", str(nprocs), "--bind-to", "none", sys.executable, os.path.join(here, script + ".py")]
+if case.startswith("example_"):
+    # through the launcher, as users start them
+    env["HPCJIT_PYTHON"] = sys.executable
+    cmd = [os.environ["HPCJIT_EXE"], "run", "-n", str(nprocs), "-c", "1", "--compile-once",
+           os.path.join(here, "..", "..", "examples", "mpi_" + case[len("example_"):] + ".py")]
 t0 = time.monotonic()
 try:
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300 if case != "raises" else 60)
@@ -68,6 +74,11 @@ elif case in ("compile_once", "compile_every"):
             fail("HPCJIT_DEBUG_COMPILE lines missing")
     elif compiled != specs * nprocs or received:
         fail(f"compile every rank: {line[0]}")
+elif case.startswith("example_"):
+    if p.returncode != 0 or f"ranks {nprocs}" not in out:
+        fail("the example failed")
+    if case == "example_reduce" and "compiles over all ranks 1" not in out:
+        fail("compile once through hpcjit run --compile-once")
 elif case == "raises":
     if p.returncode == 0:
         fail("the job succeeded although a rank raised")
