@@ -20,7 +20,18 @@ except ImportError as exc:
     print(f"skip: hpcjit built without MPI ({exc})")
     sys.exit(77)
 
+if case == "with_mpi4py":
+    try:
+        import mpi4py  # noqa: F401
+    except ImportError:
+        print("skip: mpi4py not installed")
+        sys.exit(77)
 env = dict(os.environ)
+if case == "collectives":
+    # importing hpcjit, even hpcjit.mpi, loads no MPI
+    subprocess.run([sys.executable, "-c", "import sys, hpcjit, hpcjit.mpi; "
+                    "assert 'hpcjit._mpi' not in sys.modules and not hpcjit.mpi.initialized()"],
+                   check=True, env=env)
 for k in ("HPCJIT_MPI_COMPILE_ONCE", "HPCJIT_DEBUG_COMPILE", "NUMBA_DEBUG_COMPILE"):
     env.pop(k, None)
 env["HPCJIT_NUM_THREADS"] = "1"
@@ -51,7 +62,7 @@ def fail(msg):
     sys.exit(1)
 
 
-if case == "collectives":
+if case in ("collectives", "with_mpi4py"):
     if p.returncode != 0:
         fail("non-zero exit")
     for r in range(nprocs):
