@@ -41,6 +41,12 @@ Node *infer_const_int(Inf *I, SrcLoc loc, int64_t v);
 Spec *infer_spec_at(Inf *I, SrcLoc loc, int func, Type **argtys, int nargs);
 Node *infer_func_decl(Compilation *c, int func);
 
+/* infer_np.c: reductions, shape and creation functions (area "reduce") */
+bool infer_np_handles(BuiltinId id);
+Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self);
+/* Array methods of that area and a.T; true when `name` is one of them. */
+bool infer_np_attr(Inf *I, Node *n, Type *base, Type **out);
+
 #define TY_UNK(I) infer_ty((I), TY_UNKNOWN)
 #define IS_UNK(t) ((t)->kind == TY_UNKNOWN)
 

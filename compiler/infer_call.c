@@ -98,8 +98,9 @@ Type *infer_attribute(Inf *I, Node *n) {
             n->attr_kind = ATTR_METHOD;
             return ty_bound_method(I->tc, BI_ARRAY_COPY, base);
         }
-        if (strcmp(a, "T") == 0)
-            return UNSUP(I, n, "array.T is not supported yet");
+        Type *np_t = NULL; /* reductions, shape functions, a.T (infer_np.c) */
+        if (infer_np_attr(I, n, base, &np_t))
+            return np_t;
         return TYPING(I, n, "unknown attribute '%s' of %s (not supported by hpcjit)", a,
                       infer_tyname(I, base));
     }
@@ -492,6 +493,8 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     bool unk = false;
     n->call_kind = CALL_BUILTIN;
     n->builtin = id;
+    if (infer_np_handles(id))
+        return infer_np_call(I, n, id, self);
     switch (id) {
     case BI_INT: return conversion(I, n, fname, T(I, TY_INT64));
     case BI_FLOAT: return conversion(I, n, fname, T(I, TY_FLOAT64));

@@ -152,6 +152,10 @@ LLVMValueRef lower_array_field(Lower *L, LLVMValueRef arr, unsigned field, const
 LLVMValueRef lower_array_dim(Lower *L, LLVMValueRef arr, unsigned which, int k);
 LLVMValueRef lower_len(Lower *L, const Node *at, LLVMValueRef v, Type *t);
 
+/* ---- lower_np.c: reductions, shape and creation functions (area "reduce") ---- */
+/* *handled is false when n's builtin is not one of them. */
+LLVMValueRef lower_np_call(Lower *L, Node *n, bool *owned, bool *handled);
+
 enum { ARR_MEMINFO, ARR_PARENT, ARR_NITEMS, ARR_ITEMSIZE, ARR_DATA, ARR_SHAPE, ARR_STRIDES };
 
 #endif

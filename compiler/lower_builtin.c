@@ -1202,7 +1202,10 @@ LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned) {
     default: break;
     }
     bool handled = false;
-    LLVMValueRef r = math_call(L, n, &handled);
+    LLVMValueRef r = lower_np_call(L, n, owned, &handled); /* reductions, shape, creation */
+    if (handled)
+        return r;
+    r = math_call(L, n, &handled);
     if (handled)
         return r;
     return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "%s() is not supported in compiled code", builtin_name(b));

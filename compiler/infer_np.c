@@ -1,0 +1,748 @@
+/* infer_np.c - typing of NumPy reductions (sum, mean, argmin, cumsum...),
+ * shape functions (reshape, transpose, concatenate, ...) and creation
+ * functions (full, eye, linspace, array, astype, ...), as np. functions
+ * and as array methods.
+ *
+ * Tree shape after the final pass (lowering relies on it, lower_np.c):
+ * `args` holds one slot per parameter of the function as NumPy names them
+ * (see sig_of), the array operand in args[0] for methods too (self_node is
+ * NULL), absent optional arguments NULL, `axis=None` NULL, integer
+ * arguments cast to int64, dtype slots NULL (the dtype is in `ty`).
+ * reshape's shape is args[1..]: one int64 or UniTuple(int64) node, or
+ * several int64 nodes (a.reshape(2, 3)). */
+#include "infer.h"
+
+#include <string.h>
+
+static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) HJ_PRINTF(4, 5);
+static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    diag_verror(&I->c->diag, k, n->loc, fmt, ap);
+    va_end(ap);
+    return NULL;
+}
+#define TYPING(I, n, ...) fail((I), HJ_DIAG_TYPING, (n), __VA_ARGS__)
+#define UNSUP(I, n, ...) fail((I), HJ_DIAG_UNSUPPORTED, (n), __VA_ARGS__)
+
+static Type *T(Inf *I, TyKind k) { return infer_ty(I, k); }
+
+#define MAX_SLOTS 6
+
+typedef struct Sig {
+    const char *fname;
+    const char *names[MAX_SLOTS];
+    int n;
+} Sig;
+
+static bool sig_of(BuiltinId id, Sig *s) {
+#define S(name, ...)                                                                                  \
+    do {                                                                                              \
+        const char *nm_[] = {__VA_ARGS__};                                                            \
+        s->fname = name;                                                                              \
+        s->n = (int)(sizeof nm_ / sizeof nm_[0]);                                                     \
+        for (int i_ = 0; i_ < s->n; i_++)                                                             \
+            s->names[i_] = nm_[i_];                                                                   \
+    } while (0)
+    switch (id) {
+    case BI_NP_SUM: S("sum", "a", "axis"); break;
+    case BI_NP_PROD: S("prod", "a", "axis"); break;
+    case BI_NP_AMIN: S("min", "a", "axis"); break;
+    case BI_NP_AMAX: S("max", "a", "axis"); break;
+    case BI_NP_MEAN: S("mean", "a", "axis"); break;
+    case BI_NP_STD: S("std", "a", "axis", "dtype", "out", "ddof"); break;
+    case BI_NP_VAR: S("var", "a", "axis", "dtype", "out", "ddof"); break;
+    case BI_NP_ARGMIN: S("argmin", "a", "axis"); break;
+    case BI_NP_ARGMAX: S("argmax", "a", "axis"); break;
+    case BI_NP_ALL: S("all", "a", "axis"); break;
+    case BI_NP_ANY: S("any", "a", "axis"); break;
+    case BI_NP_CUMSUM: S("cumsum", "a", "axis"); break;
+    case BI_NP_CUMPROD: S("cumprod", "a", "axis"); break;
+    case BI_NP_RAVEL: S("ravel", "a"); break;
+    case BI_ARRAY_FLATTEN: S("flatten", "a"); break;
+    case BI_NP_TRANSPOSE: S("transpose", "a"); break;
+    case BI_NP_SQUEEZE: S("squeeze", "a", "axis"); break;
+    case BI_NP_EXPAND_DIMS: S("expand_dims", "a", "axis"); break;
+    case BI_NP_CONCATENATE: S("concatenate", "arrays", "axis"); break;
+    case BI_NP_STACK: S("stack", "arrays", "axis"); break;
+    case BI_NP_VSTACK: S("vstack", "tup"); break;
+    case BI_NP_HSTACK: S("hstack", "tup"); break;
+    case BI_NP_REPEAT: S("repeat", "a", "repeats", "axis"); break;
+    case BI_NP_TILE: S("tile", "A", "reps"); break;
+    case BI_NP_ROLL: S("roll", "a", "shift", "axis"); break;
+    case BI_NP_FLIP: S("flip", "m", "axis"); break;
+    case BI_NP_DIFF: S("diff", "a", "n", "axis"); break;
+    case BI_NP_FULL: S("full", "shape", "fill_value", "dtype"); break;
+    case BI_NP_FULL_LIKE: S("full_like", "a", "fill_value", "dtype"); break;
+    case BI_NP_EYE: S("eye", "N", "M", "k", "dtype"); break;
+    case BI_NP_IDENTITY: S("identity", "n", "dtype"); break;
+    case BI_NP_LINSPACE: S("linspace", "start", "stop", "num", "endpoint"); break;
+    case BI_NP_ARRAY: S("array", "object", "dtype"); break;
+    case BI_ARRAY_ASTYPE: S("astype", "a", "dtype"); break;
+    case BI_ARRAY_FILL: S("fill", "a", "value"); break;
+    case BI_NP_RESHAPE: S("reshape", "a", "newshape"); break;
+    default: return false;
+    }
+#undef S
+    return true;
+}
+
+bool infer_np_handles(BuiltinId id) {
+    Sig s;
+    return sig_of(id, &s);
+}
+
+/* ---- NumPy's dtype rules ---- */
+
+/* Result dtype of combining two arrays (np.result_type of two dtypes). */
+static Type *np_promote(Inf *I, Type *a, Type *b) {
+    if (a == b)
+        return a;
+    if (a->kind == TY_BOOL)
+        return b;
+    if (b->kind == TY_BOOL)
+        return a;
+    if (ty_is_complex(a) || ty_is_complex(b)) {
+        Type *r = ty_is_complex(a) ? a : b, *o = r == a ? b : a;
+        if (r->kind == TY_COMPLEX128 || o->kind == TY_COMPLEX128 || o->kind == TY_FLOAT64 ||
+            (ty_is_int(o) && ty_bits(o) > 16))
+            return T(I, TY_COMPLEX128);
+        return r;
+    }
+    if (ty_is_float(a) || ty_is_float(b)) {
+        Type *f = ty_is_float(a) ? a : b, *o = f == a ? b : a;
+        if (f->kind == TY_FLOAT64 || o->kind == TY_FLOAT64 || (ty_is_int(o) && ty_bits(o) > 16))
+            return T(I, TY_FLOAT64);
+        return f;
+    }
+    /* two integers */
+    if (ty_is_signed(a) == ty_is_signed(b))
+        return ty_bits(a) >= ty_bits(b) ? a : b;
+    Type *s = ty_is_signed(a) ? a : b, *u = s == a ? b : a;
+    if (ty_bits(s) > ty_bits(u))
+        return s;
+    switch (ty_bits(u)) {
+    case 8: return T(I, TY_INT16);
+    case 16: return T(I, TY_INT32);
+    case 32: return T(I, TY_INT64);
+    default: return T(I, TY_FLOAT64);
+    }
+}
+
+/* sum/prod/cumsum/cumprod: small ints accumulate in the platform int. */
+static Type *sum_dtype(Inf *I, Type *t) {
+    if (t->kind == TY_BOOL || ty_is_signed(t))
+        return T(I, TY_INT64);
+    if (ty_is_unsigned(t))
+        return T(I, TY_UINT64);
+    return t;
+}
+
+static Type *mean_dtype(Inf *I, Type *t) {
+    return (ty_is_float(t) || ty_is_complex(t)) ? t : T(I, TY_FLOAT64);
+}
+
+static Type *var_dtype(Inf *I, Type *t) {
+    if (t->kind == TY_COMPLEX64 || t->kind == TY_FLOAT32)
+        return T(I, TY_FLOAT32);
+    return T(I, TY_FLOAT64);
+}
+
+/* ---- argument helpers ---- */
+
+static bool is_none_const(const Node *n) {
+    return n && n->kind == N_CONST && n->cval.kind == CVAL_NONE;
+}
+
+/* Positional arguments (the receiver first for methods) and keywords into
+ * the slots of `s`. */
+static bool fill_slots(Inf *I, Node *n, Node *self, const Sig *s, Node **sl) {
+    for (int i = 0; i < MAX_SLOTS; i++)
+        sl[i] = NULL;
+    int k = 0;
+    if (self)
+        sl[k++] = self;
+    if (n->args.len + k > s->n) {
+        fail(I, HJ_DIAG_TYPING, n, "%s() takes at most %d argument%s (%d given)", s->fname, s->n - (self ? 1 : 0),
+             s->n - (self ? 1 : 0) == 1 ? "" : "s", n->args.len);
+        return false;
+    }
+    for (int i = 0; i < n->args.len; i++)
+        sl[k++] = VEC_AT(n->args, i);
+    for (int j = 0; j < n->keywords.len; j++) {
+        Node *kw = VEC_AT(n->keywords, j);
+        int at = -1;
+        for (int i = self ? 1 : 0; i < s->n; i++)
+            if (strcmp(s->names[i], kw->name) == 0)
+                at = i;
+        if (at < 0) {
+            fail(I, HJ_DIAG_TYPING, kw, "%s() got an unexpected keyword argument '%s'", s->fname, kw->name);
+            return false;
+        }
+        if (sl[at]) {
+            fail(I, HJ_DIAG_TYPING, kw, "%s() got multiple values for argument '%s'", s->fname, kw->name);
+            return false;
+        }
+        sl[at] = kw->a;
+    }
+    return true;
+}
+
+static void store_slots(Inf *I, Node *n, Node **sl, int ns) {
+    if (!I->final)
+        return;
+    PtrVec v = {0};
+    for (int i = 0; i < ns; i++)
+        vec_push(I->a, &v, sl[i]);
+    n->args = v;
+    n->keywords.len = 0;
+    n->self_node = NULL;
+}
+
+/* The scalar type a dtype argument stands for (np.float64, a.dtype, float,
+ * 'float32'...). */
+static Type *dtype_of(Inf *I, Node **pd) {
+    Node *d = *pd;
+    if (d->kind == N_CONST && d->cval.kind == CVAL_STR) {
+        const char *e = NULL;
+        Type *t = ty_parse(I->tc, d->cval.s, NULL, &e);
+        if (!t || !ty_is_number(t))
+            return TYPING(I, d, "unknown dtype '%s'", d->cval.s);
+        d->ty = ty_dtype(I->tc, t);
+        return t;
+    }
+    Type *t = infer_expr(I, pd);
+    if (!t || IS_UNK(t))
+        return t;
+    if (t->kind == TY_DTYPE)
+        return t->dtype;
+    if (t->kind == TY_BUILTIN) {
+        switch (t->builtin) {
+        case BI_FLOAT: return T(I, TY_FLOAT64);
+        case BI_INT: return T(I, TY_INT64);
+        case BI_BOOL: return T(I, TY_BOOL);
+        case BI_COMPLEX: return T(I, TY_COMPLEX128);
+        default: break;
+        }
+    }
+    return TYPING(I, d, "%s is not a dtype", infer_tyname(I, t));
+}
+
+/* Type slot i: the receiver (already typed) or an argument. */
+static Type *slot_type(Inf *I, Node **sl, int i, Node *self) {
+    if (i == 0 && self)
+        return self->ty;
+    return infer_expr(I, &sl[i]);
+}
+
+/* An optional integer argument (axis, ddof, n...): NULL slot or None stays
+ * NULL; ints and bools are cast to int64.  Returns false on error. */
+static bool opt_int(Inf *I, Node **sl, int i, const char *fname, const char *what, bool *unk) {
+    if (!sl[i] || is_none_const(sl[i])) {
+        sl[i] = NULL;
+        return true;
+    }
+    Type *t = infer_expr(I, &sl[i]);
+    if (!t)
+        return false;
+    if (IS_UNK(t)) {
+        *unk = true;
+        return true;
+    }
+    if (!ty_is_int(t) && t->kind != TY_BOOL) {
+        fail(I, HJ_DIAG_TYPING, sl[i], "%s() %s must be an integer, not %s", fname, what, infer_tyname(I, t));
+        return false;
+    }
+    infer_cast(I, &sl[i], T(I, TY_INT64));
+    return true;
+}
+
+static Type *need_array(Inf *I, Node *at, Type *t, const char *fname) {
+    if (t->kind == TY_ARRAY)
+        return t;
+    return TYPING(I, at, "%s() needs an array, not %s", fname, infer_tyname(I, t));
+}
+
+/* A tuple of ints (or one int) giving a shape or reps: its length, -1 on
+ * error; cast to int64 / UniTuple(int64). */
+static int int_tuple(Inf *I, Node **ps, const char *fname, const char *what, bool *unk) {
+    Type *t = infer_expr(I, ps);
+    if (!t)
+        return -1;
+    if (IS_UNK(t)) {
+        *unk = true;
+        return 0;
+    }
+    if (ty_is_int(t)) {
+        infer_cast(I, ps, T(I, TY_INT64));
+        return 1;
+    }
+    if (t->kind == TY_TUPLE) {
+        Type **el = arena_alloc(I->a, sizeof(Type *) * (size_t)(t->nelems + 1));
+        for (int i = 0; i < t->nelems; i++) {
+            if (!ty_is_int(t->elems[i])) {
+                fail(I, HJ_DIAG_TYPING, *ps, "%s() %s must be an int or a tuple of ints, not %s", fname, what,
+                     infer_tyname(I, t));
+                return -1;
+            }
+            el[i] = T(I, TY_INT64);
+        }
+        infer_cast(I, ps, ty_tuple(I->tc, el, t->nelems));
+        return t->nelems;
+    }
+    fail(I, HJ_DIAG_TYPING, *ps, "%s() %s must be an int or a tuple of ints, not %s", fname, what,
+         infer_tyname(I, t));
+    return -1;
+}
+
+/* A tuple of arrays (concatenate & co): checks ndim, gives the dtype. */
+static Type *array_seq(Inf *I, Node **ps, const char *fname, int *ndim, bool *unk) {
+    Type *t = infer_expr(I, ps);
+    if (!t)
+        return NULL;
+    if (IS_UNK(t)) {
+        *unk = true;
+        return t;
+    }
+    if (t->kind != TY_TUPLE || t->nelems == 0)
+        return TYPING(I, *ps, "%s() needs a non-empty tuple of arrays, not %s", fname, infer_tyname(I, t));
+    Type *dt = NULL;
+    for (int i = 0; i < t->nelems; i++) {
+        Type *e = t->elems[i];
+        if (e->kind != TY_ARRAY)
+            return TYPING(I, *ps, "%s() needs a tuple of arrays, not %s", fname, infer_tyname(I, t));
+        if (i == 0)
+            *ndim = e->ndim;
+        else if (e->ndim != *ndim)
+            return TYPING(I, *ps,
+                          "%s(): all the input arrays must have same number of dimensions, but the array at "
+                          "index 0 has %d dimension(s) and the array at index %d has %d dimension(s)",
+                          fname, *ndim, i, e->ndim);
+        dt = dt ? np_promote(I, dt, e->dtype) : e->dtype;
+    }
+    return dt;
+}
+
+/* Nested tuples of numbers for np.array: the dims (*nd of them, each a
+ * compile-time length) and the common dtype. */
+static Type *nested_numbers(Inf *I, Node *at, Type *t, int depth, int *nd, int64_t *dims, Type *dt) {
+    if (ty_is_number(t)) {
+        if (*nd < 0)
+            *nd = depth;
+        else if (*nd != depth)
+            return TYPING(I, at, "np.array() of a ragged nested sequence");
+        return dt ? np_promote(I, dt, t) : t;
+    }
+    if (t->kind != TY_TUPLE || depth >= 32)
+        return TYPING(I, at, "np.array() needs numbers or (nested) tuples of numbers, not %s", infer_tyname(I, t));
+    if (*nd >= 0 && depth >= *nd)
+        return TYPING(I, at, "np.array() of a ragged nested sequence");
+    if (dims[depth] < 0)
+        dims[depth] = t->nelems;
+    else if (dims[depth] != t->nelems)
+        return TYPING(I, at, "np.array() of a ragged nested sequence");
+    if (t->nelems == 0) {
+        if (*nd < 0)
+            *nd = depth + 1;
+        return dt ? dt : T(I, TY_FLOAT64);
+    }
+    for (int i = 0; i < t->nelems; i++) {
+        dt = nested_numbers(I, at, t->elems[i], depth + 1, nd, dims, dt);
+        if (!dt)
+            return NULL;
+    }
+    return dt;
+}
+
+/* Python's int, float, bool, complex values as NumPy dtypes of fill values. */
+static Type *value_dtype(Inf *I, Type *t) {
+    if (t->kind == TY_BOOL || ty_is_number(t))
+        return t;
+    return T(I, TY_FLOAT64);
+}
+
+Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
+    Sig s;
+    if (!sig_of(id, &s))
+        return UNSUP(I, n, "%s() is not supported by hpcjit yet", builtin_name(id));
+    const char *fname = s.fname;
+    n->call_kind = CALL_BUILTIN;
+    n->builtin = id;
+    Node *sl[MAX_SLOTS];
+    int ns = s.n;
+    bool unk = false;
+
+    if (id == BI_NP_RESHAPE) {
+        /* varargs shape on the method: a.reshape(2, 3) */
+        if (!self) {
+            if (!fill_slots(I, n, NULL, &s, sl))
+                return NULL;
+        } else {
+            if (n->keywords.len) {
+                Node *kw = VEC_AT(n->keywords, 0);
+                if (n->args.len || strcmp(kw->name, "shape") != 0 || n->keywords.len > 1)
+                    return TYPING(I, kw, "reshape() got an unexpected keyword argument '%s'", kw->name);
+            }
+        }
+        Type *at = self ? self->ty : (sl[0] ? infer_expr(I, &sl[0]) : NULL);
+        if (!sl[0] && !self)
+            return TYPING(I, n, "reshape() missing required argument 'a'");
+        if (!at)
+            return NULL;
+        PtrVec dims = {0};
+        if (self) {
+            if (n->keywords.len)
+                vec_push(I->a, &dims, ((Node *)VEC_AT(n->keywords, 0))->a);
+            for (int i = 0; i < n->args.len; i++)
+                vec_push(I->a, &dims, VEC_AT(n->args, i));
+        } else if (sl[1]) {
+            vec_push(I->a, &dims, sl[1]);
+        }
+        if (dims.len == 0)
+            return TYPING(I, n, "reshape() missing required argument 'shape'");
+        int nd = 0;
+        for (int i = 0; i < dims.len; i++) {
+            int k = int_tuple(I, (Node **)&VEC_AT(dims, i), fname, "shape", &unk);
+            if (k < 0)
+                return NULL;
+            if (dims.len > 1 && ((Node *)VEC_AT(dims, i))->ty && ((Node *)VEC_AT(dims, i))->ty->kind == TY_TUPLE)
+                return TYPING(I, n, "reshape(): the shape must be ints or one tuple of ints");
+            nd += dims.len > 1 ? 1 : k;
+        }
+        if (unk || IS_UNK(at))
+            return TY_UNK(I);
+        if (!need_array(I, n, at, fname))
+            return NULL;
+        if (I->final) {
+            PtrVec v = {0};
+            vec_push(I->a, &v, self ? self : sl[0]);
+            for (int i = 0; i < dims.len; i++)
+                vec_push(I->a, &v, VEC_AT(dims, i));
+            n->args = v;
+            n->keywords.len = 0;
+            n->self_node = NULL;
+        }
+        return ty_array(I->tc, at->dtype, nd, LAYOUT_C);
+    }
+
+    if (!fill_slots(I, n, self, &s, sl))
+        return NULL;
+    if (!sl[0])
+        return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[0]);
+
+    switch (id) {
+    case BI_NP_SUM: case BI_NP_PROD: case BI_NP_AMIN: case BI_NP_AMAX: case BI_NP_MEAN:
+    case BI_NP_STD: case BI_NP_VAR: case BI_NP_ARGMIN: case BI_NP_ARGMAX: case BI_NP_ALL:
+    case BI_NP_ANY: case BI_NP_CUMSUM: case BI_NP_CUMPROD: {
+        Type *at = slot_type(I, sl, 0, self);
+        if (!at)
+            return NULL;
+        if (!opt_int(I, sl, 1, fname, "axis", &unk))
+            return NULL;
+        if (ns > 2) {
+            if (sl[2] && !is_none_const(sl[2]))
+                return UNSUP(I, sl[2], "%s() with dtype= is not supported by hpcjit", fname);
+            if (sl[3] && !is_none_const(sl[3]))
+                return UNSUP(I, sl[3], "%s() with out= is not supported by hpcjit", fname);
+            sl[2] = sl[3] = NULL;
+            if (!opt_int(I, sl, 4, fname, "ddof", &unk))
+                return NULL;
+        }
+        if (unk || IS_UNK(at))
+            return TY_UNK(I);
+        if (!need_array(I, n, at, fname))
+            return NULL;
+        Type *dt = at->dtype, *rt;
+        switch (id) {
+        case BI_NP_SUM: case BI_NP_PROD: case BI_NP_CUMSUM: case BI_NP_CUMPROD: rt = sum_dtype(I, dt); break;
+        case BI_NP_MEAN: rt = mean_dtype(I, dt); break;
+        case BI_NP_STD: case BI_NP_VAR: rt = var_dtype(I, dt); break;
+        case BI_NP_ARGMIN: case BI_NP_ARGMAX: rt = T(I, TY_INT64); break;
+        case BI_NP_ALL: case BI_NP_ANY: rt = T(I, TY_BOOL); break;
+        default: rt = dt; break;
+        }
+        store_slots(I, n, sl, ns);
+        bool cum = id == BI_NP_CUMSUM || id == BI_NP_CUMPROD;
+        if (cum)
+            return ty_array(I->tc, rt, sl[1] ? (at->ndim ? at->ndim : 1) : 1, LAYOUT_C);
+        if (!sl[1] || at->ndim <= 1)
+            return rt;
+        return ty_array(I->tc, rt, at->ndim - 1, LAYOUT_C);
+    }
+    case BI_NP_RAVEL: case BI_ARRAY_FLATTEN: case BI_NP_TRANSPOSE: case BI_NP_SQUEEZE:
+    case BI_NP_EXPAND_DIMS: case BI_NP_FLIP: case BI_NP_DIFF: case BI_NP_ROLL: case BI_NP_REPEAT:
+    case BI_ARRAY_ASTYPE: case BI_ARRAY_FILL: case BI_NP_FULL_LIKE: case BI_NP_TILE: {
+        Type *at = slot_type(I, sl, 0, self);
+        if (!at)
+            return NULL;
+        Type *dt = NULL, *vt = NULL;
+        int k = 0;
+        switch (id) {
+        case BI_NP_SQUEEZE: case BI_NP_FLIP:
+            if (!opt_int(I, sl, 1, fname, "axis", &unk))
+                return NULL;
+            break;
+        case BI_NP_EXPAND_DIMS:
+            if (!sl[1])
+                return TYPING(I, n, "expand_dims() missing required argument 'axis'");
+            if (!opt_int(I, sl, 1, fname, "axis", &unk))
+                return NULL;
+            break;
+        case BI_NP_DIFF:
+            if (!opt_int(I, sl, 1, fname, "n", &unk) || !opt_int(I, sl, 2, fname, "axis", &unk))
+                return NULL;
+            break;
+        case BI_NP_ROLL: case BI_NP_REPEAT:
+            if (!sl[1])
+                return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[1]);
+            if (!opt_int(I, sl, 1, fname, s.names[1], &unk) || !opt_int(I, sl, 2, fname, "axis", &unk))
+                return NULL;
+            break;
+        case BI_NP_TILE:
+            if (!sl[1])
+                return TYPING(I, n, "tile() missing required argument 'reps'");
+            if ((k = int_tuple(I, &sl[1], fname, "reps", &unk)) < 0)
+                return NULL;
+            break;
+        case BI_ARRAY_ASTYPE:
+            if (!sl[1])
+                return TYPING(I, n, "astype() missing required argument 'dtype'");
+            if (!(dt = dtype_of(I, &sl[1])))
+                return NULL;
+            unk = unk || IS_UNK(dt);
+            sl[1] = NULL;
+            break;
+        case BI_ARRAY_FILL: case BI_NP_FULL_LIKE:
+            if (!sl[1])
+                return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[1]);
+            if (!(vt = infer_expr(I, &sl[1])))
+                return NULL;
+            if (!IS_UNK(vt) && !ty_is_number(vt))
+                return TYPING(I, sl[1], "%s() needs a number, not %s", fname, infer_tyname(I, vt));
+            unk = unk || IS_UNK(vt);
+            if (id == BI_NP_FULL_LIKE && sl[2]) {
+                if (!(dt = dtype_of(I, &sl[2])))
+                    return NULL;
+                unk = unk || IS_UNK(dt);
+                sl[2] = NULL;
+            }
+            break;
+        default:
+            break;
+        }
+        if (unk || IS_UNK(at))
+            return TY_UNK(I);
+        if (!need_array(I, n, at, fname))
+            return NULL;
+        Type *rt = NULL;
+        int nd = at->ndim;
+        Layout lay = at->layout;
+        switch (id) {
+        case BI_NP_RAVEL: case BI_ARRAY_FLATTEN: rt = ty_array(I->tc, at->dtype, 1, LAYOUT_C); break;
+        case BI_NP_TRANSPOSE:
+            if (nd > 1 && lay != LAYOUT_A)
+                lay = lay == LAYOUT_C ? LAYOUT_F : LAYOUT_C;
+            rt = ty_array(I->tc, at->dtype, nd, lay);
+            break;
+        case BI_NP_SQUEEZE:
+            if (!sl[1] && nd > 0)
+                return UNSUP(I, n, "squeeze() needs axis= in compiled code (without it the number of "
+                                   "dimensions of the result depends on the data)");
+            if (nd == 0) {
+                if (sl[1])
+                    return TYPING(I, n, "squeeze(): axis is out of bounds for array of dimension 0");
+                rt = at;
+                break;
+            }
+            /* dropping a length-1 axis keeps C/F contiguity */
+            if (nd - 1 <= 1 && lay != LAYOUT_A)
+                lay = LAYOUT_C;
+            rt = ty_array(I->tc, at->dtype, nd - 1, lay);
+            break;
+        case BI_NP_EXPAND_DIMS:
+            rt = ty_array(I->tc, at->dtype, nd + 1, nd == 0 ? LAYOUT_C : lay);
+            break;
+        case BI_NP_FLIP: rt = ty_array(I->tc, at->dtype, nd, nd == 0 ? LAYOUT_C : LAYOUT_A); break;
+        case BI_NP_DIFF:
+            if (nd == 0)
+                return TYPING(I, n, "diff requires input that is at least one dimensional");
+            rt = ty_array(I->tc, at->dtype, nd, LAYOUT_C);
+            break;
+        case BI_NP_ROLL: rt = ty_array(I->tc, at->dtype, nd, LAYOUT_C); break;
+        case BI_NP_REPEAT: rt = ty_array(I->tc, at->dtype, sl[2] ? (nd ? nd : 1) : 1, LAYOUT_C); break;
+        case BI_NP_TILE: rt = ty_array(I->tc, at->dtype, nd > k ? nd : k, LAYOUT_C); break;
+        case BI_ARRAY_ASTYPE: rt = ty_array(I->tc, dt, nd, LAYOUT_C); break;
+        case BI_ARRAY_FILL:
+            infer_cast(I, &sl[1], at->dtype);
+            rt = T(I, TY_NONE);
+            break;
+        case BI_NP_FULL_LIKE: {
+            Type *et = dt ? dt : at->dtype;
+            if (ty_is_complex(vt) && !ty_is_complex(et))
+                return TYPING(I, sl[1], "full_like(): cannot fill a %s array with %s", infer_tyname(I, et),
+                              infer_tyname(I, vt));
+            infer_cast(I, &sl[1], et);
+            rt = ty_array(I->tc, et, nd, LAYOUT_C);
+            break;
+        }
+        default: break;
+        }
+        store_slots(I, n, sl, ns);
+        return rt;
+    }
+    case BI_NP_CONCATENATE: case BI_NP_STACK: case BI_NP_VSTACK: case BI_NP_HSTACK: {
+        int nd = 0;
+        Type *dt = array_seq(I, &sl[0], fname, &nd, &unk);
+        if (!dt)
+            return NULL;
+        if (id == BI_NP_CONCATENATE && is_none_const(sl[1]))
+            return UNSUP(I, sl[1], "concatenate() with axis=None is not supported by hpcjit");
+        if (ns > 1 && !opt_int(I, sl, 1, fname, "axis", &unk))
+            return NULL;
+        if (unk)
+            return TY_UNK(I);
+        int rnd = nd;
+        if (id == BI_NP_CONCATENATE && nd == 0)
+            return TYPING(I, n, "zero-dimensional arrays cannot be concatenated");
+        if (id == BI_NP_STACK || (id == BI_NP_VSTACK && nd == 1))
+            rnd = nd + 1;
+        if ((id == BI_NP_VSTACK || id == BI_NP_HSTACK) && nd == 0)
+            return UNSUP(I, n, "%s() of 0-d arrays is not supported by hpcjit", fname);
+        store_slots(I, n, sl, ns);
+        return ty_array(I->tc, dt, rnd, LAYOUT_C);
+    }
+    case BI_NP_FULL: {
+        int nd = int_tuple(I, &sl[0], fname, "shape", &unk);
+        if (nd < 0)
+            return NULL;
+        if (!sl[1])
+            return TYPING(I, n, "full() missing required argument 'fill_value'");
+        Type *vt = infer_expr(I, &sl[1]);
+        if (!vt)
+            return NULL;
+        Type *dt = NULL;
+        if (sl[2] && !(dt = dtype_of(I, &sl[2])))
+            return NULL;
+        if (unk || IS_UNK(vt) || (dt && IS_UNK(dt)))
+            return TY_UNK(I);
+        if (!ty_is_number(vt))
+            return TYPING(I, sl[1], "full() needs a number as fill_value, not %s", infer_tyname(I, vt));
+        Type *et = dt ? dt : value_dtype(I, vt);
+        if (ty_is_complex(vt) && !ty_is_complex(et))
+            return TYPING(I, sl[1], "full(): cannot fill a %s array with %s", infer_tyname(I, et), infer_tyname(I, vt));
+        infer_cast(I, &sl[1], et);
+        sl[2] = NULL;
+        store_slots(I, n, sl, ns);
+        return ty_array(I->tc, et, nd, LAYOUT_C);
+    }
+    case BI_NP_EYE: case BI_NP_IDENTITY: {
+        int di = id == BI_NP_EYE ? 3 : 1;
+        if (!opt_int(I, sl, 0, fname, s.names[0], &unk))
+            return NULL;
+        if (id == BI_NP_EYE && (!opt_int(I, sl, 1, fname, "M", &unk) || !opt_int(I, sl, 2, fname, "k", &unk)))
+            return NULL;
+        Type *dt = T(I, TY_FLOAT64);
+        if (sl[di] && !(dt = dtype_of(I, &sl[di])))
+            return NULL;
+        if (unk || IS_UNK(dt))
+            return TY_UNK(I);
+        if (!sl[0])
+            return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[0]);
+        sl[di] = NULL;
+        store_slots(I, n, sl, ns);
+        return ty_array(I->tc, dt, 2, LAYOUT_C);
+    }
+    case BI_NP_LINSPACE: {
+        Type *t0 = infer_expr(I, &sl[0]);
+        Type *t1 = sl[1] ? infer_expr(I, &sl[1]) : NULL;
+        if (!t0 || (sl[1] && !t1))
+            return NULL;
+        if (!sl[1])
+            return TYPING(I, n, "linspace() missing required argument 'stop'");
+        if (!opt_int(I, sl, 2, fname, "num", &unk))
+            return NULL;
+        if (sl[3]) {
+            Type *te = infer_expr(I, &sl[3]);
+            if (!te)
+                return NULL;
+            if (IS_UNK(te))
+                unk = true;
+            else if (te->kind != TY_BOOL && !ty_is_int(te))
+                return TYPING(I, sl[3], "linspace() endpoint must be a bool, not %s", infer_tyname(I, te));
+            else
+                infer_cast(I, &sl[3], T(I, TY_BOOL));
+        }
+        if (unk || IS_UNK(t0) || IS_UNK(t1))
+            return TY_UNK(I);
+        if (!ty_is_number(t0) || !ty_is_number(t1))
+            return TYPING(I, n, "linspace() needs numbers for start and stop");
+        Type *ct = (ty_is_complex(t0) || ty_is_complex(t1)) ? T(I, TY_COMPLEX128) : T(I, TY_FLOAT64);
+        infer_cast(I, &sl[0], ct);
+        infer_cast(I, &sl[1], ct);
+        store_slots(I, n, sl, ns);
+        return ty_array(I->tc, ct, 1, LAYOUT_C);
+    }
+    case BI_NP_ARRAY: {
+        Type *ot = infer_expr(I, &sl[0]);
+        if (!ot)
+            return NULL;
+        Type *dt = NULL;
+        if (sl[1] && !(dt = dtype_of(I, &sl[1])))
+            return NULL;
+        if (IS_UNK(ot) || (dt && IS_UNK(dt)))
+            return TY_UNK(I);
+        sl[1] = NULL;
+        if (ot->kind == TY_ARRAY) {
+            store_slots(I, n, sl, ns);
+            return ty_array(I->tc, dt ? dt : ot->dtype, ot->ndim, LAYOUT_C);
+        }
+        int nd = -1;
+        int64_t dims[33];
+        for (int i = 0; i < 33; i++)
+            dims[i] = -1;
+        Type *et = nested_numbers(I, sl[0], ot, 0, &nd, dims, NULL);
+        if (!et)
+            return NULL;
+        if (dt && ty_is_complex(et) && !ty_is_complex(dt))
+            return TYPING(I, sl[0], "np.array(): cannot convert %s to %s", infer_tyname(I, et), infer_tyname(I, dt));
+        store_slots(I, n, sl, ns);
+        return ty_array(I->tc, dt ? dt : et, nd, LAYOUT_C);
+    }
+    default:
+        break;
+    }
+    return UNSUP(I, n, "%s() is not supported by hpcjit yet", fname);
+}
+
+/* Array attributes of this area: methods (a.sum, a.reshape...) and a.T. */
+bool infer_np_attr(Inf *I, Node *n, Type *base, Type **out) {
+    const char *a = n->name;
+    if (strcmp(a, "T") == 0) {
+        /* a.T is a.transpose(): rewritten into that call in the final pass */
+        Type *rt = base;
+        if (base->ndim > 1 && base->layout != LAYOUT_A)
+            rt = ty_array(I->tc, base->dtype, base->ndim, base->layout == LAYOUT_C ? LAYOUT_F : LAYOUT_C);
+        if (I->final) {
+            Node *recv = n->a;
+            n->kind = N_CALL;
+            n->call_kind = CALL_BUILTIN;
+            n->builtin = BI_NP_TRANSPOSE;
+            n->args = (PtrVec){0};
+            vec_push(I->a, &n->args, recv);
+            n->keywords.len = 0;
+            n->self_node = NULL;
+            n->a = ast_new(I->a, N_CONST, n->loc);
+            n->a->cval.kind = CVAL_NONE;
+            n->a->ty = T(I, TY_NONE);
+        }
+        *out = rt;
+        return true;
+    }
+    const char *q = arena_printf(I->a, "array.%s", a);
+    int b = builtin_lookup(q);
+    if (b < 0 || !infer_np_handles((BuiltinId)b))
+        return false;
+    n->attr_kind = ATTR_METHOD;
+    *out = ty_bound_method(I->tc, b, base);
+    return true;
+}

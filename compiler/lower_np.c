@@ -1,0 +1,818 @@
+/* lower_np.c - NumPy reductions (sum, mean, var, argmin, cumsum...) and the
+ * shared machinery of the shape and creation functions (lower_shape.c):
+ * loops over N-d strided arrays, allocation, views, axis normalisation.
+ *
+ * Every array is walked through its byte strides, whatever its layout
+ * type, so one code path serves C, F and strided views.  Floating-point
+ * sums use NumPy's pairwise summation (8 accumulators, 128-element leaves)
+ * emitted once per module as a recursive function, so results agree with
+ * NumPy to rounding.  Tree shapes: see compiler/infer_np.c. */
+#include "lower_np.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ---- small helpers ------------------------------------------------------ */
+
+Node *np_arg(Node *n, int i) { return i < n->args.len ? VEC_AT(n->args, i) : NULL; }
+
+Type *np_i64(Lower *L) { return ty_scalar(L->c->tc, TY_INT64); }
+
+/* Where conversions report (they only fail on types inference rules out). */
+const Node *np_at(Lower *L) { return L->spec->fn; }
+
+void np_loop_begin(Lower *L, NpLoop *lp, LLVMValueRef n) {
+    lp->pre = LLVMGetInsertBlock(L->b);
+    lp->head = lower_block(L, "np.head");
+    lp->body = lower_block(L, "np.body");
+    lp->end = lower_block(L, "np.end");
+    LLVMBuildBr(L->b, lp->head);
+    lower_at(L, lp->head);
+    lp->i = LLVMBuildPhi(L->b, L->t_i64, "i");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, lp->i, n, ""), lp->body, lp->end);
+    lower_at(L, lp->body);
+}
+
+void np_loop_end(Lower *L, NpLoop *lp) {
+    LLVMValueRef next = LLVMBuildNUWAdd(L->b, lp->i, lower_i64(L, 1), "i.next");
+    LLVMBasicBlockRef last = LLVMGetInsertBlock(L->b);
+    LLVMBuildBr(L->b, lp->head);
+    LLVMValueRef in[2] = {lower_i64(L, 0), next};
+    LLVMBasicBlockRef from[2] = {lp->pre, last};
+    LLVMAddIncoming(lp->i, in, from, 2);
+    lower_at(L, lp->end);
+}
+
+LLVMValueRef np_load(Lower *L, LLVMValueRef p, Type *dt) {
+    LLVMValueRef v = lower_load(L, lower_mem_type(L, dt), p, "elem");
+    LLVMSetAlignment(v, (unsigned)(ty_is_complex(dt) ? ty_itemsize(dt) / 2 : ty_itemsize(dt)));
+    return lower_from_mem(L, v, dt);
+}
+
+void np_store(Lower *L, LLVMValueRef p, LLVMValueRef v, Type *dt) {
+    LLVMValueRef st = LLVMBuildStore(L->b, lower_to_mem(L, v, dt), p);
+    LLVMSetAlignment(st, (unsigned)(ty_is_complex(dt) ? ty_itemsize(dt) / 2 : ty_itemsize(dt)));
+}
+
+LLVMValueRef np_offset(Lower *L, LLVMValueRef p, LLVMValueRef bytes) {
+    return LLVMBuildGEP2(L->b, L->t_i8, p, &bytes, 1, "");
+}
+
+LLVMValueRef np_mul(Lower *L, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildMul(L->b, a, b, ""); }
+
+LLVMValueRef np_sel(Lower *L, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b) {
+    return LLVMBuildSelect(L->b, c, a, b, "");
+}
+
+LLVMValueRef np_ieq(Lower *L, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildICmp(L->b, LLVMIntEQ, a, b, ""); }
+
+void np_dims(Lower *L, LLVMValueRef arr, int nd, LLVMValueRef *shape, LLVMValueRef *strides) {
+    for (int d = 0; d < nd; d++) {
+        if (shape)
+            shape[d] = lower_array_dim(L, arr, ARR_SHAPE, d);
+        if (strides)
+            strides[d] = lower_array_dim(L, arr, ARR_STRIDES, d);
+    }
+}
+
+/* A new array of type aty with dims[0..nd): checked sizes, C or F strides.
+ * Owned, and registered as a temporary when `temp`. */
+LLVMValueRef np_alloc(Lower *L, Type *aty, LLVMValueRef *dims, bool zeroed) {
+    int nd = aty->ndim;
+    int64_t isz = ty_itemsize(aty->dtype);
+    LLVMValueRef neg = LLVMConstInt(L->t_i1, 0, 0);
+    for (int d = 0; d < nd; d++)
+        neg = LLVMBuildOr(L->b, neg, LLVMBuildICmp(L->b, LLVMIntSLT, dims[d], lower_i64(L, 0), ""), "");
+    lower_raise_if(L, neg, "ValueError", "negative dimensions are not allowed");
+    LLVMTypeRef tys[1] = {L->t_i64};
+    LLVMValueRef nitems = lower_i64(L, 1), ovf = LLVMConstInt(L->t_i1, 0, 0), nbytes = NULL;
+    for (int d = 0; d <= nd; d++) {
+        LLVMValueRef a[2] = {nitems, d < nd ? dims[d] : lower_i64(L, isz)};
+        LLVMValueRef r = lower_intrinsic(L, "llvm.smul.with.overflow", tys, 1, a, 2);
+        ovf = LLVMBuildOr(L->b, ovf, LLVMBuildExtractValue(L->b, r, 1, ""), "");
+        if (d < nd)
+            nitems = LLVMBuildExtractValue(L->b, r, 0, "nitems");
+        else
+            nbytes = LLVMBuildExtractValue(L->b, r, 0, "nbytes");
+    }
+    lower_raise_if(L, ovf, "MemoryError",
+                   "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
+    LLVMTypeRef pt = L->t_i64;
+    LLVMValueRef mi = lower_rt(L, zeroed ? "rt_alloc_zeroed" : "rt_alloc", L->t_ptr, &pt, 1, &nbytes);
+    LLVMBasicBlockRef ok = lower_branch_raise(L, LLVMBuildIsNull(L->b, mi, ""), "np.alloc.failed");
+    lower_goto_error(L);
+    lower_at(L, ok);
+    LLVMValueRef data = lower_load(L, L->t_ptr, LLVMBuildStructGEP2(L->b, L->t_meminfo, mi, 1, ""), "data");
+    LLVMValueRef strides[HJ_MAX_NDIM_LOWER];
+    LLVMValueRef acc = lower_i64(L, isz);
+    bool f = aty->layout == LAYOUT_F;
+    for (int k = 0; k < nd; k++) {
+        int d = f ? k : nd - 1 - k;
+        strides[d] = acc;
+        acc = np_mul(L, acc, dims[d]);
+    }
+    return np_make(L, aty, mi, LLVMConstNull(L->t_ptr), data, dims, strides);
+}
+
+/* An array value from its parts; nitems is the product of the dims. */
+LLVMValueRef np_make(Lower *L, Type *aty, LLVMValueRef mi, LLVMValueRef parent, LLVMValueRef data,
+                     LLVMValueRef *shape, LLVMValueRef *strides) {
+    int nd = aty->ndim;
+    LLVMTypeRef dims_t = LLVMArrayType2(L->t_i64, (uint64_t)nd);
+    LLVMValueRef sh = LLVMGetUndef(dims_t), st = LLVMGetUndef(dims_t);
+    LLVMValueRef nitems = lower_i64(L, 1);
+    for (int d = 0; d < nd; d++) {
+        sh = LLVMBuildInsertValue(L->b, sh, shape[d], (unsigned)d, "");
+        st = LLVMBuildInsertValue(L->b, st, strides[d], (unsigned)d, "");
+        nitems = np_mul(L, nitems, shape[d]);
+    }
+    LLVMValueRef v = LLVMGetUndef(lower_type(L, aty));
+    v = LLVMBuildInsertValue(L->b, v, mi, ARR_MEMINFO, "");
+    v = LLVMBuildInsertValue(L->b, v, parent, ARR_PARENT, "");
+    v = LLVMBuildInsertValue(L->b, v, nitems, ARR_NITEMS, "");
+    v = LLVMBuildInsertValue(L->b, v, lower_i64(L, ty_itemsize(aty->dtype)), ARR_ITEMSIZE, "");
+    v = LLVMBuildInsertValue(L->b, v, data, ARR_DATA, "");
+    v = LLVMBuildInsertValue(L->b, v, sh, ARR_SHAPE, "");
+    return LLVMBuildInsertValue(L->b, v, st, ARR_STRIDES, "arr");
+}
+
+/* A view of `src` (same meminfo and parent, one more reference). */
+LLVMValueRef np_view(Lower *L, LLVMValueRef src, Type *rty, LLVMValueRef data, LLVMValueRef *shape,
+                     LLVMValueRef *strides) {
+    LLVMValueRef v = np_make(L, rty, lower_array_field(L, src, ARR_MEMINFO, ""),
+                             lower_array_field(L, src, ARR_PARENT, ""), data, shape, strides);
+    lower_incref(L, v, rty);
+    return v;
+}
+
+/* Normalise a (runtime) axis for ndim `nd`: negative counts from the end;
+ * out of range raises NumPy's AxisError (a ValueError). */
+LLVMValueRef np_axis(Lower *L, LLVMValueRef axis, int nd) {
+    LLVMValueRef a = np_sel(L, LLVMBuildICmp(L->b, LLVMIntSLT, axis, lower_i64(L, 0), ""),
+                            LLVMBuildAdd(L->b, axis, lower_i64(L, nd), ""), axis);
+    LLVMValueRef bad = LLVMBuildICmp(L->b, LLVMIntUGE, a, lower_i64(L, nd), "");
+    char msg[96];
+    snprintf(msg, sizeof msg, "axis is out of bounds for array of dimension %d", nd);
+    lower_raise_if(L, bad, "ValueError", msg);
+    return a;
+}
+
+/* Element j of v[0..n) at a runtime index (a chain of selects). */
+LLVMValueRef np_pick(Lower *L, LLVMValueRef *v, int n, LLVMValueRef j) {
+    if (n == 0)
+        return lower_i64(L, 0);
+    LLVMValueRef r = v[0];
+    for (int d = 1; d < n; d++)
+        r = np_sel(L, np_ieq(L, j, lower_i64(L, d)), v[d], r);
+    return r;
+}
+
+/* out[0..n-1) = v without element `axis` (runtime). */
+void np_drop(Lower *L, LLVMValueRef *v, int n, LLVMValueRef axis, LLVMValueRef *out) {
+    for (int j = 0; j < n - 1; j++)
+        out[j] = np_sel(L, LLVMBuildICmp(L->b, LLVMIntSLT, lower_i64(L, j), axis, ""), v[j], v[j + 1]);
+}
+
+/* Nested loops over dims[0..nd) in C order, moving nops pointers by their
+ * strides; fn is called with the pointers of each element. */
+static void nest_rec(Lower *L, int d, int nd, LLVMValueRef *dims, int nops, LLVMValueRef *ptrs,
+                     LLVMValueRef (*strides)[HJ_MAX_NDIM_LOWER + 2], NpElemFn fn, void *ctx) {
+    if (d == nd) {
+        fn(L, ctx, ptrs);
+        return;
+    }
+    NpLoop lp;
+    np_loop_begin(L, &lp, dims[d]);
+    LLVMValueRef p[NP_MAX_OPS];
+    for (int k = 0; k < nops; k++)
+        p[k] = np_offset(L, ptrs[k], np_mul(L, lp.i, strides[k][d]));
+    nest_rec(L, d + 1, nd, dims, nops, p, strides, fn, ctx);
+    np_loop_end(L, &lp);
+}
+
+void np_nest(Lower *L, int nd, LLVMValueRef *dims, int nops, LLVMValueRef *base,
+             LLVMValueRef (*strides)[HJ_MAX_NDIM_LOWER + 2], NpElemFn fn, void *ctx) {
+    nest_rec(L, 0, nd, dims, nops, base, strides, fn, ctx);
+}
+
+/* ---- element-wise copy with conversion ------------------------------------ */
+
+typedef struct CopyCtx {
+    Type *sdt, *ddt;
+} CopyCtx;
+
+static void copy_elem(Lower *L, void *vctx, LLVMValueRef *p) {
+    CopyCtx *c = vctx;
+    LLVMValueRef v = np_load(L, p[0], c->sdt);
+    np_store(L, p[1], lower_convert(L, np_at(L), v, c->sdt, c->ddt), c->ddt);
+}
+
+void np_copy_nd(Lower *L, int nd, LLVMValueRef *dims, LLVMValueRef src, LLVMValueRef *sstr, Type *sdt,
+                LLVMValueRef dst, LLVMValueRef *dstr, Type *ddt) {
+    LLVMValueRef strides[NP_MAX_OPS][HJ_MAX_NDIM_LOWER + 2];
+    for (int d = 0; d < nd; d++) {
+        strides[0][d] = sstr[d];
+        strides[1][d] = dstr[d];
+    }
+    LLVMValueRef base[2] = {src, dst};
+    CopyCtx c = {sdt, ddt};
+    np_nest(L, nd, dims, 2, base, strides, copy_elem, &c);
+}
+
+/* A new C array of type rty holding the elements of src (any layout). */
+LLVMValueRef np_copy_c(Lower *L, LLVMValueRef src, Type *sty, Type *rty) {
+    int nd = sty->ndim;
+    LLVMValueRef dims[HJ_MAX_NDIM_LOWER + 1], ss[HJ_MAX_NDIM_LOWER + 1], ds[HJ_MAX_NDIM_LOWER + 1];
+    np_dims(L, src, nd, dims, ss);
+    Type *cty = ty_array(L->c->tc, rty->dtype, nd, LAYOUT_C);
+    LLVMValueRef r = np_alloc(L, cty, dims, false);
+    np_dims(L, r, nd, NULL, ds);
+    np_copy_nd(L, nd, dims, lower_array_field(L, src, ARR_DATA, ""), ss, sty->dtype, lower_array_field(L, r, ARR_DATA, ""),
+               ds, rty->dtype);
+    return r;
+}
+
+/* ---- arithmetic on element values ---------------------------------------- */
+
+static bool is_cplx(Type *t) { return ty_is_complex(t); }
+
+static LLVMValueRef cpart(Lower *L, LLVMValueRef v, unsigned i) { return LLVMBuildExtractValue(L->b, v, i, ""); }
+
+static LLVMValueRef cmake(Lower *L, Type *t, LLVMValueRef re, LLVMValueRef im) {
+    LLVMValueRef v = LLVMGetUndef(lower_type(L, t));
+    v = LLVMBuildInsertValue(L->b, v, re, 0, "");
+    return LLVMBuildInsertValue(L->b, v, im, 1, "");
+}
+
+/* a + b, a - b, a * b in type t without fast-math (NumPy's rounding). */
+LLVMValueRef np_arith(Lower *L, char op, Type *t, LLVMValueRef a, LLVMValueRef b) {
+    LLVMBuilderRef B = L->b;
+    if (t->kind == TY_BOOL) {
+        if (op == '+')
+            return LLVMBuildOr(B, a, b, "");
+        if (op == '*')
+            return LLVMBuildAnd(B, a, b, "");
+        return LLVMBuildXor(B, a, b, "");
+    }
+    if (ty_is_int(t))
+        return op == '+' ? LLVMBuildAdd(B, a, b, "") : op == '-' ? LLVMBuildSub(B, a, b, "") : LLVMBuildMul(B, a, b, "");
+    if (ty_is_float(t))
+        return op == '+' ? LLVMBuildFAdd(B, a, b, "") : op == '-' ? LLVMBuildFSub(B, a, b, "") : LLVMBuildFMul(B, a, b, "");
+    LLVMValueRef ar = cpart(L, a, 0), ai = cpart(L, a, 1), br = cpart(L, b, 0), bi = cpart(L, b, 1);
+    if (op == '+')
+        return cmake(L, t, LLVMBuildFAdd(B, ar, br, ""), LLVMBuildFAdd(B, ai, bi, ""));
+    if (op == '-')
+        return cmake(L, t, LLVMBuildFSub(B, ar, br, ""), LLVMBuildFSub(B, ai, bi, ""));
+    return cmake(L, t, LLVMBuildFSub(B, LLVMBuildFMul(B, ar, br, ""), LLVMBuildFMul(B, ai, bi, ""), ""),
+                 LLVMBuildFAdd(B, LLVMBuildFMul(B, ar, bi, ""), LLVMBuildFMul(B, ai, br, ""), ""));
+}
+
+static LLVMValueRef const_of(Lower *L, Type *t, double v) {
+    if (ty_is_float(t))
+        return LLVMConstReal(lower_type(L, t), v);
+    if (is_cplx(t)) {
+        LLVMTypeRef pt = t->kind == TY_COMPLEX64 ? L->t_f32 : L->t_f64;
+        LLVMValueRef p[2] = {LLVMConstReal(pt, v), LLVMConstReal(pt, 0.0)};
+        return LLVMConstStructInContext(L->ctx, p, 2, 0);
+    }
+    return LLVMConstInt(lower_type(L, t), (unsigned long long)(int64_t)v, 1);
+}
+
+LLVMValueRef np_one(Lower *L, Type *t) { return const_of(L, t, 1.0); }
+
+/* ---- pairwise summation ---------------------------------------------------- */
+
+/* mode 0: x converted to acc; mode 1: |x - c|^2 with x, c in ct. */
+static LLVMValueRef elem_value(Lower *L, LLVMValueRef x, Type *src, Type *acc, Type *ct, LLVMValueRef c, int mode) {
+    if (mode == 0)
+        return lower_convert(L, np_at(L), x, src, acc);
+    LLVMValueRef d = np_arith(L, '-', ct, lower_convert(L, np_at(L), x, src, ct), c);
+    if (is_cplx(ct)) {
+        LLVMValueRef re = cpart(L, d, 0), im = cpart(L, d, 1);
+        return LLVMBuildFAdd(L->b, LLVMBuildFMul(L->b, re, re, ""), LLVMBuildFMul(L->b, im, im, ""), "");
+    }
+    return LLVMBuildFMul(L->b, d, d, "");
+}
+
+/* NumPy's pairwise_sum over n elements of `src` at byte stride s, each
+ * converted to `acc` (mode 0), or the sum of |x - c|^2 in `acc` (mode 1,
+ * c of type `ct`).  Complex values are summed as interleaved parts like
+ * NumPy does (4 complex accumulators, 64-element leaves). */
+static LLVMValueRef pairwise_fn(Lower *L, Type *src, Type *acc, Type *ct, int mode) {
+    char name[96];
+    StrBuf tb;
+    sb_init(&tb);
+    ty_name(&tb, src);
+    sb_putc(&tb, '.');
+    ty_name(&tb, acc);
+    snprintf(name, sizeof name, "hj.pairwise.%d.%s", mode, tb.s ? tb.s : "");
+    sb_free(&tb);
+    LLVMTypeRef at = lower_type(L, acc);
+    LLVMTypeRef params[4] = {L->t_ptr, L->t_i64, L->t_i64, mode ? lower_type(L, ct) : L->t_i64};
+    LLVMTypeRef fty = LLVMFunctionType(at, params, 4, 0);
+    LLVMValueRef fn = LLVMGetNamedFunction(L->mod, name);
+    if (fn)
+        return fn;
+    fn = LLVMAddFunction(L->mod, name, fty);
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    /* emit the body with the lowering's builder pointed at the new function */
+    LLVMBasicBlockRef saved_bb = LLVMGetInsertBlock(L->b);
+    LLVMValueRef saved_fn = L->fn;
+    LLVMBasicBlockRef saved_entry = L->entry_bb;
+    L->fn = fn;
+    L->entry_bb = lower_block(L, "entry");
+    lower_at(L, L->entry_bb);
+    LLVMValueRef p = LLVMGetParam(fn, 0), n = LLVMGetParam(fn, 1), s = LLVMGetParam(fn, 2), c = LLVMGetParam(fn, 3);
+    int K = is_cplx(acc) ? 2 : 1;
+    int nacc = 8 / K, leaf = 128 / K;
+    LLVMValueRef zero = lower_zero(L, acc);
+    /* x(i): element i, converted (mode 0) or squared deviation (mode 1) */
+#define ELEM(i)                                                                                          \
+    elem_value(L, np_load(L, np_offset(L, p, np_mul(L, (i), s)), src), src, acc, ct, c, mode)
+    LLVMBasicBlockRef seq = lower_block(L, "pw.seq"), notseq = lower_block(L, "pw.notseq");
+    LLVMBasicBlockRef leafb = lower_block(L, "pw.leaf"), split = lower_block(L, "pw.split");
+    LLVMValueRef accs = LLVMBuildAlloca(L->b, LLVMArrayType2(at, (uint64_t)nacc), "acc");
+    LLVMValueRef res = LLVMBuildAlloca(L->b, at, "res");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, n, lower_i64(L, nacc), ""), seq, notseq);
+    lower_at(L, notseq);
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLE, n, lower_i64(L, leaf), ""), leafb, split);
+    /* n < 8 scalars: a plain loop */
+    lower_at(L, seq);
+    LLVMBuildStore(L->b, zero, res);
+    NpLoop lp;
+    np_loop_begin(L, &lp, n);
+    LLVMBuildStore(L->b, np_arith(L, '+', acc, lower_load(L, at, res, ""), ELEM(lp.i)), res);
+    np_loop_end(L, &lp);
+    LLVMBuildRet(L->b, lower_load(L, at, res, "sum"));
+    /* leaf: nacc running accumulators */
+    lower_at(L, leafb);
+    for (int j = 0; j < nacc; j++) {
+        LLVMValueRef idx[2] = {lower_i64(L, 0), lower_i64(L, j)};
+        LLVMBuildStore(L->b, ELEM(lower_i64(L, j)), lower_gep(L, LLVMArrayType2(at, (uint64_t)nacc), accs, idx, 2, ""));
+    }
+    LLVMValueRef nblk = LLVMBuildSub(L->b, LLVMBuildSDiv(L->b, n, lower_i64(L, nacc), ""), lower_i64(L, 1), "");
+    np_loop_begin(L, &lp, nblk);
+    LLVMValueRef i0 = np_mul(L, LLVMBuildAdd(L->b, lp.i, lower_i64(L, 1), ""), lower_i64(L, nacc));
+    for (int j = 0; j < nacc; j++) {
+        LLVMValueRef idx[2] = {lower_i64(L, 0), lower_i64(L, j)};
+        LLVMValueRef ap = lower_gep(L, LLVMArrayType2(at, (uint64_t)nacc), accs, idx, 2, "");
+        LLVMValueRef x = ELEM(LLVMBuildAdd(L->b, i0, lower_i64(L, j), ""));
+        LLVMBuildStore(L->b, np_arith(L, '+', acc, lower_load(L, at, ap, ""), x), ap);
+    }
+    np_loop_end(L, &lp);
+    LLVMValueRef r[8];
+    for (int j = 0; j < nacc; j++) {
+        LLVMValueRef idx[2] = {lower_i64(L, 0), lower_i64(L, j)};
+        r[j] = lower_load(L, at, lower_gep(L, LLVMArrayType2(at, (uint64_t)nacc), accs, idx, 2, ""), "");
+    }
+    LLVMValueRef tot;
+    if (nacc == 8)
+        tot = np_arith(L, '+', acc,
+                       np_arith(L, '+', acc, np_arith(L, '+', acc, r[0], r[1]), np_arith(L, '+', acc, r[2], r[3])),
+                       np_arith(L, '+', acc, np_arith(L, '+', acc, r[4], r[5]), np_arith(L, '+', acc, r[6], r[7])));
+    else
+        tot = np_arith(L, '+', acc, np_arith(L, '+', acc, r[0], r[1]), np_arith(L, '+', acc, r[2], r[3]));
+    LLVMBuildStore(L->b, tot, res);
+    LLVMValueRef done = LLVMBuildSub(L->b, n, LLVMBuildSRem(L->b, n, lower_i64(L, nacc), ""), "");
+    LLVMValueRef rest = LLVMBuildSub(L->b, n, done, "");
+    np_loop_begin(L, &lp, rest);
+    LLVMBuildStore(L->b, np_arith(L, '+', acc, lower_load(L, at, res, ""), ELEM(LLVMBuildAdd(L->b, done, lp.i, ""))), res);
+    np_loop_end(L, &lp);
+    LLVMBuildRet(L->b, lower_load(L, at, res, "sum"));
+    /* split: n2 = n/2 scalars rounded down to a multiple of 8 */
+    lower_at(L, split);
+    LLVMValueRef ns = np_mul(L, n, lower_i64(L, K));
+    LLVMValueRef n2 = LLVMBuildSDiv(L->b, ns, lower_i64(L, 2), "");
+    n2 = LLVMBuildSub(L->b, n2, LLVMBuildSRem(L->b, n2, lower_i64(L, 8), ""), "");
+    LLVMValueRef m = LLVMBuildSDiv(L->b, n2, lower_i64(L, K), "m");
+    LLVMValueRef a1[4] = {p, m, s, c};
+    LLVMValueRef s1 = lower_call(L, fty, fn, a1, 4, "");
+    LLVMValueRef a2[4] = {np_offset(L, p, np_mul(L, m, s)), LLVMBuildSub(L->b, n, m, ""), s, c};
+    LLVMValueRef s2 = lower_call(L, fty, fn, a2, 4, "");
+    LLVMBuildRet(L->b, np_arith(L, '+', acc, s1, s2));
+#undef ELEM
+    L->fn = saved_fn;
+    L->entry_bb = saved_entry;
+    lower_at(L, saved_bb);
+    return fn;
+}
+
+/* ---- reductions ------------------------------------------------------------ */
+
+typedef struct Red {
+    BuiltinId op;
+    Type *dt;          /* element type of the source */
+    Type *acc;         /* accumulator type */
+    LLVMValueRef slot; /* accumulator */
+    LLVMValueRef idx;  /* argmin/argmax: best index so far */
+    int mode;          /* pairwise mode (var second pass) */
+    Type *ct;          /* mode 1: type of the centre */
+    LLVMValueRef centre;
+} Red;
+
+static bool is_minmax(BuiltinId op) {
+    return op == BI_NP_AMIN || op == BI_NP_AMAX || op == BI_NP_ARGMIN || op == BI_NP_ARGMAX;
+}
+
+static bool wants_min(BuiltinId op) { return op == BI_NP_AMIN || op == BI_NP_ARGMIN; }
+
+/* Start value of a min/max: +-inf for floats, the extreme of ints. */
+static LLVMValueRef extreme(Lower *L, Type *t, bool for_min) {
+    if (t->kind == TY_BOOL)
+        return LLVMConstInt(L->t_i1, for_min ? 1 : 0, 0);
+    if (ty_is_float(t))
+        return LLVMConstReal(lower_type(L, t), for_min ? INFINITY : -INFINITY);
+    if (is_cplx(t)) {
+        LLVMTypeRef pt = t->kind == TY_COMPLEX64 ? L->t_f32 : L->t_f64;
+        LLVMValueRef p[2] = {LLVMConstReal(pt, for_min ? INFINITY : -INFINITY), LLVMConstReal(pt, for_min ? INFINITY : -INFINITY)};
+        return LLVMConstStructInContext(L->ctx, p, 2, 0);
+    }
+    int bits = ty_bits(t);
+    LLVMTypeRef it = lower_type(L, t);
+    if (ty_is_unsigned(t))
+        return for_min ? LLVMConstAllOnes(it) : LLVMConstNull(it);
+    unsigned long long mx = bits == 64 ? (unsigned long long)INT64_MAX : (1ULL << (bits - 1)) - 1;
+    return for_min ? LLVMConstInt(it, mx, 0) : LLVMConstInt(it, (unsigned long long)(-(long long)mx - 1), 1);
+}
+
+/* x strictly better than cur (NaN wins over numbers and then stays). */
+static LLVMValueRef better(Lower *L, Type *t, bool for_min, LLVMValueRef x, LLVMValueRef cur) {
+    LLVMBuilderRef B = L->b;
+    if (t->kind == TY_BOOL || ty_is_int(t)) {
+        LLVMIntPredicate p = ty_is_unsigned(t) ? (for_min ? LLVMIntULT : LLVMIntUGT)
+                                               : (for_min ? LLVMIntSLT : LLVMIntSGT);
+        if (t->kind == TY_BOOL)
+            p = for_min ? LLVMIntULT : LLVMIntUGT;
+        return LLVMBuildICmp(B, p, x, cur, "");
+    }
+    if (ty_is_float(t)) {
+        LLVMValueRef lt = LLVMBuildFCmp(B, for_min ? LLVMRealOLT : LLVMRealOGT, x, cur, "");
+        LLVMValueRef nan = LLVMBuildAnd(B, LLVMBuildFCmp(B, LLVMRealUNO, x, x, ""), LLVMBuildFCmp(B, LLVMRealORD, cur, cur, ""), "");
+        return LLVMBuildOr(B, lt, nan, "");
+    }
+    /* complex: lexicographic, as NumPy orders them */
+    LLVMValueRef xr = cpart(L, x, 0), xi = cpart(L, x, 1), cr = cpart(L, cur, 0), ci = cpart(L, cur, 1);
+    LLVMRealPredicate p = for_min ? LLVMRealOLT : LLVMRealOGT;
+    return LLVMBuildOr(B, LLVMBuildFCmp(B, p, xr, cr, ""),
+                       LLVMBuildAnd(B, LLVMBuildFCmp(B, LLVMRealOEQ, xr, cr, ""), LLVMBuildFCmp(B, p, xi, ci, ""), ""), "");
+}
+
+static void red_init(Lower *L, Red *R) {
+    LLVMValueRef v;
+    switch (R->op) {
+    case BI_NP_PROD: case BI_NP_CUMPROD: v = np_one(L, R->acc); break;
+    case BI_NP_ALL: v = LLVMConstInt(L->t_i1, 1, 0); break;
+    case BI_NP_ANY: v = LLVMConstInt(L->t_i1, 0, 0); break;
+    case BI_NP_AMIN: case BI_NP_AMAX: case BI_NP_ARGMIN: case BI_NP_ARGMAX:
+        v = extreme(L, R->acc, wants_min(R->op));
+        break;
+    default: v = lower_zero(L, R->acc); break;
+    }
+    LLVMBuildStore(L->b, v, R->slot);
+    if (R->idx)
+        LLVMBuildStore(L->b, lower_i64(L, 0), R->idx);
+}
+
+/* Fold one row (n elements at byte stride s, flat index of the first
+ * element `base`) into the accumulator. */
+static void red_row(Lower *L, Red *R, LLVMValueRef p, LLVMValueRef n, LLVMValueRef s, LLVMValueRef base) {
+    LLVMTypeRef at = lower_type(L, R->acc);
+    if ((R->op == BI_NP_SUM || R->op == BI_NP_MEAN) && !ty_is_int(R->acc) && R->acc->kind != TY_BOOL) {
+        LLVMValueRef fn = pairwise_fn(L, R->dt, R->acc, R->ct, R->mode);
+        LLVMTypeRef params[4] = {L->t_ptr, L->t_i64, L->t_i64, R->mode ? lower_type(L, R->ct) : L->t_i64};
+        LLVMValueRef args[4] = {p, n, s, R->mode ? R->centre : lower_i64(L, 0)};
+        LLVMValueRef r = lower_call(L, LLVMFunctionType(at, params, 4, 0), fn, args, 4, "pw");
+        LLVMBuildStore(L->b, np_arith(L, '+', R->acc, lower_load(L, at, R->slot, ""), r), R->slot);
+        return;
+    }
+    NpLoop lp;
+    np_loop_begin(L, &lp, n);
+    LLVMValueRef x = np_load(L, np_offset(L, p, np_mul(L, lp.i, s)), R->dt);
+    LLVMValueRef cur = lower_load(L, at, R->slot, "");
+    LLVMValueRef nv;
+    switch (R->op) {
+    case BI_NP_PROD: nv = np_arith(L, '*', R->acc, cur, lower_convert(L, np_at(L), x, R->dt, R->acc)); break;
+    case BI_NP_ALL: nv = LLVMBuildAnd(L->b, cur, lower_truth(L, np_at(L), x, R->dt), ""); break;
+    case BI_NP_ANY: nv = LLVMBuildOr(L->b, cur, lower_truth(L, np_at(L), x, R->dt), ""); break;
+    case BI_NP_AMIN: case BI_NP_AMAX: case BI_NP_ARGMIN: case BI_NP_ARGMAX: {
+        LLVMValueRef b = better(L, R->acc, wants_min(R->op), x, cur);
+        nv = np_sel(L, b, x, cur);
+        if (R->idx)
+            LLVMBuildStore(L->b, np_sel(L, b, LLVMBuildAdd(L->b, base, lp.i, ""), lower_load(L, L->t_i64, R->idx, "")), R->idx);
+        break;
+    }
+    default: nv = np_arith(L, '+', R->acc, cur, lower_convert(L, np_at(L), x, R->dt, R->acc)); break;
+    }
+    LLVMBuildStore(L->b, nv, R->slot);
+    np_loop_end(L, &lp);
+}
+
+typedef struct RowsCtx {
+    Red *R;
+    LLVMValueRef n, s;   /* the reduced row: length and byte stride */
+    LLVMValueRef count;  /* flat index of the next row's first element */
+} RowsCtx;
+
+static void rows_cb(Lower *L, void *vctx, LLVMValueRef *p) {
+    RowsCtx *c = vctx;
+    LLVMValueRef base = lower_load(L, L->t_i64, c->count, "");
+    red_row(L, c->R, p[0], c->n, c->s, base);
+    LLVMBuildStore(L->b, LLVMBuildAdd(L->b, base, c->n, ""), c->count);
+}
+
+/* Fold every element of arr (C order when `ordered`). */
+static void red_all(Lower *L, Red *R, LLVMValueRef arr, Type *aty, bool ordered) {
+    int nd = aty->ndim;
+    LLVMValueRef data = lower_array_field(L, arr, ARR_DATA, "");
+    LLVMValueRef isz = lower_i64(L, ty_itemsize(aty->dtype));
+    if (nd == 0 || aty->layout == LAYOUT_C || (aty->layout == LAYOUT_F && !ordered)) {
+        red_row(L, R, data, nd == 0 ? lower_i64(L, 1) : lower_array_field(L, arr, ARR_NITEMS, ""), isz, lower_i64(L, 0));
+        return;
+    }
+    LLVMValueRef shape[HJ_MAX_NDIM_LOWER], strides[NP_MAX_OPS][HJ_MAX_NDIM_LOWER + 2];
+    np_dims(L, arr, nd, shape, strides[0]);
+    RowsCtx c = {R, shape[nd - 1], strides[0][nd - 1], lower_alloca(L, L->t_i64, "flat")};
+    LLVMBuildStore(L->b, lower_i64(L, 0), c.count);
+    np_nest(L, nd - 1, shape, 1, &data, strides, rows_cb, &c);
+}
+
+/* The result of a finished accumulation (mean divides by count). */
+static LLVMValueRef red_value(Lower *L, Red *R, LLVMValueRef count) {
+    LLVMValueRef v = lower_load(L, lower_type(L, R->acc), R->slot, "");
+    if (R->idx)
+        return lower_load(L, L->t_i64, R->idx, "arg");
+    if (R->op != BI_NP_MEAN)
+        return v;
+    if (is_cplx(R->acc)) {
+        LLVMTypeRef pt = R->acc->kind == TY_COMPLEX64 ? L->t_f32 : L->t_f64;
+        LLVMValueRef k = LLVMBuildSIToFP(L->b, count, pt, "");
+        return cmake(L, R->acc, LLVMBuildFDiv(L->b, cpart(L, v, 0), k, ""), LLVMBuildFDiv(L->b, cpart(L, v, 1), k, ""));
+    }
+    return LLVMBuildFDiv(L->b, v, LLVMBuildSIToFP(L->b, count, lower_type(L, R->acc), ""), "mean");
+}
+
+typedef struct RedPlan {
+    BuiltinId op;
+    Type *dt, *rt;   /* source element type, scalar result type */
+    LLVMValueRef ddof;
+} RedPlan;
+
+/* The mean's type for var/std: the float (or complex) of the source. */
+static Type *var_mean_type(Lower *L, Type *dt, Type *rt) {
+    if (is_cplx(dt))
+        return dt;
+    return rt;
+}
+
+/* One whole reduction (over every element, or over one row per output
+ * element via `row`): returns the scalar result. */
+typedef struct Source {
+    LLVMValueRef arr;  /* whole-array reduction when set */
+    Type *aty;
+    LLVMValueRef p, n, s; /* else one row */
+} Source;
+
+static void fold(Lower *L, Red *R, Source *src, bool ordered) {
+    red_init(L, R);
+    if (src->arr)
+        red_all(L, R, src->arr, src->aty, ordered);
+    else
+        red_row(L, R, src->p, src->n, src->s, lower_i64(L, 0));
+}
+
+static LLVMValueRef reduce_one(Lower *L, RedPlan *P, Source *src, LLVMValueRef count) {
+    Red R = {0};
+    R.op = P->op;
+    R.dt = P->dt;
+    bool ordered = P->op == BI_NP_ARGMIN || P->op == BI_NP_ARGMAX;
+    if (P->op == BI_NP_VAR || P->op == BI_NP_STD) {
+        Type *mt = var_mean_type(L, P->dt, P->rt);
+        R.op = BI_NP_MEAN;
+        R.acc = mt;
+        R.slot = lower_alloca(L, lower_type(L, mt), "acc");
+        fold(L, &R, src, false);
+        LLVMValueRef mean = red_value(L, &R, count);
+        Red S = {0};
+        S.op = BI_NP_SUM;
+        S.dt = P->dt;
+        S.acc = P->rt;
+        S.mode = 1;
+        S.ct = mt;
+        S.centre = mean;
+        S.slot = lower_alloca(L, lower_type(L, P->rt), "acc2");
+        fold(L, &S, src, false);
+        LLVMValueRef ss = lower_load(L, lower_type(L, P->rt), S.slot, "");
+        LLVMValueRef dof = LLVMBuildSub(L->b, count, P->ddof ? P->ddof : lower_i64(L, 0), "");
+        dof = np_sel(L, LLVMBuildICmp(L->b, LLVMIntSLT, dof, lower_i64(L, 0), ""), lower_i64(L, 0), dof);
+        LLVMValueRef v = LLVMBuildFDiv(L->b, ss, LLVMBuildSIToFP(L->b, dof, lower_type(L, P->rt), ""), "var");
+        if (P->op == BI_NP_STD) {
+            LLVMTypeRef t = lower_type(L, P->rt);
+            v = lower_intrinsic(L, "llvm.sqrt", &t, 1, &v, 1);
+        }
+        return v;
+    }
+    R.acc = is_minmax(P->op) ? P->dt : P->rt;
+    if (P->op == BI_NP_ARGMIN || P->op == BI_NP_ARGMAX)
+        R.idx = lower_alloca(L, L->t_i64, "argidx");
+    if (P->op == BI_NP_ALL || P->op == BI_NP_ANY)
+        R.acc = ty_scalar(L->c->tc, TY_BOOL);
+    R.slot = lower_alloca(L, lower_type(L, R.acc), "acc");
+    fold(L, &R, src, ordered);
+    return red_value(L, &R, count);
+}
+
+static const char *empty_msg(BuiltinId op) {
+    switch (op) {
+    case BI_NP_AMIN: return "zero-size array to reduction operation minimum which has no identity";
+    case BI_NP_AMAX: return "zero-size array to reduction operation maximum which has no identity";
+    case BI_NP_ARGMIN: return "attempt to get argmin of an empty sequence";
+    case BI_NP_ARGMAX: return "attempt to get argmax of an empty sequence";
+    default: return NULL;
+    }
+}
+
+typedef struct AxisCtx {
+    RedPlan *P;
+    LLVMValueRef n, s;
+} AxisCtx;
+
+static void axis_cb(Lower *L, void *vctx, LLVMValueRef *p) {
+    AxisCtx *c = vctx;
+    Source src = {NULL, NULL, p[0], c->n, c->s};
+    LLVMValueRef v = reduce_one(L, c->P, &src, c->n);
+    np_store(L, p[1], lower_convert(L, np_at(L), v, c->P->rt, c->P->rt), c->P->rt);
+}
+
+/* cumsum/cumprod along one row: src stride s, dst stride ds. */
+typedef struct CumCtx {
+    BuiltinId op;
+    Type *dt, *rt;
+    LLVMValueRef n, s, ds;
+    LLVMValueRef slot;   /* running value (kept across rows when flat) */
+    LLVMValueRef dst;    /* flat output: next destination pointer slot */
+    bool keep;
+} CumCtx;
+
+static void cum_row(Lower *L, CumCtx *c, LLVMValueRef p, LLVMValueRef d) {
+    LLVMTypeRef at = lower_type(L, c->rt);
+    if (!c->keep)
+        LLVMBuildStore(L->b, c->op == BI_NP_CUMPROD ? np_one(L, c->rt) : lower_zero(L, c->rt), c->slot);
+    NpLoop lp;
+    np_loop_begin(L, &lp, c->n);
+    LLVMValueRef x = lower_convert(L, np_at(L), np_load(L, np_offset(L, p, np_mul(L, lp.i, c->s)), c->dt), c->dt, c->rt);
+    LLVMValueRef v = np_arith(L, c->op == BI_NP_CUMPROD ? '*' : '+', c->rt, lower_load(L, at, c->slot, ""), x);
+    LLVMBuildStore(L->b, v, c->slot);
+    np_store(L, np_offset(L, d, np_mul(L, lp.i, c->ds)), v, c->rt);
+    np_loop_end(L, &lp);
+}
+
+static void cum_cb(Lower *L, void *vctx, LLVMValueRef *p) {
+    CumCtx *c = vctx;
+    if (c->dst) {
+        LLVMValueRef d = lower_load(L, L->t_ptr, c->dst, "");
+        cum_row(L, c, p[0], d);
+        LLVMValueRef adv = np_mul(L, c->n, c->ds);
+        LLVMBuildStore(L->b, np_offset(L, d, adv), c->dst);
+    } else {
+        cum_row(L, c, p[0], p[1]);
+    }
+}
+
+static LLVMValueRef cumulative(Lower *L, Node *n, LLVMValueRef arr, Type *aty, Node *axis) {
+    Type *rty = n->ty;
+    int nd = aty->ndim;
+    CumCtx c = {0};
+    c.op = n->builtin;
+    c.dt = aty->dtype;
+    c.rt = rty->dtype;
+    c.slot = lower_alloca(L, lower_type(L, c.rt), "cum");
+    LLVMValueRef data = lower_array_field(L, arr, ARR_DATA, "");
+    LLVMValueRef shape[HJ_MAX_NDIM_LOWER + 1] = {0}, strides[NP_MAX_OPS][HJ_MAX_NDIM_LOWER + 2];
+    np_dims(L, arr, nd, shape, strides[0]);
+    if (!axis || nd == 0) {
+        if (axis) {
+            LLVMValueRef a = lower_expr_use(L, axis);
+            if (!a)
+                return NULL;
+            np_axis(L, a, 1); /* a 0-d array takes axis 0 as 1-D */
+        }
+        LLVMValueRef total = nd == 0 ? lower_i64(L, 1) : lower_array_field(L, arr, ARR_NITEMS, "");
+        LLVMValueRef out = np_alloc(L, rty, &total, false);
+        LLVMValueRef odata = lower_array_field(L, out, ARR_DATA, "");
+        c.keep = true;
+        c.ds = lower_i64(L, ty_itemsize(c.rt));
+        LLVMBuildStore(L->b, c.op == BI_NP_CUMPROD ? np_one(L, c.rt) : lower_zero(L, c.rt), c.slot);
+        if (nd == 0 || aty->layout == LAYOUT_C) {
+            c.n = total;
+            c.s = lower_i64(L, ty_itemsize(c.dt));
+            cum_row(L, &c, data, odata);
+        } else {
+            c.n = shape[nd - 1];
+            c.s = strides[0][nd - 1];
+            c.dst = lower_alloca(L, L->t_ptr, "dst");
+            LLVMBuildStore(L->b, odata, c.dst);
+            np_nest(L, nd - 1, shape, 1, &data, strides, cum_cb, &c);
+        }
+        return out;
+    }
+    LLVMValueRef a = lower_expr_use(L, axis);
+    if (!a)
+        return NULL;
+    a = np_axis(L, a, nd);
+    LLVMValueRef out = np_alloc(L, rty, shape, false);
+    LLVMValueRef ostr[HJ_MAX_NDIM_LOWER + 1], outer[HJ_MAX_NDIM_LOWER];
+    np_dims(L, out, nd, NULL, ostr);
+    c.n = np_pick(L, shape, nd, a);
+    c.s = np_pick(L, strides[0], nd, a);
+    c.ds = np_pick(L, ostr, nd, a);
+    np_drop(L, shape, nd, a, outer);
+    LLVMValueRef tmp[HJ_MAX_NDIM_LOWER + 1];
+    np_drop(L, strides[0], nd, a, tmp);
+    for (int d = 0; d < nd - 1; d++)
+        strides[0][d] = tmp[d];
+    np_drop(L, ostr, nd, a, strides[1]);
+    LLVMValueRef base[2] = {data, lower_array_field(L, out, ARR_DATA, "")};
+    np_nest(L, nd - 1, outer, 2, base, strides, cum_cb, &c);
+    return out;
+}
+
+LLVMValueRef lower_np_reduce(Lower *L, Node *n, bool *owned) {
+    *owned = false;
+    Node *an = np_arg(n, 0), *axis = np_arg(n, 1);
+    Type *aty = an ? an->ty : NULL;
+    if (!aty || aty->kind != TY_ARRAY || aty->ndim > HJ_MAX_NDIM_LOWER)
+        return lower_fail(L, n, HJ_DIAG_LOWERING, "reduction of a non-array");
+    LLVMValueRef arr = lower_expr_use(L, an);
+    if (!arr)
+        return NULL;
+    BuiltinId op = n->builtin;
+    int nd = aty->ndim;
+    if (op == BI_NP_CUMSUM || op == BI_NP_CUMPROD) {
+        *owned = true;
+        return cumulative(L, n, arr, aty, axis);
+    }
+    RedPlan P = {op, aty->dtype, n->ty->kind == TY_ARRAY ? n->ty->dtype : n->ty, NULL};
+    Node *dd = np_arg(n, 4);
+    if ((op == BI_NP_VAR || op == BI_NP_STD) && dd && !(P.ddof = lower_expr_use(L, dd)))
+        return NULL;
+    const char *emsg = empty_msg(op);
+    if (!axis || nd == 0) {
+        if (axis) {
+            LLVMValueRef a = lower_expr_use(L, axis);
+            if (!a)
+                return NULL;
+            np_axis(L, a, 0);
+        }
+        LLVMValueRef count = nd == 0 ? lower_i64(L, 1) : lower_array_field(L, arr, ARR_NITEMS, "");
+        if (emsg)
+            lower_raise_if(L, np_ieq(L, count, lower_i64(L, 0)), "ValueError", emsg);
+        Source src = {arr, aty, NULL, NULL, NULL};
+        return reduce_one(L, &P, &src, count);
+    }
+    LLVMValueRef a = lower_expr_use(L, axis);
+    if (!a)
+        return NULL;
+    a = np_axis(L, a, nd);
+    LLVMValueRef shape[HJ_MAX_NDIM_LOWER + 1] = {0}, strides[NP_MAX_OPS][HJ_MAX_NDIM_LOWER + 2];
+    np_dims(L, arr, nd, shape, strides[0]);
+    LLVMValueRef len = np_pick(L, shape, nd, a), st = np_pick(L, strides[0], nd, a);
+    if (emsg)
+        lower_raise_if(L, np_ieq(L, len, lower_i64(L, 0)), "ValueError", emsg);
+    LLVMValueRef data = lower_array_field(L, arr, ARR_DATA, "");
+    if (nd == 1) {
+        Source src = {NULL, NULL, data, len, st};
+        return reduce_one(L, &P, &src, len);
+    }
+    LLVMValueRef outer[HJ_MAX_NDIM_LOWER], tmp[HJ_MAX_NDIM_LOWER];
+    np_drop(L, shape, nd, a, outer);
+    np_drop(L, strides[0], nd, a, tmp);
+    for (int d = 0; d < nd - 1; d++)
+        strides[0][d] = tmp[d];
+    LLVMValueRef out = np_alloc(L, n->ty, outer, false);
+    np_dims(L, out, nd - 1, NULL, strides[1]);
+    LLVMValueRef base[2] = {data, lower_array_field(L, out, ARR_DATA, "")};
+    AxisCtx c = {&P, len, st};
+    np_nest(L, nd - 1, outer, 2, base, strides, axis_cb, &c);
+    *owned = true;
+    return out;
+}
+
+LLVMValueRef lower_np_call(Lower *L, Node *n, bool *owned, bool *handled) {
+    *handled = true;
+    switch (n->builtin) {
+    case BI_NP_SUM: case BI_NP_PROD: case BI_NP_AMIN: case BI_NP_AMAX: case BI_NP_MEAN: case BI_NP_STD:
+    case BI_NP_VAR: case BI_NP_ARGMIN: case BI_NP_ARGMAX: case BI_NP_ALL: case BI_NP_ANY: case BI_NP_CUMSUM:
+    case BI_NP_CUMPROD:
+        return lower_np_reduce(L, n, owned);
+    case BI_NP_RESHAPE: case BI_NP_RAVEL: case BI_ARRAY_FLATTEN: case BI_NP_TRANSPOSE: case BI_NP_SQUEEZE:
+    case BI_NP_EXPAND_DIMS: case BI_NP_CONCATENATE: case BI_NP_STACK: case BI_NP_VSTACK: case BI_NP_HSTACK:
+    case BI_NP_REPEAT: case BI_NP_TILE: case BI_NP_ROLL: case BI_NP_FLIP: case BI_NP_DIFF: case BI_NP_FULL:
+    case BI_NP_FULL_LIKE: case BI_NP_EYE: case BI_NP_IDENTITY: case BI_NP_LINSPACE: case BI_NP_ARRAY:
+    case BI_ARRAY_ASTYPE: case BI_ARRAY_FILL:
+        return lower_np_shape(L, n, owned);
+    default:
+        *handled = false;
+        return NULL;
+    }
+}

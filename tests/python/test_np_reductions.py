@@ -1,0 +1,239 @@
+"""NumPy reductions in compiled code: sum, prod, min, max, mean, std, var,
+argmin, argmax, all, any, cumsum, cumprod, as methods and np. functions,
+with and without axis=, compared with NumPy (py_func) across dtypes,
+layouts and shapes."""
+import numpy as np
+import pytest
+
+import hpcjit
+from conftest import check, make_array
+
+DTYPES = [np.int32, np.int64, np.float32, np.float64, np.complex128, np.bool_]
+SHAPES = [(), (0,), (7,), (300,), (3, 4, 5), (2, 0, 3)]
+
+
+def tol(dt):
+    return 2e-5 if np.dtype(dt) in (np.float32, np.complex64) else 1e-10
+
+
+@hpcjit.njit
+def r_sum(a):
+    return a.sum()
+
+
+@hpcjit.njit
+def r_npsum(a):
+    return np.sum(a)
+
+
+@hpcjit.njit
+def r_prod(a):
+    return np.prod(a)
+
+
+@hpcjit.njit
+def r_min(a):
+    return a.min()
+
+
+@hpcjit.njit
+def r_max(a):
+    return np.max(a)
+
+
+@hpcjit.njit
+def r_mean(a):
+    return a.mean()
+
+
+@hpcjit.njit
+def r_var(a):
+    return np.var(a)
+
+
+@hpcjit.njit
+def r_std(a):
+    return a.std(ddof=1)
+
+
+@hpcjit.njit
+def r_argmin(a):
+    return a.argmin()
+
+
+@hpcjit.njit
+def r_argmax(a):
+    return np.argmax(a)
+
+
+@hpcjit.njit
+def r_all(a):
+    return a.all()
+
+
+@hpcjit.njit
+def r_any(a):
+    return np.any(a)
+
+
+@hpcjit.njit
+def r_cumsum(a):
+    return np.cumsum(a)
+
+
+@hpcjit.njit
+def r_cumprod(a):
+    return a.cumprod()
+
+
+FULL = [r_sum, r_npsum, r_prod, r_min, r_max, r_mean, r_var, r_std, r_argmin, r_argmax, r_all, r_any,
+        r_cumsum, r_cumprod]
+
+
+@pytest.mark.parametrize("f", FULL, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("dt", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("layout", ["C", "F", "strided", "reversed"])
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_full_reductions(f, dt, layout, shape):
+    if shape == () and layout != "C":
+        pytest.skip("0-d arrays have one layout")
+    if f in (r_prod, r_cumprod) and np.dtype(dt).kind in "fc":
+        a = make_array(dt, shape, layout) / 8
+    else:
+        a = make_array(dt, shape, layout)
+    check(f, a, rtol=tol(dt), atol=1e-9)
+
+
+@hpcjit.njit
+def ax_sum(a, k):
+    return a.sum(axis=k)
+
+
+@hpcjit.njit
+def ax_prod(a, k):
+    return np.prod(a, axis=k)
+
+
+@hpcjit.njit
+def ax_min(a, k):
+    return np.min(a, axis=k)
+
+
+@hpcjit.njit
+def ax_max(a, k):
+    return a.max(axis=k)
+
+
+@hpcjit.njit
+def ax_mean(a, k):
+    return np.mean(a, axis=k)
+
+
+@hpcjit.njit
+def ax_var(a, k):
+    return a.var(axis=k, ddof=1)
+
+
+@hpcjit.njit
+def ax_std(a, k):
+    return np.std(a, k)
+
+
+@hpcjit.njit
+def ax_argmin(a, k):
+    return a.argmin(axis=k)
+
+
+@hpcjit.njit
+def ax_argmax(a, k):
+    return np.argmax(a, axis=k)
+
+
+@hpcjit.njit
+def ax_all(a, k):
+    return np.all(a, axis=k)
+
+
+@hpcjit.njit
+def ax_any(a, k):
+    return a.any(k)
+
+
+@hpcjit.njit
+def ax_cumsum(a, k):
+    return a.cumsum(axis=k)
+
+
+@hpcjit.njit
+def ax_cumprod(a, k):
+    return np.cumprod(a, axis=k)
+
+
+AXIS = [ax_sum, ax_prod, ax_min, ax_max, ax_mean, ax_var, ax_std, ax_argmin, ax_argmax, ax_all, ax_any,
+        ax_cumsum, ax_cumprod]
+
+
+@pytest.mark.parametrize("f", AXIS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("dt", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("layout", ["C", "F", "strided"])
+@pytest.mark.parametrize("shape,axis", [((9,), 0), ((9,), -1), ((3, 4, 5), 0), ((3, 4, 5), 1),
+                                        ((3, 4, 5), -1), ((2, 130), 1), ((4, 0), 0)], ids=str)
+def test_axis_reductions(f, dt, layout, shape, axis):
+    a = make_array(dt, shape, layout)
+    if np.dtype(dt).kind in "fc":
+        a = a / 8
+    check(f, a, axis, rtol=tol(dt), atol=1e-9)
+
+
+@pytest.mark.parametrize("f", AXIS, ids=lambda f: f.__name__)
+def test_axis_out_of_range(f):
+    a = np.ones((2, 3))
+    with pytest.raises(ValueError):
+        f.py_func(a, 2)
+    with pytest.raises(ValueError):
+        f(a, 2)
+    with pytest.raises(ValueError):
+        f(a, -3)
+
+
+@pytest.mark.parametrize("f", [r_min, r_max, r_argmin, r_argmax], ids=lambda f: f.__name__)
+def test_empty_raises(f):
+    e = check(f, np.zeros(0))
+    assert isinstance(e, ValueError)
+
+
+def test_result_dtypes():
+    for dt, exp in [(np.int32, np.int64), (np.bool_, np.int64), (np.uint8, np.uint64), (np.float32, np.float32)]:
+        a = np.arange(6).astype(dt).reshape(2, 3)
+        assert r_cumsum(a).dtype == exp
+        assert ax_sum(a, 0).dtype == exp
+    assert ax_mean(np.ones((2, 3), np.int32), 1).dtype == np.float64
+    assert ax_var(np.ones((2, 3), np.complex128), 1).dtype == np.float64
+
+
+def test_pairwise_matches_numpy():
+    """Pairwise summation: bit-identical to NumPy on contiguous data."""
+    g = np.random.default_rng(1)
+    for n in [1, 7, 8, 9, 127, 128, 129, 1000, 4097, 100003]:
+        a = g.standard_normal(n)
+        assert r_sum(a) == a.sum()
+        f = a.astype(np.float32)
+        assert r_sum(f) == f.sum()
+        c = a + 1j * g.standard_normal(n)
+        assert r_sum(c) == c.sum()
+
+
+def test_nan_propagation():
+    a = np.array([1.0, np.nan, -3.0, np.nan])
+    for f in (r_min, r_max, r_argmin, r_argmax, r_sum, r_mean):
+        check(f, a)
+
+
+def test_no_leaks():
+    before = hpcjit._core.memstats()
+    a = make_array(np.float64, (3, 4, 5), "F")
+    for f in AXIS:
+        f(a, 1)
+    r_cumsum(a)
+    after = hpcjit._core.memstats()
+    assert after[0] - before[0] == after[1] - before[1]
