@@ -9,6 +9,7 @@
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/IRReader.h>
+#include <llvm-c/Support.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
@@ -21,6 +22,10 @@ static void init_llvm_once(void) {
     LLVMInitializeNativeTarget();
     LLVMInitializeNativeAsmPrinter();
     LLVMInitializeNativeAsmParser();
+    /* LLVM 19 vectorizes a loop's remainder only when the main VF >= 16;
+     * double loops get VF 4-8, so their tails ran scalar (matmul rows). */
+    static const char *const argv[] = {"hpcjit", "-epilogue-vectorization-minimum-VF=8"};
+    LLVMParseCommandLineOptions(2, argv, NULL);
 }
 
 void codegen_init_llvm(void) { pthread_once(&llvm_once, init_llvm_once); }

@@ -3,6 +3,7 @@
  * tuples and calls between specialisations. */
 #include "lower.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -138,8 +139,16 @@ static LLVMValueRef int_divmod(Lower *L, OpKind op, Type *t, LLVMValueRef a, LLV
         /* floor: adjust when the division is inexact and a, b have
          * different signs (this form lets LLVM see that an exact
          * division by a power of two is a shift) */
-        LLVMValueRef fix = LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntNE, r, zero, ""),
-                                        LLVMBuildICmp(L->b, LLVMIntSLT, LLVMBuildXor(L->b, a, b, ""), zero, ""), "");
+        LLVMValueRef fix;
+        long long bc = LLVMIsAConstantInt(b) ? LLVMConstIntGetSExtValue(b) : 0;
+        if (bc != 0 && bc != LLONG_MIN && (bc & (bc - 1)) != 0 && (-bc & (-bc - 1)) != 0) {
+            /* a constant that is not +-2^k: the remainder's sign alone
+             * decides (one compare; LLVM does not derive it itself) */
+            fix = LLVMBuildICmp(L->b, bc > 0 ? LLVMIntSLT : LLVMIntSGT, r, zero, "");
+        } else {
+            fix = LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntNE, r, zero, ""),
+                               LLVMBuildICmp(L->b, LLVMIntSLT, LLVMBuildXor(L->b, a, b, ""), zero, ""), "");
+        }
         if (op == OP_FLOORDIV)
             res = LLVMBuildSub(L->b, q, LLVMBuildZExt(L->b, fix, lt, ""), "floordiv");
         else

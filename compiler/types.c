@@ -55,7 +55,8 @@ static bool same_shape(const Type *a, const Type *b) {
                 return false;
         return true;
     case TY_ARRAY:
-        return a->dtype == b->dtype && a->ndim == b->ndim && a->layout == b->layout;
+        return a->dtype == b->dtype && a->ndim == b->ndim && a->layout == b->layout &&
+               a->readonly == b->readonly;
     case TY_DTYPE:
         return a->dtype == b->dtype;
     case TY_FUNCTION:
@@ -98,13 +99,23 @@ Type *ty_tuple(TyCtx *tc, Type **elems, int n) {
     return intern(tc, &p);
 }
 
-Type *ty_array(TyCtx *tc, Type *dtype, int ndim, Layout layout) {
+Type *ty_array_ro(TyCtx *tc, Type *dtype, int ndim, Layout layout, bool readonly) {
     /* Numba: a 0-d or 1-d array that is C or F contiguous is both; keep 'C'
      * for 1-d F so that equal arrays are the same type */
     if (ndim <= 1 && layout == LAYOUT_F)
         layout = LAYOUT_C;
-    Type p = {.kind = TY_ARRAY, .dtype = dtype, .ndim = ndim, .layout = layout};
+    Type p = {.kind = TY_ARRAY, .dtype = dtype, .ndim = ndim, .layout = layout, .readonly = readonly};
     return intern(tc, &p);
+}
+
+Type *ty_array(TyCtx *tc, Type *dtype, int ndim, Layout layout) {
+    return ty_array_ro(tc, dtype, ndim, layout, false);
+}
+
+Type *ty_set_readonly(TyCtx *tc, Type *t, bool readonly) {
+    if (!t || t->kind != TY_ARRAY || t->readonly == readonly)
+        return t;
+    return ty_array_ro(tc, t->dtype, t->ndim, t->layout, readonly);
 }
 
 Type *ty_dtype(TyCtx *tc, Type *scalar) {
@@ -228,7 +239,8 @@ Type *ty_unify(TyCtx *tc, Type *a, Type *b) {
     case TY_ARRAY:
         if (a->dtype != b->dtype || a->ndim != b->ndim)
             return NULL;
-        return ty_array(tc, a->dtype, a->ndim, LAYOUT_A);
+        return ty_array_ro(tc, a->dtype, a->ndim, a->layout == b->layout ? a->layout : LAYOUT_A,
+                           a->readonly || b->readonly);
     case TY_TUPLE: {
         if (a->nelems != b->nelems)
             return NULL;
@@ -269,7 +281,7 @@ bool ty_can_convert(const Type *from, const Type *to) {
         return false;
     switch (from->kind) {
     case TY_ARRAY:
-        return from->dtype == to->dtype && from->ndim == to->ndim &&
+        return from->dtype == to->dtype && from->ndim == to->ndim && (!from->readonly || to->readonly) &&
                (to->layout == LAYOUT_A || from->layout == to->layout);
     case TY_TUPLE:
         if (from->nelems != to->nelems)
@@ -323,6 +335,8 @@ void ty_name(StrBuf *b, const Type *t) {
         break;
     }
     case TY_ARRAY:
+        if (t->readonly)
+            sb_puts(b, "readonly ");
         sb_puts(b, "array(");
         ty_name(b, t->dtype);
         sb_printf(b, ", %dd, %c)", t->ndim, (char)t->layout);
@@ -365,7 +379,7 @@ void ty_typecode(StrBuf *b, const Type *t) {
     switch (t->kind) {
     case TY_NONE: sb_putc(b, 'n'); break;
     case TY_ARRAY:
-        sb_putc(b, 'a');
+        sb_putc(b, t->readonly ? 'r' : 'a');
         ty_typecode(b, t->dtype);
         sb_putc(b, (char)('0' + t->ndim));
         sb_putc(b, (char)t->layout);
@@ -410,7 +424,8 @@ static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
             return NULL;
         *p = s + 2;
         return ty_dtype(tc, t);
-    case 'a': {
+    case 'a':
+    case 'r': {
         Type *dt = scalar_from_code(tc, s[1]);
         if (!dt || s[2] < '0' || s[2] > '0' + HJ_MAX_NDIM)
             return NULL;
@@ -419,7 +434,7 @@ static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
         if (lay != 'C' && lay != 'F' && lay != 'A')
             return NULL;
         *p = s + 4;
-        return ty_array(tc, dt, nd, (Layout)lay);
+        return ty_array_ro(tc, dt, nd, (Layout)lay, c == 'r');
     }
     case '(': {
         PtrVec el = {0};
@@ -556,6 +571,12 @@ static Type *parse_base(TyParser *P) {
     if (n == 0)
         return fail(P, "expected a type name");
     P->p = e;
+    if (n == 8 && strncmp(s, "readonly", 8) == 0) { /* Numba's name of a read-only array type */
+        Type *t = parse_base(P);
+        if (t && t->kind != TY_ARRAY)
+            return fail(P, "'readonly' applies to array types only");
+        return ty_set_readonly(P->tc, t, true);
+    }
     if (n == 8 && strncmp(s, "UniTuple", 8) == 0) {
         if (!accept(P, "("))
             return fail(P, "expected '(' after UniTuple");

@@ -46,6 +46,7 @@ struct Type {
     Type *dtype;
     int ndim;
     Layout layout;
+    bool readonly;  /* TY_ARRAY: data may not be written (Numba: not mutable) */
     /* TY_FUNCTION */
     int func;
     /* TY_MODULE, TY_EXC_CLASS, TY_EXC_VALUE */
@@ -64,6 +65,10 @@ TyCtx *ty_ctx_new(Arena *a);
 Type *ty_scalar(TyCtx *tc, TyKind k);          /* TY_UNKNOWN..TY_NONE, TY_RANGE, TY_STRING */
 Type *ty_tuple(TyCtx *tc, Type **elems, int n);
 Type *ty_array(TyCtx *tc, Type *dtype, int ndim, Layout layout);
+/* ty_array with the read-only flag ("readonly array(float64, 1d, C)"). */
+Type *ty_array_ro(TyCtx *tc, Type *dtype, int ndim, Layout layout, bool readonly);
+/* `t` (an array) with its read-only flag set to `readonly`; other types as is. */
+Type *ty_set_readonly(TyCtx *tc, Type *t, bool readonly);
 Type *ty_dtype(TyCtx *tc, Type *scalar);
 Type *ty_function(TyCtx *tc, int func);
 Type *ty_module(TyCtx *tc, const char *name);
@@ -87,7 +92,8 @@ int ty_itemsize(const Type *t);
 
 /* Numba's unification: the smallest type both can be converted to, or NULL.
  * int64+float64 -> float64, int32+int64 -> int64, int64+uint64 -> float64,
- * bool+int -> int, array layouts differing -> 'A', tuples elementwise,
+ * bool+int -> int, array layouts differing -> 'A', read-only with
+ * writable arrays -> read-only, tuples elementwise,
  * UNKNOWN+x -> x. */
 Type *ty_unify(TyCtx *tc, Type *a, Type *b);
 /* Result type of arithmetic on two numbers (Numba: small ints widen to
@@ -95,7 +101,8 @@ Type *ty_unify(TyCtx *tc, Type *a, Type *b);
 Type *ty_promote_arith(TyCtx *tc, Type *a, Type *b);
 /* Can a value of `from` be converted implicitly to `to` (assignment,
  * argument passing)?  Numbers to numbers (not complex to real), arrays to
- * A-layout arrays of the same dtype and ndim, tuples elementwise. */
+ * A-layout arrays of the same dtype and ndim (writable to read-only, not
+ * back), tuples elementwise. */
 bool ty_can_convert(const Type *from, const Type *to);
 
 /* Names: "float64", "array(float64, 2d, C)", "UniTuple(int64 x 3)",

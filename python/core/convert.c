@@ -77,7 +77,8 @@ int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
         int nd = PyArray_NDIM(arr);
         if (!dt || nd > HJ_MAX_NDIM || *len + 4 >= cap)
             return -1;
-        buf[(*len)++] = 'a';
+        /* read-only arrays are their own type: stores into them are refused */
+        buf[(*len)++] = PyArray_ISWRITEABLE(arr) ? 'a' : 'r';
         buf[(*len)++] = dt;
         buf[(*len)++] = (char)('0' + nd);
         buf[(*len)++] = array_layout(arr);
@@ -299,11 +300,13 @@ int cv_matches(PyObject *obj, const char **tc)
     case 't':
         ok = dtype_obj_code(obj) == p[1];
         break;
-    case 'a': {
+    case 'a':
+    case 'r': {
         if (PyArray_Check(obj)) {
             PyArrayObject *arr = (PyArrayObject *)obj;
             char lay = p[3];
-            ok = array_dtype(arr) == p[1] && PyArray_NDIM(arr) == p[2] - '0' &&
+            ok = (c == 'r' || PyArray_ISWRITEABLE(arr)) && array_dtype(arr) == p[1] &&
+                 PyArray_NDIM(arr) == p[2] - '0' &&
                  (lay == 'A' || array_layout(arr) == lay ||
                   (lay == 'F' && (PyArray_FLAGS(arr) & NPY_ARRAY_F_CONTIGUOUS)));
         }
@@ -374,7 +377,8 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
     case 't':
         *tc = p + 2;
         return 0;
-    case 'a': {
+    case 'a':
+    case 'r': {
         PyArrayObject *arr = (PyArrayObject *)obj;
         HjArray *a = (HjArray *)out;
         if (!PyArray_Check(obj) || PyArray_NDIM(arr) != p[2] - '0') {
@@ -545,7 +549,7 @@ PyObject *cv_box(CoreState *st, const char **tc, char *in)
     case 'D': { double v[2]; memcpy(v, in, sizeof v); res = PyComplex_FromDoubles(v[0], v[1]); break; }
     case 'n': res = Py_NewRef(Py_None); break;
     case 't': res = (PyObject *)PyArray_DescrFromType(tc_npy_type(p[1])); break;
-    case 'a': res = box_array(st, p, (HjArray *)in); break;
+    case 'a': case 'r': res = box_array(st, p, (HjArray *)in); break;
     case '(': {
         const char *q = p + 1;
         const char *scan = p;
@@ -593,7 +597,7 @@ bad:
 void cv_release(const char **tc, char *in)
 {
     const char *p = *tc;
-    if (*p == 'a') {
+    if (*p == 'a' || *p == 'r') {
         rt_decref(((HjArray *)in)->meminfo);
     } else if (*p == '(') {
         const char *q = p + 1;

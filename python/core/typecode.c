@@ -31,7 +31,8 @@ int tc_layout(const char **tc, size_t *size, size_t *align)
         *align = 1;
         break;
     }
-    case 'a': {
+    case 'a':
+    case 'r': {
         size_t s, a;
         if (scalar_layout(*p++, &s, &a) < 0)
             return -1;

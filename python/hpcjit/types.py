@@ -100,21 +100,23 @@ class NoneType(Type):
 
 
 class Array(Type):
-    """array(dtype, ndim, layout); layout 'C', 'F' or 'A'."""
-    __slots__ = ("dtype", "ndim", "layout")
+    """array(dtype, ndim, layout); layout 'C', 'F' or 'A'.  A read-only
+    array type is named "readonly array(...)" (typecode 'r' for 'a')."""
+    __slots__ = ("dtype", "ndim", "layout", "readonly")
 
-    def __init__(self, dtype, ndim, layout="A"):
+    def __init__(self, dtype, ndim, layout="A", readonly=False):
         if not isinstance(dtype, Number):
             raise TypeError(f"array dtype must be a number type, not {dtype!r}")
         if not 0 <= int(ndim) <= 32:
             raise ValueError(f"array ndim must be in 0..32, not {ndim}")
         if layout not in ("C", "F", "A"):
             raise ValueError(f"array layout must be 'C', 'F' or 'A', not {layout!r}")
-        super().__init__(f"array({dtype}, {int(ndim)}d, {layout})",
-                         "a" + dtype.typecode + chr(ord("0") + int(ndim)) + layout)
+        super().__init__(("readonly " if readonly else "") + f"array({dtype}, {int(ndim)}d, {layout})",
+                         ("r" if readonly else "a") + dtype.typecode + chr(ord("0") + int(ndim)) + layout)
         self.dtype = dtype
         self.ndim = int(ndim)
         self.layout = layout
+        self.readonly = bool(readonly)
 
 
 class BaseTuple(Type):
@@ -220,8 +222,8 @@ def _parse(tc, i):
     c = tc[i]
     if c in _SCALARS:
         return _SCALARS[c], i + 1
-    if c == "a":
-        return Array(_SCALARS[tc[i + 1]], ord(tc[i + 2]) - ord("0"), tc[i + 3]), i + 4
+    if c in "ar":
+        return Array(_SCALARS[tc[i + 1]], ord(tc[i + 2]) - ord("0"), tc[i + 3], c == "r"), i + 4
     if c == "t":
         return DType(_SCALARS[tc[i + 1]]), i + 2
     if c == "(":
@@ -261,7 +263,7 @@ def typeof(value):
             layout = "F"
         else:
             layout = "A"
-        return Array(dt, value.ndim, layout)
+        return Array(dt, value.ndim, layout, not value.flags.writeable)
     if isinstance(value, np.generic):
         return _dtype_type(value.dtype)
     if isinstance(value, int):

@@ -177,7 +177,7 @@ static void test_builtins(void) {
     EXPECT("def f(n):\n    a = np.empty(n)\n    b = np.zeros((n, 2), dtype=np.int32)\n    c = np.ones((2, 2, 2), np.float32)\n    return a, b, c\n",
            "l", "(int64) -> Tuple(array(float64, 1d, C), array(int32, 2d, C), array(float32, 3d, C)); a: array(float64, 1d, C), b: array(int32, 2d, C), c: array(float32, 3d, C)");
     EXPECT("def f(a):\n    return np.empty_like(a), np.zeros_like(a, dtype=np.int64), a.copy(), np.copy(a)\n", "ad2F",
-           "(array(float64, 2d, F)) -> Tuple(array(float64, 2d, C), array(int64, 2d, C), array(float64, 2d, C), array(float64, 2d, C))");
+           "(array(float64, 2d, F)) -> Tuple(array(float64, 2d, F), array(int64, 2d, F), array(float64, 2d, C), array(float64, 2d, C))");
     EXPECT("def f(n):\n    return np.arange(n), np.arange(0.0, 1.0, 0.1), np.arange(3, dtype=np.float32), np.zeros(3, dtype=int)\n", "l",
            "(int64) -> Tuple(array(int64, 1d, C), array(float64, 1d, C), array(float32, 1d, C), array(int64, 1d, C))");
     EXPECT("def f(a):\n    return a.shape, a.ndim, a.size, a.strides, len(a), a.itemsize\n", "ad2C",

@@ -16,10 +16,15 @@
  *                                    above ('?'..'D'), ndim one character
  *                                    '0' + ndim (ndim <= 32), layout
  *                                    'C' | 'F' | 'A'.   "ad2C" = float64 2-D C
+ *   'r' <dtype> <ndim> <layout>      read-only array (flags.writeable False):
+ *                                    as 'a', but compiled code never stores
+ *                                    into it.  An 'r' parameter accepts
+ *                                    writable arrays too, an 'a' one not
+ *                                    read-only ones.    "rd1C"
  *   '(' <typecode>* ')'              tuple (homogeneous or not): "(ll)"
  *   't' <dtype>                      a NumPy dtype object / scalar class
  *                                    (np.float64 or arr.dtype)
- *   'r' <start> ...                  range objects are not passed across
+ *   (range objects have no typecode: they are not passed across)
  *
  * UNBOXED LAYOUT (what args[i] points to, what the return buffer holds)
  * ---------------------------------------------------------------------
