@@ -198,6 +198,8 @@ struct Node {
     Node *self_node;   /* CALL_BUILTIN on a method: the receiver */
     AttrKind attr_kind;
     void *lower_data;  /* scratch for lowering */
+    void *par;         /* N_FOR over prange under parallel=True: ParLoop*
+                          (compiler/parallel.h, infer_parallel.c) */
 };
 
 /* A local variable of one specialisation. */

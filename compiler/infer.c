@@ -3,6 +3,7 @@
  * attributes are in infer_call.c.  What the tree looks like afterwards is
  * documented in docs/TYPED_AST.md. */
 #include "infer.h"
+#include "parallel.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -1089,7 +1090,13 @@ static bool for_stmt(Inf *I, Node *n) {
             settle_target(I, n->a, n->a);
         n->a->ty = el; /* the element as the iteration produces it */
     }
-    return stmts(I, &n->body) && stmts(I, &n->orelse);
+    if (!stmts(I, &n->body) || !stmts(I, &n->orelse))
+        return false;
+    /* parallel=True: outline prange loops onto the pool (infer_parallel.c) */
+    if (I->final && I->s->hf && I->s->hf->options.parallel && n->b->kind == N_CALL &&
+        n->b->call_kind == CALL_BUILTIN && n->b->builtin == BI_PRANGE)
+        return infer_parallel_loop(I->c, I->s, n);
+    return true;
 }
 
 static bool stmt(Inf *I, Node *n) {

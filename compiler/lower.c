@@ -925,6 +925,8 @@ static LLVMValueRef iter_item(Lower *L, const Node *at, Iter *it, LLVMValueRef i
 }
 
 static bool stmt_for(Lower *L, Node *n) {
+    if (n->par && L->par_depth == 0)
+        return lower_parallel_for(L, n);
     int mark = lower_temps_mark(L);
     Iter it;
     if (!iter_init(L, n->b, &it))
@@ -1064,6 +1066,12 @@ static bool lower_stmts(Lower *L, PtrVec *body) {
         if (!lower_stmt(L, VEC_AT(*body, i)) || lower_failed(L))
             return false;
     return true;
+}
+
+bool lower_body(Lower *L, PtrVec *body) { return lower_stmts(L, body); }
+
+bool lower_assign(Lower *L, Node *target, LLVMValueRef v, Type *t, bool owned) {
+    return assign(L, target, v, t, owned);
 }
 
 /* ---- functions ------------------------------------------------------------------ */

@@ -48,6 +48,9 @@ typedef struct Lower {
     PtrVec borrowed;
     /* string constants, interned per module */
     int nstrings;
+    /* > 0 while lowering an outlined prange body (lower_parallel.c): an
+     * inner prange then runs serially, as in Numba */
+    int par_depth;
 } Lower;
 
 /* ---- lower.c: types, helpers ---- */
@@ -155,6 +158,15 @@ LLVMValueRef lower_len(Lower *L, const Node *at, LLVMValueRef v, Type *t);
 /* ---- lower_np.c: reductions, shape and creation functions (area "reduce") ---- */
 /* *handled is false when n's builtin is not one of them. */
 LLVMValueRef lower_np_call(Lower *L, Node *n, bool *owned, bool *handled);
+
+/* ---- lower.c, for lower_parallel.c ---- */
+bool lower_body(Lower *L, PtrVec *body);
+/* Assign v (of type t) to an assignment target (name, subscript, tuple). */
+bool lower_assign(Lower *L, Node *target, LLVMValueRef v, Type *t, bool owned);
+
+/* ---- lower_parallel.c: prange loops of parallel=True functions ---- */
+/* An N_FOR with n->par set: outlined onto the pool (compiler/parallel.h). */
+bool lower_parallel_for(Lower *L, Node *n);
 
 enum { ARR_MEMINFO, ARR_PARENT, ARR_NITEMS, ARR_ITEMSIZE, ARR_DATA, ARR_SHAPE, ARR_STRIDES };
 

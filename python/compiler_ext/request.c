@@ -4,7 +4,7 @@
  *            env, options), ...]
  *   env:   [(name, kind, payload), ...]   kinds as in HjEnvKind
  *   options: {"fastmath", "boundscheck", "error_model", "nogil",
- *             "parallel", "inline"}
+ *             "parallel", "inline", "deterministic", "schedule"}
  *
  * Everything is copied into one arena, freed after hj_compile(). */
 #include "compiler_ext.h"
@@ -149,8 +149,12 @@ static int options_from(HjOptions *o, PyObject *opts) {
     }
     if (opt_flag(opts, "fastmath", &o->fastmath) < 0 ||
         opt_flag(opts, "boundscheck", &o->boundscheck) < 0 ||
-        opt_flag(opts, "nogil", &o->nogil) < 0 || opt_flag(opts, "parallel", &o->parallel) < 0)
+        opt_flag(opts, "nogil", &o->nogil) < 0 || opt_flag(opts, "parallel", &o->parallel) < 0 ||
+        opt_flag(opts, "deterministic", &o->deterministic) < 0)
         return -1;
+    PyObject *sched = PyDict_GetItemString(opts, "schedule"); /* borrowed */
+    if (sched && PyUnicode_Check(sched))
+        o->schedule_dynamic = PyUnicode_CompareWithASCIIString(sched, "dynamic") == 0;
     PyObject *em = PyDict_GetItemString(opts, "error_model");
     if (em && PyUnicode_Check(em)) {
         if (PyUnicode_CompareWithASCIIString(em, "numpy") == 0)

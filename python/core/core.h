@@ -57,5 +57,7 @@ extern PyType_Spec cv_owner_spec;
 
 /* ---- dispatcher (dispatcher.c) ----------------------------------------- */
 extern PyType_Spec dp_dispatcher_spec;
+/* parallel.c: set_num_threads, get_thread_id, set_parallel_chunksize... */
+extern PyMethodDef pa_methods[];
 
 #endif

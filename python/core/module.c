@@ -67,6 +67,8 @@ static int core_exec(PyObject *mod)
         return -1;
     if (PyModule_AddIntConstant(mod, "MAX_NDIM", HJ_MAX_NDIM) < 0)
         return -1;
+    if (PyModule_AddFunctions(mod, pa_methods) < 0)
+        return -1;
     return 0;
 }
 

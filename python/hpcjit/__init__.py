@@ -26,13 +26,22 @@ __all__ = [
     "UnsupportedError", "LoweringError", "HpcjitSyntaxError", "NumbaError", "memstats", "typeof",
     "boolean", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "complex64", "complex128", "intp", "none", "void",
+    "set_num_threads", "get_num_threads", "get_thread_id", "set_parallel_chunksize",
+    "get_parallel_chunksize",
 ]
 
 memstats = _core.memstats
+# The pool (and the topology it is planned from) is made on first use.
+set_num_threads = _core.set_num_threads
+get_num_threads = _core.get_num_threads
+get_thread_id = _core.get_thread_id
+set_parallel_chunksize = _core.set_parallel_chunksize
+get_parallel_chunksize = _core.get_parallel_chunksize
 
 
 def prange(*args):
-    """Parallel range: iterates like range() (serially for now)."""
+    """Parallel range: in an @njit(parallel=True) function the loop's
+    iterations run on the thread pool; elsewhere it iterates like range()."""
     return range(*args)
 
 
@@ -52,7 +61,9 @@ def njit(*args, **options):
     (float64(float64[:], int64)); explicit signatures compile at decoration
     time and no other types are accepted afterwards.  Options: cache,
     fastmath, boundscheck, nogil, parallel, error_model ("python"/"numpy"),
-    inline ("never"/"always")."""
+    inline ("never"/"always"), schedule ("static"/"dynamic", for prange
+    loops), deterministic (parallel reductions bitwise identical for every
+    thread count; default from HPCJIT_DETERMINISTIC)."""
     from .dispatcher import check_options, compile_signatures, make_dispatcher
 
     if len(args) > 1:

@@ -298,6 +298,8 @@ def _source(disp):
 
 
 _COMPILER_OPTIONS = ("fastmath", "boundscheck", "error_model", "nogil", "parallel", "inline")
+# only meaningful with parallel=True (prange loops on the pool)
+_PARALLEL_OPTIONS = ("deterministic", "schedule")
 
 
 class _Gather:
@@ -320,6 +322,8 @@ class _Gather:
         src = _source(disp)
         env = _env(py_func, self)
         opts = {k: disp.targetoptions[k] for k in _COMPILER_OPTIONS if k in disp.targetoptions}
+        if opts.get("parallel"):
+            opts.update((k, disp.targetoptions[k]) for k in _PARALLEL_OPTIONS if k in disp.targetoptions)
         self.funcs[idx] = (py_func.__name__, py_func.__qualname__, src.filename, src.source,
                            src.first_line, src.col_offset, env, opts)
         return idx

@@ -34,3 +34,5 @@ DEBUG_COMPILE = _env_bool("DEBUG_COMPILE")
 CPU_NAME = _env("CPU_NAME")
 CPU_FEATURES = _env("CPU_FEATURES")
 DISABLE_JIT = _env_bool("DISABLE_JIT")
+# parallel=True reductions bitwise identical for every thread count
+DETERMINISTIC = _env_bool("DETERMINISTIC")

@@ -9,7 +9,8 @@ from . import types as _types
 _ERROR_MODELS = ("python", "numpy")
 _INLINE = ("never", "always")
 _OPTIONS = ("nopython", "forceobj", "cache", "fastmath", "boundscheck", "nogil",
-            "parallel", "error_model", "inline")
+            "parallel", "error_model", "inline", "deterministic", "schedule")
+_SCHEDULES = ("static", "dynamic")
 
 
 def check_options(options):
@@ -28,6 +29,12 @@ def check_options(options):
     inline = options.get("inline", "never")
     if inline not in _INLINE:
         raise ValueError(f"inline must be 'never' or 'always', not {inline!r}")
+    schedule = options.get("schedule", "static")
+    if schedule not in _SCHEDULES:
+        raise ValueError(f"schedule must be 'static' or 'dynamic', not {schedule!r}")
+    deterministic = options.get("deterministic")
+    if deterministic is None:
+        deterministic = bool(config.DETERMINISTIC)
     boundscheck = options.get("boundscheck")
     if boundscheck is None:
         boundscheck = bool(config.BOUNDSCHECK)
@@ -42,6 +49,8 @@ def check_options(options):
         "parallel": bool(options.get("parallel", False)),
         "error_model": error_model,
         "inline": inline,
+        "deterministic": bool(deterministic),
+        "schedule": schedule,
     }
 
 

@@ -71,8 +71,11 @@ typedef struct HjOptions {
     int boundscheck;    /* IndexError on out-of-range indices                   */
     int error_model;    /* 0 = "python" (ZeroDivisionError), 1 = "numpy"       */
     int nogil;          /* informational for the compiler                       */
-    int parallel;       /* accepted; prange runs serially for now              */
+    int parallel;       /* prange loops run on the pool (compiler/parallel.h)  */
     int inline_always;  /* inline="always"                                      */
+    int deterministic;  /* parallel reductions bitwise identical for any thread
+                           count (deterministic=True or HPCJIT_DETERMINISTIC=1) */
+    int schedule_dynamic; /* schedule="dynamic": prange chunks taken in turn   */
 } HjOptions;
 
 /* One Python function that may be compiled. */

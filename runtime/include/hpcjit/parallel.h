@@ -1,0 +1,33 @@
+/* hpcjit/parallel.h - what compiled prange loops call on top of the pool
+ * (hpcjit/pool.h), and the chunk size setting behind
+ * hpcjit.set_parallel_chunksize.
+ *
+ * Thread-safety: any thread, with or without the GIL; the chunk size is
+ * per thread (as the thread count is).  No Python API. */
+#ifndef HPCJIT_PARALLEL_H
+#define HPCJIT_PARALLEL_H
+
+#include <stdint.h>
+
+#include "hpcjit/pool.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Run body over [0, n) on the pool: static scheduling, or dynamic chunks
+ * when `dynamic` (schedule="dynamic") or a chunk size > 0 is set on the
+ * calling thread.  Returns pool_parallel_for's status (-1: exception
+ * pending on the calling thread). */
+int rt_parallel_for(int64_t n, PoolBody body, void *ctx, int32_t dynamic);
+
+/* The chunk size of dynamic schedules started from the calling thread
+ * (0: the pool's default).  set returns the previous value, or -1 when
+ * n < 0 (nothing changed). */
+int64_t rt_set_parallel_chunksize(int64_t n);
+int64_t rt_get_parallel_chunksize(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

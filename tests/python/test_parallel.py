@@ -1,0 +1,531 @@
+"""parallel=True: prange loops outlined onto the thread pool.  Every kernel
+is compared with its py_func run by CPython (exactly for integers, to
+rounding for floats), swept over thread counts; deterministic mode is
+bitwise identical for every thread count."""
+import os
+import threading
+
+import numpy as np
+import pytest
+
+import hpcjit
+from hpcjit import njit, prange
+from conftest import check, run_python
+
+# int_reductions' product wraps around in int64 as NumPy's scalars do
+pytestmark = pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
+
+MAX_THREADS = hpcjit.get_num_threads()
+THREADS = list(range(1, min(4, MAX_THREADS) + 1))
+
+
+@pytest.fixture(params=THREADS)
+def nthreads(request):
+    old = hpcjit.get_num_threads()
+    hpcjit.set_num_threads(request.param)
+    yield request.param
+    hpcjit.set_num_threads(old)
+
+
+# ---- kernels ----------------------------------------------------------------
+
+@njit(parallel=True)
+def fill(a):
+    for i in prange(a.shape[0]):
+        a[i] = i * 2.0 + 1.0
+    return a
+
+
+@njit(parallel=True)
+def psum(a):
+    s = 0.0
+    for i in prange(a.shape[0]):
+        s += a[i]
+    return s
+
+
+@njit(parallel=True)
+def int_reductions(a):
+    s = 0
+    d = 100
+    p = 1
+    mn = 10 ** 9
+    mx = -10 ** 9
+    o = 0
+    x = 0
+    an = -1
+    for i in prange(a.shape[0]):
+        v = a[i]
+        s += v
+        d -= v
+        p *= (v % 3) + 1
+        mn = min(mn, v)
+        mx = max(v, mx)
+        o |= v
+        x ^= v
+        an &= v | 1
+    return s, d, p % 1000003, mn, mx, o, x, an
+
+
+@njit(parallel=True)
+def float_minmax(a):
+    lo = np.inf
+    hi = -np.inf
+    for i in prange(a.shape[0]):
+        lo = min(lo, a[i])
+        hi = max(hi, a[i])
+    return lo, hi
+
+
+@njit(parallel=True)
+def assign_form(a):
+    s = 0.0
+    for i in prange(a.shape[0]):
+        s = s + a[i] * 0.5
+    return s
+
+
+@njit(parallel=True)
+def range_forms(n):
+    s = 0
+    t = 0
+    for i in prange(3, n):
+        s += i
+    for j in prange(n, -7, -3):
+        t += j * j
+    return s, t
+
+
+@njit(parallel=True)
+def rows(a, out):
+    # nested ordinary loop, private accumulator, array write
+    for i in prange(a.shape[0]):
+        t = 0.0
+        for j in range(a.shape[1]):
+            if a[i, j] > 0.5:
+                continue
+            t += a[i, j] * a[i, j]
+        out[i] = t
+    return out
+
+
+@njit(parallel=True)
+def lastprivate(n):
+    last = -1
+    for i in prange(n):
+        last = i * 3
+    return last, i
+
+
+@njit(parallel=True)
+def with_locals(n):
+    out = np.zeros(n)
+    for i in prange(n):
+        tmp = np.ones(4)
+        tmp[1] = i
+        out[i] = tmp[0] + tmp[1]
+    return out
+
+
+@njit(parallel=True)
+def reads_outer(a, k, scale):
+    s = 0.0
+    for i in prange(a.shape[0]):
+        s += a[i] * scale + k
+    return s
+
+
+@njit(parallel=True)
+def inner_prange(a):
+    s = 0.0
+    for i in prange(a.shape[0]):
+        for j in prange(a.shape[1]):
+            s += a[i, j]
+    return s
+
+
+@njit(parallel=True)
+def bool_reduce(a):
+    anyneg = False
+    allpos = True
+    for i in prange(a.shape[0]):
+        anyneg |= a[i] < 0
+        allpos &= a[i] > 0
+    return anyneg, allpos
+
+
+@njit(parallel=True)
+def empty_loop(n):
+    s = 5
+    for i in prange(n):
+        s += i
+    return s
+
+
+@njit(parallel=True)
+def tid_max(n):
+    m = 0
+    for i in prange(n):
+        m = max(m, 0)
+    return m
+
+
+def test_fill(nthreads):
+    check(fill, np.zeros(1001))
+
+
+def test_float_sum(nthreads):
+    a = np.random.default_rng(1).random(100003)
+    check(psum, a, rtol=1e-9)
+
+
+def test_int_reductions_exact(nthreads):
+    for n in (0, 1, 7, 1000, 20001):
+        a = np.arange(1, n + 1, dtype=np.int64) * 7 % 1013
+        check(int_reductions, a, rtol=0)
+
+
+def test_float_minmax(nthreads):
+    a = np.random.default_rng(2).standard_normal(9999)
+    check(float_minmax, a, rtol=0)
+
+
+def test_assign_reduction(nthreads):
+    check(assign_form, np.random.default_rng(3).random(5000), rtol=1e-9)
+
+
+def test_range_forms(nthreads):
+    for n in (0, 3, 4, 100, 1001):
+        check(range_forms, n, rtol=0)
+
+
+def test_nested_loop_rows(nthreads):
+    a = np.random.default_rng(4).random((103, 17))
+    check(rows, a, np.zeros(103))
+
+
+def test_lastprivate(nthreads):
+    check(lastprivate, 1000, rtol=0)
+
+
+def test_local_arrays_freed(nthreads):
+    before = hpcjit.memstats()
+    check(with_locals, 257)
+    r = with_locals(300)
+    del r
+    after = hpcjit.memstats()
+    assert after[0] - before[0] == after[1] - before[1]
+
+
+def test_reads_enclosing_scalars(nthreads):
+    check(reads_outer, np.arange(1000.0), 3, 0.25, rtol=1e-12)
+
+
+def test_inner_prange_is_serial(nthreads):
+    check(inner_prange, np.random.default_rng(5).random((40, 30)), rtol=1e-9)
+
+
+def test_bool_reductions(nthreads):
+    check(bool_reduce, np.array([1.0, 2.0, 3.0]))
+    check(bool_reduce, np.array([1.0, -2.0, 3.0]))
+
+
+def test_empty_range(nthreads):
+    check(empty_loop, 0)
+    check(empty_loop, 10)
+
+
+def test_without_parallel_prange_is_serial():
+    @njit
+    def serial(a):
+        s = 0.0
+        for i in prange(a.shape[0]):
+            s += a[i]
+        return s
+
+    check(serial, np.arange(100.0))
+
+
+# ---- schedules ----------------------------------------------------------------
+
+@njit(parallel=True, schedule="dynamic")
+def dyn_sum(a):
+    s = 0.0
+    for i in prange(a.shape[0]):
+        s += a[i]
+    return s
+
+
+def test_dynamic_schedule(nthreads):
+    check(dyn_sum, np.random.default_rng(6).random(50000), rtol=1e-9)
+
+
+def test_chunksize(nthreads):
+    old = hpcjit.set_parallel_chunksize(7)
+    try:
+        assert hpcjit.get_parallel_chunksize() == 7
+        check(psum, np.random.default_rng(7).random(3001), rtol=1e-9)
+        check(int_reductions, np.arange(500, dtype=np.int64), rtol=0)
+    finally:
+        hpcjit.set_parallel_chunksize(old)
+    assert hpcjit.get_parallel_chunksize() == old
+    with pytest.raises(ValueError):
+        hpcjit.set_parallel_chunksize(-1)
+
+
+def test_schedule_option_checked():
+    with pytest.raises(ValueError):
+        njit(parallel=True, schedule="guided")(lambda x: x)
+
+
+# ---- exceptions inside prange bodies --------------------------------------------
+
+@njit(parallel=True)
+def raises_at(a, k):
+    for i in prange(a.shape[0]):
+        if i == k:
+            raise ValueError("bad element")
+        a[i] = 1.0
+    return a
+
+
+@njit(parallel=True, boundscheck=True)
+def out_of_bounds(a):
+    s = 0.0
+    for i in prange(a.shape[0] + 3):
+        s += a[i]
+    return s
+
+
+@njit(parallel=True)
+def divides(a, b):
+    s = 0
+    for i in prange(a.shape[0]):
+        s += a[i] // b[i]
+    return s
+
+
+@njit(parallel=True)
+def raises_with_arrays(n, k):
+    out = np.zeros(n)
+    for i in prange(n):
+        tmp = np.ones(3)
+        if i == k:
+            raise ValueError("late")
+        out[i] = tmp[0]
+    return out
+
+
+@pytest.mark.numba_skip("Numba cannot raise from prange bodies")
+def test_value_error_with_message(nthreads):
+    for k in (0, 500, 999):
+        with pytest.raises(ValueError, match="bad element"):
+            raises_at(np.zeros(1000), k)
+    check(raises_at, np.zeros(100), 1000)
+
+
+@pytest.mark.numba_skip("Numba cannot raise from prange bodies")
+def test_index_error_boundscheck(nthreads):
+    with pytest.raises(IndexError, match="out of bounds"):
+        out_of_bounds(np.ones(10))
+
+
+@pytest.mark.numba_skip("Numba cannot raise from prange bodies")
+def test_zero_division(nthreads):
+    b = np.ones(1000, dtype=np.int64)
+    b[777] = 0
+    with pytest.raises(ZeroDivisionError):
+        divides(np.arange(1000), b)
+    check(divides, np.arange(1000), np.ones(1000, dtype=np.int64) * 3, rtol=0)
+
+
+@pytest.mark.numba_skip("Numba cannot raise from prange bodies")
+def test_exception_releases_arrays(nthreads):
+    before = hpcjit.memstats()
+    for k in (0, 50, 99):
+        with pytest.raises(ValueError, match="late"):
+            raises_with_arrays(100, k)
+    after = hpcjit.memstats()
+    assert after[0] - before[0] == after[1] - before[1]
+
+
+def test_return_in_prange_refused():
+    @njit(parallel=True)
+    def f(n):
+        for i in prange(n):
+            return i
+        return -1
+
+    with pytest.raises(hpcjit.errors.UnsupportedError, match="return"):
+        f(3)
+
+
+# ---- thread API -------------------------------------------------------------------
+
+@pytest.mark.numba_skip("hpcjit plan-specific bounds")
+def test_thread_api():
+    old = hpcjit.get_num_threads()
+    assert 1 <= old <= MAX_THREADS
+    assert hpcjit.get_thread_id() == 0
+    hpcjit.set_num_threads(1)
+    assert hpcjit.get_num_threads() == 1
+    hpcjit.set_num_threads(MAX_THREADS)
+    assert hpcjit.get_num_threads() == MAX_THREADS
+    for bad in (0, -1, MAX_THREADS + 1):
+        with pytest.raises(ValueError):
+            hpcjit.set_num_threads(bad)
+    assert hpcjit.get_num_threads() == MAX_THREADS
+    hpcjit.set_num_threads(old)
+
+
+def test_python_threads_concurrently():
+    a = np.random.default_rng(8).random(20000)
+    ia = np.arange(3000, dtype=np.int64)
+    exp_f = psum.py_func(a)
+    exp_i = int_reductions.py_func(ia)
+    errors = []
+
+    def work(k):
+        try:
+            for _ in range(30):
+                assert abs(psum(a) - exp_f) <= 1e-9 * abs(exp_f)
+                assert int_reductions(ia) == exp_i
+                out = rows(a.reshape(200, 100), np.zeros(200))
+                assert np.allclose(out, rows.py_func(a.reshape(200, 100), np.zeros(200)))
+        except BaseException as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert not any(t.is_alive() for t in threads), "a thread hung"
+    if errors:
+        raise errors[0]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_fork_in_the_middle():
+    code = """
+        import os, sys
+        import numpy as np
+        from hpcjit import njit, prange
+
+        @njit(parallel=True)
+        def psum(a):
+            s = 0.0
+            for i in prange(a.shape[0]):
+                s += a[i] * 2.0
+            return s
+
+        a = np.arange(100000.0)
+        exp = psum.py_func(a)
+        assert abs(psum(a) - exp) <= 1e-9 * exp     # the pool is running
+        pid = os.fork()
+        if pid == 0:
+            ok = all(abs(psum(a) - exp) <= 1e-9 * exp for _ in range(20))
+            os._exit(0 if ok else 3)
+        _, status = os.waitpid(pid, 0)
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+        assert abs(psum(a) - exp) <= 1e-9 * exp
+        print("ok")
+    """
+    r = run_python(code)
+    assert r.returncode == 0, r.stderr
+    assert "ok" in r.stdout
+
+
+# ---- deterministic mode ----------------------------------------------------------
+
+@pytest.mark.numba_skip("hpcjit's reproducible mode")
+def test_deterministic_bitwise_across_threads():
+    code = """
+        import numpy as np, hpcjit
+        from hpcjit import njit, prange
+
+        @njit(parallel=True, deterministic=True)
+        def dsum(a):
+            s = 0.5
+            p = 1.0
+            for i in prange(a.shape[0]):
+                s += a[i]
+                p *= 1.0 + a[i] * 1e-6
+            return s, p
+
+        @njit(parallel=True, deterministic=True, schedule="dynamic")
+        def ddyn(a):
+            s = 0.0
+            for i in prange(a.shape[0]):
+                s -= a[i] * a[i]
+            return s
+
+        rng = np.random.default_rng(9)
+        for n in (0, 1, 4095, 4096, 4097, 100003, 1000001):
+            a = rng.standard_normal(n)
+            seen = set()
+            for t in (1, 2, 3, 4):
+                hpcjit.set_num_threads(t)
+                for chunk in (0, 3):
+                    hpcjit.set_parallel_chunksize(chunk)
+                    seen.add((dsum(a), ddyn(a)))
+            assert len(seen) == 1, (n, seen)
+            (s, p), d = seen.pop()
+            es, ep = dsum.py_func(a)
+            assert abs(s - es) <= 1e-9 * max(1.0, abs(es)), (s, es)
+            assert abs(p - ep) <= 1e-9 * abs(ep), (p, ep)
+            ed = ddyn.py_func(a)
+            assert abs(d - ed) <= 1e-9 * max(1.0, abs(ed)), (d, ed)
+        print("ok")
+    """
+    r = run_python(code, env={"HPCJIT_NUM_THREADS": "4"})
+    assert r.returncode == 0, r.stderr
+    assert "ok" in r.stdout
+
+
+@pytest.mark.numba_skip("hpcjit's reproducible mode")
+def test_deterministic_from_environment():
+    code = """
+        import numpy as np, hpcjit
+        from hpcjit import njit, prange
+
+        @njit(parallel=True)
+        def dsum(a):
+            s = 0.0
+            for i in prange(a.shape[0]):
+                s += a[i]
+            return s
+
+        a = np.random.default_rng(10).standard_normal(300001)
+        seen = set()
+        for t in (1, 2, 3, 4):
+            hpcjit.set_num_threads(t)
+            seen.add(dsum(a))
+        assert len(seen) == 1, seen
+        print("ok")
+    """
+    r = run_python(code, env={"HPCJIT_NUM_THREADS": "4", "HPCJIT_DETERMINISTIC": "1"})
+    assert r.returncode == 0, r.stderr
+    assert "ok" in r.stdout
+
+
+@pytest.mark.numba_skip("sweeps hpcjit's plan over 4 threads")
+def test_kernels_on_four_threads():
+    code = """
+        import numpy as np, hpcjit, sys
+        sys.path.insert(0, %r)
+        import test_parallel as T
+        for t in (1, 2, 3, 4):
+            hpcjit.set_num_threads(t)
+            a = np.arange(1, 20001, dtype=np.int64) * 7 %% 1013
+            assert T.int_reductions(a) == T.int_reductions.py_func(a)
+            f = np.random.default_rng(t).random(100003)
+            assert abs(T.psum(f) - T.psum.py_func(f)) <= 1e-9 * T.psum.py_func(f)
+            m = np.random.default_rng(t).random((64, 33))
+            assert np.allclose(T.rows(m, np.zeros(64)), T.rows.py_func(m, np.zeros(64)))
+            assert T.lastprivate(999) == T.lastprivate.py_func(999)
+        print("ok")
+    """ % os.path.dirname(os.path.abspath(__file__))
+    r = run_python(code, env={"HPCJIT_NUM_THREADS": "4"})
+    assert r.returncode == 0, r.stderr
+    assert "ok" in r.stdout
