@@ -246,3 +246,51 @@ def test_bad_request_before_the_first_compile_leaves_a_working_jit():
     """)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["refused", "ok"]
+
+
+# ---- LLVM linked into hpcjit._compiler -------------------------------------------
+
+def test_compiler_module_exports_only_its_init():
+    # LLVM's symbols stay inside the module (static link with hidden
+    # symbols, or the shared libLLVM): nothing to clash with another LLVM
+    import shutil
+    from hpcjit import _compiler
+    nm = shutil.which("nm")
+    if nm is None:
+        pytest.skip("no nm")
+    import subprocess
+    out = subprocess.run([nm, "-D", "--defined-only", _compiler.__file__],
+                         capture_output=True, text=True).stdout
+    names = [line.split()[-1] for line in out.splitlines() if line.strip()]
+    assert names == ["PyInit__compiler"], names
+
+
+def test_numba_and_hpcjit_in_one_process():
+    pytest.importorskip("numba")
+    r = run_python("""
+        import numpy as np
+        import numba
+        from hpcjit import njit
+        def body(a):
+            s = 0.0
+            for x in a:
+                s += x * x
+            return s
+        nb = numba.njit(body)
+        a = np.arange(10.0)
+        first = nb(a)
+        @njit
+        def hj(a):
+            s = 0.0
+            for x in a:
+                s += x * x
+            return s
+        assert hj(a) == hj.py_func(a) == first
+        @numba.njit
+        def nb2(x):
+            return x * 3.0
+        assert nb2(2.0) == 6.0
+        print("ok")
+    """)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "ok"
