@@ -261,8 +261,9 @@ def test_compiler_module_exports_only_its_init():
     import subprocess
     out = subprocess.run([nm, "-D", "--defined-only", _compiler.__file__],
                          capture_output=True, text=True).stdout
+    linker_made = {"__bss_start", "_edata", "_end", "_init", "_fini"}
     names = [line.split()[-1] for line in out.splitlines() if line.strip()]
-    assert names == ["PyInit__compiler"], names
+    assert [n for n in names if n not in linker_made] == ["PyInit__compiler"], names
 
 
 def test_numba_and_hpcjit_in_one_process():
