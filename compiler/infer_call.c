@@ -361,7 +361,8 @@ static Type *like_call(Inf *I, Node *n, const char *fname) {
         return TYPING(I, n, "%s() needs an array, not %s", fname, infer_tyname(I, t));
     sl[1] = NULL;
     set_args(I, n, sl, 2);
-    return ty_array(I->tc, dt ? dt : t->dtype, t->ndim, LAYOUT_C);
+    /* NumPy's order='K' keeps F for F inputs; Numba types A inputs as C */
+    return ty_array(I->tc, dt ? dt : t->dtype, t->ndim, t->layout == LAYOUT_F ? LAYOUT_F : LAYOUT_C);
 }
 
 static Type *arange_call(Inf *I, Node *n) {
