@@ -24,6 +24,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <llvm-c/DebugInfo.h>
+
 #include "lower.h"
 #include "parallel.h"
 
@@ -124,11 +126,28 @@ static LLVMValueRef loop_begin(Lower *L, CLoop *c, LLVMValueRef from, LLVMValueR
     return k;
 }
 
-static void loop_end(Lower *L, CLoop *c) {
+/* Returns the back edge. */
+static LLVMValueRef loop_end(Lower *L, CLoop *c) {
     LLVMValueRef k = lower_load(L, L->t_i64, c->slot, "k");
     LLVMBuildStore(L->b, LLVMBuildAdd(L->b, k, c->by, ""), c->slot);
-    LLVMBuildBr(L->b, c->head);
+    LLVMValueRef br = LLVMBuildBr(L->b, c->head);
     lower_at(L, c->end);
+    return br;
+}
+
+/* Keep LLVM from unrolling the loop whose back edge is `br`: unrolling the
+ * loop over deterministic blocks duplicates the inner loop and leaves both
+ * copies un-unrolled (2x slower sums). */
+static void no_unroll(Lower *L, LLVMValueRef br) {
+    static const char opt[] = "llvm.loop.unroll.disable";
+    LLVMMetadataRef tmp = LLVMTemporaryMDNode(L->ctx, NULL, 0);
+    LLVMMetadataRef flag = LLVMMDStringInContext2(L->ctx, opt, sizeof opt - 1);
+    LLVMMetadataRef inner = LLVMMDNodeInContext2(L->ctx, &flag, 1);
+    LLVMMetadataRef ops[2] = {tmp, inner};
+    LLVMMetadataRef id = LLVMMDNodeInContext2(L->ctx, ops, 2);
+    LLVMMetadataReplaceAllUsesWith(tmp, id); /* disposes tmp */
+    unsigned kind = LLVMGetMDKindIDInContext(L->ctx, "llvm.loop", 9);
+    LLVMSetMetadata(br, kind, LLVMMetadataAsValue(L->ctx, id));
 }
 
 /* ---- the outlined body ------------------------------------------------------ */
@@ -261,7 +280,9 @@ static LLVMValueRef outline_body(Lower *L, Par *P) {
             LLVMBuildBr(L->b, done);
             lower_at(L, done);
         }
-        loop_end(L, &units);
+        LLVMValueRef back = loop_end(L, &units);
+        if (det)
+            no_unroll(L, back);
         LLVMBuildBr(L->b, L->exit_bb);
 
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))

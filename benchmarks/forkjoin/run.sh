@@ -30,11 +30,21 @@ if "$py" -c "import numba" 2>/dev/null; then
 else
   : > "$tmp/numba.txt"
 fi
+# hpcjit's prange from Python (dispatcher call included), when the build has
+# the Python package
+if [ -d "$build/python/hpcjit" ]; then
+  PYTHONPATH="$build/python" "$py" "$here/hpcjit_forkjoin.py" "$(( reps / 4 ))" "$maxt" > "$tmp/hjpy.txt" 2>/dev/null || : > "$tmp/hjpy.txt"
+else
+  : > "$tmp/hjpy.txt"
+fi
 echo "fork/join of a parallel loop of 1000 iterations storing a[i] = i, median us per loop"
 echo "$(nproc) CPUs online, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-awk 'NR == FNR { numba[$1] = $2; next }
-     FNR == 1 { printf "%-8s %10s %10s %10s %12s %12s\n", "threads", "hpcjit", "OpenMP", "Numba", "hpcjit/OMP", "hpcjit/Numba" }
+awk 'FILENAME ~ /hjpy/ { hj[$1] = $2; next }
+     FILENAME ~ /numba/ { numba[$1] = $2; next }
+     !hdr { hdr = 1; printf "%-8s %10s %10s %10s %12s %12s %12s %14s\n", "threads", "hpcjit", "OpenMP", "Numba", "hpcjit/OMP", "hpcjit/Numba", "prange(py)", "prange/Numba" }
      { nb = ($1 in numba) ? sprintf("%10.2f", numba[$1]) : sprintf("%10s", "-")
        rn = ($1 in numba) ? sprintf("%12.3f", $2 / numba[$1]) : sprintf("%12s", "-")
-       printf "%-8s %10.2f %10.2f %s %12.3f %s\n", $1, $2, $3, nb, $2 / $3, rn }' \
-    "$tmp/numba.txt" "$tmp/c.txt"
+       hp = ($1 in hj) ? sprintf("%12.2f", hj[$1]) : sprintf("%12s", "-")
+       hn = ($1 in hj && $1 in numba) ? sprintf("%14.3f", hj[$1] / numba[$1]) : sprintf("%14s", "-")
+       printf "%-8s %10.2f %10.2f %s %12.3f %s %s %s\n", $1, $2, $3, nb, $2 / $3, rn, hp, hn }' \
+    "$tmp/hjpy.txt" "$tmp/numba.txt" "$tmp/c.txt"
