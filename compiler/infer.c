@@ -772,9 +772,38 @@ static int array_index(Inf *I, Node *n, bool *unk) {
     return 1;
 }
 
+/* A view of a read-only array is read-only (Numba: Array.copy keeps
+ * `mutable`); `src` is the viewed operand, maybe behind casts. */
+static Type *keep_readonly(Inf *I, const Node *src, Type *t) {
+    if (!t || t->kind != TY_ARRAY || !src || !src->ty || src->ty->kind != TY_ARRAY || !src->ty->readonly)
+        return t;
+    return ty_set_readonly(I->tc, t, true);
+}
+
+/* Builtins whose array result may share the argument's memory. */
+static bool is_view_builtin(BuiltinId b) {
+    switch (b) {
+    case BI_NP_RESHAPE: case BI_NP_RAVEL: case BI_NP_TRANSPOSE: case BI_NP_SQUEEZE:
+    case BI_NP_EXPAND_DIMS: case BI_NP_FLIP:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool refuse_readonly_store(Inf *I, Node *at, const Type *t) {
+    if (t && t->kind == TY_ARRAY && t->readonly) {
+        err(I, HJ_DIAG_TYPING, at, "Cannot modify readonly array of type: %s", infer_tyname(I, t));
+        return true;
+    }
+    return false;
+}
+
 static Type *subscript_expr(Inf *I, Node *n, bool store) {
     Type *base = infer_expr(I, &n->a);
     if (!base)
+        return NULL;
+    if (store && refuse_readonly_store(I, n, base))
         return NULL;
     if (IS_UNK(base)) {
         if (n->b->kind != N_SLICE && !infer_expr(I, &n->b))
@@ -866,12 +895,25 @@ Type *infer_expr(Inf *I, Node **pn) {
     case N_BOOLOP: t = boolop_expr(I, n); break;
     case N_IFEXP: t = ifexp_expr(I, n); break;
     case N_TUPLE: t = tuple_expr(I, n); break;
-    case N_SUBSCRIPT: t = subscript_expr(I, n, false); break;
+    case N_SUBSCRIPT:
+        t = subscript_expr(I, n, false);
+        t = keep_readonly(I, n->a, t);
+        break;
     case N_CALL:
         t = infer_call(I, pn);
         n = *pn; /* may have been rewritten */
+        if (t && n->kind == N_CALL && n->call_kind == CALL_BUILTIN && n->builtin == BI_ARRAY_FILL) {
+            Node *self = n->self_node ? n->self_node : (n->args.len ? VEC_AT(n->args, 0) : NULL);
+            if (self && refuse_readonly_store(I, n, self->ty))
+                return NULL;
+        }
+        if (t && n->kind == N_CALL && n->call_kind == CALL_BUILTIN && is_view_builtin(n->builtin))
+            t = keep_readonly(I, n->self_node ? n->self_node : (n->args.len ? VEC_AT(n->args, 0) : NULL), t);
         break;
-    case N_ATTRIBUTE: t = infer_attribute(I, n); break;
+    case N_ATTRIBUTE:
+        t = infer_attribute(I, n);
+        t = keep_readonly(I, n->a, t);
+        break;
     case N_CAST:
         if (!infer_expr(I, &n->a))
             return NULL;
@@ -993,6 +1035,11 @@ static bool assign_value(Inf *I, PtrVec *targets, Node **pv, Node *stmt) {
             return false;
     for (int i = 0; i < targets->len; i++) {
         Node *t = VEC_AT(*targets, i);
+        if (t->kind == N_SUBSCRIPT) {
+            Type *bt = infer_expr(I, &t->a);
+            if (!bt || refuse_readonly_store(I, t, bt))
+                return false;
+        }
         Type *tt = settle_target(I, t, stmt);
         if (!tt)
             return false;
