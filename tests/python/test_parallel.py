@@ -529,3 +529,98 @@ def test_kernels_on_four_threads():
     r = run_python(code, env={"HPCJIT_NUM_THREADS": "4"})
     assert r.returncode == 0, r.stderr
     assert "ok" in r.stdout
+
+
+# ---- more shapes of loops ----------------------------------------------------------
+
+@njit
+def helper(x):
+    return x * x + 1.0
+
+
+@njit(parallel=True)
+def calls_and_types(a, c, u):
+    s32 = np.float32(0.0)
+    z = 0j
+    umin = u[0]
+    h = 0.0
+    for i in prange(a.shape[0]):
+        s32 += a[i]
+        z += c[i] * 2
+        umin = min(umin, u[i])
+        h += helper(np.float64(a[i]))
+    return s32, z, umin, h
+
+
+@njit(parallel=True)
+def loop_else(n, out):
+    for i in prange(n):
+        out[i] = i
+    else:
+        out[0] = -1
+    return out
+
+
+@njit(parallel=True)
+def last_array(n):
+    tmp = np.zeros(2)
+    for i in prange(n):
+        tmp = np.zeros(2)
+        tmp[0] = i
+    return tmp
+
+
+def test_types_and_calls(nthreads):
+    rng = np.random.default_rng(11)
+    a = rng.random(3001).astype(np.float32)
+    c = rng.random(3001) + 1j * rng.random(3001)
+    u = rng.integers(5, 1 << 40, 3001).astype(np.uint64)
+    got = calls_and_types(a, c, u)
+    exp = calls_and_types.py_func(a, c, u)
+    assert abs(got[0] - exp[0]) <= 1e-3 * abs(exp[0])
+    assert abs(got[1] - exp[1]) <= 1e-9 * abs(exp[1])
+    assert got[2] == exp[2]
+    assert abs(got[3] - exp[3]) <= 1e-9 * abs(exp[3])
+
+
+def test_loop_else(nthreads):
+    check(loop_else, 50, np.zeros(50, dtype=np.int64))
+
+
+def test_lastprivate_array(nthreads):
+    before = hpcjit.memstats()
+    check(last_array, 100)
+    check(last_array, 0)
+    after = hpcjit.memstats()
+    assert after[0] - before[0] == after[1] - before[1]
+
+
+@pytest.mark.numba_skip("hpcjit's IR")
+def test_outlined_onto_the_pool():
+    ir = "\n".join(psum.inspect_llvm().values())
+    assert "rt_parallel_for" in ir and ".prange." in ir
+
+
+@pytest.mark.numba_skip("Numba cannot raise from prange bodies")
+def test_exceptions_from_python_threads():
+    errors = []
+
+    def work(k):
+        try:
+            for j in range(20):
+                a = np.zeros(2000)
+                with pytest.raises(ValueError, match="bad element"):
+                    raises_at(a, (k * 97 + j * 13) % 2000)
+                out = raises_at(np.zeros(100), 1000)
+                assert (out == 1.0).all()
+        except BaseException as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert not any(t.is_alive() for t in threads), "a thread hung"
+    if errors:
+        raise errors[0]
