@@ -115,6 +115,8 @@ typedef enum NodeKind {
     /* ---- inserted by inference ---- */
     N_CAST,      /* a = operand; ty = target type, a->ty = source type.  To
                     bool: truth value (x != 0, len != 0 for arrays...). */
+    N_ARRAYEXPR, /* a = root of a fused elementwise tree; ty = its array type
+                    (infer_arrayexpr.c; docs/TYPED_AST.md "Array expressions") */
     N_COUNT
 } NodeKind;
 

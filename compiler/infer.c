@@ -545,6 +545,8 @@ static Type *binop_expr(Inf *I, Node *n) {
     Type *b = a ? infer_expr(I, &n->b) : NULL;
     if (!b)
         return NULL;
+    if (!IS_UNK(a) && !IS_UNK(b) && (ty_is_array(a) || ty_is_array(b)) && n->op != OP_MATMUL)
+        return infer_ae_binop(I, n, a, b);
     Type *op_ty = NULL;
     Type *t = infer_binop_type(I, n, n->op, a, b, &op_ty);
     if (!t)
@@ -567,6 +569,8 @@ static Type *unary_expr(Inf *I, Node *n) {
     }
     if (IS_UNK(a))
         return a;
+    if (ty_is_array(a))
+        return infer_ae_unary(I, n, a);
     if (!ty_is_number(a)) {
         if (ty_is_array(a))
             return TYPING(I, n, "cannot apply unary '%s' to %s (array expressions are not supported yet)",
@@ -612,6 +616,8 @@ static Type *compare_expr(Inf *I, Node *n) {
             else
                 return UNSUP(I, n, "'%s' is only supported with None (comparing %s and %s)",
                              ast_op_str(op), infer_tyname(I, left), infer_tyname(I, right));
+        } else if (ty_is_array(left) || ty_is_array(right)) {
+            return infer_ae_compare(I, n, left, right);
         } else if (ty_is_number(left) && ty_is_number(right)) {
             ot = ty_promote_arith(I->tc, left, right);
             if (ty_is_complex(ot) && op != OP_EQ && op != OP_NE)
@@ -918,6 +924,8 @@ Type *infer_expr(Inf *I, Node **pn) {
         if (!infer_expr(I, &n->a))
             return NULL;
         return n->ty;
+    case N_ARRAYEXPR:
+        return n->ty;
     case N_NAMEDEXPR: {
         Var *v = find_var(I->s, n->a->name);
         Type *vt = infer_expr(I, &n->b);
@@ -943,6 +951,8 @@ Type *infer_expr(Inf *I, Node **pn) {
     if (I->final && IS_UNK(t))
         return TYPING(I, n, "cannot determine the type of this expression");
     n->ty = t;
+    if (I->final && t->kind == TY_ARRAY)
+        *pn = infer_ae_root(I, n); /* fused array expression */
     return t;
 }
 
@@ -1168,6 +1178,12 @@ static bool stmt(Inf *I, Node *n) {
         Type *vt = infer_expr(I, &n->b);
         if (!vt)
             return false;
+        if (!IS_UNK(tt) && !IS_UNK(vt) && ty_is_array(tt) && n->op != OP_MATMUL) {
+            /* in place on the array */
+            t->ty = tt;
+            n->ty = infer_ae_augassign(I, n, tt, vt);
+            return n->ty != NULL;
+        }
         Type *op_ty = NULL;
         Type *r = infer_binop_type(I, n, n->op, tt, vt, &op_ty);
         if (!r)

@@ -47,6 +47,29 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self);
 /* Array methods of that area and a.T; true when `name` is one of them. */
 bool infer_np_attr(Inf *I, Node *n, Type *base, Type **out);
 
+/* infer_arrayexpr.c: operators and ufuncs on arrays (area "arrexpr").
+ * The *_binop/_unary/_compare/_augassign hooks are called with operand
+ * types known and at least one of them an array. */
+Type *infer_ae_binop(Inf *I, Node *n, Type *a, Type *b);
+Type *infer_ae_unary(Inf *I, Node *n, Type *a);
+Type *infer_ae_compare(Inf *I, Node *n, Type *a, Type *b);
+/* `t op= v` on an array target of type tt: returns the operation's array type. */
+Type *infer_ae_augassign(Inf *I, Node *n, Type *tt, Type *vt);
+/* Ufuncs typed by infer_ae_ufunc_call; the older scalar numpy builtins
+ * (np.sqrt, abs, ...) only when an argument is an array
+ * (infer_ae_owns_scalar is false for them). */
+bool infer_ae_is_ufunc(BuiltinId id);
+bool infer_ae_owns_scalar(BuiltinId id);
+Type *infer_ae_ufunc_call(Inf *I, Node *n, BuiltinId id, Type **tys);
+bool infer_ae_is_elementwise(const Node *n);
+/* Final pass: wrap an elementwise array node into its N_ARRAYEXPR root. */
+Node *infer_ae_root(Inf *I, Node *n);
+
+/* infer_search.c: sorting, searching and np.random (area "search") */
+bool infer_search_handles(BuiltinId id);
+Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self);
+bool infer_search_attr(Inf *I, Node *n, Type *base, Type **out);
+
 #define TY_UNK(I) infer_ty((I), TY_UNKNOWN)
 #define IS_UNK(t) ((t)->kind == TY_UNKNOWN)
 

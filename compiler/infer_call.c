@@ -599,6 +599,13 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         return NULL;
     if (unk)
         return TY_UNK(I);
+    if (infer_ae_is_ufunc(id)) { /* arrexpr: ufuncs (arrays always, new ones on scalars too) */
+        bool arr = infer_ae_owns_scalar(id);
+        for (int i = 0; i < k; i++)
+            arr = arr || tys[i]->kind == TY_ARRAY;
+        if (arr)
+            return infer_ae_ufunc_call(I, n, id, tys);
+    }
     switch (id) {
     case BI_ABS:
     case BI_NP_ABS:

@@ -515,6 +515,11 @@ static bool stmt_assign(Lower *L, Node *n) {
 static bool stmt_augassign(Lower *L, Node *n) {
     int mark = lower_temps_mark(L);
     Node *t = n->a;
+    if (t->ty && t->ty->kind == TY_ARRAY) { /* in place: lower_arrayexpr.c */
+        bool ok = lower_ae_augassign(L, n);
+        lower_temps_release(L, mark);
+        return ok;
+    }
     Type *opt = n->op_ty ? n->op_ty : t->ty;
     Type *rty = NULL;
     if (t->kind == N_NAME) {

@@ -168,6 +168,39 @@ bool lower_assign(Lower *L, Node *target, LLVMValueRef v, Type *t, bool owned);
 /* An N_FOR with n->par set: outlined onto the pool (compiler/parallel.h). */
 bool lower_parallel_for(Lower *L, Node *n);
 
+/* A new array of type aty, shape dims[0..ndim) (dims needs ndim+1 slots:
+ * scratch); owned.  Raises ValueError/MemoryError on bad sizes. */
+LLVMValueRef lower_alloc_array(Lower *L, Type *aty, LLVMValueRef *dims, bool zeroed);
+
+/* ---- lower_arrayexpr.c: fused array expressions (area "arrexpr") ---- */
+/* An N_ARRAYEXPR (or an unfused elementwise array node): a new array, owned. */
+LLVMValueRef lower_arrayexpr(Lower *L, Node *n, bool *owned);
+/* `t op= v` on an array target, in place. */
+bool lower_ae_augassign(Lower *L, Node *n);
+/* Store array value/expression v into the existing array dst (type dty),
+ * broadcasting v to dst's shape (ValueError when it does not fit). */
+bool lower_ae_store(Lower *L, LLVMValueRef dst, Type *dty, Node *v);
+/* Calls typed by infer_arrayexpr.c (ufuncs, scalar or array). */
+bool lower_ae_is_ufunc_call(const Node *n);
+LLVMValueRef lower_ae_call(Lower *L, Node *n, bool *owned);
+
+/* ---- lower_np.c: reductions, shape and creation functions (area "reduce") ---- */
+/* *handled is false when n's builtin is not one of them. */
+LLVMValueRef lower_np_call(Lower *L, Node *n, bool *owned, bool *handled);
+
+/* ---- lower_search.c, lower_random.c: sorting, searching, np.random (area "search") ---- */
+LLVMValueRef lower_search_call(Lower *L, Node *n, bool *owned, bool *handled);
+LLVMValueRef lower_random_call(Lower *L, Node *n, bool *owned, bool *handled);
+
+/* ---- lower.c, for lower_parallel.c ---- */
+bool lower_body(Lower *L, PtrVec *body);
+/* Assign v (of type t) to an assignment target (name, subscript, tuple). */
+bool lower_assign(Lower *L, Node *target, LLVMValueRef v, Type *t, bool owned);
+
+/* ---- lower_parallel.c: prange loops of parallel=True functions ---- */
+/* An N_FOR with n->par set: outlined onto the pool (compiler/parallel.h). */
+bool lower_parallel_for(Lower *L, Node *n);
+
 enum { ARR_MEMINFO, ARR_PARENT, ARR_NITEMS, ARR_ITEMSIZE, ARR_DATA, ARR_SHAPE, ARR_STRIDES };
 
 #endif

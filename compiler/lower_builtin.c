@@ -461,6 +461,10 @@ static LLVMValueRef alloc_array(Lower *L, Type *aty, LLVMValueRef *dims, bool ze
     return LLVMBuildInsertValue(L->b, v, strides, ARR_STRIDES, "array");
 }
 
+LLVMValueRef lower_alloc_array(Lower *L, Type *aty, LLVMValueRef *dims, bool zeroed) {
+    return alloc_array(L, aty, dims, zeroed);
+}
+
 static void fill_array(Lower *L, LLVMValueRef arr, Type *dt, LLVMValueRef val) {
     CLoop lp;
     LLVMValueRef data = lower_array_field(L, arr, ARR_DATA, "data");
@@ -1137,6 +1141,8 @@ static LLVMValueRef divmod_value(Lower *L, Node *n) {
 LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned) {
     *owned = false;
     BuiltinId b = n->builtin;
+    if (lower_ae_is_ufunc_call(n))
+        return lower_ae_call(L, n, owned); /* lower_arrayexpr.c */
     switch (b) {
     case BI_RANGE:
     case BI_PRANGE: return lower_range_value(L, n);

@@ -737,6 +737,7 @@ LLVMValueRef lower_expr(Lower *L, Node *n, bool *owned) {
         if (n->ty->kind == TY_TUPLE || n->ty->kind == TY_ARRAY || n->ty->kind == TY_RANGE)
             return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "global '%s' of this type cannot be frozen", n->name);
         return LLVMConstNull(lower_type(L, n->ty));
+    case N_ARRAYEXPR: return lower_arrayexpr(L, n, owned); /* lower_arrayexpr.c */
     case N_CAST: {
         bool o = false;
         LLVMValueRef v = lower_expr(L, n->a, &o);

@@ -1,0 +1,75 @@
+"""Fused array expressions: hpcjit vs NumPy vs Numba on arrays larger than
+the last-level cache.  Each kernel is one expression of three or more
+operators; hpcjit fuses it into one loop with one output allocation, NumPy
+makes a temporary per operator.
+
+    PYTHONPATH=build/python python3 benchmarks/arrayexpr.py [--n N] [--repeat R]
+
+Prints the best-of-R time of each and the ratios NumPy/hpcjit (target
+>= 1.5) and Numba/hpcjit (target >= 1.0)."""
+import argparse
+import time
+
+import numpy as np
+
+
+def k_poly(a, b, c):
+    return a * b + c * a - b
+
+
+def k_mixed(a, b, c):
+    return a * b + c - np.sqrt(np.abs(a)) / (1.0 + b * b)
+
+
+def k_where(a, b, c):
+    return np.where(a > b, a - c, b * c) + 2.0
+
+
+def k_affine(a, b, c):
+    return a * 2.0 + b * 3.0 - c
+
+
+KERNELS = [k_poly, k_mixed, k_where, k_affine]
+
+
+def best(f, args, repeat):
+    f(*args)
+    t = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        f(*args)
+        t = min(t, time.perf_counter() - t0)
+    return t
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=8_000_000, help="elements per array (default 8M: 64 MB each)")
+    ap.add_argument("--repeat", type=int, default=7)
+    args = ap.parse_args()
+    import hpcjit
+    try:
+        import numba
+    except ImportError:
+        numba = None
+    gen = np.random.default_rng(0)
+    a, b, c = (gen.random(args.n) + 0.5 for _ in range(3))
+    print(f"n = {args.n} float64 ({args.n * 8 / 2**20:.0f} MiB per array), best of {args.repeat}")
+    print(f"{'kernel':10} {'numpy ms':>9} {'hpcjit ms':>9} {'numba ms':>9} {'np/hj':>7} {'nb/hj':>7}")
+    for k in KERNELS:
+        hj = hpcjit.njit(k)
+        exp = k(a, b, c)
+        assert np.allclose(hj(a, b, c), exp)
+        t_np = best(k, (a, b, c), args.repeat)
+        t_hj = best(hj, (a, b, c), args.repeat)
+        t_nb = float("nan")
+        if numba is not None:
+            nb = numba.njit(k)
+            assert np.allclose(nb(a, b, c), exp)
+            t_nb = best(nb, (a, b, c), args.repeat)
+        print(f"{k.__name__:10} {t_np * 1e3:9.2f} {t_hj * 1e3:9.2f} {t_nb * 1e3:9.2f} "
+              f"{t_np / t_hj:7.2f} {t_nb / t_hj:7.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,450 @@
+/* infer_arrayexpr.c - typing of array expressions: operators and ufuncs on
+ * arrays (and the ufuncs on scalars), NumPy's dtype promotion and the
+ * N_ARRAYEXPR roots that lowering fuses into one loop nest.
+ *
+ * Tree shape (docs/TYPED_AST.md, "Array expressions"): an N_ARRAYEXPR's `a`
+ * is an elementwise node (N_BINOP, N_UNARYOP, N_COMPARE with one
+ * comparison, or an N_CALL of a ufunc) whose `ty` is an array.  Its operands
+ * are NOT cast: each elementwise node has `op_ty`, the scalar type the
+ * operation is done in, and lowering converts each operand's element to it
+ * as an N_CAST would.  Operands that are themselves elementwise array nodes
+ * belong to the same tree; anything else is a leaf evaluated once. */
+#include "infer.h"
+
+#include <string.h>
+
+static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) HJ_PRINTF(4, 5);
+static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    diag_verror(&I->c->diag, k, n->loc, fmt, ap);
+    va_end(ap);
+    return NULL;
+}
+#define TYPING(I, n, ...) fail((I), HJ_DIAG_TYPING, (n), __VA_ARGS__)
+#define UNSUP(I, n, ...) fail((I), HJ_DIAG_UNSUPPORTED, (n), __VA_ARGS__)
+
+static Type *T(Inf *I, TyKind k) { return infer_ty(I, k); }
+static Type *elt(Type *t) { return t->kind == TY_ARRAY ? t->dtype : t; }
+static int ndim_of(Type *t) { return t->kind == TY_ARRAY ? t->ndim : 0; }
+
+/* bool < integers < floats < complex: the "kind" NumPy's scalar rules use. */
+static int kind_rank(const Type *t) {
+    if (t->kind == TY_BOOL)
+        return 0;
+    if (ty_is_int(t))
+        return 1;
+    if (ty_is_float(t))
+        return 2;
+    return 3;
+}
+
+static Type *int_of(Inf *I, bool sgn, int bits) {
+    switch (bits) {
+    case 8: return T(I, sgn ? TY_INT8 : TY_UINT8);
+    case 16: return T(I, sgn ? TY_INT16 : TY_UINT16);
+    case 32: return T(I, sgn ? TY_INT32 : TY_UINT32);
+    default: return T(I, sgn ? TY_INT64 : TY_UINT64);
+    }
+}
+
+/* The float an integer (or bool) meets a float in: small ones fit float32. */
+static Type *float_for(Inf *I, Type *t) {
+    if (ty_is_float(t))
+        return t;
+    if (ty_is_complex(t))
+        return T(I, t->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64);
+    return T(I, (t->kind == TY_BOOL || ty_bits(t) <= 16) ? TY_FLOAT32 : TY_FLOAT64);
+}
+
+/* np.promote_types for the numeric types hpcjit has. */
+static Type *np_promote(Inf *I, Type *a, Type *b) {
+    if (a == b)
+        return a;
+    if (a->kind == TY_BOOL)
+        return b;
+    if (b->kind == TY_BOOL)
+        return a;
+    if (ty_is_complex(a) || ty_is_complex(b)) {
+        Type *f = np_promote(I, float_for(I, a), float_for(I, b));
+        return T(I, f->kind == TY_FLOAT32 ? TY_COMPLEX64 : TY_COMPLEX128);
+    }
+    if (ty_is_float(a) || ty_is_float(b)) {
+        Type *fa = float_for(I, a), *fb = float_for(I, b);
+        return ty_bits(fa) >= ty_bits(fb) ? fa : fb;
+    }
+    if (ty_is_signed(a) == ty_is_signed(b))
+        return ty_bits(a) >= ty_bits(b) ? a : b;
+    Type *s = ty_is_signed(a) ? a : b, *u = ty_is_signed(a) ? b : a;
+    if (ty_bits(u) < ty_bits(s))
+        return s;
+    if (ty_bits(u) == 64)
+        return T(I, TY_FLOAT64);
+    return int_of(I, true, 2 * ty_bits(u));
+}
+
+/* Promotion of the operands of one ufunc: arrays by np.promote_types; a
+ * scalar of a lower kind than the arrays does not widen them (Numba 0.68:
+ * float32 array + 1 is float32, int8 array + 1 is int64). */
+static Type *ae_promote(Inf *I, Type **tys, int n) {
+    Type *arr = NULL, *sc = NULL;
+    for (int i = 0; i < n; i++) {
+        Type *e = elt(tys[i]);
+        if (tys[i]->kind == TY_ARRAY)
+            arr = arr ? np_promote(I, arr, e) : e;
+        else
+            sc = sc ? np_promote(I, sc, e) : e;
+    }
+    if (!arr)
+        return sc;
+    if (!sc || kind_rank(arr) > kind_rank(sc))
+        return arr;
+    return np_promote(I, arr, sc);
+}
+
+static bool operand_ok(Inf *I, Node *at, Type *t) {
+    Type *e = elt(t);
+    if (!ty_is_number(e)) {
+        TYPING(I, at, "cannot use %s in an array expression", infer_tyname(I, t));
+        return false;
+    }
+    return true;
+}
+
+/* Result of an elementwise op: a C array of the broadcast rank, or the
+ * scalar when no operand is an array. */
+static Type *result(Inf *I, Type *dt, Type **tys, int n) {
+    int nd = -1;
+    for (int i = 0; i < n; i++)
+        if (tys[i]->kind == TY_ARRAY && tys[i]->ndim > nd)
+            nd = tys[i]->ndim;
+    return nd < 0 ? dt : ty_array(I->tc, dt, nd, LAYOUT_C);
+}
+
+static void unwrap(Inf *I, Node **pn) {
+    if (I->final && *pn && (*pn)->kind == N_ARRAYEXPR)
+        *pn = (*pn)->a;
+}
+
+/* Operator `op` on elements of types a and b: sets *op_ty, returns the
+ * element type of the result, or NULL with a diagnostic. */
+static Type *elem_binop(Inf *I, Node *at, OpKind op, Type *pa, Type *pb, Type **op_ty) {
+    Type *tys[2] = {pa, pb};
+    Type *t = ae_promote(I, tys, 2);
+    Type *a = elt(pa), *b = elt(pb);
+    bool cplx = ty_is_complex(t), flt = ty_is_float(t), bl = t->kind == TY_BOOL;
+    *op_ty = t;
+    switch (op) {
+    case OP_ADD: case OP_MUL:
+        return t; /* bool: logical or / and, as NumPy */
+    case OP_SUB:
+        if (bl)
+            return TYPING(I, at, "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
+                                 "the `^` operator, or the logical_xor function instead");
+        return t;
+    case OP_DIV:
+        if (!cplx && !flt)
+            *op_ty = t = T(I, TY_FLOAT64);
+        return t;
+    case OP_FLOORDIV: case OP_MOD:
+        if (cplx)
+            return TYPING(I, at, "cannot %s %s and %s (complex numbers have no %s)",
+                          op == OP_MOD ? "take the remainder of" : "floor-divide", infer_tyname(I, pa),
+                          infer_tyname(I, pb), op == OP_MOD ? "remainder" : "floor division");
+        if (bl)
+            *op_ty = t = T(I, TY_INT8);
+        return t;
+    case OP_POW:
+        if (bl)
+            *op_ty = t = T(I, TY_INT8);
+        return t;
+    case OP_LSHIFT: case OP_RSHIFT:
+    case OP_BITAND: case OP_BITOR: case OP_BITXOR:
+        if (cplx || flt || ((op == OP_LSHIFT || op == OP_RSHIFT) && bl))
+            return TYPING(I, at, "cannot apply '%s' to %s and %s (integers%s only)", ast_op_str(op),
+                          infer_tyname(I, pa), infer_tyname(I, pb),
+                          (op == OP_LSHIFT || op == OP_RSHIFT) ? "" : " and bools");
+        if ((op == OP_LSHIFT || op == OP_RSHIFT) && (a->kind == TY_BOOL || b->kind == TY_BOOL) && bl)
+            return TYPING(I, at, "cannot shift bools");
+        return t;
+    default:
+        return UNSUP(I, at, "operator '%s' is not supported on arrays", ast_op_str(op));
+    }
+}
+
+Type *infer_ae_binop(Inf *I, Node *n, Type *a, Type *b) {
+    if (!operand_ok(I, n->a, a) || !operand_ok(I, n->b, b))
+        return NULL;
+    Type *op_ty = NULL;
+    Type *r = elem_binop(I, n, n->op, a, b, &op_ty);
+    if (!r)
+        return NULL;
+    n->op_ty = op_ty;
+    unwrap(I, &n->a);
+    unwrap(I, &n->b);
+    Type *tys[2] = {a, b};
+    return result(I, r, tys, 2);
+}
+
+Type *infer_ae_unary(Inf *I, Node *n, Type *a) {
+    if (!operand_ok(I, n->a, a))
+        return NULL;
+    Type *e = elt(a);
+    if (n->op == OP_NEG && e->kind == TY_BOOL)
+        return TYPING(I, n, "the numpy boolean negative, the `-` operator, is not supported, use the `~` operator "
+                            "or the logical_not function instead");
+    if (n->op == OP_INVERT && !(ty_is_int(e) || e->kind == TY_BOOL))
+        return TYPING(I, n, "cannot apply unary '~' to %s (integers and bools only)", infer_tyname(I, a));
+    n->op_ty = e;
+    unwrap(I, &n->a);
+    return ty_array(I->tc, e, a->ndim, LAYOUT_C);
+}
+
+Type *infer_ae_compare(Inf *I, Node *n, Type *a, Type *b) {
+    if (n->args.len != 1)
+        return TYPING(I, n, "chained comparisons of arrays are ambiguous (the truth value of an array "
+                            "with more than one element is ambiguous)");
+    if (!operand_ok(I, n->a, a) || !operand_ok(I, VEC_AT(n->args, 0), b))
+        return NULL;
+    OpKind op = n->ops[0];
+    if (op != OP_EQ && op != OP_NE && op != OP_LT && op != OP_LE && op != OP_GT && op != OP_GE)
+        return UNSUP(I, n, "'%s' is not supported on arrays", ast_op_str(op));
+    Type *tys[2] = {a, b};
+    Type *t = ae_promote(I, tys, 2);
+    if (ty_is_complex(t) && op != OP_EQ && op != OP_NE)
+        return UNSUP(I, n, "ordering comparisons of complex arrays are not supported by hpcjit");
+    if (I->final || !n->op_tys)
+        n->op_tys = arena_alloc(I->a, sizeof(Type *) * 2);
+    n->op_tys[0] = t;
+    n->op_ty = t;
+    unwrap(I, &n->a);
+    unwrap(I, (Node **)&VEC_AT(n->args, 0));
+    return result(I, T(I, TY_BOOL), tys, 2);
+}
+
+Type *infer_ae_augassign(Inf *I, Node *n, Type *tt, Type *vt) {
+    if (!operand_ok(I, n->a, tt) || !operand_ok(I, n->b, vt))
+        return NULL;
+    if (ndim_of(vt) > tt->ndim)
+        return TYPING(I, n, "cannot update %s in place with %s (the value has more dimensions)",
+                      infer_tyname(I, tt), infer_tyname(I, vt));
+    Type *op_ty = NULL;
+    Type *r = elem_binop(I, n, n->op, tt, vt, &op_ty);
+    if (!r)
+        return NULL;
+    if (kind_rank(r) > kind_rank(tt->dtype))
+        return TYPING(I, n, "Cannot cast ufunc '%s' output from %s to %s with casting rule 'same_kind'",
+                      ast_op_str(n->op), infer_tyname(I, r), infer_tyname(I, tt->dtype));
+    n->op_ty = op_ty;
+    unwrap(I, &n->b);
+    return ty_array(I->tc, r, tt->ndim, LAYOUT_C);
+}
+
+/* ---- ufuncs ---- */
+
+typedef enum UfCat {
+    UF_NONE,
+    UF_FLOAT,   /* x -> float of x (sqrt, exp, sin, ...) */
+    UF_FLOAT2,  /* (x, y) -> float of their promotion (arctan2, hypot, ...) */
+    UF_SAME,    /* x -> x's type (negative, square, floor on ints, ...) */
+    UF_ABS,     /* x -> x's type, complex -> its float */
+    UF_PRED,    /* x -> bool (isnan, ...), computed in x's type */
+    UF_ANGLE,   /* x -> float */
+    UF_BINOP,   /* as the operator `op` */
+    UF_CMP,     /* as the comparison `op` */
+    UF_LOGIC2,  /* (x, y) -> bool of their truth values */
+    UF_MINMAX,  /* (x, y) -> promotion */
+    UF_WHERE,   /* (c, x, y) -> promotion of x, y */
+    UF_CLIP,    /* (x, lo, hi) -> promotion */
+} UfCat;
+
+static UfCat ufunc_cat(BuiltinId id, OpKind *op) {
+    *op = OP_NONE;
+    switch (id) {
+    case BI_NP_SQRT: case BI_NP_EXP: case BI_NP_LOG: case BI_NP_SIN: case BI_NP_COS: case BI_NP_TAN:
+    case BI_NP_LOG1P: case BI_NP_EXPM1: case BI_NP_LOG2: case BI_NP_LOG10: case BI_NP_EXP2:
+    case BI_NP_ARCSIN: case BI_NP_ARCCOS: case BI_NP_ARCTAN: case BI_NP_SINH: case BI_NP_COSH:
+    case BI_NP_TANH: case BI_NP_ARCSINH: case BI_NP_ARCCOSH: case BI_NP_ARCTANH: case BI_NP_DEG2RAD:
+    case BI_NP_RAD2DEG: case BI_NP_CBRT:
+        return UF_FLOAT;
+    case BI_NP_ARCTAN2: case BI_NP_HYPOT: case BI_NP_COPYSIGN: case BI_NP_LOGADDEXP:
+        return UF_FLOAT2;
+    case BI_NP_FLOOR: case BI_NP_CEIL: case BI_NP_TRUNC: case BI_NP_RINT: case BI_NP_SIGN:
+    case BI_NP_NEGATIVE: case BI_NP_POSITIVE: case BI_NP_SQUARE: case BI_NP_RECIPROCAL: case BI_NP_CONJ:
+    case BI_NP_INVERT:
+        return UF_SAME;
+    case BI_ABS: case BI_NP_ABS: case BI_NP_FABS:
+        return UF_ABS;
+    case BI_NP_ISNAN: case BI_NP_ISINF: case BI_NP_ISFINITE: case BI_NP_LOGICAL_NOT:
+        return UF_PRED;
+    case BI_NP_ANGLE:
+        return UF_ANGLE;
+    case BI_NP_ADD: *op = OP_ADD; return UF_BINOP;
+    case BI_NP_SUBTRACT: *op = OP_SUB; return UF_BINOP;
+    case BI_NP_MULTIPLY: *op = OP_MUL; return UF_BINOP;
+    case BI_NP_DIVIDE: *op = OP_DIV; return UF_BINOP;
+    case BI_NP_FLOOR_DIVIDE: *op = OP_FLOORDIV; return UF_BINOP;
+    case BI_NP_REMAINDER: *op = OP_MOD; return UF_BINOP;
+    case BI_NP_POWER: *op = OP_POW; return UF_BINOP;
+    case BI_NP_BITWISE_AND: *op = OP_BITAND; return UF_BINOP;
+    case BI_NP_BITWISE_OR: *op = OP_BITOR; return UF_BINOP;
+    case BI_NP_BITWISE_XOR: *op = OP_BITXOR; return UF_BINOP;
+    case BI_NP_LEFT_SHIFT: *op = OP_LSHIFT; return UF_BINOP;
+    case BI_NP_RIGHT_SHIFT: *op = OP_RSHIFT; return UF_BINOP;
+    case BI_NP_EQUAL: *op = OP_EQ; return UF_CMP;
+    case BI_NP_NOT_EQUAL: *op = OP_NE; return UF_CMP;
+    case BI_NP_LESS: *op = OP_LT; return UF_CMP;
+    case BI_NP_LESS_EQUAL: *op = OP_LE; return UF_CMP;
+    case BI_NP_GREATER: *op = OP_GT; return UF_CMP;
+    case BI_NP_GREATER_EQUAL: *op = OP_GE; return UF_CMP;
+    case BI_NP_LOGICAL_AND: *op = OP_BITAND; return UF_LOGIC2;
+    case BI_NP_LOGICAL_OR: *op = OP_BITOR; return UF_LOGIC2;
+    case BI_NP_LOGICAL_XOR: *op = OP_BITXOR; return UF_LOGIC2;
+    case BI_NP_MINIMUM: case BI_NP_MAXIMUM: case BI_NP_FMIN: case BI_NP_FMAX:
+        return UF_MINMAX;
+    case BI_NP_WHERE: return UF_WHERE;
+    case BI_NP_CLIP: return UF_CLIP;
+    default: return UF_NONE;
+    }
+}
+
+/* Ufuncs this file types (also on scalars); the older numpy math builtins
+ * (np.sqrt, np.abs, ...) and abs() come here only with an array argument. */
+bool infer_ae_is_ufunc(BuiltinId id) {
+    OpKind op;
+    return ufunc_cat(id, &op) != UF_NONE;
+}
+
+bool infer_ae_owns_scalar(BuiltinId id) {
+    switch (id) {
+    case BI_NP_SQRT: case BI_NP_EXP: case BI_NP_LOG: case BI_NP_SIN: case BI_NP_COS: case BI_NP_TAN:
+    case BI_NP_ARCTAN2: case BI_NP_HYPOT: case BI_NP_FLOOR: case BI_NP_CEIL: case BI_NP_ABS: case BI_ABS:
+        return false;
+    default:
+        return infer_ae_is_ufunc(id);
+    }
+}
+
+static int ufunc_nargs(UfCat c) {
+    switch (c) {
+    case UF_FLOAT2: case UF_BINOP: case UF_CMP: case UF_LOGIC2: case UF_MINMAX: return 2;
+    case UF_WHERE: case UF_CLIP: return 3;
+    default: return 1;
+    }
+}
+
+static const char *np_name(BuiltinId id) {
+    const char *s = builtin_name(id);
+    const char *dot = strrchr(s, '.');
+    return dot ? dot + 1 : s;
+}
+
+/* np.f(...) with `tys` the types of n->args (all known). */
+Type *infer_ae_ufunc_call(Inf *I, Node *n, BuiltinId id, Type **tys) {
+    OpKind op = OP_NONE;
+    UfCat cat = ufunc_cat(id, &op);
+    const char *fname = np_name(id);
+    int k = ufunc_nargs(cat);
+    if (n->args.len != k)
+        return TYPING(I, n, "np.%s() takes %d argument%s (%d given)", fname, k, k == 1 ? "" : "s", n->args.len);
+    for (int i = 0; i < k; i++) {
+        if (!VEC_AT(n->args, i))
+            return TYPING(I, n, "np.%s() takes %d arguments", fname, k);
+        if (!operand_ok(I, VEC_AT(n->args, i), tys[i]))
+            return NULL;
+    }
+    Type *t = ae_promote(I, tys, k);
+    Type *r = NULL;
+    bool cplx = ty_is_complex(t);
+    switch (cat) {
+    case UF_FLOAT:
+    case UF_FLOAT2:
+        if (cplx)
+            return UNSUP(I, n, "np.%s() of complex arrays is not supported by hpcjit", fname);
+        t = float_for(I, t);
+        r = t;
+        break;
+    case UF_SAME:
+        if (cplx && id != BI_NP_NEGATIVE && id != BI_NP_POSITIVE && id != BI_NP_SQUARE && id != BI_NP_CONJ &&
+            id != BI_NP_RECIPROCAL)
+            return UNSUP(I, n, "np.%s() of complex values is not supported by hpcjit", fname);
+        if (id == BI_NP_INVERT && !(ty_is_int(t) || t->kind == TY_BOOL))
+            return TYPING(I, n, "np.invert() takes integers and bools, not %s", infer_tyname(I, tys[0]));
+        if (id == BI_NP_NEGATIVE && t->kind == TY_BOOL)
+            return TYPING(I, n, "the numpy boolean negative is not supported, use np.logical_not instead");
+        if ((id == BI_NP_SIGN || id == BI_NP_SQUARE || id == BI_NP_RECIPROCAL) && t->kind == TY_BOOL)
+            t = T(I, TY_INT8); /* Numba: bool loops of these are int8 */
+        r = t;
+        break;
+    case UF_ABS:
+        r = cplx ? float_for(I, t) : t;
+        break;
+    case UF_PRED:
+        r = T(I, TY_BOOL);
+        break;
+    case UF_ANGLE:
+        r = float_for(I, t);
+        if (!cplx)
+            t = r;
+        break;
+    case UF_BINOP: {
+        Type *ot = NULL;
+        r = elem_binop(I, n, op, tys[0], tys[1], &ot);
+        if (!r)
+            return NULL;
+        t = ot;
+        n->op = op;
+        break;
+    }
+    case UF_CMP:
+        if (cplx && op != OP_EQ && op != OP_NE)
+            return UNSUP(I, n, "ordering comparisons of complex values are not supported by hpcjit");
+        n->op = op;
+        r = T(I, TY_BOOL);
+        break;
+    case UF_LOGIC2:
+        n->op = op;
+        t = r = T(I, TY_BOOL);
+        break;
+    case UF_MINMAX:
+    case UF_CLIP:
+        if (cplx)
+            return UNSUP(I, n, "np.%s() of complex values is not supported by hpcjit", fname);
+        r = t;
+        break;
+    case UF_WHERE:
+        t = ae_promote(I, tys + 1, 2);
+        r = t;
+        break;
+    case UF_NONE:
+        return UNSUP(I, n, "np.%s() is not a ufunc", fname);
+    }
+    n->call_kind = CALL_BUILTIN;
+    n->builtin = id;
+    n->op_ty = t;
+    for (int i = 0; i < k; i++)
+        unwrap(I, (Node **)&VEC_AT(n->args, i));
+    return result(I, r, tys, k);
+}
+
+/* An elementwise node whose value is an array: the root of a fused tree. */
+bool infer_ae_is_elementwise(const Node *n) {
+    if (!n->ty || n->ty->kind != TY_ARRAY)
+        return false;
+    switch (n->kind) {
+    case N_BINOP: return n->op != OP_MATMUL && n->op_ty && n->op_ty->kind != TY_ARRAY;
+    case N_UNARYOP: return n->op != OP_NOT;
+    case N_COMPARE: return true;
+    case N_CALL: return n->call_kind == CALL_BUILTIN && infer_ae_is_ufunc(n->builtin);
+    default: return false;
+    }
+}
+
+Node *infer_ae_root(Inf *I, Node *n) {
+    if (!I->final || !infer_ae_is_elementwise(n))
+        return n;
+    Node *r = ast_new(I->a, N_ARRAYEXPR, n->loc);
+    r->a = n;
+    r->ty = n->ty;
+    return r;
+}

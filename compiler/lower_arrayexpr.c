@@ -1,0 +1,770 @@
+/* lower_arrayexpr.c - fused array expressions (N_ARRAYEXPR), ufuncs on
+ * scalars, in-place array updates (`a += b`) and array stores into views.
+ *
+ * One tree -> one loop nest: the leaves (arrays, scalars) are evaluated
+ * once, the broadcast shape is computed and checked once, the result is
+ * allocated once, and each element is computed by walking the tree.  When
+ * every array operand is contiguous with the result's shape the loop is a
+ * single flat loop that LLVM vectorises; otherwise a nest over the
+ * broadcast shape with per-operand strides (0 on broadcast axes).  Element
+ * arithmetic follows NumPy: division by zero gives 0 / inf / nan (the
+ * numpy error model), never an exception. */
+#include "lower.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAXND HJ_MAX_NDIM_LOWER
+
+typedef struct Leaf {
+    Node *n;
+    Type *ty;
+    LLVMValueRef v;       /* array value, or the scalar */
+    LLVMValueRef elem;    /* in the loop: this element (arrays), or v */
+} Leaf;
+
+typedef struct Ae {
+    Leaf **leaves;
+    int nleaves, cap;
+} Ae;
+
+static Type *ety(Type *t) { return t->kind == TY_ARRAY ? t->dtype : t; }
+static bool is_arr(const Leaf *f) { return f->ty->kind == TY_ARRAY && f->ty->ndim > 0; }
+
+static bool is_ufunc(BuiltinId id) {
+    return (id >= BI_NP_LOG1P && id <= BI_NP_CLIP) || id == BI_NP_SQRT || id == BI_NP_EXP || id == BI_NP_LOG ||
+           id == BI_NP_SIN || id == BI_NP_COS || id == BI_NP_TAN || id == BI_NP_ABS || id == BI_ABS ||
+           id == BI_NP_FLOOR || id == BI_NP_CEIL || id == BI_NP_ARCTAN2 || id == BI_NP_HYPOT;
+}
+
+static bool elementwise(const Node *n) {
+    if (!n->ty || n->ty->kind != TY_ARRAY)
+        return false;
+    switch (n->kind) {
+    case N_BINOP: return n->op != OP_MATMUL && n->op_ty && n->op_ty->kind != TY_ARRAY;
+    case N_UNARYOP: return n->op != OP_NOT;
+    case N_COMPARE: return true;
+    case N_CALL: return n->call_kind == CALL_BUILTIN && n->op_ty && is_ufunc(n->builtin);
+    default: return false;
+    }
+}
+
+static Leaf *add_leaf(Lower *L, Ae *ae) {
+    if (ae->nleaves == ae->cap) {
+        int nc = ae->cap ? 2 * ae->cap : 8;
+        Leaf **nl = arena_alloc(&L->c->arena, sizeof(Leaf *) * (size_t)nc);
+        if (ae->nleaves)
+            memcpy(nl, ae->leaves, sizeof(Leaf *) * (size_t)ae->nleaves);
+        ae->leaves = nl;
+        ae->cap = nc;
+    }
+    Leaf *f = arena_alloc(&L->c->arena, sizeof(Leaf));
+    memset(f, 0, sizeof *f);
+    ae->leaves[ae->nleaves++] = f;
+    return f;
+}
+
+static LLVMValueRef load_elem(Lower *L, LLVMValueRef p, Type *dt) {
+    LLVMValueRef v = lower_load(L, lower_mem_type(L, dt), p, "elem");
+    LLVMSetAlignment(v, (unsigned)ty_itemsize(dt));
+    return lower_from_mem(L, v, dt);
+}
+
+static void store_elem(Lower *L, LLVMValueRef p, LLVMValueRef v, Type *dt) {
+    LLVMValueRef st = LLVMBuildStore(L->b, lower_to_mem(L, v, dt), p);
+    LLVMSetAlignment(st, (unsigned)ty_itemsize(dt));
+}
+
+/* Evaluate the leaves of tree n left to right (Python's order). */
+static bool collect(Lower *L, Ae *ae, Node *n) {
+    if (elementwise(n)) {
+        switch (n->kind) {
+        case N_BINOP: return collect(L, ae, n->a) && collect(L, ae, n->b);
+        case N_UNARYOP: return collect(L, ae, n->a);
+        case N_COMPARE: return collect(L, ae, n->a) && collect(L, ae, VEC_AT(n->args, 0));
+        default:
+            for (int i = 0; i < n->args.len; i++)
+                if (!collect(L, ae, VEC_AT(n->args, i)))
+                    return false;
+            return true;
+        }
+    }
+    LLVMValueRef v = lower_expr_use(L, n);
+    if (!v)
+        return false;
+    Leaf *f = add_leaf(L, ae);
+    f->n = n;
+    f->ty = n->ty;
+    f->v = v;
+    f->elem = v;
+    n->lower_data = f;
+    if (n->ty->kind == TY_ARRAY && n->ty->ndim == 0) /* a 0-d array is one scalar */
+        f->elem = f->v = load_elem(L, lower_array_field(L, v, ARR_DATA, "data"), n->ty->dtype);
+    return true;
+}
+
+/* ---- element kernels ---- */
+
+static LLVMValueRef conv(Lower *L, const Node *at, LLVMValueRef v, Type *from, Type *to) {
+    return v ? lower_convert(L, at, v, from, to) : NULL;
+}
+
+static LLVMValueRef fconst(Lower *L, Type *t, double d) { return LLVMConstReal(lower_type(L, t), d); }
+
+static LLVMValueRef intr(Lower *L, const char *name, Type *t, LLVMValueRef *a, unsigned n) {
+    LLVMTypeRef lt = lower_type(L, t);
+    return lower_intrinsic(L, name, &lt, 1, a, n);
+}
+
+static LLVMValueRef libm(Lower *L, const char *name, Type *ft, LLVMValueRef *a, unsigned n) {
+    char buf[32];
+    snprintf(buf, sizeof buf, "%s%s", name, ft->kind == TY_FLOAT32 ? "f" : "");
+    LLVMTypeRef t = lower_type(L, ft);
+    LLVMTypeRef p[2] = {t, t};
+    return lower_rt(L, buf, t, p, n, a);
+}
+
+static Type *part_of(Lower *L, Type *c) {
+    return ty_scalar(L->c->tc, c->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64);
+}
+
+/* a op b on elements of type t (NumPy: bool + is or, bool * is and). */
+static LLVMValueRef binop_elem(Lower *L, const Node *at, OpKind op, Type *t, LLVMValueRef a, LLVMValueRef b,
+                               Type **rt) {
+    *rt = t;
+    if (t->kind == TY_BOOL && op == OP_ADD)
+        return LLVMBuildOr(L->b, a, b, "");
+    if (t->kind == TY_BOOL && op == OP_MUL)
+        return LLVMBuildAnd(L->b, a, b, "");
+    return lower_binop(L, at, op, t, a, b, rt);
+}
+
+static LLVMValueRef minmax_elem(Lower *L, bool mx, bool nanprop, Type *t, LLVMValueRef a, LLVMValueRef b) {
+    if (ty_is_float(t)) {
+        LLVMValueRef x[2] = {a, b};
+        return intr(L, nanprop ? (mx ? "llvm.maximum" : "llvm.minimum") : (mx ? "llvm.maxnum" : "llvm.minnum"), t,
+                    x, 2);
+    }
+    if (t->kind == TY_BOOL)
+        return mx ? LLVMBuildOr(L->b, a, b, "") : LLVMBuildAnd(L->b, a, b, "");
+    bool s = ty_is_signed(t);
+    LLVMIntPredicate p = mx ? (s ? LLVMIntSGT : LLVMIntUGT) : (s ? LLVMIntSLT : LLVMIntULT);
+    return LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, p, a, b, ""), a, b, mx ? "max" : "min");
+}
+
+static LLVMValueRef unary_elem(Lower *L, OpKind op, Type *t, LLVMValueRef x) {
+    switch (op) {
+    case OP_POS: return x;
+    case OP_NEG:
+        if (ty_is_int(t))
+            return LLVMBuildNeg(L->b, x, "neg");
+        if (ty_is_float(t))
+            return lower_fm(L, LLVMBuildFNeg(L->b, x, "fneg"));
+        if (ty_is_complex(t)) {
+            LLVMValueRef re = lower_fm(L, LLVMBuildFNeg(L->b, LLVMBuildExtractValue(L->b, x, 0, ""), ""));
+            LLVMValueRef im = lower_fm(L, LLVMBuildFNeg(L->b, LLVMBuildExtractValue(L->b, x, 1, ""), ""));
+            return LLVMBuildInsertValue(L->b, LLVMBuildInsertValue(L->b, x, re, 0, ""), im, 1, "");
+        }
+        return NULL;
+    case OP_INVERT:
+        return (ty_is_int(t) || t->kind == TY_BOOL) ? LLVMBuildNot(L->b, x, "invert") : NULL;
+    default: return NULL;
+    }
+}
+
+static LLVMValueRef isnan_f(Lower *L, LLVMValueRef x) { return LLVMBuildFCmp(L->b, LLVMRealUNO, x, x, "isnan"); }
+static LLVMValueRef isinf_f(Lower *L, Type *t, LLVMValueRef x) {
+    LLVMValueRef a = intr(L, "llvm.fabs", t, &x, 1);
+    return LLVMBuildFCmp(L->b, LLVMRealOEQ, a, fconst(L, t, INFINITY), "isinf");
+}
+static LLVMValueRef isfin_f(Lower *L, Type *t, LLVMValueRef x) {
+    LLVMValueRef a = intr(L, "llvm.fabs", t, &x, 1);
+    return LLVMBuildFCmp(L->b, LLVMRealOLT, a, fconst(L, t, INFINITY), "isfinite");
+}
+
+/* One element of ufunc `id` with arguments x[] already converted to t. */
+static LLVMValueRef ufunc_elem(Lower *L, Node *n, Type *t, LLVMValueRef *x, Type *rt) {
+    BuiltinId id = n->builtin;
+    const char *in = NULL, *lm = NULL;
+    switch (id) {
+    case BI_NP_SQRT: in = "llvm.sqrt"; break;
+    case BI_NP_EXP: in = "llvm.exp"; break;
+    case BI_NP_LOG: in = "llvm.log"; break;
+    case BI_NP_LOG2: in = "llvm.log2"; break;
+    case BI_NP_LOG10: in = "llvm.log10"; break;
+    case BI_NP_EXP2: in = "llvm.exp2"; break;
+    case BI_NP_SIN: in = "llvm.sin"; break;
+    case BI_NP_COS: in = "llvm.cos"; break;
+    case BI_NP_TAN: lm = "tan"; break;
+    case BI_NP_LOG1P: lm = "log1p"; break;
+    case BI_NP_EXPM1: lm = "expm1"; break;
+    case BI_NP_ARCSIN: lm = "asin"; break;
+    case BI_NP_ARCCOS: lm = "acos"; break;
+    case BI_NP_ARCTAN: lm = "atan"; break;
+    case BI_NP_SINH: lm = "sinh"; break;
+    case BI_NP_COSH: lm = "cosh"; break;
+    case BI_NP_TANH: lm = "tanh"; break;
+    case BI_NP_ARCSINH: lm = "asinh"; break;
+    case BI_NP_ARCCOSH: lm = "acosh"; break;
+    case BI_NP_ARCTANH: lm = "atanh"; break;
+    case BI_NP_CBRT: lm = "cbrt"; break;
+    default: break;
+    }
+    if (in)
+        return intr(L, in, t, x, 1);
+    if (lm)
+        return libm(L, lm, t, x, 1);
+    switch (id) {
+    case BI_NP_DEG2RAD: return lower_fm(L, LLVMBuildFMul(L->b, x[0], fconst(L, t, M_PI / 180.0), ""));
+    case BI_NP_RAD2DEG: return lower_fm(L, LLVMBuildFMul(L->b, x[0], fconst(L, t, 180.0 / M_PI), ""));
+    case BI_NP_ARCTAN2: return libm(L, "atan2", t, x, 2);
+    case BI_NP_HYPOT: return libm(L, "hypot", t, x, 2);
+    case BI_NP_COPYSIGN: return intr(L, "llvm.copysign", t, x, 2);
+    case BI_NP_LOGADDEXP: {
+        /* NumPy's npy_logaddexp: x + log1p(exp(-|x - y|)) from the larger */
+        LLVMValueRef d = LLVMBuildFSub(L->b, x[0], x[1], "");
+        LLVMValueRef ad = intr(L, "llvm.fabs", t, &d, 1);
+        LLVMValueRef nad = LLVMBuildFNeg(L->b, ad, "");
+        LLVMValueRef e = intr(L, "llvm.exp", t, &nad, 1);
+        LLVMValueRef lp = libm(L, "log1p", t, &e, 1);
+        LLVMValueRef big = minmax_elem(L, true, false, t, x[0], x[1]);
+        LLVMValueRef r = LLVMBuildFAdd(L->b, big, lp, "");
+        LLVMValueRef eq = LLVMBuildFCmp(L->b, LLVMRealOEQ, x[0], x[1], "");
+        r = LLVMBuildSelect(L->b, eq, LLVMBuildFAdd(L->b, x[0], fconst(L, t, M_LN2), ""), r, "");
+        return LLVMBuildSelect(L->b, isnan_f(L, d), d, r, "logaddexp");
+    }
+    case BI_NP_FLOOR: case BI_NP_CEIL: case BI_NP_TRUNC: case BI_NP_RINT:
+        if (!ty_is_float(t))
+            return x[0]; /* integers are their own floor */
+        return intr(L, id == BI_NP_FLOOR ? "llvm.floor" : id == BI_NP_CEIL ? "llvm.ceil" : id == BI_NP_TRUNC ? "llvm.trunc" : "llvm.rint",
+                    t, x, 1);
+    case BI_NP_SIGN:
+        if (ty_is_float(t)) {
+            LLVMValueRef gt = LLVMBuildFCmp(L->b, LLVMRealOGT, x[0], fconst(L, t, 0), "");
+            LLVMValueRef lt = LLVMBuildFCmp(L->b, LLVMRealOLT, x[0], fconst(L, t, 0), "");
+            LLVMValueRef eq = LLVMBuildFCmp(L->b, LLVMRealOEQ, x[0], fconst(L, t, 0), "");
+            return LLVMBuildSelect(L->b, gt, fconst(L, t, 1),
+                                   LLVMBuildSelect(L->b, lt, fconst(L, t, -1),
+                                                   LLVMBuildSelect(L->b, eq, fconst(L, t, 0), x[0], ""), ""),
+                                   "sign");
+        } else {
+            LLVMTypeRef lt = lower_type(L, t);
+            LLVMValueRef z = LLVMConstInt(lt, 0, 0);
+            LLVMValueRef gt = LLVMBuildZExt(L->b, LLVMBuildICmp(L->b, ty_is_signed(t) ? LLVMIntSGT : LLVMIntUGT, x[0], z, ""), lt, "");
+            LLVMValueRef ltz = LLVMBuildZExt(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, x[0], z, ""), lt, "");
+            if (!ty_is_signed(t))
+                return gt;
+            return LLVMBuildSub(L->b, gt, ltz, "sign");
+        }
+    case BI_NP_NEGATIVE: return unary_elem(L, OP_NEG, t, x[0]);
+    case BI_NP_POSITIVE: return x[0];
+    case BI_NP_INVERT: return unary_elem(L, OP_INVERT, t, x[0]);
+    case BI_NP_SQUARE: {
+        Type *r = NULL;
+        return binop_elem(L, n, OP_MUL, t, x[0], x[0], &r);
+    }
+    case BI_NP_RECIPROCAL: {
+        if (ty_is_float(t))
+            return lower_fm(L, LLVMBuildFDiv(L->b, fconst(L, t, 1.0), x[0], "recip"));
+        if (ty_is_complex(t)) {
+            Type *r = NULL;
+            return lower_binop(L, n, OP_DIV, t, lower_convert(L, n, fconst(L, part_of(L, t), 1.0), part_of(L, t), t),
+                               x[0], &r);
+        }
+        LLVMTypeRef lt = lower_type(L, t);
+        LLVMValueRef z = LLVMConstInt(lt, 0, 0), one = LLVMConstInt(lt, 1, 0);
+        LLVMValueRef isz = LLVMBuildICmp(L->b, LLVMIntEQ, x[0], z, "");
+        LLVMValueRef d = LLVMBuildSelect(L->b, isz, one, x[0], "");
+        LLVMValueRef q = ty_is_signed(t) ? LLVMBuildSDiv(L->b, one, d, "") : LLVMBuildUDiv(L->b, one, d, "");
+        return LLVMBuildSelect(L->b, isz, z, q, "recip");
+    }
+    case BI_NP_CONJ:
+        if (ty_is_complex(t))
+            return LLVMBuildInsertValue(L->b, x[0], LLVMBuildFNeg(L->b, LLVMBuildExtractValue(L->b, x[0], 1, ""), ""), 1,
+                                        "conj");
+        return x[0];
+    case BI_ABS: case BI_NP_ABS: case BI_NP_FABS:
+        if (ty_is_complex(t)) {
+            LLVMValueRef p[2] = {LLVMBuildExtractValue(L->b, x[0], 0, ""), LLVMBuildExtractValue(L->b, x[0], 1, "")};
+            return libm(L, "hypot", part_of(L, t), p, 2);
+        }
+        if (ty_is_float(t))
+            return intr(L, "llvm.fabs", t, x, 1);
+        if (ty_is_signed(t))
+            return LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, x[0], LLVMConstInt(lower_type(L, t), 0, 0), ""),
+                                   LLVMBuildNeg(L->b, x[0], ""), x[0], "abs");
+        return x[0];
+    case BI_NP_ISNAN: case BI_NP_ISINF: case BI_NP_ISFINITE: {
+        LLVMValueRef parts[2];
+        int np = 0;
+        Type *ft = t;
+        if (ty_is_complex(t)) {
+            ft = part_of(L, t);
+            parts[np++] = LLVMBuildExtractValue(L->b, x[0], 0, "");
+            parts[np++] = LLVMBuildExtractValue(L->b, x[0], 1, "");
+        } else if (ty_is_float(t)) {
+            parts[np++] = x[0];
+        } else {
+            return LLVMConstInt(L->t_i1, id == BI_NP_ISFINITE, 0);
+        }
+        LLVMValueRef r = NULL;
+        for (int i = 0; i < np; i++) {
+            LLVMValueRef c = id == BI_NP_ISNAN ? isnan_f(L, parts[i])
+                             : id == BI_NP_ISINF ? isinf_f(L, ft, parts[i])
+                                                 : isfin_f(L, ft, parts[i]);
+            r = !r ? c : id == BI_NP_ISFINITE ? LLVMBuildAnd(L->b, r, c, "") : LLVMBuildOr(L->b, r, c, "");
+        }
+        return r;
+    }
+    case BI_NP_LOGICAL_NOT: return LLVMBuildNot(L->b, lower_truth(L, n, x[0], t), "lnot");
+    case BI_NP_ANGLE: {
+        if (ty_is_complex(t)) {
+            LLVMValueRef p[2] = {LLVMBuildExtractValue(L->b, x[0], 1, ""), LLVMBuildExtractValue(L->b, x[0], 0, "")};
+            return libm(L, "atan2", part_of(L, t), p, 2);
+        }
+        LLVMValueRef p[2] = {fconst(L, t, 0.0), x[0]};
+        return libm(L, "atan2", t, p, 2);
+    }
+    case BI_NP_ADD: case BI_NP_SUBTRACT: case BI_NP_MULTIPLY: case BI_NP_DIVIDE: case BI_NP_FLOOR_DIVIDE:
+    case BI_NP_REMAINDER: case BI_NP_POWER: case BI_NP_BITWISE_AND: case BI_NP_BITWISE_OR: case BI_NP_BITWISE_XOR:
+    case BI_NP_LEFT_SHIFT: case BI_NP_RIGHT_SHIFT: {
+        Type *r = NULL;
+        LLVMValueRef v = binop_elem(L, n, n->op, t, x[0], x[1], &r);
+        return conv(L, n, v, r, rt);
+    }
+    case BI_NP_EQUAL: case BI_NP_NOT_EQUAL: case BI_NP_LESS: case BI_NP_LESS_EQUAL: case BI_NP_GREATER:
+    case BI_NP_GREATER_EQUAL:
+        return lower_cmp(L, n, n->op, t, x[0], x[1]);
+    case BI_NP_LOGICAL_AND: return LLVMBuildAnd(L->b, x[0], x[1], "land");
+    case BI_NP_LOGICAL_OR: return LLVMBuildOr(L->b, x[0], x[1], "lor");
+    case BI_NP_LOGICAL_XOR: return LLVMBuildXor(L->b, x[0], x[1], "lxor");
+    case BI_NP_MINIMUM: return minmax_elem(L, false, true, t, x[0], x[1]);
+    case BI_NP_MAXIMUM: return minmax_elem(L, true, true, t, x[0], x[1]);
+    case BI_NP_FMIN: return minmax_elem(L, false, false, t, x[0], x[1]);
+    case BI_NP_FMAX: return minmax_elem(L, true, false, t, x[0], x[1]);
+    case BI_NP_CLIP: return minmax_elem(L, false, true, t, minmax_elem(L, true, true, t, x[0], x[1]), x[2]);
+    default:
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "%s() is not supported on arrays", builtin_name(id));
+    }
+}
+
+/* Element type of an operand (arrays: their dtype). */
+static LLVMValueRef ev(Lower *L, Node *n);
+
+static LLVMValueRef ev_call(Lower *L, Node *n, LLVMValueRef *args) {
+    Type *t = n->op_ty, *rt = ety(n->ty);
+    LLVMValueRef x[3] = {0};
+    int k = n->args.len > 3 ? 3 : n->args.len;
+    for (int i = 0; i < k; i++) {
+        Node *a = VEC_AT(n->args, i);
+        Type *to = (n->builtin == BI_NP_WHERE && i == 0) ? ety(a->ty) : t;
+        x[i] = conv(L, a, args[i], ety(a->ty), to);
+        if (!x[i])
+            return NULL;
+    }
+    LLVMValueRef r;
+    if (n->builtin == BI_NP_WHERE)
+        r = LLVMBuildSelect(L->b, lower_truth(L, n, x[0], ety(((Node *)VEC_AT(n->args, 0))->ty)), x[1], x[2], "where");
+    else
+        r = ufunc_elem(L, n, t, x, rt);
+    if (!r)
+        return NULL;
+    /* the kernel's own result type: bool predicates, float of complex */
+    Type *kt = LLVMTypeOf(r) == lower_type(L, rt) ? rt : t;
+    return conv(L, n, r, kt, rt);
+}
+
+static LLVMValueRef ev(Lower *L, Node *n) {
+    if (!elementwise(n)) {
+        Leaf *f = (Leaf *)n->lower_data;
+        if (!f)
+            return lower_fail(L, n, HJ_DIAG_LOWERING, "array expression operand was not evaluated");
+        return f->elem;
+    }
+    Type *rt = ety(n->ty);
+    switch (n->kind) {
+    case N_BINOP: {
+        LLVMValueRef a = conv(L, n->a, ev(L, n->a), ety(n->a->ty), n->op_ty);
+        LLVMValueRef b = a ? conv(L, n->b, ev(L, n->b), ety(n->b->ty), n->op_ty) : NULL;
+        if (!b)
+            return NULL;
+        Type *r = NULL;
+        LLVMValueRef v = binop_elem(L, n, n->op, n->op_ty, a, b, &r);
+        return conv(L, n, v, r, rt);
+    }
+    case N_UNARYOP: {
+        LLVMValueRef a = conv(L, n->a, ev(L, n->a), ety(n->a->ty), n->op_ty);
+        if (!a)
+            return NULL;
+        LLVMValueRef v = unary_elem(L, n->op, n->op_ty, a);
+        if (!v)
+            return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "unary '%s' is not supported on this array",
+                              ast_op_str(n->op));
+        return conv(L, n, v, n->op_ty, rt);
+    }
+    case N_COMPARE: {
+        Node *rn = VEC_AT(n->args, 0);
+        Type *t = n->op_tys[0];
+        LLVMValueRef a = conv(L, n->a, ev(L, n->a), ety(n->a->ty), t);
+        LLVMValueRef b = a ? conv(L, rn, ev(L, rn), ety(rn->ty), t) : NULL;
+        if (!b)
+            return NULL;
+        return lower_cmp(L, n, n->ops[0], t, a, b);
+    }
+    default: {
+        LLVMValueRef args[3] = {0};
+        int k = n->args.len > 3 ? 3 : n->args.len;
+        for (int i = 0; i < k; i++)
+            if (!(args[i] = ev(L, VEC_AT(n->args, i))))
+                return NULL;
+        return ev_call(L, n, args);
+    }
+    }
+}
+
+/* ---- the loop nest ---- */
+
+typedef struct Loop {
+    LLVMBasicBlockRef pre, head, body, end;
+    LLVMValueRef i;
+} Loop;
+
+static void loop_begin(Lower *L, Loop *lp, LLVMValueRef n, const char *name) {
+    lp->pre = LLVMGetInsertBlock(L->b);
+    lp->head = lower_block(L, name);
+    lp->body = lower_block(L, "ae.body");
+    lp->end = lower_block(L, "ae.end");
+    LLVMBuildBr(L->b, lp->head);
+    lower_at(L, lp->head);
+    lp->i = LLVMBuildPhi(L->b, L->t_i64, "i");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, lp->i, n, ""), lp->body, lp->end);
+    lower_at(L, lp->body);
+}
+
+static void loop_end(Lower *L, Loop *lp) {
+    LLVMValueRef next = LLVMBuildNSWAdd(L->b, lp->i, lower_i64(L, 1), "i.next");
+    LLVMBasicBlockRef last = LLVMGetInsertBlock(L->b);
+    LLVMBuildBr(L->b, lp->head);
+    LLVMValueRef in[2] = {lower_i64(L, 0), next};
+    LLVMBasicBlockRef from[2] = {lp->pre, last};
+    LLVMAddIncoming(lp->i, in, from, 2);
+    lower_at(L, lp->end);
+}
+
+/* Raise ValueError with NumPy's text listing the operands' shapes. */
+static void raise_shapes(Lower *L, LLVMValueRef bad, Ae *ae, const char *head, LLVMValueRef out, int ond) {
+    LLVMBasicBlockRef ok = lower_branch_raise(L, bad, "ae.badshape");
+    StrBuf fmt;
+    sb_init(&fmt);
+    sb_puts(&fmt, head);
+    LLVMValueRef args[2 + 4 * MAXND];
+    int na = 2;
+    int nshapes = 0;
+    for (int s = -1; s < ae->nleaves; s++) {
+        LLVMValueRef v = s < 0 ? out : ae->leaves[s]->v;
+        int nd = s < 0 ? ond : (is_arr(ae->leaves[s]) ? ae->leaves[s]->ty->ndim : -1);
+        if (!v || nd < 0)
+            continue;
+        sb_puts(&fmt, "(");
+        for (int d = 0; d < nd; d++) {
+            sb_puts(&fmt, d ? ",%lld" : "%lld");
+            if (na < (int)(sizeof args / sizeof *args) - 1)
+                args[na++] = lower_array_dim(L, v, ARR_SHAPE, d);
+        }
+        sb_puts(&fmt, nd == 1 ? ",) " : ") ");
+        if (++nshapes >= 4)
+            break;
+    }
+    LLVMTypeRef at = LLVMArrayType2(L->t_i8, 512);
+    LLVMValueRef buf = lower_alloca(L, at, "msg");
+    args[1] = lower_i64(L, 512);
+    LLVMValueRef fstr = lower_cstr(L, fmt.s ? fmt.s : "");
+    sb_free(&fmt);
+    LLVMValueRef cargs[2 + 4 * MAXND + 1];
+    cargs[0] = buf;
+    cargs[1] = args[1];
+    cargs[2] = fstr;
+    for (int i = 2; i < na; i++)
+        cargs[i + 1] = args[i];
+    LLVMTypeRef pt[3] = {L->t_ptr, L->t_i64, L->t_ptr};
+    LLVMTypeRef fnty = LLVMFunctionType(L->t_i32, pt, 3, 1);
+    LLVMValueRef fn = LLVMGetNamedFunction(L->mod, "snprintf");
+    if (!fn)
+        fn = LLVMAddFunction(L->mod, "snprintf", fnty);
+    lower_call(L, fnty, fn, cargs, (unsigned)(na + 1), "");
+    LLVMValueRef ra[2] = {lower_cstr(L, "ValueError"), buf};
+    LLVMTypeRef rp[2] = {L->t_ptr, L->t_ptr};
+    lower_rt(L, "rt_raise", L->t_void, rp, 2, ra);
+    lower_goto_error(L);
+    lower_at(L, ok);
+}
+
+/* Byte stride of leaf f along output axis d of an nd-D result (0 where the
+ * leaf broadcasts). */
+static LLVMValueRef leaf_stride(Lower *L, Leaf *f, int d, int nd) {
+    int k = f->ty->ndim, j = d - (nd - k);
+    if (j < 0)
+        return lower_i64(L, 0);
+    LLVMValueRef s = lower_array_dim(L, f->v, ARR_SHAPE, j);
+    LLVMValueRef st = lower_array_dim(L, f->v, ARR_STRIDES, j);
+    return LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, s, lower_i64(L, 1), ""), lower_i64(L, 0), st, "");
+}
+
+/* A leaf that may use the flat loop (contiguous, all of the result's shape). */
+static LLVMValueRef flat_ok(Lower *L, Leaf *f, LLVMValueRef *shape, int nd) {
+    if (f->ty->ndim != nd)
+        return LLVMConstInt(L->t_i1, 0, 0);
+    LLVMValueRef ok = LLVMConstInt(L->t_i1, 1, 0);
+    for (int d = 0; d < nd; d++)
+        ok = LLVMBuildAnd(L->b, ok, LLVMBuildICmp(L->b, LLVMIntEQ, lower_array_dim(L, f->v, ARR_SHAPE, d), shape[d], ""), "");
+    if (f->ty->layout != LAYOUT_C) {
+        if (nd != 1)
+            return LLVMConstInt(L->t_i1, 0, 0);
+        ok = LLVMBuildAnd(L->b, ok,
+                          LLVMBuildICmp(L->b, LLVMIntEQ, lower_array_dim(L, f->v, ARR_STRIDES, 0),
+                                        lower_i64(L, ty_itemsize(f->ty->dtype)), ""),
+                          "");
+    }
+    return ok;
+}
+
+/* The store of one element: into out at p, computed by the tree (or, for
+ * `t op= v`, by op on the target's element and the tree). */
+typedef struct Emit {
+    Node *root;
+    Type *out_dt;
+    OpKind aug_op;       /* OP_NONE for plain stores */
+    Type *aug_op_ty, *aug_res;
+    Node *at;
+} Emit;
+
+static bool emit_elem(Lower *L, const Emit *e, LLVMValueRef p) {
+    LLVMValueRef v = ev(L, e->root);
+    if (!v)
+        return false;
+    Type *vt = ety(e->root->ty);
+    if (e->aug_op != OP_NONE) {
+        LLVMValueRef cur = conv(L, e->at, load_elem(L, p, e->out_dt), e->out_dt, e->aug_op_ty);
+        LLVMValueRef y = conv(L, e->at, v, vt, e->aug_op_ty);
+        if (!cur || !y)
+            return false;
+        Type *r = NULL;
+        v = binop_elem(L, e->at, e->aug_op, e->aug_op_ty, cur, y, &r);
+        vt = r;
+    }
+    v = conv(L, e->at, v, vt, e->out_dt);
+    if (!v)
+        return false;
+    store_elem(L, p, v, e->out_dt);
+    return true;
+}
+
+/* The loops over out (an nd-D array of dtype e->out_dt, possibly strided)
+ * with every array leaf broadcast to its shape. */
+static bool emit_loops(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, Type *oty) {
+    int nd = oty->ndim;
+    LLVMValueRef shape[MAXND];
+    for (int d = 0; d < nd; d++)
+        shape[d] = lower_array_dim(L, out, ARR_SHAPE, d);
+    int saved_em = L->error_model;
+    L->error_model = 1; /* NumPy: no exceptions from element arithmetic */
+    LLVMValueRef odata = lower_array_field(L, out, ARR_DATA, "out");
+    LLVMTypeRef omt = lower_mem_type(L, e->out_dt);
+    /* fast path test */
+    LLVMValueRef flat = LLVMConstInt(L->t_i1, oty->layout == LAYOUT_C || nd <= 1, 0);
+    if (nd == 1 && oty->layout != LAYOUT_C)
+        flat = LLVMBuildICmp(L->b, LLVMIntEQ, lower_array_dim(L, out, ARR_STRIDES, 0),
+                             lower_i64(L, ty_itemsize(e->out_dt)), "");
+    for (int i = 0; i < ae->nleaves; i++)
+        if (is_arr(ae->leaves[i]))
+            flat = LLVMBuildAnd(L->b, flat, flat_ok(L, ae->leaves[i], shape, nd), "");
+    LLVMBasicBlockRef fast = lower_block(L, "ae.flat"), slow = lower_block(L, "ae.strided"),
+                      done = lower_block(L, "ae.done");
+    LLVMBuildCondBr(L->b, flat, fast, slow);
+    bool ok = true;
+
+    /* flat: one loop over every item */
+    lower_at(L, fast);
+    {
+        LLVMValueRef n = lower_i64(L, 1);
+        for (int d = 0; d < nd; d++)
+            n = LLVMBuildMul(L->b, n, shape[d], "");
+        Loop lp;
+        loop_begin(L, &lp, n, "ae.flat.head");
+        for (int i = 0; i < ae->nleaves; i++) {
+            Leaf *f = ae->leaves[i];
+            if (!is_arr(f))
+                continue;
+            LLVMValueRef p = lower_gep(L, lower_mem_type(L, f->ty->dtype), lower_array_field(L, f->v, ARR_DATA, ""),
+                                       &lp.i, 1, "");
+            f->elem = load_elem(L, p, f->ty->dtype);
+        }
+        ok = emit_elem(L, e, lower_gep(L, omt, odata, &lp.i, 1, ""));
+        loop_end(L, &lp);
+        LLVMBuildBr(L->b, done);
+    }
+
+    /* strided: a nest over the shape; byte offsets from the strides */
+    lower_at(L, slow);
+    if (ok) {
+        LLVMValueRef ostr[MAXND];
+        LLVMValueRef *lstr = arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)(ae->nleaves * nd + 1));
+        for (int d = 0; d < nd; d++)
+            ostr[d] = lower_array_dim(L, out, ARR_STRIDES, d);
+        for (int i = 0; i < ae->nleaves; i++)
+            if (is_arr(ae->leaves[i]))
+                for (int d = 0; d < nd; d++)
+                    lstr[i * nd + d] = leaf_stride(L, ae->leaves[i], d, nd);
+        Loop lps[MAXND];
+        LLVMValueRef idx[MAXND];
+        for (int d = 0; d < nd; d++) {
+            loop_begin(L, &lps[d], shape[d], "ae.nest.head");
+            idx[d] = lps[d].i;
+        }
+        LLVMValueRef ooff = lower_i64(L, 0);
+        for (int d = 0; d < nd; d++)
+            ooff = LLVMBuildAdd(L->b, ooff, LLVMBuildMul(L->b, idx[d], ostr[d], ""), "");
+        for (int i = 0; i < ae->nleaves; i++) {
+            Leaf *f = ae->leaves[i];
+            if (!is_arr(f))
+                continue;
+            LLVMValueRef off = lower_i64(L, 0);
+            for (int d = 0; d < nd; d++)
+                off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, idx[d], lstr[i * nd + d], ""), "");
+            LLVMValueRef p = LLVMBuildGEP2(L->b, L->t_i8, lower_array_field(L, f->v, ARR_DATA, ""), &off, 1, "");
+            f->elem = load_elem(L, p, f->ty->dtype);
+        }
+        ok = emit_elem(L, e, LLVMBuildGEP2(L->b, L->t_i8, odata, &ooff, 1, ""));
+        for (int d = nd - 1; d >= 0; d--)
+            loop_end(L, &lps[d]);
+    }
+    LLVMBuildBr(L->b, done);
+    lower_at(L, done);
+    L->error_model = saved_em;
+    return ok;
+}
+
+/* The broadcast shape of the leaves (nd axes), checked. */
+static void broadcast_shape(Lower *L, Ae *ae, int nd, LLVMValueRef *shape) {
+    LLVMValueRef one = lower_i64(L, 1), bad = LLVMConstInt(L->t_i1, 0, 0);
+    for (int d = 0; d < nd; d++)
+        shape[d] = one;
+    for (int i = 0; i < ae->nleaves; i++) {
+        Leaf *f = ae->leaves[i];
+        if (!is_arr(f))
+            continue;
+        int k = f->ty->ndim;
+        for (int j = 0; j < k; j++) {
+            int d = nd - k + j;
+            LLVMValueRef s = lower_array_dim(L, f->v, ARR_SHAPE, j);
+            LLVMValueRef cur1 = LLVMBuildICmp(L->b, LLVMIntEQ, shape[d], one, "");
+            LLVMValueRef mism = LLVMBuildAnd(
+                L->b, LLVMBuildICmp(L->b, LLVMIntNE, s, shape[d], ""),
+                LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntNE, s, one, ""), LLVMBuildNot(L->b, cur1, ""), ""), "");
+            bad = LLVMBuildOr(L->b, bad, mism, "");
+            shape[d] = LLVMBuildSelect(L->b, cur1, s, shape[d], "bshape");
+        }
+    }
+    raise_shapes(L, bad, ae, "operands could not be broadcast together with shapes ", NULL, 0);
+}
+
+/* Every array leaf must broadcast to out's shape (stores, in-place ops). */
+static void check_into(Lower *L, Ae *ae, LLVMValueRef out, Type *oty) {
+    LLVMValueRef one = lower_i64(L, 1), bad = LLVMConstInt(L->t_i1, 0, 0);
+    int nd = oty->ndim;
+    for (int i = 0; i < ae->nleaves; i++) {
+        Leaf *f = ae->leaves[i];
+        if (!is_arr(f))
+            continue;
+        int k = f->ty->ndim;
+        if (k > nd) {
+            bad = LLVMConstInt(L->t_i1, 1, 0);
+            continue;
+        }
+        for (int j = 0; j < k; j++) {
+            LLVMValueRef s = lower_array_dim(L, f->v, ARR_SHAPE, j);
+            LLVMValueRef o = lower_array_dim(L, out, ARR_SHAPE, nd - k + j);
+            bad = LLVMBuildOr(L->b, bad,
+                              LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntNE, s, o, ""),
+                                           LLVMBuildICmp(L->b, LLVMIntNE, s, one, ""), ""),
+                              "");
+        }
+    }
+    raise_shapes(L, bad, ae, "could not broadcast input array into the output of shape ", out, nd);
+}
+
+/* ---- entry points ---- */
+
+/* A fused array expression: one allocation, one loop nest. */
+LLVMValueRef lower_arrayexpr(Lower *L, Node *n, bool *owned) {
+    *owned = false;
+    Node *root = n->kind == N_ARRAYEXPR ? n->a : n;
+    Type *oty = n->ty;
+    Ae ae = {0};
+    if (!collect(L, &ae, root))
+        return NULL;
+    int nd = oty->ndim;
+    LLVMValueRef shape[MAXND + 1];
+    broadcast_shape(L, &ae, nd, shape);
+    LLVMValueRef out = lower_alloc_array(L, oty, shape, false);
+    if (!out)
+        return NULL;
+    /* released if an element operation raises; handed over below */
+    int mark = lower_temps_mark(L);
+    lower_temp(L, out, oty, true);
+    Emit e = {.root = root, .out_dt = oty->dtype, .aug_op = OP_NONE, .at = n};
+    bool ok = emit_loops(L, &ae, &e, out, oty);
+    L->temps.len = L->temp_tys.len = mark;
+    if (!ok)
+        return NULL;
+    *owned = true;
+    return out;
+}
+
+/* `t op= v` with t an array: in place, no allocation (NumPy casts the
+ * result back to t's dtype). */
+bool lower_ae_augassign(Lower *L, Node *n) {
+    Node *t = n->a;
+    LLVMValueRef arr = lower_expr_use(L, t);
+    if (!arr)
+        return false;
+    Ae ae = {0};
+    if (!collect(L, &ae, n->b))
+        return false;
+    Type *oty = t->ty;
+    check_into(L, &ae, arr, oty);
+    Emit e = {.root = n->b, .out_dt = oty->dtype, .aug_op = n->op, .aug_op_ty = n->op_ty, .at = n};
+    return emit_loops(L, &ae, &e, arr, oty);
+}
+
+/* Store array expression (or array) `v` into the existing array `dst`
+ * with broadcasting; v's element converted to dst's dtype. */
+bool lower_ae_store(Lower *L, LLVMValueRef dst, Type *dty, Node *v) {
+    Node *root = v->kind == N_ARRAYEXPR ? v->a : v;
+    Ae ae = {0};
+    if (!collect(L, &ae, root))
+        return false;
+    check_into(L, &ae, dst, dty);
+    Emit e = {.root = root, .out_dt = dty->dtype, .aug_op = OP_NONE, .at = v};
+    return emit_loops(L, &ae, &e, dst, dty);
+}
+
+bool lower_ae_is_ufunc_call(const Node *n) { return n->kind == N_CALL && n->op_ty && is_ufunc(n->builtin); }
+
+/* A ufunc call on scalars (np.log1p(x)), or an unfused array call. */
+LLVMValueRef lower_ae_call(Lower *L, Node *n, bool *owned) {
+    *owned = false;
+    if (n->ty->kind == TY_ARRAY)
+        return lower_arrayexpr(L, n, owned);
+    LLVMValueRef args[3] = {0};
+    int k = n->args.len > 3 ? 3 : n->args.len;
+    for (int i = 0; i < k; i++)
+        if (!(args[i] = lower_expr_use(L, VEC_AT(n->args, i))))
+            return NULL;
+    int saved = L->error_model;
+    L->error_model = 1;
+    LLVMValueRef r = ev_call(L, n, args);
+    L->error_model = saved;
+    return r;
+}

@@ -1,0 +1,318 @@
+"""Array expressions (area arrexpr): operators and ufuncs on arrays with
+broadcasting and NumPy's dtype promotion, fused into one loop nest with
+one allocation; in-place updates; complex arrays."""
+import numpy as np
+import pytest
+
+from hpcjit import njit, _core
+from conftest import check, make_array, DTYPES_INT, DTYPES_FLOAT, LAYOUTS
+
+
+@njit
+def add(a, b):
+    return a + b
+
+
+@njit
+def sub(a, b):
+    return a - b
+
+
+@njit
+def mul(a, b):
+    return a * b
+
+
+@njit
+def div(a, b):
+    return a / b
+
+
+@njit
+def floordiv(a, b):
+    return a // b
+
+
+@njit
+def mod(a, b):
+    return a % b
+
+
+@njit
+def lt(a, b):
+    return a < b
+
+
+@njit
+def eq(a, b):
+    return a == b
+
+
+@njit
+def bitand(a, b):
+    return a & b
+
+
+@njit
+def xor(a, b):
+    return a ^ b
+
+
+@njit
+def fused(a, b, c):
+    return a * b + c - np.sqrt(np.abs(a)) / (1.0 + b * b)
+
+
+@njit
+def neg(a):
+    return -a
+
+
+@njit
+def inv(a):
+    return ~a
+
+
+@njit
+def iadd(a, b):
+    a += b
+    return a
+
+
+DT = [np.int32, np.int64, np.float32, np.float64]
+SHAPES = [(0,), (7,), (2, 3, 4)]
+
+
+@pytest.mark.parametrize("dt", DT + [np.complex128])
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape", SHAPES)
+def test_arith_layouts(dt, layout, shape):
+    a = make_array(dt, shape, layout)
+    b = make_array(dt, shape, "C")
+    for f in (add, sub, mul):
+        check(f, a, b)
+    check(div, a, b + (b == 0))
+
+
+@pytest.mark.parametrize("da", [np.int8, np.uint8, np.int32, np.int64, np.float32, np.float64, np.bool_])
+@pytest.mark.parametrize("db", [np.int8, np.uint16, np.int32, np.float32, np.float64, np.bool_])
+def test_promotion(da, db):
+    a = make_array(da, (3, 4))
+    b = make_array(db, (4,))
+    if not (da == np.bool_ and db == np.bool_):
+        r = check(add, a, b)
+        assert r.dtype == (a + b).dtype
+    check(mul, a, b)
+    check(lt, a, b)
+    check(eq, a, b)
+    check(div, a, b)
+
+
+@pytest.mark.parametrize("dt", [np.int32, np.int64, np.float64])
+def test_floordiv_mod_zero(dt):
+    a = make_array(dt, (10,))
+    b = make_array(dt, (10,))
+    b[::3] = 0
+    check(floordiv, a, b)
+    check(mod, a, b)
+    check(div, a, b)
+
+
+@pytest.mark.parametrize("dt", DTYPES_INT + [np.bool_])
+def test_bitwise(dt):
+    a = make_array(dt, (3, 5))
+    b = make_array(dt, (5,), "strided")
+    check(bitand, a, b)
+    check(xor, a, b)
+    check(inv, a)
+
+
+@pytest.mark.parametrize("dt", DT + [np.complex128])
+@pytest.mark.parametrize("shape", [(), (0,), (5,), (2, 3, 4)])
+def test_unary(dt, shape):
+    a = make_array(dt, shape)
+    check(neg, a)
+
+
+def test_broadcast():
+    check(add, make_array(np.float64, (3, 1, 4)), make_array(np.float64, (5, 1)))
+    check(add, make_array(np.float64, (2, 3), "F"), make_array(np.float64, (3,), "reversed"))
+    check(add, make_array(np.float64, (4,)), 2.5)
+    check(add, 3, make_array(np.int64, (2, 2)))
+    e = check(add, np.ones(3), np.ones(4))
+    assert isinstance(e, ValueError)
+    assert "operands could not be broadcast together with shapes (3,) (4,)" in str(e)
+
+
+def test_scalar_dtypes_follow_numba():
+    # array (op) scalar: a scalar of a lower kind does not widen the array
+    assert add(np.ones(3, np.float32), 1).dtype == np.float32
+    assert add(np.ones(3, np.float32), 1.0).dtype == np.float64
+    assert add(np.ones(3, np.int32), 1).dtype == np.int64
+    assert add(np.ones(3, np.int8), np.ones(3, np.int8)).dtype == np.int8
+    assert div(np.ones(3, np.int32), np.ones(3, np.int32)).dtype == np.float64
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape", SHAPES)
+def test_fused(layout, shape):
+    a, b, c = (make_array(np.float64, shape, layout) for _ in range(3))
+    check(fused, a, b, c)
+    check(fused, make_array(np.float32, shape, layout), b, make_array(np.int32, shape))
+
+
+def test_fused_one_allocation():
+    a, b, c = (np.random.rand(1000) for _ in range(3))
+    fused(a, b, c)
+    a0, f0 = _core.memstats()
+    r = fused(a, b, c)
+    a1, f1 = _core.memstats()
+    assert a1 - a0 == 1  # the result only: no temporaries
+    del r
+    a2, f2 = _core.memstats()
+    assert a2 - f2 == a0 - f0  # all freed
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_inplace(layout):
+    a = make_array(np.float64, (3, 4), layout)
+    a0, f0 = _core.memstats()
+    check(iadd, a, make_array(np.float64, (4,)))
+    check(iadd, a, 2.0)
+    check(iadd, make_array(np.int64, (3, 4), layout), make_array(np.int32, (3, 1)))
+    a1, f1 = _core.memstats()
+    assert a1 - f1 == a0 - f0
+    assert isinstance(check(iadd, np.ones(3), np.ones(4)), ValueError)
+
+
+U1 = ["sqrt", "exp", "log", "log1p", "expm1", "log2", "log10", "sin", "cos", "tan", "arcsin", "arccos",
+      "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "floor", "ceil", "trunc", "rint",
+      "sign", "negative", "square", "abs", "absolute", "isnan", "isinf", "isfinite", "logical_not",
+      "exp2", "deg2rad", "rad2deg", "fabs", "cbrt", "positive", "reciprocal"]
+U2 = ["arctan2", "hypot", "minimum", "maximum", "fmin", "fmax", "copysign", "logical_and", "logical_or",
+      "logical_xor", "floor_divide", "remainder", "power", "add", "subtract", "multiply", "divide",
+      "greater", "less_equal", "equal", "not_equal", "logaddexp"]
+
+
+def _ufunc_module():
+    # one wrapper per ufunc, written to a real file (hpcjit reads the source)
+    import importlib.util
+    import tempfile
+    src = ["import numpy as np", "from hpcjit import njit"]
+    for n in U1:
+        src += ["@njit", f"def u1_{n}(a):", f"    return np.{n}(a)"]
+    for n in U2:
+        src += ["@njit", f"def u2_{n}(a, b):", f"    return np.{n}(a, b)"]
+    path = tempfile.mkdtemp() + "/hj_ufuncs.py"
+    with open(path, "w") as fh:
+        fh.write("\n".join(src) + "\n")
+    spec = importlib.util.spec_from_file_location("hj_ufuncs", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+UF = _ufunc_module()
+
+
+def make_u1(name):
+    return getattr(UF, "u1_" + name)
+
+
+def make_u2(name):
+    return getattr(UF, "u2_" + name)
+
+
+@pytest.mark.parametrize("name", U1)
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+def test_ufunc1(name, dt):
+    f = make_u1(name)
+    a = make_array(dt, (2, 3, 4), "strided")
+    if name in ("arcsin", "arccos", "arctanh"):
+        a = a / 11
+    if name == "arccosh":
+        a = np.abs(a) + 1
+    if name == "reciprocal":
+        a = a + (a == 0)
+    rtol = 1e-5 if dt == np.float32 else 1e-12
+    check(f, a, rtol=rtol)
+    check(f, make_array(dt, (7,)), rtol=rtol)
+    check(f, dt(0.5), rtol=rtol)
+
+
+@pytest.mark.parametrize("name", ["abs", "sign", "negative", "square", "floor", "isnan", "isfinite",
+                                  "logical_not", "positive"])
+@pytest.mark.parametrize("dt", [np.int32, np.int64])
+def test_ufunc1_int(name, dt):
+    check(make_u1(name), make_array(dt, (3, 4), "F"))
+
+
+@pytest.mark.parametrize("name", U2)
+@pytest.mark.parametrize("dt", [np.float64, np.int64])
+def test_ufunc2(name, dt):
+    if dt == np.int64 and name in ("arctan2", "hypot", "copysign", "fmin", "fmax", "logaddexp"):
+        return
+    f = make_u2(name)
+    a = make_array(dt, (3, 4), "reversed")
+    b = make_array(dt, (4,))
+    if name == "power" and dt == np.int64:
+        b = np.abs(b)
+    check(f, a, b)
+    c = make_array(dt, (5,))
+    check(f, make_array(dt, (5,)), np.abs(c) if name == "power" else c)
+
+
+def test_minmax_nan():
+    a = np.array([1.0, np.nan, 3.0, np.nan])
+    b = np.array([np.nan, 2.0, 1.0, np.nan])
+    for name in ("minimum", "maximum", "fmin", "fmax"):
+        check(make_u2(name), a, b)
+
+
+@njit
+def where3(c, a, b):
+    return np.where(c > 0, a, b)
+
+
+@njit
+def clip(a, lo, hi):
+    return np.clip(a, lo, hi)
+
+
+def test_where_clip():
+    c = make_array(np.float64, (3, 4))
+    check(where3, c, make_array(np.float64, (3, 4), "F"), make_array(np.float64, (4,)))
+    check(where3, c, make_array(np.int64, (3, 4)), make_array(np.int64, (3, 4)))
+    check(clip, make_array(np.float64, (3, 4)), -2.0, 3.0)
+    check(clip, make_array(np.int64, (10,)), make_array(np.int64, (10,)), 5)
+
+
+@njit
+def cplx(z):
+    return np.abs(z), np.conj(z), np.conjugate(z), np.angle(z), z * z + 1.0
+
+
+def test_complex():
+    z = make_array(np.complex128, (3, 4), "strided")
+    check(cplx, z)
+    check(neg, z)
+    check(eq, z, z)
+
+
+def test_errors():
+    import hpcjit
+
+    @njit
+    def bad_sub(a):
+        return a - a
+
+    with pytest.raises(hpcjit.TypingError):
+        bad_sub(np.ones(3, np.bool_))
+
+    @njit
+    def bad_cast(a):
+        a += 1.5
+        return a
+
+    with pytest.raises(hpcjit.TypingError):
+        bad_cast(np.ones(3, np.int64))
