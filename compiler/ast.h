@@ -169,6 +169,18 @@ typedef enum AttrKind {
     ATTR_METHOD,        /* bound method: ty is TY_BOUND_METHOD */
 } AttrKind;
 
+/* After inference, the form of an array subscript (N_SUBSCRIPT on an
+ * array); docs/TYPED_AST.md "Indexing and views" has the details. */
+typedef enum IndexKind {
+    IDX_INT,    /* b = int64 or N_TUPLE/tuple of int64 (k <= ndim): the original form */
+    IDX_BASIC,  /* b = N_TUPLE of items, one per source axis plus newaxes:
+                   int64 expr | N_SLICE (a/b/c int64 or NULL) | N_CONST None.
+                   Ellipsis expanded, trailing axes padded: a view */
+    IDX_MASK,   /* b = bool array of a's ndim: a 1-D C copy of the selected items */
+    IDX_FANCY,  /* b = N_TUPLE as IDX_BASIC, exactly one item is a 1-D int or
+                   bool array (other axes as IDX_BASIC): a C copy */
+} IndexKind;
+
 typedef struct Spec Spec;
 typedef struct Var Var;
 
@@ -199,6 +211,7 @@ struct Node {
     Spec *spec;        /* CALL_FUNC */
     Node *self_node;   /* CALL_BUILTIN on a method: the receiver */
     AttrKind attr_kind;
+    IndexKind idx_kind; /* N_SUBSCRIPT on an array (infer_index.c) */
     void *lower_data;  /* scratch for lowering */
     void *par;         /* N_FOR over prange under parallel=True: ParLoop*
                           (compiler/parallel.h, infer_parallel.c) */

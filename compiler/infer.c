@@ -817,6 +817,9 @@ static Type *subscript_expr(Inf *I, Node *n, bool store) {
         return base;
     }
     if (base->kind == TY_ARRAY) {
+        Type *xt = NULL;
+        if (infer_index(I, n, base, store, &xt))
+            return xt;
         bool unk = false;
         int k = array_index(I, n, &unk);
         if (k < 0)
@@ -1049,6 +1052,11 @@ static bool assign_value(Inf *I, PtrVec *targets, Node **pv, Node *stmt) {
             Type *bt = infer_expr(I, &t->a);
             if (!bt || refuse_readonly_store(I, t, bt))
                 return false;
+        }
+        if (targets->len == 1 && t->kind == N_SUBSCRIPT && vt->kind == TY_ARRAY) {
+            int r = infer_index_store_array(I, t, pv, vt); /* infer_index.c */
+            if (r >= 0)
+                return r == 1;
         }
         Type *tt = settle_target(I, t, stmt);
         if (!tt)

@@ -70,6 +70,14 @@ bool infer_search_handles(BuiltinId id);
 Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self);
 bool infer_search_attr(Inf *I, Node *n, Type *base, Type **out);
 
+/* infer_index.c: slices, None, `...`, mask and fancy indices of an array
+ * subscript.  False when the index is plain integers (left to infer.c);
+ * true when handled, with *out the type (NULL after a diagnostic). */
+bool infer_index(Inf *I, Node *n, Type *base, bool store, Type **out);
+/* `t[...] = v` with an array value v into a mask/fancy target: types the
+ * target and checks v.  -1 when the target is another form. */
+int infer_index_store_array(Inf *I, Node *t, Node **pv, Type *vt);
+
 #define TY_UNK(I) infer_ty((I), TY_UNKNOWN)
 #define IS_UNK(t) ((t)->kind == TY_UNKNOWN)
 

@@ -50,8 +50,11 @@ static Type *module_attr(Inf *I, Node *n, Type *mod) {
             n->attr_kind = ATTR_MODULE;
             return ty_module(I->tc, q);
         }
-    if (strcmp(q, "numpy.newaxis") == 0)
-        return UNSUP(I, n, "numpy.newaxis is not supported yet");
+    if (strcmp(q, "numpy.newaxis") == 0) { /* None: an index (infer_index.c) */
+        n->attr_kind = ATTR_CONST;
+        n->cval.kind = CVAL_NONE;
+        return T(I, TY_NONE);
+    }
     int b = -1;
     Type *t = infer_qualname_type(I, q, &b);
     if (!t)

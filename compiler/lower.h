@@ -201,6 +201,17 @@ bool lower_assign(Lower *L, Node *target, LLVMValueRef v, Type *t, bool owned);
 /* An N_FOR with n->par set: outlined onto the pool (compiler/parallel.h). */
 bool lower_parallel_for(Lower *L, Node *n);
 
+/* A new array of type aty, shape dims[0..ndim) (dims needs ndim+1 slots:
+ * scratch); owned.  Raises ValueError/MemoryError on bad sizes. */
+LLVMValueRef lower_alloc_array(Lower *L, Type *aty, LLVMValueRef *dims, bool zeroed);
+
+/* ---- lower_index.c: subscripts with idx_kind != IDX_INT ---- */
+LLVMValueRef lower_index_expr(Lower *L, Node *n, bool *owned);
+/* n[...] = v: v a scalar of type t, or (mask/fancy targets) a 1-D array. */
+bool lower_index_store(Lower *L, Node *n, LLVMValueRef v, Type *t);
+/* The destination view of an IDX_BASIC store target (type n->op_ty); owned. */
+LLVMValueRef lower_index_view(Lower *L, Node *n);
+
 enum { ARR_MEMINFO, ARR_PARENT, ARR_NITEMS, ARR_ITEMSIZE, ARR_DATA, ARR_SHAPE, ARR_STRIDES };
 
 #endif

@@ -264,6 +264,8 @@ LLVMValueRef lower_subscript(Lower *L, Node *n, bool *owned) {
         return tuple_subscript(L, n);
     if (aty->kind != TY_ARRAY)
         return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "unsupported subscript");
+    if (n->idx_kind != IDX_INT)
+        return lower_index_expr(L, n, owned); /* lower_index.c */
     LLVMValueRef arr = lower_expr_use(L, n->a);
     if (!arr)
         return NULL;
@@ -301,6 +303,8 @@ bool lower_store_subscript(Lower *L, Node *n, LLVMValueRef v, Type *t) {
         lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "only array elements can be assigned to");
         return false;
     }
+    if (n->idx_kind != IDX_INT)
+        return lower_index_store(L, n, v, t); /* lower_index.c */
     LLVMValueRef arr = lower_expr_use(L, n->a);
     if (!arr)
         return false;
@@ -335,6 +339,8 @@ LLVMValueRef lower_subscript_ptr(Lower *L, Node *n, Type **elty) {
     Type *aty = n->a->ty;
     if (aty->kind != TY_ARRAY)
         return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "only array elements can be assigned to");
+    if (n->idx_kind != IDX_INT)
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "augmented assignment to a slice or an indexed selection is not supported yet");
     LLVMValueRef arr = lower_expr_use(L, n->a);
     if (!arr)
         return NULL;
@@ -459,6 +465,10 @@ static LLVMValueRef alloc_array(Lower *L, Type *aty, LLVMValueRef *dims, bool ze
     v = LLVMBuildInsertValue(L->b, v, data, ARR_DATA, "");
     v = LLVMBuildInsertValue(L->b, v, shape, ARR_SHAPE, "");
     return LLVMBuildInsertValue(L->b, v, strides, ARR_STRIDES, "array");
+}
+
+LLVMValueRef lower_alloc_array(Lower *L, Type *aty, LLVMValueRef *dims, bool zeroed) {
+    return alloc_array(L, aty, dims, zeroed);
 }
 
 LLVMValueRef lower_alloc_array(Lower *L, Type *aty, LLVMValueRef *dims, bool zeroed) {

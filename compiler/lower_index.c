@@ -1,0 +1,587 @@
+/* lower_index.c - array subscripts with slices, None and `...` (views of
+ * the same memory), boolean masks and integer-array indices on one axis
+ * (copies), and scalar/array stores through them.  The node forms are
+ * IDX_BASIC/IDX_MASK/IDX_FANCY (ast.h, docs/TYPED_AST.md).
+ *
+ * Views are described while being built by a data pointer plus per-axis
+ * shape and byte strides in registers; only a view that is a value gets
+ * packed into an array struct (sharing the meminfo and parent, +1 ref). */
+#include "lower.h"
+
+#define MAXD HJ_MAX_NDIM_LOWER
+
+typedef struct View {
+    LLVMValueRef data;
+    int nd;
+    LLVMValueRef shape[MAXD], strides[MAXD];
+} View;
+
+/* ---- loops -------------------------------------------------------------- */
+
+typedef struct Loop {
+    LLVMBasicBlockRef pre, head, body;
+    LLVMValueRef i;
+} Loop;
+
+static void loop_begin(Lower *L, Loop *lp, LLVMValueRef n) {
+    lp->pre = LLVMGetInsertBlock(L->b);
+    lp->head = lower_block(L, "ix.head");
+    lp->body = lower_block(L, "ix.body");
+    LLVMBuildBr(L->b, lp->head);
+    lower_at(L, lp->head);
+    lp->i = LLVMBuildPhi(L->b, L->t_i64, "ix.k");
+    LLVMBasicBlockRef end = lower_block(L, "ix.end");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, lp->i, n, ""), lp->body, end);
+    /* the end block is found again through the head's terminator */
+    lower_at(L, lp->body);
+}
+
+static void loop_end(Lower *L, Loop *lp) {
+    LLVMValueRef next = LLVMBuildNSWAdd(L->b, lp->i, lower_i64(L, 1), "ix.next");
+    LLVMBasicBlockRef last = LLVMGetInsertBlock(L->b);
+    LLVMBuildBr(L->b, lp->head);
+    LLVMValueRef in[2] = {lower_i64(L, 0), next};
+    LLVMBasicBlockRef from[2] = {lp->pre, last};
+    LLVMAddIncoming(lp->i, in, from, 2);
+    LLVMBasicBlockRef end = LLVMGetSuccessor(LLVMGetBasicBlockTerminator(lp->head), 1);
+    lower_at(L, end);
+}
+
+static LLVMValueRef load_elem(Lower *L, LLVMValueRef p, Type *dt) {
+    LLVMValueRef v = lower_load(L, lower_mem_type(L, dt), p, "elem");
+    LLVMSetAlignment(v, (unsigned)ty_itemsize(dt));
+    return lower_from_mem(L, v, dt);
+}
+
+static void store_elem(Lower *L, LLVMValueRef p, LLVMValueRef v, Type *dt) {
+    LLVMValueRef st = LLVMBuildStore(L->b, lower_to_mem(L, v, dt), p);
+    LLVMSetAlignment(st, (unsigned)ty_itemsize(dt));
+}
+
+static LLVMValueRef byte_gep(Lower *L, LLVMValueRef p, LLVMValueRef off) {
+    return LLVMBuildGEP2(L->b, L->t_i8, p, &off, 1, "");
+}
+
+/* Visit every element of `nd` axes (shape[]) of up to two strided operands
+ * in C order; fn gets the element pointers. */
+typedef void (*ElemFn)(Lower *L, LLVMValueRef *p, void *ctx);
+
+static void walk(Lower *L, int d, int nd, LLVMValueRef *shape, int np, LLVMValueRef *p,
+                 LLVMValueRef (*strides)[MAXD], ElemFn fn, void *ctx) {
+    if (d == nd) {
+        fn(L, p, ctx);
+        return;
+    }
+    Loop lp;
+    loop_begin(L, &lp, shape[d]);
+    LLVMValueRef q[2];
+    for (int j = 0; j < np; j++)
+        q[j] = byte_gep(L, p[j], LLVMBuildMul(L->b, lp.i, strides[j][d], ""));
+    walk(L, d + 1, nd, shape, np, q, strides, fn, ctx);
+    loop_end(L, &lp);
+}
+
+/* ---- views -------------------------------------------------------------- */
+
+static void view_of(Lower *L, LLVMValueRef arr, Type *aty, View *v) {
+    v->data = lower_array_field(L, arr, ARR_DATA, "data");
+    v->nd = aty->ndim;
+    for (int d = 0; d < aty->ndim; d++) {
+        v->shape[d] = lower_array_dim(L, arr, ARR_SHAPE, d);
+        v->strides[d] = lower_array_dim(L, arr, ARR_STRIDES, d);
+    }
+}
+
+/* Wrap a negative index, then (when `check`) raise IndexError unless
+ * 0 <= i < dim. */
+static LLVMValueRef wrap(Lower *L, LLVMValueRef i, LLVMValueRef dim, int axis, bool check, bool is_signed) {
+    LLVMValueRef w = i;
+    if (is_signed)
+        w = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, lower_i64(L, 0), ""),
+                            LLVMBuildAdd(L->b, i, dim, ""), i, "idx");
+    if (check) {
+        LLVMBasicBlockRef ok = lower_branch_raise(L, LLVMBuildICmp(L->b, LLVMIntUGE, w, dim, ""), "index.error");
+        LLVMTypeRef p[3] = {L->t_i64, L->t_i64, L->t_i64};
+        LLVMValueRef a[3] = {i, lower_i64(L, axis), dim};
+        lower_rt(L, "rt_raise_index", L->t_void, p, 3, a);
+        lower_goto_error(L);
+        lower_at(L, ok);
+    }
+    return w;
+}
+
+static LLVMValueRef sel(Lower *L, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b) {
+    return LLVMBuildSelect(L->b, c, a, b, "");
+}
+
+static LLVMValueRef slt(Lower *L, LLVMValueRef a, LLVMValueRef b) {
+    return LLVMBuildICmp(L->b, LLVMIntSLT, a, b, "");
+}
+
+/* One bound of a slice clipped as Python does (PySlice_AdjustIndices). */
+static LLVMValueRef clip_bound(Lower *L, LLVMValueRef x, LLVMValueRef n, LLVMValueRef neg) {
+    LLVMValueRef zero = lower_i64(L, 0), m1 = lower_i64(L, -1);
+    LLVMValueRef nm1 = LLVMBuildSub(L->b, n, lower_i64(L, 1), "");
+    LLVMValueRef isneg = slt(L, x, zero);
+    LLVMValueRef w = sel(L, isneg, LLVMBuildAdd(L->b, x, n, ""), x);
+    LLVMValueRef lo = sel(L, neg, m1, zero), hi = sel(L, neg, nm1, n);
+    w = sel(L, slt(L, w, zero), lo, w);
+    return sel(L, LLVMBuildICmp(L->b, LLVMIntSGE, w, n, ""), hi, w);
+}
+
+/* start and element count of slice s over an axis of length n. */
+static bool slice_params(Lower *L, Node *s, LLVMValueRef n, LLVMValueRef *start, LLVMValueRef *count,
+                         LLVMValueRef *step) {
+    LLVMValueRef zero = lower_i64(L, 0), one = lower_i64(L, 1);
+    LLVMValueRef st = one, a = NULL, b = NULL;
+    if (s->c) {
+        if (!(st = lower_expr_use(L, s->c)))
+            return false;
+        lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, st, zero, ""), "ValueError", "slice step cannot be zero");
+    }
+    if (s->a && !(a = lower_expr_use(L, s->a)))
+        return false;
+    if (s->b && !(b = lower_expr_use(L, s->b)))
+        return false;
+    LLVMValueRef neg = slt(L, st, zero);
+    LLVMValueRef lo = a ? clip_bound(L, a, n, neg) : sel(L, neg, LLVMBuildSub(L->b, n, one, ""), zero);
+    LLVMValueRef hi = b ? clip_bound(L, b, n, neg) : sel(L, neg, lower_i64(L, -1), n);
+    /* neg: start > stop ? (start - stop - 1) / -step + 1 : 0; pos: mirrored */
+    LLVMValueRef span = sel(L, neg, LLVMBuildSub(L->b, lo, hi, ""), LLVMBuildSub(L->b, hi, lo, ""));
+    LLVMValueRef astep = sel(L, neg, LLVMBuildNeg(L->b, st, ""), st);
+    LLVMValueRef cnt = LLVMBuildAdd(L->b, LLVMBuildSDiv(L->b, LLVMBuildSub(L->b, span, one, ""), astep, ""), one, "");
+    *count = sel(L, LLVMBuildICmp(L->b, LLVMIntSGT, span, zero, ""), cnt, zero);
+    *start = lo;
+    *step = st;
+    return true;
+}
+
+/* Apply the items of an IDX_BASIC/IDX_FANCY index to `src`.  The array
+ * item of a fancy index becomes a full axis at *fancy_pos of the result
+ * (its node in *fancy_node). */
+static bool apply_items(Lower *L, Node *n, const View *src, View *out, int *fancy_pos, Node **fancy_node) {
+    Node *ix = n->b;
+    int d = 0;
+    LLVMValueRef off = lower_i64(L, 0);
+    out->nd = 0;
+    for (int i = 0; i < ix->args.len; i++) {
+        Node *e = VEC_AT(ix->args, i);
+        if (out->nd >= MAXD || d > src->nd) {
+            lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "too many dimensions");
+            return false;
+        }
+        if (e->kind == N_SLICE) {
+            LLVMValueRef start, count, step;
+            if (d >= src->nd || !slice_params(L, e, src->shape[d], &start, &count, &step))
+                return d < src->nd ? false : (lower_fail(L, n, HJ_DIAG_LOWERING, "bad slice"), false);
+            off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, start, src->strides[d], ""), "");
+            out->shape[out->nd] = count;
+            out->strides[out->nd++] = LLVMBuildMul(L->b, src->strides[d], step, "");
+            d++;
+        } else if (e->ty->kind == TY_NONE) {
+            out->shape[out->nd] = lower_i64(L, 1);
+            out->strides[out->nd++] = lower_i64(L, 0);
+        } else if (e->ty->kind == TY_ARRAY) {
+            *fancy_pos = out->nd;
+            *fancy_node = e;
+            out->shape[out->nd] = src->shape[d];
+            out->strides[out->nd++] = src->strides[d];
+            d++;
+        } else {
+            LLVMValueRef v = lower_expr_use(L, e);
+            if (!v || d >= src->nd)
+                return v ? (lower_fail(L, n, HJ_DIAG_LOWERING, "bad index"), false) : false;
+            LLVMValueRef w = wrap(L, v, src->shape[d], d, L->boundscheck, true);
+            off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, w, src->strides[d], ""), "");
+            d++;
+        }
+    }
+    if (d != src->nd) {
+        lower_fail(L, n, HJ_DIAG_LOWERING, "index does not cover every axis");
+        return false;
+    }
+    out->data = byte_gep(L, src->data, off);
+    return true;
+}
+
+/* A view value of type rty over v, sharing arr's meminfo and parent. */
+static LLVMValueRef pack_view(Lower *L, LLVMValueRef arr, const View *v, Type *rty) {
+    LLVMTypeRef dims_t = LLVMArrayType2(L->t_i64, (uint64_t)v->nd);
+    LLVMValueRef shape = LLVMGetUndef(dims_t), strides = LLVMGetUndef(dims_t);
+    LLVMValueRef nitems = lower_i64(L, 1);
+    for (int d = 0; d < v->nd; d++) {
+        nitems = LLVMBuildMul(L->b, nitems, v->shape[d], "");
+        shape = LLVMBuildInsertValue(L->b, shape, v->shape[d], (unsigned)d, "");
+        strides = LLVMBuildInsertValue(L->b, strides, v->strides[d], (unsigned)d, "");
+    }
+    LLVMValueRef r = LLVMGetUndef(lower_type(L, rty));
+    r = LLVMBuildInsertValue(L->b, r, lower_array_field(L, arr, ARR_MEMINFO, ""), ARR_MEMINFO, "");
+    r = LLVMBuildInsertValue(L->b, r, lower_array_field(L, arr, ARR_PARENT, ""), ARR_PARENT, "");
+    r = LLVMBuildInsertValue(L->b, r, nitems, ARR_NITEMS, "");
+    r = LLVMBuildInsertValue(L->b, r, lower_array_field(L, arr, ARR_ITEMSIZE, ""), ARR_ITEMSIZE, "");
+    r = LLVMBuildInsertValue(L->b, r, v->data, ARR_DATA, "");
+    r = LLVMBuildInsertValue(L->b, r, shape, ARR_SHAPE, "");
+    r = LLVMBuildInsertValue(L->b, r, strides, ARR_STRIDES, "view");
+    lower_incref(L, r, rty);
+    return r;
+}
+
+/* The base array of n and the view its items select. */
+static bool basic_view(Lower *L, Node *n, LLVMValueRef *arr, View *v, int *fancy_pos, Node **fancy_node) {
+    Type *aty = n->a->ty;
+    if (aty->ndim > MAXD)
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "too many dimensions"), false;
+    if (!(*arr = lower_expr_use(L, n->a)))
+        return false;
+    View src;
+    view_of(L, *arr, aty, &src);
+    return apply_items(L, n, &src, v, fancy_pos, fancy_node);
+}
+
+LLVMValueRef lower_index_view(Lower *L, Node *n) {
+    LLVMValueRef arr;
+    View v;
+    int fp = -1;
+    Node *fn = NULL;
+    Type *rty = n->op_ty && n->op_ty->kind == TY_ARRAY ? n->op_ty : n->ty;
+    if (n->idx_kind != IDX_BASIC || rty->kind != TY_ARRAY)
+        return lower_fail(L, n, HJ_DIAG_LOWERING, "not a view subscript");
+    if (!basic_view(L, n, &arr, &v, &fp, &fn))
+        return NULL;
+    if (v.nd != rty->ndim)
+        return lower_fail(L, n, HJ_DIAG_LOWERING, "view of the wrong type");
+    return pack_view(L, arr, &v, rty);
+}
+
+/* ---- element visitors --------------------------------------------------- */
+
+typedef struct Ctx {
+    Lower *L;
+    Node *at;              /* for diagnostics of conversions */
+    Type *sdt, *ddt;       /* element types (source, destination) */
+    LLVMValueRef value;    /* scalar to store */
+    LLVMValueRef counter;  /* alloca i64 */
+    LLVMValueRef out;      /* destination base pointer (mask reads) */
+    LLVMValueRef vdata, vstride, vstep; /* array value: data, stride, 0 or 1 */
+} Ctx;
+
+static void count_true(Lower *L, LLVMValueRef *p, void *cx) {
+    Ctx *c = cx;
+    LLVMValueRef m = load_elem(L, p[0], c->sdt);
+    LLVMValueRef k = lower_load(L, L->t_i64, c->counter, "");
+    LLVMBuildStore(L->b, LLVMBuildAdd(L->b, k, LLVMBuildZExt(L->b, m, L->t_i64, ""), ""), c->counter);
+}
+
+static void copy_elem(Lower *L, LLVMValueRef *p, void *cx) {
+    Ctx *c = cx;
+    store_elem(L, p[0], lower_convert(L, c->at, load_elem(L, p[1], c->sdt), c->sdt, c->ddt), c->ddt);
+}
+
+static void fill_elem(Lower *L, LLVMValueRef *p, void *cx) {
+    Ctx *c = cx;
+    store_elem(L, p[0], c->value, c->ddt);
+}
+
+/* if mask (p[1]) is set: out[k++] = p[0] (read) or p[0] = value / value[k++] (write) */
+static void masked(Lower *L, LLVMValueRef *p, void *cx, bool read) {
+    Ctx *c = cx;
+    LLVMValueRef m = load_elem(L, p[1], ty_scalar(L->c->tc, TY_BOOL));
+    LLVMBasicBlockRef yes = lower_block(L, "mask.yes"), next = lower_block(L, "mask.next");
+    LLVMBuildCondBr(L->b, m, yes, next);
+    lower_at(L, yes);
+    LLVMValueRef k = lower_load(L, L->t_i64, c->counter, "");
+    if (read) {
+        LLVMValueRef dst = LLVMBuildGEP2(L->b, lower_mem_type(L, c->ddt), c->out, &k, 1, "");
+        store_elem(L, dst, load_elem(L, p[0], c->sdt), c->ddt);
+    } else if (c->vdata) {
+        LLVMValueRef off = LLVMBuildMul(L->b, LLVMBuildMul(L->b, k, c->vstep, ""), c->vstride, "");
+        LLVMValueRef x = load_elem(L, byte_gep(L, c->vdata, off), c->sdt);
+        store_elem(L, p[0], lower_convert(L, c->at, x, c->sdt, c->ddt), c->ddt);
+    } else {
+        store_elem(L, p[0], c->value, c->ddt);
+    }
+    LLVMBuildStore(L->b, LLVMBuildAdd(L->b, k, lower_i64(L, 1), ""), c->counter);
+    LLVMBuildBr(L->b, next);
+    lower_at(L, next);
+}
+
+static void mask_read(Lower *L, LLVMValueRef *p, void *cx) { masked(L, p, cx, true); }
+static void mask_write(Lower *L, LLVMValueRef *p, void *cx) { masked(L, p, cx, false); }
+
+/* ---- boolean masks ------------------------------------------------------- */
+
+/* The array and its mask (same shape, else IndexError). */
+static bool mask_operands(Lower *L, Node *n, View *a, View *m) {
+    Type *aty = n->a->ty, *mty = n->b->ty;
+    if (aty->ndim > MAXD || mty->ndim != aty->ndim)
+        return lower_fail(L, n, HJ_DIAG_LOWERING, "mask of the wrong shape"), false;
+    LLVMValueRef arr = lower_expr_use(L, n->a);
+    if (!arr)
+        return false;
+    LLVMValueRef mask = lower_expr_use(L, n->b);
+    if (!mask)
+        return false;
+    view_of(L, arr, aty, a);
+    view_of(L, mask, mty, m);
+    LLVMValueRef bad = LLVMConstInt(L->t_i1, 0, 0);
+    for (int d = 0; d < aty->ndim; d++)
+        bad = LLVMBuildOr(L->b, bad, LLVMBuildICmp(L->b, LLVMIntNE, a->shape[d], m->shape[d], ""), "");
+    lower_raise_if(L, bad, "IndexError", "boolean index did not match indexed array");
+    return true;
+}
+
+static LLVMValueRef count_mask(Lower *L, const View *m, Ctx *c) {
+    c->sdt = ty_scalar(L->c->tc, TY_BOOL);
+    c->counter = lower_alloca(L, L->t_i64, "count");
+    LLVMBuildStore(L->b, lower_i64(L, 0), c->counter);
+    LLVMValueRef p[1] = {m->data};
+    LLVMValueRef st[1][MAXD];
+    for (int d = 0; d < m->nd; d++)
+        st[0][d] = m->strides[d];
+    walk(L, 0, m->nd, (LLVMValueRef *)m->shape, 1, p, st, count_true, c);
+    return lower_load(L, L->t_i64, c->counter, "count");
+}
+
+static void walk2(Lower *L, const View *a, const View *b, ElemFn fn, Ctx *c) {
+    LLVMValueRef p[2] = {a->data, b->data};
+    LLVMValueRef st[2][MAXD];
+    for (int d = 0; d < a->nd; d++)
+        st[0][d] = a->strides[d], st[1][d] = b->strides[d];
+    walk(L, 0, a->nd, (LLVMValueRef *)a->shape, 2, p, st, fn, c);
+}
+
+static LLVMValueRef mask_get(Lower *L, Node *n, bool *owned) {
+    View a, m;
+    if (!mask_operands(L, n, &a, &m))
+        return NULL;
+    Ctx c = {.L = L, .at = n};
+    LLVMValueRef cnt = count_mask(L, &m, &c);
+    LLVMValueRef dims[2] = {cnt, NULL};
+    LLVMValueRef r = lower_alloc_array(L, n->ty, dims, false);
+    c.sdt = c.ddt = n->ty->dtype;
+    c.out = lower_array_field(L, r, ARR_DATA, "out");
+    LLVMBuildStore(L->b, lower_i64(L, 0), c.counter);
+    walk2(L, &a, &m, mask_read, &c);
+    *owned = true;
+    return r;
+}
+
+/* A 1-D array value v of type vt that must provide `need` items (or one,
+ * broadcast): sets c->vdata/vstride/vstep; ValueError otherwise. */
+static void array_value(Lower *L, LLVMValueRef v, Type *vt, LLVMValueRef need, Ctx *c, const char *msg) {
+    LLVMValueRef len = lower_array_dim(L, v, ARR_SHAPE, 0);
+    LLVMValueRef one = LLVMBuildICmp(L->b, LLVMIntEQ, len, lower_i64(L, 1), "");
+    lower_raise_if(L, LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntNE, len, need, ""), LLVMBuildNot(L->b, one, ""), ""),
+                   "ValueError", msg);
+    c->vdata = lower_array_field(L, v, ARR_DATA, "vdata");
+    c->vstride = lower_array_dim(L, v, ARR_STRIDES, 0);
+    c->vstep = sel(L, one, lower_i64(L, 0), lower_i64(L, 1));
+    c->sdt = vt->dtype;
+}
+
+static bool mask_set(Lower *L, Node *n, LLVMValueRef v, Type *t) {
+    View a, m;
+    if (!mask_operands(L, n, &a, &m))
+        return false;
+    Type *dt = n->a->ty->dtype;
+    Ctx c = {.L = L, .at = n, .ddt = dt};
+    if (t->kind == TY_ARRAY) {
+        LLVMValueRef cnt = count_mask(L, &m, &c);
+        array_value(L, v, t, cnt, &c, "NumPy boolean array indexing assignment cannot assign the input "
+                                      "values to the output values where the mask is true");
+    } else {
+        c.counter = lower_alloca(L, L->t_i64, "count");
+        if (!(c.value = lower_convert(L, n, v, t, dt)))
+            return false;
+    }
+    LLVMBuildStore(L->b, lower_i64(L, 0), c.counter);
+    walk2(L, &a, &m, mask_write, &c);
+    return true;
+}
+
+/* ---- integer-array (and 1-D boolean) index on one axis ------------------- */
+
+typedef struct Fancy {
+    View v;            /* the basic view, the array axis kept whole */
+    int pos;           /* that axis in v */
+    LLVMValueRef idx;  /* the index array */
+    Type *ity;
+    LLVMValueRef m;    /* number of selected positions */
+} Fancy;
+
+static bool fancy_operands(Lower *L, Node *n, Fancy *f) {
+    LLVMValueRef arr;
+    Node *fn = NULL;
+    f->pos = -1;
+    if (!basic_view(L, n, &arr, &f->v, &f->pos, &fn))
+        return false;
+    if (!fn || fn->ty->ndim != 1)
+        return lower_fail(L, n, HJ_DIAG_LOWERING, "fancy index without a 1-D array"), false;
+    f->ity = fn->ty;
+    if (!(f->idx = lower_expr_use(L, fn)))
+        return false;
+    LLVMValueRef len = lower_array_dim(L, f->idx, ARR_SHAPE, 0);
+    if (f->ity->dtype->kind == TY_BOOL) {
+        lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntNE, len, f->v.shape[f->pos], ""), "IndexError",
+                       "boolean index did not match indexed array");
+        View m;
+        view_of(L, f->idx, f->ity, &m);
+        Ctx c = {.L = L, .at = n};
+        f->m = count_mask(L, &m, &c);
+    } else {
+        f->m = len;
+    }
+    return true;
+}
+
+/* For each selected position: body(j, source index) with j = 0..m-1. */
+typedef void (*SelFn)(Lower *L, Fancy *f, LLVMValueRef j, LLVMValueRef src, void *ctx);
+
+static void each_selected(Lower *L, Node *n, Fancy *f, SelFn body, void *ctx) {
+    LLVMValueRef len = lower_array_dim(L, f->idx, ARR_SHAPE, 0);
+    LLVMValueRef data = lower_array_field(L, f->idx, ARR_DATA, "idx");
+    LLVMValueRef stride = lower_array_dim(L, f->idx, ARR_STRIDES, 0);
+    Type *it = f->ity->dtype;
+    LLVMValueRef j = lower_alloca(L, L->t_i64, "sel.j");
+    LLVMBuildStore(L->b, lower_i64(L, 0), j);
+    Loop lp;
+    loop_begin(L, &lp, len);
+    LLVMValueRef x = load_elem(L, byte_gep(L, data, LLVMBuildMul(L->b, lp.i, stride, "")), it);
+    if (it->kind == TY_BOOL) {
+        LLVMBasicBlockRef yes = lower_block(L, "sel.yes"), next = lower_block(L, "sel.next");
+        LLVMBuildCondBr(L->b, x, yes, next);
+        lower_at(L, yes);
+        LLVMValueRef jv = lower_load(L, L->t_i64, j, "");
+        body(L, f, jv, lp.i, ctx);
+        LLVMBuildStore(L->b, LLVMBuildAdd(L->b, jv, lower_i64(L, 1), ""), j);
+        LLVMBuildBr(L->b, next);
+        lower_at(L, next);
+    } else {
+        /* out-of-range entries always raise, as in NumPy */
+        LLVMValueRef i = lower_as_i64(L, n, x, it);
+        LLVMValueRef src = wrap(L, i, f->v.shape[f->pos], f->pos, true, ty_is_signed(it));
+        body(L, f, lp.i, src, ctx);
+    }
+    loop_end(L, &lp);
+}
+
+/* v with axis `pos` removed (fixed at index i). */
+static void drop_axis(Lower *L, const View *v, int pos, LLVMValueRef i, View *out) {
+    out->nd = 0;
+    for (int d = 0; d < v->nd; d++)
+        if (d != pos)
+            out->shape[out->nd] = v->shape[d], out->strides[out->nd++] = v->strides[d];
+    out->data = byte_gep(L, v->data, LLVMBuildMul(L->b, i, v->strides[pos], ""));
+}
+
+typedef struct FCtx {
+    View dst;   /* fancy read: the result, as a view */
+    Ctx c;
+} FCtx;
+
+static void fancy_copy(Lower *L, Fancy *f, LLVMValueRef j, LLVMValueRef src, void *cx) {
+    FCtx *fc = cx;
+    View s, d;
+    drop_axis(L, &f->v, f->pos, src, &s);
+    drop_axis(L, &fc->dst, f->pos, j, &d);
+    walk2(L, &d, &s, copy_elem, &fc->c);
+}
+
+static void fancy_fill(Lower *L, Fancy *f, LLVMValueRef j, LLVMValueRef src, void *cx) {
+    FCtx *fc = cx;
+    View s;
+    drop_axis(L, &f->v, f->pos, src, &s);
+    if (fc->c.vdata) {
+        LLVMValueRef off = LLVMBuildMul(L->b, LLVMBuildMul(L->b, j, fc->c.vstep, ""), fc->c.vstride, "");
+        LLVMValueRef x = load_elem(L, byte_gep(L, fc->c.vdata, off), fc->c.sdt);
+        store_elem(L, s.data, lower_convert(L, fc->c.at, x, fc->c.sdt, fc->c.ddt), fc->c.ddt);
+        return;
+    }
+    LLVMValueRef p[1] = {s.data};
+    LLVMValueRef st[1][MAXD];
+    for (int d = 0; d < s.nd; d++)
+        st[0][d] = s.strides[d];
+    walk(L, 0, s.nd, s.shape, 1, p, st, fill_elem, &fc->c);
+}
+
+static LLVMValueRef fancy_get(Lower *L, Node *n, bool *owned) {
+    Fancy f;
+    if (!fancy_operands(L, n, &f))
+        return NULL;
+    Type *rty = n->ty;
+    if (rty->ndim != f.v.nd)
+        return lower_fail(L, n, HJ_DIAG_LOWERING, "fancy index of the wrong type");
+    LLVMValueRef dims[MAXD + 1];
+    for (int d = 0; d < f.v.nd; d++)
+        dims[d] = d == f.pos ? f.m : f.v.shape[d];
+    LLVMValueRef r = lower_alloc_array(L, rty, dims, false);
+    FCtx fc = {.c = {.L = L, .at = n, .sdt = rty->dtype, .ddt = rty->dtype}};
+    view_of(L, r, rty, &fc.dst);
+    each_selected(L, n, &f, fancy_copy, &fc);
+    *owned = true;
+    return r;
+}
+
+static bool fancy_set(Lower *L, Node *n, LLVMValueRef v, Type *t) {
+    Fancy f;
+    if (!fancy_operands(L, n, &f))
+        return false;
+    Type *dt = n->a->ty->dtype;
+    FCtx fc = {.c = {.L = L, .at = n, .ddt = dt}};
+    if (t->kind == TY_ARRAY) {
+        if (f.v.nd != 1 || t->ndim != 1)
+            return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "only a 1-D selection can be assigned an array"), false;
+        array_value(L, v, t, f.m, &fc.c, "shape mismatch: value array could not be broadcast to indexing result");
+    } else if (!(fc.c.value = lower_convert(L, n, v, t, dt))) {
+        return false;
+    }
+    each_selected(L, n, &f, fancy_fill, &fc);
+    return true;
+}
+
+/* ---- entry points ------------------------------------------------------- */
+
+LLVMValueRef lower_index_expr(Lower *L, Node *n, bool *owned) {
+    *owned = false;
+    switch (n->idx_kind) {
+    case IDX_BASIC: {
+        LLVMValueRef v = lower_index_view(L, n);
+        *owned = v != NULL;
+        return v;
+    }
+    case IDX_MASK: return mask_get(L, n, owned);
+    case IDX_FANCY: return fancy_get(L, n, owned);
+    case IDX_INT: break;
+    }
+    return lower_fail(L, n, HJ_DIAG_LOWERING, "unexpected subscript form");
+}
+
+bool lower_index_store(Lower *L, Node *n, LLVMValueRef v, Type *t) {
+    switch (n->idx_kind) {
+    case IDX_BASIC: {
+        if (!ty_is_number(t))
+            return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "assigning an array to a slice is not supported yet"),
+                   false;
+        LLVMValueRef arr;
+        View w;
+        int fp = -1;
+        Node *fn = NULL;
+        if (!basic_view(L, n, &arr, &w, &fp, &fn))
+            return false;
+        Ctx c = {.L = L, .at = n, .ddt = n->a->ty->dtype};
+        if (!(c.value = lower_convert(L, n, v, t, c.ddt)))
+            return false;
+        LLVMValueRef p[1] = {w.data};
+        LLVMValueRef st[1][MAXD];
+        for (int d = 0; d < w.nd; d++)
+            st[0][d] = w.strides[d];
+        walk(L, 0, w.nd, w.shape, 1, p, st, fill_elem, &c);
+        return true;
+    }
+    case IDX_MASK: return mask_set(L, n, v, t);
+    case IDX_FANCY: return fancy_set(L, n, v, t);
+    case IDX_INT: break;
+    }
+    lower_fail(L, n, HJ_DIAG_LOWERING, "unexpected subscript form");
+    return false;
+}
