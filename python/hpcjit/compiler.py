@@ -238,7 +238,8 @@ def _fast_source_lines(py_func):
         return None
     last = min(_code_last_line(code, first), len(lines))
     # statements without code (pass, a string) may end the body: take the
-    # lines indented deeper than the def, then drop trailing blank ones
+    # lines indented deeper than the def, then drop trailing blank and
+    # comment lines
     base = _indent(lines[first - 1])
     n = last
     while n < len(lines):
@@ -246,10 +247,12 @@ def _fast_source_lines(py_func):
         if text.strip() and not text.lstrip().startswith("#") and _indent(text) <= base:
             break
         n += 1
-    while n > last and not lines[n - 1].strip():
+    while n > last and (not lines[n - 1].strip() or lines[n - 1].lstrip().startswith("#")):
         n -= 1
     block = lines[first - 1:n]
-    # checked: the lines may not be the code's (an edited file, exec()'d text)
+    # a block cut short (a body ending in a bare string with lines at column 0)
+    # or text that is not this code's (an edited file) does not parse:
+    # inspect decides then
     try:
         compile(textwrap.dedent("".join(block)), filename, "exec", ast.PyCF_ONLY_AST,
                 dont_inherit=True)
