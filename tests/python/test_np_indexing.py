@@ -385,7 +385,7 @@ def l_int_ellipsis(a):
 def test_view_layout(fn, layout, expect):
     a = make_array(np.float64, (4, 5), layout)
     check(fn, a)
-    sig = [s for s in fn.nopython_signatures if s.args[0] == hpcjit.typeof(a)][0]
+    sig = fn.nopython_signatures[-1]
     # a 1-D F view is typed C by hpcjit (both are contiguous), F by Numba
     assert str(sig.return_type)[-2] in expect, str(sig.return_type)
 
@@ -454,6 +454,8 @@ def mask_set(a, m, v):
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_mask_read(dtype, layout):
     for shape in ((0,), (7,), (3, 4), (2, 3, 4)):
+        if AGAINST_NUMBA and len(shape) > 1:
+            continue  # Numba takes only 1-D masks
         a = make_array(dtype, shape, layout)
         m = make_array(np.bool_, shape, layout, gen=np.random.default_rng(len(shape)))
         check(mask_get, a, m)
@@ -464,6 +466,8 @@ def test_mask_read(dtype, layout):
 @pytest.mark.parametrize("layout", ["C", "F", "reversed"])
 def test_mask_write(dtype, layout):
     for shape in ((7,), (3, 4), (2, 3, 4)):
+        if AGAINST_NUMBA and len(shape) > 1:
+            continue  # Numba takes only 1-D masks
         a = make_array(dtype, shape, layout)
         m = make_array(np.bool_, shape, "strided")
         check(mask_set, a, m, 1)
@@ -472,6 +476,7 @@ def test_mask_write(dtype, layout):
         check(mask_set, a, m, make_array(dtype, 1, "C"))
 
 
+@pytest.mark.numba_skip(reason="Numba does not check mask shapes")
 def test_mask_errors():
     a = np.arange(6.0)
     exc = check(mask_get, a, np.ones(5, np.bool_))
@@ -493,6 +498,7 @@ def mask_from_comparison(a):
     return a[a > 0]
 
 
+@pytest.mark.numba_skip(reason="hpcjit's error classes")
 def test_mask_from_comparison():
     a = make_array(np.float64, (3, 4), "F")
     try:
@@ -553,6 +559,7 @@ def test_fancy_read(dtype, layout, itype):
             check(fancy_mixed, a, np.array([3, 0, -1], dtype=np.int64))
 
 
+@pytest.mark.numba_skip(reason="Numba does not check the mask length")
 def test_fancy_bool_axis():
     a = make_array(np.float64, (3, 4), "F")
     check(fancy_cols, a, np.array([True, False, True, True]))
@@ -560,6 +567,7 @@ def test_fancy_bool_axis():
     assert isinstance(exc, IndexError)
 
 
+@pytest.mark.numba_skip(reason="Numba does not check fancy indices")
 def test_fancy_out_of_range():
     a = np.arange(5.0)
     for bad in ([5], [0, -6], [1, 100]):
@@ -606,6 +614,7 @@ def test_two_ellipses_is_a_typing_error():
         f(np.zeros((2, 2)))
 
 
+@pytest.mark.numba_skip(reason="Numba accepts float slice bounds")
 def test_float_slice_bound_is_a_typing_error():
     @njit
     def f(a):
