@@ -78,6 +78,11 @@ bool infer_index(Inf *I, Node *n, Type *base, bool store, Type **out);
  * target and checks v.  -1 when the target is another form. */
 int infer_index_store_array(Inf *I, Node *t, Node **pv, Type *vt);
 
+/* infer_search.c: sorting, searching and np.random (area "search") */
+bool infer_search_handles(BuiltinId id);
+Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self);
+bool infer_search_attr(Inf *I, Node *n, Type *base, Type **out);
+
 #define TY_UNK(I) infer_ty((I), TY_UNKNOWN)
 #define IS_UNK(t) ((t)->kind == TY_UNKNOWN)
 

@@ -104,6 +104,8 @@ Type *infer_attribute(Inf *I, Node *n) {
         Type *np_t = NULL; /* reductions, shape functions, a.T (infer_np.c) */
         if (infer_np_attr(I, n, base, &np_t))
             return np_t;
+        if (infer_search_attr(I, n, base, &np_t)) /* a.sort(), a.argsort()... (infer_search.c) */
+            return np_t;
         return TYPING(I, n, "unknown attribute '%s' of %s (not supported by hpcjit)", a,
                       infer_tyname(I, base));
     }
@@ -499,6 +501,10 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     n->builtin = id;
     if (infer_np_handles(id))
         return infer_np_call(I, n, id, self);
+    if (infer_search_handles(id)) /* sorting, searching, np.random (infer_search.c) */
+        return infer_search_call(I, n, id, self);
+    if (id == BI_NP_WHERE && n->args.len == 1 && n->keywords.len == 0)
+        return infer_search_call(I, n, BI_NP_NONZERO, self); /* np.where(c) is np.nonzero(c) */
     switch (id) {
     case BI_INT: return conversion(I, n, fname, T(I, TY_INT64));
     case BI_FLOAT: return conversion(I, n, fname, T(I, TY_FLOAT64));

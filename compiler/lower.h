@@ -159,6 +159,10 @@ LLVMValueRef lower_len(Lower *L, const Node *at, LLVMValueRef v, Type *t);
 /* *handled is false when n's builtin is not one of them. */
 LLVMValueRef lower_np_call(Lower *L, Node *n, bool *owned, bool *handled);
 
+/* ---- lower_search.c, lower_random.c: sorting, searching, np.random (area "search") ---- */
+LLVMValueRef lower_search_call(Lower *L, Node *n, bool *owned, bool *handled);
+LLVMValueRef lower_random_call(Lower *L, Node *n, bool *owned, bool *handled);
+
 /* ---- lower.c, for lower_parallel.c ---- */
 bool lower_body(Lower *L, PtrVec *body);
 /* Assign v (of type t) to an assignment target (name, subscript, tuple). */

@@ -471,10 +471,6 @@ LLVMValueRef lower_alloc_array(Lower *L, Type *aty, LLVMValueRef *dims, bool zer
     return alloc_array(L, aty, dims, zeroed);
 }
 
-LLVMValueRef lower_alloc_array(Lower *L, Type *aty, LLVMValueRef *dims, bool zeroed) {
-    return alloc_array(L, aty, dims, zeroed);
-}
-
 static void fill_array(Lower *L, LLVMValueRef arr, Type *dt, LLVMValueRef val) {
     CLoop lp;
     LLVMValueRef data = lower_array_field(L, arr, ARR_DATA, "data");
@@ -1219,6 +1215,9 @@ LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned) {
     }
     bool handled = false;
     LLVMValueRef r = lower_np_call(L, n, owned, &handled); /* reductions, shape, creation */
+    if (handled)
+        return r;
+    r = lower_search_call(L, n, owned, &handled); /* sorting, searching, np.random */
     if (handled)
         return r;
     r = math_call(L, n, &handled);

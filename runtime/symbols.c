@@ -3,6 +3,7 @@
 #include "hpcjit/parallel.h"
 #include "hpcjit/pool.h"
 #include "hpcjit/runtime.h"
+#include "hpcjit/search.h"
 
 /* Function pointers stored as data pointers: POSIX guarantees the
  * round trip, and the JIT only needs the address. */
@@ -23,6 +24,25 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(pool_parallel_for),
     RT_SYM(pool_get_num_threads),
     RT_SYM(pool_get_thread_id),
+    /* search: sorting/searching and np.random (search.c, random.c) */
+    RT_SYM(rt_sort),
+    RT_SYM(rt_argsort),
+    RT_SYM(rt_unique),
+    RT_SYM(rt_searchsorted),
+    RT_SYM(rt_digitize),
+    RT_SYM(rt_count_nonzero),
+    RT_SYM(rt_nonzero),
+    RT_SYM(rt_argwhere),
+    RT_SYM(rt_bincount_len),
+    RT_SYM(rt_bincount),
+    RT_SYM(rt_interp),
+    RT_SYM(rt_histogram),
+    RT_SYM(rt_random_seed),
+    RT_SYM(rt_random_stream),
+    RT_SYM(rt_random_fill),
+    RT_SYM(rt_random_randint),
+    RT_SYM(rt_random_shuffle),
+    RT_SYM(rt_random_sample),
     { NULL, NULL },
 };
 

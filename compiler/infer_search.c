@@ -1,0 +1,640 @@
+/* infer_search.c - typing of NumPy sorting and searching (sort, argsort,
+ * searchsorted, unique, nonzero/1-argument where, argwhere, count_nonzero,
+ * histogram, bincount, digitize, interp) and of np.random.
+ *
+ * Tree shape after the final pass (lower_search.c, lower_random.c rely on
+ * it): `args` has one slot per parameter as listed in sig_of, the array
+ * operand in args[0] for methods too (self_node NULL), absent optional
+ * arguments NULL.  Integers are cast to int64, float parameters of the
+ * distributions to float64, sizes to int64 or UniTuple(int64).  String and
+ * bool options (side=, right=, replace=, kind=) become N_CONST ints.
+ * searchsorted/digitize: `op_ty` is the dtype both operands are compared
+ * in.  rand/randn keep their dimensions as args (each int64). */
+#include "infer.h"
+
+#include <string.h>
+
+static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) HJ_PRINTF(4, 5);
+static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    diag_verror(&I->c->diag, k, n->loc, fmt, ap);
+    va_end(ap);
+    return NULL;
+}
+#define TYPING(I, n, ...) fail((I), HJ_DIAG_TYPING, (n), __VA_ARGS__)
+#define UNSUP(I, n, ...) fail((I), HJ_DIAG_UNSUPPORTED, (n), __VA_ARGS__)
+
+static Type *T(Inf *I, TyKind k) { return infer_ty(I, k); }
+
+#define MAX_SLOTS 5
+#define SEARCH_MAXND 32 /* HJ_MAX_NDIM of abi.h */
+
+typedef struct Sig {
+    const char *fname;
+    const char *names[MAX_SLOTS];
+    int n;
+} Sig;
+
+static bool sig_of(BuiltinId id, Sig *s) {
+#define S(name, ...)                                                                                  \
+    do {                                                                                              \
+        const char *nm_[] = {__VA_ARGS__};                                                            \
+        s->fname = name;                                                                              \
+        s->n = (int)(sizeof nm_ / sizeof nm_[0]);                                                     \
+        for (int i_ = 0; i_ < s->n; i_++)                                                             \
+            s->names[i_] = nm_[i_];                                                                   \
+    } while (0)
+    switch (id) {
+    case BI_NP_SORT: S("sort", "a", "axis", "kind"); break;
+    case BI_ARRAY_SORT: S("sort", "a", "axis", "kind"); break;
+    case BI_NP_ARGSORT: S("argsort", "a", "axis", "kind"); break;
+    case BI_NP_SEARCHSORTED: S("searchsorted", "a", "v", "side"); break;
+    case BI_NP_UNIQUE: S("unique", "ar"); break;
+    case BI_NP_NONZERO: S("nonzero", "a"); break;
+    case BI_NP_ARGWHERE: S("argwhere", "a"); break;
+    case BI_NP_COUNT_NONZERO: S("count_nonzero", "a"); break;
+    case BI_NP_HISTOGRAM: S("histogram", "a", "bins", "range"); break;
+    case BI_NP_BINCOUNT: S("bincount", "x", "weights", "minlength"); break;
+    case BI_NP_DIGITIZE: S("digitize", "x", "bins", "right"); break;
+    case BI_NP_INTERP: S("interp", "x", "xp", "fp", "left", "right"); break;
+    case BI_RANDOM_SEED: S("seed", "seed"); break;
+    case BI_RANDOM_RANDOM: S("random", "size"); break;
+    case BI_RANDOM_RANDINT: S("randint", "low", "high", "size"); break;
+    case BI_RANDOM_UNIFORM: S("uniform", "low", "high", "size"); break;
+    case BI_RANDOM_NORMAL: S("normal", "loc", "scale", "size"); break;
+    case BI_RANDOM_EXPONENTIAL: S("exponential", "scale", "size"); break;
+    case BI_RANDOM_CHOICE: S("choice", "a", "size", "replace"); break;
+    case BI_RANDOM_SHUFFLE: S("shuffle", "x"); break;
+    case BI_RANDOM_PERMUTATION: S("permutation", "x"); break;
+    case BI_RANDOM_RAND: S("rand", "d0"); break;
+    case BI_RANDOM_RANDN: S("randn", "d0"); break;
+    default: return false;
+    }
+#undef S
+    return true;
+}
+
+bool infer_search_handles(BuiltinId id) {
+    Sig s;
+    return sig_of(id, &s);
+}
+
+bool infer_search_attr(Inf *I, Node *n, Type *base, Type **out) {
+    const char *q = arena_printf(I->a, "array.%s", n->name);
+    int b = builtin_lookup(q);
+    if (b < 0 || !infer_search_handles((BuiltinId)b))
+        return false;
+    n->attr_kind = ATTR_METHOD;
+    *out = ty_bound_method(I->tc, b, base);
+    return true;
+}
+
+static bool is_none_const(const Node *n) { return n && n->kind == N_CONST && n->cval.kind == CVAL_NONE; }
+
+static bool fill_slots(Inf *I, Node *n, Node *self, const Sig *s, Node **sl) {
+    for (int i = 0; i < MAX_SLOTS; i++)
+        sl[i] = NULL;
+    int k = 0;
+    if (self)
+        sl[k++] = self;
+    if (n->args.len + k > s->n) {
+        fail(I, HJ_DIAG_TYPING, n, "%s() takes at most %d argument%s (%d given)", s->fname, s->n - k,
+             s->n - k == 1 ? "" : "s", n->args.len);
+        return false;
+    }
+    for (int i = 0; i < n->args.len; i++)
+        sl[k++] = VEC_AT(n->args, i);
+    for (int j = 0; j < n->keywords.len; j++) {
+        Node *kw = VEC_AT(n->keywords, j);
+        int at = -1;
+        for (int i = self ? 1 : 0; i < s->n; i++)
+            if (kw->name && strcmp(s->names[i], kw->name) == 0)
+                at = i;
+        if (at < 0) {
+            fail(I, HJ_DIAG_TYPING, kw, "%s() got an unexpected keyword argument '%s'", s->fname,
+                 kw->name ? kw->name : "**");
+            return false;
+        }
+        if (sl[at]) {
+            fail(I, HJ_DIAG_TYPING, kw, "%s() got multiple values for argument '%s'", s->fname, kw->name);
+            return false;
+        }
+        sl[at] = kw->a;
+    }
+    return true;
+}
+
+static void store_slots(Inf *I, Node *n, Node **sl, int ns) {
+    if (!I->final)
+        return;
+    PtrVec v = {0};
+    for (int i = 0; i < ns; i++)
+        vec_push(I->a, &v, sl[i]);
+    n->args = v;
+    n->keywords.len = 0;
+    n->self_node = NULL;
+}
+
+static Node *int_const(Inf *I, SrcLoc loc, int64_t v) { return infer_const_int(I, loc, v); }
+
+/* The dtype NumPy compares two operands in (np.result_type). */
+static Type *promote(Inf *I, Type *a, Type *b) {
+    if (a == b || b->kind == TY_BOOL)
+        return a;
+    if (a->kind == TY_BOOL)
+        return b;
+    if (ty_is_complex(a) || ty_is_complex(b))
+        return T(I, TY_COMPLEX128);
+    if (ty_is_float(a) || ty_is_float(b)) {
+        Type *f = ty_is_float(a) ? a : b, *o = f == a ? b : a;
+        if (f->kind == TY_FLOAT32 && (o->kind == TY_FLOAT32 || (ty_is_int(o) && ty_bits(o) <= 16)))
+            return f;
+        return T(I, TY_FLOAT64);
+    }
+    if (ty_is_signed(a) == ty_is_signed(b))
+        return ty_bits(a) >= ty_bits(b) ? a : b;
+    Type *s = ty_is_signed(a) ? a : b, *u = s == a ? b : a;
+    if (ty_bits(s) > ty_bits(u))
+        return s;
+    switch (ty_bits(u)) {
+    case 8: return T(I, TY_INT16);
+    case 16: return T(I, TY_INT32);
+    case 32: return T(I, TY_INT64);
+    default: return T(I, TY_FLOAT64);
+    }
+}
+
+/* Type slot i (the receiver is typed already). */
+static Type *slot_type(Inf *I, Node **sl, int i, Node *self) {
+    if (i == 0 && self)
+        return self->ty;
+    return infer_expr(I, &sl[i]);
+}
+
+/* A string option: the index of its value in `vals`, -1 after a diagnostic. */
+static int str_option(Inf *I, Node **sl, int i, const char *fname, const char *what, const char *const *vals,
+                      int nvals, int dflt) {
+    Node *o = sl[i];
+    if (!o || is_none_const(o))
+        return dflt;
+    if (o->kind != N_CONST || o->cval.kind != CVAL_STR) {
+        TYPING(I, o, "%s() %s must be a constant string", fname, what);
+        return -1;
+    }
+    for (int k = 0; k < nvals; k++)
+        if (strcmp(o->cval.s, vals[k]) == 0) {
+            o->ty = T(I, TY_STRING);
+            return k;
+        }
+    TYPING(I, o, "%s(): unknown %s '%s'", fname, what, o->cval.s);
+    return -1;
+}
+
+/* A constant bool option (right=, replace=). -1 after a diagnostic. */
+static int bool_option(Inf *I, Node **sl, int i, const char *fname, const char *what, int dflt) {
+    Node *o = sl[i];
+    if (!o)
+        return dflt;
+    if (o->kind == N_CONST && (o->cval.kind == CVAL_BOOL || o->cval.kind == CVAL_INT))
+        return o->cval.i != 0;
+    TYPING(I, o, "%s() %s must be a constant True or False", fname, what);
+    return -1;
+}
+
+/* size=None | int | tuple of ints: the ndim of the result (0 for None),
+ * -1 after a diagnostic, -2 when not known yet. */
+static int size_arg(Inf *I, Node **sl, int i, const char *fname) {
+    if (!sl[i] || is_none_const(sl[i])) {
+        sl[i] = NULL;
+        return 0;
+    }
+    Type *t = infer_expr(I, &sl[i]);
+    if (!t)
+        return -1;
+    if (IS_UNK(t))
+        return -2;
+    if (ty_is_int(t)) {
+        infer_cast(I, &sl[i], T(I, TY_INT64));
+        return 1;
+    }
+    if (t->kind == TY_TUPLE && t->nelems <= SEARCH_MAXND) {
+        Type *el[SEARCH_MAXND];
+        for (int k = 0; k < t->nelems; k++) {
+            if (!ty_is_int(t->elems[k]))
+                goto bad;
+            el[k] = T(I, TY_INT64);
+        }
+        infer_cast(I, &sl[i], ty_tuple(I->tc, el, t->nelems));
+        return t->nelems;
+    }
+bad:
+    TYPING(I, sl[i], "%s() size must be None, an int or a tuple of ints, not %s", fname, infer_tyname(I, t));
+    return -1;
+}
+
+/* An optional real-number parameter cast to float64; false on error. */
+static bool real_arg(Inf *I, Node **sl, int i, const char *fname, bool *unk) {
+    if (!sl[i] || is_none_const(sl[i])) {
+        sl[i] = NULL;
+        return true;
+    }
+    Type *t = infer_expr(I, &sl[i]);
+    if (!t)
+        return false;
+    if (IS_UNK(t)) {
+        *unk = true;
+        return true;
+    }
+    if (!ty_is_number(t) || ty_is_complex(t)) {
+        TYPING(I, sl[i], "%s() %s must be a real number, not %s", fname, "argument", infer_tyname(I, t));
+        return false;
+    }
+    infer_cast(I, &sl[i], T(I, TY_FLOAT64));
+    return true;
+}
+
+static bool int_arg(Inf *I, Node **sl, int i, const char *fname, bool *unk) {
+    if (!sl[i] || is_none_const(sl[i])) {
+        sl[i] = NULL;
+        return true;
+    }
+    Type *t = infer_expr(I, &sl[i]);
+    if (!t)
+        return false;
+    if (IS_UNK(t)) {
+        *unk = true;
+        return true;
+    }
+    if (!ty_is_int(t) && t->kind != TY_BOOL) {
+        TYPING(I, sl[i], "%s() %s must be an integer, not %s", fname, "argument", infer_tyname(I, t));
+        return false;
+    }
+    infer_cast(I, &sl[i], T(I, TY_INT64));
+    return true;
+}
+
+static Type *arr_of(Inf *I, Type *dt, int nd) {
+    return nd == 0 ? dt : ty_array(I->tc, dt, nd, LAYOUT_C);
+}
+
+static Type *random_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl) {
+    const char *fname = s->fname;
+    bool unk = false;
+    if (id == BI_RANDOM_RAND || id == BI_RANDOM_RANDN) {
+        if (n->keywords.len)
+            return TYPING(I, n, "%s() takes no keyword arguments", fname);
+        if (n->args.len > SEARCH_MAXND)
+            return TYPING(I, n, "%s(): too many dimensions", fname);
+        for (int i = 0; i < n->args.len; i++) {
+            Node **pa = (Node **)&VEC_AT(n->args, i);
+            Type *t = infer_expr(I, pa);
+            if (!t)
+                return NULL;
+            if (IS_UNK(t)) {
+                unk = true;
+                continue;
+            }
+            if (!ty_is_int(t))
+                return TYPING(I, *pa, "%s() dimensions must be integers, not %s", fname, infer_tyname(I, t));
+            infer_cast(I, pa, T(I, TY_INT64));
+        }
+        return unk ? TY_UNK(I) : arr_of(I, T(I, TY_FLOAT64), n->args.len);
+    }
+    if (!fill_slots(I, n, NULL, s, sl))
+        return NULL;
+    int nd = 0;
+    Type *r = NULL;
+    switch (id) {
+    case BI_RANDOM_SEED:
+        if (!sl[0])
+            return TYPING(I, n, "seed() missing required argument 'seed'");
+        if (!int_arg(I, sl, 0, fname, &unk))
+            return NULL;
+        r = T(I, TY_NONE);
+        break;
+    case BI_RANDOM_RANDOM:
+        nd = size_arg(I, sl, 0, fname);
+        r = T(I, TY_FLOAT64);
+        break;
+    case BI_RANDOM_RANDINT:
+        if (!sl[0])
+            return TYPING(I, n, "randint() missing required argument 'low'");
+        if (!int_arg(I, sl, 0, fname, &unk) || !int_arg(I, sl, 1, fname, &unk))
+            return NULL;
+        nd = size_arg(I, sl, 2, fname);
+        r = T(I, TY_INT64);
+        break;
+    case BI_RANDOM_UNIFORM:
+    case BI_RANDOM_NORMAL:
+        if (!real_arg(I, sl, 0, fname, &unk) || !real_arg(I, sl, 1, fname, &unk))
+            return NULL;
+        nd = size_arg(I, sl, 2, fname);
+        r = T(I, TY_FLOAT64);
+        break;
+    case BI_RANDOM_EXPONENTIAL:
+        if (!real_arg(I, sl, 0, fname, &unk))
+            return NULL;
+        nd = size_arg(I, sl, 1, fname);
+        r = T(I, TY_FLOAT64);
+        break;
+    case BI_RANDOM_CHOICE: {
+        if (!sl[0])
+            return TYPING(I, n, "choice() missing required argument 'a'");
+        Type *t = infer_expr(I, &sl[0]);
+        if (!t)
+            return NULL;
+        if (IS_UNK(t)) {
+            unk = true;
+            break;
+        }
+        if (ty_is_int(t)) {
+            infer_cast(I, &sl[0], T(I, TY_INT64));
+            r = T(I, TY_INT64);
+        } else if (t->kind == TY_ARRAY && t->ndim == 1) {
+            r = t->dtype;
+        } else {
+            return TYPING(I, sl[0], "choice() a must be an int or a 1-D array, not %s", infer_tyname(I, t));
+        }
+        nd = size_arg(I, sl, 1, fname);
+        int rep = bool_option(I, sl, 2, fname, "replace", 1);
+        if (rep < 0)
+            return NULL;
+        if (!rep && nd == 0)
+            return UNSUP(I, n, "choice(replace=False) needs a size");
+        if (I->final)
+            sl[2] = int_const(I, n->loc, rep);
+        break;
+    }
+    case BI_RANDOM_SHUFFLE:
+    case BI_RANDOM_PERMUTATION: {
+        if (!sl[0])
+            return TYPING(I, n, "%s() missing required argument 'x'", fname);
+        Type *t = infer_expr(I, &sl[0]);
+        if (!t)
+            return NULL;
+        if (IS_UNK(t)) {
+            unk = true;
+            break;
+        }
+        if (id == BI_RANDOM_PERMUTATION && ty_is_int(t)) {
+            infer_cast(I, &sl[0], T(I, TY_INT64));
+            r = ty_array(I->tc, T(I, TY_INT64), 1, LAYOUT_C);
+        } else if (t->kind == TY_ARRAY && t->ndim >= 1) {
+            if (id == BI_RANDOM_SHUFFLE && t->readonly)
+                return TYPING(I, sl[0], "shuffle() of a read-only array");
+            r = id == BI_RANDOM_SHUFFLE ? T(I, TY_NONE) : ty_array(I->tc, t->dtype, t->ndim, LAYOUT_C);
+        } else {
+            return TYPING(I, sl[0], "%s() needs an array of at least 1 dimension%s, not %s", fname,
+                          id == BI_RANDOM_PERMUTATION ? " or an int" : "", infer_tyname(I, t));
+        }
+        break;
+    }
+    default: return UNSUP(I, n, "%s() is not supported by hpcjit", fname);
+    }
+    if (nd == -1)
+        return NULL;
+    if (nd == -2 || unk)
+        return TY_UNK(I);
+    store_slots(I, n, sl, s->n);
+    return r->kind == TY_NONE ? r : arr_of(I, r, nd);
+}
+
+static Type *need_array(Inf *I, Node *at, Type *t, const char *fname) {
+    if (t->kind == TY_ARRAY)
+        return t;
+    return TYPING(I, at, "%s() needs an array, not %s", fname, infer_tyname(I, t));
+}
+
+static bool real_dtype(Inf *I, Node *at, Type *dt, const char *fname) {
+    if (ty_is_complex(dt)) {
+        UNSUP(I, at, "%s() of complex values is not supported by hpcjit", fname);
+        return false;
+    }
+    return true;
+}
+
+Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
+    Sig s;
+    if (!sig_of(id, &s))
+        return UNSUP(I, n, "%s() is not supported by hpcjit yet", builtin_name(id));
+    const char *fname = s.fname;
+    n->call_kind = CALL_BUILTIN;
+    n->builtin = id;
+    Node *sl[MAX_SLOTS];
+    if (id >= BI_RANDOM_SEED && id <= BI_RANDOM_PERMUTATION)
+        return random_call(I, n, id, &s, sl);
+    if (!fill_slots(I, n, self, &s, sl))
+        return NULL;
+    if (!sl[0])
+        return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[0]);
+    Type *at = slot_type(I, sl, 0, self);
+    if (!at)
+        return NULL;
+    Type *types[MAX_SLOTS] = {at};
+    bool unk = IS_UNK(at);
+    /* type the other array/number operands */
+    int nops = id == BI_NP_SEARCHSORTED || id == BI_NP_DIGITIZE ? 2 : id == BI_NP_INTERP ? 3 : 1;
+    for (int i = 1; i < nops; i++) {
+        if (!sl[i])
+            return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[i]);
+        types[i] = infer_expr(I, &sl[i]);
+        if (!types[i])
+            return NULL;
+        unk = unk || IS_UNK(types[i]);
+    }
+    if (unk)
+        return TY_UNK(I);
+    Type *i64 = T(I, TY_INT64);
+    Type *r = NULL;
+    switch (id) {
+    case BI_NP_SORT:
+    case BI_ARRAY_SORT:
+    case BI_NP_ARGSORT: {
+        if (!need_array(I, sl[0], at, fname))
+            return NULL;
+        static const char *const kinds[] = {"quicksort", "mergesort", "heapsort", "stable"};
+        if (str_option(I, sl, 2, fname, "kind", kinds, 4, 0) < 0)
+            return NULL;
+        bool flat = false;
+        if (sl[1]) {
+            if (is_none_const(sl[1]) && id != BI_ARRAY_SORT) {
+                flat = true;
+            } else if (sl[1]->kind == N_CONST && sl[1]->cval.kind == CVAL_INT &&
+                       (sl[1]->cval.i == -1 || sl[1]->cval.i == at->ndim - 1)) {
+                flat = false;
+            } else if (sl[1]->kind == N_UNARYOP && sl[1]->op == OP_NEG && sl[1]->a->kind == N_CONST &&
+                       sl[1]->a->cval.kind == CVAL_INT && sl[1]->a->cval.i == 1) {
+                flat = false;
+            } else {
+                return UNSUP(I, sl[1], "%s() only along the last axis (axis=-1) or axis=None", fname);
+            }
+        }
+        if (at->ndim == 0 && !flat)
+            return TYPING(I, sl[0], "%s(): axis -1 is out of bounds for array of dimension 0", fname);
+        if (id == BI_ARRAY_SORT && at->readonly)
+            return TYPING(I, sl[0], "sort() of a read-only array");
+        if (I->final) {
+            sl[1] = int_const(I, n->loc, flat);
+            sl[2] = NULL;
+        }
+        Type *dt = id == BI_NP_ARGSORT ? i64 : at->dtype;
+        r = id == BI_ARRAY_SORT ? T(I, TY_NONE) : ty_array(I->tc, dt, flat ? 1 : at->ndim, LAYOUT_C);
+        break;
+    }
+    case BI_NP_SEARCHSORTED: {
+        if (!need_array(I, sl[0], at, fname))
+            return NULL;
+        if (at->ndim != 1)
+            return TYPING(I, sl[0], "searchsorted() needs a 1-D array, not %s", infer_tyname(I, at));
+        Type *vt = types[1];
+        if (vt->kind != TY_ARRAY && !ty_is_number(vt))
+            return TYPING(I, sl[1], "searchsorted() v must be a number or an array, not %s", infer_tyname(I, vt));
+        static const char *const sides[] = {"left", "right"};
+        int side = str_option(I, sl, 2, fname, "side", sides, 2, 0);
+        if (side < 0)
+            return NULL;
+        n->op_ty = vt->kind == TY_ARRAY ? promote(I, at->dtype, vt->dtype) : promote(I, at->dtype, vt); /* v goes through np.asarray */
+        if (I->final)
+            sl[2] = int_const(I, n->loc, side);
+        r = vt->kind == TY_ARRAY ? ty_array(I->tc, i64, vt->ndim, LAYOUT_C) : i64;
+        break;
+    }
+    case BI_NP_DIGITIZE: {
+        Type *xt = at, *bt = types[1];
+        if (xt->kind != TY_ARRAY && !ty_is_number(xt))
+            return TYPING(I, sl[0], "digitize() x must be a number or an array, not %s", infer_tyname(I, xt));
+        if (bt->kind != TY_ARRAY || bt->ndim != 1)
+            return TYPING(I, sl[1], "digitize() bins must be a 1-D array, not %s", infer_tyname(I, bt));
+        if (!real_dtype(I, n, bt->dtype, fname) || !real_dtype(I, n, xt->kind == TY_ARRAY ? xt->dtype : xt, fname))
+            return NULL;
+        int right = bool_option(I, sl, 2, fname, "right", 0);
+        if (right < 0)
+            return NULL;
+        n->op_ty = xt->kind == TY_ARRAY ? promote(I, bt->dtype, xt->dtype) : promote(I, bt->dtype, xt);
+        if (I->final)
+            sl[2] = int_const(I, n->loc, right);
+        r = xt->kind == TY_ARRAY ? ty_array(I->tc, i64, xt->ndim, LAYOUT_C) : i64;
+        break;
+    }
+    case BI_NP_UNIQUE:
+        if (!need_array(I, sl[0], at, fname))
+            return NULL;
+        r = ty_array(I->tc, at->dtype, 1, LAYOUT_C);
+        break;
+    case BI_NP_NONZERO: {
+        if (!need_array(I, sl[0], at, fname))
+            return NULL;
+        if (at->ndim == 0)
+            return TYPING(I, sl[0], "Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() "
+                                    "instead.");
+        Type *el[SEARCH_MAXND];
+        for (int i = 0; i < at->ndim; i++)
+            el[i] = ty_array(I->tc, i64, 1, LAYOUT_C);
+        r = ty_tuple(I->tc, el, at->ndim);
+        break;
+    }
+    case BI_NP_ARGWHERE:
+        if (!need_array(I, sl[0], at, fname))
+            return NULL;
+        if (at->ndim == 0)
+            return UNSUP(I, sl[0], "argwhere() of a 0-d array is not supported by hpcjit");
+        r = ty_array(I->tc, i64, 2, LAYOUT_C);
+        break;
+    case BI_NP_COUNT_NONZERO:
+        if (!need_array(I, sl[0], at, fname))
+            return NULL;
+        r = i64;
+        break;
+    case BI_NP_BINCOUNT: {
+        if (!need_array(I, sl[0], at, fname))
+            return NULL;
+        if (at->ndim != 1 || (!ty_is_int(at->dtype) && at->dtype->kind != TY_BOOL))
+            return TYPING(I, sl[0], "bincount() needs a 1-D array of integers, not %s", infer_tyname(I, at));
+        bool u = false;
+        if (sl[1] && is_none_const(sl[1]))
+            sl[1] = NULL;
+        if (sl[1]) {
+            Type *wt = infer_expr(I, &sl[1]);
+            if (!wt)
+                return NULL;
+            if (IS_UNK(wt))
+                return wt;
+            if (wt->kind != TY_ARRAY || wt->ndim != 1 || ty_is_complex(wt->dtype))
+                return TYPING(I, sl[1], "bincount() weights must be a 1-D real array, not %s", infer_tyname(I, wt));
+        }
+        if (!int_arg(I, sl, 2, fname, &u))
+            return NULL;
+        if (u)
+            return TY_UNK(I);
+        r = ty_array(I->tc, T(I, sl[1] ? TY_FLOAT64 : TY_INT64), 1, LAYOUT_C);
+        break;
+    }
+    case BI_NP_INTERP: {
+        Type *xt = at, *xp = types[1], *fp = types[2];
+        if (xt->kind != TY_ARRAY && !ty_is_number(xt))
+            return TYPING(I, sl[0], "interp() x must be a number or an array, not %s", infer_tyname(I, xt));
+        if (xp->kind != TY_ARRAY || xp->ndim != 1 || fp->kind != TY_ARRAY || fp->ndim != 1)
+            return TYPING(I, n, "interp() xp and fp must be 1-D arrays");
+        if (!real_dtype(I, n, xp->dtype, fname) || !real_dtype(I, n, fp->dtype, fname) ||
+            !real_dtype(I, n, xt->kind == TY_ARRAY ? xt->dtype : xt, fname))
+            return NULL;
+        bool u = false;
+        if (!real_arg(I, sl, 3, fname, &u) || !real_arg(I, sl, 4, fname, &u))
+            return NULL;
+        if (u)
+            return TY_UNK(I);
+        Type *f64 = T(I, TY_FLOAT64);
+        r = xt->kind == TY_ARRAY ? ty_array(I->tc, f64, xt->ndim, LAYOUT_C) : f64;
+        break;
+    }
+    case BI_NP_HISTOGRAM: {
+        if (!need_array(I, sl[0], at, fname))
+            return NULL;
+        if (!real_dtype(I, sl[0], at->dtype, fname))
+            return NULL;
+        Type *et = at->dtype->kind == TY_FLOAT32 ? at->dtype : T(I, TY_FLOAT64);
+        if (sl[1]) {
+            Type *bt = infer_expr(I, &sl[1]);
+            if (!bt)
+                return NULL;
+            if (IS_UNK(bt))
+                return bt;
+            if (bt->kind == TY_ARRAY) {
+                if (bt->ndim != 1 || !real_dtype(I, sl[1], bt->dtype, fname))
+                    return TYPING(I, sl[1], "histogram() bins must be 1d");
+                if (sl[2] && !is_none_const(sl[2]))
+                    return UNSUP(I, sl[2], "histogram() range= with an array of bins is not supported by hpcjit");
+                sl[2] = NULL;
+                et = bt->dtype;
+            } else if (ty_is_int(bt)) {
+                infer_cast(I, &sl[1], i64);
+            } else {
+                return TYPING(I, sl[1], "histogram() bins must be an int or a 1-D array, not %s",
+                              infer_tyname(I, bt));
+            }
+        }
+        if (sl[2] && is_none_const(sl[2]))
+            sl[2] = NULL;
+        if (sl[2]) {
+            Type *rt = infer_expr(I, &sl[2]);
+            if (!rt)
+                return NULL;
+            if (IS_UNK(rt))
+                return rt;
+            if (rt->kind != TY_TUPLE || rt->nelems != 2 || !ty_is_number(rt->elems[0]) ||
+                !ty_is_number(rt->elems[1]) || ty_is_complex(rt->elems[0]) || ty_is_complex(rt->elems[1]))
+                return TYPING(I, sl[2], "histogram() range must be a (min, max) tuple of numbers, not %s",
+                              infer_tyname(I, rt));
+            Type *ff[2] = {T(I, TY_FLOAT64), T(I, TY_FLOAT64)};
+            infer_cast(I, &sl[2], ty_tuple(I->tc, ff, 2));
+        }
+        Type *el[2] = {ty_array(I->tc, i64, 1, LAYOUT_C), ty_array(I->tc, et, 1, LAYOUT_C)};
+        r = ty_tuple(I->tc, el, 2);
+        break;
+    }
+    default: return UNSUP(I, n, "%s() is not supported by hpcjit", fname);
+    }
+    store_slots(I, n, sl, s.n);
+    return r;
+}

@@ -1,0 +1,353 @@
+/* lower_search.c - lowering of NumPy sorting and searching: the operands
+ * are copied to C-contiguous arrays of the compared dtype and handed to
+ * the runtime helpers of runtime/search.c (hpcjit/search.h).  Tree shapes:
+ * infer_search.c. */
+#include "lower_np.h"
+
+#include "hpcjit/search.h"
+
+static TyCtx *tc(Lower *L) { return L->c->tc; }
+
+static int32_t dt_code(Type *dt) {
+    int k = dt->kind == TY_BOOL ? RT_K_BOOL
+            : ty_is_signed(dt)  ? RT_K_INT
+            : ty_is_unsigned(dt) ? RT_K_UINT
+            : ty_is_float(dt)   ? RT_K_FLOAT
+                                : RT_K_COMPLEX;
+    return RT_DT(k, ty_itemsize(dt));
+}
+
+/* A new result is first a temporary (error paths free it); give() adds
+ * the reference the caller owns once nothing can fail any more. */
+static LLVMValueRef own(Lower *L, LLVMValueRef v, Type *t) {
+    lower_temp(L, v, t, true);
+    return v;
+}
+
+static LLVMValueRef give(Lower *L, LLVMValueRef v, Type *t, bool *owned) {
+    lower_incref(L, v, t);
+    *owned = true;
+    return v;
+}
+
+/* A C-contiguous copy of array expression e in dtype dt (a temporary). */
+static LLVMValueRef ccopy_v(Lower *L, LLVMValueRef v, Type *ety, Type *dt, LLVMValueRef *data) {
+    Type *cty = ty_array(tc(L), dt, ety->ndim, LAYOUT_C);
+    LLVMValueRef c = np_copy_c(L, v, ety, cty);
+    lower_temp(L, c, cty, true);
+    *data = lower_array_field(L, c, ARR_DATA, "");
+    return c;
+}
+
+static LLVMValueRef ccopy(Lower *L, Node *e, Type *dt, LLVMValueRef *data) {
+    LLVMValueRef v = lower_expr_use(L, e);
+    return v ? ccopy_v(L, v, e->ty, dt, data) : NULL;
+}
+
+/* A scalar operand converted to dt in a one-item buffer. */
+static LLVMValueRef scalar_buf(Lower *L, Node *e, Type *dt) {
+    LLVMValueRef v = lower_expr_use(L, e);
+    if (!v)
+        return NULL;
+    LLVMValueRef p = lower_alloca(L, lower_mem_type(L, dt), "one");
+    np_store(L, p, lower_convert(L, e, v, e->ty, dt), dt);
+    return p;
+}
+
+static LLVMValueRef nitems(Lower *L, LLVMValueRef arr) { return lower_array_field(L, arr, ARR_NITEMS, "n"); }
+
+static LLVMValueRef rt(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *ps, unsigned n, LLVMValueRef *as) {
+    return lower_rt(L, name, ret, ps, n, as);
+}
+
+static LLVMValueRef none_value(Lower *L, Node *n) { return lower_zero(L, n->ty); }
+
+/* np.sort / a.sort() / argsort along the last axis or flattened. */
+static LLVMValueRef sort_call(Lower *L, Node *n, bool *owned) {
+    Node *a = np_arg(n, 0);
+    bool flat = np_arg(n, 1) && np_arg(n, 1)->cval.i;
+    Type *dt = a->ty->dtype;
+    int nd = a->ty->ndim;
+    LLVMValueRef av = lower_expr_use(L, a);
+    if (!av)
+        return NULL;
+    LLVMValueRef cd = NULL, c = ccopy_v(L, av, a->ty, dt, &cd);
+    LLVMValueRef dims[HJ_MAX_NDIM_LOWER + 1], st[HJ_MAX_NDIM_LOWER + 1];
+    np_dims(L, c, nd, dims, st);
+    LLVMValueRef tot = nitems(L, c);
+    LLVMValueRef len = (flat || nd == 0) ? tot : dims[nd - 1];
+    LLVMValueRef zero = np_ieq(L, len, lower_i64(L, 0));
+    LLVMValueRef rows = np_sel(L, zero, lower_i64(L, 0),
+                               LLVMBuildSDiv(L->b, tot, np_sel(L, zero, lower_i64(L, 1), len), "rows"));
+    LLVMTypeRef t5[5] = {L->t_ptr, L->t_ptr, L->t_i64, L->t_i64, L->t_i32};
+    if (n->builtin == BI_NP_ARGSORT) {
+        Type *rty = n->ty;
+        LLVMValueRef out = flat ? np_alloc(L, rty, &tot, false) : np_alloc(L, rty, dims, false);
+        own(L, out, rty);
+        LLVMValueRef as[5] = {cd, lower_array_field(L, out, ARR_DATA, ""), rows, len, lower_i32(L, dt_code(dt))};
+        lower_check_status(L, rt(L, "rt_argsort", L->t_i32, t5, 5, as));
+        return give(L, out, rty, owned);
+    }
+    LLVMTypeRef t4[4] = {L->t_ptr, L->t_i64, L->t_i64, L->t_i32};
+    LLVMValueRef as[4] = {cd, rows, len, lower_i32(L, dt_code(dt))};
+    lower_check_status(L, rt(L, "rt_sort", L->t_i32, t4, 4, as));
+    if (n->builtin == BI_ARRAY_SORT) {
+        LLVMValueRef ds[HJ_MAX_NDIM_LOWER + 1];
+        np_dims(L, av, nd, NULL, ds);
+        np_copy_nd(L, nd, dims, cd, st, dt, lower_array_field(L, av, ARR_DATA, ""), ds, dt);
+        return none_value(L, n);
+    }
+    *owned = true;
+    if (!flat)
+        return np_view(L, c, n->ty, cd, dims, st);
+    LLVMValueRef isz = lower_i64(L, ty_itemsize(dt));
+    return np_view(L, c, n->ty, cd, &tot, &isz);
+}
+
+static LLVMValueRef unique_call(Lower *L, Node *n, bool *owned) {
+    Node *a = np_arg(n, 0);
+    Type *dt = a->ty->dtype;
+    LLVMValueRef cd = NULL, c = ccopy(L, a, dt, &cd);
+    if (!c)
+        return NULL;
+    LLVMValueRef tot = nitems(L, c), code = lower_i32(L, dt_code(dt));
+    LLVMTypeRef t4[4] = {L->t_ptr, L->t_i64, L->t_i64, L->t_i32};
+    LLVMValueRef as[4] = {cd, lower_i64(L, 1), tot, code};
+    lower_check_status(L, rt(L, "rt_sort", L->t_i32, t4, 4, as));
+    LLVMTypeRef t3[3] = {L->t_ptr, L->t_i64, L->t_i32};
+    LLVMValueRef bs[3] = {cd, tot, code};
+    LLVMValueRef k = rt(L, "rt_unique", L->t_i64, t3, 3, bs);
+    LLVMValueRef isz = lower_i64(L, ty_itemsize(dt));
+    *owned = true;
+    return np_view(L, c, n->ty, cd, &k, &isz);
+}
+
+/* searchsorted(a, v, side) and digitize(x, bins, right). */
+static LLVMValueRef search_call(Lower *L, Node *n, bool *owned) {
+    bool dig = n->builtin == BI_NP_DIGITIZE;
+    Node *sorted = np_arg(n, dig ? 1 : 0), *vals = np_arg(n, dig ? 0 : 1);
+    int64_t flag = np_arg(n, 2) ? np_arg(n, 2)->cval.i : 0;
+    Type *ct = n->op_ty;
+    LLVMValueRef sd = NULL, s = ccopy(L, sorted, ct, &sd);
+    if (!s)
+        return NULL;
+    LLVMValueRef vd = NULL, nv = lower_i64(L, 1), outd = NULL, out = NULL;
+    if (vals->ty->kind == TY_ARRAY) {
+        LLVMValueRef v = ccopy(L, vals, ct, &vd);
+        if (!v)
+            return NULL;
+        LLVMValueRef dims[HJ_MAX_NDIM_LOWER + 1];
+        np_dims(L, v, vals->ty->ndim, dims, NULL);
+        out = own(L, np_alloc(L, n->ty, dims, false), n->ty);
+        outd = lower_array_field(L, out, ARR_DATA, "");
+        nv = nitems(L, v);
+    } else {
+        vd = scalar_buf(L, vals, ct);
+        if (!vd)
+            return NULL;
+        outd = lower_alloca(L, L->t_i64, "pos");
+    }
+    LLVMTypeRef ts[7] = {L->t_ptr, L->t_i64, L->t_ptr, L->t_i64, L->t_ptr, L->t_i32, L->t_i32};
+    LLVMValueRef as[7] = {sd, nitems(L, s), vd, nv, outd, lower_i32(L, dt_code(ct)), lower_i32(L, (int32_t)flag)};
+    if (dig) {
+        LLVMTypeRef td[7] = {L->t_ptr, L->t_i64, L->t_ptr, L->t_i64, L->t_ptr, L->t_i32, L->t_i32};
+        LLVMValueRef ad[7] = {vd, nv, sd, nitems(L, s), outd, as[5], as[6]};
+        lower_check_status(L, rt(L, "rt_digitize", L->t_i32, td, 7, ad));
+    } else {
+        rt(L, "rt_searchsorted", L->t_void, ts, 7, as);
+    }
+    if (out)
+        return give(L, out, n->ty, owned);
+    return lower_load(L, L->t_i64, outd, "pos");
+}
+
+static LLVMValueRef count_call(Lower *L, Node *a, LLVMValueRef *cd, LLVMValueRef *c) {
+    *c = ccopy(L, a, a->ty->dtype, cd);
+    if (!*c)
+        return NULL;
+    LLVMTypeRef t3[3] = {L->t_ptr, L->t_i64, L->t_i32};
+    LLVMValueRef as[3] = {*cd, nitems(L, *c), lower_i32(L, dt_code(a->ty->dtype))};
+    return rt(L, "rt_count_nonzero", L->t_i64, t3, 3, as);
+}
+
+/* nonzero (and 1-argument where), argwhere, count_nonzero. */
+static LLVMValueRef nonzero_call(Lower *L, Node *n, bool *owned) {
+    Node *a = np_arg(n, 0);
+    LLVMValueRef cd = NULL, c = NULL;
+    LLVMValueRef cnt = count_call(L, a, &cd, &c);
+    if (!cnt || n->builtin == BI_NP_COUNT_NONZERO)
+        return cnt;
+    int nd = a->ty->ndim;
+    LLVMValueRef dims[HJ_MAX_NDIM_LOWER + 1];
+    np_dims(L, c, nd, dims, NULL);
+    LLVMValueRef shp = lower_alloca(L, LLVMArrayType2(L->t_i64, (uint64_t)nd), "shape");
+    for (int d = 0; d < nd; d++) {
+        LLVMValueRef idx[2] = {lower_i64(L, 0), lower_i64(L, d)};
+        LLVMBuildStore(L->b, dims[d], lower_gep(L, LLVMArrayType2(L->t_i64, (uint64_t)nd), shp, idx, 2, ""));
+    }
+    LLVMValueRef code = lower_i32(L, dt_code(a->ty->dtype));
+    *owned = true;
+    if (n->builtin == BI_NP_ARGWHERE) {
+        LLVMValueRef od[2] = {cnt, lower_i64(L, nd)};
+        LLVMValueRef out = own(L, np_alloc(L, n->ty, od, false), n->ty);
+        LLVMTypeRef ts[6] = {L->t_ptr, L->t_i64, L->t_i32, L->t_i32, L->t_ptr, L->t_ptr};
+        LLVMValueRef as[6] = {cd, nitems(L, c), code, lower_i32(L, nd), shp, lower_array_field(L, out, ARR_DATA, "")};
+        rt(L, "rt_argwhere", L->t_void, ts, 6, as);
+        return give(L, out, n->ty, owned);
+    }
+    LLVMTypeRef pt = LLVMArrayType2(L->t_ptr, (uint64_t)nd);
+    LLVMValueRef ptrs = lower_alloca(L, pt, "outs");
+    LLVMValueRef tup = LLVMGetUndef(lower_type(L, n->ty));
+    for (int d = 0; d < nd; d++) {
+        Type *et = n->ty->elems[d];
+        LLVMValueRef o = own(L, np_alloc(L, et, &cnt, false), et);
+        LLVMValueRef idx[2] = {lower_i64(L, 0), lower_i64(L, d)};
+        LLVMBuildStore(L->b, lower_array_field(L, o, ARR_DATA, ""), lower_gep(L, pt, ptrs, idx, 2, ""));
+        tup = LLVMBuildInsertValue(L->b, tup, o, (unsigned)d, "");
+    }
+    LLVMTypeRef ts[6] = {L->t_ptr, L->t_i64, L->t_i32, L->t_i32, L->t_ptr, L->t_ptr};
+    LLVMValueRef as[6] = {cd, nitems(L, c), code, lower_i32(L, nd), shp, ptrs};
+    rt(L, "rt_nonzero", L->t_void, ts, 6, as);
+    return give(L, tup, n->ty, owned);
+}
+
+static LLVMValueRef bincount_call(Lower *L, Node *n, bool *owned) {
+    Node *x = np_arg(n, 0), *w = np_arg(n, 1), *ml = np_arg(n, 2);
+    Type *i64 = np_i64(L), *f64 = ty_scalar(tc(L), TY_FLOAT64);
+    LLVMValueRef xd = NULL, xc = ccopy(L, x, i64, &xd), wd = LLVMConstNull(L->t_ptr);
+    if (!xc)
+        return NULL;
+    LLVMValueRef cnt = nitems(L, xc);
+    if (w) {
+        LLVMValueRef wc = ccopy(L, w, f64, &wd);
+        if (!wc)
+            return NULL;
+        lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntNE, nitems(L, wc), cnt, ""), "ValueError",
+                       "The weights and list don't have the same length.");
+    }
+    LLVMValueRef mlv = ml ? lower_expr_use(L, ml) : lower_i64(L, 0);
+    if (!mlv)
+        return NULL;
+    LLVMValueRef lenp = lower_alloca(L, L->t_i64, "len");
+    LLVMTypeRef t4[4] = {L->t_ptr, L->t_i64, L->t_i64, L->t_ptr};
+    LLVMValueRef a4[4] = {xd, cnt, mlv, lenp};
+    lower_check_status(L, rt(L, "rt_bincount_len", L->t_i32, t4, 4, a4));
+    LLVMValueRef len = lower_load(L, L->t_i64, lenp, "len");
+    LLVMValueRef out = own(L, np_alloc(L, n->ty, &len, true), n->ty);
+    LLVMValueRef b4[4] = {xd, cnt, wd, lower_array_field(L, out, ARR_DATA, "")};
+    LLVMTypeRef u4[4] = {L->t_ptr, L->t_i64, L->t_ptr, L->t_ptr};
+    rt(L, "rt_bincount", L->t_void, u4, 4, b4);
+    return give(L, out, n->ty, owned);
+}
+
+static LLVMValueRef interp_call(Lower *L, Node *n, bool *owned) {
+    Node *x = np_arg(n, 0), *xp = np_arg(n, 1), *fp = np_arg(n, 2), *lf = np_arg(n, 3), *rg = np_arg(n, 4);
+    Type *f64 = ty_scalar(tc(L), TY_FLOAT64);
+    LLVMValueRef xpd = NULL, fpd = NULL;
+    LLVMValueRef xpc = ccopy(L, xp, f64, &xpd);
+    LLVMValueRef fpc = xpc ? ccopy(L, fp, f64, &fpd) : NULL;
+    if (!fpc)
+        return NULL;
+    lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntNE, nitems(L, xpc), nitems(L, fpc), ""), "ValueError",
+                   "fp and xp are not of the same length.");
+    LLVMValueRef xd = NULL, nx = lower_i64(L, 1), out = NULL, outd = NULL;
+    if (x->ty->kind == TY_ARRAY) {
+        LLVMValueRef xc = ccopy(L, x, f64, &xd);
+        if (!xc)
+            return NULL;
+        LLVMValueRef dims[HJ_MAX_NDIM_LOWER + 1];
+        np_dims(L, xc, x->ty->ndim, dims, NULL);
+        out = own(L, np_alloc(L, n->ty, dims, false), n->ty);
+        outd = lower_array_field(L, out, ARR_DATA, "");
+        nx = nitems(L, xc);
+    } else {
+        xd = scalar_buf(L, x, f64);
+        if (!xd)
+            return NULL;
+        outd = lower_alloca(L, L->t_f64, "y");
+    }
+    LLVMValueRef lv = lf ? lower_expr_use(L, lf) : LLVMConstReal(L->t_f64, 0.0);
+    LLVMValueRef rv = rg ? lower_expr_use(L, rg) : LLVMConstReal(L->t_f64, 0.0);
+    if (!lv || !rv)
+        return NULL;
+    LLVMTypeRef ts[9] = {L->t_ptr, L->t_i64, L->t_ptr, L->t_ptr, L->t_i64, L->t_f64, L->t_f64, L->t_i32, L->t_ptr};
+    LLVMValueRef as[9] = {xd, nx, xpd, fpd, nitems(L, xpc), lv, rv, lower_i32(L, (lf ? 1 : 0) | (rg ? 2 : 0)), outd};
+    lower_check_status(L, rt(L, "rt_interp", L->t_i32, ts, 9, as));
+    if (out)
+        return give(L, out, n->ty, owned);
+    return lower_load(L, L->t_f64, outd, "y");
+}
+
+static LLVMValueRef histogram_call(Lower *L, Node *n, bool *owned) {
+    Node *a = np_arg(n, 0), *bins = np_arg(n, 1), *range = np_arg(n, 2);
+    Type *f64 = ty_scalar(tc(L), TY_FLOAT64);
+    Type *ety = n->ty->elems[1], *hty = n->ty->elems[0];
+    Type *f64arr = ty_array(tc(L), f64, 1, LAYOUT_C);
+    LLVMValueRef ad = NULL, ac = ccopy(L, a, f64, &ad);
+    if (!ac)
+        return NULL;
+    LLVMValueRef nb, edges, ed = NULL, lo = LLVMConstReal(L->t_f64, 0.0), hi = lo;
+    int mode;
+    LLVMValueRef bv = NULL;
+    if (bins && bins->ty->kind == TY_ARRAY) {
+        mode = 0;
+        bv = lower_expr_use(L, bins);
+        if (!bv)
+            return NULL;
+        edges = np_copy_c(L, bv, bins->ty, f64arr);
+        lower_temp(L, edges, f64arr, true);
+        ed = lower_array_field(L, edges, ARR_DATA, "");
+        nb = LLVMBuildSub(L->b, nitems(L, edges), lower_i64(L, 1), "nb");
+        lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, nb, lower_i64(L, 0), ""), "ValueError",
+                       "`bins` must be 1d, when an array");
+    } else {
+        nb = bins ? lower_expr_use(L, bins) : lower_i64(L, 10);
+        if (!nb)
+            return NULL;
+        lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, nb, lower_i64(L, 1), ""), "ValueError",
+                       "`bins` must be positive, when an integer");
+        mode = 2;
+        if (range) {
+            LLVMValueRef rv = lower_expr_use(L, range);
+            if (!rv)
+                return NULL;
+            lo = LLVMBuildExtractValue(L->b, rv, 0, "lo");
+            hi = LLVMBuildExtractValue(L->b, rv, 1, "hi");
+            mode = 1;
+        }
+        LLVMValueRef ne = LLVMBuildAdd(L->b, nb, lower_i64(L, 1), "");
+        edges = np_alloc(L, f64arr, &ne, false);
+        lower_temp(L, edges, f64arr, true);
+        ed = lower_array_field(L, edges, ARR_DATA, "");
+    }
+    LLVMValueRef hist = own(L, np_alloc(L, hty, &nb, false), hty);
+    LLVMTypeRef ts[8] = {L->t_ptr, L->t_i64, L->t_ptr, L->t_i64, L->t_i32, L->t_f64, L->t_f64, L->t_ptr};
+    LLVMValueRef as[8] = {ad, nitems(L, ac), ed, nb, lower_i32(L, mode), lo, hi, lower_array_field(L, hist, ARR_DATA, "")};
+    lower_check_status(L, rt(L, "rt_histogram", L->t_i32, ts, 8, as));
+    LLVMValueRef eout;
+    if (mode == 0)
+        eout = own(L, np_copy_c(L, bv, bins->ty, ety), ety);
+    else if (ety->dtype != f64)
+        eout = own(L, np_copy_c(L, edges, f64arr, ety), ety);
+    else
+        eout = edges;
+    LLVMValueRef tup = LLVMGetUndef(lower_type(L, n->ty));
+    tup = LLVMBuildInsertValue(L->b, tup, hist, 0, "");
+    tup = LLVMBuildInsertValue(L->b, tup, eout, 1, "hist");
+    return give(L, tup, n->ty, owned);
+}
+
+LLVMValueRef lower_search_call(Lower *L, Node *n, bool *owned, bool *handled) {
+    *handled = true;
+    switch (n->builtin) {
+    case BI_NP_SORT: case BI_ARRAY_SORT: case BI_NP_ARGSORT: return sort_call(L, n, owned);
+    case BI_NP_UNIQUE: return unique_call(L, n, owned);
+    case BI_NP_SEARCHSORTED: case BI_NP_DIGITIZE: return search_call(L, n, owned);
+    case BI_NP_NONZERO: case BI_NP_ARGWHERE: case BI_NP_COUNT_NONZERO: return nonzero_call(L, n, owned);
+    case BI_NP_BINCOUNT: return bincount_call(L, n, owned);
+    case BI_NP_INTERP: return interp_call(L, n, owned);
+    case BI_NP_HISTOGRAM: return histogram_call(L, n, owned);
+    default: break;
+    }
+    return lower_random_call(L, n, owned, handled);
+}

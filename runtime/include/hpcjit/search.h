@@ -1,0 +1,75 @@
+/* search.h - runtime helpers of NumPy sorting/searching (runtime/search.c)
+ * and of np.random (runtime/random.c), called from compiled code
+ * (compiler/lower_search.c, lower_random.c).
+ *
+ * Element types are passed as a code: RT_DT(kind, itemsize), kind one of
+ * RT_K_*; data is always C-contiguous (lowering copies strided input). */
+#ifndef HPCJIT_SEARCH_H
+#define HPCJIT_SEARCH_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { RT_K_BOOL, RT_K_INT, RT_K_UINT, RT_K_FLOAT, RT_K_COMPLEX };
+#define RT_DT(kind, size) ((kind) * 32 + (size))
+
+/* Sort each of `rows` rows of `len` items in place (NaNs last, stable).
+ * 0, or -1 with MemoryError pending. */
+int32_t rt_sort(void *data, int64_t rows, int64_t len, int32_t code);
+/* Stable argsort of each row into out (rows x len int64). */
+int32_t rt_argsort(const void *data, int64_t *out, int64_t rows, int64_t len, int32_t code);
+/* Sorted data: drop repeats in place (NaNs count as equal); the new length. */
+int64_t rt_unique(void *data, int64_t n, int32_t code);
+/* For each of the nv values: insertion index into sorted a (side right). */
+void rt_searchsorted(const void *a, int64_t n, const void *v, int64_t nv, int64_t *out, int32_t code,
+                     int32_t right);
+/* np.digitize: bins monotonic (ValueError otherwise, -1). */
+int32_t rt_digitize(const void *x, int64_t nx, const void *bins, int64_t nb, int64_t *out, int32_t code,
+                    int32_t right);
+int64_t rt_count_nonzero(const void *data, int64_t n, int32_t code);
+/* C-order indices of the nonzero items of an nd-array of shape `shape`:
+ * into outs[d][k] (nonzero) or out[k * nd + d] (argwhere). */
+void rt_nonzero(const void *data, int64_t n, int32_t code, int32_t nd, const int64_t *shape, int64_t **outs);
+void rt_argwhere(const void *data, int64_t n, int32_t code, int32_t nd, const int64_t *shape, int64_t *out);
+/* np.bincount: *len = max(x) + 1 or minlength; -1 with ValueError pending
+ * on negative entries or minlength. */
+int32_t rt_bincount_len(const int64_t *x, int64_t n, int64_t minlength, int64_t *len);
+/* out: int64 counts (w NULL) or float64 sums of weights (zeroed). */
+void rt_bincount(const int64_t *x, int64_t n, const double *w, void *out);
+/* np.interp on float64: flags bit 0 left given, bit 1 right given. */
+int32_t rt_interp(const double *x, int64_t nx, const double *xp, const double *fp, int64_t n, double left,
+                  double right, int32_t flags, double *out);
+/* np.histogram: mode 0 edges given (nb + 1 of them, checked monotonic);
+ * 1 uniform bins over [lo, hi]; 2 uniform bins over [min(a), max(a)].
+ * Modes 1/2 write the edges. */
+int32_t rt_histogram(const double *a, int64_t n, double *edges, int64_t nb, int32_t mode, double lo, double hi,
+                     int64_t *hist);
+
+/* ---- np.random (random.c): xoshiro256** per thread ------------------------
+ * Each thread's generator is stream k of the current seed: the seed
+ * expanded by splitmix64, then jumped k times by 2^128.  A thread takes
+ * the next free k on first use (the first thread k = 0); rt_random_seed
+ * reseeds every thread (lazily, at its next draw) and restarts the calling
+ * thread's stream. */
+void rt_random_seed(int64_t seed);
+/* Make the calling thread use stream k of the current seed (workers of a
+ * parallel loop: k = worker id + 1, say). */
+void rt_random_stream(uint64_t k);
+enum { RT_RND_RANDOM, RT_RND_NORMAL, RT_RND_UNIFORM, RT_RND_EXPONENTIAL };
+/* n float64 draws of a distribution (p0, p1: loc/scale, low/high, scale). */
+void rt_random_fill(int32_t kind, double *out, int64_t n, double p0, double p1);
+/* n ints uniform in [lo, hi); -1 with ValueError pending if lo >= hi. */
+int32_t rt_random_randint(int64_t *out, int64_t n, int64_t lo, int64_t hi);
+/* Fisher-Yates over n rows of rowbytes bytes, `stride` bytes apart. */
+void rt_random_shuffle(void *data, int64_t n, int64_t stride, int64_t rowbytes);
+/* k distinct ints from [0, n) (choice without replacement); -1 with
+ * ValueError pending when k > n, MemoryError on allocation failure. */
+int32_t rt_random_sample(int64_t *out, int64_t k, int64_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,487 @@
+/* search.c - sorting, searching and counting helpers of compiled NumPy code
+ * (np.sort, argsort, unique, searchsorted, digitize, nonzero, argwhere,
+ * count_nonzero, bincount, interp, histogram).  Data is C-contiguous; the
+ * element type comes as a code (hpcjit/search.h).  Orderings are NumPy's:
+ * NaNs after every number, complex lexicographic. */
+#include "hpcjit/search.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hpcjit/runtime.h"
+
+typedef struct { float re, im; } c64_t;
+typedef struct { double re, im; } c128_t;
+
+#define LT_PLAIN(a, b) ((a) < (b))
+#define LT_FLOAT(a, b) ((a) < (b) || ((b) != (b) && (a) == (a)))
+/* NumPy's CLT: order by real part, then imaginary, NaNs last in each. */
+#define LT_CPLX(a, b)                                                                                        \
+    ((a).re < (b).re   ? ((a).im == (a).im || (b).im != (b).im)                                              \
+     : (a).re > (b).re ? ((b).im != (b).im && (a).im == (a).im)                                              \
+     : ((a).re == (b).re || ((a).re != (a).re && (b).re != (b).re))                                          \
+         ? ((a).im < (b).im || ((b).im != (b).im && (a).im == (a).im))                                       \
+         : ((b).re != (b).re))
+#define NZ_PLAIN(a) ((a) != 0)
+#define NZ_CPLX(a) ((a).re != 0 || (a).im != 0)
+#define NAN_NO(a) 0
+#define NAN_FLOAT(a) ((a) != (a))
+#define NAN_CPLX(a) ((a).re != (a).re || (a).im != (a).im)
+
+#define SMALL 16
+
+#define DEF_TYPE(NAME, T, LT, NZ, ISNAN)                                                                            \
+    static void ms_##NAME(T *a, T *tmp, int64_t n) {                                                         \
+        if (n <= SMALL) {                                                                                    \
+            for (int64_t i = 1; i < n; i++) {                                                                \
+                T x = a[i];                                                                                  \
+                int64_t j = i;                                                                               \
+                for (; j > 0 && LT(x, a[j - 1]); j--)                                                        \
+                    a[j] = a[j - 1];                                                                         \
+                a[j] = x;                                                                                    \
+            }                                                                                                \
+            return;                                                                                          \
+        }                                                                                                    \
+        int64_t m = n / 2;                                                                                   \
+        ms_##NAME(a, tmp, m);                                                                                \
+        ms_##NAME(a + m, tmp, n - m);                                                                        \
+        if (!LT(a[m], a[m - 1]))                                                                             \
+            return;                                                                                          \
+        memcpy(tmp, a, (size_t)m * sizeof(T));                                                               \
+        int64_t i = 0, j = m, k = 0;                                                                         \
+        while (i < m && j < n)                                                                               \
+            a[k++] = LT(a[j], tmp[i]) ? a[j++] : tmp[i++];                                                   \
+        while (i < m)                                                                                        \
+            a[k++] = tmp[i++];                                                                               \
+    }                                                                                                        \
+    static void as_##NAME(const T *v, int64_t *a, int64_t *tmp, int64_t n) {                                 \
+        if (n <= SMALL) {                                                                                    \
+            for (int64_t i = 1; i < n; i++) {                                                                \
+                int64_t x = a[i];                                                                            \
+                int64_t j = i;                                                                               \
+                for (; j > 0 && LT(v[x], v[a[j - 1]]); j--)                                                  \
+                    a[j] = a[j - 1];                                                                         \
+                a[j] = x;                                                                                    \
+            }                                                                                                \
+            return;                                                                                          \
+        }                                                                                                    \
+        int64_t m = n / 2;                                                                                   \
+        as_##NAME(v, a, tmp, m);                                                                             \
+        as_##NAME(v, a + m, tmp, n - m);                                                                     \
+        if (!LT(v[a[m]], v[a[m - 1]]))                                                                       \
+            return;                                                                                          \
+        memcpy(tmp, a, (size_t)m * sizeof(int64_t));                                                         \
+        int64_t i = 0, j = m, k = 0;                                                                         \
+        while (i < m && j < n)                                                                               \
+            a[k++] = LT(v[a[j]], v[tmp[i]]) ? a[j++] : tmp[i++];                                             \
+        while (i < m)                                                                                        \
+            a[k++] = tmp[i++];                                                                               \
+    }                                                                                                        \
+    static int64_t uniq_##NAME(T *a, int64_t n) {                                                            \
+        int64_t k = 0;                                                                                       \
+        int nan_seen = 0;                                                                                    \
+        for (int64_t i = 0; i < n; i++) {                                                                    \
+            if (ISNAN(a[i])) { /* NumPy: every NaN-holding value is one */                                   \
+                if (!nan_seen)                                                                               \
+                    a[k++] = a[i];                                                                           \
+                nan_seen = 1;                                                                                \
+            } else if (k == 0 || LT(a[k - 1], a[i])) {                                                       \
+                a[k++] = a[i];                                                                               \
+            }                                                                                                \
+        }                                                                                                    \
+        return k;                                                                                            \
+    }                                                                                                        \
+    /* first index whose item is not before v (left) / is after v (right) */                               \
+    static int64_t bs_##NAME(const T *a, int64_t n, T v, int right) {                                        \
+        int64_t lo = 0, hi = n;                                                                              \
+        while (lo < hi) {                                                                                    \
+            int64_t mid = lo + (hi - lo) / 2;                                                                \
+            int go_right = right ? !LT(v, a[mid]) : LT(a[mid], v);                                           \
+            if (go_right)                                                                                    \
+                lo = mid + 1;                                                                                \
+            else                                                                                             \
+                hi = mid;                                                                                    \
+        }                                                                                                    \
+        return lo;                                                                                           \
+    }                                                                                                        \
+    static int mono_##NAME(const T *b, int64_t n) {                                                          \
+        int inc = 1, dec = 1;                                                                                \
+        for (int64_t i = 1; i < n; i++) {                                                                    \
+            if (LT(b[i], b[i - 1]))                                                                          \
+                inc = 0;                                                                                     \
+            if (LT(b[i - 1], b[i]))                                                                          \
+                dec = 0;                                                                                     \
+        }                                                                                                    \
+        return inc ? 1 : dec ? -1 : 0;                                                                       \
+    }                                                                                                        \
+    static int64_t cnt_##NAME(const T *a, int64_t n) {                                                       \
+        int64_t c = 0;                                                                                       \
+        for (int64_t i = 0; i < n; i++)                                                                      \
+            c += NZ(a[i]) ? 1 : 0;                                                                           \
+        return c;                                                                                            \
+    }                                                                                                        \
+    static int nz_##NAME(const void *a, int64_t i) { return NZ(((const T *)a)[i]); }
+
+DEF_TYPE(b, uint8_t, LT_PLAIN, NZ_PLAIN, NAN_NO)
+DEF_TYPE(i8, int8_t, LT_PLAIN, NZ_PLAIN, NAN_NO)
+DEF_TYPE(i16, int16_t, LT_PLAIN, NZ_PLAIN, NAN_NO)
+DEF_TYPE(i32, int32_t, LT_PLAIN, NZ_PLAIN, NAN_NO)
+DEF_TYPE(i64, int64_t, LT_PLAIN, NZ_PLAIN, NAN_NO)
+DEF_TYPE(u8, uint8_t, LT_PLAIN, NZ_PLAIN, NAN_NO)
+DEF_TYPE(u16, uint16_t, LT_PLAIN, NZ_PLAIN, NAN_NO)
+DEF_TYPE(u32, uint32_t, LT_PLAIN, NZ_PLAIN, NAN_NO)
+DEF_TYPE(u64, uint64_t, LT_PLAIN, NZ_PLAIN, NAN_NO)
+DEF_TYPE(f32, float, LT_FLOAT, NZ_PLAIN, NAN_FLOAT)
+DEF_TYPE(f64, double, LT_FLOAT, NZ_PLAIN, NAN_FLOAT)
+DEF_TYPE(c64, c64_t, LT_CPLX, NZ_CPLX, NAN_CPLX)
+DEF_TYPE(c128, c128_t, LT_CPLX, NZ_CPLX, NAN_CPLX)
+
+/* X(NAME, T, code) for every element type */
+#define FOR_TYPES(X)                                                                                         \
+    X(b, uint8_t, RT_DT(RT_K_BOOL, 1))                                                                       \
+    X(i8, int8_t, RT_DT(RT_K_INT, 1))                                                                        \
+    X(i16, int16_t, RT_DT(RT_K_INT, 2))                                                                      \
+    X(i32, int32_t, RT_DT(RT_K_INT, 4))                                                                      \
+    X(i64, int64_t, RT_DT(RT_K_INT, 8))                                                                      \
+    X(u8, uint8_t, RT_DT(RT_K_UINT, 1))                                                                      \
+    X(u16, uint16_t, RT_DT(RT_K_UINT, 2))                                                                    \
+    X(u32, uint32_t, RT_DT(RT_K_UINT, 4))                                                                    \
+    X(u64, uint64_t, RT_DT(RT_K_UINT, 8))                                                                    \
+    X(f32, float, RT_DT(RT_K_FLOAT, 4))                                                                      \
+    X(f64, double, RT_DT(RT_K_FLOAT, 8))                                                                     \
+    X(c64, c64_t, RT_DT(RT_K_COMPLEX, 8))                                                                    \
+    X(c128, c128_t, RT_DT(RT_K_COMPLEX, 16))
+
+static int64_t itemsize(int32_t code) { return code % 32; }
+
+static void *scratch(int64_t n, int64_t size) {
+    void *p = malloc((size_t)(n > 0 ? n : 1) * (size_t)size);
+    if (!p)
+        rt_raise("MemoryError", "out of memory while sorting");
+    return p;
+}
+
+int32_t rt_sort(void *data, int64_t rows, int64_t len, int32_t code) {
+    if (len < 2 || rows <= 0)
+        return 0;
+    void *tmp = scratch(len / 2 + 1, itemsize(code));
+    if (!tmp)
+        return -1;
+    char *p = data;
+    for (int64_t r = 0; r < rows; r++, p += len * itemsize(code)) {
+        switch (code) {
+#define X(NAME, T, C)                                                                                        \
+    case C: ms_##NAME((T *)(void *)p, tmp, len); break;
+            FOR_TYPES(X)
+#undef X
+        default: break;
+        }
+    }
+    free(tmp);
+    return 0;
+}
+
+int32_t rt_argsort(const void *data, int64_t *out, int64_t rows, int64_t len, int32_t code) {
+    int64_t *tmp = scratch(len / 2 + 1, sizeof(int64_t));
+    if (!tmp)
+        return -1;
+    const char *p = data;
+    for (int64_t r = 0; r < rows; r++, p += len * itemsize(code), out += len) {
+        for (int64_t i = 0; i < len; i++)
+            out[i] = i;
+        switch (code) {
+#define X(NAME, T, C)                                                                                        \
+    case C: as_##NAME((const T *)(const void *)p, out, tmp, len); break;
+            FOR_TYPES(X)
+#undef X
+        default: break;
+        }
+    }
+    free(tmp);
+    return 0;
+}
+
+int64_t rt_unique(void *data, int64_t n, int32_t code) {
+    switch (code) {
+#define X(NAME, T, C)                                                                                        \
+    case C: return uniq_##NAME((T *)data, n);
+        FOR_TYPES(X)
+#undef X
+    default: return n;
+    }
+}
+
+void rt_searchsorted(const void *a, int64_t n, const void *v, int64_t nv, int64_t *out, int32_t code,
+                     int32_t right) {
+    switch (code) {
+#define X(NAME, T, C)                                                                                        \
+    case C:                                                                                                  \
+        for (int64_t i = 0; i < nv; i++)                                                                     \
+            out[i] = bs_##NAME((const T *)a, n, ((const T *)v)[i], right);                                   \
+        break;
+        FOR_TYPES(X)
+#undef X
+    default: break;
+    }
+}
+
+int32_t rt_digitize(const void *x, int64_t nx, const void *bins, int64_t nb, int64_t *out, int32_t code,
+                    int32_t right) {
+    int mono = 1;
+    switch (code) {
+#define X(NAME, T, C)                                                                                        \
+    case C: mono = mono_##NAME((const T *)bins, nb); break;
+        FOR_TYPES(X)
+#undef X
+    default: break;
+    }
+    if (mono == 0) {
+        rt_raise("ValueError", "bins must be monotonically increasing or decreasing");
+        return -1;
+    }
+    if (mono == 1) {
+        rt_searchsorted(bins, nb, x, nx, out, code, !right);
+        return 0;
+    }
+    /* decreasing: len(bins) - searchsorted(bins[::-1], x) */
+    int64_t sz = itemsize(code);
+    char *rev = scratch(nb, sz);
+    if (!rev)
+        return -1;
+    for (int64_t i = 0; i < nb; i++)
+        memcpy(rev + i * sz, (const char *)bins + (nb - 1 - i) * sz, (size_t)sz);
+    rt_searchsorted(rev, nb, x, nx, out, code, !right);
+    for (int64_t i = 0; i < nx; i++)
+        out[i] = nb - out[i];
+    free(rev);
+    return 0;
+}
+
+int64_t rt_count_nonzero(const void *data, int64_t n, int32_t code) {
+    switch (code) {
+#define X(NAME, T, C)                                                                                        \
+    case C: return cnt_##NAME((const T *)data, n);
+        FOR_TYPES(X)
+#undef X
+    default: return 0;
+    }
+}
+
+typedef int (*NzFn)(const void *, int64_t);
+
+static NzFn nz_fn(int32_t code) {
+    switch (code) {
+#define X(NAME, T, C)                                                                                        \
+    case C: return nz_##NAME;
+        FOR_TYPES(X)
+#undef X
+    default: return nz_b;
+    }
+}
+
+/* Walk the items in C order keeping the multi-index; emit nonzero ones. */
+static void walk_nonzero(const void *data, int64_t n, int32_t code, int32_t nd, const int64_t *shape,
+                         int64_t **outs, int64_t *out) {
+    NzFn nz = nz_fn(code);
+    int64_t idx[64] = {0};
+    int64_t k = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (nz(data, i)) {
+            for (int d = 0; d < nd; d++) {
+                if (outs)
+                    outs[d][k] = idx[d];
+                else
+                    out[k * nd + d] = idx[d];
+            }
+            k++;
+        }
+        for (int d = nd - 1; d >= 0; d--) {
+            if (++idx[d] < shape[d])
+                break;
+            idx[d] = 0;
+        }
+    }
+}
+
+void rt_nonzero(const void *data, int64_t n, int32_t code, int32_t nd, const int64_t *shape, int64_t **outs) {
+    walk_nonzero(data, n, code, nd, shape, outs, NULL);
+}
+
+void rt_argwhere(const void *data, int64_t n, int32_t code, int32_t nd, const int64_t *shape, int64_t *out) {
+    walk_nonzero(data, n, code, nd, shape, NULL, out);
+}
+
+int32_t rt_bincount_len(const int64_t *x, int64_t n, int64_t minlength, int64_t *len) {
+    if (minlength < 0) {
+        rt_raise("ValueError", "'minlength' must not be negative");
+        return -1;
+    }
+    int64_t m = -1;
+    for (int64_t i = 0; i < n; i++) {
+        if (x[i] < 0) {
+            rt_raise("ValueError", "'list' argument must have no negative elements");
+            return -1;
+        }
+        if (x[i] > m)
+            m = x[i];
+    }
+    *len = m + 1 > minlength ? m + 1 : minlength;
+    return 0;
+}
+
+void rt_bincount(const int64_t *x, int64_t n, const double *w, void *out) {
+    if (w) {
+        double *o = out;
+        for (int64_t i = 0; i < n; i++)
+            o[x[i]] += w[i];
+    } else {
+        int64_t *o = out;
+        for (int64_t i = 0; i < n; i++)
+            o[x[i]]++;
+    }
+}
+
+/* NumPy's compiled interp (numpy/_core/src/multiarray/compiled_base.c). */
+int32_t rt_interp(const double *x, int64_t nx, const double *xp, const double *fp, int64_t n, double left,
+                  double right, int32_t flags, double *out) {
+    if (n == 0) {
+        rt_raise("ValueError", "array of sample points is empty");
+        return -1;
+    }
+    double lval = (flags & 1) ? left : fp[0];
+    double rval = (flags & 2) ? right : fp[n - 1];
+    for (int64_t i = 0; i < nx; i++) {
+        double v = x[i];
+        if (isnan(v)) {
+            out[i] = v;
+            continue;
+        }
+        if (n == 1) {
+            out[i] = v < xp[0] ? lval : v > xp[0] ? rval : fp[0];
+            continue;
+        }
+        if (v > xp[n - 1]) {
+            out[i] = rval;
+            continue;
+        }
+        if (v < xp[0]) {
+            out[i] = lval;
+            continue;
+        }
+        if (v == xp[n - 1]) {
+            out[i] = fp[n - 1];
+            continue;
+        }
+        /* last j with xp[j] <= v */
+        int64_t lo = 0, hi = n;
+        while (hi - lo > 1) {
+            int64_t mid = lo + (hi - lo) / 2;
+            if (xp[mid] <= v)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        int64_t j = lo;
+        if (j == n - 1) {
+            out[i] = fp[j];
+            continue;
+        }
+        if (xp[j] == v) {
+            out[i] = fp[j];
+            continue;
+        }
+        double slope = (fp[j + 1] - fp[j]) / (xp[j + 1] - xp[j]);
+        double r = slope * (v - xp[j]) + fp[j];
+        if (isnan(r)) {
+            r = slope * (v - xp[j + 1]) + fp[j + 1];
+            if (isnan(r) && fp[j] == fp[j + 1])
+                r = fp[j];
+        }
+        out[i] = r;
+    }
+    return 0;
+}
+
+int32_t rt_histogram(const double *a, int64_t n, double *edges, int64_t nb, int32_t mode, double lo, double hi,
+                     int64_t *hist) {
+    if (mode == 2) {
+        lo = 0.0;
+        hi = 1.0;
+        if (n > 0) {
+            lo = hi = a[0];
+            for (int64_t i = 0; i < n; i++) {
+                if (isnan(a[i])) {
+                    rt_raise("ValueError", "autodetected range of [nan, nan] is not finite");
+                    return -1;
+                }
+                lo = a[i] < lo ? a[i] : lo;
+                hi = a[i] > hi ? a[i] : hi;
+            }
+        }
+    }
+    if (mode != 0) {
+        if (nb < 1) {
+            rt_raise("ValueError", "`bins` must be positive, when an integer");
+            return -1;
+        }
+        if (lo > hi) {
+            rt_raise("ValueError", "max must be larger than min in range parameter.");
+            return -1;
+        }
+        if (!isfinite(lo) || !isfinite(hi)) {
+            rt_raise("ValueError", "supplied range is not finite");
+            return -1;
+        }
+        if (lo == hi) {
+            lo -= 0.5;
+            hi += 0.5;
+        }
+        /* np.linspace(lo, hi, nb + 1) */
+        double step = (hi - lo) / (double)nb;
+        for (int64_t i = 0; i <= nb; i++)
+            edges[i] = lo + (double)i * step;
+        edges[nb] = hi;
+    } else {
+        for (int64_t i = 1; i <= nb; i++)
+            if (edges[i] < edges[i - 1]) {
+                rt_raise("ValueError", "`bins` must increase monotonically, when an array");
+                return -1;
+            }
+    }
+    memset(hist, 0, (size_t)(nb > 0 ? nb : 0) * sizeof(int64_t));
+    if (nb < 1)
+        return 0;
+    double first = edges[0], last = edges[nb];
+    for (int64_t i = 0; i < n; i++) {
+        double v = a[i];
+        if (!(v >= first && v <= last))
+            continue;
+        int64_t j;
+        if (mode != 0) {
+            /* NumPy: computed bin, then corrected against the edges */
+            j = (int64_t)((v - first) / (last - first) * (double)nb);
+            if (j >= nb)
+                j = nb - 1;
+            if (j > 0 && v < edges[j])
+                j--;
+            else if (j < nb - 1 && v >= edges[j + 1])
+                j++;
+        } else {
+            /* searchsorted(edges, v, 'right') - 1, the last bin closed */
+            int64_t l = 0, h = nb + 1;
+            while (l < h) {
+                int64_t m = l + (h - l) / 2;
+                if (edges[m] <= v)
+                    l = m + 1;
+                else
+                    h = m;
+            }
+            j = l - 1;
+            if (j >= nb)
+                j = nb - 1;
+        }
+        hist[j]++;
+    }
+    return 0;
+}

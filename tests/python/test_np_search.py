@@ -1,0 +1,357 @@
+"""NumPy sorting and searching in compiled code: sort (np. and method),
+argsort, searchsorted, unique, nonzero / 1-argument where, argwhere,
+count_nonzero, histogram, bincount, digitize, interp; compared with NumPy
+(py_func) across dtypes, layouts and shapes."""
+import numpy as np
+import pytest
+
+import hpcjit
+from conftest import check, make_array
+
+DTYPES = [np.int32, np.int64, np.float32, np.float64, np.complex128, np.bool_]
+LAYOUTS = ["C", "F", "strided", "reversed"]
+SHAPES = [(0,), (1,), (7,), (300,), (3, 4, 5), (2, 0, 3)]
+
+
+def with_nans(a):
+    """Some NaNs (and repeats) in float/complex arrays, written in place."""
+    if a.dtype.kind in "fc" and a.size > 2:
+        idx = np.unravel_index(np.arange(0, a.size, 3), a.shape)
+        a[idx] = np.nan
+        if a.dtype.kind == "c":
+            a[np.unravel_index(np.arange(1, a.size, 5), a.shape)] = complex(1.0, np.nan)
+    return a
+
+
+@hpcjit.njit
+def s_sort(a):
+    return np.sort(a)
+
+
+@hpcjit.njit
+def s_sort_flat(a):
+    return np.sort(a, axis=None)
+
+
+@hpcjit.njit
+def s_msort(a):
+    a.sort()
+    return a.sum()
+
+
+@hpcjit.njit
+def s_argsort_stable(a):
+    return np.argsort(a, kind="stable")
+
+
+@hpcjit.njit
+def s_argsort_method(a):
+    return a.argsort(kind="mergesort")
+
+
+@hpcjit.njit
+def s_argsort(a):
+    return np.argsort(a)
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape", SHAPES)
+def test_sort(dt, layout, shape):
+    a = with_nans(make_array(dt, shape, layout))
+    check(s_sort, a)
+    check(s_sort_flat, a)
+    check(s_msort, a)
+    check(s_argsort_stable, a)
+    check(s_argsort_method, a)
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_argsort_default(dt):
+    # kind='quicksort' (the default) does not promise an order for equal
+    # keys: compare the values it sorts into
+    a = with_nans(make_array(dt, (200,), "strided"))
+    idx = s_argsort(a)
+    assert idx.dtype == np.int64 and idx.shape == a.shape
+    np.testing.assert_array_equal(a[idx], np.sort(a))
+    assert sorted(idx.tolist()) == list(range(a.size))
+
+
+def test_sort_specials():
+    a = np.array([np.inf, -np.inf, np.nan, 0.0, -0.0, 1.0, np.nan, -1.0])
+    check(s_sort, a)
+    check(s_argsort_stable, a)
+    c = np.array([1 + 1j, np.nan + 0j, 1 - 1j, complex(np.nan, 1), complex(1, np.nan), 0j])
+    check(s_sort, c)
+    check(s_argsort_stable, c)
+    check(s_sort, np.arange(10, dtype=np.uint8)[::-1])
+
+
+@hpcjit.njit
+def s_sort_axis0(a):
+    return np.sort(a, axis=0)
+
+
+def test_sort_errors():
+    with pytest.raises(hpcjit.UnsupportedError):
+        s_sort_axis0(np.zeros((2, 2)))
+    with pytest.raises(hpcjit.TypingError):
+        s_sort(np.float64(1.0) * np.ones(()))
+
+
+@hpcjit.njit
+def s_search_left(a, v):
+    return np.searchsorted(a, v)
+
+
+@hpcjit.njit
+def s_search_right(a, v):
+    return np.searchsorted(a, v, side="right")
+
+
+@hpcjit.njit
+def s_search_method(a, v):
+    return a.searchsorted(v, "left")
+
+
+@pytest.mark.parametrize("dt", [np.int32, np.int64, np.float32, np.float64, np.bool_])
+@pytest.mark.parametrize("vdt", [np.int64, np.float64, np.float32])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_searchsorted(dt, vdt, layout):
+    a = np.sort(make_array(dt, (50,), "C"))
+    if layout != "C":
+        a = make_array(dt, (50,), layout)
+        a[...] = np.sort(a)
+    v = make_array(vdt, (3, 4, 5), layout)
+    for f in (s_search_left, s_search_right, s_search_method):
+        check(f, a, v)
+        check(f, a, v[0, 0, 0].item())
+        check(f, a, make_array(vdt, (0,), "C"))
+
+
+def test_searchsorted_nan():
+    a = np.array([0.0, 1.0, 1.0, 2.0, np.nan, np.nan])
+    v = np.array([np.nan, 1.0, -1.0, 3.0, np.inf])
+    check(s_search_left, a, v)
+    check(s_search_right, a, v)
+    check(s_search_left, np.zeros(0), v)
+
+
+@hpcjit.njit
+def s_unique(a):
+    return np.unique(a)
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape", [(), (0,), (7,), (300,), (3, 4, 5)])
+def test_unique(dt, layout, shape):
+    if shape == () and layout != "C":
+        return
+    a = with_nans(make_array(dt, shape, layout))
+    check(s_unique, a)
+
+
+@hpcjit.njit
+def s_nonzero(a):
+    return np.nonzero(a)
+
+
+@hpcjit.njit
+def s_nonzero_method(a):
+    return a.nonzero()
+
+
+@hpcjit.njit
+def s_where1(a):
+    return np.where(a)
+
+
+@hpcjit.njit
+def s_where_mask(a):
+    return np.where(a > 0)
+
+
+@hpcjit.njit
+def s_argwhere(a):
+    return np.argwhere(a)
+
+
+@hpcjit.njit
+def s_count_nonzero(a):
+    return np.count_nonzero(a)
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape", SHAPES)
+def test_nonzero(dt, layout, shape):
+    a = with_nans(make_array(dt, shape, layout))
+    check(s_nonzero, a)
+    check(s_nonzero_method, a)
+    check(s_where1, a)
+    check(s_argwhere, a)
+    check(s_count_nonzero, a)
+    if dt != np.complex128:
+        check(s_where_mask, a)
+
+
+def test_count_nonzero_0d():
+    check(s_count_nonzero, np.array(3.0))
+    check(s_count_nonzero, np.array(0))
+
+
+@hpcjit.njit
+def s_hist(a):
+    return np.histogram(a)
+
+
+@hpcjit.njit
+def s_hist_bins(a, n):
+    return np.histogram(a, n)
+
+
+@hpcjit.njit
+def s_hist_range(a, n, lo, hi):
+    return np.histogram(a, bins=n, range=(lo, hi))
+
+
+@hpcjit.njit
+def s_hist_edges(a, edges):
+    return np.histogram(a, edges)
+
+
+@pytest.mark.parametrize("dt", [np.int32, np.int64, np.float32, np.float64, np.bool_])
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape", [(1,), (7,), (300,), (3, 4, 5)])
+def test_histogram(dt, layout, shape):
+    a = make_array(dt, shape, layout)
+    rt = 1e-5 if dt == np.float32 else 1e-12
+    check(s_hist, a, rtol=rt)
+    check(s_hist_bins, a, 7, rtol=rt)
+    check(s_hist_range, a, 4, -5.0, 5.0, rtol=rt)
+    check(s_hist_range, a, 3, 0, 0)
+    check(s_hist_edges, a, np.array([-10.0, -2.5, 0.0, 0.5, 3.0, 9.0]))
+    check(s_hist_edges, a, np.array([-3, 0, 4]))
+
+
+def test_histogram_edges_and_errors():
+    check(s_hist, np.zeros(0))
+    check(s_hist, np.array([1.0, 1.0]))
+    check(s_hist_bins, np.linspace(0, 1, 11), 10)
+    check(s_hist_bins, np.arange(5.0), 0)                    # ValueError
+    check(s_hist_range, np.arange(5.0), 3, 4.0, 1.0)         # ValueError
+    check(s_hist_edges, np.arange(5.0), np.array([3.0, 1.0]))  # ValueError
+    check(s_hist, np.array([1.0, np.nan]))                   # ValueError
+
+
+@hpcjit.njit
+def s_bincount(x):
+    return np.bincount(x)
+
+
+@hpcjit.njit
+def s_bincount_w(x, w):
+    return np.bincount(x, weights=w)
+
+
+@hpcjit.njit
+def s_bincount_ml(x, m):
+    return np.bincount(x, minlength=m)
+
+
+@pytest.mark.parametrize("dt", [np.int32, np.int64, np.uint8, np.bool_])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_bincount(dt, layout):
+    x = make_array(dt, (40,), layout)
+    if x.dtype.kind == "i":
+        x[...] = np.abs(x)
+    w = make_array(np.float64, (40,), layout)
+    check(s_bincount, x)
+    check(s_bincount_w, x, w)
+    check(s_bincount_w, x, make_array(np.int32, (40,), "C"))
+    check(s_bincount_ml, x, 50)
+    check(s_bincount_ml, x, 0)
+    check(s_bincount, x[:0])
+    check(s_bincount_ml, x[:0], 3)
+
+
+def test_bincount_errors():
+    check(s_bincount, np.array([1, -1, 2]))
+    check(s_bincount_ml, np.array([1, 2]), -1)
+    check(s_bincount_w, np.array([1, 2]), np.ones(3))
+
+
+@hpcjit.njit
+def s_digitize(x, b):
+    return np.digitize(x, b)
+
+
+@hpcjit.njit
+def s_digitize_right(x, b):
+    return np.digitize(x, b, right=True)
+
+
+@pytest.mark.parametrize("dt", [np.int32, np.int64, np.float32, np.float64])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_digitize(dt, layout):
+    x = make_array(dt, (3, 4, 5), layout)
+    inc = np.array([-5.0, -1.0, 0.0, 0.0, 2.0, 7.0])
+    for b in (inc, inc[::-1], inc.astype(np.int64), np.zeros(0)):
+        check(s_digitize, x, b)
+        check(s_digitize_right, x, b)
+        check(s_digitize, x[0, 0, 0].item(), b)
+    check(s_digitize, x, np.array([1.0, 0.0, 2.0]))  # not monotonic: ValueError
+
+
+@hpcjit.njit
+def s_interp(x, xp, fp):
+    return np.interp(x, xp, fp)
+
+
+@hpcjit.njit
+def s_interp_lr(x, xp, fp, lo, hi):
+    return np.interp(x, xp, fp, left=lo, right=hi)
+
+
+@pytest.mark.parametrize("dt", [np.int32, np.int64, np.float32, np.float64])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_interp(dt, layout):
+    x = make_array(dt, (3, 4, 5), layout)
+    xp = np.array([-8.0, -3.0, 0.0, 0.5, 4.0, 6.0])
+    fp = make_array(np.float64, (6,), layout)
+    check(s_interp, x, xp, fp)
+    check(s_interp_lr, x, xp, fp, -100.0, 100)
+    check(s_interp, x[0, 0, 0].item(), xp, fp)
+    check(s_interp, x, xp[:1], fp[:1])
+    check(s_interp, x, xp.astype(np.int32), fp.astype(np.float32), rtol=1e-6)
+
+
+def test_interp_specials():
+    xp = np.array([0.0, 1.0, 2.0])
+    fp = np.array([0.0, np.inf, 1.0])
+    check(s_interp, np.array([np.nan, 0.5, 1.0, 2.0, -1.0, 3.0]), xp, fp)
+    check(s_interp, np.array([0.5]), np.zeros(0), np.zeros(0))  # ValueError
+    check(s_interp, np.array([0.5]), xp, np.zeros(2))           # ValueError
+
+
+def test_no_leaks():
+    import gc
+    gc.collect()
+    before = hpcjit._core.memstats()
+    a = make_array(np.float64, (3, 4, 5), "F")
+    for f in (s_sort, s_sort_flat, s_msort, s_argsort_stable, s_unique, s_nonzero, s_argwhere,
+              s_count_nonzero, s_hist):
+        f(a)
+    s_hist_edges(a, np.array([0.0, 1.0]))
+    s_search_right(np.arange(5.0), a)
+    s_digitize(a, np.arange(5.0))
+    with pytest.raises(ValueError):
+        s_digitize(a, np.array([1.0, 0.0, 2.0]))
+    with pytest.raises(ValueError):
+        s_bincount(np.array([1, -1]))
+    s_bincount_w(np.array([1, 2]), np.ones(2))
+    s_interp(a, np.arange(3.0), np.arange(3.0))
+    gc.collect()
+    after = hpcjit._core.memstats()
+    assert after[0] - before[0] == after[1] - before[1]
