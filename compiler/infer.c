@@ -1057,6 +1057,9 @@ static bool assign_value(Inf *I, PtrVec *targets, Node **pv, Node *stmt) {
             int r = infer_index_store_array(I, t, pv, vt); /* infer_index.c */
             if (r >= 0)
                 return r == 1;
+            r = infer_ae_store(I, t, pv, vt); /* infer_arrayexpr.c */
+            if (r >= 0)
+                return r == 1;
         }
         Type *tt = settle_target(I, t, stmt);
         if (!tt)
@@ -1186,7 +1189,11 @@ static bool stmt(Inf *I, Node *n) {
         Type *vt = infer_expr(I, &n->b);
         if (!vt)
             return false;
+        if (t->kind == N_SUBSCRIPT && t->idx_kind == IDX_BASIC && t->op_ty && ty_is_array(t->op_ty))
+            tt = t->op_ty; /* a view updated in place */
         if (!IS_UNK(tt) && !IS_UNK(vt) && ty_is_array(tt) && n->op != OP_MATMUL) {
+            if (refuse_readonly_store(I, t, tt))
+                return false;
             /* in place on the array */
             t->ty = tt;
             n->ty = infer_ae_augassign(I, n, tt, vt);

@@ -240,6 +240,28 @@ Type *infer_ae_augassign(Inf *I, Node *n, Type *tt, Type *vt) {
     return ty_array(I->tc, r, tt->ndim, LAYOUT_C);
 }
 
+/* `t[...] = v` with v an array and t a basic-index (view) target: v is
+ * broadcast into the view; -1 when the target is another form. */
+int infer_ae_store(Inf *I, Node *t, Node **pv, Type *vt) {
+    if (t->idx_kind != IDX_BASIC || !t->op_ty || t->op_ty->kind != TY_ARRAY || vt->kind != TY_ARRAY)
+        return -1;
+    Type *vty = t->op_ty;
+    if (!operand_ok(I, *pv, vt))
+        return 0;
+    if (vt->ndim > vty->ndim) {
+        TYPING(I, *pv, "could not broadcast %s into %s (the value has more dimensions)", infer_tyname(I, vt),
+               infer_tyname(I, vty));
+        return 0;
+    }
+    if (!ty_can_convert(vt->dtype, vty->dtype)) {
+        TYPING(I, *pv, "cannot assign %s to elements of %s", infer_tyname(I, vt), infer_tyname(I, vty));
+        return 0;
+    }
+    t->ty = vty->dtype;
+    unwrap(I, pv); /* the store is the loop: fuse the value into it */
+    return 1;
+}
+
 /* ---- ufuncs ---- */
 
 typedef enum UfCat {

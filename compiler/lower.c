@@ -493,6 +493,11 @@ static bool assign(Lower *L, Node *target, LLVMValueRef v, Type *t, bool owned) 
 static bool stmt_assign(Lower *L, Node *n) {
     int mark = lower_temps_mark(L);
     bool owned = false;
+    if (n->targets.len == 1 && lower_ae_is_store(VEC_AT(n->targets, 0), n->a)) {
+        bool ok = lower_ae_assign(L, VEC_AT(n->targets, 0), n->a); /* lower_arrayexpr.c */
+        lower_temps_release(L, mark);
+        return ok;
+    }
     if (n->targets.len == 1) {
         LLVMValueRef v = lower_expr(L, n->a, &owned);
         if (!v)

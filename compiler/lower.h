@@ -172,18 +172,15 @@ bool lower_assign(Lower *L, Node *target, LLVMValueRef v, Type *t, bool owned);
 /* An N_FOR with n->par set: outlined onto the pool (compiler/parallel.h). */
 bool lower_parallel_for(Lower *L, Node *n);
 
-/* A new array of type aty, shape dims[0..ndim) (dims needs ndim+1 slots:
- * scratch); owned.  Raises ValueError/MemoryError on bad sizes. */
-LLVMValueRef lower_alloc_array(Lower *L, Type *aty, LLVMValueRef *dims, bool zeroed);
-
 /* ---- lower_arrayexpr.c: fused array expressions (area "arrexpr") ---- */
 /* An N_ARRAYEXPR (or an unfused elementwise array node): a new array, owned. */
 LLVMValueRef lower_arrayexpr(Lower *L, Node *n, bool *owned);
 /* `t op= v` on an array target, in place. */
 bool lower_ae_augassign(Lower *L, Node *n);
-/* Store array value/expression v into the existing array dst (type dty),
- * broadcasting v to dst's shape (ValueError when it does not fit). */
-bool lower_ae_store(Lower *L, LLVMValueRef dst, Type *dty, Node *v);
+/* `t[...] = v` with an IDX_BASIC target and an array (expression) v:
+ * v broadcast into the view (ValueError when it does not fit). */
+bool lower_ae_is_store(const Node *target, const Node *value);
+bool lower_ae_assign(Lower *L, Node *target, Node *v);
 /* Calls typed by infer_arrayexpr.c (ufuncs, scalar or array). */
 bool lower_ae_is_ufunc_call(const Node *n);
 LLVMValueRef lower_ae_call(Lower *L, Node *n, bool *owned);

@@ -461,11 +461,13 @@ static void raise_shapes(Lower *L, LLVMValueRef bad, Ae *ae, const char *head, L
     LLVMValueRef args[2 + 4 * MAXND];
     int na = 2;
     int nshapes = 0;
-    for (int s = -1; s < ae->nleaves; s++) {
-        LLVMValueRef v = s < 0 ? out : ae->leaves[s]->v;
-        int nd = s < 0 ? ond : (is_arr(ae->leaves[s]) ? ae->leaves[s]->ty->ndim : -1);
+    for (int s = 0; s <= ae->nleaves; s++) {
+        LLVMValueRef v = s == ae->nleaves ? out : ae->leaves[s]->v;
+        int nd = s == ae->nleaves ? ond : (is_arr(ae->leaves[s]) ? ae->leaves[s]->ty->ndim : -1);
         if (!v || nd < 0)
             continue;
+        if (s == ae->nleaves)
+            sb_puts(&fmt, "into shape ");
         sb_puts(&fmt, "(");
         for (int d = 0; d < nd; d++) {
             sb_puts(&fmt, d ? ",%lld" : "%lld");
@@ -473,8 +475,8 @@ static void raise_shapes(Lower *L, LLVMValueRef bad, Ae *ae, const char *head, L
                 args[na++] = lower_array_dim(L, v, ARR_SHAPE, d);
         }
         sb_puts(&fmt, nd == 1 ? ",) " : ") ");
-        if (++nshapes >= 4)
-            break;
+        if (++nshapes >= 4 && s < ae->nleaves - 1)
+            s = ae->nleaves - 1; /* at most a few operands, then the output */
     }
     LLVMTypeRef at = LLVMArrayType2(L->t_i8, 512);
     LLVMValueRef buf = lower_alloca(L, at, "msg");
@@ -691,7 +693,7 @@ static void check_into(Lower *L, Ae *ae, LLVMValueRef out, Type *oty) {
                               "");
         }
     }
-    raise_shapes(L, bad, ae, "could not broadcast input array into the output of shape ", out, nd);
+    raise_shapes(L, bad, ae, "could not broadcast input array from shape ", out, nd);
 }
 
 /* ---- entry points ---- */
@@ -722,32 +724,128 @@ LLVMValueRef lower_arrayexpr(Lower *L, Node *n, bool *owned) {
     return out;
 }
 
+/* Byte range [lo, hi) an array's elements span (empty: lo == hi). */
+static void extent(Lower *L, LLVMValueRef v, Type *t, LLVMValueRef *lo, LLVMValueRef *hi) {
+    LLVMValueRef base = LLVMBuildPtrToInt(L->b, lower_array_field(L, v, ARR_DATA, ""), L->t_i64, "");
+    LLVMValueRef neg = lower_i64(L, 0), pos = lower_i64(L, ty_itemsize(t->dtype));
+    LLVMValueRef empty = LLVMConstInt(L->t_i1, 0, 0), zero = lower_i64(L, 0);
+    for (int d = 0; d < t->ndim; d++) {
+        LLVMValueRef s = lower_array_dim(L, v, ARR_SHAPE, d);
+        empty = LLVMBuildOr(L->b, empty, LLVMBuildICmp(L->b, LLVMIntEQ, s, zero, ""), "");
+        LLVMValueRef span = LLVMBuildMul(L->b, LLVMBuildSub(L->b, s, lower_i64(L, 1), ""),
+                                         lower_array_dim(L, v, ARR_STRIDES, d), "");
+        LLVMValueRef isneg = LLVMBuildICmp(L->b, LLVMIntSLT, span, zero, "");
+        neg = LLVMBuildAdd(L->b, neg, LLVMBuildSelect(L->b, isneg, span, zero, ""), "");
+        pos = LLVMBuildAdd(L->b, pos, LLVMBuildSelect(L->b, isneg, zero, span, ""), "");
+    }
+    *lo = LLVMBuildAdd(L->b, base, neg, "lo");
+    *hi = LLVMBuildSelect(L->b, empty, *lo, LLVMBuildAdd(L->b, base, pos, ""), "hi");
+}
+
+/* Does any array leaf share memory with dst?  (Conservative: byte ranges.) */
+static LLVMValueRef overlaps(Lower *L, Ae *ae, LLVMValueRef dst, Type *dty) {
+    LLVMValueRef dlo, dhi, any = LLVMConstInt(L->t_i1, 0, 0);
+    extent(L, dst, dty, &dlo, &dhi);
+    for (int i = 0; i < ae->nleaves; i++) {
+        Leaf *f = ae->leaves[i];
+        if (!is_arr(f))
+            continue;
+        LLVMValueRef lo, hi;
+        extent(L, f->v, f->ty, &lo, &hi);
+        LLVMValueRef o = LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntULT, lo, dhi, ""),
+                                      LLVMBuildICmp(L->b, LLVMIntULT, dlo, hi, ""), "");
+        any = LLVMBuildOr(L->b, any, o, "");
+    }
+    return any;
+}
+
+/* Write the tree `root` (leaves in ae) into the existing array dst; with
+ * aug_op, dst op= tree.  When an operand shares memory with dst (stencils:
+ * a[1:-1] = a[:-2] + a[2:]) the tree is first computed into a temporary,
+ * as NumPy does, so that no element is read after it was overwritten. */
+static bool store_into(Lower *L, Ae *ae, Node *root, Node *at, OpKind aug_op, Type *aug_op_ty,
+                       LLVMValueRef dst, Type *dty) {
+    check_into(L, ae, dst, dty);
+    Emit e = {.root = root, .out_dt = dty->dtype, .aug_op = aug_op, .aug_op_ty = aug_op_ty, .at = at};
+    LLVMValueRef ov = overlaps(L, ae, dst, dty);
+    LLVMBasicBlockRef direct = lower_block(L, "ae.direct"), copy = lower_block(L, "ae.viatemp"),
+                      join = lower_block(L, "ae.stored");
+    LLVMBuildCondBr(L->b, ov, copy, direct);
+    lower_at(L, direct);
+    if (!emit_loops(L, ae, &e, dst, dty))
+        return false;
+    LLVMBuildBr(L->b, join);
+
+    lower_at(L, copy);
+    /* tmp = tree, broadcast to dst's shape */
+    Type *vt = ety(root->ty);
+    Type *tty = ty_array(L->c->tc, vt, dty->ndim, LAYOUT_C);
+    LLVMValueRef dims[MAXND + 1];
+    for (int d = 0; d < dty->ndim; d++)
+        dims[d] = lower_array_dim(L, dst, ARR_SHAPE, d);
+    LLVMValueRef tmp = lower_alloc_array(L, tty, dims, false);
+    if (!tmp)
+        return false;
+    int mark = lower_temps_mark(L);
+    lower_temp(L, tmp, tty, true);
+    Emit te = {.root = root, .out_dt = vt, .aug_op = OP_NONE, .at = at};
+    if (!emit_loops(L, ae, &te, tmp, tty))
+        return false;
+    /* dst (op)= tmp: one leaf */
+    Node *tn = ast_new(&L->c->arena, N_NAME, at->loc);
+    tn->ty = tty;
+    Ae one = {0};
+    Leaf *f = add_leaf(L, &one);
+    f->n = tn;
+    f->ty = tty;
+    f->v = f->elem = tmp;
+    tn->lower_data = f;
+    Emit ce = e;
+    ce.root = tn;
+    if (!emit_loops(L, &one, &ce, dst, dty))
+        return false;
+    lower_temps_release(L, mark);
+    LLVMBuildBr(L->b, join);
+    lower_at(L, join);
+    return true;
+}
+
 /* `t op= v` with t an array: in place, no allocation (NumPy casts the
  * result back to t's dtype). */
 bool lower_ae_augassign(Lower *L, Node *n) {
     Node *t = n->a;
-    LLVMValueRef arr = lower_expr_use(L, t);
+    LLVMValueRef arr; /* the target first, as Python */
+    if (t->kind == N_SUBSCRIPT && t->idx_kind == IDX_BASIC) {
+        if ((arr = lower_index_view(L, t)) != NULL)
+            lower_temp(L, arr, t->ty, true);
+    } else {
+        arr = lower_expr_use(L, t);
+    }
     if (!arr)
         return false;
     Ae ae = {0};
     if (!collect(L, &ae, n->b))
         return false;
-    Type *oty = t->ty;
-    check_into(L, &ae, arr, oty);
-    Emit e = {.root = n->b, .out_dt = oty->dtype, .aug_op = n->op, .aug_op_ty = n->op_ty, .at = n};
-    return emit_loops(L, &ae, &e, arr, oty);
+    return store_into(L, &ae, n->b, n, n->op, n->op_ty, arr, t->ty);
 }
 
-/* Store array expression (or array) `v` into the existing array `dst`
- * with broadcasting; v's element converted to dst's dtype. */
-bool lower_ae_store(Lower *L, LLVMValueRef dst, Type *dty, Node *v) {
+bool lower_ae_is_store(const Node *target, const Node *value) {
+    return target->kind == N_SUBSCRIPT && target->idx_kind == IDX_BASIC && target->op_ty &&
+           target->op_ty->kind == TY_ARRAY && value->ty && value->ty->kind == TY_ARRAY;
+}
+
+/* target[...] = v with v an array (expression): v first (Python's order),
+ * then the destination view. */
+bool lower_ae_assign(Lower *L, Node *target, Node *v) {
     Node *root = v->kind == N_ARRAYEXPR ? v->a : v;
     Ae ae = {0};
     if (!collect(L, &ae, root))
         return false;
-    check_into(L, &ae, dst, dty);
-    Emit e = {.root = root, .out_dt = dty->dtype, .aug_op = OP_NONE, .at = v};
-    return emit_loops(L, &ae, &e, dst, dty);
+    LLVMValueRef dst = lower_index_view(L, target);
+    if (!dst)
+        return false;
+    lower_temp(L, dst, target->op_ty, true);
+    return store_into(L, &ae, root, v, OP_NONE, NULL, dst, target->op_ty);
 }
 
 bool lower_ae_is_ufunc_call(const Node *n) { return n->kind == N_CALL && n->op_ty && is_ufunc(n->builtin); }

@@ -316,3 +316,55 @@ def test_errors():
 
     with pytest.raises(hpcjit.TypingError):
         bad_cast(np.ones(3, np.int64))
+
+
+@njit
+def store_rows(a, b):
+    a[1:-1, :] = b[None, :]
+    return a
+
+
+@njit
+def stencil(a):
+    a[1:-1] = (a[:-2] + a[2:]) * 0.5 - a[1:-1]
+    return a
+
+
+@njit
+def store_all(out, x, y):
+    out[...] = x * y + 1
+
+
+@njit
+def aug_slice(a):
+    a[1:] += a[:-1]
+    return a
+
+
+@njit
+def aug_strided(a, b):
+    a[::2] *= b
+    return a
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_store_views(layout):
+    a0, f0 = _core.memstats()
+    check(store_rows, make_array(np.float64, (4, 3), layout), make_array(np.float64, (3,)))
+    check(store_rows, make_array(np.int32, (4, 3), layout), make_array(np.int64, (3,)))
+    check(stencil, make_array(np.float64, (9,), layout))
+    check(store_all, make_array(np.float64, (2, 3), layout), make_array(np.float64, (2, 3)),
+          make_array(np.float64, (3,)))
+    check(aug_slice, make_array(np.float64, (7,), layout))
+    check(aug_strided, make_array(np.float64, (6,), layout), make_array(np.float64, (3,)))
+    a1, f1 = _core.memstats()
+    assert a1 - f1 == a0 - f0
+    assert isinstance(check(store_rows, np.zeros((4, 3)), np.ones(4)), ValueError)
+
+
+def test_store_fused_no_allocation():
+    out, x, y = np.zeros((50, 40)), np.ones((50, 40)), np.arange(40.0)
+    store_all(out, x, y)
+    a0, f0 = _core.memstats()
+    store_all(out, x, y)
+    assert _core.memstats()[0] == a0  # written straight into out
