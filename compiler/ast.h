@@ -167,6 +167,8 @@ typedef enum AttrKind {
     ATTR_COMPLEX_REAL,  /* real part of a complex (or the number itself) */
     ATTR_COMPLEX_IMAG,  /* imaginary part (0 for reals) */
     ATTR_METHOD,        /* bound method: ty is TY_BOUND_METHOD */
+    ATTR_ARRAY_REAL,    /* arr.real: complex -> a view of the real parts (A layout), real -> arr */
+    ATTR_ARRAY_IMAG,    /* arr.imag: complex -> a view of the imaginary parts, real -> new zeros */
 } AttrKind;
 
 /* After inference, the form of an array subscript (N_SUBSCRIPT on an

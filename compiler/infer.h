@@ -60,6 +60,8 @@ Type *infer_ae_augassign(Inf *I, Node *n, Type *tt, Type *vt);
  * (infer_ae_owns_scalar is false for them). */
 /* `t[...] = v` (array v, view target): 1 typed, 0 error, -1 not this form. */
 int infer_ae_store(Inf *I, Node *t, Node **pv, Type *vt);
+/* arr.real / arr.imag (ATTR_ARRAY_REAL/IMAG). */
+Type *infer_ae_real_imag(Inf *I, Node *n, Type *base);
 bool infer_ae_is_ufunc(BuiltinId id);
 bool infer_ae_owns_scalar(BuiltinId id);
 Type *infer_ae_ufunc_call(Inf *I, Node *n, BuiltinId id, Type **tys);

@@ -262,6 +262,16 @@ int infer_ae_store(Inf *I, Node *t, Node **pv, Type *vt) {
     return 1;
 }
 
+Type *infer_ae_real_imag(Inf *I, Node *n, Type *base) {
+    bool re = n->name[0] == 'r';
+    n->attr_kind = re ? ATTR_ARRAY_REAL : ATTR_ARRAY_IMAG;
+    if (ty_is_complex(base->dtype)) /* strided over the complex items */
+        return ty_array_ro(I->tc, float_for(I, base->dtype), base->ndim, LAYOUT_A, base->readonly);
+    if (re)
+        return base;
+    return ty_array(I->tc, base->dtype, base->ndim, LAYOUT_C);
+}
+
 /* ---- ufuncs ---- */
 
 typedef enum UfCat {

@@ -101,6 +101,8 @@ Type *infer_attribute(Inf *I, Node *n) {
             n->attr_kind = ATTR_METHOD;
             return ty_bound_method(I->tc, BI_ARRAY_COPY, base);
         }
+        if (strcmp(a, "real") == 0 || strcmp(a, "imag") == 0) /* infer_arrayexpr.c */
+            return infer_ae_real_imag(I, n, base);
         Type *np_t = NULL; /* reductions, shape functions, a.T (infer_np.c) */
         if (infer_np_attr(I, n, base, &np_t))
             return np_t;

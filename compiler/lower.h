@@ -183,6 +183,8 @@ bool lower_ae_is_store(const Node *target, const Node *value);
 bool lower_ae_assign(Lower *L, Node *target, Node *v);
 /* Calls typed by infer_arrayexpr.c (ufuncs, scalar or array). */
 bool lower_ae_is_ufunc_call(const Node *n);
+/* arr.real / arr.imag: a view (complex arrays), arr itself or new zeros; owned. */
+LLVMValueRef lower_ae_real_imag(Lower *L, Node *n, LLVMValueRef arr, bool *owned);
 LLVMValueRef lower_ae_call(Lower *L, Node *n, bool *owned);
 
 /* ---- lower_np.c: reductions, shape and creation functions (area "reduce") ---- */

@@ -866,3 +866,30 @@ LLVMValueRef lower_ae_call(Lower *L, Node *n, bool *owned) {
     L->error_model = saved;
     return r;
 }
+
+LLVMValueRef lower_ae_real_imag(Lower *L, Node *n, LLVMValueRef arr, bool *owned) {
+    Type *bt = n->a->ty;
+    bool imag = n->attr_kind == ATTR_ARRAY_IMAG;
+    *owned = true;
+    if (!ty_is_complex(bt->dtype)) {
+        if (imag) {
+            LLVMValueRef dims[MAXND + 1];
+            for (int d = 0; d < bt->ndim; d++)
+                dims[d] = lower_array_dim(L, arr, ARR_SHAPE, d);
+            return lower_alloc_array(L, n->ty, dims, true);
+        }
+        lower_incref(L, arr, bt);
+        return arr;
+    }
+    /* the same items, each one part: offset by a part for .imag */
+    int psz = ty_itemsize(bt->dtype) / 2;
+    LLVMValueRef data = lower_array_field(L, arr, ARR_DATA, "");
+    if (imag) {
+        LLVMValueRef off = lower_i64(L, psz);
+        data = LLVMBuildGEP2(L->b, L->t_i8, data, &off, 1, "imag");
+    }
+    LLVMValueRef v = LLVMBuildInsertValue(L->b, arr, data, ARR_DATA, "");
+    v = LLVMBuildInsertValue(L->b, v, lower_i64(L, psz), ARR_ITEMSIZE, "part");
+    lower_incref(L, v, n->ty);
+    return v;
+}

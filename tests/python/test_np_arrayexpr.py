@@ -368,3 +368,28 @@ def test_store_fused_no_allocation():
     a0, f0 = _core.memstats()
     store_all(out, x, y)
     assert _core.memstats()[0] == a0  # written straight into out
+
+
+@njit
+def parts(z):
+    return z.real, z.imag, z.real - z.imag
+
+
+@njit
+def set_imag(z, v):
+    z.imag[...] = v
+    return z
+
+
+@pytest.mark.parametrize("dt", [np.complex128, np.complex64, np.float64, np.int32])
+@pytest.mark.parametrize("layout", ["C", "F", "strided"])
+def test_real_imag(dt, layout):
+    a0, f0 = _core.memstats()
+    check(parts, make_array(dt, (3, 4), layout), rtol=1e-6)
+    a1, f1 = _core.memstats()
+    assert a1 - f1 == a0 - f0
+
+
+def test_real_imag_views_write_through():
+    z = make_array(np.complex128, (5,))
+    check(set_imag, z, make_array(np.float64, (5,)))
