@@ -171,10 +171,11 @@ static void scan(Scan *S, Node *n, int depth, int loops) {
     case N_AUGASSIGN:
         if (n->a->kind == N_NAME && n->a->var) {
             Var *x = n->a->var;
-            if (ty_is_array(x->ty)) {
+            /* on an array: a whole-array reduction, updated in place */
+            if (ty_is_array(x->ty) && (mentions(n->b, x, 0) || augop(n->op) < 0)) {
                 diag_error(&S->c->diag, HJ_DIAG_UNSUPPORTED, n->loc,
-                           "whole-array reduction '%s %s= ...' in a prange loop is not supported yet",
-                           x->name ? x->name : "?", ast_op_str(n->op));
+                           "in-place update of array '%s' in a prange loop is not a reduction hpcjit "
+                           "supports (threads would race on it)", x->name ? x->name : "?");
                 S->failed = true;
                 return;
             }
@@ -227,8 +228,15 @@ bool infer_parallel_loop(Compilation *c, Spec *s, Node *n) {
     p->reds = arena_alloc(a, sizeof(ParRed) * (size_t)(S.cand.len + 1));
     for (int i = 0; i < S.cand.len; i++) {
         Var *v = VEC_AT(S.cand, i);
-        if (S.cand_op[i] >= 0 && ty_is_number(v->ty) &&
-            !(ty_is_complex(v->ty) && S.cand_op[i] != PRED_ADD && S.cand_op[i] != PRED_MUL)) {
+        Type *et = ty_is_array(v->ty) ? v->ty->dtype : v->ty;
+        bool minmax = S.cand_op[i] == PRED_MIN || S.cand_op[i] == PRED_MAX;
+        if (ty_is_array(v->ty) && S.cand_op[i] >= 0 && (minmax || v->ty->readonly)) {
+            diag_error(&c->diag, HJ_DIAG_UNSUPPORTED, n->loc,
+                       "unsupported reduction of array '%s' in a prange loop", v->name ? v->name : "?");
+            return false;
+        }
+        if (S.cand_op[i] >= 0 && et && ty_is_number(et) &&
+            !(ty_is_complex(et) && S.cand_op[i] != PRED_ADD && S.cand_op[i] != PRED_MUL)) {
             p->reds[p->nreds].var = v;
             p->reds[p->nreds].op = (ParRedOp)S.cand_op[i];
             p->nreds++;

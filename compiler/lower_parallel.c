@@ -104,6 +104,15 @@ static LLVMValueRef partial_ptr(Lower *L, LLVMValueRef base, LLVMValueRef k, int
     return lower_gep(L, L->t_i8, base, &off, 1, "part");
 }
 
+static bool is_arr(const ParRed *r) { return ty_is_array(r->var->ty); }
+
+static bool arr_red(const ParLoop *p, const Var *v) {
+    for (int r = 0; r < p->nreds; r++)
+        if (p->reds[r].var == v && is_arr(&p->reds[r]))
+            return true;
+    return false;
+}
+
 /* A counted loop `for (k = from; k < to; k += by)`: returns the counter
  * slot; the builder is left in the body; close with loop_end. */
 typedef struct CLoop {
@@ -149,6 +158,54 @@ static void no_unroll(Lower *L, LLVMValueRef br) {
     unsigned kind = LLVMGetMDKindIDInContext(L->ctx, "llvm.loop", 9);
     LLVMSetMetadata(br, kind, LLVMMetadataAsValue(L->ctx, id));
 }
+
+/* ---- whole-array reductions --------------------------------------------------
+ * A thread's partial is a fresh contiguous array of acc's shape (C order, F
+ * for an F-typed acc), known by its MemInfo alone: the partial slot holds
+ * that pointer and the array value is rebuilt from acc's shape. */
+
+/* The array value over MemInfo mi with the shape of `like` (type t). */
+static LLVMValueRef array_over(Lower *L, Type *t, LLVMValueRef like, LLVMValueRef mi) {
+    int nd = t->ndim;
+    LLVMValueRef v = LLVMBuildInsertValue(L->b, like, mi, ARR_MEMINFO, "");
+    v = LLVMBuildInsertValue(L->b, v, LLVMConstNull(L->t_ptr), ARR_PARENT, "");
+    LLVMValueRef data = lower_load(L, L->t_ptr, LLVMBuildStructGEP2(L->b, L->t_meminfo, mi, 1, ""), "data");
+    v = LLVMBuildInsertValue(L->b, v, data, ARR_DATA, "");
+    LLVMValueRef strides = LLVMBuildExtractValue(L->b, like, ARR_STRIDES, "");
+    LLVMValueRef st = lower_array_field(L, like, ARR_ITEMSIZE, "itemsize");
+    bool f = t->layout == LAYOUT_F;
+    for (int k = 0; k < nd; k++) {
+        int d = f ? k : nd - 1 - k;
+        strides = LLVMBuildInsertValue(L->b, strides, st, (unsigned)d, "");
+        st = LLVMBuildMul(L->b, st, lower_array_dim(L, like, ARR_SHAPE, d), "");
+    }
+    return LLVMBuildInsertValue(L->b, v, strides, ARR_STRIDES, "");
+}
+
+/* Byte offset of the element with C-order flat index f. */
+static LLVMValueRef flat_offset(Lower *L, LLVMValueRef arr, int nd, LLVMValueRef f) {
+    LLVMValueRef off = lower_i64(L, 0), rem = f;
+    for (int d = nd - 1; d >= 0; d--) {
+        LLVMValueRef n = lower_array_dim(L, arr, ARR_SHAPE, d);
+        LLVMValueRef i = d ? LLVMBuildURem(L->b, rem, n, "") : rem;
+        if (d)
+            rem = LLVMBuildUDiv(L->b, rem, n, "");
+        off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, i, lower_array_dim(L, arr, ARR_STRIDES, d), ""), "");
+    }
+    return off;
+}
+
+static LLVMValueRef elem_ptr_at(Lower *L, LLVMValueRef arr, int nd, LLVMValueRef f) {
+    LLVMValueRef off = flat_offset(L, arr, nd, f);
+    return lower_gep(L, L->t_i8, lower_array_field(L, arr, ARR_DATA, "data"), &off, 1, "");
+}
+
+/* dst op= src element by element (same shape). */
+static void array_fold(Lower *L, const Node *at, Type *t, ParRedOp op, LLVMValueRef dst, LLVMValueRef src);
+
+/* A new partial of acc's shape filled with op's identity; its MemInfo, or
+ * NULL with MemoryError pending. */
+static LLVMValueRef new_partial(Lower *L, Type *t, ParRedOp op, LLVMValueRef acc);
 
 /* ---- the outlined body ------------------------------------------------------ */
 
@@ -199,7 +256,8 @@ static LLVMValueRef outline_body(Lower *L, Par *P) {
         LLVMValueRef val;
         if (by_pointer(v->ty)) {
             val = lower_load(L, lt, lower_load(L, L->t_ptr, f, ""), v->name ? v->name : "");
-            lower_incref(L, val, v->ty);
+            if (!arr_red(p, v)) /* array reductions borrow their partial */
+                lower_incref(L, val, v->ty);
         } else {
             val = lower_load(L, lt, f, v->name ? v->name : "");
         }
@@ -224,8 +282,31 @@ static LLVMValueRef outline_body(Lower *L, Par *P) {
         hi = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, h, len, ""), h, len, "hi");
         slotk = u;
     }
-    for (int r = 0; r < p->nreds; r++)
-        LLVMBuildStore(L->b, identity(L, p->reds[r].var->ty, p->reds[r].op), (LLVMValueRef)p->reds[r].var->slot);
+    for (int r = 0; r < p->nreds; r++) {
+        Var *v = p->reds[r].var;
+        if (!is_arr(&p->reds[r])) {
+            LLVMBuildStore(L->b, identity(L, v->ty, p->reds[r].op), (LLVMValueRef)v->slot);
+            continue;
+        }
+        /* the enclosing acc, for its shape */
+        int fi = 0;
+        while (P->vars[fi] != v)
+            fi++;
+        LLVMValueRef acc = lower_load(L, lower_type(L, v->ty),
+                                      lower_load(L, L->t_ptr, field_ptr(L, P, ctx, CTX_VARS + fi), ""), "acc");
+        LLVMValueRef pp = partial_ptr(L, parts, slotk, p->nreds, r);
+        LLVMValueRef mi;
+        if (det) { /* a fresh partial per block, owned by its slot */
+            mi = new_partial(L, v->ty, p->reds[r].op, acc);
+            LLVMBasicBlockRef ok = lower_branch_raise(L, LLVMBuildIsNull(L->b, mi, ""), "par.nomem");
+            lower_goto_error(L);
+            lower_at(L, ok);
+            LLVMBuildStore(L->b, mi, pp);
+        } else {
+            mi = lower_load(L, L->t_ptr, pp, "partial");
+        }
+        LLVMBuildStore(L->b, array_over(L, v->ty, acc, mi), (LLVMValueRef)v->slot);
+    }
 
     /* the iterations */
     CLoop it;
@@ -253,6 +334,8 @@ static LLVMValueRef outline_body(Lower *L, Par *P) {
         /* fold the unit's reductions into its partial */
         for (int r = 0; r < p->nreds; r++) {
             Var *v = p->reds[r].var;
+            if (is_arr(&p->reds[r]))
+                continue; /* updated in place */
             LLVMTypeRef lt = lower_type(L, v->ty);
             LLVMValueRef pp = partial_ptr(L, parts, slotk, p->nreds, r);
             LLVMValueRef mine = lower_load(L, lt, (LLVMValueRef)v->slot, "");
@@ -294,7 +377,7 @@ static LLVMValueRef outline_body(Lower *L, Par *P) {
         lower_at(L, L->exit_bb);
         for (int i = 0; i < P->nvars; i++) {
             Var *v = P->vars[i];
-            if (by_pointer(v->ty))
+            if (by_pointer(v->ty) && !arr_red(p, v))
                 lower_decref(L, lower_load(L, lower_type(L, v->ty), (LLVMValueRef)v->slot, ""), v->ty);
         }
         LLVMBuildRet(L->b, lower_load(L, L->t_i32, L->status, "status"));
@@ -308,6 +391,78 @@ static LLVMValueRef outline_body(Lower *L, Par *P) {
     L->temps = sv.temps, L->temp_tys = sv.temp_tys, L->borrowed = sv.borrowed;
     lower_at(L, caller_bb);
     return ok && !lower_failed(L) ? fn : NULL;
+}
+
+static void array_fold(Lower *L, const Node *at, Type *t, ParRedOp op, LLVMValueRef dst, LLVMValueRef src) {
+    Type *dt = t->dtype;
+    LLVMTypeRef mt = lower_mem_type(L, dt);
+    CLoop c;
+    LLVMValueRef f = loop_begin(L, &c, lower_i64(L, 0), lower_array_field(L, dst, ARR_NITEMS, "nitems"), lower_i64(L, 1));
+    LLVMValueRef pd = elem_ptr_at(L, dst, t->ndim, f), ps = elem_ptr_at(L, src, t->ndim, f);
+    LLVMValueRef a = lower_from_mem(L, lower_load(L, mt, pd, ""), dt);
+    LLVMValueRef b = lower_from_mem(L, lower_load(L, mt, ps, ""), dt);
+    LLVMValueRef x = combine(L, at, dt, op, a, b);
+    if (x)
+        LLVMBuildStore(L->b, lower_to_mem(L, x, dt), pd);
+    loop_end(L, &c);
+}
+
+static LLVMValueRef new_partial(Lower *L, Type *t, ParRedOp op, LLVMValueRef acc) {
+    Type *dt = t->dtype;
+    LLVMValueRef n = lower_array_field(L, acc, ARR_NITEMS, "nitems");
+    LLVMValueRef bytes = LLVMBuildMul(L->b, n, lower_array_field(L, acc, ARR_ITEMSIZE, "itemsize"), "");
+    LLVMTypeRef pi = L->t_i64;
+    LLVMValueRef mi = lower_rt(L, "rt_alloc_zeroed", L->t_ptr, &pi, 1, &bytes);
+    if (op == PRED_ADD || op == PRED_OR || op == PRED_XOR)
+        return mi; /* zeros are the identity */
+    LLVMBasicBlockRef fill = lower_block(L, "par.fill");
+    LLVMBasicBlockRef done = lower_block(L, "par.filled");
+    LLVMBuildCondBr(L->b, LLVMBuildIsNull(L->b, mi, ""), done, fill);
+    lower_at(L, fill);
+    LLVMValueRef data = lower_load(L, L->t_ptr, LLVMBuildStructGEP2(L->b, L->t_meminfo, mi, 1, ""), "data");
+    LLVMTypeRef mt = lower_mem_type(L, dt);
+    LLVMValueRef one = lower_to_mem(L, identity(L, dt, op), dt);
+    CLoop c;
+    LLVMValueRef f = loop_begin(L, &c, lower_i64(L, 0), n, lower_i64(L, 1));
+    LLVMBuildStore(L->b, one, lower_gep(L, mt, data, &f, 1, ""));
+    loop_end(L, &c);
+    LLVMBuildBr(L->b, done);
+    lower_at(L, done);
+    return mi;
+}
+
+/* var op= partial k of reduction r (after the join, in the enclosing function). */
+static void fold_into_var(Lower *L, const Node *at, ParRed *red, LLVMValueRef parts, LLVMValueRef k, int nreds,
+                          int r) {
+    Var *v = red->var;
+    LLVMTypeRef lt = lower_type(L, v->ty);
+    LLVMValueRef pp = partial_ptr(L, parts, k, nreds, r);
+    LLVMValueRef cur = lower_load(L, lt, (LLVMValueRef)v->slot, "");
+    if (is_arr(red)) {
+        array_fold(L, at, v->ty, red->op, cur, array_over(L, v->ty, cur, lower_load(L, L->t_ptr, pp, "")));
+        return;
+    }
+    LLVMBuildStore(L->b, combine(L, at, v->ty, red->op, cur, lower_load(L, lt, pp, "")), (LLVMValueRef)v->slot);
+}
+
+/* Release the partial arrays (NULL slots are skipped by rt_decref) and the
+ * partials block. */
+static void release_partials(Lower *L, ParLoop *p, LLVMValueRef parts, LLVMValueRef nslots, LLVMValueRef mi) {
+    LLVMTypeRef pp = L->t_ptr;
+    bool any = false;
+    for (int r = 0; r < p->nreds; r++)
+        any |= is_arr(&p->reds[r]);
+    if (any) {
+        CLoop c;
+        LLVMValueRef k = loop_begin(L, &c, lower_i64(L, 0), nslots, lower_i64(L, 1));
+        for (int r = 0; r < p->nreds; r++)
+            if (is_arr(&p->reds[r])) {
+                LLVMValueRef a = lower_load(L, L->t_ptr, partial_ptr(L, parts, k, p->nreds, r), "");
+                lower_rt(L, "rt_decref", L->t_void, &pp, 1, &a);
+            }
+        loop_end(L, &c);
+    }
+    lower_rt(L, "rt_decref", L->t_void, &pp, 1, &mi);
 }
 
 /* ---- the call site -------------------------------------------------------------- */
@@ -385,7 +540,7 @@ bool lower_parallel_for(Lower *L, Node *n) {
         }
         LLVMValueRef bytes = LLVMBuildMul(L->b, nslots, lower_i64(L, (int64_t)p->nreds * PART_STRIDE), "");
         LLVMTypeRef pi = L->t_i64;
-        mi = lower_rt(L, "rt_alloc", L->t_ptr, &pi, 1, &bytes);
+        mi = lower_rt(L, "rt_alloc_zeroed", L->t_ptr, &pi, 1, &bytes); /* array slots start NULL */
         LLVMBasicBlockRef ok = lower_branch_raise(L, LLVMBuildIsNull(L->b, mi, ""), "par.nomem");
         lower_goto_error(L);
         lower_at(L, ok);
@@ -394,9 +549,21 @@ bool lower_parallel_for(Lower *L, Node *n) {
         if (!det) {
             CLoop c;
             LLVMValueRef k = loop_begin(L, &c, lower_i64(L, 0), nslots, lower_i64(L, 1));
-            for (int r = 0; r < p->nreds; r++)
-                LLVMBuildStore(L->b, identity(L, p->reds[r].var->ty, p->reds[r].op),
-                               partial_ptr(L, parts, k, p->nreds, r));
+            for (int r = 0; r < p->nreds; r++) {
+                Var *v = p->reds[r].var;
+                LLVMValueRef pp = partial_ptr(L, parts, k, p->nreds, r);
+                if (!is_arr(&p->reds[r])) {
+                    LLVMBuildStore(L->b, identity(L, v->ty, p->reds[r].op), pp);
+                    continue;
+                }
+                LLVMValueRef acc = lower_load(L, lower_type(L, v->ty), (LLVMValueRef)v->slot, "acc");
+                LLVMValueRef pa = new_partial(L, v->ty, p->reds[r].op, acc);
+                LLVMBasicBlockRef ok2 = lower_branch_raise(L, LLVMBuildIsNull(L->b, pa, ""), "par.nomem");
+                release_partials(L, p, parts, nslots, mi);
+                lower_goto_error(L);
+                lower_at(L, ok2);
+                LLVMBuildStore(L->b, pa, pp);
+            }
             loop_end(L, &c);
         }
     }
@@ -448,10 +615,17 @@ bool lower_parallel_for(Lower *L, Node *n) {
             LLVMValueRef k = loop_begin(L, &c, lower_i64(L, 0), lim, LLVMBuildShl(L->b, sv, lower_i64(L, 1), ""));
             LLVMValueRef k2 = LLVMBuildAdd(L->b, k, sv, "");
             for (int r = 0; r < p->nreds; r++) {
-                Type *t = p->reds[r].var->ty;
-                LLVMTypeRef lt = lower_type(L, t);
+                Var *v = p->reds[r].var;
+                Type *t = v->ty;
                 LLVMValueRef pa = partial_ptr(L, parts, k, p->nreds, r);
                 LLVMValueRef pb = partial_ptr(L, parts, k2, p->nreds, r);
+                if (is_arr(&p->reds[r])) {
+                    LLVMValueRef acc = lower_load(L, lower_type(L, t), (LLVMValueRef)v->slot, "acc");
+                    array_fold(L, n, t, p->reds[r].op, array_over(L, t, acc, lower_load(L, L->t_ptr, pa, "")),
+                               array_over(L, t, acc, lower_load(L, L->t_ptr, pb, "")));
+                    continue;
+                }
+                LLVMTypeRef lt = lower_type(L, t);
                 LLVMValueRef x = combine(L, n, t, p->reds[r].op, lower_load(L, lt, pa, ""), lower_load(L, lt, pb, ""));
                 LLVMBuildStore(L->b, x, pa);
             }
@@ -463,32 +637,21 @@ bool lower_parallel_for(Lower *L, Node *n) {
             LLVMBasicBlockRef fdone = lower_block(L, "tree.done");
             LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSGT, nslots, lower_i64(L, 0), ""), fold, fdone);
             lower_at(L, fold);
-            for (int r = 0; r < p->nreds; r++) {
-                Var *v = p->reds[r].var;
-                LLVMTypeRef lt = lower_type(L, v->ty);
-                LLVMValueRef x = combine(L, n, v->ty, p->reds[r].op, lower_load(L, lt, (LLVMValueRef)v->slot, ""),
-                                         lower_load(L, lt, partial_ptr(L, parts, lower_i64(L, 0), p->nreds, r), ""));
-                LLVMBuildStore(L->b, x, (LLVMValueRef)v->slot);
-            }
+            for (int r = 0; r < p->nreds; r++)
+                fold_into_var(L, n, &p->reds[r], parts, lower_i64(L, 0), p->nreds, r);
             LLVMBuildBr(L->b, fdone);
             lower_at(L, fdone);
         } else {
             /* thread-id order */
             CLoop c;
             LLVMValueRef k = loop_begin(L, &c, lower_i64(L, 0), nslots, lower_i64(L, 1));
-            for (int r = 0; r < p->nreds; r++) {
-                Var *v = p->reds[r].var;
-                LLVMTypeRef lt = lower_type(L, v->ty);
-                LLVMValueRef x = combine(L, n, v->ty, p->reds[r].op, lower_load(L, lt, (LLVMValueRef)v->slot, ""),
-                                         lower_load(L, lt, partial_ptr(L, parts, k, p->nreds, r), ""));
-                LLVMBuildStore(L->b, x, (LLVMValueRef)v->slot);
-            }
+            for (int r = 0; r < p->nreds; r++)
+                fold_into_var(L, n, &p->reds[r], parts, k, p->nreds, r);
             loop_end(L, &c);
         }
         LLVMBuildBr(L->b, freeb);
         lower_at(L, freeb);
-        LLVMTypeRef pp = L->t_ptr;
-        lower_rt(L, "rt_decref", L->t_void, &pp, 1, &mi);
+        release_partials(L, p, parts, nslots, mi);
     }
     lower_check_status(L, status);
 

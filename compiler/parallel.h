@@ -24,6 +24,9 @@ typedef enum ParRedOp {
     PRED_XOR,  /* ^=                                                        */
 } ParRedOp;
 
+/* A scalar reduction, or a whole-array one (`acc += row` on an array var:
+ * each thread accumulates into its own array of acc's shape, folded into
+ * acc element by element after the join). */
 typedef struct ParRed {
     Var *var;
     ParRedOp op;

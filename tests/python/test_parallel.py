@@ -460,7 +460,21 @@ def test_deterministic_bitwise_across_threads():
                 s -= a[i] * a[i]
             return s
 
+        @njit(parallel=True, deterministic=True)
+        def dcols(a):
+            acc = np.zeros(a.shape[1])
+            for i in prange(a.shape[0]):
+                acc += a[i]
+            return acc
+
         rng = np.random.default_rng(9)
+        m = rng.standard_normal((20000, 3))
+        cols = set()
+        for t in (1, 2, 3, 4):
+            hpcjit.set_num_threads(t)
+            cols.add(tuple(dcols(m)))
+        assert len(cols) == 1, cols
+        assert np.allclose(np.array(cols.pop()), m.sum(0), rtol=1e-9)
         for n in (0, 1, 4095, 4096, 4097, 100003, 1000001):
             a = rng.standard_normal(n)
             seen = set()
@@ -624,3 +638,72 @@ def test_exceptions_from_python_threads():
     assert not any(t.is_alive() for t in threads), "a thread hung"
     if errors:
         raise errors[0]
+
+
+# ---- whole-array reductions -----------------------------------------------------
+
+@njit(parallel=True)
+def colsum(a):
+    acc = np.zeros(a.shape[1])
+    for i in prange(a.shape[0]):
+        acc += a[i]
+    return acc
+
+
+@njit(parallel=True)
+def colprod_into(a, acc):
+    for i in prange(a.shape[0]):
+        acc *= a[i]
+    return acc
+
+
+@njit(parallel=True)
+def histogram(x, nb):
+    h = np.zeros(nb, dtype=np.int64)
+    for i in prange(x.shape[0]):
+        one = np.zeros(nb, dtype=np.int64)
+        one[int(x[i] * nb)] = 1
+        h += one
+    return h
+
+
+@njit(parallel=True)
+def grid_sum(a):
+    acc = np.zeros((a.shape[1], a.shape[2]))
+    t = 0.0
+    for i in prange(a.shape[0]):
+        acc -= a[i]
+        t += a[i, 0, 0]
+    return acc, t
+
+
+def test_array_reductions(nthreads):
+    rng = np.random.default_rng(12)
+    check(colsum, rng.random((5003, 7)), rtol=1e-9)
+    check(colsum, np.zeros((0, 3)))
+    check(colprod_into, 1.0 + rng.random((300, 4)) * 1e-3, np.ones(4), rtol=1e-9)
+    check(histogram, rng.random(4001), 9, rtol=0)
+    check(grid_sum, rng.random((257, 3, 4)), rtol=1e-9)
+
+
+def test_array_reductions_free_their_partials(nthreads):
+    a = np.random.default_rng(13).random((999, 5))
+    colsum(a)
+    before = hpcjit.memstats()
+    for _ in range(5):
+        colsum(a)
+        histogram(a[:, 0], 4)
+    after = hpcjit.memstats()
+    assert after[0] - before[0] == after[1] - before[1]
+
+
+def test_racy_array_update_refused():
+    @njit(parallel=True)
+    def f(a):
+        acc = np.ones(3)
+        for i in prange(a.shape[0]):
+            acc += acc * a[i]
+        return acc
+
+    with pytest.raises(hpcjit.errors.UnsupportedError, match="acc"):
+        f(np.ones(4))
