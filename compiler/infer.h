@@ -41,6 +41,14 @@ Node *infer_const_int(Inf *I, SrcLoc loc, int64_t v);
 Spec *infer_spec_at(Inf *I, SrcLoc loc, int func, Type **argtys, int nargs);
 Node *infer_func_decl(Compilation *c, int func);
 
+/* infer_index.c: slices, None, `...`, mask and fancy indices of an array
+ * subscript.  False when the index is plain integers (left to infer.c);
+ * true when handled, with *out the type (NULL after a diagnostic). */
+bool infer_index(Inf *I, Node *n, Type *base, bool store, Type **out);
+/* `t[...] = v` with an array value v into a mask/fancy target: types the
+ * target and checks v.  -1 when the target is another form. */
+int infer_index_store_array(Inf *I, Node *t, Node **pv, Type *vt);
+
 /* infer_np.c: reductions, shape and creation functions (area "reduce") */
 bool infer_np_handles(BuiltinId id);
 Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self);
@@ -68,19 +76,6 @@ Type *infer_ae_ufunc_call(Inf *I, Node *n, BuiltinId id, Type **tys);
 bool infer_ae_is_elementwise(const Node *n);
 /* Final pass: wrap an elementwise array node into its N_ARRAYEXPR root. */
 Node *infer_ae_root(Inf *I, Node *n);
-
-/* infer_search.c: sorting, searching and np.random (area "search") */
-bool infer_search_handles(BuiltinId id);
-Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self);
-bool infer_search_attr(Inf *I, Node *n, Type *base, Type **out);
-
-/* infer_index.c: slices, None, `...`, mask and fancy indices of an array
- * subscript.  False when the index is plain integers (left to infer.c);
- * true when handled, with *out the type (NULL after a diagnostic). */
-bool infer_index(Inf *I, Node *n, Type *base, bool store, Type **out);
-/* `t[...] = v` with an array value v into a mask/fancy target: types the
- * target and checks v.  -1 when the target is another form. */
-int infer_index_store_array(Inf *I, Node *t, Node **pv, Type *vt);
 
 /* infer_search.c: sorting, searching and np.random (area "search") */
 bool infer_search_handles(BuiltinId id);

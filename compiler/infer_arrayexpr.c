@@ -173,8 +173,10 @@ static Type *elem_binop(Inf *I, Node *at, OpKind op, Type *pa, Type *pb, Type **
 }
 
 Type *infer_ae_binop(Inf *I, Node *n, Type *a, Type *b) {
-    if (!operand_ok(I, n->a, a) || !operand_ok(I, n->b, b))
-        return NULL;
+    /* name both operand types, as the scalar path does */
+    if (!ty_is_number(elt(a)) || !ty_is_number(elt(b)))
+        return TYPING(I, n, "unsupported operand types for '%s': %s and %s", ast_op_str(n->op),
+                      infer_tyname(I, a), infer_tyname(I, b));
     Type *op_ty = NULL;
     Type *r = elem_binop(I, n, n->op, a, b, &op_ty);
     if (!r)

@@ -155,22 +155,16 @@ LLVMValueRef lower_array_field(Lower *L, LLVMValueRef arr, unsigned field, const
 LLVMValueRef lower_array_dim(Lower *L, LLVMValueRef arr, unsigned which, int k);
 LLVMValueRef lower_len(Lower *L, const Node *at, LLVMValueRef v, Type *t);
 
-/* ---- lower_np.c: reductions, shape and creation functions (area "reduce") ---- */
-/* *handled is false when n's builtin is not one of them. */
-LLVMValueRef lower_np_call(Lower *L, Node *n, bool *owned, bool *handled);
+/* A new array of type aty, shape dims[0..ndim) (dims needs ndim+1 slots:
+ * scratch); owned.  Raises ValueError/MemoryError on bad sizes. */
+LLVMValueRef lower_alloc_array(Lower *L, Type *aty, LLVMValueRef *dims, bool zeroed);
 
-/* ---- lower_search.c, lower_random.c: sorting, searching, np.random (area "search") ---- */
-LLVMValueRef lower_search_call(Lower *L, Node *n, bool *owned, bool *handled);
-LLVMValueRef lower_random_call(Lower *L, Node *n, bool *owned, bool *handled);
-
-/* ---- lower.c, for lower_parallel.c ---- */
-bool lower_body(Lower *L, PtrVec *body);
-/* Assign v (of type t) to an assignment target (name, subscript, tuple). */
-bool lower_assign(Lower *L, Node *target, LLVMValueRef v, Type *t, bool owned);
-
-/* ---- lower_parallel.c: prange loops of parallel=True functions ---- */
-/* An N_FOR with n->par set: outlined onto the pool (compiler/parallel.h). */
-bool lower_parallel_for(Lower *L, Node *n);
+/* ---- lower_index.c: subscripts with idx_kind != IDX_INT ---- */
+LLVMValueRef lower_index_expr(Lower *L, Node *n, bool *owned);
+/* n[...] = v: v a scalar of type t, or (mask/fancy targets) a 1-D array. */
+bool lower_index_store(Lower *L, Node *n, LLVMValueRef v, Type *t);
+/* The destination view of an IDX_BASIC store target (type n->op_ty); owned. */
+LLVMValueRef lower_index_view(Lower *L, Node *n);
 
 /* ---- lower_arrayexpr.c: fused array expressions (area "arrexpr") ---- */
 /* An N_ARRAYEXPR (or an unfused elementwise array node): a new array, owned. */
@@ -203,17 +197,6 @@ bool lower_assign(Lower *L, Node *target, LLVMValueRef v, Type *t, bool owned);
 /* ---- lower_parallel.c: prange loops of parallel=True functions ---- */
 /* An N_FOR with n->par set: outlined onto the pool (compiler/parallel.h). */
 bool lower_parallel_for(Lower *L, Node *n);
-
-/* A new array of type aty, shape dims[0..ndim) (dims needs ndim+1 slots:
- * scratch); owned.  Raises ValueError/MemoryError on bad sizes. */
-LLVMValueRef lower_alloc_array(Lower *L, Type *aty, LLVMValueRef *dims, bool zeroed);
-
-/* ---- lower_index.c: subscripts with idx_kind != IDX_INT ---- */
-LLVMValueRef lower_index_expr(Lower *L, Node *n, bool *owned);
-/* n[...] = v: v a scalar of type t, or (mask/fancy targets) a 1-D array. */
-bool lower_index_store(Lower *L, Node *n, LLVMValueRef v, Type *t);
-/* The destination view of an IDX_BASIC store target (type n->op_ty); owned. */
-LLVMValueRef lower_index_view(Lower *L, Node *n);
 
 enum { ARR_MEMINFO, ARR_PARENT, ARR_NITEMS, ARR_ITEMSIZE, ARR_DATA, ARR_SHAPE, ARR_STRIDES };
 

@@ -221,7 +221,7 @@ static void test_calls(void) {
 static void test_errors(void) {
     EXPECT("def f(a):\n    return a + foo\n", "l", "name 2:16: name 'foo' is not defined");
     EXPECT("def f(a):\n    return a + \"s\"\n", "ad1C",
-           "typing 2:12: cannot add array(float64, 1d, C) and unicode (array expressions are not supported yet)");
+           "typing 2:12: unsupported operand types for '+': array(float64, 1d, C) and unicode");
     EXPECT("def f(a):\n    x = 1\n    x = None\n    return x\n", "l",
            "typing 3:5: cannot unify int64 and none for variable 'x' (Optional values are not supported yet)");
     EXPECT("def f(a):\n    if a:\n        return 1\n    return None\n", "l",
