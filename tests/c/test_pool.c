@@ -106,6 +106,7 @@ typedef struct AffCtx {
     cpu_set_t set[MAXT];
     atomic_int seen[MAXT];
     pid_t caller;
+    int nthreads;
     atomic_int stolen; /* a share the caller ran for a late worker */
 } AffCtx;
 
@@ -116,6 +117,20 @@ static int aff_body(void *vctx, int64_t begin, int64_t end, int tid)
     atomic_fetch_add(&c->seen[tid], 1);
     if (tid != 0 && gettid() == c->caller)
         atomic_store(&c->stolen, 1);
+    if (tid == 0) {
+        /* Hold the caller's share until every worker has run its own (up
+         * to 10 s): on a loaded machine the caller would otherwise run the
+         * share of a worker whose CPU is busy, and we would never see the
+         * worker's own mask. */
+        for (int ms = 0; ms < 10000; ms++) {
+            int all = 1;
+            for (int t = 1; t < c->nthreads; t++)
+                all &= atomic_load(&c->seen[t]) > 0;
+            if (all)
+                break;
+            usleep(1000);
+        }
+    }
     return 0;
 }
 
@@ -124,9 +139,10 @@ static int aff_body(void *vctx, int64_t begin, int64_t end, int tid)
 static AffCtx *affinities(int T)
 {
     AffCtx *c = calloc(1, sizeof *c);
-    for (int attempt = 0; attempt < 1000; attempt++) {
+    for (int attempt = 0; attempt < 20; attempt++) {
         memset(c, 0, sizeof *c);
         c->caller = gettid();
+        c->nthreads = T;
         if (pool_parallel_for(T, aff_body, c, POOL_STATIC, 0) != 0)
             break;
         if (!atomic_load(&c->stolen))
