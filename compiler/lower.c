@@ -3,9 +3,10 @@
  * Expressions are in lower_expr.c, builtins and arrays in lower_builtin.c.
  *
  * Conventions (docs/DESIGN.md): every Spec becomes
- *   internal i32 @sym(ptr %ret, <params by value>)
- * returning 0 or -1 (exception pending); variables live in entry-block
- * allocas; one exit block releases the references variables hold. */
+ *   internal {i32, T} @sym(<params by value>)
+ * whose i32 is 0 or -1 (exception pending); returns store into a local
+ * slot (L->retptr); variables live in entry-block allocas; one exit block
+ * releases the references variables hold and returns {status, slot}. */
 #include "lower.h"
 
 #include <llvm-c/Analysis.h>
@@ -1091,14 +1092,20 @@ static void add_param_attr(Lower *L, LLVMValueRef fn, unsigned idx, const char *
     LLVMAddAttributeAtIndex(fn, idx, LLVMCreateEnumAttribute(L->ctx, kind, 0));
 }
 
+/* {i32 status, T value}: returned by value so that LLVM can see through
+ * calls (status folding, dead-return elimination, tail recursion). */
+static LLVMTypeRef spec_ret_type(Lower *L, Spec *s) {
+    LLVMTypeRef m[2] = {L->t_i32, lower_type(L, s->ret)};
+    return LLVMStructTypeInContext(L->ctx, m, 2, 0);
+}
+
 static LLVMTypeRef spec_fn_type(Lower *L, Spec *s) {
     LLVMTypeRef small[16];
-    int n = s->nargs + 1;
+    int n = s->nargs;
     LLVMTypeRef *p = n <= 16 ? small : arena_alloc(&L->c->arena, sizeof(LLVMTypeRef) * (size_t)n);
-    p[0] = L->t_ptr;
     for (int i = 0; i < s->nargs; i++)
-        p[i + 1] = lower_type(L, s->argtys[i]);
-    return LLVMFunctionType(L->t_i32, p, (unsigned)n, 0);
+        p[i] = lower_type(L, s->argtys[i]);
+    return LLVMFunctionType(spec_ret_type(L, s), n ? p : NULL, (unsigned)n, 0);
 }
 
 static void declare_spec(Lower *L, Spec *s, int index) {
@@ -1106,8 +1113,6 @@ static void declare_spec(Lower *L, Spec *s, int index) {
         s->symbol = arena_printf(&L->c->arena, "hj_%s_%d", s->hf && s->hf->name ? s->hf->name : "f", index);
     LLVMValueRef fn = LLVMAddFunction(L->mod, s->symbol, spec_fn_type(L, s));
     LLVMSetLinkage(fn, LLVMInternalLinkage);
-    add_param_attr(L, fn, 1, "noalias");
-    add_param_attr(L, fn, 1, "nocapture");
     if (s->hf && s->hf->options.inline_always)
         add_param_attr(L, fn, (unsigned)LLVMAttributeFunctionIndex, "alwaysinline");
     s->llvm_fn = fn;
@@ -1171,7 +1176,9 @@ static bool lower_spec(Lower *L, Spec *s) {
     L->temps.len = L->temp_tys.len = 0;
     L->entry_bb = lower_block(L, "entry");
     lower_at(L, L->entry_bb);
-    L->retptr = LLVMGetParam(L->fn, 0);
+    /* returns store into a local slot; the exit block returns it by value */
+    L->retptr = LLVMBuildAlloca(L->b, lower_type(L, s->ret), "retval");
+    LLVMBuildStore(L->b, LLVMConstNull(lower_type(L, s->ret)), L->retptr);
     L->status = LLVMBuildAlloca(L->b, L->t_i32, "status");
     LLVMBuildStore(L->b, lower_i32(L, 0), L->status);
     L->exit_bb = lower_block(L, "exit");
@@ -1194,7 +1201,7 @@ static bool lower_spec(Lower *L, Spec *s) {
         Var *v = VEC_AT(s->vars, i);
         if (!v->is_param || !v->slot || v->param_index < 0 || v->param_index >= s->nargs)
             continue;
-        LLVMValueRef p = LLVMGetParam(L->fn, (unsigned)v->param_index + 1);
+        LLVMValueRef p = LLVMGetParam(L->fn, (unsigned)v->param_index);
         Type *at = s->argtys[v->param_index];
         if (lower_has_refs(v->ty) && !in_vec(&assigned, v)) {
             LLVMValueRef x = lower_convert(L, s->fn, p, at, v->ty);
@@ -1230,7 +1237,10 @@ static bool lower_spec(Lower *L, Spec *s) {
         if (v->slot && lower_has_refs(v->ty) && !in_vec(borrowed, v))
             lower_decref(L, lower_load(L, lower_type(L, v->ty), v->slot, ""), v->ty);
     }
-    LLVMBuildRet(L->b, lower_load(L, L->t_i32, L->status, "status"));
+    LLVMValueRef r = LLVMGetUndef(spec_ret_type(L, s));
+    r = LLVMBuildInsertValue(L->b, r, lower_load(L, L->t_i32, L->status, "status"), 0, "");
+    r = LLVMBuildInsertValue(L->b, r, lower_load(L, lower_type(L, s->ret), L->retptr, "retval"), 1, "");
+    LLVMBuildRet(L->b, r);
     return !lower_failed(L);
 }
 
@@ -1243,25 +1253,24 @@ static bool lower_entry(Lower *L, Spec *s, const char *symbol) {
     L->entry_bb = lower_block(L, "entry");
     lower_at(L, L->entry_bb);
     LLVMValueRef ret = LLVMGetParam(fn, 0), args = LLVMGetParam(fn, 1);
-    int n = s->nargs + 1;
+    int n = s->nargs;
     LLVMValueRef small[16];
-    LLVMValueRef *a = n <= 16 ? small : arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)n);
-    LLVMValueRef rslot = LLVMBuildAlloca(L->b, lower_type(L, s->ret), "result");
-    a[0] = rslot;
+    LLVMValueRef *a = n <= 16 ? small : arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)(n ? n : 1));
     for (int i = 0; i < s->nargs; i++) {
         LLVMValueRef idx = lower_i64(L, i);
         LLVMValueRef pp = lower_gep(L, L->t_ptr, args, &idx, 1, "");
         LLVMValueRef ap = lower_load(L, L->t_ptr, pp, "");
         LLVMValueRef v = lower_load(L, lower_mem_type(L, s->argtys[i]), ap, "arg");
-        a[i + 1] = lower_from_mem(L, v, s->argtys[i]);
+        a[i] = lower_from_mem(L, v, s->argtys[i]);
     }
-    LLVMValueRef st = lower_call(L, spec_fn_type(L, s), (LLVMValueRef)s->llvm_fn, a, (unsigned)n, "status");
+    LLVMValueRef res = lower_call(L, spec_fn_type(L, s), (LLVMValueRef)s->llvm_fn, a, (unsigned)n, "res");
+    LLVMValueRef st = LLVMBuildExtractValue(L->b, res, 0, "status");
     LLVMBasicBlockRef ok = lower_block(L, "ok");
     LLVMBasicBlockRef done = lower_block(L, "done");
     LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, st, lower_i32(L, 0), ""), ok, done);
     lower_at(L, ok);
     if (s->ret->kind != TY_NONE) {
-        LLVMValueRef r = lower_load(L, lower_type(L, s->ret), rslot, "");
+        LLVMValueRef r = LLVMBuildExtractValue(L->b, res, 1, "");
         LLVMBuildStore(L->b, lower_to_mem(L, r, s->ret), ret);
     }
     LLVMBuildBr(L->b, done);

@@ -677,11 +677,9 @@ static LLVMValueRef call_func(Lower *L, Node *n, bool *owned) {
     if (!s || !s->llvm_fn)
         return lower_fail(L, n, HJ_DIAG_LOWERING, "call to a function that was not specialised");
     int mark = lower_temps_mark(L);
-    int na = s->nargs + 1;
+    int na = s->nargs;
     LLVMValueRef small[16];
     LLVMValueRef *a = na <= 16 ? small : arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)na);
-    LLVMValueRef slot = lower_alloca(L, lower_type(L, s->ret), "ret");
-    a[0] = slot;
     for (int i = 0, j = 0; i < n->args.len && j < s->nargs; i++) {
         Node *e = VEC_AT(n->args, i);
         if (!e)
@@ -690,13 +688,13 @@ static LLVMValueRef call_func(Lower *L, Node *n, bool *owned) {
         v = lower_convert(L, e, v, e->ty, s->argtys[j]);
         if (!v)
             return NULL;
-        a[++j] = v;
+        a[j++] = v;
     }
     LLVMValueRef fn = (LLVMValueRef)s->llvm_fn;
-    LLVMValueRef st = lower_call(L, LLVMGlobalGetValueType(fn), fn, a, (unsigned)na, "status");
-    lower_check_status(L, st);
+    LLVMValueRef res = lower_call(L, LLVMGlobalGetValueType(fn), fn, a, (unsigned)na, "res");
+    lower_check_status(L, LLVMBuildExtractValue(L->b, res, 0, "status"));
     lower_temps_release(L, mark);
-    LLVMValueRef r = lower_load(L, lower_type(L, s->ret), slot, "result");
+    LLVMValueRef r = LLVMBuildExtractValue(L->b, res, 1, "result");
     *owned = lower_has_refs(s->ret);
     return lower_convert(L, n, r, s->ret, n->ty);
 }
