@@ -49,6 +49,17 @@ bool infer_index(Inf *I, Node *n, Type *base, bool store, Type **out);
  * target and checks v.  -1 when the target is another form. */
 int infer_index_store_array(Inf *I, Node *t, Node **pv, Type *vt);
 
+/* infer_call.c: keyword binding for the library builtins of infer_np.c and
+ * infer_search.c.  A Sig names a function's parameters in order. */
+#define INFER_MAX_SLOTS 6
+typedef struct InferSig {
+    const char *fname;
+    const char *names[INFER_MAX_SLOTS];
+    int n;
+} InferSig;
+bool infer_bind_slots(Inf *I, Node *n, Node *self, const InferSig *s, Node **sl);
+void infer_store_slots(Inf *I, Node *n, Node **sl, int ns);
+
 /* infer_np.c: reductions, shape and creation functions (area "reduce") */
 bool infer_np_handles(BuiltinId id);
 Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self);

@@ -194,6 +194,53 @@ static bool nargs_between(Inf *I, Node *n, const char *fname, int lo, int hi) {
     return true;
 }
 
+/* Positional arguments (the receiver first for methods) and keywords into
+ * the slots of `s` (the library areas' builtins: infer_np.c, infer_search.c). */
+bool infer_bind_slots(Inf *I, Node *n, Node *self, const InferSig *s, Node **sl) {
+    for (int i = 0; i < INFER_MAX_SLOTS; i++)
+        sl[i] = NULL;
+    int k = 0;
+    if (self)
+        sl[k++] = self;
+    if (n->args.len + k > s->n) {
+        fail(I, HJ_DIAG_TYPING, n, "%s() takes at most %d argument%s (%d given)", s->fname, s->n - k,
+             s->n - k == 1 ? "" : "s", n->args.len);
+        return false;
+    }
+    for (int i = 0; i < n->args.len; i++)
+        sl[k++] = VEC_AT(n->args, i);
+    for (int j = 0; j < n->keywords.len; j++) {
+        Node *kw = VEC_AT(n->keywords, j);
+        int at = -1;
+        for (int i = self ? 1 : 0; i < s->n; i++)
+            if (kw->name && strcmp(s->names[i], kw->name) == 0)
+                at = i;
+        if (at < 0) {
+            fail(I, HJ_DIAG_TYPING, kw, "%s() got an unexpected keyword argument '%s'", s->fname,
+                 kw->name ? kw->name : "**");
+            return false;
+        }
+        if (sl[at]) {
+            fail(I, HJ_DIAG_TYPING, kw, "%s() got multiple values for argument '%s'", s->fname, kw->name);
+            return false;
+        }
+        sl[at] = kw->a;
+    }
+    return true;
+}
+
+/* Store the slots as the call's arguments (final pass). */
+void infer_store_slots(Inf *I, Node *n, Node **sl, int ns) {
+    if (!I->final)
+        return;
+    PtrVec v = {0};
+    for (int i = 0; i < ns; i++)
+        vec_push(I->a, &v, sl[i]);
+    n->args = v;
+    n->keywords.len = 0;
+    n->self_node = NULL;
+}
+
 #define ARG(i) ((Node **)&VEC_AT(n->args, (i)))
 
 /* The float type math functions compute in for a real number. */

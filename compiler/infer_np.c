@@ -27,13 +27,9 @@ static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) {
 
 static Type *T(Inf *I, TyKind k) { return infer_ty(I, k); }
 
-#define MAX_SLOTS 6
+#define MAX_SLOTS INFER_MAX_SLOTS
 
-typedef struct Sig {
-    const char *fname;
-    const char *names[MAX_SLOTS];
-    int n;
-} Sig;
+typedef InferSig Sig;
 
 static bool sig_of(BuiltinId id, Sig *s) {
 #define S(name, ...)                                                                                  \
@@ -152,51 +148,6 @@ static Type *var_dtype(Inf *I, Type *t) {
 
 static bool is_none_const(const Node *n) {
     return n && n->kind == N_CONST && n->cval.kind == CVAL_NONE;
-}
-
-/* Positional arguments (the receiver first for methods) and keywords into
- * the slots of `s`. */
-static bool fill_slots(Inf *I, Node *n, Node *self, const Sig *s, Node **sl) {
-    for (int i = 0; i < MAX_SLOTS; i++)
-        sl[i] = NULL;
-    int k = 0;
-    if (self)
-        sl[k++] = self;
-    if (n->args.len + k > s->n) {
-        fail(I, HJ_DIAG_TYPING, n, "%s() takes at most %d argument%s (%d given)", s->fname, s->n - (self ? 1 : 0),
-             s->n - (self ? 1 : 0) == 1 ? "" : "s", n->args.len);
-        return false;
-    }
-    for (int i = 0; i < n->args.len; i++)
-        sl[k++] = VEC_AT(n->args, i);
-    for (int j = 0; j < n->keywords.len; j++) {
-        Node *kw = VEC_AT(n->keywords, j);
-        int at = -1;
-        for (int i = self ? 1 : 0; i < s->n; i++)
-            if (strcmp(s->names[i], kw->name) == 0)
-                at = i;
-        if (at < 0) {
-            fail(I, HJ_DIAG_TYPING, kw, "%s() got an unexpected keyword argument '%s'", s->fname, kw->name);
-            return false;
-        }
-        if (sl[at]) {
-            fail(I, HJ_DIAG_TYPING, kw, "%s() got multiple values for argument '%s'", s->fname, kw->name);
-            return false;
-        }
-        sl[at] = kw->a;
-    }
-    return true;
-}
-
-static void store_slots(Inf *I, Node *n, Node **sl, int ns) {
-    if (!I->final)
-        return;
-    PtrVec v = {0};
-    for (int i = 0; i < ns; i++)
-        vec_push(I->a, &v, sl[i]);
-    n->args = v;
-    n->keywords.len = 0;
-    n->self_node = NULL;
 }
 
 /* The scalar type a dtype argument stands for (np.float64, a.dtype, float,
@@ -375,7 +326,7 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     if (id == BI_NP_RESHAPE) {
         /* varargs shape on the method: a.reshape(2, 3) */
         if (!self) {
-            if (!fill_slots(I, n, NULL, &s, sl))
+            if (!infer_bind_slots(I, n, NULL, &s, sl))
                 return NULL;
         } else {
             if (n->keywords.len) {
@@ -425,7 +376,7 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         return ty_array(I->tc, at->dtype, nd, LAYOUT_C);
     }
 
-    if (!fill_slots(I, n, self, &s, sl))
+    if (!infer_bind_slots(I, n, self, &s, sl))
         return NULL;
     if (!sl[0])
         return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[0]);
@@ -461,7 +412,7 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         case BI_NP_ALL: case BI_NP_ANY: rt = T(I, TY_BOOL); break;
         default: rt = dt; break;
         }
-        store_slots(I, n, sl, ns);
+        infer_store_slots(I, n, sl, ns);
         bool cum = id == BI_NP_CUMSUM || id == BI_NP_CUMPROD;
         if (cum)
             return ty_array(I->tc, rt, sl[1] ? (at->ndim ? at->ndim : 1) : 1, LAYOUT_C);
@@ -587,7 +538,7 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         }
         default: break;
         }
-        store_slots(I, n, sl, ns);
+        infer_store_slots(I, n, sl, ns);
         return rt;
     }
     case BI_NP_CONCATENATE: case BI_NP_STACK: case BI_NP_VSTACK: case BI_NP_HSTACK: {
@@ -608,7 +559,7 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             rnd = nd + 1;
         if ((id == BI_NP_VSTACK || id == BI_NP_HSTACK) && nd == 0)
             return UNSUP(I, n, "%s() of 0-d arrays is not supported by hpcjit", fname);
-        store_slots(I, n, sl, ns);
+        infer_store_slots(I, n, sl, ns);
         return ty_array(I->tc, dt, rnd, LAYOUT_C);
     }
     case BI_NP_FULL: {
@@ -632,7 +583,7 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return TYPING(I, sl[1], "full(): cannot fill a %s array with %s", infer_tyname(I, et), infer_tyname(I, vt));
         infer_cast(I, &sl[1], et);
         sl[2] = NULL;
-        store_slots(I, n, sl, ns);
+        infer_store_slots(I, n, sl, ns);
         return ty_array(I->tc, et, nd, LAYOUT_C);
     }
     case BI_NP_EYE: case BI_NP_IDENTITY: {
@@ -649,7 +600,7 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         if (!sl[0])
             return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[0]);
         sl[di] = NULL;
-        store_slots(I, n, sl, ns);
+        infer_store_slots(I, n, sl, ns);
         return ty_array(I->tc, dt, 2, LAYOUT_C);
     }
     case BI_NP_LINSPACE: {
@@ -679,7 +630,7 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         Type *ct = (ty_is_complex(t0) || ty_is_complex(t1)) ? T(I, TY_COMPLEX128) : T(I, TY_FLOAT64);
         infer_cast(I, &sl[0], ct);
         infer_cast(I, &sl[1], ct);
-        store_slots(I, n, sl, ns);
+        infer_store_slots(I, n, sl, ns);
         return ty_array(I->tc, ct, 1, LAYOUT_C);
     }
     case BI_NP_ARRAY: {
@@ -693,7 +644,7 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return TY_UNK(I);
         sl[1] = NULL;
         if (ot->kind == TY_ARRAY) {
-            store_slots(I, n, sl, ns);
+            infer_store_slots(I, n, sl, ns);
             return ty_array(I->tc, dt ? dt : ot->dtype, ot->ndim, LAYOUT_C);
         }
         int nd = -1;
@@ -705,7 +656,7 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return NULL;
         if (dt && ty_is_complex(et) && !ty_is_complex(dt))
             return TYPING(I, sl[0], "np.array(): cannot convert %s to %s", infer_tyname(I, et), infer_tyname(I, dt));
-        store_slots(I, n, sl, ns);
+        infer_store_slots(I, n, sl, ns);
         return ty_array(I->tc, dt ? dt : et, nd, LAYOUT_C);
     }
     default:

@@ -27,14 +27,10 @@ static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) {
 
 static Type *T(Inf *I, TyKind k) { return infer_ty(I, k); }
 
-#define MAX_SLOTS 5
+#define MAX_SLOTS INFER_MAX_SLOTS
 #define SEARCH_MAXND 32 /* HJ_MAX_NDIM of abi.h */
 
-typedef struct Sig {
-    const char *fname;
-    const char *names[MAX_SLOTS];
-    int n;
-} Sig;
+typedef InferSig Sig;
 
 static bool sig_of(BuiltinId id, Sig *s) {
 #define S(name, ...)                                                                                  \
@@ -91,50 +87,6 @@ bool infer_search_attr(Inf *I, Node *n, Type *base, Type **out) {
 }
 
 static bool is_none_const(const Node *n) { return n && n->kind == N_CONST && n->cval.kind == CVAL_NONE; }
-
-static bool fill_slots(Inf *I, Node *n, Node *self, const Sig *s, Node **sl) {
-    for (int i = 0; i < MAX_SLOTS; i++)
-        sl[i] = NULL;
-    int k = 0;
-    if (self)
-        sl[k++] = self;
-    if (n->args.len + k > s->n) {
-        fail(I, HJ_DIAG_TYPING, n, "%s() takes at most %d argument%s (%d given)", s->fname, s->n - k,
-             s->n - k == 1 ? "" : "s", n->args.len);
-        return false;
-    }
-    for (int i = 0; i < n->args.len; i++)
-        sl[k++] = VEC_AT(n->args, i);
-    for (int j = 0; j < n->keywords.len; j++) {
-        Node *kw = VEC_AT(n->keywords, j);
-        int at = -1;
-        for (int i = self ? 1 : 0; i < s->n; i++)
-            if (kw->name && strcmp(s->names[i], kw->name) == 0)
-                at = i;
-        if (at < 0) {
-            fail(I, HJ_DIAG_TYPING, kw, "%s() got an unexpected keyword argument '%s'", s->fname,
-                 kw->name ? kw->name : "**");
-            return false;
-        }
-        if (sl[at]) {
-            fail(I, HJ_DIAG_TYPING, kw, "%s() got multiple values for argument '%s'", s->fname, kw->name);
-            return false;
-        }
-        sl[at] = kw->a;
-    }
-    return true;
-}
-
-static void store_slots(Inf *I, Node *n, Node **sl, int ns) {
-    if (!I->final)
-        return;
-    PtrVec v = {0};
-    for (int i = 0; i < ns; i++)
-        vec_push(I->a, &v, sl[i]);
-    n->args = v;
-    n->keywords.len = 0;
-    n->self_node = NULL;
-}
 
 static Node *int_const(Inf *I, SrcLoc loc, int64_t v) { return infer_const_int(I, loc, v); }
 
@@ -301,7 +253,7 @@ static Type *random_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl)
         }
         return unk ? TY_UNK(I) : arr_of(I, T(I, TY_FLOAT64), n->args.len);
     }
-    if (!fill_slots(I, n, NULL, s, sl))
+    if (!infer_bind_slots(I, n, NULL, s, sl))
         return NULL;
     int nd = 0;
     Type *r = NULL;
@@ -396,7 +348,7 @@ static Type *random_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl)
         return NULL;
     if (nd == -2 || unk)
         return TY_UNK(I);
-    store_slots(I, n, sl, s->n);
+    infer_store_slots(I, n, sl, s->n);
     return r->kind == TY_NONE ? r : arr_of(I, r, nd);
 }
 
@@ -424,7 +376,7 @@ Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     Node *sl[MAX_SLOTS];
     if (id >= BI_RANDOM_SEED && id <= BI_RANDOM_PERMUTATION)
         return random_call(I, n, id, &s, sl);
-    if (!fill_slots(I, n, self, &s, sl))
+    if (!infer_bind_slots(I, n, self, &s, sl))
         return NULL;
     if (!sl[0])
         return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[0]);
@@ -635,6 +587,6 @@ Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     }
     default: return UNSUP(I, n, "%s() is not supported by hpcjit", fname);
     }
-    store_slots(I, n, sl, s.n);
+    infer_store_slots(I, n, sl, s.n);
     return r;
 }
