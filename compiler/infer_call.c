@@ -574,6 +574,21 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     case BI_RANGE:
     case BI_PRANGE:
         return range_call(I, n, fname);
+    case BI_GET_THREAD_ID:
+    case BI_GET_NUM_THREADS:
+        if (!no_keywords(I, n, fname) || !nargs_between(I, n, fname, 0, 0))
+            return NULL;
+        return T(I, TY_INT64);
+    case BI_SET_NUM_THREADS:
+        if (!no_keywords(I, n, fname) || !nargs_between(I, n, fname, 1, 1) || !type_args(I, n, tys, &unk))
+            return NULL;
+        if (unk)
+            return TY_UNK(I);
+        if (!ty_is_int(tys[0]) && tys[0]->kind != TY_BOOL)
+            return TYPING(I, VEC_AT(n->args, 0), "set_num_threads() needs an integer, not %s",
+                          infer_tyname(I, tys[0]));
+        infer_cast(I, ARG(0), T(I, TY_INT64));
+        return T(I, TY_NONE);
     case BI_NP_EMPTY: case BI_NP_ZEROS: case BI_NP_ONES:
         return alloc_call(I, n, id, fname);
     case BI_NP_EMPTY_LIKE: case BI_NP_ZEROS_LIKE: case BI_NP_ONES_LIKE:

@@ -1,7 +1,9 @@
 /* infer_parallel.c - data-sharing analysis of prange loops under
  * parallel=True: which variables the outlined body needs, which are
  * reductions (and with which operator), which are written (lastprivate).
- * Runs on the fully typed body (final inference pass). */
+ * Runs on the fully typed body (final inference pass).  A loop left early
+ * by `return` or `break` is not outlined: it runs serially as a range loop,
+ * as Numba does ("more than one entry to or exit from the loop"). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +18,7 @@ typedef struct Scan {
     int *cand_op;
     int cand_cap;
     bool failed;
+    bool serial; /* `return` or `break` leaves the loop early */
 } Scan;
 
 static bool in_vec(const PtrVec *v, const void *x) {
@@ -131,7 +134,7 @@ static int assign_redop(Var *x, Node *value) {
 }
 
 static void scan(Scan *S, Node *n, int depth, int loops) {
-    if (!n || S->failed)
+    if (!n || S->failed || S->serial)
         return;
     if (depth > 10000) {
         diag_error(&S->c->diag, HJ_DIAG_UNSUPPORTED, n->loc, "prange body nested too deeply");
@@ -145,15 +148,11 @@ static void scan(Scan *S, Node *n, int depth, int loops) {
             add_unique(a, &S->p->used, n->var);
         break;
     case N_RETURN:
-        diag_error(&S->c->diag, HJ_DIAG_UNSUPPORTED, n->loc,
-                   "'return' inside a prange loop is not supported with parallel=True");
-        S->failed = true;
+        S->serial = true; /* a second exit: the loop runs serially, as in Numba */
         return;
     case N_BREAK:
         if (loops == 0) {
-            diag_error(&S->c->diag, HJ_DIAG_UNSUPPORTED, n->loc,
-                       "'break' out of a prange loop is not supported with parallel=True");
-            S->failed = true;
+            S->serial = true;
             return;
         }
         break;
@@ -225,6 +224,8 @@ bool infer_parallel_loop(Compilation *c, Spec *s, Node *n) {
         scan(&S, VEC_AT(n->body, i), 0, 0);
     if (S.failed)
         return false;
+    if (S.serial) /* Numba too runs a loop with more than one exit serially */
+        return true;
     p->reds = arena_alloc(a, sizeof(ParRed) * (size_t)(S.cand.len + 1));
     for (int i = 0; i < S.cand.len; i++) {
         Var *v = VEC_AT(S.cand, i);

@@ -1154,6 +1154,20 @@ LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned) {
     switch (b) {
     case BI_RANGE:
     case BI_PRANGE: return lower_range_value(L, n);
+    case BI_GET_THREAD_ID:
+    case BI_GET_NUM_THREADS: {
+        LLVMValueRef v = lower_rt(L, b == BI_GET_THREAD_ID ? "pool_get_thread_id" : "pool_get_num_threads", L->t_i32,
+                                  NULL, 0, NULL);
+        return LLVMBuildSExt(L->b, v, L->t_i64, "");
+    }
+    case BI_SET_NUM_THREADS: {
+        LLVMValueRef k = lower_expr_use(L, arg(n, 0));
+        if (!k)
+            return NULL;
+        LLVMTypeRef t = L->t_i64;
+        lower_check_status(L, lower_rt(L, "rt_set_num_threads", L->t_i32, &t, 1, &k));
+        return lower_zero(L, n->ty);
+    }
     case BI_LEN: {
         Node *e = arg(n, 0);
         if (!e)

@@ -2,6 +2,10 @@
  * hpcjit/parallel.h). */
 #include "hpcjit/parallel.h"
 
+#include <stdio.h>
+
+#include "hpcjit/runtime.h"
+
 static _Thread_local int64_t tls_chunksize;
 
 int rt_parallel_for(int64_t n, PoolBody body, void *ctx, int32_t dynamic) {
@@ -20,3 +24,26 @@ int64_t rt_set_parallel_chunksize(int64_t n) {
 }
 
 int64_t rt_get_parallel_chunksize(void) { return tls_chunksize; }
+
+int rt_parallel_for_grain(int64_t n, PoolBody body, void *ctx, int64_t grain) {
+    if (n <= 0)
+        return 0;
+    int64_t t = grain > 0 ? n / grain : n;
+    int64_t have = pool_get_num_threads();
+    if (t > have)
+        t = have;
+    if (t <= 1) /* one chunk: pool_parallel_for runs it on the caller */
+        return pool_parallel_for(n, body, ctx, POOL_STATIC, n);
+    return pool_parallel_for(n, body, ctx, POOL_STATIC, (n + t - 1) / t);
+}
+
+int rt_set_num_threads(int64_t n) {
+    int max = pool_max_threads();
+    if (n < 1 || n > max || pool_set_num_threads((int)n) < 0) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "The number of threads must be between 1 and %d", max);
+        rt_raise("ValueError", msg);
+        return -1;
+    }
+    return 0;
+}

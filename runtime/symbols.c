@@ -21,6 +21,8 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_exc_clear),
     /* prange loops of parallel=True functions (compiler/lower_parallel.c) */
     RT_SYM(rt_parallel_for),
+    RT_SYM(rt_parallel_for_grain),
+    RT_SYM(rt_set_num_threads),
     RT_SYM(pool_parallel_for),
     RT_SYM(pool_get_num_threads),
     RT_SYM(pool_get_thread_id),

@@ -77,8 +77,12 @@ def _known_objects(want=None):
         known.setdefault(id(obj), (obj, qual))
 
     if not known:
-        from . import prange
+        from . import prange, get_thread_id, get_num_threads, set_num_threads
         add(prange, "hpcjit.prange")
+        # the pool from jitted code (also as numba.*, below)
+        add(get_thread_id, "hpcjit.get_thread_id")
+        add(get_num_threads, "hpcjit.get_num_threads")
+        add(set_num_threads, "hpcjit.set_num_threads")
         # hpcjit's own scalar types used as casts: float64(x)
         for t in (_types.boolean, _types.int8, _types.int16, _types.int32, _types.int64,
                   _types.uint8, _types.uint16, _types.uint32, _types.uint64, _types.float32,
@@ -87,6 +91,12 @@ def _known_objects(want=None):
     if want is not None and id(want) in known:
         return known
     modules = sys.modules
+    if "numba" not in _scanned and modules.get("numba") is not None:
+        nb = modules["numba"]
+        _scanned.add("numba")
+        for attr in ("get_thread_id", "get_num_threads", "set_num_threads"):
+            if callable(getattr(nb, attr, None)):
+                add(getattr(nb, attr), "hpcjit." + attr)
     for name in _KNOWN_MODULES:
         if name not in _scanned:
             mod = builtins if name == "builtins" else modules.get(name)

@@ -349,15 +349,39 @@ def test_exception_releases_arrays(nthreads):
     assert after[0] - before[0] == after[1] - before[1]
 
 
-def test_return_in_prange_refused():
+def test_return_and_break_in_prange_run_serially(nthreads):
+    # As in Numba: a prange loop with a second exit is not parallelised
+    # (Numba warns "more than one entry to or exit from the loop") and
+    # behaves as range.
     @njit(parallel=True)
-    def f(n):
+    def ret(n, stop):
+        s = 0
         for i in prange(n):
-            return i
-        return -1
+            if i == stop:
+                return s * 1000 + i
+            s += i
+        return -s
 
-    with pytest.raises(hpcjit.errors.UnsupportedError, match="return"):
-        f(3)
+    @njit(parallel=True)
+    def brk(a, stop):
+        s = 0.0
+        for i in prange(a.shape[0]):
+            if a[i] > stop:
+                break
+            s += a[i]
+            for j in range(3):  # a break of an inner loop is fine
+                if j == 1:
+                    break
+                a[i] += 1.0
+        return s
+
+    for stop in (0, 7, 500, 10 ** 6):
+        assert ret(1000, stop) == ret.py_func(1000, stop)
+    a = np.arange(2000.0)
+    for stop in (-1.0, 3.0, 1500.0, 1e9):
+        x, y = a.copy(), a.copy()
+        assert brk(x, stop) == brk.py_func(y, stop)
+        np.testing.assert_array_equal(x, y)
 
 
 # ---- thread API -------------------------------------------------------------------

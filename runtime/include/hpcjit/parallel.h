@@ -21,6 +21,16 @@ extern "C" {
  * pending on the calling thread). */
 int rt_parallel_for(int64_t n, PoolBody body, void *ctx, int32_t dynamic);
 
+/* Run body over [0, n) on the pool with static scheduling, on at most
+ * n / grain threads (none when n < 2 * grain: the caller runs it alone).
+ * For library loops of parallel=True functions (array expressions,
+ * whole-array reductions), where a small loop is not worth a fork. */
+int rt_parallel_for_grain(int64_t n, PoolBody body, void *ctx, int64_t grain);
+
+/* hpcjit.set_num_threads(n) from compiled code: 0, or -1 with ValueError
+ * pending when n is not in 1..pool_max_threads(). */
+int rt_set_num_threads(int64_t n);
+
 /* The chunk size of dynamic schedules started from the calling thread
  * (0: the pool's default).  set returns the previous value, or -1 when
  * n < 0 (nothing changed). */
