@@ -197,6 +197,20 @@ bool lower_assign(Lower *L, Node *target, LLVMValueRef v, Type *t, bool owned);
 /* ---- lower_parallel.c: prange loops of parallel=True functions ---- */
 /* An N_FOR with n->par set: outlined onto the pool (compiler/parallel.h). */
 bool lower_parallel_for(Lower *L, Node *n);
+/* Library loops (array expressions, whole-array reductions) of a
+ * parallel=True function may run on the pool: not inside a prange body. */
+bool lower_par_library(Lower *L);
+/* Emits the loop over [begin, end) of the outlined body; vals are the
+ * caller's values reloaded in the body (same order).  False after
+ * lower_fail.  The body must not raise. */
+typedef bool (*LowerParEmit)(Lower *L, void *arg, LLVMValueRef *vals, LLVMValueRef begin, LLVMValueRef end);
+/* Run emit's loop over [0, n) on the pool, on at most n / grain threads
+ * (rt_parallel_for_grain); what names the outlined function. */
+bool lower_par_range(Lower *L, const char *what, LLVMValueRef n, LLVMValueRef grain, int nvals, LLVMValueRef *vals,
+                     LowerParEmit emit, void *arg);
+/* Elements below which a library loop stays on the calling thread, and
+ * the least each thread gets: 2^14 (a fork/join costs a few microseconds). */
+#define LOWER_PAR_GRAIN 16384
 
 enum { ARR_MEMINFO, ARR_PARENT, ARR_NITEMS, ARR_ITEMSIZE, ARR_DATA, ARR_SHAPE, ARR_STRIDES };
 

@@ -427,10 +427,12 @@ static LLVMValueRef ev(Lower *L, Node *n) {
 
 typedef struct Loop {
     LLVMBasicBlockRef pre, head, body, end;
-    LLVMValueRef i;
+    LLVMValueRef i, from;
 } Loop;
 
-static void loop_begin(Lower *L, Loop *lp, LLVMValueRef n, const char *name) {
+/* for i in [from, n) */
+static void loop_begin_from(Lower *L, Loop *lp, LLVMValueRef from, LLVMValueRef n, const char *name) {
+    lp->from = from;
     lp->pre = LLVMGetInsertBlock(L->b);
     lp->head = lower_block(L, name);
     lp->body = lower_block(L, "ae.body");
@@ -442,11 +444,15 @@ static void loop_begin(Lower *L, Loop *lp, LLVMValueRef n, const char *name) {
     lower_at(L, lp->body);
 }
 
+static void loop_begin(Lower *L, Loop *lp, LLVMValueRef n, const char *name) {
+    loop_begin_from(L, lp, lower_i64(L, 0), n, name);
+}
+
 static void loop_end(Lower *L, Loop *lp) {
     LLVMValueRef next = LLVMBuildNSWAdd(L->b, lp->i, lower_i64(L, 1), "i.next");
     LLVMBasicBlockRef last = LLVMGetInsertBlock(L->b);
     LLVMBuildBr(L->b, lp->head);
-    LLVMValueRef in[2] = {lower_i64(L, 0), next};
+    LLVMValueRef in[2] = {lp->from, next};
     LLVMBasicBlockRef from[2] = {lp->pre, last};
     LLVMAddIncoming(lp->i, in, from, 2);
     lower_at(L, lp->end);
@@ -562,6 +568,134 @@ static bool emit_elem(Lower *L, const Emit *e, LLVMValueRef p) {
     return true;
 }
 
+/* The flat loop over items [lo, hi) of out (data odata) and of every array
+ * leaf (all contiguous with out's shape). */
+static bool flat_range(Lower *L, Ae *ae, const Emit *e, LLVMValueRef odata, LLVMValueRef lo, LLVMValueRef hi) {
+    LLVMTypeRef omt = lower_mem_type(L, e->out_dt);
+    Loop lp;
+    loop_begin_from(L, &lp, lo, hi, "ae.flat.head");
+    for (int i = 0; i < ae->nleaves; i++) {
+        Leaf *f = ae->leaves[i];
+        if (!is_arr(f))
+            continue;
+        LLVMValueRef p = lower_gep(L, lower_mem_type(L, f->ty->dtype), lower_array_field(L, f->v, ARR_DATA, ""),
+                                   &lp.i, 1, "");
+        f->elem = load_elem(L, p, f->ty->dtype);
+    }
+    bool ok = emit_elem(L, e, lower_gep(L, omt, odata, &lp.i, 1, ""));
+    loop_end(L, &lp);
+    return ok;
+}
+
+/* The nest over out's shape (nd >= 1 axes), the outer index in [lo, hi);
+ * byte offsets from the strides (0 on broadcast axes). */
+static bool nest_range(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, int nd, LLVMValueRef lo,
+                       LLVMValueRef hi) {
+    LLVMValueRef odata = lower_array_field(L, out, ARR_DATA, "out");
+    LLVMValueRef ostr[MAXND], shape[MAXND];
+    LLVMValueRef *lstr = arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)(ae->nleaves * nd + 1));
+    for (int d = 0; d < nd; d++) {
+        shape[d] = lower_array_dim(L, out, ARR_SHAPE, d);
+        ostr[d] = lower_array_dim(L, out, ARR_STRIDES, d);
+    }
+    for (int i = 0; i < ae->nleaves; i++)
+        if (is_arr(ae->leaves[i]))
+            for (int d = 0; d < nd; d++)
+                lstr[i * nd + d] = leaf_stride(L, ae->leaves[i], d, nd);
+    Loop lps[MAXND];
+    LLVMValueRef idx[MAXND];
+    for (int d = 0; d < nd; d++) {
+        if (d == 0)
+            loop_begin_from(L, &lps[d], lo, hi, "ae.nest.head");
+        else
+            loop_begin(L, &lps[d], shape[d], "ae.nest.head");
+        idx[d] = lps[d].i;
+    }
+    LLVMValueRef ooff = lower_i64(L, 0);
+    for (int d = 0; d < nd; d++)
+        ooff = LLVMBuildAdd(L->b, ooff, LLVMBuildMul(L->b, idx[d], ostr[d], ""), "");
+    for (int i = 0; i < ae->nleaves; i++) {
+        Leaf *f = ae->leaves[i];
+        if (!is_arr(f))
+            continue;
+        LLVMValueRef off = lower_i64(L, 0);
+        for (int d = 0; d < nd; d++)
+            off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, idx[d], lstr[i * nd + d], ""), "");
+        LLVMValueRef p = LLVMBuildGEP2(L->b, L->t_i8, lower_array_field(L, f->v, ARR_DATA, ""), &off, 1, "");
+        f->elem = load_elem(L, p, f->ty->dtype);
+    }
+    bool ok = emit_elem(L, e, LLVMBuildGEP2(L->b, L->t_i8, odata, &ooff, 1, ""));
+    for (int d = nd - 1; d >= 0; d--)
+        loop_end(L, &lps[d]);
+    return ok;
+}
+
+/* ---- on the pool (parallel=True): the outer loop outlined by
+ * lower_par_range; out and the leaves travel in its context ---- */
+typedef struct ParAe {
+    Ae *ae;
+    const Emit *e;
+    int nd;
+    bool flat;
+} ParAe;
+
+static bool par_ae_body(Lower *L, void *arg, LLVMValueRef *vals, LLVMValueRef begin, LLVMValueRef end) {
+    ParAe *pa = arg;
+    Ae *ae = pa->ae;
+    Arena *a = &L->c->arena;
+    LLVMValueRef *sv = arena_alloc(a, sizeof(LLVMValueRef) * (size_t)(2 * ae->nleaves + 1));
+    for (int i = 0; i < ae->nleaves; i++) {
+        Leaf *f = ae->leaves[i];
+        sv[2 * i] = f->v, sv[2 * i + 1] = f->elem;
+        if (is_arr(f))
+            f->v = vals[1 + i];
+        else
+            f->v = f->elem = vals[1 + i];
+    }
+    bool ok = pa->flat ? flat_range(L, ae, pa->e, lower_array_field(L, vals[0], ARR_DATA, "out"), begin, end)
+                       : nest_range(L, ae, pa->e, vals[0], pa->nd, begin, end);
+    for (int i = 0; i < ae->nleaves; i++)
+        ae->leaves[i]->v = sv[2 * i], ae->leaves[i]->elem = sv[2 * i + 1];
+    return ok;
+}
+
+/* The outer loop [0, n) (flat items, or the first axis of the nest) on the
+ * pool when the array has at least 2 * LOWER_PAR_GRAIN items, else here.
+ * `total` is the item count; each thread gets at least LOWER_PAR_GRAIN. */
+static bool outer_loop(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, int nd, bool flat, LLVMValueRef n,
+                       LLVMValueRef total) {
+    LLVMValueRef zero = lower_i64(L, 0);
+    if (!lower_par_library(L) || (!flat && nd == 0))
+        return flat ? flat_range(L, ae, e, lower_array_field(L, out, ARR_DATA, "out"), zero, n)
+                    : nest_range(L, ae, e, out, nd, zero, n);
+    LLVMBasicBlockRef par = lower_block(L, "ae.pool"), ser = lower_block(L, "ae.here"),
+                      done = lower_block(L, "ae.pooled");
+    LLVMValueRef big = LLVMBuildICmp(L->b, LLVMIntSGE, total, lower_i64(L, 2 * LOWER_PAR_GRAIN), "");
+    LLVMBuildCondBr(L->b, big, par, ser);
+    lower_at(L, par);
+    LLVMValueRef *vals = arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)(ae->nleaves + 1));
+    vals[0] = out;
+    for (int i = 0; i < ae->nleaves; i++)
+        vals[1 + i] = is_arr(ae->leaves[i]) ? ae->leaves[i]->v : ae->leaves[i]->elem;
+    LLVMValueRef grain = lower_i64(L, LOWER_PAR_GRAIN);
+    if (!flat) { /* rows of the first axis: at least LOWER_PAR_GRAIN items each */
+        LLVMValueRef inner = LLVMBuildSDiv(L->b, total, n, "inner"); /* n > 0 here */
+        grain = LLVMBuildSDiv(L->b, grain, inner, "");
+        grain = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, grain, lower_i64(L, 1), ""),
+                                lower_i64(L, 1), grain, "grain");
+    }
+    ParAe pa = {ae, e, nd, flat};
+    if (!lower_par_range(L, "arrayexpr", n, grain, ae->nleaves + 1, vals, par_ae_body, &pa))
+        return false;
+    LLVMBuildBr(L->b, done);
+    lower_at(L, ser);
+    bool ok = flat ? flat_range(L, ae, e, lower_array_field(L, out, ARR_DATA, "out"), zero, n)
+                   : nest_range(L, ae, e, out, nd, zero, n);
+    LLVMBuildBr(L->b, done);
+    lower_at(L, done);
+    return ok;
+}
+
 /* The loops over out (an nd-D array of dtype e->out_dt, possibly strided)
  * with every array leaf broadcast to its shape. */
 static bool emit_loops(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, Type *oty) {
@@ -571,8 +705,6 @@ static bool emit_loops(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, Type *
         shape[d] = lower_array_dim(L, out, ARR_SHAPE, d);
     int saved_em = L->error_model;
     L->error_model = 1; /* NumPy: no exceptions from element arithmetic */
-    LLVMValueRef odata = lower_array_field(L, out, ARR_DATA, "out");
-    LLVMTypeRef omt = lower_mem_type(L, e->out_dt);
     /* fast path test */
     LLVMValueRef flat = LLVMConstInt(L->t_i1, oty->layout == LAYOUT_C || nd <= 1, 0);
     if (nd == 1 && oty->layout != LAYOUT_C)
@@ -581,66 +713,22 @@ static bool emit_loops(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, Type *
     for (int i = 0; i < ae->nleaves; i++)
         if (is_arr(ae->leaves[i]))
             flat = LLVMBuildAnd(L->b, flat, flat_ok(L, ae->leaves[i], shape, nd), "");
+    LLVMValueRef total = lower_i64(L, 1);
+    for (int d = 0; d < nd; d++)
+        total = LLVMBuildMul(L->b, total, shape[d], "");
     LLVMBasicBlockRef fast = lower_block(L, "ae.flat"), slow = lower_block(L, "ae.strided"),
                       done = lower_block(L, "ae.done");
     LLVMBuildCondBr(L->b, flat, fast, slow);
-    bool ok = true;
 
     /* flat: one loop over every item */
     lower_at(L, fast);
-    {
-        LLVMValueRef n = lower_i64(L, 1);
-        for (int d = 0; d < nd; d++)
-            n = LLVMBuildMul(L->b, n, shape[d], "");
-        Loop lp;
-        loop_begin(L, &lp, n, "ae.flat.head");
-        for (int i = 0; i < ae->nleaves; i++) {
-            Leaf *f = ae->leaves[i];
-            if (!is_arr(f))
-                continue;
-            LLVMValueRef p = lower_gep(L, lower_mem_type(L, f->ty->dtype), lower_array_field(L, f->v, ARR_DATA, ""),
-                                       &lp.i, 1, "");
-            f->elem = load_elem(L, p, f->ty->dtype);
-        }
-        ok = emit_elem(L, e, lower_gep(L, omt, odata, &lp.i, 1, ""));
-        loop_end(L, &lp);
-        LLVMBuildBr(L->b, done);
-    }
+    bool ok = outer_loop(L, ae, e, out, nd, true, total, total);
+    LLVMBuildBr(L->b, done);
 
-    /* strided: a nest over the shape; byte offsets from the strides */
+    /* strided: a nest over the shape */
     lower_at(L, slow);
-    if (ok) {
-        LLVMValueRef ostr[MAXND];
-        LLVMValueRef *lstr = arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)(ae->nleaves * nd + 1));
-        for (int d = 0; d < nd; d++)
-            ostr[d] = lower_array_dim(L, out, ARR_STRIDES, d);
-        for (int i = 0; i < ae->nleaves; i++)
-            if (is_arr(ae->leaves[i]))
-                for (int d = 0; d < nd; d++)
-                    lstr[i * nd + d] = leaf_stride(L, ae->leaves[i], d, nd);
-        Loop lps[MAXND];
-        LLVMValueRef idx[MAXND];
-        for (int d = 0; d < nd; d++) {
-            loop_begin(L, &lps[d], shape[d], "ae.nest.head");
-            idx[d] = lps[d].i;
-        }
-        LLVMValueRef ooff = lower_i64(L, 0);
-        for (int d = 0; d < nd; d++)
-            ooff = LLVMBuildAdd(L->b, ooff, LLVMBuildMul(L->b, idx[d], ostr[d], ""), "");
-        for (int i = 0; i < ae->nleaves; i++) {
-            Leaf *f = ae->leaves[i];
-            if (!is_arr(f))
-                continue;
-            LLVMValueRef off = lower_i64(L, 0);
-            for (int d = 0; d < nd; d++)
-                off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, idx[d], lstr[i * nd + d], ""), "");
-            LLVMValueRef p = LLVMBuildGEP2(L->b, L->t_i8, lower_array_field(L, f->v, ARR_DATA, ""), &off, 1, "");
-            f->elem = load_elem(L, p, f->ty->dtype);
-        }
-        ok = emit_elem(L, e, LLVMBuildGEP2(L->b, L->t_i8, odata, &ooff, 1, ""));
-        for (int d = nd - 1; d >= 0; d--)
-            loop_end(L, &lps[d]);
-    }
+    if (ok)
+        ok = outer_loop(L, ae, e, out, nd, false, nd ? shape[0] : lower_i64(L, 1), total);
     LLVMBuildBr(L->b, done);
     lower_at(L, done);
     L->error_model = saved_em;

@@ -508,6 +508,111 @@ static void red_row(Lower *L, Red *R, LLVMValueRef p, LLVMValueRef n, LLVMValueR
     np_loop_end(L, &lp);
 }
 
+/* ---- whole-array reductions on the pool (parallel=True) ----------------------
+ * The row is cut into blocks that depend on its length alone (at least
+ * LOWER_PAR_GRAIN items, at most PAR_MAX_BLOCKS blocks), each block is
+ * reduced (np.sum: pairwise) into its own partial on the pool, and the
+ * partials are combined in a fixed pairwise tree: the result is the same
+ * for every thread count, bit for bit, deterministic=True or not. */
+#define PAR_MAX_BLOCKS 1024
+
+static bool red_par_ok(const Red *R) {
+    switch (R->op) {
+    case BI_NP_SUM: case BI_NP_PROD: case BI_NP_MEAN: case BI_NP_AMIN: case BI_NP_AMAX: case BI_NP_ALL:
+    case BI_NP_ANY:
+        return !R->idx;
+    default: return false;
+    }
+}
+
+/* partial a (earlier blocks) combined with b (later ones) */
+static LLVMValueRef red_combine(Lower *L, Red *R, LLVMValueRef a, LLVMValueRef b) {
+    switch (R->op) {
+    case BI_NP_PROD: return np_arith(L, '*', R->acc, a, b);
+    case BI_NP_ALL: return LLVMBuildAnd(L->b, a, b, "");
+    case BI_NP_ANY: return LLVMBuildOr(L->b, a, b, "");
+    case BI_NP_AMIN: case BI_NP_AMAX: return np_sel(L, better(L, R->acc, wants_min(R->op), b, a), b, a);
+    default: return np_arith(L, '+', R->acc, a, b);
+    }
+}
+
+/* vals: p, n, s, block, partials[, centre]; blocks [begin, end) */
+static bool red_par_body(Lower *L, void *arg, LLVMValueRef *v, LLVMValueRef begin, LLVMValueRef end) {
+    Red R = *(Red *)arg;
+    LLVMTypeRef at = lower_type(L, R.acc);
+    R.slot = lower_alloca(L, at, "acc");
+    if (R.mode)
+        R.centre = v[5];
+    NpLoop lp;
+    np_loop_begin(L, &lp, LLVMBuildSub(L->b, end, begin, ""));
+    LLVMValueRef blk = LLVMBuildAdd(L->b, begin, lp.i, "blk");
+    LLVMValueRef lo = np_mul(L, blk, v[3]);
+    LLVMValueRef left = LLVMBuildSub(L->b, v[1], lo, "");
+    LLVMValueRef cnt = np_sel(L, LLVMBuildICmp(L->b, LLVMIntSLT, left, v[3], ""), left, v[3]);
+    red_init(L, &R);
+    red_row(L, &R, np_offset(L, v[0], np_mul(L, lo, v[2])), cnt, v[2], lo);
+    LLVMBuildStore(L->b, lower_load(L, at, R.slot, ""), lower_gep(L, at, v[4], &blk, 1, ""));
+    np_loop_end(L, &lp);
+    return true;
+}
+
+/* red_row over a whole row of n items (byte stride s), on the pool when
+ * the row has at least 2 * LOWER_PAR_GRAIN items. */
+static void red_row_par(Lower *L, Red *R, LLVMValueRef p, LLVMValueRef n, LLVMValueRef s) {
+    if (!lower_par_library(L) || !red_par_ok(R)) {
+        red_row(L, R, p, n, s, lower_i64(L, 0));
+        return;
+    }
+    LLVMBasicBlockRef par = lower_block(L, "red.pool"), ser = lower_block(L, "red.here"),
+                      done = lower_block(L, "red.pooled");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSGE, n, lower_i64(L, 2 * LOWER_PAR_GRAIN), ""), par, ser);
+    lower_at(L, ser);
+    red_row(L, R, p, n, s, lower_i64(L, 0));
+    LLVMBuildBr(L->b, done);
+
+    lower_at(L, par);
+    LLVMTypeRef at = lower_type(L, R->acc);
+    LLVMValueRef most = LLVMBuildSDiv(L->b, LLVMBuildAdd(L->b, n, lower_i64(L, PAR_MAX_BLOCKS - 1), ""),
+                                      lower_i64(L, PAR_MAX_BLOCKS), "");
+    LLVMValueRef grain = lower_i64(L, LOWER_PAR_GRAIN);
+    LLVMValueRef B = np_sel(L, LLVMBuildICmp(L->b, LLVMIntSGT, most, grain, ""), most, grain);
+    LLVMValueRef nb = LLVMBuildSDiv(L->b, LLVMBuildAdd(L->b, n, LLVMBuildSub(L->b, B, lower_i64(L, 1), ""), ""), B,
+                                    "nblocks");
+    LLVMValueRef parts = lower_alloca(L, LLVMArrayType2(at, PAR_MAX_BLOCKS), "partials");
+    LLVMValueRef vals[6] = {p, n, s, B, parts, R->mode ? R->centre : NULL};
+    if (!lower_par_range(L, "reduce", nb, lower_i64(L, 1), R->mode ? 6 : 5, vals, red_par_body, R))
+        return;
+    /* tree: P[k] = P[k] op P[k + st] for k = 0, 2st, 4st, ...; st = 1, 2, 4, ... */
+    LLVMValueRef st = lower_alloca(L, L->t_i64, "st"), ks = lower_alloca(L, L->t_i64, "k");
+    LLVMBuildStore(L->b, lower_i64(L, 1), st);
+    LLVMBasicBlockRef sh = lower_block(L, "tree.st"), sb = lower_block(L, "tree.stbody"),
+                      kh = lower_block(L, "tree.k"), kb = lower_block(L, "tree.kbody"),
+                      ke = lower_block(L, "tree.kend"), se = lower_block(L, "tree.end");
+    LLVMBuildBr(L->b, sh);
+    lower_at(L, sh);
+    LLVMValueRef sv = lower_load(L, L->t_i64, st, "st");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, sv, nb, ""), sb, se);
+    lower_at(L, sb);
+    LLVMBuildStore(L->b, lower_i64(L, 0), ks);
+    LLVMBuildBr(L->b, kh);
+    lower_at(L, kh);
+    LLVMValueRef k = lower_load(L, L->t_i64, ks, "k");
+    LLVMValueRef k2 = LLVMBuildAdd(L->b, k, sv, "");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, k2, nb, ""), kb, ke);
+    lower_at(L, kb);
+    LLVMValueRef pa = lower_gep(L, at, parts, &k, 1, ""), pb = lower_gep(L, at, parts, &k2, 1, "");
+    LLVMBuildStore(L->b, red_combine(L, R, lower_load(L, at, pa, ""), lower_load(L, at, pb, "")), pa);
+    LLVMBuildStore(L->b, LLVMBuildAdd(L->b, k2, sv, ""), ks);
+    LLVMBuildBr(L->b, kh);
+    lower_at(L, ke);
+    LLVMBuildStore(L->b, LLVMBuildShl(L->b, sv, lower_i64(L, 1), ""), st);
+    LLVMBuildBr(L->b, sh);
+    lower_at(L, se);
+    LLVMBuildStore(L->b, red_combine(L, R, lower_load(L, at, R->slot, ""), lower_load(L, at, parts, "")), R->slot);
+    LLVMBuildBr(L->b, done);
+    lower_at(L, done);
+}
+
 typedef struct RowsCtx {
     Red *R;
     LLVMValueRef n, s;   /* the reduced row: length and byte stride */
@@ -527,7 +632,10 @@ static void red_all(Lower *L, Red *R, LLVMValueRef arr, Type *aty, bool ordered)
     LLVMValueRef data = lower_array_field(L, arr, ARR_DATA, "");
     LLVMValueRef isz = lower_i64(L, ty_itemsize(aty->dtype));
     if (nd == 0 || aty->layout == LAYOUT_C || (aty->layout == LAYOUT_F && !ordered)) {
-        red_row(L, R, data, nd == 0 ? lower_i64(L, 1) : lower_array_field(L, arr, ARR_NITEMS, ""), isz, lower_i64(L, 0));
+        if (nd == 0)
+            red_row(L, R, data, lower_i64(L, 1), isz, lower_i64(L, 0));
+        else
+            red_row_par(L, R, data, lower_array_field(L, arr, ARR_NITEMS, ""), isz);
         return;
     }
     LLVMValueRef shape[HJ_MAX_NDIM_LOWER], strides[NP_MAX_OPS][HJ_MAX_NDIM_LOWER + 2];
@@ -578,7 +686,7 @@ static void fold(Lower *L, Red *R, Source *src, bool ordered) {
     if (src->arr)
         red_all(L, R, src->arr, src->aty, ordered);
     else
-        red_row(L, R, src->p, src->n, src->s, lower_i64(L, 0));
+        red_row_par(L, R, src->p, src->n, src->s);
 }
 
 static LLVMValueRef reduce_one(Lower *L, RedPlan *P, Source *src, LLVMValueRef count) {

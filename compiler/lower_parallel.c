@@ -659,3 +659,77 @@ bool lower_parallel_for(Lower *L, Node *n) {
         return false;
     return !lower_failed(L);
 }
+
+/* ---- library loops on the pool ----------------------------------------------
+ * Array expressions and whole-array reductions of parallel=True functions
+ * (lower_arrayexpr.c, lower_np.c) run their outer loop through one helper:
+ * the values the loop needs travel by value in a context struct, the loop
+ * itself is emitted by a callback into `i32 body(ptr ctx, i64 begin, i64 end,
+ * i32 tid)`, and rt_parallel_for_grain runs it on at most n / grain threads. */
+
+bool lower_par_library(Lower *L) {
+    return L->spec && L->spec->hf && L->spec->hf->options.parallel && L->par_depth == 0;
+}
+
+bool lower_par_range(Lower *L, const char *what, LLVMValueRef n, LLVMValueRef grain, int nvals, LLVMValueRef *vals,
+                     LowerParEmit emit, void *arg) {
+    Spec *s = L->spec;
+    Arena *a = &L->c->arena;
+    LLVMTypeRef *ft = arena_alloc(a, sizeof(LLVMTypeRef) * (size_t)(nvals + 1));
+    for (int i = 0; i < nvals; i++)
+        ft[i] = LLVMTypeOf(vals[i]);
+    LLVMTypeRef cty = LLVMStructTypeInContext(L->ctx, ft, (unsigned)nvals, 0);
+
+    SavedFn sv = {L->fn, L->retptr, L->status, L->entry_bb, L->exit_bb, L->temps, L->temp_tys, L->borrowed, NULL};
+    int saved_loops = L->nloops;
+    LLVMBasicBlockRef caller_bb = LLVMGetInsertBlock(L->b);
+    LLVMTypeRef params[4] = {L->t_ptr, L->t_i64, L->t_i64, L->t_i32};
+    char *name = arena_printf(a, "%s.%s.%d", s->symbol ? s->symbol : "f", what, L->nstrings++);
+    LLVMValueRef fn = LLVMAddFunction(L->mod, name, LLVMFunctionType(L->t_i32, params, 4, 0));
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    L->fn = fn;
+    L->retptr = LLVMConstNull(L->t_ptr);
+    L->temps = (PtrVec){0};
+    L->temp_tys = (PtrVec){0};
+    L->borrowed = (PtrVec){0};
+    L->nloops = 0;
+    L->par_depth++;
+    L->entry_bb = lower_block(L, "entry");
+    lower_at(L, L->entry_bb);
+    L->status = LLVMBuildAlloca(L->b, L->t_i32, "status");
+    LLVMBuildStore(L->b, lower_i32(L, 0), L->status);
+    L->exit_bb = lower_block(L, "exit");
+    LLVMValueRef ctx = LLVMGetParam(fn, 0);
+    LLVMValueRef *in = arena_alloc(a, sizeof(LLVMValueRef) * (size_t)(nvals + 1));
+    for (int i = 0; i < nvals; i++)
+        in[i] = lower_load(L, ft[i], LLVMBuildStructGEP2(L->b, cty, ctx, (unsigned)i, ""), "");
+    bool ok = emit(L, arg, in, LLVMGetParam(fn, 1), LLVMGetParam(fn, 2));
+    if (ok) {
+        if (!lower_terminated(L))
+            LLVMBuildBr(L->b, L->exit_bb);
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            if (!LLVMGetBasicBlockTerminator(bb) && bb != L->exit_bb) {
+                lower_at(L, bb);
+                LLVMBuildUnreachable(L->b);
+            }
+        LLVMMoveBasicBlockAfter(L->exit_bb, LLVMGetLastBasicBlock(fn));
+        lower_at(L, L->exit_bb);
+        LLVMBuildRet(L->b, lower_load(L, L->t_i32, L->status, "status"));
+    }
+    L->par_depth--;
+    L->nloops = saved_loops;
+    L->fn = sv.fn, L->retptr = sv.retptr, L->status = sv.status;
+    L->entry_bb = sv.entry_bb, L->exit_bb = sv.exit_bb;
+    L->temps = sv.temps, L->temp_tys = sv.temp_tys, L->borrowed = sv.borrowed;
+    lower_at(L, caller_bb);
+    if (!ok || lower_failed(L))
+        return false;
+
+    LLVMValueRef cv = lower_alloca(L, cty, "par.lib");
+    for (int i = 0; i < nvals; i++)
+        LLVMBuildStore(L->b, vals[i], LLVMBuildStructGEP2(L->b, cty, cv, (unsigned)i, ""));
+    LLVMTypeRef pt[4] = {L->t_i64, L->t_ptr, L->t_ptr, L->t_i64};
+    LLVMValueRef args[4] = {n, fn, cv, grain};
+    lower_check_status(L, lower_rt(L, "rt_parallel_for_grain", L->t_i32, pt, 4, args));
+    return true;
+}
