@@ -1,8 +1,9 @@
 /* forkjoin - fork/join overhead of a (nearly) empty parallel loop: hpcjit's pool
  * beside its OpenMP twin (gcc -fopenmp), in one process, alternating rounds
  * so that both see the same machine.  Prints one line per thread count:
- *   threads pool_us omp_us
- * (median microseconds per loop).  Built and run by run.sh. */
+ *   threads pool_median_us omp_median_us pool_min_us omp_min_us
+ * (microseconds per loop over ROUNDS interleaved rounds of `reps` loops;
+ * argv[2] sets ROUNDS, default 15).  Built and run by run.sh. */
 #define _GNU_SOURCE
 #include <omp.h>
 #include <stdint.h>
@@ -52,10 +53,14 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     int reps = argc > 1 ? atoi(argv[1]) : 20000;
-    enum { ROUNDS = 9 };
+    int ROUNDS = argc > 2 ? atoi(argv[2]) : 15;
+    if (reps < 1)
+        reps = 1;
+    if (ROUNDS < 1 || ROUNDS > 1000)
+        ROUNDS = 15;
     int maxt = pool_max_threads();
     for (int t = 1; t <= maxt; t++) {
-        double pool[ROUNDS], omp[ROUNDS];
+        double pool[1000], omp[1000];
         pool_set_num_threads(t);
         omp_set_num_threads(t);
         /* warm both runtimes up (thread creation, first touch) */
@@ -77,7 +82,7 @@ int main(int argc, char **argv)
         }
         qsort(pool, ROUNDS, sizeof pool[0], cmp);
         qsort(omp, ROUNDS, sizeof omp[0], cmp);
-        printf("%d %.3f %.3f\n", t, pool[ROUNDS / 2], omp[ROUNDS / 2]);
+        printf("%d %.3f %.3f %.3f %.3f\n", t, pool[ROUNDS / 2], omp[ROUNDS / 2], pool[0], omp[0]);
         fflush(stdout);
     }
     pool_shutdown();
