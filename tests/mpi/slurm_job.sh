@@ -31,7 +31,7 @@ cmake --install "$build" --prefix "$tmp/prefix" > "$tmp/install.log" 2>&1 || fai
 host=$(hostname -s)
 node=$(slurmd -C | head -1 | sed "s/^NodeName=[^ ]*/NodeName=$host/")
 port=$((17000 + $$ % 1000))
-mkdir -p "$tmp/state" "$tmp/spool"
+mkdir -p "$tmp/state" "$tmp/spool" "$tmp/nodetmp"
 cat > "$tmp/slurm.conf" <<CONF
 ClusterName=hpcjit-test
 SlurmctldHost=$host
@@ -48,6 +48,7 @@ SlurmUser=root
 SlurmdUser=root
 StateSaveLocation=$tmp/state
 SlurmdSpoolDir=$tmp/spool
+TmpFS=$tmp/nodetmp
 SlurmctldPidFile=$tmp/slurmctld.pid
 SlurmdPidFile=$tmp/slurmd.pid
 SlurmctldLogFile=$tmp/slurmctld.log
@@ -87,4 +88,33 @@ grep -q "HPCJIT_ROOT=$tmp/prefix" "$tmp/job.out" || fail "module not loaded in t
 grep -q "^srun -n 2 -c 1 --cpu-bind=cores --kill-on-bad-exit=1" "$tmp/job.out" || fail "not srun"
 grep -q "ranks 2  sum 1.64493" "$tmp/job.out" || fail "wrong output"
 
+# A second job where rank 1 raises (tests/mpi/raises.py: rank 0 waits for it
+# in a collective): hpcjit.mpi calls MPI_Abort, srun --kill-on-bad-exit ends
+# the step; the job must end with a non-zero status within 30 s and show the
+# traceback with the rank number.
+cat > "$tmp/fail.sh" <<JOB
+#!/bin/sh
+#SBATCH -n 2 -c 1 -t 5
+export MODULEPATH=$tmp/prefix/share/modulefiles
+export PYTHONPATH=
+eval "\$($LMOD_CMD sh load hpcjit/$ver)"
+export HPCJIT_PYTHON=$py
+t0=\$(date +%s)
+hpcjit run -n 2 $src/tests/mpi/raises.py
+rc=\$?
+echo "hpcjit run: status \$rc after \$((\$(date +%s) - t0)) s"
+exit \$rc
+JOB
+sbatch --wait -o "$tmp/fail.out" "$tmp/fail.sh" > "$tmp/sbatch-fail.log" 2>&1
+rc=$?
+cat "$tmp/fail.out"
+[ $rc != 0 ] || fail "the job with a failing rank ended with status 0"
+line=$(grep "^hpcjit run: status" "$tmp/fail.out") || fail "the failing job did not finish its script"
+set -- $line
+[ "$4" != 0 ] || fail "hpcjit run returned 0 although rank 1 raised"
+[ "$6" -le 30 ] || fail "the failing job took $6 s to end (more than 30 s)"
+grep -q "^\[rank 1\] Traceback" "$tmp/fail.out" || fail "no [rank 1] traceback in the output"
+grep -q "boom from rank 1" "$tmp/fail.out" || fail "no exception message in the output"
+
 echo "ok: sbatch job through Lmod and hpcjit run (status 0)"
+echo "ok: a job whose rank raises ends with status $rc (hpcjit run: $4) within $6 s"
