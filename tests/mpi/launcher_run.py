@@ -77,6 +77,10 @@ def test_mpirun():
     assert "HPCJIT_CACHE_DIR" not in js["env"], js  # outside jobs: unchanged
     assert js["env"]["HPCJIT_MPI_COMPILE_ONCE"] == "1"
     assert text.startswith("# hpcjit run: mpirun, 2 ranks x 1 thread"), text
+    # --gpus-per-rank outside Slurm: exported to every rank, nothing for mpirun
+    _, js = dry(["-n", "3", "-c", "1", "--gpus-per-rank", "2", "prog"], env)
+    assert js["gpus_per_rank"] == 2 and js["env"]["HPCJIT_GPUS_PER_RANK"] == "2", js
+    assert js["argv"][js["argv"].index("HPCJIT_GPUS_PER_RANK") - 1] == "-x", js
     # many threads: oversubscribed, not bound
     _, js = dry(["-n", "2", "-c", "4096", "prog"], env)
     assert js["oversubscribed"] and "--oversubscribe" in js["argv"], js
@@ -124,6 +128,48 @@ def test_real_mpirun():
         assert cpus[0] != cpus[1], cpus  # never the same core
     p = run(["-n", "2", "-c", "1", sys.executable, "-c", "print('ok')"], env)
     assert p.stdout.count("ok") == 2
+    # a rank killed by a signal: the job's status is 128 + N
+    p = run(["-n", "2", "-c", "1", sys.executable, "-c",
+             "import os, signal; os.environ['OMPI_COMM_WORLD_RANK'] == '1' and os.kill(os.getpid(), signal.SIGKILL)"],
+            env, check=False)
+    assert p.returncode == 128 + signal.SIGKILL, p.returncode
+    # --gpus-per-rank reaches every rank (outside Slurm: exported with -x)
+    p = run(["-n", "2", "-c", "1", "--gpus-per-rank", "2", sys.executable, "-c",
+             "import os; print('gpus', os.environ['HPCJIT_GPUS_PER_RANK'])"], env)
+    assert p.stdout.count("gpus 2") == 2, p.stdout
+    # SIGUSR1, SIGUSR2 and SIGINT (sent, not typed) sent to the launcher reach the program's
+    # handlers, with mpirun and with one rank (exec'ed directly)
+    for ranks, sig in (("2", signal.SIGUSR1), ("2", signal.SIGUSR2), ("2", signal.SIGINT), ("1", signal.SIGUSR1)):
+        with tempfile.TemporaryDirectory() as d:
+            prog = ("import os, signal, sys, time\n"
+                    "r = os.environ.get('OMPI_COMM_WORLD_RANK', '0')\n"
+                    "def h(s, f):\n"
+                    "    with open(os.path.join(sys.argv[1], 'got' + r), 'w') as f:\n"
+                    "        f.write(str(s))\n"
+                    "    sys.exit(3)\n"
+                    f"signal.signal({int(sig)}, h)\n"
+                    "open(os.path.join(sys.argv[1], 'ready' + r), 'w').close()\n"
+                    "time.sleep(60)\n")
+            proc = subprocess.Popen([HPCJIT, "run", "-n", ranks, "-c", "1", sys.executable, "-c", prog, d],
+                                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            t0 = time.monotonic()
+            while len([f for f in os.listdir(d) if f.startswith("ready")]) < int(ranks) \
+                    and time.monotonic() - t0 < 60:
+                time.sleep(0.1)
+            proc.send_signal(sig)
+            t0 = time.monotonic()
+            proc.wait(timeout=30)
+            got = {}
+            for f in os.listdir(d):
+                if f.startswith("got"):
+                    with open(os.path.join(d, f)) as fh:
+                        got[f] = fh.read()
+            if sig == signal.SIGINT and ranks != "1":
+                # Open MPI's mpirun ends the job on SIGINT (SIGTERM to the ranks)
+                assert proc.returncode != 0 and time.monotonic() - t0 < 30, proc.returncode
+                continue
+            assert proc.returncode == 3, (ranks, sig, proc.returncode, got)
+            assert got == {f"got{r}": str(int(sig)) for r in range(int(ranks))}, (sig, got)
     # SIGTERM to the launcher reaches the job: it ends within seconds
     with tempfile.TemporaryDirectory() as d:
         proc = subprocess.Popen([HPCJIT, "run", "-n", "2", "-c", "1", "sleep", "60"], env=env,

@@ -1,6 +1,6 @@
 """Start a test program of this directory under mpirun and check its output.
-    python3 mpi_driver.py collectives|compile_once|compile_every|raises|example_NAME NP
-(example_NAME runs examples/mpi_NAME.py through $HPCJIT_EXE run)
+    python3 mpi_driver.py collectives|compile_once|compile_every|raises|raises_run|example_NAME NP
+(example_NAME runs examples/mpi_NAME.py, raises_run raises.py, through $HPCJIT_EXE run)
 Exits 77 (skip) when mpirun or hpcjit._mpi is missing."""
 import os
 import shutil
@@ -35,11 +35,15 @@ if case == "collectives":
 for k in ("HPCJIT_MPI_COMPILE_ONCE", "HPCJIT_DEBUG_COMPILE", "NUMBA_DEBUG_COMPILE"):
     env.pop(k, None)
 env["HPCJIT_NUM_THREADS"] = "1"
-script = {"compile_every": "compile_once"}.get(case, case)
+script = {"compile_every": "compile_once", "raises_run": "raises"}.get(case, case)
 if case == "compile_once":
     env["HPCJIT_MPI_COMPILE_ONCE"] = "1"
     env["HPCJIT_DEBUG_COMPILE"] = "1"
 cmd = [mpirun, "-n", str(nprocs), "--bind-to", "none", sys.executable, os.path.join(here, script + ".py")]
+if case == "raises_run":
+    # through the launcher: hpcjit run must hand the job's failure back
+    env["HPCJIT_PYTHON"] = sys.executable
+    cmd = [os.environ["HPCJIT_EXE"], "run", "-n", str(nprocs), "-c", "1", os.path.join(here, "raises.py")]
 if case.startswith("example_"):
     # through the launcher, as users start them
     env["HPCJIT_PYTHON"] = sys.executable
@@ -47,7 +51,7 @@ if case.startswith("example_"):
            os.path.join(here, "..", "..", "examples", "mpi_" + case[len("example_"):] + ".py")]
 t0 = time.monotonic()
 try:
-    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300 if case != "raises" else 60)
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=60 if case.startswith("raises") else 300)
 except subprocess.TimeoutExpired as exc:
     print(f"FAIL: {case} -n {nprocs} hung:\n{exc.stdout}\n{exc.stderr}")
     sys.exit(1)
@@ -90,7 +94,7 @@ elif case.startswith("example_"):
         fail("the example failed")
     if case == "example_reduce" and "compiles over all ranks 1" not in out:
         fail("compile once through hpcjit run --compile-once")
-elif case == "raises":
+elif case in ("raises", "raises_run"):
     if p.returncode == 0:
         fail("the job succeeded although a rank raised")
     if elapsed > 30:
