@@ -77,6 +77,7 @@ eval "\$($LMOD_CMD sh load hpcjit/$ver)"
 echo "HPCJIT_ROOT=\$HPCJIT_ROOT"
 export HPCJIT_PYTHON=$py
 hpcjit run --dry-run $src/examples/mpi_reduce.py 2000000
+hpcjit run -n 2 sh -c 'echo "task \$SLURM_PROCID cache \$HPCJIT_CACHE_DIR threads \$HPCJIT_NUM_THREADS"'
 exec hpcjit run -n 2 \$MODE $src/examples/mpi_reduce.py 2000000
 JOB
 cd "$tmp"
@@ -87,6 +88,9 @@ cat "$tmp/job.out"
 grep -q "HPCJIT_ROOT=$tmp/prefix" "$tmp/job.out" || fail "module not loaded in the job"
 grep -q "^srun -n 2 -c 1 --cpu-bind=cores --kill-on-bad-exit=1" "$tmp/job.out" || fail "not srun"
 grep -q "ranks 2  sum 1.64493" "$tmp/job.out" || fail "wrong output"
+# every task got the node-local cache directory and its thread count
+[ "$(grep -c '^task [01] cache /.*/hpcjit-[a-z0-9]*-[0-9][0-9]* threads 1$' "$tmp/job.out")" = 2 ] ||
+    fail "the tasks did not get HPCJIT_CACHE_DIR=\${TMPDIR:-/tmp}/hpcjit-\$USER-\$SLURM_JOB_ID"
 
 # A second job where rank 1 raises (tests/mpi/raises.py: rank 0 waits for it
 # in a collective): hpcjit.mpi calls MPI_Abort, srun --kill-on-bad-exit ends
