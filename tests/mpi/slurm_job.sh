@@ -78,6 +78,18 @@ echo "HPCJIT_ROOT=\$HPCJIT_ROOT"
 export HPCJIT_PYTHON=$py
 hpcjit run --dry-run $src/examples/mpi_reduce.py 2000000
 hpcjit run -n 2 sh -c 'echo "task \$SLURM_PROCID cache \$HPCJIT_CACHE_DIR threads \$HPCJIT_NUM_THREADS"'
+# SIGUSR1 to hpcjit run reaches both tasks through srun
+mkdir -p $tmp/sig
+hpcjit run -n 2 $src/tests/mpi/sigwait.py $tmp/sig &
+pid=\$!
+i=0
+while [ ! -e $tmp/sig/ready0 ] || [ ! -e $tmp/sig/ready1 ]; do
+    i=\$((i + 1)); [ \$i -gt 300 ] && break
+    sleep 0.2
+done
+kill -USR1 \$pid
+wait \$pid
+echo "signal run: status \$? got \$(cat $tmp/sig/got0 2>/dev/null) \$(cat $tmp/sig/got1 2>/dev/null)"
 exec hpcjit run -n 2 \$MODE $src/examples/mpi_reduce.py 2000000
 JOB
 cd "$tmp"
@@ -88,6 +100,7 @@ cat "$tmp/job.out"
 grep -q "HPCJIT_ROOT=$tmp/prefix" "$tmp/job.out" || fail "module not loaded in the job"
 grep -q "^srun -n 2 -c 1 --cpu-bind=cores --kill-on-bad-exit=1" "$tmp/job.out" || fail "not srun"
 grep -q "ranks 2  sum 1.64493" "$tmp/job.out" || fail "wrong output"
+grep -q "^signal run: status 3 got 10 10$" "$tmp/job.out" || fail "SIGUSR1 did not reach both tasks through srun"
 # every task got the node-local cache directory and its thread count
 [ "$(grep -c '^task [01] cache /.*/hpcjit-[a-z0-9]*-[0-9][0-9]* threads 1$' "$tmp/job.out")" = 2 ] ||
     fail "the tasks did not get HPCJIT_CACHE_DIR=\${TMPDIR:-/tmp}/hpcjit-\$USER-\$SLURM_JOB_ID"
@@ -120,5 +133,5 @@ set -- $line
 grep -q "^\[rank 1\] Traceback" "$tmp/fail.out" || fail "no [rank 1] traceback in the output"
 grep -q "boom from rank 1" "$tmp/fail.out" || fail "no exception message in the output"
 
-echo "ok: sbatch job through Lmod and hpcjit run (status 0)"
+echo "ok: sbatch job through Lmod and hpcjit run (status 0), SIGUSR1 forwarded to the tasks"
 echo "ok: a job whose rank raises ends with status $rc (hpcjit run: $4) within $6 s"
