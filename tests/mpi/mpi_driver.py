@@ -1,5 +1,5 @@
 """Start a test program of this directory under mpirun and check its output.
-    python3 mpi_driver.py collectives|compile_once|compile_every|raises|raises_run|example_NAME NP
+    python3 mpi_driver.py collectives|compile_once|compile_every|raises|raises_run|raises_jit|example_NAME NP
 (example_NAME runs examples/mpi_NAME.py, raises_run raises.py, through $HPCJIT_EXE run)
 Exits 77 (skip) when mpirun or hpcjit._mpi is missing."""
 import os
@@ -35,11 +35,13 @@ if case == "collectives":
 for k in ("HPCJIT_MPI_COMPILE_ONCE", "HPCJIT_DEBUG_COMPILE", "NUMBA_DEBUG_COMPILE"):
     env.pop(k, None)
 env["HPCJIT_NUM_THREADS"] = "1"
-script = {"compile_every": "compile_once", "raises_run": "raises"}.get(case, case)
+script = {"compile_every": "compile_once", "raises_run": "raises", "raises_jit": "raises"}.get(case, case)
 if case == "compile_once":
     env["HPCJIT_MPI_COMPILE_ONCE"] = "1"
     env["HPCJIT_DEBUG_COMPILE"] = "1"
 cmd = [mpirun, "-n", str(nprocs), "--bind-to", "none", sys.executable, os.path.join(here, script + ".py")]
+if case == "raises_jit":
+    cmd.append("jit")
 if case == "raises_run":
     # through the launcher: hpcjit run must hand the job's failure back
     env["HPCJIT_PYTHON"] = sys.executable
@@ -94,11 +96,13 @@ elif case.startswith("example_"):
         fail("the example failed")
     if case == "example_reduce" and "compiles over all ranks 1" not in out:
         fail("compile once through hpcjit run --compile-once")
-elif case in ("raises", "raises_run"):
+elif case in ("raises", "raises_run", "raises_jit"):
     if p.returncode == 0:
         fail("the job succeeded although a rank raised")
     if elapsed > 30:
         fail("the job took more than 30 s to end")
     if "[rank 1] Traceback" not in err or "boom from rank 1" not in err:
         fail("no traceback with the rank number")
+    if case == "raises_jit" and "[rank 1] ValueError: boom from rank 1 in compiled code" not in err:
+        fail("not the exception raised by the compiled code")
 print(f"ok: {case} -n {nprocs} ({elapsed:.1f} s)")
