@@ -1,6 +1,7 @@
 """One rank of the MPI benchmark (started by run.py through `hpcjit run`):
 the distributed reduction and the halo-exchange stencil of kernels.py,
-strong and weak, with hpcjit.njit + hpcjit.mpi or numba.njit + mpi4py.
+strong and weak, with hpcjit.njit + hpcjit.mpi or numba.njit + mpi4py
+(hpcjit-jit: kernels_mpi.py, the MPI calls inside the compiled code).
 
     hpcjit run -n 4 -c 1 --compile-once -- python3 rank.py --impl hpcjit
     hpcjit run -n 4 -c 1 -- python3 rank.py --impl numba
@@ -25,7 +26,21 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kernels  # noqa: E402
 
 
-class HpcjitSide:
+class Side:
+    """What rank.py calls; the MPI calls from Python by default."""
+
+    def global_sum(self, x):
+        return self.allsum(self.local_sum(x))
+
+    def stencil(self, u, out, steps):
+        for _ in range(steps):
+            halo(self, u)
+            self.jacobi_rows(u, out)
+            u, out = out, u
+        return u
+
+
+class HpcjitSide(Side):
     """hpcjit.njit kernels, hpcjit.mpi for the halos and reductions."""
 
     def __init__(self):
@@ -56,7 +71,18 @@ class HpcjitSide:
         return self.mpi.compile_stats()["compiled"]
 
 
-class NumbaSide:
+class HpcjitJitSide(HpcjitSide):
+    """The MPI calls inside the compiled code too (kernels_mpi.py): one
+    compiled call per global sum and per run of sweeps, halos included."""
+
+    def __init__(self):
+        super().__init__()
+        import kernels_mpi
+        self.global_sum = kernels_mpi.global_sum
+        self.stencil = kernels_mpi.jacobi_steps
+
+
+class NumbaSide(Side):
     """numba.njit kernels (compiled on every rank), mpi4py for MPI."""
 
     def __init__(self):
@@ -111,7 +137,7 @@ def reduce_run(side, n, reps, first=None):
     for rep in range(reps):
         side.barrier()
         t0 = time.perf_counter()
-        total = side.allsum(side.local_sum(x))
+        total = side.global_sum(x)
         times.append(side.allmax(time.perf_counter() - t0))
         check(abs(total - ref) <= 1e-9 * abs(ref), f"reduction n={n}: {total!r} != NumPy {ref!r}")
     return {"n": n, "time": min(times), "value": total}
@@ -126,7 +152,7 @@ def reduce_first(side, n):
     c0 = side.compiles()
     side.barrier()
     t0 = time.perf_counter()
-    total = side.allsum(side.local_sum(x))
+    total = side.global_sum(x)
     t1 = time.perf_counter()
     ref = side.allsum(kernels.reference_sum(start, stop, h))
     check(abs(total - ref) <= 1e-9 * abs(ref), f"first reduction: {total!r} != NumPy {ref!r}")
@@ -163,21 +189,13 @@ def halo(side, u):
                 side.recv(u[m + 1], down, 2)
 
 
-def stencil_steps(side, u, out, steps):
-    for _ in range(steps):
-        halo(side, u)
-        side.jacobi_rows(u, out)
-        u, out = out, u
-    return u
-
-
 def stencil_first(side, nx, ny):
     u, _, _ = local_grid(side, nx, ny)
     out = u.copy()
     c0 = side.compiles()
     side.barrier()
     t0 = time.perf_counter()
-    u = stencil_steps(side, u, out, 1)
+    u = side.stencil(u, out, 1)
     t1 = time.perf_counter()
     return {"first_call": side.allmax(t1 - t0), "compiles": side.allsum(side.compiles() - c0)}
 
@@ -189,7 +207,7 @@ def stencil_run(side, nx, ny, steps, reps, verify):
         u, out = u0.copy(), u0.copy()
         side.barrier()
         t0 = time.perf_counter()
-        u = stencil_steps(side, u, out, steps)
+        u = side.stencil(u, out, steps)
         times.append(side.allmax(time.perf_counter() - t0))
         if rep == 0:
             checksum = side.allsum(float(u[1:-1].sum()))
@@ -202,7 +220,7 @@ def stencil_run(side, nx, ny, steps, reps, verify):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--impl", choices=("hpcjit", "numba"), required=True)
+    ap.add_argument("--impl", choices=("hpcjit", "hpcjit-jit", "numba"), required=True)
     ap.add_argument("--n-strong", type=int, default=1 << 24, help="reduction size, strong scaling")
     ap.add_argument("--n-weak", type=int, default=1 << 22, help="reduction size per rank, weak scaling")
     ap.add_argument("--nx-strong", type=int, default=1024, help="stencil rows, strong scaling")
@@ -212,7 +230,7 @@ def main():
     ap.add_argument("--reps", type=int, default=5, help="timed runs (the best is kept)")
     a = ap.parse_args()
 
-    side = HpcjitSide() if a.impl == "hpcjit" else NumbaSide()
+    side = {"hpcjit": HpcjitSide, "hpcjit-jit": HpcjitJitSide, "numba": NumbaSide}[a.impl]()
     if a.nx_strong < side.size:
         raise SystemExit(f"--nx-strong {a.nx_strong} < {side.size} ranks")
     res = {"impl": a.impl, "ranks": side.size, "threads": side.threads, "compile_once": side.compile_once}

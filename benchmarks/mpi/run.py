@@ -10,7 +10,9 @@ Every configuration is a fresh job started with `hpcjit run -n R -c T`
 (srun inside a Slurm allocation, mpirun outside), so each one compiles from
 scratch.  Implementations: `hpcjit` (hpcjit run --compile-once: one compile
 per node architecture, broadcast to the other ranks), `hpcjit-every`
-(every rank compiles), `numba` (numba.njit + mpi4py: every rank compiles).
+(every rank compiles), `hpcjit-jit` (compile once, and the allreduce and
+halo exchange inside the compiled code: kernels_mpi.py), `numba`
+(numba.njit + mpi4py: every rank compiles).
 Prints a markdown table; --json writes every measurement, --png a plot
 (needs matplotlib).  Exits non-zero when a job fails or a result differs
 from NumPy's."""
@@ -26,6 +28,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 QUICK = ["--n-strong", "200000", "--n-weak", "100000", "--nx-strong", "64", "--nx-weak", "32",
          "--ny", "64", "--steps", "5", "--reps", "2"]
+
+
+IMPLS = ("hpcjit", "hpcjit-every", "hpcjit-jit", "numba")
+
+
+def default_impls():
+    """All four; hpcjit-jit only with an hpcjit whose compiled code can call
+    hpcjit.mpi (it came with hpcjit.mpi.prange)."""
+    p = subprocess.run([sys.executable, "-c", "import sys, hpcjit.mpi as m; sys.exit(not hasattr(m, 'prange'))"],
+                       capture_output=True)
+    return ",".join(i for i in IMPLS if i != "hpcjit-jit" or p.returncode == 0)
 
 
 def find_hpcjit(given):
@@ -48,10 +61,10 @@ def cpus():
 
 def run_job(hpcjit, impl, ranks, threads, extra, timeout):
     cmd = [hpcjit, "run", "-n", str(ranks), "-c", str(threads)]
-    if impl == "hpcjit":
+    if impl in ("hpcjit", "hpcjit-jit"):
         cmd.append("--compile-once")
     cmd += ["--", sys.executable, os.path.join(HERE, "rank.py"),
-            "--impl", "numba" if impl == "numba" else "hpcjit"] + extra
+            "--impl", {"hpcjit-every": "hpcjit"}.get(impl, impl)] + extra
     env = dict(os.environ)
     for k in ("HPCJIT_MPI_COMPILE_ONCE", "HPCJIT_DEBUG_COMPILE", "NUMBA_NUM_THREADS"):
         env.pop(k, None)
@@ -152,7 +165,7 @@ def plot(results, impls, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    colors = {"hpcjit": "tab:red", "hpcjit-every": "tab:orange", "numba": "tab:blue"}
+    colors = {"hpcjit": "tab:red", "hpcjit-every": "tab:orange", "hpcjit-jit": "tab:purple", "numba": "tab:blue"}
     styles = ["o-", "s--", "^:", "d-."]
     ranks = sorted({r for (_, r, _) in results})
     threads = sorted({t for (_, _, t) in results})
@@ -205,8 +218,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ranks", default="1,2,4", help="rank counts (default 1,2,4)")
     ap.add_argument("--threads", default="1,2", help="threads per rank (default 1,2)")
-    ap.add_argument("--impls", default="hpcjit,hpcjit-every,numba",
-                    help="hpcjit (compile once), hpcjit-every, numba (default: all three)")
+    ap.add_argument("--impls", help="hpcjit (compile once), hpcjit-every, hpcjit-jit, numba (default: all, "
+                                     "hpcjit-jit where hpcjit.mpi works in @njit code)")
     ap.add_argument("--hpcjit", help="the hpcjit launcher (default: $HPCJIT_EXE, this checkout's build/launcher/hpcjit, else hpcjit in PATH)")
     ap.add_argument("--quick", action="store_true", help="small sizes (a smoke test, figures mean nothing)")
     ap.add_argument("--json", help="write every measurement here")
@@ -217,9 +230,9 @@ def main():
     a = ap.parse_args()
 
     hpcjit = find_hpcjit(a.hpcjit)
-    impls = [i for i in a.impls.split(",") if i]
+    impls = [i for i in (a.impls or default_impls()).split(",") if i]
     for i in impls:
-        if i not in ("hpcjit", "hpcjit-every", "numba"):
+        if i not in IMPLS:
             ap.error(f"unknown implementation {i!r}")
     ranks = [int(x) for x in a.ranks.split(",")]
     threads = [int(x) for x in a.threads.split(",")]
