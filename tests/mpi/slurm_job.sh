@@ -77,7 +77,7 @@ eval "\$($LMOD_CMD sh load hpcjit/$ver)"
 echo "HPCJIT_ROOT=\$HPCJIT_ROOT"
 export HPCJIT_PYTHON=$py
 hpcjit run --dry-run $src/examples/mpi_reduce.py 2000000
-hpcjit run -n 2 sh -c 'echo "task \$SLURM_PROCID cache \$HPCJIT_CACHE_DIR threads \$HPCJIT_NUM_THREADS"'
+hpcjit run -n 2 sh -c 'echo "task \$SLURM_PROCID cache \$HPCJIT_CACHE_DIR threads \$HPCJIT_NUM_THREADS cpus \$(grep Cpus_allowed_list /proc/self/status | cut -f2)"'
 # SIGUSR1 to hpcjit run reaches both tasks through srun
 mkdir -p $tmp/sig
 hpcjit run -n 2 $src/tests/mpi/sigwait.py $tmp/sig &
@@ -102,8 +102,12 @@ grep -q "^srun -n 2 -c 1 --cpu-bind=cores --kill-on-bad-exit=1" "$tmp/job.out" |
 grep -q "ranks 2  sum 1.64493" "$tmp/job.out" || fail "wrong output"
 grep -q "^signal run: status 3 got 10 10$" "$tmp/job.out" || fail "SIGUSR1 did not reach both tasks through srun"
 # every task got the node-local cache directory and its thread count
-[ "$(grep -c '^task [01] cache /.*/hpcjit-[a-z0-9]*-[0-9][0-9]* threads 1$' "$tmp/job.out")" = 2 ] ||
+[ "$(grep -c '^task [01] cache /.*/hpcjit-[a-z0-9]*-[0-9][0-9]* threads 1 cpus ' "$tmp/job.out")" = 2 ] ||
     fail "the tasks did not get HPCJIT_CACHE_DIR=\${TMPDIR:-/tmp}/hpcjit-\$USER-\$SLURM_JOB_ID"
+# srun --cpu-bind=cores: the two tasks on different cores
+cpus0=$(sed -n 's/^task 0 .* cpus //p' "$tmp/job.out")
+cpus1=$(sed -n 's/^task 1 .* cpus //p' "$tmp/job.out")
+[ -n "$cpus0" ] && [ "$cpus0" != "$cpus1" ] || fail "tasks share cores: '$cpus0' and '$cpus1'"
 
 # A second job where rank 1 raises (tests/mpi/raises.py: rank 0 waits for it
 # in a collective): hpcjit.mpi calls MPI_Abort, srun --kill-on-bad-exit ends
