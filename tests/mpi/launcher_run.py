@@ -98,7 +98,8 @@ def test_errors_and_status():
         p = run(bad, env, check=False)
         assert p.returncode == 2 and p.stderr.startswith("hpcjit run:"), (bad, p.returncode, p.stderr)
     h = subprocess.run([HPCJIT, "run", "--help"], capture_output=True, text=True)
-    for opt in ("-n,", "-c,", "--gpus-per-rank", "--bind", "--cache-dir", "--dry-run", "--json",
+    for opt in ("-n,", "--ranks", "-c,", "--threads", "--gpus-per-rank", "--bind", "--cache-dir", "--compile-once",
+                "--dry-run", "--json", "--help", "HPCJIT_PYTHON", "HPCJIT_MPIEXEC", "HPCJIT_CACHE_DIR",
                 "srun", "mpirun", "SRUN_CPUS_PER_TASK", "--kill-on-bad-exit=1"):
         assert opt in h.stdout, opt
     assert run(["-n", "1", "sh", "-c", "exit 7"], env, check=False).returncode == 7
