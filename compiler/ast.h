@@ -217,6 +217,8 @@ struct Node {
     void *lower_data;  /* scratch for lowering */
     void *par;         /* N_FOR over prange under parallel=True: ParLoop*
                           (compiler/parallel.h, infer_parallel.c) */
+    void *dist;        /* N_FOR over hpcjit.mpi.prange: ParLoop* of its
+                          reductions, allreduced after the loop (infer_mpi.c) */
 };
 
 /* A local variable of one specialisation. */
@@ -263,6 +265,7 @@ typedef struct Compilation {
     Spec *specs;       /* every specialisation, entry first */
     Spec *entry;
     int depth;         /* nesting of inference through calls (bounded) */
+    bool uses_mpi;     /* some spec calls hpcjit.mpi (HjResult.uses_mpi) */
 } Compilation;
 
 /* ---- parse_ ---- */

@@ -154,6 +154,7 @@ static int compile_work(const HjRequest *req, HjResult *res) {
     ir = NULL;
     res->entry_symbol = strdup(entry_symbol);
     res->rettype = take_typecode(c.entry->ret);
+    res->uses_mpi = c.uses_mpi;
     res->signature = display_signature(argtys, req->nargs, c.entry->ret);
     if (!res->entry_symbol || !res->rettype || !res->signature) {
         diag_error_noloc(&c.diag, HJ_DIAG_MEMORY, "out of memory");

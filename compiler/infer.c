@@ -1160,6 +1160,9 @@ static bool for_stmt(Inf *I, Node *n) {
     }
     if (!stmts(I, &n->body) || !stmts(I, &n->orelse))
         return false;
+    /* hpcjit.mpi.prange: a distributed loop (infer_mpi.c) */
+    if (I->final && n->b->kind == N_CALL && n->b->call_kind == CALL_BUILTIN && n->b->builtin == BI_MPI_PRANGE)
+        return infer_mpi_loop(I, n);
     /* parallel=True: outline prange loops onto the pool (infer_parallel.c) */
     if (I->final && I->s->hf && I->s->hf->options.parallel && n->b->kind == N_CALL &&
         n->b->call_kind == CALL_BUILTIN && n->b->builtin == BI_PRANGE)

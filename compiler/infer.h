@@ -93,6 +93,13 @@ bool infer_search_handles(BuiltinId id);
 Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self);
 bool infer_search_attr(Inf *I, Node *n, Type *base, Type **out);
 
+/* infer_mpi.c: hpcjit.mpi calls and hpcjit.mpi.prange loops (area "mpijit") */
+bool infer_mpi_handles(BuiltinId id);
+Type *infer_mpi_call(Inf *I, Node *n, BuiltinId id);
+/* Final pass, an N_FOR over hpcjit.mpi.prange: sets n->dist (and n->par
+ * under parallel=True).  False after a diagnostic. */
+bool infer_mpi_loop(Inf *I, Node *n);
+
 #define TY_UNK(I) infer_ty((I), TY_UNKNOWN)
 #define IS_UNK(t) ((t)->kind == TY_UNKNOWN)
 

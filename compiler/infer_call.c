@@ -34,7 +34,16 @@ static const struct {
     {"numpy.nan", __builtin_nan("")}, {"numpy.euler_gamma", 0.5772156649015329},
 };
 
-static const char *const submodules[] = {"numpy.linalg", "numpy.random", "numpy.fft"};
+static const char *const submodules[] = {"numpy.linalg", "numpy.random", "numpy.fft", "hpcjit.mpi"};
+
+/* hpcjit.mpi's int constants (python/hpcjit/mpi.py) */
+static const struct {
+    const char *name;
+    int64_t value;
+} module_ints[] = {
+    {"hpcjit.mpi.SUM", 0}, {"hpcjit.mpi.PROD", 1}, {"hpcjit.mpi.MIN", 2},
+    {"hpcjit.mpi.MAX", 3}, {"hpcjit.mpi.ANY_SOURCE", -1}, {"hpcjit.mpi.ANY_TAG", -1},
+};
 
 static Type *module_attr(Inf *I, Node *n, Type *mod) {
     const char *q = arena_printf(I->a, "%s.%s", mod->name, n->name);
@@ -44,6 +53,13 @@ static Type *module_attr(Inf *I, Node *n, Type *mod) {
             n->cval.kind = CVAL_FLOAT;
             n->cval.f = module_consts[i].value;
             return T(I, TY_FLOAT64);
+        }
+    for (size_t i = 0; i < sizeof module_ints / sizeof module_ints[0]; i++)
+        if (strcmp(module_ints[i].name, q) == 0) {
+            n->attr_kind = ATTR_CONST;
+            n->cval.kind = CVAL_INT;
+            n->cval.i = module_ints[i].value;
+            return T(I, TY_INT64);
         }
     for (size_t i = 0; i < sizeof submodules / sizeof submodules[0]; i++)
         if (strcmp(submodules[i], q) == 0) {
@@ -552,6 +568,8 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         return infer_np_call(I, n, id, self);
     if (infer_search_handles(id)) /* sorting, searching, np.random (infer_search.c) */
         return infer_search_call(I, n, id, self);
+    if (infer_mpi_handles(id)) /* hpcjit.mpi (infer_mpi.c) */
+        return infer_mpi_call(I, n, id);
     if (id == BI_NP_WHERE && n->args.len == 1 && n->keywords.len == 0)
         return infer_search_call(I, n, BI_NP_NONZERO, self); /* np.where(c) is np.nonzero(c) */
     switch (id) {
@@ -573,6 +591,7 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         return T(I, TY_COMPLEX128);
     case BI_RANGE:
     case BI_PRANGE:
+    case BI_MPI_PRANGE:
         return range_call(I, n, fname);
     case BI_GET_THREAD_ID:
     case BI_GET_NUM_THREADS:

@@ -769,6 +769,8 @@ static bool range_args(Lower *L, Node *call, LLVMValueRef *start, LLVMValueRef *
     if (!LLVMIsAConstantInt(*step) || LLVMConstIntGetSExtValue(*step) == 0)
         lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, *step, lower_i64(L, 0), ""), "ValueError",
                        "range() arg 3 must not be zero");
+    if (call->builtin == BI_MPI_PRANGE) /* this rank's block (lower_mpi.c) */
+        return lower_mpi_block(L, call, start, stop, *step);
     return true;
 }
 
@@ -792,7 +794,7 @@ static bool is_builtin_call(const Node *n, BuiltinId id) {
 static bool iter_init(Lower *L, Node *e, Iter *it) {
     TyCtx *tc = L->c->tc;
     memset(it, 0, sizeof *it);
-    if (is_builtin_call(e, BI_RANGE) || is_builtin_call(e, BI_PRANGE)) {
+    if (is_builtin_call(e, BI_RANGE) || is_builtin_call(e, BI_PRANGE) || is_builtin_call(e, BI_MPI_PRANGE)) {
         LLVMValueRef stop;
         it->kind = IT_RANGE;
         it->ety = ty_scalar(tc, TY_INT64);
@@ -948,6 +950,12 @@ static void loop_hint(Lower *L, LLVMValueRef br, const char *name, unsigned valu
 }
 
 static bool stmt_for(Lower *L, Node *n) {
+    if (n->dist) /* hpcjit.mpi.prange (lower_mpi.c) */
+        return lower_mpi_for(L, n);
+    return lower_for_loop(L, n);
+}
+
+bool lower_for_loop(Lower *L, Node *n) {
     if (n->par && L->par_depth == 0)
         return lower_parallel_for(L, n);
     int mark = lower_temps_mark(L);

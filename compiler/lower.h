@@ -51,6 +51,9 @@ typedef struct Lower {
     /* > 0 while lowering an outlined prange body (lower_parallel.c): an
      * inner prange then runs serially, as in Numba */
     int par_depth;
+    /* > 0 while lowering the body of an hpcjit.mpi.prange loop (lower_mpi.c) */
+    int dist_depth;
+    const Node *dist_call; /* the hpcjit.mpi.prange(...) of that loop */
 } Lower;
 
 /* ---- lower.c: types, helpers ---- */
@@ -211,6 +214,20 @@ bool lower_par_range(Lower *L, const char *what, LLVMValueRef n, LLVMValueRef gr
 /* Elements below which a library loop stays on the calling thread, and
  * the least each thread gets: 2^14 (a fork/join costs a few microseconds). */
 #define LOWER_PAR_GRAIN 16384
+/* The reduction identity and a op b (Python's min/max rule) for a ParRedOp
+ * (parallel.h), for lower_mpi.c */
+LLVMValueRef lower_par_identity(Lower *L, Type *t, int op);
+LLVMValueRef lower_par_combine(Lower *L, const Node *at, Type *t, int op, LLVMValueRef a, LLVMValueRef b);
+
+/* ---- lower.c: a for loop (serial, or outlined when n->par) ---- */
+bool lower_for_loop(Lower *L, Node *n);
+
+/* ---- lower_mpi.c: hpcjit.mpi calls and hpcjit.mpi.prange loops (area "mpijit") ---- */
+LLVMValueRef lower_mpi_call(Lower *L, Node *n, bool *owned, bool *handled);
+/* An N_FOR with n->dist: the rank's block, reductions allreduced after it. */
+bool lower_mpi_for(Lower *L, Node *n);
+/* hpcjit.mpi.prange's range narrowed to this rank's block (start/stop in place). */
+bool lower_mpi_block(Lower *L, Node *call, LLVMValueRef *start, LLVMValueRef *stop, LLVMValueRef step);
 
 enum { ARR_MEMINFO, ARR_PARENT, ARR_NITEMS, ARR_ITEMSIZE, ARR_DATA, ARR_SHAPE, ARR_STRIDES };
 

@@ -1153,7 +1153,7 @@ LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned) {
         return lower_ae_call(L, n, owned); /* lower_arrayexpr.c */
     switch (b) {
     case BI_RANGE:
-    case BI_PRANGE: return lower_range_value(L, n);
+    case BI_PRANGE: case BI_MPI_PRANGE: return lower_range_value(L, n);
     case BI_GET_THREAD_ID:
     case BI_GET_NUM_THREADS: {
         LLVMValueRef v = lower_rt(L, b == BI_GET_THREAD_ID ? "pool_get_thread_id" : "pool_get_num_threads", L->t_i32,
@@ -1234,6 +1234,9 @@ LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned) {
     if (handled)
         return r;
     r = lower_search_call(L, n, owned, &handled); /* sorting, searching, np.random */
+    if (handled)
+        return r;
+    r = lower_mpi_call(L, n, owned, &handled); /* hpcjit.mpi (lower_mpi.c) */
     if (handled)
         return r;
     r = math_call(L, n, &handled);

@@ -733,3 +733,11 @@ bool lower_par_range(Lower *L, const char *what, LLVMValueRef n, LLVMValueRef gr
     lower_check_status(L, lower_rt(L, "rt_parallel_for_grain", L->t_i32, pt, 4, args));
     return true;
 }
+
+/* ---- for lower_mpi.c (distributed loops combine across ranks the same way) ---- */
+
+LLVMValueRef lower_par_identity(Lower *L, Type *t, int op) { return identity(L, t, (ParRedOp)op); }
+
+LLVMValueRef lower_par_combine(Lower *L, const Node *at, Type *t, int op, LLVMValueRef a, LLVMValueRef b) {
+    return combine(L, at, t, (ParRedOp)op, a, b);
+}

@@ -12,11 +12,13 @@
 
 #include <dlfcn.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <mpi.h>
 
+#include "hpcjit/mpi_hooks.h"
 #include "hpcjit/topo.h"
 
 /* Whether this module called MPI_Init_thread (and so owes MPI_Finalize) */
@@ -605,7 +607,205 @@ static PyObject *mpi_arch_key(PyObject *mod, PyObject *args)
     return out;
 }
 
+/* ---- the table for compiled code (runtime/include/hpcjit/mpi_hooks.h) ------
+ * Installed into hpcjit._core by hpcjit.mpi.init().  These run without the
+ * GIL (called from compiled code) and touch no Python object; the
+ * communicator is MPI_COMM_WORLD, and node_comm is made by hooks() (from
+ * init, collectively) so local_rank never runs a collective. */
+
+static MPI_Datatype hook_type(int code)
+{
+    switch (code) {
+    case RT_MPI_BOOL: return MPI_C_BOOL;
+    case RT_MPI_INT8: return MPI_INT8_T;
+    case RT_MPI_INT16: return MPI_INT16_T;
+    case RT_MPI_INT32: return MPI_INT32_T;
+    case RT_MPI_INT64: return MPI_INT64_T;
+    case RT_MPI_UINT8: return MPI_UINT8_T;
+    case RT_MPI_UINT16: return MPI_UINT16_T;
+    case RT_MPI_UINT32: return MPI_UINT32_T;
+    case RT_MPI_UINT64: return MPI_UINT64_T;
+    case RT_MPI_FLOAT32: return MPI_FLOAT;
+    case RT_MPI_FLOAT64: return MPI_DOUBLE;
+    case RT_MPI_COMPLEX64: return MPI_C_FLOAT_COMPLEX;
+    case RT_MPI_COMPLEX128: return MPI_C_DOUBLE_COMPLEX;
+    default: return MPI_DATATYPE_NULL;
+    }
+}
+
+/* The op for a type: bool takes the logical ops, and MIN/MAX on bool run on
+ * its byte (*type is changed then). */
+static MPI_Op hook_op(int op, int dtype, MPI_Datatype *type)
+{
+    bool b = dtype == RT_MPI_BOOL;
+    if (b && (op == RT_MPI_MIN || op == RT_MPI_MAX))
+        *type = MPI_UINT8_T;
+    switch (op) {
+    case RT_MPI_SUM: return MPI_SUM;
+    case RT_MPI_PROD: return MPI_PROD;
+    case RT_MPI_MIN: return MPI_MIN;
+    case RT_MPI_MAX: return MPI_MAX;
+    case RT_MPI_BOR: return b ? MPI_LOR : MPI_BOR;
+    case RT_MPI_BAND: return b ? MPI_LAND : MPI_BAND;
+    case RT_MPI_BXOR: return b ? MPI_LXOR : MPI_BXOR;
+    default: return MPI_OP_NULL;
+    }
+}
+
+static int hook_ready(void)
+{
+    int init = 0, fin = 0;
+    MPI_Initialized(&init);
+    MPI_Finalized(&fin);
+    return init && !fin ? MPI_SUCCESS : MPI_ERR_OTHER;
+}
+
+static int hook_rank(int *out)
+{
+    int rc = hook_ready();
+    return rc ? rc : MPI_Comm_rank(MPI_COMM_WORLD, out);
+}
+
+static int hook_size(int *out)
+{
+    int rc = hook_ready();
+    return rc ? rc : MPI_Comm_size(MPI_COMM_WORLD, out);
+}
+
+static int hook_local_rank(int *out)
+{
+    int rc = hook_ready();
+    if (rc)
+        return rc;
+    if (node_comm == MPI_COMM_NULL)
+        return MPI_ERR_COMM;
+    return MPI_Comm_rank(node_comm, out);
+}
+
+static int hook_barrier(void)
+{
+    int rc = hook_ready();
+    return rc ? rc : MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static int hook_allreduce(const void *send, void *recv, int count, int dtype, int op)
+{
+    MPI_Datatype t = hook_type(dtype);
+    MPI_Op o = hook_op(op, dtype, &t);
+    int rc = hook_ready();
+    return rc ? rc : MPI_Allreduce(send == recv ? MPI_IN_PLACE : send, recv, count, t, o, MPI_COMM_WORLD);
+}
+
+static int hook_reduce(const void *send, void *recv, int count, int dtype, int op, int root)
+{
+    MPI_Datatype t = hook_type(dtype);
+    MPI_Op o = hook_op(op, dtype, &t);
+    int me = 0, rc = hook_rank(&me);
+    if (rc)
+        return rc;
+    const void *s = me == root && send == recv ? MPI_IN_PLACE : send;
+    return MPI_Reduce(s, me == root ? recv : NULL, count, t, o, root, MPI_COMM_WORLD);
+}
+
+static int hook_bcast(void *buf, int count, int dtype, int root)
+{
+    int rc = hook_ready();
+    return rc ? rc : MPI_Bcast(buf, count, hook_type(dtype), root, MPI_COMM_WORLD);
+}
+
+static int hook_gather(const void *send, void *recv, int count, int dtype, int root)
+{
+    MPI_Datatype t = hook_type(dtype);
+    int me = 0, rc = hook_rank(&me);
+    return rc ? rc : MPI_Gather(send, count, t, me == root ? recv : NULL, count, t, root, MPI_COMM_WORLD);
+}
+
+static int hook_allgather(const void *send, void *recv, int count, int dtype)
+{
+    MPI_Datatype t = hook_type(dtype);
+    int rc = hook_ready();
+    return rc ? rc : MPI_Allgather(send, count, t, recv, count, t, MPI_COMM_WORLD);
+}
+
+static int hook_scatter(const void *send, void *recv, int count, int dtype, int root)
+{
+    MPI_Datatype t = hook_type(dtype);
+    int me = 0, rc = hook_rank(&me);
+    return rc ? rc : MPI_Scatter(me == root ? send : NULL, count, t, recv, count, t, root, MPI_COMM_WORLD);
+}
+
+static int hook_send(const void *buf, int count, int dtype, int dest, int tag)
+{
+    int rc = hook_ready();
+    return rc ? rc : MPI_Send(buf, count, hook_type(dtype), dest, tag, MPI_COMM_WORLD);
+}
+
+static int hook_recv(void *buf, int count, int dtype, int source, int tag, int *got)
+{
+    MPI_Status st;
+    MPI_Datatype t = hook_type(dtype);
+    int rc = hook_ready();
+    if (rc)
+        return rc;
+    if ((rc = MPI_Probe(source == RT_MPI_ANY ? MPI_ANY_SOURCE : source, tag == RT_MPI_ANY ? MPI_ANY_TAG : tag,
+                        MPI_COMM_WORLD, &st)) != MPI_SUCCESS)
+        return rc;
+    int n = 0;
+    if ((rc = MPI_Get_count(&st, t, &n)) != MPI_SUCCESS)
+        return rc;
+    if (n != count) { /* leave the message for a matching recv: the caller raises */
+        *got = n;
+        return MPI_SUCCESS;
+    }
+    rc = MPI_Recv(buf, count, t, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    *got = count;
+    return rc;
+}
+
+static void hook_error_string(int code, char *buf, int cap)
+{
+    char msg[MPI_MAX_ERROR_STRING + 1];
+    int len = 0;
+    if (cap <= 0)
+        return;
+    if (MPI_Error_string(code, msg, &len) != MPI_SUCCESS)
+        len = 0;
+    if (len >= cap)
+        len = cap - 1;
+    memcpy(buf, msg, (size_t)len);
+    buf[len] = '\0';
+}
+
+static const RtMpiHooks hook_table = {
+    .version = RT_MPI_HOOKS_VERSION,
+    .rank = hook_rank,
+    .size = hook_size,
+    .local_rank = hook_local_rank,
+    .barrier = hook_barrier,
+    .allreduce = hook_allreduce,
+    .reduce = hook_reduce,
+    .bcast = hook_bcast,
+    .gather = hook_gather,
+    .allgather = hook_allgather,
+    .scatter = hook_scatter,
+    .send = hook_send,
+    .recv = hook_recv,
+    .error_string = hook_error_string,
+};
+
+/* hooks() -> capsule of the table, for hpcjit._core._set_mpi_hooks;
+ * collective (makes the node communicator). */
+static PyObject *mpi_hooks(PyObject *mod, PyObject *unused)
+{
+    PyObject *t = mpi_local(mod, NULL);
+    if (!t)
+        return NULL;
+    Py_DECREF(t);
+    return PyCapsule_New((void *)&hook_table, "hpcjit._mpi.hooks", NULL);
+}
+
 static PyMethodDef mpi_methods[] = {
+    {"hooks", mpi_hooks, METH_NOARGS, "hooks() -> capsule of the MPI table for compiled code (collective)"},
     {"init", mpi_init, METH_VARARGS, "init(thread_level=MULTIPLE) -> True when this call initialised MPI"},
     {"finalize", mpi_finalize, METH_NOARGS, "finalize() -> True when MPI was finalized here (only if init did it)"},
     {"state", mpi_state, METH_NOARGS, "state() -> dict(initialized, finalized, ours, thread_level)"},

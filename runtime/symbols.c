@@ -1,5 +1,6 @@
 /* symbols.c - the runtime functions compiled code may call, by name, for
  * the JIT to register as absolute symbols (see runtime.h). */
+#include "hpcjit/mpi_hooks.h"
 #include "hpcjit/parallel.h"
 #include "hpcjit/pool.h"
 #include "hpcjit/runtime.h"
@@ -45,6 +46,20 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_random_randint),
     RT_SYM(rt_random_shuffle),
     RT_SYM(rt_random_sample),
+    /* hpcjit.mpi in compiled code (mpi_hooks.c; compiler/lower_mpi.c) */
+    RT_SYM(rt_mpi_rank),
+    RT_SYM(rt_mpi_size),
+    RT_SYM(rt_mpi_local_rank),
+    RT_SYM(rt_mpi_barrier),
+    RT_SYM(rt_mpi_allreduce),
+    RT_SYM(rt_mpi_reduce),
+    RT_SYM(rt_mpi_bcast),
+    RT_SYM(rt_mpi_gather),
+    RT_SYM(rt_mpi_allgather),
+    RT_SYM(rt_mpi_scatter),
+    RT_SYM(rt_mpi_send),
+    RT_SYM(rt_mpi_recv),
+    RT_SYM(rt_mpi_block),
     { NULL, NULL },
 };
 

@@ -219,7 +219,8 @@ static PyObject *compiler_compile(PyObject *mod, PyObject *args, PyObject *kwarg
         dict_set(out, "object",
                  PyBytes_FromStringAndSize(res.object, (Py_ssize_t)res.object_size)) < 0 ||
         dict_set(out, "time_frontend", PyFloat_FromDouble(res.seconds_frontend)) < 0 ||
-        dict_set(out, "time_llvm", PyFloat_FromDouble(res.seconds_llvm)) < 0)
+        dict_set(out, "time_llvm", PyFloat_FromDouble(res.seconds_llvm)) < 0 ||
+        dict_set(out, "uses_mpi", PyBool_FromLong(res.uses_mpi)) < 0)
         Py_CLEAR(out);
 error:
     free(jit_err);

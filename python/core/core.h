@@ -15,6 +15,7 @@
 #include <numpy/arrayobject.h>
 
 #include "hpcjit/abi.h"
+#include "hpcjit/mpi_hooks.h"
 #include "hpcjit/runtime.h"
 
 /* Module state (multi-phase init). */

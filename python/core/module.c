@@ -19,6 +19,25 @@ static PyObject *core_runtime_symbols(PyObject *mod, PyObject *unused)
     return list;
 }
 
+/* hpcjit.mpi.init(): install hpcjit._mpi's table of MPI functions for
+ * compiled code (a PyCapsule "hpcjit._mpi.hooks" of a static RtMpiHooks in
+ * that extension, which is never unloaded); None removes it. */
+static PyObject *core_set_mpi_hooks(PyObject *mod, PyObject *capsule)
+{
+    const RtMpiHooks *h = NULL;
+    if (capsule != Py_None) {
+        h = PyCapsule_GetPointer(capsule, "hpcjit._mpi.hooks");
+        if (!h)
+            return NULL;
+    }
+    if (rt_mpi_set_hooks(h) < 0) {
+        PyErr_Format(PyExc_RuntimeError, "hpcjit._mpi's MPI table has version %d, hpcjit._core expects %d "
+                     "(rebuild hpcjit)", h->version, RT_MPI_HOOKS_VERSION);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *core_memstats(PyObject *mod, PyObject *unused)
 {
     RtMemStats s = rt_memstats();
@@ -38,6 +57,8 @@ static PyObject *core_test_raise(PyObject *mod, PyObject *args)
 static PyMethodDef core_methods[] = {
     {"_runtime_symbols", core_runtime_symbols, METH_NOARGS,
      "List of (name, address) of the runtime functions compiled code calls."},
+    {"_set_mpi_hooks", core_set_mpi_hooks, METH_O,
+     "Install hpcjit._mpi's MPI functions for compiled code (a capsule), or remove them (None)."},
     {"memstats", core_memstats, METH_NOARGS, "(allocations, frees) of array memory so far."},
     {"_test_raise", core_test_raise, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},

@@ -33,14 +33,14 @@ def _numpy_class_name(cls):
 # this order (the first name registered for an object wins).  Only modules
 # already imported are scanned: user code cannot hold an object of a module
 # nobody imported, and importing numpy.random alone costs ~10 ms.
-_KNOWN_MODULES = ("builtins", "math", "cmath", "numpy", "numpy.linalg", "numpy.random")
+_KNOWN_MODULES = ("builtins", "math", "cmath", "numpy", "numpy.linalg", "numpy.random", "hpcjit.mpi")
 _scanned = set()
 
 
 def _scan_module(add, mod):
     name = mod.__name__
     ns = vars(mod)
-    if name in ("builtins", "math", "cmath"):
+    if name in ("builtins", "math", "cmath", "hpcjit.mpi"):
         for attr, obj in ns.items():
             if not attr.startswith("_") and callable(obj):
                 add(obj, f"{name}.{attr}")
@@ -374,6 +374,11 @@ def compile_for(disp, argcodes, rettype=None, want_ir=False, want_types=False):
         "time_frontend": res.get("time_frontend"),
         "time_llvm": res.get("time_llvm"),
     }
+    if res.get("uses_mpi"):
+        # compiled code calls MPI through the runtime's table: start MPI
+        # (collective) and install it before the code can run
+        from . import mpi
+        mpi.init()
     disp._add_overload("".join(argcodes), res["address"], res["rettype"], res["signature"], info)
     return info
 

@@ -41,7 +41,7 @@ _OP_NAMES = {SUM: "SUM", PROD: "PROD", MIN: "MIN", MAX: "MAX"}
 __all__ = ["SUM", "PROD", "MIN", "MAX", "ANY_SOURCE", "ANY_TAG", "init", "finalize", "initialized",
            "rank", "size", "local_rank", "local_size", "barrier", "bcast", "reduce", "allreduce",
            "gather", "allgather", "scatter", "send", "recv", "abort", "env_identity",
-           "compile_stats", "available"]
+           "compile_stats", "available", "prange"]
 
 _lib = None          # hpcjit._mpi once loaded
 _ready = False       # MPI initialised and this module set up
@@ -107,6 +107,9 @@ def init(thread_level=None):
     if ours:
         atexit.register(_atexit_finalize)
     _ready = True
+    # compiled code calls MPI through hpcjit._core's table (rt_mpi_*)
+    from . import _core
+    _core._set_mpi_hooks(lib.hooks())
     if lib.size() > 1:
         _install_excepthook()
     _install_compile_hook()
@@ -125,12 +128,19 @@ def initialized():
 def finalize():
     """MPI_Finalize, if hpcjit started MPI (else nothing); collective."""
     if _lib is not None and _ready:
+        _drop_hooks()
         return bool(_lib.finalize())
     return False
 
 
+def _drop_hooks():
+    from . import _core
+    _core._set_mpi_hooks(None)
+
+
 def _atexit_finalize():
     try:
+        _drop_hooks()
         _lib.finalize()
     except Exception:
         pass
@@ -184,6 +194,16 @@ def local_size():
 
 def barrier(comm=None):
     _lib_ready().barrier(comm)
+
+
+def prange(*args):
+    """Distributed loop: `for i in hpcjit.mpi.prange(n)` in an @njit function
+    runs this rank's contiguous block of the iterations (then splits it over
+    the rank's threads under parallel=True) and allreduces the loop's scalar
+    reductions, so every rank ends with the whole loop's result.  Called
+    from Python (or under DISABLE_JIT) it is range(): every rank runs every
+    iteration, which gives the same reductions."""
+    return range(*args)
 
 
 # ---- helpers ----------------------------------------------------------------------
@@ -457,7 +477,7 @@ def _form_groups():
 
 
 _FIELDS = ("entry_symbol", "rettype", "signature", "object", "llvm_ir", "types_text",
-           "time_frontend", "time_llvm")
+           "time_frontend", "time_llvm", "uses_mpi")
 
 
 def _install_compile_hook():

@@ -68,7 +68,7 @@ def fail(msg):
     sys.exit(1)
 
 
-if case in ("collectives", "with_mpi4py"):
+if case in ("collectives", "with_mpi4py", "compiled"):
     if p.returncode != 0:
         fail("non-zero exit")
     for r in range(nprocs):

@@ -134,6 +134,7 @@ typedef struct HjResult {
     char *diag_filename;
     int diag_line, diag_col;
     double seconds_frontend, seconds_llvm; /* for HPCJIT_DEBUG_COMPILE         */
+    int uses_mpi;          /* calls hpcjit.mpi: Python starts MPI before running it */
 } HjResult;
 
 /* Compile one specialisation.  Returns 0 on success, -1 with
