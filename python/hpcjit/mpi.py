@@ -14,7 +14,9 @@ MPI_Abort, so a failing rank never leaves the others hanging.
 Functions take NumPy arrays and numbers: rank, size, local_rank, barrier,
 bcast, reduce, allreduce, gather, allgather, scatter, send, recv; ops SUM,
 PROD, MIN, MAX.  env_identity() gives (rank, local_rank, size) from the
-launcher's environment without starting MPI.
+launcher's environment without starting MPI.  The same functions work in
+@njit code (docs/MPI.md lists the forms), and `for i in prange(n)` there
+is a distributed loop whose scalar reductions are allreduced.
 
 Compile once per node architecture (HPCJIT_MPI_COMPILE_ONCE=1, or
 `hpcjit run --compile-once`): ranks are grouped by the topology's
