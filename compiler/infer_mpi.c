@@ -245,6 +245,12 @@ bool infer_mpi_loop(Inf *I, Node *n) {
     if (!infer_parallel_loop(I->c, I->s, n))
         return false;
     ParLoop *p = n->par;
+    if (!p) { /* infer_parallel.c leaves a loop with `return`/`break` serial */
+        diag_error(&I->c->diag, HJ_DIAG_UNSUPPORTED, n->loc,
+                   "'return' or 'break' inside an hpcjit.mpi.prange loop: the ranks run different "
+                   "iterations, so they cannot leave the loop together");
+        return false;
+    }
     for (int r = 0; r < p->nreds; r++)
         if (ty_is_array(p->reds[r].var->ty)) {
             diag_error(&I->c->diag, HJ_DIAG_UNSUPPORTED, n->loc,

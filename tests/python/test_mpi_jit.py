@@ -176,6 +176,15 @@ def array_reduction(a):
     return acc
 
 
+def early_exit(n):
+    s = 0
+    for i in mpi.prange(n):  # early_exit
+        if i > 3:
+            break
+        s += i
+    return s
+
+
 def unknown_attr(x):
     return mpi.init()  # unknown_attr
 
@@ -191,6 +200,7 @@ CASES = [
     (collective_in_loop, (4,), hpcjit.UnsupportedError, "would not meet"),
     (nested_prange, (4,), hpcjit.UnsupportedError, "only the outermost loop is distributed"),
     (array_reduction, (np.ones((4, 3)),), hpcjit.UnsupportedError, "array reduction of 'acc'"),
+    (early_exit, (9,), hpcjit.UnsupportedError, "cannot leave the loop together"),
     (unknown_attr, (1,), hpcjit.TypingError, "unknown attribute 'init' of module 'hpcjit.mpi'"),
 ]
 
