@@ -124,6 +124,18 @@ def dist_sum_par(n):
     return acc, prod
 
 
+@njit(parallel=True)
+def dist_threads(n):
+    # the rank's block runs on its threads: every thread of every rank
+    # takes part (static schedule, n >= threads)
+    top = -1
+    seen = 0
+    for i in mpi.prange(n):
+        top = max(top, hpcjit.get_thread_id())
+        seen += 1
+    return top, seen
+
+
 @njit
 def dist_fill(n):
     a = np.zeros(n)
@@ -203,6 +215,8 @@ def main():
         assert d[1:] == ref[1:] and abs(d[0] - ref[0]) <= 1e-9 * abs(ref[0]), (size, d, ref)
         dp, refp = dist_sum_par(size), dist_sum_par.py_func(size)
         assert np.allclose(dp, refp, rtol=1e-12), (size, dp, refp)
+    top, seen = dist_threads(64 * n)
+    assert seen == 64 * n and top == hpcjit.get_num_threads() - 1, (top, seen, hpcjit.get_num_threads())
     # each rank writes its block only; py_func writes every item on every rank
     assert np.array_equal(dist_fill(37), np.arange(37) * 2.0)
     assert np.array_equal(dist_fill.py_func(37), np.arange(37) * 2.0 * n)

@@ -35,6 +35,9 @@ if case == "collectives":
 for k in ("HPCJIT_MPI_COMPILE_ONCE", "HPCJIT_DEBUG_COMPILE", "NUMBA_DEBUG_COMPILE"):
     env.pop(k, None)
 env["HPCJIT_NUM_THREADS"] = "1"
+if case == "compiled":
+    # hpcjit.mpi.prange under parallel=True: blocks per rank, then threads
+    env["HPCJIT_NUM_THREADS"] = "2"
 script = {"compile_every": "compile_once", "raises_run": "raises", "raises_jit": "raises"}.get(case, case)
 if case == "compile_once":
     env["HPCJIT_MPI_COMPILE_ONCE"] = "1"
