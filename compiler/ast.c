@@ -212,3 +212,23 @@ void ast_dump(StrBuf *b, const Node *n, int indent) {
     dump_list(b, "orelse", &n->orelse, indent + 1);
     dump_list(b, "finalbody", &n->finalbody, indent + 1);
 }
+
+static void clone_vec(Arena *a, PtrVec *dst, const PtrVec *src) {
+    *dst = (PtrVec){0};
+    for (int i = 0; i < src->len; i++)
+        vec_push(a, dst, ast_clone_expr(a, src->data[i]));
+}
+
+Node *ast_clone_expr(Arena *a, const Node *n) {
+    if (!n)
+        return NULL;
+    Node *c = ast_new(a, n->kind, n->loc);
+    *c = *n;
+    c->a = ast_clone_expr(a, n->a);
+    c->b = ast_clone_expr(a, n->b);
+    c->c = ast_clone_expr(a, n->c);
+    clone_vec(a, &c->args, &n->args);
+    clone_vec(a, &c->args2, &n->args2);
+    clone_vec(a, &c->keywords, &n->keywords);
+    return c;
+}

@@ -276,6 +276,9 @@ Node *parse_function(Arena *a, const SrcFile *file, Diag *d);
 /* Parse a whole module (for tests): a list of statements. */
 bool parse_module(Arena *a, const SrcFile *file, Diag *d, PtrVec *out);
 Node *ast_new(Arena *a, NodeKind k, SrcLoc loc);
+/* A deep copy of an expression (a, b, c, args, args2, keywords), made
+ * before typing: the copy carries no inference annotations of its own. */
+Node *ast_clone_expr(Arena *a, const Node *n);
 /* Readable dump of a tree, for golden tests and debugging. */
 void ast_dump(StrBuf *b, const Node *n, int indent);
 const char *ast_kind_name(NodeKind k);

@@ -266,6 +266,16 @@ static const char *unsupported_what(const Node *n, bool top) {
 }
 
 static bool check_vec(Inf *I, PtrVec *v);
+static bool check_supported(Inf *I, Node *n, bool top);
+
+static bool check_call_arg(Inf *I, Node *e) {
+    if (e->kind != N_LIST && e->kind != N_TUPLE)
+        return check_supported(I, e, false);
+    for (int i = 0; i < e->args.len; i++)
+        if (!check_call_arg(I, VEC_AT(e->args, i)))
+            return false;
+    return true;
+}
 
 static bool check_supported(Inf *I, Node *n, bool top) {
     if (!n)
@@ -286,6 +296,20 @@ static bool check_supported(Inf *I, Node *n, bool top) {
         }
         return check_vec(I, &n->body);
     }
+    if (n->kind == N_CALL) {
+        /* list literals pass as call arguments: np.array([[1, 2], [3, 4]]);
+         * anywhere else (and in other calls) inference refuses them */
+        if (!check_supported(I, n->a, false))
+            return false;
+        for (int i = 0; i < n->args.len; i++)
+            if (!check_call_arg(I, VEC_AT(n->args, i)))
+                return false;
+        for (int i = 0; i < n->keywords.len; i++) {
+            Node *k = VEC_AT(n->keywords, i);
+            if (k->name && !check_call_arg(I, k->a))
+                return false;
+        }
+    }
     if (n->kind == N_CALL && n->keywords.len) {
         for (int i = 0; i < n->keywords.len; i++) {
             Node *k = VEC_AT(n->keywords, i);
@@ -295,6 +319,8 @@ static bool check_supported(Inf *I, Node *n, bool top) {
             }
         }
     }
+    if (n->kind == N_CALL)
+        return true;
     return check_supported(I, n->a, false) && check_supported(I, n->b, false) &&
            check_supported(I, n->c, false) && check_vec(I, &n->body) &&
            check_vec(I, &n->orelse) && check_vec(I, &n->finalbody) && check_vec(I, &n->handlers) &&
@@ -916,7 +942,9 @@ Type *infer_expr(Inf *I, Node **pn) {
             if (self && refuse_readonly_store(I, n, self->ty))
                 return NULL;
         }
-        if (t && n->kind == N_CALL && n->call_kind == CALL_BUILTIN && is_view_builtin(n->builtin))
+        if (t && n->kind == N_CALL && n->call_kind == CALL_BUILTIN &&
+            (is_view_builtin(n->builtin) ||
+             (n->builtin == BI_NP_ASARRAY && n->args.len && t == ((Node *)VEC_AT(n->args, 0))->ty)))
             t = keep_readonly(I, n->self_node ? n->self_node : (n->args.len ? VEC_AT(n->args, 0) : NULL), t);
         break;
     case N_ATTRIBUTE:
@@ -942,6 +970,9 @@ Type *infer_expr(Inf *I, Node **pn) {
         t = v->ty;
         break;
     }
+    case N_LIST:
+        return UNSUP(I, n, "list literals are not supported by hpcjit (except as the argument of "
+                           "np.array and np.asarray)");
     case N_SLICE:
         return UNSUP(I, n, "slices are only supported as indices (and not yet for arrays)");
     case N_FSTRING:
@@ -1074,6 +1105,70 @@ static bool assign_value(Inf *I, PtrVec *targets, Node **pv, Node *stmt) {
 
 /* ---- statements ---- */
 
+/* NumPy's same_kind casting between dtype kinds: b < u < i < f < c, and
+ * an unsigned integer may become a signed one but not the reverse. */
+static int cast_kind(const Type *t) {
+    if (t->kind == TY_BOOL)
+        return 0;
+    if (ty_is_unsigned(t))
+        return 1;
+    if (ty_is_int(t))
+        return 2;
+    return ty_is_float(t) ? 3 : 4;
+}
+
+/* `a[mask] op= v` and `a[idx] op= v` work on a copy of the selection, as in
+ * NumPy: the statement becomes `a[mask] = a[mask] op v` (the read is the
+ * copy of the target made before typing), with NumPy's same_kind check on
+ * the in-place operation.  The index is evaluated twice, so it must be free
+ * of calls. */
+static bool pure_index(const Node *e) {
+    if (!e)
+        return true;
+    if (e->kind == N_CALL || e->kind == N_NAMEDEXPR)
+        return false;
+    if (!pure_index(e->a) || !pure_index(e->b) || !pure_index(e->c))
+        return false;
+    for (int i = 0; i < e->args.len; i++)
+        if (!pure_index(VEC_AT(e->args, i)))
+            return false;
+    return true;
+}
+
+static bool selection_augassign(Inf *I, Node *n) {
+    Node *t = n->a, *rd = n->c;
+    if (!pure_index(rd->a) || !pure_index(rd->b))
+        return UNSUP(I, t, "augmented assignment to a masked or fancy-indexed selection needs an index "
+                           "without calls (assign it to a variable first)"), false;
+    Type *rt = subscript_expr(I, rd, false);
+    if (!rt)
+        return false;
+    Type *vt = infer_expr(I, &n->b);
+    if (!vt)
+        return false;
+    if (IS_UNK(rt) || IS_UNK(vt))
+        return true;
+    Node *bin = ast_new(I->a, N_BINOP, n->loc);
+    bin->op = n->op;
+    bin->a = rd;
+    bin->b = n->b;
+    Type *r = infer_expr(I, &bin);
+    if (!r)
+        return false;
+    /* a Python int is weak (NEP 50): it adds to any integer array in place */
+    int k = vt->kind == TY_ARRAY ? cast_kind(r->dtype) : ty_is_int(vt) ? 1 : cast_kind(vt);
+    if (!IS_UNK(r) && r->kind == TY_ARRAY && k > cast_kind(t->a->ty->dtype))
+        return TYPING(I, n, "Cannot cast ufunc '%s' output from %s to %s with casting rule 'same_kind'",
+                      ast_op_str(n->op), infer_tyname(I, r->dtype), infer_tyname(I, t->a->ty->dtype)), false;
+    n->kind = N_ASSIGN;
+    n->targets = (PtrVec){0};
+    vec_push(I->a, &n->targets, t);
+    n->a = bin;
+    n->b = n->c = NULL;
+    n->op = OP_NONE;
+    return assign_value(I, &n->targets, &n->a, n);
+}
+
 static bool stmts(Inf *I, PtrVec *v);
 
 static bool return_stmt(Inf *I, Node *n) {
@@ -1186,9 +1281,13 @@ static bool stmt(Inf *I, Node *n) {
         if (t->kind != N_NAME && t->kind != N_SUBSCRIPT)
             return UNSUP(I, t, "augmented assignment to %s is not supported by hpcjit",
                          ast_kind_name(t->kind)), false;
+        if (t->kind == N_SUBSCRIPT && !n->c)
+            n->c = ast_clone_expr(I->a, t); /* the read of a[mask] op= v, see below */
         Type *tt = t->kind == N_NAME ? name_expr(I, t) : subscript_expr(I, t, true);
         if (!tt)
             return false;
+        if (t->kind == N_SUBSCRIPT && (t->idx_kind == IDX_MASK || t->idx_kind == IDX_FANCY))
+            return selection_augassign(I, n);
         Type *vt = infer_expr(I, &n->b);
         if (!vt)
             return false;

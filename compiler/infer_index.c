@@ -167,11 +167,15 @@ bool infer_index(Inf *I, Node *n, Type *base, bool store, Type **out) {
     bool step[HJ_MAX_NDIM_INDEX];
     bool unk = false;
     if (!special) {
+        /* a store through fewer integers than axes (a[i] = row, a[i] += b)
+         * writes a sub-array: it is typed as the view a[i, :, ...] */
+        bool partial_store = store && n_items < base->ndim;
         /* a name or call may still be an array or None: type the items */
-        if (!tuple && ix->kind != N_NAME && ix->kind != N_ATTRIBUTE && ix->kind != N_CALL &&
-            ix->kind != N_SUBSCRIPT && ix->kind != N_COMPARE && ix->kind != N_BINOP &&
-            ix->kind != N_UNARYOP)
+        if (!partial_store && !tuple && ix->kind != N_NAME && ix->kind != N_ATTRIBUTE &&
+            ix->kind != N_CALL && ix->kind != N_SUBSCRIPT && ix->kind != N_COMPARE &&
+            ix->kind != N_BINOP && ix->kind != N_UNARYOP)
             return false;
+        bool all_int = true;
         for (int i = 0; i < n_items; i++) {
             Type *t = infer_expr(I, &items[i]);
             if (!t) {
@@ -179,7 +183,11 @@ bool infer_index(Inf *I, Node *n, Type *base, bool store, Type **out) {
             }
             if (t->kind == TY_NONE || t->kind == TY_ARRAY)
                 special = true;
+            if (!ty_is_int(t))
+                all_int = false;
         }
+        if (partial_store && all_int)
+            special = true;
         if (!special)
             return false;
     }

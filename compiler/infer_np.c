@@ -74,6 +74,7 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NP_IDENTITY: S("identity", "n", "dtype"); break;
     case BI_NP_LINSPACE: S("linspace", "start", "stop", "num", "endpoint"); break;
     case BI_NP_ARRAY: S("array", "object", "dtype"); break;
+    case BI_NP_ASARRAY: S("asarray", "a", "dtype"); break;
     case BI_ARRAY_ASTYPE: S("astype", "a", "dtype"); break;
     case BI_ARRAY_FILL: S("fill", "a", "value"); break;
     case BI_NP_RESHAPE: S("reshape", "a", "newshape"); break;
@@ -303,6 +304,17 @@ static Type *nested_numbers(Inf *I, Node *at, Type *t, int depth, int *nd, int64
             return NULL;
     }
     return dt;
+}
+
+/* The argument of np.array/np.asarray is the one place a list literal is
+ * accepted (infer.c lets lists through only as call arguments): a nested
+ * sequence of scalars, typed as the tuple of the same elements. */
+static void lists_to_tuples(Node *e) {
+    if (e->kind != N_LIST && e->kind != N_TUPLE)
+        return;
+    e->kind = N_TUPLE;
+    for (int i = 0; i < e->args.len; i++)
+        lists_to_tuples(VEC_AT(e->args, i));
 }
 
 /* Python's int, float, bool, complex values as NumPy dtypes of fill values. */
@@ -633,7 +645,10 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         infer_store_slots(I, n, sl, ns);
         return ty_array(I->tc, ct, 1, LAYOUT_C);
     }
-    case BI_NP_ARRAY: {
+    case BI_NP_ARRAY: case BI_NP_ASARRAY: {
+        if (!sl[0])
+            return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[0]);
+        lists_to_tuples(sl[0]);
         Type *ot = infer_expr(I, &sl[0]);
         if (!ot)
             return NULL;
@@ -645,6 +660,8 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         sl[1] = NULL;
         if (ot->kind == TY_ARRAY) {
             infer_store_slots(I, n, sl, ns);
+            if (id == BI_NP_ASARRAY && (!dt || dt == ot->dtype))
+                return ot; /* the same data: a view keeping the layout */
             return ty_array(I->tc, dt ? dt : ot->dtype, ot->ndim, LAYOUT_C);
         }
         int nd = -1;

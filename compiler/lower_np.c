@@ -917,6 +917,7 @@ LLVMValueRef lower_np_call(Lower *L, Node *n, bool *owned, bool *handled) {
     case BI_NP_EXPAND_DIMS: case BI_NP_CONCATENATE: case BI_NP_STACK: case BI_NP_VSTACK: case BI_NP_HSTACK:
     case BI_NP_REPEAT: case BI_NP_TILE: case BI_NP_ROLL: case BI_NP_FLIP: case BI_NP_DIFF: case BI_NP_FULL:
     case BI_NP_FULL_LIKE: case BI_NP_EYE: case BI_NP_IDENTITY: case BI_NP_LINSPACE: case BI_NP_ARRAY:
+    case BI_NP_ASARRAY:
     case BI_ARRAY_ASTYPE: case BI_ARRAY_FILL:
         return lower_np_shape(L, n, owned);
     default:

@@ -587,6 +587,12 @@ static LLVMValueRef np_array(Lower *L, Node *n, bool *owned) {
     if (!v)
         return NULL;
     *owned = true;
+    if (o->ty->kind == TY_ARRAY && n->builtin == BI_NP_ASARRAY && o->ty->dtype == rty->dtype) {
+        /* np.asarray of an array of that dtype: the same data, no copy */
+        LLVMValueRef sh[MAXD], st[MAXD];
+        np_dims(L, v, rty->ndim, sh, st);
+        return np_view(L, v, rty, data_of(L, v), sh, st);
+    }
     if (o->ty->kind == TY_ARRAY)
         return np_copy_c(L, v, o->ty, rty);
     LLVMValueRef dims[MAXD];
@@ -609,7 +615,7 @@ LLVMValueRef lower_np_shape(Lower *L, Node *n, bool *owned) {
     case BI_NP_FULL: case BI_NP_FULL_LIKE: return full(L, n, owned);
     case BI_NP_EYE: case BI_NP_IDENTITY: return eye(L, n, owned);
     case BI_NP_LINSPACE: return linspace(L, n, owned);
-    case BI_NP_ARRAY: return np_array(L, n, owned);
+    case BI_NP_ARRAY: case BI_NP_ASARRAY: return np_array(L, n, owned);
     default: break;
     }
     Node *an = np_arg(n, 0);
