@@ -1,13 +1,26 @@
 /* memory.c - reference-counted array memory (rt_ memory API).
  *
- * One malloc holds the HjMemInfo header followed by the data, rounded up
- * to a 64-byte boundary: one allocation per array and no separate free of
- * the data.  Counts are C11 atomics because compiled code may run without
- * the GIL on several threads (nogil, prange). */
+ * Small arrays: one malloc holds the HjMemInfo header followed by the
+ * data, rounded up to a 64-byte boundary: one allocation per array and no
+ * separate free of the data.
+ *
+ * Large arrays (RT_LARGE bytes and more) are mmap'ed on a 2 MiB boundary
+ * with MADV_HUGEPAGE (NumPy does the same above 4 MiB), and a freed large
+ * block goes to a small cache (RT_CACHE_BLOCKS blocks, RT_CACHE_BYTES in
+ * all) that the next large allocation of about its size reuses.  Without
+ * it every array expression on arrays past glibc's mmap threshold gets a
+ * fresh mapping and pays one page fault per 4 KiB page, which costs more
+ * than the fused loop itself.  The cache is guarded by a mutex (frees
+ * happen on any thread) and emptied by rt_memory_shutdown().
+ *
+ * Counts are C11 atomics because compiled code may run without the GIL on
+ * several threads (nogil, prange). */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "hpcjit/runtime.h"
 
@@ -23,6 +36,106 @@ static inline _Atomic int64_t *refcnt_of(HjMemInfo *mi)
     return (_Atomic int64_t *)&mi->refcnt;
 }
 
+#define RT_LARGE (4u << 20)          /* bytes, header included */
+#define RT_HUGE (2u << 20)           /* the huge-page size on x86-64 and aarch64 */
+#define RT_CACHE_BLOCKS 8
+#define RT_CACHE_BYTES (256u << 20)
+
+typedef struct Large {
+    void *base;   /* the mapping; the HjMemInfo header sits at its start */
+    size_t size;  /* its length */
+} Large;
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static Large cache[RT_CACHE_BLOCKS]; /* oldest first */
+static int cache_n;
+static size_t cache_bytes;
+static int cache_closed;
+
+/* A fresh mapping of `size` bytes (a multiple of RT_HUGE) starting on a
+ * 2 MiB boundary, so that transparent huge pages can back all of it. */
+static void *map_large(size_t size)
+{
+    size_t len = size + RT_HUGE;
+    char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    uintptr_t a = ((uintptr_t)p + RT_HUGE - 1) & ~(uintptr_t)(RT_HUGE - 1);
+    size_t head = a - (uintptr_t)p, tail = len - head - size;
+    if (head)
+        munmap(p, head);
+    if (tail)
+        munmap((char *)a + size, tail);
+#ifdef MADV_HUGEPAGE
+    madvise((void *)a, size, MADV_HUGEPAGE); /* advice only: failure is harmless */
+#endif
+    return (void *)a;
+}
+
+static void free_large(HjMemInfo *mi)
+{
+    Large b = {mi, (size_t)(uintptr_t)mi->dtor_info};
+    Large out = {NULL, 0};
+    pthread_mutex_lock(&cache_lock);
+    if (!cache_closed && b.size <= RT_CACHE_BYTES) {
+        /* make room: the oldest blocks go back to the system */
+        if (cache_n == RT_CACHE_BLOCKS || cache_bytes + b.size > RT_CACHE_BYTES) {
+            out = cache[0];
+            memmove(cache, cache + 1, sizeof(Large) * (size_t)(cache_n - 1));
+            cache_n--;
+            cache_bytes -= out.size;
+        }
+        if (cache_n < RT_CACHE_BLOCKS && cache_bytes + b.size <= RT_CACHE_BYTES) {
+            cache[cache_n++] = b;
+            cache_bytes += b.size;
+            b.base = NULL;
+        }
+    }
+    pthread_mutex_unlock(&cache_lock);
+    if (out.base)
+        munmap(out.base, out.size);
+    if (b.base)
+        munmap(b.base, b.size);
+}
+
+/* A cached block of at least `size` bytes and less than twice that (the
+ * smallest such), or a new mapping. */
+static void *get_large(size_t size, size_t *got, int *fresh)
+{
+    void *p = NULL;
+    pthread_mutex_lock(&cache_lock);
+    int best = -1;
+    for (int i = 0; i < cache_n; i++)
+        if (cache[i].size >= size && cache[i].size / 2 < size && (best < 0 || cache[i].size < cache[best].size))
+            best = i;
+    if (best >= 0) {
+        p = cache[best].base;
+        *got = cache[best].size;
+        cache_bytes -= cache[best].size;
+        memmove(cache + best, cache + best + 1, sizeof(Large) * (size_t)(cache_n - best - 1));
+        cache_n--;
+    }
+    pthread_mutex_unlock(&cache_lock);
+    if (p) {
+        *fresh = 0;
+        return p;
+    }
+    *fresh = 1;
+    *got = size;
+    return map_large(size);
+}
+
+void rt_memory_shutdown(void)
+{
+    pthread_mutex_lock(&cache_lock);
+    for (int i = 0; i < cache_n; i++)
+        munmap(cache[i].base, cache[i].size);
+    cache_n = 0;
+    cache_bytes = 0;
+    cache_closed = 1; /* blocks freed from now on go straight back */
+    pthread_mutex_unlock(&cache_lock);
+}
+
 static HjMemInfo *alloc_block(int64_t nbytes, int zero)
 {
     if (nbytes < 0) {
@@ -36,7 +149,17 @@ static HjMemInfo *alloc_block(int64_t nbytes, int zero)
         return NULL;
     }
     size_t total = (size_t)nbytes + (size_t)overhead;
-    char *block = zero ? calloc(1, total) : malloc(total);
+    char *block = NULL;
+    size_t mapped = 0;
+    if (total >= RT_LARGE) {
+        size_t size = (total + RT_HUGE - 1) & ~(size_t)(RT_HUGE - 1);
+        int fresh = 0;
+        block = get_large(size, &mapped, &fresh);
+        zero = zero && !fresh; /* a fresh mapping is zero already */
+    } else {
+        block = zero ? calloc(1, total) : malloc(total);
+        zero = 0;
+    }
     if (!block) {
         rt_raise("MemoryError", "Allocation failed (probably too large).");
         return NULL;
@@ -44,11 +167,15 @@ static HjMemInfo *alloc_block(int64_t nbytes, int zero)
     HjMemInfo *mi = (HjMemInfo *)block;
     uintptr_t p = (uintptr_t)(block + sizeof(HjMemInfo));
     p = (p + RT_ALIGN - 1) & ~(uintptr_t)(RT_ALIGN - 1);
+    if (zero) /* a reused large block */
+        memset((void *)p, 0, (size_t)nbytes);
     atomic_init(refcnt_of(mi), 1);
     mi->data = (void *)p;
     mi->size = nbytes;
-    mi->dtor = NULL;
-    mi->dtor_info = NULL;
+    /* a large block returns to the cache through its destructor; the
+     * mapping's length rides in dtor_info */
+    mi->dtor = mapped ? free_large : NULL;
+    mi->dtor_info = mapped ? (void *)(uintptr_t)mapped : NULL;
     atomic_fetch_add_explicit(&n_alloc, 1, memory_order_relaxed);
     return mi;
 }

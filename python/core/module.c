@@ -113,7 +113,11 @@ static int core_clear(PyObject *mod)
     return 0;
 }
 
-static void core_free(void *mod) { core_clear((PyObject *)mod); }
+static void core_free(void *mod)
+{
+    core_clear((PyObject *)mod);
+    rt_memory_shutdown();
+}
 
 static PyModuleDef_Slot core_slots[] = {
     {Py_mod_exec, core_exec},

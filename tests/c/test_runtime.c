@@ -52,6 +52,60 @@ static void test_alloc_zeroed(void)
     rt_decref(mi);
 }
 
+/* Large blocks: mapped, reused from the cache after a free (zero-filled
+ * again for rt_alloc_zeroed), counted like the others, thread-safe. */
+static void *large_worker(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 50; i++) {
+        HjMemInfo *mi = rt_alloc((int64_t)(5 + i % 3) << 20);
+        if (!mi)
+            return (void *)1;
+        memset(mi->data, i, (size_t)mi->size);
+        rt_decref(mi);
+    }
+    return NULL;
+}
+
+static void test_alloc_large(void)
+{
+    const int64_t n = 8 << 20;
+    RtMemStats before = rt_memstats();
+    HjMemInfo *mi = rt_alloc(n);
+    CHECK(mi != NULL && mi->size == n);
+    CHECK(((uintptr_t)mi->data & 63) == 0);
+    memset(mi->data, 0xab, (size_t)n);
+    void *data = mi->data;
+    rt_decref(mi);
+    HjMemInfo *z = rt_alloc_zeroed(n - 1000);
+    CHECK(z != NULL && z->data == data); /* the cached block comes back */
+    int allzero = 1;
+    for (int64_t i = 0; i < n - 1000; i++)
+        allzero &= ((unsigned char *)z->data)[i] == 0;
+    CHECK(allzero);
+    HjMemInfo *big = rt_alloc(3 * n); /* too large for the cached block: a new one */
+    CHECK(big != NULL && big->data != z->data);
+    rt_decref(big);
+    rt_decref(z);
+    RtMemStats after = rt_memstats();
+    CHECK(after.alloc == before.alloc + 3 && after.free == before.free + 3);
+    pthread_t th[4];
+    for (int i = 0; i < 4; i++)
+        pthread_create(&th[i], NULL, large_worker, NULL);
+    for (int i = 0; i < 4; i++) {
+        void *r = NULL;
+        pthread_join(th[i], &r);
+        CHECK(r == NULL);
+    }
+    RtMemStats end = rt_memstats();
+    CHECK(end.alloc - after.alloc == 200 && end.free - after.free == 200);
+    rt_memory_shutdown();
+    HjMemInfo *late = rt_alloc(n); /* still works after the shutdown, unmapped at once */
+    CHECK(late != NULL);
+    rt_decref(late);
+    CHECK(!rt_exc_pending());
+}
+
 static void test_alloc_negative(void)
 {
     const char *type = NULL, *msg = NULL;
@@ -216,6 +270,7 @@ int main(void)
     test_refcount();
     test_custom_dtor();
     test_atomic_threads();
+    test_alloc_large();
     test_raise_fetch();
     test_raise_long_message();
     test_raise_index();

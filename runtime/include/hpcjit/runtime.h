@@ -48,6 +48,9 @@ typedef struct RtMemStats {
     int64_t alloc, free;
 } RtMemStats;
 RtMemStats rt_memstats(void);
+/* Return the cached large blocks to the system; later frees of large
+ * blocks unmap them at once.  Called when hpcjit._core is freed. */
+void rt_memory_shutdown(void);
 
 /* ---- exceptions ----------------------------------------------------------
  * Compiled code sets the pending exception and returns -1 up the call chain;
