@@ -5,14 +5,12 @@ makes a temporary per operator.
 
     PYTHONPATH=build/python python3 benchmarks/arrayexpr.py [--n N] [--repeat R]
 
-Prints the best-of-R time of each and the ratios NumPy/hpcjit (target
+Prints the best-of-R time (calls interleaved) of each and the ratios NumPy/hpcjit (target
 >= 1.5) and Numba/hpcjit (target >= 1.0).
 
-Measured (2 cores, n = 3M, 24 MB per array): NumPy/hpcjit 2.8 to 7.6,
-Numba/hpcjit 0.95 to 3.9.  Above glibc's largest mmap threshold (32 MB
-per array, n > 4M) every result is a fresh mmap and its page faults
-dominate hpcjit and Numba alike (NumPy asks for huge pages): the runtime's
-allocator, not the loop, then sets the time."""
+Large arrays come from the runtime's cache of huge-page mappings
+(runtime/memory.c), so a result array does not page-fault on every call;
+figures are in the top-level README ("Array memory")."""
 import argparse
 import time
 
@@ -38,19 +36,24 @@ def k_affine(a, b, c):
 KERNELS = [k_poly, k_mixed, k_where, k_affine]
 
 
-def best(f, args, repeat):
-    f(*args)
-    t = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
+def best_interleaved(fs, args, repeat):
+    """Best-of-`repeat` time of each function, the calls interleaved so that
+    load from other jobs on the machine hits every side alike."""
+    for f in fs:
         f(*args)
-        t = min(t, time.perf_counter() - t0)
+    t = [float("inf")] * len(fs)
+    for _ in range(repeat):
+        for i, f in enumerate(fs):
+            t0 = time.perf_counter()
+            f(*args)
+            t[i] = min(t[i], time.perf_counter() - t0)
     return t
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--n", type=int, default=3_000_000, help="elements per array (default 3M: 24 MB each)")
+    ap.add_argument("--n", type=int, default=8_000_000,
+                    help="elements per array (default 8M: 61 MiB each, past a 32 MiB last-level cache)")
     ap.add_argument("--repeat", type=int, default=7)
     args = ap.parse_args()
     import hpcjit
@@ -66,13 +69,14 @@ def main():
         hj = hpcjit.njit(k)
         exp = k(a, b, c)
         assert np.allclose(hj(a, b, c), exp)
-        t_np = best(k, (a, b, c), args.repeat)
-        t_hj = best(hj, (a, b, c), args.repeat)
-        t_nb = float("nan")
+        fs = [k, hj]
         if numba is not None:
             nb = numba.njit(k)
             assert np.allclose(nb(a, b, c), exp)
-            t_nb = best(nb, (a, b, c), args.repeat)
+            fs.append(nb)
+        ts = best_interleaved(fs, (a, b, c), args.repeat)
+        t_np, t_hj = ts[0], ts[1]
+        t_nb = ts[2] if numba is not None else float("nan")
         print(f"{k.__name__:10} {t_np * 1e3:9.2f} {t_hj * 1e3:9.2f} {t_nb * 1e3:9.2f} "
               f"{t_np / t_hj:7.2f} {t_nb / t_hj:7.2f}")
 
