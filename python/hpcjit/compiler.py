@@ -378,7 +378,7 @@ def compile_for(disp, argcodes, rettype=None, want_ir=False, want_types=False):
         # compiled code calls MPI through the runtime's table: start MPI
         # (collective) and install it before the code can run
         from . import mpi
-        mpi.init()
+        mpi._init_for_compiled_code()
     disp._add_overload("".join(argcodes), res["address"], res["rettype"], res["signature"], info)
     return info
 

@@ -117,6 +117,16 @@ def init(thread_level=None):
     _install_compile_hook()
 
 
+def _init_for_compiled_code():
+    """compiler.compile_for, after compiling code that calls hpcjit.mpi:
+    start MPI before that code can run.  The compile hook installed here
+    did not see that compilation: count it."""
+    if _ready:
+        return
+    init()
+    _stats["compiled"] += 1
+
+
 def _lib_ready():
     if not _ready:
         init()

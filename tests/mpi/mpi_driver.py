@@ -97,7 +97,7 @@ elif case in ("compile_once", "compile_every"):
 elif case.startswith("example_"):
     if p.returncode != 0 or f"ranks {nprocs}" not in out:
         fail("the example failed")
-    if case == "example_reduce" and "compiles over all ranks 1" not in out:
+    if case in ("example_reduce", "example_prange") and "compiles over all ranks 1" not in out:
         fail("compile once through hpcjit run --compile-once")
 elif case in ("raises", "raises_run", "raises_jit"):
     if p.returncode == 0:
