@@ -9,9 +9,6 @@
 
 #include "hpcjit/runtime.h"
 
-#define RT_EXC_TYPE_MAX 64
-#define RT_EXC_MSG_MAX 1024
-
 typedef struct RtExcState {
     int pending;
     char type[RT_EXC_TYPE_MAX];

@@ -87,8 +87,31 @@ static void raise_pending(void)
         PyErr_SetString(PyExc_SystemError, "hpcjit: compiled code failed without setting an exception");
         return;
     }
+    PyObject *exc = NULL;
+    const char *dot = strrchr(type, '.');
+    if (dot) {
+        /* "numpy.linalg.LinAlgError": a class of an importable module.  The
+         * strings live in the runtime's thread-local buffers, which the
+         * import could overwrite by running compiled code: copy them. */
+        char mod[RT_EXC_TYPE_MAX], text[RT_EXC_MSG_MAX];
+        snprintf(mod, sizeof mod, "%s", type);
+        mod[dot - type] = '\0';
+        const char *cls = mod + (dot - type) + 1;
+        snprintf(text, sizeof text, "%s", msg ? msg : "");
+        PyObject *m = PyImport_ImportModule(mod);
+        exc = m ? PyObject_GetAttrString(m, cls) : NULL;
+        Py_XDECREF(m);
+        if (!exc || !PyExceptionClass_Check(exc))
+            PyErr_Format(PyExc_RuntimeError, "%s.%s: %s", mod, cls, text); /* replaces any import error */
+        else if (text[0])
+            PyErr_SetString(exc, text);
+        else
+            PyErr_SetNone(exc);
+        Py_XDECREF(exc);
+        return;
+    }
     PyObject *builtins = PyEval_GetBuiltins(); /* borrowed */
-    PyObject *exc = builtins ? PyDict_GetItemString(builtins, type) : NULL;
+    exc = builtins ? PyDict_GetItemString(builtins, type) : NULL;
     if (!exc || !PyExceptionClass_Check(exc)) {
         PyErr_Format(PyExc_RuntimeError, "%s: %s", type, msg);
         return;

@@ -55,7 +55,11 @@ void rt_memory_shutdown(void);
 /* ---- exceptions ----------------------------------------------------------
  * Compiled code sets the pending exception and returns -1 up the call chain;
  * the dispatcher fetches it and raises the Python exception of that name.
- * `type` is the name of a Python builtin exception class ("ValueError"). */
+ * `type` is the name of a Python builtin exception class ("ValueError") or a
+ * dotted "module.Class" ("numpy.linalg.LinAlgError"); type and message are
+ * truncated to these sizes. */
+#define RT_EXC_TYPE_MAX 64
+#define RT_EXC_MSG_MAX 1024
 void rt_raise(const char *type, const char *msg);  /* msg may be NULL */
 /* IndexError: "index 7 is out of bounds for axis 0 with size 5" */
 void rt_raise_index(int64_t index, int64_t axis, int64_t size);
