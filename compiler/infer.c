@@ -45,7 +45,7 @@ bool infer_check_value(Inf *I, Node *n, Type *t) {
         return true;
     if (t->kind == TY_STRING)
         err(I, HJ_DIAG_UNSUPPORTED, n,
-            "strings are not supported by hpcjit (only as raise and assert messages)");
+            "strings are not supported by hpcjit (only in print() and as raise and assert messages)");
     else if (t->kind == TY_EXC_CLASS || t->kind == TY_EXC_VALUE)
         err(I, HJ_DIAG_UNSUPPORTED, n, "exceptions can only be raised, not used as values");
     else
@@ -976,7 +976,7 @@ Type *infer_expr(Inf *I, Node **pn) {
     case N_SLICE:
         return UNSUP(I, n, "slices are only supported as indices (and not yet for arrays)");
     case N_FSTRING:
-        return UNSUP(I, n, "f-strings are not supported by hpcjit");
+        return UNSUP(I, n, "f-strings are only supported as print() arguments and raise/assert messages (strings are not values in hpcjit)");
     default:
         return UNSUP(I, n, "%s expressions are not supported by hpcjit", ast_kind_name(n->kind));
     }
@@ -1225,7 +1225,7 @@ static bool message_ok(Inf *I, Node *m) {
     if (!m)
         return true;
     if (m->kind == N_FSTRING)
-        return UNSUP(I, m, "f-strings in messages are not supported yet (use a string constant)"), false;
+        return infer_fstring(I, m); /* infer_text.c */
     if (m->kind != N_CONST || m->cval.kind != CVAL_STR || m->cval.is_bytes)
         return UNSUP(I, m, "the message must be a string constant"), false;
     m->ty = infer_ty(I, TY_STRING);

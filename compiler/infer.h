@@ -49,6 +49,12 @@ bool infer_index(Inf *I, Node *n, Type *base, bool store, Type **out);
  * target and checks v.  -1 when the target is another form. */
 int infer_index_store_array(Inf *I, Node *t, Node **pv, Type *vt);
 
+/* infer_text.c: print() and f-strings (print arguments, raise/assert
+ * messages); a string constant (N_CONST or a folded global). */
+Type *infer_print_call(Inf *I, Node *n);
+bool infer_fstring(Inf *I, Node *f);
+bool infer_text_is_strconst(const Node *n);
+
 /* infer_call.c: keyword binding for the library builtins of infer_np.c and
  * infer_search.c.  A Sig names a function's parameters in order. */
 #define INFER_MAX_SLOTS 6

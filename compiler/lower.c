@@ -1029,6 +1029,12 @@ static bool stmt_raise(Lower *L, Node *n) {
     }
     if (e->kind == N_CALL && e->args.len > 0) {
         Node *m = VEC_AT(e->args, 0);
+        if (m && m->kind == N_FSTRING) {
+            if (!lower_raise_fstring(L, m, e->ty->name))
+                return false;
+            start_dead_block(L);
+            return true;
+        }
         if (m && m->kind == N_CONST && m->cval.kind == CVAL_STR)
             msg = arena_strndup(&L->c->arena, m->cval.s ? m->cval.s : "", (size_t)m->cval.slen);
     }
@@ -1042,6 +1048,14 @@ static bool stmt_assert(Lower *L, Node *n) {
     if (!c)
         return false;
     const char *msg = NULL;
+    if (n->b && n->b->kind == N_FSTRING) {
+        /* the message is evaluated only when the assertion fails */
+        LLVMBasicBlockRef ok = lower_branch_raise(L, LLVMBuildNot(L->b, c, ""), "assert");
+        if (!lower_raise_fstring(L, n->b, "AssertionError"))
+            return false;
+        lower_at(L, ok);
+        return true;
+    }
     if (n->b && n->b->kind == N_CONST && n->b->cval.kind == CVAL_STR)
         msg = arena_strndup(&L->c->arena, n->b->cval.s ? n->b->cval.s : "", (size_t)n->b->cval.slen);
     lower_raise_if(L, LLVMBuildNot(L->b, c, ""), "AssertionError", msg);

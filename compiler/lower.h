@@ -162,6 +162,12 @@ LLVMValueRef lower_len(Lower *L, const Node *at, LLVMValueRef v, Type *t);
  * scratch); owned.  Raises ValueError/MemoryError on bad sizes. */
 LLVMValueRef lower_alloc_array(Lower *L, Type *aty, LLVMValueRef *dims, bool zeroed);
 
+/* ---- lower_text.c: print() and f-string messages ---- */
+LLVMValueRef lower_print_call(Lower *L, Node *n);
+/* Raise `type` with the f-string `msg` as its message; leaves through the
+ * error exit. */
+bool lower_raise_fstring(Lower *L, Node *msg, const char *type);
+
 /* ---- lower_index.c: subscripts with idx_kind != IDX_INT ---- */
 LLVMValueRef lower_index_expr(Lower *L, Node *n, bool *owned);
 /* n[...] = v: v a scalar of type t, or (mask/fancy targets) a 1-D array. */

@@ -1152,6 +1152,7 @@ LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned) {
     if (lower_ae_is_ufunc_call(n))
         return lower_ae_call(L, n, owned); /* lower_arrayexpr.c */
     switch (b) {
+    case BI_PRINT: return lower_print_call(L, n); /* lower_text.c */
     case BI_RANGE:
     case BI_PRANGE: case BI_MPI_PRANGE: return lower_range_value(L, n);
     case BI_GET_THREAD_ID:

@@ -5,6 +5,7 @@
 #include "hpcjit/pool.h"
 #include "hpcjit/runtime.h"
 #include "hpcjit/search.h"
+#include "hpcjit/text.h"
 
 /* Function pointers stored as data pointers: POSIX guarantees the
  * round trip, and the JIT only needs the address. */
@@ -46,6 +47,22 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_random_randint),
     RT_SYM(rt_random_shuffle),
     RT_SYM(rt_random_sample),
+    /* print() and f-string messages (text.c; compiler/lower_text.c) */
+    RT_SYM(rt_text_begin),
+    RT_SYM(rt_text_str),
+    RT_SYM(rt_text_repr_str),
+    RT_SYM(rt_text_int),
+    RT_SYM(rt_text_uint),
+    RT_SYM(rt_text_f64),
+    RT_SYM(rt_text_f32),
+    RT_SYM(rt_text_c128),
+    RT_SYM(rt_text_c64),
+    RT_SYM(rt_text_bool),
+    RT_SYM(rt_text_format_int),
+    RT_SYM(rt_text_format_float),
+    RT_SYM(rt_text_array),
+    RT_SYM(rt_text_print),
+    RT_SYM(rt_text_raise),
     /* hpcjit.mpi in compiled code (mpi_hooks.c; compiler/lower_mpi.c) */
     RT_SYM(rt_mpi_rank),
     RT_SYM(rt_mpi_size),

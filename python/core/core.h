@@ -24,6 +24,10 @@ typedef struct CoreState {
     PyTypeObject *owner_type; /* _MemInfoOwner: base of arrays owning a MemInfo */
 } CoreState;
 
+/* ---- print() of compiled code (text.c) --------------------------------- */
+void core_text_install(void);
+void core_text_remove(void);
+
 /* ---- typecodes (typecode.c) -------------------------------------------- */
 /* Size and alignment of the unboxed form of the typecode at *tc (abi.h);
  * advances *tc past it.  Returns -1 on a malformed typecode. */

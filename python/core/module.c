@@ -90,6 +90,7 @@ static int core_exec(PyObject *mod)
         return -1;
     if (PyModule_AddFunctions(mod, pa_methods) < 0)
         return -1;
+    core_text_install();
     return 0;
 }
 
@@ -116,6 +117,7 @@ static int core_clear(PyObject *mod)
 static void core_free(void *mod)
 {
     core_clear((PyObject *)mod);
+    core_text_remove();
     rt_memory_shutdown();
 }
 

@@ -246,10 +246,11 @@ static void test_errors(void) {
     EXPECT("def f(a):\n    a[0] = a\n", "ad2C", "typing 2:12: could not broadcast array(float64, 2d, C) into array(float64, 1d, C) (the value has more dimensions)");
     EXPECT("def f(a):\n    x, y = a, 1, 2\n", "l", "typing 2:5: cannot unpack UniTuple(int64 x 3) into 2 targets (it has 3 elements)");
     EXPECT("def f(t):\n    return t[2]\n", "(ld)", "typing 2:14: tuple index 2 out of range for Tuple(int64, float64)");
-    EXPECT("def f(a):\n    raise ValueError(f\"bad {a}\")\n", "l",
-           "unsupported 2:22: f-strings in messages are not supported yet (use a string constant)");
+    EXPECT("def f(a):\n    raise ValueError(f\"bad {a}\")\n", "l", "(int64) -> none");
+    EXPECT("def f(a):\n    raise ValueError(f\"bad {a:{a}}\")\n", "l",
+           "unsupported 2:32: replacement fields inside a format spec are not supported by hpcjit");
     EXPECT("def f(a):\n    x = \"s\"\n    return a\n", "l",
-           "unsupported 2:9: strings are not supported by hpcjit (only as raise and assert messages)");
+           "unsupported 2:9: strings are not supported by hpcjit (only in print() and as raise and assert messages)");
     EXPECT("def f(a):\n    return a << 1.5\n", "l", "typing 2:12: cannot left-shift int64 and float64 (integers only)");
     EXPECT("def f(a):\n    return math.sqrt(a)\n", "D", "typing 2:22: math.sqrt() does not accept complex128");
     EXPECT("def f(a):\n    return np.empty(a)\n", "d", "typing 2:21: array shape must be an int or a tuple of ints, not float64");

@@ -1,5 +1,5 @@
-# args: l
-def f(n):
+# args: l l
+def f(n, w):
     if n < 0:
-        raise ValueError(f"negative: {n}")
+        raise ValueError(f"negative: {n:>{w}}")
     return n

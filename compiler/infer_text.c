@@ -1,0 +1,125 @@
+/* infer_text.c - typing of print() and of f-strings (as print() arguments
+ * and as raise/assert messages).
+ *
+ * Tree shape after the final pass (lower_text.c relies on it):
+ *  - print: `args` are the values; each is a string constant (N_CONST, or
+ *    a name folded to one: ty TY_STRING, cval CVAL_STR), an N_FSTRING, or
+ *    a value whose type is a number, None, an array or a tuple of those.
+ *    Keywords `sep` and `end` (string constants or None) are kept as they
+ *    are; no other keyword is accepted.
+ *  - N_FSTRING: ty TY_STRING; args are N_CONST strings and N_FORMATTED
+ *    nodes whose `a` is a value as above (or a string constant) and whose
+ *    `b` (format spec) is NULL or an N_FSTRING of N_CONST strings only. */
+#include "infer.h"
+
+#include <string.h>
+
+static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) HJ_PRINTF(4, 5);
+static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    diag_verror(&I->c->diag, k, n->loc, fmt, ap);
+    va_end(ap);
+    return NULL;
+}
+#define TYPING(I, n, ...) fail((I), HJ_DIAG_TYPING, (n), __VA_ARGS__)
+#define UNSUP(I, n, ...) fail((I), HJ_DIAG_UNSUPPORTED, (n), __VA_ARGS__)
+
+bool infer_text_is_strconst(const Node *n) {
+    return n && n->ty && n->ty->kind == TY_STRING && n->cval.kind == CVAL_STR && !n->cval.is_bytes &&
+           (n->kind == N_CONST || n->kind == N_NAME || n->kind == N_ATTRIBUTE);
+}
+
+/* Numbers, None, arrays and tuples of them: what print() can write. */
+static bool printable(const Type *t) {
+    if (t->kind == TY_TUPLE) {
+        for (int i = 0; i < t->nelems; i++)
+            if (!printable(t->elems[i]))
+                return false;
+        return true;
+    }
+    return ty_is_number(t) || t->kind == TY_NONE || t->kind == TY_ARRAY || t->kind == TY_UNKNOWN;
+}
+
+/* One value of print() or of a replacement field: its type, or NULL. */
+static Type *text_value(Inf *I, Node **pn, const char *what) {
+    Node *n = *pn;
+    if (n->kind == N_FSTRING)
+        return infer_fstring(I, n) ? n->ty : NULL;
+    Type *t = infer_expr(I, pn);
+    if (!t)
+        return NULL;
+    n = *pn;
+    if (t->kind == TY_STRING) {
+        if (!infer_text_is_strconst(n))
+            return UNSUP(I, n, "only string constants can be printed (strings are not supported by hpcjit)");
+        return t;
+    }
+    if (!printable(t))
+        return UNSUP(I, n, "%s of %s is not supported by hpcjit", what, infer_tyname(I, t));
+    return t;
+}
+
+/* A format spec: an f-string of constant text only ("{x:>{w}}" is refused). */
+static bool spec_ok(Inf *I, Node *spec, Type *vt) {
+    if (!spec)
+        return true;
+    size_t len = 0;
+    for (int i = 0; i < spec->args.len; i++) {
+        Node *p = VEC_AT(spec->args, i);
+        if (p->kind != N_CONST || p->cval.kind != CVAL_STR)
+            return UNSUP(I, p, "replacement fields inside a format spec are not supported by hpcjit"), false;
+        len += (size_t)p->cval.slen;
+        p->ty = infer_ty(I, TY_STRING);
+    }
+    spec->ty = infer_ty(I, TY_STRING);
+    if (len == 0 || IS_UNK(vt))
+        return true;
+    if (vt->kind == TY_BOOL || ty_is_int(vt) || ty_is_float(vt))
+        return true;
+    return TYPING(I, spec, "format specs are supported for integers and floats only, not %s",
+                  infer_tyname(I, vt)), false;
+}
+
+bool infer_fstring(Inf *I, Node *f) {
+    for (int i = 0; i < f->args.len; i++) {
+        Node *p = VEC_AT(f->args, i);
+        if (p->kind == N_CONST) {
+            p->ty = infer_ty(I, TY_STRING);
+            continue;
+        }
+        if (p->kind != N_FORMATTED)
+            return UNSUP(I, p, "unexpected part of an f-string"), false;
+        if (p->name && strcmp(p->name, "a") == 0)
+            return UNSUP(I, p, "the !a conversion is not supported by hpcjit"), false;
+        if (p->a->kind == N_FSTRING)
+            return UNSUP(I, p->a, "nested f-strings are not supported by hpcjit"), false;
+        Type *t = text_value(I, &p->a, "formatting a value");
+        if (!t || !spec_ok(I, p->b, t))
+            return false;
+        p->ty = infer_ty(I, TY_STRING);
+    }
+    f->ty = infer_ty(I, TY_STRING);
+    return true;
+}
+
+/* print(*values, sep=' ', end='\n') */
+Type *infer_print_call(Inf *I, Node *n) {
+    for (int i = 0; i < n->keywords.len; i++) {
+        Node *k = VEC_AT(n->keywords, i);
+        if (!k->name)
+            return UNSUP(I, k, "print(**kwargs) is not supported by hpcjit");
+        if (strcmp(k->name, "sep") != 0 && strcmp(k->name, "end") != 0)
+            return UNSUP(I, k, "print() keyword '%s' is not supported by hpcjit (only sep= and end=)", k->name);
+        Type *t = infer_expr(I, &k->a);
+        if (!t)
+            return NULL;
+        if (!(t->kind == TY_NONE || infer_text_is_strconst(k->a)))
+            return TYPING(I, k->a, "print() %s must be a string constant or None, not %s", k->name,
+                          infer_tyname(I, t));
+    }
+    for (int i = 0; i < n->args.len; i++)
+        if (!text_value(I, (Node **)&VEC_AT(n->args, i), "print()"))
+            return NULL;
+    return infer_ty(I, TY_NONE);
+}

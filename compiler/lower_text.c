@@ -1,0 +1,218 @@
+/* lower_text.c - print() and f-string exception messages: calls into the
+ * runtime's text buffer (runtime/include/hpcjit/text.h).
+ *
+ * Every value is lowered first, in source order, and only then is the
+ * text built, so that a call inside an argument that itself prints or
+ * raises cannot clobber the half-built line (the buffer is per thread). */
+#include "lower.h"
+
+#include <string.h>
+
+#include "util.h"
+
+bool infer_text_is_strconst(const Node *n); /* infer_text.c */
+
+typedef struct Vals {
+    LLVMValueRef *v;
+    int n, cap;
+} Vals;
+
+static void push(Lower *L, Vals *vs, LLVMValueRef v) {
+    if (vs->n == vs->cap) {
+        int cap = vs->cap ? vs->cap * 2 : 8;
+        LLVMValueRef *p = arena_alloc(&L->c->arena, sizeof *p * (size_t)cap);
+        if (vs->n)
+            memcpy(p, vs->v, sizeof *p * (size_t)vs->n);
+        vs->v = p;
+        vs->cap = cap;
+    }
+    vs->v[vs->n++] = v;
+}
+
+static const char *const_text(Lower *L, const Node *n) {
+    return arena_strndup(&L->c->arena, n->cval.s ? n->cval.s : "", (size_t)n->cval.slen);
+}
+
+/* ---- pass 1: evaluate ------------------------------------------------------- */
+
+static bool eval_value(Lower *L, Node *n, Vals *vs);
+
+static bool eval_fstring(Lower *L, Node *f, Vals *vs) {
+    for (int i = 0; i < f->args.len; i++) {
+        Node *p = VEC_AT(f->args, i);
+        if (p->kind == N_FORMATTED && !eval_value(L, p->a, vs))
+            return false;
+    }
+    return true;
+}
+
+static bool eval_value(Lower *L, Node *n, Vals *vs) {
+    if (n->kind == N_FSTRING)
+        return eval_fstring(L, n, vs);
+    if (infer_text_is_strconst(n) || n->ty->kind == TY_NONE)
+        return true;
+    LLVMValueRef v = lower_expr_use(L, n); /* owned arrays live until the text is written */
+    if (!v)
+        return false;
+    push(L, vs, v);
+    return true;
+}
+
+/* ---- pass 2: write ------------------------------------------------------------ */
+
+static void call(Lower *L, const char *fn, LLVMTypeRef p0, LLVMValueRef a0) {
+    LLVMTypeRef p[1] = {p0};
+    LLVMValueRef a[1] = {a0};
+    lower_rt(L, fn, L->t_void, p, p0 ? 1 : 0, a);
+}
+
+static void text(Lower *L, const char *s) { call(L, "rt_text_str", L->t_ptr, lower_cstr(L, s)); }
+
+static char dtype_char(const Type *dt) { return "?bhilBHILfdFD"[dt->kind - TY_BOOL]; }
+
+/* Write value v of type t as str() does (`repr`: as repr() inside tuples). */
+static void write_value(Lower *L, LLVMValueRef v, Type *t, bool repr) {
+    switch (t->kind) {
+    case TY_NONE: text(L, "None"); return;
+    case TY_BOOL: call(L, "rt_text_bool", L->t_i32, LLVMBuildZExt(L->b, v, L->t_i32, "")); return;
+    case TY_FLOAT32: call(L, "rt_text_f32", L->t_f32, v); return;
+    case TY_FLOAT64: call(L, "rt_text_f64", L->t_f64, v); return;
+    case TY_COMPLEX64: case TY_COMPLEX128: {
+        LLVMTypeRef ft = t->kind == TY_COMPLEX64 ? L->t_f32 : L->t_f64;
+        LLVMTypeRef p[2] = {ft, ft};
+        LLVMValueRef a[2] = {LLVMBuildExtractValue(L->b, v, 0, "re"), LLVMBuildExtractValue(L->b, v, 1, "im")};
+        lower_rt(L, t->kind == TY_COMPLEX64 ? "rt_text_c64" : "rt_text_c128", L->t_void, p, 2, a);
+        return;
+    }
+    case TY_ARRAY: {
+        LLVMValueRef slot = lower_alloca(L, lower_type(L, t), "arr.text");
+        LLVMBuildStore(L->b, v, slot);
+        LLVMTypeRef p[4] = {L->t_ptr, L->t_i32, L->t_i32, L->t_i32};
+        LLVMValueRef a[4] = {slot, lower_i32(L, t->ndim), lower_i32(L, dtype_char(t->dtype)), lower_i32(L, repr)};
+        lower_rt(L, "rt_text_array", L->t_void, p, 4, a);
+        return;
+    }
+    case TY_TUPLE:
+        text(L, "(");
+        for (int i = 0; i < t->nelems; i++) {
+            if (i > 0)
+                text(L, ", ");
+            write_value(L, LLVMBuildExtractValue(L->b, v, (unsigned)i, ""), t->elems[i], true);
+        }
+        text(L, t->nelems == 1 ? ",)" : ")");
+        return;
+    default:
+        if (ty_is_unsigned(t))
+            call(L, "rt_text_uint", L->t_i64, LLVMBuildZExt(L->b, v, L->t_i64, ""));
+        else
+            call(L, "rt_text_int", L->t_i64, LLVMBuildSExt(L->b, v, L->t_i64, ""));
+        return;
+    }
+}
+
+/* format(v, spec) for a bool, integer or float with a non-empty spec. */
+static void write_formatted(Lower *L, LLVMValueRef v, Type *t, const char *spec) {
+    LLVMValueRef st;
+    if (ty_is_float(t)) {
+        LLVMTypeRef p[3] = {L->t_f64, L->t_i32, L->t_ptr};
+        LLVMValueRef a[3] = {t->kind == TY_FLOAT32 ? LLVMBuildFPExt(L->b, v, L->t_f64, "") : v,
+                             lower_i32(L, t->kind == TY_FLOAT32), lower_cstr(L, spec)};
+        st = lower_rt(L, "rt_text_format_float", L->t_i32, p, 3, a);
+    } else {
+        bool u = ty_is_unsigned(t);
+        LLVMValueRef x = u || t->kind == TY_BOOL ? LLVMBuildZExt(L->b, v, L->t_i64, "")
+                                                 : LLVMBuildSExt(L->b, v, L->t_i64, "");
+        LLVMTypeRef p[3] = {L->t_i64, L->t_i32, L->t_ptr};
+        LLVMValueRef a[3] = {x, lower_i32(L, u), lower_cstr(L, spec)};
+        st = lower_rt(L, "rt_text_format_int", L->t_i32, p, 3, a);
+    }
+    lower_check_status(L, st);
+}
+
+static void write_node(Lower *L, Node *n, const Vals *vs, int *k, bool repr);
+
+static void write_fstring(Lower *L, Node *f, const Vals *vs, int *k) {
+    for (int i = 0; i < f->args.len; i++) {
+        Node *p = VEC_AT(f->args, i);
+        if (p->kind == N_CONST) {
+            if (p->cval.slen > 0)
+                text(L, const_text(L, p));
+            continue;
+        }
+        StrBuf spec;
+        sb_init(&spec);
+        for (int j = 0; p->b && j < p->b->args.len; j++) {
+            Node *s = VEC_AT(p->b->args, j);
+            sb_putn(&spec, s->cval.s ? s->cval.s : "", (size_t)s->cval.slen);
+        }
+        bool repr = p->name && strcmp(p->name, "r") == 0;
+        if (spec.len > 0 && !infer_text_is_strconst(p->a) && p->a->ty->kind != TY_NONE) {
+            write_formatted(L, vs->v[(*k)++], p->a->ty, arena_strndup(&L->c->arena, spec.s, spec.len));
+        } else if (p->a->ty->kind == TY_FLOAT32 && !infer_text_is_strconst(p->a)) {
+            /* np.float32.__format__ formats the value as a Python float */
+            write_value(L, LLVMBuildFPExt(L->b, vs->v[(*k)++], L->t_f64, ""), ty_scalar(L->c->tc, TY_FLOAT64),
+                        repr);
+        } else {
+            write_node(L, p->a, vs, k, repr);
+        }
+        sb_free(&spec);
+    }
+}
+
+static void write_node(Lower *L, Node *n, const Vals *vs, int *k, bool repr) {
+    if (n->kind == N_FSTRING) {
+        write_fstring(L, n, vs, k);
+    } else if (infer_text_is_strconst(n)) {
+        LLVMValueRef s = lower_cstr(L, const_text(L, n));
+        call(L, repr ? "rt_text_repr_str" : "rt_text_str", L->t_ptr, s);
+    } else if (n->ty->kind == TY_NONE) {
+        text(L, "None");
+    } else {
+        write_value(L, vs->v[(*k)++], n->ty, repr);
+    }
+}
+
+/* sep= / end= of print(): the constant's text, or dflt for None/absent. */
+static const char *keyword_text(Lower *L, Node *call_node, const char *name, const char *dflt) {
+    for (int i = 0; i < call_node->keywords.len; i++) {
+        Node *kw = VEC_AT(call_node->keywords, i);
+        if (kw->name && strcmp(kw->name, name) == 0)
+            return infer_text_is_strconst(kw->a) ? const_text(L, kw->a) : dflt;
+    }
+    return dflt;
+}
+
+LLVMValueRef lower_print_call(Lower *L, Node *n) {
+    Vals vs = {0};
+    int mark = lower_temps_mark(L);
+    for (int i = 0; i < n->args.len; i++)
+        if (!eval_value(L, VEC_AT(n->args, i), &vs))
+            return NULL;
+    const char *sep = keyword_text(L, n, "sep", " "), *end = keyword_text(L, n, "end", "\n");
+    call(L, "rt_text_begin", NULL, NULL);
+    int k = 0;
+    for (int i = 0; i < n->args.len; i++) {
+        if (i > 0 && *sep)
+            text(L, sep);
+        write_node(L, VEC_AT(n->args, i), &vs, &k, false);
+    }
+    LLVMTypeRef p[1] = {L->t_ptr};
+    LLVMValueRef a[1] = {lower_cstr(L, end)};
+    lower_check_status(L, lower_rt(L, "rt_text_print", L->t_i32, p, 1, a));
+    lower_temps_release(L, mark);
+    return lower_zero(L, n->ty);
+}
+
+bool lower_raise_fstring(Lower *L, Node *msg, const char *type) {
+    Vals vs = {0};
+    int mark = lower_temps_mark(L);
+    if (!eval_fstring(L, msg, &vs))
+        return false;
+    call(L, "rt_text_begin", NULL, NULL);
+    int k = 0;
+    write_fstring(L, msg, &vs, &k);
+    call(L, "rt_text_raise", L->t_ptr, lower_cstr(L, type));
+    lower_goto_error(L);        /* releases the message's temporaries */
+    lower_temps_release(L, mark); /* only forgets them: the block is closed */
+    return true;
+}
