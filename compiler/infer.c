@@ -253,7 +253,6 @@ static const char *unsupported_what(const Node *n, bool top) {
     case N_FOR: return n->is_async ? "'async for' loops are" : NULL;
     case N_STARRED: return "star-expressions are";
     case N_CALL: return n->has_star ? "star-arguments in calls are" : NULL;
-    case N_BINOP: return n->op == OP_MATMUL ? "the matrix multiplication operator '@' is" : NULL;
     case N_AUGASSIGN: return n->op == OP_MATMUL ? "the matrix multiplication operator '@=' is" : NULL;
     case N_COMPARE:
         for (int i = 0; i < n->args.len; i++)
@@ -924,7 +923,14 @@ Type *infer_expr(Inf *I, Node **pn) {
             return UNSUP(I, n, "'...' is not supported by hpcjit");
         }
         break;
-    case N_BINOP: t = binop_expr(I, n); break;
+    case N_BINOP:
+        if (n->op == OP_MATMUL) { /* np.matmul (infer_linalg.c) */
+            t = infer_linalg_matmul_op(I, pn);
+            n = *pn;
+            break;
+        }
+        t = binop_expr(I, n);
+        break;
     case N_UNARYOP: t = unary_expr(I, n); break;
     case N_COMPARE: t = compare_expr(I, n); break;
     case N_BOOLOP: t = boolop_expr(I, n); break;

@@ -99,6 +99,13 @@ bool infer_search_handles(BuiltinId id);
 Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self);
 bool infer_search_attr(Inf *I, Node *n, Type *base, Type **out);
 
+/* infer_linalg.c: np.dot/matmul/vdot/outer/trace, np.linalg (area "linalg") */
+bool infer_linalg_handles(BuiltinId id);
+Type *infer_linalg_call(Inf *I, Node *n, BuiltinId id, Node *self);
+bool infer_linalg_attr(Inf *I, Node *n, Type *base, Type **out);
+/* `a @ b` (an N_BINOP at *pn): typed as np.matmul, made that call in the final pass. */
+Type *infer_linalg_matmul_op(Inf *I, Node **pn);
+
 /* infer_mpi.c: hpcjit.mpi calls and hpcjit.mpi.prange loops (area "mpijit") */
 bool infer_mpi_handles(BuiltinId id);
 Type *infer_mpi_call(Inf *I, Node *n, BuiltinId id);

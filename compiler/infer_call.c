@@ -124,6 +124,8 @@ Type *infer_attribute(Inf *I, Node *n) {
             return np_t;
         if (infer_search_attr(I, n, base, &np_t)) /* a.sort(), a.argsort()... (infer_search.c) */
             return np_t;
+        if (infer_linalg_attr(I, n, base, &np_t)) /* a.dot(), a.trace() (infer_linalg.c) */
+            return np_t;
         return TYPING(I, n, "unknown attribute '%s' of %s (not supported by hpcjit)", a,
                       infer_tyname(I, base));
     }
@@ -568,6 +570,8 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         return infer_np_call(I, n, id, self);
     if (infer_search_handles(id)) /* sorting, searching, np.random (infer_search.c) */
         return infer_search_call(I, n, id, self);
+    if (infer_linalg_handles(id)) /* np.dot, np.linalg (infer_linalg.c) */
+        return infer_linalg_call(I, n, id, self);
     if (infer_mpi_handles(id)) /* hpcjit.mpi (infer_mpi.c) */
         return infer_mpi_call(I, n, id);
     if (id == BI_NP_WHERE && n->args.len == 1 && n->keywords.len == 0)

@@ -198,6 +198,9 @@ LLVMValueRef lower_np_call(Lower *L, Node *n, bool *owned, bool *handled);
 LLVMValueRef lower_search_call(Lower *L, Node *n, bool *owned, bool *handled);
 LLVMValueRef lower_random_call(Lower *L, Node *n, bool *owned, bool *handled);
 
+/* ---- lower_linalg.c: np.dot/matmul/@, np.linalg through BLAS/LAPACK (area "linalg") ---- */
+LLVMValueRef lower_linalg_call(Lower *L, Node *n, bool *owned, bool *handled);
+
 /* ---- lower.c, for lower_parallel.c ---- */
 bool lower_body(Lower *L, PtrVec *body);
 /* Assign v (of type t) to an assignment target (name, subscript, tuple). */

@@ -1237,6 +1237,9 @@ LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned) {
     r = lower_search_call(L, n, owned, &handled); /* sorting, searching, np.random */
     if (handled)
         return r;
+    r = lower_linalg_call(L, n, owned, &handled); /* np.dot, np.linalg (lower_linalg.c) */
+    if (handled)
+        return r;
     r = lower_mpi_call(L, n, owned, &handled); /* hpcjit.mpi (lower_mpi.c) */
     if (handled)
         return r;

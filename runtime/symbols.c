@@ -1,5 +1,6 @@
 /* symbols.c - the runtime functions compiled code may call, by name, for
  * the JIT to register as absolute symbols (see runtime.h). */
+#include "hpcjit/linalg.h"
 #include "hpcjit/mpi_hooks.h"
 #include "hpcjit/parallel.h"
 #include "hpcjit/pool.h"
@@ -63,6 +64,19 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_text_array),
     RT_SYM(rt_text_print),
     RT_SYM(rt_text_raise),
+    /* linear algebra (linalg.c; compiler/lower_linalg.c) */
+    RT_SYM(rt_linalg_matmul),
+    RT_SYM(rt_linalg_outer),
+    RT_SYM(rt_linalg_trace),
+    RT_SYM(rt_linalg_norm),
+    RT_SYM(rt_linalg_solve),
+    RT_SYM(rt_linalg_inv),
+    RT_SYM(rt_linalg_det),
+    RT_SYM(rt_linalg_cholesky),
+    RT_SYM(rt_linalg_eigh),
+    RT_SYM(rt_linalg_svd),
+    RT_SYM(rt_linalg_qr),
+    RT_SYM(rt_linalg_lstsq),
     /* hpcjit.mpi in compiled code (mpi_hooks.c; compiler/lower_mpi.c) */
     RT_SYM(rt_mpi_rank),
     RT_SYM(rt_mpi_size),

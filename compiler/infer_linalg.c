@@ -1,0 +1,424 @@
+/* infer_linalg.c - typing of linear algebra: np.dot, np.matmul and the
+ * `@` operator, np.vdot, np.outer, np.trace (and the methods a.dot,
+ * a.trace), np.linalg.norm/solve/inv/det/cholesky/eigh/eigvalsh/svd/qr/
+ * lstsq.
+ *
+ * Tree shape after the final pass (lower_linalg.c relies on it): an
+ * N_CALL with call_kind CALL_BUILTIN, `args` one slot per parameter of
+ * sig_of (the receiver of a method in args[0], self_node NULL), absent
+ * optional arguments NULL.  `op_ty` is the scalar type the operation
+ * computes in: the promoted dtype of the operands for dot/matmul/vdot/
+ * outer, the operand's dtype for trace, float64 for integer and bool
+ * input of np.linalg (float32/complex64/complex128 stay); lowering
+ * converts array operands whose dtype differs.  Options become N_CONST
+ * ints: trace offset is an int64 expression; eigh/eigvalsh UPLO 1 for
+ * 'U'; svd full_matrices, compute_uv 0/1; norm args are [x, ord, kind]
+ * with ord a float64 expression or NULL and kind an RT_NORM_* constant;
+ * lstsq rcond a float64 expression or NULL (None).  `a @ b` becomes
+ * np.matmul(a, b). */
+#include "infer.h"
+
+#include <string.h>
+
+#include "hpcjit/linalg.h"
+
+static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) HJ_PRINTF(4, 5);
+static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    diag_verror(&I->c->diag, k, n->loc, fmt, ap);
+    va_end(ap);
+    return NULL;
+}
+#define TYPING(I, n, ...) fail((I), HJ_DIAG_TYPING, (n), __VA_ARGS__)
+#define UNSUP(I, n, ...) fail((I), HJ_DIAG_UNSUPPORTED, (n), __VA_ARGS__)
+
+static Type *T(Inf *I, TyKind k) { return infer_ty(I, k); }
+
+typedef InferSig Sig;
+
+static bool sig_of(BuiltinId id, Sig *s) {
+#define S(name, ...)                                                                                  \
+    do {                                                                                              \
+        const char *nm_[] = {__VA_ARGS__};                                                            \
+        s->fname = name;                                                                              \
+        s->n = (int)(sizeof nm_ / sizeof nm_[0]);                                                     \
+        for (int i_ = 0; i_ < s->n; i_++)                                                             \
+            s->names[i_] = nm_[i_];                                                                   \
+    } while (0)
+    switch (id) {
+    case BI_NP_DOT: S("dot", "a", "b"); break;
+    case BI_NP_MATMUL: S("matmul", "x1", "x2"); break;
+    case BI_NP_VDOT: S("vdot", "a", "b"); break;
+    case BI_NP_OUTER: S("outer", "a", "b"); break;
+    case BI_NP_TRACE: S("trace", "a", "offset"); break;
+    case BI_LA_NORM: S("norm", "x", "ord", "axis", "keepdims"); break;
+    case BI_LA_SOLVE: S("solve", "a", "b"); break;
+    case BI_LA_INV: S("inv", "a"); break;
+    case BI_LA_DET: S("det", "a"); break;
+    case BI_LA_CHOLESKY: S("cholesky", "a"); break;
+    case BI_LA_EIGH: S("eigh", "a", "UPLO"); break;
+    case BI_LA_EIGVALSH: S("eigvalsh", "a", "UPLO"); break;
+    case BI_LA_SVD: S("svd", "a", "full_matrices", "compute_uv", "hermitian"); break;
+    case BI_LA_QR: S("qr", "a", "mode"); break;
+    case BI_LA_LSTSQ: S("lstsq", "a", "b", "rcond"); break;
+    default: return false;
+    }
+#undef S
+    return true;
+}
+
+bool infer_linalg_handles(BuiltinId id) {
+    Sig s;
+    return sig_of(id, &s);
+}
+
+bool infer_linalg_attr(Inf *I, Node *n, Type *base, Type **out) {
+    const char *q = arena_printf(I->a, "array.%s", n->name);
+    int b = builtin_lookup(q);
+    if (b < 0 || !infer_linalg_handles((BuiltinId)b))
+        return false;
+    n->attr_kind = ATTR_METHOD;
+    *out = ty_bound_method(I->tc, b, base);
+    return true;
+}
+
+static bool is_none(const Node *n) { return !n || (n->kind == N_CONST && n->cval.kind == CVAL_NONE); }
+
+/* np.result_type of two dtypes (as infer_search.c's promote). */
+static Type *promote(Inf *I, Type *a, Type *b) {
+    if (a == b || b->kind == TY_BOOL)
+        return a;
+    if (a->kind == TY_BOOL)
+        return b;
+    if (ty_is_complex(a) || ty_is_complex(b)) {
+        Type *c = ty_is_complex(a) ? a : b, *o = c == a ? b : a;
+        if (c->kind == TY_COMPLEX64 && (o->kind == TY_COMPLEX64 || o->kind == TY_FLOAT32 ||
+                                        (ty_is_int(o) && ty_bits(o) <= 16)))
+            return c;
+        return T(I, TY_COMPLEX128);
+    }
+    if (ty_is_float(a) || ty_is_float(b)) {
+        Type *f = ty_is_float(a) ? a : b, *o = f == a ? b : a;
+        if (f->kind == TY_FLOAT32 && (o->kind == TY_FLOAT32 || (ty_is_int(o) && ty_bits(o) <= 16)))
+            return f;
+        return T(I, TY_FLOAT64);
+    }
+    if (ty_is_signed(a) == ty_is_signed(b))
+        return ty_bits(a) >= ty_bits(b) ? a : b;
+    Type *s = ty_is_signed(a) ? a : b, *u = s == a ? b : a;
+    if (ty_bits(s) > ty_bits(u))
+        return s;
+    switch (ty_bits(u)) {
+    case 8: return T(I, TY_INT16);
+    case 16: return T(I, TY_INT32);
+    case 32: return T(I, TY_INT64);
+    default: return T(I, TY_FLOAT64);
+    }
+}
+
+/* The LAPACK type of a dtype: float64 for integers and bool. */
+static Type *lapack_type(Inf *I, Type *dt) {
+    if (ty_is_float(dt) || ty_is_complex(dt))
+        return dt;
+    return T(I, TY_FLOAT64);
+}
+
+static Type *real_of(Inf *I, Type *dt) {
+    if (dt->kind == TY_COMPLEX64 || dt->kind == TY_FLOAT32)
+        return T(I, TY_FLOAT32);
+    return T(I, TY_FLOAT64);
+}
+
+static Type *arr(Inf *I, Type *dt, int nd) { return ty_array(I->tc, dt, nd, LAYOUT_C); }
+
+/* An operand that must be a numeric array of ndim in [lo, hi]. */
+static bool need_array(Inf *I, Node *at, Type *t, const char *fname, int lo, int hi) {
+    if (t->kind != TY_ARRAY || !ty_is_number(t->dtype)) {
+        TYPING(I, at, "%s() needs a numeric array, not %s", fname, infer_tyname(I, t));
+        return false;
+    }
+    if (t->ndim > hi && hi == 2 && lo == 2) {
+        UNSUP(I, at, "%s() of stacked (%d-D) matrices is not supported by hpcjit", fname, t->ndim);
+        return false;
+    }
+    if (t->ndim < lo || t->ndim > hi) {
+        if (lo == hi)
+            TYPING(I, at, "%s() needs a %d-D array, not %s", fname, lo, infer_tyname(I, t));
+        else
+            TYPING(I, at, "%s() needs a %d-D or %d-D array, not %s", fname, lo, hi, infer_tyname(I, t));
+        return false;
+    }
+    return true;
+}
+
+/* A constant string option: its index in vals (or dflt when absent), -1
+ * after a diagnostic. */
+static int str_option(Inf *I, Node *o, const char *fname, const char *what, const char *const *vals, int nvals,
+                      int dflt) {
+    if (is_none(o))
+        return dflt;
+    if (o->kind != N_CONST || o->cval.kind != CVAL_STR) {
+        TYPING(I, o, "%s() %s must be a constant string", fname, what);
+        return -1;
+    }
+    for (int k = 0; k < nvals; k++)
+        if (strcmp(o->cval.s, vals[k]) == 0) {
+            o->ty = T(I, TY_STRING);
+            return k;
+        }
+    UNSUP(I, o, "%s() %s='%s' is not supported by hpcjit", fname, what, o->cval.s);
+    return -1;
+}
+
+static int bool_option(Inf *I, Node *o, const char *fname, const char *what, int dflt) {
+    if (!o)
+        return dflt;
+    if (o->kind == N_CONST && (o->cval.kind == CVAL_BOOL || o->cval.kind == CVAL_INT))
+        return o->cval.i != 0;
+    TYPING(I, o, "%s() %s must be a constant True or False", fname, what);
+    return -1;
+}
+
+/* An optional real scalar cast to float64 (NULL when None); false on error. */
+static bool real_arg(Inf *I, Node **pn, const char *fname, const char *what, bool *unk) {
+    if (is_none(*pn)) {
+        *pn = NULL;
+        return true;
+    }
+    Type *t = infer_expr(I, pn);
+    if (!t)
+        return false;
+    if (IS_UNK(t)) {
+        *unk = true;
+        return true;
+    }
+    if (!ty_is_number(t) || ty_is_complex(t)) {
+        TYPING(I, *pn, "%s() %s must be a real number, not %s", fname, what, infer_tyname(I, t));
+        return false;
+    }
+    infer_cast(I, pn, T(I, TY_FLOAT64));
+    return true;
+}
+
+/* dot/matmul/vdot/outer of a and b (types known, not unknown). */
+static Type *product(Inf *I, Node *n, BuiltinId id, const char *fname, Node **sl, Type *at, Type *bt) {
+    for (int i = 0; i < 2; i++) {
+        Type *t = i ? bt : at;
+        if (t->kind != TY_ARRAY || !ty_is_number(t->dtype)) {
+            if (ty_is_number(t) && (id == BI_NP_DOT || id == BI_NP_OUTER || id == BI_NP_VDOT))
+                return UNSUP(I, sl[i], "%s() of a scalar is not supported by hpcjit (use *)", fname);
+            if (ty_is_number(t) && id == BI_NP_MATMUL)
+                return TYPING(I, sl[i], "matmul: Input operand %d does not have enough dimensions", i);
+            return TYPING(I, sl[i], "%s() needs numeric arrays, not %s", fname, infer_tyname(I, t));
+        }
+        if (t->ndim == 0 && id == BI_NP_MATMUL)
+            return TYPING(I, sl[i], "matmul: Input operand %d does not have enough dimensions", i);
+        if ((id == BI_NP_DOT || id == BI_NP_MATMUL) && (t->ndim == 0 || t->ndim > 2))
+            return UNSUP(I, sl[i], "%s() of %d-D arrays is not supported by hpcjit (1-D and 2-D only)", fname,
+                         t->ndim);
+    }
+    Type *dt = promote(I, at->dtype, bt->dtype);
+    n->op_ty = dt;
+    switch (id) {
+    case BI_NP_VDOT: return dt;
+    case BI_NP_OUTER: return arr(I, dt, 2);
+    default: {
+        int nd = (at->ndim == 2) + (bt->ndim == 2);
+        return nd == 0 ? dt : arr(I, dt, nd);
+    }
+    }
+}
+
+static Type *norm_call(Inf *I, Node *n, Node **sl, Type *xt, bool *unk) {
+    if (!need_array(I, sl[0], xt, "norm", 1, 2))
+        return NULL;
+    if (!is_none(sl[2]))
+        return UNSUP(I, sl[2], "norm() with axis= is not supported by hpcjit");
+    if (sl[3] && bool_option(I, sl[3], "norm", "keepdims", 0) != 0)
+        return sl[3]->kind == N_CONST ? UNSUP(I, sl[3], "norm() with keepdims=True is not supported by hpcjit")
+                                      : NULL;
+    int kind = RT_NORM_P;
+    Node *o = sl[1];
+    if (is_none(o)) {
+        kind = RT_NORM_NONE;
+        sl[1] = NULL;
+    } else if (o->kind == N_CONST && o->cval.kind == CVAL_STR) {
+        if (strcmp(o->cval.s, "fro") == 0)
+            kind = RT_NORM_FRO;
+        else if (strcmp(o->cval.s, "nuc") == 0)
+            kind = RT_NORM_NUC;
+        else
+            return TYPING(I, o, "Invalid norm order '%s'", o->cval.s);
+        o->ty = T(I, TY_STRING);
+        sl[1] = NULL;
+    } else if (!real_arg(I, &sl[1], "norm", "ord", unk)) {
+        return NULL;
+    }
+    n->op_ty = lapack_type(I, xt->dtype);
+    if (I->final) {
+        sl[2] = infer_const_int(I, n->loc, kind);
+        sl[3] = NULL;
+    }
+    return real_of(I, n->op_ty);
+}
+
+Type *infer_linalg_call(Inf *I, Node *n, BuiltinId id, Node *self) {
+    Sig s;
+    if (!sig_of(id, &s))
+        return UNSUP(I, n, "%s() is not supported by hpcjit yet", builtin_name(id));
+    const char *fname = s.fname;
+    n->call_kind = CALL_BUILTIN;
+    n->builtin = id;
+    Node *sl[INFER_MAX_SLOTS];
+    if (!infer_bind_slots(I, n, self, &s, sl))
+        return NULL;
+    if (!sl[0])
+        return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[0]);
+    Type *at = self ? self->ty : infer_expr(I, &sl[0]);
+    if (!at)
+        return NULL;
+    bool two = id == BI_NP_DOT || id == BI_NP_MATMUL || id == BI_NP_VDOT || id == BI_NP_OUTER ||
+               id == BI_LA_SOLVE || id == BI_LA_LSTSQ;
+    Type *bt = NULL;
+    if (two) {
+        if (!sl[1])
+            return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[1]);
+        bt = infer_expr(I, &sl[1]);
+        if (!bt)
+            return NULL;
+    }
+    bool unk = IS_UNK(at) || (bt && IS_UNK(bt));
+    if (unk)
+        return TY_UNK(I);
+    Type *r = NULL;
+    switch (id) {
+    case BI_NP_DOT:
+    case BI_NP_MATMUL:
+    case BI_NP_VDOT:
+    case BI_NP_OUTER:
+        r = product(I, n, id, fname, sl, at, bt);
+        break;
+    case BI_NP_TRACE: {
+        if (!need_array(I, sl[0], at, fname, 2, 2))
+            return NULL;
+        if (sl[1] && !is_none(sl[1])) {
+            Type *ot = infer_expr(I, &sl[1]);
+            if (!ot)
+                return NULL;
+            if (IS_UNK(ot))
+                return ot;
+            if (!ty_is_int(ot) && ot->kind != TY_BOOL)
+                return TYPING(I, sl[1], "trace() offset must be an integer, not %s", infer_tyname(I, ot));
+            infer_cast(I, &sl[1], T(I, TY_INT64));
+        } else {
+            sl[1] = NULL;
+        }
+        Type *dt = at->dtype;
+        n->op_ty = dt;
+        r = ty_is_unsigned(dt) ? T(I, TY_UINT64) : (ty_is_int(dt) || dt->kind == TY_BOOL) ? T(I, TY_INT64) : dt;
+        break;
+    }
+    case BI_LA_NORM:
+        r = norm_call(I, n, sl, at, &unk);
+        break;
+    case BI_LA_SOLVE:
+    case BI_LA_LSTSQ: {
+        if (!need_array(I, sl[0], at, fname, 2, 2) || !need_array(I, sl[1], bt, fname, 1, 2))
+            return NULL;
+        Type *dt = lapack_type(I, promote(I, at->dtype, bt->dtype));
+        n->op_ty = dt;
+        if (id == BI_LA_SOLVE) {
+            r = arr(I, dt, bt->ndim);
+            break;
+        }
+        if (!real_arg(I, &sl[2], fname, "rcond", &unk))
+            return NULL;
+        Type *el[4] = {arr(I, dt, bt->ndim), arr(I, real_of(I, dt), 1), T(I, TY_INT64), arr(I, real_of(I, dt), 1)};
+        r = ty_tuple(I->tc, el, 4);
+        break;
+    }
+    case BI_LA_INV:
+    case BI_LA_DET:
+    case BI_LA_CHOLESKY:
+    case BI_LA_EIGH:
+    case BI_LA_EIGVALSH:
+    case BI_LA_SVD:
+    case BI_LA_QR: {
+        if (!need_array(I, sl[0], at, fname, 2, 2))
+            return NULL;
+        Type *dt = lapack_type(I, at->dtype);
+        n->op_ty = dt;
+        if (id == BI_LA_INV || id == BI_LA_CHOLESKY) {
+            r = arr(I, dt, 2);
+        } else if (id == BI_LA_DET) {
+            r = dt;
+        } else if (id == BI_LA_EIGH || id == BI_LA_EIGVALSH) {
+            static const char *const uplo[] = {"L", "U"};
+            int u = str_option(I, sl[1], fname, "UPLO", uplo, 2, 0);
+            if (u < 0)
+                return NULL;
+            if (I->final)
+                sl[1] = infer_const_int(I, n->loc, u);
+            if (id == BI_LA_EIGVALSH) {
+                r = arr(I, real_of(I, dt), 1);
+            } else {
+                Type *el[2] = {arr(I, real_of(I, dt), 1), arr(I, dt, 2)};
+                r = ty_tuple(I->tc, el, 2);
+            }
+        } else if (id == BI_LA_SVD) {
+            int full = bool_option(I, sl[1], fname, "full_matrices", 1);
+            int uv = full < 0 ? -1 : bool_option(I, sl[2], fname, "compute_uv", 1);
+            int herm = uv < 0 ? -1 : bool_option(I, sl[3], fname, "hermitian", 0);
+            if (herm < 0)
+                return NULL;
+            if (herm)
+                return UNSUP(I, sl[3], "svd(hermitian=True) is not supported by hpcjit");
+            if (I->final) {
+                sl[1] = infer_const_int(I, n->loc, full);
+                sl[2] = infer_const_int(I, n->loc, uv);
+                sl[3] = NULL;
+            }
+            if (!uv) {
+                r = arr(I, real_of(I, dt), 1);
+            } else {
+                Type *el[3] = {arr(I, dt, 2), arr(I, real_of(I, dt), 1), arr(I, dt, 2)};
+                r = ty_tuple(I->tc, el, 3);
+            }
+        } else {
+            static const char *const modes[] = {"reduced"};
+            if (str_option(I, sl[1], fname, "mode", modes, 1, 0) < 0)
+                return NULL;
+            sl[1] = NULL;
+            Type *el[2] = {arr(I, dt, 2), arr(I, dt, 2)};
+            r = ty_tuple(I->tc, el, 2);
+        }
+        break;
+    }
+    default: return UNSUP(I, n, "%s() is not supported by hpcjit", fname);
+    }
+    if (!r)
+        return NULL;
+    if (unk)
+        return TY_UNK(I);
+    infer_store_slots(I, n, sl, s.n);
+    return r;
+}
+
+/* `a @ b`: typed as np.matmul(a, b); the final pass replaces the N_BINOP
+ * by that call. */
+Type *infer_linalg_matmul_op(Inf *I, Node **pn) {
+    Node *b = *pn;
+    Node *c = ast_new(I->a, N_CALL, b->loc);
+    vec_push(I->a, &c->args, b->a);
+    vec_push(I->a, &c->args, b->b);
+    Type *t = infer_linalg_call(I, c, BI_NP_MATMUL, NULL);
+    if (t && I->final && !IS_UNK(t)) {
+        c->ty = t;
+        *pn = c;
+    } else {
+        b->a = VEC_AT(c->args, 0); /* the operands may have been rewritten */
+        b->b = VEC_AT(c->args, 1);
+    }
+    return t;
+}

@@ -1,0 +1,385 @@
+/* lower_linalg.c - lowering of linear algebra to the runtime's rt_linalg_*
+ * (runtime/linalg.c, hpcjit/linalg.h), which calls BLAS/LAPACK.
+ *
+ * Operands are passed as RtMat descriptors {data, m, n, row stride,
+ * column stride} of the arrays as they are (any layout: the runtime copies
+ * where BLAS cannot read them); only an operand of another dtype than the
+ * call's op_ty is first converted into a C-contiguous temporary.  Results
+ * are new C arrays allocated here, registered as temporaries while the
+ * runtime may still fail, then handed to the caller (owned), as
+ * lower_search.c does.  Tree shapes: infer_linalg.c. */
+#include "lower_np.h"
+
+#include "hpcjit/linalg.h"
+#include "hpcjit/search.h"
+
+static TyCtx *tc(Lower *L) { return L->c->tc; }
+
+static int32_t dt_code(Type *dt) {
+    int k = dt->kind == TY_BOOL ? RT_K_BOOL
+            : ty_is_signed(dt)  ? RT_K_INT
+            : ty_is_unsigned(dt) ? RT_K_UINT
+            : ty_is_float(dt)   ? RT_K_FLOAT
+                                : RT_K_COMPLEX;
+    return RT_DT(k, ty_itemsize(dt));
+}
+
+static LLVMValueRef own(Lower *L, LLVMValueRef v, Type *t) {
+    lower_temp(L, v, t, true);
+    return v;
+}
+
+static LLVMValueRef give(Lower *L, LLVMValueRef v, Type *t, bool *owned) {
+    lower_incref(L, v, t);
+    *owned = true;
+    return v;
+}
+
+/* An array operand: its value, data, shape and strides (ndim <= 2 used). */
+typedef struct Opnd {
+    LLVMValueRef v, data, dims[HJ_MAX_NDIM_LOWER + 1], st[HJ_MAX_NDIM_LOWER + 1];
+    Type *ty;
+    int nd;
+} Opnd;
+
+static void opnd_of(Lower *L, LLVMValueRef v, Type *ty, Opnd *o) {
+    o->v = v;
+    o->ty = ty;
+    o->nd = ty->ndim;
+    o->data = lower_array_field(L, v, ARR_DATA, "");
+    np_dims(L, v, o->nd, o->dims, o->st);
+}
+
+/* Lower e; converted to a C array of dtype dt when its dtype differs, or
+ * always when `contig` (flattened operands of vdot/outer). */
+static bool operand(Lower *L, Node *e, Type *dt, bool contig, Opnd *o) {
+    LLVMValueRef v = lower_expr_use(L, e);
+    if (!v)
+        return false;
+    Type *ty = e->ty;
+    if (ty->dtype != dt || (contig && ty->ndim > 1)) {
+        Type *cty = ty_array(tc(L), dt, ty->ndim, LAYOUT_C);
+        v = own(L, np_copy_c(L, v, ty, cty), cty);
+        ty = cty;
+    }
+    opnd_of(L, v, ty, o);
+    return true;
+}
+
+static LLVMTypeRef mat_type(Lower *L) {
+    LLVMTypeRef f[5] = {L->t_ptr, L->t_i64, L->t_i64, L->t_i64, L->t_i64};
+    return LLVMStructTypeInContext(L->ctx, f, 5, 0);
+}
+
+/* An RtMat in a stack slot. */
+static LLVMValueRef desc(Lower *L, LLVMValueRef data, LLVMValueRef m, LLVMValueRef n, LLVMValueRef rs,
+                         LLVMValueRef cs) {
+    LLVMTypeRef t = mat_type(L);
+    LLVMValueRef p = lower_alloca(L, t, "mat");
+    LLVMValueRef v[5] = {data, m, n, rs, cs};
+    for (unsigned i = 0; i < 5; i++)
+        LLVMBuildStore(L->b, v[i], LLVMBuildStructGEP2(L->b, t, p, i, ""));
+    return p;
+}
+
+/* A 2-D operand as is; a 1-D one as a column (k x 1) or a row (1 x k). */
+static LLVMValueRef mat_of(Lower *L, const Opnd *o, bool row) {
+    LLVMValueRef z = lower_i64(L, 0), one = lower_i64(L, 1);
+    if (o->nd == 2)
+        return desc(L, o->data, o->dims[0], o->dims[1], o->st[0], o->st[1]);
+    if (o->nd == 1)
+        return row ? desc(L, o->data, one, o->dims[0], z, o->st[0]) : desc(L, o->data, o->dims[0], one, o->st[0], z);
+    return desc(L, o->data, one, one, z, z);
+}
+
+/* A whole contiguous operand as one flat row or column of nitems. */
+static LLVMValueRef flat_of(Lower *L, const Opnd *o, bool row) {
+    if (o->nd == 1)
+        return mat_of(L, o, row);
+    LLVMValueRef cnt = lower_array_field(L, o->v, ARR_NITEMS, "n"), z = lower_i64(L, 0), one = lower_i64(L, 1);
+    LLVMValueRef isz = lower_i64(L, ty_itemsize(o->ty->dtype));
+    return row ? desc(L, o->data, one, cnt, z, isz) : desc(L, o->data, cnt, one, isz, z);
+}
+
+/* A new C result array of type rty with dims (owned temporary). */
+static LLVMValueRef result(Lower *L, Type *rty, LLVMValueRef *dims, bool zeroed, Opnd *o) {
+    LLVMValueRef d[HJ_MAX_NDIM_LOWER + 1];
+    for (int i = 0; i < rty->ndim; i++)
+        d[i] = dims[i];
+    LLVMValueRef v = own(L, np_alloc(L, rty, d, zeroed), rty);
+    opnd_of(L, v, rty, o);
+    return v;
+}
+
+/* A one-item scalar slot of type dt and its 1 x 1 descriptor. */
+static LLVMValueRef scalar_slot(Lower *L, Type *dt, LLVMValueRef *mat) {
+    LLVMValueRef p = lower_alloca(L, lower_mem_type(L, dt), "scalar");
+    LLVMValueRef one = lower_i64(L, 1), isz = lower_i64(L, ty_itemsize(dt));
+    if (mat)
+        *mat = desc(L, p, one, one, isz, isz);
+    return p;
+}
+
+static LLVMValueRef load_scalar(Lower *L, LLVMValueRef p, Type *dt) { return np_load(L, p, dt); }
+
+static LLVMValueRef rt(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *ps, unsigned n, LLVMValueRef *as) {
+    return lower_rt(L, name, ret, ps, n, as);
+}
+
+static void call_checked(Lower *L, const char *name, LLVMValueRef *as, unsigned n) {
+    LLVMTypeRef ts[12];
+    for (unsigned i = 0; i < n; i++)
+        ts[i] = LLVMTypeOf(as[i]);
+    lower_check_status(L, rt(L, name, L->t_i32, ts, n, as));
+}
+
+/* dot, matmul, vdot: rt_linalg_matmul with the result's shape. */
+static LLVMValueRef product_call(Lower *L, Node *n, bool *owned) {
+    BuiltinId id = n->builtin;
+    Type *dt = n->op_ty;
+    bool vdot = id == BI_NP_VDOT;
+    Opnd A, B, C;
+    if (!operand(L, np_arg(n, 0), dt, vdot, &A) || !operand(L, np_arg(n, 1), dt, vdot, &B))
+        return NULL;
+    LLVMValueRef ma = vdot ? flat_of(L, &A, true) : mat_of(L, &A, true);
+    LLVMValueRef mb = vdot ? flat_of(L, &B, false) : mat_of(L, &B, false);
+    int32_t how = vdot ? RT_LA_VDOT : (id == BI_NP_MATMUL ? RT_LA_MATMUL : RT_LA_DOT);
+    how |= (A.nd << 2) | (B.nd << 4);
+    Type *rty = n->ty;
+    LLVMValueRef out = NULL, slot = NULL, mc = NULL;
+    if (rty->kind == TY_ARRAY) {
+        LLVMValueRef dims[2];
+        int k = 0;
+        if (A.nd == 2)
+            dims[k++] = A.dims[0];
+        if (B.nd == 2)
+            dims[k++] = B.dims[1];
+        out = result(L, rty, dims, false, &C);
+        LLVMValueRef isz = lower_i64(L, ty_itemsize(dt)), one = lower_i64(L, 1);
+        if (rty->ndim == 2)
+            mc = mat_of(L, &C, false);
+        else if (A.nd == 2) /* m x 1 */
+            mc = desc(L, C.data, C.dims[0], one, isz, isz);
+        else /* 1 x n */
+            mc = desc(L, C.data, one, C.dims[0], np_mul(L, C.dims[0], isz), isz);
+    } else {
+        slot = scalar_slot(L, dt, &mc);
+    }
+    LLVMValueRef as[5] = {lower_i32(L, dt_code(dt)), lower_i32(L, how), ma, mb, mc};
+    call_checked(L, "rt_linalg_matmul", as, 5);
+    if (out)
+        return give(L, out, rty, owned);
+    return load_scalar(L, slot, dt);
+}
+
+static LLVMValueRef outer_call(Lower *L, Node *n, bool *owned) {
+    Type *dt = n->op_ty;
+    Opnd A, B, C;
+    if (!operand(L, np_arg(n, 0), dt, true, &A) || !operand(L, np_arg(n, 1), dt, true, &B))
+        return NULL;
+    LLVMValueRef dims[2] = {lower_array_field(L, A.v, ARR_NITEMS, "m"), lower_array_field(L, B.v, ARR_NITEMS, "n")};
+    /* a strided 1-D operand: made contiguous too */
+    if (A.nd == 1) {
+        Type *cty = ty_array(tc(L), dt, 1, LAYOUT_C);
+        opnd_of(L, own(L, np_copy_c(L, A.v, A.ty, cty), cty), cty, &A);
+    }
+    if (B.nd == 1) {
+        Type *cty = ty_array(tc(L), dt, 1, LAYOUT_C);
+        opnd_of(L, own(L, np_copy_c(L, B.v, B.ty, cty), cty), cty, &B);
+    }
+    LLVMValueRef out = result(L, n->ty, dims, false, &C);
+    LLVMValueRef as[6] = {lower_i32(L, dt_code(dt)), A.data, dims[0], B.data, dims[1], C.data};
+    LLVMTypeRef ts[6] = {L->t_i32, L->t_ptr, L->t_i64, L->t_ptr, L->t_i64, L->t_ptr};
+    rt(L, "rt_linalg_outer", L->t_void, ts, 6, as);
+    return give(L, out, n->ty, owned);
+}
+
+static LLVMValueRef trace_call(Lower *L, Node *n) {
+    Opnd A;
+    Node *off = np_arg(n, 1);
+    if (!operand(L, np_arg(n, 0), n->op_ty, false, &A))
+        return NULL;
+    LLVMValueRef ov = off ? lower_expr_use(L, off) : lower_i64(L, 0);
+    if (!ov)
+        return NULL;
+    LLVMValueRef slot = scalar_slot(L, n->ty, NULL);
+    LLVMValueRef as[5] = {lower_i32(L, dt_code(n->op_ty)), mat_of(L, &A, false), ov, lower_i32(L, dt_code(n->ty)),
+                          slot};
+    LLVMTypeRef ts[5] = {L->t_i32, L->t_ptr, L->t_i64, L->t_i32, L->t_ptr};
+    rt(L, "rt_linalg_trace", L->t_void, ts, 5, as);
+    return load_scalar(L, slot, n->ty);
+}
+
+static LLVMValueRef norm_call(Lower *L, Node *n) {
+    Opnd A;
+    Node *ord = np_arg(n, 1), *kind = np_arg(n, 2);
+    if (!operand(L, np_arg(n, 0), n->op_ty, false, &A))
+        return NULL;
+    LLVMValueRef p = ord ? lower_expr_use(L, ord) : LLVMConstReal(L->t_f64, 0.0);
+    if (!p)
+        return NULL;
+    LLVMValueRef out = lower_alloca(L, L->t_f64, "norm");
+    LLVMValueRef as[6] = {lower_i32(L, dt_code(n->op_ty)), mat_of(L, &A, false), lower_i32(L, A.nd == 1),
+                          lower_i32(L, (int32_t)kind->cval.i), p, out};
+    call_checked(L, "rt_linalg_norm", as, 6);
+    Type *f64 = ty_scalar(tc(L), TY_FLOAT64);
+    return lower_convert(L, n, lower_load(L, L->t_f64, out, "norm"), f64, n->ty);
+}
+
+/* A square-matrix routine: inv, cholesky (array), det (scalar). */
+static LLVMValueRef square_call(Lower *L, Node *n, bool *owned) {
+    Type *dt = n->op_ty;
+    Opnd A, C;
+    if (!operand(L, np_arg(n, 0), dt, false, &A))
+        return NULL;
+    LLVMValueRef code = lower_i32(L, dt_code(dt)), ma = mat_of(L, &A, false);
+    if (n->builtin == BI_LA_DET) {
+        LLVMValueRef slot = scalar_slot(L, dt, NULL);
+        LLVMValueRef as[3] = {code, ma, slot};
+        call_checked(L, "rt_linalg_det", as, 3);
+        return load_scalar(L, slot, dt);
+    }
+    LLVMValueRef dims[2] = {A.dims[0], A.dims[1]};
+    LLVMValueRef out = result(L, n->ty, dims, false, &C);
+    LLVMValueRef as[3] = {code, ma, mat_of(L, &C, false)};
+    call_checked(L, n->builtin == BI_LA_INV ? "rt_linalg_inv" : "rt_linalg_cholesky", as, 3);
+    return give(L, out, n->ty, owned);
+}
+
+static LLVMValueRef solve_call(Lower *L, Node *n, bool *owned) {
+    Type *dt = n->op_ty;
+    Opnd A, B, X;
+    if (!operand(L, np_arg(n, 0), dt, false, &A) || !operand(L, np_arg(n, 1), dt, false, &B))
+        return NULL;
+    LLVMValueRef out = result(L, n->ty, B.dims, false, &X);
+    LLVMValueRef as[5] = {lower_i32(L, dt_code(dt)), mat_of(L, &A, false), mat_of(L, &B, false),
+                          lower_i32(L, B.nd == 1), mat_of(L, &X, false)};
+    call_checked(L, "rt_linalg_solve", as, 5);
+    return give(L, out, n->ty, owned);
+}
+
+static LLVMValueRef tuple_of(Lower *L, Type *t, LLVMValueRef *v, int k) {
+    LLVMValueRef tup = LLVMGetUndef(lower_type(L, t));
+    for (int i = 0; i < k; i++)
+        tup = LLVMBuildInsertValue(L->b, tup, v[i], (unsigned)i, "");
+    return tup;
+}
+
+static LLVMValueRef eigh_call(Lower *L, Node *n, bool *owned) {
+    Type *dt = n->op_ty;
+    bool vecs = n->builtin == BI_LA_EIGH;
+    Opnd A, W, V;
+    if (!operand(L, np_arg(n, 0), dt, false, &A))
+        return NULL;
+    Type *wty = vecs ? n->ty->elems[0] : n->ty;
+    LLVMValueRef w = result(L, wty, A.dims, false, &W), v = NULL, mv = LLVMConstNull(L->t_ptr);
+    if (vecs) {
+        LLVMValueRef dims[2] = {A.dims[0], A.dims[0]};
+        v = result(L, n->ty->elems[1], dims, false, &V);
+        mv = mat_of(L, &V, false);
+    }
+    LLVMValueRef as[5] = {lower_i32(L, dt_code(dt)), mat_of(L, &A, false), lower_i32(L, (int32_t)np_arg(n, 1)->cval.i),
+                          mat_of(L, &W, false), mv};
+    LLVMTypeRef ts[5] = {L->t_i32, L->t_ptr, L->t_i32, L->t_ptr, L->t_ptr};
+    lower_check_status(L, rt(L, "rt_linalg_eigh", L->t_i32, ts, 5, as));
+    if (!vecs)
+        return give(L, w, wty, owned);
+    LLVMValueRef parts[2] = {w, v};
+    return give(L, tuple_of(L, n->ty, parts, 2), n->ty, owned);
+}
+
+static LLVMValueRef svd_call(Lower *L, Node *n, bool *owned) {
+    Type *dt = n->op_ty;
+    bool full = np_arg(n, 1)->cval.i != 0, uv = np_arg(n, 2)->cval.i != 0;
+    Opnd A, U, S, VT;
+    if (!operand(L, np_arg(n, 0), dt, false, &A))
+        return NULL;
+    LLVMValueRef m = A.dims[0], nn = A.dims[1];
+    LLVMValueRef k = np_sel(L, LLVMBuildICmp(L->b, LLVMIntSLT, m, nn, ""), m, nn);
+    Type *sty = uv ? n->ty->elems[1] : n->ty;
+    LLVMValueRef u = NULL, vt = NULL, mu = LLVMConstNull(L->t_ptr), mvt = mu;
+    if (uv) {
+        LLVMValueRef ud[2] = {m, full ? m : k}, vd[2] = {full ? nn : k, nn};
+        u = result(L, n->ty->elems[0], ud, false, &U);
+        vt = result(L, n->ty->elems[2], vd, false, &VT);
+        mu = mat_of(L, &U, false);
+        mvt = mat_of(L, &VT, false);
+    }
+    LLVMValueRef s = result(L, sty, &k, false, &S);
+    LLVMValueRef as[6] = {lower_i32(L, dt_code(dt)), mat_of(L, &A, false), lower_i32(L, full), mu, mat_of(L, &S, false),
+                          mvt};
+    LLVMTypeRef ts[6] = {L->t_i32, L->t_ptr, L->t_i32, L->t_ptr, L->t_ptr, L->t_ptr};
+    lower_check_status(L, rt(L, "rt_linalg_svd", L->t_i32, ts, 6, as));
+    if (!uv)
+        return give(L, s, sty, owned);
+    LLVMValueRef parts[3] = {u, s, vt};
+    return give(L, tuple_of(L, n->ty, parts, 3), n->ty, owned);
+}
+
+static LLVMValueRef qr_call(Lower *L, Node *n, bool *owned) {
+    Type *dt = n->op_ty;
+    Opnd A, Q, R;
+    if (!operand(L, np_arg(n, 0), dt, false, &A))
+        return NULL;
+    LLVMValueRef m = A.dims[0], nn = A.dims[1];
+    LLVMValueRef k = np_sel(L, LLVMBuildICmp(L->b, LLVMIntSLT, m, nn, ""), m, nn);
+    LLVMValueRef qd[2] = {m, k}, rd[2] = {k, nn};
+    LLVMValueRef q = result(L, n->ty->elems[0], qd, false, &Q), r = result(L, n->ty->elems[1], rd, false, &R);
+    LLVMValueRef as[4] = {lower_i32(L, dt_code(dt)), mat_of(L, &A, false), mat_of(L, &Q, false), mat_of(L, &R, false)};
+    call_checked(L, "rt_linalg_qr", as, 4);
+    LLVMValueRef parts[2] = {q, r};
+    return give(L, tuple_of(L, n->ty, parts, 2), n->ty, owned);
+}
+
+static LLVMValueRef lstsq_call(Lower *L, Node *n, bool *owned) {
+    Type *dt = n->op_ty;
+    Node *rc = np_arg(n, 2);
+    Opnd A, B, X, R, S;
+    if (!operand(L, np_arg(n, 0), dt, false, &A) || !operand(L, np_arg(n, 1), dt, false, &B))
+        return NULL;
+    LLVMValueRef rcv = rc ? lower_expr_use(L, rc) : LLVMConstReal(L->t_f64, __builtin_nan(""));
+    if (!rcv)
+        return NULL;
+    LLVMValueRef m = A.dims[0], nn = A.dims[1];
+    LLVMValueRef k = np_sel(L, LLVMBuildICmp(L->b, LLVMIntSLT, m, nn, ""), m, nn);
+    LLVMValueRef nrhs = B.nd == 2 ? B.dims[1] : lower_i64(L, 1);
+    LLVMValueRef xd[2] = {nn, nrhs};
+    Type *xty = n->ty->elems[0], *rty = n->ty->elems[1], *sty = n->ty->elems[3];
+    LLVMValueRef x = result(L, xty, xd, false, &X);
+    LLVMValueRef res = result(L, rty, &nrhs, true, &R);
+    LLVMValueRef s = result(L, sty, &k, false, &S);
+    LLVMValueRef nres = lower_alloca(L, L->t_i64, "nres"), rank = lower_alloca(L, L->t_i64, "rank");
+    LLVMValueRef mx = xty->ndim == 2 ? mat_of(L, &X, false)
+                                     : desc(L, X.data, nn, lower_i64(L, 1), X.st[0], lower_i64(L, 0));
+    LLVMValueRef as[9] = {lower_i32(L, dt_code(dt)), mat_of(L, &A, false), mat_of(L, &B, false), rcv, mx,
+                          mat_of(L, &R, false), nres, rank, mat_of(L, &S, false)};
+    call_checked(L, "rt_linalg_lstsq", as, 9);
+    /* residuals: a view of the first *nres items (0 when rank < n or m <= n) */
+    LLVMValueRef cnt = lower_load(L, L->t_i64, nres, "nres");
+    LLVMValueRef isz = lower_i64(L, ty_itemsize(rty->dtype));
+    LLVMValueRef rv = np_view(L, res, rty, R.data, &cnt, &isz);
+    LLVMValueRef parts[4] = {x, rv, lower_load(L, L->t_i64, rank, "rank"), s};
+    lower_incref(L, x, xty);
+    lower_incref(L, s, sty);
+    *owned = true;
+    return tuple_of(L, n->ty, parts, 4);
+}
+
+LLVMValueRef lower_linalg_call(Lower *L, Node *n, bool *owned, bool *handled) {
+    *handled = true;
+    switch (n->builtin) {
+    case BI_NP_DOT: case BI_NP_MATMUL: case BI_NP_VDOT: return product_call(L, n, owned);
+    case BI_NP_OUTER: return outer_call(L, n, owned);
+    case BI_NP_TRACE: return trace_call(L, n);
+    case BI_LA_NORM: return norm_call(L, n);
+    case BI_LA_SOLVE: return solve_call(L, n, owned);
+    case BI_LA_INV: case BI_LA_DET: case BI_LA_CHOLESKY: return square_call(L, n, owned);
+    case BI_LA_EIGH: case BI_LA_EIGVALSH: return eigh_call(L, n, owned);
+    case BI_LA_SVD: return svd_call(L, n, owned);
+    case BI_LA_QR: return qr_call(L, n, owned);
+    case BI_LA_LSTSQ: return lstsq_call(L, n, owned);
+    default: break;
+    }
+    *handled = false;
+    return NULL;
+}

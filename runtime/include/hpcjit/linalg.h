@@ -1,0 +1,85 @@
+/* hpcjit/linalg.h - linear algebra called from compiled code (runtime/linalg.c,
+ * lowered by compiler/lower_linalg.c): np.dot/matmul/@, outer, vdot,
+ * trace, np.linalg.norm/solve/inv/det/cholesky/eigh/svd/qr/lstsq.
+ *
+ * BLAS and LAPACK are not linked: the first call that needs them dlopens
+ * HPCJIT_BLAS_LIB (a path or soname, or several separated by ':'), else
+ * libflexiblas.so.3, libopenblas.so.0, then liblapack.so.3 + libblas.so.3,
+ * and uses their Fortran symbols (dgemm_, dgesv_, ... with 32-bit
+ * integers).  When none loads, the call raises OSError naming what was
+ * tried.
+ *
+ * Operands are RtMat descriptors of any layout (byte strides, negative
+ * ones too); the runtime copies them into Fortran-ordered scratch where
+ * BLAS cannot take them as they are, so inputs are never modified.
+ * Outputs are RtMat descriptors of arrays the caller allocated.  A 1-D
+ * operand is an m x 1 (or 1 x n) matrix.  Element types are the codes
+ * RT_DT(kind, itemsize) of hpcjit/search.h; the LAPACK functions take
+ * float32, float64, complex64 or complex128 only (callers convert).
+ *
+ * Every function returns 0, or -1 with an exception pending (ValueError,
+ * numpy.linalg.LinAlgError, MemoryError, OSError).
+ * Thread-safety: every function may be called from any thread; the
+ * library is loaded once (pthread_once). */
+#ifndef HPCJIT_LINALG_H
+#define HPCJIT_LINALG_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct RtMat {
+    void *data;
+    int64_t m, n;   /* rows, columns */
+    int64_t rs, cs; /* byte strides between rows, between columns */
+} RtMat;
+
+/* np.dot / np.matmul / np.vdot flavours of rt_linalg_matmul (error messages) */
+enum { RT_LA_DOT, RT_LA_MATMUL, RT_LA_VDOT };
+/* how = flavour | nd(a) << 2 | nd(b) << 4 (nd 1 or 2, for the messages);
+ * RT_LA_VDOT conjugates a.  c = a @ b: a m x k, b k x n, c m x n, all of
+ * element type `code` (any numeric type: BLAS for float/complex, a loop
+ * with wrapping arithmetic for integers and bool).  ValueError with
+ * NumPy's message when the inner dimensions differ. */
+int32_t rt_linalg_matmul(int32_t code, int32_t how, const RtMat *a, const RtMat *b, const RtMat *c);
+/* out (m x n, C-contiguous) = outer product of the m items at a and the
+ * n items at b, all contiguous, of element type code. */
+void rt_linalg_outer(int32_t code, const void *a, int64_t m, const void *b, int64_t n, void *out);
+/* Sum of a's diagonal `offset`; a of element type `code`, the sum stored
+ * at out as type `out_code` (int64, uint64, float or complex). */
+void rt_linalg_trace(int32_t code, const RtMat *a, int64_t offset, int32_t out_code, void *out);
+
+/* np.linalg.norm: kind 0 None, 1 numeric order p, 2 'fro', 3 'nuc';
+ * vector (1-D a: a->n == 1) or matrix norms as NumPy; *out a double. */
+enum { RT_NORM_NONE, RT_NORM_P, RT_NORM_FRO, RT_NORM_NUC };
+int32_t rt_linalg_norm(int32_t code, const RtMat *a, int32_t vector, int32_t kind, double p, double *out);
+
+/* x = solve(a, b): b_1d says b was 1-D (for the message); a square. */
+int32_t rt_linalg_solve(int32_t code, const RtMat *a, const RtMat *b, int32_t b_1d, const RtMat *x);
+int32_t rt_linalg_inv(int32_t code, const RtMat *a, const RtMat *out);
+/* *out: a scalar of type code */
+int32_t rt_linalg_det(int32_t code, const RtMat *a, void *out);
+int32_t rt_linalg_cholesky(int32_t code, const RtMat *a, const RtMat *out);
+/* w: n x 1 real eigenvalues (ascending), v: eigenvectors or NULL;
+ * upper: use the upper triangle (UPLO='U'). */
+int32_t rt_linalg_eigh(int32_t code, const RtMat *a, int32_t upper, const RtMat *w, const RtMat *v);
+/* full: u m x m, vt n x n; else u m x k, vt k x n (k = min(m, n));
+ * u and vt NULL for compute_uv=False.  s: k x 1 real. */
+int32_t rt_linalg_svd(int32_t code, const RtMat *a, int32_t full, const RtMat *u, const RtMat *s,
+                      const RtMat *vt);
+/* reduced QR: q m x k, r k x n. */
+int32_t rt_linalg_qr(int32_t code, const RtMat *a, const RtMat *q, const RtMat *r);
+/* lstsq: x n x nrhs, res nrhs x 1 (*nres set to nrhs or 0, as NumPy),
+ * s k x 1 real, *rank; rcond < 0 (NumPy's None): eps * max(m, n). */
+int32_t rt_linalg_lstsq(int32_t code, const RtMat *a, const RtMat *b, double rcond, const RtMat *x,
+                        const RtMat *res, int64_t *nres, int64_t *rank, const RtMat *s);
+
+/* The library loaded ("" before the first call; NULL when none loaded). */
+const char *rt_linalg_library(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
