@@ -393,15 +393,19 @@ Type *infer_ae_ufunc_call(Inf *I, Node *n, BuiltinId id, Type **tys) {
     switch (cat) {
     case UF_FLOAT:
     case UF_FLOAT2:
-        if (cplx)
-            return UNSUP(I, n, "np.%s() of complex arrays is not supported by hpcjit", fname);
+        if (cplx) { /* NumPy's complex loops; none for the others */
+            if (cat == UF_FLOAT2 || id == BI_NP_DEG2RAD || id == BI_NP_RAD2DEG || id == BI_NP_CBRT)
+                return TYPING(I, n, "np.%s() is not defined for complex numbers (%s)", fname,
+                              infer_tyname(I, t));
+            r = t;
+            break;
+        }
         t = float_for(I, t);
         r = t;
         break;
     case UF_SAME:
-        if (cplx && id != BI_NP_NEGATIVE && id != BI_NP_POSITIVE && id != BI_NP_SQUARE && id != BI_NP_CONJ &&
-            id != BI_NP_RECIPROCAL)
-            return UNSUP(I, n, "np.%s() of complex values is not supported by hpcjit", fname);
+        if (cplx && (id == BI_NP_FLOOR || id == BI_NP_CEIL || id == BI_NP_TRUNC || id == BI_NP_INVERT))
+            return TYPING(I, n, "np.%s() is not defined for complex numbers (%s)", fname, infer_tyname(I, t));
         if (id == BI_NP_INVERT && !(ty_is_int(t) || t->kind == TY_BOOL))
             return TYPING(I, n, "np.invert() takes integers and bools, not %s", infer_tyname(I, tys[0]));
         if (id == BI_NP_NEGATIVE && t->kind == TY_BOOL)
@@ -411,6 +415,9 @@ Type *infer_ae_ufunc_call(Inf *I, Node *n, BuiltinId id, Type **tys) {
         r = t;
         break;
     case UF_ABS:
+        if (cplx && id == BI_NP_FABS)
+            return TYPING(I, n, "np.fabs() is not defined for complex numbers (%s); use np.abs()",
+                          infer_tyname(I, t));
         r = cplx ? float_for(I, t) : t;
         break;
     case UF_PRED:

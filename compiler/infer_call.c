@@ -560,6 +560,62 @@ static Type *abs_type(Inf *I, Node *n, Type *t, const char *fname) {
     return it;
 }
 
+/* cmath functions (Numba's set): a real argument becomes complex128, a
+ * complex one keeps its type. */
+static Type *cmath_type(Inf *I, Type *t) {
+    return ty_is_complex(t) ? t : T(I, TY_COMPLEX128);
+}
+
+static Type *cmath_call(Inf *I, Node *n, BuiltinId id, Type **tys, const char *fname) {
+    int k = n->args.len;
+    int lo = 1, hi = 1;
+    if (id == BI_CMATH_LOG)
+        hi = 2;
+    if (id == BI_CMATH_RECT)
+        lo = hi = 2;
+    if (!nargs_between(I, n, fname, lo, hi))
+        return NULL;
+    for (int i = 0; i < k; i++)
+        if (!(id == BI_CMATH_RECT ? need_real : need_number)(I, VEC_AT(n->args, i), tys[i], fname))
+            return NULL;
+    if (id == BI_CMATH_RECT) {
+        for (int i = 0; i < 2; i++)
+            infer_cast(I, ARG(i), T(I, TY_FLOAT64));
+        return T(I, TY_COMPLEX128);
+    }
+    Type *ct = cmath_type(I, tys[0]);
+    if (k == 2 && (ct != tys[1] || !ty_is_complex(tys[1]))) /* log(z, base): one type for both */
+        ct = T(I, TY_COMPLEX128);
+    for (int i = 0; i < k; i++)
+        infer_cast(I, ARG(i), ct);
+    Type *ft = T(I, ct->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64);
+    switch (id) {
+    case BI_CMATH_ISNAN: case BI_CMATH_ISINF: case BI_CMATH_ISFINITE:
+        return T(I, TY_BOOL);
+    case BI_CMATH_PHASE:
+        return ft;
+    case BI_CMATH_POLAR: {
+        Type *el[2] = {ft, ft};
+        return ty_tuple(I->tc, el, 2);
+    }
+    default:
+        return ct;
+    }
+}
+
+static bool is_cmath(BuiltinId id) {
+    switch (id) {
+    case BI_CMATH_ACOS: case BI_CMATH_ACOSH: case BI_CMATH_ASIN: case BI_CMATH_ASINH: case BI_CMATH_ATAN:
+    case BI_CMATH_ATANH: case BI_CMATH_COS: case BI_CMATH_COSH: case BI_CMATH_EXP: case BI_CMATH_ISFINITE:
+    case BI_CMATH_ISINF: case BI_CMATH_ISNAN: case BI_CMATH_LOG: case BI_CMATH_LOG10: case BI_CMATH_PHASE:
+    case BI_CMATH_POLAR: case BI_CMATH_RECT: case BI_CMATH_SIN: case BI_CMATH_SINH: case BI_CMATH_SQRT:
+    case BI_CMATH_TAN: case BI_CMATH_TANH:
+        return true;
+    default:
+        return false;
+    }
+}
+
 static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     const char *fname = short_name(id);
     Type *tys[8] = {0};
@@ -697,8 +753,8 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         return TY_UNK(I);
     if (infer_ae_is_ufunc(id)) { /* arrexpr: ufuncs (arrays always, new ones on scalars too) */
         bool arr = infer_ae_owns_scalar(id);
-        for (int i = 0; i < k; i++)
-            arr = arr || tys[i]->kind == TY_ARRAY;
+        for (int i = 0; i < k; i++) /* complex scalars too: one set of complex kernels */
+            arr = arr || tys[i]->kind == TY_ARRAY || (ty_is_complex(tys[i]) && id != BI_ABS);
         if (arr)
             return infer_ae_ufunc_call(I, n, id, tys);
     }
@@ -747,6 +803,8 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     default:
         break;
     }
+    if (is_cmath(id))
+        return cmath_call(I, n, id, tys, fname);
     if (is_unary_float_math(id) || (id == BI_MATH_LOG && k == 1)) {
         if (!nargs_between(I, n, fname, 1, 1) || !need_real(I, VEC_AT(n->args, 0), tys[0], fname))
             return NULL;

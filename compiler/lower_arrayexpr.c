@@ -10,6 +10,7 @@
  * arithmetic follows NumPy: division by zero gives 0 / inf / nan (the
  * numpy error model), never an exception. */
 #include "lower.h"
+#include "lower_cmath.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -187,6 +188,8 @@ static LLVMValueRef isfin_f(Lower *L, Type *t, LLVMValueRef x) {
 static LLVMValueRef ufunc_elem(Lower *L, Node *n, Type *t, LLVMValueRef *x, Type *rt) {
     BuiltinId id = n->builtin;
     const char *in = NULL, *lm = NULL;
+    if (ty_is_complex(t) && lower_cmath_code(id) >= 0) /* sqrt, exp, log, trig, sign, rint of complex */
+        return lower_cmath(L, lower_cmath_code(id), t, x[0]);
     switch (id) {
     case BI_NP_SQRT: in = "llvm.sqrt"; break;
     case BI_NP_EXP: in = "llvm.exp"; break;
@@ -267,10 +270,21 @@ static LLVMValueRef ufunc_elem(Lower *L, Node *n, Type *t, LLVMValueRef *x, Type
     case BI_NP_RECIPROCAL: {
         if (ty_is_float(t))
             return lower_fm(L, LLVMBuildFDiv(L->b, fconst(L, t, 1.0), x[0], "recip"));
-        if (ty_is_complex(t)) {
-            Type *r = NULL;
-            return lower_binop(L, n, OP_DIV, t, lower_convert(L, n, fconst(L, part_of(L, t), 1.0), part_of(L, t), t),
-                               x[0], &r);
+        if (ty_is_complex(t)) { /* NumPy's loop: Smith's division of 1 by z (signs of zero included) */
+            Type *pt = part_of(L, t);
+            LLVMValueRef re = lower_cmath_part(L, x[0], 0), im = lower_cmath_part(L, x[0], 1);
+            LLVMValueRef are = intr(L, "llvm.fabs", pt, &re, 1), aim = intr(L, "llvm.fabs", pt, &im, 1);
+            LLVMValueRef one = fconst(L, pt, 1.0);
+            LLVMValueRef small = LLVMBuildFCmp(L->b, LLVMRealOLE, aim, are, ""); /* |im| <= |re| */
+            LLVMValueRef r1 = LLVMBuildFDiv(L->b, im, re, ""); /* d1 = re + im * r1: 1/d1, -r1/d1 */
+            LLVMValueRef d1 = LLVMBuildFAdd(L->b, re, LLVMBuildFMul(L->b, im, r1, ""), "");
+            LLVMValueRef r2 = LLVMBuildFDiv(L->b, re, im, ""); /* d2 = re * r2 + im: r2/d2, -1/d2 */
+            LLVMValueRef d2 = LLVMBuildFAdd(L->b, LLVMBuildFMul(L->b, re, r2, ""), im, "");
+            LLVMValueRef ore = LLVMBuildSelect(L->b, small, LLVMBuildFDiv(L->b, one, d1, ""),
+                                               LLVMBuildFDiv(L->b, r2, d2, ""), "");
+            LLVMValueRef oim = LLVMBuildSelect(L->b, small, LLVMBuildFNeg(L->b, LLVMBuildFDiv(L->b, r1, d1, ""), ""),
+                                               LLVMBuildFNeg(L->b, LLVMBuildFDiv(L->b, one, d2, ""), ""), "");
+            return lower_cmath_make(L, t, ore, oim);
         }
         LLVMTypeRef lt = lower_type(L, t);
         LLVMValueRef z = LLVMConstInt(lt, 0, 0), one = LLVMConstInt(lt, 1, 0);

@@ -6,6 +6,7 @@
  * row-major over `shape` with a constant item size (so loops vectorise),
  * F arrays column-major, A arrays go through `strides`. */
 #include "lower.h"
+#include "lower_cmath.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -742,6 +743,8 @@ static LLVMValueRef math1(Lower *L, Node *n) {
         LLVMValueRef v = lower_expr_use(L, e);
         return lower_convert(L, n, v, e->ty, n->ty);
     }
+    if (ty_is_complex(e->ty)) /* complex goes through the ufunc kernels (lower_cmath.c) */
+        return lower_fail(L, n, HJ_DIAG_LOWERING, "%s() of a complex value", builtin_name(b));
     Type *ft = NULL;
     LLVMValueRef x = float_arg(L, e, &ft);
     if (!x)
@@ -914,6 +917,77 @@ static LLVMValueRef math_call(Lower *L, Node *n, bool *handled) {
     }
     *handled = false;
     return NULL;
+}
+
+/* cmath: the complex kernels shared with np ufuncs (lower_cmath.c); the
+ * argument is already cast to its complex type (infer_call.c). */
+static LLVMValueRef cmath_call(Lower *L, Node *n, bool *handled) {
+    BuiltinId b = n->builtin;
+    *handled = true;
+    Node *e = arg(n, 0);
+    if (!e)
+        return lower_fail(L, n, HJ_DIAG_TYPING, "%s() takes an argument", builtin_name(b));
+    LLVMValueRef z = lower_expr_use(L, e);
+    if (!z)
+        return NULL;
+    Type *ct = e->ty;
+    if (b == BI_CMATH_RECT) { /* (r, phi), both float64 */
+        LLVMValueRef phi = lower_expr_use(L, arg(n, 1));
+        if (!phi)
+            return NULL;
+        Type *ft = t_f64(L);
+        LLVMValueRef re = lower_fm(L, LLVMBuildFMul(L->b, z, intr1(L, "llvm.cos", ft, phi), ""));
+        LLVMValueRef im = lower_fm(L, LLVMBuildFMul(L->b, z, intr1(L, "llvm.sin", ft, phi), ""));
+        /* phi == 0: (r, 0) exactly, also for an infinite r */
+        LLVMValueRef zero = LLVMBuildFCmp(L->b, LLVMRealOEQ, phi, LLVMConstReal(L->t_f64, 0.0), "");
+        LLVMValueRef one = LLVMConstReal(L->t_f64, 1.0);
+        re = LLVMBuildSelect(L->b, zero, z, re, "");
+        im = LLVMBuildSelect(L->b, zero, LLVMBuildFMul(L->b, phi, intr2(L, "llvm.copysign", ft, one, z), ""), im, "");
+        return lower_cmath_make(L, n->ty, re, im);
+    }
+    if (!ty_is_complex(ct))
+        return lower_fail(L, n, HJ_DIAG_LOWERING, "%s() of a non-complex value", builtin_name(b));
+    Type *ft = ty_scalar(L->c->tc, ct->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64);
+    LLVMValueRef re = lower_cmath_part(L, z, 0), im = lower_cmath_part(L, z, 1);
+    switch (b) {
+    case BI_CMATH_ISNAN: case BI_CMATH_ISINF: case BI_CMATH_ISFINITE: {
+        LLVMValueRef r;
+        if (b == BI_CMATH_ISNAN) {
+            r = LLVMBuildOr(L->b, LLVMBuildFCmp(L->b, LLVMRealUNO, re, re, ""),
+                            LLVMBuildFCmp(L->b, LLVMRealUNO, im, im, ""), "isnan");
+        } else {
+            LLVMValueRef inf = LLVMConstReal(lower_type(L, ft), INFINITY);
+            LLVMValueRef ar = intr1(L, "llvm.fabs", ft, re), ai = intr1(L, "llvm.fabs", ft, im);
+            if (b == BI_CMATH_ISINF)
+                r = LLVMBuildOr(L->b, LLVMBuildFCmp(L->b, LLVMRealOEQ, ar, inf, ""),
+                                LLVMBuildFCmp(L->b, LLVMRealOEQ, ai, inf, ""), "isinf");
+            else
+                r = LLVMBuildAnd(L->b, LLVMBuildFCmp(L->b, LLVMRealOLT, ar, inf, ""),
+                                 LLVMBuildFCmp(L->b, LLVMRealOLT, ai, inf, ""), "isfinite");
+        }
+        return lower_convert(L, n, r, ty_scalar(L->c->tc, TY_BOOL), n->ty);
+    }
+    case BI_CMATH_PHASE:
+        return libm2(L, "atan2", ft, im, re);
+    case BI_CMATH_POLAR: {
+        LLVMValueRef r = LLVMGetUndef(lower_type(L, n->ty));
+        r = LLVMBuildInsertValue(L->b, r, libm2(L, "hypot", ft, re, im), 0, "");
+        return LLVMBuildInsertValue(L->b, r, libm2(L, "atan2", ft, im, re), 1, "polar");
+    }
+    default: break;
+    }
+    int code = lower_cmath_code(b);
+    if (code < 0)
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "%s() is not supported in compiled code", builtin_name(b));
+    LLVMValueRef r = lower_cmath(L, code, ct, z);
+    if (b == BI_CMATH_LOG && arg(n, 1)) { /* log(z, base) = log(z) / log(base) */
+        LLVMValueRef base = lower_expr_use(L, arg(n, 1));
+        if (!base)
+            return NULL;
+        Type *rt = NULL;
+        r = lower_binop(L, n, OP_DIV, ct, r, lower_cmath(L, RT_CM_LOG, ct, base), &rt);
+    }
+    return r;
 }
 
 /* ---- Python builtins -------------------------------------------------------------------- */
@@ -1246,5 +1320,7 @@ LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned) {
     r = math_call(L, n, &handled);
     if (handled)
         return r;
+    if (b >= BI_CMATH_ACOS && b <= BI_CMATH_TANH) /* builtins.def keeps them together */
+        return cmath_call(L, n, &handled);
     return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "%s() is not supported in compiled code", builtin_name(b));
 }

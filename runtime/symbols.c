@@ -1,6 +1,7 @@
 /* symbols.c - the runtime functions compiled code may call, by name, for
  * the JIT to register as absolute symbols (see runtime.h). */
 #include "hpcjit/linalg.h"
+#include "hpcjit/complexmath.h"
 #include "hpcjit/mpi_hooks.h"
 #include "hpcjit/parallel.h"
 #include "hpcjit/pool.h"
@@ -77,6 +78,9 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_linalg_svd),
     RT_SYM(rt_linalg_qr),
     RT_SYM(rt_linalg_lstsq),
+    /* complex math of np ufuncs and cmath (complexmath.c; compiler/lower_cmath.c) */
+    RT_SYM(rt_cmath),
+    RT_SYM(rt_cmathf),
     /* hpcjit.mpi in compiled code (mpi_hooks.c; compiler/lower_mpi.c) */
     RT_SYM(rt_mpi_rank),
     RT_SYM(rt_mpi_size),

@@ -1,0 +1,261 @@
+"""Complex math (issue 3): np.* ufuncs on complex scalars and arrays (one
+set of kernels, runtime/complexmath.c), the cmath module, and the
+functions that have no complex form (TypingError, never a wrong value)."""
+import cmath
+import math
+
+import numpy as np
+import pytest
+
+import hpcjit
+from hpcjit import njit, _core
+from conftest import check, make_array, LAYOUTS
+
+RTOL = {np.complex128: 1e-12, np.complex64: 1e-5}
+
+# ufuncs with a complex loop in NumPy, and a njit function for each (scalar
+# and array argument alike)
+UNARY = ["sqrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
+         "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh",
+         "square", "reciprocal", "sign", "rint", "negative", "positive", "conjugate", "absolute"]
+
+
+def _module(defs):
+    """njit functions written to a real file (hpcjit reads the source):
+    `defs` maps a name to (parameters, return expression)."""
+    import importlib.util
+    import tempfile
+    src = ["import cmath, math", "import numpy as np", "from hpcjit import njit"]
+    for name, (params, expr) in defs.items():
+        src += ["@njit", f"def {name}({params}):", f"    return {expr}"]
+    path = tempfile.mkdtemp() + "/hj_complex_funcs.py"
+    with open(path, "w") as fh:
+        fh.write("\n".join(src) + "\n")
+    spec = importlib.util.spec_from_file_location("hj_complex_funcs", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+NO_COMPLEX = ["fabs", "cbrt", "deg2rad", "rad2deg", "floor", "ceil", "trunc"]
+NO_COMPLEX2 = ["arctan2", "hypot", "copysign", "logaddexp"]
+CMATH_UNARY = ["acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "exp", "log",
+               "log10", "sin", "sinh", "sqrt", "tan", "tanh", "phase", "polar", "isnan", "isinf",
+               "isfinite"]
+MATH_NAMES = ["sqrt", "exp", "log", "sin", "cos", "tan", "atan", "log10", "isnan", "floor", "fabs"]
+_M = _module({**{"np_" + n: ("z", f"np.{n}(z)") for n in UNARY + NO_COMPLEX},
+              **{"np2_" + n: ("z, w", f"np.{n}(z, w)") for n in NO_COMPLEX2},
+              **{"cm_" + n: ("z", f"cmath.{n}(z)") for n in CMATH_UNARY},
+              **{"m_" + n: ("z", f"math.{n}(z)") for n in MATH_NAMES}})
+FUNCS = {name: getattr(_M, "np_" + name) for name in UNARY}
+
+# finite values around the branch cuts (both signs of zero on the axes),
+# the unit circle, tiny and large magnitudes
+FINITE = [0.5 + 0.25j, -1.5 + 2j, 3 - 4j, -0.3 - 0.7j, 2 + 0j, 2 - 0j, -2 + 0j, -2 - 0j,
+          0 + 2j, 0 - 2j, -0.0 + 2j, -0.0 - 2j, 0.5 + 0j, -0.5 - 0j, 1 + 0j, -1 + 0j, 1j, -1j,
+          1e-9 + 1e-9j, -1e-12 + 3e-13j, 20 + 1j, -20 - 1j, 1 + 20j, 300 + 1j]
+SPECIAL = [0j, -0.0 + 0j, 0 - 0j, complex(math.inf, 0), complex(-math.inf, 0), complex(0, math.inf),
+           complex(1, -math.inf), complex(math.inf, math.inf), complex(-math.inf, math.nan),
+           complex(math.nan, 0), complex(0, math.nan), complex(math.nan, math.nan),
+           complex(math.inf, 2), complex(-math.inf, -2)]
+
+
+@pytest.mark.parametrize("name", UNARY)
+@pytest.mark.parametrize("dt", [np.complex128, np.complex64])
+def test_ufunc_complex_scalar(name, dt):
+    f = FUNCS[name]
+    for z in FINITE:
+        check(f, dt(z), rtol=RTOL[dt], atol=1e-300 if dt is np.complex128 else 1e-35)
+
+
+@pytest.mark.parametrize("name", UNARY)
+def test_ufunc_python_complex(name):
+    f = FUNCS[name]
+    for z in FINITE:
+        check(f, z, atol=1e-300)
+
+
+@pytest.mark.numba_skip(reason="Numba's complex kernels differ from the C library's on inf/nan")
+@pytest.mark.parametrize("name", UNARY)
+def test_ufunc_complex_special(name):
+    """inf/nan/signed-zero inputs give NumPy's results (the C library's)."""
+    f = FUNCS[name]
+    a = np.array(SPECIAL, dtype=np.complex128)
+    check(f, a)
+    for z in SPECIAL:
+        check(f, z)
+
+
+@pytest.mark.parametrize("name", UNARY)
+@pytest.mark.parametrize("dt", [np.complex128, np.complex64])
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape", [(), (0,), (7,), (2, 3, 4)])
+def test_ufunc_complex_array(name, dt, layout, shape):
+    f = FUNCS[name]
+    if shape == ():
+        if layout != "C":
+            return
+        a = np.array(dt(0.7 - 1.3j))
+        # NumPy gives a scalar for a 0-d array, hpcjit (as Numba) a 0-d array
+        got, exp = np.asarray(f(a)), np.asarray(f.py_func(a))
+        assert got.dtype == exp.dtype and got.shape == ()
+        np.testing.assert_allclose(got, exp, rtol=RTOL[dt])
+        return
+    else:
+        a = make_array(dt, shape, layout)
+        a /= 4
+    a0, f0 = _core.memstats()
+    check(f, a, rtol=RTOL[dt], atol=1e-300 if dt is np.complex128 else 1e-35)
+    a1, f1 = _core.memstats()
+    assert a1 - f1 == a0 - f0
+
+
+def test_ufunc_complex_branch_cuts_array():
+    a = np.array(FINITE, dtype=np.complex128)
+    for name in UNARY:
+        check(FUNCS[name], a, atol=1e-300)
+        check(FUNCS[name], a.astype(np.complex64), rtol=1e-5, atol=1e-35)
+
+
+@njit
+def fused(z, w):
+    return np.exp(z) * np.sqrt(w) + np.log1p(z) - np.arctanh(w / 20) + 1.5
+
+
+@njit
+def fused_scalar_mix(z, s):
+    return np.sin(z) + np.cos(s) * z  # complex array with a complex scalar
+
+
+@njit
+def inplace(z):
+    z[1:] = np.tanh(z[:-1])
+    z += np.expm1(z) * 0.5
+    return z
+
+
+@pytest.mark.parametrize("dt", [np.complex128, np.complex64])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_fused_complex(dt, layout):
+    z = make_array(dt, (4, 5), layout) / 4
+    w = make_array(dt, (5,), "C")
+    check(fused, z, w, rtol=RTOL[dt] * 10)
+    check(fused_scalar_mix, z, 0.5 - 0.25j, rtol=RTOL[dt] * 10)
+    check(inplace, make_array(dt, (9,), layout) / 4, rtol=RTOL[dt] * 10)
+
+
+@njit
+def real_to_complex_mix(x, z):
+    return np.sqrt(x + z)  # float array + complex scalar is complex
+
+
+def test_real_array_with_complex_scalar():
+    check(real_to_complex_mix, make_array(np.float64, (6,)), -4 + 0j)
+    check(real_to_complex_mix, make_array(np.float32, (6,)), np.complex64(-4 + 1j), rtol=1e-5)
+
+
+@njit(parallel=True)
+def par_exp(z):
+    return np.exp(z) + np.sqrt(z)
+
+
+def test_parallel_complex_array():
+    z = make_array(np.complex128, (1 << 16,)) / 4
+    check(par_exp, z)
+
+
+@njit
+def scalar_loop(a):
+    s = 0j
+    for i in range(a.shape[0]):
+        s += np.exp(a[i]) - np.sqrt(a[i]) * np.log(a[i])
+    return s
+
+
+def test_complex_scalar_in_loop():
+    check(scalar_loop, make_array(np.complex128, (8,)) / 4)
+    check(scalar_loop, make_array(np.complex64, (8,)) / 4, rtol=1e-5)
+
+
+# ---- cmath ----
+
+CMATH = {name: getattr(_M, "cm_" + name) for name in CMATH_UNARY}
+
+
+@pytest.mark.parametrize("name", CMATH_UNARY)
+def test_cmath(name):
+    f = CMATH[name]
+    for z in FINITE + [0.5, -2.0, 3, -1]:  # reals become complex128
+        try:
+            f.py_func(z)
+        except ValueError:  # CPython's domain errors (atan(1j)): hpcjit returns inf, as Numba
+            continue
+        check(f, z, atol=1e-300)
+
+
+@pytest.mark.parametrize("name", CMATH_UNARY)
+def test_cmath_complex64(name):
+    f = CMATH[name]
+    for z in FINITE[:8]:
+        got = f(np.complex64(z))
+        exp = getattr(cmath, name)(complex(np.complex64(z)))
+        if isinstance(exp, tuple):
+            np.testing.assert_allclose(got, exp, rtol=1e-5)
+        elif isinstance(exp, bool):
+            assert got == exp
+        else:
+            np.testing.assert_allclose(complex(got), exp, rtol=1e-5, atol=1e-30)
+
+
+@pytest.mark.numba_skip(reason="CPython's cmath raises ValueError on some of these")
+def test_cmath_predicates_special():
+    for name in ["isnan", "isinf", "isfinite"]:
+        for z in SPECIAL:
+            check(CMATH[name], z)
+
+
+@njit
+def cmath_two(z, b, r, phi):
+    return cmath.log(z, b), cmath.rect(r, phi), cmath.log(z, 10)
+
+
+def test_cmath_log_base_rect():
+    check(cmath_two, 3 - 4j, 2 + 1j, 2.0, 0.75)
+    check(cmath_two, -1 + 0j, 2.0, -1.5, 0.0)
+    check(cmath_two, 0.5j, 10, 3, -2.0)
+
+
+@njit
+def cmath_float32(x):
+    return cmath.sqrt(x)
+
+
+def test_cmath_real_argument_is_complex128():
+    check(cmath_float32, np.float32(-2.0))
+    assert isinstance(cmath_float32(-4.0), complex)
+
+
+# ---- no complex form: TypingError, never a wrong value ----
+
+@pytest.mark.parametrize("name", NO_COMPLEX)
+def test_no_complex_loop_is_typing_error(name):
+    f = getattr(_M, "np_" + name)
+    with pytest.raises(hpcjit.TypingError):
+        f(1 + 2j)
+    with pytest.raises(hpcjit.TypingError):
+        f(np.ones(3, dtype=np.complex128))
+
+
+@pytest.mark.parametrize("name", NO_COMPLEX2)
+def test_no_complex_loop_binary(name):
+    f = getattr(_M, "np2_" + name)
+    with pytest.raises(hpcjit.TypingError):
+        f(1 + 2j, 1.0)
+    with pytest.raises(hpcjit.TypingError):
+        f(np.ones(3, dtype=np.complex64), 1.0)
+
+
+@pytest.mark.parametrize("name", MATH_NAMES)
+def test_math_on_complex_is_typing_error(name):
+    with pytest.raises(hpcjit.TypingError):
+        getattr(_M, "m_" + name)(1 + 2j)
