@@ -1,0 +1,537 @@
+"""Linear algebra in compiled code: np.dot, np.matmul and `@`, np.vdot,
+np.outer, np.trace, np.linalg.norm/solve/inv/det/cholesky/eigh/eigvalsh/
+svd/qr/lstsq, through the BLAS/LAPACK that hpcjit dlopens.  Each compiled
+function is compared with its py_func (NumPy) across dtypes and layouts;
+for eigh/svd/qr only what is unique is compared (eigenvalues, singular
+values, reconstructions, |vectors|), since signs depend on the LAPACK
+build."""
+import importlib.util
+import inspect
+
+import numpy as np
+import pytest
+
+import hpcjit
+from conftest import AGAINST_NUMBA, check, make_array, run_python
+
+# Numba's np.dot/np.linalg call LAPACK through SciPy
+pytestmark = pytest.mark.skipif(AGAINST_NUMBA and importlib.util.find_spec("scipy") is None,
+                                reason="Numba's linear algebra needs SciPy")
+
+FLOATS = [np.float32, np.float64, np.complex64, np.complex128]
+INTS = [np.int8, np.int32, np.int64, np.uint16, np.bool_]
+LAYOUTS = ["C", "F", "strided", "reversed"]
+
+
+def tol(dt):
+    """(rtol, atol) for results computed in dtype dt."""
+    return (2e-4, 2e-4) if np.dtype(dt) in (np.float32, np.complex64) else (1e-10, 1e-10)
+
+
+def well_conditioned(dt, n, layout, seed=0):
+    """A random n x n matrix with a heavy diagonal, in the given layout."""
+    a = make_array(dt, (n, n), layout, np.random.default_rng(seed))
+    a[...] = a / 10.0 + 5.0 * np.eye(n, dtype=dt)
+    return a
+
+
+def hermitian_pd(dt, n, layout, seed=0):
+    """A Hermitian positive definite matrix (random, not diagonal)."""
+    a = make_array(dt, (n, n), "C", np.random.default_rng(seed)) / 10.0
+    h = a @ a.conj().T + n * np.eye(n, dtype=dt)
+    out = make_array(dt, (n, n), layout)
+    out[...] = h
+    return out
+
+
+# ---------------------------------------------------------------------------
+# products
+
+@hpcjit.njit
+def l_dot(a, b):
+    return np.dot(a, b)
+
+
+@hpcjit.njit
+def l_matmul(a, b):
+    return np.matmul(a, b)
+
+
+@hpcjit.njit
+def l_at(a, b):
+    return a @ b
+
+
+@hpcjit.njit
+def l_dot_method(a, b):
+    return a.dot(b)
+
+
+@hpcjit.njit
+def l_vdot(a, b):
+    return np.vdot(a, b)
+
+
+@hpcjit.njit
+def l_outer(a, b):
+    return np.outer(a, b)
+
+
+SHAPE_PAIRS = [((5,), (5,)), ((4, 5), (5,)), ((5,), (5, 3)), ((4, 5), (5, 3)), ((1, 5), (5, 1)),
+               ((3, 1), (1, 4)), ((0, 5), (5, 3)), ((4, 0), (0, 3)), ((0,), (0,)), ((6, 7), (7, 6))]
+
+
+@pytest.mark.parametrize("dt", FLOATS + INTS)
+@pytest.mark.parametrize("la", LAYOUTS)
+@pytest.mark.parametrize("lb", ["C", "F", "strided"])
+def test_products(dt, la, lb):
+    if AGAINST_NUMBA and np.dtype(dt).kind in "iub":
+        pytest.skip("Numba: integer/bool np.dot is not supported")
+    rtol, atol = tol(dt) if np.dtype(dt).kind in "fc" else (0, 0)
+    for i, (sa, sb) in enumerate(SHAPE_PAIRS):
+        a = make_array(dt, sa, la, np.random.default_rng(i))
+        b = make_array(dt, sb, lb, np.random.default_rng(i + 100))
+        for f in (l_dot, l_matmul, l_at, l_dot_method):
+            check(f, a, b, rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize("dt", FLOATS + [np.int64])
+def test_products_large(dt):
+    # past OpenBLAS's small-matrix paths, and a transposed view
+    a = make_array(dt, (70, 90), "C")
+    b = make_array(dt, (90, 60), "F")
+    rtol, atol = (1e-3, 1e-3) if np.dtype(dt) in (np.float32, np.complex64) else (1e-9, 1e-9)
+    check(l_at, a, b, rtol=rtol, atol=atol)
+    check(l_at, b.T, a.T, rtol=rtol, atol=atol)
+    check(l_dot, a[::2, 1::3], b[1::3, ::-1], rtol=rtol, atol=atol)
+
+
+@pytest.mark.numba_skip("mixed-dtype promotion checked against NumPy's rules")
+@pytest.mark.parametrize("da,db", [(np.float32, np.float64), (np.int32, np.float32), (np.int64, np.float64),
+                                   (np.float64, np.complex128), (np.int8, np.uint8), (np.float32, np.complex64),
+                                   (np.bool_, np.int32)])
+def test_products_mixed(da, db):
+    a = make_array(da, (4, 5), "C")
+    b = make_array(db, (5, 3), "F")
+    for f in (l_dot, l_at):
+        check(f, a, b, rtol=1e-5, atol=1e-5)
+    check(l_vdot, a, b.T, rtol=1e-5, atol=1e-5)
+    check(l_outer, a, b, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("dt", FLOATS + INTS)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_vdot_outer(dt, layout):
+    if AGAINST_NUMBA and np.dtype(dt).kind in "iub":
+        pytest.skip("Numba: integer np.vdot/np.outer go through BLAS")
+    rtol, atol = tol(dt) if np.dtype(dt).kind in "fc" else (0, 0)
+    for sa, sb in [((7,), (7,)), ((3, 4), (4, 3)), ((0,), (0,)), ((2, 3), (6,))]:
+        a = make_array(dt, sa, layout, np.random.default_rng(1))
+        b = make_array(dt, sb, layout, np.random.default_rng(2))
+        check(l_vdot, a, b, rtol=rtol, atol=atol)
+        check(l_outer, a, b, rtol=rtol, atol=atol)
+
+
+def test_product_shape_errors():
+    for sa, sb in [((2, 3), (4, 5)), ((3,), (4,)), ((2, 3), (4,)), ((3,), (4, 5))]:
+        a, b = np.ones(sa), np.ones(sb)
+        for f in (l_dot, l_matmul, l_at):
+            e = check(f, a, b)
+            assert isinstance(e, ValueError)
+            if not AGAINST_NUMBA:
+                with pytest.raises(ValueError) as exp:
+                    f.py_func(a, b)
+                assert str(e) == str(exp.value)
+    e = check(l_vdot, np.ones(3), np.ones(4))
+    assert isinstance(e, ValueError)
+
+
+@hpcjit.njit
+def l_matmul_scalar(a):
+    return a @ 2.0
+
+
+@hpcjit.njit
+def l_dot_3d(a):
+    return np.dot(a, a)
+
+
+@pytest.mark.numba_skip("hpcjit's compile-time errors")
+def test_product_typing_errors():
+    with pytest.raises(hpcjit.TypingError, match=r"test_linalg\.py:\d+:\d+: error: matmul: Input operand 1"):
+        l_matmul_scalar(np.ones((2, 2)))
+    with pytest.raises(hpcjit.UnsupportedError, match="1-D and 2-D only"):
+        l_dot_3d(np.ones((2, 2, 2)))
+
+
+# ---------------------------------------------------------------------------
+# trace and norm
+
+@hpcjit.njit
+def l_trace(a):
+    return np.trace(a)
+
+
+@hpcjit.njit
+def l_trace_off(a, k):
+    return np.trace(a, k)
+
+
+@hpcjit.njit
+def l_trace_method(a):
+    return a.trace(offset=-1)
+
+
+@pytest.mark.parametrize("dt", FLOATS + INTS)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_trace(dt, layout):
+    rtol, atol = tol(dt) if np.dtype(dt).kind in "fc" else (0, 0)
+    for shape in [(4, 4), (3, 5), (5, 2), (0, 3)]:
+        a = make_array(dt, shape, layout)
+        check(l_trace, a, rtol=rtol, atol=atol)
+        check(l_trace_method, a, rtol=rtol, atol=atol)
+        for k in (-6, -2, 0, 1, 3, 7):
+            check(l_trace_off, a, k, rtol=rtol, atol=atol)
+
+
+@hpcjit.njit
+def l_norm(x):
+    return np.linalg.norm(x)
+
+
+@hpcjit.njit
+def l_norm_ord(x, p):
+    return np.linalg.norm(x, p)
+
+
+@hpcjit.njit
+def l_norm_inf(x):
+    return np.linalg.norm(x, np.inf), np.linalg.norm(x, -np.inf), np.linalg.norm(x, ord=1)
+
+
+@hpcjit.njit
+def l_norm_fro(x):
+    return np.linalg.norm(x, "fro")
+
+
+@hpcjit.njit
+def l_norm_nuc(x):
+    return np.linalg.norm(x, "nuc")
+
+
+@pytest.mark.parametrize("dt", FLOATS + [np.int32])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_norm(dt, layout):
+    if AGAINST_NUMBA and np.dtype(dt).kind in "iub":
+        pytest.skip("Numba: np.linalg.norm of integers is not supported")
+    rtol, atol = tol(dt) if np.dtype(dt).kind in "fc" else (1e-12, 0)
+    v = make_array(dt, (9,), layout)
+    m = make_array(dt, (4, 6), layout)
+    for x in (v, m):
+        check(l_norm, x, rtol=rtol, atol=atol)
+        check(l_norm_inf, x, rtol=rtol, atol=atol)
+    for p in (1, 2, 3, 0.5, np.inf, -np.inf, 0, -1):
+        check(l_norm_ord, v, p, rtol=rtol, atol=atol)
+    for p in (1, 2, -2, -1, np.inf, -np.inf):
+        check(l_norm_ord, m, p, rtol=rtol, atol=atol)
+    check(l_norm_fro, m, rtol=rtol, atol=atol)
+    check(l_norm_nuc, m, rtol=rtol, atol=atol)
+
+
+def test_norm_errors():
+    e = check(l_norm_ord, np.ones((3, 3)), 3)  # ValueError: Invalid norm order for matrices.
+    assert isinstance(e, ValueError)
+    e = check(l_norm_fro, np.ones(3))
+    assert isinstance(e, ValueError)
+
+
+# ---------------------------------------------------------------------------
+# solve, inv, det, cholesky
+
+@hpcjit.njit
+def l_solve(a, b):
+    return np.linalg.solve(a, b)
+
+
+@hpcjit.njit
+def l_inv(a):
+    return np.linalg.inv(a)
+
+
+@hpcjit.njit
+def l_det(a):
+    return np.linalg.det(a)
+
+
+@hpcjit.njit
+def l_cholesky(a):
+    return np.linalg.cholesky(a)
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_solve_inv_det(dt, layout):
+    rtol, atol = tol(dt)
+    for n in (1, 3, 8):
+        a = well_conditioned(dt, n, layout)
+        b1 = make_array(dt, (n,), layout, np.random.default_rng(5))
+        b2 = make_array(dt, (n, 3), layout, np.random.default_rng(6))
+        before = (a.copy(), b1.copy(), b2.copy())
+        check(l_solve, a, b1, rtol=rtol, atol=atol)
+        check(l_solve, a, b2, rtol=rtol, atol=atol)
+        check(l_inv, a, rtol=rtol, atol=atol)
+        check(l_det, a, rtol=rtol * 10, atol=0)
+        # inputs are never modified (LAPACK works on copies)
+        l_solve(a, b2), l_inv(a), l_det(a)
+        for x, y in zip((a, b1, b2), before):
+            np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.numba_skip("Numba's np.linalg does not take integer arrays")
+@pytest.mark.parametrize("dt", [np.int32, np.int64, np.bool_])
+def test_linalg_ints(dt):
+    a = (np.eye(3) * 3 + np.tri(3)).astype(dt)
+    check(l_solve, a, np.arange(3).astype(dt))
+    check(l_inv, a)
+    check(l_det, a)
+    check(l_dot, a, a)
+    check(l_norm, a)
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_cholesky(dt, layout):
+    rtol, atol = tol(dt)
+    for n in (1, 4, 9):
+        check(l_cholesky, hermitian_pd(dt, n, layout), rtol=rtol, atol=atol)
+
+
+def test_linalg_errors():
+    sing = np.array([[1.0, 2.0], [2.0, 4.0]])
+    for f, args in [(l_inv, (sing,)), (l_solve, (sing, np.ones(2))), (l_solve, (np.zeros((3, 3)), np.ones((3, 2))))]:
+        e = check(f, *args)
+        assert type(e) is np.linalg.LinAlgError and str(e) == "Singular matrix"
+    e = check(l_cholesky, -np.eye(3))
+    assert type(e) is np.linalg.LinAlgError and str(e) == "Matrix is not positive definite"
+    assert check(l_det, sing) == 0.0
+    for f, args in [(l_inv, (np.ones((2, 3)),)), (l_det, (np.ones((3, 2)),)), (l_solve, (np.ones((2, 3)), np.ones(2)))]:
+        e = check(f, *args)
+        assert type(e) is np.linalg.LinAlgError and "must be square" in str(e)
+    for b in (np.ones(4), np.ones((4, 2))):
+        e = check(l_solve, np.eye(3), b)
+        assert type(e) is ValueError
+        if not AGAINST_NUMBA:
+            with pytest.raises(ValueError) as exp:
+                np.linalg.solve(np.eye(3), b)
+            assert str(e) == str(exp.value)
+
+
+@hpcjit.njit
+def l_inv_vector(a):
+    return np.linalg.inv(a)
+
+
+@hpcjit.njit
+def l_solve_scalar(a, b):
+    return np.linalg.solve(a, b)
+
+
+@pytest.mark.numba_skip("hpcjit's compile-time errors")
+def test_linalg_typing_errors():
+    line = inspect.getsourcelines(l_inv_vector.py_func)[1] + 2
+    with pytest.raises(hpcjit.TypingError, match=rf"test_linalg\.py:{line}:\d+: error: inv\(\) needs a 2-D array"):
+        l_inv_vector(np.ones(3))
+    with pytest.raises(hpcjit.TypingError, match=r"solve\(\) needs a numeric array, not float64"):
+        l_solve_scalar(np.eye(2), 1.0)
+    with pytest.raises(hpcjit.UnsupportedError, match="stacked"):
+        l_inv(np.ones((2, 3, 3)))
+
+
+# ---------------------------------------------------------------------------
+# eigh, svd, qr, lstsq
+
+@hpcjit.njit
+def l_eigh(a):
+    return np.linalg.eigh(a)
+
+
+@hpcjit.njit
+def l_eigh_upper(a):
+    return np.linalg.eigh(a, UPLO="U")
+
+
+@hpcjit.njit
+def l_eigvalsh(a):
+    return np.linalg.eigvalsh(a)
+
+
+def close(got, exp, dt, scale=1.0):
+    rtol, atol = tol(dt)
+    np.testing.assert_allclose(got, exp, rtol=rtol * 10, atol=atol * 10 * scale)
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_eigh(dt, layout):
+    for n in (1, 2, 6):
+        a = hermitian_pd(dt, n, layout, seed=n)
+        for f in (l_eigh, l_eigh_upper):
+            w, v = f(a)
+            ew, ev = f.py_func(a)
+            assert w.dtype == ew.dtype and v.dtype == ev.dtype and v.shape == ev.shape
+            close(w, ew, dt, n)
+            close(np.abs(v), np.abs(ev), dt, n)
+            close((v * w) @ v.conj().T, a, dt, n)
+        check(l_eigvalsh, a, rtol=tol(dt)[0] * 10, atol=tol(dt)[1] * 10 * n)
+
+
+@hpcjit.njit
+def l_svd(a):
+    return np.linalg.svd(a)
+
+
+@hpcjit.njit
+def l_svd_reduced(a):
+    return np.linalg.svd(a, full_matrices=False)
+
+
+@hpcjit.njit
+def l_svd_values(a):
+    return np.linalg.svd(a, compute_uv=False)
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_svd(dt, layout):
+    for shape in [(5, 3), (3, 5), (4, 4), (1, 3)]:
+        a = make_array(dt, shape, layout, np.random.default_rng(3))
+        k = min(shape)
+        for f in (l_svd, l_svd_reduced):
+            u, s, vt = f(a)
+            eu, es, evt = f.py_func(a)
+            assert (u.shape, s.shape, vt.shape) == (eu.shape, es.shape, evt.shape)
+            assert (u.dtype, s.dtype, vt.dtype) == (eu.dtype, es.dtype, evt.dtype)
+            close(s, es, dt, 10)
+            close((u[:, :k] * s) @ vt[:k], a, dt, 10)
+            close(u.conj().T @ u, np.eye(u.shape[1]), dt)
+            close(vt @ vt.conj().T, np.eye(vt.shape[0]), dt)
+        check(l_svd_values, a, rtol=tol(dt)[0] * 10, atol=tol(dt)[1] * 100)
+
+
+@hpcjit.njit
+def l_qr(a):
+    return np.linalg.qr(a)
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_qr(dt, layout):
+    for shape in [(5, 3), (3, 5), (4, 4)]:
+        a = make_array(dt, shape, layout, np.random.default_rng(4))
+        q, r = l_qr(a)
+        eq, er = l_qr.py_func(a)
+        assert (q.shape, r.shape, q.dtype, r.dtype) == (eq.shape, er.shape, eq.dtype, er.dtype)
+        close(q @ r, a, dt, 10)
+        close(np.abs(r), np.abs(er), dt, 10)
+        close(np.abs(q), np.abs(eq), dt)
+        np.testing.assert_array_equal(np.tril(r, -1), 0)
+
+
+@hpcjit.njit
+def l_lstsq(a, b):
+    return np.linalg.lstsq(a, b)
+
+
+@hpcjit.njit
+def l_lstsq_rcond(a, b, rc):
+    return np.linalg.lstsq(a, b, rcond=rc)
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("layout", ["C", "F", "strided"])
+def test_lstsq(dt, layout):
+    rtol, atol = tol(dt)
+    for sa, sb in [((6, 3), (6,)), ((6, 3), (6, 2)), ((3, 5), (3,)), ((4, 4), (4, 2))]:
+        a = make_array(dt, sa, layout, np.random.default_rng(7))
+        b = make_array(dt, sb, layout, np.random.default_rng(8))
+        check(l_lstsq, a, b, rtol=rtol * 100, atol=atol * 100)
+    # rank deficient: residuals empty, rank 1
+    a = np.outer(np.arange(1.0, 6.0), np.ones(3)).astype(dt)
+    check(l_lstsq, a, np.arange(5.0).astype(dt), rtol=rtol * 100, atol=atol * 100)
+    check(l_lstsq_rcond, a, np.ones(5, dt), 0.5, rtol=rtol * 100, atol=atol * 100)
+    e = check(l_lstsq, np.ones((3, 2), dt), np.ones(4, dt))
+    assert type(e) is np.linalg.LinAlgError
+
+
+# ---------------------------------------------------------------------------
+# memory and the library
+
+@pytest.mark.numba_skip("hpcjit's allocator statistics")
+def test_no_leaks():
+    a = well_conditioned(np.float64, 5, "F")
+    b = make_array(np.float64, (5, 2), "strided")
+    fns = [(l_at, (a, b)), (l_dot, (a[0], a)), (l_vdot, (a, a)), (l_outer, (a[0], b)), (l_solve, (a, b)),
+           (l_inv, (a,)), (l_det, (a,)), (l_cholesky, (a @ a.T,)), (l_eigh, (a + a.T,)), (l_svd, (b,)),
+           (l_svd_values, (b,)), (l_qr, (b,)), (l_lstsq, (b, a[:, 0])), (l_norm_nuc, (a,)), (l_trace, (a,)),
+           (l_inv, (np.zeros((3, 3)),)), (l_at, (a, a[:3])), (l_cholesky, (-a @ a.T,)), (l_int_loop, (6,))]
+    for f, args in fns:  # compile first
+        try:
+            f(*args)
+        except (ValueError, np.linalg.LinAlgError):
+            pass
+    before = hpcjit._core.memstats()
+    for _ in range(3):
+        for f, args in fns:
+            try:
+                r = f(*args)
+                del r
+            except (ValueError, np.linalg.LinAlgError):
+                pass
+    after = hpcjit._core.memstats()
+    assert after[0] - before[0] == after[1] - before[1], (before, after)
+
+
+@hpcjit.njit
+def l_int_loop(n):
+    a = np.ones((n, n))
+    acc = 0.0
+    for i in range(n):
+        x = np.linalg.solve(a + np.eye(n) * (i + 1), a[i])
+        acc += np.dot(x, x) + np.linalg.det(a @ a.T + np.eye(n))
+    return acc
+
+
+def test_in_a_loop():
+    check(l_int_loop, 6, rtol=1e-9)
+
+
+@pytest.mark.numba_skip("hpcjit's BLAS loading")
+def test_blas_loaded_lazily_and_missing():
+    r = run_python("""
+        import numpy as np, hpcjit
+        def maps():
+            return open('/proc/self/maps').read()
+        @hpcjit.njit
+        def f(x):
+            return x + 1.0
+        f(1.0)
+        assert 'libopenblas.so' not in maps() and 'liblapack.so' not in maps(), 'BLAS loaded too early'
+        @hpcjit.njit
+        def g(a):
+            return np.linalg.inv(a)
+        print(g(np.eye(2) * 2.0)[0, 0])
+    """)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "0.5"
+    r = run_python("""
+        import numpy as np, hpcjit
+        @hpcjit.njit
+        def g(a):
+            return np.linalg.inv(a)
+        try:
+            g(np.eye(2))
+        except OSError as e:
+            print('OSError', e)
+    """, env={"HPCJIT_BLAS_LIB": "/nonexistent/libnoblas.so"})
+    assert r.returncode == 0, r.stderr
+    assert "OSError" in r.stdout and "/nonexistent/libnoblas.so" in r.stdout and "HPCJIT_BLAS_LIB" in r.stdout
