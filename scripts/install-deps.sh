@@ -6,7 +6,9 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 # MPI (hpcjit._mpi, hpcjit run) and Lmod (modulefile tests) are optional for
 # the build, installed here so that CI runs those tests
-pkgs=(build-essential cmake pkg-config llvm-19-dev libhwloc-dev libopenmpi-dev openmpi-bin lmod tcl
+# OpenBLAS for np.dot/np.linalg in compiled code (dlopened at run time, not
+# needed to build): libopenblas.so.0, and liblapack.so.3/libblas.so.3 alternatives
+pkgs=(build-essential cmake pkg-config llvm-19-dev libhwloc-dev libopenmpi-dev openmpi-bin libopenblas0 lmod tcl
       slurmctld slurmd slurm-client)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
