@@ -147,14 +147,18 @@ LLVMValueRef np_view(Lower *L, LLVMValueRef src, Type *rty, LLVMValueRef data, L
 }
 
 /* Normalise a (runtime) axis for ndim `nd`: negative counts from the end;
- * out of range raises NumPy's AxisError (a ValueError). */
+ * out of range raises NumPy's AxisError (numpy.exceptions.AxisError, a
+ * ValueError and an IndexError) with NumPy's message. */
 LLVMValueRef np_axis(Lower *L, LLVMValueRef axis, int nd) {
     LLVMValueRef a = np_sel(L, LLVMBuildICmp(L->b, LLVMIntSLT, axis, lower_i64(L, 0), ""),
                             LLVMBuildAdd(L->b, axis, lower_i64(L, nd), ""), axis);
     LLVMValueRef bad = LLVMBuildICmp(L->b, LLVMIntUGE, a, lower_i64(L, nd), "");
-    char msg[96];
-    snprintf(msg, sizeof msg, "axis is out of bounds for array of dimension %d", nd);
-    lower_raise_if(L, bad, "ValueError", msg);
+    LLVMBasicBlockRef ok = lower_branch_raise(L, bad, "axis.bad");
+    LLVMTypeRef p[2] = {L->t_i64, L->t_i64};
+    LLVMValueRef args[2] = {axis, lower_i64(L, nd)};
+    lower_rt(L, "rt_raise_axis", L->t_void, p, 2, args);
+    lower_goto_error(L);
+    lower_at(L, ok);
     return a;
 }
 

@@ -6,6 +6,7 @@
 #include "hpcjit/search.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -484,4 +485,13 @@ int32_t rt_histogram(const double *a, int64_t n, double *edges, int64_t nb, int3
         hist[j]++;
     }
     return 0;
+}
+
+/* NumPy's AxisError (a ValueError and an IndexError); numpy.exceptions holds
+ * it since NumPy 1.25. */
+void rt_raise_axis(int64_t axis, int64_t ndim) {
+    char msg[96];
+    snprintf(msg, sizeof msg, "axis %lld is out of bounds for array of dimension %lld", (long long)axis,
+             (long long)ndim);
+    rt_raise("numpy.exceptions.AxisError", msg);
 }

@@ -196,6 +196,17 @@ def test_axis_out_of_range(f):
         f(a, -3)
 
 
+@pytest.mark.numba_skip(reason="Numba raises ValueError with its own message")
+@pytest.mark.parametrize("f", AXIS, ids=lambda f: f.__name__)
+def test_axis_error_is_numpys(f):
+    """numpy.exceptions.AxisError (a ValueError and an IndexError) with
+    NumPy's message, as py_func raises it."""
+    for a, k in ((np.ones((2, 3)), 2), (np.ones((2, 3)), -3), (np.ones(4), 5), (np.ones((2, 3, 4)), -4)):
+        e = check(f, a, k)
+        assert isinstance(e, np.exceptions.AxisError) and isinstance(e, IndexError)
+        assert str(e) == f"axis {k} is out of bounds for array of dimension {a.ndim}"
+
+
 @pytest.mark.parametrize("f", [r_min, r_max, r_argmin, r_argmax], ids=lambda f: f.__name__)
 def test_empty_raises(f):
     e = check(f, np.zeros(0))

@@ -16,6 +16,10 @@ extern "C" {
 enum { RT_K_BOOL, RT_K_INT, RT_K_UINT, RT_K_FLOAT, RT_K_COMPLEX };
 #define RT_DT(kind, size) ((kind) * 32 + (size))
 
+/* Raise numpy.exceptions.AxisError "axis 3 is out of bounds for array of
+ * dimension 2" (compiled code checks the axis, then calls this). */
+void rt_raise_axis(int64_t axis, int64_t ndim);
+
 /* Sort each of `rows` rows of `len` items in place (NaNs last, stable).
  * 0, or -1 with MemoryError pending. */
 int32_t rt_sort(void *data, int64_t rows, int64_t len, int32_t code);
