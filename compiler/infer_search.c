@@ -408,27 +408,27 @@ Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         static const char *const kinds[] = {"quicksort", "mergesort", "heapsort", "stable"};
         if (str_option(I, sl, 2, fname, "kind", kinds, 4, 0) < 0)
             return NULL;
-        bool flat = false;
-        if (sl[1]) {
-            if (is_none_const(sl[1]) && id != BI_ARRAY_SORT) {
-                flat = true;
-            } else if (sl[1]->kind == N_CONST && sl[1]->cval.kind == CVAL_INT &&
-                       (sl[1]->cval.i == -1 || sl[1]->cval.i == at->ndim - 1)) {
-                flat = false;
-            } else if (sl[1]->kind == N_UNARYOP && sl[1]->op == OP_NEG && sl[1]->a->kind == N_CONST &&
-                       sl[1]->a->cval.kind == CVAL_INT && sl[1]->a->cval.i == 1) {
-                flat = false;
-            } else {
-                return UNSUP(I, sl[1], "%s() only along the last axis (axis=-1) or axis=None", fname);
-            }
+        /* axis: None flattens (not for a.sort()); an int (default -1) may be
+         * any expression, checked at run time (AxisError) */
+        bool flat = false, unk_axis = false;
+        if (sl[1] && is_none_const(sl[1])) {
+            if (id == BI_ARRAY_SORT)
+                return TYPING(I, sl[1], "sort() axis must be an integer, not None");
+            flat = true;
+            sl[1] = NULL;
+        } else if (sl[1]) {
+            if (!int_arg(I, sl, 1, fname, &unk_axis))
+                return NULL;
+            if (unk_axis)
+                return TY_UNK(I);
         }
         if (at->ndim == 0 && !flat)
             return TYPING(I, sl[0], "%s(): axis -1 is out of bounds for array of dimension 0", fname);
         if (id == BI_ARRAY_SORT && at->readonly)
             return TYPING(I, sl[0], "sort() of a read-only array");
         if (I->final) {
+            sl[2] = sl[1]; /* the axis (int64) or NULL: the last one */
             sl[1] = int_const(I, n->loc, flat);
-            sl[2] = NULL;
         }
         Type *dt = id == BI_NP_ARGSORT ? i64 : at->dtype;
         r = id == BI_ARRAY_SORT ? T(I, TY_NONE) : ty_array(I->tc, dt, flat ? 1 : at->ndim, LAYOUT_C);

@@ -62,7 +62,66 @@ static LLVMValueRef rt(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef 
 
 static LLVMValueRef none_value(Lower *L, Node *n) { return lower_zero(L, n->ty); }
 
-/* np.sort / a.sort() / argsort along the last axis or flattened. */
+/* dims/strides v[0..nd) with axis `ax` (runtime) moved last, into out. */
+static void axis_last(Lower *L, LLVMValueRef *v, int nd, LLVMValueRef ax, LLVMValueRef *out) {
+    np_drop(L, v, nd, ax, out);
+    out[nd - 1] = np_pick(L, v, nd, ax);
+}
+
+/* Sort along axis `ax` (any, at run time): the items are copied into a C
+ * buffer with that axis last, its rows sorted (or argsorted) there, and the
+ * result copied back through the same permutation of the strides. */
+static LLVMValueRef sort_axis(Lower *L, Node *n, LLVMValueRef av, LLVMValueRef axis, bool *owned) {
+    Node *a = np_arg(n, 0);
+    Type *dt = a->ty->dtype;
+    int nd = a->ty->ndim;
+    LLVMValueRef ax = np_axis(L, axis, nd);
+    LLVMValueRef dims[HJ_MAX_NDIM_LOWER + 1], st[HJ_MAX_NDIM_LOWER + 1];
+    LLVMValueRef pd[HJ_MAX_NDIM_LOWER + 1], ps[HJ_MAX_NDIM_LOWER + 1];
+    LLVMValueRef bs[HJ_MAX_NDIM_LOWER + 1], os[HJ_MAX_NDIM_LOWER + 1], pos[HJ_MAX_NDIM_LOWER + 1];
+    np_dims(L, av, nd, dims, st);
+    axis_last(L, dims, nd, ax, pd);
+    axis_last(L, st, nd, ax, ps);
+    Type *bty = ty_array(tc(L), dt, nd, LAYOUT_C);
+    LLVMValueRef buf = own(L, np_alloc(L, bty, pd, false), bty);
+    LLVMValueRef bd = lower_array_field(L, buf, ARR_DATA, "");
+    np_dims(L, buf, nd, NULL, bs);
+    np_copy_nd(L, nd, pd, lower_array_field(L, av, ARR_DATA, ""), ps, dt, bd, bs, dt);
+    LLVMValueRef tot = nitems(L, buf), len = pd[nd - 1];
+    LLVMValueRef zero = np_ieq(L, len, lower_i64(L, 0));
+    LLVMValueRef rows = np_sel(L, zero, lower_i64(L, 0),
+                               LLVMBuildSDiv(L->b, tot, np_sel(L, zero, lower_i64(L, 1), len), "rows"));
+    if (n->builtin == BI_ARRAY_SORT || n->builtin == BI_NP_SORT) {
+        LLVMTypeRef t4[4] = {L->t_ptr, L->t_i64, L->t_i64, L->t_i32};
+        LLVMValueRef as[4] = {bd, rows, len, lower_i32(L, dt_code(dt))};
+        lower_check_status(L, rt(L, "rt_sort", L->t_i32, t4, 4, as));
+        if (n->builtin == BI_ARRAY_SORT) {
+            np_copy_nd(L, nd, pd, bd, bs, dt, lower_array_field(L, av, ARR_DATA, ""), ps, dt);
+            return none_value(L, n);
+        }
+    }
+    Type *rty = n->ty;
+    LLVMValueRef out = own(L, np_alloc(L, rty, dims, false), rty);
+    np_dims(L, out, nd, NULL, os);
+    axis_last(L, os, nd, ax, pos);
+    LLVMValueRef od = lower_array_field(L, out, ARR_DATA, "");
+    if (n->builtin == BI_NP_ARGSORT) {
+        Type *ity = ty_array(tc(L), rty->dtype, nd, LAYOUT_C);
+        LLVMValueRef idx = own(L, np_alloc(L, ity, pd, false), ity);
+        LLVMValueRef id = lower_array_field(L, idx, ARR_DATA, "");
+        LLVMTypeRef t5[5] = {L->t_ptr, L->t_ptr, L->t_i64, L->t_i64, L->t_i32};
+        LLVMValueRef as[5] = {bd, id, rows, len, lower_i32(L, dt_code(dt))};
+        lower_check_status(L, rt(L, "rt_argsort", L->t_i32, t5, 5, as));
+        np_dims(L, idx, nd, NULL, bs);
+        np_copy_nd(L, nd, pd, id, bs, rty->dtype, od, pos, rty->dtype);
+    } else {
+        np_copy_nd(L, nd, pd, bd, bs, dt, od, pos, dt);
+    }
+    return give(L, out, rty, owned);
+}
+
+/* np.sort / a.sort() / argsort along an axis (the last by default) or
+ * flattened (axis=None). */
 static LLVMValueRef sort_call(Lower *L, Node *n, bool *owned) {
     Node *a = np_arg(n, 0);
     bool flat = np_arg(n, 1) && np_arg(n, 1)->cval.i;
@@ -71,6 +130,12 @@ static LLVMValueRef sort_call(Lower *L, Node *n, bool *owned) {
     LLVMValueRef av = lower_expr_use(L, a);
     if (!av)
         return NULL;
+    if (!flat && np_arg(n, 2)) {
+        LLVMValueRef axis = lower_expr_use(L, np_arg(n, 2));
+        if (!axis)
+            return NULL;
+        return sort_axis(L, n, av, axis, owned);
+    }
     LLVMValueRef cd = NULL, c = ccopy_v(L, av, a->ty, dt, &cd);
     LLVMValueRef dims[HJ_MAX_NDIM_LOWER + 1], st[HJ_MAX_NDIM_LOWER + 1];
     np_dims(L, c, nd, dims, st);

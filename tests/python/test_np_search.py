@@ -92,9 +92,58 @@ def s_sort_axis0(a):
     return np.sort(a, axis=0)
 
 
+@hpcjit.njit
+def s_sort_axis(a, k):
+    return np.sort(a, axis=k)
+
+
+@hpcjit.njit
+def s_msort_axis(a, k):
+    a.sort(axis=k)
+
+
+@hpcjit.njit
+def s_argsort_axis(a, k):
+    return np.argsort(a, axis=k, kind="stable")
+
+
+@hpcjit.njit
+def s_argsort_method_axis(a, k):
+    return a.argsort(k, kind="mergesort")
+
+
+@hpcjit.njit
+def s_sort_consts(a):
+    return np.sort(a, 0), np.sort(a, axis=1), np.argsort(a, axis=-3, kind="stable")
+
+
+@pytest.mark.numba_skip(reason="Numba's np.sort/argsort take no axis")
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape", SHAPES)
+def test_sort_axis(dt, layout, shape):
+    a = with_nans(make_array(dt, shape, layout))
+    for k in range(-len(shape), len(shape)):
+        check(s_sort_axis, a, k)
+        check(s_msort_axis, a, k)
+        check(s_argsort_axis, a, k)
+        check(s_argsort_method_axis, a, k)
+    if len(shape) == 3:
+        check(s_sort_consts, a)
+        check(s_sort_axis0, a)
+
+
+@pytest.mark.numba_skip(reason="Numba's np.sort/argsort take no axis")
+def test_sort_axis_out_of_range():
+    a = np.ones((2, 3))
+    for f in (s_sort_axis, s_msort_axis, s_argsort_axis):
+        for k in (2, -3, 7):
+            e = check(f, a, k)
+            assert isinstance(e, np.exceptions.AxisError)
+            assert str(e) == f"axis {k} is out of bounds for array of dimension 2"
+
+
 def test_sort_errors():
-    with pytest.raises(hpcjit.UnsupportedError):
-        s_sort_axis0(np.zeros((2, 2)))
     with pytest.raises(hpcjit.TypingError):
         s_sort(np.float64(1.0) * np.ones(()))
 
