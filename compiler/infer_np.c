@@ -41,19 +41,19 @@ static bool sig_of(BuiltinId id, Sig *s) {
             s->names[i_] = nm_[i_];                                                                   \
     } while (0)
     switch (id) {
-    case BI_NP_SUM: S("sum", "a", "axis"); break;
-    case BI_NP_PROD: S("prod", "a", "axis"); break;
+    case BI_NP_SUM: S("sum", "a", "axis", "dtype"); break;
+    case BI_NP_PROD: S("prod", "a", "axis", "dtype"); break;
     case BI_NP_AMIN: S("min", "a", "axis"); break;
     case BI_NP_AMAX: S("max", "a", "axis"); break;
-    case BI_NP_MEAN: S("mean", "a", "axis"); break;
+    case BI_NP_MEAN: S("mean", "a", "axis", "dtype"); break;
     case BI_NP_STD: S("std", "a", "axis", "dtype", "out", "ddof"); break;
     case BI_NP_VAR: S("var", "a", "axis", "dtype", "out", "ddof"); break;
     case BI_NP_ARGMIN: S("argmin", "a", "axis"); break;
     case BI_NP_ARGMAX: S("argmax", "a", "axis"); break;
     case BI_NP_ALL: S("all", "a", "axis"); break;
     case BI_NP_ANY: S("any", "a", "axis"); break;
-    case BI_NP_CUMSUM: S("cumsum", "a", "axis"); break;
-    case BI_NP_CUMPROD: S("cumprod", "a", "axis"); break;
+    case BI_NP_CUMSUM: S("cumsum", "a", "axis", "dtype"); break;
+    case BI_NP_CUMPROD: S("cumprod", "a", "axis", "dtype"); break;
     case BI_NP_RAVEL: S("ravel", "a"); break;
     case BI_ARRAY_FLATTEN: S("flatten", "a"); break;
     case BI_NP_TRANSPOSE: S("transpose", "a"); break;
@@ -402,7 +402,17 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return NULL;
         if (!opt_int(I, sl, 1, fname, "axis", &unk))
             return NULL;
-        if (ns > 2) {
+        Type *want = NULL; /* dtype= of sum/prod/mean/cumsum/cumprod: accumulate in it */
+        if (ns == 3 && sl[2] && !is_none_const(sl[2])) {
+            want = dtype_of(I, &sl[2]);
+            if (!want)
+                return NULL;
+            if (IS_UNK(want))
+                unk = true;
+        }
+        if (ns == 3)
+            sl[2] = NULL;
+        if (ns > 3) {
             if (sl[2] && !is_none_const(sl[2]))
                 return UNSUP(I, sl[2], "%s() with dtype= is not supported by hpcjit", fname);
             if (sl[3] && !is_none_const(sl[3]))
@@ -423,6 +433,12 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         case BI_NP_ARGMIN: case BI_NP_ARGMAX: rt = T(I, TY_INT64); break;
         case BI_NP_ALL: case BI_NP_ANY: rt = T(I, TY_BOOL); break;
         default: rt = dt; break;
+        }
+        if (want) {
+            if (ty_is_complex(dt) && !ty_is_complex(want))
+                return TYPING(I, n, "%s(): cannot accumulate %s in %s (the imaginary part would be lost)",
+                              fname, infer_tyname(I, dt), infer_tyname(I, want));
+            rt = want;
         }
         infer_store_slots(I, n, sl, ns);
         bool cum = id == BI_NP_CUMSUM || id == BI_NP_CUMPROD;

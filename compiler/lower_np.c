@@ -661,6 +661,12 @@ static LLVMValueRef red_value(Lower *L, Red *R, LLVMValueRef count) {
         LLVMValueRef k = LLVMBuildSIToFP(L->b, count, pt, "");
         return cmake(L, R->acc, LLVMBuildFDiv(L->b, cpart(L, v, 0), k, ""), LLVMBuildFDiv(L->b, cpart(L, v, 1), k, ""));
     }
+    if (!ty_is_float(R->acc)) { /* mean(dtype=int): NumPy divides, then casts back (truncating) */
+        Type *f64 = ty_scalar(L->c->tc, TY_FLOAT64);
+        LLVMValueRef q = LLVMBuildFDiv(L->b, lower_convert(L, np_at(L), v, R->acc, f64),
+                                       LLVMBuildSIToFP(L->b, count, L->t_f64, ""), "mean");
+        return lower_convert(L, np_at(L), q, f64, R->acc);
+    }
     return LLVMBuildFDiv(L->b, v, LLVMBuildSIToFP(L->b, count, lower_type(L, R->acc), ""), "mean");
 }
 

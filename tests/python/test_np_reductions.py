@@ -248,3 +248,72 @@ def test_no_leaks():
     r_cumsum(a)
     after = hpcjit._core.memstats()
     assert after[0] - before[0] == after[1] - before[1]
+
+
+# ---- dtype= (accumulate in that dtype, as NumPy) ----
+
+@hpcjit.njit
+def dt_sum(a):
+    return np.sum(a, dtype=np.float64), a.sum(dtype=np.int32), np.sum(a, None, np.complex128), a.sum(dtype="int8")
+
+
+@hpcjit.njit
+def dt_prod(a):
+    return np.prod(a, dtype=np.float64), a.prod(dtype=np.int64), np.prod(a, dtype=np.float32)
+
+
+@hpcjit.njit
+def dt_mean(a):
+    return np.mean(a, dtype=np.float32), a.mean(dtype=np.float64), np.mean(a, dtype=np.int64), \
+        a.mean(dtype=np.complex64)
+
+
+@hpcjit.njit
+def dt_cum(a):
+    return np.cumsum(a, dtype=np.float64), a.cumsum(dtype=np.int16), np.cumprod(a, dtype=np.float64), \
+        a.cumprod(dtype=np.complex128)
+
+
+@hpcjit.njit
+def dt_axis(a):
+    return (a.sum(axis=0, dtype=np.float32), np.sum(a, -1, np.int64), a.prod(0, np.float64),
+            np.mean(a, axis=0, dtype=np.float64), a.mean(-1, np.int32), np.cumsum(a, 0, np.float64),
+            a.cumprod(axis=-1, dtype=np.int64))
+
+
+@hpcjit.njit
+def dt_complex(z):
+    return (z.sum(dtype=np.complex64), np.prod(z, dtype=np.complex128), np.mean(z, 0, np.complex128),
+            np.cumsum(z, dtype=np.complex64), z.cumprod(0, np.complex128))
+
+
+@hpcjit.njit
+def dt_complex_bad(z):
+    return z.sum(dtype=np.float64)
+
+
+@pytest.mark.numba_skip(reason="Numba takes dtype= only on np.sum")
+@pytest.mark.parametrize("dt", [np.int8, np.int32, np.uint16, np.int64, np.float32, np.float64, np.bool_],
+                         ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("layout", ["C", "F", "strided", "reversed"])
+@pytest.mark.parametrize("shape", [(), (0,), (7,), (300,), (3, 4, 5)], ids=str)
+def test_reduction_dtype(dt, layout, shape):
+    if shape == () and layout != "C":
+        pytest.skip("0-d arrays have one layout")
+    a = make_array(dt, shape, layout)
+    if np.dtype(dt).kind == "f":
+        a = a / 8  # products stay finite
+    for f in (dt_sum, dt_prod, dt_mean, dt_cum):
+        check(f, a, rtol=1e-4, atol=1e-6)
+    if len(shape) >= 1:
+        check(dt_axis, a, rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.numba_skip(reason="Numba takes dtype= only on np.sum")
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("layout", ["C", "F", "strided"])
+def test_reduction_dtype_complex(dt, layout):
+    z = make_array(dt, (6, 5), layout) / 8
+    check(dt_complex, z, rtol=1e-5, atol=1e-7)
+    with pytest.raises(hpcjit.TypingError):
+        dt_complex_bad(z)
