@@ -23,9 +23,17 @@ static void init_llvm_once(void) {
     LLVMInitializeNativeAsmPrinter();
     LLVMInitializeNativeAsmParser();
     /* LLVM 19 vectorizes a loop's remainder only when the main VF >= 16;
-     * double loops get VF 4-8, so their tails ran scalar (matmul rows). */
-    static const char *const argv[] = {"hpcjit", "-epilogue-vectorization-minimum-VF=8"};
-    LLVMParseCommandLineOptions(2, argv, NULL);
+     * double loops get VF 4-8, so their tails ran scalar (matmul rows).
+     * Ordered reductions: without fastmath a float reduction must add in
+     * source order, which stops the vectorizer unless it may keep the
+     * adds in order (vector.reduce.fadd with a start value, expanded to
+     * sequential adds).  The work feeding the adds (loads, subtractions,
+     * products: pairwise's (x - y)**2) then runs in vector lanes and the
+     * result is bit-for-bit the scalar loop's.  x86 does not turn it on
+     * by default (AArch64 SVE does). */
+    static const char *const argv[] = {"hpcjit", "-epilogue-vectorization-minimum-VF=8",
+                                       "-force-ordered-reductions"};
+    LLVMParseCommandLineOptions(3, argv, NULL);
 }
 
 void codegen_init_llvm(void) { pthread_once(&llvm_once, init_llvm_once); }

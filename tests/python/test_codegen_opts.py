@@ -1,0 +1,140 @@
+"""Optimisations of the code generator that must not change results:
+float reductions vectorized in source order (bit-for-bit the scalar loop's
+sums, whatever the trip count, dtype or layout), and loops over arrays that
+overlap in memory.  Every compiled function is compared with its py_func
+with ==, not a tolerance."""
+import numpy as np
+import pytest
+
+hpcjit = pytest.importorskip("hpcjit")
+from hpcjit import njit  # noqa: E402
+
+
+@njit
+def sq_dist(x, y):
+    d = 0.0
+    for t in range(x.shape[0]):
+        diff = x[t] - y[t]
+        d += diff * diff
+    return d
+
+
+@njit
+def pairwise(X):
+    m, k = X.shape
+    D = np.empty((m, m))
+    for i in range(m):
+        for j in range(m):
+            d = 0.0
+            for t in range(k):
+                diff = X[i, t] - X[j, t]
+                d += diff * diff
+            D[i, j] = np.sqrt(d)
+    return D
+
+
+@njit
+def weighted_sum(a, w):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i] * w[i] + 1.0
+    return s
+
+
+@njit
+def sum_minus(a):
+    # a subtraction chain is a reduction too
+    s = 1e300
+    for i in range(a.shape[0]):
+        s -= a[i] * 3.0
+    return s
+
+
+@njit
+def sum_f32(a):
+    s = np.float32(0.0)
+    for i in range(a.shape[0]):
+        s += a[i] * a[i]
+    return s
+
+
+def _badly_scaled(n, seed, dtype=np.float64):
+    # magnitudes from 1e-8 to 1e8: any reordering of the sum shows
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal(n) * 10.0 ** rng.integers(-8, 9, n)).astype(dtype)
+
+
+@pytest.mark.parametrize("n", [0, 1, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 100, 1001])
+def test_ordered_sq_dist(n):
+    x, y = _badly_scaled(n, 1), _badly_scaled(n, 2)
+    assert sq_dist(x, y) == sq_dist.py_func(x, y)
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (5, 3), (20, 16), (33, 17), (40, 100)])
+def test_ordered_pairwise(shape):
+    X = _badly_scaled(shape[0] * shape[1], 3).reshape(shape)
+    np.testing.assert_array_equal(pairwise(X), pairwise.py_func(X))
+    F = np.asfortranarray(X)
+    np.testing.assert_array_equal(pairwise(F), pairwise.py_func(F))
+
+
+@pytest.mark.parametrize("n", [0, 2, 13, 64, 257])
+def test_ordered_strided_and_reversed(n):
+    a, w = _badly_scaled(3 * n, 4), _badly_scaled(3 * n, 5)
+    for va, vw in [(a[::3], w[::3]), (a[::-1][:n], w[n:2 * n]), (a[:n], a[:n])]:
+        assert weighted_sum(va, vw) == weighted_sum.py_func(va, vw)
+        assert sum_minus(va) == sum_minus.py_func(va)
+
+
+@pytest.mark.parametrize("n", [0, 5, 16, 100, 1000])
+def test_ordered_float32(n):
+    a = _badly_scaled(n, 6, np.float32)
+    r, e = sum_f32(a), sum_f32.py_func(a)
+    assert np.float32(r) == np.float32(e) or (np.isnan(r) and np.isnan(e))
+
+
+@njit
+def shift_add(dst, src):
+    # dst and src may be views of one buffer: every write must be seen by
+    # the later reads through the other view
+    for i in range(dst.shape[0]):
+        dst[i] += src[i] * 0.5
+    return dst
+
+
+@njit
+def smooth_inplace(a, b):
+    s = 0.0
+    for i in range(1, a.shape[0] - 1):
+        a[i] = (b[i - 1] + b[i] + b[i + 1]) / 3.0
+        s += a[i]
+    return s
+
+
+@pytest.mark.parametrize("off", [-3, -1, 0, 1, 2, 8, 17])
+def test_overlapping_views(off):
+    base = np.arange(200, dtype=np.float64) * 0.25
+    n = 150
+    lo, hi = max(0, off), max(0, -off)
+    for f, args in [(shift_add, lambda b: (b[lo:lo + n], b[hi:hi + n])),
+                    (smooth_inplace, lambda b: (b[lo:lo + n], b[hi:hi + n]))]:
+        b1, b2 = base.copy(), base.copy()
+        r1, r2 = f(*args(b1)), f.py_func(*args(b2))
+        np.testing.assert_array_equal(np.asarray(r1), np.asarray(r2))
+        np.testing.assert_array_equal(b1, b2)
+
+
+def test_overlapping_2d_views():
+    @njit
+    def rows_inplace(x, y):
+        for i in range(x.shape[0]):
+            for j in range(x.shape[1]):
+                x[i, j] = y[i, j] + y[i, x.shape[1] - 1 - j]
+        return x
+
+    base = np.arange(60, dtype=np.float64).reshape(6, 10)
+    for views in [lambda b: (b[1:], b[:-1]), lambda b: (b[:, 1:], b[:, :-1]),
+                  lambda b: (b, b), lambda b: (b[:, ::2], b[:, 1::2]), lambda b: (b.T, b.T[::-1])]:
+        b1, b2 = base.copy(), base.copy()
+        np.testing.assert_array_equal(rows_inplace(*views(b1)), rows_inplace.py_func(*views(b2)))
+        np.testing.assert_array_equal(b1, b2)
