@@ -1565,12 +1565,20 @@ static bool bind_params(Compilation *c, Spec *s) {
     Inf I = {.c = c, .tc = c->tc, .a = &c->arena, .s = s};
     for (int i = 0; i < s->fn->params.len; i++) {
         Node *p = VEC_AT(s->fn->params, i);
-        Var *v = find_var(s, p->name);
-        if (v) {
-            err(&I, HJ_DIAG_SYNTAX, p, "duplicate argument '%s' in function definition", p->name);
-            return false;
-        }
-        v = add_var(&I, p->name, p->loc);
+        for (int j = 0; j < i; j++)
+            if (strcmp(p->name, ((Node *)VEC_AT(s->fn->params, j))->name) == 0) {
+                err(&I, HJ_DIAG_SYNTAX, p, "duplicate argument '%s' in function definition", p->name);
+                return false;
+            }
+    }
+    /* branches decided by which arguments are None (infer_prune.c); a None
+     * argument reassigned before it is read gets a hidden name, leaving its
+     * name to a local of the assigned type */
+    bool *hide = arena_alloc(&c->arena, sizeof(bool) * (size_t)(s->fn->params.len + 1));
+    infer_prune_branches(&I, hide);
+    for (int i = 0; i < s->fn->params.len; i++) {
+        Node *p = VEC_AT(s->fn->params, i);
+        Var *v = add_var(&I, hide[i] ? arena_printf(&c->arena, "%s.arg", p->name) : p->name, p->loc);
         v->is_param = true;
         v->param_index = i;
         v->ty = s->argtys[i];

@@ -49,6 +49,12 @@ bool infer_index(Inf *I, Node *n, Type *base, bool store, Type **out);
  * target and checks v.  -1 when the target is another form. */
 int infer_index_store_array(Inf *I, Node *t, Node **pv, Type *vt);
 
+/* infer_prune.c: remove the branches that the arguments' None-ness
+ * decides (`if out is None:` ...) from the spec's tree, before typing;
+ * hide[i]: argument i is None and reassigned before any read (its name is
+ * left to a local variable). */
+void infer_prune_branches(Inf *I, bool *hide);
+
 /* infer_text.c: print() and f-strings (print arguments, raise/assert
  * messages); a string constant (N_CONST or a folded global). */
 Type *infer_print_call(Inf *I, Node *n);

@@ -1,0 +1,286 @@
+/* infer_prune.c - dead branches on argument types, before typing (as
+ * Numba's dead-branch pruning).
+ *
+ * A spec knows whether each argument is None: `if out is None:`, `if scale
+ * is not None:` (and `not`, `and`, `or` of such tests, `x if p is None else
+ * y`) on an argument are decided here, and the branch that cannot run is
+ * removed from this spec's copy of the tree, so that it is never typed
+ * (`x * scale` with scale None would be a type error).  A test is decided
+ * only on an argument that nothing assigns before it: anywhere in the
+ * function for tests inside loops or undecided branches, on the straight
+ * line of top-level statements otherwise.
+ *
+ * The idiom `def f(a, out=None): if out is None: out = np.empty_like(a)`
+ * then leaves `out = ...` as a top-level statement.  When a None argument
+ * is assigned on the top-level line before anything reads it, the body's
+ * name becomes a local variable of its own (the argument, which holds no
+ * value, is hidden), so `out` is typed by what is assigned to it instead
+ * of unifying None with an array.  Statements after a return, raise,
+ * break or continue in the same block are dropped: they cannot run. */
+#include "infer.h"
+
+#include <string.h>
+
+typedef enum { UNKNOWN, FALSE_, TRUE_ } Tri;
+
+typedef struct Prune {
+    Spec *s;
+    int np;
+    bool *pristine;   /* per argument: not assigned on the path so far */
+    bool *ever;       /* per argument: assigned anywhere in the function */
+    bool *read;       /* per argument: read on the top-level line so far */
+} Prune;
+
+static int param_of(const Prune *P, const char *name) {
+    for (int i = 0; i < P->np; i++)
+        if (strcmp(((Node *)VEC_AT(P->s->fn->params, i))->name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* ---- which names a subtree assigns / mentions ---------------------------- */
+
+static void mark_target(const Prune *P, Node *t, bool *set) {
+    if (!t)
+        return;
+    if (t->kind == N_NAME) {
+        int i = param_of(P, t->name);
+        if (i >= 0)
+            set[i] = true;
+    } else if (t->kind == N_TUPLE || t->kind == N_LIST) {
+        for (int i = 0; i < t->args.len; i++)
+            mark_target(P, VEC_AT(t->args, i), set);
+    } else if (t->kind == N_STARRED) {
+        mark_target(P, t->a, set);
+    }
+}
+
+static void assigned_vec(const Prune *P, PtrVec *v, bool *set);
+
+static void assigned(const Prune *P, Node *n, bool *set) {
+    if (!n)
+        return;
+    switch (n->kind) {
+    case N_ASSIGN:
+        for (int i = 0; i < n->targets.len; i++)
+            mark_target(P, VEC_AT(n->targets, i), set);
+        break;
+    case N_AUGASSIGN: case N_ANNASSIGN: case N_FOR: case N_NAMEDEXPR:
+        mark_target(P, n->a, set);
+        break;
+    default:
+        break;
+    }
+    assigned(P, n->a, set);
+    assigned(P, n->b, set);
+    assigned(P, n->c, set);
+    assigned_vec(P, &n->body, set);
+    assigned_vec(P, &n->orelse, set);
+    assigned_vec(P, &n->finalbody, set);
+    assigned_vec(P, &n->args, set);
+    assigned_vec(P, &n->keywords, set);
+}
+
+static void assigned_vec(const Prune *P, PtrVec *v, bool *set) {
+    for (int i = 0; i < v->len; i++)
+        assigned(P, VEC_AT(*v, i), set);
+}
+
+/* Every N_NAME in the subtree (loads and stores alike). */
+static void mentioned_vec(const Prune *P, PtrVec *v, bool *set);
+
+static void mentioned(const Prune *P, Node *n, bool *set) {
+    if (!n)
+        return;
+    if (n->kind == N_NAME) {
+        int i = param_of(P, n->name);
+        if (i >= 0)
+            set[i] = true;
+    }
+    mentioned(P, n->a, set);
+    mentioned(P, n->b, set);
+    mentioned(P, n->c, set);
+    mentioned_vec(P, &n->body, set);
+    mentioned_vec(P, &n->orelse, set);
+    mentioned_vec(P, &n->finalbody, set);
+    mentioned_vec(P, &n->args, set);
+    mentioned_vec(P, &n->targets, set);
+    mentioned_vec(P, &n->keywords, set);
+}
+
+static void mentioned_vec(const Prune *P, PtrVec *v, bool *set) {
+    for (int i = 0; i < v->len; i++)
+        mentioned(P, VEC_AT(*v, i), set);
+}
+
+/* ---- deciding a test ------------------------------------------------------- */
+
+static bool is_none_const(const Node *n) { return n && n->kind == N_CONST && n->cval.kind == CVAL_NONE; }
+
+/* `p is None` / `p is not None` / `None is p`: true when the argument is
+ * None, as far as `ok` (the arguments nothing has assigned) allows. */
+static Tri decide(const Prune *P, const Node *e, const bool *ok) {
+    switch (e->kind) {
+    case N_COMPARE: {
+        if (e->args.len != 1 || (e->ops[0] != OP_IS && e->ops[0] != OP_ISNOT))
+            return UNKNOWN;
+        const Node *l = e->a, *r = VEC_AT(e->args, 0);
+        const Node *name = is_none_const(r) ? l : is_none_const(l) ? r : NULL;
+        if (!name || name->kind != N_NAME)
+            return UNKNOWN;
+        int i = param_of(P, name->name);
+        if (i < 0 || !ok[i])
+            return UNKNOWN;
+        bool none = P->s->argtys[i]->kind == TY_NONE;
+        return none == (e->ops[0] == OP_IS) ? TRUE_ : FALSE_;
+    }
+    case N_UNARYOP:
+        if (e->op == OP_NOT) {
+            Tri t = decide(P, e->a, ok);
+            return t == UNKNOWN ? UNKNOWN : t == TRUE_ ? FALSE_ : TRUE_;
+        }
+        return UNKNOWN;
+    case N_BOOLOP: {
+        /* decided only by operands evaluated before any undecided one */
+        Tri stop = e->op == OP_AND ? FALSE_ : TRUE_;
+        for (int i = 0; i < e->args.len; i++) {
+            Tri t = decide(P, VEC_AT(e->args, i), ok);
+            if (t == UNKNOWN || t == stop)
+                return t;
+        }
+        return stop == FALSE_ ? TRUE_ : FALSE_;
+    }
+    default:
+        return UNKNOWN;
+    }
+}
+
+/* ---- rewriting ---------------------------------------------------------------- */
+
+static void prune_expr(const Prune *P, Node **pn, const bool *ok);
+
+static void prune_expr_vec(const Prune *P, PtrVec *v, const bool *ok) {
+    for (int i = 0; i < v->len; i++)
+        if (VEC_AT(*v, i))
+            prune_expr(P, (Node **)&VEC_AT(*v, i), ok);
+}
+
+/* `x if p is None else y` -> the arm that runs. */
+static void prune_expr(const Prune *P, Node **pn, const bool *ok) {
+    Node *n = *pn;
+    if (!n || n->kind == N_FUNCDEF || n->kind == N_LAMBDA || n->kind == N_CLASSDEF)
+        return;
+    if (n->kind == N_IFEXP) {
+        Tri t = decide(P, n->a, ok);
+        if (t != UNKNOWN) {
+            *pn = t == TRUE_ ? n->b : n->c;
+            prune_expr(P, pn, ok);
+            return;
+        }
+    }
+    if (n->a)
+        prune_expr(P, &n->a, ok);
+    if (n->b)
+        prune_expr(P, &n->b, ok);
+    if (n->c)
+        prune_expr(P, &n->c, ok);
+    prune_expr_vec(P, &n->args, ok);
+    prune_expr_vec(P, &n->keywords, ok);
+}
+
+/* Prune a statement list.  `top`: the function's own top-level line, where
+ * P->pristine tracks the arguments not assigned so far; elsewhere only
+ * arguments never assigned anywhere (`ok` = !ever) are decided. */
+static void prune_block(Prune *P, Arena *a, PtrVec *v, bool top) {
+    PtrVec out = {0};
+    bool *never = arena_alloc(a, sizeof(bool) * (size_t)(P->np + 1));
+    for (int i = 0; i < P->np; i++)
+        never[i] = !P->ever[i];
+    /* a work list, so that a decided if splices its branch in place */
+    PtrVec work = {0};
+    for (int i = v->len - 1; i >= 0; i--)
+        vec_push(a, &work, VEC_AT(*v, i));
+    while (work.len > 0) {
+        Node *n = VEC_AT(work, work.len - 1);
+        work.len--;
+        const bool *ok = top ? P->pristine : never;
+        if (n->kind == N_IF) {
+            Tri t = decide(P, n->a, ok);
+            if (t != UNKNOWN) {
+                PtrVec *keep = t == TRUE_ ? &n->body : &n->orelse;
+                for (int i = keep->len - 1; i >= 0; i--)
+                    vec_push(a, &work, VEC_AT(*keep, i));
+                continue;
+            }
+        }
+        if (n->kind == N_FUNCDEF || n->kind == N_CLASSDEF) {
+            vec_push(a, &out, n); /* refused later, left as it is */
+            continue;
+        }
+        if (top) {
+            /* reads on the line before the argument is first assigned */
+            bool *m = arena_alloc(a, sizeof(bool) * (size_t)(P->np + 1));
+            bool *w = arena_alloc(a, sizeof(bool) * (size_t)(P->np + 1));
+            memset(m, 0, sizeof(bool) * (size_t)(P->np + 1));
+            memset(w, 0, sizeof(bool) * (size_t)(P->np + 1));
+            mentioned(P, n, m);
+            assigned(P, n, w);
+            bool simple = n->kind == N_ASSIGN && n->targets.len == 1 && ((Node *)VEC_AT(n->targets, 0))->kind == N_NAME;
+            for (int i = 0; i < P->np; i++) {
+                if (!P->pristine[i] || !m[i])
+                    continue;
+                bool rhs_reads = false;
+                if (simple && w[i]) {
+                    bool *r = arena_alloc(a, sizeof(bool) * (size_t)(P->np + 1));
+                    memset(r, 0, sizeof(bool) * (size_t)(P->np + 1));
+                    mentioned(P, n->a, r);
+                    rhs_reads = r[i];
+                }
+                if (!(simple && w[i]) || rhs_reads)
+                    P->read[i] = true; /* anything but `p = <expr without p>` */
+            }
+            prune_expr(P, &n->a, P->pristine);
+            prune_expr(P, &n->b, P->pristine);
+            prune_expr(P, &n->c, P->pristine);
+            prune_expr_vec(P, &n->args, P->pristine);
+            prune_expr_vec(P, &n->targets, P->pristine);
+            for (int i = 0; i < P->np; i++)
+                if (w[i])
+                    P->pristine[i] = false;
+        } else {
+            prune_expr(P, &n->a, never);
+            prune_expr(P, &n->b, never);
+            prune_expr(P, &n->c, never);
+            prune_expr_vec(P, &n->args, never);
+        }
+        prune_block(P, a, &n->body, false);
+        prune_block(P, a, &n->orelse, false);
+        prune_block(P, a, &n->finalbody, false);
+        vec_push(a, &out, n);
+        if (n->kind == N_RETURN || n->kind == N_RAISE || n->kind == N_BREAK || n->kind == N_CONTINUE)
+            break; /* the rest of the block cannot run (`if w is None: raise ...` spliced in) */
+    }
+    *v = out;
+}
+
+void infer_prune_branches(Inf *I, bool *hide) {
+    Spec *s = I->s;
+    Prune P = {.s = s, .np = s->fn->params.len};
+    size_t sz = sizeof(bool) * (size_t)(P.np + 1);
+    P.pristine = arena_alloc(I->a, sz);
+    P.ever = arena_alloc(I->a, sz);
+    P.read = arena_alloc(I->a, sz);
+    memset(P.ever, 0, sz);
+    memset(P.read, 0, sz);
+    for (int i = 0; i < P.np; i++)
+        P.pristine[i] = true;
+    assigned_vec(&P, &s->fn->body, P.ever);
+    prune_block(&P, I->a, &s->fn->body, true);
+    /* what is left assigns a None argument: a fresh local if nothing read
+     * the argument first */
+    bool *now = arena_alloc(I->a, sz);
+    memset(now, 0, sz);
+    assigned_vec(&P, &s->fn->body, now);
+    for (int i = 0; i < P.np; i++)
+        hide[i] = now[i] && !P.read[i] && !P.pristine[i] && s->argtys[i]->kind == TY_NONE;
+}
