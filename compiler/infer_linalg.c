@@ -14,7 +14,9 @@
  * ints: trace offset is an int64 expression; eigh/eigvalsh UPLO 1 for
  * 'U'; svd full_matrices, compute_uv 0/1; norm args are [x, ord, kind]
  * with ord a float64 expression or NULL and kind an RT_NORM_* constant;
- * lstsq rcond a float64 expression or NULL (None).  `a @ b` becomes
+ * lstsq rcond, pinv rcond, matrix_rank tol: a float64 expression or NULL
+ * (None), hermitian dropped; cond p dropped (None only); matrix_power n
+ * int64, op_ty a's dtype (integers stay integers).  `a @ b` becomes
  * np.matmul(a, b). */
 #include "infer.h"
 
@@ -62,6 +64,11 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_LA_SVD: S("svd", "a", "full_matrices", "compute_uv", "hermitian"); break;
     case BI_LA_QR: S("qr", "a", "mode"); break;
     case BI_LA_LSTSQ: S("lstsq", "a", "b", "rcond"); break;
+    case BI_LA_SLOGDET: S("slogdet", "a"); break;
+    case BI_LA_PINV: S("pinv", "a", "rcond", "hermitian"); break;
+    case BI_LA_MATRIX_RANK: S("matrix_rank", "A", "tol", "hermitian"); break;
+    case BI_LA_COND: S("cond", "x", "p"); break;
+    case BI_LA_MATRIX_POWER: S("matrix_power", "a", "n"); break;
     default: return false;
     }
 #undef S
@@ -336,6 +343,53 @@ Type *infer_linalg_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return NULL;
         Type *el[4] = {arr(I, dt, bt->ndim), arr(I, real_of(I, dt), 1), T(I, TY_INT64), arr(I, real_of(I, dt), 1)};
         r = ty_tuple(I->tc, el, 4);
+        break;
+    }
+    case BI_LA_SLOGDET:
+    case BI_LA_PINV:
+    case BI_LA_MATRIX_RANK:
+    case BI_LA_COND: {
+        if (!need_array(I, sl[0], at, fname, 2, 2))
+            return NULL;
+        Type *dt = lapack_type(I, at->dtype);
+        n->op_ty = dt;
+        if (id == BI_LA_PINV || id == BI_LA_MATRIX_RANK) {
+            int herm = bool_option(I, sl[2], fname, "hermitian", 0);
+            if (herm < 0)
+                return NULL;
+            if (herm)
+                return UNSUP(I, sl[2], "%s(hermitian=True) is not supported by hpcjit", fname);
+            if (!real_arg(I, &sl[1], fname, id == BI_LA_PINV ? "rcond" : "tol", &unk))
+                return NULL;
+            sl[2] = NULL;
+        }
+        if (id == BI_LA_COND && !is_none(sl[1]))
+            return UNSUP(I, sl[1], "cond() with an order p is not supported by hpcjit (only p=None)");
+        if (id == BI_LA_COND)
+            sl[1] = NULL;
+        if (id == BI_LA_SLOGDET) {
+            Type *el[2] = {dt, real_of(I, dt)};
+            r = ty_tuple(I->tc, el, 2);
+        } else {
+            r = id == BI_LA_PINV ? arr(I, dt, 2) : id == BI_LA_MATRIX_RANK ? T(I, TY_INT64) : real_of(I, dt);
+        }
+        break;
+    }
+    case BI_LA_MATRIX_POWER: {
+        if (!need_array(I, sl[0], at, fname, 2, 2))
+            return NULL;
+        if (!sl[1])
+            return TYPING(I, n, "matrix_power() missing required argument 'n'");
+        Type *nt = infer_expr(I, &sl[1]);
+        if (!nt)
+            return NULL;
+        if (IS_UNK(nt))
+            return nt;
+        if (!ty_is_int(nt) && nt->kind != TY_BOOL)
+            return TYPING(I, sl[1], "exponent must be an integer, not %s", infer_tyname(I, nt));
+        infer_cast(I, &sl[1], T(I, TY_INT64));
+        n->op_ty = at->dtype;
+        r = arr(I, at->dtype, 2);
         break;
     }
     case BI_LA_INV:

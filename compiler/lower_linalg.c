@@ -365,6 +365,63 @@ static LLVMValueRef lstsq_call(Lower *L, Node *n, bool *owned) {
     return tuple_of(L, n->ty, parts, 4);
 }
 
+/* slogdet, matrix_rank, cond (scalars) and pinv, matrix_power (arrays). */
+static LLVMValueRef misc_call(Lower *L, Node *n, bool *owned) {
+    Type *dt = n->op_ty;
+    Opnd A, C;
+    if (!operand(L, np_arg(n, 0), dt, false, &A))
+        return NULL;
+    LLVMValueRef code = lower_i32(L, dt_code(dt)), ma = mat_of(L, &A, false);
+    switch (n->builtin) {
+    case BI_LA_SLOGDET: {
+        Type *rt = n->ty->elems[1];
+        LLVMValueRef sign = scalar_slot(L, dt, NULL), ld = scalar_slot(L, rt, NULL);
+        LLVMValueRef as[4] = {code, ma, sign, ld};
+        call_checked(L, "rt_linalg_slogdet", as, 4);
+        LLVMValueRef parts[2] = {load_scalar(L, sign, dt), load_scalar(L, ld, rt)};
+        return tuple_of(L, n->ty, parts, 2);
+    }
+    case BI_LA_MATRIX_RANK:
+    case BI_LA_COND: {
+        bool rank = n->builtin == BI_LA_MATRIX_RANK;
+        Node *tol = np_arg(n, 1);
+        LLVMValueRef out = lower_alloca(L, rank ? L->t_i64 : L->t_f64, "out");
+        if (rank) {
+            LLVMValueRef tv = tol ? lower_expr_use(L, tol) : LLVMConstReal(L->t_f64, __builtin_nan(""));
+            if (!tv)
+                return NULL;
+            LLVMValueRef as[4] = {code, ma, tv, out};
+            call_checked(L, "rt_linalg_matrix_rank", as, 4);
+            return lower_load(L, L->t_i64, out, "rank");
+        }
+        LLVMValueRef as[3] = {code, ma, out};
+        call_checked(L, "rt_linalg_cond", as, 3);
+        return lower_convert(L, n, lower_load(L, L->t_f64, out, "cond"), ty_scalar(tc(L), TY_FLOAT64), n->ty);
+    }
+    case BI_LA_PINV: {
+        Node *rc = np_arg(n, 1);
+        LLVMValueRef rv = rc ? lower_expr_use(L, rc) : LLVMConstReal(L->t_f64, 1e-15);
+        if (!rv)
+            return NULL;
+        LLVMValueRef dims[2] = {A.dims[1], A.dims[0]};
+        LLVMValueRef res = result(L, n->ty, dims, false, &C);
+        LLVMValueRef as[4] = {code, ma, rv, mat_of(L, &C, false)};
+        call_checked(L, "rt_linalg_pinv", as, 4);
+        return give(L, res, n->ty, owned);
+    }
+    default: { /* matrix_power */
+        LLVMValueRef pw = lower_expr_use(L, np_arg(n, 1));
+        if (!pw)
+            return NULL;
+        LLVMValueRef dims[2] = {A.dims[0], A.dims[1]};
+        LLVMValueRef res = result(L, n->ty, dims, false, &C);
+        LLVMValueRef as[4] = {code, ma, pw, mat_of(L, &C, false)};
+        call_checked(L, "rt_linalg_matrix_power", as, 4);
+        return give(L, res, n->ty, owned);
+    }
+    }
+}
+
 LLVMValueRef lower_linalg_call(Lower *L, Node *n, bool *owned, bool *handled) {
     *handled = true;
     switch (n->builtin) {
@@ -378,6 +435,8 @@ LLVMValueRef lower_linalg_call(Lower *L, Node *n, bool *owned, bool *handled) {
     case BI_LA_SVD: return svd_call(L, n, owned);
     case BI_LA_QR: return qr_call(L, n, owned);
     case BI_LA_LSTSQ: return lstsq_call(L, n, owned);
+    case BI_LA_SLOGDET: case BI_LA_PINV: case BI_LA_MATRIX_RANK: case BI_LA_COND: case BI_LA_MATRIX_POWER:
+        return misc_call(L, n, owned);
     default: break;
     }
     *handled = false;

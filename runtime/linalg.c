@@ -208,10 +208,11 @@ static void *scratch(size_t items, size_t size) {
 }
 
 static void copy_item(char *d, const char *s, size_t sz) {
-    switch (sz) {
+    switch (sz) { /* constant sizes: one move each */
     case 4: memcpy(d, s, 4); break;
     case 8: memcpy(d, s, 8); break;
-    default: memcpy(d, s, 16); break;
+    case 16: memcpy(d, s, 16); break;
+    default: memcpy(d, s, sz); break;
     }
 }
 
@@ -1041,4 +1042,192 @@ int32_t rt_linalg_norm(int32_t code, const RtMat *a, int32_t vector, int32_t kin
     }
     *out = r;
     return 0;
+}
+
+/* ---- slogdet, pinv, matrix_rank, cond, matrix_power ----------------------- */
+
+int32_t rt_linalg_slogdet(int32_t code, const RtMat *a, void *sign, void *logdet) {
+    int t = type_or_raise(code);
+    if (t < 0 || !square(a))
+        return -1;
+    int64_t n = a->m;
+    int rt = t < 2 ? t : t - 2;
+    c128 sg = 1.0;
+    double ld = 0.0;
+    if (n > 0) {
+        getrf_t getrf = (getrf_t)routine(F_GETRF, t);
+        if (!getrf)
+            return -1;
+        size_t sz = tsize[t];
+        char *A = f_copy(a, sz, n, n);
+        fint *ipiv = A ? scratch((size_t)n, sizeof(fint)) : NULL;
+        if (!ipiv) {
+            free(A);
+            return -1;
+        }
+        fint N = (fint)n, info = 0;
+        getrf(&N, &N, A, &N, ipiv, &info);
+        for (int64_t i = 0; i < n; i++) {
+            c128 d = get_c(A + (size_t)(i * n + i) * sz, t);
+            double ad = cabs(d);
+            if (ad == 0) {
+                sg = 0;
+                ld = -INFINITY;
+                break;
+            }
+            sg *= d / ad;
+            ld += log(ad);
+            if (ipiv[i] != i + 1)
+                sg = -sg;
+        }
+        free(A);
+        free(ipiv);
+    }
+    put_c(sign, t, sg);
+    put_c(logdet, rt, ld);
+    return 0;
+}
+
+/* The singular values of a into a new scratch (k reals), NULL on error. */
+static char *singular_values(int t, const RtMat *a) {
+    int64_t k = min64(a->m, a->n);
+    char *S = scratch((size_t)k, rsize[t]);
+    if (S && (!fits(a->m, a->n) || gesdd(t, a, 'N', S, NULL, 1, NULL, 1) < 0)) {
+        free(S);
+        return NULL;
+    }
+    return S;
+}
+
+int32_t rt_linalg_matrix_rank(int32_t code, const RtMat *a, double tol, int64_t *rank) {
+    int t = type_or_raise(code);
+    if (t < 0)
+        return -1;
+    int64_t k = min64(a->m, a->n);
+    *rank = 0;
+    if (k == 0)
+        return 0;
+    char *S = singular_values(t, a);
+    if (!S)
+        return -1;
+    double smax = get_real(S, t); /* descending */
+    if (isnan(tol))
+        tol = smax * (double)max64(a->m, a->n) * (rsize[t] == 4 ? FLT_EPSILON : DBL_EPSILON);
+    for (int64_t i = 0; i < k; i++)
+        *rank += get_real(S + (size_t)i * rsize[t], t) > tol;
+    free(S);
+    return 0;
+}
+
+int32_t rt_linalg_cond(int32_t code, const RtMat *a, double *out) {
+    int t = type_or_raise(code);
+    if (t < 0)
+        return -1;
+    int64_t k = min64(a->m, a->n);
+    if (k == 0) {
+        rt_raise("numpy.linalg.LinAlgError", "cond is not defined on empty arrays");
+        return -1;
+    }
+    char *S = singular_values(t, a);
+    if (!S)
+        return -1;
+    double r = get_real(S, t) / get_real(S + (size_t)(k - 1) * rsize[t], t);
+    free(S);
+    *out = isnan(r) ? INFINITY : r;
+    return 0;
+}
+
+int32_t rt_linalg_pinv(int32_t code, const RtMat *a, double rcond, const RtMat *out) {
+    int t = type_or_raise(code);
+    if (t < 0 || !fits(a->m, a->n))
+        return -1;
+    int64_t m = a->m, n = a->n, k = min64(m, n);
+    size_t sz = tsize[t], rs = rsize[t];
+    if (k == 0) {
+        zero_out(out, sz);
+        return 0;
+    }
+    char *S = scratch((size_t)k, rs), *U = S ? scratch((size_t)(m * k), sz) : NULL;
+    char *VT = U ? scratch((size_t)(k * n), sz) : NULL;
+    int32_t st = -1;
+    if (!VT || gesdd(t, a, 'S', S, U, (fint)m, VT, (fint)k) < 0)
+        goto out;
+    double cut = rcond * get_real(S, t);
+    /* out[j, i] = sum_l conj(VT[l, j]) / s_l * conj(U[i, l]) for s_l > cut */
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < m; i++) {
+            c128 acc = 0;
+            for (int64_t l = 0; l < k; l++) {
+                double s = get_real(S + (size_t)l * rs, t);
+                if (s > cut)
+                    acc += conj(get_c(VT + (size_t)(l + j * k) * sz, t)) / s *
+                           conj(get_c(U + (size_t)(i + l * m) * sz, t));
+            }
+            put_c((char *)out->data + j * out->rs + i * out->cs, t, acc);
+        }
+    st = 0;
+out:
+    free(S);
+    free(U);
+    free(VT);
+    return st;
+}
+
+int32_t rt_linalg_matrix_power(int32_t code, const RtMat *a, int64_t n, const RtMat *out) {
+    int t = type_index(code);
+    if (a->m != a->n) {
+        linalg_error("Last 2 dimensions of the array must be square");
+        return -1;
+    }
+    int64_t d = a->m;
+    size_t sz = t < 0 ? (size_t)(code % 32) : tsize[t];
+    int64_t isz = (int64_t)sz;
+    /* base (C scratch) = a, or inv(a) for n < 0; res = identity */
+    char *base = scratch((size_t)(d * d), sz), *res = base ? scratch((size_t)(d * d), sz) : NULL;
+    char *tmp = res ? scratch((size_t)(d * d), sz) : NULL;
+    int32_t st = -1;
+    if (!tmp)
+        goto out;
+    RtMat B = {base, d, d, d * isz, isz}, R = {res, d, d, d * isz, isz}, T = {tmp, d, d, d * isz, isz};
+    if (n < 0) {
+        if (t < 0) {
+            rt_raise("TypeError", "hpcjit: matrix_power() of an integer matrix needs a power >= 0");
+            goto out;
+        }
+        if (rt_linalg_inv(code, a, &B) < 0)
+            goto out;
+        n = -n;
+    } else {
+        for (int64_t i = 0; i < d; i++)
+            for (int64_t j = 0; j < d; j++)
+                copy_item(base + (size_t)(i * d + j) * sz, (const char *)a->data + i * a->rs + j * a->cs, sz);
+    }
+    for (int64_t i = 0; i < d; i++) {
+        if (t < 0)
+            put_u(res + (size_t)(i * d + i) * sz, sz, 1);
+        else
+            put_c(res + (size_t)(i * d + i) * sz, t, 1.0);
+    }
+    int32_t how = RT_LA_MATMUL | 2 << 2 | 2 << 4;
+    for (; n > 0; n >>= 1) { /* square and multiply */
+        if (n & 1) {
+            if (rt_linalg_matmul(code, how, &R, &B, &T) < 0)
+                goto out;
+            memcpy(res, tmp, (size_t)(d * d) * sz);
+        }
+        if (n > 1) {
+            if (rt_linalg_matmul(code, how, &B, &B, &T) < 0)
+                goto out;
+            memcpy(base, tmp, (size_t)(d * d) * sz);
+        }
+    }
+    for (int64_t i = 0; i < d; i++)
+        for (int64_t j = 0; j < d; j++)
+            copy_item((char *)out->data + i * out->rs + j * out->cs, res + (size_t)(i * d + j) * sz, sz);
+    st = 0;
+out:
+    free(base);
+    free(res);
+    free(tmp);
+    return st;
 }

@@ -79,6 +79,11 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_linalg_svd),
     RT_SYM(rt_linalg_qr),
     RT_SYM(rt_linalg_lstsq),
+    RT_SYM(rt_linalg_slogdet),
+    RT_SYM(rt_linalg_pinv),
+    RT_SYM(rt_linalg_matrix_rank),
+    RT_SYM(rt_linalg_cond),
+    RT_SYM(rt_linalg_matrix_power),
     /* complex math of np ufuncs and cmath (complexmath.c; compiler/lower_cmath.c) */
     RT_SYM(rt_cmath),
     RT_SYM(rt_cmathf),

@@ -473,7 +473,9 @@ def test_no_leaks():
     fns = [(l_at, (a, b)), (l_dot, (a[0], a)), (l_vdot, (a, a)), (l_outer, (a[0], b)), (l_solve, (a, b)),
            (l_inv, (a,)), (l_det, (a,)), (l_cholesky, (a @ a.T,)), (l_eigh, (a + a.T,)), (l_svd, (b,)),
            (l_svd_values, (b,)), (l_qr, (b,)), (l_lstsq, (b, a[:, 0])), (l_norm_nuc, (a,)), (l_trace, (a,)),
-           (l_inv, (np.zeros((3, 3)),)), (l_at, (a, a[:3])), (l_cholesky, (-a @ a.T,)), (l_int_loop, (6,))]
+           (l_inv, (np.zeros((3, 3)),)), (l_at, (a, a[:3])), (l_cholesky, (-a @ a.T,)), (l_int_loop, (6,)),
+           (l_slogdet, (a,)), (l_pinv, (b,)), (l_rank, (b,)), (l_cond, (a,)), (l_mpow, (a, -3)),
+           (l_mpow, (b, 2))]
     for f, args in fns:  # compile first
         try:
             f(*args)
@@ -535,3 +537,78 @@ def test_blas_loaded_lazily_and_missing():
     """, env={"HPCJIT_BLAS_LIB": "/nonexistent/libnoblas.so"})
     assert r.returncode == 0, r.stderr
     assert "OSError" in r.stdout and "/nonexistent/libnoblas.so" in r.stdout and "HPCJIT_BLAS_LIB" in r.stdout
+
+
+# ---------------------------------------------------------------------------
+# slogdet, pinv, matrix_rank, cond, matrix_power
+
+@hpcjit.njit
+def l_slogdet(a):
+    return np.linalg.slogdet(a)
+
+
+@hpcjit.njit
+def l_pinv(a):
+    return np.linalg.pinv(a)
+
+
+@hpcjit.njit
+def l_pinv_rcond(a, rc):
+    return np.linalg.pinv(a, rcond=rc)
+
+
+@hpcjit.njit
+def l_rank(a):
+    return np.linalg.matrix_rank(a)
+
+
+@hpcjit.njit
+def l_rank_tol(a, tol):
+    return np.linalg.matrix_rank(a, tol)
+
+
+@hpcjit.njit
+def l_cond(a):
+    return np.linalg.cond(a)
+
+
+@hpcjit.njit
+def l_mpow(a, k):
+    return np.linalg.matrix_power(a, k)
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_slogdet_pinv_rank_cond(dt, layout):
+    rtol, atol = tol(dt)
+    a = well_conditioned(dt, 5, layout)
+    check(l_slogdet, a, rtol=rtol * 10, atol=atol * 10)
+    check(l_slogdet, np.zeros((3, 3), dt))
+    check(l_cond, a, rtol=rtol * 10, atol=0)
+    check(l_rank, a)
+    for shape in [(5, 3), (3, 5), (4, 4)]:
+        m = make_array(dt, shape, layout, np.random.default_rng(9))
+        check(l_pinv, m, rtol=rtol * 100, atol=atol * 100)
+        check(l_pinv_rcond, m, 0.5, rtol=rtol * 100, atol=atol * 100)
+        check(l_rank, m)
+    low = np.outer(np.arange(1.0, 5.0), np.arange(1.0, 4.0)).astype(dt)  # rank 1
+    check(l_rank, low)
+    check(l_rank_tol, low, 1e3)
+    # rank deficient: the cut must be above the rounding noise of each LAPACK
+    check(l_pinv_rcond, low, 1e-4, rtol=rtol * 100, atol=atol * 100)
+
+
+@pytest.mark.parametrize("dt", FLOATS + [np.int32, np.int64])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_matrix_power(dt, layout):
+    if AGAINST_NUMBA and np.dtype(dt).kind in "iu":
+        pytest.skip("Numba: integer matrix_power goes through BLAS")
+    a = make_array(dt, (4, 4), layout)
+    if np.dtype(dt).kind in "fc":
+        a[...] = a / 10 + 2 * np.eye(4, dtype=dt)
+    rtol, atol = (1e-3, 1e-3) if np.dtype(dt) in (np.float32, np.complex64) else (1e-9, 1e-9)
+    ks = (0, 1, 2, 3, 5, 8) + ((-1, -3) if np.dtype(dt).kind in "fc" else ())
+    for k in ks:
+        check(l_mpow, a, k, rtol=rtol, atol=atol)
+    e = check(l_mpow, np.ones((2, 3), dt), 2)
+    assert type(e) is np.linalg.LinAlgError

@@ -72,9 +72,21 @@ int32_t rt_linalg_svd(int32_t code, const RtMat *a, int32_t full, const RtMat *u
 /* reduced QR: q m x k, r k x n. */
 int32_t rt_linalg_qr(int32_t code, const RtMat *a, const RtMat *q, const RtMat *r);
 /* lstsq: x n x nrhs, res nrhs x 1 (*nres set to nrhs or 0, as NumPy),
- * s k x 1 real, *rank; rcond < 0 (NumPy's None): eps * max(m, n). */
+ * s k x 1 real, *rank; rcond NaN (NumPy's None): eps * max(m, n). */
 int32_t rt_linalg_lstsq(int32_t code, const RtMat *a, const RtMat *b, double rcond, const RtMat *x,
                         const RtMat *res, int64_t *nres, int64_t *rank, const RtMat *s);
+
+/* slogdet: *sign of type code, *logdet of its real type. */
+int32_t rt_linalg_slogdet(int32_t code, const RtMat *a, void *sign, void *logdet);
+/* pinv: out n x m = V S^+ U^H, singular values <= rcond * max(s) dropped. */
+int32_t rt_linalg_pinv(int32_t code, const RtMat *a, double rcond, const RtMat *out);
+/* matrix_rank: singular values > tol (NaN: NumPy's default tolerance). */
+int32_t rt_linalg_matrix_rank(int32_t code, const RtMat *a, double tol, int64_t *rank);
+/* cond (p=None): largest / smallest singular value, as a double. */
+int32_t rt_linalg_cond(int32_t code, const RtMat *a, double *out);
+/* matrix_power: out = a^n (any numeric code; n < 0 only for float and
+ * complex: the power of the inverse). */
+int32_t rt_linalg_matrix_power(int32_t code, const RtMat *a, int64_t n, const RtMat *out);
 
 /* The library loaded ("" before the first call; NULL when none loaded). */
 const char *rt_linalg_library(void);
