@@ -78,6 +78,7 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_ARRAY_ASTYPE: S("astype", "a", "dtype"); break;
     case BI_ARRAY_FILL: S("fill", "a", "value"); break;
     case BI_NP_RESHAPE: S("reshape", "a", "newshape"); break;
+    case BI_NP_ROUND: S("round", "a", "decimals"); break;
     default: return false;
     }
 #undef S
@@ -447,6 +448,20 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         if (!sl[1] || at->ndim <= 1)
             return rt;
         return ty_array(I->tc, rt, at->ndim - 1, LAYOUT_C);
+    }
+    case BI_NP_ROUND: { /* np.round/np.around/a.round(decimals): elementwise, same type */
+        Type *at = slot_type(I, sl, 0, self);
+        if (!at)
+            return NULL;
+        if (!opt_int(I, sl, 1, fname, "decimals", &unk))
+            return NULL;
+        if (unk || IS_UNK(at))
+            return TY_UNK(I);
+        Type *et = at->kind == TY_ARRAY ? at->dtype : at;
+        if (!ty_is_number(et) || et->kind == TY_BOOL)
+            return TYPING(I, n, "round() needs numbers or an array of numbers, not %s", infer_tyname(I, at));
+        infer_store_slots(I, n, sl, ns);
+        return at->kind == TY_ARRAY ? ty_array(I->tc, et, at->ndim, LAYOUT_C) : et;
     }
     case BI_NP_RAVEL: case BI_ARRAY_FLATTEN: case BI_NP_TRANSPOSE: case BI_NP_SQUEEZE:
     case BI_NP_EXPAND_DIMS: case BI_NP_FLIP: case BI_NP_DIFF: case BI_NP_ROLL: case BI_NP_REPEAT:

@@ -916,9 +916,75 @@ LLVMValueRef lower_np_reduce(Lower *L, Node *n, bool *owned) {
     return out;
 }
 
+/* ---- np.round ------------------------------------------------------------------ */
+
+/* NumPy's rounding of one value of type t to `dec` (int64) decimals:
+ * floats rint(x * f) / f, or rint(x / f) * f for dec < 0, with f = 10^|dec|
+ * in t's precision; complex part by part; integers unchanged for dec >= 0,
+ * else rint(x / f) * f through float64, wrapping back into t. */
+static LLVMValueRef round_elem(Lower *L, Type *t, LLVMValueRef x, LLVMValueRef dec) {
+    if (is_cplx(t)) {
+        Type *pt = ty_scalar(L->c->tc, t->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64);
+        return cmake(L, t, round_elem(L, pt, cpart(L, x, 0), dec), round_elem(L, pt, cpart(L, x, 1), dec));
+    }
+    Type *ft = ty_is_float(t) ? t : ty_scalar(L->c->tc, TY_FLOAT64);
+    LLVMTypeRef flt = lower_type(L, ft);
+    LLVMValueRef neg = LLVMBuildICmp(L->b, LLVMIntSLT, dec, lower_i64(L, 0), "");
+    LLVMValueRef mag = np_sel(L, neg, LLVMBuildNeg(L->b, dec, ""), dec);
+    LLVMTypeRef d = L->t_f64;
+    LLVMValueRef pa[2] = {LLVMConstReal(d, 10.0), LLVMBuildSIToFP(L->b, mag, d, "")};
+    LLVMValueRef f = lower_intrinsic(L, "llvm.pow", &d, 1, pa, 2);
+    f = lower_convert(L, np_at(L), f, ty_scalar(L->c->tc, TY_FLOAT64), ft);
+    LLVMValueRef xf = lower_convert(L, np_at(L), x, t, ft);
+    LLVMValueRef up = LLVMBuildFMul(L->b, xf, f, ""), down = LLVMBuildFDiv(L->b, xf, f, "");
+    LLVMValueRef r = np_sel(L, neg, down, up);
+    r = lower_intrinsic(L, "llvm.rint", &flt, 1, &r, 1);
+    r = np_sel(L, neg, LLVMBuildFMul(L->b, r, f, ""), LLVMBuildFDiv(L->b, r, f, ""));
+    if (ty_is_float(t))
+        return r;
+    /* integers: through int64 (wrapping into narrower types, as NumPy's cast) */
+    LLVMValueRef i = LLVMBuildFPToSI(L->b, r, L->t_i64, "");
+    i = lower_convert(L, np_at(L), i, ty_scalar(L->c->tc, TY_INT64), t);
+    return np_sel(L, neg, i, x);
+}
+
+typedef struct RoundCtx {
+    Type *t;
+    LLVMValueRef dec;
+} RoundCtx;
+
+static void round_cb(Lower *L, void *vctx, LLVMValueRef *p) {
+    RoundCtx *c = vctx;
+    np_store(L, p[1], round_elem(L, c->t, np_load(L, p[0], c->t), c->dec), c->t);
+}
+
+static LLVMValueRef round_call(Lower *L, Node *n, bool *owned) {
+    Node *a = np_arg(n, 0), *d = np_arg(n, 1);
+    LLVMValueRef v = lower_expr_use(L, a);
+    LLVMValueRef dec = d ? lower_expr_use(L, d) : lower_i64(L, 0);
+    if (!v || !dec)
+        return NULL;
+    if (a->ty->kind != TY_ARRAY)
+        return round_elem(L, a->ty, v, dec);
+    Type *aty = a->ty;
+    int nd = aty->ndim;
+    LLVMValueRef shape[HJ_MAX_NDIM_LOWER + 1] = {0}, strides[NP_MAX_OPS][HJ_MAX_NDIM_LOWER + 2];
+    np_dims(L, v, nd, shape, strides[0]);
+    LLVMValueRef out = np_alloc(L, n->ty, shape, false);
+    np_dims(L, out, nd, NULL, strides[1]);
+    LLVMValueRef base[2] = {lower_array_field(L, v, ARR_DATA, ""), lower_array_field(L, out, ARR_DATA, "")};
+    RoundCtx c = {aty->dtype, dec};
+    np_nest(L, nd, shape, 2, base, strides, round_cb, &c);
+    *owned = true;
+    return out;
+}
+
 LLVMValueRef lower_np_call(Lower *L, Node *n, bool *owned, bool *handled) {
     *handled = true;
     switch (n->builtin) {
+    case BI_NP_ROUND:
+        *owned = false;
+        return round_call(L, n, owned);
     case BI_NP_SUM: case BI_NP_PROD: case BI_NP_AMIN: case BI_NP_AMAX: case BI_NP_MEAN: case BI_NP_STD:
     case BI_NP_VAR: case BI_NP_ARGMIN: case BI_NP_ARGMAX: case BI_NP_ALL: case BI_NP_ANY: case BI_NP_CUMSUM:
     case BI_NP_CUMPROD:

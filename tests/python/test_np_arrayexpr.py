@@ -393,3 +393,53 @@ def test_real_imag(dt, layout):
 def test_real_imag_views_write_through():
     z = make_array(np.complex128, (5,))
     check(set_imag, z, make_array(np.float64, (5,)))
+
+
+# ---- np.round / np.around / a.round (NumPy: rint(x * 10**d) / 10**d) ----
+
+@njit
+def rnd0(a):
+    return np.round(a)
+
+
+@njit
+def rnd(a, d):
+    return np.round(a, d), np.around(a, decimals=d), a.round(d)
+
+
+@njit
+def rnd_scalar(x, d):
+    return np.round(x, d), np.around(x), np.round(x, decimals=-1)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int64, np.int32, np.int8, np.uint8,
+                                np.complex128, np.complex64])
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape", [(), (0,), (7,), (2, 3, 4)])
+def test_round(dt, layout, shape):
+    if shape == () and layout != "C":
+        return
+    a = make_array(dt, shape, layout) if shape != () else np.array(dt(7.25))
+    if np.dtype(dt).kind in "fc":
+        a = a * 37.123
+    rtol = 1e-6 if dt in (np.float32, np.complex64) else 1e-12
+    if shape == ():  # NumPy gives a scalar for a 0-d array, hpcjit (as Numba) a 0-d array
+        np.testing.assert_allclose(np.asarray(rnd0(a)), np.round(a), rtol=rtol)
+        return
+    check(rnd0, a, rtol=rtol)
+    for d in (0, 1, 2, 3, -1, -2):
+        check(rnd, a, d, rtol=rtol)
+
+
+@pytest.mark.numba_skip(reason="NumPy's wrap of uint8 and its huge-decimals results")
+def test_round_scalars_and_halfway():
+    for x in (2.5, 3.5, -2.5, 2.675, 1234.5678, -0.4, 1e300, float("nan"), float("inf")):
+        for d in (0, 2, -1, 3):
+            check(rnd_scalar, x, d)
+        check(rnd_scalar, np.float32(x), 1, rtol=1e-6)
+    for k in (15, 25, -15, 149, 0, 7):
+        check(rnd_scalar, k, -1)
+        check(rnd_scalar, np.int32(k), 0)
+    check(rnd_scalar, 2.5 - 3.5j, 0)
+    check(rnd, np.array([1.123456789e300, 1.5, -0.5]), 300)
+    check(rnd, np.array([250, 255, 14], dtype=np.uint8), -1)
