@@ -357,20 +357,28 @@ static void put_u(char *p, size_t sz, uint64_t v) {
     }
 }
 
-/* Integers and bool: products summed modulo 2^64, stored truncated (the
- * low bits are those of NumPy's wrapping arithmetic in the narrow type). */
-static void int_matmul(int32_t code, const RtMat *a, const RtMat *b, const RtMat *c) {
-    size_t sz = (size_t)(code % 32);
-    bool boolean = code / 32 == RT_K_BOOL;
-    for (int64_t i = 0; i < c->m; i++)
-        for (int64_t j = 0; j < c->n; j++) {
-            uint64_t acc = 0;
-            for (int64_t k = 0; k < a->n; k++)
-                acc += get_u((const char *)a->data + i * a->rs + k * a->cs, sz) *
-                       get_u((const char *)b->data + k * b->rs + j * b->cs, sz);
-            put_u((char *)c->data + i * c->rs + j * c->cs, sz, boolean ? acc != 0 : acc);
+/* Integers and bool: products summed in the unsigned type of their size
+ * (the bits of NumPy's wrapping arithmetic); bool is or-of-ands. */
+#define INT_MATMUL(U)                                                                                  \
+    for (int64_t i = 0; i < c->m; i++)                                                                 \
+        for (int64_t j = 0; j < c->n; j++) {                                                           \
+            U acc = 0;                                                                                 \
+            const char *pa = (const char *)a->data + i * a->rs, *pb = (const char *)b->data + j * b->cs; \
+            for (int64_t k = 0; k < a->n; k++)                                                         \
+                acc += (U)((uint64_t) * (const U *)(pa + k * a->cs) * *(const U *)(pb + k * b->rs));     \
+            *(U *)((char *)c->data + i * c->rs + j * c->cs) = boolean ? (U)(acc != 0) : acc;           \
         }
+
+static void int_matmul(int32_t code, const RtMat *a, const RtMat *b, const RtMat *c) {
+    bool boolean = code / 32 == RT_K_BOOL;
+    switch (code % 32) {
+    case 1: INT_MATMUL(uint8_t) break;
+    case 2: INT_MATMUL(uint16_t) break;
+    case 4: INT_MATMUL(uint32_t) break;
+    default: INT_MATMUL(uint64_t) break;
+    }
 }
+#undef INT_MATMUL
 
 static void zero_out(const RtMat *c, size_t sz) {
     static const char z[16];
