@@ -79,6 +79,12 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_ARRAY_FILL: S("fill", "a", "value"); break;
     case BI_NP_RESHAPE: S("reshape", "a", "newshape"); break;
     case BI_NP_ROUND: S("round", "a", "decimals"); break;
+    case BI_NP_NANSUM: S("nansum", "a", "axis"); break;
+    case BI_NP_NANPROD: S("nanprod", "a", "axis"); break;
+    case BI_NP_NANMEAN: S("nanmean", "a", "axis"); break;
+    case BI_NP_NANMIN: S("nanmin", "a", "axis"); break;
+    case BI_NP_NANMAX: S("nanmax", "a", "axis"); break;
+    case BI_NP_PTP: S("ptp", "a", "axis"); break;
     default: return false;
     }
 #undef S
@@ -397,7 +403,8 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     switch (id) {
     case BI_NP_SUM: case BI_NP_PROD: case BI_NP_AMIN: case BI_NP_AMAX: case BI_NP_MEAN:
     case BI_NP_STD: case BI_NP_VAR: case BI_NP_ARGMIN: case BI_NP_ARGMAX: case BI_NP_ALL:
-    case BI_NP_ANY: case BI_NP_CUMSUM: case BI_NP_CUMPROD: {
+    case BI_NP_ANY: case BI_NP_CUMSUM: case BI_NP_CUMPROD: case BI_NP_NANSUM: case BI_NP_NANPROD:
+    case BI_NP_NANMEAN: case BI_NP_NANMIN: case BI_NP_NANMAX: case BI_NP_PTP: {
         Type *at = slot_type(I, sl, 0, self);
         if (!at)
             return NULL;
@@ -427,9 +434,18 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         if (!need_array(I, n, at, fname))
             return NULL;
         Type *dt = at->dtype, *rt;
+        bool nanf = id == BI_NP_NANSUM || id == BI_NP_NANPROD || id == BI_NP_NANMEAN || id == BI_NP_NANMIN ||
+                    id == BI_NP_NANMAX;
+        if (nanf && ty_is_complex(dt))
+            return UNSUP(I, n, "%s() of complex arrays is not supported by hpcjit", fname);
+        if (id == BI_NP_PTP && dt->kind == TY_BOOL)
+            return TYPING(I, n, "ptp() of a bool array: numpy boolean subtract is not supported");
         switch (id) {
-        case BI_NP_SUM: case BI_NP_PROD: case BI_NP_CUMSUM: case BI_NP_CUMPROD: rt = sum_dtype(I, dt); break;
-        case BI_NP_MEAN: rt = mean_dtype(I, dt); break;
+        case BI_NP_SUM: case BI_NP_PROD: case BI_NP_CUMSUM: case BI_NP_CUMPROD: case BI_NP_NANSUM:
+        case BI_NP_NANPROD:
+            rt = sum_dtype(I, dt);
+            break;
+        case BI_NP_MEAN: case BI_NP_NANMEAN: rt = mean_dtype(I, dt); break;
         case BI_NP_STD: case BI_NP_VAR: rt = var_dtype(I, dt); break;
         case BI_NP_ARGMIN: case BI_NP_ARGMAX: rt = T(I, TY_INT64); break;
         case BI_NP_ALL: case BI_NP_ANY: rt = T(I, TY_BOOL); break;

@@ -287,10 +287,14 @@ LLVMValueRef np_one(Lower *L, Type *t) { return const_of(L, t, 1.0); }
 
 /* ---- pairwise summation ---------------------------------------------------- */
 
-/* mode 0: x converted to acc; mode 1: |x - c|^2 with x, c in ct. */
+/* mode 0: x converted to acc; mode 1: |x - c|^2 with x, c in ct; mode 2:
+ * x converted to acc, NaN as 0 (np.nansum). */
 static LLVMValueRef elem_value(Lower *L, LLVMValueRef x, Type *src, Type *acc, Type *ct, LLVMValueRef c, int mode) {
     if (mode == 0)
         return lower_convert(L, np_at(L), x, src, acc);
+    if (mode == 2)
+        return np_sel(L, LLVMBuildFCmp(L->b, LLVMRealUNO, x, x, ""), lower_zero(L, acc),
+                      lower_convert(L, np_at(L), x, src, acc));
     LLVMValueRef d = np_arith(L, '-', ct, lower_convert(L, np_at(L), x, src, ct), c);
     if (is_cplx(ct)) {
         LLVMValueRef re = cpart(L, d, 0), im = cpart(L, d, 1);
@@ -313,7 +317,7 @@ static LLVMValueRef pairwise_fn(Lower *L, Type *src, Type *acc, Type *ct, int mo
     snprintf(name, sizeof name, "hj.pairwise.%d.%s", mode, tb.s ? tb.s : "");
     sb_free(&tb);
     LLVMTypeRef at = lower_type(L, acc);
-    LLVMTypeRef params[4] = {L->t_ptr, L->t_i64, L->t_i64, mode ? lower_type(L, ct) : L->t_i64};
+    LLVMTypeRef params[4] = {L->t_ptr, L->t_i64, L->t_i64, mode == 1 ? lower_type(L, ct) : L->t_i64};
     LLVMTypeRef fty = LLVMFunctionType(at, params, 4, 0);
     LLVMValueRef fn = LLVMGetNamedFunction(L->mod, name);
     if (fn)
@@ -410,7 +414,8 @@ typedef struct Red {
     Type *acc;         /* accumulator type */
     LLVMValueRef slot; /* accumulator */
     LLVMValueRef idx;  /* argmin/argmax: best index so far */
-    int mode;          /* pairwise mode (var second pass) */
+    int mode;          /* pairwise mode (1: var second pass, 2: NaN as 0) */
+    int nan;           /* float sources: 1 skip NaNs (nan* functions), 2 count the non-NaNs */
     Type *ct;          /* mode 1: type of the centre */
     LLVMValueRef centre;
 } Red;
@@ -422,6 +427,8 @@ static bool is_minmax(BuiltinId op) {
 static bool wants_min(BuiltinId op) { return op == BI_NP_AMIN || op == BI_NP_ARGMIN; }
 
 /* Start value of a min/max: +-inf for floats, the extreme of ints. */
+static LLVMValueRef better_nan(Lower *L, Type *t, bool for_min, LLVMValueRef x, LLVMValueRef cur, bool skip_nan);
+
 static LLVMValueRef extreme(Lower *L, Type *t, bool for_min) {
     if (t->kind == TY_BOOL)
         return LLVMConstInt(L->t_i1, for_min ? 1 : 0, 0);
@@ -442,7 +449,18 @@ static LLVMValueRef extreme(Lower *L, Type *t, bool for_min) {
 
 /* x strictly better than cur (NaN wins over numbers and then stays). */
 static LLVMValueRef better(Lower *L, Type *t, bool for_min, LLVMValueRef x, LLVMValueRef cur) {
+    return better_nan(L, t, for_min, x, cur, false);
+}
+
+/* skip_nan (np.nanmin/nanmax): a NaN never wins, a number beats a NaN. */
+static LLVMValueRef better_nan(Lower *L, Type *t, bool for_min, LLVMValueRef x, LLVMValueRef cur, bool skip_nan) {
     LLVMBuilderRef B = L->b;
+    if (skip_nan && ty_is_float(t)) {
+        LLVMValueRef lt = LLVMBuildFCmp(B, for_min ? LLVMRealOLT : LLVMRealOGT, x, cur, "");
+        LLVMValueRef fill = LLVMBuildAnd(B, LLVMBuildFCmp(B, LLVMRealUNO, cur, cur, ""),
+                                         LLVMBuildFCmp(B, LLVMRealORD, x, x, ""), "");
+        return LLVMBuildOr(B, lt, fill, "");
+    }
     if (t->kind == TY_BOOL || ty_is_int(t)) {
         LLVMIntPredicate p = ty_is_unsigned(t) ? (for_min ? LLVMIntULT : LLVMIntUGT)
                                                : (for_min ? LLVMIntSLT : LLVMIntSGT);
@@ -470,6 +488,8 @@ static void red_init(Lower *L, Red *R) {
     case BI_NP_ANY: v = LLVMConstInt(L->t_i1, 0, 0); break;
     case BI_NP_AMIN: case BI_NP_AMAX: case BI_NP_ARGMIN: case BI_NP_ARGMAX:
         v = extreme(L, R->acc, wants_min(R->op));
+        if (R->nan == 1 && ty_is_float(R->acc)) /* all-NaN gives NaN */
+            v = LLVMConstReal(lower_type(L, R->acc), NAN);
         break;
     default: v = lower_zero(L, R->acc); break;
     }
@@ -484,8 +504,8 @@ static void red_row(Lower *L, Red *R, LLVMValueRef p, LLVMValueRef n, LLVMValueR
     LLVMTypeRef at = lower_type(L, R->acc);
     if ((R->op == BI_NP_SUM || R->op == BI_NP_MEAN) && !ty_is_int(R->acc) && R->acc->kind != TY_BOOL) {
         LLVMValueRef fn = pairwise_fn(L, R->dt, R->acc, R->ct, R->mode);
-        LLVMTypeRef params[4] = {L->t_ptr, L->t_i64, L->t_i64, R->mode ? lower_type(L, R->ct) : L->t_i64};
-        LLVMValueRef args[4] = {p, n, s, R->mode ? R->centre : lower_i64(L, 0)};
+        LLVMTypeRef params[4] = {L->t_ptr, L->t_i64, L->t_i64, R->mode == 1 ? lower_type(L, R->ct) : L->t_i64};
+        LLVMValueRef args[4] = {p, n, s, R->mode == 1 ? R->centre : lower_i64(L, 0)};
         LLVMValueRef r = lower_call(L, LLVMFunctionType(at, params, 4, 0), fn, args, 4, "pw");
         LLVMBuildStore(L->b, np_arith(L, '+', R->acc, lower_load(L, at, R->slot, ""), r), R->slot);
         return;
@@ -495,12 +515,23 @@ static void red_row(Lower *L, Red *R, LLVMValueRef p, LLVMValueRef n, LLVMValueR
     LLVMValueRef x = np_load(L, np_offset(L, p, np_mul(L, lp.i, s)), R->dt);
     LLVMValueRef cur = lower_load(L, at, R->slot, "");
     LLVMValueRef nv;
+    if (R->nan && ty_is_float(R->dt)) {
+        LLVMValueRef isnan = LLVMBuildFCmp(L->b, LLVMRealUNO, x, x, "");
+        if (R->nan == 2) { /* count the non-NaNs (np.nanmean's divisor) */
+            nv = LLVMBuildAdd(L->b, cur, LLVMBuildZExt(L->b, LLVMBuildNot(L->b, isnan, ""), L->t_i64, ""), "");
+            LLVMBuildStore(L->b, nv, R->slot);
+            np_loop_end(L, &lp);
+            return;
+        }
+        if (R->op == BI_NP_PROD || R->op == BI_NP_SUM) /* NaN as the identity */
+            x = np_sel(L, isnan, R->op == BI_NP_PROD ? np_one(L, R->dt) : lower_zero(L, R->dt), x);
+    }
     switch (R->op) {
     case BI_NP_PROD: nv = np_arith(L, '*', R->acc, cur, lower_convert(L, np_at(L), x, R->dt, R->acc)); break;
     case BI_NP_ALL: nv = LLVMBuildAnd(L->b, cur, lower_truth(L, np_at(L), x, R->dt), ""); break;
     case BI_NP_ANY: nv = LLVMBuildOr(L->b, cur, lower_truth(L, np_at(L), x, R->dt), ""); break;
     case BI_NP_AMIN: case BI_NP_AMAX: case BI_NP_ARGMIN: case BI_NP_ARGMAX: {
-        LLVMValueRef b = better(L, R->acc, wants_min(R->op), x, cur);
+        LLVMValueRef b = better_nan(L, R->acc, wants_min(R->op), x, cur, R->nan == 1);
         nv = np_sel(L, b, x, cur);
         if (R->idx)
             LLVMBuildStore(L->b, np_sel(L, b, LLVMBuildAdd(L->b, base, lp.i, ""), lower_load(L, L->t_i64, R->idx, "")), R->idx);
@@ -521,6 +552,8 @@ static void red_row(Lower *L, Red *R, LLVMValueRef p, LLVMValueRef n, LLVMValueR
 #define PAR_MAX_BLOCKS 1024
 
 static bool red_par_ok(const Red *R) {
+    if (R->nan)
+        return false;
     switch (R->op) {
     case BI_NP_SUM: case BI_NP_PROD: case BI_NP_MEAN: case BI_NP_AMIN: case BI_NP_AMAX: case BI_NP_ALL:
     case BI_NP_ANY:
@@ -699,10 +732,62 @@ static void fold(Lower *L, Red *R, Source *src, bool ordered) {
         red_row_par(L, R, src->p, src->n, src->s);
 }
 
+/* np.nansum/nanprod/nanmean/nanmin/nanmax and np.ptp (max - min). */
+static LLVMValueRef reduce_nan_ptp(Lower *L, RedPlan *P, Source *src) {
+    Red R = {0};
+    R.dt = P->dt;
+    R.nan = 1;
+    switch (P->op) {
+    case BI_NP_NANSUM: case BI_NP_NANMEAN: R.op = BI_NP_SUM; R.mode = ty_is_float(P->dt) ? 2 : 0; break;
+    case BI_NP_NANPROD: R.op = BI_NP_PROD; break;
+    case BI_NP_NANMIN: R.op = BI_NP_AMIN; break;
+    case BI_NP_NANMAX: R.op = BI_NP_AMAX; break;
+    default: { /* ptp */
+        R.nan = 0;
+        R.op = BI_NP_AMAX;
+        R.acc = P->dt;
+        R.slot = lower_alloca(L, lower_type(L, R.acc), "max");
+        fold(L, &R, src, false);
+        Red M = R;
+        M.op = BI_NP_AMIN;
+        M.slot = lower_alloca(L, lower_type(L, M.acc), "min");
+        fold(L, &M, src, false);
+        return np_arith(L, '-', P->dt, red_value(L, &R, NULL), red_value(L, &M, NULL));
+    }
+    }
+    R.acc = (R.op == BI_NP_AMIN || R.op == BI_NP_AMAX) ? P->dt : P->rt;
+    R.slot = lower_alloca(L, lower_type(L, R.acc), "acc");
+    fold(L, &R, src, false);
+    if (P->op != BI_NP_NANMEAN)
+        return red_value(L, &R, NULL);
+    LLVMValueRef cnt; /* the divisor: the non-NaN elements */
+    if (ty_is_float(P->dt)) {
+        Red C = {0};
+        C.op = BI_NP_SUM;
+        C.dt = P->dt;
+        C.acc = ty_scalar(L->c->tc, TY_INT64);
+        C.nan = 2;
+        C.slot = lower_alloca(L, L->t_i64, "count");
+        fold(L, &C, src, false);
+        cnt = lower_load(L, L->t_i64, C.slot, "");
+    } else {
+        cnt = src->arr ? (src->aty->ndim == 0 ? lower_i64(L, 1) : lower_array_field(L, src->arr, ARR_NITEMS, ""))
+                       : src->n;
+    }
+    R.op = BI_NP_MEAN;
+    return red_value(L, &R, cnt);
+}
+
 static LLVMValueRef reduce_one(Lower *L, RedPlan *P, Source *src, LLVMValueRef count) {
     Red R = {0};
     R.op = P->op;
     R.dt = P->dt;
+    switch (P->op) {
+    case BI_NP_NANSUM: case BI_NP_NANPROD: case BI_NP_NANMEAN: case BI_NP_NANMIN: case BI_NP_NANMAX:
+    case BI_NP_PTP:
+        return reduce_nan_ptp(L, P, src);
+    default: break;
+    }
     bool ordered = P->op == BI_NP_ARGMIN || P->op == BI_NP_ARGMAX;
     if (P->op == BI_NP_VAR || P->op == BI_NP_STD) {
         Type *mt = var_mean_type(L, P->dt, P->rt);
@@ -746,6 +831,9 @@ static const char *empty_msg(BuiltinId op) {
     case BI_NP_AMAX: return "zero-size array to reduction operation maximum which has no identity";
     case BI_NP_ARGMIN: return "attempt to get argmin of an empty sequence";
     case BI_NP_ARGMAX: return "attempt to get argmax of an empty sequence";
+    case BI_NP_NANMIN: return "zero-size array to reduction operation fmin which has no identity";
+    case BI_NP_NANMAX: return "zero-size array to reduction operation fmax which has no identity";
+    case BI_NP_PTP: return "zero-size array to reduction operation maximum which has no identity";
     default: return NULL;
     }
 }
@@ -987,7 +1075,8 @@ LLVMValueRef lower_np_call(Lower *L, Node *n, bool *owned, bool *handled) {
         return round_call(L, n, owned);
     case BI_NP_SUM: case BI_NP_PROD: case BI_NP_AMIN: case BI_NP_AMAX: case BI_NP_MEAN: case BI_NP_STD:
     case BI_NP_VAR: case BI_NP_ARGMIN: case BI_NP_ARGMAX: case BI_NP_ALL: case BI_NP_ANY: case BI_NP_CUMSUM:
-    case BI_NP_CUMPROD:
+    case BI_NP_CUMPROD: case BI_NP_NANSUM: case BI_NP_NANPROD: case BI_NP_NANMEAN: case BI_NP_NANMIN:
+    case BI_NP_NANMAX: case BI_NP_PTP:
         return lower_np_reduce(L, n, owned);
     case BI_NP_RESHAPE: case BI_NP_RAVEL: case BI_ARRAY_FLATTEN: case BI_NP_TRANSPOSE: case BI_NP_SQUEEZE:
     case BI_NP_EXPAND_DIMS: case BI_NP_CONCATENATE: case BI_NP_STACK: case BI_NP_VSTACK: case BI_NP_HSTACK:

@@ -317,3 +317,66 @@ def test_reduction_dtype_complex(dt, layout):
     check(dt_complex, z, rtol=1e-5, atol=1e-7)
     with pytest.raises(hpcjit.TypingError):
         dt_complex_bad(z)
+
+
+# ---- nansum/nanprod/nanmean/nanmin/nanmax, ptp ----
+
+@hpcjit.njit
+def nan_all(a):
+    return np.nansum(a), np.nanprod(a), np.nanmean(a), np.ptp(a)
+
+
+@hpcjit.njit
+def nan_minmax(a):
+    return np.nanmin(a), np.nanmax(a)
+
+
+@hpcjit.njit
+def nan_axis(a, k):
+    return np.nansum(a, k), np.nanprod(a, axis=k), np.nanmean(a, k), np.ptp(a, axis=k)
+
+
+@hpcjit.njit
+def nan_minmax_axis(a, k):
+    return np.nanmin(a, axis=k), np.nanmax(a, k)
+
+
+def _with_nans(a):
+    if a.dtype.kind == "f" and a.size > 2:
+        a[np.unravel_index(np.arange(0, a.size, 3), a.shape)] = np.nan
+    return a
+
+
+@pytest.mark.numba_skip(reason="Numba's nan* functions and np.ptp take no axis")
+@pytest.mark.parametrize("dt", [np.int32, np.int64, np.uint8, np.float32, np.float64],
+                         ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("layout", ["C", "F", "strided", "reversed"])
+@pytest.mark.parametrize("shape", [(), (0,), (1,), (7,), (300,), (3, 4, 5)], ids=str)
+def test_nan_reductions(dt, layout, shape):
+    if shape == () and layout != "C":
+        pytest.skip("0-d arrays have one layout")
+    a = make_array(dt, shape, layout)
+    if np.dtype(dt).kind == "f":
+        a = _with_nans(a / 8)
+    check(nan_all, a, rtol=tol(dt), atol=1e-9)
+    check(nan_minmax, a, rtol=tol(dt))
+    for k in range(-len(shape), len(shape)):
+        check(nan_axis, a, k, rtol=tol(dt), atol=1e-9)
+        check(nan_minmax_axis, a, k, rtol=tol(dt))
+
+
+@pytest.mark.numba_skip(reason="Numba's nan* functions and np.ptp take no axis")
+def test_nan_reductions_all_nan_and_errors():
+    a = np.full((3, 4), np.nan)
+    a[1, 2] = 5.0
+    check(nan_all, a)
+    check(nan_minmax, a)
+    for k in (0, 1):
+        check(nan_axis, a, k)
+        check(nan_minmax_axis, a, k)
+    check(nan_all, np.array([-0.0, np.inf, np.nan, -np.inf]))
+    for f in (nan_minmax, nan_all):  # ValueError for empty arrays, as NumPy
+        e = check(f, np.zeros(0))
+        assert isinstance(e, ValueError)
+    with pytest.raises(hpcjit.TypingError):
+        nan_all(np.ones(3, dtype=np.bool_))
