@@ -565,6 +565,14 @@ Type *infer_binop_type(Inf *I, Node *at, OpKind op, Type *a, Type *b, Type **op_
     }
 }
 
+/* -3, or a folded negative integer constant */
+static bool negative_int_const(const Node *e) {
+    if (e->kind == N_CONST)
+        return e->cval.kind == CVAL_INT && e->cval.i < 0;
+    return e->kind == N_UNARYOP && e->op == OP_NEG && e->a->kind == N_CONST && e->a->cval.kind == CVAL_INT &&
+           e->a->cval.i > 0;
+}
+
 static Type *binop_expr(Inf *I, Node *n) {
     Type *a = infer_expr(I, &n->a);
     Type *b = a ? infer_expr(I, &n->b) : NULL;
@@ -576,6 +584,11 @@ static Type *binop_expr(Inf *I, Node *n) {
     Type *t = infer_binop_type(I, n, n->op, a, b, &op_ty);
     if (!t)
         return NULL;
+    if (n->op == OP_POW && (ty_is_int(op_ty) || op_ty->kind == TY_BOOL) && negative_int_const(n->b)) {
+        /* `x ** -2` is a float in Python; the constant exponent decides it
+         * at compile time (Numba gives the integer 1 // x**2 instead) */
+        op_ty = t = infer_ty(I, TY_FLOAT64);
+    }
     n->op_ty = op_ty;
     infer_cast(I, &n->a, op_ty);
     infer_cast(I, &n->b, op_ty);

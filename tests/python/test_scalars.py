@@ -117,6 +117,19 @@ def test_int_pow(a, b):
     check(power, a, b)
 
 
+@njit
+def pow_negative_constants(a):
+    return a ** -2, a ** -1, (a + 1) ** -3, 2 ** -1, a ** 2
+
+
+@pytest.mark.numba_skip(reason="Numba gives the integer 1 // a**k for int ** negative constant")
+@pytest.mark.parametrize("a", [1, 2, 3, -2, 7, 10**6])
+def test_int_pow_negative_constant_is_float(a):
+    # a negative constant exponent makes the result a float, as in CPython
+    res = check(pow_negative_constants, a)
+    assert isinstance(res[0], float)
+
+
 @pytest.mark.parametrize("a", [0.0, 0.5, 1.5, 2.0, 10.0, -2.0])
 @pytest.mark.parametrize("b", [0.0, 1.0, 2.0, 3.0, -1.0, -2.0, 0.5])
 def test_float_pow(a, b):
