@@ -54,6 +54,7 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NP_BINCOUNT: S("bincount", "x", "weights", "minlength"); break;
     case BI_NP_DIGITIZE: S("digitize", "x", "bins", "right"); break;
     case BI_NP_INTERP: S("interp", "x", "xp", "fp", "left", "right"); break;
+    case BI_NP_MEDIAN: S("median", "a", "axis"); break;
     case BI_RANDOM_SEED: S("seed", "seed"); break;
     case BI_RANDOM_RANDOM: S("random", "size"); break;
     case BI_RANDOM_RANDINT: S("randint", "low", "high", "size"); break;
@@ -432,6 +433,20 @@ Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         }
         Type *dt = id == BI_NP_ARGSORT ? i64 : at->dtype;
         r = id == BI_ARRAY_SORT ? T(I, TY_NONE) : ty_array(I->tc, dt, flat ? 1 : at->ndim, LAYOUT_C);
+        break;
+    }
+    case BI_NP_MEDIAN: { /* args [a, axis int64 or NULL]; ty: the mean's float type */
+        if (!need_array(I, sl[0], at, fname))
+            return NULL;
+        if (ty_is_complex(at->dtype) || at->dtype->kind == TY_BOOL)
+            return UNSUP(I, sl[0], "median() of %s is not supported by hpcjit", infer_tyname(I, at));
+        bool unk_axis = false;
+        if (!int_arg(I, sl, 1, fname, &unk_axis))
+            return NULL;
+        if (unk_axis)
+            return TY_UNK(I);
+        Type *ft = ty_is_float(at->dtype) ? at->dtype : T(I, TY_FLOAT64);
+        r = (!sl[1] || at->ndim <= 1) ? ft : ty_array(I->tc, ft, at->ndim - 1, LAYOUT_C);
         break;
     }
     case BI_NP_SEARCHSORTED: {

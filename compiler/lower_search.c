@@ -6,6 +6,8 @@
 
 #include "hpcjit/search.h"
 
+#include <math.h>
+
 static TyCtx *tc(Lower *L) { return L->c->tc; }
 
 static int32_t dt_code(Type *dt) {
@@ -71,26 +73,43 @@ static void axis_last(Lower *L, LLVMValueRef *v, int nd, LLVMValueRef ax, LLVMVa
 /* Sort along axis `ax` (any, at run time): the items are copied into a C
  * buffer with that axis last, its rows sorted (or argsorted) there, and the
  * result copied back through the same permutation of the strides. */
+/* The items of av (type aty) copied into a new C buffer (a temporary)
+ * with axis `ax` (normalised) last: its data, permuted shape pd, source
+ * strides in that order ps, its own strides bs, and its rows x len. */
+typedef struct AxisBuf {
+    LLVMValueRef data, rows, len;
+    LLVMValueRef pd[HJ_MAX_NDIM_LOWER + 1], ps[HJ_MAX_NDIM_LOWER + 1], bs[HJ_MAX_NDIM_LOWER + 1];
+} AxisBuf;
+
+static void axis_buf(Lower *L, LLVMValueRef av, Type *aty, LLVMValueRef ax, AxisBuf *b) {
+    Type *dt = aty->dtype;
+    int nd = aty->ndim;
+    LLVMValueRef dims[HJ_MAX_NDIM_LOWER + 1], st[HJ_MAX_NDIM_LOWER + 1];
+    np_dims(L, av, nd, dims, st);
+    axis_last(L, dims, nd, ax, b->pd);
+    axis_last(L, st, nd, ax, b->ps);
+    Type *bty = ty_array(tc(L), dt, nd, LAYOUT_C);
+    LLVMValueRef buf = own(L, np_alloc(L, bty, b->pd, false), bty);
+    b->data = lower_array_field(L, buf, ARR_DATA, "");
+    np_dims(L, buf, nd, NULL, b->bs);
+    np_copy_nd(L, nd, b->pd, lower_array_field(L, av, ARR_DATA, ""), b->ps, dt, b->data, b->bs, dt);
+    LLVMValueRef tot = nitems(L, buf);
+    b->len = b->pd[nd - 1];
+    LLVMValueRef zero = np_ieq(L, b->len, lower_i64(L, 0));
+    b->rows = np_sel(L, zero, lower_i64(L, 0),
+                     LLVMBuildSDiv(L->b, tot, np_sel(L, zero, lower_i64(L, 1), b->len), "rows"));
+}
+
 static LLVMValueRef sort_axis(Lower *L, Node *n, LLVMValueRef av, LLVMValueRef axis, bool *owned) {
     Node *a = np_arg(n, 0);
     Type *dt = a->ty->dtype;
     int nd = a->ty->ndim;
     LLVMValueRef ax = np_axis(L, axis, nd);
-    LLVMValueRef dims[HJ_MAX_NDIM_LOWER + 1], st[HJ_MAX_NDIM_LOWER + 1];
-    LLVMValueRef pd[HJ_MAX_NDIM_LOWER + 1], ps[HJ_MAX_NDIM_LOWER + 1];
-    LLVMValueRef bs[HJ_MAX_NDIM_LOWER + 1], os[HJ_MAX_NDIM_LOWER + 1], pos[HJ_MAX_NDIM_LOWER + 1];
-    np_dims(L, av, nd, dims, st);
-    axis_last(L, dims, nd, ax, pd);
-    axis_last(L, st, nd, ax, ps);
-    Type *bty = ty_array(tc(L), dt, nd, LAYOUT_C);
-    LLVMValueRef buf = own(L, np_alloc(L, bty, pd, false), bty);
-    LLVMValueRef bd = lower_array_field(L, buf, ARR_DATA, "");
-    np_dims(L, buf, nd, NULL, bs);
-    np_copy_nd(L, nd, pd, lower_array_field(L, av, ARR_DATA, ""), ps, dt, bd, bs, dt);
-    LLVMValueRef tot = nitems(L, buf), len = pd[nd - 1];
-    LLVMValueRef zero = np_ieq(L, len, lower_i64(L, 0));
-    LLVMValueRef rows = np_sel(L, zero, lower_i64(L, 0),
-                               LLVMBuildSDiv(L->b, tot, np_sel(L, zero, lower_i64(L, 1), len), "rows"));
+    LLVMValueRef dims[HJ_MAX_NDIM_LOWER + 1], os[HJ_MAX_NDIM_LOWER + 1], pos[HJ_MAX_NDIM_LOWER + 1];
+    np_dims(L, av, nd, dims, NULL);
+    AxisBuf ab;
+    axis_buf(L, av, a->ty, ax, &ab);
+    LLVMValueRef *pd = ab.pd, *ps = ab.ps, *bs = ab.bs, bd = ab.data, rows = ab.rows, len = ab.len;
     if (n->builtin == BI_ARRAY_SORT || n->builtin == BI_NP_SORT) {
         LLVMTypeRef t4[4] = {L->t_ptr, L->t_i64, L->t_i64, L->t_i32};
         LLVMValueRef as[4] = {bd, rows, len, lower_i32(L, dt_code(dt))};
@@ -118,6 +137,83 @@ static LLVMValueRef sort_axis(Lower *L, Node *n, LLVMValueRef av, LLVMValueRef a
         np_copy_nd(L, nd, pd, bd, bs, dt, od, pos, dt);
     }
     return give(L, out, rty, owned);
+}
+
+/* The median of the sorted row p[0..len) (NaNs last) in float type ft:
+ * the middle item or the mean of the two middle ones; NaN when the row is
+ * empty or holds a NaN (as NumPy). */
+static LLVMValueRef median_row(Lower *L, LLVMValueRef p, LLVMValueRef len, Type *dt, Type *ft) {
+    LLVMTypeRef flt = lower_type(L, ft);
+    LLVMValueRef res = lower_alloca(L, flt, "median");
+    LLVMBuildStore(L->b, LLVMConstReal(flt, NAN), res);
+    LLVMBasicBlockRef some = lower_block(L, "median.some"), done = lower_block(L, "median.done");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSGT, len, lower_i64(L, 0), ""), some, done);
+    lower_at(L, some);
+    LLVMValueRef isz = lower_i64(L, ty_itemsize(dt));
+    LLVMValueRef mid = LLVMBuildSDiv(L->b, len, lower_i64(L, 2), "");
+    LLVMValueRef lo = LLVMBuildSub(L->b, len, LLVMBuildAdd(L->b, mid, lower_i64(L, 1), ""), ""); /* mid or mid-1 */
+    LLVMValueRef a = lower_convert(L, np_at(L), np_load(L, np_offset(L, p, np_mul(L, lo, isz)), dt), dt, ft);
+    LLVMValueRef b = lower_convert(L, np_at(L), np_load(L, np_offset(L, p, np_mul(L, mid, isz)), dt), dt, ft);
+    LLVMValueRef m = LLVMBuildFDiv(L->b, LLVMBuildFAdd(L->b, a, b, ""), LLVMConstReal(flt, 2.0), "");
+    if (ty_is_float(dt)) {
+        LLVMValueRef last = np_load(L, np_offset(L, p, np_mul(L, LLVMBuildSub(L->b, len, lower_i64(L, 1), ""), isz)), dt);
+        m = np_sel(L, LLVMBuildFCmp(L->b, LLVMRealUNO, last, last, ""), LLVMConstReal(flt, NAN), m);
+    }
+    LLVMBuildStore(L->b, m, res);
+    LLVMBuildBr(L->b, done);
+    lower_at(L, done);
+    return lower_load(L, flt, res, "");
+}
+
+/* np.median(a[, axis]): sorted copies (axis last), then the middle of each row. */
+static LLVMValueRef median_call(Lower *L, Node *n, bool *owned) {
+    Node *a = np_arg(n, 0), *axn = np_arg(n, 1);
+    Type *aty = a->ty, *dt = aty->dtype;
+    Type *ft = n->ty->kind == TY_ARRAY ? n->ty->dtype : n->ty;
+    int nd = aty->ndim;
+    LLVMValueRef av = lower_expr_use(L, a);
+    LLVMValueRef axis = axn ? lower_expr_use(L, axn) : NULL;
+    if (!av || (axn && !axis))
+        return NULL;
+    LLVMValueRef code = lower_i32(L, dt_code(dt));
+    LLVMTypeRef t4[4] = {L->t_ptr, L->t_i64, L->t_i64, L->t_i32};
+    if (!axis || nd == 0) {
+        if (axis)
+            np_axis(L, axis, 0);
+        LLVMValueRef cd = NULL;
+        LLVMValueRef c = ccopy_v(L, av, aty, dt, &cd);
+        LLVMValueRef tot = nitems(L, c);
+        LLVMValueRef as[4] = {cd, lower_i64(L, 1), tot, code};
+        lower_check_status(L, rt(L, "rt_sort", L->t_i32, t4, 4, as));
+        return median_row(L, cd, tot, dt, ft);
+    }
+    AxisBuf ab;
+    axis_buf(L, av, aty, np_axis(L, axis, nd), &ab);
+    LLVMValueRef as[4] = {ab.data, ab.rows, ab.len, code};
+    lower_check_status(L, rt(L, "rt_sort", L->t_i32, t4, 4, as));
+    if (nd == 1)
+        return median_row(L, ab.data, ab.len, dt, ft);
+    /* the rows of the buffer are the output's items in C order */
+    LLVMValueRef out = own(L, np_alloc(L, n->ty, ab.pd, false), n->ty);
+    LLVMValueRef od = lower_array_field(L, out, ARR_DATA, "");
+    LLVMValueRef rowb = np_mul(L, ab.len, lower_i64(L, ty_itemsize(dt)));
+    NpLoop lp;
+    np_loop_begin(L, &lp, ab.rows);
+    LLVMValueRef m = median_row(L, np_offset(L, ab.data, np_mul(L, lp.i, rowb)), ab.len, dt, ft);
+    np_store(L, np_offset(L, od, np_mul(L, lp.i, lower_i64(L, ty_itemsize(ft)))), m, ft);
+    np_loop_end(L, &lp);
+    /* an empty axis leaves rows == 0: the output is all NaN */
+    LLVMValueRef on = nitems(L, out);
+    LLVMBasicBlockRef fill = lower_block(L, "median.empty"), ok = lower_block(L, "median.ok");
+    LLVMBuildCondBr(L->b, LLVMBuildAnd(L->b, np_ieq(L, ab.rows, lower_i64(L, 0)),
+                                       LLVMBuildICmp(L->b, LLVMIntSGT, on, lower_i64(L, 0), ""), ""), fill, ok);
+    lower_at(L, fill);
+    np_loop_begin(L, &lp, on);
+    np_store(L, np_offset(L, od, np_mul(L, lp.i, lower_i64(L, ty_itemsize(ft)))), LLVMConstReal(lower_type(L, ft), NAN), ft);
+    np_loop_end(L, &lp);
+    LLVMBuildBr(L->b, ok);
+    lower_at(L, ok);
+    return give(L, out, n->ty, owned);
 }
 
 /* np.sort / a.sort() / argsort along an axis (the last by default) or
@@ -412,6 +508,7 @@ LLVMValueRef lower_search_call(Lower *L, Node *n, bool *owned, bool *handled) {
     case BI_NP_BINCOUNT: return bincount_call(L, n, owned);
     case BI_NP_INTERP: return interp_call(L, n, owned);
     case BI_NP_HISTOGRAM: return histogram_call(L, n, owned);
+    case BI_NP_MEDIAN: return median_call(L, n, owned);
     default: break;
     }
     return lower_random_call(L, n, owned, handled);

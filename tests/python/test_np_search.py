@@ -404,3 +404,40 @@ def test_no_leaks():
     gc.collect()
     after = hpcjit._core.memstats()
     assert after[0] - before[0] == after[1] - before[1]
+
+
+@hpcjit.njit
+def s_median(a):
+    return np.median(a)
+
+
+@hpcjit.njit
+def s_median_axis(a, k):
+    return np.median(a, axis=k)
+
+
+@pytest.mark.parametrize("dt", [np.int32, np.int64, np.uint8, np.float32, np.float64])
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape", [(0,), (1,), (2,), (7,), (300,), (3, 4, 5), (2, 0, 3)])
+def test_median(dt, layout, shape):
+    a = make_array(dt, shape, layout)
+    rtol = 1e-6 if dt == np.float32 else 1e-12
+    check(s_median, a, rtol=rtol)
+    check(s_median, with_nans(a.copy()) if a.dtype.kind == "f" else a, rtol=rtol)
+
+
+@pytest.mark.numba_skip(reason="Numba's np.median takes no axis")
+@pytest.mark.parametrize("dt", [np.int64, np.float32, np.float64])
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape", [(1,), (8,), (3, 4, 5), (2, 0, 3), (4, 1)])
+def test_median_axis(dt, layout, shape):
+    a = make_array(dt, shape, layout)
+    rtol = 1e-6 if dt == np.float32 else 1e-12
+    for k in range(-len(shape), len(shape)):
+        check(s_median_axis, a, k, rtol=rtol)
+    if a.dtype.kind == "f" and a.size > 3:
+        a.flat[2] = np.nan
+        for k in range(-len(shape), len(shape)):
+            check(s_median_axis, a, k, rtol=rtol)
+    e = check(s_median_axis, a, len(shape))
+    assert isinstance(e, np.exceptions.AxisError)
