@@ -254,11 +254,6 @@ static const char *unsupported_what(const Node *n, bool top) {
     case N_STARRED: return "star-expressions are";
     case N_CALL: return n->has_star ? "star-arguments in calls are" : NULL;
     case N_AUGASSIGN: return n->op == OP_MATMUL ? "the matrix multiplication operator '@=' is" : NULL;
-    case N_COMPARE:
-        for (int i = 0; i < n->args.len; i++)
-            if (n->ops[i] == OP_IN || n->ops[i] == OP_NOTIN)
-                return "the 'in' operator is";
-        return NULL;
     default:
         return NULL;
     }
@@ -646,6 +641,19 @@ static Type *compare_expr(Inf *I, Node *n) {
         if (IS_UNK(left) || IS_UNK(right)) {
             unk = true;
             ot = TY_UNK(I);
+        } else if (op == OP_IN || op == OP_NOTIN) {
+            /* x in (a, b, ...): x == a or x == b ..., compared in the
+             * promotion of x with every element */
+            bool ok = ty_is_number(left) && right->kind == TY_TUPLE;
+            ot = left;
+            for (int j = 0; ok && j < right->nelems; j++) {
+                ok = ty_is_number(right->elems[j]);
+                if (ok)
+                    ot = ty_promote_arith(I->tc, ot, right->elems[j]);
+            }
+            if (!ok)
+                return UNSUP(I, n, "'%s' is supported for a number and a tuple of numbers, not %s and %s",
+                             ast_op_str(op), infer_tyname(I, left), infer_tyname(I, right));
         } else if (op == OP_IS || op == OP_ISNOT) {
             if (left->kind == TY_NONE || right->kind == TY_NONE)
                 ot = infer_ty(I, TY_NONE);

@@ -540,3 +540,27 @@ def test_unified_return_type_is_float():
     # Numba's rule (and hpcjit's): returns unify to float64
     assert unify_returns(True) == 1.0 and isinstance(unify_returns(True), float)
     assert unify_returns(False) == 2.5
+
+
+@njit
+def membership(x, t):
+    return (x in (1, 2, 3), x not in (1, 2.5), 2.5 in (1, 2), x in t, x not in t, x in (),
+            0 < x in t)
+
+
+@pytest.mark.parametrize("x", [0, 1, 2, 5, -1, 2.5, float("nan"), True])
+@pytest.mark.parametrize("t", [(4.0, 2.0), (5, 6), (1, 2.5), (True, 0)])
+def test_in_tuples(x, t):
+    check(membership, x, t)
+
+
+@pytest.mark.numba_skip(reason="hpcjit's compile-time diagnostics")
+def test_in_on_arrays_is_located():
+    import hpcjit
+
+    @njit
+    def f(x, a):
+        return x in a
+
+    with pytest.raises(hpcjit.UnsupportedError, match=r"test_scalars.py:\d+:\d+: error: 'in' is supported for"):
+        f(1.0, np.arange(3.0))
