@@ -15,7 +15,8 @@
  * 'U'; svd full_matrices, compute_uv 0/1; norm args are [x, ord, kind]
  * with ord a float64 expression or NULL and kind an RT_NORM_* constant;
  * lstsq rcond, pinv rcond, matrix_rank tol: a float64 expression or NULL
- * (None), hermitian dropped; cond p dropped (None only); matrix_power n
+ * (None), hermitian dropped; matmul (only) takes N-d operands and
+ * broadcasts their batch dimensions; cond p dropped (None only); matrix_power n
  * int64, op_ty a's dtype (integers stay integers).  `a @ b` becomes
  * np.matmul(a, b). */
 #include "infer.h"
@@ -221,7 +222,7 @@ static Type *product(Inf *I, Node *n, BuiltinId id, const char *fname, Node **sl
         }
         if (t->ndim == 0 && id == BI_NP_MATMUL)
             return TYPING(I, sl[i], "matmul: Input operand %d does not have enough dimensions", i);
-        if ((id == BI_NP_DOT || id == BI_NP_MATMUL) && (t->ndim == 0 || t->ndim > 2))
+        if (id == BI_NP_DOT && (t->ndim == 0 || t->ndim > 2))
             return UNSUP(I, sl[i], "%s() of %d-D arrays is not supported by hpcjit (1-D and 2-D only)", fname,
                          t->ndim);
     }
@@ -230,8 +231,9 @@ static Type *product(Inf *I, Node *n, BuiltinId id, const char *fname, Node **sl
     switch (id) {
     case BI_NP_VDOT: return dt;
     case BI_NP_OUTER: return arr(I, dt, 2);
-    default: {
-        int nd = (at->ndim == 2) + (bt->ndim == 2);
+    default: { /* matmul: batch dimensions broadcast, then m (a not 1-D), n (b not 1-D) */
+        int na = at->ndim > 2 ? at->ndim - 2 : 0, nb = bt->ndim > 2 ? bt->ndim - 2 : 0;
+        int nd = (na > nb ? na : nb) + (at->ndim > 1) + (bt->ndim > 1);
         return nd == 0 ? dt : arr(I, dt, nd);
     }
     }

@@ -127,10 +127,45 @@ static LLVMValueRef rt(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef 
 }
 
 static void call_checked(Lower *L, const char *name, LLVMValueRef *as, unsigned n) {
-    LLVMTypeRef ts[12];
+    LLVMTypeRef ts[16];
     for (unsigned i = 0; i < n; i++)
         ts[i] = LLVMTypeOf(as[i]);
     lower_check_status(L, rt(L, name, L->t_i32, ts, n, as));
+}
+
+/* nd i64 values into a stack array. */
+static LLVMValueRef i64_buf(Lower *L, LLVMValueRef *v, int nd, const char *name) {
+    LLVMTypeRef t = LLVMArrayType2(L->t_i64, (uint64_t)(nd ? nd : 1));
+    LLVMValueRef p = lower_alloca(L, t, name);
+    for (int d = 0; d < nd; d++) {
+        LLVMValueRef idx[2] = {lower_i64(L, 0), lower_i64(L, d)};
+        LLVMBuildStore(L->b, v[d], lower_gep(L, t, p, idx, 2, ""));
+    }
+    return p;
+}
+
+/* matmul with an operand of ndim > 2: the runtime works out the
+ * broadcast shape, then loops over the batch. */
+static LLVMValueRef matmul_nd(Lower *L, Node *n, Opnd *A, Opnd *B, bool *owned) {
+    Type *rty = n->ty;
+    int nd = rty->ndim;
+    LLVMValueRef sha = i64_buf(L, A->dims, A->nd, "sha"), sta = i64_buf(L, A->st, A->nd, "sta");
+    LLVMValueRef shb = i64_buf(L, B->dims, B->nd, "shb"), stb = i64_buf(L, B->st, B->nd, "stb");
+    LLVMTypeRef at = LLVMArrayType2(L->t_i64, (uint64_t)nd);
+    LLVMValueRef shc = lower_alloca(L, at, "shc");
+    LLVMValueRef as[5] = {lower_i32(L, A->nd), sha, lower_i32(L, B->nd), shb, shc};
+    call_checked(L, "rt_linalg_matmul_shape", as, 5);
+    LLVMValueRef dims[HJ_MAX_NDIM_LOWER + 1];
+    for (int d = 0; d < nd; d++) {
+        LLVMValueRef idx[2] = {lower_i64(L, 0), lower_i64(L, d)};
+        dims[d] = lower_load(L, L->t_i64, lower_gep(L, at, shc, idx, 2, ""), "dim");
+    }
+    Opnd C;
+    LLVMValueRef out = result(L, rty, dims, false, &C);
+    LLVMValueRef bs[11] = {lower_i32(L, dt_code(n->op_ty)), lower_i32(L, A->nd), A->data, sha, sta,
+                           lower_i32(L, B->nd), B->data, shb, stb, C.data, i64_buf(L, C.st, nd, "stc")};
+    call_checked(L, "rt_linalg_matmul_nd", bs, 11);
+    return give(L, out, rty, owned);
 }
 
 /* dot, matmul, vdot: rt_linalg_matmul with the result's shape. */
@@ -141,6 +176,8 @@ static LLVMValueRef product_call(Lower *L, Node *n, bool *owned) {
     Opnd A, B, C;
     if (!operand(L, np_arg(n, 0), dt, vdot, &A) || !operand(L, np_arg(n, 1), dt, vdot, &B))
         return NULL;
+    if (!vdot && (A.nd > 2 || B.nd > 2))
+        return matmul_nd(L, n, &A, &B, owned);
     LLVMValueRef ma = vdot ? flat_of(L, &A, true) : mat_of(L, &A, true);
     LLVMValueRef mb = vdot ? flat_of(L, &B, false) : mat_of(L, &B, false);
     int32_t how = vdot ? RT_LA_VDOT : (id == BI_NP_MATMUL ? RT_LA_MATMUL : RT_LA_DOT);

@@ -473,6 +473,126 @@ out:
     return st;
 }
 
+/* ---- N-d matmul ------------------------------------------------------------ */
+
+#define MAXND 32 /* HJ_MAX_NDIM of abi.h */
+
+static int nbatch_of(int32_t nd) { return nd > 2 ? nd - 2 : 0; }
+
+/* "(2,3,newaxis)", "(4,)" */
+static void tuple_str(char *b, size_t nb, const int64_t *sh, int n, int newaxes) {
+    int tot = n + newaxes;
+    size_t k = (size_t)snprintf(b, nb, "(");
+    for (int i = 0; i < tot && k < nb; i++) {
+        if (i < n)
+            k += (size_t)snprintf(b + k, nb - k, "%lld", (long long)sh[i]);
+        else
+            k += (size_t)snprintf(b + k, nb - k, "newaxis");
+        if ((i + 1 < tot || tot == 1) && k < nb)
+            k += (size_t)snprintf(b + k, nb - k, ",");
+    }
+    if (k < nb)
+        snprintf(b + k, nb - k, ")");
+}
+
+int32_t rt_linalg_matmul_shape(int32_t nda, const int64_t *sha, int32_t ndb, const int64_t *shb, int64_t *out) {
+    int64_t ka = sha[nda - 1], kb = ndb == 1 ? shb[0] : shb[ndb - 2];
+    if (ka != kb) {
+        char msg[256];
+        snprintf(msg, sizeof msg,
+                 "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                 "(n?,k),(k,m?)->(n?,m?) (size %lld is different from %lld)",
+                 (long long)kb, (long long)ka);
+        rt_raise("ValueError", msg);
+        return -1;
+    }
+    int na = nbatch_of(nda), nb = nbatch_of(ndb), n = na > nb ? na : nb, k = 0;
+    for (int i = 0; i < n; i++) {
+        int ia = i - (n - na), ib = i - (n - nb);
+        int64_t x = ia >= 0 ? sha[ia] : 1, y = ib >= 0 ? shb[ib] : 1;
+        if (x != y && x != 1 && y != 1) {
+            char msg[RT_EXC_MSG_MAX], s1[160], s2[160], s3[64];
+            int64_t core[2];
+            int nc = 0;
+            if (nda > 1)
+                core[nc++] = sha[nda - 2];
+            if (ndb > 1)
+                core[nc++] = shb[ndb - 1];
+            tuple_str(s1, sizeof s1, sha, nda, 0);
+            tuple_str(s2, sizeof s2, shb, ndb, 0);
+            tuple_str(s3, sizeof s3, core, nc, 0);
+            char r1[160], r2[160];
+            tuple_str(r1, sizeof r1, sha, na, nda > 1 ? 2 : 1);
+            tuple_str(r2, sizeof r2, shb, nb, ndb > 1 ? 2 : 1);
+            snprintf(msg, sizeof msg,
+                     "operands could not be broadcast together with remapped shapes [original->remapped]: "
+                     "%s->%s %s->%s  and requested shape %s",
+                     s1, r1, s2, r2, s3);
+            rt_raise("ValueError", msg);
+            return -1;
+        }
+        out[k++] = x == 1 ? y : x;
+    }
+    if (nda > 1)
+        out[k++] = sha[nda - 2];
+    if (ndb > 1)
+        out[k++] = shb[ndb - 1];
+    return 0;
+}
+
+int32_t rt_linalg_matmul_nd(int32_t code, int32_t nda, void *da, const int64_t *sha, const int64_t *sta,
+                            int32_t ndb, void *db, const int64_t *shb, const int64_t *stb, void *dc,
+                            const int64_t *stc) {
+    int64_t shc[MAXND + 2];
+    if (nda > MAXND || ndb > MAXND || rt_linalg_matmul_shape(nda, sha, ndb, shb, shc) < 0)
+        return -1;
+    int na = nbatch_of(nda), nb = nbatch_of(ndb), n = na > nb ? na : nb;
+    /* the core matrices: a 1-D a is a row, a 1-D b a column */
+    RtMat A = nda == 1 ? (RtMat){da, 1, sha[0], 0, sta[0]}
+                       : (RtMat){da, sha[nda - 2], sha[nda - 1], sta[nda - 2], sta[nda - 1]};
+    RtMat B = ndb == 1 ? (RtMat){db, shb[0], 1, stb[0], 0}
+                       : (RtMat){db, shb[ndb - 2], shb[ndb - 1], stb[ndb - 2], stb[ndb - 1]};
+    RtMat C = {dc, A.m, B.n, 0, 0};
+    if (nda > 1 && ndb > 1) {
+        C.rs = stc[n];
+        C.cs = stc[n + 1];
+    } else if (nda > 1) {
+        C.rs = stc[n];
+    } else {
+        C.cs = stc[n];
+    }
+    /* batch strides, 0 where an operand broadcasts */
+    int64_t bsa[MAXND], bsb[MAXND], total = 1;
+    for (int i = 0; i < n; i++) {
+        int ia = i - (n - na), ib = i - (n - nb);
+        bsa[i] = ia >= 0 && sha[ia] != 1 ? sta[ia] : 0;
+        bsb[i] = ib >= 0 && shb[ib] != 1 ? stb[ib] : 0;
+        total *= shc[i];
+    }
+    int64_t idx[MAXND] = {0};
+    int32_t how = RT_LA_MATMUL | (nda > 1 ? 2 : 1) << 2 | (ndb > 1 ? 2 : 1) << 4;
+    for (int64_t it = 0; it < total; it++) {
+        int64_t oa = 0, ob = 0, oc = 0;
+        for (int i = 0; i < n; i++) {
+            oa += idx[i] * bsa[i];
+            ob += idx[i] * bsb[i];
+            oc += idx[i] * stc[i];
+        }
+        RtMat a1 = A, b1 = B, c1 = C;
+        a1.data = (char *)da + oa;
+        b1.data = (char *)db + ob;
+        c1.data = (char *)dc + oc;
+        if (rt_linalg_matmul(code, how, &a1, &b1, &c1) < 0)
+            return -1;
+        for (int i = n - 1; i >= 0; i--) { /* next batch index, C order */
+            if (++idx[i] < shc[i])
+                break;
+            idx[i] = 0;
+        }
+    }
+    return 0;
+}
+
 void rt_linalg_outer(int32_t code, const void *a, int64_t m, const void *b, int64_t n, void *out) {
     int t = type_index(code);
     if (t < 0) {

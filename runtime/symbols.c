@@ -68,6 +68,8 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_text_raise),
     /* linear algebra (linalg.c; compiler/lower_linalg.c) */
     RT_SYM(rt_linalg_matmul),
+    RT_SYM(rt_linalg_matmul_shape),
+    RT_SYM(rt_linalg_matmul_nd),
     RT_SYM(rt_linalg_outer),
     RT_SYM(rt_linalg_trace),
     RT_SYM(rt_linalg_norm),

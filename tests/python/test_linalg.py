@@ -106,6 +106,18 @@ def test_products_large(dt):
     check(l_dot, a[::2, 1::3], b[1::3, ::-1], rtol=rtol, atol=atol)
 
 
+@pytest.mark.numba_skip("Numba: integer np.dot is not supported")
+@pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64])
+def test_products_wrap(dt):
+    # products and sums that overflow wrap like NumPy's integer arithmetic
+    a = (np.arange(12).reshape(3, 4) * 30001).astype(dt)
+    b = (np.arange(12).reshape(4, 3) * 70001 + 5).astype(dt)
+    check(l_at, a, b)
+    check(l_dot, a[:, ::-1], np.asfortranarray(b))
+    check(l_vdot, a, b.T)
+    check(l_outer, a[0], b[:, 1])
+
+
 @pytest.mark.numba_skip("mixed-dtype promotion checked against NumPy's rules")
 @pytest.mark.parametrize("da,db", [(np.float32, np.float64), (np.int32, np.float32), (np.int64, np.float64),
                                    (np.float64, np.complex128), (np.int8, np.uint8), (np.float32, np.complex64),
@@ -130,6 +142,30 @@ def test_vdot_outer(dt, layout):
         b = make_array(dt, sb, layout, np.random.default_rng(2))
         check(l_vdot, a, b, rtol=rtol, atol=atol)
         check(l_outer, a, b, rtol=rtol, atol=atol)
+
+
+ND_PAIRS = [((2, 3, 4), (2, 4, 5)), ((3, 4), (2, 4, 2)), ((2, 1, 3, 4), (5, 4, 2)), ((4,), (2, 4, 3)),
+            ((2, 3, 4), (4,)), ((0, 3, 4), (4, 2)), ((2, 3, 0), (2, 0, 2)), ((1, 2, 3), (3, 2, 3, 1))]
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.complex128, np.int64])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_matmul_nd(dt, layout):
+    if AGAINST_NUMBA and (np.dtype(dt).kind in "iub"):
+        pytest.skip("Numba: integer matmul is not supported")
+    rtol, atol = tol(dt) if np.dtype(dt).kind in "fc" else (0, 0)
+    for i, (sa, sb) in enumerate(ND_PAIRS):
+        a = make_array(dt, sa, layout, np.random.default_rng(i))
+        b = make_array(dt, sb, "C" if layout == "F" else "F", np.random.default_rng(i + 50))
+        check(l_at, a, b, rtol=rtol, atol=atol)
+        check(l_matmul, a, b, rtol=rtol, atol=atol)
+    for sa, sb in [((2, 3, 4), (5, 4, 2)), ((2, 3, 4), (2, 5, 2))]:
+        e = check(l_at, np.ones(sa, dt), np.ones(sb, dt))
+        assert type(e) is ValueError
+        if not AGAINST_NUMBA:
+            with pytest.raises(ValueError) as exp:
+                np.ones(sa, dt) @ np.ones(sb, dt)
+            assert str(e) == str(exp.value)
 
 
 def test_product_shape_errors():
@@ -475,7 +511,7 @@ def test_no_leaks():
            (l_svd_values, (b,)), (l_qr, (b,)), (l_lstsq, (b, a[:, 0])), (l_norm_nuc, (a,)), (l_trace, (a,)),
            (l_inv, (np.zeros((3, 3)),)), (l_at, (a, a[:3])), (l_cholesky, (-a @ a.T,)), (l_int_loop, (6,)),
            (l_slogdet, (a,)), (l_pinv, (b,)), (l_rank, (b,)), (l_cond, (a,)), (l_mpow, (a, -3)),
-           (l_mpow, (b, 2))]
+           (l_mpow, (b, 2)), (l_at, (np.ones((2, 3, 4)), b[:4])), (l_at, (np.ones((2, 3, 4)), np.ones((5, 4, 2))))]
     for f, args in fns:  # compile first
         try:
             f(*args)

@@ -44,6 +44,15 @@ enum { RT_LA_DOT, RT_LA_MATMUL, RT_LA_VDOT };
  * with wrapping arithmetic for integers and bool).  ValueError with
  * NumPy's message when the inner dimensions differ. */
 int32_t rt_linalg_matmul(int32_t code, int32_t how, const RtMat *a, const RtMat *b, const RtMat *c);
+/* np.matmul of N-d operands (at least one of ndim > 2), broadcasting the
+ * leading (batch) dimensions: rt_linalg_matmul_shape checks the shapes
+ * (NumPy's ValueErrors) and writes the result's shape (ndim: the batch
+ * dimensions, then m unless a is 1-D, then n unless b is 1-D);
+ * rt_linalg_matmul_nd then fills c (shape from _shape, strides stc). */
+int32_t rt_linalg_matmul_shape(int32_t nda, const int64_t *sha, int32_t ndb, const int64_t *shb, int64_t *out);
+int32_t rt_linalg_matmul_nd(int32_t code, int32_t nda, void *da, const int64_t *sha, const int64_t *sta,
+                            int32_t ndb, void *db, const int64_t *shb, const int64_t *stb, void *dc,
+                            const int64_t *stc);
 /* out (m x n, C-contiguous) = outer product of the m items at a and the
  * n items at b, all contiguous, of element type code. */
 void rt_linalg_outer(int32_t code, const void *a, int64_t m, const void *b, int64_t n, void *out);
