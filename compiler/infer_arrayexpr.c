@@ -449,7 +449,7 @@ Type *infer_ae_ufunc_call(Inf *I, Node *n, BuiltinId id, Type **tys) {
         break;
     case UF_MINMAX:
     case UF_CLIP:
-        if (cplx)
+        if (cplx && cat == UF_CLIP) /* minimum/maximum/fmin/fmax order complex lexicographically */
             return UNSUP(I, n, "np.%s() of complex values is not supported by hpcjit", fname);
         r = t;
         break;

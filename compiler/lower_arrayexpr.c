@@ -142,6 +142,25 @@ static LLVMValueRef binop_elem(Lower *L, const Node *at, OpKind op, Type *t, LLV
 }
 
 static LLVMValueRef minmax_elem(Lower *L, bool mx, bool nanprop, Type *t, LLVMValueRef a, LLVMValueRef b) {
+    if (ty_is_complex(t)) {
+        /* NumPy's complex loops: lexicographic a >= b (maximum) / a <= b,
+         * a NaN part never orders; maximum keeps a NaN a, else takes b;
+         * fmax keeps a unless it has a NaN part and b has none */
+        LLVMValueRef ar = lower_cmath_part(L, a, 0), ai = lower_cmath_part(L, a, 1);
+        LLVMValueRef br = lower_cmath_part(L, b, 0), bi = lower_cmath_part(L, b, 1);
+        LLVMRealPredicate strict = mx ? LLVMRealOGT : LLVMRealOLT, loose = mx ? LLVMRealOGE : LLVMRealOLE;
+        LLVMValueRef ord_i = LLVMBuildFCmp(L->b, LLVMRealORD, ai, bi, "");
+        LLVMValueRef first = LLVMBuildAnd(L->b, LLVMBuildFCmp(L->b, strict, ar, br, ""), ord_i, "");
+        LLVMValueRef second = LLVMBuildAnd(L->b, LLVMBuildFCmp(L->b, LLVMRealOEQ, ar, br, ""),
+                                           LLVMBuildFCmp(L->b, loose, ai, bi, ""), "");
+        LLVMValueRef keep = LLVMBuildOr(L->b, first, second, "");
+        LLVMValueRef anan = LLVMBuildOr(L->b, LLVMBuildFCmp(L->b, LLVMRealUNO, ar, ar, ""),
+                                        LLVMBuildFCmp(L->b, LLVMRealUNO, ai, ai, ""), "");
+        LLVMValueRef bnan = LLVMBuildOr(L->b, LLVMBuildFCmp(L->b, LLVMRealUNO, br, br, ""),
+                                        LLVMBuildFCmp(L->b, LLVMRealUNO, bi, bi, ""), "");
+        keep = LLVMBuildOr(L->b, keep, nanprop ? anan : bnan, "");
+        return LLVMBuildSelect(L->b, keep, a, b, mx ? "cmax" : "cmin");
+    }
     if (ty_is_float(t)) {
         LLVMValueRef x[2] = {a, b};
         return intr(L, nanprop ? (mx ? "llvm.maximum" : "llvm.minimum") : (mx ? "llvm.maxnum" : "llvm.minnum"), t,
