@@ -12,13 +12,14 @@
  * input of np.linalg (float32/complex64/complex128 stay); lowering
  * converts array operands whose dtype differs.  Options become N_CONST
  * ints: trace offset is an int64 expression; eigh/eigvalsh UPLO 1 for
- * 'U'; svd full_matrices, compute_uv 0/1; norm args are [x, ord, kind]
- * with ord a float64 expression or NULL and kind an RT_NORM_* constant;
- * lstsq rcond, pinv rcond, matrix_rank tol: a float64 expression or NULL
- * (None), hermitian dropped; matmul (only) takes N-d operands and
- * broadcasts their batch dimensions; cond p dropped (None only); matrix_power n
- * int64, op_ty a's dtype (integers stay integers).  `a @ b` becomes
- * np.matmul(a, b). */
+ * 'U'; svd full_matrices, compute_uv 0/1; norm args are [x, ord, kind,
+ * axis] with ord a float64 expression or NULL, kind an RT_NORM_*
+ * constant and axis (0/1) given only for vector norms along an axis of a
+ * 2-D x (ty 1-D, or 2-D with keepdims=True); lstsq rcond, pinv rcond,
+ * matrix_rank tol: a float64 expression or NULL (None), hermitian
+ * dropped; cond p dropped (None only); matrix_power n int64 with op_ty
+ * a's dtype (integers stay integers).  matmul (only) takes N-d operands
+ * and broadcasts their batch dimensions.  `a @ b` becomes np.matmul(a, b). */
 #include "infer.h"
 
 #include <string.h>
@@ -239,14 +240,36 @@ static Type *product(Inf *I, Node *n, BuiltinId id, const char *fname, Node **sl
     }
 }
 
+/* A constant int (possibly negated); false when n is not one. */
+static bool const_int(const Node *n, int64_t *v) {
+    if (n->kind == N_CONST && n->cval.kind == CVAL_INT) {
+        *v = n->cval.i;
+        return true;
+    }
+    if (n->kind == N_UNARYOP && n->op == OP_NEG && const_int(n->a, v)) {
+        *v = -*v;
+        return true;
+    }
+    return false;
+}
+
 static Type *norm_call(Inf *I, Node *n, Node **sl, Type *xt, bool *unk) {
     if (!need_array(I, sl[0], xt, "norm", 1, 2))
         return NULL;
-    if (!is_none(sl[2]))
-        return UNSUP(I, sl[2], "norm() with axis= is not supported by hpcjit");
-    if (sl[3] && bool_option(I, sl[3], "norm", "keepdims", 0) != 0)
-        return sl[3]->kind == N_CONST ? UNSUP(I, sl[3], "norm() with keepdims=True is not supported by hpcjit")
-                                      : NULL;
+    int64_t axis = -1;
+    if (!is_none(sl[2])) {
+        if (!const_int(sl[2], &axis))
+            return UNSUP(I, sl[2], "norm() axis must be a constant integer or None in hpcjit");
+        if (axis < -xt->ndim || axis >= xt->ndim)
+            return TYPING(I, sl[2], "axis %lld is out of bounds for array of dimension %d", (long long)axis,
+                          xt->ndim);
+        axis = axis < 0 ? axis + xt->ndim : axis;
+    }
+    int keep = 0;
+    if (sl[3] && (keep = bool_option(I, sl[3], "norm", "keepdims", 0)) < 0)
+        return NULL;
+    if (keep && (axis < 0 || xt->ndim == 1))
+        return UNSUP(I, sl[3], "norm() with keepdims=True is supported by hpcjit only with an axis of a 2-D array");
     int kind = RT_NORM_P;
     Node *o = sl[1];
     if (is_none(o)) {
@@ -265,11 +288,13 @@ static Type *norm_call(Inf *I, Node *n, Node **sl, Type *xt, bool *unk) {
         return NULL;
     }
     n->op_ty = lapack_type(I, xt->dtype);
+    bool rows = axis >= 0 && xt->ndim == 2; /* vector norms along an axis */
     if (I->final) {
         sl[2] = infer_const_int(I, n->loc, kind);
-        sl[3] = NULL;
+        sl[3] = rows ? infer_const_int(I, n->loc, axis) : NULL;
     }
-    return real_of(I, n->op_ty);
+    Type *rt = real_of(I, n->op_ty);
+    return rows ? arr(I, rt, keep ? 2 : 1) : rt;
 }
 
 Type *infer_linalg_call(Inf *I, Node *n, BuiltinId id, Node *self) {

@@ -247,14 +247,31 @@ static LLVMValueRef trace_call(Lower *L, Node *n) {
     return load_scalar(L, slot, n->ty);
 }
 
-static LLVMValueRef norm_call(Lower *L, Node *n) {
-    Opnd A;
-    Node *ord = np_arg(n, 1), *kind = np_arg(n, 2);
+static LLVMValueRef norm_call(Lower *L, Node *n, bool *owned) {
+    Opnd A, C;
+    Node *ord = np_arg(n, 1), *kind = np_arg(n, 2), *axis = np_arg(n, 3);
     if (!operand(L, np_arg(n, 0), n->op_ty, false, &A))
         return NULL;
     LLVMValueRef p = ord ? lower_expr_use(L, ord) : LLVMConstReal(L->t_f64, 0.0);
     if (!p)
         return NULL;
+    if (axis) { /* vector norms of the columns (axis 0) or rows (1) */
+        int ax = (int)axis->cval.i;
+        Type *rty = n->ty;
+        LLVMValueRef one = lower_i64(L, 1), dims[2];
+        if (rty->ndim == 2) { /* keepdims */
+            dims[0] = ax == 0 ? one : A.dims[0];
+            dims[1] = ax == 0 ? A.dims[1] : one;
+        } else {
+            dims[0] = A.dims[1 - ax];
+        }
+        LLVMValueRef out = result(L, rty, dims, false, &C);
+        LLVMValueRef as[8] = {lower_i32(L, dt_code(n->op_ty)), mat_of(L, &A, false), lower_i32(L, ax),
+                              lower_i32(L, (int32_t)kind->cval.i), p, C.data,
+                              lower_i64(L, ty_itemsize(rty->dtype)), lower_i32(L, dt_code(rty->dtype))};
+        call_checked(L, "rt_linalg_norm_axis", as, 8);
+        return give(L, out, rty, owned);
+    }
     LLVMValueRef out = lower_alloca(L, L->t_f64, "norm");
     LLVMValueRef as[6] = {lower_i32(L, dt_code(n->op_ty)), mat_of(L, &A, false), lower_i32(L, A.nd == 1),
                           lower_i32(L, (int32_t)kind->cval.i), p, out};
@@ -465,7 +482,7 @@ LLVMValueRef lower_linalg_call(Lower *L, Node *n, bool *owned, bool *handled) {
     case BI_NP_DOT: case BI_NP_MATMUL: case BI_NP_VDOT: return product_call(L, n, owned);
     case BI_NP_OUTER: return outer_call(L, n, owned);
     case BI_NP_TRACE: return trace_call(L, n);
-    case BI_LA_NORM: return norm_call(L, n);
+    case BI_LA_NORM: return norm_call(L, n, owned);
     case BI_LA_SOLVE: return solve_call(L, n, owned);
     case BI_LA_INV: case BI_LA_DET: case BI_LA_CHOLESKY: return square_call(L, n, owned);
     case BI_LA_EIGH: case BI_LA_EIGVALSH: return eigh_call(L, n, owned);

@@ -1359,3 +1359,18 @@ out:
     free(tmp);
     return st;
 }
+
+int32_t rt_linalg_norm_axis(int32_t code, const RtMat *a, int32_t axis, int32_t kind, double p, void *out,
+                            int64_t stride, int32_t out_code) {
+    int64_t count = axis == 0 ? a->n : a->m;
+    int ot = type_index(out_code);
+    for (int64_t i = 0; i < count; i++) {
+        RtMat v = axis == 0 ? (RtMat){(char *)a->data + i * a->cs, a->m, 1, a->rs, 0}
+                            : (RtMat){(char *)a->data + i * a->rs, a->n, 1, a->cs, 0};
+        double r = 0;
+        if (rt_linalg_norm(code, &v, 1, kind, p, &r) < 0)
+            return -1;
+        put_c((char *)out + i * stride, ot, r);
+    }
+    return 0;
+}

@@ -73,6 +73,7 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_linalg_outer),
     RT_SYM(rt_linalg_trace),
     RT_SYM(rt_linalg_norm),
+    RT_SYM(rt_linalg_norm_axis),
     RT_SYM(rt_linalg_solve),
     RT_SYM(rt_linalg_inv),
     RT_SYM(rt_linalg_det),

@@ -274,6 +274,29 @@ def test_norm(dt, layout):
     check(l_norm_nuc, m, rtol=rtol, atol=atol)
 
 
+@hpcjit.njit
+def l_norm_axes(x):
+    return (np.linalg.norm(x, axis=0), np.linalg.norm(x, axis=1), np.linalg.norm(x, 1, axis=-1),
+            np.linalg.norm(x, np.inf, 0), np.linalg.norm(x, axis=1, keepdims=True),
+            np.linalg.norm(x, ord=3, axis=-2, keepdims=True))
+
+
+@hpcjit.njit
+def l_norm_axis_vec(x):
+    return np.linalg.norm(x, axis=0) + np.linalg.norm(x, 1, -1)
+
+
+@pytest.mark.parametrize("dt", FLOATS + [np.int64])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_norm_axis(dt, layout):
+    if AGAINST_NUMBA:
+        pytest.skip("Numba: np.linalg.norm has no axis=")
+    rtol, atol = tol(dt) if np.dtype(dt).kind in "fc" else (1e-12, 0)
+    for shape in [(4, 6), (1, 3), (5, 1)]:
+        check(l_norm_axes, make_array(dt, shape, layout), rtol=rtol, atol=atol)
+    check(l_norm_axis_vec, make_array(dt, (7,), layout), rtol=rtol, atol=atol)
+
+
 def test_norm_errors():
     e = check(l_norm_ord, np.ones((3, 3)), 3)  # ValueError: Invalid norm order for matrices.
     assert isinstance(e, ValueError)

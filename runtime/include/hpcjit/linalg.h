@@ -64,6 +64,10 @@ void rt_linalg_trace(int32_t code, const RtMat *a, int64_t offset, int32_t out_c
  * vector (1-D a: a->n == 1) or matrix norms as NumPy; *out a double. */
 enum { RT_NORM_NONE, RT_NORM_P, RT_NORM_FRO, RT_NORM_NUC };
 int32_t rt_linalg_norm(int32_t code, const RtMat *a, int32_t vector, int32_t kind, double p, double *out);
+/* Vector norms of a's columns (axis 0) or rows (axis 1) into out, items
+ * `stride` bytes apart, of the real type out_code. */
+int32_t rt_linalg_norm_axis(int32_t code, const RtMat *a, int32_t axis, int32_t kind, double p, void *out,
+                            int64_t stride, int32_t out_code);
 
 /* x = solve(a, b): b_1d says b was 1-D (for the message); a square. */
 int32_t rt_linalg_solve(int32_t code, const RtMat *a, const RtMat *b, int32_t b_1d, const RtMat *x);
