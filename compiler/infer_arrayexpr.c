@@ -213,8 +213,6 @@ Type *infer_ae_compare(Inf *I, Node *n, Type *a, Type *b) {
         return UNSUP(I, n, "'%s' is not supported on arrays", ast_op_str(op));
     Type *tys[2] = {a, b};
     Type *t = ae_promote(I, tys, 2);
-    if (ty_is_complex(t) && op != OP_EQ && op != OP_NE)
-        return UNSUP(I, n, "ordering comparisons of complex arrays are not supported by hpcjit");
     if (I->final || !n->op_tys)
         n->op_tys = arena_alloc(I->a, sizeof(Type *) * 2);
     n->op_tys[0] = t;
@@ -438,8 +436,6 @@ Type *infer_ae_ufunc_call(Inf *I, Node *n, BuiltinId id, Type **tys) {
         break;
     }
     case UF_CMP:
-        if (cplx && op != OP_EQ && op != OP_NE)
-            return UNSUP(I, n, "ordering comparisons of complex values are not supported by hpcjit");
         n->op = op;
         r = T(I, TY_BOOL);
         break;

@@ -130,6 +130,24 @@ static Type *part_of(Lower *L, Type *c) {
     return ty_scalar(L->c->tc, c->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64);
 }
 
+/* a op b for a comparison of elements of type t; complex orderings are
+ * NumPy's lexicographic ones (the real parts decide unless equal; an
+ * unordered imaginary part makes a strict real comparison false). */
+static LLVMValueRef cmp_elem(Lower *L, const Node *at, OpKind op, Type *t, LLVMValueRef a, LLVMValueRef b) {
+    if (!ty_is_complex(t) || op == OP_EQ || op == OP_NE)
+        return lower_cmp(L, at, op, t, a, b);
+    bool lt = op == OP_LT || op == OP_LE;
+    LLVMRealPredicate strict = lt ? LLVMRealOLT : LLVMRealOGT;
+    LLVMRealPredicate im = op == OP_LT ? LLVMRealOLT : op == OP_LE ? LLVMRealOLE : op == OP_GT ? LLVMRealOGT : LLVMRealOGE;
+    LLVMValueRef ar = lower_cmath_part(L, a, 0), ai = lower_cmath_part(L, a, 1);
+    LLVMValueRef br = lower_cmath_part(L, b, 0), bi = lower_cmath_part(L, b, 1);
+    LLVMValueRef first = LLVMBuildAnd(L->b, LLVMBuildFCmp(L->b, strict, ar, br, ""),
+                                      LLVMBuildFCmp(L->b, LLVMRealORD, ai, bi, ""), "");
+    LLVMValueRef second = LLVMBuildAnd(L->b, LLVMBuildFCmp(L->b, LLVMRealOEQ, ar, br, ""),
+                                       LLVMBuildFCmp(L->b, im, ai, bi, ""), "");
+    return LLVMBuildOr(L->b, first, second, "ccmp");
+}
+
 /* a op b on elements of type t (NumPy: bool + is or, bool * is and). */
 static LLVMValueRef binop_elem(Lower *L, const Node *at, OpKind op, Type *t, LLVMValueRef a, LLVMValueRef b,
                                Type **rt) {
@@ -368,7 +386,7 @@ static LLVMValueRef ufunc_elem(Lower *L, Node *n, Type *t, LLVMValueRef *x, Type
     }
     case BI_NP_EQUAL: case BI_NP_NOT_EQUAL: case BI_NP_LESS: case BI_NP_LESS_EQUAL: case BI_NP_GREATER:
     case BI_NP_GREATER_EQUAL:
-        return lower_cmp(L, n, n->op, t, x[0], x[1]);
+        return cmp_elem(L, n, n->op, t, x[0], x[1]);
     case BI_NP_LOGICAL_AND: return LLVMBuildAnd(L->b, x[0], x[1], "land");
     case BI_NP_LOGICAL_OR: return LLVMBuildOr(L->b, x[0], x[1], "lor");
     case BI_NP_LOGICAL_XOR: return LLVMBuildXor(L->b, x[0], x[1], "lxor");
@@ -443,7 +461,7 @@ static LLVMValueRef ev(Lower *L, Node *n) {
         LLVMValueRef b = a ? conv(L, rn, ev(L, rn), ety(rn->ty), t) : NULL;
         if (!b)
             return NULL;
-        return lower_cmp(L, n, n->ops[0], t, a, b);
+        return cmp_elem(L, n, n->ops[0], t, a, b);
     }
     default: {
         LLVMValueRef args[3] = {0};

@@ -288,3 +288,22 @@ def test_complex_minmax(dt):
     check(cminmax, a[0], b[1])  # scalars
     z = make_array(dt, (3, 4), "F")
     check(cminmax, z, make_array(dt, (4,), "strided"), rtol=RTOL[dt])
+
+
+@njit
+def ccmp(a, b):
+    return a < b, a <= b, a > b, a >= b, np.less(a, b), np.greater_equal(a, b), a == b, a != b
+
+
+@pytest.mark.numba_skip(reason="Numba has no ordering of complex arrays")
+@pytest.mark.parametrize("dt", [np.complex128, np.complex64])
+def test_complex_ordering(dt):
+    n = math.nan
+    a = np.array([1 + 2j, 1 + 2j, 3 + 0j, complex(n, 1), 1 + 1j, complex(1, n), 2 + 0j, complex(n, n), -1j,
+                  2 + 1j, 2 - 1j], dtype=dt)
+    b = np.array([1 + 3j, 0 + 5j, 3 + 0j, 1 + 1j, complex(n, 2), 2 + 2j, complex(2, n), complex(n, 0), -0j,
+                  1 + n * 1j, 1 + 5j], dtype=dt)
+    check(ccmp, a, b)
+    check(ccmp, a, b[::-1].copy())
+    check(ccmp, a, dt(2 + 0j))
+    check(ccmp, make_array(dt, (3, 4), "strided"), make_array(dt, (4,), "C"))
