@@ -138,3 +138,47 @@ def test_overlapping_2d_views():
         b1, b2 = base.copy(), base.copy()
         np.testing.assert_array_equal(rows_inplace(*views(b1)), rows_inplace.py_func(*views(b2)))
         np.testing.assert_array_equal(b1, b2)
+
+
+@njit
+def blur_f(a):
+    m, n = a.shape
+    out = np.zeros_like(a)
+    for j in range(1, n - 1):
+        for i in range(1, m - 1):
+            s = 0.0
+            for dj in range(-1, 2):
+                for di in range(-1, 2):
+                    s += a[i + di, j + dj]
+            out[i, j] = s / 9.0
+    return out
+
+
+@njit
+def fill_empty(n, v):
+    a = np.empty(n)
+    a[:] = v
+    return a
+
+
+@njit
+def zeros(n):
+    return np.zeros(n)
+
+
+@pytest.mark.parametrize("n", [10, 600, 1100])
+def test_large_arrays_aligned_and_zeroed(n):
+    # large arrays (>= 4 MiB) come from mappings whose data starts part way
+    # into a page; they stay 64-byte aligned and zeroed on reuse
+    a = np.asfortranarray(np.random.default_rng(7).random((n, n)))
+    for _ in range(3):
+        r = blur_f(a)
+        assert r.ctypes.data % 64 == 0
+        np.testing.assert_array_equal(r, blur_f.py_func(a))
+    for _ in range(3):
+        del r
+        r = fill_empty(n * n, 3.5)
+        assert r.ctypes.data % 64 == 0 and (r == 3.5).all()
+        del r
+        r = zeros(n * n)
+        assert r.ctypes.data % 64 == 0 and not r.any()
