@@ -12,7 +12,8 @@
  * input of np.linalg (float32/complex64/complex128 stay); lowering
  * converts array operands whose dtype differs.  Options become N_CONST
  * ints: trace offset is an int64 expression; eigh/eigvalsh UPLO 1 for
- * 'U'; svd full_matrices, compute_uv 0/1; norm args are [x, ord, kind,
+ * 'U'; eig/eigvals keep the dtype (real input must have real
+ * eigenvalues, as in Numba); svd full_matrices, compute_uv 0/1; norm args are [x, ord, kind,
  * axis] with ord a float64 expression or NULL, kind an RT_NORM_*
  * constant and axis (0/1) given only for vector norms along an axis of a
  * 2-D x (ty 1-D, or 2-D with keepdims=True); lstsq rcond, pinv rcond,
@@ -71,6 +72,8 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_LA_MATRIX_RANK: S("matrix_rank", "A", "tol", "hermitian"); break;
     case BI_LA_COND: S("cond", "x", "p"); break;
     case BI_LA_MATRIX_POWER: S("matrix_power", "a", "n"); break;
+    case BI_LA_EIG: S("eig", "a"); break;
+    case BI_LA_EIGVALS: S("eigvals", "a"); break;
     default: return false;
     }
 #undef S
@@ -422,6 +425,8 @@ Type *infer_linalg_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     case BI_LA_INV:
     case BI_LA_DET:
     case BI_LA_CHOLESKY:
+    case BI_LA_EIG:
+    case BI_LA_EIGVALS:
     case BI_LA_EIGH:
     case BI_LA_EIGVALSH:
     case BI_LA_SVD:
@@ -432,6 +437,11 @@ Type *infer_linalg_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         n->op_ty = dt;
         if (id == BI_LA_INV || id == BI_LA_CHOLESKY) {
             r = arr(I, dt, 2);
+        } else if (id == BI_LA_EIG) {
+            Type *el[2] = {arr(I, dt, 1), arr(I, dt, 2)};
+            r = ty_tuple(I->tc, el, 2);
+        } else if (id == BI_LA_EIGVALS) {
+            r = arr(I, dt, 1);
         } else if (id == BI_LA_DET) {
             r = dt;
         } else if (id == BI_LA_EIGH || id == BI_LA_EIGVALSH) {

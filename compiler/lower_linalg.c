@@ -321,7 +321,8 @@ static LLVMValueRef tuple_of(Lower *L, Type *t, LLVMValueRef *v, int k) {
 
 static LLVMValueRef eigh_call(Lower *L, Node *n, bool *owned) {
     Type *dt = n->op_ty;
-    bool vecs = n->builtin == BI_LA_EIGH;
+    bool general = n->builtin == BI_LA_EIG || n->builtin == BI_LA_EIGVALS;
+    bool vecs = n->builtin == BI_LA_EIGH || n->builtin == BI_LA_EIG;
     Opnd A, W, V;
     if (!operand(L, np_arg(n, 0), dt, false, &A))
         return NULL;
@@ -332,10 +333,16 @@ static LLVMValueRef eigh_call(Lower *L, Node *n, bool *owned) {
         v = result(L, n->ty->elems[1], dims, false, &V);
         mv = mat_of(L, &V, false);
     }
-    LLVMValueRef as[5] = {lower_i32(L, dt_code(dt)), mat_of(L, &A, false), lower_i32(L, (int32_t)np_arg(n, 1)->cval.i),
-                          mat_of(L, &W, false), mv};
-    LLVMTypeRef ts[5] = {L->t_i32, L->t_ptr, L->t_i32, L->t_ptr, L->t_ptr};
-    lower_check_status(L, rt(L, "rt_linalg_eigh", L->t_i32, ts, 5, as));
+    if (general) {
+        LLVMValueRef as[4] = {lower_i32(L, dt_code(dt)), mat_of(L, &A, false), mat_of(L, &W, false), mv};
+        LLVMTypeRef ts[4] = {L->t_i32, L->t_ptr, L->t_ptr, L->t_ptr};
+        lower_check_status(L, rt(L, "rt_linalg_eig", L->t_i32, ts, 4, as));
+    } else {
+        LLVMValueRef as[5] = {lower_i32(L, dt_code(dt)), mat_of(L, &A, false),
+                              lower_i32(L, (int32_t)np_arg(n, 1)->cval.i), mat_of(L, &W, false), mv};
+        LLVMTypeRef ts[5] = {L->t_i32, L->t_ptr, L->t_i32, L->t_ptr, L->t_ptr};
+        lower_check_status(L, rt(L, "rt_linalg_eigh", L->t_i32, ts, 5, as));
+    }
     if (!vecs)
         return give(L, w, wty, owned);
     LLVMValueRef parts[2] = {w, v};
@@ -485,7 +492,7 @@ LLVMValueRef lower_linalg_call(Lower *L, Node *n, bool *owned, bool *handled) {
     case BI_LA_NORM: return norm_call(L, n, owned);
     case BI_LA_SOLVE: return solve_call(L, n, owned);
     case BI_LA_INV: case BI_LA_DET: case BI_LA_CHOLESKY: return square_call(L, n, owned);
-    case BI_LA_EIGH: case BI_LA_EIGVALSH: return eigh_call(L, n, owned);
+    case BI_LA_EIGH: case BI_LA_EIGVALSH: case BI_LA_EIG: case BI_LA_EIGVALS: return eigh_call(L, n, owned);
     case BI_LA_SVD: return svd_call(L, n, owned);
     case BI_LA_QR: return qr_call(L, n, owned);
     case BI_LA_LSTSQ: return lstsq_call(L, n, owned);

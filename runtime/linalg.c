@@ -27,13 +27,14 @@ typedef double complex c128;
 /* ---- loading -------------------------------------------------------------- */
 
 /* ORDER: the rows of sym_names follow this enum; columns s, d, c, z. */
-enum { F_GEMM, F_GEMV, F_GESV, F_GETRF, F_POTRF, F_EVD, F_GESDD, F_GEQRF, F_ORGQR, F_GELSD, F_COUNT };
+enum { F_GEMM, F_GEMV, F_GESV, F_GETRF, F_POTRF, F_EVD, F_GESDD, F_GEQRF, F_ORGQR, F_GELSD, F_GEEV, F_COUNT };
 static const char *const sym_names[F_COUNT][4] = {
     {"sgemm_", "dgemm_", "cgemm_", "zgemm_"},     {"sgemv_", "dgemv_", "cgemv_", "zgemv_"},
     {"sgesv_", "dgesv_", "cgesv_", "zgesv_"},     {"sgetrf_", "dgetrf_", "cgetrf_", "zgetrf_"},
     {"spotrf_", "dpotrf_", "cpotrf_", "zpotrf_"}, {"ssyevd_", "dsyevd_", "cheevd_", "zheevd_"},
     {"sgesdd_", "dgesdd_", "cgesdd_", "zgesdd_"}, {"sgeqrf_", "dgeqrf_", "cgeqrf_", "zgeqrf_"},
     {"sorgqr_", "dorgqr_", "cungqr_", "zungqr_"}, {"sgelsd_", "dgelsd_", "cgelsd_", "zgelsd_"},
+    {"sgeev_", "dgeev_", "cgeev_", "zgeev_"},
 };
 
 #define MAX_HANDLES 8
@@ -152,6 +153,10 @@ typedef void (*gesdd_c_t)(FC, FI, FI, void *, FI, void *, void *, FI, void *, FI
                           size_t);
 typedef void (*geqrf_t)(FI, FI, void *, FI, void *, void *, FI, fint *);
 typedef void (*orgqr_t)(FI, FI, FI, void *, FI, const void *, void *, FI, fint *);
+typedef void (*geev_r_t)(FC, FC, FI, void *, FI, void *, void *, void *, FI, void *, FI, void *, FI, fint *, size_t,
+                         size_t);
+typedef void (*geev_c_t)(FC, FC, FI, void *, FI, void *, void *, FI, void *, FI, void *, FI, void *, fint *, size_t,
+                         size_t);
 typedef void (*gelsd_r_t)(FI, FI, FI, void *, FI, void *, FI, void *, const void *, fint *, void *, FI, fint *, fint *);
 typedef void (*gelsd_c_t)(FI, FI, FI, void *, FI, void *, FI, void *, const void *, fint *, void *, FI, void *, fint *,
                           fint *);
@@ -1373,4 +1378,58 @@ int32_t rt_linalg_norm_axis(int32_t code, const RtMat *a, int32_t axis, int32_t 
         put_c((char *)out + i * stride, ot, r);
     }
     return 0;
+}
+
+int32_t rt_linalg_eig(int32_t code, const RtMat *a, const RtMat *w, const RtMat *v) {
+    int t = type_or_raise(code);
+    if (t < 0 || !square(a))
+        return -1;
+    int64_t n = a->m;
+    if (n == 0)
+        return 0;
+    void *fn = routine(F_GEEV, t);
+    if (!fn)
+        return -1;
+    size_t sz = tsize[t], rs = rsize[t];
+    int32_t st = -1;
+    char *A = f_copy(a, sz, n, n), *W = A ? scratch((size_t)(2 * n), sz) : NULL;
+    char *VR = W && v ? scratch((size_t)(n * n), sz) : NULL, *work = NULL, *rwork = NULL;
+    if (!W || (v && !VR))
+        goto out;
+    if (is_cplx(t) && !(rwork = scratch((size_t)(2 * n), rs)))
+        goto out;
+    fint N = (fint)n, one = 1, ldvr = v ? N : 1, lw = -1, info = 0;
+    const char *jobvr = v ? "V" : "N";
+    double wq[2] = {0, 0}, dummy[2];
+    char *WI = W + (size_t)n * sz; /* real: wr then wi */
+    for (int pass = 0; pass < 2; pass++) {
+        void *wk = pass ? (void *)work : (void *)wq;
+        if (is_cplx(t))
+            ((geev_c_t)fn)("N", jobvr, &N, A, &N, W, dummy, &one, VR, &ldvr, wk, &lw, rwork, &info, 1, 1);
+        else
+            ((geev_r_t)fn)("N", jobvr, &N, A, &N, W, WI, dummy, &one, VR, &ldvr, wk, &lw, &info, 1, 1);
+        if (pass == 0 && !(work = scratch((size_t)(lw = lwork_of(wq, t)), sz)))
+            goto out;
+    }
+    if (info > 0) {
+        linalg_error("Eigenvalues did not converge");
+        goto out;
+    }
+    if (!is_cplx(t))
+        for (int64_t i = 0; i < n; i++)
+            if (get_real(WI + (size_t)i * sz, t) != 0) {
+                rt_raise("ValueError", "eig() argument must not cause a domain change.");
+                goto out;
+            }
+    from_f(W, n, n, 1, sz, w);
+    if (v)
+        from_f(VR, n, n, n, sz, v);
+    st = 0;
+out:
+    free(A);
+    free(W);
+    free(VR);
+    free(work);
+    free(rwork);
+    return st;
 }

@@ -79,6 +79,7 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_linalg_det),
     RT_SYM(rt_linalg_cholesky),
     RT_SYM(rt_linalg_eigh),
+    RT_SYM(rt_linalg_eig),
     RT_SYM(rt_linalg_svd),
     RT_SYM(rt_linalg_qr),
     RT_SYM(rt_linalg_lstsq),

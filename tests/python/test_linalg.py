@@ -534,7 +534,8 @@ def test_no_leaks():
            (l_svd_values, (b,)), (l_qr, (b,)), (l_lstsq, (b, a[:, 0])), (l_norm_nuc, (a,)), (l_trace, (a,)),
            (l_inv, (np.zeros((3, 3)),)), (l_at, (a, a[:3])), (l_cholesky, (-a @ a.T,)), (l_int_loop, (6,)),
            (l_slogdet, (a,)), (l_pinv, (b,)), (l_rank, (b,)), (l_cond, (a,)), (l_mpow, (a, -3)),
-           (l_mpow, (b, 2)), (l_at, (np.ones((2, 3, 4)), b[:4])), (l_at, (np.ones((2, 3, 4)), np.ones((5, 4, 2))))]
+           (l_mpow, (b, 2)), (l_at, (np.ones((2, 3, 4)), b[:4])), (l_at, (np.ones((2, 3, 4)), np.ones((5, 4, 2)))),
+           (l_eig, (a + a.T,)), (l_eigvals, (np.array([[0.0, -1.0], [1.0, 0.0]]),)), (l_norm_axes, (b,))]
     for f, args in fns:  # compile first
         try:
             f(*args)
@@ -671,3 +672,38 @@ def test_matrix_power(dt, layout):
         check(l_mpow, a, k, rtol=rtol, atol=atol)
     e = check(l_mpow, np.ones((2, 3), dt), 2)
     assert type(e) is np.linalg.LinAlgError
+
+
+@hpcjit.njit
+def l_eig(a):
+    return np.linalg.eig(a)
+
+
+@hpcjit.njit
+def l_eigvals(a):
+    return np.linalg.eigvals(a)
+
+
+def sorted_eig(w):
+    return w[np.lexsort((np.round(w.imag, 4), np.round(w.real, 4)))] if w.dtype.kind == "c" else np.sort(w)
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_eig(dt, layout):
+    for n in (1, 3, 6):
+        if np.dtype(dt).kind == "c":
+            a = make_array(dt, (n, n), layout, np.random.default_rng(n)) / 10
+        else:  # real eigenvalues: a similarity transform of a diagonal matrix
+            p = well_conditioned(dt, n, "C", seed=n)
+            a = make_array(dt, (n, n), layout)
+            a[...] = p @ np.diag(np.arange(1.0, n + 1.0)) @ np.linalg.inv(p)
+        w, v = l_eig(a)
+        ew, ev = l_eig.py_func(a)
+        assert (w.dtype, v.dtype, w.shape, v.shape) == (ew.dtype, ev.dtype, ew.shape, ev.shape)
+        close(sorted_eig(w), sorted_eig(ew), dt, 10)
+        close(a @ v, v * w, dt, 10)
+        close(sorted_eig(l_eigvals(a)), sorted_eig(ew), dt, 10)
+    if np.dtype(dt).kind == "f":  # complex eigenvalues of a real matrix: Numba's error
+        with pytest.raises(ValueError, match="domain change"):
+            l_eigvals(np.array([[0.0, -1.0], [1.0, 0.0]], dtype=dt))

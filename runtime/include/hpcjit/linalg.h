@@ -75,6 +75,10 @@ int32_t rt_linalg_inv(int32_t code, const RtMat *a, const RtMat *out);
 /* *out: a scalar of type code */
 int32_t rt_linalg_det(int32_t code, const RtMat *a, void *out);
 int32_t rt_linalg_cholesky(int32_t code, const RtMat *a, const RtMat *out);
+/* eig/eigvals (general matrices): w n x 1 and v n x n (or NULL) of type
+ * code.  For real a the eigenvalues must be real: ValueError otherwise,
+ * as in Numba (NumPy would switch to complex results). */
+int32_t rt_linalg_eig(int32_t code, const RtMat *a, const RtMat *w, const RtMat *v);
 /* w: n x 1 real eigenvalues (ascending), v: eigenvectors or NULL;
  * upper: use the upper triangle (UPLO='U'). */
 int32_t rt_linalg_eigh(int32_t code, const RtMat *a, int32_t upper, const RtMat *w, const RtMat *v);
