@@ -1,0 +1,3 @@
+# args: ad2C
+def f(a):
+    return a @ 2.0
