@@ -182,3 +182,41 @@ def test_large_arrays_aligned_and_zeroed(n):
         del r
         r = zeros(n * n)
         assert r.ctypes.data % 64 == 0 and not r.any()
+
+
+@njit
+def sum_positive(a, s0):
+    # a predicated reduction: masked lanes must add nothing (not even +0.0
+    # to a -0.0 start)
+    s = s0
+    for i in range(a.shape[0]):
+        if a[i] > 0.0:
+            s += a[i] * 2.0
+    return s
+
+
+@njit
+def cumsum_into(a, out):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i] * 0.5
+        out[i] = s
+    return s
+
+
+@pytest.mark.parametrize("n", [0, 1, 9, 40, 333])
+def test_ordered_predicated_and_scanned(n):
+    a = _badly_scaled(n, 8)
+    for s0 in (-0.0, 0.0, 1e-300, np.nan):
+        r, e = sum_positive(a, s0), sum_positive.py_func(a, s0)
+        assert (np.isnan(r) and np.isnan(e)) or (r == e and np.signbit(r) == np.signbit(e))
+    neg = -np.abs(a)
+    r = sum_positive(neg, -0.0)
+    assert r == 0.0 and np.signbit(r)
+    o1, o2 = np.empty(n), np.empty(n)
+    assert cumsum_into(a, o1) == cumsum_into.py_func(a, o2)
+    np.testing.assert_array_equal(o1, o2)
+    b = a.copy()
+    b[n // 2:] = np.inf
+    r, e = sq_dist(b, a), sq_dist.py_func(b, a)
+    assert r == e or (np.isnan(r) and np.isnan(e))
