@@ -12,7 +12,8 @@
  * input of np.linalg (float32/complex64/complex128 stay); lowering
  * converts array operands whose dtype differs.  Options become N_CONST
  * ints: trace offset is an int64 expression; eigh/eigvalsh UPLO 1 for
- * 'U'; eig/eigvals keep the dtype (real input must have real
+ * 'U'; cholesky upper 0/1; qr mode 0 'reduced', 1 'complete', 2 'r'
+ * (ty R alone); eig/eigvals keep the dtype (real input must have real
  * eigenvalues, as in Numba); svd full_matrices, compute_uv 0/1; norm args are [x, ord, kind,
  * axis] with ord a float64 expression or NULL, kind an RT_NORM_*
  * constant and axis (0/1) given only for vector norms along an axis of a
@@ -61,7 +62,7 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_LA_SOLVE: S("solve", "a", "b"); break;
     case BI_LA_INV: S("inv", "a"); break;
     case BI_LA_DET: S("det", "a"); break;
-    case BI_LA_CHOLESKY: S("cholesky", "a"); break;
+    case BI_LA_CHOLESKY: S("cholesky", "a", "upper"); break;
     case BI_LA_EIGH: S("eigh", "a", "UPLO"); break;
     case BI_LA_EIGVALSH: S("eigvalsh", "a", "UPLO"); break;
     case BI_LA_SVD: S("svd", "a", "full_matrices", "compute_uv", "hermitian"); break;
@@ -435,7 +436,14 @@ Type *infer_linalg_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return NULL;
         Type *dt = lapack_type(I, at->dtype);
         n->op_ty = dt;
-        if (id == BI_LA_INV || id == BI_LA_CHOLESKY) {
+        if (id == BI_LA_CHOLESKY) {
+            int up = bool_option(I, sl[1], fname, "upper", 0);
+            if (up < 0)
+                return NULL;
+            if (I->final)
+                sl[1] = infer_const_int(I, n->loc, up);
+            r = arr(I, dt, 2);
+        } else if (id == BI_LA_INV) {
             r = arr(I, dt, 2);
         } else if (id == BI_LA_EIG) {
             Type *el[2] = {arr(I, dt, 1), arr(I, dt, 2)};
@@ -477,12 +485,14 @@ Type *infer_linalg_call(Inf *I, Node *n, BuiltinId id, Node *self) {
                 r = ty_tuple(I->tc, el, 3);
             }
         } else {
-            static const char *const modes[] = {"reduced"};
-            if (str_option(I, sl[1], fname, "mode", modes, 1, 0) < 0)
+            static const char *const modes[] = {"reduced", "complete", "r"};
+            int mode = str_option(I, sl[1], fname, "mode", modes, 3, 0);
+            if (mode < 0)
                 return NULL;
-            sl[1] = NULL;
+            if (I->final)
+                sl[1] = infer_const_int(I, n->loc, mode);
             Type *el[2] = {arr(I, dt, 2), arr(I, dt, 2)};
-            r = ty_tuple(I->tc, el, 2);
+            r = mode == 2 ? el[1] : ty_tuple(I->tc, el, 2);
         }
         break;
     }

@@ -295,8 +295,13 @@ static LLVMValueRef square_call(Lower *L, Node *n, bool *owned) {
     }
     LLVMValueRef dims[2] = {A.dims[0], A.dims[1]};
     LLVMValueRef out = result(L, n->ty, dims, false, &C);
-    LLVMValueRef as[3] = {code, ma, mat_of(L, &C, false)};
-    call_checked(L, n->builtin == BI_LA_INV ? "rt_linalg_inv" : "rt_linalg_cholesky", as, 3);
+    if (n->builtin == BI_LA_INV) {
+        LLVMValueRef as[3] = {code, ma, mat_of(L, &C, false)};
+        call_checked(L, "rt_linalg_inv", as, 3);
+    } else {
+        LLVMValueRef as[4] = {code, ma, lower_i32(L, (int32_t)np_arg(n, 1)->cval.i), mat_of(L, &C, false)};
+        call_checked(L, "rt_linalg_cholesky", as, 4);
+    }
     return give(L, out, n->ty, owned);
 }
 
@@ -379,15 +384,25 @@ static LLVMValueRef svd_call(Lower *L, Node *n, bool *owned) {
 
 static LLVMValueRef qr_call(Lower *L, Node *n, bool *owned) {
     Type *dt = n->op_ty;
+    int mode = (int)np_arg(n, 1)->cval.i; /* reduced, complete, r */
     Opnd A, Q, R;
     if (!operand(L, np_arg(n, 0), dt, false, &A))
         return NULL;
     LLVMValueRef m = A.dims[0], nn = A.dims[1];
     LLVMValueRef k = np_sel(L, LLVMBuildICmp(L->b, LLVMIntSLT, m, nn, ""), m, nn);
-    LLVMValueRef qd[2] = {m, k}, rd[2] = {k, nn};
-    LLVMValueRef q = result(L, n->ty->elems[0], qd, false, &Q), r = result(L, n->ty->elems[1], rd, false, &R);
-    LLVMValueRef as[4] = {lower_i32(L, dt_code(dt)), mat_of(L, &A, false), mat_of(L, &Q, false), mat_of(L, &R, false)};
-    call_checked(L, "rt_linalg_qr", as, 4);
+    LLVMValueRef qd[2] = {m, mode == 1 ? m : k}, rd[2] = {mode == 1 ? m : k, nn};
+    Type *rty = mode == 2 ? n->ty : n->ty->elems[1];
+    LLVMValueRef q = NULL, mq = LLVMConstNull(L->t_ptr);
+    if (mode != 2) {
+        q = result(L, n->ty->elems[0], qd, false, &Q);
+        mq = mat_of(L, &Q, false);
+    }
+    LLVMValueRef r = result(L, rty, rd, false, &R);
+    LLVMValueRef as[4] = {lower_i32(L, dt_code(dt)), mat_of(L, &A, false), mq, mat_of(L, &R, false)};
+    LLVMTypeRef ts[4] = {L->t_i32, L->t_ptr, L->t_ptr, L->t_ptr};
+    lower_check_status(L, rt(L, "rt_linalg_qr", L->t_i32, ts, 4, as));
+    if (mode == 2)
+        return give(L, r, rty, owned);
     LLVMValueRef parts[2] = {q, r};
     return give(L, tuple_of(L, n->ty, parts, 2), n->ty, owned);
 }

@@ -759,7 +759,7 @@ int32_t rt_linalg_det(int32_t code, const RtMat *a, void *out) {
     return 0;
 }
 
-int32_t rt_linalg_cholesky(int32_t code, const RtMat *a, const RtMat *out) {
+int32_t rt_linalg_cholesky(int32_t code, const RtMat *a, int32_t upper, const RtMat *out) {
     int t = type_or_raise(code);
     if (t < 0 || !square(a))
         return -1;
@@ -774,15 +774,16 @@ int32_t rt_linalg_cholesky(int32_t code, const RtMat *a, const RtMat *out) {
     if (!A)
         return -1;
     fint N = (fint)n, info = 0;
-    potrf("L", &N, A, &N, &info, 1);
+    potrf(upper ? "U" : "L", &N, A, &N, &info, 1);
     if (info > 0) {
         free(A);
         linalg_error("Matrix is not positive definite");
         return -1;
     }
-    for (int64_t j = 1; j < n; j++) /* potrf leaves the upper triangle as it was */
-        for (int64_t i = 0; i < j; i++)
-            put_c(A + (size_t)(i + j * n) * sz, t, 0.0);
+    for (int64_t j = 0; j < n; j++) /* potrf leaves the other triangle as it was */
+        for (int64_t i = 0; i < n; i++)
+            if (upper ? i > j : i < j)
+                put_c(A + (size_t)(i + j * n) * sz, t, 0.0);
     from_f(A, n, n, n, sz, out);
     free(A);
     return 0;
@@ -944,10 +945,12 @@ int32_t rt_linalg_qr(int32_t code, const RtMat *a, const RtMat *q, const RtMat *
     int t = type_or_raise(code);
     if (t < 0 || !fits(a->m, a->n))
         return -1;
-    int64_t m = a->m, n = a->n, k = min64(m, n);
+    int64_t m = a->m, n = a->n, k = min64(m, n), qc = q ? q->n : 0;
     size_t sz = tsize[t];
     if (k == 0) {
         zero_out(r, sz);
+        if (q)
+            identity(q, t);
         return 0;
     }
     geqrf_t geqrf = (geqrf_t)routine(F_GEQRF, t);
@@ -955,26 +958,30 @@ int32_t rt_linalg_qr(int32_t code, const RtMat *a, const RtMat *q, const RtMat *
     if (!orgqr)
         return -1;
     int32_t st = -1;
-    char *A = f_copy(a, sz, m, n), *tau = A ? scratch((size_t)k, sz) : NULL, *work = NULL;
+    /* room for the m x qc Q of mode 'complete' (qc = m > n) */
+    char *A = f_copy(a, sz, m, max64(n, qc)), *tau = A ? scratch((size_t)k, sz) : NULL, *work = NULL;
     if (!tau)
         goto out;
-    fint M = (fint)m, N = (fint)n, K = (fint)k, lw = -1, info = 0;
+    fint M = (fint)m, N = (fint)n, K = (fint)k, QC = (fint)max64(qc, 1), lw = -1, info = 0;
     double wq[2] = {0, 0}, wq2[2] = {0, 0};
     geqrf(&M, &N, A, &M, tau, wq, &lw, &info);
-    orgqr(&M, &K, &K, A, &M, tau, wq2, &lw, &info);
+    if (q)
+        orgqr(&M, &QC, &K, A, &M, tau, wq2, &lw, &info);
     lw = lwork_of(wq, t) > lwork_of(wq2, t) ? lwork_of(wq, t) : lwork_of(wq2, t);
     work = scratch((size_t)lw, sz);
     if (!work)
         goto out;
     geqrf(&M, &N, A, &M, tau, work, &lw, &info);
-    for (int64_t i = 0; i < k; i++) /* R: the upper triangle of the first k rows */
+    for (int64_t i = 0; i < r->m; i++) /* R: the upper triangle of the first k rows, zeros below */
         for (int64_t j = 0; j < n; j++)
-            if (j >= i)
+            if (i < k && j >= i)
                 copy_item((char *)r->data + i * r->rs + j * r->cs, A + (size_t)(i + j * m) * sz, sz);
             else
                 put_c((char *)r->data + i * r->rs + j * r->cs, t, 0.0);
-    orgqr(&M, &K, &K, A, &M, tau, work, &lw, &info);
-    from_f(A, m, m, k, sz, q);
+    if (q) {
+        orgqr(&M, &QC, &K, A, &M, tau, work, &lw, &info);
+        from_f(A, m, m, qc, sz, q);
+    }
     st = 0;
 out:
     free(A);

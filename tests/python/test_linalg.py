@@ -357,12 +357,19 @@ def test_linalg_ints(dt):
     check(l_norm, a)
 
 
+@hpcjit.njit
+def l_cholesky_upper(a):
+    return np.linalg.cholesky(a, upper=True)
+
+
 @pytest.mark.parametrize("dt", FLOATS)
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_cholesky(dt, layout):
     rtol, atol = tol(dt)
     for n in (1, 4, 9):
         check(l_cholesky, hermitian_pd(dt, n, layout), rtol=rtol, atol=atol)
+        if not AGAINST_NUMBA:  # upper= is NumPy 2's
+            check(l_cholesky_upper, hermitian_pd(dt, n, layout), rtol=rtol, atol=atol)
 
 
 def test_linalg_errors():
@@ -482,18 +489,35 @@ def l_qr(a):
     return np.linalg.qr(a)
 
 
+@hpcjit.njit
+def l_qr_complete(a):
+    return np.linalg.qr(a, mode="complete")
+
+
+@hpcjit.njit
+def l_qr_r(a):
+    return np.linalg.qr(a, "r")
+
+
 @pytest.mark.parametrize("dt", FLOATS)
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_qr(dt, layout):
-    for shape in [(5, 3), (3, 5), (4, 4)]:
+    for shape in [(5, 3), (3, 5), (4, 4), (0, 3), (3, 0)]:
         a = make_array(dt, shape, layout, np.random.default_rng(4))
-        q, r = l_qr(a)
-        eq, er = l_qr.py_func(a)
-        assert (q.shape, r.shape, q.dtype, r.dtype) == (eq.shape, er.shape, eq.dtype, er.dtype)
-        close(q @ r, a, dt, 10)
+        for f in (l_qr, l_qr_complete):
+            q, r = f(a)
+            eq, er = f.py_func(a)
+            assert (q.shape, r.shape, q.dtype, r.dtype) == (eq.shape, er.shape, eq.dtype, er.dtype)
+            close(q @ r, a, dt, 10)
+            close(np.abs(r), np.abs(er), dt, 10)
+            close(q.conj().T @ q, np.eye(q.shape[1]), dt, 10)
+            if f is l_qr and min(shape) > 0:
+                close(np.abs(q), np.abs(eq), dt)
+            np.testing.assert_array_equal(np.tril(r, -1), 0)
+        r = l_qr_r(a)
+        er = l_qr_r.py_func(a)
+        assert (r.shape, r.dtype) == (er.shape, er.dtype)
         close(np.abs(r), np.abs(er), dt, 10)
-        close(np.abs(q), np.abs(eq), dt)
-        np.testing.assert_array_equal(np.tril(r, -1), 0)
 
 
 @hpcjit.njit

@@ -74,7 +74,8 @@ int32_t rt_linalg_solve(int32_t code, const RtMat *a, const RtMat *b, int32_t b_
 int32_t rt_linalg_inv(int32_t code, const RtMat *a, const RtMat *out);
 /* *out: a scalar of type code */
 int32_t rt_linalg_det(int32_t code, const RtMat *a, void *out);
-int32_t rt_linalg_cholesky(int32_t code, const RtMat *a, const RtMat *out);
+/* upper: the upper factor U (a = U^H U) from a's upper triangle. */
+int32_t rt_linalg_cholesky(int32_t code, const RtMat *a, int32_t upper, const RtMat *out);
 /* eig/eigvals (general matrices): w n x 1 and v n x n (or NULL) of type
  * code.  For real a the eigenvalues must be real: ValueError otherwise,
  * as in Numba (NumPy would switch to complex results). */
@@ -86,7 +87,8 @@ int32_t rt_linalg_eigh(int32_t code, const RtMat *a, int32_t upper, const RtMat 
  * u and vt NULL for compute_uv=False.  s: k x 1 real. */
 int32_t rt_linalg_svd(int32_t code, const RtMat *a, int32_t full, const RtMat *u, const RtMat *s,
                       const RtMat *vt);
-/* reduced QR: q m x k, r k x n. */
+/* QR: mode 'reduced' q m x k, r k x n; 'complete' q m x m, r m x n;
+ * 'r' q NULL, r k x n. */
 int32_t rt_linalg_qr(int32_t code, const RtMat *a, const RtMat *q, const RtMat *r);
 /* lstsq: x n x nrhs, res nrhs x 1 (*nres set to nrhs or 0, as NumPy),
  * s k x 1 real, *rank; rcond NaN (NumPy's None): eps * max(m, n). */
