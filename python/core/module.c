@@ -2,6 +2,8 @@
 #define CORE_IMPORT_ARRAY
 #include "core.h"
 
+#include "hpcjit/linalg.h"
+
 static PyObject *core_runtime_symbols(PyObject *mod, PyObject *unused)
 {
     PyObject *list = PyList_New(0);
@@ -44,6 +46,16 @@ static PyObject *core_memstats(PyObject *mod, PyObject *unused)
     return Py_BuildValue("(LL)", (long long)s.alloc, (long long)s.free);
 }
 
+/* The BLAS/LAPACK library compiled code uses (loaded now if it was not):
+ * what HPCJIT_BLAS_LIB or the search found, or None when none loads. */
+static PyObject *core_linalg_library(PyObject *mod, PyObject *unused)
+{
+    const char *name = rt_linalg_library();
+    if (!name)
+        Py_RETURN_NONE;
+    return PyUnicode_FromString(name);
+}
+
 /* For tests: raise through the runtime exactly as compiled code does. */
 static PyObject *core_test_raise(PyObject *mod, PyObject *args)
 {
@@ -60,6 +72,8 @@ static PyMethodDef core_methods[] = {
     {"_set_mpi_hooks", core_set_mpi_hooks, METH_O,
      "Install hpcjit._mpi's MPI functions for compiled code (a capsule), or remove them (None)."},
     {"memstats", core_memstats, METH_NOARGS, "(allocations, frees) of array memory so far."},
+    {"linalg_library", core_linalg_library, METH_NOARGS,
+     "The BLAS/LAPACK library np.dot/np.linalg in compiled code use (loaded on this call), or None."},
     {"_test_raise", core_test_raise, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},
 };

@@ -606,9 +606,11 @@ def test_blas_loaded_lazily_and_missing():
         def g(a):
             return np.linalg.inv(a)
         print(g(np.eye(2) * 2.0)[0, 0])
+        print(hpcjit._core.linalg_library())
     """)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.strip() == "0.5"
+    lines = r.stdout.split()
+    assert lines[0] == "0.5" and lines[1] != "None"
     r = run_python("""
         import numpy as np, hpcjit
         @hpcjit.njit
@@ -618,9 +620,11 @@ def test_blas_loaded_lazily_and_missing():
             g(np.eye(2))
         except OSError as e:
             print('OSError', e)
+        print(hpcjit._core.linalg_library())
     """, env={"HPCJIT_BLAS_LIB": "/nonexistent/libnoblas.so"})
     assert r.returncode == 0, r.stderr
     assert "OSError" in r.stdout and "/nonexistent/libnoblas.so" in r.stdout and "HPCJIT_BLAS_LIB" in r.stdout
+    assert r.stdout.split()[-1] == "None"
 
 
 # ---------------------------------------------------------------------------
