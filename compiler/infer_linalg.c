@@ -8,7 +8,7 @@
  * sig_of (the receiver of a method in args[0], self_node NULL), absent
  * optional arguments NULL.  `op_ty` is the scalar type the operation
  * computes in: the promoted dtype of the operands for dot/matmul/vdot/
- * outer, the operand's dtype for trace, float64 for integer and bool
+ * outer/inner/kron, the operand's dtype for trace, float64 for integer and bool
  * input of np.linalg (float32/complex64/complex128 stay); lowering
  * converts array operands whose dtype differs.  Options become N_CONST
  * ints: trace offset is an int64 expression; eigh/eigvalsh UPLO 1 for
@@ -21,7 +21,8 @@
  * matrix_rank tol: a float64 expression or NULL (None), hermitian
  * dropped; cond p dropped (None only); matrix_power n int64 with op_ty
  * a's dtype (integers stay integers).  matmul (only) takes N-d operands
- * and broadcasts their batch dimensions.  `a @ b` becomes np.matmul(a, b). */
+ * and broadcasts their batch dimensions; inner and kron take 1-D and 2-D
+ * operands like dot.  `a @ b` becomes np.matmul(a, b). */
 #include "infer.h"
 
 #include <string.h>
@@ -58,6 +59,8 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NP_VDOT: S("vdot", "a", "b"); break;
     case BI_NP_OUTER: S("outer", "a", "b"); break;
     case BI_NP_TRACE: S("trace", "a", "offset"); break;
+    case BI_NP_INNER: S("inner", "a", "b"); break;
+    case BI_NP_KRON: S("kron", "a", "b"); break;
     case BI_LA_NORM: S("norm", "x", "ord", "axis", "keepdims"); break;
     case BI_LA_SOLVE: S("solve", "a", "b"); break;
     case BI_LA_INV: S("inv", "a"); break;
@@ -219,7 +222,7 @@ static Type *product(Inf *I, Node *n, BuiltinId id, const char *fname, Node **sl
     for (int i = 0; i < 2; i++) {
         Type *t = i ? bt : at;
         if (t->kind != TY_ARRAY || !ty_is_number(t->dtype)) {
-            if (ty_is_number(t) && (id == BI_NP_DOT || id == BI_NP_OUTER || id == BI_NP_VDOT))
+            if (ty_is_number(t) && id != BI_NP_MATMUL)
                 return UNSUP(I, sl[i], "%s() of a scalar is not supported by hpcjit (use *)", fname);
             if (ty_is_number(t) && id == BI_NP_MATMUL)
                 return TYPING(I, sl[i], "matmul: Input operand %d does not have enough dimensions", i);
@@ -227,7 +230,7 @@ static Type *product(Inf *I, Node *n, BuiltinId id, const char *fname, Node **sl
         }
         if (t->ndim == 0 && id == BI_NP_MATMUL)
             return TYPING(I, sl[i], "matmul: Input operand %d does not have enough dimensions", i);
-        if (id == BI_NP_DOT && (t->ndim == 0 || t->ndim > 2))
+        if ((id == BI_NP_DOT || id == BI_NP_INNER || id == BI_NP_KRON) && (t->ndim == 0 || t->ndim > 2))
             return UNSUP(I, sl[i], "%s() of %d-D arrays is not supported by hpcjit (1-D and 2-D only)", fname,
                          t->ndim);
     }
@@ -236,6 +239,11 @@ static Type *product(Inf *I, Node *n, BuiltinId id, const char *fname, Node **sl
     switch (id) {
     case BI_NP_VDOT: return dt;
     case BI_NP_OUTER: return arr(I, dt, 2);
+    case BI_NP_KRON: return arr(I, dt, at->ndim > bt->ndim ? at->ndim : bt->ndim);
+    case BI_NP_INNER: {
+        int nd = (at->ndim - 1) + (bt->ndim - 1);
+        return nd == 0 ? dt : arr(I, dt, nd);
+    }
     default: { /* matmul: batch dimensions broadcast, then m (a not 1-D), n (b not 1-D) */
         int na = at->ndim > 2 ? at->ndim - 2 : 0, nb = bt->ndim > 2 ? bt->ndim - 2 : 0;
         int nd = (na > nb ? na : nb) + (at->ndim > 1) + (bt->ndim > 1);
@@ -316,7 +324,8 @@ Type *infer_linalg_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     Type *at = self ? self->ty : infer_expr(I, &sl[0]);
     if (!at)
         return NULL;
-    bool two = id == BI_NP_DOT || id == BI_NP_MATMUL || id == BI_NP_VDOT || id == BI_NP_OUTER ||
+    bool two = id == BI_NP_DOT || id == BI_NP_MATMUL || id == BI_NP_VDOT || id == BI_NP_OUTER || id == BI_NP_INNER ||
+               id == BI_NP_KRON ||
                id == BI_LA_SOLVE || id == BI_LA_LSTSQ;
     Type *bt = NULL;
     if (two) {
@@ -335,6 +344,8 @@ Type *infer_linalg_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     case BI_NP_MATMUL:
     case BI_NP_VDOT:
     case BI_NP_OUTER:
+    case BI_NP_INNER:
+    case BI_NP_KRON:
         r = product(I, n, id, fname, sl, at, bt);
         break;
     case BI_NP_TRACE: {

@@ -180,6 +180,16 @@ static LLVMValueRef product_call(Lower *L, Node *n, bool *owned) {
         return matmul_nd(L, n, &A, &B, owned);
     LLVMValueRef ma = vdot ? flat_of(L, &A, true) : mat_of(L, &A, true);
     LLVMValueRef mb = vdot ? flat_of(L, &B, false) : mat_of(L, &B, false);
+    bool inner = id == BI_NP_INNER;
+    if (inner && B.nd == 2) { /* inner(a, b) = dot(a, b.T) */
+        LLVMValueRef t = B.dims[0];
+        B.dims[0] = B.dims[1];
+        B.dims[1] = t;
+        t = B.st[0];
+        B.st[0] = B.st[1];
+        B.st[1] = t;
+        mb = mat_of(L, &B, false);
+    }
     int32_t how = vdot ? RT_LA_VDOT : (id == BI_NP_MATMUL ? RT_LA_MATMUL : RT_LA_DOT);
     how |= (A.nd << 2) | (B.nd << 4);
     Type *rty = n->ty;
@@ -207,6 +217,25 @@ static LLVMValueRef product_call(Lower *L, Node *n, bool *owned) {
     if (out)
         return give(L, out, rty, owned);
     return load_scalar(L, slot, dt);
+}
+
+static LLVMValueRef kron_call(Lower *L, Node *n, bool *owned) {
+    Type *dt = n->op_ty;
+    Opnd A, B, C;
+    if (!operand(L, np_arg(n, 0), dt, false, &A) || !operand(L, np_arg(n, 1), dt, false, &B))
+        return NULL;
+    /* a 1-D operand is one row */
+    LLVMValueRef one = lower_i64(L, 1);
+    LLVMValueRef am = A.nd == 2 ? A.dims[0] : one, an = A.nd == 2 ? A.dims[1] : A.dims[0];
+    LLVMValueRef bm = B.nd == 2 ? B.dims[0] : one, bn = B.nd == 2 ? B.dims[1] : B.dims[0];
+    LLVMValueRef dims[2] = {np_mul(L, am, bm), np_mul(L, an, bn)};
+    if (n->ty->ndim == 1)
+        dims[0] = dims[1];
+    LLVMValueRef out = result(L, n->ty, dims, false, &C);
+    LLVMValueRef as[4] = {lower_i32(L, dt_code(dt)), mat_of(L, &A, true), mat_of(L, &B, true), C.data};
+    LLVMTypeRef ts[4] = {L->t_i32, L->t_ptr, L->t_ptr, L->t_ptr};
+    rt(L, "rt_linalg_kron", L->t_void, ts, 4, as);
+    return give(L, out, n->ty, owned);
 }
 
 static LLVMValueRef outer_call(Lower *L, Node *n, bool *owned) {
@@ -501,7 +530,8 @@ static LLVMValueRef misc_call(Lower *L, Node *n, bool *owned) {
 LLVMValueRef lower_linalg_call(Lower *L, Node *n, bool *owned, bool *handled) {
     *handled = true;
     switch (n->builtin) {
-    case BI_NP_DOT: case BI_NP_MATMUL: case BI_NP_VDOT: return product_call(L, n, owned);
+    case BI_NP_DOT: case BI_NP_MATMUL: case BI_NP_VDOT: case BI_NP_INNER: return product_call(L, n, owned);
+    case BI_NP_KRON: return kron_call(L, n, owned);
     case BI_NP_OUTER: return outer_call(L, n, owned);
     case BI_NP_TRACE: return trace_call(L, n);
     case BI_LA_NORM: return norm_call(L, n, owned);

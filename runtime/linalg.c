@@ -626,6 +626,25 @@ void rt_linalg_outer(int32_t code, const void *a, int64_t m, const void *b, int6
 #undef OUTER
 }
 
+void rt_linalg_kron(int32_t code, const RtMat *a, const RtMat *b, void *out) {
+    int t = type_index(code);
+    size_t sz = t < 0 ? (size_t)(code % 32) : tsize[t];
+    int64_t cols = a->n * b->n;
+    for (int64_t i = 0; i < a->m; i++)
+        for (int64_t j = 0; j < a->n; j++) {
+            const char *pa = (const char *)a->data + i * a->rs + j * a->cs;
+            for (int64_t k = 0; k < b->m; k++)
+                for (int64_t l = 0; l < b->n; l++) {
+                    const char *pb = (const char *)b->data + k * b->rs + l * b->cs;
+                    char *po = (char *)out + (size_t)((i * b->m + k) * cols + j * b->n + l) * sz;
+                    if (t < 0)
+                        put_u(po, sz, get_u(pa, sz) * get_u(pb, sz));
+                    else
+                        put_c(po, t, get_c(pa, t) * get_c(pb, t));
+                }
+        }
+}
+
 void rt_linalg_trace(int32_t code, const RtMat *a, int64_t offset, int32_t out_code, void *out) {
     int64_t i0 = offset < 0 ? -offset : 0, j0 = offset > 0 ? offset : 0;
     int64_t len = min64(a->m - i0, a->n - j0);

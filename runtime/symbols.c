@@ -71,6 +71,7 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_linalg_matmul_shape),
     RT_SYM(rt_linalg_matmul_nd),
     RT_SYM(rt_linalg_outer),
+    RT_SYM(rt_linalg_kron),
     RT_SYM(rt_linalg_trace),
     RT_SYM(rt_linalg_norm),
     RT_SYM(rt_linalg_norm_axis),

@@ -168,6 +168,38 @@ def test_matmul_nd(dt, layout):
             assert str(e) == str(exp.value)
 
 
+@hpcjit.njit
+def l_inner(a, b):
+    return np.inner(a, b)
+
+
+@hpcjit.njit
+def l_kron(a, b):
+    return np.kron(a, b)
+
+
+@pytest.mark.parametrize("dt", FLOATS + [np.int8, np.int64, np.uint16, np.bool_])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_inner_kron(dt, layout):
+    if AGAINST_NUMBA and np.dtype(dt).kind in "iub":
+        pytest.skip("Numba: integer np.inner/np.kron go through BLAS")
+    rtol, atol = tol(dt) if np.dtype(dt).kind in "fc" else (0, 0)
+    for sa, sb in [((5,), (5,)), ((2, 5), (3, 5)), ((5,), (3, 5)), ((2, 5), (5,)), ((0, 5), (3, 5))]:
+        a = make_array(dt, sa, layout, np.random.default_rng(1))
+        b = make_array(dt, sb, "F" if layout == "C" else "C", np.random.default_rng(2))
+        check(l_inner, a, b, rtol=rtol, atol=atol)
+    for sa, sb in [((3,), (4,)), ((2, 3), (4, 2)), ((3,), (2, 2)), ((2, 2), (3,)), ((0, 2), (3, 1))]:
+        a = make_array(dt, sa, layout, np.random.default_rng(3))
+        b = make_array(dt, sb, layout, np.random.default_rng(4))
+        check(l_kron, a, b, rtol=rtol, atol=atol)
+    e = check(l_inner, np.ones((2, 3), dt), np.ones((2, 4), dt))
+    assert type(e) is ValueError
+    if not AGAINST_NUMBA:
+        with pytest.raises(ValueError) as exp:
+            np.inner(np.ones((2, 3), dt), np.ones((2, 4), dt))
+        assert str(e) == str(exp.value)
+
+
 def test_product_shape_errors():
     for sa, sb in [((2, 3), (4, 5)), ((3,), (4,)), ((2, 3), (4,)), ((3,), (4, 5))]:
         a, b = np.ones(sa), np.ones(sb)

@@ -56,6 +56,9 @@ int32_t rt_linalg_matmul_nd(int32_t code, int32_t nda, void *da, const int64_t *
 /* out (m x n, C-contiguous) = outer product of the m items at a and the
  * n items at b, all contiguous, of element type code. */
 void rt_linalg_outer(int32_t code, const void *a, int64_t m, const void *b, int64_t n, void *out);
+/* np.kron of a (ma x na) and b (mb x nb) into the C-contiguous out
+ * (ma*mb x na*nb), element type code (integers wrap). */
+void rt_linalg_kron(int32_t code, const RtMat *a, const RtMat *b, void *out);
 /* Sum of a's diagonal `offset`; a of element type `code`, the sum stored
  * at out as type `out_code` (int64, uint64, float or complex). */
 void rt_linalg_trace(int32_t code, const RtMat *a, int64_t offset, int32_t out_code, void *out);
