@@ -217,7 +217,7 @@ static bool real_arg(Inf *I, Node **pn, const char *fname, const char *what, boo
     return true;
 }
 
-/* dot/matmul/vdot/outer of a and b (types known, not unknown). */
+/* dot/matmul/vdot/outer/inner/kron of a and b (types known, not unknown). */
 static Type *product(Inf *I, Node *n, BuiltinId id, const char *fname, Node **sl, Type *at, Type *bt) {
     for (int i = 0; i < 2; i++) {
         Type *t = i ? bt : at;
@@ -225,11 +225,13 @@ static Type *product(Inf *I, Node *n, BuiltinId id, const char *fname, Node **sl
             if (ty_is_number(t) && id != BI_NP_MATMUL)
                 return UNSUP(I, sl[i], "%s() of a scalar is not supported by hpcjit (use *)", fname);
             if (ty_is_number(t) && id == BI_NP_MATMUL)
-                return TYPING(I, sl[i], "matmul: Input operand %d does not have enough dimensions", i);
+                return TYPING(I, sl[i], "matmul: Input operand %d does not have enough dimensions (has 0, gufunc "
+                                        "core with signature (n?,k),(k,m?)->(n?,m?) requires 1)", i);
             return TYPING(I, sl[i], "%s() needs numeric arrays, not %s", fname, infer_tyname(I, t));
         }
         if (t->ndim == 0 && id == BI_NP_MATMUL)
-            return TYPING(I, sl[i], "matmul: Input operand %d does not have enough dimensions", i);
+            return TYPING(I, sl[i], "matmul: Input operand %d does not have enough dimensions (has 0, gufunc "
+                                    "core with signature (n?,k),(k,m?)->(n?,m?) requires 1)", i);
         if ((id == BI_NP_DOT || id == BI_NP_INNER || id == BI_NP_KRON) && (t->ndim == 0 || t->ndim > 2))
             return UNSUP(I, sl[i], "%s() of %d-D arrays is not supported by hpcjit (1-D and 2-D only)", fname,
                          t->ndim);
