@@ -32,6 +32,9 @@ static const struct {
     {"math.nan", __builtin_nan("")}, {"numpy.pi", 3.141592653589793},
     {"numpy.e", 2.718281828459045},  {"numpy.inf", __builtin_inf()},
     {"numpy.nan", __builtin_nan("")}, {"numpy.euler_gamma", 0.5772156649015329},
+    {"cmath.pi", 3.141592653589793},  {"cmath.e", 2.718281828459045},
+    {"cmath.tau", 6.283185307179586}, {"cmath.inf", __builtin_inf()},
+    {"cmath.nan", __builtin_nan("")},
 };
 
 static const char *const submodules[] = {"numpy.linalg", "numpy.random", "numpy.fft", "hpcjit.mpi"};
