@@ -35,7 +35,7 @@ static LLVMValueRef give(Lower *L, LLVMValueRef v, Type *t, bool *owned) {
     return v;
 }
 
-/* An array operand: its value, data, shape and strides (ndim <= 2 used). */
+/* An array operand: its value, data, shape and strides. */
 typedef struct Opnd {
     LLVMValueRef v, data, dims[HJ_MAX_NDIM_LOWER + 1], st[HJ_MAX_NDIM_LOWER + 1];
     Type *ty;
@@ -168,7 +168,7 @@ static LLVMValueRef matmul_nd(Lower *L, Node *n, Opnd *A, Opnd *B, bool *owned) 
     return give(L, out, rty, owned);
 }
 
-/* dot, matmul, vdot: rt_linalg_matmul with the result's shape. */
+/* dot, matmul, vdot, inner: rt_linalg_matmul with the result's shape. */
 static LLVMValueRef product_call(Lower *L, Node *n, bool *owned) {
     BuiltinId id = n->builtin;
     Type *dt = n->op_ty;
