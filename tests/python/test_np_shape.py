@@ -246,3 +246,17 @@ def test_join_errors():
     assert isinstance(check(stack_ax, np.ones(3), np.ones(4), 0), ValueError)
     with pytest.raises(ValueError):
         cat_ax(np.ones((2, 3)), np.ones((2, 3)), 2)
+
+
+@pytest.mark.numba_skip(reason="Numba raises ValueError with its own messages")
+def test_axis_error_is_numpys():
+    """An out-of-range axis raises numpy.exceptions.AxisError (a ValueError
+    and an IndexError) with NumPy's message, as py_func does."""
+    a = np.ones((2, 3))
+    for f, args, k in ((expand, (a, 3), 3), (expand, (a, -4), -4), (flip_ax, (a, 2), 2),
+                       (roll_ax, (a, 1, -3), -3), (repeat_ax, (a, 2, 5), 5), (diffn, (a, 1, 2), 2),
+                       (stack_ax, (np.ones(3), np.ones(3), 2), 2)):
+        e = check(f, *args)
+        assert isinstance(e, np.exceptions.AxisError) and isinstance(e, IndexError), (f, e)
+        nd = 3 if f is expand else 2
+        assert str(e) == f"axis {k} is out of bounds for array of dimension {nd}", (f, str(e))
