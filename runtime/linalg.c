@@ -392,6 +392,45 @@ static void zero_out(const RtMat *c, size_t sz) {
             copy_item((char *)c->data + i * c->rs + j * c->cs, z, sz);
 }
 
+/* Products of at most this many multiply-adds skip BLAS: its per-call
+ * cost (argument checks, buffer allocation in gemv) exceeds the work. */
+#define SMALL_PRODUCT 512
+
+/* c = a @ b in the items' own type (conj(a) when cj), strides as given. */
+#define SMALL_MATMUL(T, CONJ)                                                                            \
+    for (int64_t i = 0; i < c->m; i++)                                                                 \
+        for (int64_t j = 0; j < c->n; j++) {                                                           \
+            T acc = 0;                                                                                 \
+            const char *pa = (const char *)a->data + i * a->rs, *pb = (const char *)b->data + j * b->cs; \
+            for (int64_t k = 0; k < a->n; k++)                                                         \
+                acc += CONJ(*(const T *)(pa + k * a->cs)) * *(const T *)(pb + k * b->rs);             \
+            *(T *)((char *)c->data + i * c->rs + j * c->cs) = acc;                                     \
+        }
+#define NO_CONJ(x) (x)
+
+static void small_matmul(int t, bool cj, const RtMat *a, const RtMat *b, const RtMat *c) {
+    switch (t) {
+    case 0: SMALL_MATMUL(float, NO_CONJ) break;
+    case 1: SMALL_MATMUL(double, NO_CONJ) break;
+    case 2:
+        if (cj) {
+            SMALL_MATMUL(c64, conjf)
+        } else {
+            SMALL_MATMUL(c64, NO_CONJ)
+        }
+        break;
+    default:
+        if (cj) {
+            SMALL_MATMUL(c128, conj)
+        } else {
+            SMALL_MATMUL(c128, NO_CONJ)
+        }
+        break;
+    }
+}
+#undef SMALL_MATMUL
+#undef NO_CONJ
+
 int32_t rt_linalg_matmul(int32_t code, int32_t how, const RtMat *a, const RtMat *b, const RtMat *c) {
     if (a->n != b->m) {
         mismatch(how, a, b);
@@ -408,6 +447,10 @@ int32_t rt_linalg_matmul(int32_t code, int32_t how, const RtMat *a, const RtMat 
         return 0;
     if (k == 0) {
         zero_out(c, sz);
+        return 0;
+    }
+    if (m <= SMALL_PRODUCT && n <= SMALL_PRODUCT && k <= SMALL_PRODUCT && m * n * k <= SMALL_PRODUCT) {
+        small_matmul(t, (how & 3) == RT_LA_VDOT, a, b, c);
         return 0;
     }
     if (!fits(m, k) || !fits(n, 1))

@@ -77,8 +77,11 @@ def l_outer(a, b):
     return np.outer(a, b)
 
 
+# small products run a plain loop in the runtime, larger ones BLAS gemv/gemm
 SHAPE_PAIRS = [((5,), (5,)), ((4, 5), (5,)), ((5,), (5, 3)), ((4, 5), (5, 3)), ((1, 5), (5, 1)),
-               ((3, 1), (1, 4)), ((0, 5), (5, 3)), ((4, 0), (0, 3)), ((0,), (0,)), ((6, 7), (7, 6))]
+               ((3, 1), (1, 4)), ((0, 5), (5, 3)), ((4, 0), (0, 3)), ((0,), (0,)), ((6, 7), (7, 6)),
+               ((700,), (700,)), ((30, 40), (40,)), ((40,), (40, 30)), ((20, 30), (30, 25)), ((1, 600), (600, 1)),
+               ((600, 1), (1, 3))]
 
 
 @pytest.mark.parametrize("dt", FLOATS + INTS)
@@ -137,7 +140,7 @@ def test_vdot_outer(dt, layout):
     if AGAINST_NUMBA and np.dtype(dt).kind in "iub":
         pytest.skip("Numba: integer np.vdot/np.outer go through BLAS")
     rtol, atol = tol(dt) if np.dtype(dt).kind in "fc" else (0, 0)
-    for sa, sb in [((7,), (7,)), ((3, 4), (4, 3)), ((0,), (0,)), ((2, 3), (6,))]:
+    for sa, sb in [((7,), (7,)), ((3, 4), (4, 3)), ((0,), (0,)), ((2, 3), (6,)), ((30, 40), (40, 30))]:
         a = make_array(dt, sa, layout, np.random.default_rng(1))
         b = make_array(dt, sb, layout, np.random.default_rng(2))
         check(l_vdot, a, b, rtol=rtol, atol=atol)
