@@ -770,3 +770,21 @@ def test_eig(dt, layout):
     if np.dtype(dt).kind == "f":  # complex eigenvalues of a real matrix: Numba's error
         with pytest.raises(ValueError, match="domain change"):
             l_eigvals(np.array([[0.0, -1.0], [1.0, 0.0]], dtype=dt))
+
+
+@hpcjit.njit(parallel=True)
+def l_parallel(A, B):
+    n = A.shape[0]
+    out = np.empty(n)
+    for i in hpcjit.prange(n):
+        x = np.linalg.solve(A[i], B[i])
+        out[i] = np.dot(x, x) + np.trace(A[i] @ A[i].T) + np.linalg.det(A[i]) + np.linalg.norm(A[i] @ A[i])
+    return out
+
+
+def test_parallel_loop():
+    # every worker calls the runtime (and BLAS/LAPACK) at once
+    r = np.random.default_rng(11)
+    A = r.random((200, 12, 12)) + 12 * np.eye(12)
+    B = r.random((200, 12))
+    check(l_parallel, A, B, rtol=1e-9)
