@@ -423,7 +423,15 @@ def test_median(dt, layout, shape):
     a = make_array(dt, shape, layout)
     rtol = 1e-6 if dt == np.float32 else 1e-12
     check(s_median, a, rtol=rtol)
-    check(s_median, with_nans(a.copy()) if a.dtype.kind == "f" else a, rtol=rtol)
+
+
+@pytest.mark.numba_skip(reason="Numba's np.median drops NaNs of N-d arrays")
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape", [(0,), (7,), (300,), (3, 4, 5), (2, 0, 3)])
+def test_median_nan(dt, layout, shape):
+    a = with_nans(make_array(dt, shape, layout))
+    check(s_median, a, rtol=1e-6 if dt == np.float32 else 1e-12)
 
 
 @pytest.mark.numba_skip(reason="Numba's np.median takes no axis")
