@@ -85,6 +85,8 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NP_NANMIN: S("nanmin", "a", "axis"); break;
     case BI_NP_NANMAX: S("nanmax", "a", "axis"); break;
     case BI_NP_PTP: S("ptp", "a", "axis"); break;
+    case BI_NP_REAL: S("real", "val"); break;
+    case BI_NP_IMAG: S("imag", "val"); break;
     default: return false;
     }
 #undef S
@@ -341,6 +343,24 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     Node *sl[MAX_SLOTS];
     int ns = s.n;
     bool unk = false;
+
+    if (id == BI_NP_REAL || id == BI_NP_IMAG) {
+        /* np.real(x) / np.imag(x) are x.real / x.imag: the final pass
+         * rewrites the call into that attribute (a view for arrays) */
+        if (!infer_bind_slots(I, n, self, &s, sl))
+            return NULL;
+        if (!sl[0])
+            return TYPING(I, n, "%s() missing required argument 'val'", fname);
+        Node *at = I->final ? n : ast_new(I->a, N_ATTRIBUTE, n->loc);
+        at->kind = N_ATTRIBUTE;
+        at->a = sl[0];
+        at->name = id == BI_NP_REAL ? "real" : "imag";
+        at->args.len = 0;
+        at->keywords.len = 0;
+        at->self_node = NULL;
+        at->call_kind = CALL_UNRESOLVED;
+        return infer_attribute(I, at);
+    }
 
     if (id == BI_NP_RESHAPE) {
         /* varargs shape on the method: a.reshape(2, 3) */

@@ -334,3 +334,27 @@ def cmath_consts(z):
 
 def test_cmath_constants():
     check(cmath_consts, 1 + 2j)
+
+
+@njit
+def np_real_imag(z):
+    return np.real(z), np.imag(z)
+
+
+@njit
+def np_real_write(z, v):
+    r = np.real(z)
+    r[...] = v  # a view, as in NumPy
+    return z
+
+
+@pytest.mark.parametrize("dt", [np.complex128, np.complex64, np.float64, np.int32])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_np_real_imag(dt, layout):
+    a = make_array(dt, (3, 4), layout)
+    check(np_real_imag, a)
+    check(np_real_imag, a[0, 1])
+    if np.dtype(dt).kind == "c":
+        check(np_real_write, a, make_array(np.float64, (4,)))
+    check(np_real_imag, 2.5 - 1j)
+    check(np_real_imag, 3)
