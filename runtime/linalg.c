@@ -4,11 +4,17 @@
  * and the build stay free of BLAS), and the Fortran symbols are looked up
  * once.  Fortran passes everything by reference, integers are 32-bit
  * (LP64 builds) and each CHARACTER argument has a hidden length appended:
- * we pass those lengths, which implementations in C simply ignore. */
+ * we pass those lengths, which implementations in C simply ignore.  ILP64
+ * libraries (64-bit integers: NumPy's bundled OpenBLAS, the last resort)
+ * go through a second copy of the Fortran-calling code (linalg_lapack.inc). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* dl_iterate_phdr */
+#endif
 #include "hpcjit/linalg.h"
 
 #include <complex.h>
 #include <dlfcn.h>
+#include <link.h>
 #include <float.h>
 #include <math.h>
 #include <pthread.h>
@@ -20,7 +26,6 @@
 #include "hpcjit/runtime.h"
 #include "hpcjit/search.h"
 
-typedef int fint;
 typedef float complex c64;
 typedef double complex c128;
 
@@ -46,6 +51,8 @@ static struct {
     char name[512];   /* what was loaded */
     char error[1024]; /* what was tried, when nothing loaded */
     bool ok;
+    bool ilp64;       /* 64-bit Fortran integers, symbols prefix + name + "64_" */
+    char prefix[16];
 } lib = {.once = PTHREAD_ONCE_INIT};
 
 static void *find(const char *sym) {
@@ -85,10 +92,35 @@ static bool try_libs(const char *list) {
         snprintf(lib.name, sizeof lib.name, "%s", list);
         return true;
     }
+    /* ILP64 builds: NumPy's bundled OpenBLAS (scipy_dgemm_64_), or 64_ suffixed */
+    static const char *const prefixes[] = {"scipy_", ""};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+        char g[64], v[64];
+        snprintf(g, sizeof g, "%sdgemm_64_", prefixes[i]);
+        snprintf(v, sizeof v, "%sdgesv_64_", prefixes[i]);
+        if (lib.nhandles && find(g) && find(v)) {
+            snprintf(lib.name, sizeof lib.name, "%s (ILP64)", list);
+            snprintf(lib.prefix, sizeof lib.prefix, "%s", prefixes[i]);
+            lib.ilp64 = true;
+            return true;
+        }
+    }
     snprintf(lib.error + el, sizeof lib.error - el, "%s%s: no dgemm_/dgesv_ (not BLAS + LAPACK)", el ? "; " : "",
              list);
     close_all();
     return false;
+}
+
+/* dl_iterate_phdr callback: the path of a loaded OpenBLAS (NumPy's wheels
+ * bundle one, loaded with RTLD_LOCAL by numpy.linalg / numpy.core). */
+static int find_loaded(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    const char *n = info->dlpi_name;
+    if (n && *n && strstr(n, "openblas") && strlen(n) < 512) {
+        snprintf(data, 512, "%s", n);
+        return 1;
+    }
+    return 0;
 }
 
 static void load(void) {
@@ -101,12 +133,21 @@ static void load(void) {
                                                  "liblapack.so.3:libblas.so.3"};
         for (size_t i = 0; i < sizeof candidates / sizeof candidates[0] && !lib.ok; i++)
             lib.ok = try_libs(candidates[i]);
+        char path[512] = "";
+        if (!lib.ok && dl_iterate_phdr(find_loaded, path) && *path)
+            lib.ok = try_libs(path); /* last resort: the OpenBLAS NumPy brought */
     }
     if (!lib.ok)
         return;
     for (int f = 0; f < F_COUNT; f++)
-        for (int t = 0; t < 4; t++)
-            lib.fn[f][t] = find(sym_names[f][t]);
+        for (int t = 0; t < 4; t++) {
+            char sym[64];
+            if (lib.ilp64)
+                snprintf(sym, sizeof sym, "%s%s64_", lib.prefix, sym_names[f][t]);
+            else
+                snprintf(sym, sizeof sym, "%s", sym_names[f][t]);
+            lib.fn[f][t] = find(sym);
+        }
 }
 
 /* The routine f for type index t, or NULL with OSError pending. */
@@ -136,30 +177,7 @@ const char *rt_linalg_library(void) {
     return lib.ok ? lib.name : NULL;
 }
 
-/* ---- Fortran prototypes (pointer arguments are untyped: s/d/c/z share them) ---- */
-
-typedef const fint *FI;
-typedef const char *FC;
-typedef void (*gemm_t)(FC, FC, FI, FI, FI, const void *, const void *, FI, const void *, FI, const void *, void *, FI,
-                       size_t, size_t);
-typedef void (*gemv_t)(FC, FI, FI, const void *, const void *, FI, const void *, FI, const void *, void *, FI, size_t);
-typedef void (*gesv_t)(FI, FI, void *, FI, fint *, void *, FI, fint *);
-typedef void (*getrf_t)(FI, FI, void *, FI, fint *, fint *);
-typedef void (*potrf_t)(FC, FI, void *, FI, fint *, size_t);
-typedef void (*syevd_t)(FC, FC, FI, void *, FI, void *, void *, FI, fint *, FI, fint *, size_t, size_t);
-typedef void (*heevd_t)(FC, FC, FI, void *, FI, void *, void *, FI, void *, FI, fint *, FI, fint *, size_t, size_t);
-typedef void (*gesdd_r_t)(FC, FI, FI, void *, FI, void *, void *, FI, void *, FI, void *, FI, fint *, fint *, size_t);
-typedef void (*gesdd_c_t)(FC, FI, FI, void *, FI, void *, void *, FI, void *, FI, void *, FI, void *, fint *, fint *,
-                          size_t);
-typedef void (*geqrf_t)(FI, FI, void *, FI, void *, void *, FI, fint *);
-typedef void (*orgqr_t)(FI, FI, FI, void *, FI, const void *, void *, FI, fint *);
-typedef void (*geev_r_t)(FC, FC, FI, void *, FI, void *, void *, void *, FI, void *, FI, void *, FI, fint *, size_t,
-                         size_t);
-typedef void (*geev_c_t)(FC, FC, FI, void *, FI, void *, void *, FI, void *, FI, void *, FI, void *, fint *, size_t,
-                         size_t);
-typedef void (*gelsd_r_t)(FI, FI, FI, void *, FI, void *, FI, void *, const void *, fint *, void *, FI, fint *, fint *);
-typedef void (*gelsd_c_t)(FI, FI, FI, void *, FI, void *, FI, void *, const void *, fint *, void *, FI, void *, fint *,
-                          fint *);
+typedef const char *FC; /* a Fortran CHARACTER argument */
 
 /* ---- element types -------------------------------------------------------- */
 
@@ -266,30 +284,6 @@ static bool square(const RtMat *a) {
 
 /* ---- matmul ---------------------------------------------------------------- */
 
-/* How BLAS can read x in place: *rowmajor (x is op(T) of a column-major
- * matrix) and *ld; false when it must be copied.  The stride along an
- * axis of length 1 does not matter. */
-static bool blas_view(const RtMat *x, size_t sz, bool *rowmajor, fint *ld) {
-    int64_t m = x->m, n = x->n, s = (int64_t)sz;
-    if ((n <= 1 || x->cs == s) && (m <= 1 || (x->rs > 0 && x->rs % s == 0 && x->rs / s >= max64(1, n)))) {
-        int64_t l = m <= 1 ? max64(1, n) : x->rs / s;
-        if (l <= 0x7fffffff) {
-            *rowmajor = true;
-            *ld = (fint)l;
-            return true;
-        }
-    }
-    if ((m <= 1 || x->rs == s) && (n <= 1 || (x->cs > 0 && x->cs % s == 0 && x->cs / s >= max64(1, m)))) {
-        int64_t l = n <= 1 ? max64(1, m) : x->cs / s;
-        if (l <= 0x7fffffff) {
-            *rowmajor = false;
-            *ld = (fint)l;
-            return true;
-        }
-    }
-    return false;
-}
-
 /* A C-contiguous copy of x (conjugated when conj) as a new descriptor. */
 static bool c_copy(const RtMat *x, int t, bool cj, RtMat *out, char **buf) {
     size_t sz = tsize[t];
@@ -305,16 +299,6 @@ static bool c_copy(const RtMat *x, int t, bool cj, RtMat *out, char **buf) {
                 put_c(d, t, conj(get_c(d, t)));
         }
     return true;
-}
-
-/* Element stride of a vector along its length (axis of x with len > 1),
- * or 0 when it is not positive / not a whole number of items. */
-static fint vec_inc(int64_t stride, int64_t len, size_t sz) {
-    if (len <= 1)
-        return 1;
-    if (stride <= 0 || stride % (int64_t)sz || stride / (int64_t)sz > 0x7fffffff)
-        return 0;
-    return (fint)(stride / (int64_t)sz);
 }
 
 static void shape_str(char *b, size_t nb, int nd, int64_t m, int64_t n, bool left) {
@@ -431,6 +415,93 @@ static void small_matmul(int t, bool cj, const RtMat *a, const RtMat *b, const R
 #undef SMALL_MATMUL
 #undef NO_CONJ
 
+static int type_or_raise(int32_t code) {
+    int t = type_index(code);
+    if (t < 0)
+        rt_raise("TypeError", "hpcjit: linear algebra on an unsupported element type");
+    return t;
+}
+
+static void identity(const RtMat *x, int t) {
+    for (int64_t i = 0; i < x->m; i++)
+        for (int64_t j = 0; j < x->n; j++)
+            put_c((char *)x->data + i * x->rs + j * x->cs, t, i == j ? 1.0 : 0.0);
+}
+
+static double absval(const RtMat *a, int t, int64_t i, int64_t j) {
+    return cabs(get_c((const char *)a->data + i * a->rs + j * a->cs, t));
+}
+
+/* ---- the Fortran-integer functions, LP64 and ILP64 ---------------------- */
+
+static bool ilp64(void) {
+    pthread_once(&lib.once, load);
+    return lib.ilp64;
+}
+
+#define fint int32_t
+#define LA(x) x##_lp64
+#include "linalg_lapack.inc"
+#undef fint
+#undef LA
+#define fint int64_t
+#define LA(x) x##_ilp64
+#include "linalg_lapack.inc"
+#undef fint
+#undef LA
+
+int32_t rt_linalg_solve(int32_t code, const RtMat *a, const RtMat *b, int32_t b_1d, const RtMat *x) {
+    return ilp64() ? solve_ilp64(code, a, b, b_1d, x) : solve_lp64(code, a, b, b_1d, x);
+}
+
+int32_t rt_linalg_det(int32_t code, const RtMat *a, void *out) {
+    return ilp64() ? det_ilp64(code, a, out) : det_lp64(code, a, out);
+}
+
+int32_t rt_linalg_cholesky(int32_t code, const RtMat *a, int32_t upper, const RtMat *out) {
+    return ilp64() ? cholesky_ilp64(code, a, upper, out) : cholesky_lp64(code, a, upper, out);
+}
+
+int32_t rt_linalg_eigh(int32_t code, const RtMat *a, int32_t upper, const RtMat *w, const RtMat *v) {
+    return ilp64() ? eigh_ilp64(code, a, upper, w, v) : eigh_lp64(code, a, upper, w, v);
+}
+
+int32_t rt_linalg_svd(int32_t code, const RtMat *a, int32_t full, const RtMat *u, const RtMat *s, const RtMat *vt) {
+    return ilp64() ? svd_ilp64(code, a, full, u, s, vt) : svd_lp64(code, a, full, u, s, vt);
+}
+
+int32_t rt_linalg_qr(int32_t code, const RtMat *a, const RtMat *q, const RtMat *r) {
+    return ilp64() ? qr_ilp64(code, a, q, r) : qr_lp64(code, a, q, r);
+}
+
+int32_t rt_linalg_lstsq(int32_t code, const RtMat *a, const RtMat *b, double rcond, const RtMat *x, const RtMat *res, int64_t *nres, int64_t *rank, const RtMat *s) {
+    return ilp64() ? lstsq_ilp64(code, a, b, rcond, x, res, nres, rank, s) : lstsq_lp64(code, a, b, rcond, x, res, nres, rank, s);
+}
+
+int32_t rt_linalg_norm(int32_t code, const RtMat *a, int32_t vector, int32_t kind, double p, double *out) {
+    return ilp64() ? norm_ilp64(code, a, vector, kind, p, out) : norm_lp64(code, a, vector, kind, p, out);
+}
+
+int32_t rt_linalg_slogdet(int32_t code, const RtMat *a, void *sign, void *logdet) {
+    return ilp64() ? slogdet_ilp64(code, a, sign, logdet) : slogdet_lp64(code, a, sign, logdet);
+}
+
+int32_t rt_linalg_matrix_rank(int32_t code, const RtMat *a, double tol, int64_t *rank) {
+    return ilp64() ? matrix_rank_ilp64(code, a, tol, rank) : matrix_rank_lp64(code, a, tol, rank);
+}
+
+int32_t rt_linalg_cond(int32_t code, const RtMat *a, double *out) {
+    return ilp64() ? cond_ilp64(code, a, out) : cond_lp64(code, a, out);
+}
+
+int32_t rt_linalg_pinv(int32_t code, const RtMat *a, double rcond, const RtMat *out) {
+    return ilp64() ? pinv_ilp64(code, a, rcond, out) : pinv_lp64(code, a, rcond, out);
+}
+
+int32_t rt_linalg_eig(int32_t code, const RtMat *a, const RtMat *w, const RtMat *v) {
+    return ilp64() ? eig_ilp64(code, a, w, v) : eig_lp64(code, a, w, v);
+}
+
 int32_t rt_linalg_matmul(int32_t code, int32_t how, const RtMat *a, const RtMat *b, const RtMat *c) {
     if (a->n != b->m) {
         mismatch(how, a, b);
@@ -455,70 +526,7 @@ int32_t rt_linalg_matmul(int32_t code, int32_t how, const RtMat *a, const RtMat 
     }
     if (!fits(m, k) || !fits(n, 1))
         return -1;
-    char *abuf = NULL, *bbuf = NULL, *cbuf = NULL;
-    RtMat A = *a, B = *b, Cm = *c;
-    int32_t st = -1;
-    bool arow = false, brow = false, crow = false;
-    fint lda = 0, ldb = 0, ldc = 0;
-    bool cj = (how & 3) == RT_LA_VDOT && is_cplx(t);
-    if ((cj || !blas_view(&A, sz, &arow, &lda)) && (!c_copy(a, t, cj, &A, &abuf) || !blas_view(&A, sz, &arow, &lda)))
-        goto out;
-    if (!blas_view(&B, sz, &brow, &ldb) && (!c_copy(b, t, false, &B, &bbuf) || !blas_view(&B, sz, &brow, &ldb)))
-        goto out;
-    /* the result: written in place when BLAS can, else through a C scratch */
-    if (!blas_view(&Cm, sz, &crow, &ldc) || !crow) {
-        cbuf = scratch((size_t)(m * n), sz);
-        if (!cbuf)
-            goto out;
-        Cm = (RtMat){cbuf, m, n, n * (int64_t)sz, (int64_t)sz};
-        blas_view(&Cm, sz, &crow, &ldc);
-    }
-    fint M = (fint)m, N = (fint)n, K = (fint)k;
-    if (n == 1 || m == 1) {
-        gemv_t gemv = (gemv_t)routine(F_GEMV, t);
-        if (!gemv)
-            goto out;
-        /* y = A x (n == 1) or y = B^T x (m == 1); Mat is the matrix operand */
-        const RtMat *Mat = n == 1 ? &A : &B, *x = n == 1 ? &B : &A;
-        bool row = n == 1 ? arow : brow;
-        fint ld = n == 1 ? lda : ldb;
-        fint incx = n == 1 ? vec_inc(x->rs, k, sz) : vec_inc(x->cs, k, sz);
-        fint incy = n == 1 ? vec_inc(Cm.rs, m, sz) : vec_inc(Cm.cs, n, sz);
-        char *xbuf = NULL;
-        RtMat X = *x;
-        if (!incx) { /* only when x was not copied: copy it now */
-            if (!c_copy(x, t, false, &X, &xbuf))
-                goto out;
-            incx = 1;
-        }
-        fint rows = n == 1 ? M : K, cols = n == 1 ? K : N; /* Mat is rows x cols */
-        /* column-major Mat: 'N' gives Mat x, 'T' gives Mat^T x; row-major swaps */
-        bool want_t = n == 1 ? false : true;
-        const char *tr = (want_t != row) ? "T" : "N";
-        fint gm = row ? cols : rows, gn = row ? rows : cols;
-        if (incy == 0)
-            incy = 1; /* c is contiguous here (a scratch otherwise) */
-        gemv(tr, &gm, &gn, one_of(t), Mat->data, &ld, X.data, &incx, zero_of(t), Cm.data, &incy, 1);
-        free(xbuf);
-    } else {
-        gemm_t gemm = (gemm_t)routine(F_GEMM, t);
-        if (!gemm)
-            goto out;
-        /* C (row-major) is C^T column-major = B^T A^T: B^T is 'N' on a
-         * row-major B, 'T' on a column-major one; likewise A^T */
-        gemm(brow ? "N" : "T", arow ? "N" : "T", &N, &M, &K, one_of(t), B.data, &ldb, A.data, &lda, zero_of(t),
-             Cm.data, &ldc, 1, 1);
-    }
-    if (cbuf)
-        for (int64_t i = 0; i < m; i++)
-            for (int64_t j = 0; j < n; j++)
-                copy_item((char *)c->data + i * c->rs + j * c->cs, cbuf + (size_t)(i * n + j) * sz, sz);
-    st = 0;
-out:
-    free(abuf);
-    free(bbuf);
-    free(cbuf);
-    return st;
+    return ilp64() ? matmul_blas_ilp64(t, how, a, b, c) : matmul_blas_lp64(t, how, a, b, c);
 }
 
 /* ---- N-d matmul ------------------------------------------------------------ */
@@ -713,62 +721,6 @@ void rt_linalg_trace(int32_t code, const RtMat *a, int64_t offset, int32_t out_c
 
 /* ---- LAPACK ----------------------------------------------------------------- */
 
-static int type_or_raise(int32_t code) {
-    int t = type_index(code);
-    if (t < 0)
-        rt_raise("TypeError", "hpcjit: linear algebra on an unsupported element type");
-    return t;
-}
-
-/* The optimal workspace from a query's first item (a real or complex number). */
-static fint lwork_of(const void *w, int t) {
-    double v = get_real(w, t);
-    return v < 1 ? 1 : (fint)(v + 0.5);
-}
-
-int32_t rt_linalg_solve(int32_t code, const RtMat *a, const RtMat *b, int32_t b_1d, const RtMat *x) {
-    int t = type_or_raise(code);
-    if (t < 0 || !square(a))
-        return -1;
-    int64_t n = a->m;
-    if (b->m != n) {
-        char msg[256];
-        snprintf(msg, sizeof msg,
-                 b_1d ? "solve1: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
-                        "(m,m),(m)->(m) (size %lld is different from %lld)"
-                      : "solve: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
-                        "(m,m),(m,n)->(m,n) (size %lld is different from %lld)",
-                 (long long)b->m, (long long)n);
-        rt_raise("ValueError", msg);
-        return -1;
-    }
-    if (n == 0 || b->n == 0)
-        return 0;
-    if (!fits(n, b->n))
-        return -1;
-    gesv_t gesv = (gesv_t)routine(F_GESV, t);
-    if (!gesv)
-        return -1;
-    size_t sz = tsize[t];
-    int32_t st = -1;
-    char *A = f_copy(a, sz, n, n), *B = A ? f_copy(b, sz, n, b->n) : NULL;
-    fint *ipiv = B ? scratch((size_t)n, sizeof(fint)) : NULL;
-    if (ipiv) {
-        fint N = (fint)n, NR = (fint)b->n, info = 0;
-        gesv(&N, &NR, A, &N, ipiv, B, &N, &info);
-        if (info > 0) {
-            linalg_error("Singular matrix");
-        } else {
-            from_f(B, n, n, b->n, sz, x);
-            st = 0;
-        }
-    }
-    free(A);
-    free(B);
-    free(ipiv);
-    return st;
-}
-
 int32_t rt_linalg_inv(int32_t code, const RtMat *a, const RtMat *out) {
     int t = type_or_raise(code);
     if (t < 0 || !square(a))
@@ -788,592 +740,9 @@ int32_t rt_linalg_inv(int32_t code, const RtMat *a, const RtMat *out) {
     return st;
 }
 
-int32_t rt_linalg_det(int32_t code, const RtMat *a, void *out) {
-    int t = type_or_raise(code);
-    if (t < 0 || !square(a))
-        return -1;
-    int64_t n = a->m;
-    if (n == 0) {
-        put_c(out, t, 1.0);
-        return 0;
-    }
-    getrf_t getrf = (getrf_t)routine(F_GETRF, t);
-    if (!getrf)
-        return -1;
-    size_t sz = tsize[t];
-    char *A = f_copy(a, sz, n, n);
-    fint *ipiv = A ? scratch((size_t)n, sizeof(fint)) : NULL;
-    if (!ipiv) {
-        free(A);
-        return -1;
-    }
-    fint N = (fint)n, info = 0;
-    getrf(&N, &N, A, &N, ipiv, &info);
-    c128 d = 1.0;
-    for (int64_t i = 0; i < n; i++) {
-        d *= get_c(A + (size_t)(i * n + i) * sz, t);
-        if (ipiv[i] != i + 1)
-            d = -d;
-    }
-    put_c(out, t, d);
-    free(A);
-    free(ipiv);
-    return 0;
-}
-
-int32_t rt_linalg_cholesky(int32_t code, const RtMat *a, int32_t upper, const RtMat *out) {
-    int t = type_or_raise(code);
-    if (t < 0 || !square(a))
-        return -1;
-    int64_t n = a->m;
-    if (n == 0)
-        return 0;
-    potrf_t potrf = (potrf_t)routine(F_POTRF, t);
-    if (!potrf)
-        return -1;
-    size_t sz = tsize[t];
-    char *A = f_copy(a, sz, n, n);
-    if (!A)
-        return -1;
-    fint N = (fint)n, info = 0;
-    potrf(upper ? "U" : "L", &N, A, &N, &info, 1);
-    if (info > 0) {
-        free(A);
-        linalg_error("Matrix is not positive definite");
-        return -1;
-    }
-    for (int64_t j = 0; j < n; j++) /* potrf leaves the other triangle as it was */
-        for (int64_t i = 0; i < n; i++)
-            if (upper ? i > j : i < j)
-                put_c(A + (size_t)(i + j * n) * sz, t, 0.0);
-    from_f(A, n, n, n, sz, out);
-    free(A);
-    return 0;
-}
-
-int32_t rt_linalg_eigh(int32_t code, const RtMat *a, int32_t upper, const RtMat *w, const RtMat *v) {
-    int t = type_or_raise(code);
-    if (t < 0 || !square(a))
-        return -1;
-    int64_t n = a->m;
-    if (n == 0)
-        return 0;
-    void *fn = routine(F_EVD, t);
-    if (!fn)
-        return -1;
-    size_t sz = tsize[t], rs = rsize[t];
-    int32_t st = -1;
-    char *A = f_copy(a, sz, n, n), *W = A ? scratch((size_t)n, rs) : NULL;
-    char *work = NULL, *rwork = NULL;
-    fint *iwork = NULL;
-    if (!W)
-        goto out;
-    fint N = (fint)n, info = 0, lw = -1, lrw = -1, liw = -1, iq = 0;
-    const char *jobz = v ? "V" : "N", *uplo = upper ? "U" : "L";
-    double wq[2] = {0, 0}, rq = 0;
-    if (is_cplx(t)) {
-        float rqf = 0;
-        ((heevd_t)fn)(jobz, uplo, &N, A, &N, W, wq, &lw, rs == 4 ? (void *)&rqf : (void *)&rq, &lrw, &iq, &liw, &info,
-                      1, 1);
-        lrw = rs == 4 ? (fint)rqf + 1 : (fint)rq + 1;
-    } else {
-        ((syevd_t)fn)(jobz, uplo, &N, A, &N, W, wq, &lw, &iq, &liw, &info, 1, 1);
-    }
-    lw = lwork_of(wq, t);
-    liw = iq > 1 ? iq : 1;
-    work = scratch((size_t)lw, sz);
-    iwork = work ? scratch((size_t)liw, sizeof(fint)) : NULL;
-    rwork = iwork && is_cplx(t) ? scratch((size_t)lrw, rs) : NULL;
-    if (!iwork || (is_cplx(t) && !rwork))
-        goto out;
-    if (is_cplx(t))
-        ((heevd_t)fn)(jobz, uplo, &N, A, &N, W, work, &lw, rwork, &lrw, iwork, &liw, &info, 1, 1);
-    else
-        ((syevd_t)fn)(jobz, uplo, &N, A, &N, W, work, &lw, iwork, &liw, &info, 1, 1);
-    if (info > 0) {
-        linalg_error("Eigenvalues did not converge");
-        goto out;
-    }
-    from_f(W, n, n, 1, rs, w);
-    if (v)
-        from_f(A, n, n, n, sz, v);
-    st = 0;
-out:
-    free(A);
-    free(W);
-    free(work);
-    free(rwork);
-    free(iwork);
-    return st;
-}
-
-/* gesdd on a copy of a: s (k reals), and with job 'A'/'S' u and vt. */
-static int32_t gesdd(int t, const RtMat *a, char job, char *S, char *U, fint ldu, char *VT, fint ldvt) {
-    void *fn = routine(F_GESDD, t);
-    if (!fn)
-        return -1;
-    int64_t m = a->m, n = a->n, k = min64(m, n);
-    size_t sz = tsize[t], rs = rsize[t];
-    int32_t st = -1;
-    int64_t lda = max64(1, m);
-    char *A = f_copy(a, sz, lda, n), *work = NULL, *rwork = NULL;
-    fint *iwork = A ? scratch((size_t)(8 * k), sizeof(fint)) : NULL;
-    if (!iwork)
-        goto out;
-    if (is_cplx(t)) {
-        int64_t lr = job == 'N' ? 7 * k : k * max64(5 * k + 7, 2 * max64(m, n) + 2 * k + 1);
-        rwork = scratch((size_t)max64(lr, 1), rs);
-        if (!rwork)
-            goto out;
-    }
-    fint M = (fint)m, N = (fint)n, LDA = (fint)lda, lw = -1, info = 0;
-    char jobz[2] = {job, 0};
-    double wq[2] = {0, 0};
-    for (int pass = 0; pass < 2; pass++) {
-        void *w = pass ? (void *)work : (void *)wq;
-        if (is_cplx(t))
-            ((gesdd_c_t)fn)(jobz, &M, &N, A, &LDA, S, U, &ldu, VT, &ldvt, w, &lw, rwork, iwork, &info, 1);
-        else
-            ((gesdd_r_t)fn)(jobz, &M, &N, A, &LDA, S, U, &ldu, VT, &ldvt, w, &lw, iwork, &info, 1);
-        if (pass == 0) {
-            lw = lwork_of(wq, t);
-            work = scratch((size_t)lw, sz);
-            if (!work)
-                goto out;
-        }
-    }
-    if (info > 0) {
-        linalg_error("SVD did not converge");
-        goto out;
-    }
-    st = info < 0 ? -1 : 0;
-    if (info < 0)
-        rt_raise("ValueError", "hpcjit: illegal argument to gesdd");
-out:
-    free(A);
-    free(work);
-    free(rwork);
-    free(iwork);
-    return st;
-}
-
-static void identity(const RtMat *x, int t) {
-    for (int64_t i = 0; i < x->m; i++)
-        for (int64_t j = 0; j < x->n; j++)
-            put_c((char *)x->data + i * x->rs + j * x->cs, t, i == j ? 1.0 : 0.0);
-}
-
-int32_t rt_linalg_svd(int32_t code, const RtMat *a, int32_t full, const RtMat *u, const RtMat *s,
-                      const RtMat *vt) {
-    int t = type_or_raise(code);
-    if (t < 0 || !fits(a->m, a->n))
-        return -1;
-    int64_t m = a->m, n = a->n, k = min64(m, n);
-    if (k == 0) {
-        if (u)
-            identity(u, t);
-        if (vt)
-            identity(vt, t);
-        return 0;
-    }
-    size_t sz = tsize[t], rs = rsize[t];
-    int64_t ucols = full ? m : k, vrows = full ? n : k;
-    char *S = scratch((size_t)k, rs), *U = NULL, *VT = NULL;
-    int32_t st = -1;
-    if (!S)
-        return -1;
-    if (u) {
-        U = scratch((size_t)(m * ucols), sz);
-        VT = U ? scratch((size_t)(vrows * n), sz) : NULL;
-        if (!VT)
-            goto out;
-    }
-    st = gesdd(t, a, u ? (full ? 'A' : 'S') : 'N', S, U, (fint)max64(1, m), VT, (fint)max64(1, vrows));
-    if (st == 0) {
-        from_f(S, k, k, 1, rs, s);
-        if (u) {
-            from_f(U, m, m, ucols, sz, u);
-            from_f(VT, vrows, vrows, n, sz, vt);
-        }
-    }
-out:
-    free(S);
-    free(U);
-    free(VT);
-    return st;
-}
-
-int32_t rt_linalg_qr(int32_t code, const RtMat *a, const RtMat *q, const RtMat *r) {
-    int t = type_or_raise(code);
-    if (t < 0 || !fits(a->m, a->n))
-        return -1;
-    int64_t m = a->m, n = a->n, k = min64(m, n), qc = q ? q->n : 0;
-    size_t sz = tsize[t];
-    if (k == 0) {
-        zero_out(r, sz);
-        if (q)
-            identity(q, t);
-        return 0;
-    }
-    geqrf_t geqrf = (geqrf_t)routine(F_GEQRF, t);
-    orgqr_t orgqr = geqrf ? (orgqr_t)routine(F_ORGQR, t) : NULL;
-    if (!orgqr)
-        return -1;
-    int32_t st = -1;
-    /* room for the m x qc Q of mode 'complete' (qc = m > n) */
-    char *A = f_copy(a, sz, m, max64(n, qc)), *tau = A ? scratch((size_t)k, sz) : NULL, *work = NULL;
-    if (!tau)
-        goto out;
-    fint M = (fint)m, N = (fint)n, K = (fint)k, QC = (fint)max64(qc, 1), lw = -1, info = 0;
-    double wq[2] = {0, 0}, wq2[2] = {0, 0};
-    geqrf(&M, &N, A, &M, tau, wq, &lw, &info);
-    if (q)
-        orgqr(&M, &QC, &K, A, &M, tau, wq2, &lw, &info);
-    lw = lwork_of(wq, t) > lwork_of(wq2, t) ? lwork_of(wq, t) : lwork_of(wq2, t);
-    work = scratch((size_t)lw, sz);
-    if (!work)
-        goto out;
-    geqrf(&M, &N, A, &M, tau, work, &lw, &info);
-    for (int64_t i = 0; i < r->m; i++) /* R: the upper triangle of the first k rows, zeros below */
-        for (int64_t j = 0; j < n; j++)
-            if (i < k && j >= i)
-                copy_item((char *)r->data + i * r->rs + j * r->cs, A + (size_t)(i + j * m) * sz, sz);
-            else
-                put_c((char *)r->data + i * r->rs + j * r->cs, t, 0.0);
-    if (q) {
-        orgqr(&M, &QC, &K, A, &M, tau, work, &lw, &info);
-        from_f(A, m, m, qc, sz, q);
-    }
-    st = 0;
-out:
-    free(A);
-    free(tau);
-    free(work);
-    return st;
-}
-
-int32_t rt_linalg_lstsq(int32_t code, const RtMat *a, const RtMat *b, double rcond, const RtMat *x,
-                        const RtMat *res, int64_t *nres, int64_t *rank, const RtMat *s) {
-    int t = type_or_raise(code);
-    if (t < 0 || !fits(a->m, a->n) || !fits(b->n, 1))
-        return -1;
-    int64_t m = a->m, n = a->n, nr = b->n, k = min64(m, n);
-    if (b->m != m) {
-        linalg_error("Incompatible dimensions");
-        return -1;
-    }
-    size_t sz = tsize[t], rs = rsize[t];
-    *nres = 0;
-    *rank = 0;
-    if (k == 0 || nr == 0) {
-        zero_out(x, sz);
-        if (k == 0 && m > 0 && nr > 0 && n == 0) { /* NumPy: residuals are |b|^2 when n == 0 */
-            for (int64_t j = 0; j < nr; j++) {
-                double acc = 0;
-                for (int64_t i = 0; i < m; i++) {
-                    c128 v = get_c((const char *)b->data + i * b->rs + j * b->cs, t);
-                    acc += creal(v) * creal(v) + cimag(v) * cimag(v);
-                }
-                put_c((char *)res->data + j * res->rs, t < 2 ? t : t - 2, acc);
-            }
-            *nres = nr;
-        }
-        return 0;
-    }
-    void *fn = routine(F_GELSD, t);
-    if (!fn)
-        return -1;
-    if (isnan(rcond))
-        rcond = (rs == 4 ? FLT_EPSILON : DBL_EPSILON) * (double)max64(m, n);
-    int64_t ldb = max64(m, n);
-    int32_t st = -1;
-    char *A = f_copy(a, sz, m, n), *B = A ? f_copy(b, sz, ldb, nr) : NULL;
-    char *S = B ? scratch((size_t)k, rs) : NULL, *work = NULL, *rwork = NULL;
-    fint *iwork = NULL;
-    if (!S)
-        goto out;
-    fint M = (fint)m, N = (fint)n, NR = (fint)nr, LDB = (fint)ldb, lw = -1, info = 0, rk = 0, iq = 0;
-    float rcf = (float)rcond;
-    const void *rc = rs == 4 ? (const void *)&rcf : (const void *)&rcond;
-    double wq[2] = {0, 0}, rq[2] = {0, 0};
-    if (is_cplx(t))
-        ((gelsd_c_t)fn)(&M, &N, &NR, A, &M, B, &LDB, S, rc, &rk, wq, &lw, rq, &iq, &info);
-    else
-        ((gelsd_r_t)fn)(&M, &N, &NR, A, &M, B, &LDB, S, rc, &rk, wq, &lw, &iq, &info);
-    lw = lwork_of(wq, t);
-    fint lrw = is_cplx(t) ? (fint)get_real(rq, t - 2) + 1 : 1;
-    work = scratch((size_t)lw, sz);
-    iwork = work ? scratch((size_t)(iq > 1 ? iq : 1), sizeof(fint)) : NULL;
-    rwork = iwork && is_cplx(t) ? scratch((size_t)lrw, rs) : NULL;
-    if (!iwork || (is_cplx(t) && !rwork))
-        goto out;
-    if (is_cplx(t))
-        ((gelsd_c_t)fn)(&M, &N, &NR, A, &M, B, &LDB, S, rc, &rk, work, &lw, rwork, iwork, &info);
-    else
-        ((gelsd_r_t)fn)(&M, &N, &NR, A, &M, B, &LDB, S, rc, &rk, work, &lw, iwork, &info);
-    if (info > 0) {
-        linalg_error("SVD did not converge in Linear Least Squares");
-        goto out;
-    }
-    from_f(B, ldb, n, nr, sz, x);
-    from_f(S, k, k, 1, rs, s);
-    *rank = rk;
-    if (rk == n && m > n) {
-        int rt = t < 2 ? t : t - 2;
-        for (int64_t j = 0; j < nr; j++) {
-            double acc = 0;
-            for (int64_t i = n; i < m; i++) {
-                c128 v = get_c(B + (size_t)(i + j * ldb) * sz, t);
-                acc += creal(v) * creal(v) + cimag(v) * cimag(v);
-            }
-            put_c((char *)res->data + j * res->rs, rt, acc);
-        }
-        *nres = nr;
-    }
-    st = 0;
-out:
-    free(A);
-    free(B);
-    free(S);
-    free(work);
-    free(rwork);
-    free(iwork);
-    return st;
-}
-
 /* ---- norm ------------------------------------------------------------------ */
 
-static double absval(const RtMat *a, int t, int64_t i, int64_t j) {
-    return cabs(get_c((const char *)a->data + i * a->rs + j * a->cs, t));
-}
-
-int32_t rt_linalg_norm(int32_t code, const RtMat *a, int32_t vector, int32_t kind, double p, double *out) {
-    int t = type_or_raise(code);
-    if (t < 0)
-        return -1;
-    int64_t m = a->m, n = a->n;
-    if (vector) {
-        int64_t len = m * n;
-        const RtMat *v = a;
-        int64_t st = n == 1 ? 0 : 1; /* walk the long axis */
-        if (kind == RT_NORM_FRO || kind == RT_NORM_NUC) {
-            rt_raise("ValueError", kind == RT_NORM_FRO ? "Invalid norm order 'fro' for vectors"
-                                                       : "Invalid norm order 'nuc' for vectors");
-            return -1;
-        }
-        double acc = 0;
-        if (kind == RT_NORM_NONE || p == 2) {
-            for (int64_t i = 0; i < len; i++) {
-                c128 z = get_c((const char *)v->data + (st ? i * v->cs : i * v->rs), t);
-                acc += creal(z) * creal(z) + cimag(z) * cimag(z);
-            }
-            *out = sqrt(acc);
-            return 0;
-        }
-        if (isinf(p)) {
-            if (len == 0) {
-                rt_raise("ValueError", "zero-size array to reduction operation maximum which has no identity");
-                return -1;
-            }
-            acc = p > 0 ? 0 : INFINITY;
-            for (int64_t i = 0; i < len; i++) {
-                double x = st ? absval(v, t, 0, i) : absval(v, t, i, 0);
-                acc = p > 0 ? (x > acc || isnan(x) ? x : acc) : (x < acc || isnan(x) ? x : acc);
-            }
-        } else if (p == 0) {
-            for (int64_t i = 0; i < len; i++)
-                acc += (st ? absval(v, t, 0, i) : absval(v, t, i, 0)) != 0;
-        } else if (p == 1) {
-            for (int64_t i = 0; i < len; i++)
-                acc += st ? absval(v, t, 0, i) : absval(v, t, i, 0);
-        } else {
-            for (int64_t i = 0; i < len; i++)
-                acc += pow(st ? absval(v, t, 0, i) : absval(v, t, i, 0), p);
-            acc = pow(acc, 1.0 / p);
-        }
-        *out = acc;
-        return 0;
-    }
-    if (kind == RT_NORM_NONE || kind == RT_NORM_FRO) {
-        double acc = 0;
-        for (int64_t i = 0; i < m; i++)
-            for (int64_t j = 0; j < n; j++) {
-                double x = absval(a, t, i, j);
-                acc += x * x;
-            }
-        *out = sqrt(acc);
-        return 0;
-    }
-    if (kind == RT_NORM_NUC || p == 2 || p == -2) {
-        int64_t k = min64(m, n);
-        if (k == 0) {
-            rt_raise("ValueError", "zero-size array to reduction operation which has no identity");
-            return -1;
-        }
-        size_t rs = rsize[t];
-        char *S = scratch((size_t)k, rs);
-        if (!S || !fits(m, n) || gesdd(t, a, 'N', S, NULL, 1, NULL, 1) < 0) {
-            free(S);
-            return -1;
-        }
-        double r = kind == RT_NORM_NUC ? 0 : p > 0 ? -INFINITY : INFINITY;
-        for (int64_t i = 0; i < k; i++) {
-            double x = get_real(S + (size_t)i * rs, t);
-            r = kind == RT_NORM_NUC ? r + x : p > 0 ? fmax(r, x) : fmin(r, x);
-        }
-        free(S);
-        *out = r;
-        return 0;
-    }
-    bool cols = p == 1 || p == -1, rows = isinf(p);
-    if (!cols && !rows) {
-        rt_raise("ValueError", "Invalid norm order for matrices.");
-        return -1;
-    }
-    int64_t outer = cols ? n : m, inner = cols ? m : n;
-    if (outer == 0) {
-        rt_raise("ValueError", "zero-size array to reduction operation which has no identity");
-        return -1;
-    }
-    double r = p > 0 ? -INFINITY : INFINITY;
-    for (int64_t o = 0; o < outer; o++) {
-        double acc = 0;
-        for (int64_t i = 0; i < inner; i++)
-            acc += cols ? absval(a, t, i, o) : absval(a, t, o, i);
-        r = p > 0 ? fmax(r, acc) : fmin(r, acc);
-    }
-    *out = r;
-    return 0;
-}
-
 /* ---- slogdet, pinv, matrix_rank, cond, matrix_power ----------------------- */
-
-int32_t rt_linalg_slogdet(int32_t code, const RtMat *a, void *sign, void *logdet) {
-    int t = type_or_raise(code);
-    if (t < 0 || !square(a))
-        return -1;
-    int64_t n = a->m;
-    int rt = t < 2 ? t : t - 2;
-    c128 sg = 1.0;
-    double ld = 0.0;
-    if (n > 0) {
-        getrf_t getrf = (getrf_t)routine(F_GETRF, t);
-        if (!getrf)
-            return -1;
-        size_t sz = tsize[t];
-        char *A = f_copy(a, sz, n, n);
-        fint *ipiv = A ? scratch((size_t)n, sizeof(fint)) : NULL;
-        if (!ipiv) {
-            free(A);
-            return -1;
-        }
-        fint N = (fint)n, info = 0;
-        getrf(&N, &N, A, &N, ipiv, &info);
-        for (int64_t i = 0; i < n; i++) {
-            c128 d = get_c(A + (size_t)(i * n + i) * sz, t);
-            double ad = cabs(d);
-            if (ad == 0) {
-                sg = 0;
-                ld = -INFINITY;
-                break;
-            }
-            sg *= d / ad;
-            ld += log(ad);
-            if (ipiv[i] != i + 1)
-                sg = -sg;
-        }
-        free(A);
-        free(ipiv);
-    }
-    put_c(sign, t, sg);
-    put_c(logdet, rt, ld);
-    return 0;
-}
-
-/* The singular values of a into a new scratch (k reals), NULL on error. */
-static char *singular_values(int t, const RtMat *a) {
-    int64_t k = min64(a->m, a->n);
-    char *S = scratch((size_t)k, rsize[t]);
-    if (S && (!fits(a->m, a->n) || gesdd(t, a, 'N', S, NULL, 1, NULL, 1) < 0)) {
-        free(S);
-        return NULL;
-    }
-    return S;
-}
-
-int32_t rt_linalg_matrix_rank(int32_t code, const RtMat *a, double tol, int64_t *rank) {
-    int t = type_or_raise(code);
-    if (t < 0)
-        return -1;
-    int64_t k = min64(a->m, a->n);
-    *rank = 0;
-    if (k == 0)
-        return 0;
-    char *S = singular_values(t, a);
-    if (!S)
-        return -1;
-    double smax = get_real(S, t); /* descending */
-    if (isnan(tol))
-        tol = smax * (double)max64(a->m, a->n) * (rsize[t] == 4 ? FLT_EPSILON : DBL_EPSILON);
-    for (int64_t i = 0; i < k; i++)
-        *rank += get_real(S + (size_t)i * rsize[t], t) > tol;
-    free(S);
-    return 0;
-}
-
-int32_t rt_linalg_cond(int32_t code, const RtMat *a, double *out) {
-    int t = type_or_raise(code);
-    if (t < 0)
-        return -1;
-    int64_t k = min64(a->m, a->n);
-    if (k == 0) {
-        rt_raise("numpy.linalg.LinAlgError", "cond is not defined on empty arrays");
-        return -1;
-    }
-    char *S = singular_values(t, a);
-    if (!S)
-        return -1;
-    double r = get_real(S, t) / get_real(S + (size_t)(k - 1) * rsize[t], t);
-    free(S);
-    *out = isnan(r) ? INFINITY : r;
-    return 0;
-}
-
-int32_t rt_linalg_pinv(int32_t code, const RtMat *a, double rcond, const RtMat *out) {
-    int t = type_or_raise(code);
-    if (t < 0 || !fits(a->m, a->n))
-        return -1;
-    int64_t m = a->m, n = a->n, k = min64(m, n);
-    size_t sz = tsize[t], rs = rsize[t];
-    if (k == 0) {
-        zero_out(out, sz);
-        return 0;
-    }
-    char *S = scratch((size_t)k, rs), *U = S ? scratch((size_t)(m * k), sz) : NULL;
-    char *VT = U ? scratch((size_t)(k * n), sz) : NULL;
-    int32_t st = -1;
-    if (!VT || gesdd(t, a, 'S', S, U, (fint)m, VT, (fint)k) < 0)
-        goto out;
-    double cut = rcond * get_real(S, t);
-    /* out[j, i] = sum_l conj(VT[l, j]) / s_l * conj(U[i, l]) for s_l > cut */
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = 0; i < m; i++) {
-            c128 acc = 0;
-            for (int64_t l = 0; l < k; l++) {
-                double s = get_real(S + (size_t)l * rs, t);
-                if (s > cut)
-                    acc += conj(get_c(VT + (size_t)(l + j * k) * sz, t)) / s *
-                           conj(get_c(U + (size_t)(i + l * m) * sz, t));
-            }
-            put_c((char *)out->data + j * out->rs + i * out->cs, t, acc);
-        }
-    st = 0;
-out:
-    free(S);
-    free(U);
-    free(VT);
-    return st;
-}
 
 int32_t rt_linalg_matrix_power(int32_t code, const RtMat *a, int64_t n, const RtMat *out) {
     int t = type_index(code);
@@ -1449,56 +818,3 @@ int32_t rt_linalg_norm_axis(int32_t code, const RtMat *a, int32_t axis, int32_t 
     return 0;
 }
 
-int32_t rt_linalg_eig(int32_t code, const RtMat *a, const RtMat *w, const RtMat *v) {
-    int t = type_or_raise(code);
-    if (t < 0 || !square(a))
-        return -1;
-    int64_t n = a->m;
-    if (n == 0)
-        return 0;
-    void *fn = routine(F_GEEV, t);
-    if (!fn)
-        return -1;
-    size_t sz = tsize[t], rs = rsize[t];
-    int32_t st = -1;
-    char *A = f_copy(a, sz, n, n), *W = A ? scratch((size_t)(2 * n), sz) : NULL;
-    char *VR = W && v ? scratch((size_t)(n * n), sz) : NULL, *work = NULL, *rwork = NULL;
-    if (!W || (v && !VR))
-        goto out;
-    if (is_cplx(t) && !(rwork = scratch((size_t)(2 * n), rs)))
-        goto out;
-    fint N = (fint)n, one = 1, ldvr = v ? N : 1, lw = -1, info = 0;
-    const char *jobvr = v ? "V" : "N";
-    double wq[2] = {0, 0}, dummy[2];
-    char *WI = W + (size_t)n * sz; /* real: wr then wi */
-    for (int pass = 0; pass < 2; pass++) {
-        void *wk = pass ? (void *)work : (void *)wq;
-        if (is_cplx(t))
-            ((geev_c_t)fn)("N", jobvr, &N, A, &N, W, dummy, &one, VR, &ldvr, wk, &lw, rwork, &info, 1, 1);
-        else
-            ((geev_r_t)fn)("N", jobvr, &N, A, &N, W, WI, dummy, &one, VR, &ldvr, wk, &lw, &info, 1, 1);
-        if (pass == 0 && !(work = scratch((size_t)(lw = lwork_of(wq, t)), sz)))
-            goto out;
-    }
-    if (info > 0) {
-        linalg_error("Eigenvalues did not converge");
-        goto out;
-    }
-    if (!is_cplx(t))
-        for (int64_t i = 0; i < n; i++)
-            if (get_real(WI + (size_t)i * sz, t) != 0) {
-                rt_raise("ValueError", "eig() argument must not cause a domain change.");
-                goto out;
-            }
-    from_f(W, n, n, 1, sz, w);
-    if (v)
-        from_f(VR, n, n, n, sz, v);
-    st = 0;
-out:
-    free(A);
-    free(W);
-    free(VR);
-    free(work);
-    free(rwork);
-    return st;
-}

@@ -788,3 +788,34 @@ def test_parallel_loop():
     A = r.random((200, 12, 12)) + 12 * np.eye(12)
     B = r.random((200, 12))
     check(l_parallel, A, B, rtol=1e-9)
+
+
+@pytest.mark.numba_skip("hpcjit's BLAS loading")
+def test_ilp64_numpy_openblas():
+    # NumPy's wheels bundle an ILP64 OpenBLAS (64-bit integers, scipy_dgemm_64_);
+    # hpcjit falls back to it when no system library loads
+    import glob
+    import os
+    libs = glob.glob(os.path.join(os.path.dirname(np.__file__), "..", "numpy.libs", "*openblas*"))
+    if not libs:
+        pytest.skip("this NumPy bundles no OpenBLAS")
+    r = run_python("""
+        import numpy as np, hpcjit
+        @hpcjit.njit
+        def f(a, b):
+            return (np.linalg.solve(a, b), a @ a, np.dot(a[0], b), np.linalg.eigh(a + a.T)[0],
+                    np.linalg.svd(a)[1], np.linalg.det(a), np.linalg.lstsq(a[:, :20], b)[0],
+                    np.linalg.qr(a)[1], np.linalg.inv(a), np.linalg.norm(a, 2))
+        r = np.random.default_rng(0)
+        a = r.random((40, 40)) + 40 * np.eye(40)
+        b = r.random(40)
+        got = f(a, b)
+        exp = f.py_func(a, b)
+        for i, (g, e) in enumerate(zip(got, exp)):
+            if i == 7:
+                g, e = np.abs(g), np.abs(e)
+            np.testing.assert_allclose(g, e, rtol=1e-9, atol=1e-9, err_msg=str(i))
+        print(hpcjit._core.linalg_library())
+    """, env={"HPCJIT_BLAS_LIB": os.path.realpath(libs[0])})
+    assert r.returncode == 0, r.stderr
+    assert "(ILP64)" in r.stdout

@@ -6,8 +6,9 @@
  * HPCJIT_BLAS_LIB (a path or soname, or several separated by ':'), else
  * libflexiblas.so.3, libopenblas.so.0, then liblapack.so.3 + libblas.so.3,
  * and uses their Fortran symbols (dgemm_, dgesv_, ... with 32-bit
- * integers).  When none loads, the call raises OSError naming what was
- * tried.
+ * integers); as a last resort the ILP64 OpenBLAS NumPy's wheels bundle
+ * (scipy_dgemm_64_, 64-bit integers) when NumPy has loaded one.  When none
+ * loads, the call raises OSError naming what was tried.
  *
  * Operands are RtMat descriptors of any layout (byte strides, negative
  * ones too); the runtime copies them into Fortran-ordered scratch where
