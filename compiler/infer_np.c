@@ -87,6 +87,8 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NP_PTP: S("ptp", "a", "axis"); break;
     case BI_NP_REAL: S("real", "val"); break;
     case BI_NP_IMAG: S("imag", "val"); break;
+    case BI_NP_NANCUMSUM: S("nancumsum", "a", "axis"); break;
+    case BI_NP_NANCUMPROD: S("nancumprod", "a", "axis"); break;
     default: return false;
     }
 #undef S
@@ -424,7 +426,8 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     case BI_NP_SUM: case BI_NP_PROD: case BI_NP_AMIN: case BI_NP_AMAX: case BI_NP_MEAN:
     case BI_NP_STD: case BI_NP_VAR: case BI_NP_ARGMIN: case BI_NP_ARGMAX: case BI_NP_ALL:
     case BI_NP_ANY: case BI_NP_CUMSUM: case BI_NP_CUMPROD: case BI_NP_NANSUM: case BI_NP_NANPROD:
-    case BI_NP_NANMEAN: case BI_NP_NANMIN: case BI_NP_NANMAX: case BI_NP_PTP: {
+    case BI_NP_NANMEAN: case BI_NP_NANMIN: case BI_NP_NANMAX: case BI_NP_PTP: case BI_NP_NANCUMSUM:
+    case BI_NP_NANCUMPROD: {
         Type *at = slot_type(I, sl, 0, self);
         if (!at)
             return NULL;
@@ -455,14 +458,14 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return NULL;
         Type *dt = at->dtype, *rt;
         bool nanf = id == BI_NP_NANSUM || id == BI_NP_NANPROD || id == BI_NP_NANMEAN || id == BI_NP_NANMIN ||
-                    id == BI_NP_NANMAX;
+                    id == BI_NP_NANMAX || id == BI_NP_NANCUMSUM || id == BI_NP_NANCUMPROD;
         if (nanf && ty_is_complex(dt))
             return UNSUP(I, n, "%s() of complex arrays is not supported by hpcjit", fname);
         if (id == BI_NP_PTP && dt->kind == TY_BOOL)
             return TYPING(I, n, "ptp() of a bool array: numpy boolean subtract is not supported");
         switch (id) {
         case BI_NP_SUM: case BI_NP_PROD: case BI_NP_CUMSUM: case BI_NP_CUMPROD: case BI_NP_NANSUM:
-        case BI_NP_NANPROD:
+        case BI_NP_NANPROD: case BI_NP_NANCUMSUM: case BI_NP_NANCUMPROD:
             rt = sum_dtype(I, dt);
             break;
         case BI_NP_MEAN: case BI_NP_NANMEAN: rt = mean_dtype(I, dt); break;
@@ -478,7 +481,7 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             rt = want;
         }
         infer_store_slots(I, n, sl, ns);
-        bool cum = id == BI_NP_CUMSUM || id == BI_NP_CUMPROD;
+        bool cum = id == BI_NP_CUMSUM || id == BI_NP_CUMPROD || id == BI_NP_NANCUMSUM || id == BI_NP_NANCUMPROD;
         if (cum)
             return ty_array(I->tc, rt, sl[1] ? (at->ndim ? at->ndim : 1) : 1, LAYOUT_C);
         if (!sl[1] || at->ndim <= 1)

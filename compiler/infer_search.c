@@ -55,6 +55,7 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NP_DIGITIZE: S("digitize", "x", "bins", "right"); break;
     case BI_NP_INTERP: S("interp", "x", "xp", "fp", "left", "right"); break;
     case BI_NP_MEDIAN: S("median", "a", "axis"); break;
+    case BI_NP_NANMEDIAN: S("nanmedian", "a", "axis"); break;
     case BI_RANDOM_SEED: S("seed", "seed"); break;
     case BI_RANDOM_RANDOM: S("random", "size"); break;
     case BI_RANDOM_RANDINT: S("randint", "low", "high", "size"); break;
@@ -435,7 +436,8 @@ Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         r = id == BI_ARRAY_SORT ? T(I, TY_NONE) : ty_array(I->tc, dt, flat ? 1 : at->ndim, LAYOUT_C);
         break;
     }
-    case BI_NP_MEDIAN: { /* args [a, axis int64 or NULL]; ty: the mean's float type */
+    case BI_NP_MEDIAN:
+    case BI_NP_NANMEDIAN: { /* args [a, axis int64 or NULL]; ty: the mean's float type */
         if (!need_array(I, sl[0], at, fname))
             return NULL;
         if (ty_is_complex(at->dtype) || at->dtype->kind == TY_BOOL)

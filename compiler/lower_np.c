@@ -858,6 +858,7 @@ typedef struct CumCtx {
     LLVMValueRef slot;   /* running value (kept across rows when flat) */
     LLVMValueRef dst;    /* flat output: next destination pointer slot */
     bool keep;
+    bool nan;            /* nancumsum/nancumprod */
 } CumCtx;
 
 static void cum_row(Lower *L, CumCtx *c, LLVMValueRef p, LLVMValueRef d) {
@@ -866,7 +867,11 @@ static void cum_row(Lower *L, CumCtx *c, LLVMValueRef p, LLVMValueRef d) {
         LLVMBuildStore(L->b, c->op == BI_NP_CUMPROD ? np_one(L, c->rt) : lower_zero(L, c->rt), c->slot);
     NpLoop lp;
     np_loop_begin(L, &lp, c->n);
-    LLVMValueRef x = lower_convert(L, np_at(L), np_load(L, np_offset(L, p, np_mul(L, lp.i, c->s)), c->dt), c->dt, c->rt);
+    LLVMValueRef x0 = np_load(L, np_offset(L, p, np_mul(L, lp.i, c->s)), c->dt);
+    LLVMValueRef x = lower_convert(L, np_at(L), x0, c->dt, c->rt);
+    if (c->nan && ty_is_float(c->dt)) /* nancumsum/nancumprod: NaN as the identity */
+        x = np_sel(L, LLVMBuildFCmp(L->b, LLVMRealUNO, x0, x0, ""),
+                   c->op == BI_NP_CUMPROD ? np_one(L, c->rt) : lower_zero(L, c->rt), x);
     LLVMValueRef v = np_arith(L, c->op == BI_NP_CUMPROD ? '*' : '+', c->rt, lower_load(L, at, c->slot, ""), x);
     LLVMBuildStore(L->b, v, c->slot);
     np_store(L, np_offset(L, d, np_mul(L, lp.i, c->ds)), v, c->rt);
@@ -890,6 +895,9 @@ static LLVMValueRef cumulative(Lower *L, Node *n, LLVMValueRef arr, Type *aty, N
     int nd = aty->ndim;
     CumCtx c = {0};
     c.op = n->builtin;
+    c.nan = c.op == BI_NP_NANCUMSUM || c.op == BI_NP_NANCUMPROD;
+    if (c.nan)
+        c.op = c.op == BI_NP_NANCUMSUM ? BI_NP_CUMSUM : BI_NP_CUMPROD;
     c.dt = aty->dtype;
     c.rt = rty->dtype;
     c.slot = lower_alloca(L, lower_type(L, c.rt), "cum");
@@ -954,7 +962,7 @@ LLVMValueRef lower_np_reduce(Lower *L, Node *n, bool *owned) {
         return NULL;
     BuiltinId op = n->builtin;
     int nd = aty->ndim;
-    if (op == BI_NP_CUMSUM || op == BI_NP_CUMPROD) {
+    if (op == BI_NP_CUMSUM || op == BI_NP_CUMPROD || op == BI_NP_NANCUMSUM || op == BI_NP_NANCUMPROD) {
         *owned = true;
         return cumulative(L, n, arr, aty, axis);
     }
@@ -1076,7 +1084,7 @@ LLVMValueRef lower_np_call(Lower *L, Node *n, bool *owned, bool *handled) {
     case BI_NP_SUM: case BI_NP_PROD: case BI_NP_AMIN: case BI_NP_AMAX: case BI_NP_MEAN: case BI_NP_STD:
     case BI_NP_VAR: case BI_NP_ARGMIN: case BI_NP_ARGMAX: case BI_NP_ALL: case BI_NP_ANY: case BI_NP_CUMSUM:
     case BI_NP_CUMPROD: case BI_NP_NANSUM: case BI_NP_NANPROD: case BI_NP_NANMEAN: case BI_NP_NANMIN:
-    case BI_NP_NANMAX: case BI_NP_PTP:
+    case BI_NP_NANMAX: case BI_NP_PTP: case BI_NP_NANCUMSUM: case BI_NP_NANCUMPROD:
         return lower_np_reduce(L, n, owned);
     case BI_NP_RESHAPE: case BI_NP_RAVEL: case BI_ARRAY_FLATTEN: case BI_NP_TRANSPOSE: case BI_NP_SQUEEZE:
     case BI_NP_EXPAND_DIMS: case BI_NP_CONCATENATE: case BI_NP_STACK: case BI_NP_VSTACK: case BI_NP_HSTACK:

@@ -141,11 +141,23 @@ static LLVMValueRef sort_axis(Lower *L, Node *n, LLVMValueRef av, LLVMValueRef a
 
 /* The median of the sorted row p[0..len) (NaNs last) in float type ft:
  * the middle item or the mean of the two middle ones; NaN when the row is
- * empty or holds a NaN (as NumPy). */
-static LLVMValueRef median_row(Lower *L, LLVMValueRef p, LLVMValueRef len, Type *dt, Type *ft) {
+ * empty or holds a NaN (as NumPy).  skipnan (np.nanmedian): the row ends
+ * before its first NaN. */
+static LLVMValueRef median_row(Lower *L, LLVMValueRef p, LLVMValueRef len, Type *dt, Type *ft, bool skipnan) {
     LLVMTypeRef flt = lower_type(L, ft);
     LLVMValueRef res = lower_alloca(L, flt, "median");
     LLVMBuildStore(L->b, LLVMConstReal(flt, NAN), res);
+    if (skipnan && ty_is_float(dt)) { /* count the leading non-NaNs */
+        LLVMValueRef cnt = lower_alloca(L, L->t_i64, "nonnan");
+        LLVMBuildStore(L->b, lower_i64(L, 0), cnt);
+        NpLoop lp;
+        np_loop_begin(L, &lp, len);
+        LLVMValueRef x = np_load(L, np_offset(L, p, np_mul(L, lp.i, lower_i64(L, ty_itemsize(dt)))), dt);
+        LLVMValueRef ok = LLVMBuildZExt(L->b, LLVMBuildFCmp(L->b, LLVMRealORD, x, x, ""), L->t_i64, "");
+        LLVMBuildStore(L->b, LLVMBuildAdd(L->b, lower_load(L, L->t_i64, cnt, ""), ok, ""), cnt);
+        np_loop_end(L, &lp);
+        len = lower_load(L, L->t_i64, cnt, "");
+    }
     LLVMBasicBlockRef some = lower_block(L, "median.some"), done = lower_block(L, "median.done");
     LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSGT, len, lower_i64(L, 0), ""), some, done);
     lower_at(L, some);
@@ -155,7 +167,7 @@ static LLVMValueRef median_row(Lower *L, LLVMValueRef p, LLVMValueRef len, Type 
     LLVMValueRef a = lower_convert(L, np_at(L), np_load(L, np_offset(L, p, np_mul(L, lo, isz)), dt), dt, ft);
     LLVMValueRef b = lower_convert(L, np_at(L), np_load(L, np_offset(L, p, np_mul(L, mid, isz)), dt), dt, ft);
     LLVMValueRef m = LLVMBuildFDiv(L->b, LLVMBuildFAdd(L->b, a, b, ""), LLVMConstReal(flt, 2.0), "");
-    if (ty_is_float(dt)) {
+    if (ty_is_float(dt) && !skipnan) {
         LLVMValueRef last = np_load(L, np_offset(L, p, np_mul(L, LLVMBuildSub(L->b, len, lower_i64(L, 1), ""), isz)), dt);
         m = np_sel(L, LLVMBuildFCmp(L->b, LLVMRealUNO, last, last, ""), LLVMConstReal(flt, NAN), m);
     }
@@ -171,6 +183,7 @@ static LLVMValueRef median_call(Lower *L, Node *n, bool *owned) {
     Type *aty = a->ty, *dt = aty->dtype;
     Type *ft = n->ty->kind == TY_ARRAY ? n->ty->dtype : n->ty;
     int nd = aty->ndim;
+    bool nan = n->builtin == BI_NP_NANMEDIAN;
     LLVMValueRef av = lower_expr_use(L, a);
     LLVMValueRef axis = axn ? lower_expr_use(L, axn) : NULL;
     if (!av || (axn && !axis))
@@ -185,21 +198,21 @@ static LLVMValueRef median_call(Lower *L, Node *n, bool *owned) {
         LLVMValueRef tot = nitems(L, c);
         LLVMValueRef as[4] = {cd, lower_i64(L, 1), tot, code};
         lower_check_status(L, rt(L, "rt_sort", L->t_i32, t4, 4, as));
-        return median_row(L, cd, tot, dt, ft);
+        return median_row(L, cd, tot, dt, ft, nan);
     }
     AxisBuf ab;
     axis_buf(L, av, aty, np_axis(L, axis, nd), &ab);
     LLVMValueRef as[4] = {ab.data, ab.rows, ab.len, code};
     lower_check_status(L, rt(L, "rt_sort", L->t_i32, t4, 4, as));
     if (nd == 1)
-        return median_row(L, ab.data, ab.len, dt, ft);
+        return median_row(L, ab.data, ab.len, dt, ft, nan);
     /* the rows of the buffer are the output's items in C order */
     LLVMValueRef out = own(L, np_alloc(L, n->ty, ab.pd, false), n->ty);
     LLVMValueRef od = lower_array_field(L, out, ARR_DATA, "");
     LLVMValueRef rowb = np_mul(L, ab.len, lower_i64(L, ty_itemsize(dt)));
     NpLoop lp;
     np_loop_begin(L, &lp, ab.rows);
-    LLVMValueRef m = median_row(L, np_offset(L, ab.data, np_mul(L, lp.i, rowb)), ab.len, dt, ft);
+    LLVMValueRef m = median_row(L, np_offset(L, ab.data, np_mul(L, lp.i, rowb)), ab.len, dt, ft, nan);
     np_store(L, np_offset(L, od, np_mul(L, lp.i, lower_i64(L, ty_itemsize(ft)))), m, ft);
     np_loop_end(L, &lp);
     /* an empty axis leaves rows == 0: the output is all NaN */
@@ -508,7 +521,7 @@ LLVMValueRef lower_search_call(Lower *L, Node *n, bool *owned, bool *handled) {
     case BI_NP_BINCOUNT: return bincount_call(L, n, owned);
     case BI_NP_INTERP: return interp_call(L, n, owned);
     case BI_NP_HISTOGRAM: return histogram_call(L, n, owned);
-    case BI_NP_MEDIAN: return median_call(L, n, owned);
+    case BI_NP_MEDIAN: case BI_NP_NANMEDIAN: return median_call(L, n, owned);
     default: break;
     }
     return lower_random_call(L, n, owned, handled);

@@ -380,3 +380,36 @@ def test_nan_reductions_all_nan_and_errors():
         assert isinstance(e, ValueError)
     with pytest.raises(hpcjit.TypingError):
         nan_all(np.ones(3, dtype=np.bool_))
+
+
+@hpcjit.njit
+def nan_cum(a):
+    return np.nancumsum(a), np.nancumprod(a)
+
+
+@hpcjit.njit
+def nan_cum_axis(a, k):
+    return np.nancumsum(a, axis=k), np.nancumprod(a, k)
+
+
+@pytest.mark.parametrize("dt", [np.int32, np.uint8, np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("layout", ["C", "F", "strided", "reversed"])
+@pytest.mark.parametrize("shape", [(), (0,), (7,), (3, 4, 5)], ids=str)
+def test_nan_cumulative(dt, layout, shape):
+    if shape == () and layout != "C":
+        pytest.skip("0-d arrays have one layout")
+    a = make_array(dt, shape, layout)
+    if np.dtype(dt).kind == "f":
+        a = _with_nans(a / 8)
+    check(nan_cum, a, rtol=tol(dt), atol=1e-9)
+
+
+@pytest.mark.numba_skip(reason="Numba's nancumsum/nancumprod take no axis")
+@pytest.mark.parametrize("dt", [np.int64, np.float64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("layout", ["C", "F", "strided"])
+def test_nan_cumulative_axis(dt, layout):
+    a = make_array(dt, (3, 4, 5), layout)
+    if np.dtype(dt).kind == "f":
+        a = _with_nans(a / 8)
+    for k in range(-3, 3):
+        check(nan_cum_axis, a, k, rtol=1e-10, atol=1e-9)

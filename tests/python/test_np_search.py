@@ -449,3 +449,35 @@ def test_median_axis(dt, layout, shape):
             check(s_median_axis, a, k, rtol=rtol)
     e = check(s_median_axis, a, len(shape))
     assert isinstance(e, np.exceptions.AxisError)
+
+
+@hpcjit.njit
+def s_nanmedian(a):
+    return np.nanmedian(a)
+
+
+@hpcjit.njit
+def s_nanmedian_axis(a, k):
+    return np.nanmedian(a, axis=k)
+
+
+@pytest.mark.parametrize("dt", [np.int64, np.float32, np.float64])
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape", [(0,), (1,), (7,), (300,), (3, 4, 5), (2, 0, 3)])
+def test_nanmedian(dt, layout, shape):
+    a = with_nans(make_array(dt, shape, layout))
+    rtol = 1e-6 if dt == np.float32 else 1e-12
+    check(s_nanmedian, a, rtol=rtol)
+
+
+@pytest.mark.numba_skip(reason="Numba's np.nanmedian takes no axis")
+@pytest.mark.parametrize("dt", [np.int64, np.float32, np.float64])
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape", [(8,), (3, 4, 5), (2, 0, 3)])
+def test_nanmedian_axis(dt, layout, shape):
+    a = with_nans(make_array(dt, shape, layout))
+    if a.dtype.kind == "f" and len(shape) == 3 and a.size:
+        a[0, 1, :] = np.nan  # an all-NaN slice gives NaN
+    rtol = 1e-6 if dt == np.float32 else 1e-12
+    for k in range(-len(shape), len(shape)):
+        check(s_nanmedian_axis, a, k, rtol=rtol)
