@@ -16,7 +16,7 @@
  * (ty R alone); eig/eigvals keep the dtype (real input must have real
  * eigenvalues, as in Numba); svd full_matrices, compute_uv 0/1; norm args are [x, ord, kind,
  * axis] with ord a float64 expression or NULL, kind an RT_NORM_*
- * constant and axis (0/1) given only for vector norms along an axis of a
+ * constant (RT_NORM_FLAT: the 2-norm of an N-d x, flattened) and axis (0/1) given only for vector norms along an axis of a
  * 2-D x (ty 1-D, or 2-D with keepdims=True); lstsq rcond, pinv rcond,
  * matrix_rank tol: a float64 expression or NULL (None), hermitian
  * dropped; cond p dropped (None only); matrix_power n int64 with op_ty
@@ -268,7 +268,10 @@ static bool const_int(const Node *n, int64_t *v) {
 }
 
 static Type *norm_call(Inf *I, Node *n, Node **sl, Type *xt, bool *unk) {
-    if (!need_array(I, sl[0], xt, "norm", 1, 2))
+    /* N-d x: only the 2-norm of the flattened array (ord=None, axis=None) */
+    bool flat = xt->kind == TY_ARRAY && (xt->ndim == 0 || xt->ndim > 2) && is_none(sl[1]) && is_none(sl[2]) &&
+                ty_is_number(xt->dtype);
+    if (!flat && !need_array(I, sl[0], xt, "norm", 1, 2))
         return NULL;
     int64_t axis = -1;
     if (!is_none(sl[2])) {
@@ -302,6 +305,8 @@ static Type *norm_call(Inf *I, Node *n, Node **sl, Type *xt, bool *unk) {
         return NULL;
     }
     n->op_ty = lapack_type(I, xt->dtype);
+    if (flat)
+        kind = RT_NORM_FLAT;
     bool rows = axis >= 0 && xt->ndim == 2; /* vector norms along an axis */
     if (I->final) {
         sl[2] = infer_const_int(I, n->loc, kind);

@@ -279,7 +279,8 @@ static LLVMValueRef trace_call(Lower *L, Node *n) {
 static LLVMValueRef norm_call(Lower *L, Node *n, bool *owned) {
     Opnd A, C;
     Node *ord = np_arg(n, 1), *kind = np_arg(n, 2), *axis = np_arg(n, 3);
-    if (!operand(L, np_arg(n, 0), n->op_ty, false, &A))
+    bool flat = kind->cval.i == RT_NORM_FLAT; /* an N-d x as one C vector */
+    if (!operand(L, np_arg(n, 0), n->op_ty, flat, &A))
         return NULL;
     LLVMValueRef p = ord ? lower_expr_use(L, ord) : LLVMConstReal(L->t_f64, 0.0);
     if (!p)
@@ -302,8 +303,9 @@ static LLVMValueRef norm_call(Lower *L, Node *n, bool *owned) {
         return give(L, out, rty, owned);
     }
     LLVMValueRef out = lower_alloca(L, L->t_f64, "norm");
-    LLVMValueRef as[6] = {lower_i32(L, dt_code(n->op_ty)), mat_of(L, &A, false), lower_i32(L, A.nd == 1),
-                          lower_i32(L, (int32_t)kind->cval.i), p, out};
+    LLVMValueRef as[6] = {lower_i32(L, dt_code(n->op_ty)), flat ? flat_of(L, &A, false) : mat_of(L, &A, false),
+                          lower_i32(L, A.nd == 1 || flat), lower_i32(L, flat ? RT_NORM_NONE : (int32_t)kind->cval.i),
+                          p, out};
     call_checked(L, "rt_linalg_norm", as, 6);
     Type *f64 = ty_scalar(tc(L), TY_FLOAT64);
     return lower_convert(L, n, lower_load(L, L->t_f64, out, "norm"), f64, n->ty);

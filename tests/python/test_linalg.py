@@ -332,6 +332,16 @@ def test_norm_axis(dt, layout):
     check(l_norm_axis_vec, make_array(dt, (7,), layout), rtol=rtol, atol=atol)
 
 
+@pytest.mark.parametrize("dt", FLOATS + [np.int32])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_norm_nd(dt, layout):
+    if AGAINST_NUMBA:
+        pytest.skip("Numba: np.linalg.norm takes 1-D and 2-D arrays")
+    rtol, atol = tol(dt) if np.dtype(dt).kind in "fc" else (1e-12, 0)
+    for shape in [(2, 3, 4), (3, 1, 2, 2), (2, 0, 3)]:
+        check(l_norm, make_array(dt, shape, layout), rtol=rtol, atol=atol)
+
+
 def test_norm_errors():
     e = check(l_norm_ord, np.ones((3, 3)), 3)  # ValueError: Invalid norm order for matrices.
     assert isinstance(e, ValueError)

@@ -66,7 +66,7 @@ void rt_linalg_trace(int32_t code, const RtMat *a, int64_t offset, int32_t out_c
 
 /* np.linalg.norm: kind 0 None, 1 numeric order p, 2 'fro', 3 'nuc';
  * vector (1-D a: a->n == 1) or matrix norms as NumPy; *out a double. */
-enum { RT_NORM_NONE, RT_NORM_P, RT_NORM_FRO, RT_NORM_NUC };
+enum { RT_NORM_NONE, RT_NORM_P, RT_NORM_FRO, RT_NORM_NUC, RT_NORM_FLAT /* compiler only: N-d x flattened */ };
 int32_t rt_linalg_norm(int32_t code, const RtMat *a, int32_t vector, int32_t kind, double p, double *out);
 /* Vector norms of a's columns (axis 0) or rows (axis 1) into out, items
  * `stride` bytes apart, of the real type out_code. */
