@@ -12,7 +12,8 @@
  * input of np.linalg (float32/complex64/complex128 stay); lowering
  * converts array operands whose dtype differs.  Options become N_CONST
  * ints: trace offset is an int64 expression; eigh/eigvalsh UPLO 1 for
- * 'U'; cholesky upper 0/1; qr mode 0 'reduced', 1 'complete', 2 'r'
+ * 'U'; inv/det/cholesky of an N-d a (stacked matrices): ty N-d (det
+ * (N-2)-d); cholesky upper 0/1; qr mode 0 'reduced', 1 'complete', 2 'r'
  * (ty R alone); eig/eigvals keep the dtype (real input must have real
  * eigenvalues, as in Numba); svd full_matrices, compute_uv 0/1; norm args are [x, ord, kind,
  * axis] with ord a float64 expression or NULL, kind an RT_NORM_*
@@ -450,19 +451,26 @@ Type *infer_linalg_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     case BI_LA_EIGVALSH:
     case BI_LA_SVD:
     case BI_LA_QR: {
-        if (!need_array(I, sl[0], at, fname, 2, 2))
+        /* inv, det and cholesky also take stacked matrices (..., M, M) */
+        bool stacked = (id == BI_LA_INV || id == BI_LA_DET || id == BI_LA_CHOLESKY) && at->kind == TY_ARRAY &&
+                       at->ndim > 2;
+        if (!stacked && !need_array(I, sl[0], at, fname, 2, 2))
             return NULL;
+        if (stacked && !ty_is_number(at->dtype))
+            return TYPING(I, sl[0], "%s() needs a numeric array, not %s", fname, infer_tyname(I, at));
         Type *dt = lapack_type(I, at->dtype);
         n->op_ty = dt;
-        if (id == BI_LA_CHOLESKY) {
+        if (id == BI_LA_DET && stacked) {
+            r = arr(I, dt, at->ndim - 2);
+        } else if (id == BI_LA_CHOLESKY) {
             int up = bool_option(I, sl[1], fname, "upper", 0);
             if (up < 0)
                 return NULL;
             if (I->final)
                 sl[1] = infer_const_int(I, n->loc, up);
-            r = arr(I, dt, 2);
+            r = arr(I, dt, at->ndim);
         } else if (id == BI_LA_INV) {
-            r = arr(I, dt, 2);
+            r = arr(I, dt, at->ndim);
         } else if (id == BI_LA_EIG) {
             Type *el[2] = {arr(I, dt, 1), arr(I, dt, 2)};
             r = ty_tuple(I->tc, el, 2);

@@ -312,11 +312,27 @@ static LLVMValueRef norm_call(Lower *L, Node *n, bool *owned) {
 }
 
 /* A square-matrix routine: inv, cholesky (array), det (scalar). */
+/* inv, det, cholesky of stacked matrices: the runtime loops over the stack. */
+static LLVMValueRef stacked_call(Lower *L, Node *n, Opnd *A, bool *owned) {
+    Type *rty = n->ty;
+    int op = n->builtin == BI_LA_INV ? RT_STACK_INV : n->builtin == BI_LA_DET ? RT_STACK_DET : RT_STACK_CHOLESKY;
+    Opnd C;
+    LLVMValueRef out = result(L, rty, A->dims, false, &C);
+    LLVMValueRef upper = lower_i32(L, op == RT_STACK_CHOLESKY ? (int32_t)np_arg(n, 1)->cval.i : 0);
+    LLVMValueRef as[9] = {lower_i32(L, op), lower_i32(L, dt_code(n->op_ty)), lower_i32(L, A->nd), A->data,
+                          i64_buf(L, A->dims, A->nd, "sh"), i64_buf(L, A->st, A->nd, "st"), C.data,
+                          i64_buf(L, C.st, rty->ndim, "ost"), upper};
+    call_checked(L, "rt_linalg_stacked", as, 9);
+    return give(L, out, rty, owned);
+}
+
 static LLVMValueRef square_call(Lower *L, Node *n, bool *owned) {
     Type *dt = n->op_ty;
     Opnd A, C;
     if (!operand(L, np_arg(n, 0), dt, false, &A))
         return NULL;
+    if (A.nd > 2)
+        return stacked_call(L, n, &A, owned);
     LLVMValueRef code = lower_i32(L, dt_code(dt)), ma = mat_of(L, &A, false);
     if (n->builtin == BI_LA_DET) {
         LLVMValueRef slot = scalar_slot(L, dt, NULL);

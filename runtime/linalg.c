@@ -818,3 +818,40 @@ int32_t rt_linalg_norm_axis(int32_t code, const RtMat *a, int32_t axis, int32_t 
     return 0;
 }
 
+
+int32_t rt_linalg_stacked(int32_t op, int32_t code, int32_t nd, void *a, const int64_t *shape,
+                          const int64_t *strides, void *out, const int64_t *ost, int32_t upper) {
+    int nb = nd - 2;
+    int64_t total = 1, idx[MAXND] = {0};
+    if (nd > MAXND)
+        return -1;
+    for (int i = 0; i < nb; i++)
+        total *= shape[i];
+    for (int64_t it = 0; it < total; it++) {
+        int64_t oa = 0, oo = 0;
+        for (int i = 0; i < nb; i++) {
+            oa += idx[i] * strides[i];
+            oo += idx[i] * ost[i];
+        }
+        RtMat A = {(char *)a + oa, shape[nb], shape[nb + 1], strides[nb], strides[nb + 1]};
+        int32_t st;
+        if (op == RT_STACK_DET) {
+            st = rt_linalg_det(code, &A, (char *)out + oo);
+        } else {
+            RtMat O = {(char *)out + oo, shape[nb], shape[nb + 1], ost[nb], ost[nb + 1]};
+            st = op == RT_STACK_INV ? rt_linalg_inv(code, &A, &O) : rt_linalg_cholesky(code, &A, upper, &O);
+        }
+        if (st < 0)
+            return -1;
+        for (int i = nb - 1; i >= 0; i--) {
+            if (++idx[i] < shape[i])
+                break;
+            idx[i] = 0;
+        }
+    }
+    if (total == 0 && shape[nb] != shape[nb + 1]) { /* an empty stack of non-square matrices */
+        linalg_error("Last 2 dimensions of the array must be square");
+        return -1;
+    }
+    return 0;
+}

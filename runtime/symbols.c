@@ -84,6 +84,7 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_linalg_svd),
     RT_SYM(rt_linalg_qr),
     RT_SYM(rt_linalg_lstsq),
+    RT_SYM(rt_linalg_stacked),
     RT_SYM(rt_linalg_slogdet),
     RT_SYM(rt_linalg_pinv),
     RT_SYM(rt_linalg_matrix_rank),

@@ -437,6 +437,26 @@ def test_linalg_errors():
             assert str(e) == str(exp.value)
 
 
+@pytest.mark.numba_skip("Numba's np.linalg takes 2-D arrays only")
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_stacked(dt, layout):
+    rtol, atol = tol(dt)
+    for shape in [(3, 4, 4), (2, 1, 3, 3), (0, 2, 2)]:
+        a = make_array(dt, shape, layout, np.random.default_rng(6))
+        a[...] = a / 10 + 3 * np.eye(shape[-1], dtype=dt)
+        check(l_inv, a, rtol=rtol, atol=atol)
+        check(l_det, a, rtol=rtol * 10, atol=atol)
+        h = make_array(dt, shape, layout)
+        h[...] = a @ np.swapaxes(a, -1, -2).conj()
+        check(l_cholesky, h, rtol=rtol * 10, atol=atol * 10)
+    sing = np.stack([np.eye(2), np.ones((2, 2))]).astype(dt)
+    e = check(l_inv, sing)
+    assert type(e) is np.linalg.LinAlgError and str(e) == "Singular matrix"
+    e = check(l_det, np.ones((2, 3, 4), dt))
+    assert type(e) is np.linalg.LinAlgError
+
+
 @hpcjit.njit
 def l_inv_vector(a):
     return np.linalg.inv(a)
@@ -455,7 +475,7 @@ def test_linalg_typing_errors():
     with pytest.raises(hpcjit.TypingError, match=r"solve\(\) needs a numeric array, not float64"):
         l_solve_scalar(np.eye(2), 1.0)
     with pytest.raises(hpcjit.UnsupportedError, match="stacked"):
-        l_inv(np.ones((2, 3, 3)))
+        l_qr(np.ones((2, 3, 3)))
 
 
 # ---------------------------------------------------------------------------
@@ -604,7 +624,7 @@ def test_no_leaks():
            (l_inv, (np.zeros((3, 3)),)), (l_at, (a, a[:3])), (l_cholesky, (-a @ a.T,)), (l_int_loop, (6,)),
            (l_slogdet, (a,)), (l_pinv, (b,)), (l_rank, (b,)), (l_cond, (a,)), (l_mpow, (a, -3)),
            (l_mpow, (b, 2)), (l_at, (np.ones((2, 3, 4)), b[:4])), (l_at, (np.ones((2, 3, 4)), np.ones((5, 4, 2)))),
-           (l_eig, (a + a.T,)), (l_eigvals, (np.array([[0.0, -1.0], [1.0, 0.0]]),)), (l_norm_axes, (b,))]
+           (l_eig, (a + a.T,)), (l_inv, (np.stack([a, a]),)), (l_inv, (np.stack([a, 0 * a]),)), (l_eigvals, (np.array([[0.0, -1.0], [1.0, 0.0]]),)), (l_norm_axes, (b,))]
     for f, args in fns:  # compile first
         try:
             f(*args)

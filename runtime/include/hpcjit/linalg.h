@@ -111,6 +111,13 @@ int32_t rt_linalg_cond(int32_t code, const RtMat *a, double *out);
  * complex: the power of the inverse). */
 int32_t rt_linalg_matrix_power(int32_t code, const RtMat *a, int64_t n, const RtMat *out);
 
+/* inv, det or cholesky of each matrix of a stack: a has nd > 2 dims
+ * (shape/strides in bytes), out the result (inv/cholesky: a's shape, det:
+ * shape[:-2]) with strides ost.  Stops at the first error, as NumPy. */
+enum { RT_STACK_INV, RT_STACK_DET, RT_STACK_CHOLESKY };
+int32_t rt_linalg_stacked(int32_t op, int32_t code, int32_t nd, void *a, const int64_t *shape,
+                          const int64_t *strides, void *out, const int64_t *ost, int32_t upper);
+
 /* The library loaded ("" before the first call; NULL when none loaded). */
 const char *rt_linalg_library(void);
 
