@@ -955,6 +955,77 @@ static bool stmt_for(Lower *L, Node *n) {
     return lower_for_loop(L, n);
 }
 
+static bool has_float(const Type *t, int depth) {
+    if (!t || depth > 32)
+        return true; /* unknown: assume the worst */
+    if (ty_is_float(t) || ty_is_complex(t))
+        return true;
+    if (t->kind == TY_ARRAY)
+        return has_float(t->dtype, depth + 1);
+    if (t->kind == TY_TUPLE)
+        for (int i = 0; i < t->nelems; i++)
+            if (has_float(t->elems[i], depth + 1))
+                return true;
+    return false;
+}
+
+static bool target_has_float(const Node *t) {
+    if (!t)
+        return false;
+    if (t->kind == N_NAME)
+        return has_float(t->var ? t->var->ty : t->ty, 0);
+    if (t->kind == N_TUPLE || t->kind == N_LIST) {
+        for (int i = 0; i < t->args.len; i++)
+            if (target_has_float(VEC_AT(t->args, i)))
+                return true;
+        return false;
+    }
+    if (t->kind == N_STARRED)
+        return target_has_float(t->a);
+    if (t->kind == N_SUBSCRIPT && t->a && t->a->ty && t->a->ty->kind == TY_ARRAY)
+        return has_float(t->a->ty->dtype, 0);
+    return has_float(t->ty, 0);
+}
+
+/* Whether a statement list assigns a float or complex anything (a
+ * variable, an array element, a tuple holding one).  Any vectorize.width
+ * hint > 1 is also LLVM's licence to reassociate float reductions in that
+ * loop (LoopVectorizeHints::allowReordering), which would change sums. */
+static bool assigns_float(const Node *n, int depth) {
+    if (!n || depth > 10000)
+        return n != NULL;
+    switch (n->kind) {
+    case N_ASSIGN:
+        for (int i = 0; i < n->targets.len; i++)
+            if (target_has_float(VEC_AT(n->targets, i)))
+                return true;
+        break;
+    case N_AUGASSIGN:
+    case N_ANNASSIGN:
+    case N_FOR:
+    case N_NAMEDEXPR:
+        if (target_has_float(n->a))
+            return true;
+        break;
+    default: break;
+    }
+    if (assigns_float(n->a, depth + 1) || assigns_float(n->b, depth + 1) || assigns_float(n->c, depth + 1))
+        return true;
+    const PtrVec *lists[] = {&n->body, &n->orelse, &n->args, &n->args2, &n->targets};
+    for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++)
+        for (int i = 0; i < lists[k]->len; i++)
+            if (assigns_float(VEC_AT(*lists[k], i), depth + 1))
+                return true;
+    return false;
+}
+
+static bool body_assigns_float(const PtrVec *body) {
+    for (int i = 0; i < body->len; i++)
+        if (assigns_float(VEC_AT(*body, i), 0))
+            return true;
+    return false;
+}
+
 bool lower_for_loop(Lower *L, Node *n) {
     if (n->par && L->par_depth == 0)
         return lower_parallel_for(L, n);
@@ -1001,8 +1072,9 @@ bool lower_for_loop(Lower *L, Node *n) {
     /* with a run-time step every access through the value is a gather or
      * scatter; LLVM picks 32 lanes for bytes (sieve), whose scalarised
      * addresses cost ~45 ms of Loop Strength Reduction; 16 lanes compile
-     * in a third of the time and run as fast */
-    if (rval && !LLVMIsAConstantInt(it.step))
+     * in a third of the time and run as fast.  Not where the loop assigns
+     * floats: the hint would let LLVM reorder a float sum. */
+    if (rval && !LLVMIsAConstantInt(it.step) && !body_assigns_float(&n->body))
         loop_hint(L, back, "llvm.loop.vectorize.width", 16);
     if (els) {
         lower_at(L, els);

@@ -220,3 +220,58 @@ def test_ordered_predicated_and_scanned(n):
     b[n // 2:] = np.inf
     r, e = sq_dist(b, a), sq_dist.py_func(b, a)
     assert r == e or (np.isnan(r) and np.isnan(e))
+
+
+@njit
+def step_sum(a, start, step):
+    # a run-time step: the loop carries a vector-width hint unless it
+    # assigns floats (the hint would licence a reordered sum)
+    s = 0.0
+    for j in range(start, a.shape[0], step):
+        s += a[j]
+    return s
+
+
+@njit
+def step_sum_into(a, out, step):
+    for j in range(0, a.shape[0], step):
+        out[0] += a[j] * 0.5
+    return out[0]
+
+
+@njit
+def step_sum_complex(a, step):
+    z = 0j
+    for j in range(0, a.shape[0], step):
+        z += complex(a[j], -a[j])
+    return z
+
+
+@njit
+def step_sum_tuple(a, step):
+    acc = (0.0, 0)
+    for j in range(0, a.shape[0], step):
+        acc = (acc[0] + a[j], acc[1] + 1)
+    return acc
+
+
+@njit
+def step_count_ints(a, step):
+    # integer reductions may still be reassociated (and vectorized)
+    c = 0
+    for j in range(0, a.shape[0], step):
+        c += a[j]
+    return c
+
+
+@pytest.mark.parametrize("step", [1, 2, 3, 7, 64])
+def test_runtime_step_reductions_in_order(step):
+    a = _badly_scaled(5000, 9)
+    for start in (0, 1, 5):
+        assert step_sum(a, start, step) == step_sum.py_func(a, start, step)
+    o1, o2 = np.zeros(1), np.zeros(1)
+    assert step_sum_into(a, o1, step) == step_sum_into.py_func(a, o2, step)
+    assert step_sum_complex(a, step) == step_sum_complex.py_func(a, step)
+    assert step_sum_tuple(a, step) == step_sum_tuple.py_func(a, step)
+    ia = np.arange(5000, dtype=np.int64) * 7919 - 10**6
+    assert step_count_ints(ia, step) == step_count_ints.py_func(ia, step)
