@@ -56,6 +56,10 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NP_INTERP: S("interp", "x", "xp", "fp", "left", "right"); break;
     case BI_NP_MEDIAN: S("median", "a", "axis"); break;
     case BI_NP_NANMEDIAN: S("nanmedian", "a", "axis"); break;
+    case BI_NP_PERCENTILE: S("percentile", "a", "q"); break;
+    case BI_NP_QUANTILE: S("quantile", "a", "q"); break;
+    case BI_NP_NANPERCENTILE: S("nanpercentile", "a", "q"); break;
+    case BI_NP_NANQUANTILE: S("nanquantile", "a", "q"); break;
     case BI_RANDOM_SEED: S("seed", "seed"); break;
     case BI_RANDOM_RANDOM: S("random", "size"); break;
     case BI_RANDOM_RANDINT: S("randint", "low", "high", "size"); break;
@@ -388,7 +392,8 @@ Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     Type *types[MAX_SLOTS] = {at};
     bool unk = IS_UNK(at);
     /* type the other array/number operands */
-    int nops = id == BI_NP_SEARCHSORTED || id == BI_NP_DIGITIZE ? 2 : id == BI_NP_INTERP ? 3 : 1;
+    bool pct = id == BI_NP_PERCENTILE || id == BI_NP_QUANTILE || id == BI_NP_NANPERCENTILE || id == BI_NP_NANQUANTILE;
+    int nops = id == BI_NP_SEARCHSORTED || id == BI_NP_DIGITIZE || pct ? 2 : id == BI_NP_INTERP ? 3 : 1;
     for (int i = 1; i < nops; i++) {
         if (!sl[i])
             return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[i]);
@@ -449,6 +454,26 @@ Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return TY_UNK(I);
         Type *ft = ty_is_float(at->dtype) ? at->dtype : T(I, TY_FLOAT64);
         r = (!sl[1] || at->ndim <= 1) ? ft : ty_array(I->tc, ft, at->ndim - 1, LAYOUT_C);
+        break;
+    }
+    case BI_NP_PERCENTILE: case BI_NP_QUANTILE: case BI_NP_NANPERCENTILE: case BI_NP_NANQUANTILE: {
+        /* args [a, q]: q a float64 scalar, or an array of real numbers (not
+         * cast); ty: a scalar (float32 for a float32 array, as NumPy, else
+         * float64), or a float64 array of q's shape */
+        if (!need_array(I, sl[0], at, fname))
+            return NULL;
+        if (ty_is_complex(at->dtype) || at->dtype->kind == TY_BOOL)
+            return TYPING(I, sl[0], "%s() of %s is not supported", fname, infer_tyname(I, at));
+        Type *qt = types[1], *qe = qt->kind == TY_ARRAY ? qt->dtype : qt;
+        if (!ty_is_number(qe) || ty_is_complex(qe))
+            return TYPING(I, sl[1], "%s() q must be a real number or an array of them, not %s", fname,
+                          infer_tyname(I, qt));
+        if (qt->kind == TY_ARRAY) {
+            r = ty_array(I->tc, T(I, TY_FLOAT64), qt->ndim, LAYOUT_C);
+        } else {
+            infer_cast(I, &sl[1], T(I, TY_FLOAT64));
+            r = at->dtype->kind == TY_FLOAT32 ? at->dtype : T(I, TY_FLOAT64);
+        }
         break;
     }
     case BI_NP_SEARCHSORTED: {

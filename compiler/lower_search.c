@@ -177,6 +177,126 @@ static LLVMValueRef median_row(Lower *L, LLVMValueRef p, LLVMValueRef len, Type 
     return lower_load(L, flt, res, "");
 }
 
+/* np.percentile/quantile (and nan*) of the sorted p[0..n) (NaNs last) at
+ * q (float64, a quantile already: q/100 for percentiles), in ft: NumPy's
+ * 'linear' method, virtual index (n - 1) * q, lerp from the nearer end. */
+static LLVMValueRef quantile_at(Lower *L, LLVMValueRef p, LLVMValueRef n, Type *dt, Type *ft, LLVMValueRef q,
+                                LLVMValueRef nan) {
+    LLVMTypeRef d = L->t_f64, flt = lower_type(L, ft);
+    Type *f64 = ty_scalar(tc(L), TY_FLOAT64);
+    LLVMValueRef last = LLVMBuildSub(L->b, n, lower_i64(L, 1), "");
+    LLVMValueRef vi = LLVMBuildFMul(L->b, LLVMBuildSIToFP(L->b, last, d, ""), q, "vi");
+    LLVMValueRef prevf = lower_intrinsic(L, "llvm.floor", &d, 1, &vi, 1);
+    LLVMValueRef gamma = LLVMBuildFSub(L->b, vi, prevf, "gamma");
+    LLVMValueRef prev = LLVMBuildFPToSI(L->b, prevf, L->t_i64, "");
+    LLVMValueRef hi = LLVMBuildICmp(L->b, LLVMIntSGE, prev, last, "");
+    prev = np_sel(L, hi, last, prev);
+    LLVMValueRef next = np_sel(L, hi, last, LLVMBuildAdd(L->b, prev, lower_i64(L, 1), ""));
+    LLVMValueRef isz = lower_i64(L, ty_itemsize(dt));
+    LLVMValueRef a = lower_convert(L, np_at(L), np_load(L, np_offset(L, p, np_mul(L, prev, isz)), dt), dt, ft);
+    LLVMValueRef b = lower_convert(L, np_at(L), np_load(L, np_offset(L, p, np_mul(L, next, isz)), dt), dt, ft);
+    LLVMValueRef t = lower_convert(L, np_at(L), gamma, f64, ft);
+    LLVMValueRef diff = LLVMBuildFSub(L->b, b, a, "");
+    LLVMValueRef lo_r = LLVMBuildFAdd(L->b, a, LLVMBuildFMul(L->b, diff, t, ""), "");
+    LLVMValueRef hi_r = LLVMBuildFSub(L->b, b, LLVMBuildFMul(L->b, diff, LLVMBuildFSub(L->b, LLVMConstReal(flt, 1.0), t, ""), ""), "");
+    LLVMValueRef r = np_sel(L, LLVMBuildFCmp(L->b, LLVMRealOGE, t, LLVMConstReal(flt, 0.5), ""), hi_r, lo_r);
+    return nan ? np_sel(L, nan, LLVMConstReal(flt, NAN), r) : r;
+}
+
+/* The leading non-NaN items of the sorted p[0..len) (NaNs sort last). */
+static LLVMValueRef nonnan_count(Lower *L, LLVMValueRef p, LLVMValueRef len, Type *dt) {
+    LLVMValueRef cnt = lower_alloca(L, L->t_i64, "nonnan");
+    LLVMBuildStore(L->b, lower_i64(L, 0), cnt);
+    NpLoop lp;
+    np_loop_begin(L, &lp, len);
+    LLVMValueRef x = np_load(L, np_offset(L, p, np_mul(L, lp.i, lower_i64(L, ty_itemsize(dt)))), dt);
+    LLVMValueRef ok = LLVMBuildZExt(L->b, LLVMBuildFCmp(L->b, LLVMRealORD, x, x, ""), L->t_i64, "");
+    LLVMBuildStore(L->b, LLVMBuildAdd(L->b, lower_load(L, L->t_i64, cnt, ""), ok, ""), cnt);
+    np_loop_end(L, &lp);
+    return lower_load(L, L->t_i64, cnt, "");
+}
+
+static LLVMValueRef percentile_call(Lower *L, Node *n, bool *owned) {
+    BuiltinId id = n->builtin;
+    bool pct = id == BI_NP_PERCENTILE || id == BI_NP_NANPERCENTILE;
+    bool skip = id == BI_NP_NANPERCENTILE || id == BI_NP_NANQUANTILE;
+    Node *a = np_arg(n, 0), *qn = np_arg(n, 1);
+    Type *dt = a->ty->dtype, *f64 = ty_scalar(tc(L), TY_FLOAT64);
+    Type *ft = n->ty->kind == TY_ARRAY ? n->ty->dtype : n->ty;
+    LLVMValueRef av = lower_expr_use(L, a);
+    LLVMValueRef qv = av ? lower_expr_use(L, qn) : NULL;
+    if (!qv)
+        return NULL;
+    /* q first, as NumPy: every quantile in [0, 1] (NaN fails too) */
+    LLVMValueRef qd = NULL, qcount = lower_i64(L, 1), qbuf = NULL;
+    if (qn->ty->kind == TY_ARRAY) {
+        qbuf = ccopy_v(L, qv, qn->ty, f64, &qd);
+        qcount = nitems(L, qbuf);
+    } else {
+        qd = lower_alloca(L, L->t_f64, "q");
+        LLVMBuildStore(L->b, qv, qd);
+    }
+    LLVMValueRef scale = LLVMConstReal(L->t_f64, pct ? 100.0 : 1.0);
+    LLVMValueRef bad = lower_alloca(L, L->t_i1, "qbad");
+    LLVMBuildStore(L->b, LLVMConstInt(L->t_i1, 0, 0), bad);
+    NpLoop lp;
+    np_loop_begin(L, &lp, qcount);
+    LLVMValueRef qi = np_load(L, np_offset(L, qd, np_mul(L, lp.i, lower_i64(L, 8))), f64);
+    qi = LLVMBuildFDiv(L->b, qi, scale, "");
+    LLVMValueRef ok = LLVMBuildAnd(L->b, LLVMBuildFCmp(L->b, LLVMRealOGE, qi, LLVMConstReal(L->t_f64, 0.0), ""),
+                                   LLVMBuildFCmp(L->b, LLVMRealOLE, qi, LLVMConstReal(L->t_f64, 1.0), ""), "");
+    LLVMBuildStore(L->b, LLVMBuildOr(L->b, lower_load(L, L->t_i1, bad, ""), LLVMBuildNot(L->b, ok, ""), ""), bad);
+    np_loop_end(L, &lp);
+    lower_raise_if(L, lower_load(L, L->t_i1, bad, ""), "ValueError",
+                   pct ? "Percentiles must be in the range [0, 100]" : "Quantiles must be in the range [0, 1]");
+    /* the sorted items; NaN: the result (or, for nan*, where the items end) */
+    LLVMValueRef cd = NULL;
+    LLVMValueRef c = ccopy_v(L, av, a->ty, dt, &cd);
+    LLVMValueRef tot = nitems(L, c);
+    LLVMTypeRef t4[4] = {L->t_ptr, L->t_i64, L->t_i64, L->t_i32};
+    LLVMValueRef as[4] = {cd, lower_i64(L, 1), tot, lower_i32(L, dt_code(dt))};
+    lower_check_status(L, rt(L, "rt_sort", L->t_i32, t4, 4, as));
+    LLVMValueRef cnt = tot, nan = NULL;
+    if (skip && ty_is_float(dt)) {
+        cnt = nonnan_count(L, cd, tot, dt);
+        nan = np_ieq(L, cnt, lower_i64(L, 0)); /* all-NaN or empty: NaN */
+    } else {
+        if (skip) /* integers: empty gives NaN */
+            nan = np_ieq(L, tot, lower_i64(L, 0));
+        else {
+            LLVMBasicBlockRef ok_bb = lower_branch_raise(L, np_ieq(L, tot, lower_i64(L, 0)), "pct.empty");
+            lower_raise(L, "IndexError", "index -1 is out of bounds for axis 0 with size 0");
+            lower_at(L, ok_bb);
+        }
+        if (ty_is_float(dt) && !skip) {
+            LLVMValueRef lastv = np_load(L, np_offset(L, cd, np_mul(L, LLVMBuildSub(L->b, tot, lower_i64(L, 1), ""),
+                                                                   lower_i64(L, ty_itemsize(dt)))), dt);
+            nan = LLVMBuildFCmp(L->b, LLVMRealUNO, lastv, lastv, "");
+        }
+    }
+    /* an empty row is never read: index 0 of a 1-item stand-in */
+    LLVMValueRef safe = np_sel(L, np_ieq(L, cnt, lower_i64(L, 0)), lower_i64(L, 1), cnt);
+    LLVMValueRef src = cd;
+    if (skip) { /* cnt may be 0: read a NaN-free zero instead */
+        LLVMValueRef zero = lower_alloca(L, lower_mem_type(L, dt), "zero");
+        np_store(L, zero, lower_zero(L, dt), dt);
+        src = np_sel(L, np_ieq(L, cnt, lower_i64(L, 0)), zero, cd);
+    }
+    if (qn->ty->kind != TY_ARRAY) {
+        LLVMValueRef q = LLVMBuildFDiv(L->b, qv, scale, "");
+        return quantile_at(L, src, safe, dt, ft, q, nan);
+    }
+    LLVMValueRef qdims[HJ_MAX_NDIM_LOWER + 1];
+    np_dims(L, qbuf, qn->ty->ndim, qdims, NULL);
+    LLVMValueRef out = own(L, np_alloc(L, n->ty, qdims, false), n->ty);
+    LLVMValueRef od = lower_array_field(L, out, ARR_DATA, "");
+    np_loop_begin(L, &lp, qcount);
+    LLVMValueRef q = LLVMBuildFDiv(L->b, np_load(L, np_offset(L, qd, np_mul(L, lp.i, lower_i64(L, 8))), f64), scale, "");
+    np_store(L, np_offset(L, od, np_mul(L, lp.i, lower_i64(L, 8))), quantile_at(L, src, safe, dt, ft, q, nan), ft);
+    np_loop_end(L, &lp);
+    return give(L, out, n->ty, owned);
+}
+
 /* np.median(a[, axis]): sorted copies (axis last), then the middle of each row. */
 static LLVMValueRef median_call(Lower *L, Node *n, bool *owned) {
     Node *a = np_arg(n, 0), *axn = np_arg(n, 1);
@@ -522,6 +642,8 @@ LLVMValueRef lower_search_call(Lower *L, Node *n, bool *owned, bool *handled) {
     case BI_NP_INTERP: return interp_call(L, n, owned);
     case BI_NP_HISTOGRAM: return histogram_call(L, n, owned);
     case BI_NP_MEDIAN: case BI_NP_NANMEDIAN: return median_call(L, n, owned);
+    case BI_NP_PERCENTILE: case BI_NP_QUANTILE: case BI_NP_NANPERCENTILE: case BI_NP_NANQUANTILE:
+        return percentile_call(L, n, owned);
     default: break;
     }
     return lower_random_call(L, n, owned, handled);

@@ -481,3 +481,37 @@ def test_nanmedian_axis(dt, layout, shape):
     rtol = 1e-6 if dt == np.float32 else 1e-12
     for k in range(-len(shape), len(shape)):
         check(s_nanmedian_axis, a, k, rtol=rtol)
+
+
+@hpcjit.njit
+def s_percentiles(a, q):
+    return np.percentile(a, q), np.quantile(a, q / 100), np.nanpercentile(a, q), np.nanquantile(a, q / 100)
+
+
+@pytest.mark.parametrize("dt", [np.int64, np.int8, np.float32, np.float64])
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape", [(1,), (2,), (7,), (300,), (3, 4, 5)])
+def test_percentile(dt, layout, shape):
+    a = make_array(dt, shape, layout)
+    rtol = 1e-6 if dt == np.float32 else 1e-12
+    for q in (0, 50, 100, 33.3, 12.5, 99.9, 75):
+        check(s_percentiles, a, q, rtol=rtol)
+    check(s_percentiles, a, np.array([0.0, 25.0, 62.5, 100.0]), rtol=rtol)
+    check(s_percentiles, a, np.array([[10, 20], [30, 99]]), rtol=rtol)
+
+
+@pytest.mark.numba_skip(reason="NumPy's NaN, empty and range rules")
+def test_percentile_nan_and_errors():
+    a = with_nans(make_array(np.float64, (20,), "strided"))
+    for q in (0, 40, 100):
+        check(s_percentiles, a, q)
+    check(s_percentiles, np.full(4, np.nan), 50.0)
+    for bad in (-1.0, 100.5, np.nan):
+        e = check(s_percentiles, np.arange(5.0), bad)
+        assert isinstance(e, ValueError) and "must be in the range" in str(e)
+    e = check(s_percentiles, np.arange(5.0), np.array([50.0, 101.0]))
+    assert isinstance(e, ValueError)
+    e = check(s_percentiles, np.zeros(0), 50.0)
+    assert isinstance(e, IndexError)
+    with pytest.raises(hpcjit.TypingError):
+        s_percentiles(np.ones(3, dtype=np.bool_), 5.0)
