@@ -89,6 +89,8 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NP_IMAG: S("imag", "val"); break;
     case BI_NP_NANCUMSUM: S("nancumsum", "a", "axis"); break;
     case BI_NP_NANCUMPROD: S("nancumprod", "a", "axis"); break;
+    case BI_NP_NANVAR: S("nanvar", "a", "axis", "dtype", "out", "ddof"); break;
+    case BI_NP_NANSTD: S("nanstd", "a", "axis", "dtype", "out", "ddof"); break;
     default: return false;
     }
 #undef S
@@ -427,7 +429,7 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     case BI_NP_STD: case BI_NP_VAR: case BI_NP_ARGMIN: case BI_NP_ARGMAX: case BI_NP_ALL:
     case BI_NP_ANY: case BI_NP_CUMSUM: case BI_NP_CUMPROD: case BI_NP_NANSUM: case BI_NP_NANPROD:
     case BI_NP_NANMEAN: case BI_NP_NANMIN: case BI_NP_NANMAX: case BI_NP_PTP: case BI_NP_NANCUMSUM:
-    case BI_NP_NANCUMPROD: {
+    case BI_NP_NANCUMPROD: case BI_NP_NANVAR: case BI_NP_NANSTD: {
         Type *at = slot_type(I, sl, 0, self);
         if (!at)
             return NULL;
@@ -458,7 +460,8 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return NULL;
         Type *dt = at->dtype, *rt;
         bool nanf = id == BI_NP_NANSUM || id == BI_NP_NANPROD || id == BI_NP_NANMEAN || id == BI_NP_NANMIN ||
-                    id == BI_NP_NANMAX || id == BI_NP_NANCUMSUM || id == BI_NP_NANCUMPROD;
+                    id == BI_NP_NANMAX || id == BI_NP_NANCUMSUM || id == BI_NP_NANCUMPROD || id == BI_NP_NANVAR ||
+                    id == BI_NP_NANSTD;
         if (nanf && ty_is_complex(dt))
             return UNSUP(I, n, "%s() of complex arrays is not supported by hpcjit", fname);
         if (id == BI_NP_PTP && dt->kind == TY_BOOL)
@@ -469,7 +472,7 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             rt = sum_dtype(I, dt);
             break;
         case BI_NP_MEAN: case BI_NP_NANMEAN: rt = mean_dtype(I, dt); break;
-        case BI_NP_STD: case BI_NP_VAR: rt = var_dtype(I, dt); break;
+        case BI_NP_STD: case BI_NP_VAR: case BI_NP_NANSTD: case BI_NP_NANVAR: rt = var_dtype(I, dt); break;
         case BI_NP_ARGMIN: case BI_NP_ARGMAX: rt = T(I, TY_INT64); break;
         case BI_NP_ALL: case BI_NP_ANY: rt = T(I, TY_BOOL); break;
         default: rt = dt; break;

@@ -295,6 +295,9 @@ static LLVMValueRef elem_value(Lower *L, LLVMValueRef x, Type *src, Type *acc, T
     if (mode == 2)
         return np_sel(L, LLVMBuildFCmp(L->b, LLVMRealUNO, x, x, ""), lower_zero(L, acc),
                       lower_convert(L, np_at(L), x, src, acc));
+    if (mode == 3) /* mode 1 with NaN as 0 (np.nanvar) */
+        return np_sel(L, LLVMBuildFCmp(L->b, LLVMRealUNO, x, x, ""), lower_zero(L, acc),
+                      elem_value(L, x, src, acc, ct, c, 1));
     LLVMValueRef d = np_arith(L, '-', ct, lower_convert(L, np_at(L), x, src, ct), c);
     if (is_cplx(ct)) {
         LLVMValueRef re = cpart(L, d, 0), im = cpart(L, d, 1);
@@ -317,7 +320,8 @@ static LLVMValueRef pairwise_fn(Lower *L, Type *src, Type *acc, Type *ct, int mo
     snprintf(name, sizeof name, "hj.pairwise.%d.%s", mode, tb.s ? tb.s : "");
     sb_free(&tb);
     LLVMTypeRef at = lower_type(L, acc);
-    LLVMTypeRef params[4] = {L->t_ptr, L->t_i64, L->t_i64, mode == 1 ? lower_type(L, ct) : L->t_i64};
+    bool centred = mode == 1 || mode == 3;
+    LLVMTypeRef params[4] = {L->t_ptr, L->t_i64, L->t_i64, centred ? lower_type(L, ct) : L->t_i64};
     LLVMTypeRef fty = LLVMFunctionType(at, params, 4, 0);
     LLVMValueRef fn = LLVMGetNamedFunction(L->mod, name);
     if (fn)
@@ -414,7 +418,7 @@ typedef struct Red {
     Type *acc;         /* accumulator type */
     LLVMValueRef slot; /* accumulator */
     LLVMValueRef idx;  /* argmin/argmax: best index so far */
-    int mode;          /* pairwise mode (1: var second pass, 2: NaN as 0) */
+    int mode;          /* pairwise mode (1: var second pass, 2: NaN as 0, 3: 1 with NaN as 0) */
     int nan;           /* float sources: 1 skip NaNs (nan* functions), 2 count the non-NaNs */
     Type *ct;          /* mode 1: type of the centre */
     LLVMValueRef centre;
@@ -504,8 +508,9 @@ static void red_row(Lower *L, Red *R, LLVMValueRef p, LLVMValueRef n, LLVMValueR
     LLVMTypeRef at = lower_type(L, R->acc);
     if ((R->op == BI_NP_SUM || R->op == BI_NP_MEAN) && !ty_is_int(R->acc) && R->acc->kind != TY_BOOL) {
         LLVMValueRef fn = pairwise_fn(L, R->dt, R->acc, R->ct, R->mode);
-        LLVMTypeRef params[4] = {L->t_ptr, L->t_i64, L->t_i64, R->mode == 1 ? lower_type(L, R->ct) : L->t_i64};
-        LLVMValueRef args[4] = {p, n, s, R->mode == 1 ? R->centre : lower_i64(L, 0)};
+        bool centred = R->mode == 1 || R->mode == 3;
+        LLVMTypeRef params[4] = {L->t_ptr, L->t_i64, L->t_i64, centred ? lower_type(L, R->ct) : L->t_i64};
+        LLVMValueRef args[4] = {p, n, s, centred ? R->centre : lower_i64(L, 0)};
         LLVMValueRef r = lower_call(L, LLVMFunctionType(at, params, 4, 0), fn, args, 4, "pw");
         LLVMBuildStore(L->b, np_arith(L, '+', R->acc, lower_load(L, at, R->slot, ""), r), R->slot);
         return;
@@ -778,6 +783,60 @@ static LLVMValueRef reduce_nan_ptp(Lower *L, RedPlan *P, Source *src) {
     return red_value(L, &R, cnt);
 }
 
+/* np.nanvar/np.nanstd: the mean and the squared deviations of the
+ * non-NaN items, divided by their count - ddof (NaN when that is <= 0;
+ * integer arrays as np.var). */
+static LLVMValueRef reduce_nanvar(Lower *L, RedPlan *P, Source *src) {
+    bool flt = ty_is_float(P->dt);
+    Type *mt = var_mean_type(L, P->dt, P->rt);
+    Red R = {0};
+    R.op = BI_NP_SUM;
+    R.dt = P->dt;
+    R.acc = mt;
+    R.nan = 1;
+    R.mode = flt ? 2 : 0;
+    R.slot = lower_alloca(L, lower_type(L, mt), "acc");
+    fold(L, &R, src, false);
+    LLVMValueRef cnt;
+    if (flt) {
+        Red C = {0};
+        C.op = BI_NP_SUM;
+        C.dt = P->dt;
+        C.acc = ty_scalar(L->c->tc, TY_INT64);
+        C.nan = 2;
+        C.slot = lower_alloca(L, L->t_i64, "count");
+        fold(L, &C, src, false);
+        cnt = lower_load(L, L->t_i64, C.slot, "");
+    } else {
+        cnt = src->arr ? (src->aty->ndim == 0 ? lower_i64(L, 1) : lower_array_field(L, src->arr, ARR_NITEMS, ""))
+                       : src->n;
+    }
+    R.op = BI_NP_MEAN;
+    LLVMValueRef mean = red_value(L, &R, cnt);
+    Red S = {0};
+    S.op = BI_NP_SUM;
+    S.dt = P->dt;
+    S.acc = P->rt;
+    S.nan = 1;
+    S.mode = flt ? 3 : 1;
+    S.ct = mt;
+    S.centre = mean;
+    S.slot = lower_alloca(L, lower_type(L, P->rt), "acc2");
+    fold(L, &S, src, false);
+    LLVMTypeRef t = lower_type(L, P->rt);
+    LLVMValueRef ss = lower_load(L, t, S.slot, "");
+    LLVMValueRef dof = LLVMBuildSub(L->b, cnt, P->ddof ? P->ddof : lower_i64(L, 0), "");
+    LLVMValueRef le0 = LLVMBuildICmp(L->b, LLVMIntSLE, dof, lower_i64(L, 0), "");
+    if (!flt) /* integers: NumPy's np.var, dof clipped at 0 (inf or nan) */
+        dof = np_sel(L, le0, lower_i64(L, 0), dof);
+    LLVMValueRef v = LLVMBuildFDiv(L->b, ss, LLVMBuildSIToFP(L->b, dof, t, ""), "nanvar");
+    if (flt)
+        v = np_sel(L, le0, LLVMConstReal(t, NAN), v);
+    if (P->op == BI_NP_NANSTD)
+        v = lower_intrinsic(L, "llvm.sqrt", &t, 1, &v, 1);
+    return v;
+}
+
 static LLVMValueRef reduce_one(Lower *L, RedPlan *P, Source *src, LLVMValueRef count) {
     Red R = {0};
     R.op = P->op;
@@ -786,6 +845,8 @@ static LLVMValueRef reduce_one(Lower *L, RedPlan *P, Source *src, LLVMValueRef c
     case BI_NP_NANSUM: case BI_NP_NANPROD: case BI_NP_NANMEAN: case BI_NP_NANMIN: case BI_NP_NANMAX:
     case BI_NP_PTP:
         return reduce_nan_ptp(L, P, src);
+    case BI_NP_NANVAR: case BI_NP_NANSTD:
+        return reduce_nanvar(L, P, src);
     default: break;
     }
     bool ordered = P->op == BI_NP_ARGMIN || P->op == BI_NP_ARGMAX;
@@ -968,7 +1029,8 @@ LLVMValueRef lower_np_reduce(Lower *L, Node *n, bool *owned) {
     }
     RedPlan P = {op, aty->dtype, n->ty->kind == TY_ARRAY ? n->ty->dtype : n->ty, NULL};
     Node *dd = np_arg(n, 4);
-    if ((op == BI_NP_VAR || op == BI_NP_STD) && dd && !(P.ddof = lower_expr_use(L, dd)))
+    if ((op == BI_NP_VAR || op == BI_NP_STD || op == BI_NP_NANVAR || op == BI_NP_NANSTD) && dd &&
+        !(P.ddof = lower_expr_use(L, dd)))
         return NULL;
     const char *emsg = empty_msg(op);
     if (!axis || nd == 0) {
@@ -1084,7 +1146,8 @@ LLVMValueRef lower_np_call(Lower *L, Node *n, bool *owned, bool *handled) {
     case BI_NP_SUM: case BI_NP_PROD: case BI_NP_AMIN: case BI_NP_AMAX: case BI_NP_MEAN: case BI_NP_STD:
     case BI_NP_VAR: case BI_NP_ARGMIN: case BI_NP_ARGMAX: case BI_NP_ALL: case BI_NP_ANY: case BI_NP_CUMSUM:
     case BI_NP_CUMPROD: case BI_NP_NANSUM: case BI_NP_NANPROD: case BI_NP_NANMEAN: case BI_NP_NANMIN:
-    case BI_NP_NANMAX: case BI_NP_PTP: case BI_NP_NANCUMSUM: case BI_NP_NANCUMPROD:
+    case BI_NP_NANMAX: case BI_NP_PTP: case BI_NP_NANCUMSUM: case BI_NP_NANCUMPROD: case BI_NP_NANVAR:
+    case BI_NP_NANSTD:
         return lower_np_reduce(L, n, owned);
     case BI_NP_RESHAPE: case BI_NP_RAVEL: case BI_ARRAY_FLATTEN: case BI_NP_TRANSPOSE: case BI_NP_SQUEEZE:
     case BI_NP_EXPAND_DIMS: case BI_NP_CONCATENATE: case BI_NP_STACK: case BI_NP_VSTACK: case BI_NP_HSTACK:

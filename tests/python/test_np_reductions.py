@@ -413,3 +413,37 @@ def test_nan_cumulative_axis(dt, layout):
         a = _with_nans(a / 8)
     for k in range(-3, 3):
         check(nan_cum_axis, a, k, rtol=1e-10, atol=1e-9)
+
+
+@hpcjit.njit
+def nan_var(a):
+    return np.nanvar(a), np.nanstd(a), np.nanvar(a, ddof=1), np.nanstd(a, None, None, None, 2)
+
+
+@hpcjit.njit
+def nan_var_axis(a, k):
+    return np.nanvar(a, axis=k), np.nanstd(a, k, ddof=1)
+
+
+@pytest.mark.parametrize("dt", [np.int32, np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("layout", ["C", "F", "strided", "reversed"])
+@pytest.mark.parametrize("shape", [(), (0,), (1,), (2,), (7,), (300,), (3, 4, 5)], ids=str)
+def test_nanvar_nanstd(dt, layout, shape):
+    if shape == () and layout != "C":
+        pytest.skip("0-d arrays have one layout")
+    a = make_array(dt, shape, layout)
+    if np.dtype(dt).kind == "f":
+        a = _with_nans(a)
+    check(nan_var, a, rtol=tol(dt), atol=1e-9)
+
+
+@pytest.mark.numba_skip(reason="Numba's nanvar/nanstd take no axis or ddof")
+@pytest.mark.parametrize("dt", [np.int64, np.float64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("layout", ["C", "F", "strided"])
+def test_nanvar_nanstd_axis(dt, layout):
+    a = make_array(dt, (3, 4, 5), layout)
+    if np.dtype(dt).kind == "f":
+        a = _with_nans(a)
+        a[1, :, 2] = np.nan  # an all-NaN slice along axis 1
+    for k in range(-3, 3):
+        check(nan_var_axis, a, k, rtol=1e-10, atol=1e-9)
