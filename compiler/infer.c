@@ -83,12 +83,8 @@ void infer_cast(Inf *I, Node **pn, Type *to) {
 static bool convert_check(Inf *I, Node *n, Type *from, Type *to, const char *what) {
     if (IS_UNK(from) || IS_UNK(to) || ty_can_convert(from, to))
         return true;
-    if (from->kind == TY_NONE || to->kind == TY_NONE)
-        err(I, HJ_DIAG_TYPING, n, "cannot convert %s to %s for %s (Optional values are not supported yet)",
-            infer_tyname(I, from), infer_tyname(I, to), what);
-    else
-        err(I, HJ_DIAG_TYPING, n, "cannot convert %s to %s for %s", infer_tyname(I, from),
-            infer_tyname(I, to), what);
+    err(I, HJ_DIAG_TYPING, n, "cannot convert %s to %s for %s", infer_tyname(I, from), infer_tyname(I, to),
+        what);
     return false;
 }
 
@@ -103,12 +99,13 @@ bool infer_coerce(Inf *I, Node **pn, Type *to, const char *what) {
 }
 
 bool infer_truth(Inf *I, Node **pn) {
-    Type *t = infer_expr(I, pn);
+    Type *t = infer_expr_opt(I, pn);
     if (!t)
         return false;
     if (IS_UNK(t))
         return true;
-    if (!(ty_is_number(t) || t->kind == TY_NONE || t->kind == TY_ARRAY || t->kind == TY_TUPLE)) {
+    Type *v = t->kind == TY_OPTIONAL ? t->base : t; /* None is false, else the value's truth */
+    if (!(ty_is_number(v) || v->kind == TY_NONE || v->kind == TY_ARRAY || v->kind == TY_TUPLE)) {
         err(I, HJ_DIAG_TYPING, *pn, "cannot use %s as a condition", infer_tyname(I, t));
         return false;
     }
@@ -146,11 +143,8 @@ static bool var_assign(Inf *I, Node *at, Var *v, Type *t) {
         return false;
     Type *u = ty_unify(I->tc, v->ty, t);
     if (!u) {
-        const char *extra = (v->ty->kind == TY_NONE || t->kind == TY_NONE)
-                                ? " (Optional values are not supported yet)"
-                                : "";
-        err(I, HJ_DIAG_TYPING, at, "cannot unify %s and %s for variable '%s'%s",
-            infer_tyname(I, v->ty), infer_tyname(I, t), v->name, extra);
+        err(I, HJ_DIAG_TYPING, at, "cannot unify %s and %s for variable '%s'", infer_tyname(I, v->ty),
+            infer_tyname(I, t), v->name);
         return false;
     }
     if (u != v->ty) {
@@ -591,7 +585,7 @@ static Type *binop_expr(Inf *I, Node *n) {
 }
 
 static Type *unary_expr(Inf *I, Node *n) {
-    Type *a = infer_expr(I, &n->a);
+    Type *a = n->op == OP_NOT ? infer_expr_opt(I, &n->a) : infer_expr(I, &n->a); /* not None is True */
     if (!a)
         return NULL;
     if (n->op == OP_NOT) {
@@ -625,7 +619,7 @@ static Type *unary_expr(Inf *I, Node *n) {
 }
 
 static Type *compare_expr(Inf *I, Node *n) {
-    Type *left = infer_expr(I, &n->a);
+    Type *left = infer_expr_opt(I, &n->a);
     if (!left)
         return NULL;
     if (I->final || !n->op_tys)
@@ -633,11 +627,35 @@ static Type *compare_expr(Inf *I, Node *n) {
     bool unk = IS_UNK(left);
     for (int i = 0; i < n->args.len; i++) {
         Node **pr = (Node **)&VEC_AT(n->args, i);
-        Type *right = infer_expr(I, pr);
+        Type *right = infer_expr_opt(I, pr);
         if (!right)
             return NULL;
         OpKind op = n->ops[i];
         Type *ot = NULL;
+        Type *lv = left->kind == TY_OPTIONAL ? left->base : left;
+        Type *rv = right->kind == TY_OPTIONAL ? right->base : right;
+        if ((op == OP_EQ || op == OP_NE) && (left->kind == TY_OPTIONAL || right->kind == TY_OPTIONAL) &&
+            ty_is_number(lv) && ty_is_number(rv)) {
+            /* None == 3 is False, None == None True: compared with the flags */
+            ot = ty_promote_arith(I->tc, lv, rv);
+            if (lv->kind == TY_BOOL && rv->kind == TY_BOOL)
+                ot = lv;
+            n->op_tys[i] = ot;
+            left = right;
+            continue;
+        }
+        if (op != OP_IS && op != OP_ISNOT) {
+            /* only `is`, `==` and `!=` see an Optional as such: elsewhere it
+             * is its value */
+            if (right->kind == TY_OPTIONAL) {
+                infer_cast(I, pr, right->base);
+                right = right->base;
+            }
+            if (left->kind == TY_OPTIONAL) {
+                infer_cast(I, i == 0 ? &n->a : (Node **)&VEC_AT(n->args, i - 1), left->base);
+                left = left->base;
+            }
+        }
         if (IS_UNK(left) || IS_UNK(right)) {
             unk = true;
             ot = TY_UNK(I);
@@ -697,11 +715,11 @@ static Type *compare_expr(Inf *I, Node *n) {
 static Type *boolop_expr(Inf *I, Node *n) {
     Type *t = TY_UNK(I);
     for (int i = 0; i < n->args.len; i++) {
-        Type *a = infer_expr(I, (Node **)&VEC_AT(n->args, i));
+        Type *a = infer_expr_opt(I, (Node **)&VEC_AT(n->args, i));
         if (!a)
             return NULL;
         if (!IS_UNK(a) && !(ty_is_number(a) || a->kind == TY_NONE || a->kind == TY_ARRAY ||
-                            a->kind == TY_TUPLE))
+                            a->kind == TY_TUPLE || a->kind == TY_OPTIONAL))
             return TYPING(I, VEC_AT(n->args, i), "cannot use %s in '%s'", infer_tyname(I, a),
                           n->op == OP_AND ? "and" : "or");
         Type *u = ty_unify(I->tc, t, a);
@@ -720,15 +738,14 @@ static Type *boolop_expr(Inf *I, Node *n) {
 static Type *ifexp_expr(Inf *I, Node *n) {
     if (!infer_truth(I, &n->a))
         return NULL;
-    Type *b = infer_expr(I, &n->b);
-    Type *c = b ? infer_expr(I, &n->c) : NULL;
+    Type *b = infer_expr_opt(I, &n->b);
+    Type *c = b ? infer_expr_opt(I, &n->c) : NULL;
     if (!c)
         return NULL;
     Type *t = ty_unify(I->tc, b, c);
     if (!t)
-        return TYPING(I, n, "cannot unify %s and %s in a conditional expression%s", infer_tyname(I, b),
-                      infer_tyname(I, c),
-                      (b->kind == TY_NONE || c->kind == TY_NONE) ? " (Optional values are not supported yet)" : "");
+        return TYPING(I, n, "cannot unify %s and %s in a conditional expression", infer_tyname(I, b),
+                      infer_tyname(I, c));
     if (!IS_UNK(t) && (!infer_check_value(I, n->b, b) || !infer_check_value(I, n->c, c)))
         return NULL;
     infer_cast(I, &n->b, t);
@@ -740,7 +757,7 @@ static Type *tuple_expr(Inf *I, Node *n) {
     Type **el = arena_alloc(I->a, sizeof(Type *) * (size_t)(n->args.len + 1));
     bool unk = false;
     for (int i = 0; i < n->args.len; i++) {
-        el[i] = infer_expr(I, (Node **)&VEC_AT(n->args, i));
+        el[i] = infer_expr_opt(I, (Node **)&VEC_AT(n->args, i));
         if (!el[i])
             return NULL;
         if (IS_UNK(el[i]))
@@ -917,7 +934,17 @@ static Type *subscript_expr(Inf *I, Node *n, bool store) {
     return TYPING(I, n, "cannot index %s", infer_tyname(I, base));
 }
 
+/* An Optional(T) value used as a T: unwrapped (checked not None at run
+ * time, TypeError otherwise), as Numba does. */
 Type *infer_expr(Inf *I, Node **pn) {
+    Type *t = infer_expr_opt(I, pn);
+    if (!t || t->kind != TY_OPTIONAL)
+        return t;
+    infer_cast(I, pn, t->base);
+    return t->base;
+}
+
+Type *infer_expr_opt(Inf *I, Node **pn) {
     Node *n = *pn;
     Type *t = NULL;
     switch (n->kind) {
@@ -966,7 +993,7 @@ Type *infer_expr(Inf *I, Node **pn) {
         n = *pn; /* may have been rewritten */
         if (t && n->kind == N_CALL && n->call_kind == CALL_BUILTIN && n->builtin == BI_ARRAY_FILL) {
             Node *self = n->self_node ? n->self_node : (n->args.len ? VEC_AT(n->args, 0) : NULL);
-            if (self && refuse_readonly_store(I, n, self->ty))
+            if (self && refuse_readonly_store(I, n, infer_value_ty(self)))
                 return NULL;
         }
         if (t && n->kind == N_CALL && n->call_kind == CALL_BUILTIN &&
@@ -1096,9 +1123,16 @@ static Type *settle_target(Inf *I, Node *t, Node *at) {
 }
 
 static bool assign_value(Inf *I, PtrVec *targets, Node **pv, Node *stmt) {
-    Type *vt = infer_expr(I, pv);
+    Type *vt = infer_expr_opt(I, pv);
     if (!vt)
         return false;
+    bool names_only = true;
+    for (int i = 0; i < targets->len; i++)
+        names_only = names_only && ((Node *)VEC_AT(*targets, i))->kind == N_NAME;
+    if (vt->kind == TY_OPTIONAL && !names_only) {
+        infer_cast(I, pv, vt->base); /* stored into an array or unpacked: must not be None */
+        vt = vt->base;
+    }
     if (!IS_UNK(vt) && !infer_check_value(I, *pv, vt))
         return false;
     for (int i = 0; i < targets->len; i++)
@@ -1202,7 +1236,7 @@ static bool return_stmt(Inf *I, Node *n) {
     Spec *s = I->s;
     Type *t;
     if (n->a) {
-        t = infer_expr(I, &n->a);
+        t = infer_expr_opt(I, &n->a);
         if (!t)
             return false;
         if (!IS_UNK(t) && !infer_check_value(I, n->a, t))
@@ -1216,12 +1250,8 @@ static bool return_stmt(Inf *I, Node *n) {
     } else {
         Type *u = ty_unify(I->tc, s->ret, t);
         if (!u) {
-            err(I, HJ_DIAG_TYPING, n->a ? n->a : n, "cannot unify the return types of '%s': %s and %s%s",
-                s->hf->name, infer_tyname(I, s->ret), infer_tyname(I, t),
-                (t->kind == TY_NONE || s->ret->kind == TY_NONE)
-                    ? " (returning None on some paths and a value on others needs Optional, "
-                      "which is not supported yet)"
-                    : "");
+            err(I, HJ_DIAG_TYPING, n->a ? n->a : n, "cannot unify the return types of '%s': %s and %s",
+                s->hf->name, infer_tyname(I, s->ret), infer_tyname(I, t));
             return false;
         }
         if (u != s->ret) {
@@ -1672,9 +1702,7 @@ static Spec *infer_spec_impl(Compilation *c, int func, Type **argtys, int nargs,
         if (!block_ends(&s->fn->body) && !s->explicit_ret) {
             Type *u = ty_unify(c->tc, s->ret, ty_scalar(c->tc, TY_NONE));
             if (!u) {
-                err(&I, HJ_DIAG_TYPING, s->fn,
-                    "function '%s' returns %s on some paths and None at its end (Optional values "
-                    "are not supported yet)",
+                err(&I, HJ_DIAG_TYPING, s->fn, "function '%s' returns %s on some paths and None at its end",
                     s->hf->name, infer_tyname(&I, s->ret));
                 ok = false;
             } else {

@@ -19,7 +19,17 @@ typedef struct Inf {
     bool changed;
 } Inf;
 
+/* Type an expression; an Optional(T) value is unwrapped to T (an N_CAST
+ * that checks it is not None). */
 Type *infer_expr(Inf *I, Node **pn);
+/* Type an expression, keeping Optional(T) (where values flow as they are:
+ * assignments to names, returns, tuple elements, `is`, truth tests, ...). */
+Type *infer_expr_opt(Inf *I, Node **pn);
+/* The type of an expression typed by infer_expr: its value's type when the
+ * node is an Optional (before the final pass inserts the unwrapping cast). */
+static inline Type *infer_value_ty(const Node *n) {
+    return n->ty && n->ty->kind == TY_OPTIONAL ? n->ty->base : n->ty;
+}
 /* Type `*pn` and convert it to `to` (a cast in the final pass). */
 bool infer_coerce(Inf *I, Node **pn, Type *to, const char *what);
 /* Wrap `*pn` into an N_CAST to `to` when its type differs (final pass). */

@@ -719,7 +719,7 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         if (self) {
             if (!nargs_between(I, n, "copy", 0, 0))
                 return NULL;
-            t = self->ty;
+            t = infer_value_ty(self);
         } else {
             if (!nargs_between(I, n, fname, 1, 1))
                 return NULL;
@@ -743,7 +743,7 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return NULL;
         if (I->final)
             n->self_node = self;
-        return self->ty->kind == TY_BOOL ? T(I, TY_INT64) : self->ty;
+        return infer_value_ty(self)->kind == TY_BOOL ? T(I, TY_INT64) : infer_value_ty(self);
     }
     if (!no_keywords(I, n, fname))
         return NULL;
@@ -940,7 +940,7 @@ static Type *func_call(Inf *I, Node *n, int func) {
                 continue;
             sl[i] = copy_default(I, ((Node *)VEC_AT(decl->params, i))->a, n->loc);
         }
-        Type *t = infer_expr(I, &sl[i]);
+        Type *t = infer_expr_opt(I, &sl[i]); /* an Optional is passed as it is */
         if (!t)
             return NULL;
         if (IS_UNK(t))

@@ -329,7 +329,7 @@ Type *infer_linalg_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         return NULL;
     if (!sl[0])
         return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[0]);
-    Type *at = self ? self->ty : infer_expr(I, &sl[0]);
+    Type *at = self ? infer_value_ty(self) : infer_expr(I, &sl[0]);
     if (!at)
         return NULL;
     bool two = id == BI_NP_DOT || id == BI_NP_MATMUL || id == BI_NP_VDOT || id == BI_NP_OUTER || id == BI_NP_INNER ||

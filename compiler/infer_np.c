@@ -196,7 +196,7 @@ static Type *dtype_of(Inf *I, Node **pd) {
 /* Type slot i: the receiver (already typed) or an argument. */
 static Type *slot_type(Inf *I, Node **sl, int i, Node *self) {
     if (i == 0 && self)
-        return self->ty;
+        return infer_value_ty(self);
     return infer_expr(I, &sl[i]);
 }
 
@@ -344,7 +344,7 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     const char *fname = s.fname;
     n->call_kind = CALL_BUILTIN;
     n->builtin = id;
-    Node *sl[MAX_SLOTS];
+    Node *sl[MAX_SLOTS] = {0};
     int ns = s.n;
     bool unk = false;
 
@@ -378,7 +378,7 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
                     return TYPING(I, kw, "reshape() got an unexpected keyword argument '%s'", kw->name);
             }
         }
-        Type *at = self ? self->ty : (sl[0] ? infer_expr(I, &sl[0]) : NULL);
+        Type *at = self ? infer_value_ty(self) : (sl[0] ? infer_expr(I, &sl[0]) : NULL);
         if (!sl[0] && !self)
             return TYPING(I, n, "reshape() missing required argument 'a'");
         if (!at)

@@ -129,8 +129,8 @@ static Tri decide(const Prune *P, const Node *e, const bool *ok) {
         if (!name || name->kind != N_NAME)
             return UNKNOWN;
         int i = param_of(P, name->name);
-        if (i < 0 || !ok[i])
-            return UNKNOWN;
+        if (i < 0 || !ok[i] || P->s->argtys[i]->kind == TY_OPTIONAL)
+            return UNKNOWN; /* an Optional argument (from a jitted caller) is known at run time only */
         bool none = P->s->argtys[i]->kind == TY_NONE;
         return none == (e->ops[0] == OP_IS) ? TRUE_ : FALSE_;
     }

@@ -126,7 +126,7 @@ static Type *promote(Inf *I, Type *a, Type *b) {
 /* Type slot i (the receiver is typed already). */
 static Type *slot_type(Inf *I, Node **sl, int i, Node *self) {
     if (i == 0 && self)
-        return self->ty;
+        return infer_value_ty(self);
     return infer_expr(I, &sl[i]);
 }
 

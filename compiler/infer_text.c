@@ -38,6 +38,8 @@ static bool printable(const Type *t) {
                 return false;
         return true;
     }
+    if (t->kind == TY_OPTIONAL)
+        return printable(t->base);
     return ty_is_number(t) || t->kind == TY_NONE || t->kind == TY_ARRAY || t->kind == TY_UNKNOWN;
 }
 
@@ -46,7 +48,7 @@ static Type *text_value(Inf *I, Node **pn, const char *what) {
     Node *n = *pn;
     if (n->kind == N_FSTRING)
         return infer_fstring(I, n) ? n->ty : NULL;
-    Type *t = infer_expr(I, pn);
+    Type *t = infer_expr_opt(I, pn); /* an Optional prints None or its value */
     if (!t)
         return NULL;
     n = *pn;

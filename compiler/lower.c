@@ -66,6 +66,11 @@ static LLVMTypeRef make_type(Lower *L, Type *t, bool mem) {
         return LLVMStructTypeInContext(L->ctx, f, (unsigned)t->nelems, 0);
     }
     case TY_ARRAY: return lower_array_type(L, t->ndim);
+    case TY_OPTIONAL: {
+        /* {valid, value}: None is {0, zero} */
+        LLVMTypeRef f[2] = {mem ? L->t_i8 : L->t_i1, mem ? lower_mem_type(L, t->base) : lower_type(L, t->base)};
+        return LLVMStructTypeInContext(L->ctx, f, 2, 0);
+    }
     case TY_RANGE: {
         LLVMTypeRef f[3] = {L->t_i64, L->t_i64, L->t_i64};
         return LLVMStructTypeInContext(L->ctx, f, 3, 0);
@@ -233,6 +238,9 @@ LLVMValueRef lower_truth(Lower *L, const Node *at, LLVMValueRef v, Type *from) {
         return LLVMBuildICmp(L->b, LLVMIntNE, lower_array_field(L, v, ARR_NITEMS, "size"),
                              lower_i64(L, 0), "truth");
     case TY_NONE: return LLVMConstInt(L->t_i1, 0, 0);
+    case TY_OPTIONAL: /* None is false; the value of None is zero, false too */
+        return LLVMBuildAnd(L->b, LLVMBuildExtractValue(L->b, v, 0, "valid"),
+                            lower_truth(L, at, LLVMBuildExtractValue(L->b, v, 1, ""), from->base), "truth");
     case TY_TUPLE: return LLVMConstInt(L->t_i1, from->nelems != 0, 0);
     case TY_RANGE:
         return LLVMBuildICmp(L->b, LLVMIntNE, lower_len(L, at, v, from), lower_i64(L, 0), "truth");
@@ -244,6 +252,32 @@ LLVMValueRef lower_truth(Lower *L, const Node *at, LLVMValueRef v, Type *from) {
     }
 }
 
+/* Optional conversions: to Optional from None, a value or another
+ * Optional; from Optional to its value, raising TypeError on None. */
+static LLVMValueRef convert_optional(Lower *L, const Node *at, LLVMValueRef v, Type *from, Type *to) {
+    if (to->kind == TY_OPTIONAL) {
+        if (from->kind == TY_NONE)
+            return LLVMConstNull(lower_type(L, to));
+        LLVMValueRef valid = from->kind == TY_OPTIONAL ? LLVMBuildExtractValue(L->b, v, 0, "valid")
+                                                       : LLVMConstInt(L->t_i1, 1, 0);
+        LLVMValueRef x = from->kind == TY_OPTIONAL ? LLVMBuildExtractValue(L->b, v, 1, "") : v;
+        x = lower_convert(L, at, x, from->kind == TY_OPTIONAL ? from->base : from, to->base);
+        if (!x)
+            return NULL;
+        LLVMValueRef r = LLVMBuildInsertValue(L->b, LLVMGetUndef(lower_type(L, to)), valid, 0, "");
+        return LLVMBuildInsertValue(L->b, r, x, 1, "opt");
+    }
+    LLVMValueRef none = LLVMBuildNot(L->b, LLVMBuildExtractValue(L->b, v, 0, "valid"), "");
+    StrBuf msg;
+    sb_init(&msg);
+    sb_puts(&msg, "expected ");
+    ty_name(&msg, to);
+    sb_puts(&msg, ", got None");
+    lower_raise_if(L, none, "TypeError", arena_strndup(&L->c->arena, msg.s ? msg.s : "", msg.len));
+    sb_free(&msg);
+    return lower_convert(L, at, LLVMBuildExtractValue(L->b, v, 1, ""), from->base, to);
+}
+
 LLVMValueRef lower_convert(Lower *L, const Node *at, LLVMValueRef v, Type *from, Type *to) {
     if (!v)
         return NULL;
@@ -251,6 +285,8 @@ LLVMValueRef lower_convert(Lower *L, const Node *at, LLVMValueRef v, Type *from,
         return v;
     if (to->kind == TY_BOOL)
         return lower_truth(L, at, v, from);
+    if (from->kind == TY_OPTIONAL || to->kind == TY_OPTIONAL)
+        return convert_optional(L, at, v, from, to);
     if (ty_is_number(from) && ty_is_number(to)) {
         if (ty_is_complex(to)) {
             Type *pt = ty_scalar(L->c->tc, to->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64);
@@ -299,6 +335,11 @@ LLVMValueRef lower_convert(Lower *L, const Node *at, LLVMValueRef v, Type *from,
 LLVMValueRef lower_to_mem(Lower *L, LLVMValueRef v, Type *t) {
     if (t->kind == TY_BOOL)
         return LLVMBuildZExt(L->b, v, L->t_i8, "");
+    if (t->kind == TY_OPTIONAL) {
+        LLVMValueRef valid = LLVMBuildZExt(L->b, LLVMBuildExtractValue(L->b, v, 0, ""), L->t_i8, "");
+        LLVMValueRef r = LLVMBuildInsertValue(L->b, LLVMGetUndef(lower_mem_type(L, t)), valid, 0, "");
+        return LLVMBuildInsertValue(L->b, r, lower_to_mem(L, LLVMBuildExtractValue(L->b, v, 1, ""), t->base), 1, "");
+    }
     if (t->kind == TY_TUPLE && lower_type(L, t) != lower_mem_type(L, t)) {
         LLVMValueRef r = LLVMGetUndef(lower_mem_type(L, t));
         for (int i = 0; i < t->nelems; i++) {
@@ -313,6 +354,12 @@ LLVMValueRef lower_to_mem(Lower *L, LLVMValueRef v, Type *t) {
 LLVMValueRef lower_from_mem(Lower *L, LLVMValueRef v, Type *t) {
     if (t->kind == TY_BOOL)
         return LLVMBuildICmp(L->b, LLVMIntNE, v, LLVMConstInt(L->t_i8, 0, 0), "");
+    if (t->kind == TY_OPTIONAL) {
+        LLVMValueRef valid = LLVMBuildICmp(L->b, LLVMIntNE, LLVMBuildExtractValue(L->b, v, 0, ""),
+                                           LLVMConstInt(L->t_i8, 0, 0), "");
+        LLVMValueRef r = LLVMBuildInsertValue(L->b, LLVMGetUndef(lower_type(L, t)), valid, 0, "");
+        return LLVMBuildInsertValue(L->b, r, lower_from_mem(L, LLVMBuildExtractValue(L->b, v, 1, ""), t->base), 1, "");
+    }
     if (t->kind == TY_TUPLE && lower_type(L, t) != lower_mem_type(L, t)) {
         LLVMValueRef r = LLVMGetUndef(lower_type(L, t));
         for (int i = 0; i < t->nelems; i++) {
@@ -329,6 +376,8 @@ LLVMValueRef lower_from_mem(Lower *L, LLVMValueRef v, Type *t) {
 bool lower_has_refs(const Type *t) {
     if (t->kind == TY_ARRAY)
         return true;
+    if (t->kind == TY_OPTIONAL)
+        return lower_has_refs(t->base);
     if (t->kind == TY_TUPLE)
         for (int i = 0; i < t->nelems; i++)
             if (lower_has_refs(t->elems[i]))
@@ -339,6 +388,10 @@ bool lower_has_refs(const Type *t) {
 /* rt_incref/rt_decref ignore NULL, but arrays from Python have no meminfo:
  * test inline so that borrowed arguments cost no call. */
 static void refop(Lower *L, LLVMValueRef v, Type *t, const char *fn) {
+    if (t->kind == TY_OPTIONAL) { /* None holds a zero value: a NULL meminfo */
+        refop(L, LLVMBuildExtractValue(L->b, v, 1, ""), t->base, fn);
+        return;
+    }
     if (t->kind == TY_TUPLE) {
         for (int i = 0; i < t->nelems; i++)
             if (lower_has_refs(t->elems[i]))

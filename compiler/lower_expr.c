@@ -478,6 +478,12 @@ static LLVMValueRef compare_one(Lower *L, Node *n, OpKind op, Type *t, LLVMValue
                                 LLVMValueRef b, Type *bt) {
     if (op == OP_IS || op == OP_ISNOT) {
         bool same;
+        if ((at->kind == TY_OPTIONAL && bt->kind == TY_NONE) || (bt->kind == TY_OPTIONAL && at->kind == TY_NONE)) {
+            LLVMValueRef valid = LLVMBuildExtractValue(L->b, at->kind == TY_OPTIONAL ? a : b, 0, "valid");
+            return op == OP_IS ? LLVMBuildNot(L->b, valid, "isnone") : valid;
+        }
+        if (at->kind == TY_OPTIONAL || bt->kind == TY_OPTIONAL)
+            return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "'is' between Optional values is only supported with None");
         if (at->kind == TY_NONE || bt->kind == TY_NONE)
             same = at->kind == bt->kind;
         else if (at == bt && (at->kind == TY_BOOL))
@@ -487,6 +493,22 @@ static LLVMValueRef compare_one(Lower *L, Node *n, OpKind op, Type *t, LLVMValue
         else
             return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "'is' is only supported with None and bools");
         return LLVMConstInt(L->t_i1, (op == OP_IS) == same, 0);
+    }
+    if ((op == OP_EQ || op == OP_NE) && (at->kind == TY_OPTIONAL || bt->kind == TY_OPTIONAL)) {
+        /* equal when both are None, or both are values and equal */
+        bool oa = at->kind == TY_OPTIONAL, ob = bt->kind == TY_OPTIONAL;
+        LLVMValueRef one = LLVMConstInt(L->t_i1, 1, 0);
+        LLVMValueRef va = oa ? LLVMBuildExtractValue(L->b, a, 0, "") : one;
+        LLVMValueRef vb = ob ? LLVMBuildExtractValue(L->b, b, 0, "") : one;
+        LLVMValueRef x = lower_convert(L, n, oa ? LLVMBuildExtractValue(L->b, a, 1, "") : a, oa ? at->base : at, t);
+        LLVMValueRef y = lower_convert(L, n, ob ? LLVMBuildExtractValue(L->b, b, 1, "") : b, ob ? bt->base : bt, t);
+        LLVMValueRef c = x && y ? lower_cmp(L, n, OP_EQ, t, x, y) : NULL;
+        if (!c)
+            return NULL;
+        LLVMValueRef both = LLVMBuildAnd(L->b, va, vb, "");
+        LLVMValueRef neither = LLVMBuildNot(L->b, LLVMBuildOr(L->b, va, vb, ""), "");
+        LLVMValueRef eq = LLVMBuildOr(L->b, LLVMBuildAnd(L->b, both, c, ""), neither, "opteq");
+        return op == OP_EQ ? eq : LLVMBuildNot(L->b, eq, "optne");
     }
     if (op == OP_IN || op == OP_NOTIN) {
         if (bt->kind != TY_TUPLE)

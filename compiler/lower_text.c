@@ -74,6 +74,19 @@ static char dtype_char(const Type *dt) { return "?bhilBHILfdFD"[dt->kind - TY_BO
 static void write_value(Lower *L, LLVMValueRef v, Type *t, bool repr) {
     switch (t->kind) {
     case TY_NONE: text(L, "None"); return;
+    case TY_OPTIONAL: {
+        LLVMBasicBlockRef some = lower_block(L, "opt.value"), none = lower_block(L, "opt.none"),
+                          done = lower_block(L, "opt.done");
+        LLVMBuildCondBr(L->b, LLVMBuildExtractValue(L->b, v, 0, "valid"), some, none);
+        lower_at(L, some);
+        write_value(L, LLVMBuildExtractValue(L->b, v, 1, ""), t->base, repr);
+        LLVMBuildBr(L->b, done);
+        lower_at(L, none);
+        text(L, "None");
+        LLVMBuildBr(L->b, done);
+        lower_at(L, done);
+        return;
+    }
     case TY_BOOL: call(L, "rt_text_bool", L->t_i32, LLVMBuildZExt(L->b, v, L->t_i32, "")); return;
     case TY_FLOAT32: call(L, "rt_text_f32", L->t_f32, v); return;
     case TY_FLOAT64: call(L, "rt_text_f64", L->t_f64, v); return;

@@ -69,6 +69,8 @@ static bool same_shape(const Type *a, const Type *b) {
         return a->builtin == b->builtin;
     case TY_BOUND_METHOD:
         return a->builtin == b->builtin && a->self_ty == b->self_ty;
+    case TY_OPTIONAL:
+        return a->base == b->base;
     default:
         return true;
     }
@@ -92,6 +94,18 @@ static Type *intern(TyCtx *tc, const Type *p) {
         t->name = arena_strdup(tc->arena, p->name);
     vec_push(tc->arena, &tc->compound, t);
     return t;
+}
+
+Type *ty_optional(TyCtx *tc, Type *base) {
+    if (base->kind == TY_OPTIONAL)
+        return base;
+    Type p = {.kind = TY_OPTIONAL, .base = base};
+    return intern(tc, &p);
+}
+
+/* A type that may become Optional(t): a value other than None. */
+static bool optionable(const Type *t) {
+    return ty_is_number(t) || t->kind == TY_ARRAY || t->kind == TY_TUPLE;
 }
 
 Type *ty_tuple(TyCtx *tc, Type **elems, int n) {
@@ -233,6 +247,12 @@ Type *ty_unify(TyCtx *tc, Type *a, Type *b) {
         return a;
     if (ty_is_number(a) && ty_is_number(b))
         return unify_numbers(tc, a, b);
+    if (a->kind == TY_NONE || b->kind == TY_NONE || a->kind == TY_OPTIONAL || b->kind == TY_OPTIONAL) {
+        /* none+T, Optional(T)+U, Optional+none: Optional of the values' unification */
+        Type *x = a->kind == TY_OPTIONAL ? a->base : a, *y = b->kind == TY_OPTIONAL ? b->base : b;
+        Type *u = x->kind == TY_NONE ? y : y->kind == TY_NONE ? x : ty_unify(tc, x, y);
+        return u && optionable(u) ? ty_optional(tc, u) : NULL;
+    }
     if (a->kind != b->kind)
         return NULL;
     switch (a->kind) {
@@ -277,6 +297,10 @@ bool ty_can_convert(const Type *from, const Type *to) {
         return true;
     if (ty_is_number(from) && ty_is_number(to))
         return !(ty_is_complex(from) && !ty_is_complex(to));
+    if (to->kind == TY_OPTIONAL)
+        return from->kind == TY_NONE || ty_can_convert(from->kind == TY_OPTIONAL ? from->base : from, to->base);
+    if (from->kind == TY_OPTIONAL)
+        return ty_can_convert(from->base, to); /* checked not None at run time */
     if (from->kind != to->kind)
         return false;
     switch (from->kind) {
@@ -347,6 +371,11 @@ void ty_name(StrBuf *b, const Type *t) {
         sb_putc(b, ')');
         break;
     case TY_FUNCTION: sb_printf(b, "function(#%d)", t->func); break;
+    case TY_OPTIONAL:
+        sb_puts(b, "OptionalType(");
+        ty_name(b, t->base);
+        sb_putc(b, ')');
+        break;
     case TY_MODULE: sb_printf(b, "Module(%s)", t->name); break;
     case TY_BUILTIN: sb_printf(b, "Function(%s)", builtin_name((BuiltinId)t->builtin)); break;
     case TY_EXC_CLASS: sb_printf(b, "class(%s)", t->name); break;
@@ -394,6 +423,10 @@ void ty_typecode(StrBuf *b, const Type *t) {
         sb_putc(b, 't');
         ty_typecode(b, t->dtype);
         break;
+    case TY_OPTIONAL:
+        sb_putc(b, 'o');
+        ty_typecode(b, t->base);
+        break;
     default:
         break; /* no value crosses the boundary */
     }
@@ -424,6 +457,13 @@ static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
             return NULL;
         *p = s + 2;
         return ty_dtype(tc, t);
+    case 'o':
+        s++;
+        t = from_typecode(tc, &s, depth + 1);
+        if (!t || !optionable(t))
+            return NULL;
+        *p = s;
+        return ty_optional(tc, t);
     case 'a':
     case 'r': {
         Type *dt = scalar_from_code(tc, s[1]);

@@ -31,6 +31,7 @@ typedef enum TyKind {
     TY_EXC_CLASS,  /* name: "ValueError" - an exception class                   */
     TY_EXC_VALUE,  /* name: an exception instance, only as `raise` operand     */
     TY_BOUND_METHOD, /* builtin + self_ty: `arr.copy` before the call           */
+    TY_OPTIONAL,   /* base: a value of type base, or None (Numba's OptionalType) */
     TY_COUNT
 } TyKind;
 
@@ -54,6 +55,8 @@ struct Type {
     /* TY_BUILTIN, TY_BOUND_METHOD */
     int builtin;    /* BuiltinId */
     Type *self_ty;  /* TY_BOUND_METHOD: the receiver's type */
+    /* TY_OPTIONAL */
+    Type *base;     /* a number, array or tuple type (never none or optional) */
     /* owned by the lowering of the current compilation: cached LLVMTypeRef */
     void *llvm;
     void *llvm_mem; /* in-memory form when it differs (bool: i8) */
@@ -76,6 +79,8 @@ Type *ty_builtin(TyCtx *tc, int builtin);
 Type *ty_exc_class(TyCtx *tc, const char *name);
 Type *ty_exc_value(TyCtx *tc, const char *name);
 Type *ty_bound_method(TyCtx *tc, int builtin, Type *self_ty);
+/* Optional(base); base itself when it is already optional. */
+Type *ty_optional(TyCtx *tc, Type *base);
 
 static inline bool ty_is_int(const Type *t) { return t->kind >= TY_INT8 && t->kind <= TY_UINT64; }
 static inline bool ty_is_signed(const Type *t) { return t->kind >= TY_INT8 && t->kind <= TY_INT64; }
@@ -85,6 +90,7 @@ static inline bool ty_is_complex(const Type *t) { return t->kind == TY_COMPLEX64
 /* bool, ints, floats, complex */
 static inline bool ty_is_number(const Type *t) { return t->kind >= TY_BOOL && t->kind <= TY_COMPLEX128; }
 static inline bool ty_is_array(const Type *t) { return t->kind == TY_ARRAY; }
+static inline bool ty_is_optional(const Type *t) { return t->kind == TY_OPTIONAL; }
 /* Bits of an integer or float kind (bool: 1; complex: of one part). */
 int ty_bits(const Type *t);
 /* Size in bytes of a scalar's in-memory (array element) form. */
@@ -93,8 +99,8 @@ int ty_itemsize(const Type *t);
 /* Numba's unification: the smallest type both can be converted to, or NULL.
  * int64+float64 -> float64, int32+int64 -> int64, int64+uint64 -> float64,
  * bool+int -> int, array layouts differing -> 'A', read-only with
- * writable arrays -> read-only, tuples elementwise,
- * UNKNOWN+x -> x. */
+ * writable arrays -> read-only, tuples elementwise, none+T ->
+ * Optional(T) (T a number, array or tuple), UNKNOWN+x -> x. */
 Type *ty_unify(TyCtx *tc, Type *a, Type *b);
 /* Result type of arithmetic on two numbers (Numba: small ints widen to
  * int64/uint64, int+float -> float64, float32+float32 -> float32, ...). */
@@ -102,7 +108,8 @@ Type *ty_promote_arith(TyCtx *tc, Type *a, Type *b);
 /* Can a value of `from` be converted implicitly to `to` (assignment,
  * argument passing)?  Numbers to numbers (not complex to real), arrays to
  * A-layout arrays of the same dtype and ndim (writable to read-only, not
- * back), tuples elementwise. */
+ * back), tuples elementwise; none and T to Optional(T'), Optional(T) to T'
+ * (with a check at run time that it is not None). */
 bool ty_can_convert(const Type *from, const Type *to);
 
 /* Names: "float64", "array(float64, 2d, C)", "UniTuple(int64 x 3)",

@@ -550,6 +550,19 @@ PyObject *cv_box(CoreState *st, const char **tc, char *in)
     case 'n': res = Py_NewRef(Py_None); break;
     case 't': res = (PyObject *)PyArray_DescrFromType(tc_npy_type(p[1])); break;
     case 'a': case 'r': res = box_array(st, p, (HjArray *)in); break;
+    case 'o': { /* Optional: None, or the value after the flag */
+        const char *q = p + 1, *base = p + 1;
+        size_t s, a;
+        if (tc_layout(&q, &s, &a) < 0)
+            goto bad;
+        if (!in[0]) {
+            *tc = q;
+            return Py_NewRef(Py_None);
+        }
+        res = cv_box(st, &base, in + a);
+        *tc = q;
+        return res;
+    }
     case '(': {
         const char *q = p + 1;
         const char *scan = p;
@@ -599,6 +612,15 @@ void cv_release(const char **tc, char *in)
     const char *p = *tc;
     if (*p == 'a' || *p == 'r') {
         rt_decref(((HjArray *)in)->meminfo);
+    } else if (*p == 'o') {
+        const char *q = p + 1, *base = p + 1;
+        size_t s, a;
+        if (tc_layout(&q, &s, &a) < 0)
+            return;
+        if (in[0])
+            cv_release(&base, in + a);
+        *tc = q;
+        return;
     } else if (*p == '(') {
         const char *q = p + 1;
         size_t off = 0;

@@ -46,6 +46,14 @@ int tc_layout(const char **tc, size_t *size, size_t *align)
         *align = 8;
         break;
     }
+    case 'o': { /* Optional: struct { uint8_t valid; T value; } */
+        size_t s, a;
+        if (tc_layout(&p, &s, &a) < 0)
+            return -1;
+        *size = (a + s + a - 1) / a * a;
+        *align = a;
+        break;
+    }
     case '(': {
         size_t off = 0, maxa = 1;
         while (*p != ')') {

@@ -222,12 +222,15 @@ static void test_errors(void) {
     EXPECT("def f(a):\n    return a + foo\n", "l", "name 2:16: name 'foo' is not defined");
     EXPECT("def f(a):\n    return a + \"s\"\n", "ad1C",
            "typing 2:12: unsupported operand types for '+': array(float64, 1d, C) and unicode");
+    /* None with a value: Optional (Numba's OptionalType) */
     EXPECT("def f(a):\n    x = 1\n    x = None\n    return x\n", "l",
-           "typing 3:5: cannot unify int64 and none for variable 'x' (Optional values are not supported yet)");
-    EXPECT("def f(a):\n    if a:\n        return 1\n    return None\n", "l",
-           "typing 4:12: cannot unify the return types of 'f': int64 and none (returning None on some paths and a value on others needs Optional, which is not supported yet)");
-    EXPECT("def f(a):\n    if a:\n        return 1\n", "l",
-           "typing 1:1: function 'f' returns int64 on some paths and None at its end (Optional values are not supported yet)");
+           "(int64) -> OptionalType(int64); x: OptionalType(int64)");
+    EXPECT("def f(a):\n    if a:\n        return 1\n    return None\n", "l", "(int64) -> OptionalType(int64)");
+    EXPECT("def f(a):\n    if a:\n        return 1\n", "l", "(int64) -> OptionalType(int64)");
+    EXPECT("def f(a):\n    x = None\n    x = range(a)\n    return 1\n", "l",
+           "typing 3:5: cannot unify none and range for variable 'x'");
+    EXPECT("def f(a):\n    if a:\n        return 1\n    if a > 3:\n        return None\n    return (a, a)\n", "l",
+           "typing 6:12: cannot unify the return types of 'f': OptionalType(int64) and UniTuple(int64 x 2)");
     EXPECT("def f(a):\n    with a:\n        pass\n", "l", "unsupported 2:5: 'with' statements are not supported by hpcjit");
     EXPECT("def f(a):\n    try:\n        pass\n    except ValueError:\n        pass\n", "l",
            "unsupported 2:5: 'try' statements are not supported by hpcjit");

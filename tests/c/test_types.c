@@ -73,7 +73,13 @@ static void test_unify(void) {
     NAME_IS(ty_unify(tc, S(TY_FLOAT32), S(TY_COMPLEX64)), "complex64");
     NAME_IS(ty_unify(tc, S(TY_INT64), S(TY_COMPLEX64)), "complex128");
     NAME_IS(ty_unify(tc, S(TY_UNKNOWN), S(TY_INT8)), "int8");
-    CHECK(ty_unify(tc, S(TY_NONE), S(TY_INT64)) == NULL);
+    NAME_IS(ty_unify(tc, S(TY_NONE), S(TY_INT64)), "OptionalType(int64)");
+    NAME_IS(ty_unify(tc, ty_unify(tc, S(TY_INT32), S(TY_NONE)), S(TY_FLOAT64)), "OptionalType(float64)");
+    NAME_IS(ty_unify(tc, S(TY_NONE), ty_optional(tc, S(TY_INT8))), "OptionalType(int8)");
+    CHECK(ty_unify(tc, S(TY_NONE), S(TY_RANGE)) == NULL);
+    CHECK(ty_unify(tc, ty_optional(tc, S(TY_INT64)), P("float64[:]")) == NULL);
+    CHECK(ty_can_convert(S(TY_NONE), ty_optional(tc, S(TY_INT64))));
+    CHECK(ty_can_convert(ty_optional(tc, S(TY_INT32)), S(TY_FLOAT64)));
     NAME_IS(ty_unify(tc, P("float64[:, ::1]"), P("float64[::1, :]")), "array(float64, 2d, A)");
     CHECK(ty_unify(tc, P("float64[:]"), P("int64[:]")) == NULL);
     CHECK(ty_unify(tc, P("float64[:]"), P("float64[:, :]")) == NULL);

@@ -2,4 +2,6 @@
 def f(n):
     if n > 0:
         return n
-    return None
+    if n < -5:
+        return None
+    return (n, n)

@@ -1,6 +1,6 @@
 # args: l
 def f(n):
-    x = 1
+    x = None
     if n > 2:
-        x = None
-    return x
+        x = range(n)
+    return 1

@@ -22,6 +22,8 @@
  *                                    writable arrays too, an 'a' one not
  *                                    read-only ones.    "rd1C"
  *   '(' <typecode>* ')'              tuple (homogeneous or not): "(ll)"
+ *   'o' <typecode>                   Optional (returns only): None or a value
+ *                                    of that type: "ol"
  *   't' <dtype>                      a NumPy dtype object / scalar class
  *                                    (np.float64 or arr.dtype)
  *   (range objects have no typecode: they are not passed across)
@@ -38,6 +40,8 @@
  *              strides[0..nd) (in bytes)
  *   tuple      a C struct of its elements in order, natural alignment (the
  *              same layout LLVM gives a non-packed struct on x86-64/aarch64)
+ *   Optional   struct { uint8_t valid; T value; }: valid 0 is None (value
+ *              then zero)
  *
  * ENTRY POINT
  * -----------
