@@ -698,6 +698,8 @@ static Type *compare_expr(Inf *I, Node *n) {
                                   infer_tyname(I, right), ast_op_str(op));
         } else if (left->kind == TY_NONE && right->kind == TY_NONE && (op == OP_EQ || op == OP_NE)) {
             ot = left;
+        } else if (left->kind == TY_DTYPE && right->kind == TY_DTYPE && (op == OP_EQ || op == OP_NE)) {
+            ot = left; /* a.dtype == np.float64: decided at compile time (lower_expr.c) */
         } else {
             return TYPING(I, n, "cannot compare %s and %s with '%s'%s", infer_tyname(I, left),
                           infer_tyname(I, right), ast_op_str(op),

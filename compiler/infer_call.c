@@ -108,8 +108,8 @@ Type *infer_attribute(Inf *I, Node *n) {
             n->cval.i = a[0] == 'n' ? base->ndim : ty_itemsize(base->dtype);
             return T(I, TY_INT64);
         }
-        if (strcmp(a, "size") == 0) {
-            n->attr_kind = ATTR_ARRAY_SIZE;
+        if (strcmp(a, "size") == 0 || strcmp(a, "nbytes") == 0) {
+            n->attr_kind = a[0] == 's' ? ATTR_ARRAY_SIZE : ATTR_ARRAY_NBYTES;
             return T(I, TY_INT64);
         }
         if (strcmp(a, "dtype") == 0) {
@@ -131,6 +131,12 @@ Type *infer_attribute(Inf *I, Node *n) {
             return np_t;
         return TYPING(I, n, "unknown attribute '%s' of %s (not supported by hpcjit)", a,
                       infer_tyname(I, base));
+    }
+    if (base->kind == TY_DTYPE && strcmp(a, "itemsize") == 0) { /* arr.dtype.itemsize, np.float32.itemsize */
+        n->attr_kind = ATTR_CONST;
+        n->cval.kind = CVAL_INT;
+        n->cval.i = ty_itemsize(base->dtype);
+        return T(I, TY_INT64);
     }
     if (ty_is_number(base) && strcmp(a, "conjugate") == 0) {
         n->attr_kind = ATTR_METHOD;

@@ -386,6 +386,9 @@ LLVMValueRef lower_attribute(Lower *L, Node *n, bool *owned) {
     case ATTR_ARRAY_SIZE: return lower_convert(L, n, lower_array_field(L, v, ARR_NITEMS, "size"), t_i64(L), n->ty);
     case ATTR_ARRAY_ITEMSIZE:
         return lower_convert(L, n, lower_i64(L, ty_itemsize(bt->dtype)), t_i64(L), n->ty);
+    case ATTR_ARRAY_NBYTES:
+        return LLVMBuildMul(L->b, lower_array_field(L, v, ARR_NITEMS, "size"), lower_i64(L, ty_itemsize(bt->dtype)),
+                            "nbytes");
     case ATTR_ARRAY_REAL:
     case ATTR_ARRAY_IMAG: return lower_ae_real_imag(L, n, v, owned); /* lower_arrayexpr.c */
     case ATTR_COMPLEX_REAL:

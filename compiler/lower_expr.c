@@ -494,6 +494,8 @@ static LLVMValueRef compare_one(Lower *L, Node *n, OpKind op, Type *t, LLVMValue
             return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "'is' is only supported with None and bools");
         return LLVMConstInt(L->t_i1, (op == OP_IS) == same, 0);
     }
+    if (at->kind == TY_DTYPE && bt->kind == TY_DTYPE) /* interned: the same dtype is the same Type */
+        return LLVMConstInt(L->t_i1, (at->dtype == bt->dtype) == (op == OP_EQ), 0);
     if ((op == OP_EQ || op == OP_NE) && (at->kind == TY_OPTIONAL || bt->kind == TY_OPTIONAL)) {
         /* equal when both are None, or both are values and equal */
         bool oa = at->kind == TY_OPTIONAL, ob = bt->kind == TY_OPTIONAL;

@@ -524,3 +524,19 @@ def nested_array_tuple(n):
 
 def test_nested_tuples_with_arrays():
     check(nested_array_tuple, 3)
+
+
+@njit
+def dtype_facts(a, b):
+    return (a.nbytes, a.dtype.itemsize, a.dtype == np.float64, a.dtype != b.dtype, a.dtype == b.dtype,
+            b.dtype == np.int32, a[::2].nbytes)
+
+
+@pytest.mark.parametrize("a,b", [
+    (np.ones((3, 4)), np.arange(3, dtype=np.int32)),
+    (np.ones(5, dtype=np.float32), np.ones(2, dtype=np.float32)),
+    (np.zeros((2, 0, 3), dtype=np.complex128), np.ones(1, dtype=np.uint8)),
+    (np.asfortranarray(np.ones((4, 3), dtype=np.int16)), np.ones((2, 2))),
+])
+def test_nbytes_itemsize_and_dtype_comparisons(a, b):
+    check(dtype_facts, a, b)
