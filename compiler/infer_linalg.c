@@ -20,7 +20,8 @@
  * constant (RT_NORM_FLAT: the 2-norm of an N-d x, flattened) and axis (0/1) given only for vector norms along an axis of a
  * 2-D x (ty 1-D, or 2-D with keepdims=True); lstsq rcond, pinv rcond,
  * matrix_rank tol: a float64 expression or NULL (None), hermitian
- * dropped; cond p dropped (None only); matrix_power n int64 with op_ty
+ * dropped; cond [x, p, kind] with p and kind as norm's ord and kind;
+ * matrix_power n int64 with op_ty
  * a's dtype (integers stay integers).  matmul (only) takes N-d operands
  * and broadcasts their batch dimensions; inner and kron take 1-D and 2-D
  * operands like dot.  `a @ b` becomes np.matmul(a, b). */
@@ -268,6 +269,27 @@ static bool const_int(const Node *n, int64_t *v) {
     return false;
 }
 
+/* A norm order (norm's ord, cond's p): its RT_NORM_* kind, the slot left
+ * a float64 expression (RT_NORM_P) or NULL; -1 after a diagnostic. */
+static int order_arg(Inf *I, Node **po, const char *fname, const char *what, bool *unk) {
+    Node *o = *po;
+    if (is_none(o)) {
+        *po = NULL;
+        return RT_NORM_NONE;
+    }
+    if (o->kind == N_CONST && o->cval.kind == CVAL_STR) {
+        int kind = strcmp(o->cval.s, "fro") == 0 ? RT_NORM_FRO : strcmp(o->cval.s, "nuc") == 0 ? RT_NORM_NUC : -1;
+        if (kind < 0) {
+            TYPING(I, o, "Invalid norm order '%s'", o->cval.s);
+            return -1;
+        }
+        o->ty = T(I, TY_STRING);
+        *po = NULL;
+        return kind;
+    }
+    return real_arg(I, po, fname, what, unk) ? RT_NORM_P : -1;
+}
+
 static Type *norm_call(Inf *I, Node *n, Node **sl, Type *xt, bool *unk) {
     /* N-d x: only the 2-norm of the flattened array (ord=None, axis=None) */
     bool flat = xt->kind == TY_ARRAY && (xt->ndim == 0 || xt->ndim > 2) && is_none(sl[1]) && is_none(sl[2]) &&
@@ -288,23 +310,9 @@ static Type *norm_call(Inf *I, Node *n, Node **sl, Type *xt, bool *unk) {
         return NULL;
     if (keep && (axis < 0 || xt->ndim == 1))
         return UNSUP(I, sl[3], "norm() with keepdims=True is supported by hpcjit only with an axis of a 2-D array");
-    int kind = RT_NORM_P;
-    Node *o = sl[1];
-    if (is_none(o)) {
-        kind = RT_NORM_NONE;
-        sl[1] = NULL;
-    } else if (o->kind == N_CONST && o->cval.kind == CVAL_STR) {
-        if (strcmp(o->cval.s, "fro") == 0)
-            kind = RT_NORM_FRO;
-        else if (strcmp(o->cval.s, "nuc") == 0)
-            kind = RT_NORM_NUC;
-        else
-            return TYPING(I, o, "Invalid norm order '%s'", o->cval.s);
-        o->ty = T(I, TY_STRING);
-        sl[1] = NULL;
-    } else if (!real_arg(I, &sl[1], "norm", "ord", unk)) {
+    int kind = order_arg(I, &sl[1], "norm", "ord", unk);
+    if (kind < 0)
         return NULL;
-    }
     n->op_ty = lapack_type(I, xt->dtype);
     if (flat)
         kind = RT_NORM_FLAT;
@@ -413,10 +421,13 @@ Type *infer_linalg_call(Inf *I, Node *n, BuiltinId id, Node *self) {
                 return NULL;
             sl[2] = NULL;
         }
-        if (id == BI_LA_COND && !is_none(sl[1]))
-            return UNSUP(I, sl[1], "cond() with an order p is not supported by hpcjit (only p=None)");
-        if (id == BI_LA_COND)
-            sl[1] = NULL;
+        if (id == BI_LA_COND) {
+            int kind = order_arg(I, &sl[1], fname, "p", &unk);
+            if (kind < 0)
+                return NULL;
+            if (I->final)
+                sl[2] = infer_const_int(I, n->loc, kind);
+        }
         if (id == BI_LA_SLOGDET) {
             Type *el[2] = {dt, real_of(I, dt)};
             r = ty_tuple(I->tc, el, 2);
@@ -528,7 +539,7 @@ Type *infer_linalg_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         return NULL;
     if (unk)
         return TY_UNK(I);
-    infer_store_slots(I, n, sl, s.n);
+    infer_store_slots(I, n, sl, id == BI_LA_COND ? 3 : s.n); /* cond: + the order's kind */
     return r;
 }
 

@@ -517,8 +517,11 @@ static LLVMValueRef misc_call(Lower *L, Node *n, bool *owned) {
             call_checked(L, "rt_linalg_matrix_rank", as, 4);
             return lower_load(L, L->t_i64, out, "rank");
         }
-        LLVMValueRef as[3] = {code, ma, out};
-        call_checked(L, "rt_linalg_cond", as, 3);
+        LLVMValueRef pv = tol ? lower_expr_use(L, tol) : LLVMConstReal(L->t_f64, 0.0);
+        if (!pv)
+            return NULL;
+        LLVMValueRef as[5] = {code, ma, lower_i32(L, (int32_t)np_arg(n, 2)->cval.i), pv, out};
+        call_checked(L, "rt_linalg_cond", as, 5);
         return lower_convert(L, n, lower_load(L, L->t_f64, out, "cond"), ty_scalar(tc(L), TY_FLOAT64), n->ty);
     }
     case BI_LA_PINV: {

@@ -490,8 +490,48 @@ int32_t rt_linalg_matrix_rank(int32_t code, const RtMat *a, double tol, int64_t 
     return ilp64() ? matrix_rank_ilp64(code, a, tol, rank) : matrix_rank_lp64(code, a, tol, rank);
 }
 
-int32_t rt_linalg_cond(int32_t code, const RtMat *a, double *out) {
-    return ilp64() ? cond_ilp64(code, a, out) : cond_lp64(code, a, out);
+int32_t rt_linalg_cond(int32_t code, const RtMat *a, int32_t kind, double p, double *out) {
+    if (kind == RT_NORM_NONE || (kind == RT_NORM_P && (p == 2 || p == -2))) {
+        bool minus = kind == RT_NORM_P && p < 0;
+        return ilp64() ? cond_ilp64(code, a, minus, out) : cond_lp64(code, a, minus, out);
+    }
+    int t = type_or_raise(code);
+    if (t < 0)
+        return -1;
+    if (a->m == 0 || a->n == 0) {
+        rt_raise("numpy.linalg.LinAlgError", "cond is not defined on empty arrays");
+        return -1;
+    }
+    if (!square(a))
+        return -1;
+    int64_t n = a->m;
+    size_t sz = tsize[t];
+    char *inv = scratch((size_t)(n * n), sz);
+    if (!inv)
+        return -1;
+    RtMat Inv = {inv, n, n, n * (int64_t)sz, (int64_t)sz};
+    double na = 0, ni = 0;
+    int32_t st = rt_linalg_norm(code, a, 0, kind, p, &na);
+    if (st == 0 && rt_linalg_inv(code, a, &Inv) < 0) {
+        const char *type = NULL, *msg = NULL;
+        if (rt_exc_fetch(&type, &msg) && strcmp(type, "numpy.linalg.LinAlgError") != 0) {
+            char tb[RT_EXC_TYPE_MAX], mb[RT_EXC_MSG_MAX]; /* not a singular matrix: raise it again */
+            snprintf(tb, sizeof tb, "%s", type);
+            snprintf(mb, sizeof mb, "%s", msg ? msg : "");
+            rt_raise(tb, msg ? mb : NULL);
+            st = -1;
+        } else {
+            *out = INFINITY; /* singular: NumPy's inv gives NaNs, cond inf */
+            free(inv);
+            return 0;
+        }
+    }
+    if (st == 0)
+        st = rt_linalg_norm(code, &Inv, 0, kind, p, &ni);
+    if (st == 0)
+        *out = isnan(na * ni) ? INFINITY : na * ni;
+    free(inv);
+    return st;
 }
 
 int32_t rt_linalg_pinv(int32_t code, const RtMat *a, double rcond, const RtMat *out) {

@@ -730,6 +730,30 @@ def l_mpow(a, k):
     return np.linalg.matrix_power(a, k)
 
 
+@hpcjit.njit
+def l_cond_p(a, p):
+    return np.linalg.cond(a, p)
+
+
+@hpcjit.njit
+def l_cond_fro(a):
+    return np.linalg.cond(a, "fro"), np.linalg.cond(a, "nuc"), np.linalg.cond(a, p=np.inf)
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_cond_orders(dt, layout):
+    rtol, atol = tol(dt)
+    a = well_conditioned(dt, 4, layout)
+    for p in (2, -2, 1, -1, np.inf, -np.inf):
+        check(l_cond_p, a, p, rtol=rtol * 10, atol=0)
+    check(l_cond_fro, a, rtol=rtol * 10, atol=0)
+    sing = np.ones((3, 3), dt)
+    check(l_cond_p, sing, 1)  # inf, as NumPy
+    e = check(l_cond_p, np.ones((2, 3), dt), 1)
+    assert type(e) is np.linalg.LinAlgError
+
+
 @pytest.mark.parametrize("dt", FLOATS)
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_slogdet_pinv_rank_cond(dt, layout):

@@ -105,8 +105,9 @@ int32_t rt_linalg_slogdet(int32_t code, const RtMat *a, void *sign, void *logdet
 int32_t rt_linalg_pinv(int32_t code, const RtMat *a, double rcond, const RtMat *out);
 /* matrix_rank: singular values > tol (NaN: NumPy's default tolerance). */
 int32_t rt_linalg_matrix_rank(int32_t code, const RtMat *a, double tol, int64_t *rank);
-/* cond (p=None): largest / smallest singular value, as a double. */
-int32_t rt_linalg_cond(int32_t code, const RtMat *a, double *out);
+/* cond: order kind/p as rt_linalg_norm's; None and +-2 from the singular
+ * values, the others as norm(a) * norm(inv(a)) (inf when a is singular). */
+int32_t rt_linalg_cond(int32_t code, const RtMat *a, int32_t kind, double p, double *out);
 /* matrix_power: out = a^n (any numeric code; n < 0 only for float and
  * complex: the power of the inverse). */
 int32_t rt_linalg_matrix_power(int32_t code, const RtMat *a, int64_t n, const RtMat *out);
