@@ -625,6 +625,58 @@ static bool is_cmath(BuiltinId id) {
     }
 }
 
+/* The accumulator of sum(): Python adds left to right from `start`; an
+ * integer start with float or complex items takes their type (a Python int
+ * is a weak scalar for NumPy: 0 + float32 is float32), otherwise the
+ * arithmetic promotion. */
+static Type *sum_acc(Inf *I, Type *acc, Type *item) {
+    if ((ty_is_float(item) || ty_is_complex(item)) && !ty_is_float(acc) && !ty_is_complex(acc))
+        return item;
+    return ty_promote_arith(I->tc, acc, item);
+}
+
+/* sum(iterable, start=0): iterable a 1-D array, a range or a tuple of
+ * numbers; args become [iterable, start or NULL], ty the accumulator. */
+static Type *sum_call(Inf *I, Node *n, const char *fname) {
+    static const char *const names[] = {"iterable", "start"};
+    Node *sl[2];
+    if (!slots(I, n, fname, names, 2, sl))
+        return NULL;
+    if (!sl[0])
+        return TYPING(I, n, "sum() missing required argument 'iterable'");
+    set_args(I, n, sl, 2);
+    Type *x = infer_expr(I, &sl[0]);
+    Type *st = x && sl[1] ? infer_expr(I, &sl[1]) : T(I, TY_INT64);
+    if (!x || !st)
+        return NULL;
+    if (IS_UNK(x) || IS_UNK(st))
+        return TY_UNK(I);
+    if (!ty_is_number(st))
+        return TYPING(I, sl[1], "sum() start must be a number, not %s", infer_tyname(I, st));
+    Type *acc = st->kind == TY_BOOL ? T(I, TY_INT64) : st;
+    if (x->kind == TY_ARRAY && x->ndim == 1 && ty_is_number(x->dtype)) {
+        acc = sum_acc(I, acc, x->dtype->kind == TY_BOOL ? T(I, TY_INT64) : x->dtype);
+    } else if (x->kind == TY_RANGE) {
+        acc = ty_promote_arith(I->tc, acc, T(I, TY_INT64));
+    } else if (x->kind == TY_TUPLE) {
+        for (int i = 0; i < x->nelems; i++) {
+            if (!ty_is_number(x->elems[i]))
+                return TYPING(I, sl[0], "sum() of %s: the items must be numbers", infer_tyname(I, x));
+            acc = sum_acc(I, acc, x->elems[i]->kind == TY_BOOL ? T(I, TY_INT64) : x->elems[i]);
+        }
+    } else if (x->kind == TY_ARRAY && x->ndim > 1) {
+        return UNSUP(I, sl[0], "sum() of a %dd array (the sum of its rows) is not supported by hpcjit: use "
+                     "np.sum(a, axis=0)", x->ndim);
+    } else {
+        return TYPING(I, sl[0], "sum() needs a 1-d array, a range or a tuple of numbers, not %s",
+                      infer_tyname(I, x));
+    }
+    if (sl[1])
+        infer_cast(I, &sl[1], acc);
+    set_args(I, n, sl, 2);
+    return acc;
+}
+
 static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     const char *fname = short_name(id);
     Type *tys[8] = {0};
@@ -686,7 +738,7 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     case BI_PRINT:
         return infer_print_call(I, n); /* infer_text.c */
     case BI_SUM:
-        return UNSUP(I, n, "sum() is not supported by hpcjit yet");
+        return sum_call(I, n, fname);
     case BI_ENUMERATE:
     case BI_ZIP:
         return UNSUP(I, n, "%s() is only supported as the iterable of a for loop", fname);

@@ -1223,6 +1223,63 @@ static LLVMValueRef divmod_value(Lower *L, Node *n) {
     return LLVMBuildInsertValue(L->b, v, lower_convert(L, n, m, r2, n->ty->elems[1]), 1, "divmod");
 }
 
+/* sum(iterable, start): start + item0 + item1 ... left to right in the
+ * accumulator type n->ty (items: a 1-D array, a range, a tuple). */
+static LLVMValueRef sum_value(Lower *L, Node *n) {
+    Node *xs = arg(n, 0), *st = arg(n, 1);
+    Type *acc_t = n->ty, *xt = xs->ty;
+    LLVMValueRef x = lower_expr_use(L, xs);
+    LLVMValueRef acc = st ? lower_expr_use(L, st) : lower_convert(L, n, lower_i64(L, 0), t_i64(L), acc_t);
+    if (!x || !acc)
+        return NULL;
+    Type *rt = NULL;
+    if (xt->kind == TY_TUPLE) {
+        for (int i = 0; i < xt->nelems && acc; i++) {
+            LLVMValueRef e = lower_convert(L, n, LLVMBuildExtractValue(L->b, x, (unsigned)i, ""), xt->elems[i], acc_t);
+            acc = e ? lower_binop(L, n, OP_ADD, acc_t, acc, e, &rt) : NULL;
+        }
+        return acc;
+    }
+    LLVMValueRef len, start = NULL, step = NULL;
+    if (xt->kind == TY_RANGE) {
+        start = LLVMBuildExtractValue(L->b, x, 0, "start");
+        step = LLVMBuildExtractValue(L->b, x, 2, "step");
+        len = lower_range_len(L, start, LLVMBuildExtractValue(L->b, x, 1, "stop"), step);
+    } else {
+        len = lower_array_dim(L, x, ARR_SHAPE, 0);
+    }
+    LLVMValueRef slot = lower_alloca(L, lower_type(L, acc_t), "sum.acc");
+    LLVMValueRef islot = lower_alloca(L, L->t_i64, "sum.i");
+    LLVMBuildStore(L->b, acc, slot);
+    LLVMBuildStore(L->b, lower_i64(L, 0), islot);
+    LLVMBasicBlockRef cond = lower_block(L, "sum.cond"), body = lower_block(L, "sum.body"),
+                      done = lower_block(L, "sum.done");
+    LLVMBuildBr(L->b, cond);
+    lower_at(L, cond);
+    LLVMValueRef i = lower_load(L, L->t_i64, islot, "i");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, len, ""), body, done);
+    lower_at(L, body);
+    LLVMValueRef item;
+    Type *it;
+    if (xt->kind == TY_RANGE) {
+        item = LLVMBuildAdd(L->b, start, LLVMBuildMul(L->b, i, step, ""), "item");
+        it = t_i64(L);
+    } else {
+        bool owned = false;
+        item = lower_array_item(L, n, x, xt, i, &it, &owned); /* 1-D: a scalar, never owned */
+    }
+    LLVMValueRef e = item ? lower_convert(L, n, item, it, acc_t) : NULL;
+    LLVMValueRef s = e ? lower_binop(L, n, OP_ADD, acc_t, lower_load(L, lower_type(L, acc_t), slot, ""), e, &rt)
+                       : NULL;
+    if (!s)
+        return NULL;
+    LLVMBuildStore(L->b, s, slot);
+    LLVMBuildStore(L->b, LLVMBuildAdd(L->b, i, lower_i64(L, 1), ""), islot);
+    LLVMBuildBr(L->b, cond);
+    lower_at(L, done);
+    return lower_load(L, lower_type(L, acc_t), slot, "sum");
+}
+
 LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned) {
     *owned = false;
     BuiltinId b = n->builtin;
@@ -1230,6 +1287,7 @@ LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned) {
         return lower_ae_call(L, n, owned); /* lower_arrayexpr.c */
     switch (b) {
     case BI_PRINT: return lower_print_call(L, n); /* lower_text.c */
+    case BI_SUM: return sum_value(L, n);
     case BI_RANGE:
     case BI_PRANGE: case BI_MPI_PRANGE: return lower_range_value(L, n);
     case BI_GET_THREAD_ID:

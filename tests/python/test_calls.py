@@ -235,3 +235,32 @@ def deep_chain(x):
 def test_chain_of_calls():
     check(deep_chain, 1.5)
     check(deep_chain, 3)
+
+
+@njit
+def builtin_sums(a, n, t):
+    return sum(a), sum(range(n)), sum(range(n, 0, -2)), sum(t), sum(a, 10), sum(t, 0.5), sum(()), sum(a[::-2])
+
+
+@pytest.mark.parametrize("a,n,t", [
+    (np.arange(5.0), 7, (1, 2.5, True)),
+    (np.arange(4, dtype=np.int32), 0, (3, 4)),
+    (np.ones(3, dtype=np.float32) / 3, 3, (1,)),
+    (np.array([True, False, True]), 5, (2.0, 1j)),
+    (np.zeros(0, dtype=np.int64), -3, (np.int8(5), np.uint16(7))),  # CPython: an empty float array sums to 0 (int)
+])
+def test_builtin_sum(a, n, t):
+    # left to right from start, as CPython (np.sum is pairwise)
+    check(builtin_sums, a, n, t, rtol=1e-6)
+
+
+@pytest.mark.numba_skip(reason="hpcjit's diagnostics")
+def test_builtin_sum_of_2d_arrays_is_located():
+    import hpcjit
+
+    @njit
+    def f(a):
+        return sum(a)
+
+    with pytest.raises(hpcjit.UnsupportedError, match=r"sum\(\) of a 2d array .* use np.sum\(a, axis=0\)"):
+        f(np.ones((2, 2)))
