@@ -271,6 +271,40 @@ def _fast_source_lines(py_func):
     return block, first
 
 
+def _lambda_source(py_func, lines, first_line):
+    """A def standing for the lambda of `py_func` found in `lines` (the
+    source lines that hold it, from `first_line`): `def _lambda_(args):` on
+    the line above and `return <body>` with the body at its own line and
+    column, so that diagnostics point into the user's text.  None when the
+    lambda cannot be told apart."""
+    code = py_func.__code__
+    text = "".join(lines)
+    try:
+        tree = ast.parse(textwrap.dedent(text))
+    except SyntaxError:
+        return None
+    shift = len(lines[0]) - len(textwrap.dedent(text).splitlines(True)[0]) if lines else 0
+    names = list(code.co_varnames[:code.co_argcount])
+    found = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)
+             and [a.arg for a in n.args.args] == names and not n.args.vararg and not n.args.kwarg
+             and not n.args.kwonlyargs and not n.args.defaults]
+    if len(found) != 1:
+        return None
+    lam = found[0]
+    body = ast.get_source_segment(textwrap.dedent(text), lam.body)
+    if body is None:
+        return None
+    line = first_line + lam.body.lineno - 1  # the body's line in the file
+    col = lam.body.col_offset + shift        # and column
+    head = f"def _lambda_({', '.join(names)}):\n"
+    # a body over several lines was inside parentheses the segment leaves out
+    ret, close = ("return (", ")") if "\n" in body else ("return ", "")
+    pad = col - len(ret)
+    if pad < 1:  # no room left of the body: keep the line, not the column
+        pad = 4
+    return head + " " * pad + ret + body + close + "\n", line - 1
+
+
 def _source(disp):
     """Dedented source of the def (decorators included), cached on the dispatcher."""
     d = disp.__dict__
@@ -294,6 +328,14 @@ def _source(disp):
             raise errors.UnsupportedError(
                 f"cannot compile {py_func.__qualname__}: its source code is not available "
                 f"({exc}); define it in a file, not in an interactive session or exec()") from None
+    if py_func.__code__.co_name == "<lambda>":
+        made = _lambda_source(py_func, lines, first_line)
+        if made is None:
+            raise errors.UnsupportedError(
+                f"cannot compile the lambda of {py_func.__qualname__} at "
+                f"{py_func.__code__.co_filename}:{py_func.__code__.co_firstlineno}: several lambdas "
+                f"with the same arguments (or defaults, *args) on its lines; use a def")
+        lines, first_line = [made[0]], made[1]
     text = "".join(lines)
     dedented = textwrap.dedent(text)
     col_offset = 0

@@ -264,3 +264,39 @@ def test_builtin_sum_of_2d_arrays_is_located():
 
     with pytest.raises(hpcjit.UnsupportedError, match=r"sum\(\) of a 2d array .* use np.sum\(a, axis=0\)"):
         f(np.ones((2, 2)))
+
+
+lam_add = njit(lambda x, y: x + y)
+lam_sum = njit(lambda a: (a * a).sum())
+lam_scale = 3
+lam_closure = njit(lambda x: x * lam_scale)
+lam_multiline = njit(lambda x: (x +
+                                1.5))
+lam_pair = (njit(lambda q: q + 1), njit(lambda r: r * 2))
+lam_none = njit(lambda: 7)
+
+
+@njit
+def calls_lambdas(a):
+    return lam_add(a, 1) + lam_sum(np.ones(3))
+
+
+@pytest.mark.parametrize("f,args", [
+    (lam_add, (1, 2)), (lam_add, (1.5, np.float32(2))), (lam_sum, (np.arange(4.0),)), (lam_closure, (2,)),
+    (lam_multiline, (1,)), (lam_pair[0], (1,)), (lam_pair[1], (4,)), (lam_none, ()), (calls_lambdas, (2,)),
+])
+def test_njit_of_a_lambda(f, args):
+    check(f, *args)
+
+
+@pytest.mark.numba_skip(reason="hpcjit's diagnostics")
+def test_lambda_errors_point_into_the_line():
+    import hpcjit
+    bad = njit(lambda x: x + "s")  # the caret goes under this x
+    with pytest.raises(hpcjit.TypingError) as e:
+        bad(1)
+    line = bad.py_func.__code__.co_firstlineno
+    assert f"test_calls.py:{line}:26: error: cannot add int64 and unicode" in str(e.value)
+    twins = [njit(lambda x: x + 1), njit(lambda x: x + 2)]  # the same arguments twice on a line
+    with pytest.raises(hpcjit.UnsupportedError, match="several lambdas"):
+        twins[0](1)
