@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import hpcjit
-from conftest import check, make_array
+from conftest import AGAINST_NUMBA, check, make_array
 
 DTYPES = [np.int32, np.int64, np.float32, np.float64, np.complex128, np.bool_]
 LAYOUTS = ["C", "F", "strided", "reversed"]
@@ -497,7 +497,8 @@ def test_percentile(dt, layout, shape):
     for q in (0, 50, 100, 33.3, 12.5, 99.9, 75):
         check(s_percentiles, a, q, rtol=rtol)
     check(s_percentiles, a, np.array([0.0, 25.0, 62.5, 100.0]), rtol=rtol)
-    check(s_percentiles, a, np.array([[10, 20], [30, 99]]), rtol=rtol)
+    if not AGAINST_NUMBA:  # Numba flattens an N-d q
+        check(s_percentiles, a, np.array([[10, 20], [30, 99]]), rtol=rtol)
 
 
 @pytest.mark.numba_skip(reason="NumPy's NaN, empty and range rules")
