@@ -165,6 +165,7 @@ typedef enum AttrKind {
     ATTR_ARRAY_DTYPE,   /* TY_DTYPE, no runtime value */
     ATTR_ARRAY_ITEMSIZE,/* int64 constant */
     ATTR_ARRAY_NBYTES,  /* int64: size * itemsize */
+    ATTR_ARRAY_FLAT,    /* a.flat as the iterable of a for loop: ty is a's type */
     ATTR_COMPLEX_REAL,  /* real part of a complex (or the number itself) */
     ATTR_COMPLEX_IMAG,  /* imaginary part (0 for reals) */
     ATTR_METHOD,        /* bound method: ty is TY_BOUND_METHOD */

@@ -741,6 +741,8 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         return sum_call(I, n, fname);
     case BI_ENUMERATE:
     case BI_ZIP:
+    case BI_NP_NDINDEX:
+    case BI_NP_NDENUMERATE:
         return UNSUP(I, n, "%s() is only supported as the iterable of a for loop", fname);
     default:
         break;
@@ -1081,12 +1083,81 @@ static Type *iter_of(Inf *I, Node *at, Type *t) {
     }
 }
 
+#define ITER_MAXND 32 /* HJ_MAX_NDIM of abi.h */
+
+/* for idx in np.ndindex(shape) / np.ndindex(d0, d1, ...): UniTuple(int64 x nd);
+ * for idx, x in np.ndenumerate(a): Tuple(UniTuple(int64 x nd), dtype).
+ * ndindex's args become int64 dims (a shape tuple is kept, cast to int64s). */
+static Type *ndindex_iter(Inf *I, Node *n, BuiltinId id) {
+    const char *fname = id == BI_NP_NDINDEX ? "ndindex" : "ndenumerate";
+    n->call_kind = CALL_BUILTIN;
+    n->builtin = id;
+    if (!no_keywords(I, n, fname))
+        return NULL;
+    Type *tys[ITER_MAXND + 1] = {0};
+    if (n->args.len > ITER_MAXND)
+        return TYPING(I, n, "%s() of more than %d dimensions", fname, ITER_MAXND);
+    bool unk = false;
+    if (!type_args(I, n, tys, &unk))
+        return NULL;
+    if (unk)
+        return TY_UNK(I);
+    int nd = 0;
+    Type *el = NULL;
+    if (id == BI_NP_NDENUMERATE) {
+        if (n->args.len != 1 || tys[0]->kind != TY_ARRAY)
+            return TYPING(I, n, "ndenumerate() needs one array");
+        nd = tys[0]->ndim;
+        el = tys[0]->dtype;
+    } else if (n->args.len == 1 && tys[0]->kind == TY_TUPLE) {
+        nd = tys[0]->nelems;
+        for (int i = 0; i < nd; i++)
+            if (!ty_is_int(tys[0]->elems[i]))
+                return TYPING(I, (Node *)VEC_AT(n->args, 0), "ndindex() shape must hold integers, not %s",
+                              infer_tyname(I, tys[0]));
+        Type **i64s = arena_alloc(I->a, sizeof(Type *) * (size_t)(nd + 1));
+        for (int i = 0; i < nd; i++)
+            i64s[i] = T(I, TY_INT64);
+        infer_cast(I, ARG(0), ty_tuple(I->tc, i64s, nd));
+    } else {
+        nd = n->args.len;
+        for (int i = 0; i < nd; i++) {
+            if (!ty_is_int(tys[i]))
+                return TYPING(I, (Node *)VEC_AT(n->args, i), "ndindex() dimensions must be integers, not %s",
+                              infer_tyname(I, tys[i]));
+            infer_cast(I, ARG(i), T(I, TY_INT64));
+        }
+    }
+    Type **ix = arena_alloc(I->a, sizeof(Type *) * (size_t)(nd + 1));
+    for (int i = 0; i < nd; i++)
+        ix[i] = T(I, TY_INT64);
+    Type *idx = ty_tuple(I->tc, ix, nd);
+    if (!el)
+        return n->ty = idx;
+    Type *pair[2] = {idx, el};
+    return n->ty = ty_tuple(I->tc, pair, 2);
+}
+
 Type *infer_iter(Inf *I, Node **pn) {
     Node *n = *pn;
+    if (n->kind == N_ATTRIBUTE && strcmp(n->name, "flat") == 0) { /* for x in a.flat: C order */
+        Type *bt = infer_expr(I, &n->a);
+        if (!bt)
+            return NULL;
+        if (IS_UNK(bt))
+            return bt;
+        if (bt->kind != TY_ARRAY)
+            return TYPING(I, n, "unknown attribute 'flat' of %s", infer_tyname(I, bt));
+        n->attr_kind = ATTR_ARRAY_FLAT;
+        n->ty = bt;
+        return bt->dtype;
+    }
     if (n->kind == N_CALL) {
         Type *ft = infer_expr(I, &n->a);
         if (!ft)
             return NULL;
+        if (ft->kind == TY_BUILTIN && (ft->builtin == BI_NP_NDINDEX || ft->builtin == BI_NP_NDENUMERATE))
+            return ndindex_iter(I, n, (BuiltinId)ft->builtin);
         if (ft->kind == TY_BUILTIN && (ft->builtin == BI_ENUMERATE || ft->builtin == BI_ZIP)) {
             n->call_kind = CALL_BUILTIN;
             n->builtin = (BuiltinId)ft->builtin;

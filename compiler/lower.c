@@ -766,7 +766,10 @@ static bool stmt_while(Lower *L, Node *n) {
  * len = number of iterations (computed once), idx counts 0..len-1 in an
  * alloca, the target is assigned item(idx) at the top of the body.  The
  * canonical induction variable is what the loop vectoriser wants. */
-typedef enum IterKind { IT_RANGE, IT_ARRAY, IT_TUPLE, IT_ENUMERATE, IT_ZIP } IterKind;
+typedef enum IterKind {
+    IT_RANGE, IT_ARRAY, IT_TUPLE, IT_ENUMERATE, IT_ZIP,
+    IT_NDINDEX, IT_NDENUMERATE, IT_FLAT /* C order over dims[0..nd): the index, (index, item), the item */
+} IterKind;
 
 typedef struct Iter Iter;
 struct Iter {
@@ -778,6 +781,8 @@ struct Iter {
     LLVMValueRef slot;       /* IT_TUPLE: the tuple in memory */
     Iter *subs;              /* IT_ENUMERATE: 1, IT_ZIP: nsubs */
     int nsubs;
+    LLVMValueRef *dims;      /* IT_NDINDEX, IT_NDENUMERATE, IT_FLAT: nd extents (i64) */
+    int nd;
     LLVMValueRef len;
 };
 
@@ -842,6 +847,72 @@ static bool is_builtin_call(const Node *n, BuiltinId id) {
     return n->kind == N_CALL && n->call_kind == CALL_BUILTIN && n->builtin == id;
 }
 
+/* np.ndindex / np.ndenumerate / a.flat: the extents, and the array (kept
+ * alive for the loop) for the last two. */
+static bool nd_init(Lower *L, Node *e, Iter *it) {
+    bool flat = e->kind == N_ATTRIBUTE;
+    it->kind = flat ? IT_FLAT : e->builtin == BI_NP_NDINDEX ? IT_NDINDEX : IT_NDENUMERATE;
+    it->ety = flat ? e->ty->dtype : e->ty;
+    if (it->kind == IT_NDINDEX) {
+        Node *a0 = e->args.len ? VEC_AT(e->args, 0) : NULL;
+        bool shape = e->args.len == 1 && a0->ty->kind == TY_TUPLE;
+        it->nd = shape ? a0->ty->nelems : e->args.len;
+        it->dims = arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)(it->nd + 1));
+        LLVMValueRef sv = shape ? lower_expr_use(L, a0) : NULL;
+        if (shape && !sv)
+            return false;
+        for (int d = 0; d < it->nd; d++) {
+            it->dims[d] = shape ? LLVMBuildExtractValue(L->b, sv, (unsigned)d, "")
+                                : lower_expr_use(L, VEC_AT(e->args, d));
+            if (!it->dims[d])
+                return false;
+            lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, it->dims[d], lower_i64(L, 0), ""), "ValueError",
+                           "negative dimensions are not allowed");
+        }
+    } else {
+        Node *a = flat ? e->a : VEC_AT(e->args, 0);
+        it->ty = a->ty;
+        it->val = lower_expr_owned(L, a);
+        if (!it->val)
+            return false;
+        lower_temp(L, it->val, a->ty, true);
+        it->nd = a->ty->ndim;
+        it->dims = arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)(it->nd + 1));
+        for (int d = 0; d < it->nd; d++)
+            it->dims[d] = lower_array_dim(L, it->val, ARR_SHAPE, d);
+    }
+    it->len = lower_i64(L, 1);
+    for (int d = 0; d < it->nd; d++)
+        it->len = LLVMBuildMul(L->b, it->len, it->dims[d], "");
+    return true;
+}
+
+/* Item i of an N-d iteration: i unravelled in C order (the loop runs only
+ * while i < len, so no extent is 0 here). */
+static LLVMValueRef nd_item(Lower *L, Iter *it, LLVMValueRef i) {
+    LLVMValueRef small[8];
+    LLVMValueRef *idx = it->nd <= 8 ? small : arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)it->nd);
+    LLVMValueRef rem = i;
+    for (int d = it->nd - 1; d >= 0; d--) {
+        idx[d] = d ? LLVMBuildURem(L->b, rem, it->dims[d], "") : rem;
+        if (d)
+            rem = LLVMBuildUDiv(L->b, rem, it->dims[d], "");
+    }
+    LLVMValueRef elem = NULL;
+    if (it->kind != IT_NDINDEX)
+        elem = lower_elem_at(L, it->val, it->ty, idx);
+    if (it->kind == IT_FLAT)
+        return elem;
+    Type *tt = it->kind == IT_NDINDEX ? it->ety : it->ety->elems[0];
+    LLVMValueRef t = LLVMGetUndef(lower_type(L, tt));
+    for (int d = 0; d < it->nd; d++)
+        t = LLVMBuildInsertValue(L->b, t, idx[d], (unsigned)d, "");
+    if (it->kind == IT_NDINDEX)
+        return t;
+    LLVMValueRef pair = LLVMBuildInsertValue(L->b, LLVMGetUndef(lower_type(L, it->ety)), t, 0, "");
+    return LLVMBuildInsertValue(L->b, pair, elem, 1, "");
+}
+
 /* Prepare an iterable: evaluate it once (an iterable holding arrays is
  * kept alive as a temporary for the whole loop). */
 static bool iter_init(Lower *L, Node *e, Iter *it) {
@@ -856,6 +927,9 @@ static bool iter_init(Lower *L, Node *e, Iter *it) {
         it->len = lower_range_len(L, it->start, stop, it->step);
         return true;
     }
+    if (is_builtin_call(e, BI_NP_NDINDEX) || is_builtin_call(e, BI_NP_NDENUMERATE) ||
+        (e->kind == N_ATTRIBUTE && e->attr_kind == ATTR_ARRAY_FLAT))
+        return nd_init(L, e, it);
     if (is_builtin_call(e, BI_ENUMERATE) || is_builtin_call(e, BI_ZIP)) {
         bool en = e->builtin == BI_ENUMERATE;
         int n = 0;
@@ -968,6 +1042,10 @@ static LLVMValueRef iter_item(Lower *L, const Node *at, Iter *it, LLVMValueRef i
         LLVMValueRef p = LLVMBuildGEP2(L->b, et, it->slot, &i, 1, "");
         return lower_load(L, et, p, "item");
     }
+    case IT_NDINDEX:
+    case IT_NDENUMERATE:
+    case IT_FLAT:
+        return nd_item(L, it, i);
     case IT_ENUMERATE:
     case IT_ZIP: {
         LLVMValueRef r = LLVMGetUndef(lower_type(L, it->ety));

@@ -155,6 +155,9 @@ LLVMValueRef lower_subscript_ptr(Lower *L, Node *n, Type **elty);
 LLVMValueRef lower_array_item(Lower *L, const Node *at, LLVMValueRef arr, Type *aty,
                               LLVMValueRef i, Type **ety, bool *owned);
 LLVMValueRef lower_array_field(Lower *L, LLVMValueRef arr, unsigned field, const char *name);
+/* The element at indices idx[0..ndim) known to be in range (no wrap-around,
+ * no bounds check). */
+LLVMValueRef lower_elem_at(Lower *L, LLVMValueRef arr, Type *aty, LLVMValueRef *idx);
 LLVMValueRef lower_array_dim(Lower *L, LLVMValueRef arr, unsigned which, int k);
 LLVMValueRef lower_len(Lower *L, const Node *at, LLVMValueRef v, Type *t);
 

@@ -165,6 +165,10 @@ LLVMValueRef lower_array_item(Lower *L, const Node *at, LLVMValueRef arr, Type *
     return make_view(L, arr, aty, &i, 1, *ety);
 }
 
+LLVMValueRef lower_elem_at(Lower *L, LLVMValueRef arr, Type *aty, LLVMValueRef *idx) {
+    return load_elem(L, elem_ptr(L, arr, aty, idx), aty->dtype);
+}
+
 /* Evaluate the indices of subscript n on array value arr: *k of them. */
 static bool array_indices(Lower *L, Node *n, LLVMValueRef arr, Type *aty, LLVMValueRef *idx, int *k) {
     Node *ix = n->b;

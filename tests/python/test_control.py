@@ -525,3 +525,43 @@ def test_bool_arithmetic_gives_ints():
     for a in (True, False):
         for b in (True, False):
             check(bool_arith, a, b)
+
+
+@njit
+def nd_loops(a):
+    s = 0.0
+    for idx in np.ndindex(a.shape):
+        s += a[idx] * (idx[0] + 1)
+    u = 0.0
+    for idx2, v in np.ndenumerate(a):
+        u += v * (idx2[-1] + 2)
+    w = 0.0
+    k = 0
+    for v in a.flat:
+        w += v * k
+        k += 1
+    return s, u, w
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.float32])
+@pytest.mark.parametrize("layout", ["C", "F", "strided"])
+@pytest.mark.parametrize("shape", [(5,), (3, 4), (2, 3, 4), (2, 0)])
+def test_ndindex_ndenumerate_flat(dtype, layout, shape):
+    check(nd_loops, make_array(dtype, shape, layout), rtol=1e-6)
+
+
+@njit
+def ndindex_forms(n, m):
+    c = 0
+    for i, j in np.ndindex(n, m):
+        c += i * 10 + j
+    for e in np.ndindex(()):
+        c += 100
+    for t in np.ndindex((n,)):
+        c += t[0]
+    return c
+
+
+@pytest.mark.parametrize("n,m", [(3, 2), (0, 4), (2, 0), (-1, 2)])
+def test_ndindex_forms_and_negative_dims(n, m):
+    check(ndindex_forms, n, m)
