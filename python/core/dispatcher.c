@@ -732,7 +732,17 @@ static PyObject *dispatcher_descr_get(PyObject *op, PyObject *obj, PyObject *typ
     return PyMethod_New(op, obj);
 }
 
+/* Pickled by reference, as a module-level function is: pickle imports
+ * __module__.__qualname__ and checks that it is this dispatcher, so that
+ * multiprocessing, joblib and dask can send it to other processes, which
+ * compile it there. */
+static PyObject *dispatcher_reduce(PyObject *self, PyObject *Py_UNUSED(ignored))
+{
+    return PyObject_GetAttrString(self, "__qualname__");
+}
+
 static PyMethodDef dispatcher_methods[] = {
+    {"__reduce__", dispatcher_reduce, METH_NOARGS, "Pickle by reference (module and qualified name)."},
     {"_add_overload", dispatcher_add_overload, METH_VARARGS,
      "_add_overload(key, address, rettype, signature, info): register compiled code."},
     {"_lock", dispatcher_lock, METH_NOARGS, "Compile no more: explicit signatures only."},

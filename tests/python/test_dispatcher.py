@@ -1,6 +1,8 @@
 """The dispatcher: lazy specialisation, explicit signatures, argument
 errors, introspection, options, keyword arguments, environment variables."""
 import io
+import os
+import sys
 import threading
 
 import numpy as np
@@ -393,3 +395,39 @@ def test_explicit_signature_with_keyword_call():
         return a - b
 
     assert sub(b=1.0, a=3.0) == 2.0
+
+
+@njit
+def picklable(x):
+    return x * 2 + 1
+
+
+def test_dispatchers_pickle_by_reference():
+    import pickle
+    assert picklable(3) == picklable.py_func(3)
+    for proto in range(2, pickle.HIGHEST_PROTOCOL + 1):
+        assert pickle.loads(pickle.dumps(picklable, proto)) is picklable
+
+
+@pytest.mark.numba_skip(reason="runs a spawn pool of hpcjit processes")
+def test_multiprocessing_spawn_pool(tmp_path):
+    (tmp_path / "pool_kernels.py").write_text(
+        "from hpcjit import njit\n"
+        "@njit\n"
+        "def square_sum(n):\n"
+        "    s = 0\n"
+        "    for i in range(n):\n"
+        "        s += i * i\n"
+        "    return s\n")
+    r = run_python(f"""
+        import sys, multiprocessing as mp
+        sys.path.insert(0, {str(tmp_path)!r})
+        import pool_kernels
+        if __name__ == "__main__":
+            with mp.get_context("spawn").Pool(2) as p:
+                got = p.map(pool_kernels.square_sum, [10, 100, 1000])
+            assert got == [pool_kernels.square_sum.py_func(n) for n in (10, 100, 1000)], got
+            print("ok", got)
+    """, env={"PYTHONPATH": os.pathsep.join([str(tmp_path)] + sys.path)})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("ok")
