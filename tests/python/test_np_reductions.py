@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import hpcjit
-from conftest import check, make_array
+from conftest import AGAINST_NUMBA, check, make_array
 
 DTYPES = [np.int32, np.int64, np.float32, np.float64, np.complex128, np.bool_]
 SHAPES = [(), (0,), (7,), (300,), (3, 4, 5), (2, 0, 3)]
@@ -434,6 +434,8 @@ def test_nanvar_nanstd(dt, layout, shape):
     a = make_array(dt, shape, layout)
     if np.dtype(dt).kind == "f":
         a = _with_nans(a)
+    if AGAINST_NUMBA and np.dtype(dt).kind == "i" and a.size == 2:
+        pytest.skip("Numba gives NaN, NumPy inf, for integers with ddof >= size")
     check(nan_var, a, rtol=tol(dt), atol=1e-9)
 
 
