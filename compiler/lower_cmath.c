@@ -42,19 +42,19 @@ LLVMValueRef lower_cmath_make(Lower *L, Type *ct, LLVMValueRef re, LLVMValueRef 
 }
 
 LLVMValueRef lower_cmath(Lower *L, int fn, Type *ct, LLVMValueRef z) {
+    /* by value, the result as {double, double} (hpcjit/complexmath.h): no
+     * memory round trip around the call */
     bool f32 = ct->kind == TY_COMPLEX64;
     LLVMTypeRef pt = f32 ? L->t_f32 : L->t_f64;
-    LLVMTypeRef at = LLVMArrayType2(pt, 2);
-    /* a slot in the entry block: the call sees the value through it */
-    LLVMValueRef buf = lower_alloca(L, at, "cplx");
-    LLVMValueRef one = lower_i64(L, 1);
-    LLVMValueRef p1 = LLVMBuildGEP2(L->b, pt, buf, &one, 1, "");
-    LLVMBuildStore(L->b, lower_cmath_part(L, z, 0), buf);
-    LLVMBuildStore(L->b, lower_cmath_part(L, z, 1), p1);
-    LLVMTypeRef params[2] = {L->t_i32, L->t_ptr};
-    LLVMValueRef args[2] = {lower_i32(L, fn), buf};
-    lower_rt(L, f32 ? "rt_cmathf" : "rt_cmath", L->t_void, params, 2, args);
-    LLVMValueRef re = lower_load(L, pt, buf, "");
-    LLVMValueRef im = lower_load(L, pt, p1, "");
+    LLVMTypeRef params[3] = {L->t_i32, pt, pt};
+    LLVMValueRef args[3] = {lower_i32(L, fn), lower_cmath_part(L, z, 0), lower_cmath_part(L, z, 1)};
+    LLVMTypeRef elems[2] = {L->t_f64, L->t_f64};
+    LLVMTypeRef rt = LLVMStructTypeInContext(L->ctx, elems, 2, 0);
+    LLVMValueRef r = lower_rt(L, f32 ? "rt_cmathf_v" : "rt_cmath_v", rt, params, 3, args);
+    LLVMValueRef re = LLVMBuildExtractValue(L->b, r, 0, ""), im = LLVMBuildExtractValue(L->b, r, 1, "");
+    if (f32) { /* exact: the values are floats */
+        re = LLVMBuildFPTrunc(L->b, re, pt, "");
+        im = LLVMBuildFPTrunc(L->b, im, pt, "");
+    }
     return lower_cmath_make(L, ct, re, im);
 }

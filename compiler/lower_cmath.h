@@ -1,7 +1,7 @@
 /* lower_cmath.h - complex elementary functions in compiled code, shared by
  * np.* ufuncs on complex scalars and arrays (lower_arrayexpr.c) and the
  * cmath module (lower_builtin.c); the work is done by the runtime's
- * rt_cmath / rt_cmathf (runtime/complexmath.c). */
+ * rt_cmath_v / rt_cmathf_v (runtime/complexmath.c). */
 #ifndef HPCJIT_LOWER_CMATH_H
 #define HPCJIT_LOWER_CMATH_H
 

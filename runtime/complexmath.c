@@ -71,3 +71,17 @@
 void rt_cmath(int32_t fn, double *v) { CMATH_BODY(double, double complex, , CMPLX) }
 
 void rt_cmathf(int32_t fn, float *v) { CMATH_BODY(float, float complex, f, CMPLXF) }
+
+RtC128 rt_cmath_v(int32_t fn, double re, double im) {
+    double v[2] = {re, im};
+    rt_cmath(fn, v);
+    RtC128 r = {v[0], v[1]};
+    return r;
+}
+
+RtC128 rt_cmathf_v(int32_t fn, float re, float im) {
+    float v[2] = {re, im};
+    rt_cmathf(fn, v);
+    RtC128 r = {v[0], v[1]};
+    return r;
+}

@@ -91,8 +91,8 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_linalg_cond),
     RT_SYM(rt_linalg_matrix_power),
     /* complex math of np ufuncs and cmath (complexmath.c; compiler/lower_cmath.c) */
-    RT_SYM(rt_cmath),
-    RT_SYM(rt_cmathf),
+    RT_SYM(rt_cmath_v),
+    RT_SYM(rt_cmathf_v),
     /* hpcjit.mpi in compiled code (mpi_hooks.c; compiler/lower_mpi.c) */
     RT_SYM(rt_mpi_rank),
     RT_SYM(rt_mpi_size),
