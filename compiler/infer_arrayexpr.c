@@ -445,8 +445,8 @@ Type *infer_ae_ufunc_call(Inf *I, Node *n, BuiltinId id, Type **tys) {
         break;
     case UF_MINMAX:
     case UF_CLIP:
-        if (cplx && cat == UF_CLIP) /* minimum/maximum/fmin/fmax order complex lexicographically */
-            return UNSUP(I, n, "np.%s() of complex values is not supported by hpcjit", fname);
+        /* complex: lexicographic order (lower_arrayexpr.c minmax_elem); clip
+         * is minimum(maximum(x, lo), hi), as NumPy's complex loop */
         r = t;
         break;
     case UF_WHERE:

@@ -360,3 +360,20 @@ def test_np_real_imag(dt, layout):
         check(np_real_write, a, make_array(np.float64, (4,)))
     check(np_real_imag, 2.5 - 1j)
     check(np_real_imag, 3)
+
+
+@njit
+def cclip(a, lo, hi):
+    return np.clip(a, lo, hi)
+
+
+@pytest.mark.numba_skip(reason="Numba has no complex np.clip")
+@pytest.mark.parametrize("dt", [np.complex128, np.complex64])
+def test_complex_clip(dt):
+    n = math.nan
+    x = np.array([1 + 5j, 3 + 0j, 2 + 0j, 2.2 + 3j, complex(n, 1), complex(1, n), -1 - 1j, 2.5 + 1j, 2.5 + 2j],
+                 dtype=dt)
+    check(cclip, x, dt(2 + 0j), dt(2.5 + 1j))
+    check(cclip, x, np.full(9, complex(n, 0), dtype=dt), dt(2.5 + 1j))
+    check(cclip, make_array(dt, (3, 4), "strided"), dt(-1 + 0j), dt(1 + 1j))
+    check(cclip, dt(3 - 1j), dt(-1 + 0j), dt(1 + 1j))
