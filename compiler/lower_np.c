@@ -536,6 +536,14 @@ static void red_row(Lower *L, Red *R, LLVMValueRef p, LLVMValueRef n, LLVMValueR
     case BI_NP_ALL: nv = LLVMBuildAnd(L->b, cur, lower_truth(L, np_at(L), x, R->dt), ""); break;
     case BI_NP_ANY: nv = LLVMBuildOr(L->b, cur, lower_truth(L, np_at(L), x, R->dt), ""); break;
     case BI_NP_AMIN: case BI_NP_AMAX: case BI_NP_ARGMIN: case BI_NP_ARGMAX: {
+        if (!R->idx && !R->nan && ty_is_float(R->acc) && R->acc == R->dt) {
+            /* IEEE minimum/maximum propagate NaN as NumPy does, and LLVM
+             * vectorizes them (the select below stays scalar) */
+            LLVMTypeRef ft = lower_type(L, R->acc);
+            LLVMValueRef ab[2] = {cur, x};
+            nv = lower_intrinsic(L, wants_min(R->op) ? "llvm.minimum" : "llvm.maximum", &ft, 1, ab, 2);
+            break;
+        }
         LLVMValueRef b = better_nan(L, R->acc, wants_min(R->op), x, cur, R->nan == 1);
         nv = np_sel(L, b, x, cur);
         if (R->idx)
@@ -1012,6 +1020,58 @@ static LLVMValueRef cumulative(Lower *L, Node *n, LLVMValueRef arr, Type *aty, N
     return out;
 }
 
+/* sum/prod/mean/min/max over axis 0 of a 2-D array: whole rows are folded
+ * into the output in order (out[j] op= a[i, j]), a contiguous, vectorizable
+ * inner loop, as NumPy and Numba do; reducing each column on its own walks
+ * memory with the row stride.  For sums this is also NumPy's order. */
+static bool rows_ok(const RedPlan *P) {
+    switch (P->op) {
+    case BI_NP_SUM: case BI_NP_PROD: case BI_NP_MEAN: return !is_cplx(P->rt) || P->rt == P->dt || !is_cplx(P->dt);
+    case BI_NP_AMIN: case BI_NP_AMAX: return P->rt == P->dt && !is_cplx(P->dt);
+    default: return false;
+    }
+}
+
+static void fold_rows(Lower *L, RedPlan *P, LLVMValueRef data, LLVMValueRef *shape, LLVMValueRef *st,
+                      LLVMValueRef out, LLVMValueRef ost) {
+    Type *rt = P->rt;
+    bool mm = P->op == BI_NP_AMIN || P->op == BI_NP_AMAX, mn = P->op == BI_NP_AMIN;
+    LLVMValueRef od = lower_array_field(L, out, ARR_DATA, "");
+    LLVMValueRef init = mm ? extreme(L, rt, mn) : P->op == BI_NP_PROD ? np_one(L, rt) : lower_zero(L, rt);
+    NpLoop j0;
+    np_loop_begin(L, &j0, shape[1]);
+    np_store(L, np_offset(L, od, np_mul(L, j0.i, ost)), init, rt);
+    np_loop_end(L, &j0);
+    NpLoop i;
+    np_loop_begin(L, &i, shape[0]);
+    LLVMValueRef row = np_offset(L, data, np_mul(L, i.i, st[0]));
+    NpLoop j;
+    np_loop_begin(L, &j, shape[1]);
+    LLVMValueRef po = np_offset(L, od, np_mul(L, j.i, ost));
+    LLVMValueRef x = lower_convert(L, np_at(L), np_load(L, np_offset(L, row, np_mul(L, j.i, st[1])), P->dt), P->dt, rt);
+    LLVMValueRef cur = np_load(L, po, rt), nv;
+    if (mm && ty_is_float(rt)) {
+        LLVMTypeRef ft = lower_type(L, rt);
+        LLVMValueRef ab[2] = {cur, x};
+        nv = lower_intrinsic(L, mn ? "llvm.minimum" : "llvm.maximum", &ft, 1, ab, 2);
+    } else if (mm) {
+        nv = np_sel(L, better(L, rt, mn, x, cur), x, cur);
+    } else {
+        nv = np_arith(L, P->op == BI_NP_PROD ? '*' : '+', rt, cur, x);
+    }
+    np_store(L, po, nv, rt);
+    np_loop_end(L, &j);
+    np_loop_end(L, &i);
+    if (P->op == BI_NP_MEAN) {
+        NpLoop k;
+        np_loop_begin(L, &k, shape[1]);
+        LLVMValueRef pk = np_offset(L, od, np_mul(L, k.i, ost));
+        Red R = {.op = BI_NP_MEAN, .acc = rt, .slot = pk};
+        np_store(L, pk, red_value(L, &R, shape[0]), rt);
+        np_loop_end(L, &k);
+    }
+}
+
 LLVMValueRef lower_np_reduce(Lower *L, Node *n, bool *owned) {
     *owned = false;
     Node *an = np_arg(n, 0), *axis = np_arg(n, 1);
@@ -1061,15 +1121,30 @@ LLVMValueRef lower_np_reduce(Lower *L, Node *n, bool *owned) {
         return reduce_one(L, &P, &src, len);
     }
     LLVMValueRef outer[HJ_MAX_NDIM_LOWER], tmp[HJ_MAX_NDIM_LOWER];
+    LLVMValueRef full_st[2] = {strides[0][0], strides[0][1]}; /* the source's, for fold_rows */
     np_drop(L, shape, nd, a, outer);
     np_drop(L, strides[0], nd, a, tmp);
     for (int d = 0; d < nd - 1; d++)
         strides[0][d] = tmp[d];
     LLVMValueRef out = np_alloc(L, n->ty, outer, false);
     np_dims(L, out, nd - 1, NULL, strides[1]);
+    LLVMBasicBlockRef done = NULL;
+    if (nd == 2 && rows_ok(&P)) {
+        LLVMBasicBlockRef rows = lower_block(L, "axis0.rows"), cols = lower_block(L, "axis.cols");
+        done = lower_block(L, "axis.done");
+        LLVMBuildCondBr(L->b, np_ieq(L, a, lower_i64(L, 0)), rows, cols);
+        lower_at(L, rows);
+        fold_rows(L, &P, data, shape, full_st, out, strides[1][0]);
+        LLVMBuildBr(L->b, done);
+        lower_at(L, cols);
+    }
     LLVMValueRef base[2] = {data, lower_array_field(L, out, ARR_DATA, "")};
     AxisCtx c = {&P, len, st};
     np_nest(L, nd - 1, outer, 2, base, strides, axis_cb, &c);
+    if (done) {
+        LLVMBuildBr(L->b, done);
+        lower_at(L, done);
+    }
     *owned = true;
     return out;
 }
