@@ -296,7 +296,7 @@ def dt_complex_bad(z):
 @pytest.mark.parametrize("dt", [np.int8, np.int32, np.uint16, np.int64, np.float32, np.float64, np.bool_],
                          ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("layout", ["C", "F", "strided", "reversed"])
-@pytest.mark.parametrize("shape", [(), (0,), (7,), (300,), (3, 4, 5)], ids=str)
+@pytest.mark.parametrize("shape", [(), (0,), (7,), (300,), (6, 33), (3, 4, 5)], ids=str)
 def test_reduction_dtype(dt, layout, shape):
     if shape == () and layout != "C":
         pytest.skip("0-d arrays have one layout")
@@ -351,7 +351,7 @@ def _with_nans(a):
 @pytest.mark.parametrize("dt", [np.int32, np.int64, np.uint8, np.float32, np.float64],
                          ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("layout", ["C", "F", "strided", "reversed"])
-@pytest.mark.parametrize("shape", [(), (0,), (1,), (7,), (300,), (3, 4, 5)], ids=str)
+@pytest.mark.parametrize("shape", [(), (0,), (1,), (7,), (300,), (6, 33), (3, 4, 5)], ids=str)
 def test_nan_reductions(dt, layout, shape):
     if shape == () and layout != "C":
         pytest.skip("0-d arrays have one layout")
