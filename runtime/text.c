@@ -249,6 +249,7 @@ void rt_text_c64(float re, float im) { complex_text(re, im, true); }
 
 typedef struct Spec {
     char fill[5]; /* one UTF-8 character */
+    bool fill_given;
     char align;   /* '<' '>' '^' '=' or 0 */
     char sign;    /* '+' '-' ' ' or 0 */
     bool alt, zero;
@@ -279,6 +280,7 @@ static int parse_spec(const char *spec, Spec *sp)
     if (*s && (int)strnlen(s, (size_t)fl) == fl && is_align(s[fl])) {
         memcpy(sp->fill, s, (size_t)fl);
         sp->fill[fl] = '\0';
+        sp->fill_given = true;
         sp->align = s[fl];
         s += fl + 1;
     } else if (is_align(*s)) {
@@ -313,18 +315,32 @@ static int parse_spec(const char *spec, Spec *sp)
         sp->type = *s++;
     if (*s)
         return bad_spec(spec, "(unexpected characters at the end)");
-    if (sp->zero && !sp->align) {
+    /* '0': zero fill unless a fill was given, sign-aware unless aligned */
+    if (sp->zero && !sp->fill_given)
         strcpy(sp->fill, "0");
+    if (sp->zero && !sp->align)
         sp->align = '=';
+    if (sp->group && sp->type == 'n') {
+        char msg[64];
+        snprintf(msg, sizeof msg, "Cannot specify '%c' with 'n'.", sp->group);
+        rt_raise("ValueError", msg);
+        return -1;
     }
     return 0;
+}
+
+/* A digit of the integer part: hex letters count only for hex (every 4),
+ * so that the e of 1e+20 does not. */
+static bool is_digit_char(char c, int every)
+{
+    return (c >= '0' && c <= '9') || (every == 4 && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')));
 }
 
 /* Insert the grouping character into the leading run of digits of `core`. */
 static void group_digits(char *core, size_t cap, char sep, int every)
 {
     size_t nd = 0;
-    while (core[nd] >= '0' && core[nd] <= '9')
+    while (is_digit_char(core[nd], every))
         nd++;
     if (nd <= (size_t)every)
         return;
@@ -338,6 +354,29 @@ static void group_digits(char *core, size_t cap, char sep, int every)
         if (++k % (size_t)every == 0 && src > 0)
             core[--dst] = sep;
     }
+}
+
+/* Group the leading digits of `core`; with sign-aware zero padding the
+ * zeros are digits too, and get separators (format(1, '08,') is
+ * '0,000,001'), so they are added here before grouping. */
+static void group_core(const Spec *sp, const char *head, char *core, size_t cap, int every)
+{
+    if (!sp->group)
+        return;
+    bool zpad = sp->align == '=' && strcmp(sp->fill, "0") == 0 && sp->width > 0;
+    size_t nd = 0;
+    while (is_digit_char(core[nd], every))
+        nd++;
+    size_t rest = strlen(core) - nd, hl = strlen(head);
+    /* CPython adds zeros until the width is reached, so a separator that
+     * would lead makes the result one wider: format(1, '08,') is '0,000,001' */
+    while (zpad && hl + nd + (nd ? (nd - 1) / (size_t)every : 0) + rest < (size_t)sp->width &&
+           strlen(core) + 2 < cap) {
+        memmove(core + 1, core, strlen(core) + 1);
+        core[0] = '0';
+        nd++;
+    }
+    group_digits(core, cap, sp->group, every);
 }
 
 /* Pad sign+prefix and core to the width, as the spec's alignment says. */
@@ -364,6 +403,48 @@ static void sign_head(char *head, bool neg, char sign)
     head[1] = '\0';
 }
 
+/* Drop trailing zeros of the digits after a '.' (and the '.' when none
+ * remain), up to an exponent if there is one. */
+static void strip_zeros(char *s)
+{
+    char *dot = strchr(s, '.');
+    if (!dot)
+        return;
+    char *e = strpbrk(dot, "eE");
+    char *end = e ? e : s + strlen(s);
+    char *q = end;
+    while (q > dot + 1 && q[-1] == '0')
+        q--;
+    if (q == dot + 1)
+        q = dot;
+    memmove(q, end, strlen(end) + 1);
+}
+
+/* CPython's float format with a precision and no type: p significant
+ * digits (0 counts as 1); positional unless the decimal point would come
+ * before the 4th leading zero or leave no room for a digit after it
+ * (format(5.0, '.1') is '5e+00', format(1.0, '.2') is '1.0'); trailing
+ * zeros dropped unless '#', a positional integer gets ".0". */
+static void no_type_precision(char *core, size_t cap, double a, int p, bool alt)
+{
+    int sig = p > 0 ? p : 1;
+    char e[64];
+    snprintf(e, sizeof e, "%.*e", sig - 1, a);
+    int decpt = atoi(strchr(e, 'e') + 1) + 1;
+    if (decpt <= -4 || decpt > sig - 1) {
+        snprintf(core, cap, alt ? "%#.*e" : "%.*e", sig - 1, a);
+    } else {
+        snprintf(core, cap, alt ? "%#.*f" : "%.*f", sig - decpt, a);
+        if (!alt)
+            strip_zeros(core);
+        if (!strchr(core, '.'))
+            strncat(core, ".0", cap - strlen(core) - 1);
+        return;
+    }
+    if (!alt)
+        strip_zeros(core);
+}
+
 static int format_float(double v, bool f32, const Spec *sp, const char *spec)
 {
     char t = sp->type;
@@ -373,8 +454,6 @@ static int format_float(double v, bool f32, const Spec *sp, const char *spec)
         rt_raise("ValueError", msg);
         return -1;
     }
-    if (sp->alt && !t && sp->prec < 0)
-        return bad_spec(spec, "('#' needs a presentation type)");
     bool neg = signbit(v) && !isnan(v);
     double a = fabs(v);
     char core[1200], head[4];
@@ -384,6 +463,9 @@ static int format_float(double v, bool f32, const Spec *sp, const char *spec)
                  t == '%' ? "%" : "");
     } else if (!t && sp->prec < 0) {
         repr_float(core, sizeof core, a, f32, true);
+        char *e = strchr(core, 'e');
+        if (sp->alt && e && !strchr(core, '.')) /* '#': 1.e+20 */
+            memmove(e + 1, e, strlen(e) + 1), *e = '.';
     } else {
         int p = sp->prec < 0 ? 6 : (int)sp->prec;
         char ct = t ? t : 'g';
@@ -397,13 +479,12 @@ static int format_float(double v, bool f32, const Spec *sp, const char *spec)
             snprintf(fmt, sizeof fmt, "%%%s.*%c", sp->alt ? "#" : "", ct);
             snprintf(core, sizeof core, fmt, (ct == 'g' || ct == 'G') && p == 0 ? 1 : p, a);
         }
-        /* no type with a precision: 'g', but a positional result keeps ".0" */
-        if (!t && !strpbrk(core, ".e"))
-            strcat(core, ".0");
+        if (!t)
+            no_type_precision(core, sizeof core, a, p, sp->alt);
     }
-    if (sp->group && core[0] >= '0' && core[0] <= '9')
-        group_digits(core, sizeof core, sp->group, 3);
     sign_head(head, neg, sp->sign);
+    if (core[0] >= '0' && core[0] <= '9')
+        group_core(sp, head, core, sizeof core, 3);
     emit_padded(sp, head, core, '>');
     return 0;
 }
@@ -448,10 +529,11 @@ int32_t rt_text_format_int(int64_t v, int32_t is_unsigned, const char *spec)
     for (int i = 0; i < n; i++)
         core[i] = rev[n - 1 - i];
     core[n] = '\0';
-    if (sp.group) {
-        if (sp.group == ',' && base != 10)
-            return bad_spec(spec, "(',' needs a decimal presentation type)");
-        group_digits(core, sizeof core, sp.group, base == 10 ? 3 : 4);
+    if (sp.group == ',' && base != 10) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "Cannot specify ',' with '%c'.", t);
+        rt_raise("ValueError", msg);
+        return -1;
     }
     sign_head(head, neg, sp.sign);
     if (sp.alt && base != 10) {
@@ -460,6 +542,7 @@ int32_t rt_text_format_int(int64_t v, int32_t is_unsigned, const char *spec)
         head[hl + 1] = t;
         head[hl + 2] = '\0';
     }
+    group_core(&sp, head, core, sizeof core, base == 10 ? 3 : 4);
     emit_padded(&sp, head, core, '>');
     return 0;
 }

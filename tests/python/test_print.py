@@ -270,3 +270,56 @@ def test_print_from_prange_workers_and_nogil():
     assert sorted(l for l in lines if l.startswith("iteration")) == [f"iteration {i}" for i in range(8)]
     assert "sum 28" in lines
     assert "nogil 5 [0.0 1.0 2.0]" in lines
+
+
+def _spec_cases(seed, n):
+    """Random format specs (every field of the mini-language), fixed by seed."""
+    import random
+    r = random.Random(seed)
+    out = []
+    for _ in range(n):
+        align = r.choice(["", "<", ">", "^", "="])
+        fill = r.choice(["", "*", "0", " ", "\u00e9"]) if align else ""
+        out.append(fill + align + r.choice(["", "+", "-", " "]) + r.choice(["", "#"]) + r.choice(["", "0"]) +
+                   r.choice(["", "1", "8", "15"]) + r.choice(["", ",", "_"]) + r.choice(["", ".0", ".3", ".10"]))
+    return out
+
+
+_INT_TYPES = ["", "d", "x", "X", "o", "b", "n", "e", "f", "g", "%"]
+_FLOAT_TYPES = ["", "e", "E", "f", "F", "g", "G", "%", "n"]
+
+
+def _compile_spec(spec, i):
+    import linecache
+    fn = f"<hpcjit-format-{i}>"
+    src = f"def f(x):\n    print(f'{{x:{spec}}}')\n"
+    linecache.cache[fn] = (len(src), None, src.splitlines(True), fn)
+    g = {}
+    exec(compile(src, fn, "exec"), g)
+    return njit(g["f"])
+
+
+@fstrings
+@pytest.mark.parametrize("kind", ["int", "float"])
+def test_format_specs_against_cpython(kind):
+    # a differential test: each spec formats like CPython's format(), or
+    # raises ValueError where it does
+    types = _INT_TYPES if kind == "int" else _FLOAT_TYPES
+    values = ([0, 7, -42, 123456789, -2**63, 2**62] if kind == "int" else
+              [0.0, -0.0, 1.5, -1234.5678, 1e20, 1e-7, float("nan"), float("inf"), 2.0 / 3, 99.9])
+    specs = [s + types[i % len(types)] for i, s in enumerate(_spec_cases(7 if kind == "int" else 11, 60))]
+    for i, spec in enumerate(specs):
+        f = _compile_spec(spec, f"{kind}{i}")
+        for v in values:
+            try:
+                exp = format(v, spec)
+            except ValueError:
+                exp = ValueError
+            buf = io.StringIO()
+            try:
+                with contextlib.redirect_stdout(buf):
+                    f(v)
+                got = buf.getvalue()[:-1]
+            except ValueError:
+                got = ValueError
+            assert got == exp, (spec, v)
