@@ -363,7 +363,11 @@ static LLVMValueRef sort_call(Lower *L, Node *n, bool *owned) {
         LLVMValueRef axis = lower_expr_use(L, np_arg(n, 2));
         if (!axis)
             return NULL;
-        return sort_axis(L, n, av, axis, owned);
+        /* a constant last axis takes the direct path below (rows in place) */
+        bool last = LLVMIsAConstantInt(axis) &&
+                    (LLVMConstIntGetSExtValue(axis) == -1 || LLVMConstIntGetSExtValue(axis) == nd - 1);
+        if (!last)
+            return sort_axis(L, n, av, axis, owned);
     }
     LLVMValueRef cd = NULL, c = ccopy_v(L, av, a->ty, dt, &cd);
     LLVMValueRef dims[HJ_MAX_NDIM_LOWER + 1], st[HJ_MAX_NDIM_LOWER + 1];

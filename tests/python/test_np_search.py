@@ -114,7 +114,8 @@ def s_argsort_method_axis(a, k):
 
 @hpcjit.njit
 def s_sort_consts(a):
-    return np.sort(a, 0), np.sort(a, axis=1), np.argsort(a, axis=-3, kind="stable")
+    return (np.sort(a, 0), np.sort(a, axis=1), np.argsort(a, axis=-3, kind="stable"), np.sort(a, -1),
+            np.argsort(a, axis=2, kind="stable"))
 
 
 @pytest.mark.numba_skip(reason="Numba's np.sort/argsort take no axis")
