@@ -101,6 +101,17 @@ static void raise_pending(void)
         PyObject *m = PyImport_ImportModule(mod);
         exc = m ? PyObject_GetAttrString(m, cls) : NULL;
         Py_XDECREF(m);
+        char *up = strrchr(mod, '.');
+        if (!exc && up) {
+            /* an older home of the class: numpy.exceptions.AxisError was
+             * numpy.AxisError before NumPy 1.25 */
+            PyErr_Clear();
+            *up = '\0';
+            m = PyImport_ImportModule(mod);
+            exc = m ? PyObject_GetAttrString(m, cls) : NULL;
+            Py_XDECREF(m);
+            *up = '.';
+        }
         if (!exc || !PyExceptionClass_Check(exc))
             PyErr_Format(PyExc_RuntimeError, "%s.%s: %s", mod, cls, text); /* replaces any import error */
         else if (text[0])

@@ -293,3 +293,26 @@ def test_overflowing_allocation_size():
     # ValueError or MemoryError but must not allocate a wrapped size
     with pytest.raises((ValueError, MemoryError)):
         alloc2(2 ** 40, 2 ** 40)
+
+
+@pytest.mark.numba_skip(reason="hpcjit's exception boundary")
+def test_axis_error_found_where_numpy_1_24_kept_it():
+    # NumPy 1.24 has numpy.AxisError but no numpy.exceptions.AxisError:
+    # the dispatcher falls back to the parent module
+    r = run_python("""
+        import numpy as np, numpy.exceptions as ex
+        np.AxisError = ex.AxisError
+        del ex.AxisError
+        from hpcjit import njit
+
+        @njit
+        def f(a, k):
+            return a.sum(axis=k)
+
+        try:
+            f(np.ones((2, 2)), 3)
+        except np.AxisError as e:
+            print("AxisError", e)
+    """)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "AxisError axis 3 is out of bounds for array of dimension 2"
