@@ -22,8 +22,14 @@ static int err(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) {
     va_end(ap);
     return -1;
 }
-#define TYPING(I, n, ...) (err((I), HJ_DIAG_TYPING, (n), __VA_ARGS__), (Type *)NULL)
-#define UNSUP(I, n, ...) (err((I), HJ_DIAG_UNSUPPORTED, (n), __VA_ARGS__), (Type *)NULL)
+
+Type *infer_fail(Inf *I, HjDiagKind k, const Node *n, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    diag_verror(&I->c->diag, k, n->loc, fmt, ap);
+    va_end(ap);
+    return NULL;
+}
 
 bool infer_is_value(const Type *t) {
     switch (t->kind) {

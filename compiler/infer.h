@@ -19,6 +19,12 @@ typedef struct Inf {
     bool changed;
 } Inf;
 
+/* Record a diagnostic of kind k at n (diag.h keeps the first) and return
+ * NULL, so that typing code can `return TYPING(I, n, "...", ...)`. */
+Type *infer_fail(Inf *I, HjDiagKind k, const Node *n, const char *fmt, ...) HJ_PRINTF(4, 5);
+#define TYPING(I, n, ...) infer_fail((I), HJ_DIAG_TYPING, (n), __VA_ARGS__)
+#define UNSUP(I, n, ...) infer_fail((I), HJ_DIAG_UNSUPPORTED, (n), __VA_ARGS__)
+
 /* Type an expression; an Optional(T) value is unwrapped to T (an N_CAST
  * that checks it is not None). */
 Type *infer_expr(Inf *I, Node **pn);

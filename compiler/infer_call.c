@@ -8,17 +8,6 @@
 Type *infer_qualname_type(Inf *I, const char *q, int *builtin);
 bool infer_exc_message(Inf *I, Node *m);
 
-static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) HJ_PRINTF(4, 5);
-static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    diag_verror(&I->c->diag, k, n->loc, fmt, ap);
-    va_end(ap);
-    return NULL;
-}
-#define TYPING(I, n, ...) fail((I), HJ_DIAG_TYPING, (n), __VA_ARGS__)
-#define UNSUP(I, n, ...) fail((I), HJ_DIAG_UNSUPPORTED, (n), __VA_ARGS__)
-
 static Type *T(Inf *I, TyKind k) { return infer_ty(I, k); }
 
 /* ---- attributes ---- */
@@ -163,7 +152,7 @@ static bool slots(Inf *I, Node *n, const char *fname, const char *const *names, 
     for (int i = 0; i < nslot; i++)
         out[i] = NULL;
     if (n->args.len > nslot) {
-        fail(I, HJ_DIAG_TYPING, n, "%s() takes at most %d argument%s (%d given)", fname, nslot,
+        TYPING(I, n, "%s() takes at most %d argument%s (%d given)", fname, nslot,
              nslot == 1 ? "" : "s", n->args.len);
         return false;
     }
@@ -176,11 +165,11 @@ static bool slots(Inf *I, Node *n, const char *fname, const char *const *names, 
             if (names[i] && strcmp(names[i], kw->name) == 0)
                 j = i;
         if (j < 0) {
-            fail(I, HJ_DIAG_TYPING, kw, "%s() got an unexpected keyword argument '%s'", fname, kw->name);
+            TYPING(I, kw, "%s() got an unexpected keyword argument '%s'", fname, kw->name);
             return false;
         }
         if (out[j]) {
-            fail(I, HJ_DIAG_TYPING, kw, "%s() got multiple values for argument '%s'", fname, kw->name);
+            TYPING(I, kw, "%s() got multiple values for argument '%s'", fname, kw->name);
             return false;
         }
         out[j] = kw->a;
@@ -202,7 +191,7 @@ static void set_args(Inf *I, Node *n, Node **sl, int ns) {
 static bool no_keywords(Inf *I, Node *n, const char *fname) {
     if (n->keywords.len) {
         Node *kw = VEC_AT(n->keywords, 0);
-        fail(I, HJ_DIAG_TYPING, kw, "%s() takes no keyword arguments", fname);
+        TYPING(I, kw, "%s() takes no keyword arguments", fname);
         return false;
     }
     return true;
@@ -212,10 +201,10 @@ static bool nargs_between(Inf *I, Node *n, const char *fname, int lo, int hi) {
     int k = n->args.len;
     if (k < lo || k > hi) {
         if (lo == hi)
-            fail(I, HJ_DIAG_TYPING, n, "%s() takes %d argument%s (%d given)", fname, lo,
+            TYPING(I, n, "%s() takes %d argument%s (%d given)", fname, lo,
                  lo == 1 ? "" : "s", k);
         else
-            fail(I, HJ_DIAG_TYPING, n, "%s() takes %d to %d arguments (%d given)", fname, lo, hi, k);
+            TYPING(I, n, "%s() takes %d to %d arguments (%d given)", fname, lo, hi, k);
         return false;
     }
     return true;
@@ -230,7 +219,7 @@ bool infer_bind_slots(Inf *I, Node *n, Node *self, const InferSig *s, Node **sl)
     if (self)
         sl[k++] = self;
     if (n->args.len + k > s->n) {
-        fail(I, HJ_DIAG_TYPING, n, "%s() takes at most %d argument%s (%d given)", s->fname, s->n - k,
+        TYPING(I, n, "%s() takes at most %d argument%s (%d given)", s->fname, s->n - k,
              s->n - k == 1 ? "" : "s", n->args.len);
         return false;
     }
@@ -243,12 +232,12 @@ bool infer_bind_slots(Inf *I, Node *n, Node *self, const InferSig *s, Node **sl)
             if (kw->name && strcmp(s->names[i], kw->name) == 0)
                 at = i;
         if (at < 0) {
-            fail(I, HJ_DIAG_TYPING, kw, "%s() got an unexpected keyword argument '%s'", s->fname,
+            TYPING(I, kw, "%s() got an unexpected keyword argument '%s'", s->fname,
                  kw->name ? kw->name : "**");
             return false;
         }
         if (sl[at]) {
-            fail(I, HJ_DIAG_TYPING, kw, "%s() got multiple values for argument '%s'", s->fname, kw->name);
+            TYPING(I, kw, "%s() got multiple values for argument '%s'", s->fname, kw->name);
             return false;
         }
         sl[at] = kw->a;
@@ -384,7 +373,7 @@ static int shape_arg(Inf *I, Node **ps, bool *unk) {
         Type **el = arena_alloc(I->a, sizeof(Type *) * (size_t)(t->nelems + 1));
         for (int i = 0; i < t->nelems; i++) {
             if (!ty_is_int(t->elems[i])) {
-                fail(I, HJ_DIAG_TYPING, *ps, "array shape must be an int or a tuple of ints, not %s",
+                TYPING(I, *ps, "array shape must be an int or a tuple of ints, not %s",
                      infer_tyname(I, t));
                 return -1;
             }
@@ -393,7 +382,7 @@ static int shape_arg(Inf *I, Node **ps, bool *unk) {
         infer_cast(I, ps, ty_tuple(I->tc, el, t->nelems));
         return t->nelems;
     }
-    fail(I, HJ_DIAG_TYPING, *ps, "array shape must be an int or a tuple of ints, not %s",
+    TYPING(I, *ps, "array shape must be an int or a tuple of ints, not %s",
          infer_tyname(I, t));
     return -1;
 }

@@ -9,16 +9,6 @@
 /* index items one subscript may hold: every axis plus as many newaxes */
 #define HJ_MAX_NDIM_INDEX 64
 
-static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) HJ_PRINTF(4, 5);
-static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    diag_verror(&I->c->diag, k, n->loc, fmt, ap);
-    va_end(ap);
-    return NULL;
-}
-#define TYPING(I, n, ...) fail((I), HJ_DIAG_TYPING, (n), __VA_ARGS__)
-
 typedef enum ItemKind { IT_INT, IT_SLICE, IT_NEWAXIS, IT_ELLIPSIS, IT_ARRAY, IT_UNKNOWN } ItemKind;
 
 static bool is_ellipsis(const Node *e) { return e->kind == N_CONST && e->cval.kind == CVAL_ELLIPSIS; }

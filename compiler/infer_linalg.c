@@ -31,17 +31,6 @@
 
 #include "hpcjit/linalg.h"
 
-static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) HJ_PRINTF(4, 5);
-static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    diag_verror(&I->c->diag, k, n->loc, fmt, ap);
-    va_end(ap);
-    return NULL;
-}
-#define TYPING(I, n, ...) fail((I), HJ_DIAG_TYPING, (n), __VA_ARGS__)
-#define UNSUP(I, n, ...) fail((I), HJ_DIAG_UNSUPPORTED, (n), __VA_ARGS__)
-
 static Type *T(Inf *I, TyKind k) { return infer_ty(I, k); }
 
 typedef InferSig Sig;

@@ -20,17 +20,6 @@
 
 #include <string.h>
 
-static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) HJ_PRINTF(4, 5);
-static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    diag_verror(&I->c->diag, k, n->loc, fmt, ap);
-    va_end(ap);
-    return NULL;
-}
-#define TYPING(I, n, ...) fail((I), HJ_DIAG_TYPING, (n), __VA_ARGS__)
-#define UNSUP(I, n, ...) fail((I), HJ_DIAG_UNSUPPORTED, (n), __VA_ARGS__)
-
 bool infer_mpi_handles(BuiltinId id) {
     switch (id) {
     case BI_MPI_RANK: case BI_MPI_SIZE: case BI_MPI_LOCAL_RANK: case BI_MPI_BARRIER: case BI_MPI_BCAST:

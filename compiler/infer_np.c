@@ -14,17 +14,6 @@
 
 #include <string.h>
 
-static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) HJ_PRINTF(4, 5);
-static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    diag_verror(&I->c->diag, k, n->loc, fmt, ap);
-    va_end(ap);
-    return NULL;
-}
-#define TYPING(I, n, ...) fail((I), HJ_DIAG_TYPING, (n), __VA_ARGS__)
-#define UNSUP(I, n, ...) fail((I), HJ_DIAG_UNSUPPORTED, (n), __VA_ARGS__)
-
 static Type *T(Inf *I, TyKind k) { return infer_ty(I, k); }
 
 #define MAX_SLOTS INFER_MAX_SLOTS
@@ -215,7 +204,7 @@ static bool opt_int(Inf *I, Node **sl, int i, const char *fname, const char *wha
         return true;
     }
     if (!ty_is_int(t) && t->kind != TY_BOOL) {
-        fail(I, HJ_DIAG_TYPING, sl[i], "%s() %s must be an integer, not %s", fname, what, infer_tyname(I, t));
+        TYPING(I, sl[i], "%s() %s must be an integer, not %s", fname, what, infer_tyname(I, t));
         return false;
     }
     infer_cast(I, &sl[i], T(I, TY_INT64));
@@ -246,7 +235,7 @@ static int int_tuple(Inf *I, Node **ps, const char *fname, const char *what, boo
         Type **el = arena_alloc(I->a, sizeof(Type *) * (size_t)(t->nelems + 1));
         for (int i = 0; i < t->nelems; i++) {
             if (!ty_is_int(t->elems[i])) {
-                fail(I, HJ_DIAG_TYPING, *ps, "%s() %s must be an int or a tuple of ints, not %s", fname, what,
+                TYPING(I, *ps, "%s() %s must be an int or a tuple of ints, not %s", fname, what,
                      infer_tyname(I, t));
                 return -1;
             }
@@ -255,7 +244,7 @@ static int int_tuple(Inf *I, Node **ps, const char *fname, const char *what, boo
         infer_cast(I, ps, ty_tuple(I->tc, el, t->nelems));
         return t->nelems;
     }
-    fail(I, HJ_DIAG_TYPING, *ps, "%s() %s must be an int or a tuple of ints, not %s", fname, what,
+    TYPING(I, *ps, "%s() %s must be an int or a tuple of ints, not %s", fname, what,
          infer_tyname(I, t));
     return -1;
 }

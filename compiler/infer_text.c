@@ -14,17 +14,6 @@
 
 #include <string.h>
 
-static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) HJ_PRINTF(4, 5);
-static Type *fail(Inf *I, HjDiagKind k, Node *n, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    diag_verror(&I->c->diag, k, n->loc, fmt, ap);
-    va_end(ap);
-    return NULL;
-}
-#define TYPING(I, n, ...) fail((I), HJ_DIAG_TYPING, (n), __VA_ARGS__)
-#define UNSUP(I, n, ...) fail((I), HJ_DIAG_UNSUPPORTED, (n), __VA_ARGS__)
-
 bool infer_text_is_strconst(const Node *n) {
     return n && n->ty && n->ty->kind == TY_STRING && n->cval.kind == CVAL_STR && !n->cval.is_bytes &&
            (n->kind == N_CONST || n->kind == N_NAME || n->kind == N_ATTRIBUTE);
