@@ -1069,8 +1069,7 @@ static LLVMValueRef iter_item(Lower *L, const Node *at, Iter *it, LLVMValueRef i
     return NULL;
 }
 
-/* Puts the loop hint {name, value} on the loop whose back edge is `br`. */
-static void loop_hint(Lower *L, LLVMValueRef br, const char *name, unsigned value) {
+void lower_loop_hint(Lower *L, LLVMValueRef br, const char *name, unsigned value) {
     LLVMMetadataRef tmp = LLVMTemporaryMDNode(L->ctx, NULL, 0);
     LLVMMetadataRef hint[2] = {LLVMMDStringInContext2(L->ctx, name, strlen(name)),
                                LLVMValueAsMetadata(LLVMConstInt(L->t_i32, value, 0))};
@@ -1206,7 +1205,7 @@ bool lower_for_loop(Lower *L, Node *n) {
      * in a third of the time and run as fast.  Not where the loop assigns
      * floats: the hint would let LLVM reorder a float sum. */
     if (rval && !LLVMIsAConstantInt(it.step) && !body_assigns_float(&n->body))
-        loop_hint(L, back, "llvm.loop.vectorize.width", 16);
+        lower_loop_hint(L, back, "llvm.loop.vectorize.width", 16);
     if (els) {
         lower_at(L, els);
         if (!lower_stmts(L, &n->orelse))

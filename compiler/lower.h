@@ -85,6 +85,9 @@ LLVMValueRef lower_intrinsic(Lower *L, const char *name, LLVMTypeRef *tys, unsig
 LLVMValueRef lower_cstr(Lower *L, const char *s);
 LLVMValueRef lower_i64(Lower *L, int64_t v);
 LLVMValueRef lower_i32(Lower *L, int32_t v);
+/* Puts the loop hint {name, value} ("llvm.loop.vectorize.width", 16) on the
+ * loop whose back edge is the branch `br`. */
+void lower_loop_hint(Lower *L, LLVMValueRef br, const char *name, unsigned value);
 /* Apply the spec's fast-math flags to a float instruction. */
 LLVMValueRef lower_fm(Lower *L, LLVMValueRef v);
 LLVMValueRef lower_zero(Lower *L, Type *t);

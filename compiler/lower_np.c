@@ -34,14 +34,15 @@ void np_loop_begin(Lower *L, NpLoop *lp, LLVMValueRef n) {
     lower_at(L, lp->body);
 }
 
-void np_loop_end(Lower *L, NpLoop *lp) {
+LLVMValueRef np_loop_end(Lower *L, NpLoop *lp) {
     LLVMValueRef next = LLVMBuildNUWAdd(L->b, lp->i, lower_i64(L, 1), "i.next");
     LLVMBasicBlockRef last = LLVMGetInsertBlock(L->b);
-    LLVMBuildBr(L->b, lp->head);
+    LLVMValueRef back = LLVMBuildBr(L->b, lp->head);
     LLVMValueRef in[2] = {lower_i64(L, 0), next};
     LLVMBasicBlockRef from[2] = {lp->pre, last};
     LLVMAddIncoming(lp->i, in, from, 2);
     lower_at(L, lp->end);
+    return back;
 }
 
 LLVMValueRef np_load(Lower *L, LLVMValueRef p, Type *dt) {
@@ -372,7 +373,10 @@ static LLVMValueRef pairwise_fn(Lower *L, Type *src, Type *acc, Type *ct, int mo
         LLVMValueRef x = ELEM(LLVMBuildAdd(L->b, i0, lower_i64(L, j), ""));
         LLVMBuildStore(L->b, np_arith(L, '+', acc, lower_load(L, at, ap, ""), x), ap);
     }
-    np_loop_end(L, &lp);
+    /* the nacc sums are the vector lanes already (the SLP vectorizer packs
+     * them); the loop vectorizer, with ordered reductions, would gather
+     * each accumulator's elements and add them one at a time */
+    lower_loop_hint(L, np_loop_end(L, &lp), "llvm.loop.vectorize.enable", 0);
     LLVMValueRef r[8];
     for (int j = 0; j < nacc; j++) {
         LLVMValueRef idx[2] = {lower_i64(L, 0), lower_i64(L, j)};

@@ -22,7 +22,8 @@ Node *np_arg(Node *n, int i);
 Type *np_i64(Lower *L);
 const Node *np_at(Lower *L);
 void np_loop_begin(Lower *L, NpLoop *lp, LLVMValueRef n);
-void np_loop_end(Lower *L, NpLoop *lp);
+/* Close the loop; returns its back edge (for loop hints). */
+LLVMValueRef np_loop_end(Lower *L, NpLoop *lp);
 LLVMValueRef np_load(Lower *L, LLVMValueRef p, Type *dt);
 void np_store(Lower *L, LLVMValueRef p, LLVMValueRef v, Type *dt);
 LLVMValueRef np_offset(Lower *L, LLVMValueRef p, LLVMValueRef bytes);
