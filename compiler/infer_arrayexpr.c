@@ -28,15 +28,6 @@ static int kind_rank(const Type *t) {
     return 3;
 }
 
-static Type *int_of(Inf *I, bool sgn, int bits) {
-    switch (bits) {
-    case 8: return T(I, sgn ? TY_INT8 : TY_UINT8);
-    case 16: return T(I, sgn ? TY_INT16 : TY_UINT16);
-    case 32: return T(I, sgn ? TY_INT32 : TY_UINT32);
-    default: return T(I, sgn ? TY_INT64 : TY_UINT64);
-    }
-}
-
 /* The float an integer (or bool) meets a float in: small ones fit float32. */
 static Type *float_for(Inf *I, Type *t) {
     if (ty_is_float(t))
@@ -44,32 +35,6 @@ static Type *float_for(Inf *I, Type *t) {
     if (ty_is_complex(t))
         return T(I, t->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64);
     return T(I, (t->kind == TY_BOOL || ty_bits(t) <= 16) ? TY_FLOAT32 : TY_FLOAT64);
-}
-
-/* np.promote_types for the numeric types hpcjit has. */
-static Type *np_promote(Inf *I, Type *a, Type *b) {
-    if (a == b)
-        return a;
-    if (a->kind == TY_BOOL)
-        return b;
-    if (b->kind == TY_BOOL)
-        return a;
-    if (ty_is_complex(a) || ty_is_complex(b)) {
-        Type *f = np_promote(I, float_for(I, a), float_for(I, b));
-        return T(I, f->kind == TY_FLOAT32 ? TY_COMPLEX64 : TY_COMPLEX128);
-    }
-    if (ty_is_float(a) || ty_is_float(b)) {
-        Type *fa = float_for(I, a), *fb = float_for(I, b);
-        return ty_bits(fa) >= ty_bits(fb) ? fa : fb;
-    }
-    if (ty_is_signed(a) == ty_is_signed(b))
-        return ty_bits(a) >= ty_bits(b) ? a : b;
-    Type *s = ty_is_signed(a) ? a : b, *u = ty_is_signed(a) ? b : a;
-    if (ty_bits(u) < ty_bits(s))
-        return s;
-    if (ty_bits(u) == 64)
-        return T(I, TY_FLOAT64);
-    return int_of(I, true, 2 * ty_bits(u));
 }
 
 /* Promotion of the operands of one ufunc: arrays by np.promote_types; a
@@ -80,15 +45,15 @@ static Type *ae_promote(Inf *I, Type **tys, int n) {
     for (int i = 0; i < n; i++) {
         Type *e = elt(tys[i]);
         if (tys[i]->kind == TY_ARRAY)
-            arr = arr ? np_promote(I, arr, e) : e;
+            arr = arr ? ty_np_promote(I->tc, arr, e) : e;
         else
-            sc = sc ? np_promote(I, sc, e) : e;
+            sc = sc ? ty_np_promote(I->tc, sc, e) : e;
     }
     if (!arr)
         return sc;
     if (!sc || kind_rank(arr) > kind_rank(sc))
         return arr;
-    return np_promote(I, arr, sc);
+    return ty_np_promote(I->tc, arr, sc);
 }
 
 static bool operand_ok(Inf *I, Node *at, Type *t) {

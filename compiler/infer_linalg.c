@@ -92,38 +92,6 @@ bool infer_linalg_attr(Inf *I, Node *n, Type *base, Type **out) {
 
 static bool is_none(const Node *n) { return !n || (n->kind == N_CONST && n->cval.kind == CVAL_NONE); }
 
-/* np.result_type of two dtypes (as infer_search.c's promote). */
-static Type *promote(Inf *I, Type *a, Type *b) {
-    if (a == b || b->kind == TY_BOOL)
-        return a;
-    if (a->kind == TY_BOOL)
-        return b;
-    if (ty_is_complex(a) || ty_is_complex(b)) {
-        Type *c = ty_is_complex(a) ? a : b, *o = c == a ? b : a;
-        if (c->kind == TY_COMPLEX64 && (o->kind == TY_COMPLEX64 || o->kind == TY_FLOAT32 ||
-                                        (ty_is_int(o) && ty_bits(o) <= 16)))
-            return c;
-        return T(I, TY_COMPLEX128);
-    }
-    if (ty_is_float(a) || ty_is_float(b)) {
-        Type *f = ty_is_float(a) ? a : b, *o = f == a ? b : a;
-        if (f->kind == TY_FLOAT32 && (o->kind == TY_FLOAT32 || (ty_is_int(o) && ty_bits(o) <= 16)))
-            return f;
-        return T(I, TY_FLOAT64);
-    }
-    if (ty_is_signed(a) == ty_is_signed(b))
-        return ty_bits(a) >= ty_bits(b) ? a : b;
-    Type *s = ty_is_signed(a) ? a : b, *u = s == a ? b : a;
-    if (ty_bits(s) > ty_bits(u))
-        return s;
-    switch (ty_bits(u)) {
-    case 8: return T(I, TY_INT16);
-    case 16: return T(I, TY_INT32);
-    case 32: return T(I, TY_INT64);
-    default: return T(I, TY_FLOAT64);
-    }
-}
-
 /* The LAPACK type of a dtype: float64 for integers and bool. */
 static Type *lapack_type(Inf *I, Type *dt) {
     if (ty_is_float(dt) || ty_is_complex(dt))
@@ -227,7 +195,7 @@ static Type *product(Inf *I, Node *n, BuiltinId id, const char *fname, Node **sl
             return UNSUP(I, sl[i], "%s() of %d-D arrays is not supported by hpcjit (1-D and 2-D only)", fname,
                          t->ndim);
     }
-    Type *dt = promote(I, at->dtype, bt->dtype);
+    Type *dt = ty_np_promote(I->tc, at->dtype, bt->dtype);
     n->op_ty = dt;
     switch (id) {
     case BI_NP_VDOT: return dt;
@@ -380,7 +348,7 @@ Type *infer_linalg_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     case BI_LA_LSTSQ: {
         if (!need_array(I, sl[0], at, fname, 2, 2) || !need_array(I, sl[1], bt, fname, 1, 2))
             return NULL;
-        Type *dt = lapack_type(I, promote(I, at->dtype, bt->dtype));
+        Type *dt = lapack_type(I, ty_np_promote(I->tc, at->dtype, bt->dtype));
         n->op_ty = dt;
         if (id == BI_LA_SOLVE) {
             r = arr(I, dt, bt->ndim);

@@ -93,41 +93,6 @@ bool infer_np_handles(BuiltinId id) {
 
 /* ---- NumPy's dtype rules ---- */
 
-/* Result dtype of combining two arrays (np.result_type of two dtypes). */
-static Type *np_promote(Inf *I, Type *a, Type *b) {
-    if (a == b)
-        return a;
-    if (a->kind == TY_BOOL)
-        return b;
-    if (b->kind == TY_BOOL)
-        return a;
-    if (ty_is_complex(a) || ty_is_complex(b)) {
-        Type *r = ty_is_complex(a) ? a : b, *o = r == a ? b : a;
-        if (r->kind == TY_COMPLEX128 || o->kind == TY_COMPLEX128 || o->kind == TY_FLOAT64 ||
-            (ty_is_int(o) && ty_bits(o) > 16))
-            return T(I, TY_COMPLEX128);
-        return r;
-    }
-    if (ty_is_float(a) || ty_is_float(b)) {
-        Type *f = ty_is_float(a) ? a : b, *o = f == a ? b : a;
-        if (f->kind == TY_FLOAT64 || o->kind == TY_FLOAT64 || (ty_is_int(o) && ty_bits(o) > 16))
-            return T(I, TY_FLOAT64);
-        return f;
-    }
-    /* two integers */
-    if (ty_is_signed(a) == ty_is_signed(b))
-        return ty_bits(a) >= ty_bits(b) ? a : b;
-    Type *s = ty_is_signed(a) ? a : b, *u = s == a ? b : a;
-    if (ty_bits(s) > ty_bits(u))
-        return s;
-    switch (ty_bits(u)) {
-    case 8: return T(I, TY_INT16);
-    case 16: return T(I, TY_INT32);
-    case 32: return T(I, TY_INT64);
-    default: return T(I, TY_FLOAT64);
-    }
-}
-
 /* sum/prod/cumsum/cumprod: small ints accumulate in the platform int. */
 static Type *sum_dtype(Inf *I, Type *t) {
     if (t->kind == TY_BOOL || ty_is_signed(t))
@@ -272,7 +237,7 @@ static Type *array_seq(Inf *I, Node **ps, const char *fname, int *ndim, bool *un
                           "%s(): all the input arrays must have same number of dimensions, but the array at "
                           "index 0 has %d dimension(s) and the array at index %d has %d dimension(s)",
                           fname, *ndim, i, e->ndim);
-        dt = dt ? np_promote(I, dt, e->dtype) : e->dtype;
+        dt = dt ? ty_np_promote(I->tc, dt, e->dtype) : e->dtype;
     }
     return dt;
 }
@@ -285,7 +250,7 @@ static Type *nested_numbers(Inf *I, Node *at, Type *t, int depth, int *nd, int64
             *nd = depth;
         else if (*nd != depth)
             return TYPING(I, at, "np.array() of a ragged nested sequence");
-        return dt ? np_promote(I, dt, t) : t;
+        return dt ? ty_np_promote(I->tc, dt, t) : t;
     }
     if (t->kind != TY_TUPLE || depth >= 32)
         return TYPING(I, at, "np.array() needs numbers or (nested) tuples of numbers, not %s", infer_tyname(I, t));

@@ -85,33 +85,6 @@ static bool is_none_const(const Node *n) { return n && n->kind == N_CONST && n->
 
 static Node *int_const(Inf *I, SrcLoc loc, int64_t v) { return infer_const_int(I, loc, v); }
 
-/* The dtype NumPy compares two operands in (np.result_type). */
-static Type *promote(Inf *I, Type *a, Type *b) {
-    if (a == b || b->kind == TY_BOOL)
-        return a;
-    if (a->kind == TY_BOOL)
-        return b;
-    if (ty_is_complex(a) || ty_is_complex(b))
-        return T(I, TY_COMPLEX128);
-    if (ty_is_float(a) || ty_is_float(b)) {
-        Type *f = ty_is_float(a) ? a : b, *o = f == a ? b : a;
-        if (f->kind == TY_FLOAT32 && (o->kind == TY_FLOAT32 || (ty_is_int(o) && ty_bits(o) <= 16)))
-            return f;
-        return T(I, TY_FLOAT64);
-    }
-    if (ty_is_signed(a) == ty_is_signed(b))
-        return ty_bits(a) >= ty_bits(b) ? a : b;
-    Type *s = ty_is_signed(a) ? a : b, *u = s == a ? b : a;
-    if (ty_bits(s) > ty_bits(u))
-        return s;
-    switch (ty_bits(u)) {
-    case 8: return T(I, TY_INT16);
-    case 16: return T(I, TY_INT32);
-    case 32: return T(I, TY_INT64);
-    default: return T(I, TY_FLOAT64);
-    }
-}
-
 /* Type slot i (the receiver is typed already). */
 static Type *slot_type(Inf *I, Node **sl, int i, Node *self) {
     if (i == 0 && self)
@@ -477,7 +450,7 @@ Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         int side = str_option(I, sl, 2, fname, "side", sides, 2, 0);
         if (side < 0)
             return NULL;
-        n->op_ty = vt->kind == TY_ARRAY ? promote(I, at->dtype, vt->dtype) : promote(I, at->dtype, vt); /* v goes through np.asarray */
+        n->op_ty = vt->kind == TY_ARRAY ? ty_np_promote(I->tc, at->dtype, vt->dtype) : ty_np_promote(I->tc, at->dtype, vt); /* v goes through np.asarray */
         if (I->final)
             sl[2] = int_const(I, n->loc, side);
         r = vt->kind == TY_ARRAY ? ty_array(I->tc, i64, vt->ndim, LAYOUT_C) : i64;
@@ -494,7 +467,7 @@ Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         int right = bool_option(I, sl, 2, fname, "right", 0);
         if (right < 0)
             return NULL;
-        n->op_ty = xt->kind == TY_ARRAY ? promote(I, bt->dtype, xt->dtype) : promote(I, bt->dtype, xt);
+        n->op_ty = xt->kind == TY_ARRAY ? ty_np_promote(I->tc, bt->dtype, xt->dtype) : ty_np_promote(I->tc, bt->dtype, xt);
         if (I->final)
             sl[2] = int_const(I, n->loc, right);
         r = xt->kind == TY_ARRAY ? ty_array(I->tc, i64, xt->ndim, LAYOUT_C) : i64;

@@ -277,6 +277,43 @@ Type *ty_unify(TyCtx *tc, Type *a, Type *b) {
     }
 }
 
+/* The float an integer or bool converts to without loss in NumPy's rules. */
+static Type *np_float_for(TyCtx *tc, Type *t) {
+    if (ty_is_complex(t))
+        return ty_scalar(tc, t->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64);
+    if (ty_is_float(t))
+        return t;
+    return ty_scalar(tc, (t->kind == TY_BOOL || ty_bits(t) <= 16) ? TY_FLOAT32 : TY_FLOAT64);
+}
+
+Type *ty_np_promote(TyCtx *tc, Type *a, Type *b) {
+    if (a == b)
+        return a;
+    if (a->kind == TY_BOOL)
+        return b;
+    if (b->kind == TY_BOOL)
+        return a;
+    if (ty_is_complex(a) || ty_is_complex(b)) {
+        Type *f = ty_np_promote(tc, np_float_for(tc, a), np_float_for(tc, b));
+        return ty_scalar(tc, f->kind == TY_FLOAT32 ? TY_COMPLEX64 : TY_COMPLEX128);
+    }
+    if (ty_is_float(a) || ty_is_float(b)) {
+        Type *fa = np_float_for(tc, a), *fb = np_float_for(tc, b);
+        return ty_bits(fa) >= ty_bits(fb) ? fa : fb;
+    }
+    if (ty_is_signed(a) == ty_is_signed(b))
+        return ty_bits(a) >= ty_bits(b) ? a : b;
+    Type *s = ty_is_signed(a) ? a : b, *u = ty_is_signed(a) ? b : a;
+    if (ty_bits(u) < ty_bits(s))
+        return s;
+    switch (ty_bits(u)) {
+    case 8: return ty_scalar(tc, TY_INT16);
+    case 16: return ty_scalar(tc, TY_INT32);
+    case 32: return ty_scalar(tc, TY_INT64);
+    default: return ty_scalar(tc, TY_FLOAT64);
+    }
+}
+
 Type *ty_promote_arith(TyCtx *tc, Type *a, Type *b) {
     if (!ty_is_number(a) || !ty_is_number(b))
         return NULL;

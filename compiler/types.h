@@ -102,6 +102,11 @@ int ty_itemsize(const Type *t);
  * writable arrays -> read-only, tuples elementwise, none+T ->
  * Optional(T) (T a number, array or tuple), UNKNOWN+x -> x. */
 Type *ty_unify(TyCtx *tc, Type *a, Type *b);
+/* NumPy's np.promote_types of two numbers: bool < ints < floats < complex;
+ * a signed and an unsigned int give the signed int twice as wide (uint64
+ * with a signed int: float64); a float takes ints of 16 bits or less
+ * without widening (float32 + int16 is float32, + int32 float64). */
+Type *ty_np_promote(TyCtx *tc, Type *a, Type *b);
 /* Result type of arithmetic on two numbers (Numba: small ints widen to
  * int64/uint64, int+float -> float64, float32+float32 -> float32, ...). */
 Type *ty_promote_arith(TyCtx *tc, Type *a, Type *b);
