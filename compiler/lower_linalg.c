@@ -15,26 +15,6 @@
 
 static TyCtx *tc(Lower *L) { return L->c->tc; }
 
-static int32_t dt_code(Type *dt) {
-    int k = dt->kind == TY_BOOL ? RT_K_BOOL
-            : ty_is_signed(dt)  ? RT_K_INT
-            : ty_is_unsigned(dt) ? RT_K_UINT
-            : ty_is_float(dt)   ? RT_K_FLOAT
-                                : RT_K_COMPLEX;
-    return RT_DT(k, ty_itemsize(dt));
-}
-
-static LLVMValueRef own(Lower *L, LLVMValueRef v, Type *t) {
-    lower_temp(L, v, t, true);
-    return v;
-}
-
-static LLVMValueRef give(Lower *L, LLVMValueRef v, Type *t, bool *owned) {
-    lower_incref(L, v, t);
-    *owned = true;
-    return v;
-}
-
 /* An array operand: its value, data, shape and strides. */
 typedef struct Opnd {
     LLVMValueRef v, data, dims[HJ_MAX_NDIM_LOWER + 1], st[HJ_MAX_NDIM_LOWER + 1];
@@ -59,7 +39,7 @@ static bool operand(Lower *L, Node *e, Type *dt, bool contig, Opnd *o) {
     Type *ty = e->ty;
     if (ty->dtype != dt || (contig && ty->ndim > 1)) {
         Type *cty = ty_array(tc(L), dt, ty->ndim, LAYOUT_C);
-        v = own(L, np_copy_c(L, v, ty, cty), cty);
+        v = np_own(L, np_copy_c(L, v, ty, cty), cty);
         ty = cty;
     }
     opnd_of(L, v, ty, o);
@@ -106,7 +86,7 @@ static LLVMValueRef result(Lower *L, Type *rty, LLVMValueRef *dims, bool zeroed,
     LLVMValueRef d[HJ_MAX_NDIM_LOWER + 1];
     for (int i = 0; i < rty->ndim; i++)
         d[i] = dims[i];
-    LLVMValueRef v = own(L, np_alloc(L, rty, d, zeroed), rty);
+    LLVMValueRef v = np_own(L, np_alloc(L, rty, d, zeroed), rty);
     opnd_of(L, v, rty, o);
     return v;
 }
@@ -162,10 +142,10 @@ static LLVMValueRef matmul_nd(Lower *L, Node *n, Opnd *A, Opnd *B, bool *owned) 
     }
     Opnd C;
     LLVMValueRef out = result(L, rty, dims, false, &C);
-    LLVMValueRef bs[11] = {lower_i32(L, dt_code(n->op_ty)), lower_i32(L, A->nd), A->data, sha, sta,
+    LLVMValueRef bs[11] = {lower_i32(L, np_dt_code(n->op_ty)), lower_i32(L, A->nd), A->data, sha, sta,
                            lower_i32(L, B->nd), B->data, shb, stb, C.data, i64_buf(L, C.st, nd, "stc")};
     call_checked(L, "rt_linalg_matmul_nd", bs, 11);
-    return give(L, out, rty, owned);
+    return np_give(L, out, rty, owned);
 }
 
 /* dot, matmul, vdot, inner: rt_linalg_matmul with the result's shape. */
@@ -212,10 +192,10 @@ static LLVMValueRef product_call(Lower *L, Node *n, bool *owned) {
     } else {
         slot = scalar_slot(L, dt, &mc);
     }
-    LLVMValueRef as[5] = {lower_i32(L, dt_code(dt)), lower_i32(L, how), ma, mb, mc};
+    LLVMValueRef as[5] = {lower_i32(L, np_dt_code(dt)), lower_i32(L, how), ma, mb, mc};
     call_checked(L, "rt_linalg_matmul", as, 5);
     if (out)
-        return give(L, out, rty, owned);
+        return np_give(L, out, rty, owned);
     return load_scalar(L, slot, dt);
 }
 
@@ -232,10 +212,10 @@ static LLVMValueRef kron_call(Lower *L, Node *n, bool *owned) {
     if (n->ty->ndim == 1)
         dims[0] = dims[1];
     LLVMValueRef out = result(L, n->ty, dims, false, &C);
-    LLVMValueRef as[4] = {lower_i32(L, dt_code(dt)), mat_of(L, &A, true), mat_of(L, &B, true), C.data};
+    LLVMValueRef as[4] = {lower_i32(L, np_dt_code(dt)), mat_of(L, &A, true), mat_of(L, &B, true), C.data};
     LLVMTypeRef ts[4] = {L->t_i32, L->t_ptr, L->t_ptr, L->t_ptr};
     rt(L, "rt_linalg_kron", L->t_void, ts, 4, as);
-    return give(L, out, n->ty, owned);
+    return np_give(L, out, n->ty, owned);
 }
 
 static LLVMValueRef outer_call(Lower *L, Node *n, bool *owned) {
@@ -247,17 +227,17 @@ static LLVMValueRef outer_call(Lower *L, Node *n, bool *owned) {
     /* a strided 1-D operand: made contiguous too */
     if (A.nd == 1) {
         Type *cty = ty_array(tc(L), dt, 1, LAYOUT_C);
-        opnd_of(L, own(L, np_copy_c(L, A.v, A.ty, cty), cty), cty, &A);
+        opnd_of(L, np_own(L, np_copy_c(L, A.v, A.ty, cty), cty), cty, &A);
     }
     if (B.nd == 1) {
         Type *cty = ty_array(tc(L), dt, 1, LAYOUT_C);
-        opnd_of(L, own(L, np_copy_c(L, B.v, B.ty, cty), cty), cty, &B);
+        opnd_of(L, np_own(L, np_copy_c(L, B.v, B.ty, cty), cty), cty, &B);
     }
     LLVMValueRef out = result(L, n->ty, dims, false, &C);
-    LLVMValueRef as[6] = {lower_i32(L, dt_code(dt)), A.data, dims[0], B.data, dims[1], C.data};
+    LLVMValueRef as[6] = {lower_i32(L, np_dt_code(dt)), A.data, dims[0], B.data, dims[1], C.data};
     LLVMTypeRef ts[6] = {L->t_i32, L->t_ptr, L->t_i64, L->t_ptr, L->t_i64, L->t_ptr};
     rt(L, "rt_linalg_outer", L->t_void, ts, 6, as);
-    return give(L, out, n->ty, owned);
+    return np_give(L, out, n->ty, owned);
 }
 
 static LLVMValueRef trace_call(Lower *L, Node *n) {
@@ -269,7 +249,7 @@ static LLVMValueRef trace_call(Lower *L, Node *n) {
     if (!ov)
         return NULL;
     LLVMValueRef slot = scalar_slot(L, n->ty, NULL);
-    LLVMValueRef as[5] = {lower_i32(L, dt_code(n->op_ty)), mat_of(L, &A, false), ov, lower_i32(L, dt_code(n->ty)),
+    LLVMValueRef as[5] = {lower_i32(L, np_dt_code(n->op_ty)), mat_of(L, &A, false), ov, lower_i32(L, np_dt_code(n->ty)),
                           slot};
     LLVMTypeRef ts[5] = {L->t_i32, L->t_ptr, L->t_i64, L->t_i32, L->t_ptr};
     rt(L, "rt_linalg_trace", L->t_void, ts, 5, as);
@@ -296,14 +276,14 @@ static LLVMValueRef norm_call(Lower *L, Node *n, bool *owned) {
             dims[0] = A.dims[1 - ax];
         }
         LLVMValueRef out = result(L, rty, dims, false, &C);
-        LLVMValueRef as[8] = {lower_i32(L, dt_code(n->op_ty)), mat_of(L, &A, false), lower_i32(L, ax),
+        LLVMValueRef as[8] = {lower_i32(L, np_dt_code(n->op_ty)), mat_of(L, &A, false), lower_i32(L, ax),
                               lower_i32(L, (int32_t)kind->cval.i), p, C.data,
-                              lower_i64(L, ty_itemsize(rty->dtype)), lower_i32(L, dt_code(rty->dtype))};
+                              lower_i64(L, ty_itemsize(rty->dtype)), lower_i32(L, np_dt_code(rty->dtype))};
         call_checked(L, "rt_linalg_norm_axis", as, 8);
-        return give(L, out, rty, owned);
+        return np_give(L, out, rty, owned);
     }
     LLVMValueRef out = lower_alloca(L, L->t_f64, "norm");
-    LLVMValueRef as[6] = {lower_i32(L, dt_code(n->op_ty)), flat ? flat_of(L, &A, false) : mat_of(L, &A, false),
+    LLVMValueRef as[6] = {lower_i32(L, np_dt_code(n->op_ty)), flat ? flat_of(L, &A, false) : mat_of(L, &A, false),
                           lower_i32(L, A.nd == 1 || flat), lower_i32(L, flat ? RT_NORM_NONE : (int32_t)kind->cval.i),
                           p, out};
     call_checked(L, "rt_linalg_norm", as, 6);
@@ -319,11 +299,11 @@ static LLVMValueRef stacked_call(Lower *L, Node *n, Opnd *A, bool *owned) {
     Opnd C;
     LLVMValueRef out = result(L, rty, A->dims, false, &C);
     LLVMValueRef upper = lower_i32(L, op == RT_STACK_CHOLESKY ? (int32_t)np_arg(n, 1)->cval.i : 0);
-    LLVMValueRef as[9] = {lower_i32(L, op), lower_i32(L, dt_code(n->op_ty)), lower_i32(L, A->nd), A->data,
+    LLVMValueRef as[9] = {lower_i32(L, op), lower_i32(L, np_dt_code(n->op_ty)), lower_i32(L, A->nd), A->data,
                           i64_buf(L, A->dims, A->nd, "sh"), i64_buf(L, A->st, A->nd, "st"), C.data,
                           i64_buf(L, C.st, rty->ndim, "ost"), upper};
     call_checked(L, "rt_linalg_stacked", as, 9);
-    return give(L, out, rty, owned);
+    return np_give(L, out, rty, owned);
 }
 
 static LLVMValueRef square_call(Lower *L, Node *n, bool *owned) {
@@ -333,7 +313,7 @@ static LLVMValueRef square_call(Lower *L, Node *n, bool *owned) {
         return NULL;
     if (A.nd > 2)
         return stacked_call(L, n, &A, owned);
-    LLVMValueRef code = lower_i32(L, dt_code(dt)), ma = mat_of(L, &A, false);
+    LLVMValueRef code = lower_i32(L, np_dt_code(dt)), ma = mat_of(L, &A, false);
     if (n->builtin == BI_LA_DET) {
         LLVMValueRef slot = scalar_slot(L, dt, NULL);
         LLVMValueRef as[3] = {code, ma, slot};
@@ -349,7 +329,7 @@ static LLVMValueRef square_call(Lower *L, Node *n, bool *owned) {
         LLVMValueRef as[4] = {code, ma, lower_i32(L, (int32_t)np_arg(n, 1)->cval.i), mat_of(L, &C, false)};
         call_checked(L, "rt_linalg_cholesky", as, 4);
     }
-    return give(L, out, n->ty, owned);
+    return np_give(L, out, n->ty, owned);
 }
 
 static LLVMValueRef solve_call(Lower *L, Node *n, bool *owned) {
@@ -358,10 +338,10 @@ static LLVMValueRef solve_call(Lower *L, Node *n, bool *owned) {
     if (!operand(L, np_arg(n, 0), dt, false, &A) || !operand(L, np_arg(n, 1), dt, false, &B))
         return NULL;
     LLVMValueRef out = result(L, n->ty, B.dims, false, &X);
-    LLVMValueRef as[5] = {lower_i32(L, dt_code(dt)), mat_of(L, &A, false), mat_of(L, &B, false),
+    LLVMValueRef as[5] = {lower_i32(L, np_dt_code(dt)), mat_of(L, &A, false), mat_of(L, &B, false),
                           lower_i32(L, B.nd == 1), mat_of(L, &X, false)};
     call_checked(L, "rt_linalg_solve", as, 5);
-    return give(L, out, n->ty, owned);
+    return np_give(L, out, n->ty, owned);
 }
 
 static LLVMValueRef tuple_of(Lower *L, Type *t, LLVMValueRef *v, int k) {
@@ -386,19 +366,19 @@ static LLVMValueRef eigh_call(Lower *L, Node *n, bool *owned) {
         mv = mat_of(L, &V, false);
     }
     if (general) {
-        LLVMValueRef as[4] = {lower_i32(L, dt_code(dt)), mat_of(L, &A, false), mat_of(L, &W, false), mv};
+        LLVMValueRef as[4] = {lower_i32(L, np_dt_code(dt)), mat_of(L, &A, false), mat_of(L, &W, false), mv};
         LLVMTypeRef ts[4] = {L->t_i32, L->t_ptr, L->t_ptr, L->t_ptr};
         lower_check_status(L, rt(L, "rt_linalg_eig", L->t_i32, ts, 4, as));
     } else {
-        LLVMValueRef as[5] = {lower_i32(L, dt_code(dt)), mat_of(L, &A, false),
+        LLVMValueRef as[5] = {lower_i32(L, np_dt_code(dt)), mat_of(L, &A, false),
                               lower_i32(L, (int32_t)np_arg(n, 1)->cval.i), mat_of(L, &W, false), mv};
         LLVMTypeRef ts[5] = {L->t_i32, L->t_ptr, L->t_i32, L->t_ptr, L->t_ptr};
         lower_check_status(L, rt(L, "rt_linalg_eigh", L->t_i32, ts, 5, as));
     }
     if (!vecs)
-        return give(L, w, wty, owned);
+        return np_give(L, w, wty, owned);
     LLVMValueRef parts[2] = {w, v};
-    return give(L, tuple_of(L, n->ty, parts, 2), n->ty, owned);
+    return np_give(L, tuple_of(L, n->ty, parts, 2), n->ty, owned);
 }
 
 static LLVMValueRef svd_call(Lower *L, Node *n, bool *owned) {
@@ -419,14 +399,14 @@ static LLVMValueRef svd_call(Lower *L, Node *n, bool *owned) {
         mvt = mat_of(L, &VT, false);
     }
     LLVMValueRef s = result(L, sty, &k, false, &S);
-    LLVMValueRef as[6] = {lower_i32(L, dt_code(dt)), mat_of(L, &A, false), lower_i32(L, full), mu, mat_of(L, &S, false),
+    LLVMValueRef as[6] = {lower_i32(L, np_dt_code(dt)), mat_of(L, &A, false), lower_i32(L, full), mu, mat_of(L, &S, false),
                           mvt};
     LLVMTypeRef ts[6] = {L->t_i32, L->t_ptr, L->t_i32, L->t_ptr, L->t_ptr, L->t_ptr};
     lower_check_status(L, rt(L, "rt_linalg_svd", L->t_i32, ts, 6, as));
     if (!uv)
-        return give(L, s, sty, owned);
+        return np_give(L, s, sty, owned);
     LLVMValueRef parts[3] = {u, s, vt};
-    return give(L, tuple_of(L, n->ty, parts, 3), n->ty, owned);
+    return np_give(L, tuple_of(L, n->ty, parts, 3), n->ty, owned);
 }
 
 static LLVMValueRef qr_call(Lower *L, Node *n, bool *owned) {
@@ -445,13 +425,13 @@ static LLVMValueRef qr_call(Lower *L, Node *n, bool *owned) {
         mq = mat_of(L, &Q, false);
     }
     LLVMValueRef r = result(L, rty, rd, false, &R);
-    LLVMValueRef as[4] = {lower_i32(L, dt_code(dt)), mat_of(L, &A, false), mq, mat_of(L, &R, false)};
+    LLVMValueRef as[4] = {lower_i32(L, np_dt_code(dt)), mat_of(L, &A, false), mq, mat_of(L, &R, false)};
     LLVMTypeRef ts[4] = {L->t_i32, L->t_ptr, L->t_ptr, L->t_ptr};
     lower_check_status(L, rt(L, "rt_linalg_qr", L->t_i32, ts, 4, as));
     if (mode == 2)
-        return give(L, r, rty, owned);
+        return np_give(L, r, rty, owned);
     LLVMValueRef parts[2] = {q, r};
-    return give(L, tuple_of(L, n->ty, parts, 2), n->ty, owned);
+    return np_give(L, tuple_of(L, n->ty, parts, 2), n->ty, owned);
 }
 
 static LLVMValueRef lstsq_call(Lower *L, Node *n, bool *owned) {
@@ -474,7 +454,7 @@ static LLVMValueRef lstsq_call(Lower *L, Node *n, bool *owned) {
     LLVMValueRef nres = lower_alloca(L, L->t_i64, "nres"), rank = lower_alloca(L, L->t_i64, "rank");
     LLVMValueRef mx = xty->ndim == 2 ? mat_of(L, &X, false)
                                      : desc(L, X.data, nn, lower_i64(L, 1), X.st[0], lower_i64(L, 0));
-    LLVMValueRef as[9] = {lower_i32(L, dt_code(dt)), mat_of(L, &A, false), mat_of(L, &B, false), rcv, mx,
+    LLVMValueRef as[9] = {lower_i32(L, np_dt_code(dt)), mat_of(L, &A, false), mat_of(L, &B, false), rcv, mx,
                           mat_of(L, &R, false), nres, rank, mat_of(L, &S, false)};
     call_checked(L, "rt_linalg_lstsq", as, 9);
     /* residuals: a view of the first *nres items (0 when rank < n or m <= n) */
@@ -494,7 +474,7 @@ static LLVMValueRef misc_call(Lower *L, Node *n, bool *owned) {
     Opnd A, C;
     if (!operand(L, np_arg(n, 0), dt, false, &A))
         return NULL;
-    LLVMValueRef code = lower_i32(L, dt_code(dt)), ma = mat_of(L, &A, false);
+    LLVMValueRef code = lower_i32(L, np_dt_code(dt)), ma = mat_of(L, &A, false);
     switch (n->builtin) {
     case BI_LA_SLOGDET: {
         Type *rt = n->ty->elems[1];
@@ -533,7 +513,7 @@ static LLVMValueRef misc_call(Lower *L, Node *n, bool *owned) {
         LLVMValueRef res = result(L, n->ty, dims, false, &C);
         LLVMValueRef as[4] = {code, ma, rv, mat_of(L, &C, false)};
         call_checked(L, "rt_linalg_pinv", as, 4);
-        return give(L, res, n->ty, owned);
+        return np_give(L, res, n->ty, owned);
     }
     default: { /* matrix_power */
         LLVMValueRef pw = lower_expr_use(L, np_arg(n, 1));
@@ -543,7 +523,7 @@ static LLVMValueRef misc_call(Lower *L, Node *n, bool *owned) {
         LLVMValueRef res = result(L, n->ty, dims, false, &C);
         LLVMValueRef as[4] = {code, ma, pw, mat_of(L, &C, false)};
         call_checked(L, "rt_linalg_matrix_power", as, 4);
-        return give(L, res, n->ty, owned);
+        return np_give(L, res, n->ty, owned);
     }
     }
 }

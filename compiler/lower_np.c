@@ -9,6 +9,8 @@
  * NumPy to rounding.  Tree shapes: see compiler/infer_np.c. */
 #include "lower_np.h"
 
+#include "hpcjit/search.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -285,6 +287,26 @@ static LLVMValueRef const_of(Lower *L, Type *t, double v) {
 }
 
 LLVMValueRef np_one(Lower *L, Type *t) { return const_of(L, t, 1.0); }
+
+int32_t np_dt_code(Type *dt) {
+    int k = dt->kind == TY_BOOL     ? RT_K_BOOL
+            : ty_is_signed(dt)      ? RT_K_INT
+            : ty_is_unsigned(dt)    ? RT_K_UINT
+            : ty_is_float(dt)       ? RT_K_FLOAT
+                                    : RT_K_COMPLEX;
+    return RT_DT(k, ty_itemsize(dt));
+}
+
+LLVMValueRef np_own(Lower *L, LLVMValueRef v, Type *t) {
+    lower_temp(L, v, t, true);
+    return v;
+}
+
+LLVMValueRef np_give(Lower *L, LLVMValueRef v, Type *t, bool *owned) {
+    lower_incref(L, v, t);
+    *owned = true;
+    return v;
+}
 
 /* ---- pairwise summation ---------------------------------------------------- */
 
@@ -749,6 +771,22 @@ static void fold(Lower *L, Red *R, Source *src, bool ordered) {
         red_row_par(L, R, src->p, src->n, src->s);
 }
 
+/* The items of src that are not NaN (np.nanmean's and np.nanvar's
+ * divisor): counted for floats, all of them otherwise. */
+static LLVMValueRef nan_count(Lower *L, RedPlan *P, Source *src) {
+    if (!ty_is_float(P->dt))
+        return src->arr ? (src->aty->ndim == 0 ? lower_i64(L, 1) : lower_array_field(L, src->arr, ARR_NITEMS, ""))
+                        : src->n;
+    Red C = {0};
+    C.op = BI_NP_SUM;
+    C.dt = P->dt;
+    C.acc = ty_scalar(L->c->tc, TY_INT64);
+    C.nan = 2;
+    C.slot = lower_alloca(L, L->t_i64, "count");
+    fold(L, &C, src, false);
+    return lower_load(L, L->t_i64, C.slot, "");
+}
+
 /* np.nansum/nanprod/nanmean/nanmin/nanmax and np.ptp (max - min). */
 static LLVMValueRef reduce_nan_ptp(Lower *L, RedPlan *P, Source *src) {
     Red R = {0};
@@ -777,22 +815,8 @@ static LLVMValueRef reduce_nan_ptp(Lower *L, RedPlan *P, Source *src) {
     fold(L, &R, src, false);
     if (P->op != BI_NP_NANMEAN)
         return red_value(L, &R, NULL);
-    LLVMValueRef cnt; /* the divisor: the non-NaN elements */
-    if (ty_is_float(P->dt)) {
-        Red C = {0};
-        C.op = BI_NP_SUM;
-        C.dt = P->dt;
-        C.acc = ty_scalar(L->c->tc, TY_INT64);
-        C.nan = 2;
-        C.slot = lower_alloca(L, L->t_i64, "count");
-        fold(L, &C, src, false);
-        cnt = lower_load(L, L->t_i64, C.slot, "");
-    } else {
-        cnt = src->arr ? (src->aty->ndim == 0 ? lower_i64(L, 1) : lower_array_field(L, src->arr, ARR_NITEMS, ""))
-                       : src->n;
-    }
     R.op = BI_NP_MEAN;
-    return red_value(L, &R, cnt);
+    return red_value(L, &R, nan_count(L, P, src));
 }
 
 /* np.nanvar/np.nanstd: the mean and the squared deviations of the
@@ -809,20 +833,7 @@ static LLVMValueRef reduce_nanvar(Lower *L, RedPlan *P, Source *src) {
     R.mode = flt ? 2 : 0;
     R.slot = lower_alloca(L, lower_type(L, mt), "acc");
     fold(L, &R, src, false);
-    LLVMValueRef cnt;
-    if (flt) {
-        Red C = {0};
-        C.op = BI_NP_SUM;
-        C.dt = P->dt;
-        C.acc = ty_scalar(L->c->tc, TY_INT64);
-        C.nan = 2;
-        C.slot = lower_alloca(L, L->t_i64, "count");
-        fold(L, &C, src, false);
-        cnt = lower_load(L, L->t_i64, C.slot, "");
-    } else {
-        cnt = src->arr ? (src->aty->ndim == 0 ? lower_i64(L, 1) : lower_array_field(L, src->arr, ARR_NITEMS, ""))
-                       : src->n;
-    }
+    LLVMValueRef cnt = nan_count(L, P, src);
     R.op = BI_NP_MEAN;
     LLVMValueRef mean = red_value(L, &R, cnt);
     Red S = {0};

@@ -45,6 +45,12 @@ void np_copy_nd(Lower *L, int nd, LLVMValueRef *dims, LLVMValueRef src, LLVMValu
                 LLVMValueRef dst, LLVMValueRef *dstr, Type *ddt);
 LLVMValueRef np_copy_c(Lower *L, LLVMValueRef src, Type *sty, Type *rty);
 LLVMValueRef np_arith(Lower *L, char op, Type *t, LLVMValueRef a, LLVMValueRef b);
+/* The runtime's element-type code RT_DT(kind, size) (hpcjit/search.h). */
+int32_t np_dt_code(Type *dt);
+/* A new result is first a temporary (error paths free it): np_own;
+ * np_give adds the reference the caller owns once nothing can fail. */
+LLVMValueRef np_own(Lower *L, LLVMValueRef v, Type *t);
+LLVMValueRef np_give(Lower *L, LLVMValueRef v, Type *t, bool *owned);
 LLVMValueRef np_one(Lower *L, Type *t);
 
 /* lower_np.c: reductions; lower_shape.c: shape and creation functions. */

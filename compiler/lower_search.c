@@ -10,28 +10,6 @@
 
 static TyCtx *tc(Lower *L) { return L->c->tc; }
 
-static int32_t dt_code(Type *dt) {
-    int k = dt->kind == TY_BOOL ? RT_K_BOOL
-            : ty_is_signed(dt)  ? RT_K_INT
-            : ty_is_unsigned(dt) ? RT_K_UINT
-            : ty_is_float(dt)   ? RT_K_FLOAT
-                                : RT_K_COMPLEX;
-    return RT_DT(k, ty_itemsize(dt));
-}
-
-/* A new result is first a temporary (error paths free it); give() adds
- * the reference the caller owns once nothing can fail any more. */
-static LLVMValueRef own(Lower *L, LLVMValueRef v, Type *t) {
-    lower_temp(L, v, t, true);
-    return v;
-}
-
-static LLVMValueRef give(Lower *L, LLVMValueRef v, Type *t, bool *owned) {
-    lower_incref(L, v, t);
-    *owned = true;
-    return v;
-}
-
 /* A C-contiguous copy of array expression e in dtype dt (a temporary). */
 static LLVMValueRef ccopy_v(Lower *L, LLVMValueRef v, Type *ety, Type *dt, LLVMValueRef *data) {
     Type *cty = ty_array(tc(L), dt, ety->ndim, LAYOUT_C);
@@ -89,7 +67,7 @@ static void axis_buf(Lower *L, LLVMValueRef av, Type *aty, LLVMValueRef ax, Axis
     axis_last(L, dims, nd, ax, b->pd);
     axis_last(L, st, nd, ax, b->ps);
     Type *bty = ty_array(tc(L), dt, nd, LAYOUT_C);
-    LLVMValueRef buf = own(L, np_alloc(L, bty, b->pd, false), bty);
+    LLVMValueRef buf = np_own(L, np_alloc(L, bty, b->pd, false), bty);
     b->data = lower_array_field(L, buf, ARR_DATA, "");
     np_dims(L, buf, nd, NULL, b->bs);
     np_copy_nd(L, nd, b->pd, lower_array_field(L, av, ARR_DATA, ""), b->ps, dt, b->data, b->bs, dt);
@@ -112,7 +90,7 @@ static LLVMValueRef sort_axis(Lower *L, Node *n, LLVMValueRef av, LLVMValueRef a
     LLVMValueRef *pd = ab.pd, *ps = ab.ps, *bs = ab.bs, bd = ab.data, rows = ab.rows, len = ab.len;
     if (n->builtin == BI_ARRAY_SORT || n->builtin == BI_NP_SORT) {
         LLVMTypeRef t4[4] = {L->t_ptr, L->t_i64, L->t_i64, L->t_i32};
-        LLVMValueRef as[4] = {bd, rows, len, lower_i32(L, dt_code(dt))};
+        LLVMValueRef as[4] = {bd, rows, len, lower_i32(L, np_dt_code(dt))};
         lower_check_status(L, rt(L, "rt_sort", L->t_i32, t4, 4, as));
         if (n->builtin == BI_ARRAY_SORT) {
             np_copy_nd(L, nd, pd, bd, bs, dt, lower_array_field(L, av, ARR_DATA, ""), ps, dt);
@@ -120,23 +98,23 @@ static LLVMValueRef sort_axis(Lower *L, Node *n, LLVMValueRef av, LLVMValueRef a
         }
     }
     Type *rty = n->ty;
-    LLVMValueRef out = own(L, np_alloc(L, rty, dims, false), rty);
+    LLVMValueRef out = np_own(L, np_alloc(L, rty, dims, false), rty);
     np_dims(L, out, nd, NULL, os);
     axis_last(L, os, nd, ax, pos);
     LLVMValueRef od = lower_array_field(L, out, ARR_DATA, "");
     if (n->builtin == BI_NP_ARGSORT) {
         Type *ity = ty_array(tc(L), rty->dtype, nd, LAYOUT_C);
-        LLVMValueRef idx = own(L, np_alloc(L, ity, pd, false), ity);
+        LLVMValueRef idx = np_own(L, np_alloc(L, ity, pd, false), ity);
         LLVMValueRef id = lower_array_field(L, idx, ARR_DATA, "");
         LLVMTypeRef t5[5] = {L->t_ptr, L->t_ptr, L->t_i64, L->t_i64, L->t_i32};
-        LLVMValueRef as[5] = {bd, id, rows, len, lower_i32(L, dt_code(dt))};
+        LLVMValueRef as[5] = {bd, id, rows, len, lower_i32(L, np_dt_code(dt))};
         lower_check_status(L, rt(L, "rt_argsort", L->t_i32, t5, 5, as));
         np_dims(L, idx, nd, NULL, bs);
         np_copy_nd(L, nd, pd, id, bs, rty->dtype, od, pos, rty->dtype);
     } else {
         np_copy_nd(L, nd, pd, bd, bs, dt, od, pos, dt);
     }
-    return give(L, out, rty, owned);
+    return np_give(L, out, rty, owned);
 }
 
 /* The median of the sorted row p[0..len) (NaNs last) in float type ft:
@@ -254,7 +232,7 @@ static LLVMValueRef percentile_call(Lower *L, Node *n, bool *owned) {
     LLVMValueRef c = ccopy_v(L, av, a->ty, dt, &cd);
     LLVMValueRef tot = nitems(L, c);
     LLVMTypeRef t4[4] = {L->t_ptr, L->t_i64, L->t_i64, L->t_i32};
-    LLVMValueRef as[4] = {cd, lower_i64(L, 1), tot, lower_i32(L, dt_code(dt))};
+    LLVMValueRef as[4] = {cd, lower_i64(L, 1), tot, lower_i32(L, np_dt_code(dt))};
     lower_check_status(L, rt(L, "rt_sort", L->t_i32, t4, 4, as));
     LLVMValueRef cnt = tot, nan = NULL;
     if (skip && ty_is_float(dt)) {
@@ -288,13 +266,13 @@ static LLVMValueRef percentile_call(Lower *L, Node *n, bool *owned) {
     }
     LLVMValueRef qdims[HJ_MAX_NDIM_LOWER + 1];
     np_dims(L, qbuf, qn->ty->ndim, qdims, NULL);
-    LLVMValueRef out = own(L, np_alloc(L, n->ty, qdims, false), n->ty);
+    LLVMValueRef out = np_own(L, np_alloc(L, n->ty, qdims, false), n->ty);
     LLVMValueRef od = lower_array_field(L, out, ARR_DATA, "");
     np_loop_begin(L, &lp, qcount);
     LLVMValueRef q = LLVMBuildFDiv(L->b, np_load(L, np_offset(L, qd, np_mul(L, lp.i, lower_i64(L, 8))), f64), scale, "");
     np_store(L, np_offset(L, od, np_mul(L, lp.i, lower_i64(L, 8))), quantile_at(L, src, safe, dt, ft, q, nan), ft);
     np_loop_end(L, &lp);
-    return give(L, out, n->ty, owned);
+    return np_give(L, out, n->ty, owned);
 }
 
 /* np.median(a[, axis]): sorted copies (axis last), then the middle of each row. */
@@ -308,7 +286,7 @@ static LLVMValueRef median_call(Lower *L, Node *n, bool *owned) {
     LLVMValueRef axis = axn ? lower_expr_use(L, axn) : NULL;
     if (!av || (axn && !axis))
         return NULL;
-    LLVMValueRef code = lower_i32(L, dt_code(dt));
+    LLVMValueRef code = lower_i32(L, np_dt_code(dt));
     LLVMTypeRef t4[4] = {L->t_ptr, L->t_i64, L->t_i64, L->t_i32};
     if (!axis || nd == 0) {
         if (axis)
@@ -327,7 +305,7 @@ static LLVMValueRef median_call(Lower *L, Node *n, bool *owned) {
     if (nd == 1)
         return median_row(L, ab.data, ab.len, dt, ft, nan);
     /* the rows of the buffer are the output's items in C order */
-    LLVMValueRef out = own(L, np_alloc(L, n->ty, ab.pd, false), n->ty);
+    LLVMValueRef out = np_own(L, np_alloc(L, n->ty, ab.pd, false), n->ty);
     LLVMValueRef od = lower_array_field(L, out, ARR_DATA, "");
     LLVMValueRef rowb = np_mul(L, ab.len, lower_i64(L, ty_itemsize(dt)));
     NpLoop lp;
@@ -346,7 +324,7 @@ static LLVMValueRef median_call(Lower *L, Node *n, bool *owned) {
     np_loop_end(L, &lp);
     LLVMBuildBr(L->b, ok);
     lower_at(L, ok);
-    return give(L, out, n->ty, owned);
+    return np_give(L, out, n->ty, owned);
 }
 
 /* np.sort / a.sort() / argsort along an axis (the last by default) or
@@ -381,13 +359,13 @@ static LLVMValueRef sort_call(Lower *L, Node *n, bool *owned) {
     if (n->builtin == BI_NP_ARGSORT) {
         Type *rty = n->ty;
         LLVMValueRef out = flat ? np_alloc(L, rty, &tot, false) : np_alloc(L, rty, dims, false);
-        own(L, out, rty);
-        LLVMValueRef as[5] = {cd, lower_array_field(L, out, ARR_DATA, ""), rows, len, lower_i32(L, dt_code(dt))};
+        np_own(L, out, rty);
+        LLVMValueRef as[5] = {cd, lower_array_field(L, out, ARR_DATA, ""), rows, len, lower_i32(L, np_dt_code(dt))};
         lower_check_status(L, rt(L, "rt_argsort", L->t_i32, t5, 5, as));
-        return give(L, out, rty, owned);
+        return np_give(L, out, rty, owned);
     }
     LLVMTypeRef t4[4] = {L->t_ptr, L->t_i64, L->t_i64, L->t_i32};
-    LLVMValueRef as[4] = {cd, rows, len, lower_i32(L, dt_code(dt))};
+    LLVMValueRef as[4] = {cd, rows, len, lower_i32(L, np_dt_code(dt))};
     lower_check_status(L, rt(L, "rt_sort", L->t_i32, t4, 4, as));
     if (n->builtin == BI_ARRAY_SORT) {
         LLVMValueRef ds[HJ_MAX_NDIM_LOWER + 1];
@@ -408,7 +386,7 @@ static LLVMValueRef unique_call(Lower *L, Node *n, bool *owned) {
     LLVMValueRef cd = NULL, c = ccopy(L, a, dt, &cd);
     if (!c)
         return NULL;
-    LLVMValueRef tot = nitems(L, c), code = lower_i32(L, dt_code(dt));
+    LLVMValueRef tot = nitems(L, c), code = lower_i32(L, np_dt_code(dt));
     LLVMTypeRef t4[4] = {L->t_ptr, L->t_i64, L->t_i64, L->t_i32};
     LLVMValueRef as[4] = {cd, lower_i64(L, 1), tot, code};
     lower_check_status(L, rt(L, "rt_sort", L->t_i32, t4, 4, as));
@@ -436,7 +414,7 @@ static LLVMValueRef search_call(Lower *L, Node *n, bool *owned) {
             return NULL;
         LLVMValueRef dims[HJ_MAX_NDIM_LOWER + 1];
         np_dims(L, v, vals->ty->ndim, dims, NULL);
-        out = own(L, np_alloc(L, n->ty, dims, false), n->ty);
+        out = np_own(L, np_alloc(L, n->ty, dims, false), n->ty);
         outd = lower_array_field(L, out, ARR_DATA, "");
         nv = nitems(L, v);
     } else {
@@ -446,7 +424,7 @@ static LLVMValueRef search_call(Lower *L, Node *n, bool *owned) {
         outd = lower_alloca(L, L->t_i64, "pos");
     }
     LLVMTypeRef ts[7] = {L->t_ptr, L->t_i64, L->t_ptr, L->t_i64, L->t_ptr, L->t_i32, L->t_i32};
-    LLVMValueRef as[7] = {sd, nitems(L, s), vd, nv, outd, lower_i32(L, dt_code(ct)), lower_i32(L, (int32_t)flag)};
+    LLVMValueRef as[7] = {sd, nitems(L, s), vd, nv, outd, lower_i32(L, np_dt_code(ct)), lower_i32(L, (int32_t)flag)};
     if (dig) {
         LLVMTypeRef td[7] = {L->t_ptr, L->t_i64, L->t_ptr, L->t_i64, L->t_ptr, L->t_i32, L->t_i32};
         LLVMValueRef ad[7] = {vd, nv, sd, nitems(L, s), outd, as[5], as[6]};
@@ -455,7 +433,7 @@ static LLVMValueRef search_call(Lower *L, Node *n, bool *owned) {
         rt(L, "rt_searchsorted", L->t_void, ts, 7, as);
     }
     if (out)
-        return give(L, out, n->ty, owned);
+        return np_give(L, out, n->ty, owned);
     return lower_load(L, L->t_i64, outd, "pos");
 }
 
@@ -464,7 +442,7 @@ static LLVMValueRef count_call(Lower *L, Node *a, LLVMValueRef *cd, LLVMValueRef
     if (!*c)
         return NULL;
     LLVMTypeRef t3[3] = {L->t_ptr, L->t_i64, L->t_i32};
-    LLVMValueRef as[3] = {*cd, nitems(L, *c), lower_i32(L, dt_code(a->ty->dtype))};
+    LLVMValueRef as[3] = {*cd, nitems(L, *c), lower_i32(L, np_dt_code(a->ty->dtype))};
     return rt(L, "rt_count_nonzero", L->t_i64, t3, 3, as);
 }
 
@@ -483,22 +461,22 @@ static LLVMValueRef nonzero_call(Lower *L, Node *n, bool *owned) {
         LLVMValueRef idx[2] = {lower_i64(L, 0), lower_i64(L, d)};
         LLVMBuildStore(L->b, dims[d], lower_gep(L, LLVMArrayType2(L->t_i64, (uint64_t)nd), shp, idx, 2, ""));
     }
-    LLVMValueRef code = lower_i32(L, dt_code(a->ty->dtype));
+    LLVMValueRef code = lower_i32(L, np_dt_code(a->ty->dtype));
     *owned = true;
     if (n->builtin == BI_NP_ARGWHERE) {
         LLVMValueRef od[2] = {cnt, lower_i64(L, nd)};
-        LLVMValueRef out = own(L, np_alloc(L, n->ty, od, false), n->ty);
+        LLVMValueRef out = np_own(L, np_alloc(L, n->ty, od, false), n->ty);
         LLVMTypeRef ts[6] = {L->t_ptr, L->t_i64, L->t_i32, L->t_i32, L->t_ptr, L->t_ptr};
         LLVMValueRef as[6] = {cd, nitems(L, c), code, lower_i32(L, nd), shp, lower_array_field(L, out, ARR_DATA, "")};
         rt(L, "rt_argwhere", L->t_void, ts, 6, as);
-        return give(L, out, n->ty, owned);
+        return np_give(L, out, n->ty, owned);
     }
     LLVMTypeRef pt = LLVMArrayType2(L->t_ptr, (uint64_t)nd);
     LLVMValueRef ptrs = lower_alloca(L, pt, "outs");
     LLVMValueRef tup = LLVMGetUndef(lower_type(L, n->ty));
     for (int d = 0; d < nd; d++) {
         Type *et = n->ty->elems[d];
-        LLVMValueRef o = own(L, np_alloc(L, et, &cnt, false), et);
+        LLVMValueRef o = np_own(L, np_alloc(L, et, &cnt, false), et);
         LLVMValueRef idx[2] = {lower_i64(L, 0), lower_i64(L, d)};
         LLVMBuildStore(L->b, lower_array_field(L, o, ARR_DATA, ""), lower_gep(L, pt, ptrs, idx, 2, ""));
         tup = LLVMBuildInsertValue(L->b, tup, o, (unsigned)d, "");
@@ -506,7 +484,7 @@ static LLVMValueRef nonzero_call(Lower *L, Node *n, bool *owned) {
     LLVMTypeRef ts[6] = {L->t_ptr, L->t_i64, L->t_i32, L->t_i32, L->t_ptr, L->t_ptr};
     LLVMValueRef as[6] = {cd, nitems(L, c), code, lower_i32(L, nd), shp, ptrs};
     rt(L, "rt_nonzero", L->t_void, ts, 6, as);
-    return give(L, tup, n->ty, owned);
+    return np_give(L, tup, n->ty, owned);
 }
 
 static LLVMValueRef bincount_call(Lower *L, Node *n, bool *owned) {
@@ -531,11 +509,11 @@ static LLVMValueRef bincount_call(Lower *L, Node *n, bool *owned) {
     LLVMValueRef a4[4] = {xd, cnt, mlv, lenp};
     lower_check_status(L, rt(L, "rt_bincount_len", L->t_i32, t4, 4, a4));
     LLVMValueRef len = lower_load(L, L->t_i64, lenp, "len");
-    LLVMValueRef out = own(L, np_alloc(L, n->ty, &len, true), n->ty);
+    LLVMValueRef out = np_own(L, np_alloc(L, n->ty, &len, true), n->ty);
     LLVMValueRef b4[4] = {xd, cnt, wd, lower_array_field(L, out, ARR_DATA, "")};
     LLVMTypeRef u4[4] = {L->t_ptr, L->t_i64, L->t_ptr, L->t_ptr};
     rt(L, "rt_bincount", L->t_void, u4, 4, b4);
-    return give(L, out, n->ty, owned);
+    return np_give(L, out, n->ty, owned);
 }
 
 static LLVMValueRef interp_call(Lower *L, Node *n, bool *owned) {
@@ -555,7 +533,7 @@ static LLVMValueRef interp_call(Lower *L, Node *n, bool *owned) {
             return NULL;
         LLVMValueRef dims[HJ_MAX_NDIM_LOWER + 1];
         np_dims(L, xc, x->ty->ndim, dims, NULL);
-        out = own(L, np_alloc(L, n->ty, dims, false), n->ty);
+        out = np_own(L, np_alloc(L, n->ty, dims, false), n->ty);
         outd = lower_array_field(L, out, ARR_DATA, "");
         nx = nitems(L, xc);
     } else {
@@ -572,7 +550,7 @@ static LLVMValueRef interp_call(Lower *L, Node *n, bool *owned) {
     LLVMValueRef as[9] = {xd, nx, xpd, fpd, nitems(L, xpc), lv, rv, lower_i32(L, (lf ? 1 : 0) | (rg ? 2 : 0)), outd};
     lower_check_status(L, rt(L, "rt_interp", L->t_i32, ts, 9, as));
     if (out)
-        return give(L, out, n->ty, owned);
+        return np_give(L, out, n->ty, owned);
     return lower_load(L, L->t_f64, outd, "y");
 }
 
@@ -618,21 +596,21 @@ static LLVMValueRef histogram_call(Lower *L, Node *n, bool *owned) {
         lower_temp(L, edges, f64arr, true);
         ed = lower_array_field(L, edges, ARR_DATA, "");
     }
-    LLVMValueRef hist = own(L, np_alloc(L, hty, &nb, false), hty);
+    LLVMValueRef hist = np_own(L, np_alloc(L, hty, &nb, false), hty);
     LLVMTypeRef ts[8] = {L->t_ptr, L->t_i64, L->t_ptr, L->t_i64, L->t_i32, L->t_f64, L->t_f64, L->t_ptr};
     LLVMValueRef as[8] = {ad, nitems(L, ac), ed, nb, lower_i32(L, mode), lo, hi, lower_array_field(L, hist, ARR_DATA, "")};
     lower_check_status(L, rt(L, "rt_histogram", L->t_i32, ts, 8, as));
     LLVMValueRef eout;
     if (mode == 0)
-        eout = own(L, np_copy_c(L, bv, bins->ty, ety), ety);
+        eout = np_own(L, np_copy_c(L, bv, bins->ty, ety), ety);
     else if (ety->dtype != f64)
-        eout = own(L, np_copy_c(L, edges, f64arr, ety), ety);
+        eout = np_own(L, np_copy_c(L, edges, f64arr, ety), ety);
     else
         eout = edges;
     LLVMValueRef tup = LLVMGetUndef(lower_type(L, n->ty));
     tup = LLVMBuildInsertValue(L->b, tup, hist, 0, "");
     tup = LLVMBuildInsertValue(L->b, tup, eout, 1, "hist");
-    return give(L, tup, n->ty, owned);
+    return np_give(L, tup, n->ty, owned);
 }
 
 LLVMValueRef lower_search_call(Lower *L, Node *n, bool *owned, bool *handled) {
