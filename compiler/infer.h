@@ -86,6 +86,20 @@ typedef struct InferSig {
     int n;
 } InferSig;
 bool infer_bind_slots(Inf *I, Node *n, Node *self, const InferSig *s, Node **sl);
+/* Fill *sig with the function's name and its parameter names in order:
+ * INFER_SIG(sig, "sort", "a", "axis", "kind"). */
+#define INFER_SIG(sig, name, ...)                                                                      \
+    do {                                                                                               \
+        const char *nm_[] = {__VA_ARGS__};                                                             \
+        (sig)->fname = name;                                                                           \
+        (sig)->n = (int)(sizeof nm_ / sizeof nm_[0]);                                                  \
+        for (int i_ = 0; i_ < (sig)->n; i_++)                                                          \
+            (sig)->names[i_] = nm_[i_];                                                                \
+    } while (0)
+/* arr.name as a bound method when "array.name" is a builtin that
+ * `handles` types (infer_np.c, infer_search.c, infer_linalg.c); false if
+ * it is not one of them. */
+bool infer_method_attr(Inf *I, Node *n, Type *base, bool (*handles)(BuiltinId), Type **out);
 void infer_store_slots(Inf *I, Node *n, Node **sl, int ns);
 
 /* infer_np.c: reductions, shape and creation functions (area "reduce") */

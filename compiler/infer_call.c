@@ -212,6 +212,15 @@ static bool nargs_between(Inf *I, Node *n, const char *fname, int lo, int hi) {
 
 /* Positional arguments (the receiver first for methods) and keywords into
  * the slots of `s` (the library areas' builtins: infer_np.c, infer_search.c). */
+bool infer_method_attr(Inf *I, Node *n, Type *base, bool (*handles)(BuiltinId), Type **out) {
+    int b = builtin_lookup(arena_printf(I->a, "array.%s", n->name));
+    if (b < 0 || !handles((BuiltinId)b))
+        return false;
+    n->attr_kind = ATTR_METHOD;
+    *out = ty_bound_method(I->tc, b, base);
+    return true;
+}
+
 bool infer_bind_slots(Inf *I, Node *n, Node *self, const InferSig *s, Node **sl) {
     for (int i = 0; i < INFER_MAX_SLOTS; i++)
         sl[i] = NULL;

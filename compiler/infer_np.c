@@ -21,14 +21,7 @@ static Type *T(Inf *I, TyKind k) { return infer_ty(I, k); }
 typedef InferSig Sig;
 
 static bool sig_of(BuiltinId id, Sig *s) {
-#define S(name, ...)                                                                                  \
-    do {                                                                                              \
-        const char *nm_[] = {__VA_ARGS__};                                                            \
-        s->fname = name;                                                                              \
-        s->n = (int)(sizeof nm_ / sizeof nm_[0]);                                                     \
-        for (int i_ = 0; i_ < s->n; i_++)                                                             \
-            s->names[i_] = nm_[i_];                                                                   \
-    } while (0)
+#define S(name, ...) INFER_SIG(s, name, __VA_ARGS__)
     switch (id) {
     case BI_NP_SUM: S("sum", "a", "axis", "dtype"); break;
     case BI_NP_PROD: S("prod", "a", "axis", "dtype"); break;
@@ -733,11 +726,5 @@ bool infer_np_attr(Inf *I, Node *n, Type *base, Type **out) {
         *out = rt;
         return true;
     }
-    const char *q = arena_printf(I->a, "array.%s", a);
-    int b = builtin_lookup(q);
-    if (b < 0 || !infer_np_handles((BuiltinId)b))
-        return false;
-    n->attr_kind = ATTR_METHOD;
-    *out = ty_bound_method(I->tc, b, base);
-    return true;
+    return infer_method_attr(I, n, base, infer_np_handles, out);
 }

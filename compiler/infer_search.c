@@ -22,14 +22,7 @@ static Type *T(Inf *I, TyKind k) { return infer_ty(I, k); }
 typedef InferSig Sig;
 
 static bool sig_of(BuiltinId id, Sig *s) {
-#define S(name, ...)                                                                                  \
-    do {                                                                                              \
-        const char *nm_[] = {__VA_ARGS__};                                                            \
-        s->fname = name;                                                                              \
-        s->n = (int)(sizeof nm_ / sizeof nm_[0]);                                                     \
-        for (int i_ = 0; i_ < s->n; i_++)                                                             \
-            s->names[i_] = nm_[i_];                                                                   \
-    } while (0)
+#define S(name, ...) INFER_SIG(s, name, __VA_ARGS__)
     switch (id) {
     case BI_NP_SORT: S("sort", "a", "axis", "kind"); break;
     case BI_ARRAY_SORT: S("sort", "a", "axis", "kind"); break;
@@ -72,13 +65,7 @@ bool infer_search_handles(BuiltinId id) {
 }
 
 bool infer_search_attr(Inf *I, Node *n, Type *base, Type **out) {
-    const char *q = arena_printf(I->a, "array.%s", n->name);
-    int b = builtin_lookup(q);
-    if (b < 0 || !infer_search_handles((BuiltinId)b))
-        return false;
-    n->attr_kind = ATTR_METHOD;
-    *out = ty_bound_method(I->tc, b, base);
-    return true;
+    return infer_method_attr(I, n, base, infer_search_handles, out);
 }
 
 static bool is_none_const(const Node *n) { return n && n->kind == N_CONST && n->cval.kind == CVAL_NONE; }
