@@ -1,5 +1,5 @@
 /* complexmath.h - complex elementary functions called from compiled code
- * (runtime/complexmath.c; compiler/lower_cmath.c).  One set serves np.*
+ * (runtime/complexmath.c; compiler/lower/lower_cmath.c).  One set serves np.*
  * ufuncs on complex scalars and arrays and the cmath module.
  *
  * C's `double _Complex` is passed differently on each target, so the

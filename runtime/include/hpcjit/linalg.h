@@ -1,5 +1,5 @@
 /* hpcjit/linalg.h - linear algebra called from compiled code (runtime/linalg.c,
- * lowered by compiler/lower_linalg.c): np.dot/matmul/@, outer, vdot,
+ * lowered by compiler/lib/linalg/lower_linalg.c): np.dot/matmul/@, outer, vdot,
  * trace, np.linalg.norm/solve/inv/det/cholesky/eigh/svd/qr/lstsq.
  *
  * BLAS and LAPACK are not linked: the first call that needs them dlopens

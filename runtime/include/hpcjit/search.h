@@ -1,6 +1,6 @@
 /* search.h - runtime helpers of NumPy sorting/searching (runtime/search.c)
  * and of np.random (runtime/random.c), called from compiled code
- * (compiler/lower_search.c, lower_random.c).
+ * (compiler/lib/search/lower_search.c, lib/random/lower_random.c).
  *
  * Element types are passed as a code: RT_DT(kind, itemsize), kind one of
  * RT_K_*; data is always C-contiguous (lowering copies strided input). */

@@ -3,7 +3,7 @@
  * diff) and creation functions (full, eye, linspace, array, astype,
  * fill).  Views share the source's meminfo (one more reference) and keep
  * its parent; new arrays are C-contiguous.  Tree shapes: infer_np.c. */
-#include "lower_np.h"
+#include "np/lower_np.h"
 
 #include <string.h>
 

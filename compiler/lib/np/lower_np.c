@@ -6,7 +6,7 @@
  * type, so one code path serves C, F and strided views.  Floating-point
  * sums use NumPy's pairwise summation (8 accumulators, 128-element leaves)
  * emitted once per module as a recursive function, so results agree with
- * NumPy to rounding.  Tree shapes: see compiler/infer_np.c. */
+ * NumPy to rounding.  Tree shapes: see lib/np/infer_np.c. */
 #include "lower_np.h"
 
 #include "hpcjit/search.h"

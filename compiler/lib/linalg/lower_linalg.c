@@ -8,7 +8,7 @@
  * are new C arrays allocated here, registered as temporaries while the
  * runtime may still fail, then handed to the caller (owned), as
  * lower_search.c does.  Tree shapes: infer_linalg.c. */
-#include "lower_np.h"
+#include "np/lower_np.h"
 
 #include "hpcjit/linalg.h"
 #include "hpcjit/search.h"

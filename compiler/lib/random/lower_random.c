@@ -1,7 +1,7 @@
 /* lower_random.c - lowering of np.random calls onto the per-thread
  * xoshiro256** generator of runtime/random.c.  Tree shapes:
  * infer_search.c (args = [params..., size], rand/randn: the dims). */
-#include "lower_np.h"
+#include "np/lower_np.h"
 
 #include "hpcjit/search.h"
 

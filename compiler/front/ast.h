@@ -34,7 +34,7 @@
 
 typedef enum BuiltinId {
 #define BUILTIN(id, name) id,
-#include "builtins.def"
+#include "lib/builtins.def"
 #undef BUILTIN
     BI_COUNT
 } BuiltinId;
@@ -218,7 +218,7 @@ struct Node {
     IndexKind idx_kind; /* N_SUBSCRIPT on an array (infer_index.c) */
     void *lower_data;  /* scratch for lowering */
     void *par;         /* N_FOR over prange under parallel=True: ParLoop*
-                          (compiler/parallel.h, infer_parallel.c) */
+                          (infer/parallel.h, infer_parallel.c) */
     void *dist;        /* N_FOR over hpcjit.mpi.prange: ParLoop* of its
                           reductions, allreduced after the loop (infer_mpi.c) */
 };

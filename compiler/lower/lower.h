@@ -213,7 +213,7 @@ bool lower_body(Lower *L, PtrVec *body);
 bool lower_assign(Lower *L, Node *target, LLVMValueRef v, Type *t, bool owned);
 
 /* ---- lower_parallel.c: prange loops of parallel=True functions ---- */
-/* An N_FOR with n->par set: outlined onto the pool (compiler/parallel.h). */
+/* An N_FOR with n->par set: outlined onto the pool (infer/parallel.h). */
 bool lower_parallel_for(Lower *L, Node *n);
 /* Library loops (array expressions, whole-array reductions) of a
  * parallel=True function may run on the pool: not inside a prange body. */

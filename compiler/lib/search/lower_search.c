@@ -2,7 +2,7 @@
  * are copied to C-contiguous arrays of the compared dtype and handed to
  * the runtime helpers of runtime/search.c (hpcjit/search.h).  Tree shapes:
  * infer_search.c. */
-#include "lower_np.h"
+#include "np/lower_np.h"
 
 #include "hpcjit/search.h"
 
