@@ -34,7 +34,7 @@
 
 typedef enum BuiltinId {
 #define BUILTIN(id, name) id,
-#include "lib/builtins.def"
+#include "builtins.def"
 #undef BUILTIN
     BI_COUNT
 } BuiltinId;

@@ -3,6 +3,7 @@
  * attributes are in infer_call.c.  What the tree looks like afterwards is
  * documented in docs/TYPED_AST.md. */
 #include "infer.h"
+#include "registry.h"
 #include "parallel.h"
 
 #include <stdio.h>
@@ -857,15 +858,10 @@ static Type *keep_readonly(Inf *I, const Node *src, Type *t) {
     return ty_set_readonly(I->tc, t, true);
 }
 
-/* Builtins whose array result may share the argument's memory. */
-static bool is_view_builtin(BuiltinId b) {
-    switch (b) {
-    case BI_NP_RESHAPE: case BI_NP_RAVEL: case BI_NP_TRANSPOSE: case BI_NP_SQUEEZE:
-    case BI_NP_EXPAND_DIMS: case BI_NP_FLIP:
-        return true;
-    default:
-        return false;
-    }
+/* Library builtins whose array result may share the argument's memory. */
+static bool is_view_call(const Node *call, const Type *t) {
+    const LibOps *ops = lib_ops(call->builtin);
+    return ops && ops->is_view && ops->is_view(call, t);
 }
 
 static bool refuse_readonly_store(Inf *I, Node *at, const Type *t) {
@@ -980,8 +976,8 @@ Type *infer_expr_opt(Inf *I, Node **pn) {
         }
         break;
     case N_BINOP:
-        if (n->op == OP_MATMUL) { /* np.matmul (infer_linalg.c) */
-            t = infer_linalg_matmul_op(I, pn);
+        if (n->op == OP_MATMUL) { /* np.matmul, registered by a library feature */
+            t = infer_operator_call(I, pn, "operator.matmul");
             n = *pn;
             break;
         }
@@ -999,14 +995,7 @@ Type *infer_expr_opt(Inf *I, Node **pn) {
     case N_CALL:
         t = infer_call(I, pn);
         n = *pn; /* may have been rewritten */
-        if (t && n->kind == N_CALL && n->call_kind == CALL_BUILTIN && n->builtin == BI_ARRAY_FILL) {
-            Node *self = n->self_node ? n->self_node : (n->args.len ? VEC_AT(n->args, 0) : NULL);
-            if (self && refuse_readonly_store(I, n, infer_value_ty(self)))
-                return NULL;
-        }
-        if (t && n->kind == N_CALL && n->call_kind == CALL_BUILTIN &&
-            (is_view_builtin(n->builtin) ||
-             (n->builtin == BI_NP_ASARRAY && n->args.len && t == ((Node *)VEC_AT(n->args, 0))->ty)))
+        if (t && n->kind == N_CALL && n->call_kind == CALL_BUILTIN && is_view_call(n, t))
             t = keep_readonly(I, n->self_node ? n->self_node : (n->args.len ? VEC_AT(n->args, 0) : NULL), t);
         break;
     case N_ATTRIBUTE:
@@ -1320,9 +1309,12 @@ static bool for_stmt(Inf *I, Node *n) {
     }
     if (!stmts(I, &n->body) || !stmts(I, &n->orelse))
         return false;
-    /* hpcjit.mpi.prange: a distributed loop (infer_mpi.c) */
-    if (I->final && n->b->kind == N_CALL && n->b->call_kind == CALL_BUILTIN && n->b->builtin == BI_MPI_PRANGE)
-        return infer_mpi_loop(I, n);
+    /* a library's loop (hpcjit.mpi.prange: a distributed loop) */
+    if (I->final && lib_call_builtin(n->b) >= 0) {
+        const LibOps *ops = lib_ops(n->b->builtin);
+        if (ops && ops->infer_loop)
+            return ops->infer_loop(I, n);
+    }
     /* parallel=True: outline prange loops onto the pool (infer_parallel.c) */
     if (I->final && I->s->hf && I->s->hf->options.parallel && n->b->kind == N_CALL &&
         n->b->call_kind == CALL_BUILTIN && n->b->builtin == BI_PRANGE)

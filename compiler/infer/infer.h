@@ -43,6 +43,12 @@ void infer_cast(Inf *I, Node **pn, Type *to);
 /* Type a condition and make it bool. */
 bool infer_truth(Inf *I, Node **pn);
 Type *infer_call(Inf *I, Node **pn);
+/* range(...) / prange(...)-like arguments: 1 to 3 integers, typed range. */
+Type *infer_range_call(Inf *I, Node *n, const char *fname);
+/* `a OP b` (an N_BINOP at *pn) with no core rule for its operands: the
+ * builtin registered under `opname` ("operator.matmul") types it as a call
+ * op(a, b), which replaces the N_BINOP in the final pass. */
+Type *infer_operator_call(Inf *I, Node **pn, const char *opname);
 Type *infer_attribute(Inf *I, Node *n);
 /* The element type produced by iterating over `*pn` (typed here). */
 Type *infer_iter(Inf *I, Node **pn);
@@ -102,12 +108,6 @@ bool infer_bind_slots(Inf *I, Node *n, Node *self, const InferSig *s, Node **sl)
 bool infer_method_attr(Inf *I, Node *n, Type *base, bool (*handles)(BuiltinId), Type **out);
 void infer_store_slots(Inf *I, Node *n, Node **sl, int ns);
 
-/* infer_np.c: reductions, shape and creation functions (area "reduce") */
-bool infer_np_handles(BuiltinId id);
-Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self);
-/* Array methods of that area and a.T; true when `name` is one of them. */
-bool infer_np_attr(Inf *I, Node *n, Type *base, Type **out);
-
 /* infer_arrayexpr.c: operators and ufuncs on arrays (area "arrexpr").
  * The *_binop/_unary/_compare/_augassign hooks are called with operand
  * types known and at least one of them an array. */
@@ -129,25 +129,6 @@ Type *infer_ae_ufunc_call(Inf *I, Node *n, BuiltinId id, Type **tys);
 bool infer_ae_is_elementwise(const Node *n);
 /* Final pass: wrap an elementwise array node into its N_ARRAYEXPR root. */
 Node *infer_ae_root(Inf *I, Node *n);
-
-/* infer_search.c: sorting, searching and np.random (area "search") */
-bool infer_search_handles(BuiltinId id);
-Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self);
-bool infer_search_attr(Inf *I, Node *n, Type *base, Type **out);
-
-/* infer_linalg.c: np.dot/matmul/vdot/outer/trace, np.linalg (area "linalg") */
-bool infer_linalg_handles(BuiltinId id);
-Type *infer_linalg_call(Inf *I, Node *n, BuiltinId id, Node *self);
-bool infer_linalg_attr(Inf *I, Node *n, Type *base, Type **out);
-/* `a @ b` (an N_BINOP at *pn): typed as np.matmul, made that call in the final pass. */
-Type *infer_linalg_matmul_op(Inf *I, Node **pn);
-
-/* infer_mpi.c: hpcjit.mpi calls and hpcjit.mpi.prange loops (area "mpijit") */
-bool infer_mpi_handles(BuiltinId id);
-Type *infer_mpi_call(Inf *I, Node *n, BuiltinId id);
-/* Final pass, an N_FOR over hpcjit.mpi.prange: sets n->dist (and n->par
- * under parallel=True).  False after a diagnostic. */
-bool infer_mpi_loop(Inf *I, Node *n);
 
 #define TY_UNK(I) infer_ty((I), TY_UNKNOWN)
 #define IS_UNK(t) ((t)->kind == TY_UNKNOWN)

@@ -2,6 +2,7 @@
  * constructors, conversions), attributes and iteration.  The resulting
  * tree shapes are listed in docs/TYPED_AST.md. */
 #include "infer.h"
+#include "registry.h"
 
 #include <string.h>
 
@@ -111,13 +112,12 @@ Type *infer_attribute(Inf *I, Node *n) {
         }
         if (strcmp(a, "real") == 0 || strcmp(a, "imag") == 0) /* infer_arrayexpr.c */
             return infer_ae_real_imag(I, n, base);
-        Type *np_t = NULL; /* reductions, shape functions, a.T (infer_np.c) */
-        if (infer_np_attr(I, n, base, &np_t))
-            return np_t;
-        if (infer_search_attr(I, n, base, &np_t)) /* a.sort(), a.argsort()... (infer_search.c) */
-            return np_t;
-        if (infer_linalg_attr(I, n, base, &np_t)) /* a.dot(), a.trace() (infer_linalg.c) */
-            return np_t;
+        for (int i = 0; i < lib_feature_count(); i++) { /* a.sum(), a.T, a.sort(), a.dot()... */
+            const LibOps *f = lib_feature(i);
+            Type *ft = NULL;
+            if (f->infer_attr && f->infer_attr(I, n, base, &ft))
+                return ft;
+        }
         return TYPING(I, n, "unknown attribute '%s' of %s (not supported by hpcjit)", a,
                       infer_tyname(I, base));
     }
@@ -487,7 +487,7 @@ static Type *arange_call(Inf *I, Node *n) {
     return ty_array(I->tc, dt ? dt : ct, 1, LAYOUT_C);
 }
 
-static Type *range_call(Inf *I, Node *n, const char *fname) {
+Type *infer_range_call(Inf *I, Node *n, const char *fname) {
     if (!no_keywords(I, n, fname) || !nargs_between(I, n, fname, 1, 3))
         return NULL;
     Type *tys[3];
@@ -681,16 +681,14 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     bool unk = false;
     n->call_kind = CALL_BUILTIN;
     n->builtin = id;
-    if (infer_np_handles(id))
-        return infer_np_call(I, n, id, self);
-    if (infer_search_handles(id)) /* sorting, searching, np.random (infer_search.c) */
-        return infer_search_call(I, n, id, self);
-    if (infer_linalg_handles(id)) /* np.dot, np.linalg (infer_linalg.c) */
-        return infer_linalg_call(I, n, id, self);
-    if (infer_mpi_handles(id)) /* hpcjit.mpi (infer_mpi.c) */
-        return infer_mpi_call(I, n, id);
-    if (id == BI_NP_WHERE && n->args.len == 1 && n->keywords.len == 0)
-        return infer_search_call(I, n, BI_NP_NONZERO, self); /* np.where(c) is np.nonzero(c) */
+    if (id == BI_NP_WHERE && n->args.len == 1 && n->keywords.len == 0) {
+        int nz = builtin_lookup("numpy.nonzero"); /* np.where(c) is np.nonzero(c) */
+        if (nz >= 0 && lib_ops((BuiltinId)nz))
+            return builtin_call(I, n, (BuiltinId)nz, self);
+    }
+    const LibOps *ops = lib_ops(id); /* a library feature's (lib/registry.h) */
+    if (ops && ops->infer_call)
+        return ops->infer_call(I, n, id, self);
     switch (id) {
     case BI_INT: return conversion(I, n, fname, T(I, TY_INT64));
     case BI_FLOAT: return conversion(I, n, fname, T(I, TY_FLOAT64));
@@ -710,8 +708,7 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         return T(I, TY_COMPLEX128);
     case BI_RANGE:
     case BI_PRANGE:
-    case BI_MPI_PRANGE:
-        return range_call(I, n, fname);
+        return infer_range_call(I, n, fname);
     case BI_GET_THREAD_ID:
     case BI_GET_NUM_THREADS:
         if (!no_keywords(I, n, fname) || !nargs_between(I, n, fname, 0, 0))
@@ -1212,4 +1209,24 @@ Type *infer_iter(Inf *I, Node **pn) {
     if (!t)
         return NULL;
     return iter_of(I, *pn, t);
+}
+
+Type *infer_operator_call(Inf *I, Node **pn, const char *opname) {
+    Node *b = *pn;
+    int id = builtin_lookup(opname);
+    const LibOps *ops = id >= 0 ? lib_ops((BuiltinId)id) : NULL;
+    if (!ops || !ops->infer_call)
+        return UNSUP(I, b, "the operator %s is not supported by hpcjit", opname + 9);
+    Node *c = ast_new(I->a, N_CALL, b->loc);
+    vec_push(I->a, &c->args, b->a);
+    vec_push(I->a, &c->args, b->b);
+    Type *t = ops->infer_call(I, c, (BuiltinId)id, NULL);
+    if (t && I->final && !IS_UNK(t)) {
+        c->ty = t;
+        *pn = c;
+    } else {
+        b->a = VEC_AT(c->args, 0); /* the operands may have been rewritten */
+        b->b = VEC_AT(c->args, 1);
+    }
+    return t;
 }

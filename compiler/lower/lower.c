@@ -8,6 +8,7 @@
  * slot (L->retptr); variables live in entry-block allocas; one exit block
  * releases the references variables hold and returns {status, slot}. */
 #include "lower.h"
+#include "registry.h"
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/DebugInfo.h>
@@ -827,8 +828,9 @@ static bool range_args(Lower *L, Node *call, LLVMValueRef *start, LLVMValueRef *
     if (!LLVMIsAConstantInt(*step) || LLVMConstIntGetSExtValue(*step) == 0)
         lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, *step, lower_i64(L, 0), ""), "ValueError",
                        "range() arg 3 must not be zero");
-    if (call->builtin == BI_MPI_PRANGE) /* this rank's block (lower_mpi.c) */
-        return lower_mpi_block(L, call, start, stop, *step);
+    const LibOps *ops = lib_ops(call->builtin); /* e.g. this rank's block of hpcjit.mpi.prange */
+    if (ops && ops->lower_range)
+        return ops->lower_range(L, call, start, stop, *step);
     return true;
 }
 
@@ -913,12 +915,18 @@ static LLVMValueRef nd_item(Lower *L, Iter *it, LLVMValueRef i) {
     return LLVMBuildInsertValue(L->b, pair, elem, 1, "");
 }
 
+/* A library's range-like iterable (hpcjit.mpi.prange). */
+static bool is_lib_range(const Node *e) {
+    const LibOps *ops = lib_call_builtin(e) >= 0 ? lib_ops(e->builtin) : NULL;
+    return ops && ops->lower_range;
+}
+
 /* Prepare an iterable: evaluate it once (an iterable holding arrays is
  * kept alive as a temporary for the whole loop). */
 static bool iter_init(Lower *L, Node *e, Iter *it) {
     TyCtx *tc = L->c->tc;
     memset(it, 0, sizeof *it);
-    if (is_builtin_call(e, BI_RANGE) || is_builtin_call(e, BI_PRANGE) || is_builtin_call(e, BI_MPI_PRANGE)) {
+    if (is_builtin_call(e, BI_RANGE) || is_builtin_call(e, BI_PRANGE) || is_lib_range(e)) {
         LLVMValueRef stop;
         it->kind = IT_RANGE;
         it->ety = ty_scalar(tc, TY_INT64);
@@ -1080,8 +1088,12 @@ void lower_loop_hint(Lower *L, LLVMValueRef br, const char *name, unsigned value
 }
 
 static bool stmt_for(Lower *L, Node *n) {
-    if (n->dist) /* hpcjit.mpi.prange (lower_mpi.c) */
-        return lower_mpi_for(L, n);
+    if (n->dist) { /* a library's loop (hpcjit.mpi.prange), marked by its infer_loop */
+        const LibOps *ops = lib_call_builtin(n->b) >= 0 ? lib_ops(n->b->builtin) : NULL;
+        if (!ops || !ops->lower_loop)
+            return lower_fail(L, n, HJ_DIAG_LOWERING, "a distributed loop without a library to lower it");
+        return ops->lower_loop(L, n);
+    }
     return lower_for_loop(L, n);
 }
 

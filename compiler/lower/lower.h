@@ -196,17 +196,6 @@ bool lower_ae_is_ufunc_call(const Node *n);
 LLVMValueRef lower_ae_real_imag(Lower *L, Node *n, LLVMValueRef arr, bool *owned);
 LLVMValueRef lower_ae_call(Lower *L, Node *n, bool *owned);
 
-/* ---- lower_np.c: reductions, shape and creation functions (area "reduce") ---- */
-/* *handled is false when n's builtin is not one of them. */
-LLVMValueRef lower_np_call(Lower *L, Node *n, bool *owned, bool *handled);
-
-/* ---- lower_search.c, lower_random.c: sorting, searching, np.random (area "search") ---- */
-LLVMValueRef lower_search_call(Lower *L, Node *n, bool *owned, bool *handled);
-LLVMValueRef lower_random_call(Lower *L, Node *n, bool *owned, bool *handled);
-
-/* ---- lower_linalg.c: np.dot/matmul/@, np.linalg through BLAS/LAPACK (area "linalg") ---- */
-LLVMValueRef lower_linalg_call(Lower *L, Node *n, bool *owned, bool *handled);
-
 /* ---- lower.c, for lower_parallel.c ---- */
 bool lower_body(Lower *L, PtrVec *body);
 /* Assign v (of type t) to an assignment target (name, subscript, tuple). */
@@ -236,13 +225,6 @@ LLVMValueRef lower_par_combine(Lower *L, const Node *at, Type *t, int op, LLVMVa
 
 /* ---- lower.c: a for loop (serial, or outlined when n->par) ---- */
 bool lower_for_loop(Lower *L, Node *n);
-
-/* ---- lower_mpi.c: hpcjit.mpi calls and hpcjit.mpi.prange loops (area "mpijit") ---- */
-LLVMValueRef lower_mpi_call(Lower *L, Node *n, bool *owned, bool *handled);
-/* An N_FOR with n->dist: the rank's block, reductions allreduced after it. */
-bool lower_mpi_for(Lower *L, Node *n);
-/* hpcjit.mpi.prange's range narrowed to this rank's block (start/stop in place). */
-bool lower_mpi_block(Lower *L, Node *call, LLVMValueRef *start, LLVMValueRef *stop, LLVMValueRef step);
 
 enum { ARR_MEMINFO, ARR_PARENT, ARR_NITEMS, ARR_ITEMSIZE, ARR_DATA, ARR_SHAPE, ARR_STRIDES };
 

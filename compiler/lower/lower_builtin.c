@@ -6,6 +6,7 @@
  * row-major over `shape` with a constant item size (so loops vectorise),
  * F arrays column-major, A arrays go through `strides`. */
 #include "lower.h"
+#include "registry.h"
 #include "lower_cmath.h"
 
 #include <math.h>
@@ -1293,7 +1294,7 @@ LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned) {
     case BI_PRINT: return lower_print_call(L, n); /* lower_text.c */
     case BI_SUM: return sum_value(L, n);
     case BI_RANGE:
-    case BI_PRANGE: case BI_MPI_PRANGE: return lower_range_value(L, n);
+    case BI_PRANGE: return lower_range_value(L, n);
     case BI_GET_THREAD_ID:
     case BI_GET_NUM_THREADS: {
         LLVMValueRef v = lower_rt(L, b == BI_GET_THREAD_ID ? "pool_get_thread_id" : "pool_get_num_threads", L->t_i32,
@@ -1369,20 +1370,11 @@ LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned) {
     }
     default: break;
     }
+    const LibOps *ops = lib_ops(b); /* a library feature's (lib/registry.h) */
+    if (ops && ops->lower_call)
+        return ops->lower_call(L, n, owned);
     bool handled = false;
-    LLVMValueRef r = lower_np_call(L, n, owned, &handled); /* reductions, shape, creation */
-    if (handled)
-        return r;
-    r = lower_search_call(L, n, owned, &handled); /* sorting, searching, np.random */
-    if (handled)
-        return r;
-    r = lower_linalg_call(L, n, owned, &handled); /* np.dot, np.linalg (lower_linalg.c) */
-    if (handled)
-        return r;
-    r = lower_mpi_call(L, n, owned, &handled); /* hpcjit.mpi (lower_mpi.c) */
-    if (handled)
-        return r;
-    r = math_call(L, n, &handled);
+    LLVMValueRef r = math_call(L, n, &handled);
     if (handled)
         return r;
     if (b >= BI_CMATH_ACOS && b <= BI_CMATH_TANH) /* builtins.def keeps them together */

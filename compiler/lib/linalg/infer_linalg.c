@@ -26,6 +26,8 @@
  * and broadcasts their batch dimensions; inner and kron take 1-D and 2-D
  * operands like dot.  `a @ b` becomes np.matmul(a, b). */
 #include "infer.h"
+#include "linalg.h"
+#include "registry.h"
 
 #include <string.h>
 
@@ -68,12 +70,12 @@ static bool sig_of(BuiltinId id, Sig *s) {
     return true;
 }
 
-bool infer_linalg_handles(BuiltinId id) {
+static bool infer_linalg_handles(BuiltinId id) {
     Sig s;
     return sig_of(id, &s);
 }
 
-bool infer_linalg_attr(Inf *I, Node *n, Type *base, Type **out) {
+static bool infer_linalg_attr(Inf *I, Node *n, Type *base, Type **out) {
     return infer_method_attr(I, n, base, infer_linalg_handles, out);
 }
 
@@ -269,7 +271,7 @@ static Type *norm_call(Inf *I, Node *n, Node **sl, Type *xt, bool *unk) {
     return rows ? arr(I, rt, keep ? 2 : 1) : rt;
 }
 
-Type *infer_linalg_call(Inf *I, Node *n, BuiltinId id, Node *self) {
+static Type *infer_linalg_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     Sig s;
     if (!sig_of(id, &s))
         return UNSUP(I, n, "%s() is not supported by hpcjit yet", builtin_name(id));
@@ -487,20 +489,6 @@ Type *infer_linalg_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     return r;
 }
 
-/* `a @ b`: typed as np.matmul(a, b); the final pass replaces the N_BINOP
- * by that call. */
-Type *infer_linalg_matmul_op(Inf *I, Node **pn) {
-    Node *b = *pn;
-    Node *c = ast_new(I->a, N_CALL, b->loc);
-    vec_push(I->a, &c->args, b->a);
-    vec_push(I->a, &c->args, b->b);
-    Type *t = infer_linalg_call(I, c, BI_NP_MATMUL, NULL);
-    if (t && I->final && !IS_UNK(t)) {
-        c->ty = t;
-        *pn = c;
-    } else {
-        b->a = VEC_AT(c->args, 0); /* the operands may have been rewritten */
-        b->b = VEC_AT(c->args, 1);
-    }
-    return t;
-}
+/* the feature's entry in the registry (lib/registry.h) */
+const LibOps lib_linalg_ops = {.name = "linalg", .infer_call = infer_linalg_call, .infer_attr = infer_linalg_attr,
+                               .lower_call = lower_linalg_call};

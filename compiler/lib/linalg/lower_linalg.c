@@ -9,6 +9,7 @@
  * runtime may still fail, then handed to the caller (owned), as
  * lower_search.c does.  Tree shapes: infer_linalg.c. */
 #include "np/lower_np.h"
+#include "linalg.h"
 
 #include "hpcjit/linalg.h"
 #include "hpcjit/search.h"
@@ -528,8 +529,7 @@ static LLVMValueRef misc_call(Lower *L, Node *n, bool *owned) {
     }
 }
 
-LLVMValueRef lower_linalg_call(Lower *L, Node *n, bool *owned, bool *handled) {
-    *handled = true;
+LLVMValueRef lower_linalg_call(Lower *L, Node *n, bool *owned) {
     switch (n->builtin) {
     case BI_NP_DOT: case BI_NP_MATMUL: case BI_NP_VDOT: case BI_NP_INNER: return product_call(L, n, owned);
     case BI_NP_KRON: return kron_call(L, n, owned);
@@ -546,6 +546,5 @@ LLVMValueRef lower_linalg_call(Lower *L, Node *n, bool *owned, bool *handled) {
         return misc_call(L, n, owned);
     default: break;
     }
-    *handled = false;
-    return NULL;
+    return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "%s() is not supported in compiled code", builtin_name(n->builtin));
 }

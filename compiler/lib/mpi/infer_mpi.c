@@ -16,19 +16,11 @@
  * Every call marks the compilation as using MPI (HjResult.uses_mpi), so
  * that Python starts MPI before the code runs. */
 #include "infer.h"
+#include "mpi.h"
+#include "registry.h"
 #include "parallel.h"
 
 #include <string.h>
-
-bool infer_mpi_handles(BuiltinId id) {
-    switch (id) {
-    case BI_MPI_RANK: case BI_MPI_SIZE: case BI_MPI_LOCAL_RANK: case BI_MPI_BARRIER: case BI_MPI_BCAST:
-    case BI_MPI_REDUCE: case BI_MPI_ALLREDUCE: case BI_MPI_GATHER: case BI_MPI_ALLGATHER:
-    case BI_MPI_SCATTER: case BI_MPI_SEND: case BI_MPI_RECV:
-        return true;
-    default: return false;
-    }
-}
 
 static const InferSig sigs[] = {
     {"hpcjit.mpi.rank", {0}, 0},
@@ -118,7 +110,9 @@ static bool same_dtype(Inf *I, Node *n, Type *a, Type *b, const char *fname) {
     return false;
 }
 
-Type *infer_mpi_call(Inf *I, Node *n, BuiltinId id) {
+static Type *infer_mpi_call(Inf *I, Node *n, BuiltinId id, Node *self) {
+    if (id == BI_MPI_PRANGE) /* a range, narrowed to this rank's block in loops */
+        return infer_range_call(I, n, "prange");
     const InferSig *s = &sigs[id - BI_MPI_RANK];
     const char *fname = s->fname;
     Node *sl[INFER_MAX_SLOTS];
@@ -229,7 +223,9 @@ Type *infer_mpi_call(Inf *I, Node *n, BuiltinId id) {
  * (infer_parallel.c's analysis) go to n->dist, allreduced after the loop by
  * lower_mpi.c; under parallel=True n->par keeps them too and the rank's
  * block is outlined onto the pool. */
-bool infer_mpi_loop(Inf *I, Node *n) {
+static bool infer_mpi_loop(Inf *I, Node *n) {
+    if (n->b->builtin != BI_MPI_PRANGE)
+        return true;
     I->c->uses_mpi = true;
     if (!infer_parallel_loop(I->c, I->s, n))
         return false;
@@ -252,3 +248,9 @@ bool infer_mpi_loop(Inf *I, Node *n) {
         n->par = NULL;
     return true;
 }
+
+/* the feature's entry in the registry (lib/registry.h): hpcjit.mpi calls,
+ * and hpcjit.mpi.prange as a range-like iterable whose loops are
+ * distributed over the ranks */
+const LibOps lib_mpi_ops = {.name = "mpi", .infer_call = infer_mpi_call, .infer_loop = infer_mpi_loop,
+                            .lower_call = lower_mpi_call, .lower_loop = lower_mpi_for, .lower_range = lower_mpi_block};

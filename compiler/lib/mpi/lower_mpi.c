@@ -6,7 +6,7 @@
  * whose layout is not C is checked to be C-contiguous at run time
  * (ValueError otherwise), a number goes through a stack slot.  Every call
  * returns a status that sends the function to its error exit. */
-#include "lower.h"
+#include "mpi.h"
 #include "parallel.h"
 
 #include "hpcjit/mpi_hooks.h"
@@ -144,8 +144,7 @@ static bool in_dist_loop(Lower *L, Node *n) {
     return false;
 }
 
-LLVMValueRef lower_mpi_call(Lower *L, Node *n, bool *owned, bool *handled) {
-    *handled = true;
+LLVMValueRef lower_mpi_call(Lower *L, Node *n, bool *owned) {
     *owned = false;
     MBuf a = {0}, b = {0};
     const char *fname = builtin_name(n->builtin) + 11; /* after "hpcjit.mpi." */
@@ -154,9 +153,10 @@ LLVMValueRef lower_mpi_call(Lower *L, Node *n, bool *owned, bool *handled) {
     case BI_MPI_REDUCE: case BI_MPI_ALLREDUCE: case BI_MPI_GATHER: case BI_MPI_ALLGATHER:
     case BI_MPI_SCATTER: case BI_MPI_SEND: case BI_MPI_RECV:
         break;
+    case BI_MPI_PRANGE: /* as a value: the whole range (narrowed only in loops) */
+        return lower_range_value(L, n);
     default:
-        *handled = false;
-        return NULL;
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "%s() is not supported in compiled code", builtin_name(n->builtin));
     }
     if (in_dist_loop(L, n))
         return NULL;
@@ -250,13 +250,14 @@ LLVMValueRef lower_mpi_call(Lower *L, Node *n, bool *owned, bool *handled) {
     }
     default: break;
     }
-    *handled = false;
-    return NULL;
+    return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "%s() is not supported in compiled code", builtin_name(n->builtin));
 }
 
 /* ---- distributed loops ---- */
 
 bool lower_mpi_block(Lower *L, Node *call, LLVMValueRef *start, LLVMValueRef *stop, LLVMValueRef step) {
+    if (call->builtin != BI_MPI_PRANGE)
+        return true;
     if (L->par_depth > 0 || (L->dist_depth > 0 && call != L->dist_call)) {
         lower_fail(L, call, HJ_DIAG_UNSUPPORTED, "hpcjit.mpi.prange inside a prange or hpcjit.mpi.prange loop "
                    "(only the outermost loop is distributed)");

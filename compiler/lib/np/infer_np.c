@@ -11,6 +11,8 @@
  * reshape's shape is args[1..]: one int64 or UniTuple(int64) node, or
  * several int64 nodes (a.reshape(2, 3)). */
 #include "infer.h"
+#include "np.h"
+#include "registry.h"
 
 #include <string.h>
 
@@ -79,7 +81,7 @@ static bool sig_of(BuiltinId id, Sig *s) {
     return true;
 }
 
-bool infer_np_handles(BuiltinId id) {
+static bool infer_np_handles(BuiltinId id) {
     Sig s;
     return sig_of(id, &s);
 }
@@ -284,7 +286,7 @@ static Type *value_dtype(Inf *I, Type *t) {
     return T(I, TY_FLOAT64);
 }
 
-Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
+static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     Sig s;
     if (!sig_of(id, &s))
         return UNSUP(I, n, "%s() is not supported by hpcjit yet", builtin_name(id));
@@ -703,7 +705,7 @@ Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
 }
 
 /* Array attributes of this area: methods (a.sum, a.reshape...) and a.T. */
-bool infer_np_attr(Inf *I, Node *n, Type *base, Type **out) {
+static bool infer_np_attr(Inf *I, Node *n, Type *base, Type **out) {
     const char *a = n->name;
     if (strcmp(a, "T") == 0) {
         /* a.T is a.transpose(): rewritten into that call in the final pass */
@@ -728,3 +730,33 @@ bool infer_np_attr(Inf *I, Node *n, Type *base, Type **out) {
     }
     return infer_method_attr(I, n, base, infer_np_handles, out);
 }
+
+/* ---- the feature's entry in the registry (lib/registry.h) ---- */
+
+/* a.fill(v) stores into its receiver: refused on a read-only array. */
+static Type *np_infer_call(Inf *I, Node *n, BuiltinId id, Node *self) {
+    Type *t = infer_np_call(I, n, id, self);
+    if (t && id == BI_ARRAY_FILL && n->kind == N_CALL) {
+        Node *recv = n->self_node ? n->self_node : (n->args.len ? VEC_AT(n->args, 0) : NULL);
+        Type *rt = recv ? infer_value_ty(recv) : NULL;
+        if (rt && rt->kind == TY_ARRAY && rt->readonly)
+            return TYPING(I, n, "Cannot modify readonly array of type: %s", infer_tyname(I, rt));
+    }
+    return t;
+}
+
+/* Results that may share the operand's memory. */
+static bool np_is_view(const Node *call, const Type *result) {
+    switch (call->builtin) {
+    case BI_NP_RESHAPE: case BI_NP_RAVEL: case BI_NP_TRANSPOSE: case BI_NP_SQUEEZE:
+    case BI_NP_EXPAND_DIMS: case BI_NP_FLIP:
+        return true;
+    case BI_NP_ASARRAY: /* no copy when the dtype is kept */
+        return call->args.len && result == ((const Node *)VEC_AT(call->args, 0))->ty;
+    default:
+        return false;
+    }
+}
+
+const LibOps lib_np_ops = {.name = "np", .infer_call = np_infer_call, .infer_attr = infer_np_attr,
+                           .is_view = np_is_view, .lower_call = lower_np_call};

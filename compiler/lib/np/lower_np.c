@@ -8,6 +8,7 @@
  * emitted once per module as a recursive function, so results agree with
  * NumPy to rounding.  Tree shapes: see lib/np/infer_np.c. */
 #include "lower_np.h"
+#include "np.h"
 
 #include "hpcjit/search.h"
 
@@ -1227,8 +1228,7 @@ static LLVMValueRef round_call(Lower *L, Node *n, bool *owned) {
     return out;
 }
 
-LLVMValueRef lower_np_call(Lower *L, Node *n, bool *owned, bool *handled) {
-    *handled = true;
+LLVMValueRef lower_np_call(Lower *L, Node *n, bool *owned) {
     switch (n->builtin) {
     case BI_NP_ROUND:
         *owned = false;
@@ -1247,7 +1247,6 @@ LLVMValueRef lower_np_call(Lower *L, Node *n, bool *owned, bool *handled) {
     case BI_ARRAY_ASTYPE: case BI_ARRAY_FILL:
         return lower_np_shape(L, n, owned);
     default:
-        *handled = false;
-        return NULL;
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "%s() is not supported in compiled code", builtin_name(n->builtin));
     }
 }

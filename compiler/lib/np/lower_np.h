@@ -53,8 +53,4 @@ LLVMValueRef np_own(Lower *L, LLVMValueRef v, Type *t);
 LLVMValueRef np_give(Lower *L, LLVMValueRef v, Type *t, bool *owned);
 LLVMValueRef np_one(Lower *L, Type *t);
 
-/* lower_np.c: reductions; lower_shape.c: shape and creation functions. */
-LLVMValueRef lower_np_reduce(Lower *L, Node *n, bool *owned);
-LLVMValueRef lower_np_shape(Lower *L, Node *n, bool *owned);
-
 #endif

@@ -3,7 +3,8 @@
  * diff) and creation functions (full, eye, linspace, array, astype,
  * fill).  Views share the source's meminfo (one more reference) and keep
  * its parent; new arrays are C-contiguous.  Tree shapes: infer_np.c. */
-#include "np/lower_np.h"
+#include "lower_np.h"
+#include "np.h"
 
 #include <string.h>
 

@@ -11,6 +11,8 @@
  * searchsorted/digitize: `op_ty` is the dtype both operands are compared
  * in.  rand/randn keep their dimensions as args (each int64). */
 #include "infer.h"
+#include "search.h"
+#include "registry.h"
 
 #include <string.h>
 
@@ -59,12 +61,12 @@ static bool sig_of(BuiltinId id, Sig *s) {
     return true;
 }
 
-bool infer_search_handles(BuiltinId id) {
+static bool infer_search_handles(BuiltinId id) {
     Sig s;
     return sig_of(id, &s);
 }
 
-bool infer_search_attr(Inf *I, Node *n, Type *base, Type **out) {
+static bool infer_search_attr(Inf *I, Node *n, Type *base, Type **out) {
     return infer_method_attr(I, n, base, infer_search_handles, out);
 }
 
@@ -321,7 +323,7 @@ static bool real_dtype(Inf *I, Node *at, Type *dt, const char *fname) {
     return true;
 }
 
-Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
+static Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     Sig s;
     if (!sig_of(id, &s))
         return UNSUP(I, n, "%s() is not supported by hpcjit yet", builtin_name(id));
@@ -581,3 +583,7 @@ Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     infer_store_slots(I, n, sl, s.n);
     return r;
 }
+
+/* the feature's entry in the registry (lib/registry.h) */
+const LibOps lib_search_ops = {.name = "search", .infer_call = infer_search_call, .infer_attr = infer_search_attr,
+                               .lower_call = lower_search_call};

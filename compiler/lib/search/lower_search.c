@@ -3,6 +3,7 @@
  * the runtime helpers of runtime/search.c (hpcjit/search.h).  Tree shapes:
  * infer_search.c. */
 #include "np/lower_np.h"
+#include "search.h"
 
 #include "hpcjit/search.h"
 
@@ -613,8 +614,7 @@ static LLVMValueRef histogram_call(Lower *L, Node *n, bool *owned) {
     return np_give(L, tup, n->ty, owned);
 }
 
-LLVMValueRef lower_search_call(Lower *L, Node *n, bool *owned, bool *handled) {
-    *handled = true;
+LLVMValueRef lower_search_call(Lower *L, Node *n, bool *owned) {
     switch (n->builtin) {
     case BI_NP_SORT: case BI_ARRAY_SORT: case BI_NP_ARGSORT: return sort_call(L, n, owned);
     case BI_NP_UNIQUE: return unique_call(L, n, owned);
@@ -628,5 +628,5 @@ LLVMValueRef lower_search_call(Lower *L, Node *n, bool *owned, bool *handled) {
         return percentile_call(L, n, owned);
     default: break;
     }
-    return lower_random_call(L, n, owned, handled);
+    return lower_random_call(L, n, owned);
 }

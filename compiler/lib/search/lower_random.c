@@ -2,6 +2,7 @@
  * xoshiro256** generator of runtime/random.c.  Tree shapes:
  * infer_search.c (args = [params..., size], rand/randn: the dims). */
 #include "np/lower_np.h"
+#include "search.h"
 
 #include "hpcjit/search.h"
 
@@ -264,8 +265,7 @@ static LLVMValueRef choice_call(Lower *L, Node *n, bool *owned) {
     return res;
 }
 
-LLVMValueRef lower_random_call(Lower *L, Node *n, bool *owned, bool *handled) {
-    *handled = true;
+LLVMValueRef lower_random_call(Lower *L, Node *n, bool *owned) {
     switch (n->builtin) {
     case BI_RANDOM_SEED: {
         LLVMValueRef s = lower_expr_use(L, np_arg(n, 0));
@@ -283,6 +283,5 @@ LLVMValueRef lower_random_call(Lower *L, Node *n, bool *owned, bool *handled) {
     case BI_RANDOM_CHOICE: return choice_call(L, n, owned);
     default: break;
     }
-    *handled = false;
-    return NULL;
+    return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "%s() is not supported in compiled code", builtin_name(n->builtin));
 }
