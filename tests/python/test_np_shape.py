@@ -260,3 +260,43 @@ def test_axis_error_is_numpys():
         assert isinstance(e, np.exceptions.AxisError) and isinstance(e, IndexError), (f, e)
         nd = 3 if f is expand else 2
         assert str(e) == f"axis {k} is out of bounds for array of dimension {nd}", (f, str(e))
+
+
+# ---- np.triu / np.tril (added through lib/np only: docs/DESIGN.md's worked example) ----
+
+@hpcjit.njit
+def triu_k(a, k):
+    return np.triu(a, k)
+
+
+@hpcjit.njit
+def tril_k(a, k):
+    return np.tril(a, k=k)
+
+
+@hpcjit.njit
+def triu0(a):
+    return np.triu(a)
+
+
+@hpcjit.njit
+def tril0(a):
+    return np.tril(a)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape", [(5, 5), (3, 6), (6, 2), (2, 3, 4), (0, 3)])
+def test_triu_tril(dtype, layout, shape):
+    a = make_array(dtype, shape, layout)
+    for f in (triu0, tril0):
+        check(f, a)
+    for k in (-7, -2, -1, 0, 1, 3, 9):
+        check(triu_k, a, k)
+        check(tril_k, a, k)
+
+
+@pytest.mark.numba_skip(reason="hpcjit's message for the 1-D form it does not support")
+def test_triu_1d_unsupported():
+    with pytest.raises(hpcjit.UnsupportedError, match="triu\\(\\) of a 1d array"):
+        triu0(np.arange(3.0))

@@ -52,6 +52,8 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NP_ROLL: S("roll", "a", "shift", "axis"); break;
     case BI_NP_FLIP: S("flip", "m", "axis"); break;
     case BI_NP_DIFF: S("diff", "a", "n", "axis"); break;
+    case BI_NP_TRIU: S("triu", "m", "k"); break;
+    case BI_NP_TRIL: S("tril", "m", "k"); break;
     case BI_NP_FULL: S("full", "shape", "fill_value", "dtype"); break;
     case BI_NP_FULL_LIKE: S("full_like", "a", "fill_value", "dtype"); break;
     case BI_NP_EYE: S("eye", "N", "M", "k", "dtype"); break;
@@ -456,7 +458,7 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     }
     case BI_NP_RAVEL: case BI_ARRAY_FLATTEN: case BI_NP_TRANSPOSE: case BI_NP_SQUEEZE:
     case BI_NP_EXPAND_DIMS: case BI_NP_FLIP: case BI_NP_DIFF: case BI_NP_ROLL: case BI_NP_REPEAT:
-    case BI_ARRAY_ASTYPE: case BI_ARRAY_FILL: case BI_NP_FULL_LIKE: case BI_NP_TILE: {
+    case BI_NP_TRIU: case BI_NP_TRIL: case BI_ARRAY_ASTYPE: case BI_ARRAY_FILL: case BI_NP_FULL_LIKE: case BI_NP_TILE: {
         Type *at = slot_type(I, sl, 0, self);
         if (!at)
             return NULL;
@@ -475,6 +477,10 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             break;
         case BI_NP_DIFF:
             if (!opt_int(I, sl, 1, fname, "n", &unk) || !opt_int(I, sl, 2, fname, "axis", &unk))
+                return NULL;
+            break;
+        case BI_NP_TRIU: case BI_NP_TRIL:
+            if (!opt_int(I, sl, 1, fname, "k", &unk))
                 return NULL;
             break;
         case BI_NP_ROLL: case BI_NP_REPEAT:
@@ -554,6 +560,12 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             rt = ty_array(I->tc, at->dtype, nd, LAYOUT_C);
             break;
         case BI_NP_ROLL: rt = ty_array(I->tc, at->dtype, nd, LAYOUT_C); break;
+        case BI_NP_TRIU: case BI_NP_TRIL: /* on the last two axes, as NumPy */
+            if (nd < 2)
+                return UNSUP(I, n, "%s() of a %dd array is not supported by hpcjit (NumPy makes a 2d result "
+                             "from a 1d one): pass a 2d array", fname, nd);
+            rt = ty_array(I->tc, at->dtype, nd, LAYOUT_C);
+            break;
         case BI_NP_REPEAT: rt = ty_array(I->tc, at->dtype, sl[2] ? (nd ? nd : 1) : 1, LAYOUT_C); break;
         case BI_NP_TILE: rt = ty_array(I->tc, at->dtype, nd > k ? nd : k, LAYOUT_C); break;
         case BI_ARRAY_ASTYPE: rt = ty_array(I->tc, dt, nd, LAYOUT_C); break;

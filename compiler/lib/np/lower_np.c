@@ -1242,6 +1242,7 @@ LLVMValueRef lower_np_call(Lower *L, Node *n, bool *owned) {
     case BI_NP_RESHAPE: case BI_NP_RAVEL: case BI_ARRAY_FLATTEN: case BI_NP_TRANSPOSE: case BI_NP_SQUEEZE:
     case BI_NP_EXPAND_DIMS: case BI_NP_CONCATENATE: case BI_NP_STACK: case BI_NP_VSTACK: case BI_NP_HSTACK:
     case BI_NP_REPEAT: case BI_NP_TILE: case BI_NP_ROLL: case BI_NP_FLIP: case BI_NP_DIFF: case BI_NP_FULL:
+    case BI_NP_TRIU: case BI_NP_TRIL:
     case BI_NP_FULL_LIKE: case BI_NP_EYE: case BI_NP_IDENTITY: case BI_NP_LINSPACE: case BI_NP_ARRAY:
     case BI_NP_ASARRAY:
     case BI_ARRAY_ASTYPE: case BI_ARRAY_FILL:

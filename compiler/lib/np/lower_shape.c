@@ -455,6 +455,32 @@ typedef struct FillCtx {
     LLVMValueRef v;
 } FillCtx;
 
+/* np.triu / np.tril: a C-order copy whose elements below (triu) or above
+ * (tril) the k-th diagonal of the last two axes are zero; one flat loop,
+ * the element kept or zeroed by a select (vectorizable). */
+static LLVMValueRef tri(Lower *L, Node *n, LLVMValueRef arr, Type *aty, bool *owned) {
+    LLVMValueRef k = np_arg(n, 1) ? int_arg(L, np_arg(n, 1)) : lower_i64(L, 0);
+    if (!k)
+        return NULL;
+    Type *dt = aty->dtype;
+    int nd = aty->ndim;
+    LLVMValueRef out = np_copy_c(L, arr, aty, n->ty);
+    LLVMValueRef sh[MAXD];
+    np_dims(L, out, nd, sh, NULL);
+    LLVMValueRef rows = sh[nd - 2], cols = sh[nd - 1], data = data_of(L, out);
+    NpLoop lp;
+    np_loop_begin(L, &lp, lower_array_field(L, out, ARR_NITEMS, "n"));
+    LLVMValueRef j = LLVMBuildSRem(L->b, lp.i, cols, "j");
+    LLVMValueRef i = LLVMBuildSRem(L->b, LLVMBuildSDiv(L->b, lp.i, cols, ""), rows, "i");
+    LLVMValueRef d = LLVMBuildSub(L->b, j, i, "");
+    LLVMValueRef zero = LLVMBuildICmp(L->b, n->builtin == BI_NP_TRIU ? LLVMIntSLT : LLVMIntSGT, d, k, "");
+    LLVMValueRef p = np_offset(L, data, np_mul(L, lp.i, lower_i64(L, ty_itemsize(dt))));
+    np_store(L, p, np_sel(L, zero, lower_zero(L, dt), np_load(L, p, dt)), dt);
+    np_loop_end(L, &lp);
+    *owned = true;
+    return out;
+}
+
 static void fill_cb(Lower *L, void *vctx, LLVMValueRef *p) {
     FillCtx *c = vctx;
     np_store(L, p[0], c->v, c->dt);
@@ -636,6 +662,7 @@ LLVMValueRef lower_np_shape(Lower *L, Node *n, bool *owned) {
     case BI_NP_TILE: return tile(L, n, arr, aty, owned);
     case BI_NP_ROLL: return roll(L, n, arr, aty, owned);
     case BI_NP_DIFF: return diff(L, n, arr, aty, owned);
+    case BI_NP_TRIU: case BI_NP_TRIL: return tri(L, n, arr, aty, owned);
     case BI_ARRAY_ASTYPE:
         *owned = true;
         return np_copy_c(L, arr, aty, n->ty);
