@@ -124,7 +124,7 @@ def _call_slow(disp, args, kwargs):
 
 
 def _type_name(value):
-    t = _types.typeof(value)
+    t = _types.typeof_or_none(value)
     if t is not None:
         return str(t)
     if isinstance(value, str):
