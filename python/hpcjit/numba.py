@@ -235,8 +235,6 @@ _MISSING = object()
 def _resolve(mod, name):
     modname = mod.__name__
     sub = f"{modname}.{name}"
-    if _is_known(sub) and not name.startswith("_"):
-        return importlib.import_module(sub)
     target = mod.__hpcjit_target__
     if target is not None:
         value = getattr(target, name, _MISSING)
@@ -245,8 +243,12 @@ def _resolve(mod, name):
             return value
     table = UNSUPPORTED.get(modname, {})
     if not name.startswith("_"):
+        # a name before a submodule of the same name, as in Numba
+        # (numba.experimental.jitclass is the decorator)
         if name in table:
             return unsupported(sub, table[name])
+        if _is_known(sub):
+            return importlib.import_module(sub)
         if "*" in table:
             return unsupported(sub, table["*"])
         if target is None and modname in KNOWN_MODULES:
