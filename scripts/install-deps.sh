@@ -27,7 +27,9 @@ if [ ! -f "$EM_ROOT/usr/lib/x86_64-linux-gnu/modulecmd.tcl" ] && command -v tcls
   rm -rf "$em_tmp"
 fi
 PY=${PYTHON:-python3}
-$PY -m pip install -q --disable-pip-version-check "numpy>=1.24" pytest scikit-build-core "numba" matplotlib 2>&1 \
+# scipy: Numba's np.linalg needs it (benchmarks/npbench/run.py runs Numba's
+# NPBench variants beside hpcjit's)
+$PY -m pip install -q --disable-pip-version-check "numpy>=1.24" pytest scikit-build-core "numba" matplotlib scipy 2>&1 \
   | grep -v "Running pip as the 'root' user" || true
 # mpi4py, for the test of hpcjit.mpi beside it (skipped without it)
 if dpkg -s libopenmpi-dev >/dev/null 2>&1; then

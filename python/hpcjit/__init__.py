@@ -13,6 +13,7 @@ compilation.
 from . import _core, config, errors
 from .errors import (HpcjitError, HpcjitSyntaxError, LoweringError, NumbaError, TypingError,
                      UnsupportedError)
+from .numpy_support import from_dtype
 from . import types
 from .types import (b1, boolean, bool_, c8, c16, complex64, complex128, double, f4, f8,
                     float32, float64, i1, i2, i4, i8, int8, int16, int32, int64, intc, intp,
@@ -27,7 +28,7 @@ __all__ = [
     "boolean", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "complex64", "complex128", "intp", "none", "void",
     "set_num_threads", "get_num_threads", "get_thread_id", "set_parallel_chunksize",
-    "get_parallel_chunksize",
+    "get_parallel_chunksize", "parallel_chunksize", "threading_layer", "from_dtype",
 ]
 
 memstats = _core.memstats
@@ -37,6 +38,28 @@ get_num_threads = _core.get_num_threads
 get_thread_id = _core.get_thread_id
 set_parallel_chunksize = _core.set_parallel_chunksize
 get_parallel_chunksize = _core.get_parallel_chunksize
+
+
+class parallel_chunksize:
+    """with parallel_chunksize(n): the chunk size of prange loops in the
+    block (Numba's context manager over set_parallel_chunksize)."""
+
+    def __init__(self, chunksize):
+        self.chunksize = chunksize
+
+    def __enter__(self):
+        self._saved = set_parallel_chunksize(self.chunksize)
+        return self
+
+    def __exit__(self, *exc):
+        set_parallel_chunksize(self._saved)
+        return False
+
+
+def threading_layer():
+    """The threading layer that runs parallel code: always hpcjit's own
+    pinned pool ("hpcjit"; Numba names "tbb", "omp" or "workqueue")."""
+    return "hpcjit"
 
 
 def prange(*args):

@@ -11,11 +11,25 @@ _INLINE = ("never", "always")
 _OPTIONS = ("nopython", "forceobj", "cache", "fastmath", "boundscheck", "nogil",
             "parallel", "error_model", "inline", "deterministic", "schedule")
 _SCHEDULES = ("static", "dynamic")
+# Numba's options that change nothing here: debug info, the C wrappers,
+# loop-lifting (object mode only)
+_IGNORED = ("debug", "no_cpython_wrapper", "no_cfunc_wrapper", "looplift", "_nrt")
+# Numba's options hpcjit does not implement yet: refused by name, unless
+# given their default value
+_UNSUPPORTED = {"locals": {}, "target": "cpu", "pipeline_class": None, "forceinline": False,
+                "no_rewrites": False, "_dbg_optnone": False, "_dbg_extend_lifetimes": False}
 
 
 def check_options(options):
     """Validate @njit options; returns the dict the Dispatcher keeps."""
     for name in options:
+        if name in _IGNORED:
+            continue
+        if name in _UNSUPPORTED:
+            if options[name] == _UNSUPPORTED[name] or options[name] is None:
+                continue
+            raise errors.UnsupportedError(f"the njit option {name}={options[name]!r} is not "
+                                          "supported by hpcjit yet")
         if name not in _OPTIONS:
             raise TypeError(f"njit() got an unexpected option {name!r} "
                             f"(hpcjit supports: {', '.join(_OPTIONS)})")
@@ -124,7 +138,7 @@ def _call_slow(disp, args, kwargs):
 
 
 def _type_name(value):
-    t = _types.typeof(value)
+    t = _types.typeof_or_none(value)
     if t is not None:
         return str(t)
     if isinstance(value, str):

@@ -1,4 +1,11 @@
-"""Exceptions raised by hpcjit (the compiler raises these through _compiler)."""
+"""Exceptions raised by hpcjit (the compiler raises these through _compiler),
+and Numba's exception and warning names (this module is numba.core.errors
+under the drop-in, hpcjit.numba).
+
+The four classes the compiler raises are hpcjit's own; Numba's names are
+aliases of them where Numba raises the same kind of error, and subclasses
+in Numba's hierarchy otherwise, so that `except NumbaError` /
+`except TypingError` in code written for Numba catch what hpcjit raises."""
 
 
 class HpcjitError(Exception):
@@ -10,7 +17,8 @@ class TypingError(HpcjitError):
 
 
 class UnsupportedError(HpcjitError):
-    """Valid Python outside the subset hpcjit compiles."""
+    """Valid Python outside the subset hpcjit compiles, or a Numba feature
+    hpcjit does not have yet."""
 
 
 class LoweringError(HpcjitError):
@@ -21,7 +29,160 @@ class HpcjitSyntaxError(HpcjitError, SyntaxError):
     """The function's source does not parse."""
 
 
-# Numba's names, so that code written for Numba catches the same errors.
+# ---- Numba's names ------------------------------------------------------------
 NumbaError = HpcjitError
+# hpcjit raises TypingError for these; Numba raises them for some type errors
 NumbaTypeError = TypingError
 NumbaNotImplementedError = UnsupportedError
+
+
+class UnsupportedBytecodeError(UnsupportedError):
+    pass
+
+
+class UnsupportedParforsError(UnsupportedError):
+    pass
+
+
+class UnsupportedRewriteError(UnsupportedError):
+    pass
+
+
+class NumbaValueError(TypingError):
+    pass
+
+
+class NumbaIndexError(TypingError):
+    pass
+
+
+class NumbaKeyError(TypingError):
+    pass
+
+
+class NumbaAttributeError(TypingError):
+    pass
+
+
+class NumbaAssertionError(TypingError):
+    pass
+
+
+class LiteralTypingError(TypingError):
+    pass
+
+
+class RequireLiteralValue(TypingError):
+    pass
+
+
+class UntypedAttributeError(TypingError):
+    pass
+
+
+class CompilerError(HpcjitError):
+    pass
+
+
+class InternalError(HpcjitError):
+    pass
+
+
+class InternalTargetMismatchError(InternalError):
+    pass
+
+
+class NonexistentTargetError(InternalError):
+    pass
+
+
+class IRError(HpcjitError):
+    pass
+
+
+class NotDefinedError(IRError):
+    pass
+
+
+class RedefinedError(IRError):
+    pass
+
+
+class VerificationError(IRError):
+    pass
+
+
+class ConstantInferenceError(HpcjitError):
+    pass
+
+
+class ByteCodeSupportError(HpcjitError):
+    pass
+
+
+class DeprecationError(HpcjitError):
+    pass
+
+
+class ForbiddenConstruct(LoweringError):
+    pass
+
+
+class ForceLiteralArg(HpcjitError):
+    pass
+
+
+class NumbaRuntimeError(HpcjitError):
+    pass
+
+
+# Warnings (hpcjit issues none of these today; programs filter them)
+class NumbaWarning(Warning):
+    pass
+
+
+class NumbaPerformanceWarning(NumbaWarning):
+    pass
+
+
+class NumbaDeprecationWarning(NumbaWarning, DeprecationWarning):
+    pass
+
+
+class NumbaPendingDeprecationWarning(NumbaWarning, PendingDeprecationWarning):
+    pass
+
+
+class NumbaParallelSafetyWarning(NumbaWarning):
+    pass
+
+
+class NumbaTypeSafetyWarning(NumbaWarning):
+    pass
+
+
+class NumbaExperimentalFeatureWarning(NumbaWarning):
+    pass
+
+
+class NumbaInvalidConfigWarning(NumbaWarning):
+    pass
+
+
+class NumbaPedanticWarning(NumbaWarning):
+    pass
+
+
+class NumbaIRAssumptionWarning(NumbaPedanticWarning):
+    pass
+
+
+class NumbaDebugInfoWarning(NumbaWarning):
+    pass
+
+
+class NumbaSystemWarning(NumbaWarning):
+    pass
+
+
+HpcjitWarning = NumbaWarning

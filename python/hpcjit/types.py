@@ -2,6 +2,13 @@
 
 Each type knows its typecode (runtime/include/hpcjit/abi.h), which is what
 the dispatcher and the compiler exchange; `str()` gives Numba's notation.
+
+Numba programs also spell types hpcjit cannot compile yet (unicode_type,
+ListType, DictType, NamedTuple, Literal, pyobject, ...): those exist here
+with Numba's names and str() so that such programs import, and have no
+typecode (None); a signature that uses one is refused with UnsupportedError
+naming the type.  This module is also numba.core.types under the drop-in
+(hpcjit.numba).
 """
 
 __all__ = [
@@ -11,11 +18,24 @@ __all__ = [
     "uint32", "uint64", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "intp", "uintp",
     "intc", "uintc", "int_", "float32", "float64", "f4", "f8", "float_", "double",
     "complex64", "complex128", "c8", "c16", "none", "void",
+    # Numba's other names (see the end of the file)
+    "Optional", "optional", "UnicodeType", "unicode_type", "string", "ListType", "DictType",
+    "List", "Set", "NamedTuple", "NamedUniTuple", "BaseTuple", "Literal", "IntegerLiteral",
+    "BooleanLiteral", "StringLiteral", "literal", "unliteral", "Omitted", "PyObject",
+    "pyobject", "ffi_forced_object", "Any", "CPointer", "voidptr", "NPDatetime",
+    "NPTimedelta", "float16", "f2", "byte", "char", "uchar", "short", "ushort", "uint",
+    "long_", "ulong", "longlong", "ulonglong", "ssize_t", "size_t", "np_bool_", "np_int8",
+    "np_int16", "np_int32", "np_int64", "np_uint8", "np_uint16", "np_uint32", "np_uint64",
+    "np_intp", "np_uintp", "np_intc", "np_uintc", "np_float32", "np_float64", "np_double",
+    "np_complex64", "np_complex128", "np_float16", "integer_domain", "real_domain",
+    "complex_domain", "number_domain", "signed_domain", "unsigned_domain",
 ]
 
 
 class Type:
-    """Base of all hpcjit types.  Equal when their typecodes are equal."""
+    """Base of all hpcjit types.  Equal when their typecodes are equal; a
+    type hpcjit cannot compile has typecode None and is equal to the types
+    of its class with the same name."""
     __slots__ = ("name", "typecode")
 
     def __init__(self, name, typecode):
@@ -27,11 +47,16 @@ class Type:
 
     __repr__ = __str__
 
+    @property
+    def key(self):
+        """What equality compares (Numba's Type.key)."""
+        return self.typecode if self.typecode is not None else (type(self).__name__, self.name)
+
     def __eq__(self, other):
-        return isinstance(other, Type) and other.typecode == self.typecode
+        return isinstance(other, Type) and other.key == self.key
 
     def __hash__(self):
-        return hash(self.typecode)
+        return hash(self.key)
 
     def __call__(self, *args):
         """float64(int64, int64) builds a Signature."""
@@ -111,12 +136,25 @@ class Array(Type):
             raise ValueError(f"array ndim must be in 0..32, not {ndim}")
         if layout not in ("C", "F", "A"):
             raise ValueError(f"array layout must be 'C', 'F' or 'A', not {layout!r}")
+        code = None
+        if dtype.typecode is not None:
+            code = ("r" if readonly else "a") + dtype.typecode + chr(ord("0") + int(ndim)) + layout
         super().__init__(("readonly " if readonly else "") + f"array({dtype}, {int(ndim)}d, {layout})",
-                         ("r" if readonly else "a") + dtype.typecode + chr(ord("0") + int(ndim)) + layout)
+                         code)
         self.dtype = dtype
         self.ndim = int(ndim)
         self.layout = layout
         self.readonly = bool(readonly)
+
+    @property
+    def mutable(self):
+        return not self.readonly
+
+    def copy(self, dtype=None, ndim=None, layout=None, readonly=None):
+        """Numba's Array.copy(): the same type with some fields replaced."""
+        return Array(self.dtype if dtype is None else dtype, self.ndim if ndim is None else ndim,
+                     self.layout if layout is None else layout,
+                     self.readonly if readonly is None else readonly)
 
 
 class BaseTuple(Type):
@@ -132,13 +170,19 @@ class BaseTuple(Type):
         return self.types[i]
 
 
+def _tuple_code(types):
+    if any(t.typecode is None for t in types):
+        return None
+    return "(" + "".join(t.typecode for t in types) + ")"
+
+
 class UniTuple(BaseTuple):
     """UniTuple(int64, 3): a homogeneous tuple."""
     __slots__ = ("dtype", "count")
 
     def __init__(self, dtype, count):
         count = int(count)
-        super().__init__(f"UniTuple({dtype} x {count})", "(" + dtype.typecode * count + ")")
+        super().__init__(f"UniTuple({dtype} x {count})", _tuple_code((dtype,) * count))
         self.types = (dtype,) * count
         self.dtype = dtype
         self.count = count
@@ -159,8 +203,7 @@ class Tuple(BaseTuple):
     def __init__(self, *types):
         if len(types) == 1 and isinstance(types[0], (tuple, list)):
             types = tuple(types[0])
-        super().__init__("Tuple(" + ", ".join(str(t) for t in types) + ")",
-                         "(" + "".join(t.typecode for t in types) + ")")
+        super().__init__("Tuple(" + ", ".join(str(t) for t in types) + ")", _tuple_code(types))
         self.types = tuple(types)
 
 
@@ -169,7 +212,7 @@ class DType(Type):
     __slots__ = ("dtype",)
 
     def __init__(self, dtype):
-        super().__init__(f"dtype({dtype})", "t" + dtype.typecode)
+        super().__init__(f"dtype({dtype})", None if dtype.typecode is None else "t" + dtype.typecode)
         self.dtype = dtype
 
 
@@ -194,9 +237,22 @@ class Signature:
         return hash((self.return_type, self.args))
 
     def as_typecodes(self):
-        """(return typecode or None, [argument typecodes])."""
+        """(return typecode or None, [argument typecodes]); UnsupportedError
+        when a type has no typecode (hpcjit cannot compile it yet)."""
+        for t in ((self.return_type,) if self.return_type is not None else ()) + self.args:
+            check_compilable(t, self)
         ret = self.return_type.typecode if self.return_type is not None else None
         return ret, [a.typecode for a in self.args]
+
+
+def check_compilable(t, where=None):
+    """Raise UnsupportedError when hpcjit has no typecode for type `t`."""
+    if not isinstance(t, Type):
+        raise TypeError(f"signature argument {t!r} is not an hpcjit type")
+    if t.typecode is None:
+        from .errors import UnsupportedError
+        ctx = f" (in signature {where})" if where is not None else ""
+        raise UnsupportedError(f"type {t} is not supported by hpcjit yet{ctx}")
 
 
 boolean = bool_ = b1 = Boolean("bool", "?")
@@ -226,6 +282,9 @@ def _parse(tc, i):
         return Array(_SCALARS[tc[i + 1]], ord(tc[i + 2]) - ord("0"), tc[i + 3], c == "r"), i + 4
     if c == "t":
         return DType(_SCALARS[tc[i + 1]]), i + 2
+    if c == "o":
+        t, i = _parse(tc, i + 1)
+        return Optional(t), i
     if c == "(":
         items = []
         i += 1
@@ -247,7 +306,29 @@ def from_typecode(tc):
     return t
 
 
-def typeof(value):
+def typeof(value, purpose=None):
+    """Numba's typeof(): the type of a Python value, ValueError when there is
+    none.  Compilable values get the type the dispatcher computes; strings,
+    lists, sets and named tuples get Numba's (uncompilable) types."""
+    t = typeof_or_none(value)
+    if t is not None:
+        if isinstance(value, tuple) and hasattr(type(value), "_fields"):
+            return NamedTuple(t.types, type(value))
+        return t
+    if isinstance(value, str):
+        return unicode_type
+    if isinstance(value, (list, set)) and value:
+        item = typeof(next(iter(value)), purpose)
+        return List(item, reflected=True) if isinstance(value, list) else Set(item, reflected=True)
+    if isinstance(value, tuple):
+        items = tuple(typeof(v, purpose) for v in value)
+        if hasattr(type(value), "_fields"):
+            return NamedTuple(items, type(value))
+        return Tuple(*items)
+    raise ValueError(f"cannot determine Numba type of {type(value)!r}")
+
+
+def typeof_or_none(value):
     """The hpcjit type of a Python value, as the dispatcher computes it, or
     None when the value has no hpcjit type."""
     import numpy as np
@@ -275,7 +356,7 @@ def typeof(value):
     if value is None:
         return none
     if isinstance(value, tuple):
-        items = [typeof(v) for v in value]
+        items = [typeof_or_none(v) for v in value]
         if any(t is None for t in items):
             return None
         return Tuple(*items) if items else Tuple(())
@@ -296,3 +377,207 @@ def _dtype_type(dtype):
     kind = "?" if dtype.kind == "b" else ("b" if dtype.kind == "i" else dtype.kind)
     tc = code.get(kind, {}).get(dtype.itemsize)
     return _SCALARS[tc] if tc else None
+
+
+# ---- Numba's other type names -----------------------------------------------
+# Types below without a typecode exist so that programs written for Numba
+# import and can build signatures; compiling with one raises UnsupportedError.
+
+class Optional(Type):
+    """OptionalType(int64): None or a value of the type (typecode 'o' + the
+    type's; the compiler returns these, it does not take them yet)."""
+    __slots__ = ("type",)
+
+    def __init__(self, typ):
+        if not isinstance(typ, Type):
+            raise TypeError(f"Optional() takes an hpcjit type, not {typ!r}")
+        if isinstance(typ, Optional):
+            typ = typ.type
+        super().__init__(f"OptionalType({typ})", None if typ.typecode is None else "o" + typ.typecode)
+        self.type = typ
+
+
+optional = Optional
+
+
+class UnicodeType(Type):
+    __slots__ = ()
+
+
+unicode_type = string = UnicodeType("unicode_type", None)
+
+
+class ListType(Type):
+    """ListType[int64]: numba.typed.List's type."""
+    __slots__ = ("item_type", "dtype")
+
+    def __init__(self, item_type):
+        super().__init__(f"ListType[{item_type}]", None)
+        self.item_type = self.dtype = item_type
+
+
+class DictType(Type):
+    """DictType[unicode_type,float64]: numba.typed.Dict's type."""
+    __slots__ = ("key_type", "value_type")
+
+    def __init__(self, key_type, value_type):
+        super().__init__(f"DictType[{key_type},{value_type}]", None)
+        self.key_type = key_type
+        self.value_type = value_type
+
+
+class List(Type):
+    """list(int64) / reflected list(int64): a Python list."""
+    __slots__ = ("dtype", "reflected")
+
+    def __init__(self, dtype, reflected=False):
+        super().__init__(("reflected " if reflected else "") + f"list({dtype})", None)
+        self.dtype = dtype
+        self.reflected = bool(reflected)
+
+
+class Set(Type):
+    __slots__ = ("dtype", "reflected")
+
+    def __init__(self, dtype, reflected=False):
+        super().__init__(("reflected " if reflected else "") + f"set({dtype})", None)
+        self.dtype = dtype
+        self.reflected = bool(reflected)
+
+
+class NamedTuple(BaseTuple):
+    """NamedTuple((int64, float64), Point): str() is "Point(int64, float64)"."""
+    __slots__ = ("instance_class", "fields")
+
+    def __init__(self, types, cls):
+        types = tuple(types)
+        super().__init__(f"{cls.__name__}(" + ", ".join(str(t) for t in types) + ")", None)
+        self.types = types
+        self.instance_class = cls
+        self.fields = tuple(getattr(cls, "_fields", ()))
+
+
+class NamedUniTuple(BaseTuple):
+    __slots__ = ("dtype", "count", "instance_class", "fields")
+
+    def __init__(self, dtype, count, cls):
+        count = int(count)
+        super().__init__(f"{cls.__name__}({dtype} x {count})", None)
+        self.types = (dtype,) * count
+        self.dtype = dtype
+        self.count = count
+        self.instance_class = cls
+        self.fields = tuple(getattr(cls, "_fields", ()))
+
+
+class Literal(Type):
+    """Literal[int](3): a compile-time constant (types.literal(3))."""
+    __slots__ = ("literal_value",)
+
+    def __init__(self, value):
+        super().__init__(f"Literal[{type(value).__name__}]({value})", None)
+        self.literal_value = value
+
+
+class IntegerLiteral(Literal):
+    __slots__ = ()
+
+
+class BooleanLiteral(Literal):
+    __slots__ = ()
+
+
+class StringLiteral(Literal):
+    __slots__ = ()
+
+
+def literal(value):
+    """types.literal(value): the Literal type of a constant."""
+    if isinstance(value, bool):
+        return BooleanLiteral(value)
+    if isinstance(value, int):
+        return IntegerLiteral(value)
+    if isinstance(value, str):
+        return StringLiteral(value)
+    return Literal(value)
+
+
+def unliteral(t):
+    """The type of a literal's value (int64 for Literal[int](3))."""
+    return typeof(t.literal_value) if isinstance(t, Literal) else t
+
+
+class Omitted(Type):
+    """omitted(default=3): an argument left to its default."""
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        super().__init__(f"omitted(default={value!r})", None)
+        self.value = value
+
+
+class PyObject(Type):
+    __slots__ = ()
+
+
+pyobject = ffi_forced_object = PyObject("pyobject", None)
+Any = Type("any", None)
+
+
+class CPointer(Type):
+    """float64*: a C pointer (cfunc signatures)."""
+    __slots__ = ("dtype",)
+
+    def __init__(self, dtype):
+        super().__init__(f"{dtype}*", None)
+        self.dtype = dtype
+
+
+voidptr = Type("void*", None)
+
+
+class NPDatetime(Type):
+    __slots__ = ("unit",)
+
+    def __init__(self, unit=""):
+        super().__init__(f"datetime64[{unit}]" if unit else "datetime64", None)
+        self.unit = unit
+
+
+class NPTimedelta(Type):
+    __slots__ = ("unit",)
+
+    def __init__(self, unit=""):
+        super().__init__(f"timedelta64[{unit}]" if unit else "timedelta64", None)
+        self.unit = unit
+
+
+float16 = f2 = Float("float16", None, 16)
+
+# C names, with the sizes of the LP64 ABI hpcjit runs on (as Numba's)
+byte = uint8
+char = int8
+uchar = uint8
+short = int16
+ushort = uint16
+uint = uint32
+long_ = int64
+ulong = uint64
+longlong = int64
+ulonglong = uint64
+ssize_t = int64
+size_t = uint64
+# numba.core.types.np_*: the NumPy scalar names
+np_bool_ = boolean
+np_int8, np_int16, np_int32, np_int64 = int8, int16, int32, int64
+np_uint8, np_uint16, np_uint32, np_uint64 = uint8, uint16, uint32, uint64
+np_intp, np_uintp, np_intc, np_uintc = intp, uintp, intc, uintc
+np_float16, np_float32, np_float64, np_double = float16, float32, float64, float64
+np_complex64, np_complex128 = complex64, complex128
+
+signed_domain = frozenset([int8, int16, int32, int64])
+unsigned_domain = frozenset([uint8, uint16, uint32, uint64])
+integer_domain = signed_domain | unsigned_domain
+real_domain = frozenset([float32, float64])
+complex_domain = frozenset([complex64, complex128])
+number_domain = real_domain | integer_domain | complex_domain

@@ -1,0 +1,335 @@
+#!/usr/bin/env python3
+"""NPBench conformance: run NPBench's Numba variants under Numba and under
+hpcjit's drop-in, validate each against NumPy with NPBench's own rule.
+
+    python3 benchmarks/npbench/run.py --npbench /path/to/npbench [--preset S]
+        [--bench gemm,jacobi_2d] [--variants n,np,npr] [--timeout 300]
+        [--repeat 5] [--json out.json] [--only hpcjit]
+
+NPBench (github.com/spcl/npbench) is not part of this repository: give a
+checkout.  For each benchmark of its bench_info/ and each variant file
+<module>_numba_{n,np,npr}.py, one subprocess per framework
+  - numba:  imports the variant with the real Numba;
+  - hpcjit: the same, run through `python -m hpcjit.numba` (the drop-in),
+each of which initialises the data of the preset with NPBench's
+Benchmark.get_data(), runs NPBench's NumPy version (<module>_numpy.py) for
+the reference, calls the variant once (compilation included: "first") and
+then `--repeat` times on fresh copies of the array arguments (the median is
+"time"), and validates the first call's outputs (returned values, then the
+benchmark's output_args) with NPBench's utilities.validate() and the
+benchmark's rtol/atol/norm_error (np.allclose, else a relative norm error).
+
+Status: ok (validates), mismatch (runs, does not validate), error (an
+exception: its first line is kept, and a category for hpcjit's), timeout,
+crash (the process died).  The table's last column is Numba's time over
+hpcjit's (above 1: hpcjit faster).
+"""
+import argparse
+import glob
+import importlib
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+VARIANTS = ("n", "np", "npr")
+MARK = "NPBENCH_RESULT "
+
+
+# ---- worker: one benchmark variant under one framework ------------------------------
+
+def _load_file(name, path):
+    """A module of NPBench's infrastructure by file (its package __init__
+    imports every framework and pkg_resources)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _first_line(exc):
+    text = str(exc).strip()
+    # Numba colours its messages
+    text = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    line = text.splitlines()[0] if text else ""
+    return f"{type(exc).__name__}: {line}".strip()
+
+
+def _call(impl, info, data, copy):
+    args = {a: (copy(data[a]) if a in info["array_args"] else data[a]) for a in info["input_args"]}
+    t0 = time.perf_counter()
+    out = impl(*[args[a] for a in info["input_args"]])
+    dt = time.perf_counter() - t0
+    if out is None:
+        out = []
+    elif isinstance(out, (tuple, list)):
+        out = list(out)
+    else:
+        out = [out]
+    out += [args[a] for a in info.get("output_args", [])]
+    return out, dt
+
+
+def worker(opts):
+    import contextlib
+    import io
+
+    import numpy as np
+
+    res = {"status": "error", "first_line": "", "first_s": None, "time_s": None}
+    root = os.path.abspath(opts.npbench)
+    sys.path.insert(0, root)
+    infra = os.path.join(root, "npbench", "infrastructure")
+    Benchmark = _load_file("npbench_benchmark", os.path.join(infra, "benchmark.py")).Benchmark
+    util = _load_file("npbench_utilities", os.path.join(infra, "utilities.py"))
+    bench = Benchmark(opts.bench)
+    info = bench.info
+    base = "npbench.benchmarks.{}.{}".format(info["relative_path"].replace("/", "."),
+                                             info["module_name"])
+    data = bench.get_data(opts.preset)
+    ref_impl = getattr(importlib.import_module(base + "_numpy"), info["func_name"])
+    ref, _ = _call(ref_impl, info, data, np.copy)
+    try:
+        mod = importlib.import_module(f"{base}_numba_{opts.variant}")
+        impl = getattr(mod, info["func_name"])
+        out, res["first_s"] = _call(impl, info, data, np.copy)
+    except Exception as exc:  # reported: what hpcjit (or Numba) refused
+        res["first_line"] = _first_line(exc)
+        res["exception"] = type(exc).__name__
+        return res
+    log = io.StringIO()
+    with contextlib.redirect_stdout(log):
+        try:
+            valid = util.validate(ref, out, opts.framework, rtol=info.get("rtol", 1e-5),
+                                  atol=info.get("atol", 1e-8),
+                                  norm_error=info.get("norm_error", 1e-5))
+        except Exception as exc:  # e.g. shapes that do not broadcast
+            valid = False
+            print(_first_line(exc))
+    if not valid:
+        res["status"] = "mismatch"
+        res["first_line"] = " ".join(log.getvalue().split())[:200]
+        return res
+    times = []
+    for _ in range(opts.repeat):
+        times.append(_call(impl, info, data, np.copy)[1])
+    times.sort()
+    res["status"] = "ok"
+    res["time_s"] = times[len(times) // 2] if times else res["first_s"]
+    return res
+
+
+# ---- categories of hpcjit's failures ------------------------------------------------
+
+# (regex on the first line, category): the first match names the category.
+# Keep these about the missing feature, so that the table says what to build.
+CATEGORIES = [
+    (r"\blists?\b|reflected list|list\(", "lists unsupported"),
+    (r"\bdict\b", "dicts unsupported"),
+    (r"unicode|\bstr\b|string", "strings unsupported"),
+    (r"object mode|objmode|forceobj", "object mode"),
+    (r"is not supported by hpcjit yet", "Numba feature missing (drop-in)"),
+    (r"keyword argument|unexpected keyword|takes no keyword", "keyword argument unsupported"),
+    (r"numpy\.linalg|np\.linalg|\blinalg\b", "np.linalg function missing"),
+    (r"unknown (attribute|function|name)|has no attribute|no attribute", "unknown attribute/function"),
+    (r"numpy\.\w+|np\.\w+", "NumPy function missing"),
+    (r"cannot unify|different types|redefin|changes type|type of .* changes", "variable changes type"),
+    (r"reshape|ravel", "reshape/ravel"),
+    (r"index|slice|subscript", "indexing form unsupported"),
+    (r"broadcast|shape", "broadcasting/shape"),
+    (r"TypingError|cannot|invalid|unsupported", "typing error (other)"),
+]
+
+
+def category(res):
+    if res["status"] in ("timeout", "crash", "mismatch"):
+        return res["status"]
+    line = res.get("first_line", "")
+    # the message after "file:line:col: error: " when there is one
+    m = re.search(r"error: (.*)", line)
+    text = m.group(1) if m else line
+    for pat, name in CATEGORIES:
+        if re.search(pat, text, re.IGNORECASE):
+            return name
+    return "other: " + (res.get("exception") or "error")
+
+
+# ---- driver ---------------------------------------------------------------------------
+
+def run_one(opts, bench, variant, framework):
+    cmd = [sys.executable]
+    if framework == "hpcjit":
+        cmd += ["-m", "hpcjit.numba"]
+    cmd += [os.path.abspath(__file__), "--worker", "--npbench", opts.npbench, "--bench", bench,
+            "--variant", variant, "--framework", framework, "--preset", opts.preset,
+            "--repeat", str(opts.repeat)]
+    env = dict(os.environ)
+    env.pop("HPCJIT_AS_NUMBA", None)
+    # the workers run in the checkout: keep PYTHONPATH=build/python working
+    if env.get("PYTHONPATH"):
+        env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) if p else p
+                                            for p in env["PYTHONPATH"].split(os.pathsep))
+    t0 = time.perf_counter()
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=opts.timeout, env=env,
+                           cwd=opts.npbench)
+    except subprocess.TimeoutExpired:
+        return {"status": "timeout", "first_line": f"no result in {opts.timeout:g} s",
+                "first_s": None, "time_s": None}
+    wall = time.perf_counter() - t0
+    for line in reversed(p.stdout.splitlines()):
+        if line.startswith(MARK):
+            res = json.loads(line[len(MARK):])
+            res["wall_s"] = wall
+            return res
+    tail = [ln for ln in p.stderr.strip().splitlines() if ln.strip()]
+    why = tail[-1] if tail else f"exit status {p.returncode}"
+    status = "crash" if p.returncode < 0 else "error"
+    return {"status": status, "first_line": f"exit {p.returncode}: {why}"[:300],
+            "first_s": None, "time_s": None, "wall_s": wall}
+
+
+def benchmarks(opts):
+    """(name, [variants present]) for every benchmark with a Numba variant."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(opts.npbench, "bench_info", "*.json"))):
+        name = os.path.splitext(os.path.basename(path))[0]
+        if opts.bench and name not in opts.bench:
+            continue
+        with open(path) as f:
+            info = json.load(f)["benchmark"]
+        if opts.preset not in info["parameters"]:
+            continue
+        folder = os.path.join(opts.npbench, "npbench", "benchmarks", info["relative_path"])
+        present = [v for v in opts.variants
+                   if os.path.exists(os.path.join(folder, f"{info['module_name']}_numba_{v}.py"))]
+        if present:
+            out.append((name, present))
+    return out
+
+
+def _fmt_time(t):
+    return "" if t is None else f"{t * 1e3:.2f}"
+
+
+def _cell(res):
+    if res is None:
+        return ""
+    return {"ok": "ok", "mismatch": "MISMATCH", "error": "error", "timeout": "timeout",
+            "crash": "crash"}[res["status"]]
+
+
+def print_table(rows, frameworks, out=sys.stdout):
+    hdr = ["benchmark", "var"]
+    for fw in frameworks:
+        hdr += [f"{fw}", f"{fw} ms", f"{fw} 1st s"]
+    if len(frameworks) == 2:
+        hdr += ["numba/hpcjit"]
+    table = [hdr]
+    for r in rows:
+        line = [r["benchmark"], r["variant"]]
+        for fw in frameworks:
+            res = r.get(fw)
+            first = res.get("first_s") if res else None
+            line += [_cell(res), _fmt_time(res.get("time_s") if res else None),
+                     "" if first is None else f"{first:.2f}"]
+        if len(frameworks) == 2:
+            a, b = r.get("numba"), r.get("hpcjit")
+            ratio = ""
+            if a and b and a.get("time_s") and b.get("time_s"):
+                ratio = f"{a['time_s'] / b['time_s']:.2f}"
+            line.append(ratio)
+        table.append(line)
+    widths = [max(len(str(row[i])) for row in table) for i in range(len(hdr))]
+    for row in table:
+        print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip(), file=out)
+    # why each hpcjit failure failed, and the counts
+    if "hpcjit" in frameworks:
+        print("\nhpcjit failures (first line of the error):", file=out)
+        for r in rows:
+            res = r.get("hpcjit")
+            if res and res["status"] != "ok":
+                print(f"  {r['benchmark']}_{r['variant']}: [{r['hpcjit_category']}] "
+                      f"{res['first_line']}", file=out)
+    print("\nvalidated:", file=out)
+    for v in sorted({r["variant"] for r in rows}, key=VARIANTS.index):
+        sub = [r for r in rows if r["variant"] == v]
+        counts = ", ".join(f"{fw} {sum(1 for r in sub if r.get(fw, {}).get('status') == 'ok')}"
+                           for fw in frameworks)
+        print(f"  {v:3s} ({len(sub)} variants): {counts}", file=out)
+    if "hpcjit" in frameworks:
+        cats = {}
+        for r in rows:
+            if r.get("hpcjit", {}).get("status", "ok") != "ok":
+                cats[r["hpcjit_category"]] = cats.get(r["hpcjit_category"], 0) + 1
+        print("\nhpcjit failure categories:", file=out)
+        for name, n in sorted(cats.items(), key=lambda kv: (-kv[1], kv[0])):
+            print(f"  {n:3d}  {name}", file=out)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--npbench", required=True, help="an NPBench checkout (github.com/spcl/npbench)")
+    ap.add_argument("--preset", default="S", help="NPBench data preset: S, M, L, paper (default S)")
+    ap.add_argument("--bench", type=lambda s: [b for b in s.split(",") if b],
+                    help="comma-separated benchmark names (bench_info/NAME.json); default all")
+    ap.add_argument("--variants", type=lambda s: [v for v in s.split(",") if v], default=list(VARIANTS),
+                    help="comma-separated Numba variants: n, np, npr (default all)")
+    ap.add_argument("--only", choices=("numba", "hpcjit"), help="run one framework only")
+    ap.add_argument("--timeout", type=float, default=300.0,
+                    help="seconds for one variant under one framework (default 300)")
+    ap.add_argument("--repeat", type=int, default=5, help="timed calls after the first (default 5)")
+    ap.add_argument("--json", help="write the results to this file")
+    # internal: one variant under one framework
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--variant", help=argparse.SUPPRESS)
+    ap.add_argument("--framework", help=argparse.SUPPRESS)
+    opts = ap.parse_args(argv)
+    opts.npbench = os.path.abspath(opts.npbench)
+    if opts.worker:
+        opts.bench = opts.bench[0]
+        res = worker(opts)
+        sys.stdout.flush()
+        print(MARK + json.dumps(res), flush=True)
+        return 0
+    if not os.path.isdir(os.path.join(opts.npbench, "bench_info")):
+        ap.error(f"{opts.npbench} is not an NPBench checkout (no bench_info/)")
+    bad = [v for v in opts.variants if v not in VARIANTS]
+    if bad:
+        ap.error(f"unknown variant(s) {bad}: expected n, np, npr")
+    frameworks = [opts.only] if opts.only else ["numba", "hpcjit"]
+    rows = []
+    for name, present in benchmarks(opts):
+        for v in present:
+            row = {"benchmark": name, "variant": v}
+            for fw in frameworks:
+                row[fw] = run_one(opts, name, v, fw)
+            if "hpcjit" in row:
+                row["hpcjit_category"] = category(row["hpcjit"]) if row["hpcjit"]["status"] != "ok" else ""
+            rows.append(row)
+            status = "  ".join(f"{fw} {row[fw]['status']}" for fw in frameworks)
+            print(f"{name}_{v}: {status}", file=sys.stderr, flush=True)
+    print_table(rows, frameworks)
+    if opts.json:
+        import numpy
+        meta = {"preset": opts.preset, "repeat": opts.repeat, "timeout": opts.timeout,
+                "numpy": numpy.__version__, "python": sys.version.split()[0]}
+        for fw in frameworks:
+            mod = "hpcjit" if fw == "hpcjit" else "numba"
+            try:
+                meta[fw] = importlib.import_module(mod).__version__
+            except Exception:  # not installed: the rows say why
+                meta[fw] = None
+        with open(opts.json, "w") as f:
+            json.dump({"meta": meta, "rows": rows}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
