@@ -139,6 +139,15 @@ static HjMemInfo *str_alloc(int kind, int64_t n, int is_ascii)
     return mi;
 }
 
+HjMemInfo *rt_str_alloc(int32_t kind, int64_t n, int32_t is_ascii)
+{
+    if (kind != 1 && kind != 2 && kind != 4) {
+        rt_raise("ValueError", "string kind must be 1, 2 or 4");
+        return NULL;
+    }
+    return str_alloc(kind, n, is_ascii != 0);
+}
+
 HjMemInfo *rt_str_from_kind(int32_t kind, const void *data, int64_t n)
 {
     if (kind != 1 && kind != 2 && kind != 4) {

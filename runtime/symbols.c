@@ -68,6 +68,7 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_text_print),
     RT_SYM(rt_text_raise),
     /* str values (str.c; hpcjit/str.h) */
+    RT_SYM(rt_str_alloc),
     RT_SYM(rt_str_from_utf8),
     RT_SYM(rt_str_from_kind),
     RT_SYM(rt_str_from_text),

@@ -112,6 +112,11 @@ typedef struct HjStr {
 /* A str from n bytes of UTF-8 (n < 0: NUL-terminated).  UnicodeDecodeError
  * for invalid UTF-8 (surrogates included). */
 HjMemInfo *rt_str_from_utf8(const char *p, int64_t n);
+/* A str of n code units of `kind`, uninitialised but for the terminator
+ * (refcount 1), for code that fills it: the kind must be the narrowest for
+ * what is written, is_ascii exact (boxing copies CPython's data, which is
+ * already so).  MemoryError when too long. */
+HjMemInfo *rt_str_alloc(int32_t kind, int64_t n, int32_t is_ascii);
 /* A str from n code units of `kind` (1, 2, 4); the result is narrowed. */
 HjMemInfo *rt_str_from_kind(int32_t kind, const void *data, int64_t n);
 /* The text built by rt_text_* (text.h) since rt_text_begin(), as a str:
