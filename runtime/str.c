@@ -1497,7 +1497,7 @@ HjMemInfo *rt_str_format(const HjMemInfo *smi, const HjMemInfo *specmi)
     if (AT(i) == '+' || AT(i) == '-' || AT(i) == ' ')
         return bad_format("Sign not allowed in string format specifier");
     if (AT(i) == 'z')
-        return bad_format("Negative zero coercion (z) not allowed in format specifier");
+        return bad_format("Negative zero coercion (z) not allowed in string format specifier");
     if (AT(i) == '#')
         return bad_format("Alternate form (#) not allowed in string format specifier");
     if (AT(i) == '0') {
