@@ -196,13 +196,14 @@ HjMemInfo *rt_alloc_zeroed(int64_t nbytes) { return alloc_block(nbytes, 1); }
 
 void rt_incref(HjMemInfo *mi)
 {
-    if (mi)
+    /* an immortal's count is only read: its memory may be shared by all */
+    if (mi && atomic_load_explicit(refcnt_of(mi), memory_order_relaxed) < RT_REFCNT_IMMORTAL_MIN)
         atomic_fetch_add_explicit(refcnt_of(mi), 1, memory_order_relaxed);
 }
 
 void rt_decref(HjMemInfo *mi)
 {
-    if (!mi)
+    if (!mi || atomic_load_explicit(refcnt_of(mi), memory_order_relaxed) >= RT_REFCNT_IMMORTAL_MIN)
         return;
     /* release/acquire so that writes to the data by other owners happen
      * before the free */

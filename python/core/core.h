@@ -28,6 +28,18 @@ typedef struct CoreState {
 void core_text_install(void);
 void core_text_remove(void);
 
+/* ---- str (box_str.c) --------------------------------------------------- */
+/* A new native str (hpcjit/str.h) holding a copy of the Python str's code
+ * units (same kind, no re-encoding); NULL with TypeError/MemoryError set. */
+HjMemInfo *box_str_from_py(PyObject *obj);
+/* A Python str with the text of `mi` (borrowed: the caller keeps its
+ * reference). */
+PyObject *box_str_to_py(HjMemInfo *mi);
+/* Give the runtime CPython's Unicode database (case mappings, classes). */
+void core_str_install(void);
+/* _str_selftest(op, *args): tests run rt_str_ functions through it. */
+extern PyMethodDef box_str_methods[];
+
 /* ---- typecodes (typecode.c) -------------------------------------------- */
 /* Size and alignment of the unboxed form of the typecode at *tc (abi.h);
  * advances *tc past it.  Returns -1 on a malformed typecode. */

@@ -26,6 +26,9 @@
  *                                    of that type: "ol"
  *   't' <dtype>                      a NumPy dtype object / scalar class
  *                                    (np.float64 or arr.dtype)
+ *   's'                              str (PROPOSED for the compiler work on
+ *                                    strings: the dispatcher does not
+ *                                    produce or accept it yet)
  *   (range objects have no typecode: they are not passed across)
  *
  * UNBOXED LAYOUT (what args[i] points to, what the return buffer holds)
@@ -42,6 +45,21 @@
  *              same layout LLVM gives a non-packed struct on x86-64/aarch64)
  *   Optional   struct { uint8_t valid; T value; }: valid 0 is None (value
  *              then zero)
+ *   str        HjMemInfo * of a native str (hpcjit/str.h).  PROPOSED: an
+ *              argument is unboxed into a NEW native str that copies the
+ *              PyUnicode's kind and code units (box_str_from_py); compiled
+ *              code borrows it like any argument (increfs what it keeps)
+ *              and the dispatcher decrefs it after the call.  A copy, not
+ *              a view of the PyUnicode's buffer: HjStr keeps its code
+ *              units inline after its header (one allocation, read by
+ *              compiled code at a fixed offset), which a foreign buffer
+ *              cannot satisfy without an indirection on every access;
+ *              Python strs are immutable, so a copy is always right, and a
+ *              str stored into a container outliving the call just stays a
+ *              normal refcounted MemInfo.  The cost is a malloc and a
+ *              memcpy, small beside a dispatch.  A returned str (also
+ *              inside a tuple) owns one reference; the dispatcher boxes it
+ *              with PyUnicode_FromKindAndData (box_str_to_py) and decrefs.
  *
  * ENTRY POINT
  * -----------

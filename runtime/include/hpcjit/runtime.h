@@ -42,6 +42,12 @@ HjMemInfo *rt_alloc(int64_t nbytes);
 HjMemInfo *rt_alloc_zeroed(int64_t nbytes);
 void rt_incref(HjMemInfo *mi); /* NULL is ignored */
 void rt_decref(HjMemInfo *mi); /* NULL is ignored; frees at zero */
+/* Immortal objects (constants the compiler emits, such as str literals:
+ * hpcjit/str.h) carry refcnt RT_REFCNT_IMMORTAL; rt_incref and rt_decref
+ * leave any count >= RT_REFCNT_IMMORTAL_MIN unchanged, so they are never
+ * freed (and an inlined update that does change it stays far from 0). */
+#define RT_REFCNT_IMMORTAL (INT64_C(1) << 62)
+#define RT_REFCNT_IMMORTAL_MIN (INT64_C(1) << 61)
 
 /* Allocation statistics (for leak tests): allocations and frees so far. */
 typedef struct RtMemStats {
