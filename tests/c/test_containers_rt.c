@@ -784,6 +784,19 @@ static void test_set_random(void)
     CHECK(live() == before);
 }
 
+/* the JIT finds the functions and descriptors by name */
+static void test_symbols(void)
+{
+    int found = 0;
+    for (const RtSymbol *s = rt_symbols(); s->name; s++) {
+        found += strcmp(s->name, "rt_list_append") == 0 && s->address == (void *)(uintptr_t)&rt_list_append;
+        found += strcmp(s->name, "rt_dict_lookup") == 0 && s->address == (void *)(uintptr_t)&rt_dict_lookup;
+        found += strcmp(s->name, "rt_set_add") == 0 && s->address == (void *)(uintptr_t)&rt_set_add;
+        found += strcmp(s->name, "rt_ops_i64") == 0 && s->address == (const void *)&rt_ops_i64;
+    }
+    CHECK(found == 4);
+}
+
 /* ---- micro-benchmark ---------------------------------------------------- */
 static double now(void)
 {
@@ -896,6 +909,7 @@ int main(int argc, char **argv)
     test_set();
     test_set_refcounted();
     test_set_random();
+    test_symbols();
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);
         return 1;
