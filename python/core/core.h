@@ -72,6 +72,31 @@ void cv_release(const char **tc, char *in);
 PyObject *cv_owner_new(CoreState *st, HjMemInfo *mi);
 extern PyType_Spec cv_owner_spec;
 
+/* ---- native containers (box_containers.c) ------------------------------
+ * Python list/dict/set <-> native containers (hpcjit/containers.h).  The
+ * item conversions are callbacks: BxUnboxFn writes an OWNED unboxed item
+ * to `out` (0, or -1 with a Python exception); BxBoxFn returns a new
+ * Python reference for a BORROWED item (NULL with an exception).  `ctx`
+ * is passed through.  The *_from_py functions return a new container
+ * (refcount 1); *_to_py a new Python object; *_reflect write a native
+ * container's final contents into the caller's Python object after a call
+ * (Numba's reflected lists and sets), leaving it unchanged if boxing
+ * fails.  All need the GIL; not yet called by the dispatcher (abi.h,
+ * CONTAINERS, has the proposed typecodes). */
+typedef struct RtItemOps RtItemOps;
+typedef int (*BxUnboxFn)(PyObject *obj, void *out, void *ctx);
+typedef PyObject *(*BxBoxFn)(const void *item, void *ctx);
+HjMemInfo *bx_list_from_py(PyObject *list, const RtItemOps *ops, BxUnboxFn unbox, void *ctx);
+PyObject *bx_list_to_py(HjMemInfo *l, BxBoxFn box, void *ctx);
+int bx_list_reflect(HjMemInfo *l, PyObject *list, BxBoxFn box, void *ctx);
+HjMemInfo *bx_dict_from_py(PyObject *dict, const RtItemOps *key_ops, const RtItemOps *value_ops,
+                           BxUnboxFn unbox_key, BxUnboxFn unbox_value, void *ctx);
+PyObject *bx_dict_to_py(HjMemInfo *d, BxBoxFn box_key, BxBoxFn box_value, void *ctx);
+int bx_dict_reflect(HjMemInfo *d, PyObject *dict, BxBoxFn box_key, BxBoxFn box_value, void *ctx);
+HjMemInfo *bx_set_from_py(PyObject *set, const RtItemOps *ops, BxUnboxFn unbox, void *ctx);
+PyObject *bx_set_to_py(HjMemInfo *s, BxBoxFn box, void *ctx);
+int bx_set_reflect(HjMemInfo *s, PyObject *set, BxBoxFn box, void *ctx);
+
 /* ---- dispatcher (dispatcher.c) ----------------------------------------- */
 extern PyType_Spec dp_dispatcher_spec;
 /* parallel.c: set_num_threads, get_thread_id, set_parallel_chunksize... */

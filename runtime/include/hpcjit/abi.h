@@ -31,6 +31,28 @@
  *                                    produce or accept it yet)
  *   (range objects have no typecode: they are not passed across)
  *
+ * CONTAINERS (proposed; runtime and boxing exist, the dispatcher does not
+ * use them yet: hpcjit/containers.h, python/core/box_containers.c)
+ *   '[' <item>                       list of one item type, from a Python
+ *                                    list: copied in, REFLECTED (its final
+ *                                    contents written back into the caller's
+ *                                    list after the call, as Numba does);
+ *                                    returned as a new Python list.  "[l",
+ *                                    "[(ld)", "[ad1C", "[[d" (list of lists)
+ *   '#' <item>                       hpcjit.typed.List: passed by reference
+ *                                    (its own native list, no conversion),
+ *                                    returned as a typed.List.  "#d"
+ *   '{' <key> <value>                dict: an hpcjit.typed.Dict by reference
+ *                                    (a plain dict argument: copied in and
+ *                                    reflected); returned as a typed.Dict
+ *                                    as Numba does.  "{ld", "{(ll)[d"
+ *   '<' <item>                       set, from a Python set (reflected);
+ *                                    returned as a new Python set.  "<l"
+ *   The item typecodes are any of the above (nested containers included);
+ *   the characters '[', '#', '{', '<' are otherwise unused.  A container
+ *   type also needs an RtItemOps per item type: the compiler emits it and
+ *   hands its address to the dispatcher with the entry point.
+ *
  * UNBOXED LAYOUT (what args[i] points to, what the return buffer holds)
  * ---------------------------------------------------------------------
  *   bool       uint8_t, 0 or 1
@@ -60,6 +82,11 @@
  *              memcpy, small beside a dispatch.  A returned str (also
  *              inside a tuple) owns one reference; the dispatcher boxes it
  *              with PyUnicode_FromKindAndData (box_str_to_py) and decrefs.
+ *   list, dict, set (both kinds of list)
+ *              HjMemInfo * whose data is an HjList / HjDict / HjSet
+ *              (containers.h).  An argument is borrowed (the dispatcher
+ *              makes it, reflects it, then releases it); a return value
+ *              owns one reference.
  *
  * ENTRY POINT
  * -----------
