@@ -112,7 +112,9 @@ bool infer_truth(Inf *I, Node **pn) {
     if (IS_UNK(t))
         return true;
     Type *v = t->kind == TY_OPTIONAL ? t->base : t; /* None is false, else the value's truth */
-    if (!(ty_is_number(v) || v->kind == TY_NONE || v->kind == TY_ARRAY || v->kind == TY_TUPLE)) {
+    const LibOps *own = lib_type_owner(v); /* a str, list, dict, set: nonempty */
+    if (!(ty_is_number(v) || v->kind == TY_NONE || v->kind == TY_ARRAY || v->kind == TY_TUPLE ||
+          (own && own->lower_len))) {
         err(I, HJ_DIAG_TYPING, *pn, "cannot use %s as a condition", infer_tyname(I, t));
         return false;
     }
@@ -569,11 +571,15 @@ static bool negative_int_const(const Node *e) {
            e->a->cval.i > 0;
 }
 
-static Type *binop_expr(Inf *I, Node *n) {
+static Type *binop_expr(Inf *I, Node **pn) {
+    Node *n = *pn;
     Type *a = infer_expr(I, &n->a);
     Type *b = a ? infer_expr(I, &n->b) : NULL;
     if (!b)
         return NULL;
+    const LibOps *own = lib_type_owner2(a, b); /* str + str, list * int, ... */
+    if (own && own->infer_binop)
+        return own->infer_binop(I, pn, a, b);
     if (!IS_UNK(a) && !IS_UNK(b) && (ty_is_array(a) || ty_is_array(b)) && n->op != OP_MATMUL)
         return infer_ae_binop(I, n, a, b);
     Type *op_ty = NULL;
@@ -663,9 +669,13 @@ static Type *compare_expr(Inf *I, Node *n) {
                 left = left->base;
             }
         }
+        const LibOps *own = lib_type_owner2(left, right);
         if (IS_UNK(left) || IS_UNK(right)) {
             unk = true;
             ot = TY_UNK(I);
+        } else if (own && own->infer_compare) { /* a library type's comparison, `x in lst` */
+            if (!(ot = own->infer_compare(I, n, op, left, right)))
+                return NULL;
         } else if (op == OP_IN || op == OP_NOTIN) {
             /* x in (a, b, ...): x == a or x == b ..., compared in the
              * promotion of x with every element */
@@ -872,7 +882,10 @@ static bool refuse_readonly_store(Inf *I, Node *at, const Type *t) {
     return false;
 }
 
-static Type *subscript_expr(Inf *I, Node *n, bool store) {
+/* A subscript at *pn (replaced by a library type's hook in the final
+ * pass, as `s[i]` becoming a call); store: an assignment target. */
+static Type *subscript_at(Inf *I, Node **pn, bool store) {
+    Node *n = *pn;
     Type *base = infer_expr(I, &n->a);
     if (!base)
         return NULL;
@@ -883,6 +896,9 @@ static Type *subscript_expr(Inf *I, Node *n, bool store) {
             return NULL;
         return base;
     }
+    const LibOps *own = lib_type_owner(base); /* s[i], lst[1:3], d[k] */
+    if (own && own->infer_subscript && !store)
+        return own->infer_subscript(I, pn, base);
     if (base->kind == TY_ARRAY) {
         Type *xt = NULL;
         if (infer_index(I, n, base, store, &xt))
@@ -938,6 +954,8 @@ static Type *subscript_expr(Inf *I, Node *n, bool store) {
     return TYPING(I, n, "cannot index %s", infer_tyname(I, base));
 }
 
+static Type *subscript_expr(Inf *I, Node *n, bool store) { return subscript_at(I, &n, store); }
+
 /* An Optional(T) value used as a T: unwrapped (checked not None at run
  * time, TypeError otherwise), as Numba does. */
 Type *infer_expr(Inf *I, Node **pn) {
@@ -981,7 +999,8 @@ Type *infer_expr_opt(Inf *I, Node **pn) {
             n = *pn;
             break;
         }
-        t = binop_expr(I, n);
+        t = binop_expr(I, pn);
+        n = *pn;
         break;
     case N_UNARYOP: t = unary_expr(I, n); break;
     case N_COMPARE: t = compare_expr(I, n); break;
@@ -989,7 +1008,8 @@ Type *infer_expr_opt(Inf *I, Node **pn) {
     case N_IFEXP: t = ifexp_expr(I, n); break;
     case N_TUPLE: t = tuple_expr(I, n); break;
     case N_SUBSCRIPT:
-        t = subscript_expr(I, n, false);
+        t = subscript_at(I, pn, false);
+        n = *pn;
         t = keep_readonly(I, n->a, t);
         break;
     case N_CALL:
@@ -1141,6 +1161,12 @@ static bool assign_value(Inf *I, PtrVec *targets, Node **pv, Node *stmt) {
             Type *bt = infer_expr(I, &t->a);
             if (!bt || refuse_readonly_store(I, t, bt))
                 return false;
+            const LibOps *own = lib_type_owner(bt); /* lst[i] = v, d[k] = v */
+            if (own && own->infer_store) {
+                if (!own->infer_store(I, t, pv, vt))
+                    return false;
+                continue;
+            }
         }
         if (targets->len == 1 && t->kind == N_SUBSCRIPT && vt->kind == TY_ARRAY) {
             int r = infer_index_store_array(I, t, pv, vt); /* infer_index.c */

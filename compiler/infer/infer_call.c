@@ -840,7 +840,8 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     case BI_LEN:
         if (!nargs_between(I, n, fname, 1, 1))
             return NULL;
-        if (tys[0]->kind != TY_ARRAY && tys[0]->kind != TY_TUPLE && tys[0]->kind != TY_RANGE)
+        if (tys[0]->kind != TY_ARRAY && tys[0]->kind != TY_TUPLE && tys[0]->kind != TY_RANGE &&
+            !(lib_type_owner(tys[0]) && lib_type_owner(tys[0])->lower_len))
             return TYPING(I, n, "len() of %s is not supported", infer_tyname(I, tys[0]));
         return T(I, TY_INT64);
     case BI_DIVMOD:
@@ -1208,6 +1209,9 @@ Type *infer_iter(Inf *I, Node **pn) {
     Type *t = infer_expr(I, pn);
     if (!t)
         return NULL;
+    const LibOps *own = lib_type_owner(t); /* a library type iterates as its feature says */
+    if (own && own->infer_iter)
+        return own->infer_iter(I, pn, t);
     return iter_of(I, *pn, t);
 }
 

@@ -64,6 +64,22 @@ int lib_feature_count(void) { return (int)(sizeof features / sizeof features[0])
 
 const LibOps *lib_feature(int i) { return features[i]; }
 
+const LibOps *lib_type_owner(const Type *t) {
+    if (!t)
+        return NULL;
+    if (t->kind == TY_OPTIONAL)
+        t = t->base;
+    for (size_t i = 0; i < sizeof features / sizeof features[0]; i++)
+        if (features[i]->owns_type && features[i]->owns_type(t))
+            return features[i];
+    return NULL;
+}
+
+const LibOps *lib_type_owner2(const Type *a, const Type *b) {
+    const LibOps *o = lib_type_owner(a);
+    return o ? o : lib_type_owner(b);
+}
+
 int lib_call_builtin(const Node *n) {
     if (!n || n->kind != N_CALL || n->call_kind != CALL_BUILTIN)
         return -1;

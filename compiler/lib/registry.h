@@ -45,6 +45,46 @@ typedef struct LibOps {
     /* A range-like iterable (the call is typed as a range): narrow the
      * evaluated bounds [start, stop) by step, e.g. to this rank's block. */
     bool (*lower_range)(Lower *L, Node *call, LLVMValueRef *start, LLVMValueRef *stop, LLVMValueRef step);
+
+    /* ---- values of the feature's own types (str, list, dict, set) ----
+     * The core offers an operation to the owner of an operand's type
+     * (lib_type_owner) before its own rules, so a feature defines what its
+     * values do.  Typing hooks return NULL after a diagnostic (TY_UNKNOWN
+     * while operands are unknown); in the final pass they may replace *pn,
+     * e.g. by a call of one of the feature's builtins, which is then
+     * lowered by lower_call.  Methods (`s.upper()`) come through
+     * infer_attr as for arrays. */
+    bool (*owns_type)(const Type *t);
+    /* Values of an owned type are `HjMemInfo *` (runtime.h): LLVM `ptr`,
+     * reference counted with rt_incref/rt_decref by the core (variables,
+     * temporaries, tuples, returns), NULL or immortal for constants. */
+    /* N_BINOP at *pn (op n->op) with an operand of an owned type. */
+    Type *(*infer_binop)(Inf *I, Node **pn, Type *a, Type *b);
+    /* One link `a op b` of an N_COMPARE (==, !=, <, <=, >, >=, in, not in,
+     * is, is not) with an operand of an owned type: the type recorded in
+     * n->op_tys for lower_compare (the core converts nothing). */
+    Type *(*infer_compare)(Inf *I, Node *at, OpKind op, Type *a, Type *b);
+    /* `v[index]` as a value: N_SUBSCRIPT at *pn, base type an owned type. */
+    Type *(*infer_subscript)(Inf *I, Node **pn, Type *base);
+    /* `v[index] = value` (target an N_SUBSCRIPT of an owned type, value *pv
+     * of type vt, typed): check and convert the value; false after a
+     * diagnostic.  Lowered by lower_store. */
+    bool (*infer_store)(Inf *I, Node *target, Node **pv, Type *vt);
+    /* The item type of `for x in v` (v at *pn, of owned type t): needs
+     * lower_len and lower_item; NULL after a diagnostic. */
+    Type *(*infer_iter)(Inf *I, Node **pn, Type *t);
+    /* len(v) as i64; also the truth of v (nonzero) and the count of a loop. */
+    LLVMValueRef (*lower_len)(Lower *L, const Node *at, LLVMValueRef v, Type *t);
+    /* The type of the items a for loop over a value of type t produces
+     * (what infer_iter returned). */
+    Type *(*item_type)(TyCtx *tc, const Type *t);
+    /* Item i (i64, 0 <= i < len) of v for a for loop; *owned as lower_expr. */
+    LLVMValueRef (*lower_item)(Lower *L, const Node *at, LLVMValueRef v, Type *t, LLVMValueRef i, bool *owned);
+    /* One comparison typed by infer_compare: an i1. */
+    LLVMValueRef (*lower_compare)(Lower *L, const Node *at, OpKind op, Type *op_ty, LLVMValueRef a, Type *at_ty,
+                                  LLVMValueRef b, Type *bt_ty);
+    /* target[index] = v, v of type vt (borrowed). */
+    bool (*lower_store)(Lower *L, Node *target, LLVMValueRef v, Type *vt);
 } LibOps;
 
 /* The feature that owns id, or NULL for the core's builtins. */
@@ -52,6 +92,10 @@ const LibOps *lib_ops(BuiltinId id);
 /* The features in lookup order (attributes are offered to each in turn). */
 int lib_feature_count(void);
 const LibOps *lib_feature(int i);
+/* The feature whose owns_type claims t (Optional(T): T's owner), or NULL. */
+const LibOps *lib_type_owner(const Type *t);
+/* The owner of a or of b (a's first), or NULL. */
+const LibOps *lib_type_owner2(const Type *a, const Type *b);
 /* The builtin a call node calls, when it is a typed builtin call, else -1. */
 int lib_call_builtin(const Node *n);
 

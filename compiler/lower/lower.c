@@ -77,6 +77,10 @@ static LLVMTypeRef make_type(Lower *L, Type *t, bool mem) {
         return LLVMStructTypeInContext(L->ctx, f, 3, 0);
     }
     default:
+        /* a library type's value (str, list, dict, set): an HjMemInfo *,
+         * the runtime's reference-counted block (registry.h) */
+        if (lib_type_owner(t))
+            return L->t_ptr;
         /* none, dtype, string, function, module, builtin, exception: no
          * runtime value */
         return L->t_empty;
@@ -246,6 +250,8 @@ LLVMValueRef lower_truth(Lower *L, const Node *at, LLVMValueRef v, Type *from) {
     case TY_RANGE:
         return LLVMBuildICmp(L->b, LLVMIntNE, lower_len(L, at, v, from), lower_i64(L, 0), "truth");
     default:
+        if (lib_type_owner(from) && lib_type_owner(from)->lower_len) /* a str, list, ...: nonempty */
+            return LLVMBuildICmp(L->b, LLVMIntNE, lower_len(L, at, v, from), lower_i64(L, 0), "truth");
         if (ty_is_number(from))
             return convert_real(L, v, from, tb);
         /* functions, modules, classes... are true */
@@ -375,7 +381,7 @@ LLVMValueRef lower_from_mem(Lower *L, LLVMValueRef v, Type *t) {
 /* ---- reference counting ------------------------------------------------- */
 
 bool lower_has_refs(const Type *t) {
-    if (t->kind == TY_ARRAY)
+    if (t->kind == TY_ARRAY || lib_type_owner(t))
         return true;
     if (t->kind == TY_OPTIONAL)
         return lower_has_refs(t->base);
@@ -399,8 +405,13 @@ static void refop(Lower *L, LLVMValueRef v, Type *t, const char *fn) {
                 refop(L, LLVMBuildExtractValue(L->b, v, (unsigned)i, ""), t->elems[i], fn);
         return;
     }
-    if (t->kind != TY_ARRAY)
+    if (t->kind != TY_ARRAY) {
+        if (lib_type_owner(t)) { /* an HjMemInfo *: rt_incref/rt_decref take NULL and immortals */
+            LLVMTypeRef p = L->t_ptr;
+            lower_rt(L, fn, L->t_void, &p, 1, &v);
+        }
         return;
+    }
     LLVMValueRef mi = LLVMBuildExtractValue(L->b, v, ARR_MEMINFO, "meminfo");
     LLVMValueRef isnull = LLVMBuildIsNull(L->b, mi, "");
     LLVMBasicBlockRef call = lower_block(L, fn);
@@ -769,6 +780,7 @@ static bool stmt_while(Lower *L, Node *n) {
  * canonical induction variable is what the loop vectoriser wants. */
 typedef enum IterKind {
     IT_RANGE, IT_ARRAY, IT_TUPLE, IT_ENUMERATE, IT_ZIP,
+    IT_LIB, /* a library type (str, list, ...): its lower_len and lower_item */
     IT_NDINDEX, IT_NDENUMERATE, IT_FLAT /* C order over dims[0..nd): the index, (index, item), the item */
 } IterKind;
 
@@ -777,8 +789,9 @@ struct Iter {
     IterKind kind;
     Type *ety;               /* type of one item */
     LLVMValueRef start, step; /* IT_RANGE; IT_ENUMERATE: start */
-    LLVMValueRef val;        /* IT_ARRAY: the array */
-    Type *ty;                /* IT_ARRAY/IT_TUPLE: type of the iterable */
+    LLVMValueRef val;        /* IT_ARRAY: the array; IT_LIB: the value */
+    Type *ty;                /* IT_ARRAY/IT_TUPLE/IT_LIB: type of the iterable */
+    const LibOps *lib;       /* IT_LIB */
     LLVMValueRef slot;       /* IT_TUPLE: the tuple in memory */
     Iter *subs;              /* IT_ENUMERATE: 1, IT_ZIP: nsubs */
     int nsubs;
@@ -1030,6 +1043,19 @@ static bool iter_init(Lower *L, Node *e, Iter *it) {
         LLVMBuildStore(L->b, v, it->slot);
         return true;
     }
+    const LibOps *own = lib_type_owner(t);
+    if (own && own->lower_len && own->lower_item && own->item_type) {
+        it->kind = IT_LIB;
+        it->ty = t;
+        it->lib = own;
+        it->val = lower_expr_owned(L, e); /* held for the whole loop */
+        if (!it->val)
+            return false;
+        lower_temp(L, it->val, t, true);
+        it->ety = own->item_type(tc, t);
+        it->len = own->lower_len(L, e, it->val, t);
+        return it->len != NULL;
+    }
     lower_fail(L, e, HJ_DIAG_UNSUPPORTED, "cannot iterate over this value");
     return false;
 }
@@ -1045,6 +1071,8 @@ static LLVMValueRef iter_item(Lower *L, const Node *at, Iter *it, LLVMValueRef i
         Type *ety = NULL;
         return lower_array_item(L, at, it->val, it->ty, i, &ety, owned);
     }
+    case IT_LIB:
+        return it->lib->lower_item(L, at, it->val, it->ty, i, owned);
     case IT_TUPLE: {
         LLVMTypeRef et = lower_type(L, it->ety);
         LLVMValueRef p = LLVMBuildGEP2(L->b, et, it->slot, &i, 1, "");

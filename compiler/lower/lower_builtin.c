@@ -305,6 +305,9 @@ static void fill_strided(Lower *L, LLVMValueRef arr, Type *aty, int d, LLVMValue
 
 bool lower_store_subscript(Lower *L, Node *n, LLVMValueRef v, Type *t) {
     Type *aty = n->a->ty;
+    const LibOps *own = lib_type_owner(aty); /* lst[i] = v, d[k] = v */
+    if (own && own->lower_store)
+        return own->lower_store(L, n, v, t);
     if (aty->kind != TY_ARRAY) {
         lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "only array elements can be assigned to");
         return false;
@@ -421,7 +424,12 @@ LLVMValueRef lower_len(Lower *L, const Node *at, LLVMValueRef v, Type *t) {
     case TY_RANGE:
         return lower_range_len(L, LLVMBuildExtractValue(L->b, v, 0, ""), LLVMBuildExtractValue(L->b, v, 1, ""),
                                LLVMBuildExtractValue(L->b, v, 2, ""));
-    default: return lower_fail(L, at, HJ_DIAG_TYPING, "object has no len()");
+    default: {
+        const LibOps *own = lib_type_owner(t); /* a str, list, dict, set */
+        if (own && own->lower_len)
+            return own->lower_len(L, at, v, t);
+        return lower_fail(L, at, HJ_DIAG_TYPING, "object has no len()");
+    }
     }
 }
 

@@ -2,6 +2,7 @@
  * semantics, comparisons, boolean operators, conditional expressions,
  * tuples and calls between specialisations. */
 #include "lower.h"
+#include "registry.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -476,6 +477,9 @@ unsupported: {
 /* One comparison of a chain: `is`/`in` need the operands' own types. */
 static LLVMValueRef compare_one(Lower *L, Node *n, OpKind op, Type *t, LLVMValueRef a, Type *at,
                                 LLVMValueRef b, Type *bt) {
+    const LibOps *own = lib_type_owner2(at, bt); /* typed by its infer_compare */
+    if (own && own->lower_compare)
+        return own->lower_compare(L, n, op, t, a, at, b, bt);
     if (op == OP_IS || op == OP_ISNOT) {
         bool same;
         if ((at->kind == TY_OPTIONAL && bt->kind == TY_NONE) || (bt->kind == TY_OPTIONAL && at->kind == TY_NONE)) {
