@@ -126,36 +126,77 @@ def worker(opts):
 
 # ---- categories of hpcjit's failures ------------------------------------------------
 
-# (regex on the first line, category): the first match names the category.
-# Keep these about the missing feature, so that the table says what to build.
+# (regex on the message, category): the first match names the category, with
+# the regex's groups filled in ({0}, {1}...).  Keep these about the missing
+# feature, so that the table says what to build next.
 CATEGORIES = [
-    (r"\blists?\b|reflected list|list\(", "lists unsupported"),
+    (r"module '(npbench\.[\w.]+)' has no attribute '(\w+)'", "NPBench's variant has no {1}()"),
+    (r"(numba\.[\w.]+) is not supported by hpcjit yet", "{0} missing (drop-in stand-in)"),
+    (r"unknown attribute '(\w+)' of module '(numpy(?:\.\w+)?)'", "{1}.{0} missing"),
+    (r"unknown attribute '(\w+)' of (array|\w+)", "{1}.{0} missing"),
+    (r"(\w+)\(\) got an unexpected keyword argument '(\w+)'", "{0}({1}=) keyword unsupported"),
+    (r"cannot unify array\((\w+), (\d+)d, \w\) and array\((\w+), (\d+)d, \w\) for variable",
+     "variable rebound to an array of another {kind}"),
+    (r"cannot unify (.*) for variable", "variable rebound to another type"),
+    (r"cannot convert array\(.*\) to \w+ for the assignment", "array assigned to a scalar target"),
+    (r"\blists?\b|reflected list", "lists unsupported"),
     (r"\bdict\b", "dicts unsupported"),
     (r"unicode|\bstr\b|string", "strings unsupported"),
     (r"object mode|objmode|forceobj", "object mode"),
-    (r"is not supported by hpcjit yet", "Numba feature missing (drop-in)"),
-    (r"keyword argument|unexpected keyword|takes no keyword", "keyword argument unsupported"),
-    (r"numpy\.linalg|np\.linalg|\blinalg\b", "np.linalg function missing"),
-    (r"unknown (attribute|function|name)|has no attribute|no attribute", "unknown attribute/function"),
-    (r"numpy\.\w+|np\.\w+", "NumPy function missing"),
-    (r"cannot unify|different types|redefin|changes type|type of .* changes", "variable changes type"),
-    (r"reshape|ravel", "reshape/ravel"),
+    (r"keyword argument", "keyword argument unsupported"),
+    (r"(np|numpy)\.(\w+)", "numpy.{1} unsupported form"),
     (r"index|slice|subscript", "indexing form unsupported"),
     (r"broadcast|shape", "broadcasting/shape"),
-    (r"TypingError|cannot|invalid|unsupported", "typing error (other)"),
 ]
 
 
-def category(res):
-    if res["status"] in ("timeout", "crash", "mismatch"):
+def _source_line(line):
+    """The source text at the "file:line:col: error:" of a message, or ''."""
+    m = re.search(r"(/[^:\s]+\.py):(\d+):\d+: error", line)
+    if not m:
+        return ""
+    try:
+        with open(m.group(1)) as f:
+            return f.read().splitlines()[int(m.group(2)) - 1].strip()
+    except (OSError, IndexError):
+        return ""
+
+
+def category(res, numba_res=None):
+    """A short name for why a variant failed on hpcjit; " [Numba fails
+    too]" when it fails under Numba as well (outside the goal: every variant
+    Numba validates validates on hpcjit)."""
+    name = _category(res)
+    if numba_res is not None and numba_res["status"] != "ok":
+        name += " [Numba fails too]"
+    return name
+
+
+def _category(res):
+    if res["status"] in ("timeout", "crash"):
         return res["status"]
+    if res["status"] == "mismatch":
+        return "result does not validate"
     line = res.get("first_line", "")
     # the message after "file:line:col: error: " when there is one
     m = re.search(r"error: (.*)", line)
     text = m.group(1) if m else line
     for pat, name in CATEGORIES:
-        if re.search(pat, text, re.IGNORECASE):
-            return name
+        m = re.search(pat, text, re.IGNORECASE)
+        if not m:
+            continue
+        if "{kind}" in name:  # array rebinding: what differs
+            dt1, nd1, dt2, nd2 = m.groups()
+            return name.format(kind="ndim (x = np.reshape(x, ...))" if nd1 != nd2 else "dtype")
+        if name == "array assigned to a scalar target":
+            import ast
+            try:
+                node = ast.parse(_source_line(line)).body[0]
+                if isinstance(node, ast.Assign) and len(node.targets) > 1:
+                    return "chained assignment a[s] = b[t] = <array>"
+            except (SyntaxError, IndexError):
+                pass
+        return name.format(*m.groups())
     return "other: " + (res.get("exception") or "error")
 
 
@@ -248,20 +289,34 @@ def print_table(rows, frameworks, out=sys.stdout):
     widths = [max(len(str(row[i])) for row in table) for i in range(len(hdr))]
     for row in table:
         print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip(), file=out)
-    # why each hpcjit failure failed, and the counts
-    if "hpcjit" in frameworks:
-        print("\nhpcjit failures (first line of the error):", file=out)
-        for r in rows:
-            res = r.get("hpcjit")
-            if res and res["status"] != "ok":
-                print(f"  {r['benchmark']}_{r['variant']}: [{r['hpcjit_category']}] "
-                      f"{res['first_line']}", file=out)
+    # why each failure failed, and the counts
+    for fw in frameworks:
+        failed = [r for r in rows if r.get(fw) and r[fw]["status"] != "ok"]
+        if not failed:
+            continue
+        print(f"\n{fw} failures (first line of the error):", file=out)
+        for r in failed:
+            cat = f"[{r['hpcjit_category']}] " if fw == "hpcjit" else ""
+            print(f"  {r['benchmark']}_{r['variant']}: {cat}{r[fw]['first_line']}", file=out)
     print("\nvalidated:", file=out)
     for v in sorted({r["variant"] for r in rows}, key=VARIANTS.index):
         sub = [r for r in rows if r["variant"] == v]
         counts = ", ".join(f"{fw} {sum(1 for r in sub if r.get(fw, {}).get('status') == 'ok')}"
                            for fw in frameworks)
+        if len(frameworks) == 2:
+            nb_ok = [r for r in sub if r["numba"]["status"] == "ok"]
+            both = sum(1 for r in nb_ok if r["hpcjit"]["status"] == "ok")
+            counts += f"; of Numba's {len(nb_ok)}, hpcjit {both}"
         print(f"  {v:3s} ({len(sub)} variants): {counts}", file=out)
+    if len(frameworks) == 2:
+        import math
+        ratios = [r["numba"]["time_s"] / r["hpcjit"]["time_s"] for r in rows
+                  if r["numba"].get("time_s") and r["hpcjit"].get("time_s")]
+        if ratios:
+            gm = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+            slower = sum(1 for x in ratios if x < 1)
+            print(f"\nnumba/hpcjit time, geometric mean over the {len(ratios)} variants both "
+                  f"validate: {gm:.2f} (hpcjit slower on {slower})", file=out)
     if "hpcjit" in frameworks:
         cats = {}
         for r in rows:
@@ -275,7 +330,7 @@ def print_table(rows, frameworks, out=sys.stdout):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--npbench", required=True, help="an NPBench checkout (github.com/spcl/npbench)")
+    ap.add_argument("--npbench", help="an NPBench checkout (github.com/spcl/npbench)")
     ap.add_argument("--preset", default="S", help="NPBench data preset: S, M, L, paper (default S)")
     ap.add_argument("--bench", type=lambda s: [b for b in s.split(",") if b],
                     help="comma-separated benchmark names (bench_info/NAME.json); default all")
@@ -286,19 +341,31 @@ def main(argv=None):
                     help="seconds for one variant under one framework (default 300)")
     ap.add_argument("--repeat", type=int, default=5, help="timed calls after the first (default 5)")
     ap.add_argument("--json", help="write the results to this file")
+    ap.add_argument("--table", metavar="JSON",
+                    help="print the table of an earlier --json file (runs nothing)")
     # internal: one variant under one framework
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--variant", help=argparse.SUPPRESS)
     ap.add_argument("--framework", help=argparse.SUPPRESS)
     opts = ap.parse_args(argv)
-    opts.npbench = os.path.abspath(opts.npbench)
+    if opts.npbench:
+        opts.npbench = os.path.abspath(opts.npbench)
+    if opts.table:
+        with open(opts.table) as f:
+            rows = json.load(f)["rows"]
+        frameworks = [fw for fw in ("numba", "hpcjit") if any(fw in r for r in rows)]
+        for r in rows:  # categories as this version of the script names them
+            if r.get("hpcjit") and r["hpcjit"]["status"] != "ok":
+                r["hpcjit_category"] = category(r["hpcjit"], r.get("numba"))
+        print_table(rows, frameworks)
+        return 0
     if opts.worker:
         opts.bench = opts.bench[0]
         res = worker(opts)
         sys.stdout.flush()
         print(MARK + json.dumps(res), flush=True)
         return 0
-    if not os.path.isdir(os.path.join(opts.npbench, "bench_info")):
+    if not opts.npbench or not os.path.isdir(os.path.join(opts.npbench, "bench_info")):
         ap.error(f"{opts.npbench} is not an NPBench checkout (no bench_info/)")
     bad = [v for v in opts.variants if v not in VARIANTS]
     if bad:
@@ -311,7 +378,8 @@ def main(argv=None):
             for fw in frameworks:
                 row[fw] = run_one(opts, name, v, fw)
             if "hpcjit" in row:
-                row["hpcjit_category"] = category(row["hpcjit"]) if row["hpcjit"]["status"] != "ok" else ""
+                row["hpcjit_category"] = (category(row["hpcjit"], row.get("numba"))
+                                          if row["hpcjit"]["status"] != "ok" else "")
             rows.append(row)
             status = "  ".join(f"{fw} {row[fw]['status']}" for fw in frameworks)
             print(f"{name}_{v}: {status}", file=sys.stderr, flush=True)
