@@ -437,7 +437,8 @@ static int build_plan(RunPlan *p, long ranks, long threads, long gpus, int bind,
             return -1;
         }
         /* Open MPI forwards only -x variables to remote nodes */
-        static const char *const pass[] = {"PATH", "LD_LIBRARY_PATH", "PYTHONPATH", "HPCJIT_PYTHON", NULL};
+        static const char *const pass[] = {"PATH", "LD_LIBRARY_PATH", "PYTHONPATH", "HPCJIT_PYTHON",
+                                           "HPCJIT_AS_NUMBA", NULL};
         for (int i = 0; i < p->env.n; i++) {
             snprintf(buf, sizeof buf, "%.*s", (int)strcspn(p->env.items[i], "="), p->env.items[i]);
             if (list_push(&p->argv, "-x") < 0 || list_push(&p->argv, buf) < 0)
