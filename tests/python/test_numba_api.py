@@ -359,3 +359,26 @@ def test_install_refuses_after_real_numba():
     """)
     assert r.returncode == 0, r.stderr
     assert "refused:" in r.stdout and "imported already" in r.stdout
+
+
+def test_register_jitable_callable_from_compiled_code():
+    from hpcjit.extending import register_jitable
+
+    @register_jitable
+    def clamp(x, lo, hi):
+        return lo if x < lo else hi if x > hi else x
+
+    @register_jitable(fastmath=False)
+    def twice(x):
+        return 2 * x
+
+    @hpcjit.njit
+    def f(a):
+        s = 0.0
+        for x in a:
+            s += twice(clamp(x, -1.0, 1.0))
+        return s
+
+    a = np.linspace(-3.0, 3.0, 25)
+    assert f(a) == f.py_func(a)
+    assert clamp(5.0, 0.0, 1.0) == 1.0
