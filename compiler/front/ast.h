@@ -268,6 +268,7 @@ typedef struct Compilation {
     Spec *entry;
     int depth;         /* nesting of inference through calls (bounded) */
     bool uses_mpi;     /* some spec calls hpcjit.mpi (HjResult.uses_mpi) */
+    bool ufunc_entry;  /* the entry wrapper is a ufunc loop (HjRequest.entry_kind) */
 } Compilation;
 
 /* ---- parse_ ---- */

@@ -1561,6 +1561,89 @@ static bool lower_entry(Lower *L, Spec *s, const char *symbol) {
     return true;
 }
 
+/* One element loop of a ufunc entry: n iterations, pointer k starting at
+ * base[k] and advanced by step[k] bytes (a constant element size in the
+ * contiguous version, which the loop vectorizer then widens). */
+static bool ufunc_loop(Lower *L, Spec *s, LLVMValueRef n, LLVMValueRef *base, LLVMValueRef *step, const char *name) {
+    int na = s->nargs;
+    LLVMValueRef islot = lower_alloca(L, L->t_i64, "i");
+    LLVMBuildStore(L->b, lower_i64(L, 0), islot);
+    LLVMBasicBlockRef head = lower_block(L, name), body = lower_block(L, "uf.body");
+    LLVMBasicBlockRef fail = lower_block(L, "uf.fail"), next = lower_block(L, "uf.next");
+    LLVMBasicBlockRef done = lower_block(L, "uf.done");
+    LLVMBuildBr(L->b, head);
+    lower_at(L, head);
+    LLVMValueRef i = lower_load(L, L->t_i64, islot, "i");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, n, ""), body, done);
+    lower_at(L, body);
+    LLVMValueRef small[17];
+    LLVMValueRef *a = na < 16 ? small : arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)(na + 1));
+    for (int k = 0; k <= na; k++) {
+        LLVMValueRef off = LLVMBuildMul(L->b, i, step[k], "");
+        LLVMValueRef p = LLVMBuildGEP2(L->b, L->t_i8, base[k], &off, 1, "");
+        if (k < na)
+            a[k] = lower_from_mem(L, lower_load(L, lower_mem_type(L, s->argtys[k]), p, "x"), s->argtys[k]);
+        else
+            a[k] = p;
+    }
+    LLVMValueRef res = lower_call(L, spec_fn_type(L, s), (LLVMValueRef)s->llvm_fn, a, (unsigned)na, "res");
+    LLVMValueRef st = LLVMBuildExtractValue(L->b, res, 0, "status");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, st, lower_i32(L, 0), ""), next, fail);
+    lower_at(L, fail);
+    LLVMBuildRet(L->b, st);
+    lower_at(L, next);
+    LLVMBuildStore(L->b, lower_to_mem(L, LLVMBuildExtractValue(L->b, res, 1, ""), s->ret), a[na]);
+    LLVMBuildStore(L->b, LLVMBuildAdd(L->b, i, lower_i64(L, 1), ""), islot);
+    LLVMBuildBr(L->b, head);
+    lower_at(L, done);
+    return true;
+}
+
+/* i32 @entry(ptr %args, i64 %n, ptr %steps): HJ_ENTRY_UFUNC_LOOP of
+ * compiler.h, with a contiguous version when every step is its element's
+ * size. */
+static bool lower_ufunc_entry(Lower *L, Spec *s, const char *symbol) {
+    for (int k = 0; k < s->nargs; k++)
+        if (!ty_is_number(s->argtys[k]))
+            return lower_fail(L, NULL, HJ_DIAG_TYPING, "a ufunc's arguments must be numbers, not %s",
+                              ty_str(&L->c->arena, s->argtys[k])) != NULL;
+    if (!ty_is_number(s->ret))
+        return lower_fail(L, NULL, HJ_DIAG_TYPING, "a ufunc must return a number, not %s",
+                          ty_str(&L->c->arena, s->ret)) != NULL;
+    LLVMTypeRef p[3] = {L->t_ptr, L->t_i64, L->t_ptr};
+    LLVMValueRef fn = LLVMAddFunction(L->mod, symbol, LLVMFunctionType(L->t_i32, p, 3, 0));
+    L->fn = fn;
+    L->spec = s;
+    L->entry_bb = lower_block(L, "entry");
+    lower_at(L, L->entry_bb);
+    LLVMValueRef args = LLVMGetParam(fn, 0), n = LLVMGetParam(fn, 1), steps = LLVMGetParam(fn, 2);
+    int na = s->nargs;
+    LLVMValueRef bsmall[17], ssmall[17], csmall[17];
+    size_t sz = sizeof(LLVMValueRef) * (size_t)(na + 1);
+    LLVMValueRef *base = na < 16 ? bsmall : arena_alloc(&L->c->arena, sz);
+    LLVMValueRef *step = na < 16 ? ssmall : arena_alloc(&L->c->arena, sz);
+    LLVMValueRef *cstep = na < 16 ? csmall : arena_alloc(&L->c->arena, sz);
+    LLVMValueRef contig = LLVMConstInt(L->t_i1, 1, 0);
+    for (int k = 0; k <= na; k++) {
+        LLVMValueRef idx = lower_i64(L, k);
+        base[k] = lower_load(L, L->t_ptr, lower_gep(L, L->t_ptr, args, &idx, 1, ""), "base");
+        step[k] = lower_load(L, L->t_i64, lower_gep(L, L->t_i64, steps, &idx, 1, ""), "step");
+        cstep[k] = lower_i64(L, ty_itemsize(k < na ? s->argtys[k] : s->ret));
+        contig = LLVMBuildAnd(L->b, contig, LLVMBuildICmp(L->b, LLVMIntEQ, step[k], cstep[k], ""), "");
+    }
+    LLVMBasicBlockRef c = lower_block(L, "uf.contig"), g = lower_block(L, "uf.strided");
+    LLVMBuildCondBr(L->b, contig, c, g);
+    lower_at(L, c);
+    if (!ufunc_loop(L, s, n, base, cstep, "uf.chead"))
+        return false;
+    LLVMBuildRet(L->b, lower_i32(L, 0));
+    lower_at(L, g);
+    if (!ufunc_loop(L, s, n, base, step, "uf.shead"))
+        return false;
+    LLVMBuildRet(L->b, lower_i32(L, 0));
+    return true;
+}
+
 void *lower_program(Compilation *c, void *llvm_context, const char *entry_symbol) {
     Lower L;
     memset(&L, 0, sizeof L);
@@ -1591,7 +1674,7 @@ void *lower_program(Compilation *c, void *llvm_context, const char *entry_symbol
     for (Spec *s = first; ok && s; s = s->next)
         ok = lower_spec(&L, s);
     if (ok)
-        ok = lower_entry(&L, c->entry, entry_symbol);
+        ok = c->ufunc_entry ? lower_ufunc_entry(&L, c->entry, entry_symbol) : lower_entry(&L, c->entry, entry_symbol);
     LLVMDisposeBuilder(L.b);
     if (ok && !lower_failed(&L)) {
         char *msg = NULL;

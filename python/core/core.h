@@ -39,6 +39,10 @@ PyObject *box_str_to_py(HjMemInfo *mi);
 void core_str_install(void);
 /* _str_selftest(op, *args): tests run rt_str_ functions through it. */
 extern PyMethodDef box_str_methods[];
+/* ufunc.c: make_ufunc (hpcjit.vectorize) */
+extern PyMethodDef uf_methods[];
+/* dispatcher.c: the runtime's pending exception as the Python exception (GIL held) */
+void core_raise_pending(void);
 
 /* ---- typecodes (typecode.c) -------------------------------------------- */
 /* Size and alignment of the unboxed form of the typecode at *tc (abi.h);

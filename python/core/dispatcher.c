@@ -811,3 +811,5 @@ PyType_Spec dp_dispatcher_spec = {
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_BASETYPE,
     .slots = dispatcher_slots,
 };
+
+void core_raise_pending(void) { raise_pending(); }

@@ -12,6 +12,7 @@ import numpy as np
 
 from . import _core, config, errors
 from . import types as _types
+from . import ufunc as _ufunc
 
 _known = None  # id(obj) -> (obj, qualname) of the functions/classes the compiler knows
 
@@ -119,6 +120,9 @@ def _classify(value, gather):
     """(kind, payload) of one global/closure value (see compiler.h HjEnvKind)."""
     if isinstance(value, _core.Dispatcher):
         return ("func", gather.add(value))
+    kern = _ufunc.SCALAR_KERNELS.get(id(value))
+    if kern is not None and kern[0] is value:  # a @vectorize ufunc: its scalar kernel
+        return ("func", gather.add(kern[1]))
     if isinstance(value, _pytypes.ModuleType):
         return ("module", value.__name__)
     # every known object is callable: constants need no scan

@@ -16,6 +16,7 @@ def install():
     mod.njit = numba.njit
     mod.jit = numba.jit
     mod.prange = numba.prange
+    mod.vectorize = numba.vectorize
     mod.TypingError = errors.TypingError
     # Numba spells "unsupported" two ways; a tuple works in except clauses
     # and pytest.raises, which is all the tests use it for.

@@ -312,13 +312,13 @@ def test_alias_picks_up_new_hpcjit_names(as_numba, monkeypatch):
 
 def test_unsupported_stand_ins(as_numba):
     import numba
-    from numba import vectorize, cfunc, objmode  # imports fine
+    from numba import guvectorize, cfunc, objmode  # imports fine
     from numba.typed import List, Dict
     from numba.experimental import jitclass
     from numba.extending import overload
 
-    with pytest.raises(errors.UnsupportedError, match="^numba.vectorize is not supported by hpcjit yet$"):
-        vectorize(["float64(float64)"])
+    with pytest.raises(errors.UnsupportedError, match="^numba.guvectorize is not supported by hpcjit yet$"):
+        guvectorize(["void(float64[:], float64[:])"], "(n)->(n)")
     with pytest.raises(errors.UnsupportedError, match="numba.cfunc is not supported"):
         cfunc("float64(float64)")
     with pytest.raises(errors.UnsupportedError, match="numba.objmode .*nopython"):
@@ -335,7 +335,8 @@ def test_unsupported_stand_ins(as_numba):
         class Sub(jitclass):
             pass
     assert not isinstance([], List) and not isinstance({}, Dict)
-    assert "not supported" in repr(vectorize)
+    assert "not supported" in repr(guvectorize)
+    assert numba.vectorize is hpcjit.vectorize  # implemented since: resolved to hpcjit's
     assert hasattr(numba, "guvectorize")
     import numba.cuda
     assert numba.cuda.is_available() is False

@@ -117,7 +117,16 @@ typedef struct HjRequest {
     const HjTarget *target;
     int want_llvm_ir;        /* fill HjResult.llvm_ir (optimised IR text)     */
     int want_types;          /* fill HjResult.types_text (inspect_types)      */
+    /* HJ_ENTRY_CALL: the entry wrapper of abi.h, int32 (void *ret, void **args).
+     * HJ_ENTRY_UFUNC_LOOP: an element loop for a NumPy ufunc (@vectorize),
+     *   int32 loop(char **args, int64 n, const int64 *steps): args[0..nargs)
+     *   the inputs and args[nargs] the output, each advanced by its step in
+     *   bytes; every argument and the return are numbers.  Returns 0, or -1
+     *   with the exception pending (rt_exc_fetch) after the failing element. */
+    int entry_kind;
 } HjRequest;
+
+enum { HJ_ENTRY_CALL = 0, HJ_ENTRY_UFUNC_LOOP = 1 };
 
 typedef struct HjResult {
     /* on success */

@@ -1,0 +1,228 @@
+"""@vectorize: NumPy ufuncs from scalar Python functions (Numba's API).
+
+    @vectorize(["float64(float64, float64)", "float32(float32, float32)"])
+    def rel_diff(x, y):
+        return 2 * (x - y) / (x + y)
+
+With signatures the result is a real `np.ufunc` with one compiled loop per
+signature; without, a `DUFunc` that compiles a loop for each new
+combination of input types on first use (as Numba's).  Each loop is
+compiled by hpcjit as an element loop over NumPy's strided pointers (a
+contiguous version is vectorized by LLVM) and wrapped in NumPy's loop
+convention by hpcjit._core, so broadcasting, `out=`, `where=`, `dtype=`,
+`casting=` and `.reduce` / `.accumulate` / `.outer` / `.at` are NumPy's own.
+`target="parallel"` splits each loop call over the pinned thread pool.
+Exceptions raised by the function (ZeroDivisionError, ValueError...)
+propagate from the ufunc call.  From `@njit` code a vectorized function is
+called as its scalar kernel.
+"""
+import numpy as np
+
+from . import errors
+
+# typecode (abi.h) <-> NumPy scalar type
+_CODE_TYPES = {"?": np.bool_, "b": np.int8, "h": np.int16, "i": np.int32, "l": np.int64,
+               "B": np.uint8, "H": np.uint16, "I": np.uint32, "L": np.uint64,
+               "f": np.float32, "d": np.float64, "F": np.complex64, "D": np.complex128}
+_DTYPE_CODES = {np.dtype(t): c for c, t in _CODE_TYPES.items()}
+
+_IDENTITY = {0: 0, 1: 1, None: -1, "reorderable": -2}
+
+# id(ufunc or DUFunc) -> (object, scalar dispatcher): the kernel @njit code calls
+SCALAR_KERNELS = {}
+
+
+def _typenum(code):
+    return np.dtype(_CODE_TYPES[code]).num
+
+
+def _value_code(x):
+    """The typecode of one ufunc input, as Numba types it."""
+    if isinstance(x, np.ndarray) or isinstance(x, np.generic):
+        dt = x.dtype
+    elif isinstance(x, bool):
+        return "?"
+    elif isinstance(x, int):
+        return "l"
+    elif isinstance(x, float):
+        return "d"
+    elif isinstance(x, complex):
+        return "D"
+    else:
+        dt = np.asarray(x).dtype
+    code = _DTYPE_CODES.get(dt)
+    if code is None:
+        raise TypeError(f"ufunc inputs must be numbers or arrays of numbers, not {dt}")
+    return code
+
+
+def _check_target(target):
+    if target not in ("cpu", "parallel"):
+        if target == "cuda":
+            raise errors.UnsupportedError("vectorize(target='cuda'): hpcjit has no CUDA target yet")
+        raise ValueError(f"vectorize(): unknown target {target!r} (cpu, parallel)")
+
+
+class _Kernel:
+    """The scalar function compiled as ufunc element loops."""
+
+    def __init__(self, func, options, target):
+        from . import njit
+
+        self.func = func
+        self.target = target
+        opts = {k: v for k, v in options.items() if k not in ("nopython", "cache", "forceobj")}
+        self.disp = njit(**opts)(func)
+        self.loops = []  # [(argcodes, retcode, address)]
+
+    def compile(self, argcodes, retcode=None):
+        from . import _compiler, compiler
+
+        funcs, entry = compiler.gather(self.disp)
+        for c in argcodes:
+            if c not in _CODE_TYPES:
+                raise errors.TypingError(f"vectorize: the arguments of {self.func.__name__} must be "
+                                         f"numbers, not {c!r}")
+        res = _compiler.compile(funcs, entry, list(argcodes), retcode, False, False, True)
+        ret = res["rettype"]
+        if ret not in _CODE_TYPES:
+            raise errors.TypingError(f"vectorize: {self.func.__name__} must return a number")
+        self.loops.append((tuple(argcodes), ret, res["address"]))
+        return ret
+
+    def make(self, identity):
+        from . import _core
+
+        if identity not in _IDENTITY:
+            raise ValueError(f"vectorize(): identity must be 0, 1, 'reorderable' or None, not {identity!r}")
+        loops = [(tuple(_typenum(c) for c in args + (ret,)), addr) for args, ret, addr in self.loops]
+        nin = len(self.loops[0][0])
+        return _core.make_ufunc(self.func.__name__, self.func.__doc__ or "", nin, _IDENTITY[identity],
+                                loops, self.target == "parallel")
+
+
+def _signature_codes(sig):
+    from .dispatcher import _signature_typecodes
+
+    ret, args = _signature_typecodes(sig)
+    return ret, tuple(args)
+
+
+class DUFunc:
+    """A ufunc that compiles a loop per new combination of input types
+    (vectorize without signatures).  Behaves as an np.ufunc for calls and
+    for reduce/accumulate/outer/at; `.ufunc` is the current np.ufunc."""
+
+    def __init__(self, func, identity=None, target="cpu", **options):
+        _check_target(target)
+        self._kernel = _Kernel(func, options, target)
+        self._identity = identity
+        self._ufunc = None
+        self.__name__ = func.__name__
+        self.__doc__ = func.__doc__
+        self.__wrapped__ = func
+        SCALAR_KERNELS[id(self)] = (self, self._kernel.disp)
+
+    # ---- the current ufunc, grown on demand
+    def _ensure(self, codes):
+        codes = tuple(codes)
+        if not any(args == codes for args, _, _ in self._kernel.loops):
+            if self._kernel.loops and len(self._kernel.loops[0][0]) != len(codes):
+                raise TypeError(f"{self.__name__}() takes {len(self._kernel.loops[0][0])} arguments, "
+                                f"got {len(codes)}")
+            self._kernel.compile(codes)
+            self._ufunc = self._kernel.make(self._identity)
+        return self._ufunc
+
+    @property
+    def ufunc(self):
+        return self._ufunc
+
+    @property
+    def py_func(self):
+        return self._kernel.func
+
+    @property
+    def nin(self):
+        return self.__wrapped__.__code__.co_argcount
+
+    nout = 1
+
+    @property
+    def nargs(self):
+        return self.nin + 1
+
+    @property
+    def identity(self):
+        return None if self._ufunc is None else self._ufunc.identity
+
+    @property
+    def ntypes(self):
+        return len(self._kernel.loops)
+
+    @property
+    def types(self):
+        return [] if self._ufunc is None else self._ufunc.types
+
+    def __call__(self, *args, **kwargs):
+        if len(args) < self.nin:
+            raise TypeError(f"{self.__name__}() takes {self.nin} arguments, got {len(args)}")
+        uf = self._ensure(_value_code(a) for a in args[:self.nin])
+        return uf(*args, **kwargs)
+
+    def reduce(self, array, *args, **kwargs):
+        c = _value_code(array)
+        return self._ensure((c,) * self.nin).reduce(array, *args, **kwargs)
+
+    def accumulate(self, array, *args, **kwargs):
+        c = _value_code(array)
+        return self._ensure((c,) * self.nin).accumulate(array, *args, **kwargs)
+
+    def reduceat(self, array, indices, *args, **kwargs):
+        c = _value_code(array)
+        return self._ensure((c,) * self.nin).reduceat(array, indices, *args, **kwargs)
+
+    def outer(self, a, b, **kwargs):
+        return self._ensure((_value_code(a), _value_code(b))).outer(a, b, **kwargs)
+
+    def at(self, a, indices, b=None):
+        codes = (_value_code(a),) if b is None else (_value_code(a), _value_code(b))
+        uf = self._ensure(codes)
+        return uf.at(a, indices) if b is None else uf.at(a, indices, b)
+
+    def __repr__(self):
+        return f"<hpcjit DUFunc {self.__name__!r}>"
+
+
+def vectorize(ftylist_or_function=(), identity=None, target="cpu", **options):
+    """Numba's @vectorize: @vectorize, @vectorize(), @vectorize(signatures,
+    identity=, target="cpu"|"parallel", nopython=, fastmath=, cache=)."""
+    if callable(ftylist_or_function) and not isinstance(ftylist_or_function, (str, list, tuple)):
+        return DUFunc(ftylist_or_function, identity=identity, target=target, **options)
+    sigs = ftylist_or_function
+    if isinstance(sigs, str) or not isinstance(sigs, (list, tuple)):
+        sigs = [sigs]
+    _check_target(target)
+    if target == "parallel" and not sigs:
+        raise TypeError("vectorize(target='parallel') needs a list of signatures, as in Numba")
+
+    def wrap(func):
+        if not sigs:
+            return DUFunc(func, identity=identity, target=target, **options)
+        k = _Kernel(func, options, target)
+        nin = None
+        for sig in sigs:
+            ret, args = _signature_codes(sig)
+            if nin is not None and len(args) != nin:
+                raise TypeError(f"vectorize(): signature {sig!r} has {len(args)} arguments, "
+                                f"the others {nin}")
+            nin = len(args)
+            if nin != func.__code__.co_argcount:
+                raise TypeError(f"vectorize(): signature {sig!r} has {nin} arguments, "
+                                f"{func.__name__}() takes {func.__code__.co_argcount}")
+            k.compile(args, ret)
+        uf = k.make(identity)
+        SCALAR_KERNELS[id(uf)] = (uf, k.disp)
+        return uf
+
+    return wrap

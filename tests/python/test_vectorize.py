@@ -1,0 +1,147 @@
+"""@vectorize: ufuncs with signatures (np.ufunc), dynamic ones (DUFunc),
+target="parallel", NumPy's ufunc machinery (broadcasting, out=, where=,
+reduce/accumulate/outer/at), exceptions, calls from @njit code.  Every
+result is compared with the Python function applied element by element."""
+import math
+
+import numpy as np
+import pytest
+
+import hpcjit
+
+
+def rel_diff(x, y):
+    return 2 * (x - y) / (x + y)
+
+
+def clipped_exp(x):
+    return math.exp(x) if x < 2.0 else 7.0
+
+
+def floordiv(a, b):
+    return a // b
+
+
+def add(a, b):
+    return a + b
+
+
+def elementwise(f, *arrays, dtype=None):
+    """f applied by Python to each element of the broadcast arrays."""
+    b = np.broadcast_arrays(*[np.asarray(a) for a in arrays])
+    out = [f(*(v.item() for v in vals)) for vals in zip(*(x.ravel() for x in b))]
+    return np.array(out, dtype=dtype).reshape(b[0].shape)
+
+
+SIGS2 = ["float64(float64, float64)", "float32(float32, float32)"]
+
+
+@pytest.mark.parametrize("target", ["cpu", "parallel"])
+def test_signatures_make_a_ufunc(target):
+    uf = hpcjit.vectorize(SIGS2, target=target)(rel_diff)
+    assert uf.nin == 2 and uf.nout == 1
+    rng = np.random.default_rng(1)
+    a = rng.random((7, 5)) + 1
+    b = rng.random(5) + 1  # broadcast along rows
+    np.testing.assert_allclose(uf(a, b), elementwise(rel_diff, a, b), rtol=1e-15)
+    r32 = uf(a.astype(np.float32), b.astype(np.float32))
+    np.testing.assert_allclose(r32, elementwise(rel_diff, a.astype(np.float32), b.astype(np.float32)),
+                               rtol=1e-6)
+    # non-contiguous inputs, out= and where=
+    out = np.zeros((7, 3))
+    res = uf(a[:, ::2], b[::2], out=out)
+    assert res is out
+    np.testing.assert_allclose(out, elementwise(rel_diff, a[:, ::2], b[::2]), rtol=1e-15)
+
+
+@pytest.mark.numba_skip(reason="Numba's DUFunc is not an np.ufunc and rejects where=")
+def test_signatures_real_ufunc_where():
+    uf = hpcjit.vectorize(SIGS2)(rel_diff)
+    assert isinstance(uf, np.ufunc)
+    assert uf(np.float32(1), np.float32(3)).dtype == np.float32  # the float32 loop, as NumPy picks
+    rng = np.random.default_rng(2)
+    a = rng.random((7, 5)) + 1
+    b = rng.random(5) + 1
+    mask = a > 1.5
+    out2 = np.full_like(a, -1.0)
+    uf(a, b, out=out2, where=mask)
+    np.testing.assert_allclose(out2, np.where(mask, elementwise(rel_diff, a, b), -1.0), rtol=1e-15)
+
+
+@pytest.mark.parametrize("target", ["cpu", "parallel"])
+def test_large_parallel_matches(target):
+    uf = hpcjit.vectorize(["float64(float64)"], target=target)(clipped_exp)
+    x = np.linspace(-3, 3, 200_001)
+    np.testing.assert_array_equal(uf(x), elementwise(clipped_exp, x))
+
+
+def test_reduce_accumulate_outer_at():
+    uf = hpcjit.vectorize(["int64(int64, int64)", "float64(float64, float64)"], identity=0)(add)
+    a = np.arange(1, 11)
+    assert uf.reduce(a) == a.sum()
+    np.testing.assert_array_equal(uf.accumulate(a), np.cumsum(a))
+    np.testing.assert_array_equal(uf.outer(a[:3], a[:4]), np.add.outer(a[:3], a[:4]))
+    m = np.arange(12.0).reshape(3, 4)
+    np.testing.assert_array_equal(uf.reduce(m, axis=0), m.sum(axis=0))
+    assert uf.reduce(np.array([], dtype=np.int64)) == 0  # the identity
+    x = np.zeros(5, dtype=np.int64)
+    uf.at(x, [0, 0, 3], 2)
+    np.testing.assert_array_equal(x, [4, 0, 0, 2, 0])
+
+
+def test_dynamic_compiles_per_input_types():
+    uf = hpcjit.vectorize(clipped_exp)
+    xi = np.arange(-3, 4)
+    xf = np.linspace(-3.0, 3.0, 9)
+    np.testing.assert_array_equal(uf(xi), elementwise(clipped_exp, xi))
+    np.testing.assert_array_equal(uf(xf), elementwise(clipped_exp, xf))
+    assert uf(1.5) == clipped_exp(1.5)
+    assert uf.ntypes == 2  # int64 and float64 loops
+
+
+@pytest.mark.numba_skip(reason="Numba's DUFunc.reduce does not compile a loop for a new type")
+def test_dynamic_reduce():
+    uf = hpcjit.vectorize(add)
+    a = np.arange(6.0)
+    assert uf.reduce(a) == a.sum()
+    np.testing.assert_array_equal(uf.accumulate(a), np.cumsum(a))
+
+
+@pytest.mark.numba_skip(reason="Numba's ufunc loops drop exceptions (integer // 0 gives 0)")
+def test_exception_propagates():
+    uf = hpcjit.vectorize(["int64(int64, int64)"])(floordiv)
+    np.testing.assert_array_equal(uf(np.arange(6), 2), np.arange(6) // 2)
+    with pytest.raises(ZeroDivisionError):
+        uf(np.arange(4), np.array([1, 2, 0, 1]))
+
+
+def test_called_from_njit():
+    uf = hpcjit.vectorize(SIGS2)(rel_diff)
+
+    @hpcjit.njit
+    def use(x):
+        return uf(x, 2.0) * 3.0
+
+    assert use(3.0) == use.py_func(3.0)
+
+
+@pytest.mark.numba_skip(reason="hpcjit's messages")
+def test_bad_uses():
+    with pytest.raises(TypeError, match="has 1 arguments"):
+        hpcjit.vectorize(["float64(float64)"])(rel_diff)
+    with pytest.raises(hpcjit.UnsupportedError, match="CUDA"):
+        hpcjit.vectorize(["float64(float64)"], target="cuda")(clipped_exp)
+    with pytest.raises(hpcjit.TypingError):
+        hpcjit.vectorize(["float64(float64[:])"])(clipped_exp)
+
+
+@pytest.mark.numba_skip(reason="hpcjit's memory statistics")
+def test_no_leak():
+    uf = hpcjit.vectorize(["float64(float64, float64)"])(rel_diff)
+    a = np.random.rand(1000) + 1
+    uf(a, a)
+    before = hpcjit.memstats()
+    for _ in range(10):
+        uf(a, a + 1)
+    after = hpcjit.memstats()
+    assert after[0] - before[0] == after[1] - before[1]
