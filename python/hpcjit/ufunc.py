@@ -12,8 +12,9 @@ contiguous version is vectorized by LLVM) and wrapped in NumPy's loop
 convention by hpcjit._core, so broadcasting, `out=`, `where=`, `dtype=`,
 `casting=` and `.reduce` / `.accumulate` / `.outer` / `.at` are NumPy's own.
 `target="parallel"` splits each loop call over the pinned thread pool.
-Exceptions raised by the function (ZeroDivisionError, ValueError...)
-propagate from the ufunc call.  From `@njit` code a vectorized function is
+As in Numba the kernels use error_model="numpy" (x / 0.0 is inf, no
+ZeroDivisionError); an exception the function raises itself propagates
+from the ufunc call.  From `@njit` code a vectorized function is
 called as its scalar kernel.
 """
 import numpy as np
@@ -72,6 +73,8 @@ class _Kernel:
         self.func = func
         self.target = target
         opts = {k: v for k, v in options.items() if k not in ("nopython", "cache", "forceobj")}
+        # as Numba's ufuncs: x / 0.0 is inf, n // 0 is 0 (no exception)
+        opts.setdefault("error_model", "numpy")
         self.disp = njit(**opts)(func)
         self.loops = []  # [(argcodes, retcode, address)]
 

@@ -107,12 +107,25 @@ def test_dynamic_reduce():
     np.testing.assert_array_equal(uf.accumulate(a), np.cumsum(a))
 
 
-@pytest.mark.numba_skip(reason="Numba's ufunc loops drop exceptions (integer // 0 gives 0)")
-def test_exception_propagates():
-    uf = hpcjit.vectorize(["int64(int64, int64)"])(floordiv)
+def checked_sqrt(x):
+    if x < 0:
+        raise ValueError("negative input")
+    return math.sqrt(x)
+
+
+def test_numpy_error_model():
+    # as Numba's ufuncs: division by zero gives inf / 0, not an exception
+    uf = hpcjit.vectorize(["int64(int64, int64)", "float64(float64, float64)"])(floordiv)
     np.testing.assert_array_equal(uf(np.arange(6), 2), np.arange(6) // 2)
-    with pytest.raises(ZeroDivisionError):
-        uf(np.arange(4), np.array([1, 2, 0, 1]))
+    assert uf(np.array([3.0]), np.array([0.0]))[0] == np.floor_divide(3.0, 0.0)
+
+
+@pytest.mark.numba_skip(reason="Numba's ufunc loops drop the exception")
+def test_exception_propagates():
+    uf = hpcjit.vectorize(["float64(float64)"])(checked_sqrt)
+    np.testing.assert_array_equal(uf(np.arange(4.0)), np.sqrt(np.arange(4.0)))
+    with pytest.raises(ValueError, match="negative input"):
+        uf(np.array([1.0, -1.0, 2.0]))
 
 
 def test_called_from_njit():
