@@ -41,6 +41,7 @@ void core_str_install(void);
 extern PyMethodDef box_str_methods[];
 /* ufunc.c: make_ufunc (hpcjit.vectorize) */
 extern PyMethodDef uf_methods[];
+extern PyMethodDef gu_methods[];
 /* dispatcher.c: the runtime's pending exception as the Python exception (GIL held) */
 void core_raise_pending(void);
 

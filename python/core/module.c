@@ -106,7 +106,7 @@ static int core_exec(PyObject *mod)
         return -1;
     if (PyModule_AddFunctions(mod, box_str_methods) < 0)
         return -1;
-    if (PyModule_AddFunctions(mod, uf_methods) < 0)
+    if (PyModule_AddFunctions(mod, uf_methods) < 0 || PyModule_AddFunctions(mod, gu_methods) < 0)
         return -1;
     core_text_install();
     core_str_install();

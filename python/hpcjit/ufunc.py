@@ -229,3 +229,110 @@ def vectorize(ftylist_or_function=(), identity=None, target="cpu", **options):
         return uf
 
     return wrap
+
+
+# ---- @guvectorize -----------------------------------------------------------
+
+def _parse_layout(layout):
+    """"(m,n),(n,p)->(m,p)" -> (inputs, outputs) as lists of name tuples."""
+    text = layout.replace(" ", "")
+    if "->" not in text:
+        raise ValueError(f"guvectorize(): layout {layout!r} has no '->'")
+    lhs, rhs = text.split("->", 1)
+
+    def args(part):
+        out = []
+        i = 0
+        while i < len(part):
+            if part[i] != "(":
+                raise ValueError(f"guvectorize(): bad layout {layout!r}")
+            j = part.index(")", i)
+            names = tuple(n for n in part[i + 1:j].split(",") if n)
+            for n in names:
+                if not n.isidentifier():
+                    raise ValueError(f"guvectorize(): bad dimension {n!r} in layout {layout!r}")
+            out.append(names)
+            i = j + 1
+            if i < len(part):
+                if part[i] != ",":
+                    raise ValueError(f"guvectorize(): bad layout {layout!r}")
+                i += 1
+        return out
+
+    return args(lhs), args(rhs)
+
+
+def guvectorize(ftylist, signature, identity=None, target="cpu", writable_args=(), **options):
+    """Numba's @guvectorize(signatures, layout, target="cpu"|"parallel"):
+    a generalized NumPy ufunc whose kernel takes its inputs and then its
+    outputs as arguments (arrays for core dimensions, scalars for "()"
+    inputs; a "()" output is a 1-element array) and returns nothing."""
+    from . import njit
+
+    _check_target(target)
+    sigs = [ftylist] if isinstance(ftylist, str) or not isinstance(ftylist, (list, tuple)) else ftylist
+    if not sigs:
+        raise TypeError("guvectorize() needs a list of signatures, as in Numba")
+    ins, outs = _parse_layout(signature)
+    nin, nout = len(ins), len(outs)
+    order = []
+    for names in ins + outs:
+        for n in names:
+            if n not in order:
+                order.append(n)
+
+    def wrap(func):
+        from . import _compiler, compiler, _core
+
+        opts = {k: v for k, v in options.items() if k not in ("nopython", "cache", "forceobj")}
+        disp = njit(**opts)(func)
+        nparams = func.__code__.co_argcount
+        if nparams != nin + nout:
+            raise TypeError(f"guvectorize(): layout {signature!r} has {nin + nout} arguments, "
+                            f"{func.__name__}() takes {nparams}")
+        loops = []
+        argdims = None
+        for sig in sigs:
+            ret, args = _signature_codes(sig)
+            if ret not in (None, "n"):
+                raise errors.TypingError(f"guvectorize(): signature {sig!r} must return void")
+            if len(args) != nin + nout:
+                raise TypeError(f"guvectorize(): signature {sig!r} has {len(args)} arguments, "
+                                f"the layout {signature!r} {nin + nout}")
+            dims, nums = [], []
+            for k, (code, names) in enumerate(zip(args, ins + outs)):
+                is_array = code[:1] in ("a", "r")
+                if is_array:
+                    nd = int(ord(code[2]) - ord("0"))
+                    if names and nd != len(names):
+                        raise errors.TypingError(
+                            f"guvectorize(): argument {k} of {sig!r} has {nd} dimensions, the layout "
+                            f"{signature!r} gives it {len(names)}")
+                    if not names and nd != 1:
+                        raise errors.TypingError(
+                            f"guvectorize(): argument {k} of {sig!r} has layout '()': declare it as a "
+                            "scalar (input) or a 1-d array (output)")
+                    dims.append(tuple(order.index(n) for n in names) if names else (-1,))
+                    nums.append(_typenum(code[1]))
+                else:
+                    if names:
+                        raise errors.TypingError(
+                            f"guvectorize(): argument {k} of {sig!r} is a scalar, the layout "
+                            f"{signature!r} gives it dimensions {names}")
+                    if k >= nin:
+                        raise errors.TypingError(f"guvectorize(): output argument {k} of {sig!r} "
+                                                 "must be an array")
+                    if code not in _CODE_TYPES:
+                        raise errors.TypingError(f"guvectorize(): unsupported argument type {code!r}")
+                    dims.append(())
+                    nums.append(_typenum(code))
+            # views are passed with any layout
+            args = [c[:3] + "A" if c[:1] in ("a", "r") else c for c in args]
+            funcs, entry = compiler.gather(disp)
+            res = _compiler.compile(funcs, entry, list(args), None, False, False, False)
+            loops.append((tuple(nums), res["address"]))
+            argdims = dims
+        return _core.make_gufunc(func.__name__, func.__doc__ or "", signature.replace(" ", ""), nin, nout,
+                                 argdims, loops, target == "parallel")
+
+    return wrap

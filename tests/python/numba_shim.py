@@ -17,6 +17,7 @@ def install():
     mod.jit = numba.jit
     mod.prange = numba.prange
     mod.vectorize = numba.vectorize
+    mod.guvectorize = numba.guvectorize
     mod.TypingError = errors.TypingError
     # Numba spells "unsupported" two ways; a tuple works in except clauses
     # and pytest.raises, which is all the tests use it for.

@@ -117,7 +117,8 @@ def test_numpy_error_model():
     # as Numba's ufuncs: division by zero gives inf / 0, not an exception
     uf = hpcjit.vectorize(["int64(int64, int64)", "float64(float64, float64)"])(floordiv)
     np.testing.assert_array_equal(uf(np.arange(6), 2), np.arange(6) // 2)
-    assert uf(np.array([3.0]), np.array([0.0]))[0] == np.floor_divide(3.0, 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        assert uf(np.array([3.0]), np.array([0.0]))[0] == np.floor_divide(3.0, 0.0)
 
 
 @pytest.mark.numba_skip(reason="Numba's ufunc loops drop the exception")
@@ -158,3 +159,83 @@ def test_no_leak():
         uf(a, a + 1)
     after = hpcjit.memstats()
     assert after[0] - before[0] == after[1] - before[1]
+
+
+# ---- @guvectorize ----------------------------------------------------------
+
+def matmul_kernel(a, b, out):
+    m, n = a.shape
+    p = b.shape[1]
+    for i in range(m):
+        for j in range(p):
+            s = 0.0
+            for k in range(n):
+                s += a[i, k] * b[k, j]
+            out[i, j] = s
+
+
+def add_scalar(x, c, out):
+    for i in range(x.shape[0]):
+        out[i] = x[i] + c
+
+
+def row_sum(x, out):
+    s = 0
+    for v in x:
+        s += v
+    out[0] = s
+
+
+def py_gufunc(kernel, ins, out_shape, dtype):
+    """The kernel run by Python on each outer element."""
+    out = np.zeros(out_shape, dtype=dtype)
+    for idx in np.ndindex(out_shape[:1]):
+        kernel(*[x[idx] for x in ins], out[idx])
+    return out
+
+
+@pytest.mark.parametrize("target", ["cpu", "parallel"])
+def test_guvectorize_matmul(target):
+    gu = hpcjit.guvectorize(["void(float64[:,:], float64[:,:], float64[:,:])"], "(m,n),(n,p)->(m,p)",
+                            target=target)(matmul_kernel)
+    rng = np.random.default_rng(3)
+    a, b = rng.random((6, 3, 4)), rng.random((6, 4, 5))
+    np.testing.assert_allclose(gu(a, b), py_gufunc(matmul_kernel, (a, b), (6, 3, 5), np.float64),
+                               rtol=1e-14)
+    # non-contiguous core blocks and broadcasting of the loop dimension
+    at = np.ascontiguousarray(a.transpose(0, 2, 1)).transpose(0, 2, 1)
+    np.testing.assert_allclose(gu(at, b[0]), a @ b[0], rtol=1e-14)
+
+
+def test_guvectorize_scalar_input_and_types():
+    gu = hpcjit.guvectorize(["void(float64[:], float64, float64[:])", "void(int64[:], int64, int64[:])"],
+                            "(n),()->(n)")(add_scalar)
+    x = np.arange(12).reshape(3, 4)
+    c = np.array([10, 20, 30])
+    r = gu(x, c)
+    assert r.dtype == np.int64
+    np.testing.assert_array_equal(r, x + c[:, None])
+    np.testing.assert_array_equal(gu(np.arange(4.0), 0.5), np.arange(4.0) + 0.5)
+
+
+@pytest.mark.parametrize("target", ["cpu", "parallel"])
+def test_guvectorize_reduction_output(target):
+    gu = hpcjit.guvectorize(["void(float64[:], float64[:])", "void(int64[:], int64[:])"], "(n)->()",
+                            target=target)(row_sum)
+    x = np.arange(60.0).reshape(12, 5)
+    np.testing.assert_array_equal(gu(x), x.sum(axis=1))
+    xi = np.arange(60).reshape(12, 5)
+    np.testing.assert_array_equal(gu(xi), xi.sum(axis=1))
+    out = np.empty(12)
+    gu(x, out=out)
+    np.testing.assert_array_equal(out, x.sum(axis=1))
+
+
+@pytest.mark.numba_skip(reason="hpcjit's messages")
+def test_guvectorize_bad_uses():
+    with pytest.raises(TypeError, match="takes 2"):
+        hpcjit.guvectorize(["void(float64[:], float64, float64[:])"], "(n),()->(n)")(row_sum)
+    with pytest.raises(hpcjit.TypingError, match="dimensions"):
+        hpcjit.guvectorize(["void(float64[:,:], float64[:])"], "(n)->()")(row_sum)
+    with pytest.raises(ValueError, match="layout"):
+        hpcjit.guvectorize(["void(float64[:], float64[:])"], "(n)()")(row_sum)
