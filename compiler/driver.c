@@ -110,7 +110,7 @@ static int compile_work(const HjRequest *req, HjResult *res) {
         }
     }
 
-    c.ufunc_entry = req->entry_kind == HJ_ENTRY_UFUNC_LOOP;
+    c.entry_kind = req->entry_kind;
     Spec *entry = infer_spec(&c, req->entry, argtys, req->nargs, explicit_ret);
     if (!entry)
         goto done;

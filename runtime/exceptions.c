@@ -63,3 +63,11 @@ int rt_exc_fetch(const char **type, const char **msg)
 int rt_exc_pending(void) { return exc_state.pending; }
 
 void rt_exc_clear(void) { exc_state.pending = 0; }
+
+void rt_exc_unraisable(const char *where) {
+    const char *type = NULL, *msg = NULL;
+    if (!rt_exc_fetch(&type, &msg))
+        return;
+    fprintf(stderr, "hpcjit: exception in %s (ignored, the function returns 0): %s%s%s\n", where, type,
+            msg && msg[0] ? ": " : "", msg ? msg : "");
+}

@@ -25,6 +25,7 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_raise_zerodiv),
     RT_SYM(rt_exc_pending),
     RT_SYM(rt_exc_clear),
+    RT_SYM(rt_exc_unraisable),
     /* prange loops of parallel=True functions (compiler/lower_parallel.c) */
     RT_SYM(rt_parallel_for),
     RT_SYM(rt_parallel_for_grain),

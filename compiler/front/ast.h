@@ -268,7 +268,7 @@ typedef struct Compilation {
     Spec *entry;
     int depth;         /* nesting of inference through calls (bounded) */
     bool uses_mpi;     /* some spec calls hpcjit.mpi (HjResult.uses_mpi) */
-    bool ufunc_entry;  /* the entry wrapper is a ufunc loop (HjRequest.entry_kind) */
+    int entry_kind;    /* HjRequest.entry_kind: the wrapper lower_program makes */
 } Compilation;
 
 /* ---- parse_ ---- */

@@ -1644,6 +1644,52 @@ static bool lower_ufunc_entry(Lower *L, Spec *s, const char *symbol) {
     return true;
 }
 
+/* ret @entry(args...): HJ_ENTRY_CFUNC of compiler.h, the C types of the
+ * numbers (bool as i8). */
+static bool lower_cfunc_entry(Lower *L, Spec *s, const char *symbol) {
+    int na = s->nargs;
+    LLVMTypeRef small[16];
+    LLVMTypeRef *pt = na <= 16 ? small : arena_alloc(&L->c->arena, sizeof(LLVMTypeRef) * (size_t)na);
+    for (int k = 0; k < na; k++) {
+        if (!ty_is_number(s->argtys[k]) || ty_is_complex(s->argtys[k]))
+            return lower_fail(L, NULL, HJ_DIAG_TYPING, "a cfunc's arguments must be real numbers, not %s",
+                              ty_str(&L->c->arena, s->argtys[k])) != NULL;
+        pt[k] = lower_mem_type(L, s->argtys[k]);
+    }
+    bool isvoid = s->ret->kind == TY_NONE;
+    if (!isvoid && (!ty_is_number(s->ret) || ty_is_complex(s->ret)))
+        return lower_fail(L, NULL, HJ_DIAG_TYPING, "a cfunc must return a real number or None, not %s",
+                          ty_str(&L->c->arena, s->ret)) != NULL;
+    LLVMTypeRef rt = isvoid ? L->t_void : lower_mem_type(L, s->ret);
+    LLVMValueRef fn = LLVMAddFunction(L->mod, symbol, LLVMFunctionType(rt, pt, (unsigned)na, 0));
+    L->fn = fn;
+    L->spec = s;
+    L->entry_bb = lower_block(L, "entry");
+    lower_at(L, L->entry_bb);
+    LLVMValueRef asmall[16];
+    LLVMValueRef *a = na <= 16 ? asmall : arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)(na ? na : 1));
+    for (int k = 0; k < na; k++)
+        a[k] = lower_from_mem(L, LLVMGetParam(fn, (unsigned)k), s->argtys[k]);
+    LLVMValueRef res = lower_call(L, spec_fn_type(L, s), (LLVMValueRef)s->llvm_fn, a, (unsigned)na, "res");
+    LLVMValueRef st = LLVMBuildExtractValue(L->b, res, 0, "status");
+    LLVMBasicBlockRef ok = lower_block(L, "ok"), bad = lower_block(L, "fail");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, st, lower_i32(L, 0), ""), ok, bad);
+    lower_at(L, bad);
+    LLVMTypeRef p = L->t_ptr;
+    LLVMValueRef where = lower_cstr(L, s->hf && s->hf->name ? s->hf->name : "cfunc");
+    lower_rt(L, "rt_exc_unraisable", L->t_void, &p, 1, &where);
+    if (isvoid)
+        LLVMBuildRetVoid(L->b);
+    else
+        LLVMBuildRet(L->b, LLVMConstNull(rt));
+    lower_at(L, ok);
+    if (isvoid)
+        LLVMBuildRetVoid(L->b);
+    else
+        LLVMBuildRet(L->b, lower_to_mem(L, LLVMBuildExtractValue(L->b, res, 1, ""), s->ret));
+    return true;
+}
+
 void *lower_program(Compilation *c, void *llvm_context, const char *entry_symbol) {
     Lower L;
     memset(&L, 0, sizeof L);
@@ -1674,7 +1720,9 @@ void *lower_program(Compilation *c, void *llvm_context, const char *entry_symbol
     for (Spec *s = first; ok && s; s = s->next)
         ok = lower_spec(&L, s);
     if (ok)
-        ok = c->ufunc_entry ? lower_ufunc_entry(&L, c->entry, entry_symbol) : lower_entry(&L, c->entry, entry_symbol);
+        ok = c->entry_kind == HJ_ENTRY_UFUNC_LOOP ? lower_ufunc_entry(&L, c->entry, entry_symbol)
+             : c->entry_kind == HJ_ENTRY_CFUNC  ? lower_cfunc_entry(&L, c->entry, entry_symbol)
+                                                : lower_entry(&L, c->entry, entry_symbol);
     LLVMDisposeBuilder(L.b);
     if (ok && !lower_failed(&L)) {
         char *msg = NULL;

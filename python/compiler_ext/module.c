@@ -165,9 +165,9 @@ static PyObject *str_or_none(const char *s) {
 
 static PyObject *compiler_compile(PyObject *mod, PyObject *args, PyObject *kwargs) {
     static char *kwlist[] = {"funcs", "entry", "argtypes", "rettype", "want_ir", "want_types",
-                             "ufunc_loop", NULL};
+                             "ufunc_loop", "cfunc", NULL};
     PyObject *funcs = NULL, *argtypes = NULL, *rettype = Py_None, *out = NULL;
-    int entry = 0, want_ir = 0, want_types = 0, ufunc_loop = 0, rc = 0;
+    int entry = 0, want_ir = 0, want_types = 0, ufunc_loop = 0, cfunc = 0, rc = 0;
     HjRequest req;
     HjResult res;
     HjJit *jit = NULL;
@@ -177,8 +177,8 @@ static PyObject *compiler_compile(PyObject *mod, PyObject *args, PyObject *kwarg
 
     memset(&res, 0, sizeof res);
     arena_init(&arena);
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OiO|Oppp:compile", kwlist, &funcs, &entry,
-                                     &argtypes, &rettype, &want_ir, &want_types, &ufunc_loop))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OiO|Opppp:compile", kwlist, &funcs, &entry,
+                                     &argtypes, &rettype, &want_ir, &want_types, &ufunc_loop, &cfunc))
         goto error;
     jit = get_jit(mod);
     if (!jit)
@@ -187,7 +187,7 @@ static PyObject *compiler_compile(PyObject *mod, PyObject *args, PyObject *kwarg
         goto error;
     req.want_llvm_ir = want_ir;
     req.want_types = want_types;
-    req.entry_kind = ufunc_loop ? HJ_ENTRY_UFUNC_LOOP : HJ_ENTRY_CALL;
+    req.entry_kind = ufunc_loop ? HJ_ENTRY_UFUNC_LOOP : cfunc ? HJ_ENTRY_CFUNC : HJ_ENTRY_CALL;
 
     /* no Python object is touched until Py_END_ALLOW_THREADS */
     Py_BEGIN_ALLOW_THREADS
@@ -334,7 +334,7 @@ static PyObject *compiler_target_info(PyObject *mod, PyObject *unused) {
 static PyMethodDef compiler_methods[] = {
     {"compile", (PyCFunction)(void (*)(void))compiler_compile, METH_VARARGS | METH_KEYWORDS,
      "compile(funcs, entry, argtypes, rettype=None, want_ir=False, want_types=False,\n"
-     "        ufunc_loop=False) -> dict\n"
+     "        ufunc_loop=False, cfunc=False) -> dict\n"
      "Compile one specialisation and load it; the GIL is released meanwhile."},
     {"load", compiler_load, METH_VARARGS,
      "load(object_bytes, entry_symbol) -> address\n"

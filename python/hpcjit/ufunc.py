@@ -336,3 +336,76 @@ def guvectorize(ftylist, signature, identity=None, target="cpu", writable_args=(
                                  argdims, loops, target == "parallel")
 
     return wrap
+
+
+# ---- @cfunc -----------------------------------------------------------------
+
+def _ctype(code):
+    import ctypes
+
+    table = {"?": ctypes.c_bool, "b": ctypes.c_int8, "h": ctypes.c_int16, "i": ctypes.c_int32,
+             "l": ctypes.c_int64, "B": ctypes.c_uint8, "H": ctypes.c_uint16, "I": ctypes.c_uint32,
+             "L": ctypes.c_uint64, "f": ctypes.c_float, "d": ctypes.c_double, "n": None}
+    if code not in table:
+        raise errors.TypingError(f"cfunc: C callbacks take and return real numbers (or void), not {code!r}")
+    return table[code]
+
+
+class CFunc:
+    """A compiled C callback (@cfunc(signature)): `.address` of the native
+    function, `.ctypes` (a ctypes function of the signature), `.native_name`,
+    `.inspect_llvm()`; calling it calls the native function through ctypes.
+    An exception inside is written to stderr and the function returns 0, as
+    in Numba (a C caller cannot receive it)."""
+
+    def __init__(self, func, sig, options):
+        import ctypes
+
+        from . import _compiler, compiler, njit
+
+        opts = {k: v for k, v in options.items() if k not in ("nopython", "cache", "forceobj")}
+        self._disp = njit(**opts)(func)
+        ret, args = _signature_codes(sig)
+        if ret is None:
+            raise TypeError(f"cfunc(): signature {sig!r} needs a return type (e.g. 'float64(float64)')")
+        if len(args) != func.__code__.co_argcount:
+            raise TypeError(f"cfunc(): signature {sig!r} has {len(args)} arguments, "
+                            f"{func.__name__}() takes {func.__code__.co_argcount}")
+        ctys = [_ctype(c) for c in args]
+        self._ret, self._args = ret, tuple(args)
+        funcs, entry = compiler.gather(self._disp)
+        res = _compiler.compile(funcs, entry, list(args), ret, False, False, False, True)
+        self.address = res["address"]
+        self.native_name = res["entry_symbol"]
+        self._ir = None
+        self.ctypes = ctypes.CFUNCTYPE(_ctype(ret), *ctys)(self.address)
+        self.__name__ = func.__name__
+        self.__doc__ = func.__doc__
+        self.__wrapped__ = func
+
+    @property
+    def py_func(self):
+        return self.__wrapped__
+
+    def inspect_llvm(self):
+        """The optimised LLVM IR of the callback's module."""
+        if self._ir is None:
+            from . import _compiler, compiler
+
+            funcs, entry = compiler.gather(self._disp)
+            res = _compiler.compile(funcs, entry, list(self._args), self._ret, True, False, False, True)
+            self._ir = res["llvm_ir"]
+        return self._ir
+
+    def __call__(self, *args):
+        return self.ctypes(*args)
+
+    def __repr__(self):
+        return f"<hpcjit cfunc {self.__name__!r} at {self.address:#x}>"
+
+
+def cfunc(sig, **options):
+    """Numba's @cfunc(signature, **options): compile a C callback."""
+    if callable(sig) and not isinstance(sig, str):
+        raise TypeError("cfunc() needs a signature: @cfunc('float64(float64)')")
+    return lambda func: CFunc(func, sig, options)

@@ -18,6 +18,7 @@ def install():
     mod.prange = numba.prange
     mod.vectorize = numba.vectorize
     mod.guvectorize = numba.guvectorize
+    mod.cfunc = numba.cfunc
     mod.TypingError = errors.TypingError
     # Numba spells "unsupported" two ways; a tuple works in except clauses
     # and pytest.raises, which is all the tests use it for.

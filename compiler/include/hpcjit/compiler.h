@@ -122,11 +122,14 @@ typedef struct HjRequest {
      *   int32 loop(char **args, int64 n, const int64 *steps): args[0..nargs)
      *   the inputs and args[nargs] the output, each advanced by its step in
      *   bytes; every argument and the return are numbers.  Returns 0, or -1
-     *   with the exception pending (rt_exc_fetch) after the failing element. */
+     *   with the exception pending (rt_exc_fetch) after the failing element.
+     * HJ_ENTRY_CFUNC: a C function of the argument and return types (real
+     *   numbers) for callbacks (@cfunc); an exception is written to stderr
+     *   (rt_exc_unraisable) and the function returns 0. */
     int entry_kind;
 } HjRequest;
 
-enum { HJ_ENTRY_CALL = 0, HJ_ENTRY_UFUNC_LOOP = 1 };
+enum { HJ_ENTRY_CALL = 0, HJ_ENTRY_UFUNC_LOOP = 1, HJ_ENTRY_CFUNC = 2 };
 
 typedef struct HjResult {
     /* on success */

@@ -77,6 +77,9 @@ void rt_raise_zerodiv(const char *msg);
 int rt_exc_fetch(const char **type, const char **msg);
 int rt_exc_pending(void);
 void rt_exc_clear(void);
+/* A C callback (@cfunc) cannot raise: write the pending exception to
+ * stderr, naming `where`, and clear it (Numba prints it the same way). */
+void rt_exc_unraisable(const char *where);
 
 /* ---- symbols for the JIT ------------------------------------------------ */
 typedef struct RtSymbol {
