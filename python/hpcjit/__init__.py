@@ -16,6 +16,7 @@ from .errors import (HpcjitError, HpcjitSyntaxError, LoweringError, NumbaError, 
 from .numpy_support import from_dtype
 from . import types
 from .ufunc import CFunc, DUFunc, cfunc, guvectorize, vectorize
+from .stencil import stencil
 from .types import (b1, boolean, bool_, c8, c16, complex64, complex128, double, f4, f8,
                     float32, float64, i1, i2, i4, i8, int8, int16, int32, int64, intc, intp,
                     none, typeof, u1, u2, u4, u8, uint8, uint16, uint32, uint64, uintc, uintp,

@@ -19,6 +19,7 @@ def install():
     mod.vectorize = numba.vectorize
     mod.guvectorize = numba.guvectorize
     mod.cfunc = numba.cfunc
+    mod.stencil = numba.stencil
     mod.TypingError = errors.TypingError
     # Numba spells "unsupported" two ways; a tuple works in except clauses
     # and pytest.raises, which is all the tests use it for.
