@@ -71,3 +71,58 @@ void rt_exc_unraisable(const char *where) {
     fprintf(stderr, "hpcjit: exception in %s (ignored, the function returns 0): %s%s%s\n", where, type,
             msg && msg[0] ? ": " : "", msg ? msg : "");
 }
+
+/* CPython's builtin exception classes (and NumPy's that compiled code
+ * raises) with their bases; a class not listed derives from Exception. */
+static const struct {
+    const char *cls, *base, *base2;
+} exc_bases[] = {
+    {"Exception", "BaseException", NULL},
+    {"ArithmeticError", "Exception", NULL},
+    {"ZeroDivisionError", "ArithmeticError", NULL},
+    {"OverflowError", "ArithmeticError", NULL},
+    {"FloatingPointError", "ArithmeticError", NULL},
+    {"LookupError", "Exception", NULL},
+    {"IndexError", "LookupError", NULL},
+    {"KeyError", "LookupError", NULL},
+    {"ValueError", "Exception", NULL},
+    {"UnicodeError", "ValueError", NULL},
+    {"RuntimeError", "Exception", NULL},
+    {"NotImplementedError", "RuntimeError", NULL},
+    {"RecursionError", "RuntimeError", NULL},
+    {"numpy.linalg.LinAlgError", "ValueError", NULL},
+    {"numpy.exceptions.AxisError", "ValueError", "IndexError"},
+    {"SystemExit", "BaseException", NULL},
+    {"KeyboardInterrupt", "BaseException", NULL},
+    {"GeneratorExit", "BaseException", NULL},
+};
+
+static int is_subclass(const char *t, const char *cls, int depth) {
+    if (strcmp(t, cls) == 0)
+        return 1;
+    if (depth > 8 || strcmp(t, "BaseException") == 0)
+        return 0;
+    for (size_t i = 0; i < sizeof exc_bases / sizeof exc_bases[0]; i++)
+        if (strcmp(exc_bases[i].cls, t) == 0)
+            return is_subclass(exc_bases[i].base, cls, depth + 1) ||
+                   (exc_bases[i].base2 && is_subclass(exc_bases[i].base2, cls, depth + 1));
+    return is_subclass("Exception", cls, depth + 1); /* any other class is an Exception */
+}
+
+int rt_exc_matches(const char *cls) {
+    return exc_state.pending && is_subclass(exc_state.type, cls, 0);
+}
+
+void rt_exc_save(char *buf) {
+    const char *type = NULL, *msg = NULL;
+    buf[0] = buf[RT_EXC_TYPE_MAX] = '\0';
+    if (!rt_exc_fetch(&type, &msg))
+        return;
+    copy_trunc(buf, RT_EXC_TYPE_MAX, type);
+    copy_trunc(buf + RT_EXC_TYPE_MAX, RT_EXC_MSG_MAX, msg ? msg : "");
+}
+
+void rt_exc_reraise(const char *buf) {
+    const char *msg = buf + RT_EXC_TYPE_MAX;
+    rt_raise(buf[0] ? buf : "RuntimeError", msg[0] ? msg : NULL);
+}

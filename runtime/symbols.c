@@ -26,6 +26,9 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_exc_pending),
     RT_SYM(rt_exc_clear),
     RT_SYM(rt_exc_unraisable),
+    RT_SYM(rt_exc_matches),
+    RT_SYM(rt_exc_save),
+    RT_SYM(rt_exc_reraise),
     /* prange loops of parallel=True functions (compiler/lower_parallel.c) */
     RT_SYM(rt_parallel_for),
     RT_SYM(rt_parallel_for_grain),

@@ -77,8 +77,9 @@ typedef enum NodeKind {
                     from-import: is_from, name = module (leading dots kept) [unsupported] */
     N_WITH,      /* args = items (exprs), targets = their `as` targets (NULL
                     where absent), body, flags: is_async                 [unsupported] */
-    N_TRY,       /* body, handlers (N_HANDLER), orelse, finalbody       [unsupported] */
-    N_HANDLER,   /* a = type or NULL, name or NULL, body, is_star (except*) [unsupported] */
+    N_TRY,       /* body, handlers (N_HANDLER), orelse, finalbody */
+    N_HANDLER,   /* a = type or NULL, name or NULL, body, is_star (except*); after
+                    inference: names = the exception class names it catches (char*) */
     N_CLASSDEF,  /* name, args (bases), keywords, body, decorators      [unsupported] */
     N_MATCH,     /* a = subject (cases are skipped)                     [unsupported] */
     /* ---- expressions ---- */

@@ -214,6 +214,7 @@ static void collect(Inf *I, Node *n) {
     collect_vec(I, &n->body);
     collect_vec(I, &n->orelse);
     collect_vec(I, &n->finalbody);
+    collect_vec(I, &n->handlers);
     collect_vec(I, &n->args);
     collect_vec(I, &n->args2);
     collect_vec(I, &n->keywords);
@@ -237,7 +238,6 @@ static const char *unsupported_what(const Node *n, bool top) {
     case N_NONLOCAL: return "'nonlocal' statements are";
     case N_IMPORT: return "'import' statements are";
     case N_WITH: return n->is_async ? "'async with' statements are" : "'with' statements are";
-    case N_TRY: return "'try' statements are";
     case N_CLASSDEF: return "class definitions are";
     case N_MATCH: return "'match' statements are";
     case N_LIST: return "list literals are";
@@ -1288,8 +1288,10 @@ static bool return_stmt(Inf *I, Node *n) {
 }
 
 static bool raise_stmt(Inf *I, Node *n) {
+    if (!n->a && I->in_handler > 0)
+        return true; /* re-raises the exception being handled */
     if (!n->a)
-        return UNSUP(I, n, "bare 'raise' (re-raising) is not supported by hpcjit"), false;
+        return TYPING(I, n, "bare 'raise' outside an except clause: no exception to re-raise"), false;
     if (n->b)
         return UNSUP(I, n->b, "'raise ... from ...' is not supported by hpcjit"), false;
     Type *t = infer_expr(I, &n->a);
@@ -1299,6 +1301,106 @@ static bool raise_stmt(Inf *I, Node *n) {
         return TYPING(I, n->a, "exceptions must be exception classes or instances, not %s",
                       infer_tyname(I, t)), false;
     return true;
+}
+
+static bool stmts(Inf *I, PtrVec *v);
+
+/* The exception class names of `except T:` (T a class or a tuple of them)
+ * into h->names; bare `except:` catches BaseException. */
+static bool handler_types(Inf *I, Node *h) {
+    h->names.len = 0;
+    if (!h->a) {
+        vec_push(I->a, &h->names, (void *)"BaseException");
+        return true;
+    }
+    Node *one[1] = {h->a};
+    Node **items = one;
+    int n = 1;
+    if (h->a->kind == N_TUPLE) {
+        items = (Node **)h->a->args.data;
+        n = h->a->args.len;
+    }
+    for (int i = 0; i < n; i++) {
+        Type *t = infer_expr(I, &items[i]);
+        if (!t)
+            return false;
+        if (t->kind != TY_EXC_CLASS || !t->name)
+            return TYPING(I, items[i], "except needs an exception class (or a tuple of them), not %s",
+                          infer_tyname(I, t)), false;
+        vec_push(I->a, &h->names, (void *)t->name);
+    }
+    return true;
+}
+
+static bool has_jump(const PtrVec *v);
+
+/* Some statement in v, at any depth, is a return. */
+static bool has_return(const PtrVec *v) {
+    for (int i = 0; i < v->len; i++) {
+        const Node *n = VEC_AT(*v, i);
+        if (n->kind == N_RETURN || has_return(&n->body) || has_return(&n->orelse) || has_return(&n->finalbody))
+            return true;
+        for (int j = 0; j < n->handlers.len; j++)
+            if (has_return(&((const Node *)VEC_AT(n->handlers, j))->body))
+                return true;
+    }
+    return false;
+}
+
+static bool stmt_has_jump(const Node *n) {
+    switch (n->kind) {
+    case N_RETURN: case N_BREAK: case N_CONTINUE: return true;
+    case N_IF: case N_WITH: return has_jump(&n->body) || has_jump(&n->orelse);
+    case N_TRY:
+        if (has_jump(&n->body) || has_jump(&n->orelse) || has_jump(&n->finalbody))
+            return true;
+        for (int i = 0; i < n->handlers.len; i++)
+            if (has_jump(&((Node *)VEC_AT(n->handlers, i))->body))
+                return true;
+        return false;
+    case N_FOR: case N_WHILE: /* a break/continue there stays in the loop; a return leaves */
+        return has_jump(&n->orelse) || has_return(&n->body);
+    default: return false;
+    }
+}
+
+static bool has_jump(const PtrVec *v) {
+    for (int i = 0; i < v->len; i++)
+        if (stmt_has_jump(VEC_AT(*v, i)))
+            return true;
+    return false;
+}
+
+/* try/except/else/finally (Numba's extent: classes or tuples of classes,
+ * bare except, re-raise; no `as` binding).  With a finally clause no
+ * return/break/continue may leave the try. */
+static bool try_stmt(Inf *I, Node *n) {
+    if (n->finalbody.len) {
+        bool jump = has_jump(&n->body) || has_jump(&n->orelse);
+        for (int i = 0; !jump && i < n->handlers.len; i++)
+            jump = has_jump(&((Node *)VEC_AT(n->handlers, i))->body);
+        if (jump)
+            return UNSUP(I, n, "'return', 'break' or 'continue' leaving a 'try' that has a 'finally' "
+                               "clause is not supported by hpcjit"), false;
+    }
+    if (!stmts(I, &n->body))
+        return false;
+    for (int i = 0; i < n->handlers.len; i++) {
+        Node *h = VEC_AT(n->handlers, i);
+        if (h->is_star)
+            return UNSUP(I, h, "'except*' is not supported by hpcjit"), false;
+        if (h->name)
+            return UNSUP(I, h, "binding the exception ('except ... as %s') is not supported by hpcjit "
+                               "(as in Numba)", h->name), false;
+        if (!handler_types(I, h))
+            return false;
+        I->in_handler++;
+        bool ok = stmts(I, &h->body);
+        I->in_handler--;
+        if (!ok)
+            return false;
+    }
+    return stmts(I, &n->orelse) && stmts(I, &n->finalbody);
 }
 
 static bool message_ok(Inf *I, Node *m) {
@@ -1416,6 +1518,8 @@ static bool stmt(Inf *I, Node *n) {
         return true;
     case N_RAISE:
         return raise_stmt(I, n);
+    case N_TRY:
+        return try_stmt(I, n);
     case N_ASSERT:
         return infer_truth(I, &n->a) && message_ok(I, n->b);
     case N_EXPR:
@@ -1445,6 +1549,13 @@ static bool stmt_has_break(const Node *n) {
         return true;
     if (n->kind == N_IF)
         return has_break(&n->body) || has_break(&n->orelse);
+    if (n->kind == N_TRY) {
+        if (has_break(&n->body) || has_break(&n->orelse) || has_break(&n->finalbody))
+            return true;
+        for (int i = 0; i < n->handlers.len; i++)
+            if (has_break(&((const Node *)VEC_AT(n->handlers, i))->body))
+                return true;
+    }
     return false; /* breaks inside nested loops belong to those loops */
 }
 
@@ -1471,6 +1582,16 @@ static bool stmt_ends(const Node *n) {
         return false;
     case N_ASSERT:
         return n->a->kind == N_CONST && n->a->cval.kind == CVAL_BOOL && n->a->cval.i == 0;
+    case N_TRY: {
+        if (block_ends(&n->finalbody))
+            return true;
+        if (!block_ends(&n->body) && !block_ends(&n->orelse))
+            return false;
+        for (int i = 0; i < n->handlers.len; i++)
+            if (!block_ends(&((const Node *)VEC_AT(n->handlers, i))->body))
+                return false;
+        return true;
+    }
     default:
         return false;
     }

@@ -17,6 +17,7 @@ typedef struct Inf {
     Arena *a;
     bool final;
     bool changed;
+    int in_handler; /* > 0 inside an except clause: a bare `raise` re-raises */
 } Inf;
 
 /* Record a diagnostic of kind k at n (diag.h keeps the first) and return

@@ -9,6 +9,7 @@
  * releases the references variables hold and returns {status, slot}. */
 #include "lower.h"
 #include "registry.h"
+#include "hpcjit/runtime.h"
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/DebugInfo.h>
@@ -449,7 +450,22 @@ void lower_temps_release(Lower *L, int mark) {
 
 /* Release the live temporaries and leave with status -1 (the exception is
  * already pending). */
+/* A try statement being lowered: where its body's exceptions go. */
+typedef struct LowerTry {
+    LLVMValueRef fn;          /* the function it is in (outlined prange bodies are others) */
+    LLVMBasicBlockRef target; /* tests the handlers */
+    int mark;                 /* temporaries live before the try: not released */
+    struct LowerTry *outer;
+} LowerTry;
+
 void lower_goto_error(Lower *L) {
+    LowerTry *t = L->try_top;
+    if (t && t->fn == L->fn) { /* caught here: release what the try made, test the handlers */
+        for (int i = L->temps.len - 1; i >= t->mark; i--)
+            lower_decref(L, VEC_AT(L->temps, i), VEC_AT(L->temp_tys, i));
+        LLVMBuildBr(L->b, t->target);
+        return;
+    }
     for (int i = L->temps.len - 1; i >= 0; i--)
         lower_decref(L, VEC_AT(L->temps, i), VEC_AT(L->temp_tys, i));
     LLVMBuildStore(L->b, lower_i32(L, -1), L->status);
@@ -1260,9 +1276,14 @@ bool lower_for_loop(Lower *L, Node *n) {
 
 static bool stmt_raise(Lower *L, Node *n) {
     Node *e = n->a;
-    if (!e) {
-        lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "bare 'raise' is not supported");
-        return false;
+    if (!e) { /* in an except clause (checked by inference): raise what it caught again */
+        if (!L->handler_buf)
+            return lower_fail(L, n, HJ_DIAG_LOWERING, "bare 'raise' outside an except clause") != NULL;
+        LLVMTypeRef p = L->t_ptr;
+        lower_rt(L, "rt_exc_reraise", L->t_void, &p, 1, &L->handler_buf);
+        lower_goto_error(L);
+        start_dead_block(L);
+        return true;
     }
     const char *msg = NULL;
     if (!e->ty || (e->ty->kind != TY_EXC_VALUE && e->ty->kind != TY_EXC_CLASS) || !e->ty->name) {
@@ -1282,6 +1303,80 @@ static bool stmt_raise(Lower *L, Node *n) {
     }
     lower_raise(L, e->ty->name, msg);
     start_dead_block(L);
+    return true;
+}
+
+/* try/except/else/finally.  Inside the body an exception (a raise, a
+ * failed call or check: lower_goto_error) releases the temporaries made
+ * since the try and branches to `dispatch`, which tests the handlers in
+ * order with rt_exc_matches; a handler saves the exception
+ * (rt_exc_save, for a bare raise) and clears it.  Without a match the
+ * exception goes on to the enclosing try or out of the function, after
+ * the finally clause. */
+static bool stmt_try(Lower *L, Node *n) {
+    LLVMBasicBlockRef dispatch = lower_block(L, "try.dispatch"), after = lower_block(L, "try.end");
+    LLVMBasicBlockRef unwind = n->finalbody.len ? lower_block(L, "try.finally.exc") : NULL;
+    LowerTry t = {L->fn, dispatch, L->temps.len, L->try_top};
+    L->try_top = &t;
+    bool ok = lower_body(L, &n->body);
+    L->try_top = t.outer;
+    if (!ok)
+        return false;
+    if (!lower_terminated(L) && !lower_body(L, &n->orelse))
+        return false;
+    if (!lower_terminated(L))
+        LLVMBuildBr(L->b, after);
+    /* the handlers; with a finally clause an exception inside one runs it too */
+    LowerTry fin = {L->fn, unwind, L->temps.len, L->try_top};
+    if (unwind)
+        L->try_top = &fin;
+    lower_at(L, dispatch);
+    LLVMTypeRef p = L->t_ptr;
+    for (int i = 0; i < n->handlers.len; i++) {
+        Node *h = VEC_AT(n->handlers, i);
+        LLVMBasicBlockRef body = lower_block(L, "except"), next = lower_block(L, "except.next");
+        LLVMValueRef any = LLVMConstInt(L->t_i1, 0, 0);
+        for (int k = 0; k < h->names.len; k++) {
+            LLVMValueRef name = lower_cstr(L, VEC_AT(h->names, k));
+            LLVMValueRef m = lower_rt(L, "rt_exc_matches", L->t_i32, &p, 1, &name);
+            any = LLVMBuildOr(L->b, any, LLVMBuildICmp(L->b, LLVMIntNE, m, lower_i32(L, 0), ""), "");
+        }
+        LLVMBuildCondBr(L->b, any, body, next);
+        lower_at(L, body);
+        LLVMValueRef buf = lower_alloca(L, LLVMArrayType2(L->t_i8, RT_EXC_SAVE_SIZE), "exc.saved");
+        lower_rt(L, "rt_exc_save", L->t_void, &p, 1, &buf);
+        LLVMValueRef outer_buf = L->handler_buf;
+        L->handler_buf = buf;
+        ok = lower_body(L, &h->body);
+        L->handler_buf = outer_buf;
+        if (!ok) {
+            L->try_top = t.outer;
+            return false;
+        }
+        if (!lower_terminated(L))
+            LLVMBuildBr(L->b, after);
+        lower_at(L, next);
+    }
+    /* no handler matched: on to the enclosing try or out */
+    L->try_top = t.outer;
+    if (unwind) {
+        LLVMBuildBr(L->b, unwind);
+        lower_at(L, unwind);
+        /* the finally clause with the exception set aside, then raised again */
+        LLVMValueRef buf = lower_alloca(L, LLVMArrayType2(L->t_i8, RT_EXC_SAVE_SIZE), "exc.finally");
+        lower_rt(L, "rt_exc_save", L->t_void, &p, 1, &buf);
+        if (!lower_body(L, &n->finalbody))
+            return false;
+        if (!lower_terminated(L)) {
+            lower_rt(L, "rt_exc_reraise", L->t_void, &p, 1, &buf);
+            lower_goto_error(L);
+        }
+    } else {
+        lower_goto_error(L);
+    }
+    lower_at(L, after);
+    if (n->finalbody.len && !lower_body(L, &n->finalbody))
+        return false;
     return true;
 }
 
@@ -1334,6 +1429,7 @@ static bool lower_stmt(Lower *L, Node *n) {
         return true;
     case N_PASS: return true;
     case N_RAISE: return stmt_raise(L, n);
+    case N_TRY: return stmt_try(L, n);
     case N_ASSERT: return stmt_assert(L, n);
     case N_EXPR: {
         if (n->a->kind == N_CONST)

@@ -44,6 +44,10 @@ typedef struct Lower {
     int nloops;
     /* owned temporaries live now (values and their types) */
     PtrVec temps, temp_tys;
+    /* the innermost try statement being lowered in this function: an
+     * exception goes to its handlers instead of the exit (lower.c) */
+    struct LowerTry *try_top;
+    LLVMValueRef handler_buf; /* the innermost except clause's saved exception (bare raise) */
     /* parameters that keep the caller's (borrowed) reference */
     PtrVec borrowed;
     /* string constants, interned per module */

@@ -2,6 +2,6 @@
 def f(n):
     try:
         n += 1
-    except ValueError:
+    except ValueError as e:
         pass
     return n

@@ -77,6 +77,18 @@ void rt_raise_zerodiv(const char *msg);
 int rt_exc_fetch(const char **type, const char **msg);
 int rt_exc_pending(void);
 void rt_exc_clear(void);
+/* try/except in compiled code.  rt_exc_matches: is the pending exception
+ * of class `cls` (a builtin exception class name, "Exception",
+ * "BaseException", or a dotted class compared by name), following CPython's
+ * hierarchy of builtin exceptions (ZeroDivisionError is an ArithmeticError,
+ * numpy's AxisError a ValueError and an IndexError, ...)?  rt_exc_save
+ * moves the pending exception into buf (RT_EXC_SAVE_SIZE bytes, the
+ * handler's) and clears it; rt_exc_reraise makes it pending again (a bare
+ * `raise` in the handler). */
+#define RT_EXC_SAVE_SIZE (RT_EXC_TYPE_MAX + RT_EXC_MSG_MAX)
+int rt_exc_matches(const char *cls);
+void rt_exc_save(char *buf);
+void rt_exc_reraise(const char *buf);
 /* A C callback (@cfunc) cannot raise: write the pending exception to
  * stderr, naming `where`, and clear it (Numba prints it the same way). */
 void rt_exc_unraisable(const char *where);
