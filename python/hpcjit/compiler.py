@@ -356,6 +356,28 @@ def _source(disp):
     return src
 
 
+def _make_source(text, first_line, col_offset, filename):
+    src = _Source()
+    src.source = text
+    src.first_line = max(first_line, 1)
+    src.col_offset = col_offset
+    src.filename = filename
+    return src
+
+
+def _lifted(disp, src):
+    """(source, [(name, Lifted)]) with the inner functions lifted, or None
+    (cached on the dispatcher)."""
+    d = disp.__dict__
+    if "_hj_lifted" not in d:
+        from . import closures
+        got = closures.lift(disp.py_func, src, disp.targetoptions, _make_source)
+        if got is not None:
+            got = (_make_source(got[0], src.first_line, src.col_offset, src.filename), got[1])
+        d["_hj_lifted"] = got
+    return d["_hj_lifted"]
+
+
 _COMPILER_OPTIONS = ("fastmath", "boundscheck", "error_model", "nogil", "parallel", "inline")
 # only meaningful with parallel=True (prange loops on the pool)
 _PARALLEL_OPTIONS = ("deterministic", "schedule")
@@ -380,6 +402,13 @@ class _Gather:
         py_func = disp.py_func
         src = _source(disp)
         env = _env(py_func, self)
+        for name, lf in getattr(disp, "siblings", {}).items():  # a lifted inner function's
+            env.append((name, "func", self.add(lf)))
+        lifted = _lifted(disp, src)
+        if lifted is not None:  # inner functions and named lambdas (closures.py)
+            src, inner = lifted
+            env = [e for e in env if e[0] not in dict(inner)]
+            env += [(name, "func", self.add(lf)) for name, lf in inner]
         opts = {k: disp.targetoptions[k] for k in _COMPILER_OPTIONS if k in disp.targetoptions}
         if opts.get("parallel"):
             opts.update((k, disp.targetoptions[k]) for k in _PARALLEL_OPTIONS if k in disp.targetoptions)

@@ -1,0 +1,204 @@
+"""Inner functions and lambdas of a compiled function (issue 11).
+
+    @njit
+    def outer(a, k):
+        def scale(x):            # an inner function reading k
+            return x * k
+        f = lambda x: x + 1      # a lambda bound to a name
+        return scale(f(a))
+
+Before the source reaches the compiler, each inner def (and each lambda
+bound to a name) of the function is lifted into a function of its own whose
+free variables come first as extra parameters, and each call `scale(y)` in
+the function becomes `scale(k, y)`: the inner function sees the values the
+variables have at the call, which is what a closure that is only called
+reads.  The edits keep every other line and column of the user's text, so
+diagnostics still point into it.  Refused with a located error: an inner
+function used other than by calling it (returned, passed, stored), one that
+assigns a variable of the outer function (nonlocal), and defs nested two
+deep."""
+import ast
+import textwrap
+import types as _pytypes
+
+from . import errors
+
+
+class Lifted:
+    """A lifted inner function, as _Gather sees a dispatcher."""
+
+    def __init__(self, py_func, src, targetoptions, extra):
+        self.py_func = py_func
+        self.targetoptions = targetoptions
+        self.extra = extra  # the free variables, passed first
+        self.siblings = {}  # name -> Lifted: the inner functions it calls
+        self.__dict__["_hj_source"] = src
+
+
+def _nested_codes(code):
+    return {c.co_name: c for c in code.co_consts if isinstance(c, _pytypes.CodeType)}
+
+
+def _fail(src, node, what):
+    """An UnsupportedError at the node: file:line:col, the line, a caret
+    (the compiler's format)."""
+    import linecache
+
+    line = src.first_line + node.lineno - 1
+    col = src.col_offset + node.col_offset + 1
+    text = linecache.getline(src.filename, line).rstrip("\n")
+    msg = f"{src.filename}:{line}:{col}: error: {what} is not supported by hpcjit"
+    if text:
+        msg += f"\n    {text}\n    {' ' * (col - 1)}^"
+    return errors.UnsupportedError(msg)
+
+
+def lift(py_func, src, targetoptions, make_source):
+    """(new source text, [(name, Lifted)]) for the function, or None when it
+    has no inner function.  make_source(text, first_line, col_offset,
+    filename) builds a _Source."""
+    code = py_func.__code__
+    nested = _nested_codes(code)
+    if not any(not n.startswith("<") or n == "<lambda>" for n in nested):
+        return None
+    lines = src.source.splitlines(True)
+    tree = ast.parse(src.source)
+    fdef = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    if fdef is None:
+        return None
+    inner = {}  # name -> (node, kind, body text)
+    for node in ast.walk(fdef):
+        if node is fdef:
+            continue
+        if isinstance(node, ast.FunctionDef):
+            inner[node.name] = (node, "def")
+        elif (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+              and isinstance(node.value, ast.Lambda)):
+            inner[node.targets[0].id] = (node, "lambda")
+    if not inner:
+        return None
+    # every inner function sits directly in the outer function's body (not
+    # inside another inner function)
+    for name, (node, kind) in inner.items():
+        for other, (onode, okind) in inner.items():
+            if other != name and okind == "def" and any(n is node for n in ast.walk(onode)):
+                raise _fail(src, node, "a function nested two levels deep")
+    # the code objects: a def's by name, the lambdas' in order
+    lambdas = [c for c in code.co_consts if isinstance(c, _pytypes.CodeType) and c.co_name == "<lambda>"]
+    lam_nodes = sorted((v[0] for v in inner.values() if v[1] == "lambda"), key=lambda n: (n.lineno, n.col_offset))
+    lam_code = {id(n): c for n, c in zip(lam_nodes, lambdas)}
+    lifted = []
+    edits = []  # (line index, col, old length, new text) in src.source
+    outer_locals = set(code.co_varnames) | set(code.co_cellvars)
+    for name, (node, kind) in inner.items():
+        c = nested.get(name) if kind == "def" else lam_code.get(id(node))
+        if c is None:
+            raise _fail(src, node, f"the inner function '{name}' (defined more than once?)")
+        extra = [v for v in c.co_freevars if v not in inner]
+        for v in extra:
+            if v not in outer_locals:
+                raise _fail(src, node, f"the inner function '{name}' reading '{v}' of an enclosing function")
+        siblings = [v for v in c.co_freevars if v in inner]
+        lifted.append((name, node, kind, c, extra, siblings))
+    # the inner functions' names may only be called
+    calls = {}
+    for node in ast.walk(fdef):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in inner:
+            calls[id(node.func)] = node
+    for node in ast.walk(fdef):
+        if isinstance(node, ast.Name) and node.id in inner and isinstance(node.ctx, ast.Load) \
+                and id(node) not in calls:
+            raise _fail(src, node, f"using the inner function '{node.id}' as a value (only calls are)")
+    # an inner function calling another also needs that one's free
+    # variables (to pass them on): close the sets over the calls
+    extras = {name: list(extra) for name, _, _, _, extra, _ in lifted}
+    sibs = {name: siblings for name, _, _, _, _, siblings in lifted}
+    changed = True
+    while changed:
+        changed = False
+        for name in extras:
+            for s2 in sibs[name]:
+                for v in extras[s2]:
+                    if v not in extras[name]:
+                        extras[name].append(v)
+                        changed = True
+    lifted = [(name, node, kind, c, extras[name], siblings) for name, node, kind, c, _, siblings in lifted]
+    # the new source of the outer function: defs and lambda statements
+    # become `pass`, calls get the free variables first
+    out_lines = list(lines)
+    by_line = {}
+    for name, node, kind, c, extra, siblings in lifted:
+        first, last = node.lineno - 1, node.end_lineno - 1
+        start = node.decorator_list[0].lineno - 1 if kind == "def" and node.decorator_list else first
+        indent = out_lines[start][:len(out_lines[start]) - len(out_lines[start].lstrip())]
+        out_lines[start] = indent + "pass\n"
+        for i in range(start + 1, last + 1):
+            out_lines[i] = "\n"
+    for call in calls.values():
+        name = call.func.id
+        ex = extras[name]
+        if not ex:
+            continue
+        inside = any(n is call for _, node, _, _, _, _ in lifted for n in ast.walk(node))
+        if inside:
+            continue  # a call inside an inner function: fixed in that function's text
+        by_line.setdefault(call.func.end_lineno - 1, []).append((call.func.end_col_offset, call, ex))
+    for li, items in by_line.items():
+        for col, call, ex in sorted(items, key=lambda t: -t[0]):
+            text = out_lines[li]
+            j = text.index("(", col)
+            ins = ", ".join(ex) + (", " if call.args or call.keywords else "")
+            out_lines[li] = text[:j + 1] + ins + text[j + 1:]
+    new_source = "".join(out_lines)
+    # each lifted function's own text, at the lines it came from
+    result = []
+    glb = py_func.__globals__
+    for name, node, kind, c, extra, siblings in lifted:
+        args = node.args if kind == "def" else node.value.args
+        own = ast.unparse(args)
+        params = ", ".join(extra + ([own] if own else []))
+        if kind == "def":
+            body_first = node.body[0]
+            indent = node.col_offset
+            if body_first.lineno == node.lineno:  # def f(x): return x
+                first = node.lineno - 2  # the header goes on the line above
+                line = lines[node.lineno - 1]
+                body = [" " * (indent + 4) + line[body_first.col_offset:]] + lines[node.lineno:node.end_lineno]
+                tl = [" " * indent + f"def {name}({params}):\n"] + body
+            else:
+                first = node.lineno - 1
+                tl = [" " * indent + f"def {name}({params}):\n"]
+                tl += ["\n"] * (body_first.lineno - node.lineno - 1)  # header continuation lines
+                tl += lines[body_first.lineno - 1:node.end_lineno]
+            removed = indent
+        else:
+            lam = node.value
+            seg = ast.get_source_segment(src.source, lam.body)
+            ret, close = ("return (", ")") if "\n" in seg else ("return ", "")
+            pad = lam.body.col_offset - len(ret)
+            if pad < 1:
+                pad = 4
+            first = lam.body.lineno - 2
+            tl = [f"def {name}({params}):\n", " " * pad + ret + seg + close + "\n"]
+            removed = 0
+        # calls of inner functions inside this one get their free variables first
+        text = "".join(tl)
+        sub = ast.parse(textwrap.dedent(text))
+        fix = {}
+        for n in ast.walk(sub):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and extras.get(n.func.id):
+                fix.setdefault(n.func.end_lineno - 1, []).append((n.func.end_col_offset, n, extras[n.func.id]))
+        for li, items in fix.items():
+            for col, call, ex in sorted(items, key=lambda t: -t[0]):
+                j = tl[li].index("(", col + removed)
+                ins = ", ".join(ex) + (", " if call.args or call.keywords else "")
+                tl[li] = tl[li][:j + 1] + ins + tl[li][j + 1:]
+        cells = tuple(_pytypes.CellType() for _ in c.co_freevars)
+        fn = _pytypes.FunctionType(c, glb, name, None, cells)
+        lsrc = make_source(textwrap.dedent("".join(tl)), src.first_line + first, src.col_offset + removed,
+                           src.filename)
+        result.append((name, Lifted(fn, lsrc, targetoptions, extra)))
+    made = dict(result)
+    for (name, lf), (_, _, _, _, _, siblings) in zip(result, lifted):
+        lf.siblings = {s: made[s] for s in siblings}
+    return new_source, result

@@ -1,0 +1,141 @@
+"""Inner functions and lambdas bound to names inside compiled functions
+(closures over the enclosing function's variables, recursion, inner
+functions calling each other), compared with CPython (py_func)."""
+import numpy as np
+import pytest
+
+import hpcjit
+from conftest import check
+
+
+@hpcjit.njit
+def capture(a, k):
+    def scale(x):
+        return x * k
+
+    f = lambda x: x + 1  # noqa: E731
+    s = 0.0
+    for v in a:
+        s += scale(f(v))
+    return s
+
+
+@hpcjit.njit
+def call_time_value(n):
+    k = 1
+
+    def add_k(x):
+        return x + k
+
+    out = 0
+    for i in range(n):
+        k = i * 10  # the inner function reads k as it is at each call
+        out += add_k(i)
+    return out
+
+
+@hpcjit.njit
+def recursive(n):
+    def fib(m):
+        if m < 2:
+            return m
+        return fib(m - 1) + fib(m - 2)
+
+    return fib(n)
+
+
+@hpcjit.njit
+def siblings(x, y):
+    def g(z):
+        return z + y
+
+    def h(z):
+        return g(z) * 2
+
+    return h(x) + g(0)
+
+
+@hpcjit.njit
+def one_liners(x):
+    def sq(v): return v * v  # noqa: E704
+    cube = lambda v: v * sq(v)  # noqa: E731
+    return sq(x) + cube(x)
+
+
+@hpcjit.njit
+def arrays(a, b):
+    def dot(u):
+        s = 0.0
+        for i in range(u.shape[0]):
+            s += u[i] * b[i]
+        return s
+
+    return dot(a) + dot(a * 2)
+
+
+@hpcjit.njit
+def defaults(x):
+    def step(v, by=2):
+        return v + by
+
+    return step(x) + step(x, 5) + step(x, by=7)
+
+
+@pytest.mark.parametrize("k", [0.5, 3.0])
+def test_capture_and_lambda(k):
+    check(capture, np.arange(6.0), k)
+
+
+def test_value_at_call_time():
+    check(call_time_value, 5)
+
+
+@pytest.mark.numba_skip(reason="Numba refuses recursive inner functions")
+def test_recursive_inner():
+    check(recursive, 12)
+
+
+def test_inner_calling_inner():
+    check(siblings, 3, 4)
+
+
+def test_one_line_def_and_lambda_calling_def():
+    check(one_liners, 3)
+
+
+def test_arrays_captured():
+    check(arrays, np.arange(4.0), np.linspace(0, 1, 4))
+
+
+@pytest.mark.numba_skip(reason="Numba refuses keyword arguments to inner functions")
+def test_default_arguments():
+    check(defaults, 1)
+
+
+@hpcjit.njit
+def as_value(x):
+    def g(v):
+        return v + x
+
+    return g  # U:as_value
+
+
+@hpcjit.njit
+def typing_error_inside(x):
+    def g(v):
+        return v[0]  # E:inner
+
+    return g(x)
+
+
+@pytest.mark.numba_skip(reason="hpcjit's messages")
+def test_refused_and_located():
+    with pytest.raises(hpcjit.UnsupportedError, match="as a value"):
+        as_value(1)
+    with pytest.raises(hpcjit.TypingError) as ei:
+        typing_error_inside(1.5)
+    msg = str(ei.value)
+    src = open(__file__).read().splitlines()
+    line = next(i for i, t in enumerate(src, 1) if t.rstrip().endswith("# E:inner"))
+    assert f"test_closures.py:{line}:" in msg
+    assert "return v[0]" in msg
