@@ -1154,6 +1154,32 @@ Type *infer_iter(Inf *I, Node **pn) {
             return NULL;
         if (ft->kind == TY_BUILTIN && (ft->builtin == BI_NP_NDINDEX || ft->builtin == BI_NP_NDENUMERATE))
             return ndindex_iter(I, n, (BuiltinId)ft->builtin);
+        if (ft->kind == TY_BUILTIN && ft->builtin == BI_REVERSED) { /* for x in reversed(seq) */
+            n->call_kind = CALL_BUILTIN;
+            n->builtin = BI_REVERSED;
+            if (!no_keywords(I, n, "reversed"))
+                return NULL;
+            if (n->args.len != 1)
+                return TYPING(I, n, "reversed() takes exactly one argument (%d given)", n->args.len);
+            Node *a = VEC_AT(n->args, 0);
+            if (a->kind == N_CALL) { /* reversed(enumerate(...)) / reversed(zip(...)) are not sequences */
+                Type *at = infer_expr(I, &a->a);
+                if (!at)
+                    return NULL;
+                if (at->kind == TY_BUILTIN && (at->builtin == BI_ENUMERATE || at->builtin == BI_ZIP ||
+                                               at->builtin == BI_REVERSED))
+                    return TYPING(I, n, "'%s' object is not reversible", builtin_name((BuiltinId)at->builtin) + 9);
+            }
+            Type *el = infer_iter(I, ARG(0));
+            if (!el)
+                return NULL;
+            Type *st = infer_value_ty(VEC_AT(n->args, 0));
+            if (st && !IS_UNK(st) && st->kind != TY_RANGE && st->kind != TY_ARRAY && st->kind != TY_TUPLE &&
+                !lib_type_owner(st))
+                return TYPING(I, n, "reversed() of %s is not supported", infer_tyname(I, st));
+            n->ty = st;
+            return el;
+        }
         if (ft->kind == TY_BUILTIN && (ft->builtin == BI_ENUMERATE || ft->builtin == BI_ZIP)) {
             n->call_kind = CALL_BUILTIN;
             n->builtin = (BuiltinId)ft->builtin;

@@ -797,6 +797,7 @@ static bool stmt_while(Lower *L, Node *n) {
 typedef enum IterKind {
     IT_RANGE, IT_ARRAY, IT_TUPLE, IT_ENUMERATE, IT_ZIP,
     IT_LIB, /* a library type (str, list, ...): its lower_len and lower_item */
+    IT_REVERSED, /* subs[0] from its last item to its first */
     IT_NDINDEX, IT_NDENUMERATE, IT_FLAT /* C order over dims[0..nd): the index, (index, item), the item */
 } IterKind;
 
@@ -809,7 +810,7 @@ struct Iter {
     Type *ty;                /* IT_ARRAY/IT_TUPLE/IT_LIB: type of the iterable */
     const LibOps *lib;       /* IT_LIB */
     LLVMValueRef slot;       /* IT_TUPLE: the tuple in memory */
-    Iter *subs;              /* IT_ENUMERATE: 1, IT_ZIP: nsubs */
+    Iter *subs;              /* IT_ENUMERATE, IT_REVERSED: 1, IT_ZIP: nsubs */
     int nsubs;
     LLVMValueRef *dims;      /* IT_NDINDEX, IT_NDENUMERATE, IT_FLAT: nd extents (i64) */
     int nd;
@@ -967,6 +968,16 @@ static bool iter_init(Lower *L, Node *e, Iter *it) {
     if (is_builtin_call(e, BI_NP_NDINDEX) || is_builtin_call(e, BI_NP_NDENUMERATE) ||
         (e->kind == N_ATTRIBUTE && e->attr_kind == ATTR_ARRAY_FLAT))
         return nd_init(L, e, it);
+    if (is_builtin_call(e, BI_REVERSED)) {
+        it->kind = IT_REVERSED;
+        it->subs = arena_alloc(&L->c->arena, sizeof(Iter));
+        it->nsubs = 1;
+        if (!iter_init(L, VEC_AT(e->args, 0), &it->subs[0]))
+            return false;
+        it->ety = it->subs[0].ety;
+        it->len = it->subs[0].len;
+        return true;
+    }
     if (is_builtin_call(e, BI_ENUMERATE) || is_builtin_call(e, BI_ZIP)) {
         bool en = e->builtin == BI_ENUMERATE;
         int n = 0;
@@ -1089,6 +1100,10 @@ static LLVMValueRef iter_item(Lower *L, const Node *at, Iter *it, LLVMValueRef i
     }
     case IT_LIB:
         return it->lib->lower_item(L, at, it->val, it->ty, i, owned);
+    case IT_REVERSED: {
+        LLVMValueRef j = LLVMBuildSub(L->b, LLVMBuildSub(L->b, it->len, lower_i64(L, 1), ""), i, "rev.i");
+        return iter_item(L, at, &it->subs[0], j, owned);
+    }
     case IT_TUPLE: {
         LLVMTypeRef et = lower_type(L, it->ety);
         LLVMValueRef p = LLVMBuildGEP2(L->b, et, it->slot, &i, 1, "");
