@@ -78,6 +78,13 @@ int infer_index_store_array(Inf *I, Node *t, Node **pv, Type *vt);
  * left to a local variable). */
 void infer_prune_branches(Inf *I, bool *hide);
 
+/* isinstance(x, cls) at compile time: the qualified name of a class node
+ * ("builtins.int", "numpy.ndarray", "numpy.float64"; NULL when it names
+ * no class hpcjit knows), and whether a value of type t is an instance of
+ * that class (1, 0; -1 when it cannot say). */
+const char *infer_class_name(const HjFunction *hf, const Node *n);
+int infer_isinstance(const Type *t, const char *cls);
+
 /* infer_text.c: print() and f-strings (print arguments, raise/assert
  * messages); a string constant (N_CONST or a folded global). */
 Type *infer_print_call(Inf *I, Node *n);

@@ -686,6 +686,34 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         if (nz >= 0 && lib_ops((BuiltinId)nz))
             return builtin_call(I, n, (BuiltinId)nz, self);
     }
+    if (id == BI_ISINSTANCE) { /* decided from the typed value: a constant */
+        if (!no_keywords(I, n, "isinstance") || !nargs_between(I, n, "isinstance", 2, 2))
+            return NULL;
+        Type *t = infer_expr_opt(I, ARG(0));
+        if (!t)
+            return NULL;
+        if (IS_UNK(t))
+            return TY_UNK(I);
+        Node *c = VEC_AT(n->args, 1);
+        int nc = c->kind == N_TUPLE ? c->args.len : 1, any = 0;
+        for (int k = 0; k < nc; k++) {
+            Node *ck = c->kind == N_TUPLE ? VEC_AT(c->args, k) : c;
+            const char *cls = infer_class_name(I->s->hf, ck);
+            int r = infer_isinstance(t, cls);
+            if (r < 0)
+                return UNSUP(I, ck, "isinstance() with %s%s is not supported by hpcjit (known: int, float, "
+                             "complex, bool, tuple, str, np.ndarray)",
+                             cls ? cls : "this class", t->kind == TY_OPTIONAL ? " on an Optional value" : "");
+            any |= r;
+        }
+        if (I->final) { /* the call becomes its value */
+            n->kind = N_CONST;
+            n->cval.kind = CVAL_BOOL;
+            n->cval.i = any;
+            n->args.len = 0;
+        }
+        return T(I, TY_BOOL);
+    }
     const LibOps *ops = lib_ops(id); /* a library feature's (lib/registry.h) */
     if (ops && ops->infer_call)
         return ops->infer_call(I, n, id, self);

@@ -19,6 +19,7 @@
  * break or continue in the same block are dropped: they cannot run. */
 #include "infer.h"
 
+#include <stdio.h>
 #include <string.h>
 
 typedef enum { UNKNOWN, FALSE_, TRUE_ } Tri;
@@ -119,6 +120,8 @@ static bool is_none_const(const Node *n) { return n && n->kind == N_CONST && n->
 
 /* `p is None` / `p is not None` / `None is p`: true when the argument is
  * None, as far as `ok` (the arguments nothing has assigned) allows. */
+static Tri decide_isinstance(const Prune *P, const Node *e, const bool *ok);
+
 static Tri decide(const Prune *P, const Node *e, const bool *ok) {
     switch (e->kind) {
     case N_COMPARE: {
@@ -134,6 +137,8 @@ static Tri decide(const Prune *P, const Node *e, const bool *ok) {
         bool none = P->s->argtys[i]->kind == TY_NONE;
         return none == (e->ops[0] == OP_IS) ? TRUE_ : FALSE_;
     }
+    case N_CALL:
+        return decide_isinstance(P, e, ok);
     case N_UNARYOP:
         if (e->op == OP_NOT) {
             Tri t = decide(P, e->a, ok);
@@ -153,6 +158,77 @@ static Tri decide(const Prune *P, const Node *e, const bool *ok) {
     default:
         return UNKNOWN;
     }
+}
+
+const char *infer_class_name(const HjFunction *hf, const Node *n) {
+    const char *mod = NULL, *attr = NULL;
+    if (n->kind == N_NAME) {
+        for (int i = 0; i < hf->nenv; i++)
+            if (hf->env[i].name && strcmp(hf->env[i].name, n->name) == 0)
+                return hf->env[i].kind == HJ_ENV_BUILTIN ? hf->env[i].qualname : NULL;
+        return NULL;
+    }
+    if (n->kind == N_ATTRIBUTE && n->a->kind == N_NAME) {
+        for (int i = 0; i < hf->nenv; i++)
+            if (hf->env[i].name && strcmp(hf->env[i].name, n->a->name) == 0 && hf->env[i].kind == HJ_ENV_MODULE)
+                mod = hf->env[i].qualname;
+        attr = n->name;
+    }
+    if (!mod || !attr)
+        return NULL;
+    static _Thread_local char buf[128];
+    snprintf(buf, sizeof buf, "%s.%s", mod, attr);
+    return buf;
+}
+
+int infer_isinstance(const Type *t, const char *cls) {
+    if (!t || !cls || t->kind == TY_UNKNOWN || t->kind == TY_OPTIONAL)
+        return -1;
+    if (strcmp(cls, "builtins.object") == 0)
+        return 1;
+    /* Python's classes, as Numba decides them from the type: an integer
+     * value is an int and a float64 a float whether it came from Python or
+     * from a NumPy array (NumPy's scalar classes cannot be told apart that
+     * way, so they are not decided) */
+    if (strcmp(cls, "builtins.int") == 0)
+        return t->kind == TY_BOOL || ty_is_int(t);
+    if (strcmp(cls, "builtins.bool") == 0)
+        return t->kind == TY_BOOL;
+    if (strcmp(cls, "builtins.float") == 0)
+        return ty_is_float(t);
+    if (strcmp(cls, "builtins.complex") == 0)
+        return ty_is_complex(t);
+    if (strcmp(cls, "builtins.tuple") == 0)
+        return t->kind == TY_TUPLE;
+    if (strcmp(cls, "builtins.str") == 0)
+        return t->kind == TY_STRING;
+    if (strcmp(cls, "numpy.ndarray") == 0)
+        return t->kind == TY_ARRAY;
+    return -1;
+}
+
+/* isinstance(arg, C) / isinstance(arg, (C, D)) on an argument nothing
+ * assigned: decided by the argument's type. */
+static Tri decide_isinstance(const Prune *P, const Node *e, const bool *ok) {
+    if (e->args.len != 2 || e->keywords.len || e->a->kind != N_NAME || !P->s->hf)
+        return UNKNOWN;
+    const char *fn = infer_class_name(P->s->hf, e->a);
+    const Node *x = VEC_AT(e->args, 0), *c = VEC_AT(e->args, 1);
+    if (!fn || strcmp(fn, "builtins.isinstance") != 0 || x->kind != N_NAME)
+        return UNKNOWN;
+    int i = param_of(P, x->name);
+    if (i < 0 || !ok[i])
+        return UNKNOWN;
+    int n = c->kind == N_TUPLE ? c->args.len : 1;
+    bool any = false;
+    for (int k = 0; k < n; k++) {
+        const Node *ck = c->kind == N_TUPLE ? VEC_AT(c->args, k) : c;
+        int r = infer_isinstance(P->s->argtys[i], infer_class_name(P->s->hf, ck));
+        if (r < 0)
+            return UNKNOWN;
+        any = any || r;
+    }
+    return any ? TRUE_ : FALSE_;
 }
 
 /* ---- rewriting ---------------------------------------------------------------- */
