@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <llvm-c/Core.h>
+
 typedef struct CompilerState {
     /* The process's JIT, made on first use.  Never destroyed: dispatchers
      * keep raw entry addresses into its memory until the very end. */
@@ -325,8 +327,11 @@ static PyObject *compiler_target_info(PyObject *mod, PyObject *unused) {
     HjTarget t;
     memset(&t, 0, sizeof t);
     hj_target_host(&t);
-    PyObject *out = Py_BuildValue("{s:s,s:s,s:s,s:i}", "triple", t.triple, "cpu", t.cpu,
-                                  "features", t.features, "opt_level", t.opt_level);
+    unsigned major = 0, minor = 0, patch = 0;
+    LLVMGetVersion(&major, &minor, &patch); /* the LLVM linked in: part of cache keys */
+    PyObject *out = Py_BuildValue("{s:s,s:s,s:s,s:i,s:(III)}", "triple", t.triple, "cpu", t.cpu,
+                                  "features", t.features, "opt_level", t.opt_level,
+                                  "llvm_version", major, minor, patch);
     hj_target_free(&t);
     return out;
 }
@@ -346,7 +351,7 @@ static PyMethodDef compiler_methods[] = {
      "typecode_display(tc) -> display name ('array(float64, 2d, C)')"},
     {"ir_to_asm", compiler_ir_to_asm, METH_O, "ir_to_asm(llvm_ir) -> assembly text"},
     {"target_info", compiler_target_info, METH_NOARGS,
-     "target_info() -> dict(triple, cpu, features, opt_level)"},
+     "target_info() -> dict(triple, cpu, features, opt_level, llvm_version)"},
     {NULL, NULL, 0, NULL},
 };
 

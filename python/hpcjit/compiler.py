@@ -4,6 +4,7 @@ reachable @njit function and hand them to hpcjit._compiler.
 Imported on the first compilation only (_compiler loads libLLVM)."""
 import ast
 import builtins
+import os
 import sys
 import textwrap
 import types as _pytypes
@@ -427,12 +428,24 @@ def gather(disp):
 def _compile(disp, argcodes, rettype, want_ir, want_types):
     from . import _compiler
     funcs, entry = gather(disp)
-    res = _compiler.compile(funcs, entry, list(argcodes), rettype, bool(want_ir), bool(want_types))
-    if config._env_bool("DEBUG_COMPILE", config.DEBUG_COMPILE):
-        print(f"hpcjit: compiled {disp.py_func.__qualname__} {res['signature']}: "
-              f"front end {res['time_frontend'] * 1e3:.2f} ms, "
-              f"LLVM {res['time_llvm'] * 1e3:.2f} ms", file=sys.stderr)
-    return res
+
+    def run():
+        res = _compiler.compile(funcs, entry, list(argcodes), rettype, bool(want_ir),
+                                bool(want_types))
+        if config._env_bool("DEBUG_COMPILE", config.DEBUG_COMPILE):
+            print(f"hpcjit: compiled {disp.py_func.__qualname__} {res['signature']}: "
+                  f"front end {res['time_frontend'] * 1e3:.2f} ms, "
+                  f"LLVM {res['time_llvm'] * 1e3:.2f} ms", file=sys.stderr)
+        return res
+
+    # the on-disk cache (cache.py) sits inside hpcjit.mpi's compile-once
+    # wrapper, so a group's root may answer from it and broadcast the object
+    if not (want_ir or want_types) and (disp.targetoptions.get("cache")
+                                        or os.environ.get("HPCJIT_CACHE")):
+        from . import cache
+        if cache.enabled(disp):
+            return cache.compile_cached(disp, funcs, entry, argcodes, rettype, run)
+    return run()
 
 
 def compile_for(disp, argcodes, rettype=None, want_ir=False, want_types=False):
@@ -448,6 +461,7 @@ def compile_for(disp, argcodes, rettype=None, want_ir=False, want_types=False):
         "types_text": res.get("types_text"),
         "time_frontend": res.get("time_frontend"),
         "time_llvm": res.get("time_llvm"),
+        "cache": res.get("cache"),  # "hit", "miss" or None (not cached)
     }
     if res.get("uses_mpi"):
         # compiled code calls MPI through the runtime's table: start MPI
