@@ -366,9 +366,11 @@ def _lock_state(lock):
     if time.time() - st.st_mtime > _lock_stale_seconds():
         return "stale", st
     parts = text.split()
-    if len(parts) >= 2 and parts[0].isdigit() and parts[1] == _hostname():
-        if not _pid_alive(int(parts[0])):
-            return "stale", st
+    if len(parts) < 3 or not parts[0].isdigit():
+        # killed while writing its line: give its owner a few seconds
+        return ("stale" if time.time() - st.st_mtime > 5 else "held"), st
+    if parts[1] == _hostname() and not _pid_alive(int(parts[0])):
+        return "stale", st
     return "held", st
 
 
