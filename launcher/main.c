@@ -1,9 +1,12 @@
 /* hpcjit - the command-line program.  Subcommands:
  *   topo   the node, its architecture key and the thread plan
- * (later issues add run, cc and cache). */
+ *   run    a program as a job (run.c)
+ *   cache  the compile cache: python -m hpcjit.cache (later: cc). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hpcjit/compiler.h"
 #include "hpcjit/topo.h"
@@ -23,6 +26,8 @@ static const char main_usage[] =
     "           its architecture key and the thread plan\n"
     "  run      start a program as a job of MPI ranks: srun inside Slurm,\n"
     "           mpirun outside, directly for one rank\n"
+    "  cache    the compile cache: list, info, clear, prune --max-size SIZE\n"
+    "           (runs $HPCJIT_PYTHON -m hpcjit.cache, default python3)\n"
     "\n"
     "'hpcjit <command> --help' describes a command.\n";
 
@@ -249,6 +254,30 @@ done:
     return rc;
 }
 
+/* hpcjit cache ARGS: the management commands live in Python beside the
+ * cache (python/hpcjit/cache.py); run them with the job's interpreter. */
+static int cmd_cache(int argc, char **argv)
+{
+    const char *py = getenv("HPCJIT_PYTHON");
+    if (!py || !*py)
+        py = "python3";
+    char **args = calloc((size_t)argc + 3, sizeof *args);
+    if (!args) {
+        fputs("hpcjit cache: out of memory\n", stderr);
+        return 1;
+    }
+    args[0] = (char *)py;
+    args[1] = "-m";
+    args[2] = "hpcjit.cache";
+    for (int i = 1; i < argc; i++)
+        args[i + 2] = argv[i];
+    fflush(NULL);
+    execvp(py, args);
+    fprintf(stderr, "hpcjit cache: cannot run '%s': %s\n", py, strerror(errno));
+    free(args);
+    return errno == ENOENT ? 127 : 126;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -273,6 +302,8 @@ int main(int argc, char **argv)
         return cmd_topo(argc - 1, argv + 1);
     if (strcmp(cmd, "run") == 0)
         return cmd_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "cache") == 0)
+        return cmd_cache(argc - 1, argv + 1);
     fprintf(stderr, "hpcjit: unknown command '%s'\n\n%s", cmd, main_usage);
     return 2;
 }

@@ -18,7 +18,7 @@
 
 const char run_usage[] =
     "usage: hpcjit run [-n RANKS] [-c THREADS_PER_RANK] [--gpus-per-rank G]\n"
-    "                  [--bind cores|none] [--cache-dir DIR] [--compile-once]\n"
+    "                  [--bind cores|none] [--cache-dir DIR] [--no-cache] [--compile-once]\n"
     "                  [--dry-run] [--json] [--] PROGRAM [ARGS...]\n"
     "\n"
     "Start PROGRAM as a job of RANKS processes with THREADS_PER_RANK threads each.\n"
@@ -51,7 +51,16 @@ const char run_usage[] =
     "  --cache-dir DIR          compile cache (HPCJIT_CACHE_DIR); default inside\n"
     "                           Slurm: ${SLURM_TMPDIR:-${TMPDIR:-/tmp}}/hpcjit-$USER-$SLURM_JOB_ID\n"
     "                           (node-local: never a shared file system written by\n"
-    "                           every rank); outside Slurm: unchanged\n"
+    "                           every rank); outside Slurm: unchanged (hpcjit's\n"
+    "                           default, ~/.cache/hpcjit or node-local); a\n"
+    "                           directory shared by the job's nodes also works\n"
+    "                           (one compile per architecture for the whole job)\n"
+    "  --no-cache               HPCJIT_CACHE=0: no on-disk cache.  Without it the\n"
+    "                           cache is on for every function (HPCJIT_CACHE=1,\n"
+    "                           unless HPCJIT_CACHE is set): the first rank that\n"
+    "                           needs a specialisation compiles it, ranks of the\n"
+    "                           same architecture wait on its lock file and load\n"
+    "                           it (no MPI collective; see docs/CACHE.md)\n"
     "  --compile-once           HPCJIT_MPI_COMPILE_ONCE=1: one rank per node\n"
     "                           architecture compiles and broadcasts the code\n"
     "                           (every rank must call jitted functions with the\n"
@@ -341,7 +350,7 @@ static int run_child(char **argv)
 /* ---- the command ----------------------------------------------------------- */
 
 static int build_plan(RunPlan *p, long ranks, long threads, long gpus, int bind, const char *cache_dir,
-                      int compile_once, char **prog, int nprog)
+                      int cache, int compile_once, char **prog, int nprog)
 {
     const char *job = getenv("SLURM_JOB_ID");
     int in_slurm = job && *job;
@@ -383,6 +392,11 @@ static int build_plan(RunPlan *p, long ranks, long threads, long gpus, int bind,
         cache_dir = buf;
     }
     if (cache_dir && env_add(p, "HPCJIT_CACHE_DIR", cache_dir) < 0)
+        return -1;
+    /* the cache on by default; a value the user set wins over the default */
+    const char *user_cache = getenv("HPCJIT_CACHE");
+    if (!cache ? env_add(p, "HPCJIT_CACHE", "0") < 0
+               : (!user_cache || !*user_cache) && env_add(p, "HPCJIT_CACHE", "1") < 0)
         return -1;
     if (gpus > 0 && env_addl(p, "HPCJIT_GPUS_PER_RANK", gpus) < 0)
         return -1;
@@ -464,7 +478,7 @@ static int build_plan(RunPlan *p, long ranks, long threads, long gpus, int bind,
 int cmd_run(int argc, char **argv)
 {
     long ranks = 0, threads = 0, gpus = 0;
-    int bind = 1, dry = 0, json = 0, compile_once = 0, rc = 1;
+    int bind = 1, dry = 0, json = 0, compile_once = 0, cache = 1, rc = 1;
     const char *cache_dir = NULL;
     RunPlan plan;
     memset(&plan, 0, sizeof plan);
@@ -506,6 +520,8 @@ int cmd_run(int argc, char **argv)
                 json = 1;
             else if (strcmp(a, "--compile-once") == 0)
                 compile_once = 1;
+            else if (strcmp(a, "--no-cache") == 0)
+                cache = 0;
             else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
                 fputs(run_usage, stdout);
                 return 0;
@@ -550,7 +566,8 @@ int cmd_run(int argc, char **argv)
         return 2;
     }
 
-    int brc = build_plan(&plan, ranks, threads, gpus, bind, cache_dir, compile_once, argv + i, argc - i);
+    int brc = build_plan(&plan, ranks, threads, gpus, bind, cache_dir, cache, compile_once, argv + i,
+                         argc - i);
     if (brc < 0) {
         if (brc == -1)
             fputs("hpcjit run: out of memory\n", stderr);

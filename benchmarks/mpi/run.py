@@ -68,6 +68,7 @@ def run_job(hpcjit, impl, ranks, threads, extra, timeout):
     env = dict(os.environ)
     for k in ("HPCJIT_MPI_COMPILE_ONCE", "HPCJIT_DEBUG_COMPILE", "NUMBA_NUM_THREADS"):
         env.pop(k, None)
+    env["HPCJIT_CACHE"] = "0"  # time to first result with compilation (hpcjit run caches otherwise)
     t0 = time.perf_counter()
     try:
         p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)

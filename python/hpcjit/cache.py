@@ -494,7 +494,8 @@ def compile_cached(disp, funcs, entry, argcodes, rettype, compile_fn):
         res = compile_fn()
         meta = {"entry_symbol": res["entry_symbol"], "rettype": res["rettype"],
                 "signature": res["signature"], "uses_mpi": bool(res.get("uses_mpi")),
-                "name": _name(disp), "argcodes": list(argcodes), "explicit_rettype": rettype,
+                "name": _name(disp), "file": funcs[entry][2], "argcodes": list(argcodes),
+                "explicit_rettype": rettype,
                 "created": time.time(), "host": _hostname(),
                 "compile_s": (res.get("time_frontend") or 0.0) + (res.get("time_llvm") or 0.0)}
         try:
@@ -577,7 +578,7 @@ def _describe(arch, path, st):
         with open(path, "rb") as f:
             data = f.read()
         _, meta, _ = decode(data)
-        item.update(name=meta.get("name"), signature=meta.get("signature"),
+        item.update(name=meta.get("name"), file=meta.get("file"), signature=meta.get("signature"),
                     compile_s=meta.get("compile_s"), valid=True)
     except (OSError, ValueError, EOFError, TypeError) as exc:
         item.update(valid=False, error=str(exc))
@@ -634,7 +635,7 @@ def main(argv=None):
             out.write("\n")
         else:
             for it in items:
-                what = f"{it.get('name')} {it.get('signature')}" if it["valid"] else \
+                what = f"{it.get('name')} {it.get('signature')}  [{it.get('file')}]" if it["valid"] else \
                     f"(invalid: {it['error']})"
                 out.write(f"{it['arch']}  {_human(it['size']):>10}  {what}\n")
             out.write(f"{len(items)} entries, {_human(sum(i['size'] for i in items))}\n")

@@ -47,7 +47,7 @@ __all__ = ["SUM", "PROD", "MIN", "MAX", "ANY_SOURCE", "ANY_TAG", "init", "finali
 
 _lib = None          # hpcjit._mpi once loaded
 _ready = False       # MPI initialised and this module set up
-_stats = {"compiled": 0, "received": 0, "local_fallbacks": 0, "compile_once": False,
+_stats = {"compiled": 0, "received": 0, "local_fallbacks": 0, "cache_hits": 0, "compile_once": False,
           "arch_key": None, "groups": 1, "group_size": 1, "group_root": 0}
 _group = None        # the architecture group's communicator (compile once)
 
@@ -450,7 +450,8 @@ def compile_stats():
     """This rank's compile counts since hpcjit.mpi started: 'compiled' (ran
     the compiler), 'received' (loaded object code compiled by its group's
     root), 'local_fallbacks' (compiled itself because the ranks disagreed
-    on what to compile), with 'compile_once', 'arch_key', 'groups' (distinct
+    on what to compile), 'cache_hits' (loaded from the on-disk cache,
+    hpcjit.cache), with 'compile_once', 'arch_key', 'groups' (distinct
     architectures), 'group_size', 'group_root' (world rank), 'rank', 'size'."""
     out = dict(_stats)
     if _ready:
@@ -507,9 +508,11 @@ def _install_compile_hook():
         name = disp.py_func.__qualname__
         if _group is None or want_ir or want_types or _stats["group_size"] < 2:
             res = orig(disp, argcodes, rettype, want_ir, want_types)
-            _stats["compiled"] += 1
+            hit = res.get("cache") == "hit"  # loaded from the on-disk cache (cache.py)
+            _stats["cache_hits" if hit else "compiled"] += 1
             if _debug():
-                print(f"hpcjit: rank {me} compiled {name} {res.get('signature')}", file=sys.stderr)
+                print(f"hpcjit: rank {me} {'loaded from the cache' if hit else 'compiled'} {name} "
+                      f"{res.get('signature')}", file=sys.stderr)
             return res
         return _collective_compile(orig, me, disp, argcodes, rettype)
 
@@ -531,9 +534,11 @@ def _collective_compile(orig, me, disp, argcodes, rettype):
             raise
         data = {k: res.get(k) for k in _FIELDS}
         lib.bcast_bytes(pickle.dumps(("ok", key, data), protocol=pickle.HIGHEST_PROTOCOL), 0, _group)
-        _stats["compiled"] += 1
+        hit = res.get("cache") == "hit"
+        _stats["cache_hits" if hit else "compiled"] += 1
         if _debug():
-            print(f"hpcjit: rank {me} compiled {name} {res.get('signature')} and sent "
+            print(f"hpcjit: rank {me} {'loaded from the cache' if hit else 'compiled'} {name} "
+                  f"{res.get('signature')} and sent "
                   f"{len(data['object'] or b'')} bytes to {_stats['group_size'] - 1} rank(s)",
                   file=sys.stderr)
         return res

@@ -42,7 +42,7 @@ def test_slurm():
     assert js["argv"] == ["srun", "-n", "4", "-c", "2", "--cpu-bind=cores", "--kill-on-bad-exit=1",
                           "--gpus-per-node=2", "prog", "a b"], js["argv"]
     assert js["env"] == {"HPCJIT_NUM_THREADS": "2", "OMP_NUM_THREADS": "2", "SRUN_CPUS_PER_TASK": "2",
-                         "HPCJIT_CACHE_DIR": "/lscratch/job/hpcjit-alice-1234",
+                         "HPCJIT_CACHE_DIR": "/lscratch/job/hpcjit-alice-1234", "HPCJIT_CACHE": "1",
                          "HPCJIT_GPUS_PER_RANK": "1"}, js["env"]
     assert "srun -n 4 -c 2 --cpu-bind=cores --kill-on-bad-exit=1 --gpus-per-node=2 prog 'a b'" in text, text
     assert "export SRUN_CPUS_PER_TASK=2" in text, text
@@ -89,7 +89,12 @@ def test_mpirun():
     # one rank, no Slurm: the program itself
     _, js = dry(["-n", "1", "-c", "2", "prog", "x"], env)
     assert js["launcher"] == "direct" and js["argv"] == ["prog", "x"], js
-    assert js["env"] == {"HPCJIT_NUM_THREADS": "2", "OMP_NUM_THREADS": "2"}, js
+    assert js["env"] == {"HPCJIT_NUM_THREADS": "2", "OMP_NUM_THREADS": "2", "HPCJIT_CACHE": "1"}, js
+    # the cache: on by default, --no-cache turns it off, the user's HPCJIT_CACHE wins
+    _, js = dry(["-n", "1", "--no-cache", "prog"], env)
+    assert js["env"]["HPCJIT_CACHE"] == "0", js
+    _, js = dry(["-n", "1", "prog"], dict(env, HPCJIT_CACHE="0"))
+    assert "HPCJIT_CACHE" not in js["env"], js
 
 
 def test_errors_and_status():
@@ -99,7 +104,7 @@ def test_errors_and_status():
         assert p.returncode == 2 and p.stderr.startswith("hpcjit run:"), (bad, p.returncode, p.stderr)
     h = subprocess.run([HPCJIT, "run", "--help"], capture_output=True, text=True)
     for opt in ("-n,", "--ranks", "-c,", "--threads", "--gpus-per-rank", "--bind", "--cache-dir", "--compile-once",
-                "--dry-run", "--json", "--help", "HPCJIT_PYTHON", "HPCJIT_MPIEXEC", "HPCJIT_CACHE_DIR",
+                "--no-cache", "HPCJIT_CACHE", "--dry-run", "--json", "--help", "HPCJIT_PYTHON", "HPCJIT_MPIEXEC", "HPCJIT_CACHE_DIR",
                 "srun", "mpirun", "SRUN_CPUS_PER_TASK", "--kill-on-bad-exit=1"):
         assert opt in h.stdout, opt
     assert run(["-n", "1", "sh", "-c", "exit 7"], env, check=False).returncode == 7

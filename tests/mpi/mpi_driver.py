@@ -1,5 +1,5 @@
 """Start a test program of this directory under mpirun and check its output.
-    python3 mpi_driver.py collectives|compile_once|compile_every|raises|raises_run|raises_jit|example_NAME NP
+    python3 mpi_driver.py collectives|compile_once|compile_every|cache|raises|raises_run|raises_jit|example_NAME NP
 (example_NAME runs examples/mpi_NAME.py, raises_run raises.py, through $HPCJIT_EXE run)
 Exits 77 (skip) when mpirun or hpcjit._mpi is missing."""
 import os
@@ -35,10 +35,18 @@ if case == "collectives":
 for k in ("HPCJIT_MPI_COMPILE_ONCE", "HPCJIT_DEBUG_COMPILE", "NUMBA_DEBUG_COMPILE"):
     env.pop(k, None)
 env["HPCJIT_NUM_THREADS"] = "1"
+# these count compilations: no on-disk cache (hpcjit run turns it on otherwise)
+env["HPCJIT_CACHE"] = "0"
+if case == "cache":
+    import tempfile
+    env["HPCJIT_CACHE"] = "1"
+    env["HPCJIT_CACHE_DIR"] = tempfile.mkdtemp(prefix="hpcjit-cache-test-")
+    env["HPCJIT_CACHE_WAIT"] = "120"
 if case == "compiled":
     # hpcjit.mpi.prange under parallel=True: blocks per rank, then threads
     env["HPCJIT_NUM_THREADS"] = "2"
-script = {"compile_every": "compile_once", "raises_run": "raises", "raises_jit": "raises"}.get(case, case)
+script = {"compile_every": "compile_once", "raises_run": "raises", "raises_jit": "raises",
+          "cache": "cache_ranks"}.get(case, case)
 if case == "compile_once":
     env["HPCJIT_MPI_COMPILE_ONCE"] = "1"
     env["HPCJIT_DEBUG_COMPILE"] = "1"
@@ -94,6 +102,32 @@ elif case in ("compile_once", "compile_every"):
             fail("HPCJIT_DEBUG_COMPILE lines missing")
     elif compiled != specs * nprocs or received:
         fail(f"compile every rank: {line[0]}")
+elif case == "cache":
+    # one compile per specialisation over the ranks, +1 for rank 0's own
+    # function; then a warm directory (no compile), then every rank compiling
+    def counts(proc):
+        if proc.returncode != 0:
+            fail("non-zero exit")
+        line = [l for l in proc.stdout.splitlines() if l.startswith("compiled ")]
+        if not line:
+            fail("no counts")
+        w = line[0].split()
+        return int(w[1]), int(w[3]), int(w[5]), float(w[7])
+    compiled, hits, specs, cold = counts(p)
+    if compiled != specs + 1 or hits != specs * (nprocs - 1):
+        fail(f"cache compile once: {out}")
+    warm = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+    compiled, hits, specs, warm_s = counts(warm)
+    if compiled != 0 or hits != specs * nprocs + 1:
+        fail(f"warm cache: {warm.stdout}")
+    every = subprocess.run(cmd, env=dict(env, HPCJIT_CACHE="0"), capture_output=True, text=True,
+                           timeout=300)
+    compiled, hits, specs, every_s = counts(every)
+    if compiled != specs * nprocs + 1 or hits:
+        fail(f"without the cache: {every.stdout}")
+    print(f"time to first result, {nprocs} ranks: every rank compiling {every_s:.3f} s, "
+          f"empty cache {cold:.3f} s, warm cache {warm_s:.3f} s")
+    shutil.rmtree(env["HPCJIT_CACHE_DIR"], ignore_errors=True)
 elif case.startswith("example_"):
     if p.returncode != 0 or f"ranks {nprocs}" not in out:
         fail("the example failed")
