@@ -18,6 +18,7 @@ serve a heterogeneous cluster.  docs/CACHE.md has the file format, the
 locking protocol and the trust boundary.
 
     python -m hpcjit.cache list|info|clear|prune --max-size 1G [--json]
+    python -m hpcjit.cache warm SCRIPT.py | -m MODULE
 """
 import marshal
 import os
@@ -407,7 +408,9 @@ def _name(disp):
 
 
 def _entry_path(d, disp, key):
-    return os.path.join(d, f"{_slug(_name(disp))}-{key.hex()}{SUFFIX}")
+    # the qualname only: `python -m hpcjit.cache warm` runs a script under
+    # another module name than __main__ (the key decides, the name helps people)
+    return os.path.join(d, f"{_slug(disp.py_func.__qualname__)}-{key.hex()}{SUFFIX}")
 
 
 def _load(path, key, t0, disp, how):
@@ -601,12 +604,51 @@ def _human(n):
         n /= 1024
 
 
+def _warm(args, root):
+    """Import a script or module with every function cached, so that its
+    explicit signatures compile (or load) now: a build step of a batch
+    script, before the ranks start.  Functions without signatures compile
+    on first call as usual (then once per architecture, through the lock)."""
+    import json
+    import runpy
+    if bool(args.module) == bool(args.script):
+        print("hpcjit cache warm: give a script or -m MODULE", file=sys.stderr)
+        return 2
+    os.environ["HPCJIT_CACHE"] = "1"
+    t0 = time.perf_counter()
+    if args.module:
+        runpy.run_module(args.module, run_name="__hpcjit_warm__", alter_sys=True)
+        what = args.module
+    else:
+        what = os.path.abspath(args.script)
+        sys.path.insert(0, os.path.dirname(what))
+        runpy.run_path(what, run_name="__hpcjit_warm__")
+    # under `python -m hpcjit.cache` this module is __main__; the compile
+    # path counted in hpcjit.cache
+    from hpcjit.cache import stats as counts
+    out = {"source": what, "dir": root, "compiled": counts["misses"], "loaded": counts["hits"],
+           "rejected": counts["rejected"], "seconds": time.perf_counter() - t0}
+    if args.json:
+        json.dump(out, sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    else:
+        print(f"warmed {root} from {what}: {out['compiled']} compiled, {out['loaded']} already "
+              f"there ({out['seconds']:.2f} s)")
+    return 0
+
+
 def main(argv=None):
     import argparse
     import json
     p = argparse.ArgumentParser(prog="hpcjit cache", description="hpcjit's compile cache")
     p.add_argument("--dir", help="cache directory (default: HPCJIT_CACHE_DIR, ...)")
     sub = p.add_subparsers(dest="cmd", required=True)
+    w = sub.add_parser("warm", help="fill the cache with the functions of a script or module "
+                       "that have explicit signatures (compiled at decoration)")
+    w.add_argument("-m", dest="module", help="a module name instead of a script")
+    w.add_argument("script", nargs="?", help="a Python file, run as a module named "
+                   "'__hpcjit_warm__' (its `if __name__ == \"__main__\":` part does not run)")
+    w.add_argument("--json", action="store_true", help="print JSON")
     for name, help_ in (("list", "list the entries"), ("info", "directory, size, architectures"),
                         ("clear", "remove every entry"), ("prune", "remove old entries")):
         sp = sub.add_parser(name, help=help_)
@@ -619,9 +661,12 @@ def main(argv=None):
                             "('host': this machine's)")
     args = p.parse_args(argv)
     if args.dir:
-        root, why = os.path.abspath(args.dir), "--dir"
-    else:
-        root, why = default_dir()
+        os.environ["HPCJIT_CACHE_DIR"] = os.path.abspath(args.dir)
+    root, why = default_dir()
+    if args.dir:
+        why = "--dir"
+    if args.cmd == "warm":
+        return _warm(args, root)
     arch = getattr(args, "arch", None)
     if arch == "host":
         arch = arch_dir_name()

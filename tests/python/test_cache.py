@@ -604,3 +604,36 @@ def test_hit_latency(tmp_path):
     # on a quiet machine 1/10 and below 2 ms; this one is shared
     assert best[1] < miss[1] / 4
     assert best[1] < 10.0
+
+
+WARM_BODY = """
+import numpy as np
+from hpcjit import njit
+
+@njit(["float64(float64[:])", "int64(int64[:])"])
+def total(a):
+    s = a[0] * 0
+    for x in a:
+        s += x
+    return s
+
+if __name__ == "__main__":
+    for a in (np.arange(4.0), np.arange(4)):
+        assert total(a) == total.py_func(a)
+    print("RESULT", total(np.arange(4.0)), total._infos[0]["cache"])
+"""
+
+
+def test_warm(tmp_path):
+    """`hpcjit cache warm SCRIPT` compiles the explicit signatures into the
+    cache (without running the script's main part); the job then loads them."""
+    prog = tmp_path / "warm_me.py"
+    prog.write_text(textwrap.dedent(WARM_BODY))
+    cd = tmp_path / "cache"
+    out = json.loads(_cli(cd, "warm", str(prog), "--json"))
+    assert out["compiled"] == 2 and out["loaded"] == 0
+    out = json.loads(_cli(cd, "warm", str(prog), "--json"))
+    assert out["compiled"] == 0 and out["loaded"] == 2
+    r = run(prog, cd, {"HPCJIT_CACHE": "1"})
+    assert "RESULT 6.0 hit" in r.stdout
+    assert compiles(r, "total") == 0 and hits(r, "total") == 2
