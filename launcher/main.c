@@ -26,7 +26,8 @@ static const char main_usage[] =
     "           its architecture key and the thread plan\n"
     "  run      start a program as a job of MPI ranks: srun inside Slurm,\n"
     "           mpirun outside, directly for one rank\n"
-    "  cache    the compile cache: list, info, clear, prune --max-size SIZE\n"
+    "  cache    the compile cache: list, info, clear, prune --max-size SIZE,\n"
+    "           warm SCRIPT (compile its explicit signatures before a job)\n"
     "           (runs $HPCJIT_PYTHON -m hpcjit.cache, default python3)\n"
     "\n"
     "'hpcjit <command> --help' describes a command.\n";

@@ -111,6 +111,17 @@ def test_errors_and_status():
     p = run(["-c", "3", "sh", "-c", 'echo "$HPCJIT_NUM_THREADS $OMP_NUM_THREADS"'], env)
     assert p.stdout == "3 3\n", p.stdout
     assert run(["no-such-program-hpcjit"], env, check=False).returncode == 127
+    # hpcjit cache: forwarded to python -m hpcjit.cache
+    build_py = os.path.join(os.path.dirname(os.path.dirname(HPCJIT)), "python")  # build/python
+    py_env = dict(env, HPCJIT_PYTHON=sys.executable,
+                  PYTHONPATH=os.pathsep.join(p for p in (build_py, env.get("PYTHONPATH")) if p))
+    with tempfile.TemporaryDirectory() as d:
+        p = subprocess.run([HPCJIT, "cache", "--dir", d, "info", "--json"], env=py_env,
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0 and json.loads(p.stdout)["dir"] == d, p.stderr
+    p = subprocess.run([HPCJIT, "cache", "info"], env=dict(env, HPCJIT_PYTHON="no-such-python-hpcjit"),
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 127 and "hpcjit cache: cannot run" in p.stderr, p.stderr
 
 
 def test_real_mpirun():
