@@ -119,11 +119,19 @@ def _slug(text, limit=60):
     return re.sub(r"[^A-Za-z0-9_.+-]", "_", text)[:limit] or "_"
 
 
+_TARGET_VARS = ("HPCJIT_CPU_NAME", "NUMBA_CPU_NAME", "HPCJIT_CPU_FEATURES", "NUMBA_CPU_FEATURES",
+                "HPCJIT_OPT", "NUMBA_OPT")
+
+
 def _target():
-    t = _state.get("target")
+    """_compiler.target_info(): what the code generator will use, read again
+    when one of the variables it reads changes (the compiler reads them at
+    every compilation)."""
+    k = ("target",) + tuple(os.environ.get(v) for v in _TARGET_VARS)
+    t = _state.get(k)
     if t is None:
         from . import _compiler
-        t = _state["target"] = _compiler.target_info()
+        t = _state[k] = _compiler.target_info()
     return t
 
 
@@ -197,13 +205,19 @@ def arch_dir():
     be used (created and checked once per process and directory)."""
     env = os.environ
     k = ("dir", env.get("HPCJIT_CACHE_DIR"), env.get("NUMBA_CACHE_DIR"), env.get("XDG_CACHE_HOME"),
-         env.get("HOME"))
+         env.get("HOME"), arch_dir_name())
     got = _state.get(k)
     if got is None:
         root, _ = default_dir()
-        d = os.path.join(root, arch_dir_name())
+        d = os.path.join(root, k[-1])
         got = _state[k] = (d, _trusted_dir(root) and _trusted_dir(d))
     return got[0] if got[1] else None
+
+
+def _forget_dirs():
+    """The directory went away (removed by hand): check it again next time."""
+    for k in [k for k in _state if isinstance(k, tuple) and k[0] == "dir"]:
+        del _state[k]
 
 
 # ---- entries ------------------------------------------------------------------------------
@@ -505,6 +519,8 @@ def compile_cached(disp, funcs, entry, argcodes, rettype, compile_fn):
             _write(path, encode(key, meta, res["object"]))
             stats["writes"] += 1
         except OSError as exc:  # a full or read-only disk costs the cache, not the program
+            if isinstance(exc, FileNotFoundError):
+                _forget_dirs()
             if _debug():
                 print(f"hpcjit: cache: cannot write {path}: {exc}", file=sys.stderr)
         res["cache"] = "miss"

@@ -184,6 +184,31 @@ def test_target_overrides_are_keys(tmp_path):
     assert compiles(r) == 0 and hits(r) == 1
 
 
+SWITCH_MAIN = """
+import os
+got = kern(ARG)
+assert got == kern.py_func(ARG)
+os.environ["HPCJIT_CPU_NAME"] = "x86-64"      # read by the compiler at every compilation
+os.environ["HPCJIT_CPU_FEATURES"] = "+sse2"
+
+@njit(cache=True)
+def other(a):
+    return a.sum()
+assert other(ARG) == other.py_func(ARG)
+print("RESULT", got, kern._infos[-1]["cache"])
+"""
+
+
+def test_target_change_in_process(tmp_path):
+    prog = write_prog(tmp_path, main=SWITCH_MAIN, name="switch.py")
+    cd = tmp_path / "cache"
+    run(prog, cd)
+    dirs = sorted(p.name for p in cd.iterdir())
+    assert len(dirs) == 2 and any(d.startswith("x86-64-") for d in dirs), dirs
+    other = [p for p in entries(cd) if p.name.startswith("other-")]
+    assert len(other) == 1 and other[0].parent.name.startswith("x86-64-")
+
+
 def test_key_in_process():
     funcs = [("f", "f", "/x.py", "def f(a):\n    return a\n", 1, 0, [("K", "float", 1.0)], {})]
     k = cache.cache_key(funcs, 0, ("d",), None)
