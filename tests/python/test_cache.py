@@ -662,3 +662,40 @@ def test_warm(tmp_path):
     r = run(prog, cd, {"HPCJIT_CACHE": "1"})
     assert "RESULT 6.0 hit" in r.stdout
     assert compiles(r, "total") == 0 and hits(r, "total") == 2
+
+
+def test_node_local_default_on_network_home(tmp_path, monkeypatch):
+    for v in ("HPCJIT_CACHE_DIR", "NUMBA_CACHE_DIR"):
+        monkeypatch.delenv(v, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home-cache"))
+    monkeypatch.setenv("SLURM_TMPDIR", str(tmp_path / "local"))
+    monkeypatch.setenv("USER", "alice")
+    monkeypatch.setattr(cache, "_fs_type", lambda path: "ext4")
+    assert cache.default_dir()[0] == str(tmp_path / "home-cache" / "hpcjit")
+    monkeypatch.setattr(cache, "_fs_type", lambda path: "nfs4")
+    d, why = cache.default_dir()
+    assert d == str(tmp_path / "local" / "hpcjit-alice") and "nfs4" in why
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "nb"))
+    assert cache.default_dir() == (str(tmp_path / "nb"), "NUMBA_CACHE_DIR")
+    monkeypatch.setenv("HPCJIT_CACHE_DIR", str(tmp_path / "hj"))
+    assert cache.default_dir() == (str(tmp_path / "hj"), "HPCJIT_CACHE_DIR")
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to give files to another user")
+def test_files_of_another_user(tmp_path):
+    """The trust boundary: a directory or an entry owned by someone else is
+    not used (the cache runs the code it loads)."""
+    prog = write_prog(tmp_path)
+    cd = tmp_path / "cache"
+    first = run(prog, cd)
+    (entry,) = entries(cd)
+    os.chown(entry, 12345, 12345)
+    r = run(prog, cd)
+    assert "owned by uid 12345" in r.stderr and compiles(r) == 1
+    assert r.stdout.split()[1] == first.stdout.split()[1]
+    cd2 = tmp_path / "theirs"
+    cd2.mkdir(mode=0o700)
+    os.chown(cd2, 12345, 12345)
+    r = run(prog, cd2)
+    assert "belongs to uid 12345" in r.stderr and compiles(r) == 1
+    assert entries(cd2) == []
