@@ -1446,6 +1446,14 @@ static bool lower_stmt(Lower *L, Node *n) {
     case N_RAISE: return stmt_raise(L, n);
     case N_TRY: return stmt_try(L, n);
     case N_ASSERT: return stmt_assert(L, n);
+    case N_DEL: /* each target became a call that deletes (lib_type_owner's infer_del) */
+        for (int i = 0; i < n->targets.len; i++) {
+            int mark = lower_temps_mark(L);
+            if (!lower_expr_use(L, VEC_AT(n->targets, i)))
+                return false;
+            lower_temps_release(L, mark);
+        }
+        return true;
     case N_EXPR: {
         if (n->a->kind == N_CONST)
             return true; /* docstrings and other constant statements */

@@ -812,6 +812,19 @@ LLVMValueRef lower_expr(Lower *L, Node *n, bool *owned) {
         LLVMValueRef x = lower_load(L, lower_type(L, var->ty), (LLVMValueRef)var->slot, "");
         return lower_convert(L, n, x, var->ty, n->ty);
     }
+    case N_COMP: { /* a list comprehension: its loops, then its list (infer_comp.c) */
+        if (!lower_body(L, &n->body))
+            return NULL;
+        Var *v = n->a->var;
+        if (!v || !v->slot)
+            return lower_fail(L, n, HJ_DIAG_LOWERING, "comprehension without its list");
+        LLVMValueRef x = lower_load(L, lower_type(L, v->ty), (LLVMValueRef)v->slot, v->name);
+        if (lower_has_refs(v->ty)) { /* the hidden variable's reference moves to the value */
+            LLVMBuildStore(L->b, LLVMConstNull(lower_type(L, v->ty)), (LLVMValueRef)v->slot);
+            *owned = true;
+        }
+        return x;
+    }
     default:
         return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "unsupported expression (%s)", ast_kind_name(n->kind));
     }

@@ -71,6 +71,8 @@ static bool same_shape(const Type *a, const Type *b) {
         return a->builtin == b->builtin && a->self_ty == b->self_ty;
     case TY_OPTIONAL:
         return a->base == b->base;
+    case TY_LIST:
+        return a->item == b->item;
     default:
         return true;
     }
@@ -101,6 +103,23 @@ Type *ty_optional(TyCtx *tc, Type *base) {
         return base;
     Type p = {.kind = TY_OPTIONAL, .base = base};
     return intern(tc, &p);
+}
+
+Type *ty_list(TyCtx *tc, Type *item) {
+    Type p = {.kind = TY_LIST, .item = item};
+    return intern(tc, &p);
+}
+
+bool ty_has_unknown(const Type *t) {
+    if (!t || t->kind == TY_UNKNOWN)
+        return true;
+    if (t->kind == TY_LIST)
+        return ty_has_unknown(t->item);
+    if (t->kind == TY_TUPLE)
+        for (int i = 0; i < t->nelems; i++)
+            if (ty_has_unknown(t->elems[i]))
+                return true;
+    return false;
 }
 
 /* A type that may become Optional(t): a value other than None. */
@@ -272,6 +291,14 @@ Type *ty_unify(TyCtx *tc, Type *a, Type *b) {
         }
         return ty_tuple(tc, el, a->nelems);
     }
+    case TY_LIST: {
+        /* only an unknown item type (an empty list) is filled in: as Numba,
+         * list(int64) and list(float64) do not unify */
+        if (!ty_has_unknown(a->item) && !ty_has_unknown(b->item))
+            return NULL;
+        Type *u = ty_unify(tc, a->item, b->item);
+        return u ? ty_list(tc, u) : NULL;
+    }
     default:
         return NULL; /* distinct interned types of the same kind */
     }
@@ -325,6 +352,22 @@ Type *ty_promote_arith(TyCtx *tc, Type *a, Type *b) {
     return ty_scalar(tc, TY_INT64);
 }
 
+/* `to` is `from` with unknown parts filled in. */
+static bool fills(const Type *from, const Type *to) {
+    if (from == to || from->kind == TY_UNKNOWN)
+        return true;
+    if (from->kind != to->kind)
+        return false;
+    if (from->kind == TY_LIST)
+        return fills(from->item, to->item);
+    if (from->kind != TY_TUPLE || from->nelems != to->nelems)
+        return false;
+    for (int i = 0; i < from->nelems; i++)
+        if (!fills(from->elems[i], to->elems[i]))
+            return false;
+    return true;
+}
+
 bool ty_can_convert(const Type *from, const Type *to) {
     if (!from || !to)
         return false;
@@ -354,6 +397,8 @@ bool ty_can_convert(const Type *from, const Type *to) {
     case TY_NONE:
     case TY_RANGE:
         return true;
+    case TY_LIST: /* an empty list takes the item type it is given */
+        return fills(from->item, to->item);
     default:
         return false;
     }
@@ -413,6 +458,11 @@ void ty_name(StrBuf *b, const Type *t) {
         ty_name(b, t->base);
         sb_putc(b, ')');
         break;
+    case TY_LIST:
+        sb_puts(b, "reflected list(");
+        ty_name(b, t->item);
+        sb_putc(b, ')');
+        break;
     case TY_MODULE: sb_printf(b, "Module(%s)", t->name); break;
     case TY_BUILTIN: sb_printf(b, "Function(%s)", builtin_name((BuiltinId)t->builtin)); break;
     case TY_EXC_CLASS: sb_printf(b, "class(%s)", t->name); break;
@@ -463,6 +513,10 @@ void ty_typecode(StrBuf *b, const Type *t) {
     case TY_OPTIONAL:
         sb_putc(b, 'o');
         ty_typecode(b, t->base);
+        break;
+    case TY_LIST:
+        sb_putc(b, '[');
+        ty_typecode(b, t->item);
         break;
     default:
         break; /* no value crosses the boundary */
@@ -527,6 +581,13 @@ static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
         *p = s + 1;
         return ty_tuple(tc, (Type **)el.data, el.len);
     }
+    case '[':
+        s++;
+        t = from_typecode(tc, &s, depth + 1);
+        if (!t)
+            return NULL;
+        *p = s;
+        return ty_list(tc, t);
     default:
         return NULL;
     }

@@ -32,6 +32,9 @@ typedef enum TyKind {
     TY_EXC_VALUE,  /* name: an exception instance, only as `raise` operand     */
     TY_BOUND_METHOD, /* builtin + self_ty: `arr.copy` before the call           */
     TY_OPTIONAL,   /* base: a value of type base, or None (Numba's OptionalType) */
+    TY_LIST,       /* item: the element type (TY_UNKNOWN inside while an empty
+                      list's items are not known yet); a value is an
+                      HjMemInfo * of an HjList (lib/list, hpcjit/containers.h) */
     TY_COUNT
 } TyKind;
 
@@ -57,6 +60,8 @@ struct Type {
     Type *self_ty;  /* TY_BOUND_METHOD: the receiver's type */
     /* TY_OPTIONAL */
     Type *base;     /* a number, array or tuple type (never none or optional) */
+    /* TY_LIST (and the containers of lib/: element, value) */
+    Type *item;
     /* owned by the lowering of the current compilation: cached LLVMTypeRef */
     void *llvm;
     void *llvm_mem; /* in-memory form when it differs (bool: i8) */
@@ -81,6 +86,10 @@ Type *ty_exc_value(TyCtx *tc, const char *name);
 Type *ty_bound_method(TyCtx *tc, int builtin, Type *self_ty);
 /* Optional(base); base itself when it is already optional. */
 Type *ty_optional(TyCtx *tc, Type *base);
+/* A list of `item`s ("reflected list(int64)"). */
+Type *ty_list(TyCtx *tc, Type *item);
+/* t is or contains TY_UNKNOWN (an empty list's items not known yet). */
+bool ty_has_unknown(const Type *t);
 
 static inline bool ty_is_int(const Type *t) { return t->kind >= TY_INT8 && t->kind <= TY_UINT64; }
 static inline bool ty_is_signed(const Type *t) { return t->kind >= TY_INT8 && t->kind <= TY_INT64; }
