@@ -98,6 +98,11 @@ int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
                 return -1;
         return put(buf, len, cap, ')');
     }
+    if (PyList_Check(obj)) { /* a reflected list, typed by its first item as Numba */
+        if (PyList_GET_SIZE(obj) == 0 || put(buf, len, cap, '[') < 0)
+            return -1;
+        return cv_typecode(PyList_GET_ITEM(obj, 0), buf, len, cap);
+    }
     if (PyArray_IsScalar(obj, Generic)) {
         char c = scalar_obj_code(obj);
         return c ? put(buf, len, cap, c) : -1;
@@ -312,6 +317,8 @@ int cv_matches(PyObject *obj, const char **tc)
         }
         break;
     }
+    case '[':
+        return box_list_matches(obj, tc);
     case '(': {
         const char *q = p + 1;
         if (!PyTuple_Check(obj))
@@ -396,6 +403,8 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
         *tc = p + 4;
         return 0;
     }
+    case '[':
+        return box_list_unbox(obj, tc, out);
     case '(': {
         const char *q = p + 1;
         size_t off = 0;
@@ -550,6 +559,7 @@ PyObject *cv_box(CoreState *st, const char **tc, char *in)
     case 'n': res = Py_NewRef(Py_None); break;
     case 't': res = (PyObject *)PyArray_DescrFromType(tc_npy_type(p[1])); break;
     case 'a': case 'r': res = box_array(st, p, (HjArray *)in); break;
+    case '[': return box_list_box(st, tc, in);
     case 'o': { /* Optional: None, or the value after the flag */
         const char *q = p + 1, *base = p + 1;
         size_t s, a;
@@ -612,6 +622,8 @@ void cv_release(const char **tc, char *in)
     const char *p = *tc;
     if (*p == 'a' || *p == 'r') {
         rt_decref(((HjArray *)in)->meminfo);
+    } else if (*p == '[') {
+        rt_decref(*(HjMemInfo **)in);
     } else if (*p == 'o') {
         const char *q = p + 1, *base = p + 1;
         size_t s, a;

@@ -161,6 +161,7 @@ static PyObject *invoke(Dispatcher *self, const Overload *ovp, PyObject *const *
     void **argv = stackargs;
     PyObject *res = NULL;
     int32_t status;
+    Py_ssize_t unboxed = 0; /* arguments unboxed: reflected lists among them are written back */
 
     if (ov.buf_size > sizeof stackbuf) {
         buf = PyMem_Malloc(ov.buf_size);
@@ -179,6 +180,7 @@ static PyObject *invoke(Dispatcher *self, const Overload *ovp, PyObject *const *
         argv[i] = buf + ov.offs[i];
         if (cv_unbox(args[i], &tc, argv[i]) < 0)
             goto done;
+        unboxed = i + 1;
     }
     char *ret = buf + ov.ret_off;
     if (self->nogil) {
@@ -195,6 +197,25 @@ static PyObject *invoke(Dispatcher *self, const Overload *ovp, PyObject *const *
     const char *rt = ov.rettype;
     res = cv_box(self->st, &rt, ret);
 done:
+    if (unboxed && strchr(ov.params, '[')) { /* Numba's reflected lists: the caller sees the changes */
+        const char *q = ov.params;
+        for (Py_ssize_t i = 0; i < unboxed; i++) {
+            if (*q != '[') {
+                tc_skip(&q);
+                continue;
+            }
+            PyObject *et, *ev, *etb;
+            PyErr_Fetch(&et, &ev, &etb); /* an exception of the call stays the one raised */
+            if (box_list_reflect(self->st, args[i], &q, argv[i]) < 0) {
+                if (et)
+                    PyErr_Clear();
+                else
+                    Py_CLEAR(res);
+            }
+            if (et)
+                PyErr_Restore(et, ev, etb);
+        }
+    }
     if (buf != stackbuf)
         PyMem_Free(buf);
     if (argv != stackargs)

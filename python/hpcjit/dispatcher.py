@@ -161,6 +161,11 @@ def _untypeable(disp, args, index):
     value = args[index]
     why = f"Cannot determine hpcjit type of {type(value)!r}"
     import numpy as np
+    if isinstance(value, list) and not value:
+        why = ("cannot type an empty list (its item type is unknown, as in Numba): pass a non-empty "
+               "list or build it inside the compiled function")
+    elif isinstance(value, list):
+        why = f"a list of {type(value[0]).__name__} items, which hpcjit cannot type"
     if isinstance(value, np.ndarray):
         why = (f"unsupported array (dtype {value.dtype}, ndim {value.ndim}, "
                f"aligned {value.flags.aligned})")

@@ -285,6 +285,9 @@ def _parse(tc, i):
     if c == "o":
         t, i = _parse(tc, i + 1)
         return Optional(t), i
+    if c == "[":
+        t, i = _parse(tc, i + 1)
+        return List(t), i
     if c == "(":
         items = []
         i += 1
@@ -405,6 +408,20 @@ class UnicodeType(Type):
 
 
 unicode_type = string = UnicodeType("unicode_type", None)
+
+
+class List(Type):
+    """reflected list(int64): a Python list passed to or returned from
+    compiled code (typecode '[' + the item's)."""
+    __slots__ = ("dtype", "reflected")
+
+    def __init__(self, dtype, reflected=True):
+        if not isinstance(dtype, Type):
+            raise TypeError(f"List() takes an hpcjit type, not {dtype!r}")
+        super().__init__(f"{'reflected ' if reflected else ''}list({dtype})",
+                         None if dtype.typecode is None else "[" + dtype.typecode)
+        self.dtype = dtype
+        self.reflected = reflected
 
 
 class ListType(Type):
