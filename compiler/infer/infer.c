@@ -1038,6 +1038,10 @@ Type *infer_expr_opt(Inf *I, Node **pn) {
         t = keep_readonly(I, n->a, t);
         break;
     case N_CALL:
+        if (!n->a && n->call_kind == CALL_BUILTIN && n->ty) { /* made by the final pass (a feature's call): typed */
+            t = n->ty;
+            break;
+        }
         t = infer_call(I, pn);
         n = *pn; /* may have been rewritten */
         if (t && n->kind == N_CALL && n->call_kind == CALL_BUILTIN && is_view_call(n, t))

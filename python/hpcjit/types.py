@@ -287,7 +287,7 @@ def _parse(tc, i):
         return Optional(t), i
     if c == "[":
         t, i = _parse(tc, i + 1)
-        return List(t), i
+        return List(t, reflected=True), i
     if c == "(":
         items = []
         i += 1
@@ -410,20 +410,6 @@ class UnicodeType(Type):
 unicode_type = string = UnicodeType("unicode_type", None)
 
 
-class List(Type):
-    """reflected list(int64): a Python list passed to or returned from
-    compiled code (typecode '[' + the item's)."""
-    __slots__ = ("dtype", "reflected")
-
-    def __init__(self, dtype, reflected=True):
-        if not isinstance(dtype, Type):
-            raise TypeError(f"List() takes an hpcjit type, not {dtype!r}")
-        super().__init__(f"{'reflected ' if reflected else ''}list({dtype})",
-                         None if dtype.typecode is None else "[" + dtype.typecode)
-        self.dtype = dtype
-        self.reflected = reflected
-
-
 class ListType(Type):
     """ListType[int64]: numba.typed.List's type."""
     __slots__ = ("item_type", "dtype")
@@ -448,7 +434,9 @@ class List(Type):
     __slots__ = ("dtype", "reflected")
 
     def __init__(self, dtype, reflected=False):
-        super().__init__(("reflected " if reflected else "") + f"list({dtype})", None)
+        # a reflected list crosses the boundary: typecode '[' + the item's
+        tc = "[" + dtype.typecode if reflected and getattr(dtype, "typecode", None) else None
+        super().__init__(("reflected " if reflected else "") + f"list({dtype})", tc)
         self.dtype = dtype
         self.reflected = bool(reflected)
 

@@ -491,6 +491,8 @@ static LLVMValueRef slice_bound(Lower *L, Node *e) {
     return e ? lower_expr_use(L, e) : lower_i64(L, INT64_MIN); /* RT_SLICE_NONE */
 }
 
+static LLVMValueRef slice_step(Lower *L, Node *e) { return e ? lower_expr_use(L, e) : lower_i64(L, 1); }
+
 static Node *arg(Node *n, int i) { return i < n->args.len ? VEC_AT(n->args, i) : NULL; }
 
 /* ---- the hooks ---- */
@@ -533,7 +535,7 @@ bool lower_list_store(Lower *L, Node *target, LLVMValueRef v, Type *vt) {
         return false;
     if (target->b->kind == N_SLICE) {
         Node *s = target->b;
-        LLVMValueRef as[5] = {mi, slice_bound(L, s->a), slice_bound(L, s->b), slice_bound(L, s->c), v};
+        LLVMValueRef as[5] = {mi, slice_bound(L, s->a), slice_bound(L, s->b), slice_step(L, s->c), v};
         LLVMTypeRef ps[5] = {L->t_ptr, L->t_i64, L->t_i64, L->t_i64, L->t_ptr};
         lower_check_status(L, rt(L, "rt_list_setslice", L->t_i32, ps, 5, as));
         return true;
@@ -786,7 +788,7 @@ LLVMValueRef lower_list_call(Lower *L, Node *n, bool *owned) {
     case BI_LIST_GETSLICE:
     case BI_LIST_DELSLICE: {
         LLVMTypeRef ps[4] = {p, i64, i64, i64};
-        LLVMValueRef as[4] = {mi, slice_bound(L, arg(n, 1)), slice_bound(L, arg(n, 2)), slice_bound(L, arg(n, 3))};
+        LLVMValueRef as[4] = {mi, slice_bound(L, arg(n, 1)), slice_bound(L, arg(n, 2)), slice_step(L, arg(n, 3))};
         if (id == BI_LIST_DELSLICE) {
             lower_check_status(L, rt(L, "rt_list_delslice", L->t_i32, ps, 4, as));
             return none;
