@@ -205,8 +205,8 @@ def u_lambda(x):
 
 
 @njit
-def u_listcomp(x):
-    return [i for i in range(x)]  # U:listcomp
+def u_setcomp(x):
+    return {i for i in range(x)}  # U:setcomp
 
 
 @njit
@@ -266,7 +266,7 @@ UNSUPPORTED = [
     (u_try, "U:try", "Numba refuses except* with its own error"),
     (u_global, "U:global", None),
     (u_lambda, "U:lambda", NUMBA_SUPPORTS),
-    (u_listcomp, "U:listcomp", NUMBA_SUPPORTS),
+    (u_setcomp, "U:setcomp", NUMBA_SUPPORTS),
     (u_genexpr, "U:genexpr", None),
     (u_nested_def, "U:nested_def", NUMBA_SUPPORTS),
     (u_del, "U:del", "Numba raises CompilerError"),
