@@ -1077,9 +1077,12 @@ Type *infer_expr_opt(Inf *I, Node **pn) {
         n = *pn;
         break;
     case N_COMP: /* desugared (infer_comp.c): its loop, then its list */
+        if (I->final && n->is_from) /* typed already in this pass (the tree is final) */
+            return n->ty;
         if (!stmts(I, &n->body))
             return NULL;
         t = infer_expr(I, &n->a);
+        n->is_from = I->final; /* N_COMP: is_from marks a body the final pass typed */
         break;
     case N_SLICE:
         return UNSUP(I, n, "slices are only supported as indices (and not yet for arrays)");
@@ -1559,8 +1562,9 @@ static bool stmt(Inf *I, Node *n) {
                 continue;
             const LibOps *own = bt ? lib_type_owner(bt) : NULL;
             if (!own || !own->infer_del)
-                return UNSUP(I, *pt, "'del' is only supported on items and slices of lists (not %s)",
-                             bt ? infer_tyname(I, bt) : ast_kind_name((*pt)->kind)), false;
+                return ((*pt)->kind == N_NAME ? UNSUP(I, *pt, "'del' of a variable is not supported by hpcjit")
+                        : bt ? UNSUP(I, *pt, "'del' is not supported on items of %s", infer_tyname(I, bt))
+                             : UNSUP(I, *pt, "'del' is only supported on items and slices of lists")), false;
             if (!own->infer_del(I, pt, bt))
                 return false;
         }

@@ -304,10 +304,9 @@ static Type *list_of_iterable(Inf *I, Node **px, const char *fname) {
 
 /* min(lst) / max(lst) / sum(lst, start), offered by the core (registry.h). */
 static Type *reduce_call(Inf *I, Node *n, BuiltinId id) {
-    Node **p0 = (Node **)&VEC_AT(n->args, 0);
-    Type *lt = infer_expr(I, p0);
-    if (!lt)
-        return NULL;
+    Type *lt = infer_value_ty(VEC_AT(n->args, 0)); /* typed by the core */
+    if (!lt || IS_UNK(lt))
+        return lt;
     if (ty_has_unknown(lt->item))
         return I->final ? TYPING(I, n, "%s() of an empty list whose items are never known",
                                  id == BI_SUM ? "sum" : id == BI_MIN ? "min" : "max")
