@@ -612,9 +612,6 @@ static bool infer_list_del(Inf *I, Node **pt, Type *base) {
         return false;
     (void)base;
     if (I->final) {
-        Node *none = ast_new(I->a, N_CONST, t->loc);
-        none->cval.kind = CVAL_NONE;
-        (void)none;
         if (slice) {
             Node *args[4] = {t->a, t->b->a, t->b->b, t->b->c};
             *pt = mkcall(I, t->loc, BI_LIST_DELSLICE, T(I, TY_NONE), args, 4);
