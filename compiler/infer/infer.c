@@ -252,14 +252,12 @@ static const char *unsupported_what(const Node *n, bool top) {
     case N_WITH: return n->is_async ? "'async with' statements are" : "'with' statements are";
     case N_CLASSDEF: return "class definitions are";
     case N_MATCH: return "'match' statements are";
-    case N_DICT: return "dict literals are";
-    case N_SET: return "set literals are";
     case N_LAMBDA: return "lambda expressions are";
     case N_COMP:
         switch (n->comp_kind) {
-        case 0: return NULL; /* a loop (infer_comp.c) */
-        case 1: return "set comprehensions are";
-        case 2: return "dict comprehensions are";
+        case 0:
+        case 1:
+        case 2: return NULL; /* a loop (infer_comp.c) */
         default: return "generator expressions are";
         }
     case N_YIELD: return "'yield' expressions (generators) are";

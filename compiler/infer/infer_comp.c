@@ -97,15 +97,16 @@ static Node *name_node(Inf *I, const char *name, SrcLoc loc) {
 }
 
 void infer_desugar_comp(Inf *I, Node *n) {
-    if (n->kind != N_COMP || n->comp_kind != 0 || n->body.len)
+    if (n->kind != N_COMP || n->comp_kind > 2 || n->body.len)
         return;
     const char *suffix = arena_printf(I->a, "%d.%d", n->loc.line, n->loc.col);
-    const char *lst = arena_printf(I->a, "$list%s", suffix);
+    const char *lst = arena_printf(I->a, "$%s%s", (const char *[]){"list", "set", "dict"}[n->comp_kind], suffix);
     RenameMap m = {0};
     /* $c = [] */
     Node *init = ast_new(I->a, N_ASSIGN, n->loc);
     vec_push(I->a, &init->targets, name_node(I, lst, n->loc));
-    init->a = ast_new(I->a, N_LIST, n->loc);
+    /* a set or dict comprehension: an empty N_SET (never parsed) or N_DICT */
+    init->a = ast_new(I->a, (NodeKind[]){N_LIST, N_SET, N_DICT}[n->comp_kind], n->loc);
     vec_push(I->a, &n->body, init);
     PtrVec *into = &n->body;
     for (int g = 0; g < n->generators.len; g++) {
@@ -129,15 +130,26 @@ void infer_desugar_comp(Inf *I, Node *n) {
         }
     }
     rename_expr(&m, n->a);
-    /* $c.append(elt) */
-    Node *attr = ast_new(I->a, N_ATTRIBUTE, n->a->loc);
-    attr->a = name_node(I, lst, n->a->loc);
-    attr->name = "append";
-    Node *call = ast_new(I->a, N_CALL, n->a->loc);
-    call->a = attr;
-    vec_push(I->a, &call->args, n->a);
-    Node *st = ast_new(I->a, N_EXPR, n->a->loc);
-    st->a = call;
+    rename_expr(&m, n->b);
+    Node *st;
+    if (n->comp_kind == 2) { /* $c[key] = value */
+        Node *sub = ast_new(I->a, N_SUBSCRIPT, n->a->loc);
+        sub->a = name_node(I, lst, n->a->loc);
+        sub->b = n->a;
+        st = ast_new(I->a, N_ASSIGN, n->a->loc);
+        vec_push(I->a, &st->targets, sub);
+        st->a = n->b;
+        n->b = NULL;
+    } else { /* $c.append(elt), $c.add(elt) */
+        Node *attr = ast_new(I->a, N_ATTRIBUTE, n->a->loc);
+        attr->a = name_node(I, lst, n->a->loc);
+        attr->name = n->comp_kind ? "add" : "append";
+        Node *call = ast_new(I->a, N_CALL, n->a->loc);
+        call->a = attr;
+        vec_push(I->a, &call->args, n->a);
+        st = ast_new(I->a, N_EXPR, n->a->loc);
+        st->a = call;
+    }
     vec_push(I->a, into, st);
     n->a = name_node(I, lst, n->loc);
     n->generators.len = 0;

@@ -106,6 +106,14 @@ typedef struct LibOps {
      * are offered to v's owner through infer_call, which makes the call
      * one of its own (n->builtin) in the final pass. */
     bool (*infer_del)(Inf *I, Node **pt, Type *base);
+    /* A value iterated by a cursor rather than by index (a hash table):
+     * lower_iter_begin makes the cursor where a for loop starts, after
+     * lower_len gave the loop's count; lower_iter_next gives the next item
+     * at the top of the body in place of lower_item (*owned as
+     * lower_expr).  Such values cannot be iterated in reverse. */
+    LLVMValueRef (*lower_iter_begin)(Lower *L, const Node *at, LLVMValueRef v, Type *t, LLVMValueRef len);
+    LLVMValueRef (*lower_iter_next)(Lower *L, const Node *at, LLVMValueRef v, Type *t, LLVMValueRef cursor,
+                                    bool *owned);
 } LibOps;
 
 /* The feature that owns id, or NULL for the core's builtins. */

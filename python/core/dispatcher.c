@@ -79,6 +79,27 @@ static PyObject *call_helper_self(const char *name, PyObject *self, PyObject *ar
     return res;
 }
 
+/* KeyError(key) as CPython raises it, when msg is the repr of the key (a
+ * number, a tuple, a str: compiled code renders the key with its repr);
+ * 0 for other messages ("popitem(): dictionary is empty"). */
+static int key_error(PyObject *exc, const char *msg)
+{
+    PyObject *ast = PyImport_ImportModule("ast");
+    PyObject *key = ast ? PyObject_CallMethod(ast, "literal_eval", "s", msg) : NULL;
+    Py_XDECREF(ast);
+    if (!key) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *inst = PyObject_CallOneArg(exc, key); /* not SetObject(exc, key): a tuple would be the args */
+    Py_DECREF(key);
+    if (!inst)
+        return 1; /* that error is raised */
+    PyErr_SetObject(exc, inst);
+    Py_DECREF(inst);
+    return 1;
+}
+
 /* Turn the runtime's pending exception into the Python exception. */
 static void raise_pending(void)
 {
@@ -127,6 +148,8 @@ static void raise_pending(void)
         PyErr_Format(PyExc_RuntimeError, "%s: %s", type, msg);
         return;
     }
+    if (msg && *msg && strcmp(type, "KeyError") == 0 && key_error(exc, msg))
+        return;
     if (msg && *msg)
         PyErr_SetString(exc, msg);
     else
