@@ -103,6 +103,20 @@ int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
             return -1;
         return cv_typecode(PyList_GET_ITEM(obj, 0), buf, len, cap);
     }
+    if (PyDict_Check(obj)) { /* typed by its first entry */
+        Py_ssize_t pos = 0;
+        PyObject *k, *v;
+        if (!PyDict_Next(obj, &pos, &k, &v) || put(buf, len, cap, '{') < 0 || cv_typecode(k, buf, len, cap) < 0)
+            return -1;
+        return cv_typecode(v, buf, len, cap);
+    }
+    if (PySet_Check(obj)) { /* a reflected set, typed by its first item */
+        PyObject *it = PySet_GET_SIZE(obj) ? PyObject_GetIter(obj) : NULL, *k = it ? PyIter_Next(it) : NULL;
+        int r = k && put(buf, len, cap, '<') == 0 ? cv_typecode(k, buf, len, cap) : -1;
+        Py_XDECREF(k);
+        Py_XDECREF(it);
+        return r;
+    }
     if (PyArray_IsScalar(obj, Generic)) {
         char c = scalar_obj_code(obj);
         return c ? put(buf, len, cap, c) : -1;
@@ -319,6 +333,9 @@ int cv_matches(PyObject *obj, const char **tc)
     }
     case '[':
         return box_list_matches(obj, tc);
+    case '{':
+    case '<':
+        return box_dict_matches(obj, tc);
     case '(': {
         const char *q = p + 1;
         if (!PyTuple_Check(obj))
@@ -405,6 +422,9 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
     }
     case '[':
         return box_list_unbox(obj, tc, out);
+    case '{':
+    case '<':
+        return box_dict_unbox(obj, tc, out);
     case '(': {
         const char *q = p + 1;
         size_t off = 0;
@@ -560,6 +580,7 @@ PyObject *cv_box(CoreState *st, const char **tc, char *in)
     case 't': res = (PyObject *)PyArray_DescrFromType(tc_npy_type(p[1])); break;
     case 'a': case 'r': res = box_array(st, p, (HjArray *)in); break;
     case '[': return box_list_box(st, tc, in);
+    case '{': case '<': return box_dict_box(st, tc, in);
     case 'o': { /* Optional: None, or the value after the flag */
         const char *q = p + 1, *base = p + 1;
         size_t s, a;
@@ -622,7 +643,7 @@ void cv_release(const char **tc, char *in)
     const char *p = *tc;
     if (*p == 'a' || *p == 'r') {
         rt_decref(((HjArray *)in)->meminfo);
-    } else if (*p == '[') {
+    } else if (*p == '[' || *p == '{' || *p == '<') {
         rt_decref(*(HjMemInfo **)in);
     } else if (*p == 'o') {
         const char *q = p + 1, *base = p + 1;

@@ -112,6 +112,13 @@ PyObject *box_list_box(CoreState *st, const char **tc, char *in);
 int box_list_reflect(CoreState *st, PyObject *obj, const char **tc, char *in);
 int box_list_matches(PyObject *obj, const char **tc);
 
+/* ---- dicts '{' and sets '<' (box_dict.c) --------------------------------
+ * As the reflected lists' functions above, for a dict or set typecode. */
+int box_dict_unbox(PyObject *obj, const char **tc, char *out);
+PyObject *box_dict_box(CoreState *st, const char **tc, char *in);
+int box_dict_reflect(CoreState *st, PyObject *obj, const char **tc, char *in);
+int box_dict_matches(PyObject *obj, const char **tc);
+
 /* ---- dispatcher (dispatcher.c) ----------------------------------------- */
 extern PyType_Spec dp_dispatcher_spec;
 /* parallel.c: set_num_threads, get_thread_id, set_parallel_chunksize... */

@@ -220,16 +220,16 @@ static PyObject *invoke(Dispatcher *self, const Overload *ovp, PyObject *const *
     const char *rt = ov.rettype;
     res = cv_box(self->st, &rt, ret);
 done:
-    if (unboxed && strchr(ov.params, '[')) { /* Numba's reflected lists: the caller sees the changes */
+    if (unboxed && strpbrk(ov.params, "[{<")) { /* Numba's reflected lists: the caller sees the changes */
         const char *q = ov.params;
         for (Py_ssize_t i = 0; i < unboxed; i++) {
-            if (*q != '[') {
+            if (*q != '[' && *q != '{' && *q != '<') {
                 tc_skip(&q);
                 continue;
             }
             PyObject *et, *ev, *etb;
             PyErr_Fetch(&et, &ev, &etb); /* an exception of the call stays the one raised */
-            if (box_list_reflect(self->st, args[i], &q, argv[i]) < 0) {
+            if ((*q == '[' ? box_list_reflect : box_dict_reflect)(self->st, args[i], &q, argv[i]) < 0) {
                 if (et)
                     PyErr_Clear();
                 else
