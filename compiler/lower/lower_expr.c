@@ -546,7 +546,9 @@ static LLVMValueRef compare_one(Lower *L, Node *n, OpKind op, Type *t, LLVMValue
 static LLVMValueRef cmp_operand(Lower *L, Node *e) {
     bool owned = false;
     LLVMValueRef v = lower_expr(L, e, &owned);
-    if (v && owned)
+    if (v && owned && lib_type_owner(e->ty)) /* a str, list, dict: compared by value, kept to the statement's end */
+        lower_temp(L, v, e->ty, true);
+    else if (v && owned)
         lower_decref(L, v, e->ty);
     return v;
 }
