@@ -112,17 +112,22 @@ def truth():
     return r
 
 
-def test_sets(balanced):
-    a = np.array([3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5])
-    check(build, a, 6)
-    check(methods, 10)
-    check(operators, 10)
-    check(compare, 5)
-    check(floats, np.array([0.5, 1.0, 0.5, 2.0]))
-    check(comprehension, 20)
-    check(tuples, 10)
-    check(truth)
+a = np.array([3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5])
+SETS_CASES = [
+    (build, (a, 6)),
+    pytest.param(methods, (10,), marks=pytest.mark.numba_skip("Numba types a set literal's items as literals: set(int64) and set(Literal[int]) differ")),
+    pytest.param(operators, (10,), marks=pytest.mark.numba_skip("Numba types a set literal's items as literals: set(int64) and set(Literal[int]) differ")),
+    pytest.param(compare, (5,), marks=pytest.mark.numba_skip("Numba types a set literal's items as literals: set(int64) and set(Literal[int]) differ")),
+    (floats, (np.array([0.5, 1.0, 0.5, 2.0]),)),
+    pytest.param(comprehension, (20,), marks=pytest.mark.numba_skip("Numba has no set comprehensions")),
+    (tuples, (10,)),
+    (truth, ()),
+]
 
+
+@pytest.mark.parametrize("f, args", SETS_CASES, ids=lambda x: getattr(x, "__name__", ""))
+def test_sets(balanced, f, args):
+    check(f, *args)
 
 @njit
 def remove_missing(k):
@@ -151,6 +156,10 @@ def test_exceptions(balanced):
     assert isinstance(e, KeyError)
     assert check(remove_missing, 1) == 1
     assert isinstance(check(pop_empty), KeyError)
+
+
+@pytest.mark.numba_skip("Numba does not detect a set changing size during iteration")
+def test_changed_size(balanced):
     assert isinstance(check(changed_size, 10), RuntimeError)
 
 
@@ -171,8 +180,12 @@ def add_to(s, x):
     return len(s)
 
 
-def test_boundary(balanced):
+def test_returns(balanced):
     assert ret_set(np.array([3, 1, 3])) == {1, 3}
+
+
+@pytest.mark.numba_skip("Numba types a set literal's items as literals")
+def test_boundary(balanced):
     assert ret_ops(4) == ret_ops.py_func(4)
     s = {1.5, -1.0}
     assert add_to(s, 2.5) == 2
