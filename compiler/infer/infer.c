@@ -1747,7 +1747,8 @@ static bool final_pass(Inf *I) {
         if (ty_has_unknown(v->ty)) {
             Node at = {.loc = v->first_def};
             err(I, HJ_DIAG_TYPING, &at, "cannot determine the type of variable '%s': %s (the items of an "
-                "empty list are never known)", v->name, infer_tyname(I, v->ty));
+                "empty %s are never known)", v->name, infer_tyname(I, v->ty),
+                v->ty->kind == TY_DICT ? "dict" : v->ty->kind == TY_SET ? "set" : "list");
             return false;
         }
     }
