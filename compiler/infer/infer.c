@@ -74,6 +74,10 @@ void infer_cast(Inf *I, Node **pn, Type *to) {
     Node *n = *pn;
     if (!I->final || !n || n->ty == to)
         return;
+    if (n->ty && n->ty->kind == to->kind && ty_has_unknown(n->ty) && !ty_has_unknown(to)) {
+        n->ty = to; /* an empty display (`[]`) takes the type it converts to */
+        return;
+    }
     if (n->kind == N_TUPLE && to->kind == TY_TUPLE && to->nelems == n->args.len) {
         /* push the conversion into the literal's elements */
         for (int i = 0; i < n->args.len; i++)
@@ -163,6 +167,13 @@ static bool var_assign(Inf *I, Node *at, Var *v, Type *t) {
     return true;
 }
 
+bool infer_widen_var(Inf *I, Node *at, Node *name, Type *t) {
+    if (!name || name->kind != N_NAME)
+        return true;
+    Var *v = name->var ? name->var : find_var(I->s, name->name);
+    return !v || var_assign(I, at, v, t);
+}
+
 /* ---- names declared by assignment ---- */
 
 static void collect_target(Inf *I, Node *t) {
@@ -203,8 +214,10 @@ static void collect(Inf *I, Node *n) {
     case N_FUNCDEF:
     case N_CLASSDEF:
     case N_LAMBDA:
-    case N_COMP:
         return; /* refused before typing */
+    case N_COMP: /* a list comprehension: a loop appending to a hidden list */
+        infer_desugar_comp(I, n);
+        break;
     default:
         break;
     }
@@ -233,22 +246,18 @@ static const char *unsupported_what(const Node *n, bool top) {
         if (!top)
             return "nested function definitions are";
         return n->is_async ? "async functions are" : NULL;
-    case N_DEL: return "'del' statements are";
     case N_GLOBAL: return "'global' statements are";
     case N_NONLOCAL: return "'nonlocal' statements are";
     case N_IMPORT: return "'import' statements are";
     case N_WITH: return n->is_async ? "'async with' statements are" : "'with' statements are";
     case N_CLASSDEF: return "class definitions are";
     case N_MATCH: return "'match' statements are";
-    case N_LIST: return "list literals are";
-    case N_DICT: return "dict literals are";
-    case N_SET: return "set literals are";
     case N_LAMBDA: return "lambda expressions are";
     case N_COMP:
         switch (n->comp_kind) {
-        case 0: return "list comprehensions are";
-        case 1: return "set comprehensions are";
-        case 2: return "dict comprehensions are";
+        case 0:
+        case 1:
+        case 2: return NULL; /* a loop (infer_comp.c) */
         default: return "generator expressions are";
         }
     case N_YIELD: return "'yield' expressions (generators) are";
@@ -956,6 +965,20 @@ static Type *subscript_at(Inf *I, Node **pn, bool store) {
 
 static Type *subscript_expr(Inf *I, Node *n, bool store) { return subscript_at(I, &n, store); }
 
+static bool stmts(Inf *I, PtrVec *v);
+
+/* A display (`[1, 2]`): typed by the library feature that claims it. */
+static Type *display_expr(Inf *I, Node **pn) {
+    for (int i = 0; i < lib_feature_count(); i++) {
+        const LibOps *f = lib_feature(i);
+        Type *t = NULL;
+        if (f->infer_display && f->infer_display(I, pn, &t))
+            return t;
+    }
+    return UNSUP(I, *pn, "%s literals are not supported by hpcjit",
+                 (*pn)->kind == N_LIST ? "list" : (*pn)->kind == N_DICT ? "dict" : "set");
+}
+
 /* An Optional(T) value used as a T: unwrapped (checked not None at run
  * time, TypeError otherwise), as Numba does. */
 Type *infer_expr(Inf *I, Node **pn) {
@@ -1013,6 +1036,10 @@ Type *infer_expr_opt(Inf *I, Node **pn) {
         t = keep_readonly(I, n->a, t);
         break;
     case N_CALL:
+        if (!n->a && n->call_kind == CALL_BUILTIN && n->ty) { /* made by the final pass (a feature's call): typed */
+            t = n->ty;
+            break;
+        }
         t = infer_call(I, pn);
         n = *pn; /* may have been rewritten */
         if (t && n->kind == N_CALL && n->call_kind == CALL_BUILTIN && is_view_call(n, t))
@@ -1042,8 +1069,19 @@ Type *infer_expr_opt(Inf *I, Node **pn) {
         break;
     }
     case N_LIST:
-        return UNSUP(I, n, "list literals are not supported by hpcjit (except as the argument of "
-                           "np.array and np.asarray)");
+    case N_DICT:
+    case N_SET:
+        t = display_expr(I, pn);
+        n = *pn;
+        break;
+    case N_COMP: /* desugared (infer_comp.c): its loop, then its list */
+        if (I->final && n->is_from) /* typed already in this pass (the tree is final) */
+            return n->ty;
+        if (!stmts(I, &n->body))
+            return NULL;
+        t = infer_expr(I, &n->a);
+        n->is_from = I->final; /* N_COMP: is_from marks a body the final pass typed */
+        break;
     case N_SLICE:
         return UNSUP(I, n, "slices are only supported as indices (and not yet for arrays)");
     case N_FSTRING:
@@ -1466,6 +1504,14 @@ static bool stmt(Inf *I, Node *n) {
         if (t->kind != N_NAME && t->kind != N_SUBSCRIPT)
             return UNSUP(I, t, "augmented assignment to %s is not supported by hpcjit",
                          ast_kind_name(t->kind)), false;
+        Type *ot = t->kind == N_NAME ? name_expr(I, t) : infer_expr(I, &t->a);
+        if (!ot)
+            return false;
+        const LibOps *own = IS_UNK(ot) ? NULL : lib_type_owner(ot); /* lst += x, lst[i] += x */
+        if (own && own->infer_augassign) {
+            n->ty = own->infer_augassign(I, n, ot);
+            return n->ty != NULL;
+        }
         if (t->kind == N_SUBSCRIPT && !n->c)
             n->c = ast_clone_expr(I->a, t); /* the read of a[mask] op= v, see below */
         Type *tt = t->kind == N_NAME ? name_expr(I, t) : subscript_expr(I, t, true);
@@ -1506,6 +1552,21 @@ static bool stmt(Inf *I, Node *n) {
     }
     case N_RETURN:
         return return_stmt(I, n);
+    case N_DEL: /* del lst[i], del d[k]: the owner of the base's type */
+        for (int i = 0; i < n->targets.len; i++) {
+            Node **pt = (Node **)&VEC_AT(n->targets, i);
+            Type *bt = (*pt)->kind == N_SUBSCRIPT ? infer_expr(I, &(*pt)->a) : NULL;
+            if (bt && IS_UNK(bt))
+                continue;
+            const LibOps *own = bt ? lib_type_owner(bt) : NULL;
+            if (!own || !own->infer_del)
+                return ((*pt)->kind == N_NAME ? UNSUP(I, *pt, "'del' of a variable is not supported by hpcjit")
+                        : bt ? UNSUP(I, *pt, "'del' is not supported on items of %s", infer_tyname(I, bt))
+                             : UNSUP(I, *pt, "'del' is only supported on items and slices of lists")), false;
+            if (!own->infer_del(I, pt, bt))
+                return false;
+        }
+        return true;
     case N_IF:
         return infer_truth(I, &n->a) && stmts(I, &n->body) && stmts(I, &n->orelse);
     case N_WHILE:
@@ -1683,6 +1744,18 @@ static bool final_pass(Inf *I) {
             err(I, HJ_DIAG_TYPING, &at, "cannot determine the type of variable '%s'", v->name);
             return false;
         }
+        if (ty_has_unknown(v->ty)) {
+            Node at = {.loc = v->first_def};
+            err(I, HJ_DIAG_TYPING, &at, "cannot determine the type of variable '%s': %s (the items of an "
+                "empty %s are never known)", v->name, infer_tyname(I, v->ty),
+                v->ty->kind == TY_DICT ? "dict" : v->ty->kind == TY_SET ? "set" : "list");
+            return false;
+        }
+    }
+    if (!s->explicit_ret && ty_has_unknown(s->ret)) {
+        err(I, HJ_DIAG_TYPING, s->fn, "cannot determine the return type of '%s': %s (the items of an "
+            "empty list are never known)", s->hf->name, infer_tyname(I, s->ret));
+        return false;
     }
     return stmts(I, &s->fn->body);
 }

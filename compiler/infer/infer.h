@@ -85,6 +85,16 @@ void infer_prune_branches(Inf *I, bool *hide);
 const char *infer_class_name(const HjFunction *hf, const Node *n);
 int infer_isinstance(const Type *t, const char *cls);
 
+/* infer_comp.c: a list comprehension (N_COMP, before typing) becomes a
+ * block expression: n->body holds `$c = []` and the loops appending the
+ * element to $c, n->a reads $c.  Its loop variables are renamed apart
+ * (they do not leak, as in Python 3). */
+void infer_desugar_comp(Inf *I, Node *n);
+/* Widen the variable named by `name` (an N_NAME of a local) with t, as an
+ * assignment would: `lst.append(x)` on an empty list fixes its item type.
+ * False after a diagnostic; true with nothing done for other nodes. */
+bool infer_widen_var(Inf *I, Node *at, Node *name, Type *t);
+
 /* infer_text.c: print() and f-strings (print arguments, raise/assert
  * messages); a string constant (N_CONST or a folded global). */
 Type *infer_print_call(Inf *I, Node *n);

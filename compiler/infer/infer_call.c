@@ -121,6 +121,12 @@ Type *infer_attribute(Inf *I, Node *n) {
         return TYPING(I, n, "unknown attribute '%s' of %s (not supported by hpcjit)", a,
                       infer_tyname(I, base));
     }
+    const LibOps *own = lib_type_owner(base); /* lst.append, s.upper: the type's feature */
+    if (own && own->infer_attr) {
+        Type *ft = NULL;
+        if (own->infer_attr(I, n, base, &ft))
+            return ft;
+    }
     if (base->kind == TY_DTYPE && strcmp(a, "itemsize") == 0) { /* arr.dtype.itemsize, np.float32.itemsize */
         n->attr_kind = ATTR_CONST;
         n->cval.kind = CVAL_INT;
@@ -649,6 +655,10 @@ static Type *sum_call(Inf *I, Node *n, const char *fname) {
         return NULL;
     if (IS_UNK(x) || IS_UNK(st))
         return TY_UNK(I);
+    if (lib_type_owner(x) && lib_type_owner(x)->infer_call) { /* sum(lst): args [iterable, start or NULL] */
+        set_args(I, n, sl, 2);
+        return lib_type_owner(x)->infer_call(I, n, BI_SUM, NULL);
+    }
     if (!ty_is_number(st))
         return TYPING(I, sl[1], "sum() start must be a number, not %s", infer_tyname(I, st));
     Type *acc = st->kind == TY_BOOL ? T(I, TY_INT64) : st;
@@ -852,6 +862,8 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         return abs_type(I, n, tys[0], fname);
     case BI_MIN:
     case BI_MAX: {
+        if (k == 1 && lib_type_owner(tys[0]) && lib_type_owner(tys[0])->infer_call) /* min(lst): its owner's */
+            return lib_type_owner(tys[0])->infer_call(I, n, id, NULL);
         if (k < 2)
             return TYPING(I, n, "%s() of a single argument is not supported yet (give 2 or more numbers)",
                           fname);

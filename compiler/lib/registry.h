@@ -85,6 +85,35 @@ typedef struct LibOps {
                                   LLVMValueRef b, Type *bt_ty);
     /* target[index] = v, v of type vt (borrowed). */
     bool (*lower_store)(Lower *L, Node *target, LLVMValueRef v, Type *vt);
+    /* A display (N_LIST `[a, b]`, N_DICT, N_SET at *pn), offered to each
+     * feature in turn: false when it is not the feature's, else *out is its
+     * type (NULL after a diagnostic; items still unknown, as in an empty
+     * `[]`, stay TY_UNKNOWN inside it: converting it to a type with them
+     * known gives the node that type).  The final pass replaces *pn by a
+     * call of one of the feature's builtins. */
+    bool (*infer_display)(Inf *I, Node **pn, Type **out);
+    /* `t op= v` (N_AUGASSIGN n) where t (n->a) is a name of owned type ot
+     * (`lst += other` extends lst in place) or a subscript whose base has
+     * the owned type ot (`lst[i] += 1`, `d[k] += 1`); the hook types v.
+     * Non-NULL when typed (TY_UNKNOWN while operands are), NULL after a
+     * diagnostic; the final pass rewrites n into a statement the core
+     * lowers (an N_EXPR of one of the feature's calls). */
+    Type *(*infer_augassign)(Inf *I, Node *n, Type *ot);
+    /* `del v[index]` (target *pt, an N_SUBSCRIPT whose base has an owned
+     * type): false after a diagnostic; the final pass replaces *pt by a
+     * call of one of the feature's builtins, lowered for its effect.
+     * The core's builtins of one iterable (min(v), max(v), sum(v, start))
+     * are offered to v's owner through infer_call, which makes the call
+     * one of its own (n->builtin) in the final pass. */
+    bool (*infer_del)(Inf *I, Node **pt, Type *base);
+    /* A value iterated by a cursor rather than by index (a hash table):
+     * lower_iter_begin makes the cursor where a for loop starts, after
+     * lower_len gave the loop's count; lower_iter_next gives the next item
+     * at the top of the body in place of lower_item (*owned as
+     * lower_expr).  Such values cannot be iterated in reverse. */
+    LLVMValueRef (*lower_iter_begin)(Lower *L, const Node *at, LLVMValueRef v, Type *t, LLVMValueRef len);
+    LLVMValueRef (*lower_iter_next)(Lower *L, const Node *at, LLVMValueRef v, Type *t, LLVMValueRef cursor,
+                                    bool *owned);
 } LibOps;
 
 /* The feature that owns id, or NULL for the core's builtins. */

@@ -807,6 +807,7 @@ struct Iter {
     Type *ety;               /* type of one item */
     LLVMValueRef start, step; /* IT_RANGE; IT_ENUMERATE: start */
     LLVMValueRef val;        /* IT_ARRAY: the array; IT_LIB: the value */
+    LLVMValueRef cursor;     /* IT_LIB: lower_iter_begin's, or NULL (by index) */
     Type *ty;                /* IT_ARRAY/IT_TUPLE/IT_LIB: type of the iterable */
     const LibOps *lib;       /* IT_LIB */
     LLVMValueRef slot;       /* IT_TUPLE: the tuple in memory */
@@ -974,6 +975,10 @@ static bool iter_init(Lower *L, Node *e, Iter *it) {
         it->nsubs = 1;
         if (!iter_init(L, VEC_AT(e->args, 0), &it->subs[0]))
             return false;
+        if (it->subs[0].cursor) {
+            lower_fail(L, e, HJ_DIAG_UNSUPPORTED, "reversed() of this value is not supported");
+            return false;
+        }
         it->ety = it->subs[0].ety;
         it->len = it->subs[0].len;
         return true;
@@ -1071,7 +1076,7 @@ static bool iter_init(Lower *L, Node *e, Iter *it) {
         return true;
     }
     const LibOps *own = lib_type_owner(t);
-    if (own && own->lower_len && own->lower_item && own->item_type) {
+    if (own && own->lower_len && (own->lower_item || own->lower_iter_next) && own->item_type) {
         it->kind = IT_LIB;
         it->ty = t;
         it->lib = own;
@@ -1081,7 +1086,9 @@ static bool iter_init(Lower *L, Node *e, Iter *it) {
         lower_temp(L, it->val, t, true);
         it->ety = own->item_type(tc, t);
         it->len = own->lower_len(L, e, it->val, t);
-        return it->len != NULL;
+        if (it->len && own->lower_iter_begin)
+            it->cursor = own->lower_iter_begin(L, e, it->val, t, it->len);
+        return it->len != NULL && (!own->lower_iter_begin || it->cursor);
     }
     lower_fail(L, e, HJ_DIAG_UNSUPPORTED, "cannot iterate over this value");
     return false;
@@ -1099,6 +1106,8 @@ static LLVMValueRef iter_item(Lower *L, const Node *at, Iter *it, LLVMValueRef i
         return lower_array_item(L, at, it->val, it->ty, i, &ety, owned);
     }
     case IT_LIB:
+        if (it->cursor)
+            return it->lib->lower_iter_next(L, at, it->val, it->ty, it->cursor, owned);
         return it->lib->lower_item(L, at, it->val, it->ty, i, owned);
     case IT_REVERSED: {
         LLVMValueRef j = LLVMBuildSub(L->b, LLVMBuildSub(L->b, it->len, lower_i64(L, 1), ""), i, "rev.i");
@@ -1446,6 +1455,14 @@ static bool lower_stmt(Lower *L, Node *n) {
     case N_RAISE: return stmt_raise(L, n);
     case N_TRY: return stmt_try(L, n);
     case N_ASSERT: return stmt_assert(L, n);
+    case N_DEL: /* each target became a call that deletes (lib_type_owner's infer_del) */
+        for (int i = 0; i < n->targets.len; i++) {
+            int mark = lower_temps_mark(L);
+            if (!lower_expr_use(L, VEC_AT(n->targets, i)))
+                return false;
+            lower_temps_release(L, mark);
+        }
+        return true;
     case N_EXPR: {
         if (n->a->kind == N_CONST)
             return true; /* docstrings and other constant statements */

@@ -546,7 +546,9 @@ static LLVMValueRef compare_one(Lower *L, Node *n, OpKind op, Type *t, LLVMValue
 static LLVMValueRef cmp_operand(Lower *L, Node *e) {
     bool owned = false;
     LLVMValueRef v = lower_expr(L, e, &owned);
-    if (v && owned)
+    if (v && owned && lib_type_owner(e->ty)) /* a str, list, dict: compared by value, kept to the statement's end */
+        lower_temp(L, v, e->ty, true);
+    else if (v && owned)
         lower_decref(L, v, e->ty);
     return v;
 }
@@ -811,6 +813,19 @@ LLVMValueRef lower_expr(Lower *L, Node *n, bool *owned) {
         Var *var = n->a->var;
         LLVMValueRef x = lower_load(L, lower_type(L, var->ty), (LLVMValueRef)var->slot, "");
         return lower_convert(L, n, x, var->ty, n->ty);
+    }
+    case N_COMP: { /* a list comprehension: its loops, then its list (infer_comp.c) */
+        if (!lower_body(L, &n->body))
+            return NULL;
+        Var *v = n->a->var;
+        if (!v || !v->slot)
+            return lower_fail(L, n, HJ_DIAG_LOWERING, "comprehension without its list");
+        LLVMValueRef x = lower_load(L, lower_type(L, v->ty), (LLVMValueRef)v->slot, v->name);
+        if (lower_has_refs(v->ty)) { /* the hidden variable's reference moves to the value */
+            LLVMBuildStore(L->b, LLVMConstNull(lower_type(L, v->ty)), (LLVMValueRef)v->slot);
+            *owned = true;
+        }
+        return x;
     }
     default:
         return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "unsupported expression (%s)", ast_kind_name(n->kind));

@@ -71,6 +71,12 @@ static bool same_shape(const Type *a, const Type *b) {
         return a->builtin == b->builtin && a->self_ty == b->self_ty;
     case TY_OPTIONAL:
         return a->base == b->base;
+    case TY_LIST:
+        return a->item == b->item;
+    case TY_DICT:
+    case TY_SET:
+    case TY_DICT_VIEW:
+        return a->key == b->key && a->item == b->item && a->ndim == b->ndim;
     default:
         return true;
     }
@@ -101,6 +107,42 @@ Type *ty_optional(TyCtx *tc, Type *base) {
         return base;
     Type p = {.kind = TY_OPTIONAL, .base = base};
     return intern(tc, &p);
+}
+
+Type *ty_list(TyCtx *tc, Type *item) {
+    Type p = {.kind = TY_LIST, .item = item};
+    return intern(tc, &p);
+}
+
+Type *ty_dict(TyCtx *tc, Type *key, Type *value) {
+    Type p = {.kind = TY_DICT, .key = key, .item = value};
+    return intern(tc, &p);
+}
+
+Type *ty_set(TyCtx *tc, Type *item) {
+    Type p = {.kind = TY_SET, .item = item};
+    return intern(tc, &p);
+}
+
+Type *ty_dict_view(TyCtx *tc, Type *key, Type *value, int view) {
+    Type p = {.kind = TY_DICT_VIEW, .key = key, .item = value, .ndim = view};
+    return intern(tc, &p);
+}
+
+bool ty_has_unknown(const Type *t) {
+    if (!t || t->kind == TY_UNKNOWN)
+        return true;
+    if (t->kind == TY_DICT || t->kind == TY_DICT_VIEW)
+        return ty_has_unknown(t->key) || ty_has_unknown(t->item);
+    if (t->kind == TY_SET)
+        return ty_has_unknown(t->item);
+    if (t->kind == TY_LIST)
+        return ty_has_unknown(t->item);
+    if (t->kind == TY_TUPLE)
+        for (int i = 0; i < t->nelems; i++)
+            if (ty_has_unknown(t->elems[i]))
+                return true;
+    return false;
 }
 
 /* A type that may become Optional(t): a value other than None. */
@@ -236,6 +278,13 @@ static Type *unify_numbers(TyCtx *tc, Type *a, Type *b) {
     return ty_scalar(tc, int_kind(true, ty_bits(u) * 2));
 }
 
+/* A container's key or item: equal, or one of them not fully known yet. */
+static Type *unify_part(TyCtx *tc, Type *a, Type *b) {
+    if (a == b)
+        return a;
+    return ty_has_unknown(a) || ty_has_unknown(b) ? ty_unify(tc, a, b) : NULL;
+}
+
 Type *ty_unify(TyCtx *tc, Type *a, Type *b) {
     if (!a || !b)
         return NULL;
@@ -271,6 +320,23 @@ Type *ty_unify(TyCtx *tc, Type *a, Type *b) {
                 return NULL;
         }
         return ty_tuple(tc, el, a->nelems);
+    }
+    case TY_LIST: {
+        /* only an unknown item type (an empty list) is filled in: as Numba,
+         * list(int64) and list(float64) do not unify */
+        if (!ty_has_unknown(a->item) && !ty_has_unknown(b->item))
+            return NULL;
+        Type *u = ty_unify(tc, a->item, b->item);
+        return u ? ty_list(tc, u) : NULL;
+    }
+    case TY_DICT:
+    case TY_SET: {
+        /* as lists: only unknown parts (an empty {} or set()) are filled in */
+        Type *k = a->kind == TY_DICT ? unify_part(tc, a->key, b->key) : NULL;
+        Type *v = unify_part(tc, a->item, b->item);
+        if (!v || (a->kind == TY_DICT && !k))
+            return NULL;
+        return a->kind == TY_DICT ? ty_dict(tc, k, v) : ty_set(tc, v);
     }
     default:
         return NULL; /* distinct interned types of the same kind */
@@ -325,6 +391,24 @@ Type *ty_promote_arith(TyCtx *tc, Type *a, Type *b) {
     return ty_scalar(tc, TY_INT64);
 }
 
+/* `to` is `from` with unknown parts filled in. */
+static bool fills(const Type *from, const Type *to) {
+    if (from == to || from->kind == TY_UNKNOWN)
+        return true;
+    if (from->kind != to->kind)
+        return false;
+    if (from->kind == TY_LIST || from->kind == TY_SET)
+        return fills(from->item, to->item);
+    if (from->kind == TY_DICT)
+        return fills(from->key, to->key) && fills(from->item, to->item);
+    if (from->kind != TY_TUPLE || from->nelems != to->nelems)
+        return false;
+    for (int i = 0; i < from->nelems; i++)
+        if (!fills(from->elems[i], to->elems[i]))
+            return false;
+    return true;
+}
+
 bool ty_can_convert(const Type *from, const Type *to) {
     if (!from || !to)
         return false;
@@ -354,6 +438,10 @@ bool ty_can_convert(const Type *from, const Type *to) {
     case TY_NONE:
     case TY_RANGE:
         return true;
+    case TY_LIST: /* an empty list takes the item type it is given */
+    case TY_DICT:
+    case TY_SET:
+        return fills(from, to);
     default:
         return false;
     }
@@ -413,6 +501,26 @@ void ty_name(StrBuf *b, const Type *t) {
         ty_name(b, t->base);
         sb_putc(b, ')');
         break;
+    case TY_LIST:
+        sb_puts(b, "reflected list(");
+        ty_name(b, t->item);
+        sb_putc(b, ')');
+        break;
+    case TY_DICT:
+    case TY_DICT_VIEW:
+        if (t->kind == TY_DICT_VIEW)
+            sb_puts(b, t->ndim == 0 ? "dict_keys[" : t->ndim == 1 ? "dict_values[" : "dict_items[");
+        sb_puts(b, "DictType[");
+        ty_name(b, t->key);
+        sb_putc(b, ',');
+        ty_name(b, t->item);
+        sb_puts(b, t->kind == TY_DICT_VIEW ? "]]" : "]");
+        break;
+    case TY_SET:
+        sb_puts(b, "reflected set(");
+        ty_name(b, t->item);
+        sb_putc(b, ')');
+        break;
     case TY_MODULE: sb_printf(b, "Module(%s)", t->name); break;
     case TY_BUILTIN: sb_printf(b, "Function(%s)", builtin_name((BuiltinId)t->builtin)); break;
     case TY_EXC_CLASS: sb_printf(b, "class(%s)", t->name); break;
@@ -463,6 +571,19 @@ void ty_typecode(StrBuf *b, const Type *t) {
     case TY_OPTIONAL:
         sb_putc(b, 'o');
         ty_typecode(b, t->base);
+        break;
+    case TY_DICT:
+        sb_putc(b, '{');
+        ty_typecode(b, t->key);
+        ty_typecode(b, t->item);
+        break;
+    case TY_SET:
+        sb_putc(b, '<');
+        ty_typecode(b, t->item);
+        break;
+    case TY_LIST:
+        sb_putc(b, '[');
+        ty_typecode(b, t->item);
         break;
     default:
         break; /* no value crosses the boundary */
@@ -527,6 +648,29 @@ static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
         *p = s + 1;
         return ty_tuple(tc, (Type **)el.data, el.len);
     }
+    case '[':
+        s++;
+        t = from_typecode(tc, &s, depth + 1);
+        if (!t)
+            return NULL;
+        *p = s;
+        return ty_list(tc, t);
+    case '{': {
+        s++;
+        Type *k = from_typecode(tc, &s, depth + 1);
+        Type *v = k ? from_typecode(tc, &s, depth + 1) : NULL;
+        if (!v)
+            return NULL;
+        *p = s;
+        return ty_dict(tc, k, v);
+    }
+    case '<':
+        s++;
+        t = from_typecode(tc, &s, depth + 1);
+        if (!t)
+            return NULL;
+        *p = s;
+        return ty_set(tc, t);
     default:
         return NULL;
     }

@@ -32,6 +32,15 @@ typedef enum TyKind {
     TY_EXC_VALUE,  /* name: an exception instance, only as `raise` operand     */
     TY_BOUND_METHOD, /* builtin + self_ty: `arr.copy` before the call           */
     TY_OPTIONAL,   /* base: a value of type base, or None (Numba's OptionalType) */
+    TY_LIST,       /* item: the element type (TY_UNKNOWN inside while an empty
+                      list's items are not known yet); a value is an
+                      HjMemInfo * of an HjList (lib/list, hpcjit/containers.h) */
+    TY_DICT,       /* key, item (the value type), TY_UNKNOWN inside while an
+                      empty dict's are not known; an HjMemInfo * of an HjDict
+                      (lib/dict) */
+    TY_SET,        /* item: the element type; an HjMemInfo * of an HjSet */
+    TY_DICT_VIEW,  /* key, item of the dict; ndim: 0 keys(), 1 values(), 2
+                      items(); the dict's HjMemInfo * (lib/dict) */
     TY_COUNT
 } TyKind;
 
@@ -57,6 +66,9 @@ struct Type {
     Type *self_ty;  /* TY_BOUND_METHOD: the receiver's type */
     /* TY_OPTIONAL */
     Type *base;     /* a number, array or tuple type (never none or optional) */
+    /* TY_LIST (and the containers of lib/: element, value) */
+    Type *item;
+    Type *key;      /* TY_DICT, TY_DICT_VIEW: the key type */
     /* owned by the lowering of the current compilation: cached LLVMTypeRef */
     void *llvm;
     void *llvm_mem; /* in-memory form when it differs (bool: i8) */
@@ -81,6 +93,15 @@ Type *ty_exc_value(TyCtx *tc, const char *name);
 Type *ty_bound_method(TyCtx *tc, int builtin, Type *self_ty);
 /* Optional(base); base itself when it is already optional. */
 Type *ty_optional(TyCtx *tc, Type *base);
+/* A list of `item`s ("reflected list(int64)"). */
+Type *ty_list(TyCtx *tc, Type *item);
+/* A dict ("DictType[int64,float64]"), a set ("reflected set(int64)"), a
+ * view of a dict's keys/values/items (view 0/1/2). */
+Type *ty_dict(TyCtx *tc, Type *key, Type *value);
+Type *ty_set(TyCtx *tc, Type *item);
+Type *ty_dict_view(TyCtx *tc, Type *key, Type *value, int view);
+/* t is or contains TY_UNKNOWN (an empty list's items not known yet). */
+bool ty_has_unknown(const Type *t);
 
 static inline bool ty_is_int(const Type *t) { return t->kind >= TY_INT8 && t->kind <= TY_UINT64; }
 static inline bool ty_is_signed(const Type *t) { return t->kind >= TY_INT8 && t->kind <= TY_INT64; }

@@ -98,6 +98,25 @@ int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
                 return -1;
         return put(buf, len, cap, ')');
     }
+    if (PyList_Check(obj)) { /* a reflected list, typed by its first item as Numba */
+        if (PyList_GET_SIZE(obj) == 0 || put(buf, len, cap, '[') < 0)
+            return -1;
+        return cv_typecode(PyList_GET_ITEM(obj, 0), buf, len, cap);
+    }
+    if (PyDict_Check(obj)) { /* typed by its first entry */
+        Py_ssize_t pos = 0;
+        PyObject *k, *v;
+        if (!PyDict_Next(obj, &pos, &k, &v) || put(buf, len, cap, '{') < 0 || cv_typecode(k, buf, len, cap) < 0)
+            return -1;
+        return cv_typecode(v, buf, len, cap);
+    }
+    if (PySet_Check(obj)) { /* a reflected set, typed by its first item */
+        PyObject *it = PySet_GET_SIZE(obj) ? PyObject_GetIter(obj) : NULL, *k = it ? PyIter_Next(it) : NULL;
+        int r = k && put(buf, len, cap, '<') == 0 ? cv_typecode(k, buf, len, cap) : -1;
+        Py_XDECREF(k);
+        Py_XDECREF(it);
+        return r;
+    }
     if (PyArray_IsScalar(obj, Generic)) {
         char c = scalar_obj_code(obj);
         return c ? put(buf, len, cap, c) : -1;
@@ -312,6 +331,11 @@ int cv_matches(PyObject *obj, const char **tc)
         }
         break;
     }
+    case '[':
+        return box_list_matches(obj, tc);
+    case '{':
+    case '<':
+        return box_dict_matches(obj, tc);
     case '(': {
         const char *q = p + 1;
         if (!PyTuple_Check(obj))
@@ -396,6 +420,11 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
         *tc = p + 4;
         return 0;
     }
+    case '[':
+        return box_list_unbox(obj, tc, out);
+    case '{':
+    case '<':
+        return box_dict_unbox(obj, tc, out);
     case '(': {
         const char *q = p + 1;
         size_t off = 0;
@@ -550,6 +579,8 @@ PyObject *cv_box(CoreState *st, const char **tc, char *in)
     case 'n': res = Py_NewRef(Py_None); break;
     case 't': res = (PyObject *)PyArray_DescrFromType(tc_npy_type(p[1])); break;
     case 'a': case 'r': res = box_array(st, p, (HjArray *)in); break;
+    case '[': return box_list_box(st, tc, in);
+    case '{': case '<': return box_dict_box(st, tc, in);
     case 'o': { /* Optional: None, or the value after the flag */
         const char *q = p + 1, *base = p + 1;
         size_t s, a;
@@ -612,6 +643,8 @@ void cv_release(const char **tc, char *in)
     const char *p = *tc;
     if (*p == 'a' || *p == 'r') {
         rt_decref(((HjArray *)in)->meminfo);
+    } else if (*p == '[' || *p == '{' || *p == '<') {
+        rt_decref(*(HjMemInfo **)in);
     } else if (*p == 'o') {
         const char *q = p + 1, *base = p + 1;
         size_t s, a;

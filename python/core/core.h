@@ -102,6 +102,23 @@ HjMemInfo *bx_set_from_py(PyObject *set, const RtItemOps *ops, BxUnboxFn unbox, 
 PyObject *bx_set_to_py(HjMemInfo *s, BxBoxFn box, void *ctx);
 int bx_set_reflect(HjMemInfo *s, PyObject *set, BxBoxFn box, void *ctx);
 
+/* ---- reflected lists, typecode '[' (box_list.c) ------------------------
+ * As cv_unbox / cv_box / cv_matches for a list typecode at *tc (advanced).
+ * box_list_reflect writes the native list unboxed at `in` back into the
+ * argument `obj` after a call and releases it (0, or -1 with an
+ * exception). */
+int box_list_unbox(PyObject *obj, const char **tc, char *out);
+PyObject *box_list_box(CoreState *st, const char **tc, char *in);
+int box_list_reflect(CoreState *st, PyObject *obj, const char **tc, char *in);
+int box_list_matches(PyObject *obj, const char **tc);
+
+/* ---- dicts '{' and sets '<' (box_dict.c) --------------------------------
+ * As the reflected lists' functions above, for a dict or set typecode. */
+int box_dict_unbox(PyObject *obj, const char **tc, char *out);
+PyObject *box_dict_box(CoreState *st, const char **tc, char *in);
+int box_dict_reflect(CoreState *st, PyObject *obj, const char **tc, char *in);
+int box_dict_matches(PyObject *obj, const char **tc);
+
 /* ---- dispatcher (dispatcher.c) ----------------------------------------- */
 extern PyType_Spec dp_dispatcher_spec;
 /* parallel.c: set_num_threads, get_thread_id, set_parallel_chunksize... */

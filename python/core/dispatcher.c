@@ -79,6 +79,27 @@ static PyObject *call_helper_self(const char *name, PyObject *self, PyObject *ar
     return res;
 }
 
+/* KeyError(key) as CPython raises it, when msg is the repr of the key (a
+ * number, a tuple, a str: compiled code renders the key with its repr);
+ * 0 for other messages ("popitem(): dictionary is empty"). */
+static int key_error(PyObject *exc, const char *msg)
+{
+    PyObject *ast = PyImport_ImportModule("ast");
+    PyObject *key = ast ? PyObject_CallMethod(ast, "literal_eval", "s", msg) : NULL;
+    Py_XDECREF(ast);
+    if (!key) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *inst = PyObject_CallOneArg(exc, key); /* not SetObject(exc, key): a tuple would be the args */
+    Py_DECREF(key);
+    if (!inst)
+        return 1; /* that error is raised */
+    PyErr_SetObject(exc, inst);
+    Py_DECREF(inst);
+    return 1;
+}
+
 /* Turn the runtime's pending exception into the Python exception. */
 static void raise_pending(void)
 {
@@ -127,6 +148,8 @@ static void raise_pending(void)
         PyErr_Format(PyExc_RuntimeError, "%s: %s", type, msg);
         return;
     }
+    if (msg && *msg && strcmp(type, "KeyError") == 0 && key_error(exc, msg))
+        return;
     if (msg && *msg)
         PyErr_SetString(exc, msg);
     else
@@ -161,6 +184,7 @@ static PyObject *invoke(Dispatcher *self, const Overload *ovp, PyObject *const *
     void **argv = stackargs;
     PyObject *res = NULL;
     int32_t status;
+    Py_ssize_t unboxed = 0; /* arguments unboxed: reflected lists among them are written back */
 
     if (ov.buf_size > sizeof stackbuf) {
         buf = PyMem_Malloc(ov.buf_size);
@@ -179,6 +203,7 @@ static PyObject *invoke(Dispatcher *self, const Overload *ovp, PyObject *const *
         argv[i] = buf + ov.offs[i];
         if (cv_unbox(args[i], &tc, argv[i]) < 0)
             goto done;
+        unboxed = i + 1;
     }
     char *ret = buf + ov.ret_off;
     if (self->nogil) {
@@ -195,6 +220,25 @@ static PyObject *invoke(Dispatcher *self, const Overload *ovp, PyObject *const *
     const char *rt = ov.rettype;
     res = cv_box(self->st, &rt, ret);
 done:
+    if (unboxed && strpbrk(ov.params, "[{<")) { /* Numba's reflected lists: the caller sees the changes */
+        const char *q = ov.params;
+        for (Py_ssize_t i = 0; i < unboxed; i++) {
+            if (*q != '[' && *q != '{' && *q != '<') {
+                tc_skip(&q);
+                continue;
+            }
+            PyObject *et, *ev, *etb;
+            PyErr_Fetch(&et, &ev, &etb); /* an exception of the call stays the one raised */
+            if ((*q == '[' ? box_list_reflect : box_dict_reflect)(self->st, args[i], &q, argv[i]) < 0) {
+                if (et)
+                    PyErr_Clear();
+                else
+                    Py_CLEAR(res);
+            }
+            if (et)
+                PyErr_Restore(et, ev, etb);
+        }
+    }
     if (buf != stackbuf)
         PyMem_Free(buf);
     if (argv != stackargs)

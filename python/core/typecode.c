@@ -46,6 +46,23 @@ int tc_layout(const char **tc, size_t *size, size_t *align)
         *align = 8;
         break;
     }
+    case '[': { /* list: HjMemInfo * */
+        size_t s, a;
+        if (tc_layout(&p, &s, &a) < 0)
+            return -1;
+        *size = sizeof(void *);
+        *align = sizeof(void *);
+        break;
+    }
+    case '{':   /* dict: HjMemInfo * */
+    case '<': { /* set */
+        size_t s, a;
+        if (tc_layout(&p, &s, &a) < 0 || (c == '{' && tc_layout(&p, &s, &a) < 0))
+            return -1;
+        *size = sizeof(void *);
+        *align = sizeof(void *);
+        break;
+    }
     case 'o': { /* Optional: struct { uint8_t valid; T value; } */
         size_t s, a;
         if (tc_layout(&p, &s, &a) < 0)

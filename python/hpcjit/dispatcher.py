@@ -161,6 +161,14 @@ def _untypeable(disp, args, index):
     value = args[index]
     why = f"Cannot determine hpcjit type of {type(value)!r}"
     import numpy as np
+    if isinstance(value, list) and not value:
+        why = ("cannot type an empty list (its item type is unknown, as in Numba): pass a non-empty "
+               "list or build it inside the compiled function")
+    elif isinstance(value, list):
+        why = f"a list of {type(value[0]).__name__} items, which hpcjit cannot type"
+    elif isinstance(value, (dict, set)) and not value:
+        why = (f"cannot type an empty {type(value).__name__} (its key and value types are unknown, as in "
+               "Numba): pass a non-empty one or build it inside the compiled function")
     if isinstance(value, np.ndarray):
         why = (f"unsupported array (dtype {value.dtype}, ndim {value.ndim}, "
                f"aligned {value.flags.aligned})")

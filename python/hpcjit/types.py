@@ -285,6 +285,16 @@ def _parse(tc, i):
     if c == "o":
         t, i = _parse(tc, i + 1)
         return Optional(t), i
+    if c == "[":
+        t, i = _parse(tc, i + 1)
+        return List(t, reflected=True), i
+    if c == "{":
+        k, i = _parse(tc, i + 1)
+        v, i = _parse(tc, i)
+        return DictType(k, v), i
+    if c == "<":
+        t, i = _parse(tc, i + 1)
+        return Set(t, reflected=True), i
     if c == "(":
         items = []
         i += 1
@@ -421,7 +431,9 @@ class DictType(Type):
     __slots__ = ("key_type", "value_type")
 
     def __init__(self, key_type, value_type):
-        super().__init__(f"DictType[{key_type},{value_type}]", None)
+        # typecode '{' + the key's + the value's (a dict crosses the boundary)
+        kc, vc = getattr(key_type, "typecode", None), getattr(value_type, "typecode", None)
+        super().__init__(f"DictType[{key_type},{value_type}]", "{" + kc + vc if kc and vc else None)
         self.key_type = key_type
         self.value_type = value_type
 
@@ -431,7 +443,9 @@ class List(Type):
     __slots__ = ("dtype", "reflected")
 
     def __init__(self, dtype, reflected=False):
-        super().__init__(("reflected " if reflected else "") + f"list({dtype})", None)
+        # a reflected list crosses the boundary: typecode '[' + the item's
+        tc = "[" + dtype.typecode if reflected and getattr(dtype, "typecode", None) else None
+        super().__init__(("reflected " if reflected else "") + f"list({dtype})", tc)
         self.dtype = dtype
         self.reflected = bool(reflected)
 
@@ -440,7 +454,8 @@ class Set(Type):
     __slots__ = ("dtype", "reflected")
 
     def __init__(self, dtype, reflected=False):
-        super().__init__(("reflected " if reflected else "") + f"set({dtype})", None)
+        tc = "<" + dtype.typecode if reflected and getattr(dtype, "typecode", None) else None
+        super().__init__(("reflected " if reflected else "") + f"set({dtype})", tc)
         self.dtype = dtype
         self.reflected = bool(reflected)
 

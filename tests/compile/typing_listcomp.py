@@ -1,3 +1,3 @@
 # args: l
 def f(n):
-    return sum([i * i for i in range(n)])
+    return sum([i * i for i in range(n)] + [0.5])

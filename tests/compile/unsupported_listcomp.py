@@ -1,4 +1,4 @@
 # args: l
 def f(n):
-    xs = [i * i for i in range(n)]
+    xs = (i * i for i in range(n))
     return n

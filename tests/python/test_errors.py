@@ -205,11 +205,6 @@ def u_lambda(x):
 
 
 @njit
-def u_listcomp(x):
-    return [i for i in range(x)]  # U:listcomp
-
-
-@njit
 def u_genexpr(x):
     return sum(i for i in range(x))  # U:genexpr
 
@@ -243,12 +238,6 @@ def u_import(x):
 
 
 @njit
-def u_dict(x):
-    d = {1: x}  # U:dict
-    return d[1]
-
-
-@njit
 def u_nonlocal(x):
     y = 1
 
@@ -266,13 +255,11 @@ UNSUPPORTED = [
     (u_try, "U:try", "Numba refuses except* with its own error"),
     (u_global, "U:global", None),
     (u_lambda, "U:lambda", NUMBA_SUPPORTS),
-    (u_listcomp, "U:listcomp", NUMBA_SUPPORTS),
     (u_genexpr, "U:genexpr", None),
     (u_nested_def, "U:nested_def", NUMBA_SUPPORTS),
     (u_del, "U:del", "Numba raises CompilerError"),
     (u_yield, "U:yield", NUMBA_SUPPORTS + " (generators)"),
     (u_import, "U:import", None),
-    (u_dict, "U:dict", NUMBA_SUPPORTS + " (typed dict)"),
     (u_nonlocal, "U:nonlocal", NUMBA_SUPPORTS),
 ]
 
