@@ -21,5 +21,6 @@ if(NOT SKBUILD)
   write_basic_package_version_file(${PROJECT_BINARY_DIR}/hpcjitConfigVersion.cmake
     VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
   install(FILES ${PROJECT_BINARY_DIR}/hpcjitConfig.cmake ${PROJECT_BINARY_DIR}/hpcjitConfigVersion.cmake
+                ${CMAKE_CURRENT_LIST_DIR}/hpcjitAot.cmake
           DESTINATION ${_hj_cfgdir})
 endif()

@@ -1,7 +1,8 @@
 /* hpcjit - the command-line program.  Subcommands:
  *   topo   the node, its architecture key and the thread plan
  *   run    a program as a job (run.c)
- *   cache  the compile cache: python -m hpcjit.cache (later: cc). */
+ *   cache  the compile cache: python -m hpcjit.cache
+ *   cc     ahead-of-time modules: python -m hpcjit.aot */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,9 @@ static const char main_usage[] =
     "  cache    the compile cache: list, info, clear, prune --max-size SIZE,\n"
     "           warm SCRIPT (compile its explicit signatures before a job)\n"
     "           (runs $HPCJIT_PYTHON -m hpcjit.cache, default python3)\n"
+    "  cc       compile a module's functions with explicit signatures ahead of\n"
+    "           time into an extension module that needs no compiler at import,\n"
+    "           one object per --archs architecture (runs python -m hpcjit.aot)\n"
     "\n"
     "'hpcjit <command> --help' describes a command.\n";
 
@@ -257,24 +261,25 @@ done:
 
 /* hpcjit cache ARGS: the management commands live in Python beside the
  * cache (python/hpcjit/cache.py); run them with the job's interpreter. */
-static int cmd_cache(int argc, char **argv)
+/* A subcommand written in Python: exec $HPCJIT_PYTHON -m MODULE ARGS. */
+static int cmd_python(const char *cmd, const char *module, int argc, char **argv)
 {
     const char *py = getenv("HPCJIT_PYTHON");
     if (!py || !*py)
         py = "python3";
     char **args = calloc((size_t)argc + 3, sizeof *args);
     if (!args) {
-        fputs("hpcjit cache: out of memory\n", stderr);
+        fprintf(stderr, "hpcjit %s: out of memory\n", cmd);
         return 1;
     }
     args[0] = (char *)py;
     args[1] = "-m";
-    args[2] = "hpcjit.cache";
+    args[2] = (char *)module;
     for (int i = 1; i < argc; i++)
         args[i + 2] = argv[i];
     fflush(NULL);
     execvp(py, args);
-    fprintf(stderr, "hpcjit cache: cannot run '%s': %s\n", py, strerror(errno));
+    fprintf(stderr, "hpcjit %s: cannot run '%s': %s\n", cmd, py, strerror(errno));
     free(args);
     return errno == ENOENT ? 127 : 126;
 }
@@ -304,7 +309,9 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "run") == 0)
         return cmd_run(argc - 1, argv + 1);
     if (strcmp(cmd, "cache") == 0)
-        return cmd_cache(argc - 1, argv + 1);
+        return cmd_python("cache", "hpcjit.cache", argc - 1, argv + 1);
+    if (strcmp(cmd, "cc") == 0)
+        return cmd_python("cc", "hpcjit.aot", argc - 1, argv + 1);
     fprintf(stderr, "hpcjit: unknown command '%s'\n\n%s", cmd, main_usage);
     return 2;
 }

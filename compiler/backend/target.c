@@ -1,6 +1,7 @@
 /* target.c - the target machine of a compilation: the host, overridden by
  * HPCJIT_CPU_NAME / HPCJIT_CPU_FEATURES / HPCJIT_OPT (Numba's NUMBA_* names
- * are read when ours are unset). */
+ * are read when ours are unset).  HPCJIT_CPU_FEATURES=default means the named
+ * CPU's own features, nothing of the host's (hpcjit cc --archs). */
 #include "hpcjit/compiler.h"
 
 #include <pthread.h>
@@ -60,7 +61,9 @@ void hj_target_host(HjTarget *out) {
 
     if (!out->features) {
         const char *v = env2("HPCJIT_CPU_FEATURES", "NUMBA_CPU_FEATURES");
-        if (v && strcmp(v, "host") != 0)
+        if (v && strcmp(v, "default") == 0) /* the CPU's own features only */
+            out->features = strdup("");
+        else if (v && strcmp(v, "host") != 0)
             out->features = strdup(v);
         else
             out->features = host_features ? strdup(host_features)
