@@ -426,10 +426,10 @@ def gather(disp):
 
 
 def _compile(disp, argcodes, rettype, want_ir, want_types):
-    from . import _compiler
     funcs, entry = gather(disp)
 
     def run():
+        from . import _compiler  # libLLVM: not loaded for a cache hit
         res = _compiler.compile(funcs, entry, list(argcodes), rettype, bool(want_ir),
                                 bool(want_types))
         if config._env_bool("DEBUG_COMPILE", config.DEBUG_COMPILE):
