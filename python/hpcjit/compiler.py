@@ -379,7 +379,8 @@ def _lifted(disp, src):
     return d["_hj_lifted"]
 
 
-_COMPILER_OPTIONS = ("fastmath", "boundscheck", "error_model", "nogil", "parallel", "inline")
+_COMPILER_OPTIONS = ("fastmath", "boundscheck", "error_model", "nogil", "parallel", "inline",
+                     "poll_signals")
 # only meaningful with parallel=True (prange loops on the pool)
 _PARALLEL_OPTIONS = ("deterministic", "schedule")
 
