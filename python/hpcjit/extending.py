@@ -24,10 +24,11 @@ far, keyed by argument types (compiler/infer/infer_extend.c); a call with a
 new key fails with the key attached, `resolve_need()` runs the typing
 function, and the compilation is repeated.
 
-objmode: `with objmode(x="float64[:]", n="int64"):` blocks run in the
-interpreter (compiler side: hpcjit.objmode_blocks and runtime hook).
+objmode: `with objmode(x="float64[:]", n="int64"):` is a no-op context
+manager in the interpreter (py_func, DISABLE_JIT); in a compiled function
+the block is refused with a located UnsupportedError (objmode_blocks.py):
+calling the interpreter from compiled code is not implemented yet.
 """
-import inspect
 import types as _pytypes
 
 from . import errors
@@ -244,6 +245,7 @@ def _describe(pos, kws):
 def _call_template(ov, template, pos, kws):
     """The implementation function a template gives, or None; raises
     errors.TypingError for a typing function that fails."""
+    import inspect
     typing_fn, jit_options, prefer_literal, cls = template
     args = list(pos)
     if ov.kind == "intrinsic":
