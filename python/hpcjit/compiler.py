@@ -415,16 +415,17 @@ class _Gather:
         self.funcs[idx] = (ov.name, ov.name, "<overload>", "", 1, 0, [], {}, ("overload", impls))
         return idx
 
-    def named_env(self):
+    def named_env(self, code):
         """Env entries for the overloads reached by qualified name, method
-        and attribute name (extending.named_overloads())."""
+        and attribute name (extending.named_overloads()) that the code names."""
+        from . import extending
+        if not (extending._BY_ID or extending._METHODS or extending._ATTRS):
+            return []
         if self._named is None:
-            self._named = []
-            from . import extending
-            if extending._BY_ID or extending._METHODS or extending._ATTRS:
-                self._named = [(name, "func", self.add_stub(ov))
-                               for name, ov in extending.named_overloads()]
-        return self._named
+            self._named = extending.named_overloads()
+        names = _code_names(code, set())
+        return [(name, "func", self.add_stub(ov)) for name, ov in self._named
+                if name.rsplit(".", 1)[-1].split(">", 1)[-1] in names]
 
     def add(self, disp):
         idx = self.index.get(id(disp))
@@ -444,7 +445,7 @@ class _Gather:
             src, inner = lifted
             env = [e for e in env if e[0] not in dict(inner)]
             env += [(name, "func", self.add(lf)) for name, lf in inner]
-        env += self.named_env()
+        env += self.named_env(py_func.__code__)
         blocks = None
         if "objmode" in src.source:
             from . import objmode_blocks
