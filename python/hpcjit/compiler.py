@@ -189,7 +189,10 @@ def _env(py_func, gather):
 
 
 class _Source:
-    __slots__ = ("source", "first_line", "col_offset", "filename")
+    __slots__ = ("source", "first_line", "col_offset", "filename", "decompiled")
+
+    def __init__(self):
+        self.decompiled = False
 
 
 def _register_command_source(py_func):
@@ -330,9 +333,10 @@ def _source(disp):
                     raise
                 lines, first_line = inspect.getsourcelines(py_func)
         except (OSError, TypeError) as exc:
-            raise errors.UnsupportedError(
-                f"cannot compile {py_func.__qualname__}: its source code is not available "
-                f"({exc}); define it in a file, not in an interactive session or exec()") from None
+            # exec(), `python - <<EOF`: the source is rebuilt from the bytecode
+            src = _decompiled_source(py_func, exc)
+            d["_hj_source"] = src
+            return src
     if py_func.__code__.co_name == "<lambda>":
         made = _lambda_source(py_func, lines, first_line)
         if made is None:
@@ -354,6 +358,24 @@ def _source(disp):
     src.col_offset = col_offset
     src.filename = py_func.__code__.co_filename
     d["_hj_source"] = src
+    return src
+
+
+def _decompiled_source(py_func, exc):
+    """A _Source rebuilt from the code object (bytecode.py), its lines at
+    the user's line numbers; marked so that diagnostics say so."""
+    from . import bytecode
+    code = py_func.__code__
+    try:
+        text, first_line = bytecode.decompile(py_func)
+    except bytecode.DecompileError as err:
+        line = err.lineno or code.co_firstlineno
+        raise errors.UnsupportedError(
+            f"{code.co_filename}:{line}: error: cannot compile {py_func.__qualname__}: its source "
+            f"code is not available ({exc}) and it cannot be reconstructed from its bytecode: "
+            f"{err} is not supported") from None
+    src = _make_source(text, first_line, 0, code.co_filename)
+    src.decompiled = True
     return src
 
 
@@ -391,6 +413,7 @@ class _Gather:
         self.funcs = []
         self.index = {}
         self.keep = []  # the dispatchers, so that ids stay unique meanwhile
+        self.decompiled = {}  # filename -> qualnames whose text came from bytecode
 
     def add(self, disp):
         idx = self.index.get(id(disp))
@@ -402,6 +425,8 @@ class _Gather:
         self.funcs.append(None)  # reserved: recursion finds the index above
         py_func = disp.py_func
         src = _source(disp)
+        if src.decompiled:
+            self.decompiled.setdefault(src.filename, []).append(py_func.__qualname__)
         env = _env(py_func, self)
         for name, lf in getattr(disp, "siblings", {}).items():  # a lifted inner function's
             env.append((name, "func", self.add(lf)))
@@ -425,13 +450,29 @@ def gather(disp):
     return g.funcs, entry
 
 
+def _note_decompiled(exc, decompiled):
+    """Say in a diagnostic that points into text rebuilt from bytecode that
+    the line shown is a reconstruction."""
+    names = decompiled.get(getattr(exc, "filename", None))
+    if names and exc.args and isinstance(exc.args[0], str):
+        exc.args = (exc.args[0] + f"\n    (no source for {', '.join(names)}: the line shown was "
+                    f"reconstructed from its bytecode)",) + exc.args[1:]
+
+
 def _compile(disp, argcodes, rettype, want_ir, want_types):
     from . import _compiler
-    funcs, entry = gather(disp)
+    g = _Gather()
+    entry = g.add(disp)
+    funcs = g.funcs
 
     def run():
-        res = _compiler.compile(funcs, entry, list(argcodes), rettype, bool(want_ir),
-                                bool(want_types))
+        try:
+            res = _compiler.compile(funcs, entry, list(argcodes), rettype, bool(want_ir),
+                                    bool(want_types))
+        except errors.HpcjitError as exc:
+            if g.decompiled:
+                _note_decompiled(exc, g.decompiled)
+            raise
         if config._env_bool("DEBUG_COMPILE", config.DEBUG_COMPILE):
             print(f"hpcjit: compiled {disp.py_func.__qualname__} {res['signature']}: "
                   f"front end {res['time_frontend'] * 1e3:.2f} ms, "
