@@ -653,6 +653,7 @@ class _Decompiler:
                         out.append(a)
                         st[-1] = c = _name(t)
                     b.cond = c
+                    b.keep = True
                     jumped = b.succs[0] if op == "JUMP_IF_TRUE_OR_POP" else b.succs[1]
                     other = b.succs[1] if jumped is b.succs[0] else b.succs[0]
                     b.outs[jumped.id] = list(st)
@@ -858,7 +859,8 @@ class _Decompiler:
         (`if test: do: body while test`); jump to the first copy instead, so
         that the test block heads the loop as in the source."""
         for c in list(self.live):
-            if not self.pure_cond(c, True):
+            if c.kind != "cond" or getattr(c, "keep", False) or c.entry is None or \
+                    getattr(c, "slotvars", None):
                 continue
             dc = ast.dump(c.cond)
             if "_hj_" in dc:
@@ -871,6 +873,15 @@ class _Decompiler:
                     continue
                 if any(l_.outs[s.id] != l_.outs[l_.succs[0].id] for s in l_.succs):
                     continue
+                if c.stmts:  # the test alone becomes the block the loop jumps to
+                    t_ = _Block(len(self.bl), [c.instrs[-1]])
+                    self.bl.append(t_)
+                    t_.kind, t_.cond, t_.succs, t_.line = "cond", c.cond, c.succs, c.line
+                    t_.outs = dict(c.outs)
+                    t_.entry = list(c.outs[c.succs[0].id])
+                    c.kind, c.cond, c.succs = "fall", None, [t_]
+                    c.outs = {t_.id: list(t_.entry)}
+                    c = t_
                 l_.kind, l_.cond = "jump", None
                 l_.outs = {c.id: l_.outs[l_.succs[0].id]}
                 l_.succs = [c]
@@ -905,7 +916,8 @@ class _Decompiler:
         """Follow blocks that only move the stack (a `break`'s POP_TOP; JUMP)."""
         seen = set()
         while (b.kind in ("jump", "fall") and not b.stmts and b.id not in seen and
-               not getattr(b.succs[0], "slotvars", None) and b.id not in self.loops):
+               not getattr(b.succs[0], "slotvars", None) and b.id not in self.loops and
+               self.rpo_idx[b.succs[0].id] > self.rpo_idx[b.id]):
             seen.add(b.id)
             b = b.succs[0]
         return b
@@ -1048,6 +1060,26 @@ class _Decompiler:
             return st, (stop if (r1 or r2) and stop is not None else None)
         return st, follow
 
+    def loop_follow(self, h, body, exits):
+        """The block a loop continues at: the first block that every exit
+        (but early returns) reaches along forward edges."""
+        live = [e for e in exits if not self.closed_exit(e, body)] or exits[-1:]
+        if not live:
+            return None
+        common = None
+        for e in live:
+            seen, work = set(), [e]
+            while work:
+                x = work.pop()
+                if x.id in seen or x.id in body:
+                    continue
+                seen.add(x.id)
+                work.extend(s for s in x.succs if self.rpo_idx[s.id] > self.rpo_idx[x.id])
+            common = seen if common is None else common & seen
+        if not common:
+            self.fail("a loop whose exits do not meet", h.line)
+        return min((self.bl[i] for i in common), key=lambda x: self.rpo_idx[x.id])
+
     def loop(self, h, lp):
         body = self.loops[h.id]
         exits = []
@@ -1059,12 +1091,11 @@ class _Decompiler:
                         exits.append(r)
         exits.sort(key=lambda x: x.offset)
         line = h.line
+        follow = self.loop_follow(h, body, exits)
         self.active.append(h.id)
         try:
             if h.kind == "for":
                 x = self.resolve(h.succs[1])
-                others = [e for e in exits if e is not x and not self.closed_exit(e, body)]
-                follow = others[-1] if others else x
                 ctx = {"header": h, "body": body, "follow": follow}
                 # the body starts at the loop's first block: a jump to h is `continue`
                 inner, _ = self.branch(h, h.succs[0], None, ctx)
@@ -1076,19 +1107,9 @@ class _Decompiler:
                     inner = inner[1:]
                 target = _store_ctx(target)
                 it = h.entry[-1].expr
-                orelse = []
-                if follow is not x:
-                    self.active.pop()
-                    try:
-                        orelse, _ = self.branch(h, h.succs[1], follow, lp)
-                    finally:
-                        self.active.append(h.id)
+                orelse = self.loop_else(h, h.succs[1], x, follow, lp)
                 st = ast.For(target=target, iter=it, body=inner, orelse=orelse, type_comment=None)
             else:
-                follow = exits[-1] if exits else None
-                nonclosed = [e for e in exits if not self.closed_exit(e, body)]
-                if nonclosed:
-                    follow = nonclosed[-1]
                 test = None
                 if self.pure_cond(h, True):
                     t, f = h.succs
@@ -1097,20 +1118,9 @@ class _Decompiler:
                     elif f.id in body and t.id not in body:
                         test, inside, outside = _not(h.cond), f, t
                 if test is not None:
-                    o = self.resolve(outside)
-                    if o not in exits:
-                        exits.append(o)
-                    if follow is None or not self.closed_exit(o, body) and o.offset > follow.offset:
-                        follow = o
                     ctx = {"header": h, "body": body, "follow": follow}
                     inner, _ = self.branch(h, inside, None, ctx)
-                    orelse = []
-                    if o is not follow:
-                        self.active.pop()
-                        try:
-                            orelse, _ = self.branch(h, outside, follow, lp)
-                        finally:
-                            self.active.append(h.id)
+                    orelse = self.loop_else(h, outside, self.resolve(outside), follow, lp)
                     st = ast.While(test=test, body=inner, orelse=orelse)
                 else:
                     ctx = {"header": h, "body": body, "follow": follow}
@@ -1124,6 +1134,18 @@ class _Decompiler:
             self.active.pop()
         st.lineno = line
         return st, follow
+
+    def loop_else(self, h, exit_, resolved, follow, lp):
+        """The loop's else clause: the code between its natural exit and
+        where breaks go."""
+        if resolved is follow:
+            return self.edge(h, exit_) and self.fail("a value left on the stack by a loop", h.line)
+        self.active.pop()
+        try:
+            body, _ = self.branch(h, exit_, follow, lp)
+        finally:
+            self.active.append(h.id)
+        return body
 
     def closed_exit(self, e, body):
         """An exit that only the loop reaches and whose code only returns or

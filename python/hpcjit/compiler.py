@@ -320,6 +320,10 @@ def _source(disp):
     if src is not None:
         return src
     py_func = disp.py_func
+    if os.environ.get("HPCJIT_SOURCE_FROM_BYTECODE") == "1":  # tests of bytecode.py
+        src = _decompiled_source(py_func, "HPCJIT_SOURCE_FROM_BYTECODE=1")
+        d["_hj_source"] = src
+        return src
     found = _fast_source_lines(py_func)
     if found is not None:
         lines, first_line = found
