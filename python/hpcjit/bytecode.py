@@ -134,6 +134,10 @@ def _dupable(e):
         return all(x is None or _dupable(x) for x in (e.lower, e.upper, e.step))
     if isinstance(e, ast.Tuple):
         return all(_dupable(x) for x in e.elts)
+    if isinstance(e, ast.BinOp):  # arithmetic of names: no side effect
+        return _dupable(e.left) and _dupable(e.right)
+    if isinstance(e, ast.UnaryOp):
+        return _dupable(e.operand)
     return False
 
 
@@ -220,7 +224,7 @@ class _Decompiler:
             elif "JUMP" in op:
                 tgt = at[last.argval]
                 b.kind = "cond"
-                if op.endswith("IF_TRUE") or op.endswith("IF_NONE") or op == "JUMP_IF_TRUE_OR_POP":
+                if op.endswith("IF_TRUE") or op.endswith("NONE") or op == "JUMP_IF_TRUE_OR_POP":
                     b.succs = [tgt, nxt]
                 else:  # IF_FALSE, IF_NOT_NONE, JUMP_IF_FALSE_OR_POP
                     b.succs = [nxt, tgt]
@@ -330,10 +334,12 @@ class _Decompiler:
                     continue
                 if isinstance(e, ast.Constant) or _is_temp(e):
                     continue
-                if isinstance(e, ast.Name) and e.id not in stores and (
-                        getattr(e, "_hj_stable", False) or True):
+                if isinstance(e, ast.Name) and e.id not in stores:
                     continue
                 if _stable(e) and not (_names_read(e) & set(stores)):
+                    continue
+                if isinstance(e, (ast.Slice, ast.Tuple)) and not (_names_read(e) & set(stores)):
+                    st[k] = self.materialize(e, out, line)
                     continue
                 t = self.temp()
                 a = ast.Assign(targets=[ast.Name(id=t, ctx=ast.Store())], value=e)
@@ -573,16 +579,12 @@ class _Decompiler:
                 if isinstance(v, _Marker):
                     self.fail("copying a stack marker", line)
                 if not _dupable(v):
-                    t = self.temp()
-                    a = ast.Assign(targets=[ast.Name(id=t, ctx=ast.Store())], value=v)
                     # the slots below run first
-                    st[-ins.arg] = _name(t)
                     idx = len(st) - ins.arg
-                    saved = st[idx:]
+                    saved = st[idx + 1:]
                     del st[idx:]
                     spill()
-                    a.lineno = line
-                    out.append(a)
+                    st.append(self.materialize(v, out, line))
                     st.extend(saved)
                     v = st[-ins.arg]
                 st.append(v)
@@ -665,6 +667,22 @@ class _Decompiler:
                 self.fail(f"the bytecode instruction {op}", line)
         if b.kind == "fall":
             b.outs[b.succs[0].id] = list(st)
+
+    def materialize(self, e, out, line):
+        """`e` with its parts evaluated into temporaries (a slice or a tuple
+        of slices cannot be one)."""
+        if _dupable(e):
+            return e
+        if isinstance(e, ast.Tuple):
+            return ast.Tuple(elts=[self.materialize(x, out, line) for x in e.elts], ctx=ast.Load())
+        if isinstance(e, ast.Slice):
+            return ast.Slice(*[None if x is None else self.materialize(x, out, line)
+                               for x in (e.lower, e.upper, e.step)])
+        t = self.temp()
+        a = ast.Assign(targets=[ast.Name(id=t, ctx=ast.Store())], value=e)
+        a.lineno = line
+        out.append(a)
+        return _name(t)
 
     # ---- nested code: functions, lambdas, comprehensions ---------------------
     def store_func(self, target, f, emit, stores):
@@ -967,7 +985,7 @@ class _Decompiler:
                     if reached:
                         out.append(_stmt(ast.Break(), b.line))
                     return out, False
-            if any(b is s for s in self.stops if s is not stop) or b.id in self.active:
+            if not enter and (any(b is s for s in self.stops if s is not stop) or b.id in self.active):
                 if b.id in self.active and lp is not None and lp.get("exit"):
                     self.fail("a jump that leaves two loops at once", b.line)
                 if b.id in self.active or any(b is s for s in self.stops if s is not stop):
