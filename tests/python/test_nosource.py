@@ -373,3 +373,22 @@ def test_modules_from_bytecode(module):
                         os.path.join(HERE, module)], env=env, capture_output=True, text=True,
                        timeout=600)
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
+
+
+@pytest.mark.numba_skip("hpcjit's source lookup")
+def test_notebook_cells_use_their_text():
+    # IPython registers each cell in linecache: the real text is used, not
+    # the decompiler
+    IPython = pytest.importorskip("IPython")
+    from IPython.core.interactiveshell import InteractiveShell
+    shell = InteractiveShell.instance()
+    try:
+        r = shell.run_cell("from hpcjit import njit\n@njit\ndef cell_f(n):\n    s = 0\n"
+                           "    for i in range(n):\n        s += i\n    return s\n"
+                           "from hpcjit import compiler\n"
+                           "cell_src = compiler._source(cell_f)\n")
+        assert r.success, r.error_in_exec
+        assert shell.user_ns["cell_f"](10) == 45
+        assert not shell.user_ns["cell_src"].decompiled
+    finally:
+        InteractiveShell.clear_instance()
