@@ -181,7 +181,10 @@ KERNELS = {
             nested = [i + j for i in range(3) for j in range(i)]
             d = {}
             for x in lst:
-                d[x % 4] = d.get(x % 4, 0) + x
+                if x % 4 in d:
+                    d[x % 4] += x
+                else:
+                    d[x % 4] = x
             return sum(lst), len(nested), len(d)
         """, [(0,), (9,)]),
     "inner_function_and_lambda": ("""
