@@ -464,12 +464,12 @@ def _note_decompiled(exc, decompiled):
 
 
 def _compile(disp, argcodes, rettype, want_ir, want_types):
-    from . import _compiler
     g = _Gather()
     entry = g.add(disp)
     funcs = g.funcs
 
     def run():
+        from . import _compiler  # libLLVM: not loaded for a cache hit
         try:
             res = _compiler.compile(funcs, entry, list(argcodes), rettype, bool(want_ir),
                                     bool(want_types))
