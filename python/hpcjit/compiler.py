@@ -425,6 +425,7 @@ class _Gather:
         self.keep = []  # the dispatchers, so that ids stay unique meanwhile
         self.stubs = {}  # func index -> extending._Overload
         self._named = None
+        self.decompiled = {}  # filename -> qualnames whose text came from bytecode
 
     def add_stub(self, ov):
         """A stub function for an overload (compiler.h HJ_STUB_OVERLOAD)."""
@@ -453,7 +454,6 @@ class _Gather:
         names = _code_names(code, set())
         return [(name, "func", self.add_stub(ov)) for name, ov in self._named
                 if name.rsplit(".", 1)[-1].split(">", 1)[-1] in names]
-        self.decompiled = {}  # filename -> qualnames whose text came from bytecode
 
     def add(self, disp):
         idx = self.index.get(id(disp))
