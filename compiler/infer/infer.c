@@ -1911,7 +1911,7 @@ static Spec *infer_spec_impl(Compilation *c, int func, Type **argtys, int nargs,
     s->infer_level = c->depth;
     s->infer_low = c->depth;
     Inf I = {.c = c, .tc = c->tc, .a = &c->arena, .s = s};
-    bool ok = run_passes(&I);
+    bool ok = infer_check_defined(&I) && run_passes(&I);
     if (ok && s->infer_low < s->infer_level) {
         /* depends on a spec still being inferred further up: finish later */
         s->state = SPEC_NEW;

@@ -26,6 +26,10 @@ Type *infer_fail(Inf *I, HjDiagKind k, const Node *n, const char *fmt, ...) HJ_P
 #define TYPING(I, n, ...) infer_fail((I), HJ_DIAG_TYPING, (n), __VA_ARGS__)
 #define UNSUP(I, n, ...) infer_fail((I), HJ_DIAG_UNSUPPORTED, (n), __VA_ARGS__)
 
+/* infer_defined.c: refuse a local read before any assignment can have run
+ * (UnboundLocalError in Python); false with a diagnostic. */
+bool infer_check_defined(Inf *I);
+
 /* Type an expression; an Optional(T) value is unwrapped to T (an N_CAST
  * that checks it is not None). */
 Type *infer_expr(Inf *I, Node **pn);
