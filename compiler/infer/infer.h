@@ -78,6 +78,14 @@ int infer_index_store_array(Inf *I, Node *t, Node **pv, Type *vt);
  * left to a local variable). */
 void infer_prune_branches(Inf *I, bool *hide);
 
+/* infer_ssa.c: split every local name into versions ("x", "x.1", ...)
+ * whose definitions never meet at a control-flow merge before a read, by
+ * renaming the spec's N_NAME nodes, before typing; hide[i]: argument i
+ * has a hidden name (infer_prune.c).  The source name of a version. */
+void infer_ssa_rename(Inf *I, const bool *hide);
+bool infer_ssa_is_version(const char *name);
+const char *infer_ssa_source_name(Arena *a, const char *name);
+
 /* isinstance(x, cls) at compile time: the qualified name of a class node
  * ("builtins.int", "numpy.ndarray", "numpy.float64"; NULL when it names
  * no class hpcjit knows), and whether a value of type t is an instance of
