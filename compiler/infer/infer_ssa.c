@@ -496,6 +496,53 @@ static void collect_vec(Ssa *S, PtrVec *v) {
         collect(S, VEC_AT(*v, i));
 }
 
+/* ---- chained assignment ---- */
+
+/* `t1 = t2 = v` becomes `$chain = v; t1 = $chain; t2 = $chain` (Python
+ * evaluates v once, then assigns the targets from left to right), so that
+ * each target is typed and stored as a single assignment is (an array
+ * into a slice, a conversion into an element, ...). */
+static void unchain_vec(Inf *I, PtrVec *v);
+
+static void unchain(Inf *I, Node *n) {
+    unchain_vec(I, &n->body);
+    unchain_vec(I, &n->orelse);
+    unchain_vec(I, &n->finalbody);
+    for (int i = 0; i < n->handlers.len; i++)
+        unchain_vec(I, &((Node *)VEC_AT(n->handlers, i))->body);
+}
+
+static void unchain_vec(Inf *I, PtrVec *v) {
+    PtrVec out = {0};
+    bool any = false;
+    for (int i = 0; i < v->len; i++) {
+        Node *n = VEC_AT(*v, i);
+        unchain(I, n);
+        if (n->kind != N_ASSIGN || n->targets.len < 2) {
+            vec_push(I->a, &out, n);
+            continue;
+        }
+        any = true;
+        const char *tmp = arena_printf(I->a, "$chain%d.%d", n->loc.line, n->loc.col);
+        Node *first = ast_new(I->a, N_ASSIGN, n->loc);
+        Node *tn = ast_new(I->a, N_NAME, n->loc);
+        tn->name = tmp;
+        vec_push(I->a, &first->targets, tn);
+        first->a = n->a;
+        vec_push(I->a, &out, first);
+        for (int k = 0; k < n->targets.len; k++) {
+            Node *t = VEC_AT(n->targets, k);
+            Node *st = ast_new(I->a, N_ASSIGN, t->loc);
+            vec_push(I->a, &st->targets, t);
+            st->a = ast_new(I->a, N_NAME, n->a->loc);
+            st->a->name = tmp;
+            vec_push(I->a, &out, st);
+        }
+    }
+    if (any)
+        *v = out;
+}
+
 /* ---- renaming ---- */
 
 bool infer_ssa_is_version(const char *name) {
@@ -517,6 +564,7 @@ const char *infer_ssa_source_name(Arena *a, const char *name) {
 void infer_ssa_rename(Inf *I, const bool *hide) {
     Spec *s = I->s;
     Ssa S = {.I = I, .a = I->a};
+    unchain_vec(I, &s->fn->body);
     int np = s->fn->params.len;
     for (int i = 0; i < np; i++)
         add_name(&S, ((Node *)VEC_AT(s->fn->params, i))->name);
