@@ -40,7 +40,7 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NP_CUMPROD: S("cumprod", "a", "axis", "dtype"); break;
     case BI_NP_RAVEL: S("ravel", "a"); break;
     case BI_ARRAY_FLATTEN: S("flatten", "a"); break;
-    case BI_NP_TRANSPOSE: S("transpose", "a"); break;
+    case BI_NP_TRANSPOSE: S("transpose", "a", "axes"); break;
     case BI_NP_SQUEEZE: S("squeeze", "a", "axis"); break;
     case BI_NP_EXPAND_DIMS: S("expand_dims", "a", "axis"); break;
     case BI_NP_CONCATENATE: S("concatenate", "arrays", "axis"); break;
@@ -370,6 +370,13 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         return ty_array(I->tc, at->dtype, nd, LAYOUT_C);
     }
 
+    if (id == BI_NP_TRANSPOSE && self && n->args.len > 1) {
+        /* a.transpose(1, 0, 2) is a.transpose((1, 0, 2)) */
+        Node *tup = ast_new(I->a, N_TUPLE, ((Node *)VEC_AT(n->args, 0))->loc);
+        tup->args = n->args;
+        n->args = (PtrVec){0};
+        vec_push(I->a, &n->args, tup);
+    }
     if (!infer_bind_slots(I, n, self, &s, sl))
         return NULL;
     if (!sl[0])
@@ -483,6 +490,12 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             if (!opt_int(I, sl, 1, fname, "k", &unk))
                 return NULL;
             break;
+        case BI_NP_TRANSPOSE: /* axes: None, or a permutation of the axes (checked at run time) */
+            if (sl[1] && is_none_const(sl[1]))
+                sl[1] = NULL;
+            if (sl[1] && (k = int_tuple(I, &sl[1], fname, "axes", &unk)) < 0)
+                return NULL;
+            break;
         case BI_NP_ROLL: case BI_NP_REPEAT:
             if (!sl[1])
                 return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[1]);
@@ -531,6 +544,13 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         switch (id) {
         case BI_NP_RAVEL: case BI_ARRAY_FLATTEN: rt = ty_array(I->tc, at->dtype, 1, LAYOUT_C); break;
         case BI_NP_TRANSPOSE:
+            if (sl[1] && k != nd)
+                return TYPING(I, sl[1], "transpose(): axes don't match array (%d given for %d dimensions)", k,
+                              nd);
+            if (sl[1]) { /* any permutation: contiguous only when it keeps the order */
+                rt = ty_array(I->tc, at->dtype, nd, nd <= 1 ? lay : LAYOUT_A);
+                break;
+            }
             if (nd > 1 && lay != LAYOUT_A)
                 lay = lay == LAYOUT_C ? LAYOUT_F : LAYOUT_C;
             rt = ty_array(I->tc, at->dtype, nd, lay);
