@@ -471,6 +471,14 @@ static Type *env_name(Inf *I, Node *n, const HjEnvEntry *e) {
         n->ty = t->ty;
         return t->ty;
     }
+    case HJ_ENV_ARRAY: { /* a read-only constant (lower_expr.c bakes its items in) */
+        const char *p = e->qualname;
+        Type *t = p ? ty_from_typecode(I->tc, &p) : NULL;
+        if (!t || t->kind != TY_ARRAY)
+            return TYPING(I, n, "global name '%s' is an array hpcjit cannot freeze", n->name);
+        n->ty = t;
+        return t;
+    }
     case HJ_ENV_STR:
         return TYPING(I, n, "global name '%s' is a str ('%s'); strings are not supported by hpcjit",
                       n->name, e->qualname ? e->qualname : "");
