@@ -1596,6 +1596,8 @@ static bool stmt(Inf *I, Node *n) {
             n->a->ty = infer_ty(I, TY_STRING); /* docstring */
             return true;
         }
+        if (infer_ae_ufunc_out_stmt(I, n)) /* np.add(a, b, out): now out[...] = np.add(a, b) */
+            return stmt(I, n);
         return infer_expr(I, &n->a) != NULL;
     default:
         return UNSUP(I, n, "%s statements are not supported by hpcjit", ast_kind_name(n->kind)), false;

@@ -150,6 +150,9 @@ int infer_ae_store(Inf *I, Node *t, Node **pv, Type *vt);
 /* arr.real / arr.imag (ATTR_ARRAY_REAL/IMAG). */
 Type *infer_ae_real_imag(Inf *I, Node *n, Type *base);
 bool infer_ae_is_ufunc(BuiltinId id);
+/* `np.add(a, b, out)` as a statement becomes `out[...] = np.add(a, b)`;
+ * true when the statement was rewritten (into an N_ASSIGN). */
+bool infer_ae_ufunc_out_stmt(Inf *I, Node *st);
 bool infer_ae_owns_scalar(BuiltinId id);
 Type *infer_ae_ufunc_call(Inf *I, Node *n, BuiltinId id, Type **tys);
 bool infer_ae_is_elementwise(const Node *n);

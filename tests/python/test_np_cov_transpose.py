@@ -1,5 +1,6 @@
 """np.cov / np.corrcoef (Numba's forms: 1-D and 2-D, y=, rowvar=, bias=,
-ddof=) and transpose with axes, compared with NumPy through py_func."""
+ddof=), transpose with axes and ufuncs with an out argument, compared
+with NumPy through py_func."""
 import numpy as np
 import pytest
 
@@ -130,3 +131,18 @@ def test_transpose_bad_axes():
         transpose_2d(a, (1, 1))
     with pytest.raises(ValueError):       # numpy's AxisError is a ValueError
         transpose_2d(a, (0, 2))
+
+
+@njit
+def ufunc_out_statements(Z, C, I):
+    np.multiply(Z, Z, Z)         # out as the last positional argument
+    np.add(Z, C, out=Z)          # out= keyword
+    np.logical_not(I, I)
+    np.sqrt(np.abs(C), C)        # a float result stored into a complex array
+    return Z, I, C
+
+
+def test_ufunc_out_argument_as_statement():
+    Z = np.arange(4.0) + 1j
+    C = np.arange(4.0) + 0j
+    check(ufunc_out_statements, Z, C, np.array([True, False, True, True]))
