@@ -136,7 +136,7 @@ def test_transpose_bad_axes():
 @njit
 def ufunc_out_statements(Z, C, I):
     np.multiply(Z, Z, Z)         # out as the last positional argument
-    np.add(Z, C, out=Z)          # out= keyword
+    np.add(Z, C, Z)
     np.logical_not(I, I)
     np.sqrt(np.abs(C), C)        # a float result stored into a complex array
     return Z, I, C
@@ -146,3 +146,14 @@ def test_ufunc_out_argument_as_statement():
     Z = np.arange(4.0) + 1j
     C = np.arange(4.0) + 0j
     check(ufunc_out_statements, Z, C, np.array([True, False, True, True]))
+
+
+@njit
+def ufunc_out_keyword(Z, C):
+    np.add(Z, C, out=Z)
+    return Z
+
+
+@pytest.mark.numba_skip(reason="Numba 0.68 refuses the out= keyword of ufuncs")
+def test_ufunc_out_keyword():
+    check(ufunc_out_keyword, np.arange(3.0), np.ones(3))
