@@ -184,6 +184,13 @@ static int options_from(HjOptions *o, PyObject *opts) {
         opt_flag(opts, "nogil", &o->nogil) < 0 || opt_flag(opts, "parallel", &o->parallel) < 0 ||
         opt_flag(opts, "deterministic", &o->deterministic) < 0)
         return -1;
+    PyObject *poll = PyDict_GetItemString(opts, "poll_signals"); /* borrowed */
+    if (poll && poll != Py_None) {
+        int t = PyObject_IsTrue(poll);
+        if (t < 0)
+            return -1;
+        o->no_signal_poll = !t;
+    }
     PyObject *sched = PyDict_GetItemString(opts, "schedule"); /* borrowed */
     if (sched && PyUnicode_Check(sched))
         o->schedule_dynamic = PyUnicode_CompareWithASCIIString(sched, "dynamic") == 0;

@@ -34,6 +34,8 @@ __all__ = [
 ]
 
 memstats = _core.memstats
+from . import _signals  # noqa: E402
+_signals.install()  # compiled loops answer Ctrl-C and Slurm's signals
 # The pool (and the topology it is planned from) is made on first use.
 set_num_threads = _core.set_num_threads
 get_num_threads = _core.get_num_threads

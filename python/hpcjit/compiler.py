@@ -392,7 +392,8 @@ def _lifted(disp, src):
     return d["_hj_lifted"]
 
 
-_COMPILER_OPTIONS = ("fastmath", "boundscheck", "error_model", "nogil", "parallel", "inline")
+_COMPILER_OPTIONS = ("fastmath", "boundscheck", "error_model", "nogil", "parallel", "inline",
+                     "poll_signals")
 # only meaningful with parallel=True (prange loops on the pool)
 _PARALLEL_OPTIONS = ("deterministic", "schedule")
 
@@ -439,10 +440,10 @@ def gather(disp):
 
 
 def _compile(disp, argcodes, rettype, want_ir, want_types):
-    from . import _compiler
     funcs, entry = gather(disp)
 
     def run():
+        from . import _compiler  # libLLVM: not loaded for a cache hit
         res = _compiler.compile(funcs, entry, list(argcodes), rettype, bool(want_ir),
                                 bool(want_types))
         if config._env_bool("DEBUG_COMPILE", config.DEBUG_COMPILE):

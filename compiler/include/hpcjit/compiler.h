@@ -83,6 +83,7 @@ typedef struct HjOptions {
     int deterministic;  /* parallel reductions bitwise identical for any thread
                            count (deterministic=True or HPCJIT_DETERMINISTIC=1) */
     int schedule_dynamic; /* schedule="dynamic": prange chunks taken in turn   */
+    int no_signal_poll;   /* poll_signals=False: loops do not answer signals    */
 } HjOptions;
 
 /* One Python function that may be compiled. */
