@@ -31,6 +31,8 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_exc_save),
     RT_SYM(rt_signal_flag_addr),
     RT_SYM(rt_signal_poll),
+    RT_SYM(rt_stack_check),
+    RT_SYM(rt_stack_hint), /* data: a uintptr_t */
     RT_SYM(rt_exc_reraise),
     /* prange loops of parallel=True functions (compiler/lower_parallel.c) */
     RT_SYM(rt_parallel_for),

@@ -1907,6 +1907,7 @@ static Spec *infer_spec_impl(Compilation *c, int func, Type **argtys, int nargs,
         return s;
     if (s->state == SPEC_INFERRING) {
         /* recursion: use the return type so far */
+        s->recursive = true;
         if (caller && caller != s && s->infer_level < caller->infer_low)
             caller->infer_low = s->infer_level;
         return s;
