@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hpcjit/containers.h"
 #include "hpcjit/runtime.h"
 #include "hpcjit/str.h"
 #include "hpcjit/text.h"
@@ -2006,4 +2007,39 @@ HjMemInfo *rt_str_chr(int64_t i)
     }
     uint32_t c = (uint32_t)i;
     return c < 256 ? latin1(c) : rt_str_from_kind(4, &c, 1);
+}
+
+/* ---- str items of containers (containers.h) ------------------------------- */
+
+static const HjMemInfo *item_str(const void *item)
+{
+    const HjMemInfo *s;
+    memcpy(&s, item, sizeof s);
+    return s;
+}
+
+uint64_t rt_hash_str(const void *item) { return (uint64_t)rt_str_hash(item_str(item)); }
+int rt_eq_str(const void *a, const void *b) { return rt_str_eq(item_str(a), item_str(b)); }
+int rt_lt_str(const void *a, const void *b) { return rt_str_cmp(item_str(a), item_str(b)) < 0; }
+static void repr_str_item(const void *item) { rt_str_text_repr(item_str(item)); }
+
+const RtItemOps rt_ops_str = {sizeof(HjMemInfo *), sizeof(HjMemInfo *), rt_item_incref_mi, rt_item_decref_mi,
+                              rt_hash_str, rt_eq_str, rt_lt_str, repr_str_item};
+
+HjMemInfo *rt_str_parts_list(HjMemInfo *parts)
+{
+    if (!parts)
+        return NULL;
+    int64_t n = rt_str_parts_count(parts);
+    HjMemInfo *mi = rt_list_new(&rt_ops_str, n);
+    if (!mi) {
+        rt_str_parts_release(parts);
+        return NULL;
+    }
+    HjList *l = mi->data;
+    if (n > 0)
+        memcpy(l->items, rt_str_parts_items(parts), (size_t)n * sizeof(HjMemInfo *));
+    l->len = n;
+    rt_decref(parts); /* the items moved into the list */
+    return mi;
 }

@@ -35,7 +35,7 @@ Type *infer_fail(Inf *I, HjDiagKind k, const Node *n, const char *fmt, ...) {
 bool infer_is_value(const Type *t) {
     switch (t->kind) {
     case TY_MODULE: case TY_BUILTIN: case TY_FUNCTION: case TY_EXC_CLASS: case TY_EXC_VALUE:
-    case TY_BOUND_METHOD: case TY_STRING:
+    case TY_BOUND_METHOD:
         return false;
     case TY_TUPLE:
         for (int i = 0; i < t->nelems; i++)
@@ -1084,8 +1084,18 @@ Type *infer_expr_opt(Inf *I, Node **pn) {
         break;
     case N_SLICE:
         return UNSUP(I, n, "slices are only supported as indices (and not yet for arrays)");
-    case N_FSTRING:
-        return UNSUP(I, n, "f-strings are only supported as print() arguments and raise/assert messages (strings are not values in hpcjit)");
+    case N_FSTRING: /* an f-string as a str value: a call lib/str lowers */
+        if (!infer_fstring(I, n))
+            return NULL;
+        t = infer_ty(I, TY_STRING);
+        if (I->final) {
+            Node *c = ast_new(I->a, N_CALL, n->loc);
+            c->call_kind = CALL_BUILTIN;
+            c->builtin = builtin_lookup("str.$fstring");
+            vec_push(I->a, &c->args, n);
+            *pn = n = c;
+        }
+        break;
     default:
         return UNSUP(I, n, "%s expressions are not supported by hpcjit", ast_kind_name(n->kind));
     }

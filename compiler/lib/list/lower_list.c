@@ -97,6 +97,7 @@ static const char *rt_suffix(const Type *t) {
     case TY_FLOAT64: return "f64";
     case TY_FLOAT32: return "f32";
     case TY_BOOL: return "bool";
+    case TY_STRING: return "str"; /* rt_ops_str (lib/str) */
     default: return NULL;
     }
 }
@@ -187,7 +188,7 @@ static bool orderable(const Type *t) {
                 return false;
         return true;
     }
-    return t->kind == TY_LIST && orderable(t->item);
+    return t->kind == TY_STRING || (t->kind == TY_LIST && orderable(t->item));
 }
 
 static bool comparable(const Type *t) {
@@ -199,7 +200,7 @@ static bool comparable(const Type *t) {
                 return false;
         return true;
     }
-    return t->kind == TY_LIST && comparable(t->item);
+    return t->kind == TY_STRING || (t->kind == TY_LIST && comparable(t->item));
 }
 
 LLVMValueRef lower_list_ops(Lower *L, Type *item) {
