@@ -20,6 +20,8 @@
 
 #include <string.h>
 
+extern const LibOps lib_str_ops;
+
 static Type *T(Inf *I, TyKind k) { return infer_ty(I, k); }
 
 static bool is_str(const Type *t) { return t && t->kind == TY_STRING; }
@@ -149,6 +151,8 @@ static Type *method_call(Inf *I, Node *n, const Method *m, Node *self) {
     for (int i = 1; i < s.n; i++)
         s.names[i] = m->names[i - 1];
     Node *sl[INFER_MAX_SLOTS];
+    if (self && n->args.len == s.n && VEC_AT(n->args, 0) == self)
+        self = NULL; /* typed again after the final pass stored the slots as the arguments */
     if (!infer_bind_slots(I, n, self, &s, sl))
         return NULL;
     if (!sl[0])
@@ -304,8 +308,12 @@ static Type *infer_str_compare(Inf *I, Node *at, OpKind op, Type *a, Type *b) {
     if (IS_UNK(a) || IS_UNK(b))
         return T(I, TY_UNKNOWN);
     if (op == OP_IN || op == OP_NOTIN) {
-        if (!is_str(b)) /* x in lst: the container's owner */
+        if (!is_str(b)) { /* s in lst, s in d: the container's owner */
+            const LibOps *own = lib_type_owner(b);
+            if (own && own != &lib_str_ops && own->infer_compare)
+                return own->infer_compare(I, at, op, a, b);
             return TYPING(I, at, "cannot look for %s in %s", infer_tyname(I, a), infer_tyname(I, b));
+        }
         if (!is_str(a))
             return TYPING(I, at, "'in <string>' requires string as left operand, not %s", infer_tyname(I, a));
         return a;
