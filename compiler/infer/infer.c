@@ -471,9 +471,12 @@ static Type *env_name(Inf *I, Node *n, const HjEnvEntry *e) {
         n->ty = t->ty;
         return t->ty;
     }
-    case HJ_ENV_STR:
-        return TYPING(I, n, "global name '%s' is a str ('%s'); strings are not supported by hpcjit",
-                      n->name, e->qualname ? e->qualname : "");
+    case HJ_ENV_STR: /* frozen as a constant, as Numba does (lib/str) */
+        n->cval.kind = CVAL_STR;
+        n->cval.s = e->qualname ? e->qualname : "";
+        n->cval.slen = (int)strlen(n->cval.s);
+        n->ty = infer_ty(I, TY_STRING);
+        return n->ty;
     case HJ_ENV_OTHER:
         what = e->qualname ? e->qualname : "an unsupported object";
         return TYPING(I, n, "global name '%s' is %s, which hpcjit cannot use", n->name, what);

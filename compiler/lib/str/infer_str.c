@@ -300,6 +300,11 @@ static Type *infer_str_binop(Inf *I, Node **pn, Type *a, Type *b) {
     }
     if (n->op == OP_MOD && is_str(a))
         return UNSUP(I, n, "'%%' formatting of str is not supported by hpcjit (use an f-string)");
+    if (ty_is_array(a) || ty_is_array(b)) /* the core's messages for the rest */
+        return infer_ae_binop(I, n, a, b);
+    Type *op_ty = NULL;
+    if (!infer_binop_type(I, n, n->op, a, b, &op_ty))
+        return NULL;
     return TYPING(I, n, "unsupported operand types for %s: %s and %s", ast_op_str(n->op), infer_tyname(I, a),
                   infer_tyname(I, b));
 }
