@@ -1459,8 +1459,21 @@ static bool message_ok(Inf *I, Node *m) {
         return true;
     if (m->kind == N_FSTRING)
         return infer_fstring(I, m); /* infer_text.c */
-    if (m->kind != N_CONST || m->cval.kind != CVAL_STR || m->cval.is_bytes)
-        return UNSUP(I, m, "the message must be a string constant"), false;
+    if (m->kind == N_CONST && m->cval.kind == CVAL_STR && m->cval.is_bytes)
+        return UNSUP(I, m, "the message must be a str"), false;
+    if (m->kind != N_CONST || m->cval.kind != CVAL_STR) {
+        /* a str (or any printable) value: the message is f"{m}", as str(exc) */
+        Node *v = ast_new(I->a, m->kind, m->loc);
+        *v = *m;
+        Node *part = ast_new(I->a, N_FORMATTED, m->loc);
+        part->a = v;
+        SrcLoc loc = m->loc;
+        memset(m, 0, sizeof *m);
+        m->kind = N_FSTRING;
+        m->loc = loc;
+        vec_push(I->a, &m->args, part);
+        return infer_fstring(I, m);
+    }
     m->ty = infer_ty(I, TY_STRING);
     return true;
 }

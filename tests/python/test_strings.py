@@ -558,5 +558,49 @@ def test_errors():
         item_assign("abc")
     with pytest.raises(UnsupportedError, match="formatting of str"):
         percent("%d")
-    with pytest.raises(TypingError, match="unsupported operand"):
+    with pytest.raises(TypingError, match="cannot add unicode and int64"):
         add_int("a")
+
+
+# ---- messages, print, tuples ----
+
+@njit
+def raising(s, n):
+    if n > 2:
+        raise ValueError("bad: " + s)
+    assert n != 1, s * 2
+    return n
+
+
+@njit
+def printing(s, n):
+    print(s, n, (s, n), "lit", s[0])
+    print(f"[{s}]", end="|\n")
+
+
+@njit
+def tuple_in_out(t):
+    a, b = t
+    return b + a, (a, len(b))
+
+
+@NS("Numba's exception messages from str values differ")
+def test_raise_messages():
+    for n in (0, 1, 3):
+        check(raising, "é日", n)
+    with pytest.raises(ValueError, match="^bad: é日$"):
+        raising("é日", 3)
+    with pytest.raises(AssertionError, match="^é日é日$"):
+        raising("é日", 1)
+
+
+def test_print(capfd):
+    printing("héllo", 3)
+    jit_out = capfd.readouterr().out
+    printing.py_func("héllo", 3)
+    assert jit_out == capfd.readouterr().out
+
+
+def test_tuples():
+    check(tuple_in_out, ("x", "yz"))
+    check(tuple_in_out, ("😀", ""))
