@@ -2043,3 +2043,22 @@ HjMemInfo *rt_str_parts_list(HjMemInfo *parts)
     rt_decref(parts); /* the items moved into the list */
     return mi;
 }
+
+HjMemInfo *rt_str_minmax(const HjMemInfo *smi, int32_t is_max)
+{
+    const HjStr *s = S(smi);
+    if (s->length == 0) {
+        rt_raise("ValueError", is_max ? "max() arg is an empty sequence" : "min() arg is an empty sequence");
+        return NULL;
+    }
+    int64_t best = 0;
+    uint32_t bc = rd(s->kind, s->data, 0);
+    for (int64_t i = 1; i < s->length; i++) {
+        uint32_t c = rd(s->kind, s->data, i);
+        if (is_max ? c > bc : c < bc) {
+            bc = c;
+            best = i;
+        }
+    }
+    return rt_str_getitem(smi, best);
+}

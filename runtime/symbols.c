@@ -292,6 +292,7 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_ops_meminfo),
     RT_SYM(rt_ops_str),
     RT_SYM(rt_str_parts_list),
+    RT_SYM(rt_str_minmax),
     RT_SYM(rt_hash_str),
     RT_SYM(rt_eq_str),
     RT_SYM(rt_lt_str),

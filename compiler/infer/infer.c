@@ -681,7 +681,8 @@ static Type *compare_expr(Inf *I, Node *n) {
                 left = left->base;
             }
         }
-        const LibOps *own = lib_type_owner2(left, right);
+        bool with_none = (op == OP_IS || op == OP_ISNOT) && (left->kind == TY_NONE || right->kind == TY_NONE);
+        const LibOps *own = with_none ? NULL : lib_type_owner2(left, right); /* `s is None`: the core's */
         if (IS_UNK(left) || IS_UNK(right)) {
             unk = true;
             ot = TY_UNK(I);

@@ -484,7 +484,8 @@ unsupported: {
 /* One comparison of a chain: `is`/`in` need the operands' own types. */
 static LLVMValueRef compare_one(Lower *L, Node *n, OpKind op, Type *t, LLVMValueRef a, Type *at,
                                 LLVMValueRef b, Type *bt) {
-    const LibOps *own = lib_type_owner2(at, bt); /* typed by its infer_compare */
+    bool with_none = (op == OP_IS || op == OP_ISNOT) && (at->kind == TY_NONE || bt->kind == TY_NONE);
+    const LibOps *own = with_none ? NULL : lib_type_owner2(at, bt); /* typed by its infer_compare */
     if (own && own->lower_compare)
         return own->lower_compare(L, n, op, t, a, at, b, bt);
     if (op == OP_IS || op == OP_ISNOT) {

@@ -147,7 +147,7 @@ bool ty_has_unknown(const Type *t) {
 
 /* A type that may become Optional(t): a value other than None. */
 static bool optionable(const Type *t) {
-    return ty_is_number(t) || t->kind == TY_ARRAY || t->kind == TY_TUPLE;
+    return ty_is_number(t) || t->kind == TY_ARRAY || t->kind == TY_TUPLE || t->kind == TY_STRING;
 }
 
 Type *ty_tuple(TyCtx *tc, Type **elems, int n) {

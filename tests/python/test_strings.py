@@ -575,7 +575,7 @@ def raising(s, n):
 @njit
 def printing(s, n):
     print(s, n, (s, n), "lit", s[0])
-    print(f"[{s}]", end="|\n")
+    print(f"[{s}]")
 
 
 @njit
@@ -604,3 +604,92 @@ def test_print(capfd):
 def test_tuples():
     check(tuple_in_out, ("x", "yz"))
     check(tuple_in_out, ("😀", ""))
+
+
+# ---- more builtins over str ----
+
+@njit
+def list_sorted(s):
+    return list(s), sorted(s)
+
+
+@njit
+def enumerate_zip_reversed(a, b):
+    out = []
+    for i, c in enumerate(a):
+        out.append(c * i)
+    z = ""
+    for x, y in zip(a, b):
+        z += y + x
+    return out, z
+
+
+@njit
+def reversed_str(a):
+    r = ""
+    for c in reversed(a):
+        r += c
+    return r
+
+
+@njit
+def min_max(s):
+    return min(s), max(s)
+
+
+@njit
+def comprehension(s):
+    return "".join([c.upper() for c in s if c != "b"]), {w: len(w) for w in s.split()}
+
+
+@njit
+def in_tuple(s):
+    return s in ("a", "bé"), s not in ("x",), s.startswith(("x", "ab")), s.endswith(("é", "c"))
+
+
+@njit
+def optional_str(n):
+    s = None
+    if n > 0:
+        s = "pos" + str(n)
+    if s is None:
+        return "none"
+    return s.upper()
+
+
+@njit
+def optional_return(words, w):
+    for x in words:
+        if x == w:
+            return x
+    return None
+
+
+def test_builtins_over_str():
+    check(list_sorted, "bcaé日")
+    check(enumerate_zip_reversed, "abc日", "xyz")
+    check(in_tuple, "bé")
+    check(in_tuple, "abc")
+
+
+@NS("Numba has no reversed(), min() or max() of a str")
+def test_reversed_min_max():
+    check(reversed_str, "abc日")
+    check(min_max, "hello")
+    check(min_max, "")  # ValueError
+
+
+@NS("Numba's comprehensions over str differ")
+def test_str_comprehensions():
+    check_ret(comprehension, "abcb a bb")
+
+
+def test_optional_str():
+    check(optional_str, 2)
+    check(optional_str, 0)
+
+
+@NS("Numba takes no list of str argument")
+def test_optional_return():
+    check(optional_return, ["a", "b"], "b")
+    check(optional_return, ["a", "b"], "z")

@@ -461,9 +461,26 @@ static bool fill(Lower *L, const Node *at, LLVMValueRef mi, Type *item, Node *sr
         for (int k = 0; k < st->nelems; k++)
             append(L, mi, item, lower_convert(L, at, LLVMBuildExtractValue(L->b, src, (unsigned)k, ""), st->elems[k], item));
         return true;
-    default:
+    default: {
+        const LibOps *own = lib_type_owner(st); /* a str: its items as its feature gives them */
+        if (own && own->lower_len && own->lower_item && !own->lower_iter_begin) {
+            LLVMValueRef n = own->lower_len(L, at, src, st);
+            reserve(L, mi, n);
+            LLVMValueRef i = loop_begin(L, &lp, lower_i64(L, 0), n);
+            bool o = false;
+            LLVMValueRef x = own->lower_item(L, at, src, st, i, &o);
+            if (!x)
+                return false;
+            Type *ety = own->item_type(L->c->tc, st);
+            append(L, mi, item, lower_convert(L, at, x, ety, item));
+            if (o)
+                lower_decref(L, x, ety);
+            loop_end(L, &lp, i);
+            return true;
+        }
         lower_fail(L, at, HJ_DIAG_UNSUPPORTED, "cannot make a list from this value");
         return false;
+    }
     }
 }
 

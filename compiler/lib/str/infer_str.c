@@ -65,7 +65,8 @@ static bool need_str(Inf *I, Node **pe, const char *what) {
 
 /* ---- methods ---- */
 
-/* Parameter kinds: 'S' a str, 's' a str or None (absent: NULL), 'I' an
+/* Parameter kinds: 'S' a str, 'P' a str or a tuple of str (prefixes),
+ * 's' a str or None (absent: NULL), 'I' an
  * int, 'i' an int or None (absent: NULL), 'b' a bool, 'L' a list of str
  * (join).  Results: 'S' str, 'I' int64, 'B' bool, 'L' list of str, 'T'
  * a tuple of three strs. */
@@ -85,8 +86,8 @@ static const Method methods[] = {
     {BI_STR_STRIP, "s", {"chars"}, 0, 'S'},
     {BI_STR_LSTRIP, "s", {"chars"}, 0, 'S'},
     {BI_STR_RSTRIP, "s", {"chars"}, 0, 'S'},
-    {BI_STR_STARTSWITH, "Sii", {"prefix", "start", "end"}, 1, 'B'},
-    {BI_STR_ENDSWITH, "Sii", {"suffix", "start", "end"}, 1, 'B'},
+    {BI_STR_STARTSWITH, "Pii", {"prefix", "start", "end"}, 1, 'B'},
+    {BI_STR_ENDSWITH, "Pii", {"suffix", "start", "end"}, 1, 'B'},
     {BI_STR_FIND, "Sii", {"sub", "start", "end"}, 1, 'I'},
     {BI_STR_RFIND, "Sii", {"sub", "start", "end"}, 1, 'I'},
     {BI_STR_INDEX, "Sii", {"sub", "start", "end"}, 1, 'I'},
@@ -140,6 +141,14 @@ static bool infer_str_attr(Inf *I, Node *n, Type *base, Type **out) {
     return true;
 }
 
+/* A tuple of strs (`s in ("a", "b")`, startswith(("a", "b"))). */
+static bool str_tuple(const Type *t) {
+    for (int i = 0; i < t->nelems; i++)
+        if (!is_str(t->elems[i]))
+            return false;
+    return true;
+}
+
 static Type *str_list(Inf *I) { return ty_list(I->tc, T(I, TY_STRING)); }
 
 static Type *method_call(Inf *I, Node *n, const Method *m, Node *self) {
@@ -175,6 +184,12 @@ static Type *method_call(Inf *I, Node *n, const Method *m, Node *self) {
         }
         Type *t = NULL;
         switch (k) {
+        case 'P':
+            if (!(t = infer_expr(I, &sl[i])))
+                return NULL;
+            if (t->kind == TY_TUPLE && str_tuple(t))
+                break;
+            /* fall through */
         case 'S':
         case 's':
             if (!need_str(I, &sl[i], what))
@@ -229,15 +244,19 @@ static Type *infer_str_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     const Method *m = method_of(id);
     if (m)
         return method_call(I, n, m, self);
-    const char *fname = id == BI_INT ? "int" : id == BI_FLOAT ? "float" : builtin_name(id) + 9; /* "builtins." */
+    const char *fname = builtin_name(id) + 9; /* "builtins." */
     if (n->keywords.len)
         return UNSUP(I, n, "%s() with keyword arguments is not supported by hpcjit", fname);
     int nmax = id == BI_INT ? 2 : 1;
+    if ((id == BI_MIN || id == BI_MAX) && n->args.len == 1 && n->keywords.len == 0 && I->final)
+        n->builtin = id == BI_MIN ? BI_STR_MIN : BI_STR_MAX; /* min(s): the least character */
     if (n->args.len < 1 || n->args.len > nmax)
         return TYPING(I, n, "%s() takes %s argument%s (%d given)", fname, nmax == 2 ? "1 or 2" : "exactly 1",
                       nmax == 2 ? "s" : "", n->args.len);
     Node **pa = (Node **)&VEC_AT(n->args, 0);
-    Type *t = infer_expr(I, pa);
+    /* int(), float(), min(), max() come from the core with the argument typed */
+    bool typed = id == BI_INT || id == BI_FLOAT || id == BI_MIN || id == BI_MAX;
+    Type *t = typed ? infer_value_ty(*pa) : infer_expr(I, pa);
     if (!t)
         return NULL;
     if (IS_UNK(t))
@@ -255,6 +274,9 @@ static Type *infer_str_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         if (!need_int(I, pa, "chr() argument"))
             return NULL;
         return T(I, TY_STRING);
+    case BI_MIN:
+    case BI_MAX:
+        return t;
     case BI_INT:
     case BI_FLOAT:
         /* offered by the core's int()/float() for a str argument */
@@ -313,6 +335,8 @@ static Type *infer_str_compare(Inf *I, Node *at, OpKind op, Type *a, Type *b) {
     if (IS_UNK(a) || IS_UNK(b))
         return T(I, TY_UNKNOWN);
     if (op == OP_IN || op == OP_NOTIN) {
+        if (b->kind == TY_TUPLE && str_tuple(b) && is_str(a))
+            return a; /* s in ("a", "b") */
         if (!is_str(b)) { /* s in lst, s in d: the container's owner */
             const LibOps *own = lib_type_owner(b);
             if (own && own != &lib_str_ops && own->infer_compare)

@@ -58,6 +58,14 @@ LLVMValueRef lower_str_item(Lower *L, const Node *at, LLVMValueRef v, Type *t, L
 
 LLVMValueRef lower_str_compare(Lower *L, const Node *at, OpKind op, Type *op_ty, LLVMValueRef a, Type *at_ty,
                                LLVMValueRef b, Type *bt_ty) {
+    if ((op == OP_IN || op == OP_NOTIN) && bt_ty->kind == TY_TUPLE) { /* s in ("a", "b"): any equal */
+        LLVMValueRef r = LLVMConstInt(L->t_i1, 0, 0);
+        for (int k = 0; k < bt_ty->nelems; k++) {
+            LLVMValueRef e = LLVMBuildExtractValue(L->b, b, (unsigned)k, "");
+            r = LLVMBuildOr(L->b, r, lower_str_compare(L, at, OP_EQ, at_ty, a, at_ty, e, at_ty), "");
+        }
+        return op == OP_IN ? r : LLVMBuildNot(L->b, r, "");
+    }
     if ((op == OP_IN || op == OP_NOTIN) && bt_ty->kind != TY_STRING) { /* s in lst, s in d: the container's */
         const LibOps *own = lib_type_owner(bt_ty);
         if (!own || !own->lower_compare)
@@ -210,6 +218,15 @@ LLVMValueRef lower_str_call(Lower *L, Node *n, bool *owned) {
             return NULL;
         LLVMTypeRef ps[4] = {p, p, i64, i64};
         LLVMValueRef as[4] = {s, sub, a, b};
+        Type *subt = arg(n, 1)->ty;
+        if (subt->kind == TY_TUPLE) { /* any of the prefixes */
+            LLVMValueRef r = LLVMConstInt(L->t_i1, 0, 0);
+            for (int k = 0; k < subt->nelems; k++) {
+                as[1] = LLVMBuildExtractValue(L->b, sub, (unsigned)k, "");
+                r = LLVMBuildOr(L->b, r, is_true(L, rt(L, fn, i32, ps, 4, as)), "");
+            }
+            return r;
+        }
         if (id == BI_STR_STARTSWITH || id == BI_STR_ENDSWITH)
             return is_true(L, rt(L, fn, i32, ps, 4, as));
         LLVMValueRef r = rt(L, fn, i64, ps, 4, as);
@@ -219,6 +236,12 @@ LLVMValueRef lower_str_call(Lower *L, Node *n, bool *owned) {
         return r;
     }
     switch (id) {
+    case BI_STR_MIN:
+    case BI_STR_MAX: {
+        LLVMTypeRef ps[2] = {p, i32};
+        LLVMValueRef as[2] = {s, lower_i32(L, id == BI_STR_MAX)};
+        return give(L, rt(L, "rt_str_minmax", p, ps, 2, as), owned);
+    }
     case BI_ORD: {
         LLVMValueRef r = rt(L, "rt_str_ord", i64, &p, 1, &s);
         lower_check_status(L, LLVMBuildZExt(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, r, lower_i64(L, 0), ""), i32, ""));

@@ -249,6 +249,9 @@ int32_t rt_str_to_double(const HjMemInfo *s, double *out);
 /* ord(s): the code point, or -1 with TypeError "ord() expected a character,
  * but string of length 3 found". */
 int64_t rt_str_ord(const HjMemInfo *s);
+/* min(s) / max(s) (is_max): the least / greatest character; ValueError
+ * "min() arg is an empty sequence". */
+HjMemInfo *rt_str_minmax(const HjMemInfo *s, int32_t is_max);
 /* chr(i): ValueError "chr() arg not in range(0x110000)". */
 HjMemInfo *rt_str_chr(int64_t i);
 
