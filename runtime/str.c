@@ -1561,19 +1561,33 @@ HjMemInfo *rt_str_format(const HjMemInfo *smi, const HjMemInfo *specmi)
 
 /* ---- conversions to str --------------------------------------------------------------- */
 
-HjMemInfo *rt_str_from_int64(int64_t v)
+/* The decimal digits of u (and a '-' when neg) as an ASCII str: str(n)
+ * is hot in loops, so no snprintf. */
+static HjMemInfo *from_digits(uint64_t u, bool neg)
 {
-    char b[32];
-    int n = snprintf(b, sizeof b, "%" PRId64, v);
-    return rt_str_from_kind(1, b, n);
+    char b[24];
+    int i = (int)sizeof b;
+    do {
+        b[--i] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (neg)
+        b[--i] = '-';
+    int64_t n = (int64_t)sizeof b - i;
+    if (n == 1)
+        return latin1((unsigned char)b[i]);
+    HjMemInfo *mi = str_alloc(1, n, 1);
+    if (mi)
+        memcpy(RT_STR(mi)->data, b + i, (size_t)n);
+    return mi;
 }
 
-HjMemInfo *rt_str_from_uint64(uint64_t v)
+HjMemInfo *rt_str_from_int64(int64_t v)
 {
-    char b[32];
-    int n = snprintf(b, sizeof b, "%" PRIu64, v);
-    return rt_str_from_kind(1, b, n);
+    return from_digits(v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, v < 0);
 }
+
+HjMemInfo *rt_str_from_uint64(uint64_t v) { return from_digits(v, false); }
 
 HjMemInfo *rt_str_from_bool(int32_t v) { return v ? &true_c.mi : &false_c.mi; }
 
