@@ -50,14 +50,29 @@ static inline const HjStr *S(const HjMemInfo *mi) { return (const HjStr *)mi->da
 
 /* Copy n units from src (kind sk) to dst (kind dk), dk >= sk or the values
  * known to fit. */
+#define CONVERT_UNITS(DT, ST)                                                                      \
+    do {                                                                                           \
+        DT *d_ = dst;                                                                              \
+        const ST *s_ = src;                                                                        \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            d_[i] = (DT)s_[i];                                                                     \
+    } while (0)
+
 static void copy_units(int dk, void *dst, int sk, const void *src, int64_t n)
 {
     if (dk == sk) {
         memcpy(dst, src, (size_t)n * (size_t)dk);
         return;
     }
-    for (int64_t i = 0; i < n; i++)
-        wr(dk, dst, i, rd(sk, src, i));
+    /* one typed loop per pair of kinds (slices and joins of mixed text) */
+    switch (dk * 8 + sk) {
+    case 1 * 8 + 2: CONVERT_UNITS(uint8_t, uint16_t); break;
+    case 1 * 8 + 4: CONVERT_UNITS(uint8_t, uint32_t); break;
+    case 2 * 8 + 1: CONVERT_UNITS(uint16_t, uint8_t); break;
+    case 2 * 8 + 4: CONVERT_UNITS(uint16_t, uint32_t); break;
+    case 4 * 8 + 1: CONVERT_UNITS(uint32_t, uint8_t); break;
+    default: CONVERT_UNITS(uint32_t, uint16_t); break;
+    }
 }
 
 static uint32_t max_char(int kind, const void *d, int64_t n)
@@ -69,11 +84,16 @@ static uint32_t max_char(int kind, const void *d, int64_t n)
             m |= p[i]; /* the top bit is all that matters for kind 1 */
         return m;
     }
-    for (int64_t i = 0; i < n; i++) {
-        uint32_t c = rd(kind, d, i);
-        if (c > m)
-            m = c;
+    if (kind == 2) {
+        const uint16_t *p = d;
+        uint16_t m2 = 0;
+        for (int64_t i = 0; i < n; i++)
+            m2 = p[i] > m2 ? p[i] : m2;
+        return m2;
     }
+    const uint32_t *p = d;
+    for (int64_t i = 0; i < n; i++)
+        m = p[i] > m ? p[i] : m;
     return m;
 }
 
@@ -128,7 +148,7 @@ static HjMemInfo *str_alloc(int kind, int64_t n, int is_ascii)
         rt_raise("MemoryError", "string too long");
         return NULL;
     }
-    HjMemInfo *mi = rt_alloc((int64_t)sizeof(HjStr) + (n + 1) * kind);
+    HjMemInfo *mi = rt_alloc_packed((int64_t)sizeof(HjStr) + (n + 1) * kind);
     if (!mi)
         return NULL;
     HjStr *s = mi->data;

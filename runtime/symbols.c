@@ -19,6 +19,7 @@
 static const RtSymbol symbol_table[] = {
     RT_SYM(rt_alloc),
     RT_SYM(rt_alloc_zeroed),
+    RT_SYM(rt_alloc_packed),
     RT_SYM(rt_incref),
     RT_SYM(rt_decref),
     RT_SYM(rt_raise),
