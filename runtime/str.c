@@ -714,6 +714,21 @@ static int64_t scan_fwd(const HjStr *h, int64_t i, int64_t end, const Needle *nd
         return i <= end ? i : -1;
     if (end - i < m)
         return -1;
+    if (nd->units && m == 1 && k > 1) { /* one code unit: a typed scan (memmem's setup costs more) */
+        uint32_t c = rd((int)k, nd->units, 0);
+        if (k == 2) {
+            const uint16_t *p = (const uint16_t *)(const void *)h->data;
+            for (int64_t j = i; j < end; j++)
+                if (p[j] == c)
+                    return j;
+        } else {
+            const uint32_t *p = (const uint32_t *)(const void *)h->data;
+            for (int64_t j = i; j < end; j++)
+                if (p[j] == c)
+                    return j;
+        }
+        return -1;
+    }
     if (nd->units) {
         const char *base = h->data, *p = base + i * k, *stop = base + end * k;
         size_t nb = (size_t)(m * k);
