@@ -35,7 +35,7 @@ Type *infer_fail(Inf *I, HjDiagKind k, const Node *n, const char *fmt, ...) {
 bool infer_is_value(const Type *t) {
     switch (t->kind) {
     case TY_MODULE: case TY_BUILTIN: case TY_FUNCTION: case TY_EXC_CLASS: case TY_EXC_VALUE:
-    case TY_BOUND_METHOD: case TY_STRING:
+    case TY_BOUND_METHOD:
         return false;
     case TY_TUPLE:
         for (int i = 0; i < t->nelems; i++)
@@ -484,9 +484,12 @@ static Type *env_name(Inf *I, Node *n, const HjEnvEntry *e) {
         n->ty = t;
         return t;
     }
-    case HJ_ENV_STR:
-        return TYPING(I, n, "global name '%s' is a str ('%s'); strings are not supported by hpcjit",
-                      n->name, e->qualname ? e->qualname : "");
+    case HJ_ENV_STR: /* frozen as a constant, as Numba does (lib/str) */
+        n->cval.kind = CVAL_STR;
+        n->cval.s = e->qualname ? e->qualname : "";
+        n->cval.slen = (int)strlen(n->cval.s);
+        n->ty = infer_ty(I, TY_STRING);
+        return n->ty;
     case HJ_ENV_OTHER:
         what = e->qualname ? e->qualname : "an unsupported object";
         return TYPING(I, n, "global name '%s' is %s, which hpcjit cannot use", n->name, what);
@@ -691,7 +694,8 @@ static Type *compare_expr(Inf *I, Node *n) {
                 left = left->base;
             }
         }
-        const LibOps *own = lib_type_owner2(left, right);
+        bool with_none = (op == OP_IS || op == OP_ISNOT) && (left->kind == TY_NONE || right->kind == TY_NONE);
+        const LibOps *own = with_none ? NULL : lib_type_owner2(left, right); /* `s is None`: the core's */
         if (IS_UNK(left) || IS_UNK(right)) {
             unk = true;
             ot = TY_UNK(I);
@@ -1097,8 +1101,18 @@ Type *infer_expr_opt(Inf *I, Node **pn) {
         break;
     case N_SLICE:
         return UNSUP(I, n, "slices are only supported as indices (and not yet for arrays)");
-    case N_FSTRING:
-        return UNSUP(I, n, "f-strings are only supported as print() arguments and raise/assert messages (strings are not values in hpcjit)");
+    case N_FSTRING: /* an f-string as a str value: a call lib/str lowers */
+        if (!infer_fstring(I, n))
+            return NULL;
+        t = infer_ty(I, TY_STRING);
+        if (I->final) {
+            Node *c = ast_new(I->a, N_CALL, n->loc);
+            c->call_kind = CALL_BUILTIN;
+            c->builtin = builtin_lookup("str.$fstring");
+            vec_push(I->a, &c->args, n);
+            *pn = n = c;
+        }
+        break;
     default:
         return UNSUP(I, n, "%s expressions are not supported by hpcjit", ast_kind_name(n->kind));
     }
@@ -1460,8 +1474,21 @@ static bool message_ok(Inf *I, Node *m) {
         return true;
     if (m->kind == N_FSTRING)
         return infer_fstring(I, m); /* infer_text.c */
-    if (m->kind != N_CONST || m->cval.kind != CVAL_STR || m->cval.is_bytes)
-        return UNSUP(I, m, "the message must be a string constant"), false;
+    if (m->kind == N_CONST && m->cval.kind == CVAL_STR && m->cval.is_bytes)
+        return UNSUP(I, m, "the message must be a str"), false;
+    if (m->kind != N_CONST || m->cval.kind != CVAL_STR) {
+        /* a str (or any printable) value: the message is f"{m}", as str(exc) */
+        Node *v = ast_new(I->a, m->kind, m->loc);
+        *v = *m;
+        Node *part = ast_new(I->a, N_FORMATTED, m->loc);
+        part->a = v;
+        SrcLoc loc = m->loc;
+        memset(m, 0, sizeof *m);
+        m->kind = N_FSTRING;
+        m->loc = loc;
+        vec_push(I->a, &m->args, part);
+        return infer_fstring(I, m);
+    }
     m->ty = infer_ty(I, TY_STRING);
     return true;
 }

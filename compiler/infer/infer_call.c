@@ -335,6 +335,14 @@ static Type *rewrite_cast(Inf *I, Node *n, Type *to) {
 }
 
 static Type *conversion(Inf *I, Node *n, const char *fname, Type *to) {
+    if (n->args.len >= 1 && (to->kind == TY_INT64 || to->kind == TY_FLOAT64)) { /* int(s), float(s): str's owner */
+        Type *t = infer_expr(I, ARG(0));
+        if (!t)
+            return NULL;
+        const LibOps *own = IS_UNK(t) ? NULL : lib_type_owner(t);
+        if (t->kind == TY_STRING && own && own->infer_call)
+            return own->infer_call(I, n, to->kind == TY_INT64 ? BI_INT : BI_FLOAT, NULL);
+    }
     if (!no_keywords(I, n, fname) || !nargs_between(I, n, fname, 1, 1))
         return NULL;
     Type *t = infer_expr(I, ARG(0));
@@ -343,11 +351,11 @@ static Type *conversion(Inf *I, Node *n, const char *fname, Type *to) {
     if (IS_UNK(t))
         return t;
     if (to->kind == TY_BOOL) {
-        if (!(ty_is_number(t) || t->kind == TY_NONE || t->kind == TY_ARRAY || t->kind == TY_TUPLE))
+        if (!(ty_is_number(t) || t->kind == TY_NONE || t->kind == TY_ARRAY || t->kind == TY_TUPLE ||
+              (lib_type_owner(t) && lib_type_owner(t)->lower_len)))
             return TYPING(I, n, "cannot convert %s to bool", infer_tyname(I, t));
     } else if (!ty_is_number(t) || (ty_is_complex(t) && !ty_is_complex(to))) {
-        return TYPING(I, n, "cannot convert %s to %s%s", infer_tyname(I, t), infer_tyname(I, to),
-                      t->kind == TY_STRING ? " (strings are not supported by hpcjit)" : "");
+        return TYPING(I, n, "cannot convert %s to %s", infer_tyname(I, t), infer_tyname(I, to));
     }
     return rewrite_cast(I, n, to);
 }

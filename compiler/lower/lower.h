@@ -185,6 +185,11 @@ LLVMValueRef lower_print_call(Lower *L, Node *n);
 /* Raise `type` with the f-string `msg` as its message; leaves through the
  * error exit. */
 bool lower_raise_fstring(Lower *L, Node *msg, const char *type);
+/* A str literal (nbytes of UTF-8) as an immortal native str (hpcjit/str.h
+ * LITERALS): a borrowed `ptr`. */
+LLVMValueRef lower_str_const(Lower *L, const char *s, int64_t nbytes);
+/* An f-string as a new str (owned); NULL after a failure. */
+LLVMValueRef lower_fstring_value(Lower *L, Node *f);
 
 /* ---- lower_index.c: subscripts with idx_kind != IDX_INT ---- */
 LLVMValueRef lower_index_expr(Lower *L, Node *n, bool *owned);

@@ -37,8 +37,12 @@ static LLVMValueRef const_value(Lower *L, const Node *at, Type *ty, const Cval *
         v = LLVMConstStructInContext(L->ctx, p, 2, 0);
         break;
     }
+    case CVAL_STR:
+        if (ty->kind == TY_STRING && !cv->is_bytes) /* a str value: an immortal literal */
+            return lower_str_const(L, cv->s, cv->slen);
+        return LLVMConstNull(lower_type(L, ty));
     default:
-        /* None, strings, Ellipsis: no runtime value */
+        /* None, Ellipsis: no runtime value */
         return LLVMConstNull(lower_type(L, ty));
     }
     return lower_convert(L, at, v, from, ty);
@@ -401,6 +405,9 @@ static LLVMValueRef unaryop(Lower *L, Node *n) {
 /* ---- comparisons --------------------------------------------------------------- */
 
 LLVMValueRef lower_cmp(Lower *L, const Node *at, OpKind op, Type *t, LLVMValueRef a, LLVMValueRef b) {
+    const LibOps *own = lib_type_owner(t); /* a str inside a tuple or a list: its owner compares */
+    if (own && own->lower_compare && t->kind == TY_STRING)
+        return own->lower_compare(L, at, op, t, a, t, b, t);
     if (t->kind == TY_BOOL || ty_is_int(t)) {
         bool s = ty_is_signed(t);
         LLVMIntPredicate p;
@@ -477,7 +484,8 @@ unsupported: {
 /* One comparison of a chain: `is`/`in` need the operands' own types. */
 static LLVMValueRef compare_one(Lower *L, Node *n, OpKind op, Type *t, LLVMValueRef a, Type *at,
                                 LLVMValueRef b, Type *bt) {
-    const LibOps *own = lib_type_owner2(at, bt); /* typed by its infer_compare */
+    bool with_none = (op == OP_IS || op == OP_ISNOT) && (at->kind == TY_NONE || bt->kind == TY_NONE);
+    const LibOps *own = with_none ? NULL : lib_type_owner2(at, bt); /* typed by its infer_compare */
     if (own && own->lower_compare)
         return own->lower_compare(L, n, op, t, a, at, b, bt);
     if (op == OP_IS || op == OP_ISNOT) {
@@ -808,7 +816,7 @@ LLVMValueRef lower_expr(Lower *L, Node *n, bool *owned) {
             LLVMValueRef x = lower_load(L, lower_type(L, v->ty), (LLVMValueRef)v->slot, v->name);
             return lower_convert(L, n, x, v->ty, n->ty);
         }
-        if (ty_is_number(n->ty))
+        if (ty_is_number(n->ty) || (n->ty->kind == TY_STRING && n->cval.kind == CVAL_STR))
             return const_value(L, n, n->ty, &n->cval);
         if (n->ty->kind == TY_ARRAY)
             return frozen_array(L, n);

@@ -147,7 +147,7 @@ bool ty_has_unknown(const Type *t) {
 
 /* A type that may become Optional(t): a value other than None. */
 static bool optionable(const Type *t) {
-    return ty_is_number(t) || t->kind == TY_ARRAY || t->kind == TY_TUPLE;
+    return ty_is_number(t) || t->kind == TY_ARRAY || t->kind == TY_TUPLE || t->kind == TY_STRING;
 }
 
 Type *ty_tuple(TyCtx *tc, Type **elems, int n) {
@@ -585,6 +585,7 @@ void ty_typecode(StrBuf *b, const Type *t) {
         sb_putc(b, '[');
         ty_typecode(b, t->item);
         break;
+    case TY_STRING: sb_putc(b, 's'); break;
     default:
         break; /* no value crosses the boundary */
     }
@@ -609,6 +610,9 @@ static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
     case 'n':
         *p = s + 1;
         return ty_scalar(tc, TY_NONE);
+    case 's':
+        *p = s + 1;
+        return ty_scalar(tc, TY_STRING);
     case 't':
         t = scalar_from_code(tc, s[1]);
         if (!t)
@@ -695,6 +699,7 @@ static const struct {
     {"float_", TY_FLOAT64},   {"complex64", TY_COMPLEX64}, {"c8", TY_COMPLEX64}, {"csingle", TY_COMPLEX64},
     {"complex128", TY_COMPLEX128}, {"c16", TY_COMPLEX128}, {"cdouble", TY_COMPLEX128},
     {"complex_", TY_COMPLEX128}, {"none", TY_NONE},     {"void", TY_NONE},       {"None", TY_NONE},
+    {"unicode_type", TY_STRING}, {"string", TY_STRING},
 };
 
 typedef struct TyParser {

@@ -24,7 +24,8 @@ typedef enum TyKind {
     TY_ARRAY,      /* dtype (a scalar type), ndim, layout                       */
     TY_RANGE,      /* range(start, stop, step) of int64: a value {i64,i64,i64}  */
     TY_DTYPE,      /* dtype: the scalar type a dtype object/class stands for    */
-    TY_STRING,     /* a string constant (exception messages): no runtime value  */
+    TY_STRING,     /* str (Numba's unicode_type): a value is an HjMemInfo * of an
+                      HjStr (lib/str, hpcjit/str.h); a literal keeps its cval */
     TY_FUNCTION,   /* func: an @njit function (HjRequest.funcs index)           */
     TY_MODULE,     /* name: "numpy", "math", "numpy.linalg", ...                */
     TY_BUILTIN,    /* builtin: a BuiltinId (callable: abs, np.empty, ...)      */

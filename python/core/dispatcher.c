@@ -277,6 +277,11 @@ done:
                 PyErr_Restore(et, ev, etb);
         }
     }
+    if (unboxed && strchr(ov.params, 's')) { /* the native copies of str arguments (abi.h) */
+        const char *q = ov.params;
+        for (Py_ssize_t i = 0; i < unboxed; i++)
+            cv_release_strs(&q, argv[i]);
+    }
     if (buf != stackbuf)
         PyMem_Free(buf);
     if (argv != stackargs)
