@@ -151,6 +151,8 @@ typedef enum CallKind {
     CALL_EXC,       /* exception construction: ty is TY_EXC_VALUE; args holds
                        the message (N_CONST string, or NULL) */
     CALL_DTYPE,     /* np.float64(x): conversion; ty is the scalar type, args[0] */
+    CALL_FUNCSET,   /* a = the callee (a TY_FUNCSET value), specs: one per
+                       function of the set (same order), args as CALL_FUNC */
 } CallKind;
 
 /* After inference, what an attribute access is. */
@@ -214,6 +216,7 @@ struct Node {
     CallKind call_kind;
     BuiltinId builtin;
     Spec *spec;        /* CALL_FUNC */
+    Spec **specs;      /* CALL_FUNCSET */
     Node *self_node;   /* CALL_BUILTIN on a method: the receiver */
     AttrKind attr_kind;
     IndexKind idx_kind; /* N_SUBSCRIPT on an array (infer_index.c) */

@@ -34,7 +34,7 @@ Type *infer_fail(Inf *I, HjDiagKind k, const Node *n, const char *fmt, ...) {
 
 bool infer_is_value(const Type *t) {
     switch (t->kind) {
-    case TY_MODULE: case TY_BUILTIN: case TY_FUNCTION: case TY_EXC_CLASS: case TY_EXC_VALUE:
+    case TY_MODULE: case TY_BUILTIN: case TY_EXC_CLASS: case TY_EXC_VALUE:
     case TY_BOUND_METHOD: case TY_STRING:
         return false;
     case TY_TUPLE:
@@ -437,6 +437,13 @@ static Node *env_const(Inf *I, const HjEnvEntry *e, SrcLoc loc, Node *into) {
         return t;
     }
     Node *k = ast_new(I->a, N_CONST, loc);
+    if (e->kind == HJ_ENV_FUNC) { /* a function in a global tuple: no runtime value */
+        k->cval.kind = CVAL_NONE;
+        k->ty = ty_function(I->tc, e->func);
+        if (!k->ty->name)
+            k->ty->name = I->c->req->funcs[e->func].name;
+        return k;
+    }
     return env_scalar(I, e, k) ? k : NULL;
 }
 
@@ -459,6 +466,8 @@ static Type *env_name(Inf *I, Node *n, const HjEnvEntry *e) {
     }
     case HJ_ENV_FUNC:
         n->ty = ty_function(I->tc, e->func);
+        if (!n->ty->name) /* for messages: "function(square)" */
+            n->ty->name = I->c->req->funcs[e->func].name;
         return n->ty;
     case HJ_ENV_INT: case HJ_ENV_FLOAT: case HJ_ENV_COMPLEX: case HJ_ENV_NONE:
         env_scalar(I, e, n);
@@ -950,6 +959,11 @@ static Type *subscript_at(Inf *I, Node **pn, bool store) {
             return t;
         if (!ty_is_int(t))
             return TYPING(I, n->b, "tuple index must be an integer, not %s", infer_tyname(I, t));
+        Type *fs = infer_funcs_tuple(I, base);
+        if (fs) { /* funcs[i]: the tuple as one of its functions' set */
+            infer_cast(I, &n->a, fs);
+            base = fs;
+        }
         bool uni = base->nelems > 0;
         for (int i = 1; i < base->nelems; i++)
             if (base->elems[i] != base->elems[0])

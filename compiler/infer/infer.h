@@ -51,6 +51,10 @@ Type *infer_range_call(Inf *I, Node *n, const char *fname);
  * op(a, b), which replaces the N_BINOP in the final pass. */
 Type *infer_operator_call(Inf *I, Node **pn, const char *opname);
 Type *infer_attribute(Inf *I, Node *n);
+/* A tuple of two or more functions, not all the same: the homogeneous
+ * tuple of their TY_FUNCSET it converts to (iteration, a run-time index);
+ * NULL for other types. */
+Type *infer_funcs_tuple(Inf *I, Type *t);
 /* The element type produced by iterating over `*pn` (typed here). */
 Type *infer_iter(Inf *I, Node **pn);
 

@@ -77,6 +77,7 @@ static LLVMTypeRef make_type(Lower *L, Type *t, bool mem) {
         LLVMTypeRef f[3] = {L->t_i64, L->t_i64, L->t_i64};
         return LLVMStructTypeInContext(L->ctx, f, 3, 0);
     }
+    case TY_FUNCSET: return L->t_i64; /* which function of the set */
     default:
         /* a library type's value (str, list, dict, set): an HjMemInfo *,
          * the runtime's reference-counted block (registry.h) */
@@ -316,6 +317,15 @@ LLVMValueRef lower_convert(Lower *L, const Node *at, LLVMValueRef v, Type *from,
     }
     if (from->kind == TY_ARRAY && to->kind == TY_ARRAY && from->ndim == to->ndim)
         return v; /* layout (C/F -> A) changes no representation */
+    if (to->kind == TY_FUNCSET && from->kind == TY_FUNCTION)
+        return lower_i64(L, ty_funcset_index(to, from->func));
+    if (to->kind == TY_FUNCSET && from->kind == TY_FUNCSET) { /* renumber into the larger set */
+        LLVMValueRef r = lower_i64(L, ty_funcset_index(to, from->elems[0]->func));
+        for (int i = 1; i < from->nelems; i++)
+            r = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, v, lower_i64(L, i), ""),
+                                lower_i64(L, ty_funcset_index(to, from->elems[i]->func)), r, "");
+        return r;
+    }
     if (from->kind == TY_TUPLE && to->kind == TY_TUPLE && from->nelems == to->nelems) {
         LLVMValueRef r = LLVMGetUndef(lower_type(L, to));
         for (int i = 0; i < to->nelems; i++) {

@@ -155,7 +155,35 @@ def _no_match(disp, args):
                     f"Known signatures:\n{known}")
 
 
+def _call_with_functions(disp, args, pos):
+    """`apply(square, x)` from Python: @njit functions are compile-time
+    constants in compiled code (the callee specialises on each), so the call
+    goes through a compiled wrapper that passes them as globals,
+    `def apply__fn(x): return apply(square, x)`, one per choice of functions."""
+    key = tuple((i, id(args[i])) for i in pos)
+    cache = disp.__dict__.setdefault("_hj_fnargs", {})
+    hit = cache.get(key)
+    if hit is None:
+        import linecache
+        py_func = disp.py_func
+        names = [f"a{i}" for i in range(len(args)) if i not in pos]
+        passed = ", ".join(f"_hj_fn{i}" if i in pos else f"a{i}" for i in range(len(args)))
+        fname = f"{py_func.__name__}__fn"
+        filename = f"<hpcjit: {py_func.__qualname__} with function arguments {len(cache)}>"
+        src = f"def {fname}({', '.join(names)}):\n    return _hj_callee({passed})\n"
+        linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+        glb = {"_hj_callee": disp}
+        glb.update((f"_hj_fn{i}", args[i]) for i in pos)
+        exec(compile(src, filename, "exec"), glb)
+        wrapper = make_dispatcher(glb[fname], dict(disp.targetoptions))
+        hit = cache[key] = (wrapper, [args[i] for i in pos])  # the functions stay alive
+    return hit[0](*[a for i, a in enumerate(args) if i not in pos])
+
+
 def _untypeable(disp, args, index):
+    pos = [i for i, a in enumerate(args) if isinstance(a, _core.Dispatcher)]
+    if pos and len(args) == len(_py_signature(disp).parameters):
+        return _call_with_functions(disp, args, pos)
     names = list(_py_signature(disp).parameters)
     pname = names[index] if index < len(names) else str(index)
     value = args[index]
