@@ -18,6 +18,12 @@ typedef struct Inf {
     bool final;
     bool changed;
     int in_handler; /* > 0 inside an except clause: a bare `raise` re-raises */
+    /* infer_unroll.c: loops rewritten so far (unique hidden names),
+     * generator bodies inlined (bounded: recursion), and the generator
+     * loops whose inlined body is being typed (innermost last) */
+    int nrewrites, ngen_inline;
+    Node *gen_stack[64];
+    int ngen;
 } Inf;
 
 /* Record a diagnostic of kind k at n (diag.h keeps the first) and return
@@ -88,6 +94,20 @@ void infer_prune_branches(Inf *I, bool *hide);
  * that class (1, 0; -1 when it cannot say). */
 const char *infer_class_name(const HjFunction *hf, const Node *n);
 int infer_isinstance(const Type *t, const char *cls);
+
+/* infer_unroll.c: for loops over map()/filter() become plain loops and
+ * over a generator function's call an inlined generator loop (before
+ * typing, from the collection of variables; false after a diagnostic);
+ * a literal_unroll() loop is marked (is_star) and gets its `count`
+ * renamed copies of the body (infer_unroll_copies, while typing). */
+bool infer_rewrite_for(Inf *I, Node *n);
+bool infer_unroll_copies(Inf *I, Node *n, int count);
+/* The function's body holds a `yield` (it is a generator). */
+bool infer_is_generator(const Node *decl);
+/* infer.c, for infer_unroll.c */
+bool infer_is_local(Inf *I, const char *name);
+const HjEnvEntry *infer_env_find(const HjFunction *hf, const char *name);
+void infer_collect_target(Inf *I, Node *t);
 
 /* infer_comp.c: a list comprehension (N_COMP, before typing) becomes a
  * block expression: n->body holds `$c = []` and the loops appending the
