@@ -1990,7 +1990,7 @@ static bool bind_params(Compilation *c, Spec *s) {
         }
     }
     collect_vec(&I, &s->fn->body);
-    return true;
+    return !diag_failed(&c->diag); /* a loop rewrite may have failed (infer_unroll.c) */
 }
 
 static Spec *infer_spec_impl(Compilation *c, int func, Type **argtys, int nargs, Type *explicit_ret,

@@ -425,6 +425,7 @@ bool infer_rewrite_for(Inf *I, Node *n) {
             for (int i = 0; i < n->finalbody.len; i++)
                 if (!attach_bodies(I, n, VEC_AT(n->finalbody, i)))
                     return false;
+            n->body = (PtrVec){0}; /* only its copies at the yields run */
             return true;
         default:
             return true;

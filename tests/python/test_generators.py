@@ -1,0 +1,379 @@
+"""Generators (a jitted function containing `yield`) consumed by for loops
+in compiled code and called from Python; map() and filter() in compiled
+loops; enumerate/zip/reversed over every kind of iterable.  Compared with
+CPython (py_func)."""
+import numpy as np
+import pytest
+
+import hpcjit
+from conftest import AGAINST_NUMBA, check
+
+njit = hpcjit.njit
+memstats = None if AGAINST_NUMBA else hpcjit._core.memstats
+
+
+@pytest.fixture
+def balanced():
+    """Every allocation made by the test is freed."""
+    if memstats is None:
+        yield
+        return
+    before = memstats()
+    yield
+    after = memstats()
+    assert after[0] - before[0] == after[1] - before[1], (before, after)
+
+
+@njit
+def squares(n):
+    for i in range(n):
+        yield i * i
+
+
+@njit
+def scaled(a, k=2.0):
+    j = 0
+    for x in a:
+        if x < 0:
+            return  # ends the iteration
+        yield x * k + j
+        j += 1
+    yield -1.0
+
+
+@njit
+def pairs(n):
+    i = 0
+    while i < n:
+        yield i, i * 0.5
+        i += 1
+
+
+@njit
+def rows(a):
+    for i in range(a.shape[0]):
+        yield a[i] * 2.0
+
+
+@njit
+def chained(n):
+    for v in squares(n):  # a generator consuming another
+        if v % 2 == 0:
+            yield v + 1
+
+
+@njit
+def empty_gen(n):
+    if n > 100:
+        yield n
+
+
+@njit
+def total(n):
+    s = 0
+    for v in squares(n):
+        s += v
+    return s
+
+
+@njit
+def control(n, stop):
+    s = 0
+    for v in squares(n):
+        if v == 4:
+            continue
+        if v > stop:
+            break
+        s += v
+    else:
+        s = -s
+    return s
+
+
+@njit
+def with_return(a):
+    s = 0.0
+    c = 0
+    for v in scaled(a):
+        s += v
+        c += 1
+    else:
+        c += 100
+    return s, c
+
+
+@njit
+def keywords(a):
+    s = 0.0
+    for v in scaled(a, k=0.5):
+        s += v
+    for v in scaled(k=3.0, a=a):
+        s += v
+    return s
+
+
+@njit
+def unpack(n):
+    s = 0.0
+    for i, h in pairs(n):
+        s += i * h
+    return s
+
+
+@njit
+def over_rows(a):
+    s = 0.0
+    for r in rows(a):
+        s += r.sum()
+    return s
+
+
+@njit
+def rows_break(a):
+    s = 0.0
+    for r in rows(a):
+        if r[0] > 4:
+            break
+        s += r.sum()
+    return s
+
+
+@njit
+def nested_gens(n):
+    s = 0
+    for v in chained(n):
+        for w in squares(v % 5):
+            s += w
+    return s
+
+
+@njit
+def none_yielded(n):
+    c = 0
+    for v in empty_gen(n):
+        c += v
+    return c
+
+
+@njit
+def in_comprehension(n):
+    return [v * 2 for v in squares(n) if v > 3]
+
+
+def test_consumed_by_loops():
+    for n in (0, 1, 5, 10):
+        check(total, n)
+        check(nested_gens, n)
+    for stop in (0, 10, 30, 1000):
+        check(control, 7, stop)
+    check(with_return, np.array([1.0, 2.0, 3.0]))
+    check(with_return, np.array([1.0, -2.0, 3.0]))
+    check(keywords, np.array([0.5, 1.5]))
+    check(unpack, 6)
+    check(none_yielded, 3)
+    check(none_yielded, 300)
+    check(in_comprehension, 6)
+
+
+def test_arrays_released(balanced):
+    a = np.arange(12.0).reshape(4, 3)
+    check(over_rows, a)
+    check(rows_break, a)
+    for _ in range(3):
+        over_rows(a)
+        rows_break(a)
+
+
+def test_called_from_python(balanced):
+    it = squares(5)
+    assert next(it) == 0
+    assert list(it) == [1, 4, 9, 16]
+    assert list(squares(0)) == []
+    a = np.array([1.0, 2.0, -1.0, 5.0])
+    assert list(scaled(a)) == list(scaled.py_func(a))
+    assert list(scaled(a, k=3.0)) == list(scaled.py_func(a, k=3.0))
+    assert list(pairs(3)) == list(pairs.py_func(3))
+    assert list(chained(6)) == list(chained.py_func(6))
+    got = list(rows(np.ones((2, 2))))
+    assert len(got) == 2 and all((r == 2.0).all() for r in got)
+
+
+@njit
+def call_outside_loop(n):
+    g = squares(n)
+    s = 0
+    for v in g:
+        s += v
+    return s
+
+
+@njit
+def gen_send(n):
+    for i in range(n):
+        x = yield i
+        n += x
+
+
+@njit
+def use_send(n):
+    s = 0
+    for v in gen_send(n):
+        s += v
+    return s
+
+
+@pytest.mark.numba_skip("hpcjit's limits and messages")
+def test_unsupported_forms():
+    with pytest.raises(hpcjit.UnsupportedError, match="consumed by a for loop") as ei:
+        call_outside_loop(3)
+    assert "test_generators.py" in str(ei.value)
+    with pytest.raises(hpcjit.UnsupportedError, match="yield"):
+        use_send(3)
+
+
+# ---- map and filter ---------------------------------------------------------
+
+@njit
+def sq(x):
+    return x * x
+
+
+@njit
+def pos(x):
+    return x > 0
+
+
+@njit
+def add3(x, y, z):
+    return x + y * z
+
+
+@njit
+def map_filter(a):
+    s = 0.0
+    for x in map(sq, a):
+        s += x
+    for x in filter(pos, a):
+        s += 10 * x
+    for x in filter(None, a):
+        s += 100 * x
+    for x in map(sq, filter(pos, a)):
+        s += 1000 * x
+    return s
+
+
+@njit
+def map_many(a, b):
+    s = 0.0
+    for v in map(add3, a, b, range(10)):
+        s += v
+    return s
+
+
+@njit
+def map_lambda(a):
+    f = lambda v: v + 1  # noqa: E731
+    s = 0.0
+    for x in map(f, a):
+        s += x
+    return s
+
+
+@njit
+def map_comprehension(n):
+    return [x for x in map(sq, range(n)) if x % 3 != 0]
+
+
+@njit
+def map_list_tuple(n):
+    lst = [1, -2, 3]
+    s = 0
+    for x in map(sq, lst):
+        s += x
+    for x in filter(pos, (4, -5, 6)):
+        s += x
+    for x in map(sq, range(n)):
+        s += x
+    return s
+
+
+def test_map_filter():
+    a = np.array([1.0, -2.0, 0.0, 3.0])
+    check(map_filter, a)
+    check(map_many, a, np.array([2.0, 3.0, 4.0]))
+    check(map_lambda, a)
+    check(map_comprehension, 10)
+    check(map_list_tuple, 4)
+
+
+# ---- enumerate, zip, reversed over every iterable ---------------------------
+
+@njit
+def enum_zip(a, n):
+    lst = [10, 20, 30, 40]
+    t = (1.5, 2.5, 3.5)
+    s = 0.0
+    for i, x in enumerate(a):
+        s += i * x
+    for i, x in enumerate(range(n), 3):
+        s += i * x
+    for i, x in enumerate(lst):
+        s += i + x
+    for i, x in enumerate(t):
+        s += i * x
+    for x, y, z, w in zip(a, range(n), lst, t):
+        s += x * y + z * w
+    for (i, x), y in zip(enumerate(lst), a):
+        s += i * x * y
+    return s
+
+
+@njit
+def rev(a, n):
+    lst = [10, 20, 30, 40]
+    t = (1.5, 2.5, 3.5)
+    s = 0.0
+    k = 1
+    for x in reversed(a):
+        s += x * k
+        k += 1
+    for x in reversed(range(n)):
+        s += x * k
+        k += 1
+    for x in reversed(lst):
+        s += x * k
+        k += 1
+    for x in reversed(t):
+        s += x * k
+        k += 1
+    for i, x in enumerate(reversed(lst)):
+        s += i * x
+    for x, y in zip(reversed(a), reversed(t)):
+        s += x * y
+    return s
+
+
+def test_enumerate_zip():
+    for n in (0, 2, 6):
+        check(enum_zip, np.array([1.0, 2.0, 3.0, 4.0, 5.0]), n)
+
+
+@pytest.mark.numba_skip("Numba 0.68 has no reversed() in compiled code")
+def test_reversed():
+    for n in (0, 2, 6):
+        check(rev, np.array([1.0, 2.0, 3.0, 4.0, 5.0]), n)
+
+
+@njit
+def map_in_zip(a):
+    s = 0.0
+    for x, y in zip(map(sq, a), a):
+        s += x * y
+    return s
+
+
+@pytest.mark.numba_skip("hpcjit's limits and messages")
+def test_map_inside_zip_is_refused():
+    with pytest.raises(hpcjit.UnsupportedError, match="map") as ei:
+        map_in_zip(np.arange(3.0))
+    assert "test_generators.py" in str(ei.value)
