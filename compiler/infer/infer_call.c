@@ -1004,6 +1004,9 @@ static Type *func_call(Inf *I, Node *n, int func) {
     Node *decl = infer_func_decl(c, func);
     if (!decl)
         return NULL;
+    if (infer_is_generator(decl))
+        return UNSUP(I, n, "%s() is a generator: in compiled code it can only be consumed by a for loop (calling "
+                     "it elsewhere, next() and generator objects are not supported by hpcjit)", hf->name);
     int np = decl->params.len;
     const char **names = arena_alloc(I->a, sizeof(char *) * (size_t)(np + 1));
     for (int i = 0; i < np; i++) {

@@ -180,7 +180,7 @@ static Node *name_node(Inf *I, const char *name, SrcLoc loc) {
 
 /* ---- what a for loop iterates over ---- */
 
-enum { ITER_OTHER, ITER_MAP, ITER_FILTER, ITER_UNROLL, ITER_GEN };
+enum { ITER_OTHER, ITER_MAP, ITER_FILTER, ITER_UNROLL, ITER_GEN, ITER_ZIP, ITER_ENUMERATE };
 
 static const HjFunction *env_of(Inf *I, const Node *n) { return n->env_hf ? n->env_hf : I->s->hf; }
 
@@ -252,7 +252,8 @@ static int iter_kind(Inf *I, const Node *call, int *func) {
     if (!qual)
         return ITER_OTHER;
     int id = builtin_lookup(qual);
-    return id == BI_MAP ? ITER_MAP : id == BI_FILTER ? ITER_FILTER : id == BI_LITERAL_UNROLL ? ITER_UNROLL : ITER_OTHER;
+    return id == BI_MAP ? ITER_MAP : id == BI_FILTER ? ITER_FILTER : id == BI_LITERAL_UNROLL ? ITER_UNROLL
+         : id == BI_ZIP ? ITER_ZIP : id == BI_ENUMERATE ? ITER_ENUMERATE : ITER_OTHER;
 }
 
 /* ---- map and filter ---- */
@@ -310,6 +311,81 @@ static bool rewrite_map(Inf *I, Node *n, bool filter) {
     n->a = items;
     n->b = iter;
     n->body = body;
+    return true;
+}
+
+/* zip(a, map(f, b)) / enumerate(map(f, b)): the map's iterable (a zip
+ * of its iterables) in its place, and f applied in the body:
+ *   for t in zip(a, map(f, b, c)): body  ->  for ($z0, ($z1.0, $z1.1)) in zip(a, zip(b, c)):
+ *                                               t = ($z0, f($z1.0, $z1.1))
+ *                                               body
+ * false after a diagnostic; *done false when no argument is a map(). */
+static bool rewrite_zip_map(Inf *I, Node *n, bool *done) {
+    Node *call = n->b;
+    int func = -1;
+    *done = false;
+    int first = -1;
+    for (int i = 0; i < call->args.len; i++) {
+        int k = iter_kind(I, VEC_AT(call->args, i), &func);
+        if (k == ITER_FILTER || k == ITER_GEN)
+            return UNSUP(I, VEC_AT(call->args, i), "%s inside zip() or enumerate() is not supported by hpcjit "
+                         "(only as the iterable of a for loop itself)", k == ITER_FILTER ? "filter()" : "a generator"),
+                   false;
+        if (k == ITER_MAP && first < 0)
+            first = i;
+    }
+    if (first < 0)
+        return true;
+    bool enumerate = iter_kind(I, call, &func) == ITER_ENUMERATE;
+    if (enumerate && first != 0)
+        return true;
+    int id = I->nrewrites++;
+    SrcLoc loc = call->loc;
+    Node *items = ast_new(I->a, N_TUPLE, loc), *value = ast_new(I->a, N_TUPLE, loc);
+    if (enumerate) {
+        const char *nm = arena_printf(I->a, "$z%d.i", id);
+        vec_push(I->a, &items->args, name_node(I, nm, loc));
+        vec_push(I->a, &value->args, name_node(I, nm, loc));
+    }
+    int last = enumerate ? 1 : call->args.len; /* enumerate's start stays as it is */
+    for (int i = 0; i < last; i++) {
+        Node *a = VEC_AT(call->args, i);
+        const char *nm = arena_printf(I->a, "$z%d.%d", id, i);
+        if (iter_kind(I, a, &func) != ITER_MAP || a->keywords.len || a->args.len < 2) {
+            vec_push(I->a, &items->args, name_node(I, nm, loc));
+            vec_push(I->a, &value->args, name_node(I, nm, loc));
+            continue;
+        }
+        Node *f_call = ast_new(I->a, N_CALL, a->loc);
+        f_call->a = VEC_AT(a->args, 0);
+        if (a->args.len == 2) {
+            vec_push(I->a, &items->args, name_node(I, nm, loc));
+            vec_push(I->a, &f_call->args, name_node(I, nm, loc));
+            VEC_AT(call->args, i) = VEC_AT(a->args, 1);
+        } else {
+            Node *sub = ast_new(I->a, N_TUPLE, loc), *zip = ast_new(I->a, N_CALL, a->loc);
+            zip->a = name_node(I, "$q:builtins.zip", a->loc);
+            for (int j = 1; j < a->args.len; j++) {
+                const char *nj = arena_printf(I->a, "%s.%d", nm, j);
+                vec_push(I->a, &sub->args, name_node(I, nj, loc));
+                vec_push(I->a, &f_call->args, name_node(I, nj, loc));
+                vec_push(I->a, &zip->args, VEC_AT(a->args, j));
+            }
+            vec_push(I->a, &items->args, sub);
+            VEC_AT(call->args, i) = zip;
+        }
+        vec_push(I->a, &value->args, f_call);
+    }
+    Node *as = ast_new(I->a, N_ASSIGN, n->a->loc);
+    vec_push(I->a, &as->targets, n->a);
+    as->a = value;
+    PtrVec body = {0};
+    vec_push(I->a, &body, as);
+    for (int i = 0; i < n->body.len; i++)
+        vec_push(I->a, &body, VEC_AT(n->body, i));
+    n->a = items;
+    n->body = body;
+    *done = true;
     return true;
 }
 
@@ -419,6 +495,15 @@ bool infer_rewrite_for(Inf *I, Node *n) {
         case ITER_UNROLL:
             n->is_star = 1;
             return true;
+        case ITER_ZIP:
+        case ITER_ENUMERATE: {
+            bool done = false;
+            if (!rewrite_zip_map(I, n, &done))
+                return false;
+            if (done)
+                continue; /* zip(map(f, a), map(g, b)) */
+            return true;
+        }
         case ITER_GEN:
             if (!rewrite_gen(I, n, func))
                 return false;

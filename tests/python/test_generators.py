@@ -369,11 +369,29 @@ def map_in_zip(a):
     s = 0.0
     for x, y in zip(map(sq, a), a):
         s += x * y
+    for i, x in enumerate(map(sq, a)):
+        s += i * x
+    for i, x in enumerate(map(add3, a, a, a), 2):
+        s += i * x
+    for t in zip(a, map(add3, a, range(5), a), map(sq, a)):
+        s += t[0] + t[1] * t[2]
+    return s
+
+
+def test_map_inside_zip_enumerate():
+    check(map_in_zip, np.array([1.0, -2.0, 0.5]))
+
+
+@njit
+def filter_in_zip(a):
+    s = 0.0
+    for x, y in zip(filter(pos, a), a):
+        s += x * y
     return s
 
 
 @pytest.mark.numba_skip("hpcjit's limits and messages")
-def test_map_inside_zip_is_refused():
-    with pytest.raises(hpcjit.UnsupportedError, match="map") as ei:
-        map_in_zip(np.arange(3.0))
+def test_filter_inside_zip_is_refused():
+    with pytest.raises(hpcjit.UnsupportedError, match="filter") as ei:
+        filter_in_zip(np.arange(3.0))
     assert "test_generators.py" in str(ei.value)
