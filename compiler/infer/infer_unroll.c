@@ -455,7 +455,7 @@ static bool rewrite_gen(Inf *I, Node *n, int func) {
 /* Give every `yield` statement of an inlined generator body its copy of
  * the consumer's body (not into loops inlined inside it: those have their
  * own). */
-static bool attach_bodies(Inf *I, Node *loop, Node *n) {
+static bool attach_bodies(Inf *I, Node *loop, Node *n, int in_try) {
     if (!n)
         return true;
     if (n->kind == N_FUNCDEF || n->kind == N_LAMBDA)
@@ -464,6 +464,10 @@ static bool attach_bodies(Inf *I, Node *loop, Node *n) {
         Node *y = n->a;
         if (y->is_from)
             return UNSUP(I, y, "'yield from' is not supported by hpcjit"), false;
+        /* the loop body runs in place of the yield: the try would catch
+         * its exceptions, which Python does not */
+        if (in_try)
+            return UNSUP(I, y, "'yield' inside a 'try' statement is not supported by hpcjit"), false;
         y->body = (PtrVec){0};
         for (int i = 0; i < loop->body.len; i++)
             vec_push(I->a, &y->body, ast_clone(I->a, VEC_AT(loop->body, i)));
@@ -473,12 +477,14 @@ static bool attach_bodies(Inf *I, Node *loop, Node *n) {
     if (n->kind == N_YIELD)
         return UNSUP(I, n, "the value of a 'yield' expression (send()) is not supported by hpcjit; "
                            "'yield' must be a statement of its own"), false;
-    if (!attach_bodies(I, loop, n->a) || !attach_bodies(I, loop, n->b) || !attach_bodies(I, loop, n->c))
+    in_try += n->kind == N_TRY;
+    if (!attach_bodies(I, loop, n->a, in_try) || !attach_bodies(I, loop, n->b, in_try) ||
+        !attach_bodies(I, loop, n->c, in_try))
         return false;
     PtrVec *lists[] = {&n->body, &n->orelse, &n->finalbody, &n->handlers, &n->args, &n->args2, &n->keywords};
     for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++)
         for (int i = 0; i < lists[k]->len; i++)
-            if (!attach_bodies(I, loop, VEC_AT(*lists[k], i)))
+            if (!attach_bodies(I, loop, VEC_AT(*lists[k], i), in_try))
                 return false;
     return true;
 }
@@ -508,7 +514,7 @@ bool infer_rewrite_for(Inf *I, Node *n) {
             if (!rewrite_gen(I, n, func))
                 return false;
             for (int i = 0; i < n->finalbody.len; i++)
-                if (!attach_bodies(I, n, VEC_AT(n->finalbody, i)))
+                if (!attach_bodies(I, n, VEC_AT(n->finalbody, i), 0))
                     return false;
             n->body = (PtrVec){0}; /* only its copies at the yields run */
             return true;

@@ -222,8 +222,53 @@ def use_send(n):
     return s
 
 
+@njit
+def yield_in_try(n):
+    for i in range(n):
+        try:
+            yield i
+        except ValueError:
+            pass
+
+
+@njit
+def use_yield_in_try(n):
+    s = 0
+    for v in yield_in_try(n):
+        s += v
+    return s
+
+
+@njit
+def recursive_gen(n):
+    if n > 0:
+        for v in recursive_gen(n - 1):
+            yield v
+    yield n
+
+
+@njit
+def use_recursive_gen(n):
+    s = 0
+    for v in recursive_gen(n):
+        s += v
+    return s
+
+
+@njit
+def summed(n):
+    return sum(squares(n))
+
+
 @pytest.mark.numba_skip("hpcjit's limits and messages")
 def test_unsupported_forms():
+    with pytest.raises(hpcjit.UnsupportedError, match="inside a 'try'"):
+        use_yield_in_try(3)
+    with pytest.raises(hpcjit.UnsupportedError, match="recursive generator"):
+        use_recursive_gen(3)
+    with pytest.raises(hpcjit.UnsupportedError, match="consumed by a for loop") as ei:
+        summed(3)
+    assert "sum(squares(n))" in str(ei.value)
     with pytest.raises(hpcjit.UnsupportedError, match="consumed by a for loop") as ei:
         call_outside_loop(3)
     assert "test_generators.py" in str(ei.value)
