@@ -137,6 +137,8 @@ bool ty_has_function(const Type *t) {
         return true;
     if (t->kind == TY_OPTIONAL)
         return ty_has_function(t->base);
+    if (t->kind == TY_LIST || t->kind == TY_SET || t->kind == TY_DICT)
+        return ty_has_function(t->item) || (t->key && ty_has_function(t->key));
     if (t->kind == TY_TUPLE)
         for (int i = 0; i < t->nelems; i++)
             if (ty_has_function(t->elems[i]))

@@ -5,7 +5,21 @@ import numpy as np
 import pytest
 
 import hpcjit
-from conftest import check
+from conftest import AGAINST_NUMBA, check
+
+memstats = None if AGAINST_NUMBA else hpcjit._core.memstats
+
+
+@pytest.fixture
+def balanced():
+    """Every allocation made by the test is freed."""
+    if memstats is None:
+        yield
+        return
+    before = memstats()
+    yield
+    after = memstats()
+    assert after[0] - before[0] == after[1] - before[1], (before, after)
 
 
 @hpcjit.njit
@@ -200,6 +214,35 @@ def test_function_arguments_with_arrays():
     check(inner_lambda_arg, np.linspace(0.0, 1.0, 7))
 
 
+@hpcjit.njit
+def in_containers(x):
+    fs = [sq, cube]
+    fs.append(sq)
+    s = 0
+    for f in fs:
+        s += f(x)
+    d = {1: sq, 2: cube}
+    return s + d[2](x) + fs[-1](x)
+
+
+@pytest.mark.numba_skip("Numba has no lists or dicts of functions")
+def test_functions_in_containers(balanced):
+    check(in_containers, 3)
+
+
+@hpcjit.njit
+def lambda_value(c, x):
+    inc = lambda v: v + 1  # noqa: E731  (reads nothing of the enclosing function)
+    dec = lambda v: v - 1  # noqa: E731
+    f = inc if c else dec
+    return f(x) + f(f(x))
+
+
+def test_named_lambda_as_value():
+    for c in (True, False):
+        check(lambda_value, c, 3)
+
+
 # ---- located errors ---------------------------------------------------------
 
 @hpcjit.njit
@@ -219,6 +262,11 @@ def returns_function(c):
     return sq
 
 
+@hpcjit.njit
+def returns_list_of_functions(c):
+    return [sq, cube]
+
+
 @pytest.mark.numba_skip("hpcjit's messages")
 def test_errors():
     with pytest.raises(hpcjit.TypingError, match="different signatures") as ei:
@@ -228,3 +276,5 @@ def test_errors():
         different_arity(True, 3)
     with pytest.raises(hpcjit.TypingError, match="cannot be returned to Python"):
         returns_function(True)
+    with pytest.raises(hpcjit.TypingError, match="cannot be returned to Python"):
+        returns_list_of_functions(True)
