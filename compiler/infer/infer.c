@@ -198,6 +198,14 @@ static void collect_vec(Inf *I, PtrVec *v);
 static void collect(Inf *I, Node *n) {
     if (!n)
         return;
+    /* list(gen(n)), sum(gen(n)), ...: a comprehension consuming the generator */
+    Node **kids[3] = {&n->a, &n->b, &n->c};
+    for (int i = 0; i < 3; i++)
+        if (*kids[i] && (*kids[i])->kind == N_CALL)
+            infer_rewrite_gen_arg(I, kids[i]);
+    for (int i = 0; i < n->args.len; i++)
+        if (VEC_AT(n->args, i) && ((Node *)VEC_AT(n->args, i))->kind == N_CALL)
+            infer_rewrite_gen_arg(I, (Node **)&VEC_AT(n->args, i));
     switch (n->kind) {
     case N_ASSIGN:
         for (int i = 0; i < n->targets.len; i++)

@@ -102,6 +102,10 @@ int infer_isinstance(const Type *t, const char *cls);
  * renamed copies of the body (infer_unroll_copies, while typing). */
 bool infer_rewrite_for(Inf *I, Node *n);
 bool infer_unroll_copies(Inf *I, Node *n, int count);
+/* list(gen(n)), set(...), sum/min/max/sorted(gen(n)) with gen a generator
+ * function: the argument (or for list/set the call) becomes a
+ * comprehension over it (before typing). */
+void infer_rewrite_gen_arg(Inf *I, Node **pn);
 /* The function's body holds a `yield` (it is a generator). */
 bool infer_is_generator(const Node *decl);
 /* infer.c, for infer_unroll.c */

@@ -525,6 +525,40 @@ bool infer_rewrite_for(Inf *I, Node *n) {
     return true;
 }
 
+/* list(gen(n)), set(gen(n)), sum/min/max/sorted(gen(n)): the generator
+ * consumed by a comprehension's loop, [v for v in gen(n)] (a set
+ * comprehension for set()), which list() / set() then is. */
+void infer_rewrite_gen_arg(Inf *I, Node **pn) {
+    Node *n = *pn;
+    int func = -1;
+    if (n->kind != N_CALL || n->args.len != 1 || n->a->kind != N_NAME || n->has_star ||
+        infer_is_local(I, n->a->name))
+        return;
+    const HjEnvEntry *e = infer_env_find(env_of(I, n->a), n->a->name);
+    if (!e || e->kind != HJ_ENV_BUILTIN)
+        return;
+    int id = builtin_lookup(e->qualname);
+    bool whole = id == builtin_lookup("builtins.list") || id == builtin_lookup("builtins.set");
+    if (!whole && id != BI_SUM && id != BI_MIN && id != BI_MAX && id != builtin_lookup("builtins.sorted"))
+        return;
+    Node *g = VEC_AT(n->args, 0);
+    if (iter_kind(I, g, &func) != ITER_GEN)
+        return;
+    SrcLoc loc = g->loc;
+    const char *v = arena_printf(I->a, "$v%d", I->nrewrites++);
+    Node *comp = ast_new(I->a, N_COMP, loc);
+    comp->comp_kind = id == builtin_lookup("builtins.set") ? 1 : 0;
+    comp->a = name_node(I, v, loc);
+    Node *cf = ast_new(I->a, N_COMPFOR, loc);
+    cf->a = name_node(I, v, loc);
+    cf->b = g;
+    vec_push(I->a, &comp->generators, cf);
+    if (whole && n->keywords.len == 0)
+        *pn = comp;
+    else
+        VEC_AT(n->args, 0) = comp;
+}
+
 /* ---- literal_unroll ---- */
 
 bool infer_unroll_copies(Inf *I, Node *n, int count) {

@@ -160,6 +160,28 @@ def in_comprehension(n):
     return [v * 2 for v in squares(n) if v > 3]
 
 
+@njit
+def listed(n):
+    return list(squares(n))
+
+
+@njit
+def reductions(n):
+    return sum(squares(n)), max(squares(n)), min(scaled(np.arange(3.0))), \
+        sorted(squares(n), reverse=True), len(set(squares(n)))
+
+
+def test_list_of_generator():
+    for n in (1, 5):
+        check(listed, n)
+
+
+@pytest.mark.numba_skip("Numba's sum/min/max/sorted/set take no generator")
+def test_consumed_by_builtins():
+    for n in (1, 5):
+        check(reductions, n)
+
+
 def test_consumed_by_loops():
     for n in (0, 1, 5, 10):
         check(total, n)
@@ -256,8 +278,8 @@ def use_recursive_gen(n):
 
 
 @njit
-def summed(n):
-    return sum(squares(n))
+def lengthed(n):
+    return len(squares(n))
 
 
 @pytest.mark.numba_skip("hpcjit's limits and messages")
@@ -267,8 +289,8 @@ def test_unsupported_forms():
     with pytest.raises(hpcjit.UnsupportedError, match="recursive generator"):
         use_recursive_gen(3)
     with pytest.raises(hpcjit.UnsupportedError, match="consumed by a for loop") as ei:
-        summed(3)
-    assert "sum(squares(n))" in str(ei.value)
+        lengthed(3)
+    assert "len(squares(n))" in str(ei.value)
     with pytest.raises(hpcjit.UnsupportedError, match="consumed by a for loop") as ei:
         call_outside_loop(3)
     assert "test_generators.py" in str(ei.value)
