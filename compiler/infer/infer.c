@@ -178,6 +178,11 @@ bool infer_widen_var(Inf *I, Node *at, Node *name, Type *t) {
 
 bool infer_is_local(Inf *I, const char *name) { return find_var(I->s, name) != NULL; }
 
+Type *infer_param_type(Inf *I, const char *name) {
+    Var *v = find_var(I->s, name);
+    return v && v->is_param ? v->ty : NULL;
+}
+
 static void collect_target(Inf *I, Node *t);
 void infer_collect_target(Inf *I, Node *t) { collect_target(I, t); }
 

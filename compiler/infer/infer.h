@@ -110,6 +110,8 @@ void infer_rewrite_gen_arg(Inf *I, Node **pn);
 bool infer_is_generator(const Node *decl);
 /* infer.c, for infer_unroll.c */
 bool infer_is_local(Inf *I, const char *name);
+/* The type of the parameter `name` of the spec (known before typing), or NULL. */
+Type *infer_param_type(Inf *I, const char *name);
 const HjEnvEntry *infer_env_find(const HjFunction *hf, const char *name);
 void infer_collect_target(Inf *I, Node *t);
 

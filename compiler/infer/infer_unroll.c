@@ -184,19 +184,31 @@ enum { ITER_OTHER, ITER_MAP, ITER_FILTER, ITER_UNROLL, ITER_GEN, ITER_ZIP, ITER_
 
 static const HjFunction *env_of(Inf *I, const Node *n) { return n->env_hf ? n->env_hf : I->s->hf; }
 
-static bool has_yield(const Node *n) {
+/* A yield of the function itself; `depth` counts the inlined generator
+ * loops (a spec's typed tree) around n, whose own yields are not. */
+static bool has_yield(const Node *n, int depth) {
     if (!n)
         return false;
-    if (n->kind == N_YIELD)
-        return true;
+    if (n->kind == N_YIELD) {
+        if (depth == 0)
+            return true;
+        for (int i = 0; i < n->body.len; i++) /* the loop body: one level out */
+            if (has_yield(VEC_AT(n->body, i), depth - 1))
+                return true;
+        return false;
+    }
     if (n->kind == N_FUNCDEF || n->kind == N_LAMBDA)
         return false;
-    if (has_yield(n->a) || has_yield(n->b) || has_yield(n->c))
+    if (has_yield(n->a, depth) || has_yield(n->b, depth) || has_yield(n->c, depth))
         return true;
-    const PtrVec *lists[] = {&n->body, &n->orelse, &n->finalbody, &n->handlers, &n->args, &n->args2, &n->keywords};
+    int inner = n->kind == N_FOR && n->is_from ? depth + 1 : depth;
+    for (int i = 0; i < n->finalbody.len; i++)
+        if (has_yield(VEC_AT(n->finalbody, i), inner))
+            return true;
+    const PtrVec *lists[] = {&n->body, &n->orelse, &n->handlers, &n->args, &n->args2, &n->keywords};
     for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++)
         for (int i = 0; i < lists[k]->len; i++)
-            if (has_yield(VEC_AT(*lists[k], i)))
+            if (has_yield(VEC_AT(*lists[k], i), depth))
                 return true;
     return false;
 }
@@ -205,7 +217,7 @@ bool infer_is_generator(const Node *decl) {
     if (!decl)
         return false;
     for (int i = 0; i < decl->body.len; i++)
-        if (has_yield(VEC_AT(decl->body, i)))
+        if (has_yield(VEC_AT(decl->body, i), 0))
             return true;
     return false;
 }
@@ -229,8 +241,13 @@ static int iter_kind(Inf *I, const Node *call, int *func) {
     const Node *f = call->a;
     const char *qual = NULL;
     if (f->kind == N_NAME) {
-        if (infer_is_local(I, f->name))
-            return ITER_OTHER;
+        if (infer_is_local(I, f->name)) { /* a parameter holding a generator function: apply(gen, n) */
+            Type *t = f->env_hf ? NULL : infer_param_type(I, f->name);
+            if (!t || t->kind != TY_FUNCTION || !infer_is_generator(infer_func_decl(I->c, t->func)))
+                return ITER_OTHER;
+            *func = t->func;
+            return ITER_GEN;
+        }
         const HjEnvEntry *e = infer_env_find(env_of(I, f), f->name);
         if (!e)
             return ITER_OTHER;

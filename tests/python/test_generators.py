@@ -221,6 +221,30 @@ def test_called_from_python(balanced):
 
 
 @njit
+def evens(n):
+    for i in range(0, n, 2):
+        yield i
+
+
+@njit
+def consume(g, n):
+    s = 0
+    for v in g(n):
+        s += v
+    return s
+
+
+@njit
+def consume_both(n):
+    return consume(squares, n) * 100 + consume(evens, n)
+
+
+def test_generator_function_as_argument():
+    check(consume_both, 7)
+    assert consume(squares, 4) == consume.py_func(squares, 4) == 14
+
+
+@njit
 def call_outside_loop(n):
     g = squares(n)
     s = 0
