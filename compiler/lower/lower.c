@@ -1434,7 +1434,7 @@ static bool assigns_float(const Node *n, int depth) {
     }
     if (assigns_float(n->a, depth + 1) || assigns_float(n->b, depth + 1) || assigns_float(n->c, depth + 1))
         return true;
-    const PtrVec *lists[] = {&n->body, &n->orelse, &n->args, &n->args2, &n->targets};
+    const PtrVec *lists[] = {&n->body, &n->orelse, &n->finalbody, &n->args, &n->args2, &n->targets};
     for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++)
         for (int i = 0; i < lists[k]->len; i++)
             if (assigns_float(VEC_AT(*lists[k], i), depth + 1))
@@ -1780,7 +1780,8 @@ static void find_assigned(Lower *L, Node *n, PtrVec *assigned, int depth) {
     find_assigned(L, n->a, assigned, depth + 1);
     find_assigned(L, n->b, assigned, depth + 1);
     find_assigned(L, n->c, assigned, depth + 1);
-    PtrVec *lists[] = {&n->body, &n->orelse, &n->args, &n->args2, &n->targets};
+    /* finalbody: a finally clause, an inlined generator's body */
+    PtrVec *lists[] = {&n->body, &n->orelse, &n->finalbody, &n->args, &n->args2, &n->targets};
     for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++)
         for (int i = 0; i < lists[k]->len; i++)
             find_assigned(L, VEC_AT(*lists[k], i), assigned, depth + 1);

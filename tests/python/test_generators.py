@@ -322,6 +322,23 @@ def test_unsupported_forms():
         use_send(3)
 
 
+@njit(parallel=True)
+def in_prange(n):
+    out = np.zeros(n)
+    for i in hpcjit.prange(n):
+        s = 0.0
+        for v in squares(i):
+            if v > 50:
+                break
+            s += v
+        out[i] = s
+    return out
+
+
+def test_inside_prange():
+    check(in_prange, 13)
+
+
 # ---- map and filter ---------------------------------------------------------
 
 @njit
