@@ -122,6 +122,8 @@ def _classify(value, gather):
     """(kind, payload) of one global/closure value (see compiler.h HjEnvKind)."""
     if isinstance(value, _core.Dispatcher):
         return ("func", gather.add(value))
+    if isinstance(value, _ufunc.CFunc):  # a @cfunc called (or passed) in compiled code: its function
+        return ("func", gather.add(value._disp))
     kern = _ufunc.SCALAR_KERNELS.get(id(value))
     if kern is not None and kern[0] is value:  # a @vectorize ufunc: its scalar kernel
         return ("func", gather.add(kern[1]))

@@ -224,7 +224,8 @@ def _call_with_functions(disp, args, pos):
 
 
 def _untypeable(disp, args, index):
-    pos = [i for i, a in enumerate(args) if isinstance(a, _core.Dispatcher)]
+    from .ufunc import CFunc
+    pos = [i for i, a in enumerate(args) if isinstance(a, (_core.Dispatcher, CFunc))]
     if pos and len(args) == len(_py_signature(disp).parameters):
         return _call_with_functions(disp, args, pos)
     names = list(_py_signature(disp).parameters)

@@ -243,6 +243,21 @@ def test_named_lambda_as_value():
         check(lambda_value, c, 3)
 
 
+@hpcjit.cfunc("float64(float64)")
+def c_half(x):
+    return x / 2.0
+
+
+@hpcjit.njit
+def calls_cfunc(x):
+    return c_half(x) + apply(c_half, x + 1.0)
+
+
+def test_cfunc_as_function():
+    check(calls_cfunc, 3.0)
+    assert apply(c_half, 5.0) == 2.5
+
+
 # ---- located errors ---------------------------------------------------------
 
 @hpcjit.njit
