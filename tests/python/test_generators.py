@@ -322,6 +322,23 @@ def test_unsupported_forms():
         use_send(3)
 
 
+@njit
+def inner_generator(n, k):
+    def g(m):
+        for i in range(m):
+            yield i + k
+
+    s = 0
+    for v in g(n):
+        s += v
+    return s + len([v for v in g(2)])
+
+
+@pytest.mark.numba_skip("Numba refuses yield in a closure")
+def test_inner_generator_function():
+    check(inner_generator, 5, 10)
+
+
 @njit(parallel=True)
 def in_prange(n):
     out = np.zeros(n)
