@@ -323,6 +323,60 @@ def test_unsupported_forms():
 
 
 @njit
+def checked(a):
+    for x in a:
+        if x < 0:
+            raise ValueError("negative value")
+        yield np.sqrt(x)
+
+
+@njit
+def catches(a):
+    s = 0.0
+    try:
+        for v in checked(a):
+            s += v
+    except ValueError:
+        s = -1.0
+    return s
+
+
+@njit
+def raises_in_body(a):
+    s = 0.0
+    for v in rows(a):
+        if v[0] > 2:
+            raise IndexError("row")
+        s += v.sum()
+    return s
+
+
+@pytest.mark.numba_skip("Numba cannot type the except clause around this generator loop")
+def test_exception_caught_around_loop():
+    check(catches, np.array([1.0, 4.0]))
+    check(catches, np.array([1.0, -4.0]))
+
+
+def test_exceptions_propagate():
+    check(raises_in_body, np.arange(6.0).reshape(3, 2))
+    check(raises_in_body, np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="negative"):
+        list(checked(np.array([-1.0])))
+
+
+def test_exceptions_release_arrays(balanced):
+    """The compiled calls alone (py_func's traceback would keep the
+    iterator's arrays alive until the garbage collector runs)."""
+    a = np.arange(6.0).reshape(3, 2)
+    for _ in range(2):
+        with pytest.raises(IndexError):
+            raises_in_body(a)
+        assert raises_in_body(np.zeros((2, 2))) == 0.0
+        if not AGAINST_NUMBA:
+            assert catches(np.array([1.0, -4.0])) == -1.0
+
+
+@njit
 def inner_generator(n, k):
     def g(m):
         for i in range(m):
