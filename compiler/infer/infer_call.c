@@ -1098,6 +1098,9 @@ static Type *funcset_call(Inf *I, Node *n, Type *fs) {
     for (int k = 0; k < fs->nelems; k++) {
         int func = fs->elems[k]->func;
         const HjFunction *hf = &c->req->funcs[func];
+        if (hf->stub)
+            return UNSUP(I, n, "a variable that may hold one of %s: %s() is an overload, which hpcjit "
+                         "calls only directly", infer_tyname(I, fs), hf->name);
         Node *decl = infer_func_decl(c, func);
         if (!decl)
             return NULL;

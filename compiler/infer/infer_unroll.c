@@ -235,6 +235,14 @@ static Node *fresh_decl(Inf *I, int func) {
     return parse_function(I->a, f, &I->c->diag);
 }
 
+/* Function `func` is a generator (never a stub: overloads, objmode
+ * blocks have no source of their own). */
+static bool is_gen_func(Inf *I, int func) {
+    if (func < 0 || func >= I->c->req->nfuncs || I->c->req->funcs[func].stub)
+        return false;
+    return infer_is_generator(infer_func_decl(I->c, func));
+}
+
 static int iter_kind(Inf *I, const Node *call, int *func) {
     if (!call || call->kind != N_CALL || call->has_star)
         return ITER_OTHER;
@@ -243,7 +251,7 @@ static int iter_kind(Inf *I, const Node *call, int *func) {
     if (f->kind == N_NAME) {
         if (infer_is_local(I, f->name)) { /* a parameter holding a generator function: apply(gen, n) */
             Type *t = f->env_hf ? NULL : infer_param_type(I, f->name);
-            if (!t || t->kind != TY_FUNCTION || !infer_is_generator(infer_func_decl(I->c, t->func)))
+            if (!t || t->kind != TY_FUNCTION || !is_gen_func(I, t->func))
                 return ITER_OTHER;
             *func = t->func;
             return ITER_GEN;
@@ -252,8 +260,7 @@ static int iter_kind(Inf *I, const Node *call, int *func) {
         if (!e)
             return ITER_OTHER;
         if (e->kind == HJ_ENV_FUNC) {
-            Node *decl = infer_func_decl(I->c, e->func);
-            if (!infer_is_generator(decl))
+            if (!is_gen_func(I, e->func))
                 return ITER_OTHER;
             *func = e->func;
             return ITER_GEN;
