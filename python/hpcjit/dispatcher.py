@@ -202,8 +202,9 @@ def _call_with_functions(disp, args, pos):
     """`apply(square, x)` from Python: @njit functions are compile-time
     constants in compiled code (the callee specialises on each), so the call
     goes through a compiled wrapper that passes them as globals,
-    `def apply__fn(x): return apply(square, x)`, one per choice of functions."""
-    key = tuple((i, id(args[i])) for i in pos)
+    `def apply__fn(x): return apply(square, x)`, one per choice of functions
+    (a tuple of functions is passed the same way, as a global tuple)."""
+    key = tuple((i, _fn_key(args[i])) for i in pos)
     cache = disp.__dict__.setdefault("_hj_fnargs", {})
     hit = cache.get(key)
     if hit is None:
@@ -223,9 +224,21 @@ def _call_with_functions(disp, args, pos):
     return hit[0](*[a for i, a in enumerate(args) if i not in pos])
 
 
-def _untypeable(disp, args, index):
+def _fn_key(value):
+    """What identifies an argument made of jitted functions (a function, a
+    tuple of them), or None: the key of the wrapper compiled for it."""
     from .ufunc import CFunc
-    pos = [i for i, a in enumerate(args) if isinstance(a, (_core.Dispatcher, CFunc))]
+    if isinstance(value, (_core.Dispatcher, CFunc)):
+        return id(value)
+    if isinstance(value, tuple) and value:
+        keys = tuple(_fn_key(v) for v in value)
+        if all(k is not None for k in keys):
+            return ("tuple",) + keys
+    return None
+
+
+def _untypeable(disp, args, index):
+    pos = [i for i, a in enumerate(args) if _fn_key(a) is not None]
     if pos and len(args) == len(_py_signature(disp).parameters):
         return _call_with_functions(disp, args, pos)
     names = list(_py_signature(disp).parameters)

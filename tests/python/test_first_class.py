@@ -8,6 +8,7 @@ import hpcjit
 from conftest import AGAINST_NUMBA, check
 
 memstats = None if AGAINST_NUMBA else hpcjit._core.memstats
+literal_unroll = hpcjit.literal_unroll
 
 
 @pytest.fixture
@@ -256,6 +257,33 @@ def calls_cfunc(x):
 def test_cfunc_as_function():
     check(calls_cfunc, 3.0)
     assert apply(c_half, 5.0) == 2.5
+
+
+@hpcjit.njit
+def unroll_functions(fs, x):
+    s = 0
+    for f in literal_unroll(fs):
+        s += f(x)
+    return s
+
+
+@hpcjit.njit
+def loop_functions(fs, x):
+    s = 0
+    for f in fs:
+        s += f(x)
+    return s + fs[0](x)
+
+
+def test_tuple_of_functions_from_python():
+    assert unroll_functions((sq, cube), 3) == unroll_functions.py_func((sq, cube), 3) == 36
+    assert unroll_functions((sq, cube, neg), 2) == 2 ** 2 + 2 ** 3 - 2
+
+
+@pytest.mark.numba_skip("Numba iterates a tuple of different functions only with literal_unroll")
+def test_tuple_of_functions_from_python_loop():
+    for _ in range(2):  # the second call reuses the compiled wrapper
+        assert loop_functions((sq, cube), 3) == loop_functions.py_func((sq, cube), 3) == 45
 
 
 # ---- located errors ---------------------------------------------------------

@@ -150,6 +150,19 @@ def test_numba_literal_unroll():
 
 
 @hpcjit.njit
+def attribute_spelling(t):
+    s = 0.0
+    for x in hpcjit.literal_unroll(t):
+        s += x
+    return s
+
+
+@pytest.mark.numba_skip("Numba recognises literal_unroll as a global name only")
+def test_attribute_spelling():
+    check(attribute_spelling, (1, 2.5))
+
+
+@hpcjit.njit
 def conflicting(t):
     y = 0
     for x in literal_unroll(t):
