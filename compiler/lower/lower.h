@@ -19,6 +19,16 @@ typedef struct LoopFrame {
     LLVMBasicBlockRef brk, cont;
 } LoopFrame;
 
+/* An inlined generator loop being lowered (infer_unroll.c): a `return` in
+ * its generator body goes to `done` (the else clause, then `end`), a
+ * `break` in the consuming body to `end`; `mark` counts the temporaries
+ * live before it (the rest are released on those ways out). */
+typedef struct LowerGen {
+    Node *loop;
+    LLVMBasicBlockRef done, end;
+    int mark;
+} LowerGen;
+
 #define LOWER_MAX_LOOPS 256
 #define HJ_MAX_NDIM_LOWER 32 /* HJ_MAX_NDIM of abi.h */
 
@@ -43,6 +53,8 @@ typedef struct Lower {
     bool poll_signals;            /* loops poll the runtime's signal flag (lower.c) */
     LoopFrame loops[LOWER_MAX_LOOPS];
     int nloops;
+    LowerGen gens[64]; /* innermost last */
+    int ngens;
     /* owned temporaries live now (values and their types) */
     PtrVec temps, temp_tys;
     /* the innermost try statement being lowered in this function: an

@@ -737,9 +737,65 @@ static LLVMValueRef call_func(Lower *L, Node *n, bool *owned) {
     return lower_convert(L, n, r, s->ret, n->ty);
 }
 
+/* A call through a TY_FUNCSET value: a switch over the functions it may
+ * hold, each branch a direct call to that function's specialisation (all
+ * of one signature, checked by inference). */
+static LLVMValueRef call_funcset(Lower *L, Node *n, bool *owned) {
+    Type *fs = n->a->ty;
+    int nf = fs->nelems;
+    for (int k = 0; k < nf; k++)
+        if (!n->specs || !n->specs[k] || !n->specs[k]->llvm_fn)
+            return lower_fail(L, n, HJ_DIAG_LOWERING, "call to a function that was not specialised");
+    LLVMValueRef which = lower_expr_use(L, n->a);
+    if (!which)
+        return NULL;
+    int mark = lower_temps_mark(L);
+    Spec *s0 = n->specs[0];
+    int na = s0->nargs;
+    LLVMValueRef small[16];
+    LLVMValueRef *a = na <= 16 ? small : arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)na);
+    for (int i = 0, j = 0; i < n->args.len && j < na; i++) {
+        Node *e = VEC_AT(n->args, i);
+        if (!e)
+            continue;
+        LLVMValueRef v = lower_expr_use(L, e);
+        v = lower_convert(L, e, v, e->ty, s0->argtys[j]);
+        if (!v)
+            return NULL;
+        a[j++] = v;
+    }
+    LLVMTypeRef rty = LLVMGlobalGetValueType((LLVMValueRef)s0->llvm_fn);
+    LLVMTypeRef resty = LLVMGetReturnType(rty);
+    LLVMBasicBlockRef join = lower_block(L, "fcall.join");
+    LLVMBasicBlockRef bad = lower_block(L, "fcall.none");
+    LLVMValueRef sw = LLVMBuildSwitch(L->b, which, bad, (unsigned)nf);
+    LLVMValueRef *vals = arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)nf);
+    LLVMBasicBlockRef *from = arena_alloc(&L->c->arena, sizeof(LLVMBasicBlockRef) * (size_t)nf);
+    for (int k = 0; k < nf; k++) {
+        LLVMBasicBlockRef bb = lower_block(L, "fcall");
+        LLVMAddCase(sw, lower_i64(L, k), bb);
+        lower_at(L, bb);
+        LLVMValueRef fn = (LLVMValueRef)n->specs[k]->llvm_fn;
+        vals[k] = lower_call(L, LLVMGlobalGetValueType(fn), fn, a, (unsigned)na, "res");
+        from[k] = LLVMGetInsertBlock(L->b);
+        LLVMBuildBr(L->b, join);
+    }
+    lower_at(L, bad);
+    LLVMBuildUnreachable(L->b);
+    lower_at(L, join);
+    LLVMValueRef res = LLVMBuildPhi(L->b, resty, "res");
+    LLVMAddIncoming(res, vals, from, (unsigned)nf);
+    lower_check_status(L, LLVMBuildExtractValue(L->b, res, 0, "status"));
+    lower_temps_release(L, mark);
+    LLVMValueRef r = LLVMBuildExtractValue(L->b, res, 1, "result");
+    *owned = lower_has_refs(s0->ret);
+    return lower_convert(L, n, r, s0->ret, n->ty);
+}
+
 static LLVMValueRef call_expr(Lower *L, Node *n, bool *owned) {
     switch (n->call_kind) {
     case CALL_FUNC: return call_func(L, n, owned);
+    case CALL_FUNCSET: return call_funcset(L, n, owned);
     case CALL_BUILTIN: return lower_builtin_call(L, n, owned);
     case CALL_EXC: return LLVMConstNull(lower_type(L, n->ty));
     case CALL_DTYPE: {
