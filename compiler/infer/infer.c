@@ -378,6 +378,11 @@ Type *infer_qualname_type(Inf *I, const char *q, int *builtin) {
     for (size_t i = 0; i < sizeof dtype_classes / sizeof dtype_classes[0]; i++)
         if (strcmp(dtype_classes[i].name, q) == 0)
             return ty_dtype(I->tc, infer_ty(I, dtype_classes[i].kind));
+    if (strncmp(q, "hpcjit.types.$", 14) == 0) { /* a global hpcjit/Numba type object, by its typecode */
+        const char *p = q + 14;
+        Type *t = ty_from_typecode(I->tc, &p);
+        return t && !*p ? ty_dtype(I->tc, t) : NULL;
+    }
     if (strncmp(q, "builtins.", 9) == 0) {
         const char *nm = q + 9;
         size_t n = strlen(nm);

@@ -64,6 +64,14 @@ static Type *module_attr(Inf *I, Node *n, Type *mod) {
         n->cval.kind = CVAL_NONE;
         return T(I, TY_NONE);
     }
+    if (strcmp(mod->name, "hpcjit.types") == 0) { /* types.int64: the type as a value */
+        const char *err = NULL, *end = NULL;
+        Type *st = ty_parse(I->tc, n->name, &end, &err);
+        if (st && end && !*end && ty_is_number(st)) {
+            n->attr_kind = ATTR_MODULE;
+            return ty_dtype(I->tc, st);
+        }
+    }
     int b = -1;
     Type *t = infer_qualname_type(I, q, &b);
     if (!t)
@@ -144,6 +152,14 @@ Type *infer_attribute(Inf *I, Node *n) {
         if (base->kind == TY_COMPLEX128)
             return T(I, TY_FLOAT64);
         return base;
+    }
+    if (base->kind == TY_BUILTIN) { /* List.empty_list, Dict.empty: a builtin's own attribute */
+        int b = builtin_lookup(arena_printf(I->a, "%s.%s", builtin_name((BuiltinId)base->builtin), a));
+        if (b >= 0) {
+            n->builtin = (BuiltinId)b;
+            n->attr_kind = ATTR_MODULE;
+            return ty_builtin(I->tc, b);
+        }
     }
     return TYPING(I, n, "unknown attribute '%s' of %s", a, infer_tyname(I, base));
 }
@@ -357,7 +373,7 @@ static Type *dtype_arg(Inf *I, Node **pd) {
         return NULL;
     if (IS_UNK(t))
         return t;
-    if (t->kind == TY_DTYPE)
+    if (t->kind == TY_DTYPE && ty_is_number(t->dtype))
         return t->dtype;
     if (t->kind == TY_BUILTIN) {
         switch (t->builtin) {
@@ -1082,6 +1098,8 @@ Type *infer_call(Inf *I, Node **pn) {
     case TY_BOUND_METHOD:
         return builtin_call(I, n, (BuiltinId)ft->builtin, n->a->a);
     case TY_DTYPE:
+        if (!ty_is_number(ft->dtype))
+            return TYPING(I, n, "the type %s is not callable", infer_tyname(I, ft->dtype));
         n->call_kind = CALL_DTYPE;
         return conversion(I, n, infer_tyname(I, ft->dtype), ft->dtype);
     case TY_FUNCTION:

@@ -72,11 +72,11 @@ static bool same_shape(const Type *a, const Type *b) {
     case TY_OPTIONAL:
         return a->base == b->base;
     case TY_LIST:
-        return a->item == b->item;
+        return a->item == b->item && a->typed == b->typed;
     case TY_DICT:
     case TY_SET:
     case TY_DICT_VIEW:
-        return a->key == b->key && a->item == b->item && a->ndim == b->ndim;
+        return a->key == b->key && a->item == b->item && a->ndim == b->ndim && a->typed == b->typed;
     default:
         return true;
     }
@@ -117,6 +117,24 @@ Type *ty_list(TyCtx *tc, Type *item) {
 Type *ty_dict(TyCtx *tc, Type *key, Type *value) {
     Type p = {.kind = TY_DICT, .key = key, .item = value};
     return intern(tc, &p);
+}
+
+Type *ty_typed_list(TyCtx *tc, Type *item) {
+    Type p = {.kind = TY_LIST, .item = item, .typed = true};
+    return intern(tc, &p);
+}
+
+Type *ty_typed_dict(TyCtx *tc, Type *key, Type *value) {
+    Type p = {.kind = TY_DICT, .key = key, .item = value, .typed = true};
+    return intern(tc, &p);
+}
+
+Type *ty_container_like(TyCtx *tc, const Type *proto, Type *key, Type *item) {
+    switch (proto->kind) {
+    case TY_LIST: return proto->typed ? ty_typed_list(tc, item) : ty_list(tc, item);
+    case TY_DICT: return proto->typed ? ty_typed_dict(tc, key, item) : ty_dict(tc, key, item);
+    default: return ty_set(tc, item);
+    }
 }
 
 Type *ty_set(TyCtx *tc, Type *item) {
@@ -324,19 +342,19 @@ Type *ty_unify(TyCtx *tc, Type *a, Type *b) {
     case TY_LIST: {
         /* only an unknown item type (an empty list) is filled in: as Numba,
          * list(int64) and list(float64) do not unify */
-        if (!ty_has_unknown(a->item) && !ty_has_unknown(b->item))
+        if ((!ty_has_unknown(a->item) && !ty_has_unknown(b->item)) || a->typed != b->typed)
             return NULL;
         Type *u = ty_unify(tc, a->item, b->item);
-        return u ? ty_list(tc, u) : NULL;
+        return u ? ty_container_like(tc, a, NULL, u) : NULL;
     }
     case TY_DICT:
     case TY_SET: {
         /* as lists: only unknown parts (an empty {} or set()) are filled in */
         Type *k = a->kind == TY_DICT ? unify_part(tc, a->key, b->key) : NULL;
         Type *v = unify_part(tc, a->item, b->item);
-        if (!v || (a->kind == TY_DICT && !k))
+        if (!v || (a->kind == TY_DICT && !k) || a->typed != b->typed)
             return NULL;
-        return a->kind == TY_DICT ? ty_dict(tc, k, v) : ty_set(tc, v);
+        return ty_container_like(tc, a, k, v);
     }
     default:
         return NULL; /* distinct interned types of the same kind */
@@ -395,7 +413,7 @@ Type *ty_promote_arith(TyCtx *tc, Type *a, Type *b) {
 static bool fills(const Type *from, const Type *to) {
     if (from == to || from->kind == TY_UNKNOWN)
         return true;
-    if (from->kind != to->kind)
+    if (from->kind != to->kind || from->typed != to->typed)
         return false;
     if (from->kind == TY_LIST || from->kind == TY_SET)
         return fills(from->item, to->item);
@@ -502,9 +520,9 @@ void ty_name(StrBuf *b, const Type *t) {
         sb_putc(b, ')');
         break;
     case TY_LIST:
-        sb_puts(b, "reflected list(");
+        sb_puts(b, t->typed ? "ListType[" : "reflected list(");
         ty_name(b, t->item);
-        sb_putc(b, ')');
+        sb_putc(b, t->typed ? ']' : ')');
         break;
     case TY_DICT:
     case TY_DICT_VIEW:
@@ -573,7 +591,7 @@ void ty_typecode(StrBuf *b, const Type *t) {
         ty_typecode(b, t->base);
         break;
     case TY_DICT:
-        sb_putc(b, '{');
+        sb_putc(b, t->typed ? '&' : '{');
         ty_typecode(b, t->key);
         ty_typecode(b, t->item);
         break;
@@ -582,7 +600,7 @@ void ty_typecode(StrBuf *b, const Type *t) {
         ty_typecode(b, t->item);
         break;
     case TY_LIST:
-        sb_putc(b, '[');
+        sb_putc(b, t->typed ? '#' : '[');
         ty_typecode(b, t->item);
         break;
     default:
@@ -649,20 +667,22 @@ static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
         return ty_tuple(tc, (Type **)el.data, el.len);
     }
     case '[':
+    case '#':
         s++;
         t = from_typecode(tc, &s, depth + 1);
         if (!t)
             return NULL;
         *p = s;
-        return ty_list(tc, t);
-    case '{': {
+        return c == '#' ? ty_typed_list(tc, t) : ty_list(tc, t);
+    case '{':
+    case '&': {
         s++;
         Type *k = from_typecode(tc, &s, depth + 1);
         Type *v = k ? from_typecode(tc, &s, depth + 1) : NULL;
         if (!v)
             return NULL;
         *p = s;
-        return ty_dict(tc, k, v);
+        return c == '&' ? ty_typed_dict(tc, k, v) : ty_dict(tc, k, v);
     }
     case '<':
         s++;

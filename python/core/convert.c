@@ -98,6 +98,9 @@ int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
                 return -1;
         return put(buf, len, cap, ')');
     }
+    int tr = typed_typecode(obj, buf, len, cap); /* typed.List / typed.Dict */
+    if (tr <= 0)
+        return tr;
     if (PyList_Check(obj)) { /* a reflected list, typed by its first item as Numba */
         if (PyList_GET_SIZE(obj) == 0 || put(buf, len, cap, '[') < 0)
             return -1;
@@ -333,6 +336,9 @@ int cv_matches(PyObject *obj, const char **tc)
     }
     case '[':
         return box_list_matches(obj, tc);
+    case '#':
+    case '&':
+        return typed_matches(obj, tc);
     case '{':
     case '<':
         return box_dict_matches(obj, tc);
@@ -422,6 +428,9 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
     }
     case '[':
         return box_list_unbox(obj, tc, out);
+    case '#':
+    case '&':
+        return typed_unbox(obj, tc, out);
     case '{':
     case '<':
         return box_dict_unbox(obj, tc, out);
@@ -580,6 +589,7 @@ PyObject *cv_box(CoreState *st, const char **tc, char *in)
     case 't': res = (PyObject *)PyArray_DescrFromType(tc_npy_type(p[1])); break;
     case 'a': case 'r': res = box_array(st, p, (HjArray *)in); break;
     case '[': return box_list_box(st, tc, in);
+    case '#': case '&': return typed_box(tc, in);
     case '{': case '<': return box_dict_box(st, tc, in);
     case 'o': { /* Optional: None, or the value after the flag */
         const char *q = p + 1, *base = p + 1;
@@ -643,7 +653,7 @@ void cv_release(const char **tc, char *in)
     const char *p = *tc;
     if (*p == 'a' || *p == 'r') {
         rt_decref(((HjArray *)in)->meminfo);
-    } else if (*p == '[' || *p == '{' || *p == '<') {
+    } else if (*p == '[' || *p == '{' || *p == '<' || *p == '#' || *p == '&') {
         rt_decref(*(HjMemInfo **)in);
     } else if (*p == 'o') {
         const char *q = p + 1, *base = p + 1;

@@ -46,6 +46,7 @@ int tc_layout(const char **tc, size_t *size, size_t *align)
         *align = 8;
         break;
     }
+    case '#':   /* typed.List */
     case '[': { /* list: HjMemInfo * */
         size_t s, a;
         if (tc_layout(&p, &s, &a) < 0)
@@ -54,10 +55,11 @@ int tc_layout(const char **tc, size_t *size, size_t *align)
         *align = sizeof(void *);
         break;
     }
+    case '&':   /* typed.Dict */
     case '{':   /* dict: HjMemInfo * */
     case '<': { /* set */
         size_t s, a;
-        if (tc_layout(&p, &s, &a) < 0 || (c == '{' && tc_layout(&p, &s, &a) < 0))
+        if (tc_layout(&p, &s, &a) < 0 || ((c == '{' || c == '&') && tc_layout(&p, &s, &a) < 0))
             return -1;
         *size = sizeof(void *);
         *align = sizeof(void *);

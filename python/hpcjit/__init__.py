@@ -15,6 +15,7 @@ from .errors import (HpcjitError, HpcjitSyntaxError, LoweringError, NumbaError, 
                      UnsupportedError)
 from .numpy_support import from_dtype
 from . import types
+from . import typed
 from .ufunc import CFunc, DUFunc, cfunc, guvectorize, vectorize
 from .stencil import stencil
 from .types import (b1, boolean, bool_, c8, c16, complex64, complex128, double, f4, f8,

@@ -85,6 +85,9 @@ def _known_objects(want=None):
         add(get_thread_id, "hpcjit.get_thread_id")
         add(get_num_threads, "hpcjit.get_num_threads")
         add(set_num_threads, "hpcjit.set_num_threads")
+        from . import typed
+        add(typed.List, "hpcjit.typed.List")
+        add(typed.Dict, "hpcjit.typed.Dict")
         # hpcjit's own scalar types used as casts: float64(x)
         for t in (_types.boolean, _types.int8, _types.int16, _types.int32, _types.int64,
                   _types.uint8, _types.uint16, _types.uint32, _types.uint64, _types.float32,
@@ -125,11 +128,20 @@ def _classify(value, gather):
     if kern is not None and kern[0] is value:  # a @vectorize ufunc: its scalar kernel
         return ("func", gather.add(kern[1]))
     if isinstance(value, _pytypes.ModuleType):
+        # numba.types under the drop-in is an alias of hpcjit.types (numba.py)
+        target = getattr(value, "__hpcjit_target__", None)
+        if isinstance(target, _pytypes.ModuleType) and target.__name__ == "hpcjit.types":
+            return ("module", "hpcjit.types")
         return ("module", value.__name__)
     # every known object is callable: constants need no scan
     k = _known_objects(value).get(id(value)) if callable(value) else None
     if k is not None and k[0] is value:
         return ("builtin", k[1])
+    if isinstance(value, _types.Type):
+        # a type object (types.float64[:]) as a value: typed.List.empty_list's argument
+        if value.typecode is not None:
+            return ("builtin", "hpcjit.types.$" + value.typecode)
+        return ("other", f"the type {value}, which hpcjit cannot compile yet")
     if isinstance(value, (bool, np.bool_)):  # before int: bool is an int
         return ("bool", bool(value))
     if isinstance(value, (int, np.integer)):

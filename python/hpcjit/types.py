@@ -288,10 +288,13 @@ def _parse(tc, i):
     if c == "[":
         t, i = _parse(tc, i + 1)
         return List(t, reflected=True), i
-    if c == "{":
+    if c in "{&":
         k, i = _parse(tc, i + 1)
         v, i = _parse(tc, i)
-        return DictType(k, v), i
+        return DictType(k, v, _plain=c == "{"), i
+    if c == "#":
+        t, i = _parse(tc, i + 1)
+        return ListType(t), i
     if c == "<":
         t, i = _parse(tc, i + 1)
         return Set(t, reflected=True), i
@@ -344,6 +347,10 @@ def typeof_or_none(value):
     import numpy as np
     if isinstance(value, bool):
         return boolean
+    from . import _core
+    if isinstance(value, (_core._TypedList, _core._TypedDict)):  # typed.List / typed.Dict
+        tc = _core._typecode(value)
+        return from_typecode(tc) if tc else None
     if isinstance(value, np.ndarray):
         dt = _dtype_type(value.dtype)
         if dt is None or value.ndim > 32 or not value.flags.aligned:
@@ -422,7 +429,9 @@ class ListType(Type):
     __slots__ = ("item_type", "dtype")
 
     def __init__(self, item_type):
-        super().__init__(f"ListType[{item_type}]", None)
+        # typecode '#' + the item's: a typed.List crosses by reference
+        ic = getattr(item_type, "typecode", None)
+        super().__init__(f"ListType[{item_type}]", "#" + ic if ic else None)
         self.item_type = self.dtype = item_type
 
 
@@ -430,10 +439,12 @@ class DictType(Type):
     """DictType[unicode_type,float64]: numba.typed.Dict's type."""
     __slots__ = ("key_type", "value_type")
 
-    def __init__(self, key_type, value_type):
-        # typecode '{' + the key's + the value's (a dict crosses the boundary)
+    def __init__(self, key_type, value_type, _plain=False):
+        # typecode '&' + the key's + the value's: a typed.Dict crosses by
+        # reference; '{' (_plain): a Python dict, copied in and reflected
         kc, vc = getattr(key_type, "typecode", None), getattr(value_type, "typecode", None)
-        super().__init__(f"DictType[{key_type},{value_type}]", "{" + kc + vc if kc and vc else None)
+        super().__init__(f"DictType[{key_type},{value_type}]",
+                         ("{" if _plain else "&") + kc + vc if kc and vc else None)
         self.key_type = key_type
         self.value_type = value_type
 

@@ -98,7 +98,7 @@ static Type *put(Inf *I, Node *owner, Type *ct, Node **pk, Type *kt, Node **pv, 
         nv = ty_unify(I->tc, nv, vt);
     if (!nk || (pv && !nv))
         return TYPING(I, nk ? *pv : *pk, "cannot put %s into %s", infer_tyname(I, nk ? vt : kt), infer_tyname(I, ct));
-    Type *nt = d ? ty_dict(I->tc, nk, nv ? nv : ct->item) : ty_set(I->tc, nk);
+    Type *nt = ty_container_like(I->tc, ct, nk, d ? (nv ? nv : ct->item) : nk);
     if (nt != ct) {
         if (!infer_widen_var(I, *pk, owner, nt))
             return NULL;

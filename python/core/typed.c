@@ -1,0 +1,848 @@
+/* typed.c - the native side of hpcjit.typed.List and hpcjit.typed.Dict
+ * (typecodes '#' <item> and '&' <key> <value>, abi.h).
+ *
+ * A typed container is a Python object holding one reference to a native
+ * list or dict (hpcjit/containers.h).  Compiled code receives that very
+ * container (no conversion, nothing written back: both sides see every
+ * change), and a typed container compiled code returns is wrapped, not
+ * converted.  The Python classes (python/hpcjit/typed.py) subclass the two
+ * base types here and build Numba's API on the few primitives below; they
+ * register themselves with _register_typed so that boxing makes instances
+ * of them.
+ *
+ * Array items: a native item owns its data through a MemInfo.  An array
+ * coming from Python gets a MemInfo that holds a reference to the ndarray
+ * (released with the GIL taken), so the item and the ndarray share their
+ * data as in Numba.  Compiled code stores argument arrays borrowed (a NULL
+ * MemInfo and the ndarray as `parent`, valid during the call): after each
+ * call the typed containers among the arguments and the results are walked
+ * and such items adopt their parent the same way.  GIL held throughout. */
+#include "core.h"
+#include "hpcjit/containers.h"
+
+#include <stdalign.h>
+#include <string.h>
+
+typedef struct TList {
+    PyObject_HEAD
+    HjMemInfo *mi;             /* NULL until the item type is known */
+    char tc[HJ_MAX_TYPECODE];  /* the item's typecode, "" while unknown */
+} TList;
+
+typedef struct TDict {
+    PyObject_HEAD
+    HjMemInfo *mi;             /* NULL until the types are known */
+    char ktc[HJ_MAX_TYPECODE]; /* key and value typecodes, "" while unknown */
+    char vtc[HJ_MAX_TYPECODE];
+} TDict;
+
+/* Process-wide (not module state): cv_typecode and cv_unbox have no module
+ * at hand, and the classes are made once per process by hpcjit.typed. */
+static PyTypeObject *list_base, *dict_base;
+static PyObject *list_cls, *dict_cls;
+static CoreState *core_st; /* hpcjit._core's state: boxing arrays needs its owner type */
+
+static int is_ref_code(char c) { return strchr("ar[#{&<s", c) != NULL; }
+
+static int has_refs(const char *tc, const char *end)
+{
+    for (; tc < end; tc++)
+        if (is_ref_code(*tc))
+            return 1;
+    return 0;
+}
+
+/* ---- item descriptors of containers made from Python ------------------- */
+
+typedef struct OpsEntry {
+    struct OpsEntry *next;
+    char code[HJ_MAX_TYPECODE];
+    RtItemOps ops;
+} OpsEntry;
+
+static OpsEntry *ops_cache; /* immortal: containers may outlive anything */
+
+static const RtItemOps *number_ops(char c)
+{
+    switch (c) {
+    case 'l': return &rt_ops_i64;
+    case 'L': return &rt_ops_u64;
+    case 'i': return &rt_ops_i32;
+    case 'd': return &rt_ops_f64;
+    case 'f': return &rt_ops_f32;
+    case '?': return &rt_ops_bool;
+    default: return NULL;
+    }
+}
+
+/* The descriptor of items (key: of dict keys, which need a hash) of the
+ * typecode tc; NULL with a TypeError. */
+static const RtItemOps *item_ops(const char *tc, int key)
+{
+    const RtItemOps *o = number_ops(tc[0]);
+    if (o)
+        return o;
+    if (key) {
+        PyErr_Format(PyExc_TypeError, "hpcjit: typed.Dict keys of typecode '%.40s' cannot be made from Python yet "
+                     "(int, float and bool keys can; compiled code makes the others)", tc);
+        return NULL;
+    }
+    if (tc[0] == '[' || tc[0] == '#' || tc[0] == '{' || tc[0] == '&' || tc[0] == '<')
+        return &rt_ops_meminfo;
+    const char *end = tc;
+    size_t size, align;
+    if (tc_layout(&end, &size, &align) < 0 || *end) {
+        PyErr_Format(PyExc_TypeError, "hpcjit: bad typed container item typecode '%.40s'", tc);
+        return NULL;
+    }
+    int array = tc[0] == 'a' || tc[0] == 'r';
+    if ((!array && has_refs(tc, end)) || tc[0] == 'n' || tc[0] == 't' || tc[0] == 'o') {
+        PyErr_Format(PyExc_TypeError, "hpcjit: typed containers of items of typecode '%.40s' cannot be made "
+                     "from Python yet", tc);
+        return NULL;
+    }
+    for (OpsEntry *e = ops_cache; e; e = e->next)
+        if (strcmp(e->code, tc) == 0)
+            return &e->ops;
+    OpsEntry *e = PyMem_RawCalloc(1, sizeof *e);
+    if (!e) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    snprintf(e->code, sizeof e->code, "%s", tc);
+    e->ops.size = (int64_t)size;
+    e->ops.align = (int64_t)align;
+    if (array) { /* the MemInfo is the HjArray's first field */
+        e->ops.incref = rt_item_incref_mi;
+        e->ops.decref = rt_item_decref_mi;
+    }
+    e->next = ops_cache;
+    ops_cache = e;
+    return &e->ops;
+}
+
+/* ---- array items that hold an ndarray ---------------------------------- */
+
+static void pyobj_dtor(HjMemInfo *mi)
+{
+    PyGILState_STATE g = PyGILState_Ensure(); /* the last owner may be compiled code without the GIL */
+    Py_XDECREF((PyObject *)mi->dtor_info);
+    PyGILState_Release(g);
+    free(mi); /* rt_alloc(0): the header is the whole block */
+}
+
+/* Give the borrowed array at `a` (meminfo NULL, parent an ndarray) a
+ * MemInfo of its own that keeps the ndarray alive; 0 or -1. */
+static int adopt(HjArray *a)
+{
+    if (a->meminfo || !a->parent)
+        return 0;
+    HjMemInfo *mi = rt_alloc(0);
+    if (!mi) {
+        core_raise_pending();
+        return -1;
+    }
+    mi->dtor = pyobj_dtor;
+    mi->dtor_info = Py_NewRef((PyObject *)a->parent);
+    a->meminfo = mi;
+    a->parent = NULL;
+    return 0;
+}
+
+static int is_array_code(const char *tc) { return tc[0] == 'a' || tc[0] == 'r'; }
+
+static int adopt_list_items(TList *l)
+{
+    if (!l->mi || !is_array_code(l->tc))
+        return 0;
+    HjList *L = rt_list_of(l->mi);
+    for (int64_t i = 0; i < L->len; i++)
+        if (adopt((HjArray *)rt_list_item(l->mi, i)) < 0)
+            return -1;
+    return 0;
+}
+
+static int adopt_dict_values(TDict *d)
+{
+    if (!d->mi || !is_array_code(d->vtc))
+        return 0;
+    RtDictIter it = {0, rt_dict_len(d->mi)};
+    void *k, *v;
+    while (rt_dict_iter_next(d->mi, &it, &k, &v) == 1)
+        if (adopt((HjArray *)v) < 0)
+            return -1;
+    return 0;
+}
+
+/* ---- item conversions --------------------------------------------------- */
+
+/* Unbox obj as an item of typecode tc into out, owning what it holds (the
+ * caller releases it with release_item once the container has its copy). */
+static int unbox_item(PyObject *obj, const char *tc, char *out)
+{
+    const char *q = tc;
+    if (!cv_matches(obj, &q)) {
+        PyErr_Format(PyExc_TypeError, "hpcjit: cannot store %.200s in a typed container of %.40s items",
+                     Py_TYPE(obj)->tp_name, tc);
+        return -1;
+    }
+    q = tc;
+    if (cv_unbox(obj, &q, out) < 0)
+        return -1;
+    if (is_array_code(tc))
+        return adopt((HjArray *)out);
+    if (tc[0] == '#' || tc[0] == '&')
+        rt_incref(*(HjMemInfo **)out); /* unboxing borrowed it */
+    return 0;
+}
+
+static void release_item(const char *tc, char *item)
+{
+    if (is_array_code(tc))
+        rt_decref(((HjArray *)item)->meminfo);
+    else if (is_ref_code(tc[0]))
+        rt_decref(*(HjMemInfo **)item);
+}
+
+/* A Python object for the item at `item` (borrowed: its references are
+ * taken anew) or, with `owned`, for an item whose references it takes. */
+static PyObject *box_item(const char *tc, const void *item, int owned)
+{
+    size_t size, align;
+    const char *q = tc;
+    if (tc_layout(&q, &size, &align) < 0) {
+        PyErr_SetString(PyExc_SystemError, "hpcjit: bad typed container typecode");
+        return NULL;
+    }
+    alignas(16) char buf[HJ_ARRAY_SIZE(HJ_MAX_NDIM) + 256];
+    char *tmp = size <= sizeof buf ? buf : PyMem_Malloc(size);
+    if (!tmp)
+        return PyErr_NoMemory();
+    memcpy(tmp, item, size);
+    if (!owned) {
+        if (is_array_code(tc))
+            rt_incref(((HjArray *)tmp)->meminfo);
+        else if (is_ref_code(tc[0]))
+            rt_incref(*(HjMemInfo **)tmp);
+    }
+    q = tc;
+    PyObject *r = cv_box(core_st, &q, tmp);
+    if (tmp != buf)
+        PyMem_Free(tmp);
+    return r;
+}
+
+static int item_size(const char *tc, size_t *size)
+{
+    size_t align;
+    const char *q = tc;
+    if (tc_layout(&q, size, &align) < 0) {
+        PyErr_SetString(PyExc_SystemError, "hpcjit: bad typed container typecode");
+        return -1;
+    }
+    return 0;
+}
+
+#define ITEM_BUF (HJ_ARRAY_SIZE(HJ_MAX_NDIM) + 256)
+
+static int check_code(const char *tc)
+{
+    const char *q = tc;
+    if (!*tc || strlen(tc) >= HJ_MAX_TYPECODE || tc_skip(&q) < 0 || *q) {
+        PyErr_Format(PyExc_ValueError, "hpcjit: bad typecode '%.40s'", tc);
+        return -1;
+    }
+    size_t size;
+    if (item_size(tc, &size) < 0)
+        return -1;
+    if (size > ITEM_BUF) {
+        PyErr_SetString(PyExc_TypeError, "hpcjit: typed container items this large are not supported");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- typed.List ---------------------------------------------------------- */
+
+static int list_ready(TList *self)
+{
+    if (self->mi)
+        return 0;
+    PyErr_SetString(PyExc_TypeError, "hpcjit: the typed.List has no item type yet");
+    return -1;
+}
+
+static PyObject *list_set_item_type(TList *self, PyObject *arg)
+{
+    const char *tc = PyUnicode_AsUTF8(arg);
+    if (!tc || check_code(tc) < 0)
+        return NULL;
+    if (self->mi) {
+        if (strcmp(tc, self->tc) == 0)
+            Py_RETURN_NONE;
+        PyErr_SetString(PyExc_TypeError, "hpcjit: the typed.List already has an item type");
+        return NULL;
+    }
+    const RtItemOps *ops = item_ops(tc, 0);
+    if (!ops)
+        return NULL;
+    HjMemInfo *mi = rt_list_new(ops, 0);
+    if (!mi) {
+        core_raise_pending();
+        return NULL;
+    }
+    self->mi = mi;
+    snprintf(self->tc, sizeof self->tc, "%s", tc);
+    Py_RETURN_NONE;
+}
+
+static PyObject *list_item_typecode(TList *self, void *unused)
+{
+    if (!self->mi)
+        Py_RETURN_NONE;
+    return PyUnicode_FromString(self->tc);
+}
+
+static Py_ssize_t list_len(TList *self) { return self->mi ? (Py_ssize_t)rt_list_of(self->mi)->len : 0; }
+
+static PyObject *list_getitem(TList *self, PyObject *arg)
+{
+    int64_t i = PyLong_AsLongLong(arg);
+    if ((i == -1 && PyErr_Occurred()) || list_ready(self) < 0)
+        return NULL;
+    alignas(16) char buf[ITEM_BUF];
+    if (rt_list_getitem(self->mi, i, buf) < 0) {
+        core_raise_pending();
+        return NULL;
+    }
+    return box_item(self->tc, buf, 1);
+}
+
+static PyObject *list_setitem(TList *self, PyObject *args)
+{
+    long long i;
+    PyObject *v;
+    if (!PyArg_ParseTuple(args, "LO:_setitem", &i, &v) || list_ready(self) < 0)
+        return NULL;
+    alignas(16) char buf[ITEM_BUF];
+    if (unbox_item(v, self->tc, buf) < 0)
+        return NULL;
+    int32_t r = rt_list_setitem(self->mi, i, buf);
+    release_item(self->tc, buf);
+    if (r < 0) {
+        core_raise_pending();
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *list_append(TList *self, PyObject *v)
+{
+    if (list_ready(self) < 0)
+        return NULL;
+    alignas(16) char buf[ITEM_BUF];
+    if (unbox_item(v, self->tc, buf) < 0)
+        return NULL;
+    int32_t r = rt_list_append(self->mi, buf);
+    release_item(self->tc, buf);
+    if (r < 0) {
+        core_raise_pending();
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *list_insert(TList *self, PyObject *args)
+{
+    long long i;
+    PyObject *v;
+    if (!PyArg_ParseTuple(args, "LO:_insert", &i, &v) || list_ready(self) < 0)
+        return NULL;
+    alignas(16) char buf[ITEM_BUF];
+    if (unbox_item(v, self->tc, buf) < 0)
+        return NULL;
+    int32_t r = rt_list_insert(self->mi, i, buf);
+    release_item(self->tc, buf);
+    if (r < 0) {
+        core_raise_pending();
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *list_pop(TList *self, PyObject *arg)
+{
+    int64_t i = PyLong_AsLongLong(arg);
+    if (i == -1 && PyErr_Occurred())
+        return NULL;
+    if (!self->mi) {
+        PyErr_SetString(PyExc_IndexError, "pop from empty list");
+        return NULL;
+    }
+    alignas(16) char buf[ITEM_BUF];
+    if (rt_list_pop(self->mi, i, buf) < 0) {
+        core_raise_pending();
+        return NULL;
+    }
+    return box_item(self->tc, buf, 1);
+}
+
+static PyObject *list_delitem(TList *self, PyObject *arg)
+{
+    int64_t i = PyLong_AsLongLong(arg);
+    if ((i == -1 && PyErr_Occurred()) || list_ready(self) < 0)
+        return NULL;
+    if (rt_list_delitem(self->mi, i) < 0) {
+        core_raise_pending();
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *list_clear(TList *self, PyObject *unused)
+{
+    if (self->mi)
+        rt_list_clear(self->mi);
+    Py_RETURN_NONE;
+}
+
+static PyObject *list_reverse(TList *self, PyObject *unused)
+{
+    if (self->mi)
+        rt_list_reverse(self->mi);
+    Py_RETURN_NONE;
+}
+
+static void list_dealloc(TList *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    rt_decref(self->mi);
+    tp->tp_free((PyObject *)self);
+    Py_DECREF(tp);
+}
+
+static PyMethodDef list_methods[] = {
+    {"_set_item_type", (PyCFunction)list_set_item_type, METH_O, "Give an untyped list its item typecode."},
+    {"_getitem", (PyCFunction)list_getitem, METH_O, NULL},
+    {"_setitem", (PyCFunction)list_setitem, METH_VARARGS, NULL},
+    {"_append", (PyCFunction)list_append, METH_O, NULL},
+    {"_insert", (PyCFunction)list_insert, METH_VARARGS, NULL},
+    {"_pop", (PyCFunction)list_pop, METH_O, NULL},
+    {"_delitem", (PyCFunction)list_delitem, METH_O, NULL},
+    {"_clear", (PyCFunction)list_clear, METH_NOARGS, NULL},
+    {"_reverse", (PyCFunction)list_reverse, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef list_getset[] = {
+    {"_item_typecode", (getter)list_item_typecode, NULL, "The item typecode, None while unknown.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyType_Slot list_slots[] = {
+    {Py_tp_dealloc, list_dealloc},
+    {Py_tp_methods, list_methods},
+    {Py_tp_getset, list_getset},
+    {Py_sq_length, list_len},
+    {Py_tp_doc, "Native list of hpcjit.typed.List (subclassed there)."},
+    {0, NULL},
+};
+
+static PyType_Spec list_spec = {
+    .name = "hpcjit._core._TypedList",
+    .basicsize = sizeof(TList),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .slots = list_slots,
+};
+
+/* ---- typed.Dict ---------------------------------------------------------- */
+
+static int dict_ready(TDict *self)
+{
+    if (self->mi)
+        return 0;
+    PyErr_SetString(PyExc_TypeError, "hpcjit: the typed.Dict has no key and value types yet");
+    return -1;
+}
+
+static PyObject *dict_set_types(TDict *self, PyObject *args)
+{
+    const char *k, *v;
+    if (!PyArg_ParseTuple(args, "ss:_set_types", &k, &v) || check_code(k) < 0 || check_code(v) < 0)
+        return NULL;
+    if (self->mi) {
+        if (strcmp(k, self->ktc) == 0 && strcmp(v, self->vtc) == 0)
+            Py_RETURN_NONE;
+        PyErr_SetString(PyExc_TypeError, "hpcjit: the typed.Dict already has its types");
+        return NULL;
+    }
+    const RtItemOps *kops = item_ops(k, 1), *vops = kops ? item_ops(v, 0) : NULL;
+    if (!vops)
+        return NULL;
+    HjMemInfo *mi = rt_dict_new(kops, vops, 0);
+    if (!mi) {
+        core_raise_pending();
+        return NULL;
+    }
+    self->mi = mi;
+    snprintf(self->ktc, sizeof self->ktc, "%s", k);
+    snprintf(self->vtc, sizeof self->vtc, "%s", v);
+    Py_RETURN_NONE;
+}
+
+static PyObject *dict_typecodes(TDict *self, void *unused)
+{
+    if (!self->mi)
+        Py_RETURN_NONE;
+    return Py_BuildValue("(ss)", self->ktc, self->vtc);
+}
+
+static Py_ssize_t dict_len(TDict *self) { return self->mi ? (Py_ssize_t)rt_dict_len(self->mi) : 0; }
+
+/* Unbox a key for a lookup: 0 when it cannot be a key of the dict (no
+ * exception), 1 when unboxed, -1 on error. */
+static int lookup_key(TDict *self, PyObject *key, char *buf)
+{
+    if (!self->mi)
+        return 0;
+    const char *q = self->ktc;
+    if (!cv_matches(key, &q))
+        return 0;
+    q = self->ktc;
+    if (cv_unbox(key, &q, buf) < 0)
+        return -1;
+    return 1;
+}
+
+static PyObject *dict_getitem(TDict *self, PyObject *key)
+{
+    alignas(16) char kb[ITEM_BUF];
+    int r = lookup_key(self, key, kb);
+    if (r < 0)
+        return NULL;
+    void *v = r ? rt_dict_lookup(self->mi, kb) : NULL;
+    if (!v) {
+        PyErr_SetObject(PyExc_KeyError, key);
+        return NULL;
+    }
+    return box_item(self->vtc, v, 0);
+}
+
+static PyObject *dict_contains(TDict *self, PyObject *key)
+{
+    alignas(16) char kb[ITEM_BUF];
+    int r = lookup_key(self, key, kb);
+    if (r < 0)
+        return NULL;
+    return PyBool_FromLong(r && rt_dict_contains(self->mi, kb));
+}
+
+static PyObject *dict_setitem(TDict *self, PyObject *args)
+{
+    PyObject *k, *v;
+    if (!PyArg_ParseTuple(args, "OO:_setitem", &k, &v) || dict_ready(self) < 0)
+        return NULL;
+    alignas(16) char kb[ITEM_BUF], vb[ITEM_BUF];
+    if (unbox_item(k, self->ktc, kb) < 0)
+        return NULL;
+    if (unbox_item(v, self->vtc, vb) < 0) {
+        release_item(self->ktc, kb);
+        return NULL;
+    }
+    int32_t r = rt_dict_setitem(self->mi, kb, vb);
+    release_item(self->ktc, kb);
+    release_item(self->vtc, vb);
+    if (r < 0) {
+        core_raise_pending();
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *dict_delitem(TDict *self, PyObject *key)
+{
+    alignas(16) char kb[ITEM_BUF];
+    int r = lookup_key(self, key, kb);
+    if (r < 0)
+        return NULL;
+    if (!r || !rt_dict_contains(self->mi, kb)) {
+        PyErr_SetObject(PyExc_KeyError, key);
+        return NULL;
+    }
+    if (rt_dict_delitem(self->mi, kb) < 0) {
+        core_raise_pending();
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* [(key, value), ...] in insertion order (keys / values alone: what 0 / 1). */
+static PyObject *dict_entries(TDict *self, PyObject *arg)
+{
+    long what = PyLong_AsLong(arg); /* 0 keys, 1 values, 2 items */
+    if (what == -1 && PyErr_Occurred())
+        return NULL;
+    PyObject *out = PyList_New(0);
+    if (!out || !self->mi)
+        return out;
+    RtDictIter it = {0, rt_dict_len(self->mi)};
+    void *k, *v;
+    while (rt_dict_iter_next(self->mi, &it, &k, &v) == 1) {
+        PyObject *ko = what != 1 ? box_item(self->ktc, k, 0) : NULL;
+        PyObject *vo = what != 0 ? box_item(self->vtc, v, 0) : NULL;
+        PyObject *e = what == 0 ? ko : what == 1 ? vo : (ko && vo ? PyTuple_Pack(2, ko, vo) : NULL);
+        if (what == 2) {
+            Py_XDECREF(ko);
+            Py_XDECREF(vo);
+        }
+        if (!e || PyList_Append(out, e) < 0) {
+            Py_XDECREF(e);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(e);
+    }
+    return out;
+}
+
+static PyObject *dict_popitem(TDict *self, PyObject *unused)
+{
+    if (!self->mi || rt_dict_len(self->mi) == 0) {
+        PyErr_SetString(PyExc_KeyError, "dictionary is empty");
+        return NULL;
+    }
+    alignas(16) char kb[ITEM_BUF], vb[ITEM_BUF];
+    if (rt_dict_popitem(self->mi, kb, vb) < 0) {
+        core_raise_pending();
+        return NULL;
+    }
+    PyObject *k = box_item(self->ktc, kb, 1);
+    PyObject *v = box_item(self->vtc, vb, 1);
+    PyObject *r = k && v ? PyTuple_Pack(2, k, v) : NULL;
+    Py_XDECREF(k);
+    Py_XDECREF(v);
+    return r;
+}
+
+static PyObject *dict_clear(TDict *self, PyObject *unused)
+{
+    if (self->mi)
+        rt_dict_clear(self->mi);
+    Py_RETURN_NONE;
+}
+
+static void dict_dealloc(TDict *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    rt_decref(self->mi);
+    tp->tp_free((PyObject *)self);
+    Py_DECREF(tp);
+}
+
+static PyMethodDef dict_methods[] = {
+    {"_set_types", (PyCFunction)dict_set_types, METH_VARARGS, "Give an untyped dict its key and value typecodes."},
+    {"_getitem", (PyCFunction)dict_getitem, METH_O, NULL},
+    {"_contains", (PyCFunction)dict_contains, METH_O, NULL},
+    {"_setitem", (PyCFunction)dict_setitem, METH_VARARGS, NULL},
+    {"_delitem", (PyCFunction)dict_delitem, METH_O, NULL},
+    {"_entries", (PyCFunction)dict_entries, METH_O, NULL},
+    {"_popitem", (PyCFunction)dict_popitem, METH_NOARGS, NULL},
+    {"_clear", (PyCFunction)dict_clear, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef dict_getset[] = {
+    {"_typecodes", (getter)dict_typecodes, NULL, "(key typecode, value typecode), None while unknown.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyType_Slot dict_slots[] = {
+    {Py_tp_dealloc, dict_dealloc},
+    {Py_tp_methods, dict_methods},
+    {Py_tp_getset, dict_getset},
+    {Py_mp_length, dict_len},
+    {Py_tp_doc, "Native dict of hpcjit.typed.Dict (subclassed there)."},
+    {0, NULL},
+};
+
+static PyType_Spec dict_spec = {
+    .name = "hpcjit._core._TypedDict",
+    .basicsize = sizeof(TDict),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .slots = dict_slots,
+};
+
+/* ---- the boundary (convert.c, dispatcher.c) ---------------------------- */
+
+int typed_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
+{
+    const char *a = NULL, *b = "";
+    char c;
+    if (list_base && PyObject_TypeCheck(obj, list_base)) {
+        TList *l = (TList *)obj;
+        if (!l->mi)
+            return -1; /* an empty List() has no type yet, as in Numba */
+        c = '#';
+        a = l->tc;
+    } else if (dict_base && PyObject_TypeCheck(obj, dict_base)) {
+        TDict *d = (TDict *)obj;
+        if (!d->mi)
+            return -1;
+        c = '&';
+        a = d->ktc;
+        b = d->vtc;
+    } else {
+        return 1; /* not a typed container */
+    }
+    size_t na = strlen(a), nb = strlen(b);
+    if (*len + 1 + na + nb + 1 >= cap)
+        return -1;
+    buf[(*len)++] = c;
+    memcpy(buf + *len, a, na);
+    *len += na;
+    memcpy(buf + *len, b, nb);
+    *len += nb;
+    return 0;
+}
+
+int typed_matches(PyObject *obj, const char **tc)
+{
+    char buf[HJ_MAX_TYPECODE];
+    size_t len = 0;
+    const char *start = *tc;
+    if (tc_skip(tc) < 0)
+        return 0;
+    if (typed_typecode(obj, buf, &len, sizeof buf) != 0)
+        return 0;
+    return len == (size_t)(*tc - start) && memcmp(buf, start, len) == 0;
+}
+
+int typed_unbox(PyObject *obj, const char **tc, char *out)
+{
+    const char *start = *tc;
+    if (!typed_matches(obj, tc)) {
+        PyErr_Format(PyExc_TypeError, "hpcjit: expected a typed %s of typecode '%.60s', got %.200s",
+                     *start == '#' ? "List" : "Dict", start, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    HjMemInfo *mi = *start == '#' ? ((TList *)obj)->mi : ((TDict *)obj)->mi;
+    memcpy(out, &mi, sizeof mi); /* borrowed: the object keeps it alive during the call */
+    return 0;
+}
+
+int typed_after_call(PyObject *obj, const char *tc)
+{
+    if (*tc == '#' && list_base && PyObject_TypeCheck(obj, list_base))
+        return adopt_list_items((TList *)obj);
+    if (*tc == '&' && dict_base && PyObject_TypeCheck(obj, dict_base))
+        return adopt_dict_values((TDict *)obj);
+    return 0;
+}
+
+static int copy_code(char *dst, const char **tc)
+{
+    const char *s = *tc;
+    if (tc_skip(tc) < 0 || (size_t)(*tc - s) >= HJ_MAX_TYPECODE)
+        return -1;
+    memcpy(dst, s, (size_t)(*tc - s));
+    dst[*tc - s] = '\0';
+    return 0;
+}
+
+static PyObject *registered(PyObject **cls, const char *name)
+{
+    if (!*cls) {
+        PyObject *m = PyImport_ImportModule("hpcjit.typed"); /* registers the classes */
+        Py_XDECREF(m);
+        if (!m)
+            return NULL;
+    }
+    if (!*cls)
+        PyErr_Format(PyExc_SystemError, "hpcjit: %s is not registered", name);
+    return *cls;
+}
+
+PyObject *typed_box(const char **tc, char *in)
+{
+    HjMemInfo *mi;
+    memcpy(&mi, in, sizeof mi);
+    const char *p = *tc;
+    int list = *p == '#';
+    PyObject *cls = registered(list ? &list_cls : &dict_cls, list ? "typed.List" : "typed.Dict");
+    PyTypeObject *tp = (PyTypeObject *)cls;
+    PyObject *obj = tp ? tp->tp_alloc(tp, 0) : NULL;
+    if (!obj) {
+        rt_decref(mi);
+        tc_skip(tc);
+        return NULL;
+    }
+    (*tc)++;
+    int bad;
+    if (list) {
+        TList *l = (TList *)obj;
+        l->mi = mi; /* takes the returned reference */
+        bad = copy_code(l->tc, tc) < 0 || adopt_list_items(l) < 0;
+    } else {
+        TDict *d = (TDict *)obj;
+        d->mi = mi;
+        bad = copy_code(d->ktc, tc) < 0 || copy_code(d->vtc, tc) < 0 || adopt_dict_values(d) < 0;
+    }
+    if (bad) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_SystemError, "hpcjit: bad typed container typecode");
+        Py_DECREF(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+/* _register_typed(List, Dict): the Python classes boxing makes. */
+static PyObject *typed_register(PyObject *mod, PyObject *args)
+{
+    PyObject *l, *d;
+    if (!PyArg_ParseTuple(args, "OO:_register_typed", &l, &d))
+        return NULL;
+    if (!PyType_Check(l) || !PyType_IsSubtype((PyTypeObject *)l, list_base) || !PyType_Check(d) ||
+        !PyType_IsSubtype((PyTypeObject *)d, dict_base)) {
+        PyErr_SetString(PyExc_TypeError, "_register_typed takes subclasses of _TypedList and _TypedDict");
+        return NULL;
+    }
+    Py_XSETREF(list_cls, Py_NewRef(l));
+    Py_XSETREF(dict_cls, Py_NewRef(d));
+    Py_RETURN_NONE;
+}
+
+/* _typecode(value): the typecode the dispatcher gives value, or None. */
+static PyObject *typed_typecode_of(PyObject *mod, PyObject *obj)
+{
+    char buf[HJ_MAX_TYPECODE];
+    size_t len = 0;
+    if (cv_typecode(obj, buf, &len, sizeof buf) < 0) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    return PyUnicode_FromStringAndSize(buf, (Py_ssize_t)len);
+}
+
+PyMethodDef typed_methods[] = {
+    {"_register_typed", typed_register, METH_VARARGS, "Register hpcjit.typed's List and Dict classes."},
+    {"_typecode", typed_typecode_of, METH_O, "The dispatcher's typecode of a value, or None."},
+    {NULL, NULL, 0, NULL},
+};
+
+int typed_init(PyObject *mod)
+{
+    core_st = PyModule_GetState(mod);
+    if (!list_base) { /* once per process (see above) */
+        list_base = (PyTypeObject *)PyType_FromModuleAndSpec(mod, &list_spec, NULL);
+        if (!list_base)
+            return -1;
+        dict_base = (PyTypeObject *)PyType_FromModuleAndSpec(mod, &dict_spec, NULL);
+        if (!dict_base)
+            return -1;
+    }
+    if (PyModule_AddObjectRef(mod, "_TypedList", (PyObject *)list_base) < 0 ||
+        PyModule_AddObjectRef(mod, "_TypedDict", (PyObject *)dict_base) < 0)
+        return -1;
+    return PyModule_AddFunctions(mod, typed_methods);
+}
