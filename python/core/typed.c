@@ -75,6 +75,93 @@ static const RtItemOps *number_ops(char c)
     }
 }
 
+/* Tuple keys made from Python: a descriptor's hash and eq see only the
+ * item, so each layout has its own pair; the common ones are here (compiled
+ * code makes descriptors for any other). */
+static uint64_t field_hash(char c, const char *p)
+{
+    switch (c) {
+    case 'l': return rt_hash_i64(p);
+    case 'L': return rt_hash_u64(p);
+    case 'i': return rt_hash_i32(p);
+    case 'd': return rt_hash_f64(p);
+    case 'f': return rt_hash_f32(p);
+    default: return rt_hash_bool(p);
+    }
+}
+
+static int field_eq(char c, const char *a, const char *b)
+{
+    switch (c) {
+    case 'd': return rt_eq_f64(a, b);
+    case 'f': return rt_eq_f32(a, b);
+    case 'l': case 'L': return memcmp(a, b, 8) == 0;
+    case 'i': return memcmp(a, b, 4) == 0;
+    default: return *a == *b;
+    }
+}
+
+/* Fields of a flat tuple typecode "(ld)": their chars and offsets. */
+static int tuple_fields(const char *code, char *chars, size_t *offs)
+{
+    int n = 0;
+    size_t off = 0;
+    for (const char *q = code + 1; *q != ')'; q++, n++) {
+        size_t s, a;
+        const char *e = q;
+        tc_layout(&e, &s, &a);
+        off = (off + a - 1) / a * a;
+        chars[n] = *q;
+        offs[n] = off;
+        off += s;
+    }
+    return n;
+}
+
+static uint64_t tuple_hash(const char *code, const void *item)
+{
+    char c[8];
+    size_t off[8];
+    uint64_t lanes[8];
+    int n = tuple_fields(code, c, off);
+    for (int i = 0; i < n; i++)
+        lanes[i] = field_hash(c[i], (const char *)item + off[i]);
+    return rt_hash_tuple(lanes, n);
+}
+
+static int tuple_eq(const char *code, const void *a, const void *b)
+{
+    char c[8];
+    size_t off[8];
+    int n = tuple_fields(code, c, off);
+    for (int i = 0; i < n; i++)
+        if (!field_eq(c[i], (const char *)a + off[i], (const char *)b + off[i]))
+            return 0;
+    return 1;
+}
+
+#define TUPLE_KEY(name, code)                                                                          \
+    static uint64_t hash_##name(const void *x) { return tuple_hash(code, x); }                         \
+    static int eq_##name(const void *a, const void *b) { return tuple_eq(code, a, b); }
+TUPLE_KEY(ll, "(ll)")
+TUPLE_KEY(lll, "(lll)")
+TUPLE_KEY(llll, "(llll)")
+TUPLE_KEY(dd, "(dd)")
+TUPLE_KEY(ddd, "(ddd)")
+TUPLE_KEY(ld, "(ld)")
+TUPLE_KEY(dl, "(dl)")
+TUPLE_KEY(ii, "(ii)")
+
+static const struct {
+    const char *code;
+    uint64_t (*hash)(const void *);
+    int (*eq)(const void *, const void *);
+} tuple_keys[] = {
+    {"(ll)", hash_ll, eq_ll}, {"(lll)", hash_lll, eq_lll}, {"(llll)", hash_llll, eq_llll},
+    {"(dd)", hash_dd, eq_dd}, {"(ddd)", hash_ddd, eq_ddd}, {"(ld)", hash_ld, eq_ld},
+    {"(dl)", hash_dl, eq_dl}, {"(ii)", hash_ii, eq_ii},
+};
+
 /* The descriptor of items (key: of dict keys, which need a hash) of the
  * typecode tc; NULL with a TypeError. */
 static const RtItemOps *item_ops(const char *tc, int key)
@@ -82,9 +169,13 @@ static const RtItemOps *item_ops(const char *tc, int key)
     const RtItemOps *o = number_ops(tc[0]);
     if (o)
         return o;
-    if (key) {
+    int tk = -1;
+    for (size_t i = 0; key && i < sizeof tuple_keys / sizeof tuple_keys[0]; i++)
+        if (strcmp(tuple_keys[i].code, tc) == 0)
+            tk = (int)i;
+    if (key && tk < 0) {
         PyErr_Format(PyExc_TypeError, "hpcjit: typed.Dict keys of typecode '%.40s' cannot be made from Python yet "
-                     "(int, float and bool keys can; compiled code makes the others)", tc);
+                     "(numbers and pairs/triples of int64 or float64 can; compiled code makes the others)", tc);
         return NULL;
     }
     if (tc[0] == '[' || tc[0] == '#' || tc[0] == '{' || tc[0] == '&' || tc[0] == '<')
@@ -102,7 +193,7 @@ static const RtItemOps *item_ops(const char *tc, int key)
         return NULL;
     }
     for (OpsEntry *e = ops_cache; e; e = e->next)
-        if (strcmp(e->code, tc) == 0)
+        if (strcmp(e->code, tc) == 0 && (tk < 0) == (e->ops.hash == NULL))
             return &e->ops;
     OpsEntry *e = PyMem_RawCalloc(1, sizeof *e);
     if (!e) {
@@ -115,6 +206,10 @@ static const RtItemOps *item_ops(const char *tc, int key)
     if (array) { /* the MemInfo is the HjArray's first field */
         e->ops.incref = rt_item_incref_mi;
         e->ops.decref = rt_item_decref_mi;
+    }
+    if (tk >= 0) {
+        e->ops.hash = tuple_keys[tk].hash;
+        e->ops.eq = tuple_keys[tk].eq;
     }
     e->next = ops_cache;
     ops_cache = e;

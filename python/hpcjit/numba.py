@@ -65,7 +65,7 @@ UNSUPPORTED = {
         "gdb": "", "gdb_breakpoint": "", "gdb_init": "", "carray": "", "farray": "",
         "deferred_type": "", "pndindex": "", "ffi": "",
     },
-    "numba.typed": {"List": "", "Dict": "", "typedlist": "", "typeddict": ""},
+    "numba.typed": {"typedlist": "", "typeddict": ""},
     "numba.experimental": {"jitclass": "", "structref": "", "function_type": ""},
     "numba.extending": {
         "overload": "", "overload_method": "", "overload_attribute": "", "overload_classmethod": "",

@@ -63,7 +63,7 @@ def test_uncompilable_type_names():
     """Types hpcjit cannot compile yet exist, with Numba's str()."""
     t = types
     cases = [
-        (t.ListType(t.int64), "ListType[int64]"),
+        (t.ListType(t.unicode_type), "ListType[unicode_type]"),
         (t.DictType(t.unicode_type, t.float64), "DictType[unicode_type,float64]"),
         (t.Set(t.float64), "set(float64)"),
         (t.unicode_type, "unicode_type"),
@@ -84,6 +84,8 @@ def test_uncompilable_type_names():
     # reflected lists cross the boundary (lib/list): typecode '[' + the item's
     assert str(t.List(t.int64, reflected=True)) == "reflected list(int64)"
     assert t.List(t.int64, reflected=True).typecode == "[l"
+    # typed.List / typed.Dict: typecodes '#' and '&' (by reference)
+    assert t.ListType(t.int64).typecode == "#l" and t.DictType(t.int64, t.float64).typecode == "&ld"
     assert isinstance(t.literal(3), t.IntegerLiteral) and isinstance(t.literal(3), t.Literal)
     assert t.unliteral(t.literal(3)) is t.int64
     assert t.ListType(t.int64) == t.ListType(t.int64) != t.ListType(t.float64)
@@ -102,8 +104,8 @@ def test_optional():
 
 def test_signature_with_uncompilable_type_is_refused():
     t = types
-    with pytest.raises(errors.UnsupportedError, match=r"ListType\[int64\] is not supported by hpcjit yet"):
-        njit(t.int64(t.ListType(t.int64)))(lambda a: 0)
+    with pytest.raises(errors.UnsupportedError, match=r"ListType\[unicode_type\] is not supported by hpcjit yet"):
+        njit(t.int64(t.ListType(t.unicode_type)))(lambda a: 0)
     with pytest.raises(errors.UnsupportedError, match="unicode_type"):
         t.int64(t.unicode_type).as_typecodes()
 
@@ -323,10 +325,9 @@ def test_unsupported_stand_ins(as_numba):
         literal_unroll((1, 2.0))
     with pytest.raises(errors.UnsupportedError, match="numba.objmode .*nopython"):
         objmode(x="float64")
-    with pytest.raises(errors.UnsupportedError, match="numba.typed.List is not supported"):
-        List()
-    with pytest.raises(errors.UnsupportedError, match="numba.typed.Dict is not supported"):
-        Dict.empty(key_type=types.int64, value_type=types.int64)
+    # implemented since: numba.typed.List/Dict are hpcjit.typed's
+    assert List is hpcjit.typed.List and Dict is hpcjit.typed.Dict
+    assert len(Dict.empty(key_type=types.int64, value_type=types.int64)) == 0
     with pytest.raises(errors.UnsupportedError, match="numba.experimental.jitclass"):
         jitclass([("x", types.int64)])
     with pytest.raises(errors.UnsupportedError, match="numba.extending.overload"):
