@@ -378,6 +378,8 @@ Type *infer_qualname_type(Inf *I, const char *q, int *builtin) {
     for (size_t i = 0; i < sizeof dtype_classes / sizeof dtype_classes[0]; i++)
         if (strcmp(dtype_classes[i].name, q) == 0)
             return ty_dtype(I->tc, infer_ty(I, dtype_classes[i].kind));
+    if (strncmp(q, "$nt:", 4) == 0) /* a named tuple class (infer_namedtuple.c) */
+        return infer_nt_class(I, q + 4);
     if (strncmp(q, "hpcjit.types.$", 14) == 0) { /* a global hpcjit/Numba type object, by its typecode */
         const char *p = q + 14;
         Type *t = ty_from_typecode(I->tc, &p);
@@ -798,7 +800,12 @@ static Type *tuple_expr(Inf *I, Node *n) {
         else if (!infer_check_value(I, VEC_AT(n->args, i), el[i]))
             return NULL;
     }
-    return unk ? TY_UNK(I) : ty_tuple(I->tc, el, n->args.len);
+    if (unk)
+        return TY_UNK(I);
+    Type *nt = n->ty; /* a named tuple made by its class (infer_namedtuple.c) keeps its class */
+    if (ty_is_named_tuple(nt) && nt->nelems == n->args.len)
+        return ty_named_tuple(I->tc, el, nt->nelems, nt->func, nt->name, nt->fields);
+    return ty_tuple(I->tc, el, n->args.len);
 }
 
 /* A constant integer index (5, -1), or false. */

@@ -148,6 +148,11 @@ bool infer_ae_is_elementwise(const Node *n);
 /* Final pass: wrap an elementwise array node into its N_ARRAYEXPR root. */
 Node *infer_ae_root(Inf *I, Node *n);
 
+/* infer_namedtuple.c: a call of a named tuple class (cls: the class's
+ * tuple type, elements unknown) and the class as a global value. */
+Type *infer_nt_construct(Inf *I, Node *n, Type *cls);
+Type *infer_nt_class(Inf *I, const char *header);
+
 #define TY_UNK(I) infer_ty((I), TY_UNKNOWN)
 #define IS_UNK(t) ((t)->kind == TY_UNKNOWN)
 

@@ -129,6 +129,15 @@ Type *infer_attribute(Inf *I, Node *n) {
         return TYPING(I, n, "unknown attribute '%s' of %s (not supported by hpcjit)", a,
                       infer_tyname(I, base));
     }
+    if (ty_is_named_tuple(base)) { /* p.x: the field's element */
+        for (int i = 0; i < base->nelems; i++)
+            if (strcmp(base->fields[i], a) == 0) {
+                n->attr_kind = ATTR_TUPLE_FIELD;
+                n->cval.i = i;
+                return base->elems[i];
+            }
+        return TYPING(I, n, "%s has no field '%s'", infer_tyname(I, base), a);
+    }
     const LibOps *own = lib_type_owner(base); /* lst.append, s.upper: the type's feature */
     if (own && own->infer_attr) {
         Type *ft = NULL;
@@ -1098,6 +1107,8 @@ Type *infer_call(Inf *I, Node **pn) {
     case TY_BOUND_METHOD:
         return builtin_call(I, n, (BuiltinId)ft->builtin, n->a->a);
     case TY_DTYPE:
+        if (ty_is_named_tuple(ft->dtype)) /* Point(1, 2.0): a named tuple class */
+            return infer_nt_construct(I, n, ft->dtype);
         if (!ty_is_number(ft->dtype))
             return TYPING(I, n, "the type %s is not callable", infer_tyname(I, ft->dtype));
         n->call_kind = CALL_DTYPE;

@@ -48,7 +48,7 @@ static bool same_shape(const Type *a, const Type *b) {
         return false;
     switch (a->kind) {
     case TY_TUPLE:
-        if (a->nelems != b->nelems)
+        if (a->nelems != b->nelems || (a->fields != NULL) != (b->fields != NULL) || (a->fields && a->func != b->func))
             return false;
         for (int i = 0; i < a->nelems; i++)
             if (a->elems[i] != b->elems[i])
@@ -98,6 +98,11 @@ static Type *intern(TyCtx *tc, const Type *p) {
     }
     if (p->name)
         t->name = arena_strdup(tc->arena, p->name);
+    if (p->fields) {
+        t->fields = arena_alloc(tc->arena, sizeof(char *) * (size_t)(p->nelems + 1));
+        for (int i = 0; !tc->arena->oom && i < p->nelems; i++)
+            t->fields[i] = arena_strdup(tc->arena, p->fields[i]);
+    }
     vec_push(tc->arena, &tc->compound, t);
     return t;
 }
@@ -170,6 +175,11 @@ static bool optionable(const Type *t) {
 
 Type *ty_tuple(TyCtx *tc, Type **elems, int n) {
     Type p = {.kind = TY_TUPLE, .elems = elems, .nelems = n};
+    return intern(tc, &p);
+}
+
+Type *ty_named_tuple(TyCtx *tc, Type **elems, int n, int cls_id, const char *name, const char **fields) {
+    Type p = {.kind = TY_TUPLE, .elems = elems, .nelems = n, .fields = fields, .func = cls_id, .name = name};
     return intern(tc, &p);
 }
 
@@ -329,7 +339,7 @@ Type *ty_unify(TyCtx *tc, Type *a, Type *b) {
         return ty_array_ro(tc, a->dtype, a->ndim, a->layout == b->layout ? a->layout : LAYOUT_A,
                            a->readonly || b->readonly);
     case TY_TUPLE: {
-        if (a->nelems != b->nelems)
+        if (a->nelems != b->nelems || (a->fields != NULL) != (b->fields != NULL) || (a->fields && a->func != b->func))
             return NULL;
         Type **el = arena_alloc(tc->arena, sizeof(Type *) * (size_t)(a->nelems + 1));
         for (int i = 0; i < a->nelems; i++) {
@@ -337,6 +347,8 @@ Type *ty_unify(TyCtx *tc, Type *a, Type *b) {
             if (!el[i])
                 return NULL;
         }
+        if (a->fields)
+            return ty_named_tuple(tc, el, a->nelems, a->func, a->name, a->fields);
         return ty_tuple(tc, el, a->nelems);
     }
     case TY_LIST: {
@@ -447,7 +459,9 @@ bool ty_can_convert(const Type *from, const Type *to) {
         return from->dtype == to->dtype && from->ndim == to->ndim && (!from->readonly || to->readonly) &&
                (to->layout == LAYOUT_A || from->layout == to->layout);
     case TY_TUPLE:
-        if (from->nelems != to->nelems)
+        /* a named tuple converts to a plain tuple (unpacking), not back */
+        if (from->nelems != to->nelems || (!from->fields && to->fields) ||
+            (from->fields && to->fields && from->func != to->func))
             return false;
         for (int i = 0; i < from->nelems; i++)
             if (!ty_can_convert(from->elems[i], to->elems[i]))
@@ -482,6 +496,16 @@ void ty_name(StrBuf *b, const Type *t) {
     case TY_RANGE: sb_puts(b, "range"); break;
     case TY_STRING: sb_puts(b, "unicode"); break;
     case TY_TUPLE: {
+        if (t->fields) { /* Numba: "Point(int64, float64)" */
+            sb_printf(b, "%s(", t->name ? t->name : "namedtuple");
+            for (int i = 0; i < t->nelems; i++) {
+                if (i)
+                    sb_puts(b, ", ");
+                ty_name(b, t->elems[i]);
+            }
+            sb_putc(b, ')');
+            break;
+        }
         bool uni = t->nelems > 0;
         for (int i = 1; i < t->nelems; i++)
             if (t->elems[i] != t->elems[0])
@@ -577,6 +601,15 @@ void ty_typecode(StrBuf *b, const Type *t) {
         sb_putc(b, (char)t->layout);
         break;
     case TY_TUPLE:
+        if (t->fields) { /* 'N' id ':' name ':' field,field ':' then the tuple (abi.h) */
+            sb_printf(b, "N%d:%s:", t->func, t->name ? t->name : "");
+            for (int i = 0; i < t->nelems; i++) {
+                if (i)
+                    sb_putc(b, ',');
+                sb_puts(b, t->fields[i]);
+            }
+            sb_putc(b, ':');
+        }
         sb_putc(b, '(');
         for (int i = 0; i < t->nelems; i++)
             ty_typecode(b, t->elems[i]);
@@ -651,6 +684,45 @@ static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
             return NULL;
         *p = s + 4;
         return ty_array_ro(tc, dt, nd, (Layout)lay, c == 'r');
+    }
+    case 'N': { /* a named tuple: N<id>:<name>:<fields>:(<elems>) */
+        char *end = NULL;
+        long id = strtol(s + 1, &end, 10);
+        if (!end || *end != ':')
+            return NULL;
+        const char *nm = end + 1, *c2 = strchr(nm, ':');
+        const char *fl = c2 ? c2 + 1 : NULL, *c3 = fl ? strchr(fl, ':') : NULL;
+        if (!c3 || c3[1] != '(')
+            return NULL;
+        const char *q = c3 + 1;
+        Type *tt = from_typecode(tc, &q, depth + 1);
+        if (!tt || tt->kind != TY_TUPLE)
+            return NULL;
+        const char **fields = arena_alloc(tc->arena, sizeof(char *) * (size_t)(tt->nelems + 1));
+        const char *f = fl;
+        for (int i = 0; i < tt->nelems; i++) {
+            const char *e = f;
+            while (e < c3 && *e != ',')
+                e++;
+            if (e == f)
+                return NULL;
+            char *cp = arena_alloc(tc->arena, (size_t)(e - f) + 1);
+            if (tc->arena->oom)
+                return NULL;
+            memcpy(cp, f, (size_t)(e - f));
+            cp[e - f] = '\0';
+            fields[i] = cp;
+            f = e < c3 ? e + 1 : e;
+        }
+        if (f != c3)
+            return NULL;
+        char *name = arena_alloc(tc->arena, (size_t)(c2 - nm) + 1);
+        if (tc->arena->oom)
+            return NULL;
+        memcpy(name, nm, (size_t)(c2 - nm));
+        name[c2 - nm] = '\0';
+        *p = q;
+        return ty_named_tuple(tc, tt->elems, tt->nelems, (int)id, name, fields);
     }
     case '(': {
         PtrVec el = {0};

@@ -49,9 +49,12 @@ typedef enum Layout { LAYOUT_C = 'C', LAYOUT_F = 'F', LAYOUT_A = 'A' } Layout;
 typedef struct Type Type;
 struct Type {
     TyKind kind;
-    /* TY_TUPLE */
+    /* TY_TUPLE (a named tuple when fields != NULL: fields[nelems] are its
+     * field names, name its class's __name__, func its class's id in the
+     * dispatcher's registry of named tuple classes) */
     Type **elems;
     int nelems;
+    const char **fields;
     /* TY_ARRAY, TY_DTYPE (dtype) */
     Type *dtype;
     int ndim;
@@ -82,6 +85,9 @@ typedef struct TyCtx TyCtx;
 TyCtx *ty_ctx_new(Arena *a);
 Type *ty_scalar(TyCtx *tc, TyKind k);          /* TY_UNKNOWN..TY_NONE, TY_RANGE, TY_STRING */
 Type *ty_tuple(TyCtx *tc, Type **elems, int n);
+/* A named tuple of class `cls_id` (named `name`, fields[n]) holding elems. */
+Type *ty_named_tuple(TyCtx *tc, Type **elems, int n, int cls_id, const char *name, const char **fields);
+static inline bool ty_is_named_tuple(const Type *t) { return t && t->kind == TY_TUPLE && t->fields; }
 Type *ty_array(TyCtx *tc, Type *dtype, int ndim, Layout layout);
 /* ty_array with the read-only flag ("readonly array(float64, 1d, C)"). */
 Type *ty_array_ro(TyCtx *tc, Type *dtype, int ndim, Layout layout, bool readonly);

@@ -91,6 +91,9 @@ int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
     if (obj == Py_None)
         return put(buf, len, cap, 'n');
     if (PyTuple_Check(obj)) {
+        /* a named tuple: its class's header first (namedtuple.c) */
+        if (!PyTuple_CheckExact(obj) && nt_is_class((PyObject *)tp) && nt_header((PyObject *)tp, buf, len, cap) < 0)
+            return -1;
         if (put(buf, len, cap, '(') < 0)
             return -1;
         for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(obj); i++)
@@ -342,6 +345,15 @@ int cv_matches(PyObject *obj, const char **tc)
     case '{':
     case '<':
         return box_dict_matches(obj, tc);
+    case 'N': {
+        long id;
+        const char *q = nt_skip_header(p, &id);
+        PyObject *cls = q ? nt_class(id) : NULL;
+        PyErr_Clear();
+        ok = cls && (PyObject *)Py_TYPE(obj) == cls && cv_matches(obj, &q);
+        *tc = q ? q : p + 1;
+        return ok;
+    }
     case '(': {
         const char *q = p + 1;
         if (!PyTuple_Check(obj))
@@ -434,6 +446,15 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
     case '{':
     case '<':
         return box_dict_unbox(obj, tc, out);
+    case 'N': {
+        const char *q = nt_skip_header(p, NULL);
+        if (!q) {
+            PyErr_SetString(PyExc_SystemError, "hpcjit: bad named tuple typecode");
+            return -1;
+        }
+        *tc = q;
+        return cv_unbox(obj, tc, out);
+    }
     case '(': {
         const char *q = p + 1;
         size_t off = 0;
@@ -591,6 +612,18 @@ PyObject *cv_box(CoreState *st, const char **tc, char *in)
     case '[': return box_list_box(st, tc, in);
     case '#': case '&': return typed_box(tc, in);
     case '{': case '<': return box_dict_box(st, tc, in);
+    case 'N': { /* a named tuple: the tuple, then its class made of it */
+        long id;
+        const char *q = nt_skip_header(p, &id);
+        if (!q)
+            goto bad;
+        *tc = q;
+        PyObject *t = cv_box(st, tc, in);
+        PyObject *cls = t ? nt_class(id) : NULL;
+        res = cls ? PyObject_Call(cls, t, NULL) : NULL;
+        Py_XDECREF(t);
+        return res;
+    }
     case 'o': { /* Optional: None, or the value after the flag */
         const char *q = p + 1, *base = p + 1;
         size_t s, a;
@@ -655,6 +688,13 @@ void cv_release(const char **tc, char *in)
         rt_decref(((HjArray *)in)->meminfo);
     } else if (*p == '[' || *p == '{' || *p == '<' || *p == '#' || *p == '&') {
         rt_decref(*(HjMemInfo **)in);
+    } else if (*p == 'N') {
+        const char *q = nt_skip_header(p, NULL);
+        if (q) {
+            *tc = q;
+            cv_release(tc, in);
+        }
+        return;
     } else if (*p == 'o') {
         const char *q = p + 1, *base = p + 1;
         size_t s, a;

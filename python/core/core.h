@@ -131,6 +131,18 @@ int typed_unbox(PyObject *obj, const char **tc, char *out);
 PyObject *typed_box(const char **tc, char *in);
 int typed_after_call(PyObject *obj, const char *tc);
 
+/* ---- named tuples 'N' (namedtuple.c) ------------------------------------
+ * nt_header appends "N<id>:<name>:<fields>:" for a class (-1: not
+ * nameable, no exception); nt_skip_header returns the '(' after the header
+ * of the 'N' typecode at p (NULL if malformed) and its class id; nt_class
+ * is the class of an id (borrowed; NULL with SystemError). */
+int nt_is_class(PyObject *cls);
+int nt_header(PyObject *cls, char *buf, size_t *len, size_t cap);
+const char *nt_skip_header(const char *p, long *id);
+PyObject *nt_class(long id);
+long nt_id(PyObject *cls);
+extern PyMethodDef nt_methods[];
+
 /* ---- dispatcher (dispatcher.c) ----------------------------------------- */
 extern PyType_Spec dp_dispatcher_spec;
 /* parallel.c: set_num_threads, get_thread_id, set_parallel_chunksize... */

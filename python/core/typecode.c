@@ -73,6 +73,11 @@ int tc_layout(const char **tc, size_t *size, size_t *align)
         *align = a;
         break;
     }
+    case 'N': /* a named tuple: its header, then the tuple */
+        p = nt_skip_header(p - 1, NULL);
+        if (!p)
+            return -1;
+        return tc_layout(&p, size, align) < 0 ? -1 : (*tc = p, 0);
     case '(': {
         size_t off = 0, maxa = 1;
         while (*p != ')') {

@@ -46,9 +46,16 @@ static int is_ref_code(char c) { return strchr("ar[#{&<s", c) != NULL; }
 
 static int has_refs(const char *tc, const char *end)
 {
-    for (; tc < end; tc++)
+    for (; tc < end; tc++) {
+        if (*tc == 'N') { /* a named tuple's header holds names, not codes */
+            const char *q = nt_skip_header(tc, NULL);
+            if (!q)
+                return 1;
+            tc = q;
+        }
         if (is_ref_code(*tc))
             return 1;
+    }
     return 0;
 }
 

@@ -142,6 +142,10 @@ def _classify(value, gather):
         if value.typecode is not None:
             return ("builtin", "hpcjit.types.$" + value.typecode)
         return ("other", f"the type {value}, which hpcjit cannot compile yet")
+    if isinstance(value, type) and issubclass(value, tuple) and value is not tuple:
+        header = _core._nt_header(value)  # a named tuple class: "N<id>:<name>:<fields>:"
+        if header is not None:
+            return ("builtin", "$nt:" + header[1:-1])
     if isinstance(value, (bool, np.bool_)):  # before int: bool is an int
         return ("bool", bool(value))
     if isinstance(value, (int, np.integer)):

@@ -298,6 +298,13 @@ def _parse(tc, i):
     if c == "<":
         t, i = _parse(tc, i + 1)
         return Set(t, reflected=True), i
+    if c == "N":  # a named tuple: N<id>:<name>:<fields>:(...)
+        from . import _core
+        end = tc.index(":", i)
+        cls = _core._nt_class(int(tc[i + 1:end]))
+        j = tc.index(":", tc.index(":", end + 1) + 1) + 1
+        t, i = _parse(tc, j)
+        return NamedTuple(t.types, cls), i
     if c == "(":
         items = []
         i += 1
@@ -477,7 +484,11 @@ class NamedTuple(BaseTuple):
 
     def __init__(self, types, cls):
         types = tuple(types)
-        super().__init__(f"{cls.__name__}(" + ", ".join(str(t) for t in types) + ")", None)
+        from . import _core
+        header = _core._nt_header(cls)
+        code = _tuple_code(types) if header is not None else None
+        super().__init__(f"{cls.__name__}(" + ", ".join(str(t) for t in types) + ")",
+                         header + code if code else None)
         self.types = types
         self.instance_class = cls
         self.fields = tuple(getattr(cls, "_fields", ()))
