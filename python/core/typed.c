@@ -253,27 +253,90 @@ static int adopt(HjArray *a)
 
 static int is_array_code(const char *tc) { return tc[0] == 'a' || tc[0] == 'r'; }
 
+/* Adopt the borrowed arrays inside the value of typecode tc at p: itself,
+ * a tuple's fields, the items of nested lists and the values of nested
+ * dicts (compiled code may have stored an argument array anywhere). */
+static int adopt_value(const char *tc, char *p, int depth)
+{
+    if (depth > 32)
+        return 0;
+    if (is_array_code(tc))
+        return adopt((HjArray *)p);
+    if (tc[0] == 'N') {
+        tc = nt_skip_header(tc, NULL);
+        if (!tc)
+            return 0;
+    }
+    if (tc[0] == '(') {
+        const char *q = tc + 1;
+        size_t off = 0;
+        while (*q && *q != ')') {
+            const char *elem = q;
+            size_t s, a;
+            if (tc_layout(&q, &s, &a) < 0)
+                return 0;
+            off = (off + a - 1) / a * a;
+            if (adopt_value(elem, p + off, depth + 1) < 0)
+                return -1;
+            off += s;
+        }
+        return 0;
+    }
+    HjMemInfo *mi;
+    if (tc[0] == '#' || tc[0] == '[') {
+        memcpy(&mi, p, sizeof mi);
+        if (!mi)
+            return 0;
+        HjList *L = rt_list_of(mi);
+        for (int64_t i = 0; i < L->len; i++)
+            if (adopt_value(tc + 1, rt_list_item(mi, i), depth + 1) < 0)
+                return -1;
+        return 0;
+    }
+    if (tc[0] == '&' || tc[0] == '{') {
+        memcpy(&mi, p, sizeof mi);
+        const char *vt = tc + 1;
+        if (!mi || tc_skip(&vt) < 0)
+            return 0;
+        RtDictIter it = {0, rt_dict_len(mi)};
+        void *k, *v;
+        while (rt_dict_iter_next(mi, &it, &k, &v) == 1)
+            if (adopt_value(vt, v, depth + 1) < 0)
+                return -1;
+    }
+    return 0;
+}
+
+static int has_arrays(const char *tc)
+{
+    for (; *tc; tc++) {
+        if (*tc == 'N') {
+            tc = nt_skip_header(tc, NULL);
+            if (!tc)
+                return 0;
+        }
+        if (is_array_code(tc))
+            return 1;
+    }
+    return 0;
+}
+
 static int adopt_list_items(TList *l)
 {
-    if (!l->mi || !is_array_code(l->tc))
+    if (!l->mi || !has_arrays(l->tc))
         return 0;
-    HjList *L = rt_list_of(l->mi);
-    for (int64_t i = 0; i < L->len; i++)
-        if (adopt((HjArray *)rt_list_item(l->mi, i)) < 0)
-            return -1;
-    return 0;
+    char code[HJ_MAX_TYPECODE + 1];
+    snprintf(code, sizeof code, "#%s", l->tc);
+    return adopt_value(code, (char *)&l->mi, 0);
 }
 
 static int adopt_dict_values(TDict *d)
 {
-    if (!d->mi || !is_array_code(d->vtc))
+    if (!d->mi || !has_arrays(d->vtc))
         return 0;
-    RtDictIter it = {0, rt_dict_len(d->mi)};
-    void *k, *v;
-    while (rt_dict_iter_next(d->mi, &it, &k, &v) == 1)
-        if (adopt((HjArray *)v) < 0)
-            return -1;
-    return 0;
+    char code[2 * HJ_MAX_TYPECODE + 1];
+    snprintf(code, sizeof code, "&%s%s", d->ktc, d->vtc);
+    return adopt_value(code, (char *)&d->mi, 0);
 }
 
 /* ---- item conversions --------------------------------------------------- */

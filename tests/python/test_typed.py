@@ -403,3 +403,54 @@ def test_typed_under_dropin():
                        timeout=300)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split("\n")[0] == "4.5 {0: 0.0, 1: 0.5, 2: 1.0, 3: 1.5} [0, 1, 2, 3, 3]"
+
+
+arr_t = types.float64[::1]
+inner_t = types.ListType(arr_t)
+
+
+@njit
+def nested_put(outer, a):
+    outer[0].append(a)
+    fresh = typed.List.empty_list(arr_t)
+    fresh.append(a * 2.0)
+    outer.append(fresh)
+    return len(outer)
+
+
+@pytest.mark.numba_skip("hpcjit: memstats of borrowed arrays adopted by nested lists")
+def test_nested_typed_lists_keep_argument_arrays(balanced):
+    outer = typed.List.empty_list(inner_t)
+    outer.append(typed.List.empty_list(arr_t))
+    assert nested_put(outer, np.arange(3.0)) == 2  # the argument array dies after the call
+    gc.collect()
+    assert [plain(x) for x in outer] == [[[0.0, 1.0, 2.0]], [[0.0, 2.0, 4.0]]]
+
+
+def test_nested_typed_lists(balanced):
+    def make():
+        outer = typed.List.empty_list(inner_t)
+        outer.append(typed.List.empty_list(arr_t))
+        return outer, np.arange(3.0)
+    both(nested_put, make)
+
+
+@njit
+def dict_array_values(d, a):
+    d[2] = a
+    return d[1].sum()
+
+
+def test_dict_of_arrays_from_python(balanced):
+    def make():
+        d = typed.Dict()
+        d[1] = np.ones(2)
+        return d, np.zeros(3)
+    both(dict_array_values, make)
+
+
+def test_empty_typed_list_argument_message():
+    with pytest.raises((TypeError, ValueError, hpcjit.TypingError)) as info:
+        list_sum_append(typed.List())
+    if not AGAINST_NUMBA:
+        assert "empty typed.List" in str(info.value)
