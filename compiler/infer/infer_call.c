@@ -129,6 +129,8 @@ Type *infer_attribute(Inf *I, Node *n) {
         return TYPING(I, n, "unknown attribute '%s' of %s (not supported by hpcjit)", a,
                       infer_tyname(I, base));
     }
+    if (base->kind == TY_JITCLASS || (base->kind == TY_DTYPE && base->dtype->kind == TY_JITCLASS))
+        return infer_jc_attr(I, n, base);
     if (ty_is_named_tuple(base)) { /* p.x: the field's element */
         for (int i = 0; i < base->nelems; i++)
             if (strcmp(base->fields[i], a) == 0) {
@@ -1105,10 +1107,17 @@ Type *infer_call(Inf *I, Node **pn) {
     case TY_BUILTIN:
         return builtin_call(I, n, (BuiltinId)ft->builtin, NULL);
     case TY_BOUND_METHOD:
+        if (ft->builtin == BI_JC_METHOD) /* obj.method(args): a call of the method (infer_jitclass.c) */
+            return infer_jc_method_call(I, n, ft->self_ty) ? infer_call(I, pn)
+                                                           : TYPING(I, n, "cannot call this jitclass method");
         return builtin_call(I, n, (BuiltinId)ft->builtin, n->a->a);
     case TY_DTYPE:
         if (ty_is_named_tuple(ft->dtype)) /* Point(1, 2.0): a named tuple class */
             return infer_nt_construct(I, n, ft->dtype);
+        if (ft->dtype->kind == TY_JITCLASS) { /* Cls(args): its constructor */
+            infer_jc_method_call(I, n, ft);
+            return infer_call(I, pn);
+        }
         if (!ty_is_number(ft->dtype))
             return TYPING(I, n, "the type %s is not callable", infer_tyname(I, ft->dtype));
         n->call_kind = CALL_DTYPE;

@@ -71,6 +71,8 @@ static bool same_shape(const Type *a, const Type *b) {
         return a->builtin == b->builtin && a->self_ty == b->self_ty;
     case TY_OPTIONAL:
         return a->base == b->base;
+    case TY_JITCLASS:
+        return a->func == b->func;
     case TY_LIST:
         return a->item == b->item && a->typed == b->typed;
     case TY_DICT:
@@ -149,6 +151,11 @@ Type *ty_set(TyCtx *tc, Type *item) {
 
 Type *ty_dict_view(TyCtx *tc, Type *key, Type *value, int view) {
     Type p = {.kind = TY_DICT_VIEW, .key = key, .item = value, .ndim = view};
+    return intern(tc, &p);
+}
+
+Type *ty_jitclass(TyCtx *tc, int id) {
+    Type p = {.kind = TY_JITCLASS, .func = id};
     return intern(tc, &p);
 }
 
@@ -563,6 +570,7 @@ void ty_name(StrBuf *b, const Type *t) {
         ty_name(b, t->item);
         sb_putc(b, ')');
         break;
+    case TY_JITCLASS: sb_printf(b, "instance.jitclass.%s#%d", t->name ? t->name : "?", t->func); break;
     case TY_MODULE: sb_printf(b, "Module(%s)", t->name); break;
     case TY_BUILTIN: sb_printf(b, "Function(%s)", builtin_name((BuiltinId)t->builtin)); break;
     case TY_EXC_CLASS: sb_printf(b, "class(%s)", t->name); break;
@@ -632,6 +640,9 @@ void ty_typecode(StrBuf *b, const Type *t) {
         sb_putc(b, '<');
         ty_typecode(b, t->item);
         break;
+    case TY_JITCLASS:
+        sb_printf(b, "J%d", t->func);
+        break;
     case TY_LIST:
         sb_putc(b, t->typed ? '#' : '[');
         ty_typecode(b, t->item);
@@ -684,6 +695,14 @@ static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
             return NULL;
         *p = s + 4;
         return ty_array_ro(tc, dt, nd, (Layout)lay, c == 'r');
+    }
+    case 'J': { /* a jitclass instance: J<id> */
+        char *end = NULL;
+        long id = strtol(s + 1, &end, 10);
+        if (!end || end == s + 1)
+            return NULL;
+        *p = end;
+        return ty_jitclass(tc, (int)id);
     }
     case 'N': { /* a named tuple: N<id>:<name>:<fields>:(<elems>) */
         char *end = NULL;

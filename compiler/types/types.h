@@ -41,6 +41,9 @@ typedef enum TyKind {
     TY_SET,        /* item: the element type; an HjMemInfo * of an HjSet */
     TY_DICT_VIEW,  /* key, item of the dict; ndim: 0 keys(), 1 values(), 2
                       items(); the dict's HjMemInfo * (lib/dict) */
+    TY_JITCLASS,   /* an instance of a jitclass: func (the class's id), name,
+                      and once resolved (lib/jitclass) elems, nelems, fields:
+                      its fields; an HjMemInfo * (hpcjit/jitclass.h) */
     TY_COUNT
 } TyKind;
 
@@ -115,6 +118,8 @@ Type *ty_typed_list(TyCtx *tc, Type *item);
 Type *ty_typed_dict(TyCtx *tc, Type *key, Type *value);
 Type *ty_container_like(TyCtx *tc, const Type *proto, Type *key, Type *item);
 Type *ty_dict_view(TyCtx *tc, Type *key, Type *value, int view);
+/* The instance type of jitclass `id` (fields not resolved yet). */
+Type *ty_jitclass(TyCtx *tc, int id);
 /* t is or contains TY_UNKNOWN (an empty list's items not known yet). */
 bool ty_has_unknown(const Type *t);
 

@@ -104,6 +104,9 @@ int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
     int tr = typed_typecode(obj, buf, len, cap); /* typed.List / typed.Dict */
     if (tr <= 0)
         return tr;
+    tr = jc_typecode(obj, buf, len, cap); /* a jitclass instance */
+    if (tr <= 0)
+        return tr;
     if (PyList_Check(obj)) { /* a reflected list, typed by its first item as Numba */
         if (PyList_GET_SIZE(obj) == 0 || put(buf, len, cap, '[') < 0)
             return -1;
@@ -342,6 +345,8 @@ int cv_matches(PyObject *obj, const char **tc)
     case '#':
     case '&':
         return typed_matches(obj, tc);
+    case 'J':
+        return jc_matches(obj, tc);
     case '{':
     case '<':
         return box_dict_matches(obj, tc);
@@ -443,6 +448,8 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
     case '#':
     case '&':
         return typed_unbox(obj, tc, out);
+    case 'J':
+        return jc_unbox(obj, tc, out);
     case '{':
     case '<':
         return box_dict_unbox(obj, tc, out);
@@ -611,6 +618,7 @@ PyObject *cv_box(CoreState *st, const char **tc, char *in)
     case 'a': case 'r': res = box_array(st, p, (HjArray *)in); break;
     case '[': return box_list_box(st, tc, in);
     case '#': case '&': return typed_box(tc, in);
+    case 'J': return jc_box(tc, in);
     case '{': case '<': return box_dict_box(st, tc, in);
     case 'N': { /* a named tuple: the tuple, then its class made of it */
         long id;
@@ -686,7 +694,7 @@ void cv_release(const char **tc, char *in)
     const char *p = *tc;
     if (*p == 'a' || *p == 'r') {
         rt_decref(((HjArray *)in)->meminfo);
-    } else if (*p == '[' || *p == '{' || *p == '<' || *p == '#' || *p == '&') {
+    } else if (*p == '[' || *p == '{' || *p == '<' || *p == '#' || *p == '&' || *p == 'J') {
         rt_decref(*(HjMemInfo **)in);
     } else if (*p == 'N') {
         const char *q = nt_skip_header(p, NULL);

@@ -130,6 +130,11 @@ int typed_matches(PyObject *obj, const char **tc);
 int typed_unbox(PyObject *obj, const char **tc, char *out);
 PyObject *typed_box(const char **tc, char *in);
 int typed_after_call(PyObject *obj, const char *tc);
+/* jitclass instances 'J' <id> (typed.c): as the typed_ functions */
+int jc_typecode(PyObject *obj, char *buf, size_t *len, size_t cap);
+int jc_matches(PyObject *obj, const char **tc);
+int jc_unbox(PyObject *obj, const char **tc, char *out);
+PyObject *jc_box(const char **tc, char *in);
 
 /* ---- named tuples 'N' (namedtuple.c) ------------------------------------
  * nt_header appends "N<id>:<name>:<fields>:" for a class (-1: not

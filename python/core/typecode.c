@@ -73,6 +73,14 @@ int tc_layout(const char **tc, size_t *size, size_t *align)
         *align = a;
         break;
     }
+    case 'J': /* a jitclass instance: HjMemInfo * */
+        if (*p < '0' || *p > '9')
+            return -1;
+        while (*p >= '0' && *p <= '9')
+            p++;
+        *size = sizeof(void *);
+        *align = sizeof(void *);
+        break;
     case 'N': /* a named tuple: its header, then the tuple */
         p = nt_skip_header(p - 1, NULL);
         if (!p)

@@ -19,8 +19,10 @@
  * and such items adopt their parent the same way.  GIL held throughout. */
 #include "core.h"
 #include "hpcjit/containers.h"
+#include "hpcjit/jitclass.h"
 
 #include <stdalign.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct TList {
@@ -42,7 +44,7 @@ static PyTypeObject *list_base, *dict_base;
 static PyObject *list_cls, *dict_cls;
 static CoreState *core_st; /* hpcjit._core's state: boxing arrays needs its owner type */
 
-static int is_ref_code(char c) { return strchr("ar[#{&<s", c) != NULL; }
+static int is_ref_code(char c) { return strchr("ar[#{&<sJ", c) != NULL; }
 
 static int has_refs(const char *tc, const char *end)
 {
@@ -185,7 +187,7 @@ static const RtItemOps *item_ops(const char *tc, int key)
                      "(numbers and pairs/triples of int64 or float64 can; compiled code makes the others)", tc);
         return NULL;
     }
-    if (tc[0] == '[' || tc[0] == '#' || tc[0] == '{' || tc[0] == '&' || tc[0] == '<')
+    if (tc[0] == '[' || tc[0] == '#' || tc[0] == '{' || tc[0] == '&' || tc[0] == '<' || tc[0] == 'J')
         return &rt_ops_meminfo;
     const char *end = tc;
     size_t size, align;
@@ -283,6 +285,11 @@ static int adopt_value(const char *tc, char *p, int depth)
         return 0;
     }
     HjMemInfo *mi;
+    if (tc[0] == 'J') { /* a jitclass instance: its fields (hpcjit/jitclass.h) */
+        memcpy(&mi, p, sizeof mi);
+        const RtJcInfo *info = rt_jc_info(mi);
+        return info ? adopt_value(info->fields_typecode, mi->data, depth + 1) : 0;
+    }
     if (tc[0] == '#' || tc[0] == '[') {
         memcpy(&mi, p, sizeof mi);
         if (!mi)
@@ -315,7 +322,7 @@ static int has_arrays(const char *tc)
             if (!tc)
                 return 0;
         }
-        if (is_array_code(tc))
+        if (is_array_code(tc) || *tc == 'J')
             return 1;
     }
     return 0;
@@ -356,7 +363,7 @@ static int unbox_item(PyObject *obj, const char *tc, char *out)
         return -1;
     if (is_array_code(tc))
         return adopt((HjArray *)out);
-    if (tc[0] == '#' || tc[0] == '&')
+    if (tc[0] == '#' || tc[0] == '&' || tc[0] == 'J')
         rt_incref(*(HjMemInfo **)out); /* unboxing borrowed it */
     return 0;
 }
@@ -837,6 +844,138 @@ static PyType_Spec dict_spec = {
     .slots = dict_slots,
 };
 
+/* ---- jitclass instances ('J' <id>) --------------------------------------- */
+
+typedef struct JObj {
+    PyObject_HEAD
+    HjMemInfo *mi; /* the instance (hpcjit/jitclass.h) */
+    long id;       /* its class's id */
+} JObj;
+
+static PyTypeObject *jit_base;
+static PyObject *jit_classes; /* list: id -> the boxing class (hpcjit.experimental) */
+
+static void jobj_dealloc(JObj *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    rt_decref(self->mi);
+    tp->tp_free((PyObject *)self);
+    Py_DECREF(tp);
+}
+
+static PyObject *jobj_meminfo(JObj *self, void *unused)
+{
+    return PyLong_FromVoidPtr(self->mi);
+}
+
+static PyGetSetDef jobj_getset[] = {
+    {"_meminfo", (getter)jobj_meminfo, NULL, "The instance's MemInfo address.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyType_Slot jobj_slots[] = {
+    {Py_tp_dealloc, jobj_dealloc},
+    {Py_tp_getset, jobj_getset},
+    {Py_tp_doc, "A jitclass instance (subclassed per class by hpcjit.experimental)."},
+    {0, NULL},
+};
+
+static PyType_Spec jobj_spec = {
+    .name = "hpcjit._core._JitObject",
+    .basicsize = sizeof(JObj),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .slots = jobj_slots,
+};
+
+/* _jc_register(id, cls): the boxing class of jitclass id. */
+static PyObject *jc_register(PyObject *mod, PyObject *args)
+{
+    long id;
+    PyObject *cls;
+    if (!PyArg_ParseTuple(args, "lO:_jc_register", &id, &cls))
+        return NULL;
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, jit_base)) {
+        PyErr_SetString(PyExc_TypeError, "_jc_register takes a subclass of _JitObject");
+        return NULL;
+    }
+    if (!jit_classes && !(jit_classes = PyList_New(0)))
+        return NULL;
+    if (id != PyList_GET_SIZE(jit_classes)) {
+        PyErr_SetString(PyExc_ValueError, "_jc_register: ids are given in order");
+        return NULL;
+    }
+    if (PyList_Append(jit_classes, cls) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static long jc_code_id(const char *tc, const char **end)
+{
+    char *e = NULL;
+    long id = strtol(tc + 1, &e, 10);
+    if (end)
+        *end = e;
+    return e == tc + 1 ? -1 : id;
+}
+
+int jc_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
+{
+    if (!jit_base || !PyObject_TypeCheck(obj, jit_base))
+        return 1;
+    int n = snprintf(buf + *len, cap - *len, "J%ld", ((JObj *)obj)->id);
+    if (n < 0 || (size_t)n >= cap - *len)
+        return -1;
+    *len += (size_t)n;
+    return 0;
+}
+
+int jc_matches(PyObject *obj, const char **tc)
+{
+    const char *end;
+    long id = jc_code_id(*tc, &end);
+    *tc = end;
+    return jit_base && PyObject_TypeCheck(obj, jit_base) && ((JObj *)obj)->id == id && ((JObj *)obj)->mi;
+}
+
+int jc_unbox(PyObject *obj, const char **tc, char *out)
+{
+    const char *start = *tc;
+    if (!jc_matches(obj, tc)) {
+        PyErr_Format(PyExc_TypeError, "hpcjit: expected an instance of jitclass #%ld, got %.200s",
+                     jc_code_id(start, NULL), Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    memcpy(out, &((JObj *)obj)->mi, sizeof(HjMemInfo *)); /* borrowed during the call */
+    return 0;
+}
+
+PyObject *jc_box(const char **tc, char *in)
+{
+    HjMemInfo *mi;
+    memcpy(&mi, in, sizeof mi);
+    const char *end;
+    long id = jc_code_id(*tc, &end);
+    *tc = end;
+    if (!jit_classes || id < 0 || id >= PyList_GET_SIZE(jit_classes)) {
+        rt_decref(mi);
+        PyErr_Format(PyExc_SystemError, "hpcjit: unknown jitclass #%ld", id);
+        return NULL;
+    }
+    PyTypeObject *tp = (PyTypeObject *)PyList_GET_ITEM(jit_classes, id);
+    JObj *o = (JObj *)tp->tp_alloc(tp, 0);
+    if (!o) {
+        rt_decref(mi);
+        return NULL;
+    }
+    o->mi = mi; /* takes the returned reference */
+    o->id = id;
+    if (adopt_value("J", (char *)&o->mi, 0) < 0) {
+        Py_DECREF(o);
+        return NULL;
+    }
+    return (PyObject *)o;
+}
+
 /* ---- the boundary (convert.c, dispatcher.c) ---------------------------- */
 
 int typed_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
@@ -897,6 +1036,8 @@ int typed_unbox(PyObject *obj, const char **tc, char *out)
 
 int typed_after_call(PyObject *obj, const char *tc)
 {
+    if (*tc == 'J' && jit_base && PyObject_TypeCheck(obj, jit_base))
+        return adopt_value("J", (char *)&((JObj *)obj)->mi, 0);
     if (*tc == '#' && list_base && PyObject_TypeCheck(obj, list_base))
         return adopt_list_items((TList *)obj);
     if (*tc == '&' && dict_base && PyObject_TypeCheck(obj, dict_base))
@@ -990,6 +1131,7 @@ static PyObject *typed_typecode_of(PyObject *mod, PyObject *obj)
 }
 
 PyMethodDef typed_methods[] = {
+    {"_jc_register", jc_register, METH_VARARGS, "Register the boxing class of a jitclass id."},
     {"_register_typed", typed_register, METH_VARARGS, "Register hpcjit.typed's List and Dict classes."},
     {"_typecode", typed_typecode_of, METH_O, "The dispatcher's typecode of a value, or None."},
     {NULL, NULL, 0, NULL},
@@ -1005,9 +1147,13 @@ int typed_init(PyObject *mod)
         dict_base = (PyTypeObject *)PyType_FromModuleAndSpec(mod, &dict_spec, NULL);
         if (!dict_base)
             return -1;
+        jit_base = (PyTypeObject *)PyType_FromModuleAndSpec(mod, &jobj_spec, NULL);
+        if (!jit_base)
+            return -1;
     }
     if (PyModule_AddObjectRef(mod, "_TypedList", (PyObject *)list_base) < 0 ||
-        PyModule_AddObjectRef(mod, "_TypedDict", (PyObject *)dict_base) < 0)
+        PyModule_AddObjectRef(mod, "_TypedDict", (PyObject *)dict_base) < 0 ||
+        PyModule_AddObjectRef(mod, "_JitObject", (PyObject *)jit_base) < 0)
         return -1;
     return PyModule_AddFunctions(mod, typed_methods);
 }

@@ -142,6 +142,12 @@ def _classify(value, gather):
         if value.typecode is not None:
             return ("builtin", "hpcjit.types.$" + value.typecode)
         return ("other", f"the type {value}, which hpcjit cannot compile yet")
+    exp = sys.modules.get("hpcjit.experimental")
+    if exp is not None:  # jitclasses (experimental.py, compiler/infer/infer_jitclass.c)
+        if value is exp._jc_alloc:
+            return ("builtin", "hpcjit.experimental.$jc_alloc")
+        if isinstance(value, exp.JitClassType):
+            return ("builtin", f"$jcclass:{value._id}")
     if isinstance(value, type) and issubclass(value, tuple) and value is not tuple:
         header = _core._nt_header(value)  # a named tuple class: "N<id>:<name>:<fields>:"
         if header is not None:
@@ -201,6 +207,10 @@ def _env(py_func, gather):
         if value is missing:
             continue  # an attribute name, or truly undefined: the compiler says which
         env.append((name,) + _classify(value, gather))
+    exp = sys.modules.get("hpcjit.experimental")
+    if exp is not None:  # every jitclass's hidden globals (experimental.py)
+        for cls in exp._classes:
+            env += cls._env(gather)
     return env
 
 

@@ -298,6 +298,11 @@ def _parse(tc, i):
     if c == "<":
         t, i = _parse(tc, i + 1)
         return Set(t, reflected=True), i
+    if c == "J":  # a jitclass instance: J<id>
+        j = i + 1
+        while j < len(tc) and tc[j].isdigit():
+            j += 1
+        return JitClassInstanceType(int(tc[i + 1:j])), j
     if c == "N":  # a named tuple: N<id>:<name>:<fields>:(...)
         from . import _core
         end = tc.index(":", i)
@@ -355,7 +360,7 @@ def typeof_or_none(value):
     if isinstance(value, bool):
         return boolean
     from . import _core
-    if isinstance(value, (_core._TypedList, _core._TypedDict)):  # typed.List / typed.Dict
+    if isinstance(value, (_core._TypedList, _core._TypedDict, _core._JitObject)):  # typed containers, jitclasses
         tc = _core._typecode(value)
         return from_typecode(tc) if tc else None
     if isinstance(value, np.ndarray):
@@ -476,6 +481,18 @@ class Set(Type):
         super().__init__(("reflected " if reflected else "") + f"set({dtype})", tc)
         self.dtype = dtype
         self.reflected = bool(reflected)
+
+
+class JitClassInstanceType(Type):
+    """instance.jitclass.Name#id: an instance of a hpcjit.experimental.jitclass."""
+    __slots__ = ("class_id",)
+
+    def __init__(self, class_id):
+        import sys
+        exp = sys.modules.get("hpcjit.experimental")
+        cls = exp._classes[class_id] if exp is not None and class_id < len(exp._classes) else None
+        super().__init__(f"instance.jitclass.{cls.__name__ if cls else '?'}#{class_id}", f"J{class_id}")
+        self.class_id = class_id
 
 
 class NamedTuple(BaseTuple):
