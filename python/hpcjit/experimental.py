@@ -27,7 +27,6 @@ learns a class from hidden globals added to every function's environment
 arrays, typed containers, other jitclass instances.  Not supported: property
 setters, class attributes other than methods, inheritance, dunder methods
 other than __init__."""
-import inspect
 import types as _pytypes
 
 from . import _core, errors
@@ -111,6 +110,7 @@ class JitClassType:
         _core._jc_register(self._id, self._box)
 
     def _make_ctor(self):
+        import inspect
         init = self.methods.get("__init__")
         params, names = [], []
         if init is not None:

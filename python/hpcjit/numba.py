@@ -66,7 +66,7 @@ UNSUPPORTED = {
         "deferred_type": "", "pndindex": "", "ffi": "",
     },
     "numba.typed": {"typedlist": "", "typeddict": ""},
-    "numba.experimental": {"jitclass": "", "structref": "", "function_type": ""},
+    "numba.experimental": {"structref": "", "function_type": ""},
     "numba.extending": {
         "overload": "", "overload_method": "", "overload_attribute": "", "overload_classmethod": "",
         "intrinsic": "", "register_jitable": "", "typeof_impl": "", "type_callable": "",
