@@ -170,6 +170,8 @@ done:
                              c.arena.oom ? "out of memory" : "compilation failed");
         hj_result_free(res);
         copy_diag(res, &c.diag);
+        if (c.need_overload)
+            res->need_overload = strdup(c.need_overload);
     }
     free(ir);
     /* reverse order of creation */
@@ -225,5 +227,6 @@ void hj_result_free(HjResult *res) {
     free(res->types_text);
     free(res->diag_message);
     free(res->diag_filename);
+    free(res->need_overload);
     memset(res, 0, sizeof *res);
 }

@@ -9,6 +9,7 @@
 #include "hpcjit/pool.h"
 #include "hpcjit/runtime.h"
 #include "hpcjit/search.h"
+#include "hpcjit/signals.h"
 #include "hpcjit/str.h"
 #include "hpcjit/text.h"
 
@@ -29,6 +30,8 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_exc_unraisable),
     RT_SYM(rt_exc_matches),
     RT_SYM(rt_exc_save),
+    RT_SYM(rt_signal_flag_addr),
+    RT_SYM(rt_signal_poll),
     RT_SYM(rt_exc_reraise),
     /* prange loops of parallel=True functions (compiler/lower_parallel.c) */
     RT_SYM(rt_parallel_for),

@@ -151,6 +151,9 @@ typedef enum CallKind {
     CALL_EXC,       /* exception construction: ty is TY_EXC_VALUE; args holds
                        the message (N_CONST string, or NULL) */
     CALL_DTYPE,     /* np.float64(x): conversion; ty is the scalar type, args[0] */
+    CALL_PYCALL,    /* an objmode block (HJ_STUB_PYCALL): cval.i is the stub's
+                       function index (its handle); args are the inputs,
+                       boxed; ty is the outputs' tuple (lower_objmode.c) */
 } CallKind;
 
 /* After inference, what an attribute access is. */
@@ -170,6 +173,8 @@ typedef enum AttrKind {
     ATTR_COMPLEX_REAL,  /* real part of a complex (or the number itself) */
     ATTR_COMPLEX_IMAG,  /* imaginary part (0 for reals) */
     ATTR_METHOD,        /* bound method: ty is TY_BOUND_METHOD */
+    ATTR_OVERLOAD_METHOD, /* a method of hpcjit.extending.overload_method: ty is
+                           TY_FUNCTION of the stub; the call passes a as self */
     ATTR_ARRAY_REAL,    /* arr.real: complex -> a view of the real parts (A layout), real -> arr */
     ATTR_ARRAY_IMAG,    /* arr.imag: complex -> a view of the imaginary parts, real -> new zeros */
     ATTR_TUPLE_FIELD,   /* a named tuple's field by name: cval.i is its index */
@@ -272,6 +277,7 @@ typedef struct Compilation {
     int depth;         /* nesting of inference through calls (bounded) */
     bool uses_mpi;     /* some spec calls hpcjit.mpi (HjResult.uses_mpi) */
     int entry_kind;    /* HjRequest.entry_kind: the wrapper lower_program makes */
+    const char *need_overload; /* HjResult.need_overload (infer_extend.c) */
 } Compilation;
 
 /* ---- parse_ ---- */

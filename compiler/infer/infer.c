@@ -463,6 +463,11 @@ static Type *env_name(Inf *I, Node *n, const HjEnvEntry *e) {
     case HJ_ENV_BUILTIN: {
         int b = -1;
         Type *t = infer_qualname_type(I, e->qualname, &b);
+        int stub = t ? -1 : infer_extend_named(I, e->qualname); /* overload(np.foo) */
+        if (stub >= 0) {
+            n->ty = ty_function(I->tc, stub);
+            return n->ty;
+        }
         if (!t)
             return TYPING(I, n, "untyped global name '%s': %s is not supported by hpcjit", n->name,
                           e->qualname);

@@ -95,6 +95,14 @@ void infer_desugar_comp(Inf *I, Node *n);
  * False after a diagnostic; true with nothing done for other nodes. */
 bool infer_widen_var(Inf *I, Node *at, Node *name, Type *t);
 
+/* infer_extend.c: stub functions (HjFunction.stub): overloads of
+ * hpcjit.extending and objmode blocks.  infer_func_call types a call to
+ * funcs[func] (an ordinary jitted function: infer_call.c). */
+Type *infer_stub_call(Inf *I, Node *n, int func);
+int infer_extend_named(Inf *I, const char *qualname);
+bool infer_extend_attr(Inf *I, Node *n, Type *base, Type **out);
+Type *infer_func_call(Inf *I, Node *n, int func);
+
 /* infer_text.c: print() and f-strings (print arguments, raise/assert
  * messages); a string constant (N_CONST or a folded global). */
 Type *infer_print_call(Inf *I, Node *n);

@@ -74,9 +74,15 @@ static Type *module_attr(Inf *I, Node *n, Type *mod) {
     }
     int b = -1;
     Type *t = infer_qualname_type(I, q, &b);
-    if (!t)
+    if (!t) {
+        int stub = infer_extend_named(I, q); /* hpcjit.extending.overload(np.foo) */
+        if (stub >= 0) {
+            n->attr_kind = ATTR_MODULE;
+            return ty_function(I->tc, stub);
+        }
         return TYPING(I, n, "unknown attribute '%s' of module '%s' (not supported by hpcjit)", n->name,
                       mod->name);
+    }
     if (b >= 0)
         n->builtin = (BuiltinId)b;
     n->attr_kind = ATTR_MODULE;
@@ -126,6 +132,9 @@ Type *infer_attribute(Inf *I, Node *n) {
             if (f->infer_attr && f->infer_attr(I, n, base, &ft))
                 return ft;
         }
+        Type *xt = NULL;
+        if (infer_extend_attr(I, n, base, &xt)) /* overload_method / overload_attribute */
+            return xt;
         return TYPING(I, n, "unknown attribute '%s' of %s (not supported by hpcjit)", a,
                       infer_tyname(I, base));
     }
@@ -172,6 +181,9 @@ Type *infer_attribute(Inf *I, Node *n) {
             return ty_builtin(I->tc, b);
         }
     }
+    Type *xt = NULL;
+    if (infer_extend_attr(I, n, base, &xt)) /* overload_method / overload_attribute */
+        return xt;
     return TYPING(I, n, "unknown attribute '%s' of %s", a, infer_tyname(I, base));
 }
 
@@ -1028,6 +1040,8 @@ static Node *copy_default(Inf *I, Node *d, SrcLoc loc) {
 static Type *func_call(Inf *I, Node *n, int func) {
     Compilation *c = I->c;
     const HjFunction *hf = &c->req->funcs[func];
+    if (hf->stub)
+        return infer_stub_call(I, n, func);
     Node *decl = infer_func_decl(c, func);
     if (!decl)
         return NULL;
@@ -1082,6 +1096,8 @@ static Type *func_call(Inf *I, Node *n, int func) {
         return TYPING(I, n, "cannot infer the return type of recursive function '%s'", hf->name);
     return s->ret;
 }
+
+Type *infer_func_call(Inf *I, Node *n, int func) { return func_call(I, n, func); }
 
 /* ---- exceptions ---- */
 

@@ -769,11 +769,90 @@ static bool push_loop(Lower *L, const Node *n, LLVMBasicBlockRef brk, LLVMBasicB
     return true;
 }
 
+/* ---- signals: Ctrl-C and Slurm's SIGTERM during long loops -------------------
+ * The back edge of a loop that holds more work than straight-line code
+ * (another loop, an array expression, a comprehension), and of every
+ * while loop, reads the runtime's signal flag (a volatile load) and, when
+ * a signal arrived, calls rt_signal_poll, which runs the Python handler
+ * and unwinds when it raises (runtime/signals.c).  Innermost for loops
+ * are not polled: a second exit would stop their vectorisation. */
+static bool holds_work(const Node *n, int depth) {
+    if (!n || depth > 10000)
+        return false;
+    switch (n->kind) {
+    case N_FOR:
+    case N_WHILE:
+    case N_COMP:
+    case N_ARRAYEXPR:
+        return true;
+    case N_FUNCDEF:
+    case N_LAMBDA:
+        return false; /* lowered on their own */
+    default: break;
+    }
+    if (holds_work(n->a, depth + 1) || holds_work(n->b, depth + 1) || holds_work(n->c, depth + 1))
+        return true;
+    const PtrVec *lists[] = {&n->body, &n->orelse, &n->finalbody, &n->handlers, &n->args, &n->args2,
+                             &n->targets};
+    for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++)
+        for (int i = 0; i < lists[k]->len; i++)
+            if (holds_work(VEC_AT(*lists[k], i), depth + 1))
+                return true;
+    return false;
+}
+
+/* The flag's address for a loop that polls (NULL: this loop does not). */
+LLVMValueRef lower_poll_setup(Lower *L, const Node *loop) {
+    if (!L->poll_signals)
+        return NULL;
+    if (loop->kind == N_FOR) {
+        if (L->nloops > 0) /* the outermost loop of a nest polls for it */
+            return NULL;
+        bool work = false;
+        for (int i = 0; i < loop->body.len && !work; i++)
+            work = holds_work(VEC_AT(loop->body, i), 0);
+        if (!work)
+            return NULL;
+    }
+    return lower_rt(L, "rt_signal_flag_addr", L->t_ptr, NULL, 0, NULL);
+}
+
+void lower_poll_signals(Lower *L, LLVMValueRef flagp) {
+    if (!flagp)
+        return;
+    LLVMValueRef f = lower_load(L, L->t_i32, flagp, "sig");
+    LLVMSetVolatile(f, 1);
+    LLVMBasicBlockRef poll = lower_block(L, "sig.poll");
+    LLVMBasicBlockRef go = lower_block(L, "sig.go");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntNE, f, lower_i32(L, 0), ""), poll, go);
+    lower_at(L, poll);
+    LLVMValueRef st = lower_rt(L, "rt_signal_poll", L->t_i32, NULL, 0, NULL);
+    /* cold, and touching no memory the compiled code can see (a Python
+     * handler that writes to an array the loop uses races with it anyway):
+     * values the loop keeps in registers stay there */
+    LLVMValueRef fn = LLVMGetNamedFunction(L->mod, "rt_signal_poll");
+    if (fn && !LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                                           LLVMGetEnumAttributeKindForName("cold", 4))) {
+        LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                                LLVMCreateEnumAttribute(L->ctx, LLVMGetEnumAttributeKindForName("cold", 4), 0));
+        /* memory(inaccessiblemem: readwrite): ModRef (3) in the
+         * inaccessible-memory slot (bits 2-3) of LLVM's MemoryEffects */
+        LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                                LLVMCreateEnumAttribute(L->ctx, LLVMGetEnumAttributeKindForName("memory", 6), 3u << 2));
+        LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                                LLVMCreateEnumAttribute(L->ctx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
+    }
+    lower_check_status(L, st);
+    LLVMBuildBr(L->b, go);
+    lower_at(L, go);
+}
+
 static bool stmt_while(Lower *L, Node *n) {
     LLVMBasicBlockRef head = lower_block(L, "while.cond");
     LLVMBasicBlockRef body = lower_block(L, "while.body");
     LLVMBasicBlockRef els = n->orelse.len ? lower_block(L, "while.else") : NULL;
     LLVMBasicBlockRef end = lower_block(L, "while.end");
+    LLVMValueRef flagp = lower_poll_setup(L, n);
     LLVMBuildBr(L->b, head);
     lower_at(L, head);
     LLVMValueRef c = cond_value(L, n->a);
@@ -787,8 +866,10 @@ static bool stmt_while(Lower *L, Node *n) {
     L->nloops--;
     if (!ok)
         return false;
-    if (!lower_terminated(L))
+    if (!lower_terminated(L)) {
+        lower_poll_signals(L, flagp);
         LLVMBuildBr(L->b, head);
+    }
     if (els) {
         lower_at(L, els);
         if (!lower_stmts(L, &n->orelse))
@@ -1266,6 +1347,7 @@ bool lower_for_loop(Lower *L, Node *n) {
     LLVMBasicBlockRef step = lower_block(L, "for.step");
     LLVMBasicBlockRef els = n->orelse.len ? lower_block(L, "for.else") : NULL;
     LLVMBasicBlockRef end = lower_block(L, "for.end");
+    LLVMValueRef flagp = lower_poll_setup(L, n);
     LLVMBuildBr(L->b, head);
     lower_at(L, head);
     LLVMValueRef i = lower_load(L, L->t_i64, idx, "i");
@@ -1284,6 +1366,7 @@ bool lower_for_loop(Lower *L, Node *n) {
     if (!lower_terminated(L))
         LLVMBuildBr(L->b, step);
     lower_at(L, step);
+    lower_poll_signals(L, flagp);
     LLVMValueRef i2 = lower_load(L, L->t_i64, idx, "i");
     LLVMBuildStore(L->b, LLVMBuildNUWAdd(L->b, i2, lower_i64(L, 1), "i.next"), idx);
     if (rval)
@@ -1592,6 +1675,7 @@ static bool lower_spec(Lower *L, Spec *s) {
     L->fastmath = s->hf && s->hf->options.fastmath;
     L->error_model = s->hf ? s->hf->options.error_model : 0;
     L->boundscheck = s->hf && s->hf->options.boundscheck;
+    L->poll_signals = !(s->hf && s->hf->options.no_signal_poll);
     L->nloops = 0;
     L->temps.len = L->temp_tys.len = 0;
     L->entry_bb = lower_block(L, "entry");

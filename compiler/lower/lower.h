@@ -40,6 +40,7 @@ typedef struct Lower {
     bool fastmath;
     int error_model;              /* 0 python, 1 numpy */
     bool boundscheck;
+    bool poll_signals;            /* loops poll the runtime's signal flag (lower.c) */
     LoopFrame loops[LOWER_MAX_LOOPS];
     int nloops;
     /* owned temporaries live now (values and their types) */
@@ -124,6 +125,13 @@ void lower_raise_if(Lower *L, LLVMValueRef cond, const char *type, const char *m
 void lower_raise(Lower *L, const char *type, const char *msg);
 /* Leave through the error exit from the current block. */
 void lower_goto_error(Lower *L);
+
+/* ---- signals (lower.c): loops answer Ctrl-C/SIGTERM ---- */
+/* Before a loop: the runtime's signal flag address when `loop` (N_FOR,
+ * N_WHILE, or a prange's N_FOR) polls it, else NULL. */
+LLVMValueRef lower_poll_setup(Lower *L, const Node *loop);
+/* At the loop's back edge: run a pending signal's handler, unwind if it raised. */
+void lower_poll_signals(Lower *L, LLVMValueRef flagp);
 
 /* ---- variables ---- */
 /* Store v (of type `from`) into var; takes ownership when owned. */

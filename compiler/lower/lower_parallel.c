@@ -310,6 +310,7 @@ static LLVMValueRef outline_body(Lower *L, Par *P) {
 
     /* the iterations */
     CLoop it;
+    LLVMValueRef flagp = lower_poll_setup(L, P->n);
     LLVMValueRef idx = loop_begin(L, &it, lo, hi, lower_i64(L, 1));
     LLVMValueRef val = LLVMBuildAdd(L->b, start, LLVMBuildMul(L->b, idx, step, ""), "i");
     LLVMBasicBlockRef next = lower_block(L, "par.next");
@@ -329,6 +330,7 @@ static LLVMValueRef outline_body(Lower *L, Par *P) {
         if (!lower_terminated(L))
             LLVMBuildBr(L->b, next);
         lower_at(L, next);
+        lower_poll_signals(L, flagp);
         loop_end(L, &it);
 
         /* fold the unit's reductions into its partial */

@@ -204,6 +204,14 @@ static PyObject *compiler_compile(PyObject *mod, PyObject *args, PyObject *kwarg
     if (rc != 0) {
         raise_diag(res.diag_kind, res.diag_message, res.diag_filename, res.diag_line,
                    res.diag_col);
+        if (res.need_overload) { /* hpcjit.extending resolves it and compiles again */
+            PyObject *et = NULL, *ev = NULL, *etb = NULL;
+            PyErr_Fetch(&et, &ev, &etb);
+            PyErr_NormalizeException(&et, &ev, &etb);
+            if (ev && set_attr_obj(ev, "need_overload", PyUnicode_FromString(res.need_overload)) < 0)
+                PyErr_Clear();
+            PyErr_Restore(et, ev, etb);
+        }
         goto error;
     }
     if (!addr) {

@@ -152,6 +152,13 @@ static int options_from(HjOptions *o, PyObject *opts) {
         opt_flag(opts, "nogil", &o->nogil) < 0 || opt_flag(opts, "parallel", &o->parallel) < 0 ||
         opt_flag(opts, "deterministic", &o->deterministic) < 0)
         return -1;
+    PyObject *poll = PyDict_GetItemString(opts, "poll_signals"); /* borrowed */
+    if (poll && poll != Py_None) {
+        int t = PyObject_IsTrue(poll);
+        if (t < 0)
+            return -1;
+        o->no_signal_poll = !t;
+    }
     PyObject *sched = PyDict_GetItemString(opts, "schedule"); /* borrowed */
     if (sched && PyUnicode_Check(sched))
         o->schedule_dynamic = PyUnicode_CompareWithASCIIString(sched, "dynamic") == 0;
@@ -170,13 +177,70 @@ static int options_from(HjOptions *o, PyObject *opts) {
     return 0;
 }
 
+/* A stub's description (HjStubKind):
+ *   ("overload", [(key, func, diag_kind, message or None), ...])
+ *   ("pycall", handle, ret_typecode) */
+static int stub_from(Arena *a, HjFunction *f, PyObject *d) {
+    PyObject *seq = NULL;
+    const char *kind = NULL;
+    int rc = -1;
+    if (!PyTuple_Check(d) || PyTuple_GET_SIZE(d) < 2 || !(kind = PyUnicode_AsUTF8(PyTuple_GET_ITEM(d, 0)))) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "hpcjit._compiler: bad stub description");
+        return -1;
+    }
+    if (!strcmp(kind, "pycall") && PyTuple_GET_SIZE(d) == 3) {
+        f->stub = HJ_STUB_PYCALL;
+        f->handle = PyLong_AsLongLong(PyTuple_GET_ITEM(d, 1));
+        if (f->handle == -1 && PyErr_Occurred())
+            return -1;
+        return (f->ret_typecode = copy_str(a, PyTuple_GET_ITEM(d, 2), "stub typecode")) ? 0 : -1;
+    }
+    if (strcmp(kind, "overload") != 0) {
+        PyErr_Format(PyExc_ValueError, "hpcjit._compiler: unknown stub kind '%s'", kind);
+        return -1;
+    }
+    f->stub = HJ_STUB_OVERLOAD;
+    seq = PySequence_Fast(PyTuple_GET_ITEM(d, 1), "hpcjit._compiler: overload impls must be a list");
+    if (!seq)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    HjStubImpl *im = arena_alloc(a, sizeof(HjStubImpl) * (size_t)(n + 1));
+    if (a->oom) {
+        PyErr_NoMemory();
+        goto error;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *it = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyTuple_Check(it) || PyTuple_GET_SIZE(it) != 4) {
+            PyErr_SetString(PyExc_TypeError, "hpcjit._compiler: overload impls are (key, func, kind, message)");
+            goto error;
+        }
+        if (!(im[i].key = copy_str(a, PyTuple_GET_ITEM(it, 0), "overload key")))
+            goto error;
+        im[i].func = (int)PyLong_AsLong(PyTuple_GET_ITEM(it, 1));
+        im[i].diag_kind = (int)PyLong_AsLong(PyTuple_GET_ITEM(it, 2));
+        if (PyErr_Occurred())
+            goto error;
+        PyObject *m = PyTuple_GET_ITEM(it, 3);
+        if (m != Py_None && !(im[i].message = copy_str(a, m, "overload message")))
+            goto error;
+    }
+    f->impls = im;
+    f->nimpls = (int)n;
+    rc = 0;
+error:
+    Py_XDECREF(seq);
+    return rc;
+}
+
 static int function_from(Arena *a, HjFunction *f, PyObject *t) {
     PyObject *env = NULL;
     long first_line = 0, col_offset = 0;
-    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 8) {
+    if (!PyTuple_Check(t) || (PyTuple_GET_SIZE(t) != 8 && PyTuple_GET_SIZE(t) != 9)) {
         PyErr_SetString(PyExc_TypeError,
                         "hpcjit._compiler: funcs entries must be (name, qualname, filename, "
-                        "source, first_line, col_offset, env, options)");
+                        "source, first_line, col_offset, env, options[, stub])");
         return -1;
     }
     memset(f, 0, sizeof *f);
@@ -213,6 +277,9 @@ static int function_from(Arena *a, HjFunction *f, PyObject *t) {
     Py_DECREF(env);
     f->env = entries;
     f->nenv = (int)n;
+    if (PyTuple_GET_SIZE(t) == 9 && PyTuple_GET_ITEM(t, 8) != Py_None &&
+        stub_from(a, f, PyTuple_GET_ITEM(t, 8)) < 0)
+        return -1;
     return options_from(&f->options, PyTuple_GET_ITEM(t, 7));
 }
 

@@ -44,6 +44,8 @@ extern PyMethodDef uf_methods[];
 extern PyMethodDef gu_methods[];
 /* dispatcher.c: the runtime's pending exception as the Python exception (GIL held) */
 void core_raise_pending(void);
+/* Install the runtime's signal checker (dispatcher.c). */
+void core_signals_init(void);
 
 /* ---- typecodes (typecode.c) -------------------------------------------- */
 /* Size and alignment of the unboxed form of the typecode at *tc (abi.h);

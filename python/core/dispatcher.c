@@ -5,6 +5,7 @@
  * result.  Misses, keyword calls and introspection go to the Python layer
  * (hpcjit.dispatcher), where speed does not matter. */
 #include "core.h"
+#include "hpcjit/signals.h"
 
 #include <stdalign.h>
 #include <stdlib.h>
@@ -100,12 +101,49 @@ static int key_error(PyObject *exc, const char *msg)
     return 1;
 }
 
+/* ---- signals while compiled code runs (runtime/signals.c) ----
+ * The exception a Python signal handler raised inside rt_signal_poll, kept
+ * until the call that polled returns (only the main thread runs handlers). */
+static PyObject *sig_type, *sig_value, *sig_tb;
+
+/* rt_signal_poll's checker: run the Python handlers (with the GIL, which
+ * a nogil call does not hold). */
+static int check_signals(void)
+{
+    PyGILState_STATE g = PyGILState_Ensure();
+    int rc = PyErr_CheckSignals();
+    if (rc < 0) {
+        Py_CLEAR(sig_type);
+        Py_CLEAR(sig_value);
+        Py_CLEAR(sig_tb);
+        PyErr_Fetch(&sig_type, &sig_value, &sig_tb);
+    }
+    PyGILState_Release(g);
+    return rc < 0 ? -1 : 0;
+}
+
+void core_signals_init(void) { rt_signal_set_checker(check_signals); }
+
 /* Turn the runtime's pending exception into the Python exception. */
 static void raise_pending(void)
 {
     const char *type = NULL, *msg = NULL;
-    if (!rt_exc_fetch(&type, &msg)) {
+    int have = rt_exc_fetch(&type, &msg);
+    if (sig_type) {
+        /* a signal handler raised while the call ran: that is the exception
+         * (whatever a prange worker stopped with meanwhile) */
+        rt_signal_clear();
+        PyErr_Restore(sig_type, sig_value, sig_tb);
+        sig_type = sig_value = sig_tb = NULL;
+        return;
+    }
+    if (!have) {
         PyErr_SetString(PyExc_SystemError, "hpcjit: compiled code failed without setting an exception");
+        return;
+    }
+    if (strcmp(type, RT_SIGNAL_EXC) == 0) { /* cannot happen without sig_type: be safe */
+        rt_signal_clear();
+        PyErr_SetNone(PyExc_KeyboardInterrupt);
         return;
     }
     PyObject *exc = NULL;

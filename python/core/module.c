@@ -3,6 +3,8 @@
 #include "core.h"
 
 #include "hpcjit/linalg.h"
+#include "hpcjit/objload.h"
+#include "hpcjit/signals.h"
 
 static PyObject *core_runtime_symbols(PyObject *mod, PyObject *unused)
 {
@@ -56,6 +58,43 @@ static PyObject *core_linalg_library(PyObject *mod, PyObject *unused)
     return PyUnicode_FromString(name);
 }
 
+/* _load_object(object, symbol) -> address: load object bytes without LLVM
+ * (runtime/objload.c); raises ImportError with the loader's reason when it
+ * refuses the object, and the caller loads it through LLVM instead. */
+static PyObject *core_load_object(PyObject *mod, PyObject *args)
+{
+    const char *object = NULL, *symbol = NULL;
+    Py_ssize_t size = 0;
+    char err[256];
+    void *addr = NULL;
+    if (!PyArg_ParseTuple(args, "y#s:_load_object", &object, &size, &symbol))
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    addr = rt_obj_load(object, (size_t)size, symbol, err, sizeof err);
+    Py_END_ALLOW_THREADS
+    if (!addr) {
+        PyErr_SetString(PyExc_ImportError, err);
+        return NULL;
+    }
+    return PyLong_FromVoidPtr(addr);
+}
+
+/* _signal_hook(signum) -> bool: compiled loops answer `signum` (see
+ * runtime/signals.c); False when it has no Python handler to chain to.
+ * Call it from the main thread, after signal.signal(). */
+static PyObject *core_signal_hook(PyObject *mod, PyObject *arg)
+{
+    int sig = (int)PyLong_AsLong(arg);
+    if (sig == -1 && PyErr_Occurred())
+        return NULL;
+    int rc = rt_signal_hook(sig);
+    if (rc < 0) {
+        PyErr_Format(PyExc_ValueError, "cannot hook signal %d", sig);
+        return NULL;
+    }
+    return PyBool_FromLong(rc == 0);
+}
+
 /* For tests: raise through the runtime exactly as compiled code does. */
 static PyObject *core_test_raise(PyObject *mod, PyObject *args)
 {
@@ -74,6 +113,10 @@ static PyMethodDef core_methods[] = {
     {"memstats", core_memstats, METH_NOARGS, "(allocations, frees) of array memory so far."},
     {"linalg_library", core_linalg_library, METH_NOARGS,
      "The BLAS/LAPACK library np.dot/np.linalg in compiled code use (loaded on this call), or None."},
+    {"_load_object", core_load_object, METH_VARARGS,
+     "Load ELF object bytes without LLVM: (object, symbol) -> address."},
+    {"_signal_hook", core_signal_hook, METH_O,
+     "Make compiled loops answer this signal's Python handler (main thread, after signal.signal)."},
     {"_test_raise", core_test_raise, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
@@ -112,6 +155,7 @@ static int core_exec(PyObject *mod)
         return -1;
     core_text_install();
     core_str_install();
+    core_signals_init();
     return 0;
 }
 
@@ -137,6 +181,7 @@ static int core_clear(PyObject *mod)
 
 static void core_free(void *mod)
 {
+    rt_signal_set_checker(NULL);
     core_clear((PyObject *)mod);
     core_text_remove();
     rt_memory_shutdown();

@@ -18,6 +18,7 @@ from . import types
 from . import typed
 from .ufunc import CFunc, DUFunc, cfunc, guvectorize, vectorize
 from .stencil import stencil
+from .extending import objmode
 from .types import (b1, boolean, bool_, c8, c16, complex64, complex128, double, f4, f8,
                     float32, float64, i1, i2, i4, i8, int8, int16, int32, int64, intc, intp,
                     none, typeof, u1, u2, u4, u8, uint8, uint16, uint32, uint64, uintc, uintp,
@@ -32,9 +33,12 @@ __all__ = [
     "float32", "float64", "complex64", "complex128", "intp", "none", "void",
     "set_num_threads", "get_num_threads", "get_thread_id", "set_parallel_chunksize",
     "get_parallel_chunksize", "parallel_chunksize", "threading_layer", "from_dtype",
+    "objmode",
 ]
 
 memstats = _core.memstats
+from . import _signals  # noqa: E402
+_signals.install()  # compiled loops answer Ctrl-C and Slurm's signals
 # The pool (and the topology it is planned from) is made on first use.
 set_num_threads = _core.set_num_threads
 get_num_threads = _core.get_num_threads

@@ -165,7 +165,7 @@ def _compile_arch(name, exports, args):
         for disp, pairs in exports:
             funcs, entry = compiler.gather(disp)
             for argcodes, ret in pairs:
-                res = _compiler.compile(funcs, entry, list(argcodes), ret, False, False)
+                res = compiler.compile_funcs(disp, list(argcodes), ret, False, False)
                 _log(args, f"{name}: {disp.py_func.__qualname__}{res['signature']}")
                 out.append((disp, argcodes, ret, res))
         return (name if name != "host" else "host", machine, feats, t["cpu"]), out
@@ -420,7 +420,7 @@ def build_clib(args):
                     sym = f"{name}_{fname}"
                     if len(pairs) > 1:
                         sym += "_" + "_".join(_TYPE_NAMES[c] for c in argcodes)
-                    res = _compiler.compile(funcs, entry, list(argcodes), ret, False, False,
+                    res = compiler.compile_funcs(disp, list(argcodes), ret, False, False,
                                             False, True)
                     raw = os.path.join(tmp, f"c{len(objs)}.raw.o")
                     obj = os.path.join(tmp, f"c{len(objs)}.o")

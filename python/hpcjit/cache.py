@@ -8,7 +8,7 @@ lifted inner functions included, the frozen values of their globals and
 their options; the argument typecodes and explicit return type; hpcjit's
 version and build; the LLVM version; the target triple, CPU, features and
 optimisation level).  A later process with the same key loads the object
-with `_compiler.load()` instead of compiling.
+with its own ELF loader (load_object()) instead of compiling.
 
 Layout: DIR/<arch>/<name>-<key>.hjc, DIR from HPCJIT_CACHE_DIR (or
 NUMBA_CACHE_DIR), else $XDG_CACHE_HOME/hpcjit (~/.cache/hpcjit), or a
@@ -43,7 +43,7 @@ SUFFIX = ".hjc"
 # counts for HPCJIT_DEBUG_COMPILE and the tests; load_s is the time spent in
 # hits (read, check, load)
 stats = {"hits": 0, "misses": 0, "writes": 0, "rejected": 0, "waited": 0, "wait_timeouts": 0,
-         "load_s": 0.0}
+         "load_s": 0.0, "llvm_loads": 0}
 
 _state = {}  # per process: target info, build stamp, directory
 
@@ -115,8 +115,12 @@ def _hostname():
     return os.uname().nodename
 
 
+_SLUG_OK = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+-")
+
+
 def _slug(text, limit=60):
-    return re.sub(r"[^A-Za-z0-9_.+-]", "_", text)[:limit] or "_"
+    # not re.sub: compiling the pattern costs a cold process's hit ~0.3 ms
+    return "".join(c if c in _SLUG_OK else "_" for c in text)[:limit] or "_"
 
 
 _TARGET_VARS = ("HPCJIT_CPU_NAME", "NUMBA_CPU_NAME", "HPCJIT_CPU_FEATURES", "NUMBA_CPU_FEATURES",
@@ -126,13 +130,94 @@ _TARGET_VARS = ("HPCJIT_CPU_NAME", "NUMBA_CPU_NAME", "HPCJIT_CPU_FEATURES", "NUM
 def _target():
     """_compiler.target_info(): what the code generator will use, read again
     when one of the variables it reads changes (the compiler reads them at
-    every compilation)."""
+    every compilation).  libLLVM takes milliseconds to load, more than a
+    whole cache hit may cost, so the answer is also kept in the cache
+    directory under a fingerprint of this node's CPU (see _node_fingerprint):
+    a later process on the same kind of node reads it from there."""
     k = ("target",) + tuple(os.environ.get(v) for v in _TARGET_VARS)
     t = _state.get(k)
     if t is None:
-        from . import _compiler
-        t = _state[k] = _compiler.target_info()
+        memo = _target_memo_path(k)
+        t = _read_target_memo(memo)
+        if t is None:
+            from . import _compiler
+            t = _compiler.target_info()
+            _write_target_memo(memo, t)
+        _state[k] = t
     return t
+
+
+# /proc/cpuinfo lines that differ between the cores of one node or over time
+_CPUINFO_VOLATILE = ("processor", "cpu mhz", "core id", "apicid", "initial apicid", "physical id",
+                     "siblings", "cpu cores", "bogomips", "microcode")
+
+
+def _cpu_identity():
+    """The first processor's block of /proc/cpuinfo without the per-core and
+    changing lines: vendor, family, model, stepping and flags on x86 (what
+    LLVM's host detection reads through cpuid), implementer, part and
+    Features on Arm; '' where there is no /proc/cpuinfo."""
+    try:
+        with open("/proc/cpuinfo", "rb") as f:
+            head = f.read(65536).decode("ascii", "replace")
+    except OSError:
+        return ""
+    block = head.split("\n\n", 1)[0]
+    keep = []
+    for line in block.splitlines():
+        name = line.split(":", 1)[0].strip().lower()
+        if name and name not in _CPUINFO_VOLATILE:
+            keep.append(line.strip())
+    return "\n".join(keep)
+
+
+def _node_fingerprint(k):
+    """A hash of what decides target_info() on this node: the CPU, the
+    machine, the variables that override it and the compiler's build."""
+    u = os.uname()
+    text = repr((FORMAT, _build_stamp(), u.machine, u.sysname, _cpu_identity(), k))
+    return _blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def _target_memo_path(k):
+    if os.environ.get("HPCJIT_CACHE_TARGET_MEMO", "1") == "0" or not _cpu_identity():
+        return None
+    try:
+        root, _ = default_dir()
+    except Exception:  # noqa: BLE001 - no home directory: no memo
+        return None
+    return os.path.join(root, "targets", _node_fingerprint(k) + ".target")
+
+
+def _read_target_memo(path):
+    if path is None:
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        data = os.read(fd, 1 << 16) if st.st_uid == os.geteuid() else b""
+    finally:
+        os.close(fd)
+    try:
+        t = marshal.loads(data)
+    except (ValueError, EOFError, TypeError):
+        return None
+    if not isinstance(t, dict) or not all(isinstance(t.get(n), str) for n in ("triple", "cpu", "features")):
+        return None
+    return t
+
+
+def _write_target_memo(path, t):
+    if path is None or not _trusted_dir(os.path.dirname(os.path.dirname(path))):
+        return
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        _write(path, marshal.dumps(t, 4))
+    except (OSError, ValueError):
+        pass
 
 
 def arch_dir_name(t=None):
@@ -146,17 +231,19 @@ def arch_dir_name(t=None):
 def _build_stamp():
     """hpcjit's version, and the size and time of the two extension modules:
     a rebuilt compiler or runtime (same version string during development)
-    is a different compiler."""
+    is a different compiler.  Found without importing _compiler (libLLVM)."""
     s = _state.get("build")
     if s is None:
-        from . import __version__, _compiler, _core
+        import importlib.util
+        from . import __version__
         parts = [__version__]
-        for mod in (_compiler, _core):
+        for name in ("hpcjit._compiler", "hpcjit._core"):
             try:
-                st = os.stat(mod.__file__)
-                parts.append(f"{os.path.basename(mod.__file__)}:{st.st_size}:{st.st_mtime_ns}")
-            except (OSError, AttributeError, TypeError):
-                parts.append(getattr(mod, "__name__", "?"))
+                path = importlib.util.find_spec(name).origin
+                st = os.stat(path)
+                parts.append(f"{os.path.basename(path)}:{st.st_size}:{st.st_mtime_ns}")
+            except (OSError, AttributeError, TypeError, ImportError):
+                parts.append(name)
         import numpy
         parts.append(f"numpy {numpy.__version__}")
         parts.append("python %d.%d" % sys.version_info[:2])
@@ -432,9 +519,8 @@ def _load(path, key, t0, disp, how):
     if got is None:
         return None
     meta, obj, st = got
-    from . import _compiler
     try:
-        addr = _compiler.load(obj, meta["entry_symbol"])
+        addr = load_object(obj, meta["entry_symbol"])
     except Exception as exc:  # an object LLVM refuses: recompile and replace it
         _reject(path, st, f"cannot be loaded: {exc}")
         return None
@@ -451,6 +537,23 @@ def _load(path, key, t0, disp, how):
             "signature": meta["signature"], "uses_mpi": bool(meta.get("uses_mpi")),
             "object": obj, "llvm_ir": None, "types_text": None, "time_frontend": 0.0,
             "time_llvm": 0.0, "cache": "hit", "cache_path": path}
+
+
+def load_object(obj, symbol):
+    """The address of `symbol` in object bytes: loaded by the runtime's own
+    ELF loader (no libLLVM: milliseconds less), or through LLVM's JIT where
+    that loader refuses the object (another machine, a relocation it does
+    not know; HPCJIT_OBJECT_LOADER=llvm forces it)."""
+    if os.environ.get("HPCJIT_OBJECT_LOADER", "").lower() != "llvm":
+        from . import _core
+        try:
+            return _core._load_object(obj, symbol)
+        except ImportError as exc:
+            if _debug():
+                print(f"hpcjit: object loader: {exc}; loading through LLVM", file=sys.stderr)
+    stats["llvm_loads"] += 1
+    from . import _compiler
+    return _compiler.load(obj, symbol)
 
 
 def _wait(path, key, lock, t0, disp):
@@ -535,7 +638,8 @@ def _report_at_exit():
     if stats["hits"] or stats["misses"] or stats["rejected"]:
         print(f"hpcjit: cache: {stats['hits']} hit(s) ({stats['waited']} after waiting), "
               f"{stats['misses']} miss(es), {stats['writes']} written, {stats['rejected']} rejected, "
-              f"{stats['wait_timeouts']} wait timeout(s); {stats['load_s'] * 1e3:.2f} ms loading",
+              f"{stats['wait_timeouts']} wait timeout(s); {stats['load_s'] * 1e3:.2f} ms loading"
+              f" ({stats['llvm_loads']} through LLVM)",
               file=sys.stderr)
 
 
@@ -589,6 +693,15 @@ def _leftovers(root, max_age):
                 except OSError:
                     pass
     return out
+
+
+def _target_memos(root):
+    """The target-info memos (see _target()) under root."""
+    d = os.path.join(root, "targets")
+    try:
+        return [os.path.join(d, n) for n in os.listdir(d) if n.endswith(".target")]
+    except OSError:
+        return []
 
 
 def _describe(arch, path, st):
@@ -733,7 +846,7 @@ def main(argv=None):
     removed, freed = [], 0
     if args.cmd == "clear":
         victims = entries
-        leftovers = _leftovers(root, 0) if arch is None else []
+        leftovers = _leftovers(root, 0) + _target_memos(root) if arch is None else []
     else:  # prune: least recently used first (atime when the mount keeps it)
         victims = []
         total = sum(st.st_size for _, _, st in entries)

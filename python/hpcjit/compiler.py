@@ -152,6 +152,11 @@ def _classify(value, gather):
         header = _core._nt_header(value)  # a named tuple class: "N<id>:<name>:<fields>:"
         if header is not None:
             return ("builtin", "$nt:" + header[1:-1])
+    if callable(value):
+        from . import extending  # hpcjit.extending.overload(func) / @intrinsic
+        ov = extending.overloads_of(value)
+        if ov is not None:
+            return ("func", gather.add_stub(ov))
     if isinstance(value, (bool, np.bool_)):  # before int: bool is an int
         return ("bool", bool(value))
     if isinstance(value, (int, np.integer)):
@@ -405,7 +410,8 @@ def _lifted(disp, src):
     return d["_hj_lifted"]
 
 
-_COMPILER_OPTIONS = ("fastmath", "boundscheck", "error_model", "nogil", "parallel", "inline")
+_COMPILER_OPTIONS = ("fastmath", "boundscheck", "error_model", "nogil", "parallel", "inline",
+                     "poll_signals")
 # only meaningful with parallel=True (prange loops on the pool)
 _PARALLEL_OPTIONS = ("deterministic", "schedule")
 
@@ -417,6 +423,36 @@ class _Gather:
         self.funcs = []
         self.index = {}
         self.keep = []  # the dispatchers, so that ids stay unique meanwhile
+        self.stubs = {}  # func index -> extending._Overload
+        self._named = None
+
+    def add_stub(self, ov):
+        """A stub function for an overload (compiler.h HJ_STUB_OVERLOAD)."""
+        idx = self.index.get(id(ov))
+        if idx is not None:
+            return idx
+        idx = len(self.funcs)
+        self.index[id(ov)] = idx
+        self.keep.append(ov)
+        self.stubs[idx] = ov
+        self.funcs.append(None)
+        impls = []
+        for key, (disp, kind, msg) in list(ov.impls.items()):
+            impls.append((key, self.add(disp) if disp is not None else -1, kind, msg))
+        self.funcs[idx] = (ov.name, ov.name, "<overload>", "", 1, 0, [], {}, ("overload", impls))
+        return idx
+
+    def named_env(self, code):
+        """Env entries for the overloads reached by qualified name, method
+        and attribute name (extending.named_overloads()) that the code names."""
+        from . import extending
+        if not (extending._BY_ID or extending._METHODS or extending._ATTRS):
+            return []
+        if self._named is None:
+            self._named = extending.named_overloads()
+        names = _code_names(code, set())
+        return [(name, "func", self.add_stub(ov)) for name, ov in self._named
+                if name.rsplit(".", 1)[-1].split(">", 1)[-1] in names]
 
     def add(self, disp):
         idx = self.index.get(id(disp))
@@ -436,6 +472,18 @@ class _Gather:
             src, inner = lifted
             env = [e for e in env if e[0] not in dict(inner)]
             env += [(name, "func", self.add(lf)) for name, lf in inner]
+        env += self.named_env(py_func.__code__)
+        blocks = None
+        if "objmode" in src.source:
+            from . import objmode_blocks
+            blocks = objmode_blocks.rewrite(disp, src, _make_source)
+        if blocks:  # objmode blocks (objmode_blocks.py): the source calls stubs
+            src = blocks[0]
+            for name, handle, retcode in blocks[1]:
+                bidx = len(self.funcs)
+                self.funcs.append((name, name, src.filename, "", 1, 0, [], {},
+                                   ("pycall", handle, retcode)))
+                env.append((name, "func", bidx))
         opts = {k: disp.targetoptions[k] for k in _COMPILER_OPTIONS if k in disp.targetoptions}
         if opts.get("parallel"):
             opts.update((k, disp.targetoptions[k]) for k in _PARALLEL_OPTIONS if k in disp.targetoptions)
@@ -451,13 +499,42 @@ def gather(disp):
     return g.funcs, entry
 
 
+# resolutions one compilation may ask for before it is given up (each
+# resolution compiles the front end again)
+_MAX_RESOLUTIONS = 200
+
+
+def compile_funcs(disp, *args):
+    """_compiler.compile(funcs, entry, *args) on gather(disp), resolving
+    the overloads the compilation meets (hpcjit.extending) in between."""
+    from . import _compiler, extending
+    for _ in range(_MAX_RESOLUTIONS):
+        g = _Gather()
+        entry = g.add(disp)
+        try:
+            return _compiler.compile(g.funcs, entry, *args)
+        except errors.HpcjitError as e:
+            need = getattr(e, "need_overload", None)
+            if need is None:
+                raise
+            idx, key = need.split("\t", 1)
+            ov = g.stubs.get(int(idx))
+            if ov is None or key in ov.impls:
+                raise
+            extending.resolve_need(ov, key)
+    raise errors.TypingError(f"{disp.py_func.__qualname__}: too many overload resolutions")
+
+
+def _uses_stubs(funcs):
+    return any(len(f) > 8 and f[8] is not None for f in funcs)
+
+
 def _compile(disp, argcodes, rettype, want_ir, want_types):
-    from . import _compiler
     funcs, entry = gather(disp)
 
     def run():
-        res = _compiler.compile(funcs, entry, list(argcodes), rettype, bool(want_ir),
-                                bool(want_types))
+        # _compiler (libLLVM) is imported there: not for a cache hit
+        res = compile_funcs(disp, list(argcodes), rettype, bool(want_ir), bool(want_types))
         if config._env_bool("DEBUG_COMPILE", config.DEBUG_COMPILE):
             print(f"hpcjit: compiled {disp.py_func.__qualname__} {res['signature']}: "
                   f"front end {res['time_frontend'] * 1e3:.2f} ms, "
@@ -466,8 +543,9 @@ def _compile(disp, argcodes, rettype, want_ir, want_types):
 
     # the on-disk cache (cache.py) sits inside hpcjit.mpi's compile-once
     # wrapper, so a group's root may answer from it and broadcast the object
-    if not (want_ir or want_types) and (disp.targetoptions.get("cache")
-                                        or os.environ.get("HPCJIT_CACHE")):
+    # overloads and objmode blocks hold Python state: such code is not cached
+    if not (want_ir or want_types) and not _uses_stubs(funcs) and (
+            disp.targetoptions.get("cache") or os.environ.get("HPCJIT_CACHE")):
         from . import cache
         if cache.enabled(disp):
             return cache.compile_cached(disp, funcs, entry, argcodes, rettype, run)

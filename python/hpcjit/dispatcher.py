@@ -9,7 +9,7 @@ from . import types as _types
 _ERROR_MODELS = ("python", "numpy")
 _INLINE = ("never", "always")
 _OPTIONS = ("nopython", "forceobj", "cache", "fastmath", "boundscheck", "nogil",
-            "parallel", "error_model", "inline", "deterministic", "schedule")
+            "parallel", "error_model", "inline", "deterministic", "schedule", "poll_signals")
 _SCHEDULES = ("static", "dynamic")
 # Numba's options that change nothing here: debug info, the C wrappers,
 # loop-lifting (object mode only)
@@ -52,7 +52,7 @@ def check_options(options):
     boundscheck = options.get("boundscheck")
     if boundscheck is None:
         boundscheck = bool(config.BOUNDSCHECK)
-    return {
+    out = {
         "nopython": True,
         "cache": bool(options.get("cache", False)),
         # Numba also accepts a set of LLVM flag names; any non-empty one turns
@@ -66,6 +66,9 @@ def check_options(options):
         "deterministic": bool(deterministic),
         "schedule": schedule,
     }
+    if options.get("poll_signals", True) is False:  # hpcjit's: loops do not answer signals
+        out["poll_signals"] = False
+    return out
 
 
 def _compile_hook(disp, argcodes):

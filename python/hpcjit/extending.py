@@ -1,16 +1,60 @@
-"""Numba's `numba.extending` API, as far as hpcjit implements it.
+"""Numba's `numba.extending` API (and `objmode`) as far as hpcjit implements it.
 
-- register_jitable(fn) / register_jitable(**options): makes `fn` callable
-  from compiled code.  In hpcjit every compiled function can call another
-  compiled function found in its globals or closure, so this is `njit` with
-  the same options (called from Python it runs compiled, with the same
-  results as the Python function, where Numba would run it in the
-  interpreter).
+- register_jitable(fn) / register_jitable(**options): `njit` with the
+  options (every compiled function can call another compiled function).
+- overload(func, jit_options={}, prefer_literal=False): the decorated typing
+  function is called at compile time with the argument types (hpcjit.types
+  objects: `isinstance(x, types.Integer)`, `types.Array` with
+  .ndim/.dtype/.layout, ...) and returns an implementation (a Python
+  function), compiled as a jitted callee (`njit(**jit_options)`), or None
+  when it does not apply.  `func` is a Python function, or a NumPy/math/
+  builtin function; for those hpcjit's own builtin wins where it has one
+  (an overload of np.sum is never used), so overloads add functions
+  (np.foo that hpcjit lacks), they do not replace them.
+- overload_method(cls, "name") / overload_attribute(cls, "name"): `x.name(...)`
+  / `x.name` on values of type class `cls` (types.Array, types.Integer,
+  types.Float, ...) where hpcjit has no attribute of that name.
+- intrinsic: the typing part runs; the code generation (llvmlite IR
+  written against Numba's lowering context) cannot run on hpcjit's LLVM C
+  API, so a call raises UnsupportedError at the call site naming it.
 
-The other names of numba.extending (overload, intrinsic, ...) are not
-implemented yet: under the drop-in (`python -m hpcjit.numba`) they import
-and fail where they are used with an UnsupportedError naming them.
+How it reaches the compiler: each overload is a stub function in the
+compilation (compiler.h HJ_STUB_OVERLOAD) holding the resolutions made so
+far, keyed by argument types (compiler/infer/infer_extend.c); a call with a
+new key fails with the key attached, `resolve_need()` runs the typing
+function, and the compilation is repeated.
+
+objmode: `with objmode(x="float64[:]", n="int64"):` is a no-op context
+manager in the interpreter (py_func, DISABLE_JIT); in a compiled function
+the block is refused with a located UnsupportedError (objmode_blocks.py):
+calling the interpreter from compiled code is not implemented yet.
 """
+import types as _pytypes
+
+from . import errors
+from . import types as _types
+
+_DIAG_UNSUPPORTED = 2  # HjDiagKind (compiler.h)
+_DIAG_TYPING = 3
+
+
+class _Overload:
+    """One overloaded name: a function (by identity), or a method / an
+    attribute name.  `templates` are (typing_fn, jit_options,
+    prefer_literal, cls); `impls` the resolutions, key -> (dispatcher or
+    None, diag kind, message)."""
+
+    def __init__(self, kind, name, target=None):
+        self.kind = kind  # "function", "method", "attribute", "intrinsic"
+        self.name = name
+        self.target = target
+        self.templates = []
+        self.impls = {}
+
+
+_BY_ID = {}        # id(func) -> (func, _Overload)
+_METHODS = {}      # name -> _Overload
+_ATTRS = {}        # name -> _Overload
 
 
 def register_jitable(*args, **options):
@@ -25,4 +69,288 @@ def register_jitable(*args, **options):
     return lambda fn: njit(fn, **options)
 
 
-__all__ = ["register_jitable"]
+_TARGET_OPTS = ("target",)
+
+
+def _check_options(where, jit_options, options):
+    for k in options:
+        if k not in ("inline", "strict", "target") and k not in _TARGET_OPTS:
+            raise errors.UnsupportedError(f"{where}(): option {k!r} is not supported by hpcjit")
+    if options.get("target") not in (None, "cpu", "generic"):
+        raise errors.UnsupportedError(f"{where}(): target={options['target']!r} is not supported by hpcjit")
+    if not isinstance(jit_options, dict):
+        raise TypeError(f"{where}(): jit_options must be a dict")
+    return {k: v for k, v in jit_options.items() if k not in ("no_cpython_wrapper", "cache")}
+
+
+def overload(func, jit_options={}, strict=True, inline="never", prefer_literal=False, **kwargs):
+    """@overload(func): the typing function that gives compiled code its
+    implementation of `func` for the argument types of a call."""
+    jit_options = _check_options("overload", jit_options, kwargs)
+    if not callable(func):
+        raise TypeError(f"overload() takes a function, not {func!r}")
+
+    def decorate(typing_fn):
+        entry = _BY_ID.get(id(func))
+        if entry is None or entry[0] is not func:
+            entry = (func, _Overload("function", getattr(func, "__name__", repr(func)), func))
+            _BY_ID[id(func)] = entry
+        entry[1].templates.append((typing_fn, jit_options, prefer_literal, None))
+        entry[1].impls.clear()
+        return typing_fn
+
+    return decorate
+
+
+def _type_class_check(cls, where):
+    if not (isinstance(cls, _types.Type) or (isinstance(cls, type) and issubclass(cls, _types.Type))):
+        raise TypeError(f"{where}() takes an hpcjit type class (types.Array, ...), not {cls!r}")
+
+
+def _overload_member(table, kind, cls, attr, typing_fn, jit_options, prefer_literal):
+    ov = table.get(attr)
+    if ov is None:
+        ov = table[attr] = _Overload(kind, attr)
+    ov.templates.append((typing_fn, jit_options, prefer_literal, cls))
+    ov.impls.clear()
+    return typing_fn
+
+
+def overload_method(typ, attr, jit_options={}, prefer_literal=False, **kwargs):
+    """@overload_method(types.Array, "name"): arr.name(...) in compiled code;
+    the typing function gets the receiver's type first."""
+    _type_class_check(typ, "overload_method")
+    jit_options = _check_options("overload_method", jit_options, kwargs)
+    return lambda fn: _overload_member(_METHODS, "method", typ, attr, fn, jit_options, prefer_literal)
+
+
+def overload_attribute(typ, attr, jit_options={}, prefer_literal=False, **kwargs):
+    """@overload_attribute(types.Array, "name"): arr.name in compiled code;
+    the typing function gets the object's type and returns impl(obj)."""
+    _type_class_check(typ, "overload_attribute")
+    jit_options = _check_options("overload_attribute", jit_options, kwargs)
+    return lambda fn: _overload_member(_ATTRS, "attribute", typ, attr, fn, jit_options, prefer_literal)
+
+
+class _TypingContext:
+    """What an @intrinsic's typing function gets as `typingctx`: enough for
+    `typingctx.resolve_value_type(v)` and `unify_pairs`."""
+
+    def resolve_value_type(self, value):
+        return _types.typeof(value)
+
+    def unify_pairs(self, a, b):
+        return a if a == b else None
+
+
+class _Intrinsic:
+    """An @intrinsic function (see the module's docstring)."""
+
+    def __init__(self, typing_fn, prefer_literal=False):
+        self._defn = typing_fn
+        self.__name__ = getattr(typing_fn, "__name__", "intrinsic")
+        self.__doc__ = getattr(typing_fn, "__doc__", None)
+        ov = _Overload("intrinsic", self.__name__, self)
+        ov.templates.append((typing_fn, {}, prefer_literal, None))
+        _BY_ID[id(self)] = (self, ov)
+
+    def __call__(self, *args, **kwargs):
+        raise errors.UnsupportedError(
+            f"@intrinsic {self.__name__} can only be called from compiled code (and hpcjit cannot "
+            f"run intrinsics' llvmlite code generation)")
+
+
+def intrinsic(*args, **kwargs):
+    """@intrinsic / @intrinsic(prefer_literal=True): see the module's
+    docstring (the typing part runs; calls raise UnsupportedError)."""
+    if args and callable(args[0]) and len(args) == 1 and not kwargs:
+        return _Intrinsic(args[0])
+    prefer_literal = kwargs.pop("prefer_literal", False)
+    kwargs.pop("target", None)
+    return lambda fn: _Intrinsic(fn, prefer_literal)
+
+
+# ---- resolution (called by compiler.py when a compilation needs it) ----------
+
+def overloads_of(value):
+    """The _Overload of a value named in compiled code, or None."""
+    entry = _BY_ID.get(id(value))
+    return entry[1] if entry is not None and entry[0] is value else None
+
+
+def named_overloads():
+    """[(env name, _Overload)]: overloads reached by qualified name
+    ("<overload>numpy.foo"), method and attribute overloads."""
+    out = []
+    if _BY_ID:
+        from .compiler import _known_objects
+        for obj, ov in list(_BY_ID.values()):
+            if ov.kind not in ("function",):
+                continue
+            names = set()
+            k = _known_objects(obj).get(id(obj)) if callable(obj) else None
+            if k is not None and k[0] is obj:
+                names.add(k[1])
+            mod, nm = getattr(obj, "__module__", None), getattr(obj, "__name__", None)
+            if isinstance(mod, str) and isinstance(nm, str):
+                names.add(f"{mod}.{nm}")
+                if mod == "numpy":
+                    names.add(f"numpy.{nm}")
+            for q in sorted(names):
+                out.append(("<overload>" + q, ov))
+    out += [("<method>" + name, ov) for name, ov in _METHODS.items()]
+    out += [("<attr>" + name, ov) for name, ov in _ATTRS.items()]
+    return out
+
+
+def _parse_key(key):
+    """[(keyword name or None, typecode, literal value or _NOLIT)]."""
+    out = []
+    for tok in key.split("\t") if key else []:
+        lit = _NOLIT
+        if "\x01" in tok:
+            tok, l = tok.split("\x01", 1)
+            lit = bool(int(l[1:])) if l[0] == "b" else int(l[1:])
+        name = None
+        if "=" in tok:
+            name, tok = tok.split("=", 1)
+        out.append((name, tok, lit))
+    return out
+
+
+_NOLIT = object()
+
+
+def _plain_key(key):
+    return "\t".join(t.split("\x01", 1)[0] for t in key.split("\t")) if key else ""
+
+
+def _arg_types(parsed, literal):
+    pos, kws = [], {}
+    for name, tc, lit in parsed:
+        t = _types.from_typecode(tc)
+        if literal and lit is not _NOLIT:
+            t = _types.literal(lit)
+        if name is None:
+            pos.append(t)
+        else:
+            kws[name] = t
+    return pos, kws
+
+
+def _describe(pos, kws):
+    return ", ".join([str(t) for t in pos] + [f"{k}={v}" for k, v in kws.items()])
+
+
+def _call_template(ov, template, pos, kws):
+    """The implementation function a template gives, or None; raises
+    errors.TypingError for a typing function that fails."""
+    import inspect
+    typing_fn, jit_options, prefer_literal, cls = template
+    args = list(pos)
+    if ov.kind == "intrinsic":
+        args = [_TypingContext()] + args
+    try:
+        inspect.signature(typing_fn).bind(*args, **kws)
+    except TypeError as e:
+        raise errors.TypingError(f"{ov.name}(): {e}") from None
+    except ValueError:
+        pass
+    try:
+        res = typing_fn(*args, **kws)
+    except errors.HpcjitError as e:
+        raise errors.TypingError(f"{ov.name}(): {e}") from None
+    except Exception as e:  # the typing function's own bug: say where it came from
+        raise errors.TypingError(f"{ov.name}(): the typing function {typing_fn.__qualname__} raised "
+                                 f"{type(e).__name__}: {e}") from None
+    return res
+
+
+def _matches(cls, t):
+    if isinstance(cls, _types.Type):
+        return cls == t
+    return isinstance(t, cls)
+
+
+def resolve_need(ov, key):
+    """Resolve one key of `ov` (a compilation needs it): add the
+    resolution to ov.impls."""
+    from . import njit
+
+    parsed = _parse_key(key)
+    has_lit = any(lit is not _NOLIT for _, _, lit in parsed)
+    plain = _plain_key(key)
+    last_error = None
+    for typing_fn, jit_options, prefer_literal, cls in reversed(ov.templates):
+        template = (typing_fn, jit_options, prefer_literal, cls)
+        orders = [False]
+        if has_lit:
+            orders = [True, False] if prefer_literal else [False, True]
+        for literal in orders:
+            pos, kws = _arg_types(parsed, literal)
+            if cls is not None and not (pos and _matches(cls, pos[0])):
+                break
+            try:
+                res = _call_template(ov, template, pos, kws)
+            except errors.TypingError as e:
+                last_error = str(e)
+                continue
+            if res is None:
+                continue
+            use_key = key if literal else plain
+            if ov.kind == "intrinsic":
+                sig = res[0] if isinstance(res, tuple) and res else res
+                ov.impls[use_key] = (None, _DIAG_UNSUPPORTED,
+                                     f"@intrinsic {ov.name}: its typing gives {sig}, but its code "
+                                     f"generation (llvmlite IR on Numba's lowering context) is not "
+                                     f"supported by hpcjit (LLVM C API); write the function with "
+                                     f"@register_jitable or @overload")
+                return
+            if isinstance(res, tuple) and len(res) == 2:  # (signature, implementation)
+                res = res[1]
+            if not isinstance(res, _pytypes.FunctionType):
+                ov.impls[use_key] = (None, _DIAG_TYPING,
+                                     f"{ov.name}(): the overload's typing function returned "
+                                     f"{type(res).__name__}, not a function")
+                return
+            ov.impls[use_key] = (njit(res, **jit_options), 0, None)
+            return
+    pos, kws = _arg_types(parsed, False)
+    what = {"function": "function", "intrinsic": "intrinsic", "method": "method",
+            "attribute": "attribute"}[ov.kind]
+    if ov.kind in ("method", "attribute") and pos:
+        msg = f"no implementation of {what} '{ov.name}' of {pos[0]}"
+        if ov.kind == "method" and (len(pos) > 1 or kws):
+            msg += f" for arguments ({_describe(pos[1:], kws)})"
+    else:
+        msg = f"no implementation of {what} {ov.name}() for argument types ({_describe(pos, kws)})"
+    if last_error:
+        msg += f": {last_error}"
+    ov.impls[plain] = (None, _DIAG_TYPING, msg)
+
+
+# ---- objmode ---------------------------------------------------------------------
+
+class _ObjModeContext:
+    """`with objmode(x="float64[:]"):` in compiled code (see hpcjit.objmode_blocks).
+    Called from Python (or with DISABLE_JIT) the block just runs."""
+
+    def __init__(self, **outputs):
+        self.outputs = outputs
+
+    def __call__(self, *args, **outputs):
+        if args:
+            raise TypeError("objmode() takes output types as keyword arguments only")
+        return _ObjModeContext(**outputs)
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+
+objmode = _ObjModeContext()
+
+__all__ = ["register_jitable", "overload", "overload_method", "overload_attribute", "intrinsic",
+           "objmode"]

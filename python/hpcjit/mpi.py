@@ -475,9 +475,9 @@ def _form_groups():
     """Split the world by architecture key; collective."""
     global _group
     import hashlib
-    from . import _compiler
+    from .cache import _target  # the node's target info, memoised beside the cache
     lib = _lib
-    t = _compiler.target_info()
+    t = _target()
     key = lib.arch_key(t.get("cpu"), t.get("features"))
     h = int.from_bytes(hashlib.sha1(key.encode()).digest()[:7], "little")
     keys = np.empty(lib.size(), np.int64)
@@ -522,7 +522,6 @@ def _install_compile_hook():
 
 def _collective_compile(orig, me, disp, argcodes, rettype):
     lib = _lib
-    from . import _compiler
     name = disp.py_func.__qualname__
     key = (disp.py_func.__module__, name, tuple(argcodes), rettype)
     if lib.rank(_group) == 0:
@@ -555,7 +554,8 @@ def _collective_compile(orig, me, disp, argcodes, rettype):
         _stats["compiled"] += 1
         return res
     res = dict(data)
-    res["address"] = _compiler.load(data["object"], data["entry_symbol"])
+    from .cache import load_object  # the runtime's loader: no libLLVM on this rank
+    res["address"] = load_object(data["object"], data["entry_symbol"])
     _stats["received"] += 1
     if _debug():
         print(f"hpcjit: rank {me} received {name} {res.get('signature')} from rank "

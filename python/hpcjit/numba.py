@@ -60,7 +60,7 @@ _LATER = "not supported by hpcjit yet"
 UNSUPPORTED = {
     "numba": {
         "vectorize": "", "guvectorize": "", "cfunc": "", "stencil": "",
-        "objmode": "hpcjit compiles nopython code only", "literal_unroll": "",
+        "literal_unroll": "",
         "literally": "", "jit_module": "", "generated_jit": "removed in Numba 0.59 too",
         "gdb": "", "gdb_breakpoint": "", "gdb_init": "", "carray": "", "farray": "",
         "deferred_type": "", "pndindex": "", "ffi": "",
@@ -68,8 +68,7 @@ UNSUPPORTED = {
     "numba.typed": {"typedlist": "", "typeddict": ""},
     "numba.experimental": {"structref": "", "function_type": ""},
     "numba.extending": {
-        "overload": "", "overload_method": "", "overload_attribute": "", "overload_classmethod": "",
-        "intrinsic": "", "register_jitable": "", "typeof_impl": "", "type_callable": "",
+        "overload_classmethod": "", "typeof_impl": "", "type_callable": "",
         "models": "", "register_model": "", "make_attribute_wrapper": "", "box": "", "unbox": "",
         "NativeValue": "", "lower_builtin": "", "lower_cast": "", "lower_getattr": "",
         "lower_getattr_generic": "", "lower_setattr": "", "infer": "", "infer_getattr": "",

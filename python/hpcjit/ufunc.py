@@ -81,12 +81,11 @@ class _Kernel:
     def compile(self, argcodes, retcode=None):
         from . import _compiler, compiler
 
-        funcs, entry = compiler.gather(self.disp)
         for c in argcodes:
             if c not in _CODE_TYPES:
                 raise errors.TypingError(f"vectorize: the arguments of {self.func.__name__} must be "
                                          f"numbers, not {c!r}")
-        res = _compiler.compile(funcs, entry, list(argcodes), retcode, False, False, True)
+        res = compiler.compile_funcs(self.disp, list(argcodes), retcode, False, False, True)
         ret = res["rettype"]
         if ret not in _CODE_TYPES:
             raise errors.TypingError(f"vectorize: {self.func.__name__} must return a number")
@@ -328,8 +327,7 @@ def guvectorize(ftylist, signature, identity=None, target="cpu", writable_args=(
                     nums.append(_typenum(code))
             # views are passed with any layout
             args = [c[:3] + "A" if c[:1] in ("a", "r") else c for c in args]
-            funcs, entry = compiler.gather(disp)
-            res = _compiler.compile(funcs, entry, list(args), None, False, False, False)
+            res = compiler.compile_funcs(disp, list(args), None, False, False, False)
             loops.append((tuple(nums), res["address"]))
             argdims = dims
         return _core.make_gufunc(func.__name__, func.__doc__ or "", signature.replace(" ", ""), nin, nout,
@@ -373,8 +371,7 @@ class CFunc:
                             f"{func.__name__}() takes {func.__code__.co_argcount}")
         ctys = [_ctype(c) for c in args]
         self._ret, self._args = ret, tuple(args)
-        funcs, entry = compiler.gather(self._disp)
-        res = _compiler.compile(funcs, entry, list(args), ret, False, False, False, True)
+        res = compiler.compile_funcs(self._disp, list(args), ret, False, False, False, True)
         self.address = res["address"]
         self.native_name = res["entry_symbol"]
         self._ir = None
@@ -392,8 +389,7 @@ class CFunc:
         if self._ir is None:
             from . import _compiler, compiler
 
-            funcs, entry = compiler.gather(self._disp)
-            res = _compiler.compile(funcs, entry, list(self._args), self._ret, True, False, False, True)
+            res = compiler.compile_funcs(self._disp, list(self._args), self._ret, True, False, False, True)
             self._ir = res["llvm_ir"]
         return self._ir
 

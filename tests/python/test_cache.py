@@ -105,7 +105,7 @@ def test_hit_in_fresh_process(tmp_path):
     # the counts at exit (HPCJIT_DEBUG_COMPILE)
     assert "hpcjit: cache: 1 hit(s)" in r2.stderr
     # the arch subdirectory is named after the CPU
-    (arch,) = [p.name for p in cd.iterdir()]
+    (arch,) = [p.name for p in cd.iterdir() if p.name != "targets"]
     assert arch == cache.arch_dir_name()
 
 
@@ -177,7 +177,8 @@ def test_target_overrides_are_keys(tmp_path):
     run(prog, cd)
     r = run(prog, cd, {"HPCJIT_CPU_NAME": "x86-64", "HPCJIT_CPU_FEATURES": "+sse2"})
     assert compiles(r) == 1 and hits(r) == 0
-    assert len([p for p in cd.iterdir()]) == 2  # one subdirectory per architecture
+    # one subdirectory per architecture (and the target memos)
+    assert len([p for p in cd.iterdir() if p.name != "targets"]) == 2
     r = run(prog, cd, {"HPCJIT_OPT": "1"})
     assert compiles(r) == 1 and hits(r) == 0
     r = run(prog, cd, {"HPCJIT_CPU_NAME": "x86-64", "HPCJIT_CPU_FEATURES": "+sse2"})
@@ -203,7 +204,7 @@ def test_target_change_in_process(tmp_path):
     prog = write_prog(tmp_path, main=SWITCH_MAIN, name="switch.py")
     cd = tmp_path / "cache"
     run(prog, cd)
-    dirs = sorted(p.name for p in cd.iterdir())
+    dirs = sorted(p.name for p in cd.iterdir() if p.name != "targets")
     assert len(dirs) == 2 and any(d.startswith("x86-64-") for d in dirs), dirs
     other = [p for p in entries(cd) if p.name.startswith("other-")]
     assert len(other) == 1 and other[0].parent.name.startswith("x86-64-")
@@ -344,7 +345,7 @@ import os, signal
 from hpcjit import cache
 real_write = os.write
 def half_write(fd, data):
-    if len(data) < 200:        # the lock file's line
+    if bytes(data[:8]) != cache.MAGIC:  # the lock file's line, the target memo
         return real_write(fd, data)
     real_write(fd, bytes(data[:len(data) // 2]))
     os.kill(os.getpid(), signal.SIGKILL)
@@ -699,3 +700,167 @@ def test_files_of_another_user(tmp_path):
     r = run(prog, cd2)
     assert "belongs to uid 12345" in r.stderr and compiles(r) == 1
     assert entries(cd2) == []
+
+
+# ---- the runtime's object loader (runtime/objload.c) ---------------------------------------
+
+LOADER_BODY = """
+import cmath, math, sys
+import numpy as np
+from hpcjit import njit, prange
+
+@njit(cache=True)
+def k_libm(a):
+    s = 0.0
+    for x in a:
+        s += math.sin(x) + math.exp(-x) + math.atan2(x, 2.0) + x ** 3
+    return s
+
+@njit(cache=True)
+def k_powi(x, n):
+    return x ** n
+
+@njit(cache=True)
+def k_complex(a, b):
+    return a / b + a * b
+
+@njit(cache=True)
+def k_raise(n):
+    if n < 0:
+        raise ValueError("negative n")
+    return n * 2
+
+@njit(cache=True, parallel=True)
+def k_prange(a):
+    s = 0.0
+    for i in prange(a.shape[0]):
+        s += a[i] * 2.0
+    return s
+
+@njit(cache=True)
+def k_array(n):
+    out = np.empty((n, 3))
+    for i in range(n):
+        for j in range(3):
+            out[i, j] = i * 3 + j
+    return out.sum(axis=0)
+
+@njit(cache=True)
+def k_containers(n):
+    l = [i * i for i in range(n)]
+    d = {}
+    for i in range(n):
+        d[i % 7] = d.get(i % 7, 0) + l[i]
+    t = 0
+    for k in d:
+        t += k * d[k]
+    return t + len(set(l))
+
+@njit(cache=True)
+def k_const_tables(i):
+    t = (1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5)
+    return t[i % 8] * 2.0
+
+a = np.linspace(0.0, 3.0, 101)
+checks = [(k_libm, (a,)), (k_powi, (1.5, 7)), (k_complex, (1 + 2j, 3 - 1j)), (k_raise, (4,)),
+          (k_prange, (a,)), (k_array, (9,)), (k_containers, (50,)), (k_const_tables, (13,))]
+for f, args in checks:
+    got, exp = f(*args), f.py_func(*args)
+    assert np.allclose(got, exp, rtol=1e-12, atol=0), (f.__name__, got, exp)
+try:
+    k_raise(-1)
+except ValueError as e:
+    assert "negative n" in str(e)
+else:
+    raise AssertionError("no ValueError")
+print("RESULT", " ".join(f._infos[-1]["cache"] for f, _ in checks), "llvm" if "hpcjit._compiler" in sys.modules else "nollvm", flush=True)
+"""
+
+
+def test_object_loader_hits_without_llvm(tmp_path):
+    """Objects of every kind of code (libm calls, compiler-rt helpers,
+    complex numbers, exceptions, prange, arrays, containers, constant
+    tables) loaded by the runtime's ELF loader in a fresh process: right
+    results, and libLLVM never imported."""
+    prog = write_prog(tmp_path, body=LOADER_BODY, main="", name="loader.py")
+    cd = tmp_path / "cache"
+    r1 = run(prog, cd)
+    assert r1.stdout.split()[1:9] == ["miss"] * 8, r1.stdout
+    r2 = run(prog, cd)
+    out = r2.stdout.split()
+    assert out[1:9] == ["hit"] * 8, r2.stdout + r2.stderr
+    assert out[9] == "nollvm", r2.stderr
+    assert "(0 through LLVM)" in r2.stderr, r2.stderr
+    # forced through LLVM: the same results
+    r3 = run(prog, cd, env={"HPCJIT_OBJECT_LOADER": "llvm"})
+    assert r3.stdout.split()[1:9] == ["hit"] * 8
+    assert "(8 through LLVM)" in r3.stderr, r3.stderr
+
+
+def test_target_memo_written_and_used(tmp_path):
+    """The node's target info is kept beside the entries and read back."""
+    prog = write_prog(tmp_path)
+    cd = tmp_path / "cache"
+    run(prog, cd)
+    memos = list((cd / "targets").glob("*.target"))
+    assert len(memos) == 1
+    r = run(prog, cd)
+    assert hits(r) == 1
+    # a damaged memo is ignored (and the target asked of LLVM again)
+    memos[0].write_bytes(b"garbage")
+    r = run(prog, cd)
+    assert hits(r) == 1
+    # cache clear removes it too
+    subprocess.run([sys.executable, "-m", "hpcjit.cache", "clear"], check=True, capture_output=True,
+                   env=dict(os.environ, HPCJIT_CACHE_DIR=str(cd),
+                            PYTHONPATH=os.pathsep.join(p for p in sys.path if p)))
+    assert not list((cd / "targets").glob("*.target"))
+
+
+GARBAGE_MAIN = """
+import random, sys
+from hpcjit import _core
+obj = open(sys.argv[1], "rb").read()
+sym = sys.argv[2]
+assert _core._load_object(obj, sym)
+rng = random.Random(7)
+refused = 0
+for n in (0, 1, 16, 63, 64, len(obj) // 2, len(obj) - 1):
+    try:
+        _core._load_object(obj[:n], sym)
+    except ImportError:
+        refused += 1
+for _ in range(3000):
+    b = bytearray(obj)
+    for _ in range(rng.randint(1, 4)):
+        i = rng.randrange(64) if rng.random() < 0.3 else rng.randrange(len(b))
+        b[i] = rng.randrange(256)
+    try:
+        _core._load_object(bytes(b), sym)  # loaded or refused: never run
+    except ImportError:
+        refused += 1
+try:
+    _core._load_object(obj, "no_such_symbol")
+except ImportError as e:
+    assert "does not define" in str(e)
+print("RESULT", refused)
+"""
+
+
+def test_object_loader_refuses_damaged_objects(tmp_path):
+    """Truncated and randomly damaged objects are refused with a reason
+    or loaded (never run), never a crash."""
+    prog = write_prog(tmp_path)
+    cd = tmp_path / "cache"
+    run(prog, cd)
+    (entry,) = entries(cd)
+    _, meta, obj = cache.decode(entry.read_bytes())
+    objfile = tmp_path / "k.o"
+    objfile.write_bytes(obj)
+    p = tmp_path / "garbage.py"
+    p.write_text(GARBAGE_MAIN)
+    e = dict(os.environ, PYTHONPATH=os.pathsep.join(q for q in sys.path if q))
+    r = subprocess.run([sys.executable, str(p), str(objfile), meta["entry_symbol"]], env=e,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert int(r.stdout.split()[1]) >= 7

@@ -76,7 +76,26 @@ typedef struct HjOptions {
     int deterministic;  /* parallel reductions bitwise identical for any thread
                            count (deterministic=True or HPCJIT_DETERMINISTIC=1) */
     int schedule_dynamic; /* schedule="dynamic": prange chunks taken in turn   */
+    int no_signal_poll;   /* poll_signals=False: loops do not answer signals    */
 } HjOptions;
+
+/* What a stub function (HjFunction.stub) does. */
+typedef enum HjStubKind {
+    HJ_STUB_NONE = 0, /* an ordinary def: source is compiled                    */
+    HJ_STUB_OVERLOAD, /* hpcjit.extending.overload/overload_method/overload_attribute
+                         (and @intrinsic): impls, nimpls                        */
+    HJ_STUB_PYCALL,   /* an objmode block: handle, ret_typecode                 */
+} HjStubKind;
+
+/* One resolution of an overload stub for one argument key (see
+ * infer_extend.c for the key's spelling): call funcs[func], or, when func
+ * is -1, fail with diag_kind and message (the typing function declined). */
+typedef struct HjStubImpl {
+    const char *key;
+    int func;
+    int diag_kind;       /* HjDiagKind when func is -1 */
+    const char *message; /* when func is -1 */
+} HjStubImpl;
 
 /* One Python function that may be compiled. */
 typedef struct HjFunction {
@@ -89,6 +108,12 @@ typedef struct HjFunction {
     const HjEnvEntry *env;  /* globals, closure cells and builtins it names    */
     int nenv;
     HjOptions options;
+    /* stubs (source unused): overloads and objmode blocks (HjStubKind) */
+    int stub;
+    const HjStubImpl *impls; /* HJ_STUB_OVERLOAD: the resolutions so far   */
+    int nimpls;
+    int64_t handle;            /* HJ_STUB_PYCALL: the block's number (hpcjit.extending) */
+    const char *ret_typecode;  /* HJ_STUB_PYCALL: the outputs, a tuple typecode */
 } HjFunction;
 
 /* The target machine of a compilation. */
@@ -147,6 +172,10 @@ typedef struct HjResult {
     int diag_line, diag_col;
     double seconds_frontend, seconds_llvm; /* for HPCJIT_DEBUG_COMPILE         */
     int uses_mpi;          /* calls hpcjit.mpi: Python starts MPI before running it */
+    /* on failure: an overload stub met an argument key it has no resolution
+     * for: "<func index>\t<key>" (malloc); Python resolves it and compiles
+     * again (python/hpcjit/extending.py) */
+    char *need_overload;
 } HjResult;
 
 /* Compile one specialisation.  Returns 0 on success, -1 with

@@ -1,0 +1,241 @@
+/* infer_extend.c - calls to stub functions (HjFunction.stub): Numba's
+ * extension API (hpcjit.extending: overload, overload_method,
+ * overload_attribute, intrinsic) and objmode blocks.
+ *
+ * An overload's typing function is Python, run at compile time with the
+ * argument types.  The compiler never calls Python (compiler.h), so the
+ * stub carries the resolutions Python has made so far, keyed by the
+ * argument types; a call whose key has none fails the compilation with
+ * HjResult.need_overload set, and Python resolves that key (calls the
+ * typing function, compiles the implementation it returns as a jitted
+ * function) and compiles again.  A key is one token per argument, joined
+ * by '\t':
+ *
+ *     [name=]typecode[\x01literal]      literal: "i<int>" or "b<0|1>"
+ *
+ * (name= for keyword arguments; the literal suffix for integer and bool
+ * constants).  The key with literals is looked up first, then the one
+ * without.  A method's receiver is the first argument. */
+#include "infer.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The key of the call's arguments; NULL (diagnostic given) when one has
+ * no typecode; *unk when one is not known yet.  `self` (a method's
+ * receiver, or an attribute's object) comes first. */
+static char *call_key(Inf *I, Node *n, Node *self, const HjFunction *hf, bool literals,
+                      bool *unk) {
+    StrBuf b;
+    sb_init(&b);
+    int na = n ? n->args.len : 0, nk = n ? n->keywords.len : 0;
+    int total = (self ? 1 : 0) + na + nk;
+    bool fin = I->final;
+    I->final = false; /* typed again when the implementation is called */
+    for (int i = 0; i < total; i++) {
+        Node *e = NULL;
+        const char *kw = NULL;
+        if (self && i == 0)
+            e = self;
+        else if (i - (self ? 1 : 0) < na)
+            e = VEC_AT(n->args, i - (self ? 1 : 0));
+        else {
+            Node *k = VEC_AT(n->keywords, i - (self ? 1 : 0) - na);
+            kw = k->name;
+            e = k->a;
+        }
+        Node *tmp = e;
+        Type *t = infer_expr_opt(I, &tmp);
+        if (!t)
+            goto fail;
+        if (IS_UNK(t)) {
+            *unk = true;
+            goto fail;
+        }
+        if (i)
+            sb_putc(&b, '\t');
+        if (kw) {
+            sb_puts(&b, kw);
+            sb_putc(&b, '=');
+        }
+        size_t before = b.len;
+        ty_typecode(&b, t);
+        if (b.len == before) {
+            infer_fail(I, HJ_DIAG_TYPING, e, "%s() cannot take %s (only values with a typecode: "
+                       "numbers, arrays, tuples, None, containers)", hf->name, infer_tyname(I, t));
+            goto fail;
+        }
+        if (literals && e->kind == N_CONST && (e->cval.kind == CVAL_INT || e->cval.kind == CVAL_BOOL)
+            && !e->cval.overflow) {
+            char lit[40];
+            snprintf(lit, sizeof lit, "\x01%c%lld", e->cval.kind == CVAL_INT ? 'i' : 'b',
+                     (long long)e->cval.i);
+            sb_puts(&b, lit);
+        }
+    }
+    I->final = fin;
+    {
+        char *key = arena_strdup(I->a, b.s ? b.s : "");
+        sb_free(&b);
+        return key;
+    }
+fail:
+    I->final = fin;
+    sb_free(&b);
+    return NULL;
+}
+
+static const HjStubImpl *find_impl(const HjFunction *hf, const char *key) {
+    for (int i = 0; i < hf->nimpls; i++)
+        if (strcmp(hf->impls[i].key, key) == 0)
+            return &hf->impls[i];
+    return NULL;
+}
+
+/* The implementation of stub `func` for the call `n` (and self), as a
+ * function index; -1 with a diagnostic, -2 when an argument type is not
+ * known yet. */
+static int resolve(Inf *I, Node *at, Node *n, Node *self, int func) {
+    const HjFunction *hf = &I->c->req->funcs[func];
+    bool unk = false;
+    char *lit = call_key(I, n, self, hf, true, &unk);
+    if (!lit)
+        return unk ? -2 : -1;
+    char *plain = call_key(I, n, self, hf, false, &unk);
+    if (!plain)
+        return unk ? -2 : -1;
+    const HjStubImpl *im = find_impl(hf, lit);
+    if (!im)
+        im = find_impl(hf, plain);
+    if (!im) {
+        /* Python resolves the literal key (it knows both) and compiles again */
+        I->c->need_overload = arena_printf(I->a, "%d\t%s", func, lit);
+        infer_fail(I, HJ_DIAG_TYPING, at, "no implementation of %s() for these argument types "
+                   "(hpcjit.extending resolves it)", hf->name);
+        return -1;
+    }
+    if (im->func < 0) {
+        infer_fail(I, im->diag_kind ? (HjDiagKind)im->diag_kind : HJ_DIAG_TYPING, at, "%s",
+                   im->message ? im->message : "no implementation");
+        return -1;
+    }
+    return im->func;
+}
+
+/* A call to stub `func`: an overload (through the implementation the
+ * typing function chose) or an objmode block. */
+Type *infer_stub_call(Inf *I, Node *n, int func) {
+    const HjFunction *hf = &I->c->req->funcs[func];
+    Node *self = NULL;
+    if (n->a && n->a->kind == N_ATTRIBUTE && n->a->attr_kind == ATTR_OVERLOAD_METHOD)
+        self = n->a->a;
+    if (hf->stub == HJ_STUB_PYCALL) {
+        if (n->keywords.len)
+            return UNSUP(I, n, "objmode block called with keywords");
+        Type **tys = arena_alloc(I->a, sizeof(Type *) * (size_t)(n->args.len + 1));
+        for (int i = 0; i < n->args.len; i++) {
+            Node **pa = (Node **)&VEC_AT(n->args, i);
+            Type *t = infer_expr(I, pa);
+            if (!t)
+                return NULL;
+            if (IS_UNK(t))
+                return t;
+            StrBuf b;
+            sb_init(&b);
+            ty_typecode(&b, t);
+            bool ok = b.len > 0;
+            sb_free(&b);
+            if (!ok)
+                return UNSUP(I, *pa, "objmode: variable of type %s cannot be passed to the object "
+                             "mode block (only numbers, arrays, tuples, None, containers)",
+                             infer_tyname(I, t));
+            tys[i] = t;
+        }
+        const char *p = hf->ret_typecode;
+        Type *ret = p ? ty_from_typecode(I->tc, &p) : NULL;
+        if (!ret || *p)
+            return UNSUP(I, n, "objmode: bad output typecode");
+        n->call_kind = CALL_PYCALL;
+        n->cval.i = func;
+        return ret;
+    }
+    int impl = resolve(I, n, n, self, func);
+    if (impl == -2)
+        return TY_UNK(I);
+    if (impl < 0)
+        return NULL;
+    if (!self)
+        return infer_func_call(I, n, impl);
+    /* a method: the receiver becomes the first argument, on a copy of the
+     * call until the final pass (earlier passes keep the tree's shape) */
+    Node *call = ast_new(I->a, N_CALL, n->loc);
+    call->a = n->a;
+    vec_push(I->a, &call->args, self);
+    for (int i = 0; i < n->args.len; i++)
+        vec_push(I->a, &call->args, VEC_AT(n->args, i));
+    call->keywords = n->keywords;
+    Type *t = infer_func_call(I, call, impl);
+    if (t && I->final) {
+        n->args = call->args;
+        n->keywords = call->keywords;
+        n->call_kind = call->call_kind;
+        n->spec = call->spec;
+    }
+    return t;
+}
+
+static int env_stub(const HjFunction *hf, const char *prefix, const char *name) {
+    size_t lp = strlen(prefix);
+    for (int i = 0; i < hf->nenv; i++) {
+        const HjEnvEntry *e = &hf->env[i];
+        if (e->kind == HJ_ENV_FUNC && e->name && strncmp(e->name, prefix, lp) == 0 &&
+            strcmp(e->name + lp, name) == 0)
+            return e->func;
+    }
+    return -1;
+}
+
+/* An overload of a function hpcjit has no builtin for, by qualified name
+ * ("numpy.foo" reached as np.foo or imported): its stub, or -1. */
+int infer_extend_named(Inf *I, const char *qualname) {
+    return I->s && I->s->hf ? env_stub(I->s->hf, "<overload>", qualname) : -1;
+}
+
+/* `obj.name` that hpcjit has no attribute for: an overload_method (typed
+ * as the stub, called with obj first) or an overload_attribute (the node
+ * becomes a call of the implementation on obj in the final pass).  False
+ * when neither names it. */
+bool infer_extend_attr(Inf *I, Node *n, Type *base, Type **out) {
+    (void)base;
+    if (!I->s || !I->s->hf)
+        return false;
+    int m = env_stub(I->s->hf, "<method>", n->name);
+    if (m >= 0) {
+        n->attr_kind = ATTR_OVERLOAD_METHOD;
+        *out = ty_function(I->tc, m);
+        return true;
+    }
+    int f = env_stub(I->s->hf, "<attr>", n->name);
+    if (f < 0)
+        return false;
+    int impl = resolve(I, n, NULL, n->a, f);
+    if (impl == -2) {
+        *out = TY_UNK(I);
+        return true;
+    }
+    if (impl < 0) {
+        *out = NULL;
+        return true;
+    }
+    Node *call = ast_new(I->a, N_CALL, n->loc);
+    vec_push(I->a, &call->args, n->a);
+    Type *t = infer_func_call(I, call, impl);
+    if (t && I->final) {
+        n->kind = N_CALL; /* n->a stays the object, typed; lowering reads args */
+        n->args = call->args;
+        n->call_kind = call->call_kind;
+        n->spec = call->spec;
+    }
+    *out = t;
+    return true;
+}

@@ -1,0 +1,298 @@
+"""hpcjit.extending: overload, overload_method, overload_attribute and
+@intrinsic, written as libraries write them; every compiled function is
+checked against its py_func (which calls the plain Python function)."""
+import math
+
+import numpy as np
+import pytest
+
+hpcjit = pytest.importorskip("hpcjit")
+from conftest import check  # noqa: E402
+
+SHIM = getattr(hpcjit, "__hpcjit_numba_shim__", False)
+if SHIM:
+    from numba.core import errors, types
+    from numba.extending import intrinsic, overload, overload_attribute, overload_method
+else:
+    from hpcjit import errors, types
+    from hpcjit.extending import intrinsic, overload, overload_attribute, overload_method
+njit = hpcjit.njit
+
+
+# ---- a library function with per-type implementations ----------------------------
+
+def clip_unit(x):
+    """The pure Python version (what py_func calls)."""
+    if isinstance(x, np.ndarray):
+        return np.minimum(np.maximum(x, 0.0), 1.0)
+    return min(max(x, 0.0), 1.0)
+
+
+@overload(clip_unit)
+def _ol_clip_unit(x):
+    if isinstance(x, (types.Float, types.Integer)):
+        def impl(x):
+            return min(max(x, 0.0), 1.0)
+        return impl
+    if isinstance(x, types.Array) and isinstance(x.dtype, types.Float):
+        def impl(x):
+            out = np.empty_like(x)
+            flat_in = x.ravel()
+            flat_out = out.ravel()
+            for i in range(flat_in.size):
+                flat_out[i] = min(max(flat_in[i], 0.0), 1.0)
+            return out
+        return impl
+    return None
+
+
+@njit
+def use_clip(a, s):
+    return clip_unit(a), clip_unit(s), clip_unit(3)
+
+
+def test_overload_scalars_and_arrays():
+    check(use_clip, np.array([-1.0, 0.25, 7.0]), 0.5)
+    check(use_clip, np.linspace(-2.0, 2.0, 12).reshape(3, 4), -4.0)
+
+
+@njit
+def clip_tuple(t):
+    return clip_unit(t)
+
+
+def test_overload_declined_is_a_located_typing_error():
+    with pytest.raises(errors.TypingError) as ei:
+        clip_tuple((1, 2))
+    if not SHIM:
+        assert "clip_unit" in str(ei.value) and "test_extending.py" in str(ei.value)
+
+
+# ---- keyword arguments, defaults and jit_options --------------------------------
+
+def scaled_norm(v, scale=1.0, squared=False):
+    s = 0.0
+    for x in v:
+        s += x * x
+    s *= scale
+    return s if squared else math.sqrt(s)
+
+
+@overload(scaled_norm, jit_options={"fastmath": False})
+def _ol_scaled_norm(v, scale=1.0, squared=False):
+    if not (isinstance(v, types.Array) and v.ndim == 1):
+        return None
+
+    def impl(v, scale=1.0, squared=False):
+        s = 0.0
+        for x in v:
+            s += x * x
+        s *= scale
+        return s if squared else math.sqrt(s)
+    return impl
+
+
+@njit
+def norms(v):
+    return scaled_norm(v), scaled_norm(v, 2.0), scaled_norm(v, squared=True), \
+        scaled_norm(v, scale=0.5, squared=True)
+
+
+def test_overload_keywords_and_defaults():
+    check(norms, np.array([3.0, 4.0, 12.0]))
+
+
+# ---- the types a typing function sees -----------------------------------------------
+
+def describe(x):
+    return 0
+
+
+SEEN = []
+
+
+@overload(describe)
+def _ol_describe(x):
+    SEEN.append(x)
+    if isinstance(x, types.Array):
+        code = 100 * x.ndim + (1 if x.layout == "C" else 2 if x.layout == "F" else 3)
+    elif isinstance(x, types.Boolean):
+        code = 7
+    elif isinstance(x, types.Integer):
+        code = 1000 + x.bitwidth
+    elif isinstance(x, types.Float):
+        code = 2000 + x.bitwidth
+    elif isinstance(x, types.BaseTuple):
+        code = 3000 + len(x)
+    elif isinstance(x, types.NoneType):
+        code = 4000
+    else:
+        return None
+
+    def impl(x):
+        return code
+    return impl
+
+
+@njit
+def describe_all(a, b, c):
+    return (describe(a), describe(b), describe(c), describe(a[0]), describe(True),
+            describe(np.float32(1.0)), describe((1, 2.0)), describe(None), describe(a.T))
+
+
+def test_overload_argument_types():
+    a = np.zeros((3, 4))
+    got = describe_all(a, np.zeros((4, 4))[::2, ::2], np.int32(3))
+    assert got == (201, 203, 1032, 101, 7, 2032, 3002, 4000, 202)
+    assert all(isinstance(t, types.Type) for t in SEEN)
+
+
+# ---- prefer_literal -------------------------------------------------------------------
+
+def power_of(x, n):
+    return x ** n
+
+
+@overload(power_of, prefer_literal=True)
+def _ol_power_of(x, n):
+    if isinstance(n, types.IntegerLiteral):
+        k = n.literal_value
+        if k == 2:
+            def impl(x, n):
+                return x * x
+            return impl
+
+    def impl(x, n):
+        return x ** n
+    return impl
+
+
+@njit
+def powers(x, m):
+    return power_of(x, 2), power_of(x, 3), power_of(x, m)
+
+
+def test_overload_prefer_literal():
+    check(powers, 1.5, 4)
+
+
+# ---- overloading a NumPy function hpcjit lacks ---------------------------------------
+
+def _np_fix_py(x):
+    return np.fix(x)
+
+
+@overload(np.fix)
+def _ol_np_fix(x):
+    if isinstance(x, types.Float):
+        def impl(x):
+            return np.floor(x) if x >= 0 else np.ceil(x)
+        return impl
+
+
+@njit
+def fix_scalars(x, y):
+    return np.fix(x), np.fix(y)
+
+
+def test_overload_numpy_function():
+    check(fix_scalars, 2.7, -2.7)
+
+
+# ---- methods and attributes -----------------------------------------------------------
+
+@overload_method(types.Array, "sumsq")
+def _ol_sumsq(a, start=0.0):
+    if isinstance(a.dtype, (types.Float, types.Integer)):
+        def impl(a, start=0.0):
+            s = start
+            for x in a.ravel():
+                s += x * x
+            return s
+        return impl
+
+
+@overload_attribute(types.Array, "ncols")
+def _ol_ncols(a):
+    if a.ndim == 2:
+        def impl(a):
+            return a.shape[1]
+        return impl
+
+
+@njit
+def methods(a):
+    return a.sumsq(), a.sumsq(1.0), a.sumsq(start=2.0), a.ncols
+
+
+def test_overload_method_and_attribute():
+    a = np.arange(12.0).reshape(3, 4)
+    got = methods(a)
+    exp = ((a * a).sum(), (a * a).sum() + 1.0, (a * a).sum() + 2.0, 4)
+    assert got == exp
+
+
+@njit
+def attr_of_1d(a):
+    return a.ncols
+
+
+def test_overload_attribute_declined():
+    with pytest.raises(errors.TypingError):
+        attr_of_1d(np.zeros(3))
+
+
+# ---- overloads calling overloads and jitted functions ----------------------------------
+
+@njit
+def _helper(x):
+    return 2 * x
+
+
+def double_clip(x):
+    return 2 * clip_unit(x)
+
+
+@overload(double_clip)
+def _ol_double_clip(x):
+    def impl(x):
+        return _helper(clip_unit(x))
+    return impl
+
+
+@njit
+def chained(v):
+    s = 0.0
+    for x in v:
+        s += double_clip(x)
+    return s
+
+
+def test_overload_chains():
+    check(chained, np.array([-1.0, 0.3, 0.9, 5.0]))
+
+
+# ---- intrinsic --------------------------------------------------------------------------
+
+@intrinsic
+def _add_one(typingctx, x):
+    if not isinstance(x, types.Integer):
+        return None
+    sig = x(x)
+
+    def codegen(context, builder, signature, args):
+        return builder.add(args[0], context.get_constant(signature.return_type, 1))
+    return sig, codegen
+
+
+@njit
+def use_intrinsic(x):
+    return _add_one(x)
+
+
+@pytest.mark.numba_skip("hpcjit cannot run llvmlite codegen: checks its located error")
+def test_intrinsic_codegen_is_a_located_unsupported_error():
+    with pytest.raises(errors.UnsupportedError) as ei:
+        use_intrinsic(3)
+    msg = str(ei.value)
+    assert "@intrinsic _add_one" in msg and "int64" in msg and "test_extending.py" in msg
