@@ -147,6 +147,7 @@ def _classify(value, gather):
         if value is exp._jc_alloc:
             return ("builtin", "hpcjit.experimental.$jc_alloc")
         if isinstance(value, exp.JitClassType):
+            gather.jitclasses.add(value._id)
             return ("builtin", f"$jcclass:{value._id}")
     if isinstance(value, type) and issubclass(value, tuple) and value is not tuple:
         header = _core._nt_header(value)  # a named tuple class: "N<id>:<name>:<fields>:"
@@ -212,10 +213,6 @@ def _env(py_func, gather):
         if value is missing:
             continue  # an attribute name, or truly undefined: the compiler says which
         env.append((name,) + _classify(value, gather))
-    exp = sys.modules.get("hpcjit.experimental")
-    if exp is not None:  # every jitclass's hidden globals (experimental.py)
-        for cls in exp._classes:
-            env += cls._env(gather)
     return env
 
 
@@ -425,6 +422,31 @@ class _Gather:
         self.keep = []  # the dispatchers, so that ids stay unique meanwhile
         self.stubs = {}  # func index -> extending._Overload
         self._named = None
+        self.jitclasses = set()  # ids of the jitclasses met (experimental.py)
+
+    def add_entry(self, disp, argcodes=()):
+        """add(disp), then the hidden globals of every jitclass the
+        functions or the argument types name, in every function's
+        environment (compiler/infer/infer_jitclass.c)."""
+        import re
+        entry = self.add(disp)
+        exp = sys.modules.get("hpcjit.experimental")
+        if exp is None:
+            return entry
+        ids = lambda text: {int(m) for m in re.findall(r"J(\d+)", text) if int(m) < len(exp._classes)}
+        for code in argcodes:
+            self.jitclasses |= ids(code)
+        done, extra = set(), []
+        while self.jitclasses - done:
+            for i in sorted(self.jitclasses - done):
+                done.add(i)
+                cls = exp._classes[i]
+                extra += cls._env(self)  # may meet more classes
+                for _, t in cls.spec:
+                    self.jitclasses |= ids(t.typecode)
+        for f in self.funcs:
+            f[6].extend(extra)
+        return entry
 
     def add_stub(self, ov):
         """A stub function for an overload (compiler.h HJ_STUB_OVERLOAD)."""
@@ -495,7 +517,7 @@ class _Gather:
 def gather(disp):
     """(funcs, entry index) in the format _compiler.compile takes."""
     g = _Gather()
-    entry = g.add(disp)
+    entry = g.add_entry(disp)
     return g.funcs, entry
 
 
@@ -510,7 +532,7 @@ def compile_funcs(disp, *args):
     from . import _compiler, extending
     for _ in range(_MAX_RESOLUTIONS):
         g = _Gather()
-        entry = g.add(disp)
+        entry = g.add_entry(disp, args[0] if args else ())
         try:
             return _compiler.compile(g.funcs, entry, *args)
         except errors.HpcjitError as e:
