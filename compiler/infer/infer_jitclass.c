@@ -32,10 +32,27 @@ static char *part(Inf *I, const char *d, int i) {
     return c;
 }
 
+/* The next ';'-separated token of *p (cut in place), or NULL; compilations
+ * may run on several threads, so no strtok. */
+static char *next_tok(char **p) {
+    while (*p && **p == ';')
+        (*p)++;
+    if (!*p || !**p)
+        return NULL;
+    char *tok = *p, *e = strchr(tok, ';');
+    if (e) {
+        *e = '\0';
+        *p = e + 1;
+    } else {
+        *p = NULL;
+    }
+    return tok;
+}
+
 /* Is `name` one of the ';'-separated names of part i? */
 static bool listed(Inf *I, const char *d, int i, const char *name) {
     char *p = part(I, d, i);
-    for (char *tok = p ? strtok(p, ";") : NULL; tok; tok = strtok(NULL, ";"))
+    for (char *tok; (tok = next_tok(&p));)
         if (strcmp(tok, name) == 0)
             return true;
     return false;
@@ -60,7 +77,7 @@ bool infer_jc_resolve(Inf *I, const Node *at, Type *t) {
         return false;
     char *fields = part(I, d, 2);
     PtrVec names = {0}, types = {0};
-    for (char *tok = fields && *fields ? strtok(fields, ";") : NULL; tok; tok = strtok(NULL, ";")) {
+    for (char *tok; (tok = next_tok(&fields));) {
         char *eq = strchr(tok, '=');
         if (!eq)
             return TYPING(I, at, "bad jitclass description"), false;
