@@ -570,7 +570,7 @@ void ty_name(StrBuf *b, const Type *t) {
         ty_name(b, t->item);
         sb_putc(b, ')');
         break;
-    case TY_JITCLASS: sb_printf(b, "instance.jitclass.%s#%d", t->name ? t->name : "?", t->func); break;
+    case TY_JITCLASS: sb_printf(b, "instance.jitclass%s%s#%d", t->name ? "." : "", t->name ? t->name : "", t->func); break;
     case TY_MODULE: sb_printf(b, "Module(%s)", t->name); break;
     case TY_BUILTIN: sb_printf(b, "Function(%s)", builtin_name((BuiltinId)t->builtin)); break;
     case TY_EXC_CLASS: sb_printf(b, "class(%s)", t->name); break;
