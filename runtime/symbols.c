@@ -42,6 +42,7 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(pool_get_thread_id),
     /* search: sorting/searching and np.random (search.c, random.c) */
     RT_SYM(rt_raise_axis),
+    RT_SYM(rt_cov),
     RT_SYM(rt_sort),
     RT_SYM(rt_argsort),
     RT_SYM(rt_unique),

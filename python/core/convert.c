@@ -552,8 +552,20 @@ static PyObject *box_array(CoreState *st, const char *p, HjArray *a)
     if (!a->meminfo) {
         PyArrayObject *par = a->parent;
         if (!par) {
-            PyErr_SetString(PyExc_SystemError, "hpcjit: returned array has neither owner nor parent");
-            return NULL;
+            /* a frozen global array (or a view of one): its items live in
+             * the compiled code, so the caller gets a read-only copy */
+            PyObject *tmp = NULL, *copy = NULL;
+            if (!(descr = PyArray_DescrFromType(tn)))
+                return NULL;
+            /* steals descr */
+            tmp = PyArray_NewFromDescr(&PyArray_Type, descr, nd, shape, strides, a->data, 0, NULL);
+            if (!tmp)
+                return NULL;
+            copy = PyArray_NewCopy((PyArrayObject *)tmp, NPY_CORDER);
+            Py_DECREF(tmp);
+            if (copy)
+                PyArray_CLEARFLAGS((PyArrayObject *)copy, NPY_ARRAY_WRITEABLE);
+            return copy;
         }
         if (PyArray_DATA(par) == a->data && PyArray_NDIM(par) == nd && PyArray_TYPE(par) == tn &&
             memcmp(PyArray_DIMS(par), shape, (size_t)nd * sizeof(npy_intp)) == 0 &&
