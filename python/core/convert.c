@@ -63,6 +63,38 @@ static char dtype_obj_code(PyObject *obj)
     return 0;
 }
 
+/* 'l' for an int that fits int64, 'L' for one above it that fits uint64 (as
+ * Numba types it); larger ones stay 'l' and raise OverflowError when
+ * unboxed.  Ints of up to two 30-bit digits (the common case) are decided
+ * from the object's size alone, so the dispatcher's fast path pays a
+ * compare. */
+static char long_code(PyObject *obj)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    if (PyUnstable_Long_IsCompact((PyLongObject *)obj))
+        return 'l';
+#else
+    Py_ssize_t digits = Py_SIZE(obj);
+    if (digits >= -2 && digits <= 2)
+        return 'l';
+#endif
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (v == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 'l';
+    }
+    if (overflow > 0) {
+        unsigned long long u = PyLong_AsUnsignedLongLong(obj);
+        if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+            PyErr_Clear(); /* above uint64: unboxing as int64 says so */
+            return 'l';
+        }
+        return 'L';
+    }
+    return 'l';
+}
+
 int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
 {
     PyTypeObject *tp = Py_TYPE(obj);
@@ -70,7 +102,7 @@ int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
     if (tp == &PyFloat_Type)
         return put(buf, len, cap, 'd');
     if (tp == &PyLong_Type)
-        return put(buf, len, cap, 'l');
+        return put(buf, len, cap, long_code(obj));
     if (PyArray_Check(obj)) {
         PyArrayObject *arr = (PyArrayObject *)obj;
         char dt = array_dtype(arr);
