@@ -20,6 +20,7 @@
 static const RtSymbol symbol_table[] = {
     RT_SYM(rt_alloc),
     RT_SYM(rt_alloc_zeroed),
+    RT_SYM(rt_alloc_packed),
     RT_SYM(rt_incref),
     RT_SYM(rt_decref),
     RT_SYM(rt_raise),
@@ -32,6 +33,8 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_exc_save),
     RT_SYM(rt_signal_flag_addr),
     RT_SYM(rt_signal_poll),
+    RT_SYM(rt_stack_check),
+    RT_SYM(rt_stack_hint), /* data: a uintptr_t */
     RT_SYM(rt_exc_reraise),
     /* prange loops of parallel=True functions (compiler/lower_parallel.c) */
     RT_SYM(rt_parallel_for),
@@ -296,6 +299,12 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_ops_f32),
     RT_SYM(rt_ops_bool),
     RT_SYM(rt_ops_meminfo),
+    RT_SYM(rt_ops_str),
+    RT_SYM(rt_str_parts_list),
+    RT_SYM(rt_str_minmax),
+    RT_SYM(rt_hash_str),
+    RT_SYM(rt_eq_str),
+    RT_SYM(rt_lt_str),
     { NULL, NULL },
 };
 

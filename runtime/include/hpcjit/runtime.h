@@ -28,7 +28,7 @@ extern "C" {
  * code reads `data` directly and may inline the reference count update. */
 struct HjMemInfo {
     int64_t refcnt;  /* atomic */
-    void *data;      /* 64-byte aligned                                   */
+    void *data;      /* 64-byte aligned (rt_alloc_packed: 8)              */
     int64_t size;    /* bytes                                             */
     void (*dtor)(HjMemInfo *); /* NULL: the default (free the block)       */
     void *dtor_info;
@@ -40,6 +40,10 @@ struct HjMemInfo {
 HjMemInfo *rt_alloc(int64_t nbytes);
 /* Like rt_alloc but the data is zero-filled. */
 HjMemInfo *rt_alloc_zeroed(int64_t nbytes);
+/* As rt_alloc, but the data follows the header directly (8-byte aligned,
+ * no padding to RT_ALIGN): for small objects nothing vectorises over
+ * (strs, hpcjit/str.h), where the padding would double the block. */
+HjMemInfo *rt_alloc_packed(int64_t nbytes);
 void rt_incref(HjMemInfo *mi); /* NULL is ignored */
 void rt_decref(HjMemInfo *mi); /* NULL is ignored; frees at zero */
 /* Immortal objects (constants the compiler emits, such as str literals:
@@ -87,6 +91,12 @@ void rt_exc_clear(void);
  * `raise` in the handler). */
 #define RT_EXC_SAVE_SIZE (RT_EXC_TYPE_MAX + RT_EXC_MSG_MAX)
 int rt_exc_matches(const char *cls);
+/* stack.c: called at the entry of functions on a call cycle with their
+ * frame address: 0, or -1 with RecursionError pending when the thread's
+ * stack is nearly full. */
+int rt_stack_check(void *frame);
+/* Frames at or above this address need no rt_stack_check (stack.c). */
+extern uintptr_t rt_stack_hint;
 void rt_exc_save(char *buf);
 void rt_exc_reraise(const char *buf);
 /* A C callback (@cfunc) cannot raise: write the pending exception to
