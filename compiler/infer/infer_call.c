@@ -71,6 +71,10 @@ static Type *module_attr(Inf *I, Node *n, Type *mod) {
             n->attr_kind = ATTR_MODULE;
             return ty_dtype(I->tc, st);
         }
+        if (strcmp(n->name, "unicode_type") == 0 || strcmp(n->name, "string") == 0) {
+            n->attr_kind = ATTR_MODULE;
+            return ty_dtype(I->tc, T(I, TY_STRING));
+        }
     }
     int b = -1;
     Type *t = infer_qualname_type(I, q, &b);

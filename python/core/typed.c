@@ -20,6 +20,7 @@
 #include "core.h"
 #include "hpcjit/containers.h"
 #include "hpcjit/jitclass.h"
+#include "hpcjit/str.h"
 
 #include <stdalign.h>
 #include <stdlib.h>
@@ -171,6 +172,19 @@ static const struct {
     {"(dl)", hash_dl, eq_dl}, {"(ii)", hash_ii, eq_ii},
 };
 
+/* str items and keys (hpcjit/str.h): one HjMemInfo * */
+static HjMemInfo *str_of(const void *item)
+{
+    HjMemInfo *mi;
+    memcpy(&mi, item, sizeof mi);
+    return mi;
+}
+static uint64_t str_hash(const void *item) { return (uint64_t)rt_str_hash(str_of(item)); }
+static int str_eq(const void *a, const void *b) { return rt_str_eq(str_of(a), str_of(b)) == 1; }
+static int str_lt(const void *a, const void *b) { return rt_str_cmp(str_of(a), str_of(b)) < 0; }
+static const RtItemOps str_ops = {sizeof(HjMemInfo *), sizeof(HjMemInfo *), rt_item_incref_mi,
+                                  rt_item_decref_mi, str_hash, str_eq, str_lt, NULL};
+
 /* The descriptor of items (key: of dict keys, which need a hash) of the
  * typecode tc; NULL with a TypeError. */
 static const RtItemOps *item_ops(const char *tc, int key)
@@ -178,13 +192,15 @@ static const RtItemOps *item_ops(const char *tc, int key)
     const RtItemOps *o = number_ops(tc[0]);
     if (o)
         return o;
+    if (tc[0] == 's' && !tc[1])
+        return &str_ops;
     int tk = -1;
     for (size_t i = 0; key && i < sizeof tuple_keys / sizeof tuple_keys[0]; i++)
         if (strcmp(tuple_keys[i].code, tc) == 0)
             tk = (int)i;
     if (key && tk < 0) {
         PyErr_Format(PyExc_TypeError, "hpcjit: typed.Dict keys of typecode '%.40s' cannot be made from Python yet "
-                     "(numbers and pairs/triples of int64 or float64 can; compiled code makes the others)", tc);
+                     "(numbers, str and pairs/triples of int64 or float64 can; compiled code makes the others)", tc);
         return NULL;
     }
     if (tc[0] == '[' || tc[0] == '#' || tc[0] == '{' || tc[0] == '&' || tc[0] == '<' || tc[0] == 'J')
@@ -693,6 +709,8 @@ static PyObject *dict_getitem(TDict *self, PyObject *key)
     if (r < 0)
         return NULL;
     void *v = r ? rt_dict_lookup(self->mi, kb) : NULL;
+    if (r)
+        release_item(self->ktc, kb); /* a str key was unboxed into a new native str */
     if (!v) {
         PyErr_SetObject(PyExc_KeyError, key);
         return NULL;
@@ -706,7 +724,10 @@ static PyObject *dict_contains(TDict *self, PyObject *key)
     int r = lookup_key(self, key, kb);
     if (r < 0)
         return NULL;
-    return PyBool_FromLong(r && rt_dict_contains(self->mi, kb));
+    int found = r && rt_dict_contains(self->mi, kb);
+    if (r)
+        release_item(self->ktc, kb);
+    return PyBool_FromLong(found);
 }
 
 static PyObject *dict_setitem(TDict *self, PyObject *args)
@@ -738,10 +759,14 @@ static PyObject *dict_delitem(TDict *self, PyObject *key)
     if (r < 0)
         return NULL;
     if (!r || !rt_dict_contains(self->mi, kb)) {
+        if (r)
+            release_item(self->ktc, kb);
         PyErr_SetObject(PyExc_KeyError, key);
         return NULL;
     }
-    if (rt_dict_delitem(self->mi, kb) < 0) {
+    int32_t st = rt_dict_delitem(self->mi, kb);
+    release_item(self->ktc, kb);
+    if (st < 0) {
         core_raise_pending();
         return NULL;
     }

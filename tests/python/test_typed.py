@@ -454,3 +454,23 @@ def test_empty_typed_list_argument_message():
         list_sum_append(typed.List())
     if not AGAINST_NUMBA:
         assert "empty typed.List" in str(info.value)
+
+
+@njit
+def str_containers(words):
+    lst = typed.List()
+    d = typed.Dict.empty(types.unicode_type, types.int64)
+    for w in words:
+        lst.append(w + "!")
+        d[w] = d.get(w, 0) + 1
+    return lst, d
+
+
+def test_str_items_made_in_compiled_code(balanced):
+    lst, d = both(str_containers, lambda: (["a", "bb", "a"],))
+    assert isinstance(lst, typed.List) and list(lst) == ["a!", "bb!", "a!"]
+    lst.append("c")
+    d["zz"] = 7
+    assert "c" in lst and d["a"] == 2 and d["zz"] == 7 and "q" not in d
+    del d["zz"]
+    assert dict(d) == {"a": 2, "bb": 1}

@@ -99,8 +99,8 @@ static Type *infer_typed_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         Type *vt = type_arg(I, &sl[1], "Dict.empty", "value_type");
         if (!vt || IS_UNK(vt))
             return vt;
-        if (!ty_is_number(kt) && !(kt->kind == TY_TUPLE && !ty_has_unknown(kt)))
-            return TYPING(I, sl[0], "Dict.empty(): keys of type %s are not supported (numbers and tuples are)",
+        if (!ty_is_number(kt) && kt->kind != TY_STRING && !(kt->kind == TY_TUPLE && !ty_has_unknown(kt)))
+            return TYPING(I, sl[0], "Dict.empty(): keys of type %s are not supported (numbers, str and tuples are)",
                           infer_tyname(I, kt));
         become_empty(I, n, BI_DICT);
         return ty_typed_dict(I->tc, kt, vt);
