@@ -183,6 +183,8 @@ typedef enum AttrKind {
                            TY_FUNCTION of the stub; the call passes a as self */
     ATTR_ARRAY_REAL,    /* arr.real: complex -> a view of the real parts (A layout), real -> arr */
     ATTR_ARRAY_IMAG,    /* arr.imag: complex -> a view of the imaginary parts, real -> new zeros */
+    ATTR_TUPLE_FIELD,   /* a named tuple's field by name: cval.i is its index */
+    ATTR_JC_FIELD,      /* a jitclass instance's field as an assignment target: cval.i is its index */
 } AttrKind;
 
 /* After inference, the form of an array subscript (N_SUBSCRIPT on an

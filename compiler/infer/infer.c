@@ -7,6 +7,7 @@
 #include "parallel.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_INFER_DEPTH 64
@@ -375,6 +376,10 @@ static const HjEnvEntry *env_find(const HjFunction *hf, const char *name) {
     return NULL;
 }
 
+const HjEnvEntry *infer_env_lookup(Inf *I, const char *name) {
+    return I->s->hf ? env_find(I->s->hf, name) : NULL;
+}
+
 static const struct {
     const char *name;
     TyKind kind;
@@ -403,6 +408,15 @@ Type *infer_qualname_type(Inf *I, const char *q, int *builtin) {
     for (size_t i = 0; i < sizeof dtype_classes / sizeof dtype_classes[0]; i++)
         if (strcmp(dtype_classes[i].name, q) == 0)
             return ty_dtype(I->tc, infer_ty(I, dtype_classes[i].kind));
+    if (strncmp(q, "$nt:", 4) == 0) /* a named tuple class (infer_namedtuple.c) */
+        return infer_nt_class(I, q + 4);
+    if (strncmp(q, "$jcclass:", 9) == 0) /* a jitclass (infer_jitclass.c) */
+        return ty_dtype(I->tc, ty_jitclass(I->tc, (int)strtol(q + 9, NULL, 10)));
+    if (strncmp(q, "hpcjit.types.$", 14) == 0) { /* a global hpcjit/Numba type object, by its typecode */
+        const char *p = q + 14;
+        Type *t = ty_from_typecode(I->tc, &p);
+        return t && !*p ? ty_dtype(I->tc, t) : NULL;
+    }
     if (strncmp(q, "builtins.", 9) == 0) {
         const char *nm = q + 9;
         size_t n = strlen(nm);
@@ -856,7 +870,12 @@ static Type *tuple_expr(Inf *I, Node *n) {
         else if (!infer_check_value(I, VEC_AT(n->args, i), el[i]))
             return NULL;
     }
-    return unk ? TY_UNK(I) : ty_tuple(I->tc, el, n->args.len);
+    if (unk)
+        return TY_UNK(I);
+    Type *nt = n->ty; /* a named tuple made by its class (infer_namedtuple.c) keeps its class */
+    if (ty_is_named_tuple(nt) && nt->nelems == n->args.len)
+        return ty_named_tuple(I->tc, el, nt->nelems, nt->func, nt->name, nt->fields);
+    return ty_tuple(I->tc, el, n->args.len);
 }
 
 /* A constant integer index (5, -1), or false. */
@@ -1200,7 +1219,7 @@ static Type *target_type(Inf *I, Node *t) {
         return ty_tuple(I->tc, el, t->args.len);
     }
     case N_ATTRIBUTE:
-        return UNSUP(I, t, "assigning to attributes is not supported by hpcjit");
+        return infer_jc_target(I, t); /* obj.field = v (jitclass instances) */
     default:
         return UNSUP(I, t, "cannot assign to %s", ast_kind_name(t->kind));
     }
@@ -1686,6 +1705,18 @@ static bool stmt(Inf *I, Node *n) {
     }
     case N_AUGASSIGN: {
         Node *t = n->a;
+        if (t->kind == N_ATTRIBUTE && t->a->kind == N_NAME) { /* self.x += v: self.x = self.x + v */
+            Node *v = ast_new(I->a, N_BINOP, n->loc);
+            v->op = n->op;
+            v->a = ast_clone_expr(I->a, t);
+            v->b = n->b;
+            n->kind = N_ASSIGN;
+            n->targets.len = 0;
+            vec_push(I->a, &n->targets, t);
+            n->a = v;
+            n->b = NULL;
+            return stmt(I, n);
+        }
         if (t->kind != N_NAME && t->kind != N_SUBSCRIPT)
             return UNSUP(I, t, "augmented assignment to %s is not supported by hpcjit",
                          ast_kind_name(t->kind)), false;

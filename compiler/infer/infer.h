@@ -201,6 +201,28 @@ bool infer_ae_is_elementwise(const Node *n);
 /* Final pass: wrap an elementwise array node into its N_ARRAYEXPR root. */
 Node *infer_ae_root(Inf *I, Node *n);
 
+/* infer_jitclass.c: jitclass instances (TY_JITCLASS) and classes.  The
+ * class's description and its functions come from hidden globals that
+ * python/hpcjit/experimental.py adds to every function's environment:
+ * "$jc<id>" (fields, methods), "$jcm<id>.<method>", "$jcp<id>.<property>",
+ * "$jcs<id>.<staticmethod>", "$jcnew<id>" (the constructor).
+ * infer_jc_resolve fills in the fields of an instance type (false after a
+ * diagnostic at `at`); infer_jc_method_call rewrites `obj.method(args)`
+ * into a call of the method with obj first (true when it did: the call is
+ * then typed as usual; earlier passes may make this change, which is its
+ * own fixed point); infer_jc_attr types `obj.field`, `obj.property`,
+ * `Cls.staticmethod`; infer_jc_target the field of `obj.field = v`. */
+bool infer_jc_resolve(Inf *I, const Node *at, Type *t);
+bool infer_jc_method_call(Inf *I, Node *n, Type *base);
+Type *infer_jc_attr(Inf *I, Node *n, Type *base);
+Type *infer_jc_target(Inf *I, Node *t);
+const HjEnvEntry *infer_env_lookup(Inf *I, const char *name);
+
+/* infer_namedtuple.c: a call of a named tuple class (cls: the class's
+ * tuple type, elements unknown) and the class as a global value. */
+Type *infer_nt_construct(Inf *I, Node *n, Type *cls);
+Type *infer_nt_class(Inf *I, const char *header);
+
 #define TY_UNK(I) infer_ty((I), TY_UNKNOWN)
 #define IS_UNK(t) ((t)->kind == TY_UNKNOWN)
 

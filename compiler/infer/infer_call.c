@@ -64,6 +64,18 @@ static Type *module_attr(Inf *I, Node *n, Type *mod) {
         n->cval.kind = CVAL_NONE;
         return T(I, TY_NONE);
     }
+    if (strcmp(mod->name, "hpcjit.types") == 0) { /* types.int64: the type as a value */
+        const char *err = NULL, *end = NULL;
+        Type *st = ty_parse(I->tc, n->name, &end, &err);
+        if (st && end && !*end && ty_is_number(st)) {
+            n->attr_kind = ATTR_MODULE;
+            return ty_dtype(I->tc, st);
+        }
+        if (strcmp(n->name, "unicode_type") == 0 || strcmp(n->name, "string") == 0) {
+            n->attr_kind = ATTR_MODULE;
+            return ty_dtype(I->tc, T(I, TY_STRING));
+        }
+    }
     int b = -1;
     Type *t = infer_qualname_type(I, q, &b);
     if (!t) {
@@ -130,6 +142,17 @@ Type *infer_attribute(Inf *I, Node *n) {
         return TYPING(I, n, "unknown attribute '%s' of %s (not supported by hpcjit)", a,
                       infer_tyname(I, base));
     }
+    if (base->kind == TY_JITCLASS || (base->kind == TY_DTYPE && base->dtype->kind == TY_JITCLASS))
+        return infer_jc_attr(I, n, base);
+    if (ty_is_named_tuple(base)) { /* p.x: the field's element */
+        for (int i = 0; i < base->nelems; i++)
+            if (strcmp(base->fields[i], a) == 0) {
+                n->attr_kind = ATTR_TUPLE_FIELD;
+                n->cval.i = i;
+                return base->elems[i];
+            }
+        return TYPING(I, n, "%s has no field '%s'", infer_tyname(I, base), a);
+    }
     const LibOps *own = lib_type_owner(base); /* lst.append, s.upper: the type's feature */
     if (own && own->infer_attr) {
         Type *ft = NULL;
@@ -153,6 +176,14 @@ Type *infer_attribute(Inf *I, Node *n) {
         if (base->kind == TY_COMPLEX128)
             return T(I, TY_FLOAT64);
         return base;
+    }
+    if (base->kind == TY_BUILTIN) { /* List.empty_list, Dict.empty: a builtin's own attribute */
+        int b = builtin_lookup(arena_printf(I->a, "%s.%s", builtin_name((BuiltinId)base->builtin), a));
+        if (b >= 0) {
+            n->builtin = (BuiltinId)b;
+            n->attr_kind = ATTR_MODULE;
+            return ty_builtin(I->tc, b);
+        }
     }
     Type *xt = NULL;
     if (infer_extend_attr(I, n, base, &xt)) /* overload_method / overload_attribute */
@@ -377,7 +408,7 @@ static Type *dtype_arg(Inf *I, Node **pd) {
         return NULL;
     if (IS_UNK(t))
         return t;
-    if (t->kind == TY_DTYPE)
+    if (t->kind == TY_DTYPE && ty_is_number(t->dtype))
         return t->dtype;
     if (t->kind == TY_BUILTIN) {
         switch (t->builtin) {
@@ -1162,8 +1193,19 @@ Type *infer_call(Inf *I, Node **pn) {
     case TY_BUILTIN:
         return builtin_call(I, n, (BuiltinId)ft->builtin, NULL);
     case TY_BOUND_METHOD:
+        if (ft->builtin == BI_JC_METHOD) /* obj.method(args): a call of the method (infer_jitclass.c) */
+            return infer_jc_method_call(I, n, ft->self_ty) ? infer_call(I, pn)
+                                                           : TYPING(I, n, "cannot call this jitclass method");
         return builtin_call(I, n, (BuiltinId)ft->builtin, n->a->a);
     case TY_DTYPE:
+        if (ty_is_named_tuple(ft->dtype)) /* Point(1, 2.0): a named tuple class */
+            return infer_nt_construct(I, n, ft->dtype);
+        if (ft->dtype->kind == TY_JITCLASS) { /* Cls(args): its constructor */
+            infer_jc_method_call(I, n, ft);
+            return infer_call(I, pn);
+        }
+        if (!ty_is_number(ft->dtype))
+            return TYPING(I, n, "the type %s is not callable", infer_tyname(I, ft->dtype));
         n->call_kind = CALL_DTYPE;
         return conversion(I, n, infer_tyname(I, ft->dtype), ft->dtype);
     case TY_FUNCTION:

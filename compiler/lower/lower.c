@@ -579,6 +579,16 @@ static bool assign(Lower *L, Node *target, LLVMValueRef v, Type *t, bool owned) 
         }
         return true;
     }
+    case N_ATTRIBUTE: { /* obj.field = v: the owner of obj's type (lib/jitclass) */
+        const LibOps *own = lib_type_owner(target->a->ty);
+        int mark = lower_temps_mark(L);
+        if (!own || !own->lower_store || !own->lower_store(L, target, v, t))
+            return own ? false : (lower_fail(L, target, HJ_DIAG_UNSUPPORTED, "cannot assign to this attribute"), false);
+        lower_temps_release(L, mark);
+        if (owned)
+            lower_decref(L, v, t);
+        return true;
+    }
     case N_SUBSCRIPT: {
         int mark = lower_temps_mark(L);
         if (!lower_store_subscript(L, target, v, t))

@@ -399,6 +399,7 @@ LLVMValueRef lower_attribute(Lower *L, Node *n, bool *owned) {
                             "nbytes");
     case ATTR_ARRAY_REAL:
     case ATTR_ARRAY_IMAG: return lower_ae_real_imag(L, n, v, owned); /* lower_arrayexpr.c */
+    case ATTR_TUPLE_FIELD: return LLVMBuildExtractValue(L->b, v, (unsigned)n->cval.i, n->name); /* borrowed */
     case ATTR_COMPLEX_REAL:
     case ATTR_COMPLEX_IMAG:
         if (ty_is_complex(bt)) {

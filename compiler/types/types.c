@@ -49,7 +49,7 @@ static bool same_shape(const Type *a, const Type *b) {
     switch (a->kind) {
     case TY_TUPLE:
     case TY_FUNCSET:
-        if (a->nelems != b->nelems)
+        if (a->nelems != b->nelems || (a->fields != NULL) != (b->fields != NULL) || (a->fields && a->func != b->func))
             return false;
         for (int i = 0; i < a->nelems; i++)
             if (a->elems[i] != b->elems[i])
@@ -72,12 +72,14 @@ static bool same_shape(const Type *a, const Type *b) {
         return a->builtin == b->builtin && a->self_ty == b->self_ty;
     case TY_OPTIONAL:
         return a->base == b->base;
+    case TY_JITCLASS:
+        return a->func == b->func;
     case TY_LIST:
-        return a->item == b->item;
+        return a->item == b->item && a->typed == b->typed;
     case TY_DICT:
     case TY_SET:
     case TY_DICT_VIEW:
-        return a->key == b->key && a->item == b->item && a->ndim == b->ndim;
+        return a->key == b->key && a->item == b->item && a->ndim == b->ndim && a->typed == b->typed;
     default:
         return true;
     }
@@ -99,6 +101,11 @@ static Type *intern(TyCtx *tc, const Type *p) {
     }
     if (p->name)
         t->name = arena_strdup(tc->arena, p->name);
+    if (p->fields) {
+        t->fields = arena_alloc(tc->arena, sizeof(char *) * (size_t)(p->nelems + 1));
+        for (int i = 0; !tc->arena->oom && i < p->nelems; i++)
+            t->fields[i] = arena_strdup(tc->arena, p->fields[i]);
+    }
     vec_push(tc->arena, &tc->compound, t);
     return t;
 }
@@ -120,6 +127,24 @@ Type *ty_dict(TyCtx *tc, Type *key, Type *value) {
     return intern(tc, &p);
 }
 
+Type *ty_typed_list(TyCtx *tc, Type *item) {
+    Type p = {.kind = TY_LIST, .item = item, .typed = true};
+    return intern(tc, &p);
+}
+
+Type *ty_typed_dict(TyCtx *tc, Type *key, Type *value) {
+    Type p = {.kind = TY_DICT, .key = key, .item = value, .typed = true};
+    return intern(tc, &p);
+}
+
+Type *ty_container_like(TyCtx *tc, const Type *proto, Type *key, Type *item) {
+    switch (proto->kind) {
+    case TY_LIST: return proto->typed ? ty_typed_list(tc, item) : ty_list(tc, item);
+    case TY_DICT: return proto->typed ? ty_typed_dict(tc, key, item) : ty_dict(tc, key, item);
+    default: return ty_set(tc, item);
+    }
+}
+
 Type *ty_set(TyCtx *tc, Type *item) {
     Type p = {.kind = TY_SET, .item = item};
     return intern(tc, &p);
@@ -127,6 +152,11 @@ Type *ty_set(TyCtx *tc, Type *item) {
 
 Type *ty_dict_view(TyCtx *tc, Type *key, Type *value, int view) {
     Type p = {.kind = TY_DICT_VIEW, .key = key, .item = value, .ndim = view};
+    return intern(tc, &p);
+}
+
+Type *ty_jitclass(TyCtx *tc, int id) {
+    Type p = {.kind = TY_JITCLASS, .func = id};
     return intern(tc, &p);
 }
 
@@ -169,6 +199,11 @@ static bool optionable(const Type *t) {
 
 Type *ty_tuple(TyCtx *tc, Type **elems, int n) {
     Type p = {.kind = TY_TUPLE, .elems = elems, .nelems = n};
+    return intern(tc, &p);
+}
+
+Type *ty_named_tuple(TyCtx *tc, Type **elems, int n, int cls_id, const char *name, const char **fields) {
+    Type p = {.kind = TY_TUPLE, .elems = elems, .nelems = n, .fields = fields, .func = cls_id, .name = name};
     return intern(tc, &p);
 }
 
@@ -366,7 +401,7 @@ Type *ty_unify(TyCtx *tc, Type *a, Type *b) {
         return ty_array_ro(tc, a->dtype, a->ndim, a->layout == b->layout ? a->layout : LAYOUT_A,
                            a->readonly || b->readonly);
     case TY_TUPLE: {
-        if (a->nelems != b->nelems)
+        if (a->nelems != b->nelems || (a->fields != NULL) != (b->fields != NULL) || (a->fields && a->func != b->func))
             return NULL;
         Type **el = arena_alloc(tc->arena, sizeof(Type *) * (size_t)(a->nelems + 1));
         for (int i = 0; i < a->nelems; i++) {
@@ -374,24 +409,26 @@ Type *ty_unify(TyCtx *tc, Type *a, Type *b) {
             if (!el[i])
                 return NULL;
         }
+        if (a->fields)
+            return ty_named_tuple(tc, el, a->nelems, a->func, a->name, a->fields);
         return ty_tuple(tc, el, a->nelems);
     }
     case TY_LIST: {
         /* only an unknown item type (an empty list) is filled in: as Numba,
          * list(int64) and list(float64) do not unify */
-        if (!ty_has_unknown(a->item) && !ty_has_unknown(b->item))
+        if ((!ty_has_unknown(a->item) && !ty_has_unknown(b->item)) || a->typed != b->typed)
             return NULL;
         Type *u = ty_unify(tc, a->item, b->item);
-        return u ? ty_list(tc, u) : NULL;
+        return u ? ty_container_like(tc, a, NULL, u) : NULL;
     }
     case TY_DICT:
     case TY_SET: {
         /* as lists: only unknown parts (an empty {} or set()) are filled in */
         Type *k = a->kind == TY_DICT ? unify_part(tc, a->key, b->key) : NULL;
         Type *v = unify_part(tc, a->item, b->item);
-        if (!v || (a->kind == TY_DICT && !k))
+        if (!v || (a->kind == TY_DICT && !k) || a->typed != b->typed)
             return NULL;
-        return a->kind == TY_DICT ? ty_dict(tc, k, v) : ty_set(tc, v);
+        return ty_container_like(tc, a, k, v);
     }
     default:
         return NULL; /* distinct interned types of the same kind */
@@ -450,7 +487,7 @@ Type *ty_promote_arith(TyCtx *tc, Type *a, Type *b) {
 static bool fills(const Type *from, const Type *to) {
     if (from == to || from->kind == TY_UNKNOWN)
         return true;
-    if (from->kind != to->kind)
+    if (from->kind != to->kind || from->typed != to->typed)
         return false;
     if (from->kind == TY_LIST || from->kind == TY_SET)
         return fills(from->item, to->item);
@@ -490,7 +527,9 @@ bool ty_can_convert(const Type *from, const Type *to) {
         return from->dtype == to->dtype && from->ndim == to->ndim && (!from->readonly || to->readonly) &&
                (to->layout == LAYOUT_A || from->layout == to->layout);
     case TY_TUPLE:
-        if (from->nelems != to->nelems)
+        /* a named tuple converts to a plain tuple (unpacking), not back */
+        if (from->nelems != to->nelems || (!from->fields && to->fields) ||
+            (from->fields && to->fields && from->func != to->func))
             return false;
         for (int i = 0; i < from->nelems; i++)
             if (!ty_can_convert(from->elems[i], to->elems[i]))
@@ -525,6 +564,16 @@ void ty_name(StrBuf *b, const Type *t) {
     case TY_RANGE: sb_puts(b, "range"); break;
     case TY_STRING: sb_puts(b, "unicode"); break;
     case TY_TUPLE: {
+        if (t->fields) { /* Numba: "Point(int64, float64)" */
+            sb_printf(b, "%s(", t->name ? t->name : "namedtuple");
+            for (int i = 0; i < t->nelems; i++) {
+                if (i)
+                    sb_puts(b, ", ");
+                ty_name(b, t->elems[i]);
+            }
+            sb_putc(b, ')');
+            break;
+        }
         bool uni = t->nelems > 0;
         for (int i = 1; i < t->nelems; i++)
             if (t->elems[i] != t->elems[0])
@@ -577,9 +626,9 @@ void ty_name(StrBuf *b, const Type *t) {
         sb_putc(b, ')');
         break;
     case TY_LIST:
-        sb_puts(b, "reflected list(");
+        sb_puts(b, t->typed ? "ListType[" : "reflected list(");
         ty_name(b, t->item);
-        sb_putc(b, ')');
+        sb_putc(b, t->typed ? ']' : ')');
         break;
     case TY_DICT:
     case TY_DICT_VIEW:
@@ -596,6 +645,7 @@ void ty_name(StrBuf *b, const Type *t) {
         ty_name(b, t->item);
         sb_putc(b, ')');
         break;
+    case TY_JITCLASS: sb_printf(b, "instance.jitclass%s%s#%d", t->name ? "." : "", t->name ? t->name : "", t->func); break;
     case TY_MODULE: sb_printf(b, "Module(%s)", t->name); break;
     case TY_BUILTIN: sb_printf(b, "Function(%s)", builtin_name((BuiltinId)t->builtin)); break;
     case TY_EXC_CLASS: sb_printf(b, "class(%s)", t->name); break;
@@ -634,6 +684,15 @@ void ty_typecode(StrBuf *b, const Type *t) {
         sb_putc(b, (char)t->layout);
         break;
     case TY_TUPLE:
+        if (t->fields) { /* 'N' id ':' name ':' field,field ':' then the tuple (abi.h) */
+            sb_printf(b, "N%d:%s:", t->func, t->name ? t->name : "");
+            for (int i = 0; i < t->nelems; i++) {
+                if (i)
+                    sb_putc(b, ',');
+                sb_puts(b, t->fields[i]);
+            }
+            sb_putc(b, ':');
+        }
         sb_putc(b, '(');
         for (int i = 0; i < t->nelems; i++)
             ty_typecode(b, t->elems[i]);
@@ -648,7 +707,7 @@ void ty_typecode(StrBuf *b, const Type *t) {
         ty_typecode(b, t->base);
         break;
     case TY_DICT:
-        sb_putc(b, '{');
+        sb_putc(b, t->typed ? '&' : '{');
         ty_typecode(b, t->key);
         ty_typecode(b, t->item);
         break;
@@ -656,8 +715,11 @@ void ty_typecode(StrBuf *b, const Type *t) {
         sb_putc(b, '<');
         ty_typecode(b, t->item);
         break;
+    case TY_JITCLASS:
+        sb_printf(b, "J%d", t->func);
+        break;
     case TY_LIST:
-        sb_putc(b, '[');
+        sb_putc(b, t->typed ? '#' : '[');
         ty_typecode(b, t->item);
         break;
     case TY_STRING: sb_putc(b, 's'); break;
@@ -713,6 +775,53 @@ static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
         *p = s + 4;
         return ty_array_ro(tc, dt, nd, (Layout)lay, c == 'r');
     }
+    case 'J': { /* a jitclass instance: J<id> */
+        char *end = NULL;
+        long id = strtol(s + 1, &end, 10);
+        if (!end || end == s + 1)
+            return NULL;
+        *p = end;
+        return ty_jitclass(tc, (int)id);
+    }
+    case 'N': { /* a named tuple: N<id>:<name>:<fields>:(<elems>) */
+        char *end = NULL;
+        long id = strtol(s + 1, &end, 10);
+        if (!end || *end != ':')
+            return NULL;
+        const char *nm = end + 1, *c2 = strchr(nm, ':');
+        const char *fl = c2 ? c2 + 1 : NULL, *c3 = fl ? strchr(fl, ':') : NULL;
+        if (!c3 || c3[1] != '(')
+            return NULL;
+        const char *q = c3 + 1;
+        Type *tt = from_typecode(tc, &q, depth + 1);
+        if (!tt || tt->kind != TY_TUPLE)
+            return NULL;
+        const char **fields = arena_alloc(tc->arena, sizeof(char *) * (size_t)(tt->nelems + 1));
+        const char *f = fl;
+        for (int i = 0; i < tt->nelems; i++) {
+            const char *e = f;
+            while (e < c3 && *e != ',')
+                e++;
+            if (e == f)
+                return NULL;
+            char *cp = arena_alloc(tc->arena, (size_t)(e - f) + 1);
+            if (tc->arena->oom)
+                return NULL;
+            memcpy(cp, f, (size_t)(e - f));
+            cp[e - f] = '\0';
+            fields[i] = cp;
+            f = e < c3 ? e + 1 : e;
+        }
+        if (f != c3)
+            return NULL;
+        char *name = arena_alloc(tc->arena, (size_t)(c2 - nm) + 1);
+        if (tc->arena->oom)
+            return NULL;
+        memcpy(name, nm, (size_t)(c2 - nm));
+        name[c2 - nm] = '\0';
+        *p = q;
+        return ty_named_tuple(tc, tt->elems, tt->nelems, (int)id, name, fields);
+    }
     case '(': {
         PtrVec el = {0};
         s++;
@@ -728,20 +837,22 @@ static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
         return ty_tuple(tc, (Type **)el.data, el.len);
     }
     case '[':
+    case '#':
         s++;
         t = from_typecode(tc, &s, depth + 1);
         if (!t)
             return NULL;
         *p = s;
-        return ty_list(tc, t);
-    case '{': {
+        return c == '#' ? ty_typed_list(tc, t) : ty_list(tc, t);
+    case '{':
+    case '&': {
         s++;
         Type *k = from_typecode(tc, &s, depth + 1);
         Type *v = k ? from_typecode(tc, &s, depth + 1) : NULL;
         if (!v)
             return NULL;
         *p = s;
-        return ty_dict(tc, k, v);
+        return c == '&' ? ty_typed_dict(tc, k, v) : ty_dict(tc, k, v);
     }
     case '<':
         s++;

@@ -42,6 +42,9 @@ typedef enum TyKind {
     TY_SET,        /* item: the element type; an HjMemInfo * of an HjSet */
     TY_DICT_VIEW,  /* key, item of the dict; ndim: 0 keys(), 1 values(), 2
                       items(); the dict's HjMemInfo * (lib/dict) */
+    TY_JITCLASS,   /* an instance of a jitclass: func (the class's id), name,
+                      and once resolved (lib/jitclass) elems, nelems, fields:
+                      its fields; an HjMemInfo * (hpcjit/jitclass.h) */
     TY_FUNCSET,    /* elems, nelems: two or more TY_FUNCTION types, sorted by
                       func; a value is the i64 position of the function it
                       holds (`f = g if c else h`, a loop over a tuple of
@@ -54,9 +57,12 @@ typedef enum Layout { LAYOUT_C = 'C', LAYOUT_F = 'F', LAYOUT_A = 'A' } Layout;
 typedef struct Type Type;
 struct Type {
     TyKind kind;
-    /* TY_TUPLE */
+    /* TY_TUPLE (a named tuple when fields != NULL: fields[nelems] are its
+     * field names, name its class's __name__, func its class's id in the
+     * dispatcher's registry of named tuple classes) */
     Type **elems;
     int nelems;
+    const char **fields;
     /* TY_ARRAY, TY_DTYPE (dtype) */
     Type *dtype;
     int ndim;
@@ -74,6 +80,9 @@ struct Type {
     /* TY_LIST (and the containers of lib/: element, value) */
     Type *item;
     Type *key;      /* TY_DICT, TY_DICT_VIEW: the key type */
+    bool typed;     /* TY_LIST, TY_DICT: an hpcjit.typed.List/Dict (Numba's
+                       ListType/DictType: shared with Python by reference,
+                       typecodes '#'/'&'), else reflected / a plain dict */
     /* owned by the lowering of the current compilation: cached LLVMTypeRef */
     void *llvm;
     void *llvm_mem; /* in-memory form when it differs (bool: i8) */
@@ -84,6 +93,9 @@ typedef struct TyCtx TyCtx;
 TyCtx *ty_ctx_new(Arena *a);
 Type *ty_scalar(TyCtx *tc, TyKind k);          /* TY_UNKNOWN..TY_NONE, TY_RANGE, TY_STRING */
 Type *ty_tuple(TyCtx *tc, Type **elems, int n);
+/* A named tuple of class `cls_id` (named `name`, fields[n]) holding elems. */
+Type *ty_named_tuple(TyCtx *tc, Type **elems, int n, int cls_id, const char *name, const char **fields);
+static inline bool ty_is_named_tuple(const Type *t) { return t && t->kind == TY_TUPLE && t->fields; }
 Type *ty_array(TyCtx *tc, Type *dtype, int ndim, Layout layout);
 /* ty_array with the read-only flag ("readonly array(float64, 1d, C)"). */
 Type *ty_array_ro(TyCtx *tc, Type *dtype, int ndim, Layout layout, bool readonly);
@@ -109,7 +121,15 @@ Type *ty_list(TyCtx *tc, Type *item);
  * view of a dict's keys/values/items (view 0/1/2). */
 Type *ty_dict(TyCtx *tc, Type *key, Type *value);
 Type *ty_set(TyCtx *tc, Type *item);
+/* typed.List ("ListType[int64]") and typed.Dict ("DictType[int64,float64]",
+ * typed); ty_container_like: a list/dict/set of the same kind and typed flag
+ * as `proto` with the given parts (key ignored for lists and sets). */
+Type *ty_typed_list(TyCtx *tc, Type *item);
+Type *ty_typed_dict(TyCtx *tc, Type *key, Type *value);
+Type *ty_container_like(TyCtx *tc, const Type *proto, Type *key, Type *item);
 Type *ty_dict_view(TyCtx *tc, Type *key, Type *value, int view);
+/* The instance type of jitclass `id` (fields not resolved yet). */
+Type *ty_jitclass(TyCtx *tc, int id);
 /* t is or contains a function (TY_FUNCTION, TY_FUNCSET). */
 bool ty_has_function(const Type *t);
 /* t is or contains TY_UNKNOWN (an empty list's items not known yet). */

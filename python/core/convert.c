@@ -125,6 +125,9 @@ int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
     if (obj == Py_None)
         return put(buf, len, cap, 'n');
     if (PyTuple_Check(obj)) {
+        /* a named tuple: its class's header first (namedtuple.c) */
+        if (!PyTuple_CheckExact(obj) && nt_is_class((PyObject *)tp) && nt_header((PyObject *)tp, buf, len, cap) < 0)
+            return -1;
         if (put(buf, len, cap, '(') < 0)
             return -1;
         for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(obj); i++)
@@ -132,6 +135,12 @@ int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
                 return -1;
         return put(buf, len, cap, ')');
     }
+    int tr = typed_typecode(obj, buf, len, cap); /* typed.List / typed.Dict */
+    if (tr <= 0)
+        return tr;
+    tr = jc_typecode(obj, buf, len, cap); /* a jitclass instance */
+    if (tr <= 0)
+        return tr;
     if (PyList_Check(obj)) { /* a reflected list, typed by its first item as Numba */
         if (PyList_GET_SIZE(obj) == 0 || put(buf, len, cap, '[') < 0)
             return -1;
@@ -370,9 +379,23 @@ int cv_matches(PyObject *obj, const char **tc)
     }
     case '[':
         return box_list_matches(obj, tc);
+    case '#':
+    case '&':
+        return typed_matches(obj, tc);
+    case 'J':
+        return jc_matches(obj, tc);
     case '{':
     case '<':
         return box_dict_matches(obj, tc);
+    case 'N': {
+        long id;
+        const char *q = nt_skip_header(p, &id);
+        PyObject *cls = q ? nt_class(id) : NULL;
+        PyErr_Clear();
+        ok = cls && (PyObject *)Py_TYPE(obj) == cls && cv_matches(obj, &q);
+        *tc = q ? q : p + 1;
+        return ok;
+    }
     case '(': {
         const char *q = p + 1;
         if (!PyTuple_Check(obj))
@@ -467,9 +490,23 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
     }
     case '[':
         return box_list_unbox(obj, tc, out);
+    case '#':
+    case '&':
+        return typed_unbox(obj, tc, out);
+    case 'J':
+        return jc_unbox(obj, tc, out);
     case '{':
     case '<':
         return box_dict_unbox(obj, tc, out);
+    case 'N': {
+        const char *q = nt_skip_header(p, NULL);
+        if (!q) {
+            PyErr_SetString(PyExc_SystemError, "hpcjit: bad named tuple typecode");
+            return -1;
+        }
+        *tc = q;
+        return cv_unbox(obj, tc, out);
+    }
     case '(': {
         const char *q = p + 1;
         size_t off = 0;
@@ -644,7 +681,21 @@ PyObject *cv_box(CoreState *st, const char **tc, char *in)
     case 't': res = (PyObject *)PyArray_DescrFromType(tc_npy_type(p[1])); break;
     case 'a': case 'r': res = box_array(st, p, (HjArray *)in); break;
     case '[': return box_list_box(st, tc, in);
+    case '#': case '&': return typed_box(tc, in);
+    case 'J': return jc_box(tc, in);
     case '{': case '<': return box_dict_box(st, tc, in);
+    case 'N': { /* a named tuple: the tuple, then its class made of it */
+        long id;
+        const char *q = nt_skip_header(p, &id);
+        if (!q)
+            goto bad;
+        *tc = q;
+        PyObject *t = cv_box(st, tc, in);
+        PyObject *cls = t ? nt_class(id) : NULL;
+        res = cls ? PyObject_Call(cls, t, NULL) : NULL;
+        Py_XDECREF(t);
+        return res;
+    }
     case 'o': { /* Optional: None, or the value after the flag */
         const char *q = p + 1, *base = p + 1;
         size_t s, a;
@@ -707,8 +758,15 @@ void cv_release(const char **tc, char *in)
     const char *p = *tc;
     if (*p == 'a' || *p == 'r') {
         rt_decref(((HjArray *)in)->meminfo);
-    } else if (*p == '[' || *p == '{' || *p == '<' || *p == 's') {
+    } else if (*p == '[' || *p == '{' || *p == '<' || *p == 's' || *p == '#' || *p == '&' || *p == 'J') {
         rt_decref(*(HjMemInfo **)in);
+    } else if (*p == 'N') {
+        const char *q = nt_skip_header(p, NULL);
+        if (q) {
+            *tc = q;
+            cv_release(tc, in);
+        }
+        return;
     } else if (*p == 'o') {
         const char *q = p + 1, *base = p + 1;
         size_t s, a;
@@ -737,6 +795,16 @@ void cv_release(const char **tc, char *in)
 void cv_release_strs(const char **tc, char *in)
 {
     const char *p = *tc;
+    if (*p == 'N') { /* a named tuple: its tuple's */
+        const char *q = nt_skip_header(p, NULL);
+        if (q) {
+            *tc = q;
+            cv_release_strs(tc, in);
+        } else {
+            tc_skip(tc);
+        }
+        return;
+    }
     if (*p == 's') {
         HjMemInfo *mi;
         memcpy(&mi, in, sizeof mi);

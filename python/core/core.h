@@ -124,6 +124,35 @@ PyObject *box_dict_box(CoreState *st, const char **tc, char *in);
 int box_dict_reflect(CoreState *st, PyObject *obj, const char **tc, char *in);
 int box_dict_matches(PyObject *obj, const char **tc);
 
+/* ---- typed.List '#' and typed.Dict '&' (typed.c) ----------------------
+ * typed_typecode: as cv_typecode, 1 when obj is no typed container.
+ * typed_unbox passes the native container borrowed; typed_box wraps a
+ * returned one (taking its reference); typed_after_call gives array items
+ * that compiled code stored borrowed a reference to their ndarray. */
+int typed_init(PyObject *mod);
+int typed_typecode(PyObject *obj, char *buf, size_t *len, size_t cap);
+int typed_matches(PyObject *obj, const char **tc);
+int typed_unbox(PyObject *obj, const char **tc, char *out);
+PyObject *typed_box(const char **tc, char *in);
+int typed_after_call(PyObject *obj, const char *tc);
+/* jitclass instances 'J' <id> (typed.c): as the typed_ functions */
+int jc_typecode(PyObject *obj, char *buf, size_t *len, size_t cap);
+int jc_matches(PyObject *obj, const char **tc);
+int jc_unbox(PyObject *obj, const char **tc, char *out);
+PyObject *jc_box(const char **tc, char *in);
+
+/* ---- named tuples 'N' (namedtuple.c) ------------------------------------
+ * nt_header appends "N<id>:<name>:<fields>:" for a class (-1: not
+ * nameable, no exception); nt_skip_header returns the '(' after the header
+ * of the 'N' typecode at p (NULL if malformed) and its class id; nt_class
+ * is the class of an id (borrowed; NULL with SystemError). */
+int nt_is_class(PyObject *cls);
+int nt_header(PyObject *cls, char *buf, size_t *len, size_t cap);
+const char *nt_skip_header(const char *p, long *id);
+PyObject *nt_class(long id);
+long nt_id(PyObject *cls);
+extern PyMethodDef nt_methods[];
+
 /* ---- dispatcher (dispatcher.c) ----------------------------------------- */
 extern PyType_Spec dp_dispatcher_spec;
 /* parallel.c: set_num_threads, get_thread_id, set_parallel_chunksize... */

@@ -258,9 +258,23 @@ static PyObject *invoke(Dispatcher *self, const Overload *ovp, PyObject *const *
     const char *rt = ov.rettype;
     res = cv_box(self->st, &rt, ret);
 done:
-    if (unboxed && strpbrk(ov.params, "[{<")) { /* Numba's reflected lists: the caller sees the changes */
+    if (unboxed && strpbrk(ov.params, "[{<#&J")) { /* Numba's reflected lists: the caller sees the changes */
         const char *q = ov.params;
         for (Py_ssize_t i = 0; i < unboxed; i++) {
+            if (*q == '#' || *q == '&' || *q == 'J') { /* shared: only borrowed arrays to adopt */
+                PyObject *et, *ev, *etb;
+                PyErr_Fetch(&et, &ev, &etb);
+                if (typed_after_call(args[i], q) < 0) {
+                    if (et)
+                        PyErr_Clear();
+                    else
+                        Py_CLEAR(res);
+                }
+                if (et)
+                    PyErr_Restore(et, ev, etb);
+                tc_skip(&q);
+                continue;
+            }
             if (*q != '[' && *q != '{' && *q != '<') {
                 tc_skip(&q);
                 continue;

@@ -50,6 +50,7 @@ int tc_layout(const char **tc, size_t *size, size_t *align)
         *align = 8;
         break;
     }
+    case '#':   /* typed.List */
     case '[': { /* list: HjMemInfo * */
         size_t s, a;
         if (tc_layout(&p, &s, &a) < 0)
@@ -58,10 +59,11 @@ int tc_layout(const char **tc, size_t *size, size_t *align)
         *align = sizeof(void *);
         break;
     }
+    case '&':   /* typed.Dict */
     case '{':   /* dict: HjMemInfo * */
     case '<': { /* set */
         size_t s, a;
-        if (tc_layout(&p, &s, &a) < 0 || (c == '{' && tc_layout(&p, &s, &a) < 0))
+        if (tc_layout(&p, &s, &a) < 0 || ((c == '{' || c == '&') && tc_layout(&p, &s, &a) < 0))
             return -1;
         *size = sizeof(void *);
         *align = sizeof(void *);
@@ -75,6 +77,19 @@ int tc_layout(const char **tc, size_t *size, size_t *align)
         *align = a;
         break;
     }
+    case 'J': /* a jitclass instance: HjMemInfo * */
+        if (*p < '0' || *p > '9')
+            return -1;
+        while (*p >= '0' && *p <= '9')
+            p++;
+        *size = sizeof(void *);
+        *align = sizeof(void *);
+        break;
+    case 'N': /* a named tuple: its header, then the tuple */
+        p = nt_skip_header(p - 1, NULL);
+        if (!p)
+            return -1;
+        return tc_layout(&p, size, align) < 0 ? -1 : (*tc = p, 0);
     case '(': {
         size_t off = 0, maxa = 1;
         while (*p != ')') {

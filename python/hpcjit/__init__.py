@@ -15,6 +15,7 @@ from .errors import (HpcjitError, HpcjitSyntaxError, LoweringError, NumbaError, 
                      UnsupportedError)
 from .numpy_support import from_dtype
 from . import types
+from . import typed
 from .ufunc import CFunc, DUFunc, cfunc, guvectorize, vectorize
 from .stencil import stencil
 from .extending import objmode

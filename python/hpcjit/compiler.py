@@ -86,6 +86,9 @@ def _known_objects(want=None):
         add(get_thread_id, "hpcjit.get_thread_id")
         add(get_num_threads, "hpcjit.get_num_threads")
         add(set_num_threads, "hpcjit.set_num_threads")
+        from . import typed
+        add(typed.List, "hpcjit.typed.List")
+        add(typed.Dict, "hpcjit.typed.Dict")
         # hpcjit's own scalar types used as casts: float64(x)
         for t in (_types.boolean, _types.int8, _types.int16, _types.int32, _types.int64,
                   _types.uint8, _types.uint16, _types.uint32, _types.uint64, _types.float32,
@@ -128,11 +131,31 @@ def _classify(value, gather):
     if kern is not None and kern[0] is value:  # a @vectorize ufunc: its scalar kernel
         return ("func", gather.add(kern[1]))
     if isinstance(value, _pytypes.ModuleType):
+        # numba.types under the drop-in is an alias of hpcjit.types (numba.py)
+        target = getattr(value, "__hpcjit_target__", None)
+        if isinstance(target, _pytypes.ModuleType) and target.__name__ == "hpcjit.types":
+            return ("module", "hpcjit.types")
         return ("module", value.__name__)
     # every known object is callable: constants need no scan
     k = _known_objects(value).get(id(value)) if callable(value) else None
     if k is not None and k[0] is value:
         return ("builtin", k[1])
+    if isinstance(value, _types.Type):
+        # a type object (types.float64[:]) as a value: typed.List.empty_list's argument
+        if value.typecode is not None:
+            return ("builtin", "hpcjit.types.$" + value.typecode)
+        return ("other", f"the type {value}, which hpcjit cannot compile yet")
+    exp = sys.modules.get("hpcjit.experimental")
+    if exp is not None:  # jitclasses (experimental.py, compiler/infer/infer_jitclass.c)
+        if value is exp._jc_alloc:
+            return ("builtin", "hpcjit.experimental.$jc_alloc")
+        if isinstance(value, exp.JitClassType):
+            gather.jitclasses.add(value._id)
+            return ("builtin", f"$jcclass:{value._id}")
+    if isinstance(value, type) and issubclass(value, tuple) and value is not tuple:
+        header = _core._nt_header(value)  # a named tuple class: "N<id>:<name>:<fields>:"
+        if header is not None:
+            return ("builtin", "$nt:" + header[1:-1])
     if callable(value):
         from . import extending  # hpcjit.extending.overload(func) / @intrinsic
         ov = extending.overloads_of(value)
@@ -441,7 +464,32 @@ class _Gather:
         self.keep = []  # the dispatchers, so that ids stay unique meanwhile
         self.stubs = {}  # func index -> extending._Overload
         self._named = None
+        self.jitclasses = set()  # ids of the jitclasses met (experimental.py)
         self.decompiled = {}  # filename -> qualnames whose text came from bytecode
+
+    def add_entry(self, disp, argcodes=()):
+        """add(disp), then the hidden globals of every jitclass the
+        functions or the argument types name, in every function's
+        environment (compiler/infer/infer_jitclass.c)."""
+        import re
+        entry = self.add(disp)
+        exp = sys.modules.get("hpcjit.experimental")
+        if exp is None:
+            return entry
+        ids = lambda text: {int(m) for m in re.findall(r"J(\d+)", text) if int(m) < len(exp._classes)}
+        for code in argcodes:
+            self.jitclasses |= ids(code)
+        done, extra = set(), []
+        while self.jitclasses - done:
+            for i in sorted(self.jitclasses - done):
+                done.add(i)
+                cls = exp._classes[i]
+                extra += cls._env(self)  # may meet more classes
+                for _, t in cls.spec:
+                    self.jitclasses |= ids(t.typecode)
+        for f in self.funcs:
+            f[6].extend(extra)
+        return entry
 
     def add_stub(self, ov):
         """A stub function for an overload (compiler.h HJ_STUB_OVERLOAD)."""
@@ -514,7 +562,7 @@ class _Gather:
 def gather(disp):
     """(funcs, entry index) in the format _compiler.compile takes."""
     g = _Gather()
-    entry = g.add(disp)
+    entry = g.add_entry(disp)
     return g.funcs, entry
 
 
@@ -529,7 +577,7 @@ def compile_funcs(disp, *args):
     from . import _compiler, extending
     for _ in range(_MAX_RESOLUTIONS):
         g = _Gather()
-        entry = g.add(disp)
+        entry = g.add_entry(disp, args[0] if args else ())
         try:
             return _compiler.compile(g.funcs, entry, *args)
         except errors.HpcjitError as e:
@@ -561,7 +609,7 @@ def _note_decompiled(exc, decompiled):
 
 def _compile(disp, argcodes, rettype, want_ir, want_types):
     g = _Gather()
-    entry = g.add(disp)
+    entry = g.add_entry(disp, argcodes)  # jitclasses' methods too: they are part of the code
     funcs = g.funcs
 
     def run():

@@ -254,6 +254,10 @@ def _untypeable(disp, args, index):
     elif isinstance(value, (dict, set)) and not value:
         why = (f"cannot type an empty {type(value).__name__} (its key and value types are unknown, as in "
                "Numba): pass a non-empty one or build it inside the compiled function")
+    elif isinstance(value, (_core._TypedList, _core._TypedDict)):
+        why = (f"an empty typed.{'List' if isinstance(value, _core._TypedList) else 'Dict'} with no item "
+               "types yet (make it with List.empty_list(item_type) / Dict.empty(key_type, value_type), "
+               "or store an item first)")
     if isinstance(value, np.ndarray):
         why = (f"unsupported array (dtype {value.dtype}, ndim {value.ndim}, "
                f"aligned {value.flags.aligned})")

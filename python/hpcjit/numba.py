@@ -64,8 +64,8 @@ UNSUPPORTED = {
         "gdb": "", "gdb_breakpoint": "", "gdb_init": "", "carray": "", "farray": "",
         "deferred_type": "", "pndindex": "", "ffi": "",
     },
-    "numba.typed": {"List": "", "Dict": "", "typedlist": "", "typeddict": ""},
-    "numba.experimental": {"jitclass": "", "structref": "", "function_type": ""},
+    "numba.typed": {"typedlist": "", "typeddict": ""},
+    "numba.experimental": {"structref": "", "function_type": ""},
     "numba.extending": {
         "overload_classmethod": "", "typeof_impl": "", "type_callable": "",
         "models": "", "register_model": "", "make_attribute_wrapper": "", "box": "", "unbox": "",

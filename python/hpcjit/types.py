@@ -290,13 +290,28 @@ def _parse(tc, i):
     if c == "[":
         t, i = _parse(tc, i + 1)
         return List(t, reflected=True), i
-    if c == "{":
+    if c in "{&":
         k, i = _parse(tc, i + 1)
         v, i = _parse(tc, i)
-        return DictType(k, v), i
+        return DictType(k, v, _plain=c == "{"), i
+    if c == "#":
+        t, i = _parse(tc, i + 1)
+        return ListType(t), i
     if c == "<":
         t, i = _parse(tc, i + 1)
         return Set(t, reflected=True), i
+    if c == "J":  # a jitclass instance: J<id>
+        j = i + 1
+        while j < len(tc) and tc[j].isdigit():
+            j += 1
+        return JitClassInstanceType(int(tc[i + 1:j])), j
+    if c == "N":  # a named tuple: N<id>:<name>:<fields>:(...)
+        from . import _core
+        end = tc.index(":", i)
+        cls = _core._nt_class(int(tc[i + 1:end]))
+        j = tc.index(":", tc.index(":", end + 1) + 1) + 1
+        t, i = _parse(tc, j)
+        return NamedTuple(t.types, cls), i
     if c == "(":
         items = []
         i += 1
@@ -346,6 +361,10 @@ def typeof_or_none(value):
     import numpy as np
     if isinstance(value, bool):
         return boolean
+    from . import _core
+    if isinstance(value, (_core._TypedList, _core._TypedDict, _core._JitObject)):  # typed containers, jitclasses
+        tc = _core._typecode(value)
+        return from_typecode(tc) if tc else None
     if isinstance(value, np.ndarray):
         dt = _dtype_type(value.dtype)
         if dt is None or value.ndim > 32 or not value.flags.aligned:
@@ -425,7 +444,9 @@ class ListType(Type):
     __slots__ = ("item_type", "dtype")
 
     def __init__(self, item_type):
-        super().__init__(f"ListType[{item_type}]", None)
+        # typecode '#' + the item's: a typed.List crosses by reference
+        ic = getattr(item_type, "typecode", None)
+        super().__init__(f"ListType[{item_type}]", "#" + ic if ic else None)
         self.item_type = self.dtype = item_type
 
 
@@ -433,10 +454,12 @@ class DictType(Type):
     """DictType[unicode_type,float64]: numba.typed.Dict's type."""
     __slots__ = ("key_type", "value_type")
 
-    def __init__(self, key_type, value_type):
-        # typecode '{' + the key's + the value's (a dict crosses the boundary)
+    def __init__(self, key_type, value_type, _plain=False):
+        # typecode '&' + the key's + the value's: a typed.Dict crosses by
+        # reference; '{' (_plain): a Python dict, copied in and reflected
         kc, vc = getattr(key_type, "typecode", None), getattr(value_type, "typecode", None)
-        super().__init__(f"DictType[{key_type},{value_type}]", "{" + kc + vc if kc and vc else None)
+        super().__init__(f"DictType[{key_type},{value_type}]",
+                         ("{" if _plain else "&") + kc + vc if kc and vc else None)
         self.key_type = key_type
         self.value_type = value_type
 
@@ -463,13 +486,29 @@ class Set(Type):
         self.reflected = bool(reflected)
 
 
+class JitClassInstanceType(Type):
+    """instance.jitclass.Name#id: an instance of a hpcjit.experimental.jitclass."""
+    __slots__ = ("class_id",)
+
+    def __init__(self, class_id):
+        import sys
+        exp = sys.modules.get("hpcjit.experimental")
+        cls = exp._classes[class_id] if exp is not None and class_id < len(exp._classes) else None
+        super().__init__(f"instance.jitclass.{cls.__name__ if cls else '?'}#{class_id}", f"J{class_id}")
+        self.class_id = class_id
+
+
 class NamedTuple(BaseTuple):
     """NamedTuple((int64, float64), Point): str() is "Point(int64, float64)"."""
     __slots__ = ("instance_class", "fields")
 
     def __init__(self, types, cls):
         types = tuple(types)
-        super().__init__(f"{cls.__name__}(" + ", ".join(str(t) for t in types) + ")", None)
+        from . import _core
+        header = _core._nt_header(cls)
+        code = _tuple_code(types) if header is not None else None
+        super().__init__(f"{cls.__name__}(" + ", ".join(str(t) for t in types) + ")",
+                         header + code if code else None)
         self.types = types
         self.instance_class = cls
         self.fields = tuple(getattr(cls, "_fields", ()))

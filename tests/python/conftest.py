@@ -126,6 +126,8 @@ def clone(a):
         view[...] = a
         return view
     if isinstance(a, tuple):
+        if hasattr(type(a), "_fields"):  # a named tuple keeps its class
+            return type(a)(*(clone(x) for x in a))
         return tuple(clone(x) for x in a)
     if isinstance(a, list):
         return [clone(x) for x in a]

@@ -21,6 +21,11 @@ def install():
     mod.guvectorize = numba.guvectorize
     mod.cfunc = numba.cfunc
     mod.stencil = numba.stencil
+    mod.typed = numba.typed
+    mod.types = numba.types
+    mod.typeof = numba.typeof
+    import numba.experimental
+    mod.experimental = numba.experimental
     mod.TypingError = errors.TypingError
     # Numba spells "unsupported" two ways; a tuple works in except clauses
     # and pytest.raises, which is all the tests use it for.

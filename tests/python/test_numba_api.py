@@ -63,7 +63,8 @@ def test_uncompilable_type_names():
     """Types hpcjit cannot compile yet exist, with Numba's str()."""
     t = types
     cases = [
-        (t.ListType(t.int64), "ListType[int64]"),
+        (t.ListType(t.float16), "ListType[float16]"),
+        (t.DictType(t.float16, t.float64), "DictType[float16,float64]"),
         (t.Set(t.float64), "set(float64)"),
         (t.literal(3), "Literal[int](3)"),
         (t.literal("a"), "Literal[str](a)"),
@@ -85,6 +86,8 @@ def test_uncompilable_type_names():
     # reflected lists cross the boundary (lib/list): typecode '[' + the item's
     assert str(t.List(t.int64, reflected=True)) == "reflected list(int64)"
     assert t.List(t.int64, reflected=True).typecode == "[l"
+    # typed.List / typed.Dict: typecodes '#' and '&' (by reference)
+    assert t.ListType(t.int64).typecode == "#l" and t.DictType(t.int64, t.float64).typecode == "&ld"
     assert isinstance(t.literal(3), t.IntegerLiteral) and isinstance(t.literal(3), t.Literal)
     assert t.unliteral(t.literal(3)) is t.int64
     assert t.ListType(t.int64) == t.ListType(t.int64) != t.ListType(t.float64)
@@ -103,8 +106,8 @@ def test_optional():
 
 def test_signature_with_uncompilable_type_is_refused():
     t = types
-    with pytest.raises(errors.UnsupportedError, match=r"ListType\[int64\] is not supported by hpcjit yet"):
-        njit(t.int64(t.ListType(t.int64)))(lambda a: 0)
+    with pytest.raises(errors.UnsupportedError, match=r"ListType\[float16\] is not supported by hpcjit yet"):
+        njit(t.int64(t.ListType(t.float16)))(lambda a: 0)
     with pytest.raises(errors.UnsupportedError, match="float16"):
         t.int64(t.float16).as_typecodes()
 
@@ -323,17 +326,16 @@ def test_unsupported_stand_ins(as_numba):
     with pytest.raises(errors.UnsupportedError, match="^numba.gdb is not supported by hpcjit yet$"):
         gdb()
     assert objmode is hpcjit.objmode  # implemented since (extending.py)
-    with pytest.raises(errors.UnsupportedError, match="numba.typed.List is not supported"):
-        List()
-    with pytest.raises(errors.UnsupportedError, match="numba.typed.Dict is not supported"):
-        Dict.empty(key_type=types.int64, value_type=types.int64)
-    with pytest.raises(errors.UnsupportedError, match="numba.experimental.jitclass"):
-        jitclass([("x", types.int64)])
+    # implemented since: numba.typed.List/Dict are hpcjit.typed's, jitclass hpcjit.experimental's
+    assert List is hpcjit.typed.List and Dict is hpcjit.typed.Dict
+    assert len(Dict.empty(key_type=types.int64, value_type=types.int64)) == 0
+    from hpcjit.experimental import jitclass as hpcjit_jitclass
+    assert jitclass is hpcjit_jitclass
     with pytest.raises(errors.UnsupportedError, match="numba.extending.lower_builtin"):
         lower_builtin(np.sum)
-    with pytest.raises(errors.UnsupportedError, match="numba.experimental.jitclass"):
-        class Sub(jitclass):
-            pass
+    with pytest.raises(errors.UnsupportedError, match="numba.experimental.structref"):
+        from numba.experimental import structref
+        structref.register(object)
     assert not isinstance([], List) and not isinstance({}, Dict)
     assert "not supported" in repr(gdb)
     assert numba.literal_unroll is hpcjit.literal_unroll  # implemented since

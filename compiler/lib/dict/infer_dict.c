@@ -100,7 +100,7 @@ static Type *put(Inf *I, Node *owner, Type *ct, Node **pk, Type *kt, Node **pv, 
         nv = ty_unify(I->tc, nv, vt);
     if (!nk || (pv && !nv))
         return TYPING(I, nk ? *pv : *pk, "cannot put %s into %s", infer_tyname(I, nk ? vt : kt), infer_tyname(I, ct));
-    Type *nt = d ? ty_dict(I->tc, nk, nv ? nv : ct->item) : ty_set(I->tc, nk);
+    Type *nt = ty_container_like(I->tc, ct, nk, d ? (nv ? nv : ct->item) : nk);
     if (nt != ct) {
         if (!infer_widen_var(I, *pk, owner, nt))
             return NULL;
@@ -307,13 +307,16 @@ static Type *same_kind(Inf *I, Node *self, Type *ct, Node **po, const char *fnam
     if (ot->kind != ct->kind)
         return TYPING(I, *po, "%s() needs a %s argument, not %s (hpcjit)", fname, is_dict(ct) ? "dict" : "set",
                       infer_tyname(I, ot));
-    Type *u = ot == ct ? ct : ty_unify(I->tc, ct, ot);
+    /* a typed.Dict and a plain dict hold the same native dict: only their
+     * parts must agree */
+    Type *oc = ot->typed != ct->typed ? ty_container_like(I->tc, ct, ot->key, ot->item) : ot;
+    Type *u = oc == ct ? ct : ty_unify(I->tc, ct, oc);
     if (!u)
         return TYPING(I, *po, "%s(): %s and %s differ", fname, infer_tyname(I, ct), infer_tyname(I, ot));
     if (u != ct && self && !infer_widen_var(I, *po, self, u))
         return NULL;
     if (!ty_has_unknown(u))
-        infer_cast(I, po, u);
+        infer_cast(I, po, oc == ot ? u : ty_container_like(I->tc, ot, u->key, u->item));
     return u;
 }
 

@@ -68,7 +68,7 @@ static Type *put_item(Inf *I, Node *owner, Type *lt, Node **px, const char *what
         Type *u = ty_unify(I->tc, lt->item, xt);
         if (!u)
             return TYPING(I, *px, "cannot %s %s to %s", what, infer_tyname(I, xt), infer_tyname(I, lt));
-        Type *nl = ty_list(I->tc, u);
+        Type *nl = ty_container_like(I->tc, lt, NULL, u);
         if (!infer_widen_var(I, *px, owner, nl))
             return NULL;
         lt = nl;
@@ -425,7 +425,7 @@ static Type *infer_list_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         if (IS_UNK(it))
             return none;
         if (unk) {
-            Type *nl = ty_unify(I->tc, lt, ty_list(I->tc, it));
+            Type *nl = ty_unify(I->tc, lt, ty_container_like(I->tc, lt, NULL, it));
             if (!nl)
                 return TYPING(I, sl[1], "cannot extend %s with the items of %s", infer_tyname(I, lt),
                               infer_tyname(I, ot));
@@ -671,7 +671,7 @@ static Type *infer_list_augassign(Inf *I, Node *n, Type *ot) {
             return ot;
         Type *lt = ot;
         if (ty_has_unknown(ot->item)) {
-            lt = ty_unify(I->tc, ot, ty_list(I->tc, it));
+            lt = ty_unify(I->tc, ot, ty_container_like(I->tc, ot, NULL, it));
             if (!lt || !infer_widen_var(I, n->b, t, lt))
                 return lt ? NULL : TYPING(I, n, "cannot extend %s with %s", infer_tyname(I, ot), infer_tyname(I, vt));
         }

@@ -132,7 +132,7 @@ static Type *dtype_of(Inf *I, Node **pd) {
     Type *t = infer_expr(I, pd);
     if (!t || IS_UNK(t))
         return t;
-    if (t->kind == TY_DTYPE)
+    if (t->kind == TY_DTYPE && ty_is_number(t->dtype))
         return t->dtype;
     if (t->kind == TY_BUILTIN) {
         switch (t->builtin) {

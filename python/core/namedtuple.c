@@ -1,0 +1,143 @@
+/* namedtuple.c - named tuple classes across the boundary (typecode 'N',
+ * abi.h): 'N' <id> ':' <class __name__> ':' <field>,<field> ':' then the
+ * tuple's typecode.  Each class seen gets an id in a process-wide registry
+ * (typecodes are process-wide dispatch keys), so that a returned value is
+ * boxed into the same class; the fields let the compiler resolve `p.x`.
+ * The values unbox and box as the tuples they are.  GIL held throughout. */
+#include "core.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static PyObject *nt_classes; /* list: id -> class (kept alive: ids stay valid) */
+static PyObject *nt_ids;     /* dict: class -> id */
+
+int nt_is_class(PyObject *cls)
+{
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type) || (PyTypeObject *)cls == &PyTuple_Type)
+        return 0;
+    PyObject *f = PyObject_GetAttrString(cls, "_fields");
+    int ok = f && PyTuple_Check(f);
+    Py_XDECREF(f);
+    PyErr_Clear();
+    return ok;
+}
+
+static int is_ident(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
+            return 0;
+    return 1;
+}
+
+/* The class's id (registering it), or -1 with an exception. */
+long nt_id(PyObject *cls)
+{
+    if (!nt_classes) {
+        nt_classes = PyList_New(0);
+        nt_ids = PyDict_New();
+        if (!nt_classes || !nt_ids)
+            return -1;
+    }
+    PyObject *v = PyDict_GetItemWithError(nt_ids, cls);
+    if (v)
+        return PyLong_AsLong(v);
+    if (PyErr_Occurred())
+        return -1;
+    long id = (long)PyList_GET_SIZE(nt_classes);
+    PyObject *o = PyLong_FromLong(id);
+    if (!o || PyList_Append(nt_classes, cls) < 0 || PyDict_SetItem(nt_ids, cls, o) < 0) {
+        Py_XDECREF(o);
+        return -1;
+    }
+    Py_DECREF(o);
+    return id;
+}
+
+/* Append the header "N<id>:<name>:<fields>:" of class cls; -1 when the
+ * class cannot be named in a typecode (no exception set). */
+int nt_header(PyObject *cls, char *buf, size_t *len, size_t cap)
+{
+    long id = nt_id(cls);
+    PyObject *fields = id >= 0 ? PyObject_GetAttrString(cls, "_fields") : NULL;
+    const char *name = ((PyTypeObject *)cls)->tp_name;
+    const char *dot = strrchr(name, '.');
+    if (dot)
+        name = dot + 1;
+    int r = -1;
+    if (!fields || !PyTuple_Check(fields) || !is_ident(name))
+        goto done;
+    int n = snprintf(buf + *len, cap - *len, "N%ld:%s:", id, name);
+    if (n < 0 || (size_t)n >= cap - *len)
+        goto done;
+    *len += (size_t)n;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(fields); i++) {
+        const char *f = PyUnicode_Check(PyTuple_GET_ITEM(fields, i)) ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(fields, i)) : NULL;
+        if (!f || !is_ident(f))
+            goto done;
+        n = snprintf(buf + *len, cap - *len, "%s%s", i ? "," : "", f);
+        if (n < 0 || (size_t)n >= cap - *len)
+            goto done;
+        *len += (size_t)n;
+    }
+    if (*len + 1 >= cap)
+        goto done;
+    buf[(*len)++] = ':';
+    r = 0;
+done:
+    Py_XDECREF(fields);
+    PyErr_Clear();
+    return r;
+}
+
+const char *nt_skip_header(const char *p, long *id)
+{
+    char *end = NULL;
+    long v = strtol(p + 1, &end, 10);
+    if (!end || *end != ':')
+        return NULL;
+    const char *q = strchr(end + 1, ':');
+    q = q ? strchr(q + 1, ':') : NULL;
+    if (!q || q[1] != '(')
+        return NULL;
+    if (id)
+        *id = v;
+    return q + 1;
+}
+
+PyObject *nt_class(long id)
+{
+    if (!nt_classes || id < 0 || id >= PyList_GET_SIZE(nt_classes)) {
+        PyErr_Format(PyExc_SystemError, "hpcjit: unknown named tuple class #%ld", id);
+        return NULL;
+    }
+    return PyList_GET_ITEM(nt_classes, id);
+}
+
+/* _nt_header(cls): the typecode header of a named tuple class, or None. */
+static PyObject *py_nt_header(PyObject *mod, PyObject *cls)
+{
+    char buf[HJ_MAX_TYPECODE];
+    size_t len = 0;
+    if (!nt_is_class(cls) || nt_header(cls, buf, &len, sizeof buf) < 0)
+        Py_RETURN_NONE;
+    return PyUnicode_FromStringAndSize(buf, (Py_ssize_t)len);
+}
+
+static PyObject *py_nt_class(PyObject *mod, PyObject *arg)
+{
+    long id = PyLong_AsLong(arg);
+    if (id == -1 && PyErr_Occurred())
+        return NULL;
+    PyObject *c = nt_class(id);
+    return c ? Py_NewRef(c) : NULL;
+}
+
+PyMethodDef nt_methods[] = {
+    {"_nt_header", py_nt_header, METH_O, "The typecode header of a named tuple class, or None."},
+    {"_nt_class", py_nt_class, METH_O, "The named tuple class of an id."},
+    {NULL, NULL, 0, NULL},
+};
