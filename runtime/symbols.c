@@ -4,6 +4,7 @@
 #include "hpcjit/complexmath.h"
 #include "hpcjit/containers.h"
 #include "hpcjit/mpi_hooks.h"
+#include "hpcjit/objmode.h"
 #include "hpcjit/parallel.h"
 #include "hpcjit/pool.h"
 #include "hpcjit/runtime.h"
@@ -31,6 +32,7 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_exc_save),
     RT_SYM(rt_signal_flag_addr),
     RT_SYM(rt_signal_poll),
+    RT_SYM(rt_objmode_call), /* objmode blocks (objmode.h) */
     RT_SYM(rt_exc_reraise),
     /* prange loops of parallel=True functions (compiler/lower_parallel.c) */
     RT_SYM(rt_parallel_for),

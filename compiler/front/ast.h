@@ -153,7 +153,8 @@ typedef enum CallKind {
     CALL_DTYPE,     /* np.float64(x): conversion; ty is the scalar type, args[0] */
     CALL_PYCALL,    /* an objmode block (HJ_STUB_PYCALL): cval.i is the stub's
                        function index (its handle); args are the inputs,
-                       boxed; ty is the outputs' tuple (lower_objmode.c) */
+                       boxed; op_ty their tuple type; ty is the outputs'
+                       tuple (lower_objmode.c) */
 } CallKind;
 
 /* After inference, what an attribute access is. */
@@ -213,7 +214,8 @@ struct Node {
 
     /* ---- set by inference ---- */
     Type *ty;          /* type of an expression */
-    Type *op_ty;       /* N_BINOP/N_UNARYOP: type the operation is done in */
+    Type *op_ty;       /* N_BINOP/N_UNARYOP: type the operation is done in;
+                          CALL_PYCALL: the inputs' tuple */
     Type **op_tys;     /* N_COMPARE: per comparison */
     Var *var;          /* N_NAME (local), N_FOR target names are N_NAMEs */
     CallKind call_kind;

@@ -157,6 +157,7 @@ Type *infer_stub_call(Inf *I, Node *n, int func) {
             return UNSUP(I, n, "objmode: bad output typecode");
         n->call_kind = CALL_PYCALL;
         n->cval.i = func;
+        n->op_ty = ty_tuple(I->tc, tys, n->args.len); /* the inputs, boxed as one tuple */
         return ret;
     }
     int impl = resolve(I, n, n, self, func);

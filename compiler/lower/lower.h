@@ -157,6 +157,8 @@ LLVMValueRef lower_cmp(Lower *L, const Node *at, OpKind op, Type *t, LLVMValueRe
 
 /* ---- lower_builtin.c ---- */
 LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned);
+/* lower_objmode.c: a `with objmode` block's call (CALL_PYCALL) */
+LLVMValueRef lower_pycall(Lower *L, Node *n, bool *owned);
 LLVMValueRef lower_attribute(Lower *L, Node *n, bool *owned);
 /* Element pointer of arr[idx...] (k == ndim) after wrap-around and bounds
  * checks; or, with k < ndim, a view (owned). */
