@@ -144,10 +144,17 @@ Type *infer_stub_call(Inf *I, Node *n, int func) {
             sb_init(&b);
             ty_typecode(&b, t);
             bool ok = b.len > 0;
+            /* a container would be a copy whose changes never come back (Numba
+             * refuses list inputs too) */
+            bool container = ok && strpbrk(b.s, "[{<#") != NULL;
             sb_free(&b);
+            if (container)
+                return TYPING(I, *pa, "objmode: a variable of type %s cannot be passed into an "
+                              "objmode block (its changes would not come back); pass arrays, "
+                              "numbers or tuples", infer_tyname(I, t));
             if (!ok)
-                return UNSUP(I, *pa, "objmode: variable of type %s cannot be passed to the object "
-                             "mode block (only numbers, arrays, tuples, None, containers)",
+                return UNSUP(I, *pa, "objmode: a variable of type %s cannot be passed into an "
+                             "objmode block (only numbers, arrays, tuples, None)",
                              infer_tyname(I, t));
             tys[i] = t;
         }

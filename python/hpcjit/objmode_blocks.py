@@ -326,7 +326,8 @@ def _rewrite(py_func, src, make_source):
             targets = ", ".join(n for n, _, _ in outputs)
             call = f"{targets}{',' if len(outputs) == 1 else ''} = {call}"
         first, last = node.lineno - 1, node.end_lineno - 1
-        lines[first] = " " * node.col_offset + call
+        # the `with` line stays visible in the compiler's located errors
+        lines[first] = " " * node.col_offset + call + "  # " + lines[first].strip()
         for i in range(first + 1, last + 1):
             lines[i] = ""
         stubs.append((name, handle, "(" + "".join(c for _, _, c in outputs) + ")"))

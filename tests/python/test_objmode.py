@@ -381,3 +381,82 @@ def test_no_leaks_over_many_calls(balanced):
         block_in_loop(4)
         with pytest.raises(BlockError):
             raises_in_block(20.0)
+
+
+# ---- in other constructs ----
+
+def negative(x):
+    raise ValueError(f"negative: {x}")
+
+
+@njit
+def caught_in_compiled_code(x):
+    try:
+        with objmode(y="float64"):
+            y = negative(x) if x < 0 else math.sqrt(x)
+    except ValueError:
+        y = -1.0
+    return y
+
+
+@pytest.mark.numba_skip("Numba cannot lift an objmode block inside try ('with's head-block must have "
+                        "exactly 1 JUMP')")
+def test_compiled_try_catches_the_block_exception(balanced):
+    check(caught_in_compiled_code, 9.0)
+    check(caught_in_compiled_code, -2.0)
+
+
+@njit
+def bare_objmode(a, flag):
+    if flag:
+        with objmode:
+            a[0] = 42.0
+    return a.sum()
+
+
+def test_bare_objmode_in_a_branch():
+    check(bare_objmode, np.ones(3), True)
+    check(bare_objmode, np.ones(3), False)
+
+
+@njit
+def with_inner_function(a):
+    def twice(v):
+        return v * 2.0
+
+    with objmode(r="float64[:]"):
+        r = np.sort(a)
+    return twice(r)
+
+
+def test_with_inner_function(balanced):
+    check(with_inner_function, np.array([3.0, 1.0, 2.0]))
+
+
+@njit(parallel=True)
+def after_prange(a):
+    s = 0.0
+    for i in hpcjit.prange(a.shape[0]):
+        s += a[i]
+    with objmode(r="float64"):
+        r = float(np.round(s, 6)) * 2
+    return r
+
+
+def test_in_a_parallel_function():
+    check(after_prange, np.arange(100.0))
+
+
+@njit
+def list_into_block(n):
+    lst = [i * 2 for i in range(n)]
+    with objmode(s="int64"):
+        s = sum(lst)
+    return s
+
+
+def test_list_input_is_a_typing_error():
+    with pytest.raises(errors.TypingError) as ei:
+        list_into_block(4)
+    if not AGAINST_NUMBA:
+        assert "objmode" in str(ei.value) and "test_objmode.py:" in str(ei.value)
