@@ -33,6 +33,8 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_signal_flag_addr),
     RT_SYM(rt_signal_poll),
     RT_SYM(rt_objmode_call), /* objmode blocks (objmode.h) */
+    RT_SYM(rt_objmode_unlock),
+    RT_SYM(rt_objmode_relock),
     RT_SYM(rt_exc_reraise),
     /* prange loops of parallel=True functions (compiler/lower_parallel.c) */
     RT_SYM(rt_parallel_for),

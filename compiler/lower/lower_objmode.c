@@ -5,7 +5,12 @@
  *                             const char *out_tc, void *out)
  * with the inputs stored as one tuple in the abi.h layout (the call takes
  * over a reference to each: they are increfed here) and the outputs
- * unboxed into a tuple the result owns (hpcjit/objmode.h). */
+ * unboxed into a tuple the result owns (hpcjit/objmode.h).
+ *
+ * A block inside a prange loop runs on the pool's threads, which take the
+ * GIL: the thread that starts a parallel loop lets it go for the loop's
+ * duration (rt_objmode_unlock / rt_objmode_relock around rt_parallel_for)
+ * in any compilation that holds an objmode block. */
 #include "lower.h"
 
 #include "hpcjit/compiler.h"
@@ -48,4 +53,26 @@ LLVMValueRef lower_pycall(Lower *L, Node *n, bool *owned) {
     LLVMValueRef r = lower_load(L, out_mem, outp, "objmode.out");
     *owned = lower_has_refs(n->ty);
     return lower_from_mem(L, r, n->ty);
+}
+
+bool lower_objmode_used(Lower *L) {
+    const HjRequest *req = L->c->req;
+    for (int i = 0; i < req->nfuncs; i++)
+        if (req->funcs[i].stub == HJ_STUB_PYCALL)
+            return true;
+    return false;
+}
+
+LLVMValueRef lower_objmode_unlock(Lower *L) {
+    if (!lower_objmode_used(L))
+        return NULL;
+    return lower_rt(L, "rt_objmode_unlock", L->t_ptr, NULL, 0, NULL);
+}
+
+void lower_objmode_relock(Lower *L, LLVMValueRef token) {
+    if (!token)
+        return;
+    LLVMTypeRef pt[1] = {L->t_ptr};
+    LLVMValueRef args[1] = {token};
+    lower_rt(L, "rt_objmode_relock", L->t_void, pt, 1, args);
 }

@@ -223,14 +223,20 @@ done:
     return rc;
 }
 
+/* A parallel loop that may run objmode blocks: the starting thread lets
+ * the GIL go while the pool runs (the blocks' threads take it). */
+static void *gil_unlock(void) { return PyGILState_Check() ? (void *)PyEval_SaveThread() : NULL; }
+
+static void gil_relock(void *token) { PyEval_RestoreThread((PyThreadState *)token); }
+
 void core_objmode_install(CoreState *st)
 {
     om_state = st;
-    rt_objmode_set_hook(objmode_call);
+    rt_objmode_set_hook(objmode_call, gil_unlock, gil_relock);
 }
 
 void core_objmode_remove(void)
 {
-    rt_objmode_set_hook(NULL);
+    rt_objmode_set_hook(NULL, NULL, NULL);
     om_state = NULL;
 }

@@ -460,3 +460,31 @@ def test_list_input_is_a_typing_error():
         list_into_block(4)
     if not AGAINST_NUMBA:
         assert "objmode" in str(ei.value) and "test_objmode.py:" in str(ei.value)
+
+
+def limited(v):
+    if v > 500:
+        raise ValueError(f"too big: {v}")
+    return v
+
+
+@njit(parallel=True)
+def block_in_prange(a):
+    out = np.zeros(a.shape[0])
+    for i in hpcjit.prange(a.shape[0]):
+        v = a[i]
+        with objmode(r="float64"):
+            r = float(limited(v)) * 2.0
+        out[i] = r + 1.0
+    return out
+
+
+def test_block_in_a_prange_body(balanced):
+    # the pool's threads take the GIL: the calling thread lets it go
+    check(block_in_prange, np.arange(300.0))
+
+
+@pytest.mark.numba_skip("Numba drops an exception raised by an objmode block in a prange body")
+def test_exception_from_a_prange_body(balanced):
+    with pytest.raises(ValueError, match="too big"):
+        block_in_prange(np.arange(1000.0))

@@ -23,9 +23,17 @@
 typedef int32_t (*RtObjmodeHook)(int64_t handle, const char *in_tc, void *in, const char *out_tc,
                                  void *out);
 
-/* Install the hook (hpcjit._core); NULL removes it. */
-void rt_objmode_set_hook(RtObjmodeHook hook);
+/* Install the hooks (hpcjit._core); NULL removes them.  unlock lets the
+ * GIL go when the calling thread holds it (its token, else NULL); relock
+ * takes it back. */
+typedef void *(*RtGilUnlock)(void);
+typedef void (*RtGilRelock)(void *token);
+void rt_objmode_set_hook(RtObjmodeHook hook, RtGilUnlock unlock, RtGilRelock relock);
 /* What compiled code calls (see above). */
 int32_t rt_objmode_call(int64_t handle, const char *in_tc, void *in, const char *out_tc, void *out);
+/* Around a parallel loop whose threads may run objmode blocks: the thread
+ * that starts it must not hold the GIL while it waits for them. */
+void *rt_objmode_unlock(void);
+void rt_objmode_relock(void *token);
 
 #endif
