@@ -135,7 +135,7 @@ Type *infer_stub_call(Inf *I, Node *n, int func) {
         Type **tys = arena_alloc(I->a, sizeof(Type *) * (size_t)(n->args.len + 1));
         for (int i = 0; i < n->args.len; i++) {
             Node **pa = (Node **)&VEC_AT(n->args, i);
-            Type *t = infer_expr(I, pa);
+            Type *t = infer_expr_opt(I, pa); /* an Optional passes as None or its value */
             if (!t)
                 return NULL;
             if (IS_UNK(t))

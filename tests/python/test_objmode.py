@@ -488,3 +488,54 @@ def test_block_in_a_prange_body(balanced):
 def test_exception_from_a_prange_body(balanced):
     with pytest.raises(ValueError, match="too big"):
         block_in_prange(np.arange(1000.0))
+
+
+@njit
+def optional_in(n):
+    x = None if n > 5 else n
+    with objmode(k="int64"):
+        k = -1 if x is None else x * 10
+    return k
+
+
+def test_optional_input():
+    check(optional_in, 3)
+    check(optional_in, 7)
+
+
+@njit
+def narrow_types(a, b, c):
+    u = np.uint8(a)
+    f = np.float32(b)
+    z = np.complex64(c)
+    t = a > 1
+    with objmode(r="float64", v="uint8", w="float32", q="complex64", tt="boolean"):
+        r = float(u) + float(f) + abs(z) + t
+        v = u + 1
+        w = f * 2
+        q = z * 2
+        tt = not t
+    return r, v, w, q, tt
+
+
+def test_narrow_number_types():
+    # the block sees Python numbers (abs of complex64 is a float64 there,
+    # a float32 in py_func)
+    check(narrow_types, 3, 2.5, 1 + 2j, rtol=1e-6)
+
+
+@njit
+def views_in(a):
+    b = np.ones((3, 4))
+    v = b[:, 1]
+    ft = a.T
+    with objmode(r="float64", fr="float64[::1, :]", st="float64[:, :]"):
+        v[:] = 5.0
+        r = float(ft.sum()) + float(ft.flags.f_contiguous)
+        fr = np.asfortranarray(np.arange(6.0).reshape(2, 3))
+        st = np.arange(16.0).reshape(4, 4)[::2, ::2]
+    return r, b, fr, st, fr[1, 0] + st[1, 1]
+
+
+def test_views_and_layouts(balanced):
+    check(views_in, np.arange(6.0).reshape(2, 3))
