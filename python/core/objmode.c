@@ -2,7 +2,11 @@
  * block (runtime/include/hpcjit/objmode.h): box the inputs, call the
  * block's Python function (hpcjit.objmode_blocks), check and unbox the
  * outputs.  The exception a block raises is kept here, per thread, and
- * raised unchanged by the dispatcher (core_objmode_take). */
+ * raised unchanged by the dispatcher (core_objmode_take).
+ *
+ * The one place where threads that compiled code runs on (prange workers,
+ * nogil callers) enter the Python C API: always through PyGILState_Ensure,
+ * as Numba's object mode does. */
 #include "core.h"
 
 #include <stdio.h>
@@ -11,7 +15,9 @@
 
 #include "hpcjit/objmode.h"
 
-static CoreState *om_state; /* the module's state: boxing arrays needs its owner type */
+/* The module's state (boxing arrays needs its owner type), kept here
+ * because the runtime calls the hook without a module to ask. */
+static CoreState *om_state;
 
 /* The last exception a block raised on this thread, and the name and
  * message it was handed to the runtime as (to recognise it when it
