@@ -539,3 +539,23 @@ def views_in(a):
 
 def test_views_and_layouts(balanced):
     check(views_in, np.arange(6.0).reshape(2, 3))
+
+
+@pytest.mark.numba_skip("hpcjit cc")
+def test_ahead_of_time_compilation_refuses_objmode(tmp_path):
+    import os
+    import subprocess
+    import sys
+    mod = tmp_path / "kernels_om.py"
+    mod.write_text("from hpcjit import njit, objmode\n"
+                   "@njit('float64(float64)')\n"
+                   "def f(x):\n"
+                   "    with objmode(y='float64'):\n"
+                   "        y = x * 2\n"
+                   "    return y\n")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [os.path.dirname(os.path.dirname(hpcjit.__file__))] + env.get("PYTHONPATH", "").split(os.pathsep))
+    r = subprocess.run([sys.executable, "-m", "hpcjit.aot", str(mod), "--outdir", str(tmp_path / "out")],
+                       capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert r.returncode != 0 and "objmode block cannot be compiled ahead of time" in r.stderr, r.stderr
