@@ -1173,10 +1173,11 @@ static Type *settle_target(Inf *I, Node *t, Node *at) {
     if (!tt)
         return NULL;
     if (t->kind == N_TUPLE || t->kind == N_LIST)
-        for (int i = 0; i < t->args.len; i++)
-            ((Node *)VEC_AT(t->args, i))->ty = ((Node *)VEC_AT(t->args, i))->kind == N_NAME
-                                                     ? ((Node *)VEC_AT(t->args, i))->var->ty
-                                                     : ((Node *)VEC_AT(t->args, i))->ty;
+        for (int i = 0; i < t->args.len; i++) {
+            Node *e = VEC_AT(t->args, i);
+            if (e->kind == N_NAME && e->var) /* no var: a name the pass did not bind (fuzz finding) */
+                e->ty = e->var->ty;
+        }
     t->ty = tt;
     (void)at;
     return tt;

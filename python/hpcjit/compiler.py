@@ -194,7 +194,10 @@ def _env(py_func, gather):
 
 
 class _Source:
-    __slots__ = ("source", "first_line", "col_offset", "filename")
+    __slots__ = ("source", "first_line", "col_offset", "filename", "decompiled")
+
+    def __init__(self):
+        self.decompiled = False
 
 
 def _register_command_source(py_func):
@@ -322,6 +325,10 @@ def _source(disp):
     if src is not None:
         return src
     py_func = disp.py_func
+    if os.environ.get("HPCJIT_SOURCE_FROM_BYTECODE") == "1":  # tests of bytecode.py
+        src = _decompiled_source(py_func, "HPCJIT_SOURCE_FROM_BYTECODE=1")
+        d["_hj_source"] = src
+        return src
     found = _fast_source_lines(py_func)
     if found is not None:
         lines, first_line = found
@@ -335,9 +342,10 @@ def _source(disp):
                     raise
                 lines, first_line = inspect.getsourcelines(py_func)
         except (OSError, TypeError) as exc:
-            raise errors.UnsupportedError(
-                f"cannot compile {py_func.__qualname__}: its source code is not available "
-                f"({exc}); define it in a file, not in an interactive session or exec()") from None
+            # exec(), `python - <<EOF`: the source is rebuilt from the bytecode
+            src = _decompiled_source(py_func, exc)
+            d["_hj_source"] = src
+            return src
     if py_func.__code__.co_name == "<lambda>":
         made = _lambda_source(py_func, lines, first_line)
         if made is None:
@@ -359,6 +367,24 @@ def _source(disp):
     src.col_offset = col_offset
     src.filename = py_func.__code__.co_filename
     d["_hj_source"] = src
+    return src
+
+
+def _decompiled_source(py_func, exc):
+    """A _Source rebuilt from the code object (bytecode.py), its lines at
+    the user's line numbers; marked so that diagnostics say so."""
+    from . import bytecode
+    code = py_func.__code__
+    try:
+        text, first_line = bytecode.decompile(py_func)
+    except bytecode.DecompileError as err:
+        line = err.lineno or code.co_firstlineno
+        raise errors.UnsupportedError(
+            f"{code.co_filename}:{line}: error: cannot compile {py_func.__qualname__}: its source "
+            f"code is not available ({exc}) and it cannot be reconstructed from its bytecode: "
+            f"{err} is not supported") from None
+    src = _make_source(text, first_line, 0, code.co_filename)
+    src.decompiled = True
     return src
 
 
@@ -399,6 +425,7 @@ class _Gather:
         self.keep = []  # the dispatchers, so that ids stay unique meanwhile
         self.stubs = {}  # func index -> extending._Overload
         self._named = None
+        self.decompiled = {}  # filename -> qualnames whose text came from bytecode
 
     def add_stub(self, ov):
         """A stub function for an overload (compiler.h HJ_STUB_OVERLOAD)."""
@@ -438,6 +465,8 @@ class _Gather:
         self.funcs.append(None)  # reserved: recursion finds the index above
         py_func = disp.py_func
         src = _source(disp)
+        if src.decompiled:
+            self.decompiled.setdefault(src.filename, []).append(py_func.__qualname__)
         env = _env(py_func, self)
         for name, lf in getattr(disp, "siblings", {}).items():  # a lifted inner function's
             env.append((name, "func", self.add(lf)))
@@ -490,6 +519,8 @@ def compile_funcs(disp, *args):
         except errors.HpcjitError as e:
             need = getattr(e, "need_overload", None)
             if need is None:
+                if g.decompiled:
+                    _note_decompiled(e, g.decompiled)
                 raise
             idx, key = need.split("\t", 1)
             ov = g.stubs.get(int(idx))
@@ -503,8 +534,19 @@ def _uses_stubs(funcs):
     return any(len(f) > 8 and f[8] is not None for f in funcs)
 
 
+def _note_decompiled(exc, decompiled):
+    """Say in a diagnostic that points into text rebuilt from bytecode that
+    the line shown is a reconstruction."""
+    names = decompiled.get(getattr(exc, "filename", None))
+    if names and exc.args and isinstance(exc.args[0], str):
+        exc.args = (exc.args[0] + f"\n    (no source for {', '.join(names)}: the line shown was "
+                    f"reconstructed from its bytecode)",) + exc.args[1:]
+
+
 def _compile(disp, argcodes, rettype, want_ir, want_types):
-    funcs, entry = gather(disp)
+    g = _Gather()
+    entry = g.add(disp)
+    funcs = g.funcs
 
     def run():
         # _compiler (libLLVM) is imported there: not for a cache hit

@@ -192,12 +192,14 @@ def test_options_passed_to_the_compiler():
                     "nogil": False, "parallel": False, "inline": "always"}
 
 
-def test_source_unavailable_is_a_clear_error():
+def test_source_unavailable_is_rebuilt_or_a_clear_error():
     ns = {}
     exec("def g(x):\n    return x\n", ns)
-    disp = njit(ns["g"])
+    funcs, entry = compiler.gather(njit(ns["g"]))  # rebuilt from the bytecode
+    assert funcs[entry][3] == "def g(x):\n    return x\n"
+    exec("def h(x):\n    with x:\n        return x\n", ns)
     with pytest.raises(hpcjit.UnsupportedError, match="source code is not available"):
-        compiler.gather(disp)
+        compiler.gather(njit(ns["h"]))
 
 
 def test_boundscheck_from_environment():
