@@ -559,3 +559,43 @@ def test_ahead_of_time_compilation_refuses_objmode(tmp_path):
     r = subprocess.run([sys.executable, "-m", "hpcjit.aot", str(mod), "--outdir", str(tmp_path / "out")],
                        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
     assert r.returncode != 0 and "objmode block cannot be compiled ahead of time" in r.stderr, r.stderr
+
+
+DROPIN_SCRIPT = '''
+import numpy as np
+import numba
+from numba import njit, objmode
+from numba.core import types
+
+assert numba.__hpcjit__
+VEC = types.float64[:]
+
+@njit(nogil=True)
+def f(a):
+    s = a.sum()
+    with objmode(r=VEC, n="intp"):
+        r = np.sort(a)[::-1].copy()
+        n = len(str(s))
+    return r * 2, n
+
+a = np.array([2.0, 5.0, 1.0])
+got, exp = f(a), f.py_func(a)
+assert np.array_equal(got[0], exp[0]) and got[1] == exp[1], (got, exp)
+print("ok", got[1])
+'''
+
+
+@pytest.mark.numba_skip("runs a Numba program on hpcjit's drop-in")
+def test_numba_objmode_under_the_dropin(tmp_path):
+    import os
+    import subprocess
+    import sys
+    script = tmp_path / "prog_om.py"
+    script.write_text(DROPIN_SCRIPT)
+    env = dict(os.environ)
+    env.pop("HPCJIT_AS_NUMBA", None)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [os.path.dirname(os.path.dirname(hpcjit.__file__))] + env.get("PYTHONPATH", "").split(os.pathsep))
+    r = subprocess.run([sys.executable, "-m", "hpcjit.numba", str(script)], capture_output=True,
+                       text=True, env=env, cwd=tmp_path, timeout=300)
+    assert r.returncode == 0 and "ok 3" in r.stdout, r.stdout + r.stderr
