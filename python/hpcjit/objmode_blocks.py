@@ -214,6 +214,9 @@ def _outputs(py_func, where, with_node, call):
                 raise where.error(errors.TypingError, with_node,
                                   f"objmode: cannot evaluate the type of '{kw.arg}': {exc}") from None
         code = _typecode(decl)
+        if not code and isinstance(decl, str):
+            raise where.error(errors.TypingError, with_node,
+                              f"objmode: the type of '{kw.arg}', {decl!r}, is not a type hpcjit knows")
         if not code or "s" in code or "#" in code or (any(c in code for c in "[{<")
                                                       and any(c in code for c in "ar")):
             raise where.error(errors.TypingError, with_node,
