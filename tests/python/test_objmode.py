@@ -599,3 +599,15 @@ def test_numba_objmode_under_the_dropin(tmp_path):
     r = subprocess.run([sys.executable, "-m", "hpcjit.numba", str(script)], capture_output=True,
                        text=True, env=env, cwd=tmp_path, timeout=300)
     assert r.returncode == 0 and "ok 3" in r.stdout, r.stdout + r.stderr
+
+
+def test_in_a_vectorized_kernel():
+    @hpcjit.vectorize(["float64(float64)"])
+    def gamma_plus_one(x):
+        with objmode(y="float64"):
+            y = math.gamma(x)
+        return y + 1.0
+
+    x = np.array([1.0, 2.5, 5.0])
+    got = gamma_plus_one(x)
+    assert np.allclose(got, [math.gamma(v) + 1.0 for v in x], rtol=1e-12)
