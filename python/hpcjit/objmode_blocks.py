@@ -310,6 +310,17 @@ def _rewrite(py_func, src, make_source):
         expr = node.items[0].context_expr
         outputs = _outputs(py_func, where, node, expr if isinstance(expr, ast.Call) else None)
         _check_flow(where, node.body)
+        declared = {n for n, _, _ in outputs}
+        stored = set()
+        for stmt in node.body:
+            stored |= _stored(ast.Module(body=[stmt], type_ignores=[]), set())
+        lost = sorted((stored - declared) & _read_after(fdef, node))
+        if lost:  # Numba: "... with objmode(z='<add_type_as_string_here>')"
+            raise where.error(errors.TypingError, node,
+                              f"objmode: {', '.join(repr(n) for n in lost)} "
+                              f"{'is' if len(lost) == 1 else 'are'} assigned in the block and used "
+                              f"after it: declare {'its' if len(lost) == 1 else 'their'} type, "
+                              f"objmode({lost[0]}='<type>')")
         # the enclosing function's variables: its parameters and what it
         # stores outside this block
         inputs = _inputs(node.body, set(params) | _stored_outside(fdef, node))
@@ -363,6 +374,35 @@ def _stored_outside(fdef, block):
     for stmt in fdef.body:
         visit(ast.Module(body=[stmt], type_ignores=[]))
     return out
+
+
+def _read_after(fdef, block):
+    """Names the function reads outside `block` where a value the block
+    stored may reach: after it, or anywhere in a loop around it."""
+    loops = []
+
+    def enclosing(node, stack):
+        for child in ast.iter_child_nodes(node):
+            if child is block:
+                loops.extend(stack)
+                return True
+            inner = stack + [child] if isinstance(child, (ast.For, ast.While)) else stack
+            if enclosing(child, inner):
+                return True
+        return False
+
+    enclosing(fdef, [])
+    inside = {id(n) for n in ast.walk(block)}
+    names = set()
+    for n in ast.walk(fdef):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in inside \
+                and n.lineno > block.end_lineno:
+            names.add(n.id)
+    for loop in loops:
+        for n in ast.walk(loop):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in inside:
+                names.add(n.id)
+    return names
 
 
 def _mismatch(handle, index, value):

@@ -611,3 +611,37 @@ def test_in_a_vectorized_kernel():
     x = np.array([1.0, 2.5, 5.0])
     got = gamma_plus_one(x)
     assert np.allclose(got, [math.gamma(v) + 1.0 for v in x], rtol=1e-12)
+
+
+@njit
+def undeclared_output(x):
+    z = 0.0
+    with objmode(y="float64"):
+        y = x
+        z = 2.0
+    return y + z
+
+
+def test_undeclared_variable_used_after_the_block_is_a_typing_error():
+    # its value would be lost: Numba and hpcjit ask for a declaration
+    with pytest.raises(errors.TypingError) as ei:
+        undeclared_output(1.0)
+    if not AGAINST_NUMBA:
+        assert "'z'" in str(ei.value) and "objmode(z=" in str(ei.value)
+
+
+@njit
+def block_local_names(a):
+    acc = 0.0
+    for i in range(a.shape[0]):
+        t = a[i]
+        with objmode(r="float64"):
+            t = t * 2  # rebinds the block's own t only
+            tmp = [t, 1.0]
+            r = sum(tmp)
+        acc += r
+    return acc
+
+
+def test_names_local_to_the_block():
+    check(block_local_names, np.arange(4.0))
