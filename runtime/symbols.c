@@ -35,6 +35,8 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_objmode_call), /* objmode blocks (objmode.h) */
     RT_SYM(rt_objmode_unlock),
     RT_SYM(rt_objmode_relock),
+    RT_SYM(rt_stack_check),
+    RT_SYM(rt_stack_hint), /* data: a uintptr_t */
     RT_SYM(rt_exc_reraise),
     /* prange loops of parallel=True functions (compiler/lower_parallel.c) */
     RT_SYM(rt_parallel_for),
@@ -45,6 +47,7 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(pool_get_thread_id),
     /* search: sorting/searching and np.random (search.c, random.c) */
     RT_SYM(rt_raise_axis),
+    RT_SYM(rt_cov),
     RT_SYM(rt_sort),
     RT_SYM(rt_argsort),
     RT_SYM(rt_unique),

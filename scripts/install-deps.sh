@@ -8,8 +8,9 @@ SUDO=""
 # the build, installed here so that CI runs those tests
 # OpenBLAS for np.dot/np.linalg in compiled code (dlopened at run time, not
 # needed to build): libopenblas.so.0, and liblapack.so.3/libblas.so.3 alternatives
+# clang-19 and its runtimes: the libFuzzer target (tests/fuzz, scripts/hardening.sh)
 pkgs=(build-essential cmake pkg-config llvm-19-dev libhwloc-dev libopenmpi-dev openmpi-bin libopenblas0 lmod tcl
-      slurmctld slurmd slurm-client)
+      slurmctld slurmd slurm-client clang-19 libclang-rt-19-dev)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -257,6 +257,8 @@ struct Spec {
     PtrVec vars;       /* Var*, parameters first */
     SpecState state;
     bool provisional;  /* inferred while a spec it calls was still in progress */
+    bool recursive;    /* re-entered while being inferred: on a call cycle (its
+                          entry checks the stack: RecursionError, not a crash) */
     char *symbol;      /* LLVM name of the function */
     void *llvm_fn;     /* lowering: LLVMValueRef */
     Spec *next;        /* list of all specs of a compilation */

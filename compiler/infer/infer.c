@@ -157,7 +157,7 @@ static bool var_assign(Inf *I, Node *at, Var *v, Type *t) {
     Type *u = ty_unify(I->tc, v->ty, t);
     if (!u) {
         err(I, HJ_DIAG_TYPING, at, "cannot unify %s and %s for variable '%s'", infer_tyname(I, v->ty),
-            infer_tyname(I, t), v->name);
+            infer_tyname(I, t), infer_ssa_source_name(I->a, v->name));
         return false;
     }
     if (u != v->ty) {
@@ -476,6 +476,14 @@ static Type *env_name(Inf *I, Node *n, const HjEnvEntry *e) {
         n->ty = t->ty;
         return t->ty;
     }
+    case HJ_ENV_ARRAY: { /* a read-only constant (lower_expr.c bakes its items in) */
+        const char *p = e->qualname;
+        Type *t = p ? ty_from_typecode(I->tc, &p) : NULL;
+        if (!t || t->kind != TY_ARRAY)
+            return TYPING(I, n, "global name '%s' is an array hpcjit cannot freeze", n->name);
+        n->ty = t;
+        return t;
+    }
     case HJ_ENV_STR:
         return TYPING(I, n, "global name '%s' is a str ('%s'); strings are not supported by hpcjit",
                       n->name, e->qualname ? e->qualname : "");
@@ -493,7 +501,7 @@ static Type *name_expr(Inf *I, Node *n) {
         Type *t = n->var->ty;
         if (I->final && IS_UNK(t))
             return TYPING(I, n, "cannot determine the type of variable '%s' (is it assigned before use?)",
-                          n->name);
+                          infer_ssa_source_name(I->a, n->name));
         n->ty = t;
         return t;
     }
@@ -1594,6 +1602,8 @@ static bool stmt(Inf *I, Node *n) {
             n->a->ty = infer_ty(I, TY_STRING); /* docstring */
             return true;
         }
+        if (infer_ae_ufunc_out_stmt(I, n)) /* np.add(a, b, out): now out[...] = np.add(a, b) */
+            return stmt(I, n);
         return infer_expr(I, &n->a) != NULL;
     default:
         return UNSUP(I, n, "%s statements are not supported by hpcjit", ast_kind_name(n->kind)), false;
@@ -1747,13 +1757,14 @@ static bool final_pass(Inf *I) {
         Var *v = VEC_AT(s->vars, i);
         if (IS_UNK(v->ty)) {
             Node at = {.loc = v->first_def};
-            err(I, HJ_DIAG_TYPING, &at, "cannot determine the type of variable '%s'", v->name);
+            err(I, HJ_DIAG_TYPING, &at, "cannot determine the type of variable '%s'",
+                infer_ssa_source_name(I->a, v->name));
             return false;
         }
         if (ty_has_unknown(v->ty)) {
             Node at = {.loc = v->first_def};
             err(I, HJ_DIAG_TYPING, &at, "cannot determine the type of variable '%s': %s (the items of an "
-                "empty %s are never known)", v->name, infer_tyname(I, v->ty),
+                "empty %s are never known)", infer_ssa_source_name(I->a, v->name), infer_tyname(I, v->ty),
                 v->ty->kind == TY_DICT ? "dict" : v->ty->kind == TY_SET ? "set" : "list");
             return false;
         }
@@ -1853,6 +1864,7 @@ static bool bind_params(Compilation *c, Spec *s) {
      * name to a local of the assigned type */
     bool *hide = arena_alloc(&c->arena, sizeof(bool) * (size_t)(s->fn->params.len + 1));
     infer_prune_branches(&I, hide);
+    infer_ssa_rename(&I, hide); /* versions of rebound names (infer_ssa.c) */
     for (int i = 0; i < s->fn->params.len; i++) {
         Node *p = VEC_AT(s->fn->params, i);
         Var *v = add_var(&I, hide[i] ? arena_printf(&c->arena, "%s.arg", p->name) : p->name, p->loc);
@@ -1895,6 +1907,7 @@ static Spec *infer_spec_impl(Compilation *c, int func, Type **argtys, int nargs,
         return s;
     if (s->state == SPEC_INFERRING) {
         /* recursion: use the return type so far */
+        s->recursive = true;
         if (caller && caller != s && s->infer_level < caller->infer_low)
             caller->infer_low = s->infer_level;
         return s;
@@ -1911,7 +1924,7 @@ static Spec *infer_spec_impl(Compilation *c, int func, Type **argtys, int nargs,
     s->infer_level = c->depth;
     s->infer_low = c->depth;
     Inf I = {.c = c, .tc = c->tc, .a = &c->arena, .s = s};
-    bool ok = run_passes(&I);
+    bool ok = infer_check_defined(&I) && run_passes(&I);
     if (ok && s->infer_low < s->infer_level) {
         /* depends on a spec still being inferred further up: finish later */
         s->state = SPEC_NEW;

@@ -26,6 +26,10 @@ Type *infer_fail(Inf *I, HjDiagKind k, const Node *n, const char *fmt, ...) HJ_P
 #define TYPING(I, n, ...) infer_fail((I), HJ_DIAG_TYPING, (n), __VA_ARGS__)
 #define UNSUP(I, n, ...) infer_fail((I), HJ_DIAG_UNSUPPORTED, (n), __VA_ARGS__)
 
+/* infer_defined.c: refuse a local read before any assignment can have run
+ * (UnboundLocalError in Python); false with a diagnostic. */
+bool infer_check_defined(Inf *I);
+
 /* Type an expression; an Optional(T) value is unwrapped to T (an N_CAST
  * that checks it is not None). */
 Type *infer_expr(Inf *I, Node **pn);
@@ -77,6 +81,14 @@ int infer_index_store_array(Inf *I, Node *t, Node **pv, Type *vt);
  * hide[i]: argument i is None and reassigned before any read (its name is
  * left to a local variable). */
 void infer_prune_branches(Inf *I, bool *hide);
+
+/* infer_ssa.c: split every local name into versions ("x", "x.1", ...)
+ * whose definitions never meet at a control-flow merge before a read, by
+ * renaming the spec's N_NAME nodes, before typing; hide[i]: argument i
+ * has a hidden name (infer_prune.c).  The source name of a version. */
+void infer_ssa_rename(Inf *I, const bool *hide);
+bool infer_ssa_is_version(const char *name);
+const char *infer_ssa_source_name(Arena *a, const char *name);
 
 /* isinstance(x, cls) at compile time: the qualified name of a class node
  * ("builtins.int", "numpy.ndarray", "numpy.float64"; NULL when it names
@@ -150,6 +162,9 @@ int infer_ae_store(Inf *I, Node *t, Node **pv, Type *vt);
 /* arr.real / arr.imag (ATTR_ARRAY_REAL/IMAG). */
 Type *infer_ae_real_imag(Inf *I, Node *n, Type *base);
 bool infer_ae_is_ufunc(BuiltinId id);
+/* `np.add(a, b, out)` as a statement becomes `out[...] = np.add(a, b)`;
+ * true when the statement was rewritten (into an N_ASSIGN). */
+bool infer_ae_ufunc_out_stmt(Inf *I, Node *st);
 bool infer_ae_owns_scalar(BuiltinId id);
 Type *infer_ae_ufunc_call(Inf *I, Node *n, BuiltinId id, Type **tys);
 bool infer_ae_is_elementwise(const Node *n);

@@ -325,6 +325,43 @@ static const char *np_name(BuiltinId id) {
     return dot ? dot + 1 : s;
 }
 
+/* `np.f(a, b, out)` / `np.f(a, b, out=o)` as a statement: rewritten into
+ * `out[...] = np.f(a, b)` (the result converted into out's items, as
+ * NumPy does), before anything in it is typed.  True when rewritten. */
+bool infer_ae_ufunc_out_stmt(Inf *I, Node *st) {
+    Node *call = st->a;
+    if (st->kind != N_EXPR || call->kind != N_CALL || !call->a || call->has_star)
+        return false;
+    Node *f = call->a;
+    if (f->kind != N_NAME && f->kind != N_ATTRIBUTE)
+        return false;
+    Type *ft = infer_expr_opt(I, &call->a);
+    if (!ft || ft->kind != TY_BUILTIN || !infer_ae_is_ufunc((BuiltinId)ft->builtin))
+        return false;
+    OpKind op = OP_NONE;
+    int k = ufunc_nargs(ufunc_cat((BuiltinId)ft->builtin, &op));
+    Node *out = NULL;
+    if (call->args.len == k + 1 && call->keywords.len == 0) {
+        out = VEC_AT(call->args, k);
+        call->args.len = k;
+    } else if (call->args.len == k && call->keywords.len == 1 &&
+               ((Node *)VEC_AT(call->keywords, 0))->name &&
+               strcmp(((Node *)VEC_AT(call->keywords, 0))->name, "out") == 0) {
+        out = ((Node *)VEC_AT(call->keywords, 0))->a;
+        call->keywords.len = 0;
+    } else {
+        return false;
+    }
+    Node *sub = ast_new(I->a, N_SUBSCRIPT, out->loc);
+    sub->a = out;
+    sub->b = ast_new(I->a, N_CONST, out->loc);
+    sub->b->cval.kind = CVAL_ELLIPSIS;
+    st->kind = N_ASSIGN;
+    st->targets = (PtrVec){0};
+    vec_push(I->a, &st->targets, sub);
+    return true;
+}
+
 /* np.f(...) with `tys` the types of n->args (all known). */
 Type *infer_ae_ufunc_call(Inf *I, Node *n, BuiltinId id, Type **tys) {
     OpKind op = OP_NONE;

@@ -1686,6 +1686,27 @@ static bool lower_spec(Lower *L, Spec *s) {
         if (lower_has_refs(v->ty))
             LLVMBuildStore(L->b, LLVMConstNull(lower_type(L, v->ty)), v->slot);
     }
+    if (s->recursive) {
+        /* after the slots (the error exit releases them): a call cycle.
+         * Deep recursion raises RecursionError when the thread's stack is
+         * nearly full (runtime/stack.c), not SIGSEGV.  Frames above the
+         * main thread's limit (rt_stack_hint) skip the call: one compare. */
+        LLVMValueRef zero = lower_i32(L, 0);
+        LLVMValueRef sp = lower_intrinsic(L, "llvm.frameaddress", &L->t_ptr, 1, &zero, 1);
+        LLVMValueRef hint = LLVMGetNamedGlobal(L->mod, "rt_stack_hint");
+        if (!hint)
+            hint = LLVMAddGlobal(L->mod, L->t_i64, "rt_stack_hint");
+        LLVMValueRef low = LLVMBuildICmp(L->b, LLVMIntULT, LLVMBuildPtrToInt(L->b, sp, L->t_i64, ""),
+                                         lower_load(L, L->t_i64, hint, "stack.hint"), "stack.low");
+        LLVMBasicBlockRef check = lower_block(L, "stack.check");
+        LLVMBasicBlockRef go = lower_block(L, "stack.ok");
+        LLVMBuildCondBr(L->b, low, check, go);
+        lower_at(L, check);
+        LLVMTypeRef pt = L->t_ptr;
+        lower_check_status(L, lower_rt(L, "rt_stack_check", L->t_i32, &pt, 1, &sp));
+        LLVMBuildBr(L->b, go);
+        lower_at(L, go);
+    }
     PtrVec assigned = {0};
     PtrVec *borrowed = &L->borrowed;
     borrowed->len = 0;

@@ -745,6 +745,54 @@ static LLVMValueRef call_expr(Lower *L, Node *n, bool *owned) {
     }
 }
 
+/* A global or closure NumPy array: its items are a private constant of
+ * the module and the value an array without owner (meminfo and parent
+ * NULL: references are not counted; boxing copies it). */
+static LLVMValueRef frozen_array(Lower *L, Node *n) {
+    const HjFunction *hf = L->spec ? L->spec->hf : NULL;
+    const HjEnvEntry *e = NULL;
+    for (int i = 0; hf && i < hf->nenv; i++)
+        if (hf->env[i].name && strcmp(hf->env[i].name, n->name) == 0 && hf->env[i].kind == HJ_ENV_ARRAY)
+            e = &hf->env[i];
+    if (!e)
+        return lower_fail(L, n, HJ_DIAG_LOWERING, "global array '%s' has no frozen value", n->name);
+    Type *t = n->ty;
+    LLVMValueRef init = LLVMConstStringInContext(L->ctx, (const char *)e->data, (unsigned)e->nbytes, 1);
+    LLVMValueRef g = LLVMAddGlobal(L->mod, LLVMTypeOf(init), "frozen.array");
+    LLVMSetInitializer(g, init);
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMPrivateLinkage);
+    LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
+    LLVMSetAlignment(g, 16);
+    int64_t isz = ty_itemsize(t->dtype), n_items = 1;
+    LLVMValueRef sh[HJ_MAX_NDIM_LOWER + 1], st[HJ_MAX_NDIM_LOWER + 1];
+    int64_t stride = isz;
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        sh[d] = lower_i64(L, e->shape[d]);
+        st[d] = lower_i64(L, stride);
+        stride *= e->shape[d];
+        n_items *= e->shape[d];
+    }
+    LLVMTypeRef at = lower_type(L, t);
+    LLVMValueRef v = LLVMGetUndef(at);
+    v = LLVMBuildInsertValue(L->b, v, LLVMConstNull(L->t_ptr), ARR_MEMINFO, "");
+    v = LLVMBuildInsertValue(L->b, v, LLVMConstNull(L->t_ptr), ARR_PARENT, "");
+    v = LLVMBuildInsertValue(L->b, v, lower_i64(L, n_items), ARR_NITEMS, "");
+    v = LLVMBuildInsertValue(L->b, v, lower_i64(L, isz), ARR_ITEMSIZE, "");
+    v = LLVMBuildInsertValue(L->b, v, g, ARR_DATA, "");
+    if (t->ndim) {
+        LLVMTypeRef vt = LLVMArrayType2(L->t_i64, (unsigned)t->ndim);
+        LLVMValueRef shv = LLVMGetUndef(vt), stv = LLVMGetUndef(vt);
+        for (int d = 0; d < t->ndim; d++) {
+            shv = LLVMBuildInsertValue(L->b, shv, sh[d], (unsigned)d, "");
+            stv = LLVMBuildInsertValue(L->b, stv, st[d], (unsigned)d, "");
+        }
+        v = LLVMBuildInsertValue(L->b, v, shv, ARR_SHAPE, "");
+        v = LLVMBuildInsertValue(L->b, v, stv, ARR_STRIDES, "");
+    }
+    return v;
+}
+
 /* ---- entry points ------------------------------------------------------------------ */
 
 LLVMValueRef lower_expr(Lower *L, Node *n, bool *owned) {
@@ -763,7 +811,9 @@ LLVMValueRef lower_expr(Lower *L, Node *n, bool *owned) {
         }
         if (ty_is_number(n->ty))
             return const_value(L, n, n->ty, &n->cval);
-        if (n->ty->kind == TY_TUPLE || n->ty->kind == TY_ARRAY || n->ty->kind == TY_RANGE)
+        if (n->ty->kind == TY_ARRAY)
+            return frozen_array(L, n);
+        if (n->ty->kind == TY_TUPLE || n->ty->kind == TY_RANGE)
             return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "global '%s' of this type cannot be frozen", n->name);
         return LLVMConstNull(lower_type(L, n->ty));
     case N_ARRAYEXPR: return lower_arrayexpr(L, n, owned); /* lower_arrayexpr.c */

@@ -119,6 +119,38 @@ static int entry_from(Arena *a, HjEnvEntry *e, PyObject *item, int depth) {
         } else if (tuple_items(a, e, payload, depth) < 0) {
             return -1;
         }
+    } else if (!strcmp(k, "array")) { /* (typecode, [shape...], bytes in C order) */
+        PyObject *sh = NULL;
+        char *buf = NULL;
+        Py_ssize_t nb = 0;
+        e->kind = HJ_ENV_ARRAY;
+        if (!PyTuple_Check(payload) || PyTuple_GET_SIZE(payload) != 3 ||
+            !PyBytes_Check(PyTuple_GET_ITEM(payload, 2))) {
+            PyErr_SetString(PyExc_TypeError, "hpcjit._compiler: array payload must be (typecode, shape, bytes)");
+            return -1;
+        }
+        if (!(e->qualname = copy_str(a, PyTuple_GET_ITEM(payload, 0), "array typecode")))
+            return -1;
+        if (!(sh = PySequence_Fast(PyTuple_GET_ITEM(payload, 1), "hpcjit._compiler: array shape must be a list")))
+            return -1;
+        Py_ssize_t nd = PySequence_Fast_GET_SIZE(sh);
+        int64_t *shape = arena_alloc(a, sizeof(int64_t) * (size_t)(nd + 1));
+        for (Py_ssize_t i = 0; i < nd; i++) {
+            shape[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(sh, i));
+            if (shape[i] == -1 && PyErr_Occurred()) {
+                Py_DECREF(sh);
+                return -1;
+            }
+        }
+        Py_DECREF(sh);
+        e->shape = shape;
+        if (PyBytes_AsStringAndSize(PyTuple_GET_ITEM(payload, 2), &buf, &nb) < 0)
+            return -1;
+        void *data = arena_alloc(a, (size_t)nb + 1);
+        if (nb)
+            memcpy(data, buf, (size_t)nb);
+        e->data = data;
+        e->nbytes = nb;
     } else {
         PyErr_Format(PyExc_ValueError, "hpcjit._compiler: unknown env kind '%s'", k);
         return -1;

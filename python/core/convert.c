@@ -63,6 +63,38 @@ static char dtype_obj_code(PyObject *obj)
     return 0;
 }
 
+/* 'l' for an int that fits int64, 'L' for one above it that fits uint64 (as
+ * Numba types it); larger ones stay 'l' and raise OverflowError when
+ * unboxed.  Ints of up to two 30-bit digits (the common case) are decided
+ * from the object's size alone, so the dispatcher's fast path pays a
+ * compare. */
+static char long_code(PyObject *obj)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    if (PyUnstable_Long_IsCompact((PyLongObject *)obj))
+        return 'l';
+#else
+    Py_ssize_t digits = Py_SIZE(obj);
+    if (digits >= -2 && digits <= 2)
+        return 'l';
+#endif
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (v == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 'l';
+    }
+    if (overflow > 0) {
+        unsigned long long u = PyLong_AsUnsignedLongLong(obj);
+        if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+            PyErr_Clear(); /* above uint64: unboxing as int64 says so */
+            return 'l';
+        }
+        return 'L';
+    }
+    return 'l';
+}
+
 int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
 {
     PyTypeObject *tp = Py_TYPE(obj);
@@ -70,7 +102,7 @@ int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
     if (tp == &PyFloat_Type)
         return put(buf, len, cap, 'd');
     if (tp == &PyLong_Type)
-        return put(buf, len, cap, 'l');
+        return put(buf, len, cap, long_code(obj));
     if (PyArray_Check(obj)) {
         PyArrayObject *arr = (PyArrayObject *)obj;
         char dt = array_dtype(arr);
@@ -515,8 +547,20 @@ static PyObject *box_array(CoreState *st, const char *p, HjArray *a)
     if (!a->meminfo) {
         PyArrayObject *par = a->parent;
         if (!par) {
-            PyErr_SetString(PyExc_SystemError, "hpcjit: returned array has neither owner nor parent");
-            return NULL;
+            /* a frozen global array (or a view of one): its items live in
+             * the compiled code, so the caller gets a read-only copy */
+            PyObject *tmp = NULL, *copy = NULL;
+            if (!(descr = PyArray_DescrFromType(tn)))
+                return NULL;
+            /* steals descr */
+            tmp = PyArray_NewFromDescr(&PyArray_Type, descr, nd, shape, strides, a->data, 0, NULL);
+            if (!tmp)
+                return NULL;
+            copy = PyArray_NewCopy((PyArrayObject *)tmp, NPY_CORDER);
+            Py_DECREF(tmp);
+            if (copy)
+                PyArray_CLEARFLAGS((PyArrayObject *)copy, NPY_ARRAY_WRITEABLE);
+            return copy;
         }
         if (PyArray_DATA(par) == a->data && PyArray_NDIM(par) == nd && PyArray_TYPE(par) == tn &&
             memcmp(PyArray_DIMS(par), shape, (size_t)nd * sizeof(npy_intp)) == 0 &&

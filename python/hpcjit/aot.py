@@ -215,6 +215,17 @@ def _undefined(objcopy_dir, paths, args):
     return sorted(out)
 
 
+# The runtime's data symbols compiled code reads (not functions: no jump
+# stub), with the value an ahead-of-time module gives them: rt_stack_hint at
+# its maximum sends every recursive frame through rt_stack_check.
+_RUNTIME_DATA = {"rt_stack_hint": "UINTPTR_MAX"}
+
+
+def _runtime_data_c():
+    return "\n".join(f'__attribute__((visibility("hidden"))) uintptr_t {n} = {v};'
+                     for n, v in _RUNTIME_DATA.items())
+
+
 def _stub_asm(names, machine):
     """Jump stubs: each runtime function the objects call goes through the
     slot _aot.init() fills with hpcjit._core's address for it."""
@@ -250,6 +261,7 @@ def _c_source(modname, spec, entry_syms, runtime, machine):
 #include <stdint.h>
 
 __attribute__((visibility("hidden"))) void *hj_aot_slots[{max(1, len(runtime))}];
+{_runtime_data_c()}
 __asm__({_c_string(asm)});
 
 {decl}
@@ -349,7 +361,7 @@ def build(args):
                     "explicit_rettype": ret, "rettype": res["rettype"],
                     "signature": res["signature"], "symbol": res["entry_symbol"],
                     "uses_mpi": bool(res.get("uses_mpi"))})
-        known_rt = {n for n, _ in _core._runtime_symbols()}
+        known_rt = {n for n, _ in _core._runtime_symbols()} - set(_RUNTIME_DATA)
         runtime = [s for s in _undefined(tmp, objs, args) if s in known_rt]
         spec["runtime"] = runtime
         csrc = os.path.join(tmp, f"{modname}_aot.c")

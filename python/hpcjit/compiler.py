@@ -152,7 +152,20 @@ def _classify(value, gather):
         return ("str", value)
     if isinstance(value, tuple):
         return ("tuple", [(None,) + _classify(v, gather) for v in value])
+    if isinstance(value, np.ndarray):
+        # frozen into the compiled code as a read-only constant (Numba's rule)
+        code = _ARRAY_CODES.get(value.dtype)
+        if code is None or value.ndim > 9:
+            return ("other", f"an array of {value.dtype} with {value.ndim} dimensions")
+        return ("array", (f"r{code}{value.ndim}C", [int(n) for n in value.shape],
+                          np.ascontiguousarray(value).tobytes()))
     return ("other", _article(type(value).__name__))
+
+
+_ARRAY_CODES = {np.dtype(t): c for t, c in (
+    (np.bool_, "?"), (np.int8, "b"), (np.int16, "h"), (np.int32, "i"), (np.int64, "l"),
+    (np.uint8, "B"), (np.uint16, "H"), (np.uint32, "I"), (np.uint64, "L"), (np.float32, "f"),
+    (np.float64, "d"), (np.complex64, "F"), (np.complex128, "D"))}
 
 
 def _code_names(code, out):

@@ -358,7 +358,8 @@ def typeof_or_none(value):
     if isinstance(value, np.generic):
         return _dtype_type(value.dtype)
     if isinstance(value, int):
-        return int64
+        # above int64, up to uint64: uint64, as Numba types it
+        return uint64 if 2**63 <= value < 2**64 else int64
     if isinstance(value, float):
         return float64
     if isinstance(value, complex):

@@ -138,16 +138,17 @@ static void test_scalars(void) {
     EXPECT("def f(a, b):\n    return a < b <= 3\n", "l d", "(int64, float64) -> bool");
     EXPECT("def f(a, b):\n    return a and b\n", "l d", "(int64, float64) -> float64");
     EXPECT("def f(a, b):\n    return a if a > b else b\n", "l d", "(int64, float64) -> float64");
-    EXPECT("def f(a):\n    x = 1\n    x = x + a\n    return x\n", "d", "(float64) -> float64; x: float64");
+    EXPECT("def f(a):\n    x = 1\n    x = x + a\n    return x\n", "d", "(float64) -> float64; x: int64, x.1: float64");
+    EXPECT("def f(a):\n    x = 1\n    if a > 0:\n        x = x + a\n    return x\n", "d", "(float64) -> float64; x: float64");
     EXPECT("def f(a):\n    x = 0\n    for i in range(a):\n        x += i * 0.5\n    return x\n", "l",
            "(int64) -> float64; x: float64, i: int64");
-    EXPECT("def f(n):\n    n = n / 2\n    return n\n", "l", "(int64) -> float64; n: float64");
+    EXPECT("def f(n):\n    n = n / 2\n    return n\n", "l", "(int64) -> float64; n.1: float64");
     EXPECT("def f():\n    pass\n", "", "() -> none");
     EXPECT("def f(a):\n    a += 1\n", "l", "(int64) -> none");
     EXPECT("def f():\n    return N * SCALE, FLAG, PAIR\n", "",
            "() -> Tuple(float64, bool, Tuple(int64, float64))");
     EXPECT("def f(x):\n    return x.real, x.imag, abs(x)\n", "D", "(complex128) -> UniTuple(float64 x 3)");
-    EXPECT("def f(a, b):\n    a, b = b, a\n    return a\n", "l d", "(int64, float64) -> float64; a: float64");
+    EXPECT("def f(a, b):\n    a, b = b, a\n    return a\n", "l d", "(int64, float64) -> float64; a.1: float64, b.1: int64");
     EXPECT("def f(t):\n    x, y = t\n    return t[0] + t[-1]\n", "(ld)", "(Tuple(int64, float64)) -> float64; x: int64, y: float64");
     EXPECT("def f(t, i):\n    return t[i]\n", "(ll) l", "(UniTuple(int64 x 2), int64) -> int64");
     EXPECT("def f(x):\n    while x > 0:\n        x -= 1\n        if x == 3:\n            break\n    else:\n        return 1.5\n    return x\n",
@@ -195,10 +196,10 @@ static void test_arrays(void) {
     EXPECT("def f(a):\n    for row in a:\n        r = row\n    return a[0], a[1, 2]\n", "ad2C",
            "(array(float64, 2d, C)) -> Tuple(array(float64, 1d, C), float64); row: array(float64, 1d, C), r: array(float64, 1d, C)");
     EXPECT("def f(a):\n    return a[0]\n", "ad2F", "(array(float64, 2d, F)) -> array(float64, 1d, A)");
-    EXPECT("def f(a, b):\n    x = a\n    x = b\n    return x\n", "ad1C ad1A",
+    EXPECT("def f(a, b):\n    x = a\n    if a.size:\n        x = b\n    return x\n", "ad1C ad1A",
            "(array(float64, 1d, C), array(float64, 1d, A)) -> array(float64, 1d, A); x: array(float64, 1d, A)");
     EXPECT("def f(a):\n    for i, x in enumerate(a):\n        a[i] = x * 2\n    for x, y in zip(a, range(3)):\n        pass\n    return a\n",
-           "al1C", "(array(int64, 1d, C)) -> array(int64, 1d, C); i: int64, x: int64, y: int64");
+           "al1C", "(array(int64, 1d, C)) -> array(int64, 1d, C); i: int64, x: int64, x.1: int64, y: int64");
     EXPECT("def f(n):\n    s = 0\n    for i in prange(n):\n        s += i\n    for v in (1, 2, 3):\n        s += v\n    return s\n", "l",
            "(int64) -> int64; s: int64, i: int64, v: int64");
 }
@@ -223,12 +224,13 @@ static void test_errors(void) {
     EXPECT("def f(a):\n    return a + \"s\"\n", "ad1C",
            "typing 2:12: unsupported operand types for '+': array(float64, 1d, C) and unicode");
     /* None with a value: Optional (Numba's OptionalType) */
-    EXPECT("def f(a):\n    x = 1\n    x = None\n    return x\n", "l",
+    EXPECT("def f(a):\n    x = 1\n    if a:\n        x = None\n    return x\n", "l",
            "(int64) -> OptionalType(int64); x: OptionalType(int64)");
     EXPECT("def f(a):\n    if a:\n        return 1\n    return None\n", "l", "(int64) -> OptionalType(int64)");
     EXPECT("def f(a):\n    if a:\n        return 1\n", "l", "(int64) -> OptionalType(int64)");
-    EXPECT("def f(a):\n    x = None\n    x = range(a)\n    return 1\n", "l",
-           "typing 3:5: cannot unify none and range for variable 'x'");
+    EXPECT("def f(a):\n    x = None\n    if a:\n        x = range(a)\n    return x is None\n", "l",
+           "typing 4:9: cannot unify none and range for variable 'x'");
+    EXPECT("def f(a):\n    x = None\n    x = range(a)\n    return 1\n", "l", "(int64) -> int64; x: none, x.1: range");
     EXPECT("def f(a):\n    if a:\n        return 1\n    if a > 3:\n        return None\n    return (a, a)\n", "l",
            "typing 6:12: cannot unify the return types of 'f': OptionalType(int64) and UniTuple(int64 x 2)");
     EXPECT("def f(a):\n    with a:\n        pass\n", "l", "unsupported 2:5: 'with' statements are not supported by hpcjit");
@@ -257,7 +259,7 @@ static void test_errors(void) {
     EXPECT("def f(a):\n    return a << 1.5\n", "l", "typing 2:12: cannot left-shift int64 and float64 (integers only)");
     EXPECT("def f(a):\n    return math.sqrt(a)\n", "D", "typing 2:22: math.sqrt() does not accept complex128");
     EXPECT("def f(a):\n    return np.empty(a)\n", "d", "typing 2:21: array shape must be an int or a tuple of ints, not float64");
-    EXPECT("def f(a):\n    x = 1\n    x = a\n    return x\n", "ad1C", "typing 3:5: cannot unify int64 and array(float64, 1d, C) for variable 'x'");
+    EXPECT("def f(a):\n    x = 1\n    for i in range(3):\n        x = a\n    return x\n", "ad1C", "typing 4:9: cannot unify int64 and array(float64, 1d, C) for variable 'x'");
     EXPECT("def f(a):\n    return len(a)\n", "l", "typing 2:12: len() of int64 is not supported");
 }
 

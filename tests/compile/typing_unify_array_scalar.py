@@ -1,5 +1,6 @@
 # args: ad2C
 def f(a):
     y = 0.0
-    y = a
+    if a.size > 1:
+        y = a
     return y

@@ -3,4 +3,4 @@ def f(n):
     x = None
     if n > 2:
         x = range(n)
-    return 1
+    return x is None

@@ -431,3 +431,28 @@ def test_multiprocessing_spawn_pool(tmp_path):
     """, env={"PYTHONPATH": os.pathsep.join([str(tmp_path)] + sys.path)})
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("ok")
+
+
+def test_ints_above_int64_are_uint64():
+    """Python ints in [2**63, 2**64) type as uint64, as in Numba (not an
+    OverflowError); above that, OverflowError; small ints stay int64."""
+    import hpcjit as hj
+
+    @hj.njit
+    def ident(x):
+        return x
+
+    @hj.njit
+    def low_bits(x):
+        return x & 0xFFFF
+
+    for v in (2**63, 2**63 + 12345, 2**64 - 1):
+        assert ident(v) == ident.py_func(v) == v
+        assert low_bits(v) == low_bits.py_func(v)
+    assert ident(5) == 5 and ident(-(2**63)) == -(2**63)
+    with pytest.raises(OverflowError):
+        ident(2**64)
+    sigs = [str(s) for s in ident.nopython_signatures]
+    assert any("uint64" in s for s in sigs) and any("int64" in s for s in sigs), sigs
+    if not AGAINST_NUMBA:  # the shim module has no typeof; numba.typeof agrees
+        assert str(hj.typeof(2**63)) == "uint64" and str(hj.typeof(2**63 - 1)) == "int64"

@@ -434,3 +434,48 @@ def no_base_case(n):
 def test_recursion_without_base_case_is_a_typing_error():
     with pytest.raises(hpcjit.TypingError):
         no_base_case(3)
+
+
+@njit
+def read_before_assignment(a):
+    b[0] = 42  # E:unbound
+    b = a + 1
+    return b
+
+
+@njit
+def assigned_in_earlier_iteration(n):
+    s = 0
+    for i in range(n):
+        if i > 0:
+            s += last
+        last = i * 2
+    return s
+
+
+@njit
+def assigned_in_branch_read_after(n):
+    if n > 0:
+        x = 1
+    else:
+        x = 2
+    return x
+
+
+def test_read_before_any_assignment_is_located():
+    """A local read above every assignment to it (Python: UnboundLocalError;
+    found by the fuzzer) is refused at compile time, at the read; reads a
+    loop or the branches make valid are not."""
+    a = np.ones(3)
+    with pytest.raises(Exception) as ei:
+        read_before_assignment(a)
+    with pytest.raises(Exception):
+        read_before_assignment.py_func(a)
+    if not AGAINST_NUMBA:
+        assert isinstance(ei.value, hpcjit.TypingError)
+        assert "referenced before assignment" in str(ei.value)
+        assert_located(ei.value, "E:unbound", "b")
+    if not AGAINST_NUMBA:  # Numba refuses this valid Python ("Variable 'last' is not defined")
+        assert assigned_in_earlier_iteration(5) == assigned_in_earlier_iteration.py_func(5)
+    assert assigned_in_branch_read_after(3) == assigned_in_branch_read_after.py_func(3)
+    assert assigned_in_branch_read_after(-3) == assigned_in_branch_read_after.py_func(-3)

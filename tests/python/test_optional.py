@@ -194,7 +194,7 @@ def test_types_and_errors(capsys):
         x = None
         if n > 2:
             x = range(n)
-        return 1
+        return x is None  # read after the merge: None and range must unify
 
     with pytest.raises(hpcjit.TypingError, match="cannot unify none and range for variable 'x'"):
         bad(3)

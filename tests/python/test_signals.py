@@ -226,12 +226,12 @@ def test_prange_loop_and_pool_idle_after():
 
 UNPOLLED_BODY = """
     n = 1
-    while True:   # about 2 s of work
+    while True:   # about 3 s of work
         t = time.perf_counter(); FUNC(n); dt = time.perf_counter() - t
         if dt > 0.05:
             break
         n *= 4
-    n = int(n * 2.0 / dt)
+    n = int(n * 3.0 / dt)
     ready()
     t0 = time.perf_counter()
     try:
@@ -248,7 +248,7 @@ def test_poll_signals_false():
     lines, _ = run_and_signal(UNPOLLED_BODY.replace("FUNC", "unpolled"), delay=0.3)
     assert "OK" in lines
     (el,) = [float(ln.split()[1]) for ln in lines if ln.startswith("ELAPSED")]
-    assert el > 1.0, el
+    assert el > 0.9, el
 
 
 def test_hpcjit_signals_off():
@@ -256,7 +256,7 @@ def test_hpcjit_signals_off():
                               env={"HPCJIT_SIGNALS": "0"})
     assert "OK" in lines
     (el,) = [float(ln.split()[1]) for ln in lines if ln.startswith("ELAPSED")]
-    assert el > 1.0, el
+    assert el > 0.9, el
 
 
 def test_default_action_still_kills():

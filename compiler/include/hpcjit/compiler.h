@@ -49,6 +49,10 @@ typedef enum HjEnvKind {
     HJ_ENV_NONE,     /* -                                                      */
     HJ_ENV_STR,      /* qualname holds the string value (for messages)        */
     HJ_ENV_TUPLE,    /* items, nitems                                          */
+    HJ_ENV_ARRAY,    /* a NumPy array frozen as a read-only constant (Numba's
+                        rule for global and closure arrays): qualname = its
+                        typecode ("rd2C"), shape (ndim items), data/nbytes =
+                        its items in C order                                  */
     HJ_ENV_OTHER,    /* qualname: a description ("a dict") for the error      */
 } HjEnvKind;
 
@@ -63,6 +67,9 @@ struct HjEnvEntry {
     double f, f_imag;
     const HjEnvEntry *items;
     int nitems;
+    const int64_t *shape;
+    const void *data;
+    int64_t nbytes;
 };
 
 /* Per-function options, as given to @njit. */

@@ -40,7 +40,7 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NP_CUMPROD: S("cumprod", "a", "axis", "dtype"); break;
     case BI_NP_RAVEL: S("ravel", "a"); break;
     case BI_ARRAY_FLATTEN: S("flatten", "a"); break;
-    case BI_NP_TRANSPOSE: S("transpose", "a"); break;
+    case BI_NP_TRANSPOSE: S("transpose", "a", "axes"); break;
     case BI_NP_SQUEEZE: S("squeeze", "a", "axis"); break;
     case BI_NP_EXPAND_DIMS: S("expand_dims", "a", "axis"); break;
     case BI_NP_CONCATENATE: S("concatenate", "arrays", "axis"); break;
@@ -77,6 +77,8 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NP_NANCUMPROD: S("nancumprod", "a", "axis"); break;
     case BI_NP_NANVAR: S("nanvar", "a", "axis", "dtype", "out", "ddof"); break;
     case BI_NP_NANSTD: S("nanstd", "a", "axis", "dtype", "out", "ddof"); break;
+    case BI_NP_COV: S("cov", "m", "y", "rowvar", "bias", "ddof"); break;
+    case BI_NP_CORRCOEF: S("corrcoef", "x", "y", "rowvar"); break;
     default: return false;
     }
 #undef S
@@ -288,6 +290,71 @@ static Type *value_dtype(Inf *I, Type *t) {
     return T(I, TY_FLOAT64);
 }
 
+/* np.cov(m, y=None, rowvar=True, bias=False, ddof=None) and
+ * np.corrcoef(x, y=None, rowvar=True) on 1-D and 2-D arrays (Numba's
+ * forms): float64 (complex128 for complex input); an nv x nv array, or
+ * for one 1-D array and no y a 0-d array (cov) or a scalar (corrcoef).
+ * The final pass gives the call args m, y, rowvar, bias, ddof (NULL where
+ * absent), m and y converted to C-contiguous copies of the result dtype. */
+static Type *cov_call(Inf *I, Node *n, BuiltinId id, const Sig *s) {
+    Node *sl[MAX_SLOTS] = {0};
+    if (!infer_bind_slots(I, n, NULL, s, sl))
+        return NULL;
+    if (!sl[0])
+        return TYPING(I, n, "%s() missing required argument '%s'", s->fname, s->names[0]);
+    bool unk = false, cx = false;
+    Type *tys[2] = {NULL, NULL};
+    for (int i = 0; i < 2; i++) {
+        if (!sl[i] || is_none_const(sl[i])) {
+            sl[i] = NULL;
+            continue;
+        }
+        Type *t = infer_expr(I, &sl[i]);
+        if (!t)
+            return NULL;
+        if (IS_UNK(t)) {
+            unk = true;
+            continue;
+        }
+        if (t->kind != TY_ARRAY || t->ndim < 1 || t->ndim > 2)
+            return UNSUP(I, sl[i], "%s() needs a 1-D or 2-D array for %s, not %s", s->fname, s->names[i],
+                         infer_tyname(I, t));
+        if (!ty_is_number(t->dtype))
+            return TYPING(I, sl[i], "%s() needs numbers, not %s", s->fname, infer_tyname(I, t));
+        cx = cx || ty_is_complex(t->dtype);
+        tys[i] = t;
+    }
+    for (int i = 2; i < 4 && i < s->n; i++) /* rowvar, bias */
+        if (sl[i] && !infer_truth(I, &sl[i]))
+            return NULL;
+    if (s->n > 4 && !opt_int(I, sl, 4, s->fname, "ddof", &unk))
+        return NULL;
+    if (unk)
+        return TY_UNK(I);
+    Type *dt = T(I, cx ? TY_COMPLEX128 : TY_FLOAT64);
+    if (I->final) {
+        for (int i = 0; i < 2; i++) {
+            if (!sl[i] || (tys[i]->dtype == dt && tys[i]->layout == LAYOUT_C))
+                continue;
+            Node *c = ast_new(I->a, N_CALL, sl[i]->loc); /* x.astype(dt): a C copy */
+            c->call_kind = CALL_BUILTIN;
+            c->builtin = BI_ARRAY_ASTYPE;
+            vec_push(I->a, &c->args, sl[i]);
+            vec_push(I->a, &c->args, NULL);
+            c->ty = ty_array(I->tc, dt, tys[i]->ndim, LAYOUT_C);
+            sl[i] = c;
+        }
+        for (int i = s->n; i < 5; i++)
+            sl[i] = NULL;
+        infer_store_slots(I, n, sl, 5);
+    }
+    n->call_kind = CALL_BUILTIN;
+    n->builtin = id;
+    if (tys[0]->ndim == 1 && !tys[1])
+        return id == BI_NP_COV ? ty_array(I->tc, dt, 0, LAYOUT_C) : dt;
+    return ty_array(I->tc, dt, 2, LAYOUT_C);
+}
+
 static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     Sig s;
     if (!sig_of(id, &s))
@@ -370,6 +437,15 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         return ty_array(I->tc, at->dtype, nd, LAYOUT_C);
     }
 
+    if (id == BI_NP_TRANSPOSE && self && n->args.len > 1) {
+        /* a.transpose(1, 0, 2) is a.transpose((1, 0, 2)) */
+        Node *tup = ast_new(I->a, N_TUPLE, ((Node *)VEC_AT(n->args, 0))->loc);
+        tup->args = n->args;
+        n->args = (PtrVec){0};
+        vec_push(I->a, &n->args, tup);
+    }
+    if (id == BI_NP_COV || id == BI_NP_CORRCOEF)
+        return cov_call(I, n, id, &s);
     if (!infer_bind_slots(I, n, self, &s, sl))
         return NULL;
     if (!sl[0])
@@ -483,6 +559,12 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             if (!opt_int(I, sl, 1, fname, "k", &unk))
                 return NULL;
             break;
+        case BI_NP_TRANSPOSE: /* axes: None, or a permutation of the axes (checked at run time) */
+            if (sl[1] && is_none_const(sl[1]))
+                sl[1] = NULL;
+            if (sl[1] && (k = int_tuple(I, &sl[1], fname, "axes", &unk)) < 0)
+                return NULL;
+            break;
         case BI_NP_ROLL: case BI_NP_REPEAT:
             if (!sl[1])
                 return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[1]);
@@ -531,6 +613,13 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         switch (id) {
         case BI_NP_RAVEL: case BI_ARRAY_FLATTEN: rt = ty_array(I->tc, at->dtype, 1, LAYOUT_C); break;
         case BI_NP_TRANSPOSE:
+            if (sl[1] && k != nd)
+                return TYPING(I, sl[1], "transpose(): axes don't match array (%d given for %d dimensions)", k,
+                              nd);
+            if (sl[1]) { /* any permutation: contiguous only when it keeps the order */
+                rt = ty_array(I->tc, at->dtype, nd, nd <= 1 ? lay : LAYOUT_A);
+                break;
+            }
             if (nd > 1 && lay != LAYOUT_A)
                 lay = lay == LAYOUT_C ? LAYOUT_F : LAYOUT_C;
             rt = ty_array(I->tc, at->dtype, nd, lay);

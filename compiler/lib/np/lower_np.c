@@ -1239,6 +1239,8 @@ LLVMValueRef lower_np_call(Lower *L, Node *n, bool *owned) {
     case BI_NP_NANMAX: case BI_NP_PTP: case BI_NP_NANCUMSUM: case BI_NP_NANCUMPROD: case BI_NP_NANVAR:
     case BI_NP_NANSTD:
         return lower_np_reduce(L, n, owned);
+    case BI_NP_COV: case BI_NP_CORRCOEF:
+        return lower_np_cov(L, n, owned);
     case BI_NP_RESHAPE: case BI_NP_RAVEL: case BI_ARRAY_FLATTEN: case BI_NP_TRANSPOSE: case BI_NP_SQUEEZE:
     case BI_NP_EXPAND_DIMS: case BI_NP_CONCATENATE: case BI_NP_STACK: case BI_NP_VSTACK: case BI_NP_HSTACK:
     case BI_NP_REPEAT: case BI_NP_TILE: case BI_NP_ROLL: case BI_NP_FLIP: case BI_NP_DIFF: case BI_NP_FULL:

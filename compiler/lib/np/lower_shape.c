@@ -119,12 +119,29 @@ static LLVMValueRef view_fn(Lower *L, Node *n, LLVMValueRef arr, Type *aty, bool
     LLVMValueRef data = data_of(L, arr);
     Node *ax = np_arg(n, 1);
     switch (n->builtin) {
-    case BI_NP_TRANSPOSE:
-        for (int d = 0; d < nd; d++) {
-            rsh[d] = sh[nd - 1 - d];
-            rst[d] = st[nd - 1 - d];
+    case BI_NP_TRANSPOSE: {
+        if (!ax) {
+            for (int d = 0; d < nd; d++) {
+                rsh[d] = sh[nd - 1 - d];
+                rst[d] = st[nd - 1 - d];
+            }
+            break;
         }
+        /* axes: result axis d is source axis axes[d]; each axis once */
+        LLVMValueRef perm[MAXD];
+        if (int_list(L, ax, perm) != nd)
+            return lower_fail(L, ax, HJ_DIAG_LOWERING, "transpose(): axes don't match array");
+        LLVMValueRef seen = lower_i64(L, 0);
+        for (int d = 0; d < nd; d++) {
+            perm[d] = np_axis(L, perm[d], nd);
+            seen = LLVMBuildOr(L->b, seen, LLVMBuildShl(L->b, lower_i64(L, 1), perm[d], ""), "");
+            rsh[d] = np_pick(L, sh, nd, perm[d]);
+            rst[d] = np_pick(L, st, nd, perm[d]);
+        }
+        lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntNE, seen, lower_i64(L, ((int64_t)1 << nd) - 1), ""),
+                       "ValueError", "repeated axis in transpose");
         break;
+    }
     case BI_NP_SQUEEZE: {
         if (nd == 0) {
             *owned = true;

@@ -11,5 +11,7 @@
 LLVMValueRef lower_np_call(Lower *L, Node *n, bool *owned);
 LLVMValueRef lower_np_reduce(Lower *L, Node *n, bool *owned);
 LLVMValueRef lower_np_shape(Lower *L, Node *n, bool *owned);
+/* lower_stats.c: np.cov, np.corrcoef. */
+LLVMValueRef lower_np_cov(Lower *L, Node *n, bool *owned);
 
 #endif

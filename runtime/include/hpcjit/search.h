@@ -20,6 +20,17 @@ enum { RT_K_BOOL, RT_K_INT, RT_K_UINT, RT_K_FLOAT, RT_K_COMPLEX };
  * dimension 2" (compiled code checks the axis, then calls this). */
 void rt_raise_axis(int64_t axis, int64_t ndim);
 
+/* np.cov / np.corrcoef (runtime/stats.c): the variables of x (in[0]) then
+ * y (in[1], data NULL when absent), each with nv variables and the
+ * strides in items between variables (vs) and observations (os); nobs
+ * observations; float64 or (cplx) complex128 items; out nv x nv,
+ * C-contiguous.  0, or -1 with MemoryError pending. */
+typedef struct RtCovIn {
+    const void *data;
+    int64_t nv, vs, os;
+} RtCovIn;
+int32_t rt_cov(const RtCovIn *in, int64_t nobs, int64_t ddof, int32_t cplx, int32_t corr, void *out);
+
 /* Sort each of `rows` rows of `len` items in place (NaNs last, stable).
  * 0, or -1 with MemoryError pending. */
 int32_t rt_sort(void *data, int64_t rows, int64_t len, int32_t code);

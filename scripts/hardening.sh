@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Hardening checks (issue 16), run by scripts/test.sh after the main tests:
+#  1. libFuzzer over the front end (tests/fuzz/run.sh, clang-19, ASan+UBSan)
+#  2. the Python-level mutant fuzzer (tests/fuzz/mutate.py) on the build/
+#     package
+#  3. an ASan+UBSan build (build-asan/) running the C unit tests, the golden
+#     files, the fuzz regressions and the pytest files that exercise the
+#     runtime most, with the sanitizer runtime preloaded into Python
+# Budgets (seconds) from HPCJIT_FUZZ_SECONDS (default 180) and
+# HPCJIT_MUTATE_SECONDS (default 120); HPCJIT_HARDENING=0 skips it all.
+# Writes build/hardening.json (executions, mutants, findings).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ "${HPCJIT_HARDENING:-1}" = "0" ] && { echo "hardening: skipped (HPCJIT_HARDENING=0)"; exit 0; }
+fuzz_s=${HPCJIT_FUZZ_SECONDS:-180}
+mut_s=${HPCJIT_MUTATE_SECONDS:-120}
+mkdir -p build
+rc=0
+
+echo "== hardening 1/3: libFuzzer, ${fuzz_s} s"
+tests/fuzz/run.sh "$fuzz_s" --json build/fuzz.json || rc=1
+
+echo "== hardening 2/3: mutant fuzzer, ${mut_s} s"
+PYTHONPATH=build/python python3 tests/fuzz/mutate.py --seconds "$mut_s" --workers "$(nproc)" \
+  --out build/fuzz-findings --json build/mutate.json || rc=1
+
+echo "== hardening 3/3: ASan + UBSan build"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHPCJIT_SANITIZE=ON > build-asan.log 2>&1 \
+  && cmake --build build-asan -j"$(nproc)" >> build-asan.log 2>&1 || { tail -n 50 build-asan.log; exit 1; }
+ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  ctest --test-dir build-asan --output-on-failure -j"$(nproc)" -L "unit|golden|fuzz" || rc=1
+asan=$(gcc -print-file-name=libasan.so)
+ubsan=$(gcc -print-file-name=libubsan.so)
+# CPython itself is not instrumented and keeps memory until exit: leaks off
+LD_PRELOAD="$asan $ubsan" ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0 \
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 PYTHONPATH=build-asan/python HPCJIT_TEST_BUILD=1 \
+  python3 -m pytest -q -p no:cacheprovider tests/python/test_memory.py tests/python/test_lists.py \
+    tests/python/test_dicts.py tests/python/test_sets.py tests/python/test_exceptions.py \
+    tests/python/test_try.py tests/python/test_parallel.py tests/python/test_str_runtime.py \
+    tests/python/test_signals.py tests/python/test_np_creation.py \
+    -k "not rss_flat" || rc=1  # RSS grows with ASan's quarantine
+
+python3 - <<'PY'
+import json, os
+out = {}
+for k in ("fuzz", "mutate"):
+    p = f"build/{k}.json"
+    if os.path.exists(p):
+        out[k] = json.load(open(p))
+json.dump(out, open("build/hardening.json", "w"), indent=1)
+f, m = out.get("fuzz", {}), out.get("mutate", {})
+print(f"hardening: libFuzzer {f.get('executions', 0)} executions, {f.get('findings', '?')} finding(s); "
+      f"mutants {m.get('mutants', 0)} ({m.get('compiled', 0)} compiled), "
+      f"{len(m.get('findings', []))} finding(s)")
+PY
+exit $rc
