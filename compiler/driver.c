@@ -116,6 +116,12 @@ static int compile_work(const HjRequest *req, HjResult *res) {
         goto done;
     if (!c.entry)
         c.entry = entry;
+    if (c.entry_kind == 0 && entry->ret && ty_has_function(entry->ret)) {
+        diag_error(&c.diag, HJ_DIAG_TYPING, entry->fn->loc,
+                   "%s() returns %s: a function cannot be returned to Python", req->funcs[req->entry].name,
+                   ty_str(&c.arena, entry->ret));
+        goto done;
+    }
     if (req->want_types) {
         res->types_text = infer_types_text(&c, c.entry);
         if (!res->types_text) {

@@ -2,15 +2,7 @@
  * (hpcjit/complexmath.h).  sqrt, exp, log and the (inverse) trigonometric
  * and hyperbolic functions are the C library's, as in NumPy's loops; the
  * others follow NumPy's definitions from those (npymath). */
-#include <complex.h>
-/* glibc defines CMPLX for GCC >= 4.7 only: clang (the fuzzing build) gets
- * the builtin both expand to */
-#ifndef CMPLX
-#define CMPLX(x, y) __builtin_complex((double)(x), (double)(y))
-#endif
-#ifndef CMPLXF
-#define CMPLXF(x, y) __builtin_complex((float)(x), (float)(y))
-#endif
+#include "cmplx.h"
 #include <math.h>
 
 #include "hpcjit/complexmath.h"

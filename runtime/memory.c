@@ -194,6 +194,26 @@ HjMemInfo *rt_alloc(int64_t nbytes) { return alloc_block(nbytes, 0); }
 
 HjMemInfo *rt_alloc_zeroed(int64_t nbytes) { return alloc_block(nbytes, 1); }
 
+HjMemInfo *rt_alloc_packed(int64_t nbytes)
+{
+    if (nbytes < 0 || (uint64_t)nbytes > (uint64_t)PTRDIFF_MAX - sizeof(HjMemInfo)) {
+        rt_raise("MemoryError", "Allocation failed (probably too large).");
+        return NULL;
+    }
+    HjMemInfo *mi = malloc(sizeof(HjMemInfo) + (size_t)nbytes);
+    if (!mi) {
+        rt_raise("MemoryError", "Allocation failed (probably too large).");
+        return NULL;
+    }
+    atomic_init(refcnt_of(mi), 1);
+    mi->data = mi + 1;
+    mi->size = nbytes;
+    mi->dtor = NULL; /* rt_decref frees the one block */
+    mi->dtor_info = NULL;
+    atomic_fetch_add_explicit(&n_alloc, 1, memory_order_relaxed);
+    return mi;
+}
+
 void rt_incref(HjMemInfo *mi)
 {
     /* an immortal's count is only read: its memory may be shared by all */

@@ -5,7 +5,7 @@
 #include "hpcjit/runtime.h"
 #include "hpcjit/search.h"
 
-#include <complex.h>
+#include "cmplx.h"
 #include <math.h>
 #include <stdlib.h>
 

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hpcjit/containers.h"
 #include "hpcjit/runtime.h"
 #include "hpcjit/str.h"
 #include "hpcjit/text.h"
@@ -49,14 +50,29 @@ static inline const HjStr *S(const HjMemInfo *mi) { return (const HjStr *)mi->da
 
 /* Copy n units from src (kind sk) to dst (kind dk), dk >= sk or the values
  * known to fit. */
+#define CONVERT_UNITS(DT, ST)                                                                      \
+    do {                                                                                           \
+        DT *d_ = dst;                                                                              \
+        const ST *s_ = src;                                                                        \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            d_[i] = (DT)s_[i];                                                                     \
+    } while (0)
+
 static void copy_units(int dk, void *dst, int sk, const void *src, int64_t n)
 {
     if (dk == sk) {
         memcpy(dst, src, (size_t)n * (size_t)dk);
         return;
     }
-    for (int64_t i = 0; i < n; i++)
-        wr(dk, dst, i, rd(sk, src, i));
+    /* one typed loop per pair of kinds (slices and joins of mixed text) */
+    switch (dk * 8 + sk) {
+    case 1 * 8 + 2: CONVERT_UNITS(uint8_t, uint16_t); break;
+    case 1 * 8 + 4: CONVERT_UNITS(uint8_t, uint32_t); break;
+    case 2 * 8 + 1: CONVERT_UNITS(uint16_t, uint8_t); break;
+    case 2 * 8 + 4: CONVERT_UNITS(uint16_t, uint32_t); break;
+    case 4 * 8 + 1: CONVERT_UNITS(uint32_t, uint8_t); break;
+    default: CONVERT_UNITS(uint32_t, uint16_t); break;
+    }
 }
 
 static uint32_t max_char(int kind, const void *d, int64_t n)
@@ -68,11 +84,16 @@ static uint32_t max_char(int kind, const void *d, int64_t n)
             m |= p[i]; /* the top bit is all that matters for kind 1 */
         return m;
     }
-    for (int64_t i = 0; i < n; i++) {
-        uint32_t c = rd(kind, d, i);
-        if (c > m)
-            m = c;
+    if (kind == 2) {
+        const uint16_t *p = d;
+        uint16_t m2 = 0;
+        for (int64_t i = 0; i < n; i++)
+            m2 = p[i] > m2 ? p[i] : m2;
+        return m2;
     }
+    const uint32_t *p = d;
+    for (int64_t i = 0; i < n; i++)
+        m = p[i] > m ? p[i] : m;
     return m;
 }
 
@@ -127,7 +148,7 @@ static HjMemInfo *str_alloc(int kind, int64_t n, int is_ascii)
         rt_raise("MemoryError", "string too long");
         return NULL;
     }
-    HjMemInfo *mi = rt_alloc((int64_t)sizeof(HjStr) + (n + 1) * kind);
+    HjMemInfo *mi = rt_alloc_packed((int64_t)sizeof(HjStr) + (n + 1) * kind);
     if (!mi)
         return NULL;
     HjStr *s = mi->data;
@@ -693,6 +714,21 @@ static int64_t scan_fwd(const HjStr *h, int64_t i, int64_t end, const Needle *nd
         return i <= end ? i : -1;
     if (end - i < m)
         return -1;
+    if (nd->units && m == 1 && k > 1) { /* one code unit: a typed scan (memmem's setup costs more) */
+        uint32_t c = rd((int)k, nd->units, 0);
+        if (k == 2) {
+            const uint16_t *p = (const uint16_t *)(const void *)h->data;
+            for (int64_t j = i; j < end; j++)
+                if (p[j] == c)
+                    return j;
+        } else {
+            const uint32_t *p = (const uint32_t *)(const void *)h->data;
+            for (int64_t j = i; j < end; j++)
+                if (p[j] == c)
+                    return j;
+        }
+        return -1;
+    }
     if (nd->units) {
         const char *base = h->data, *p = base + i * k, *stop = base + end * k;
         size_t nb = (size_t)(m * k);
@@ -1560,19 +1596,33 @@ HjMemInfo *rt_str_format(const HjMemInfo *smi, const HjMemInfo *specmi)
 
 /* ---- conversions to str --------------------------------------------------------------- */
 
-HjMemInfo *rt_str_from_int64(int64_t v)
+/* The decimal digits of u (and a '-' when neg) as an ASCII str: str(n)
+ * is hot in loops, so no snprintf. */
+static HjMemInfo *from_digits(uint64_t u, bool neg)
 {
-    char b[32];
-    int n = snprintf(b, sizeof b, "%" PRId64, v);
-    return rt_str_from_kind(1, b, n);
+    char b[24];
+    int i = (int)sizeof b;
+    do {
+        b[--i] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (neg)
+        b[--i] = '-';
+    int64_t n = (int64_t)sizeof b - i;
+    if (n == 1)
+        return latin1((unsigned char)b[i]);
+    HjMemInfo *mi = str_alloc(1, n, 1);
+    if (mi)
+        memcpy(RT_STR(mi)->data, b + i, (size_t)n);
+    return mi;
 }
 
-HjMemInfo *rt_str_from_uint64(uint64_t v)
+HjMemInfo *rt_str_from_int64(int64_t v)
 {
-    char b[32];
-    int n = snprintf(b, sizeof b, "%" PRIu64, v);
-    return rt_str_from_kind(1, b, n);
+    return from_digits(v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, v < 0);
 }
+
+HjMemInfo *rt_str_from_uint64(uint64_t v) { return from_digits(v, false); }
 
 HjMemInfo *rt_str_from_bool(int32_t v) { return v ? &true_c.mi : &false_c.mi; }
 
@@ -2006,4 +2056,58 @@ HjMemInfo *rt_str_chr(int64_t i)
     }
     uint32_t c = (uint32_t)i;
     return c < 256 ? latin1(c) : rt_str_from_kind(4, &c, 1);
+}
+
+/* ---- str items of containers (containers.h) ------------------------------- */
+
+static const HjMemInfo *item_str(const void *item)
+{
+    const HjMemInfo *s;
+    memcpy(&s, item, sizeof s);
+    return s;
+}
+
+uint64_t rt_hash_str(const void *item) { return (uint64_t)rt_str_hash(item_str(item)); }
+int rt_eq_str(const void *a, const void *b) { return rt_str_eq(item_str(a), item_str(b)); }
+int rt_lt_str(const void *a, const void *b) { return rt_str_cmp(item_str(a), item_str(b)) < 0; }
+static void repr_str_item(const void *item) { rt_str_text_repr(item_str(item)); }
+
+const RtItemOps rt_ops_str = {sizeof(HjMemInfo *), sizeof(HjMemInfo *), rt_item_incref_mi, rt_item_decref_mi,
+                              rt_hash_str, rt_eq_str, rt_lt_str, repr_str_item};
+
+HjMemInfo *rt_str_parts_list(HjMemInfo *parts)
+{
+    if (!parts)
+        return NULL;
+    int64_t n = rt_str_parts_count(parts);
+    HjMemInfo *mi = rt_list_new(&rt_ops_str, n);
+    if (!mi) {
+        rt_str_parts_release(parts);
+        return NULL;
+    }
+    HjList *l = mi->data;
+    if (n > 0)
+        memcpy(l->items, rt_str_parts_items(parts), (size_t)n * sizeof(HjMemInfo *));
+    l->len = n;
+    rt_decref(parts); /* the items moved into the list */
+    return mi;
+}
+
+HjMemInfo *rt_str_minmax(const HjMemInfo *smi, int32_t is_max)
+{
+    const HjStr *s = S(smi);
+    if (s->length == 0) {
+        rt_raise("ValueError", is_max ? "max() arg is an empty sequence" : "min() arg is an empty sequence");
+        return NULL;
+    }
+    int64_t best = 0;
+    uint32_t bc = rd(s->kind, s->data, 0);
+    for (int64_t i = 1; i < s->length; i++) {
+        uint32_t c = rd(s->kind, s->data, i);
+        if (is_max ? c > bc : c < bc) {
+            bc = c;
+            best = i;
+        }
+    }
+    return rt_str_getitem(smi, best);
 }

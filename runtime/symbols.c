@@ -20,6 +20,7 @@
 static const RtSymbol symbol_table[] = {
     RT_SYM(rt_alloc),
     RT_SYM(rt_alloc_zeroed),
+    RT_SYM(rt_alloc_packed),
     RT_SYM(rt_incref),
     RT_SYM(rt_decref),
     RT_SYM(rt_raise),
@@ -300,6 +301,12 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_ops_f32),
     RT_SYM(rt_ops_bool),
     RT_SYM(rt_ops_meminfo),
+    RT_SYM(rt_ops_str),
+    RT_SYM(rt_str_parts_list),
+    RT_SYM(rt_str_minmax),
+    RT_SYM(rt_hash_str),
+    RT_SYM(rt_eq_str),
+    RT_SYM(rt_lt_str),
     { NULL, NULL },
 };
 

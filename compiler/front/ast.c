@@ -232,3 +232,31 @@ Node *ast_clone_expr(Arena *a, const Node *n) {
     clone_vec(a, &c->keywords, &n->keywords);
     return c;
 }
+
+static void clone_all(Arena *a, PtrVec *dst, const PtrVec *src) {
+    *dst = (PtrVec){0};
+    for (int i = 0; i < src->len; i++)
+        vec_push(a, dst, ast_clone(a, src->data[i]));
+}
+
+Node *ast_clone(Arena *a, const Node *n) {
+    if (!n)
+        return NULL;
+    Node *c = ast_new(a, n->kind, n->loc);
+    *c = *n;
+    c->a = ast_clone(a, n->a);
+    c->b = ast_clone(a, n->b);
+    c->c = ast_clone(a, n->c);
+    clone_all(a, &c->body, &n->body);
+    clone_all(a, &c->orelse, &n->orelse);
+    clone_all(a, &c->finalbody, &n->finalbody);
+    clone_all(a, &c->handlers, &n->handlers);
+    clone_all(a, &c->args, &n->args);
+    clone_all(a, &c->args2, &n->args2);
+    clone_all(a, &c->keywords, &n->keywords);
+    clone_all(a, &c->targets, &n->targets);
+    clone_all(a, &c->params, &n->params);
+    clone_all(a, &c->decorators, &n->decorators);
+    clone_all(a, &c->generators, &n->generators);
+    return c;
+}

@@ -57,11 +57,14 @@ typedef enum NodeKind {
     N_FUNCDEF,   /* name, params (N_PARAM list), body, decorators (exprs), a = returns annotation or NULL,
                     is_async */
     N_PARAM,     /* name, a = default or NULL, b = annotation or NULL, flags: is_star, is_kwstar, is_kwonly, is_posonly */
-    N_RETURN,    /* a = value or NULL */
+    N_RETURN,    /* a = value or NULL; is_from: ends an inlined generator */
     N_ASSIGN,    /* targets (one or more exprs: x = y = v), a = value */
     N_AUGASSIGN, /* a = target, b = value, op */
     N_ANNASSIGN, /* a = target, b = annotation, c = value or NULL */
-    N_FOR,       /* a = target, b = iter, body, orelse */
+    N_FOR,       /* a = target, b = iter, body, orelse; literal_unroll (is_star):
+                    targets = one N_FOR per tuple element (a, body renamed);
+                    an inlined generator (is_from): finalbody = its body
+                    (infer_unroll.c) */
     N_WHILE,     /* a = cond, body, orelse */
     N_IF,        /* a = cond, body, orelse (an elif is an N_IF alone in orelse) */
     N_BREAK,     /* - */
@@ -108,7 +111,8 @@ typedef enum NodeKind {
     N_COMP,      /* comprehension/generator: comp_kind, a = elt, b = value (dict), generators (N_COMPFOR) [unsupported] */
     N_COMPFOR,   /* a = target, b = iter, args = ifs, flags: is_async    */
     N_NAMEDEXPR, /* a = target (N_NAME), b = value                      */
-    N_YIELD,     /* a = value or NULL, flags: is_from                   [unsupported] */
+    N_YIELD,     /* a = value or NULL, flags: is_from; as a statement of an
+                    inlined generator: body = the consuming loop's body */
     N_AWAIT,     /* a                                                   [unsupported] */
     N_FSTRING,   /* args = parts (N_CONST strings and N_FORMATTED)      [unsupported outside raise messages] */
     N_FORMATTED, /* a = value, b = format spec (an N_FSTRING) or NULL,
@@ -151,6 +155,8 @@ typedef enum CallKind {
     CALL_EXC,       /* exception construction: ty is TY_EXC_VALUE; args holds
                        the message (N_CONST string, or NULL) */
     CALL_DTYPE,     /* np.float64(x): conversion; ty is the scalar type, args[0] */
+    CALL_FUNCSET,   /* a = the callee (a TY_FUNCSET value), specs: one per
+                       function of the set (same order), args as CALL_FUNC */
     CALL_PYCALL,    /* an objmode block (HJ_STUB_PYCALL): cval.i is the stub's
                        function index (its handle); args are the inputs,
                        boxed; op_ty their tuple type; ty is the outputs'
@@ -205,6 +211,7 @@ struct Node {
     PtrVec args, args2, keywords, targets, params, decorators, generators;
     PtrVec names, aliases; /* char* */
     const char *name;
+    const HjFunction *env_hf; /* N_NAME of an inlined generator: whose globals it names */
     OpKind op;
     OpKind *ops;       /* N_COMPARE: one per comparator */
     Cval cval;
@@ -221,6 +228,7 @@ struct Node {
     CallKind call_kind;
     BuiltinId builtin;
     Spec *spec;        /* CALL_FUNC */
+    Spec **specs;      /* CALL_FUNCSET */
     Node *self_node;   /* CALL_BUILTIN on a method: the receiver */
     AttrKind attr_kind;
     IndexKind idx_kind; /* N_SUBSCRIPT on an array (infer_index.c) */
@@ -293,6 +301,9 @@ Node *ast_new(Arena *a, NodeKind k, SrcLoc loc);
 /* A deep copy of an expression (a, b, c, args, args2, keywords), made
  * before typing: the copy carries no inference annotations of its own. */
 Node *ast_clone_expr(Arena *a, const Node *n);
+/* A deep copy of a statement or expression with every child list (bodies,
+ * handlers, targets...), made before typing as ast_clone_expr. */
+Node *ast_clone(Arena *a, const Node *n);
 /* Readable dump of a tree, for golden tests and debugging. */
 void ast_dump(StrBuf *b, const Node *n, int indent);
 const char *ast_kind_name(NodeKind k);

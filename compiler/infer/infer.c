@@ -34,8 +34,9 @@ Type *infer_fail(Inf *I, HjDiagKind k, const Node *n, const char *fmt, ...) {
 
 bool infer_is_value(const Type *t) {
     switch (t->kind) {
-    case TY_MODULE: case TY_BUILTIN: case TY_FUNCTION: case TY_EXC_CLASS: case TY_EXC_VALUE:
-    case TY_BOUND_METHOD: case TY_STRING:
+    /* str values (lib/str) and functions (first-class) are values now */
+    case TY_MODULE: case TY_BUILTIN: case TY_EXC_CLASS: case TY_EXC_VALUE:
+    case TY_BOUND_METHOD:
         return false;
     case TY_TUPLE:
         for (int i = 0; i < t->nelems; i++)
@@ -176,6 +177,16 @@ bool infer_widen_var(Inf *I, Node *at, Node *name, Type *t) {
 
 /* ---- names declared by assignment ---- */
 
+bool infer_is_local(Inf *I, const char *name) { return find_var(I->s, name) != NULL; }
+
+Type *infer_param_type(Inf *I, const char *name) {
+    Var *v = find_var(I->s, name);
+    return v && v->is_param ? v->ty : NULL;
+}
+
+static void collect_target(Inf *I, Node *t);
+void infer_collect_target(Inf *I, Node *t) { collect_target(I, t); }
+
 static void collect_target(Inf *I, Node *t) {
     if (!t)
         return;
@@ -193,6 +204,14 @@ static void collect_vec(Inf *I, PtrVec *v);
 static void collect(Inf *I, Node *n) {
     if (!n)
         return;
+    /* list(gen(n)), sum(gen(n)), ...: a comprehension consuming the generator */
+    Node **kids[3] = {&n->a, &n->b, &n->c};
+    for (int i = 0; i < 3; i++)
+        if (*kids[i] && (*kids[i])->kind == N_CALL)
+            infer_rewrite_gen_arg(I, kids[i]);
+    for (int i = 0; i < n->args.len; i++)
+        if (VEC_AT(n->args, i) && ((Node *)VEC_AT(n->args, i))->kind == N_CALL)
+            infer_rewrite_gen_arg(I, (Node **)&VEC_AT(n->args, i));
     switch (n->kind) {
     case N_ASSIGN:
         for (int i = 0; i < n->targets.len; i++)
@@ -206,7 +225,10 @@ static void collect(Inf *I, Node *n) {
         collect(I, n->c);
         return;
     case N_FOR:
-        collect_target(I, n->a);
+        if (!n->is_from && !n->is_star && !infer_rewrite_for(I, n)) /* map, filter, generators */
+            return;
+        if (!n->is_star) /* literal_unroll: each copy has its own (infer_unroll_copies) */
+            collect_target(I, n->a);
         break;
     case N_NAMEDEXPR:
         collect_target(I, n->a);
@@ -260,7 +282,7 @@ static const char *unsupported_what(const Node *n, bool top) {
         case 2: return NULL; /* a loop (infer_comp.c) */
         default: return "generator expressions are";
         }
-    case N_YIELD: return "'yield' expressions (generators) are";
+    case N_YIELD: return NULL; /* a generator: inlined into the loops consuming it (infer_unroll.c) */
     case N_AWAIT: return "'await' expressions are";
     case N_FOR: return n->is_async ? "'async for' loops are" : NULL;
     case N_STARRED: return "star-expressions are";
@@ -342,6 +364,9 @@ static bool check_vec(Inf *I, PtrVec *v) {
 }
 
 /* ---- names ---- */
+
+static const HjEnvEntry *env_find(const HjFunction *hf, const char *name);
+const HjEnvEntry *infer_env_find(const HjFunction *hf, const char *name) { return env_find(hf, name); }
 
 static const HjEnvEntry *env_find(const HjFunction *hf, const char *name) {
     for (int i = 0; i < hf->nenv; i++)
@@ -437,6 +462,13 @@ static Node *env_const(Inf *I, const HjEnvEntry *e, SrcLoc loc, Node *into) {
         return t;
     }
     Node *k = ast_new(I->a, N_CONST, loc);
+    if (e->kind == HJ_ENV_FUNC) { /* a function in a global tuple: no runtime value */
+        k->cval.kind = CVAL_NONE;
+        k->ty = ty_function(I->tc, e->func);
+        if (!k->ty->name)
+            k->ty->name = I->c->req->funcs[e->func].name;
+        return k;
+    }
     return env_scalar(I, e, k) ? k : NULL;
 }
 
@@ -464,6 +496,8 @@ static Type *env_name(Inf *I, Node *n, const HjEnvEntry *e) {
     }
     case HJ_ENV_FUNC:
         n->ty = ty_function(I->tc, e->func);
+        if (!n->ty->name) /* for messages: "function(square)" */
+            n->ty->name = I->c->req->funcs[e->func].name;
         return n->ty;
     case HJ_ENV_INT: case HJ_ENV_FLOAT: case HJ_ENV_COMPLEX: case HJ_ENV_NONE:
         env_scalar(I, e, n);
@@ -484,9 +518,12 @@ static Type *env_name(Inf *I, Node *n, const HjEnvEntry *e) {
         n->ty = t;
         return t;
     }
-    case HJ_ENV_STR:
-        return TYPING(I, n, "global name '%s' is a str ('%s'); strings are not supported by hpcjit",
-                      n->name, e->qualname ? e->qualname : "");
+    case HJ_ENV_STR: /* frozen as a constant, as Numba does (lib/str) */
+        n->cval.kind = CVAL_STR;
+        n->cval.s = e->qualname ? e->qualname : "";
+        n->cval.slen = (int)strlen(n->cval.s);
+        n->ty = infer_ty(I, TY_STRING);
+        return n->ty;
     case HJ_ENV_OTHER:
         what = e->qualname ? e->qualname : "an unsupported object";
         return TYPING(I, n, "global name '%s' is %s, which hpcjit cannot use", n->name, what);
@@ -505,7 +542,17 @@ static Type *name_expr(Inf *I, Node *n) {
         n->ty = t;
         return t;
     }
-    const HjEnvEntry *e = I->s->hf ? env_find(I->s->hf, n->name) : NULL;
+    if (strncmp(n->name, "$q:", 3) == 0) { /* a builtin named by a rewrite (infer_unroll.c) */
+        int b = -1;
+        Type *t = infer_qualname_type(I, n->name + 3, &b);
+        if (!t)
+            return TYPING(I, n, "unknown builtin %s", n->name + 3);
+        if (b >= 0)
+            n->builtin = (BuiltinId)b;
+        return n->ty = t;
+    }
+    const HjFunction *hf = n->env_hf ? n->env_hf : I->s->hf; /* an inlined generator's globals */
+    const HjEnvEntry *e = hf ? env_find(hf, n->name) : NULL;
     if (!e) {
         err(I, HJ_DIAG_NAME, n, "name '%s' is not defined", n->name);
         return NULL;
@@ -691,7 +738,8 @@ static Type *compare_expr(Inf *I, Node *n) {
                 left = left->base;
             }
         }
-        const LibOps *own = lib_type_owner2(left, right);
+        bool with_none = (op == OP_IS || op == OP_ISNOT) && (left->kind == TY_NONE || right->kind == TY_NONE);
+        const LibOps *own = with_none ? NULL : lib_type_owner2(left, right); /* `s is None`: the core's */
         if (IS_UNK(left) || IS_UNK(right)) {
             unk = true;
             ot = TY_UNK(I);
@@ -963,6 +1011,11 @@ static Type *subscript_at(Inf *I, Node **pn, bool store) {
             return t;
         if (!ty_is_int(t))
             return TYPING(I, n->b, "tuple index must be an integer, not %s", infer_tyname(I, t));
+        Type *fs = infer_funcs_tuple(I, base);
+        if (fs) { /* funcs[i]: the tuple as one of its functions' set */
+            infer_cast(I, &n->a, fs);
+            base = fs;
+        }
         bool uni = base->nelems > 0;
         for (int i = 1; i < base->nelems; i++)
             if (base->elems[i] != base->elems[0])
@@ -1097,8 +1150,18 @@ Type *infer_expr_opt(Inf *I, Node **pn) {
         break;
     case N_SLICE:
         return UNSUP(I, n, "slices are only supported as indices (and not yet for arrays)");
-    case N_FSTRING:
-        return UNSUP(I, n, "f-strings are only supported as print() arguments and raise/assert messages (strings are not values in hpcjit)");
+    case N_FSTRING: /* an f-string as a str value: a call lib/str lowers */
+        if (!infer_fstring(I, n))
+            return NULL;
+        t = infer_ty(I, TY_STRING);
+        if (I->final) {
+            Node *c = ast_new(I->a, N_CALL, n->loc);
+            c->call_kind = CALL_BUILTIN;
+            c->builtin = builtin_lookup("str.$fstring");
+            vec_push(I->a, &c->args, n);
+            *pn = n = c;
+        }
+        break;
     default:
         return UNSUP(I, n, "%s expressions are not supported by hpcjit", ast_kind_name(n->kind));
     }
@@ -1310,6 +1373,11 @@ static bool stmts(Inf *I, PtrVec *v);
 static bool return_stmt(Inf *I, Node *n) {
     Spec *s = I->s;
     Type *t;
+    if (n->is_from) { /* ends an inlined generator: its value (StopIteration's) is dropped */
+        if (!I->ngen)
+            return UNSUP(I, n, "'return' of a generator outside the loop consuming it"), false;
+        return !n->a || infer_expr_opt(I, &n->a) != NULL;
+    }
     if (n->a) {
         t = infer_expr_opt(I, &n->a);
         if (!t)
@@ -1460,8 +1528,21 @@ static bool message_ok(Inf *I, Node *m) {
         return true;
     if (m->kind == N_FSTRING)
         return infer_fstring(I, m); /* infer_text.c */
-    if (m->kind != N_CONST || m->cval.kind != CVAL_STR || m->cval.is_bytes)
-        return UNSUP(I, m, "the message must be a string constant"), false;
+    if (m->kind == N_CONST && m->cval.kind == CVAL_STR && m->cval.is_bytes)
+        return UNSUP(I, m, "the message must be a str"), false;
+    if (m->kind != N_CONST || m->cval.kind != CVAL_STR) {
+        /* a str (or any printable) value: the message is f"{m}", as str(exc) */
+        Node *v = ast_new(I->a, m->kind, m->loc);
+        *v = *m;
+        Node *part = ast_new(I->a, N_FORMATTED, m->loc);
+        part->a = v;
+        SrcLoc loc = m->loc;
+        memset(m, 0, sizeof *m);
+        m->kind = N_FSTRING;
+        m->loc = loc;
+        vec_push(I->a, &m->args, part);
+        return infer_fstring(I, m);
+    }
     m->ty = infer_ty(I, TY_STRING);
     return true;
 }
@@ -1469,7 +1550,95 @@ static bool message_ok(Inf *I, Node *m) {
 bool infer_exc_message(Inf *I, Node *m);
 bool infer_exc_message(Inf *I, Node *m) { return message_ok(I, m); }
 
+static bool stmts(Inf *I, PtrVec *v);
+
+/* The target of a loop (or a yield feeding it) takes a value of type el. */
+static bool loop_target(Inf *I, Node *t, Type *el) {
+    if (!bind_target(I, t, el, t))
+        return false;
+    if (!IS_UNK(el)) {
+        Type *tt = target_type(I, t);
+        if (!tt)
+            return false;
+        if (!convert_check(I, t, el, tt, "the loop variable"))
+            return false;
+        if (t->kind == N_TUPLE || t->kind == N_LIST)
+            settle_target(I, t, t);
+        t->ty = el;
+    }
+    return true;
+}
+
+/* `yield v` of a generator inlined into a loop: the loop's target takes v,
+ * then this yield's copy of the loop body runs (outside the generator). */
+static bool yield_stmt(Inf *I, Node *y) {
+    if (!I->ngen)
+        return UNSUP(I, y, "a generator can only be consumed by a for loop in compiled code (calling it "
+                           "elsewhere, next() and generator objects are not supported by hpcjit)"), false;
+    Node *g = I->gen_stack[I->ngen - 1];
+    Type *t;
+    if (y->a) {
+        t = infer_expr_opt(I, &y->a);
+        if (!t)
+            return false;
+        if (!IS_UNK(t) && !infer_check_value(I, y->a, t))
+            return false;
+    } else {
+        t = infer_ty(I, TY_NONE);
+    }
+    if (!loop_target(I, g->a, t))
+        return false;
+    I->ngen--;
+    bool ok = stmts(I, &y->body);
+    I->gen_stack[I->ngen++] = g;
+    return ok;
+}
+
+/* for t in literal_unroll(tup): one copy of the body per element, typed
+ * with that element's type; other iterables loop as they are. */
+static bool unroll_stmt(Inf *I, Node *n) {
+    Node *call = n->b;
+    if (call->keywords.len || call->args.len != 1)
+        return TYPING(I, call, "literal_unroll() takes exactly one argument"), false;
+    Type *t = infer_expr_opt(I, (Node **)&VEC_AT(call->args, 0));
+    if (!t)
+        return false;
+    if (IS_UNK(t))
+        return I->final ? (TYPING(I, call, "cannot determine the type of literal_unroll()'s argument"), false) : true;
+    if (t->kind != TY_TUPLE) { /* a list, an array, a range: an ordinary loop */
+        n->is_star = 0;
+        n->b = VEC_AT(call->args, 0);
+        infer_collect_target(I, n->a);
+        return false; /* not handled */
+    }
+    if (t->nelems == 0)
+        return TYPING(I, call, "literal_unroll() of an empty tuple"), false;
+    call->ty = t;
+    if (!infer_unroll_copies(I, n, t->nelems))
+        return false;
+    for (int k = 0; k < t->nelems; k++) {
+        Node *cp = VEC_AT(n->targets, k);
+        if (!loop_target(I, cp->a, t->elems[k]) || !stmts(I, &cp->body))
+            return false;
+    }
+    return stmts(I, &n->orelse);
+}
+
 static bool for_stmt(Inf *I, Node *n) {
+    if (n->is_from) { /* an inlined generator (infer_unroll.c) */
+        if (I->ngen >= 64)
+            return UNSUP(I, n, "generator loops nested more than 64 deep"), false;
+        I->gen_stack[I->ngen++] = n;
+        bool ok = stmts(I, &n->finalbody);
+        I->ngen--;
+        return ok && stmts(I, &n->orelse);
+    }
+    if (n->is_star) {
+        if (unroll_stmt(I, n))
+            return true;
+        if (n->is_star || diag_failed(&I->c->diag))
+            return false;
+    }
     Type *el = infer_iter(I, &n->b);
     if (!el)
         return false;
@@ -1598,6 +1767,8 @@ static bool stmt(Inf *I, Node *n) {
     case N_ASSERT:
         return infer_truth(I, &n->a) && message_ok(I, n->b);
     case N_EXPR:
+        if (n->a->kind == N_YIELD)
+            return yield_stmt(I, n->a);
         if (n->a->kind == N_CONST && n->a->cval.kind == CVAL_STR) {
             n->a->ty = infer_ty(I, TY_STRING); /* docstring */
             return true;
@@ -1878,7 +2049,7 @@ static bool bind_params(Compilation *c, Spec *s) {
         }
     }
     collect_vec(&I, &s->fn->body);
-    return true;
+    return !diag_failed(&c->diag); /* a loop rewrite may have failed (infer_unroll.c) */
 }
 
 static Spec *infer_spec_impl(Compilation *c, int func, Type **argtys, int nargs, Type *explicit_ret,

@@ -18,6 +18,12 @@ typedef struct Inf {
     bool final;
     bool changed;
     int in_handler; /* > 0 inside an except clause: a bare `raise` re-raises */
+    /* infer_unroll.c: loops rewritten so far (unique hidden names),
+     * generator bodies inlined (bounded: recursion), and the generator
+     * loops whose inlined body is being typed (innermost last) */
+    int nrewrites, ngen_inline;
+    Node *gen_stack[64];
+    int ngen;
 } Inf;
 
 /* Record a diagnostic of kind k at n (diag.h keeps the first) and return
@@ -55,6 +61,10 @@ Type *infer_range_call(Inf *I, Node *n, const char *fname);
  * op(a, b), which replaces the N_BINOP in the final pass. */
 Type *infer_operator_call(Inf *I, Node **pn, const char *opname);
 Type *infer_attribute(Inf *I, Node *n);
+/* A tuple of two or more functions, not all the same: the homogeneous
+ * tuple of their TY_FUNCSET it converts to (iteration, a run-time index);
+ * NULL for other types. */
+Type *infer_funcs_tuple(Inf *I, Type *t);
 /* The element type produced by iterating over `*pn` (typed here). */
 Type *infer_iter(Inf *I, Node **pn);
 
@@ -96,6 +106,26 @@ const char *infer_ssa_source_name(Arena *a, const char *name);
  * that class (1, 0; -1 when it cannot say). */
 const char *infer_class_name(const HjFunction *hf, const Node *n);
 int infer_isinstance(const Type *t, const char *cls);
+
+/* infer_unroll.c: for loops over map()/filter() become plain loops and
+ * over a generator function's call an inlined generator loop (before
+ * typing, from the collection of variables; false after a diagnostic);
+ * a literal_unroll() loop is marked (is_star) and gets its `count`
+ * renamed copies of the body (infer_unroll_copies, while typing). */
+bool infer_rewrite_for(Inf *I, Node *n);
+bool infer_unroll_copies(Inf *I, Node *n, int count);
+/* list(gen(n)), set(...), sum/min/max/sorted(gen(n)) with gen a generator
+ * function: the argument (or for list/set the call) becomes a
+ * comprehension over it (before typing). */
+void infer_rewrite_gen_arg(Inf *I, Node **pn);
+/* The function's body holds a `yield` (it is a generator). */
+bool infer_is_generator(const Node *decl);
+/* infer.c, for infer_unroll.c */
+bool infer_is_local(Inf *I, const char *name);
+/* The type of the parameter `name` of the spec (known before typing), or NULL. */
+Type *infer_param_type(Inf *I, const char *name);
+const HjEnvEntry *infer_env_find(const HjFunction *hf, const char *name);
+void infer_collect_target(Inf *I, Node *t);
 
 /* infer_comp.c: a list comprehension (N_COMP, before typing) becomes a
  * block expression: n->body holds `$c = []` and the loops appending the

@@ -335,6 +335,14 @@ static Type *rewrite_cast(Inf *I, Node *n, Type *to) {
 }
 
 static Type *conversion(Inf *I, Node *n, const char *fname, Type *to) {
+    if (n->args.len >= 1 && (to->kind == TY_INT64 || to->kind == TY_FLOAT64)) { /* int(s), float(s): str's owner */
+        Type *t = infer_expr(I, ARG(0));
+        if (!t)
+            return NULL;
+        const LibOps *own = IS_UNK(t) ? NULL : lib_type_owner(t);
+        if (t->kind == TY_STRING && own && own->infer_call)
+            return own->infer_call(I, n, to->kind == TY_INT64 ? BI_INT : BI_FLOAT, NULL);
+    }
     if (!no_keywords(I, n, fname) || !nargs_between(I, n, fname, 1, 1))
         return NULL;
     Type *t = infer_expr(I, ARG(0));
@@ -343,11 +351,11 @@ static Type *conversion(Inf *I, Node *n, const char *fname, Type *to) {
     if (IS_UNK(t))
         return t;
     if (to->kind == TY_BOOL) {
-        if (!(ty_is_number(t) || t->kind == TY_NONE || t->kind == TY_ARRAY || t->kind == TY_TUPLE))
+        if (!(ty_is_number(t) || t->kind == TY_NONE || t->kind == TY_ARRAY || t->kind == TY_TUPLE ||
+              (lib_type_owner(t) && lib_type_owner(t)->lower_len)))
             return TYPING(I, n, "cannot convert %s to bool", infer_tyname(I, t));
     } else if (!ty_is_number(t) || (ty_is_complex(t) && !ty_is_complex(to))) {
-        return TYPING(I, n, "cannot convert %s to %s%s", infer_tyname(I, t), infer_tyname(I, to),
-                      t->kind == TY_STRING ? " (strings are not supported by hpcjit)" : "");
+        return TYPING(I, n, "cannot convert %s to %s", infer_tyname(I, t), infer_tyname(I, to));
     }
     return rewrite_cast(I, n, to);
 }
@@ -1018,6 +1026,9 @@ static Type *func_call(Inf *I, Node *n, int func) {
     Node *decl = infer_func_decl(c, func);
     if (!decl)
         return NULL;
+    if (infer_is_generator(decl))
+        return UNSUP(I, n, "%s() is a generator: in compiled code it can only be consumed by a for loop (calling "
+                     "it elsewhere, next() and generator objects are not supported by hpcjit)", hf->name);
     int np = decl->params.len;
     const char **names = arena_alloc(I->a, sizeof(char *) * (size_t)(np + 1));
     for (int i = 0; i < np; i++) {
@@ -1070,6 +1081,61 @@ static Type *func_call(Inf *I, Node *n, int func) {
     return s->ret;
 }
 
+/* A call through a variable that may hold one of several functions
+ * (TY_FUNCSET): every one is specialised for the arguments' types, and
+ * all must take them positionally and return the same type. */
+static Type *funcset_call(Inf *I, Node *n, Type *fs) {
+    Compilation *c = I->c;
+    if (n->keywords.len)
+        return UNSUP(I, n, "keyword arguments in a call through a variable holding one of %s",
+                     infer_tyname(I, fs));
+    int na = n->args.len;
+    Type **tys = arena_alloc(I->a, sizeof(Type *) * (size_t)(na + 1));
+    for (int i = 0; i < na; i++) {
+        Type *t = infer_expr_opt(I, ARG(i));
+        if (!t)
+            return NULL;
+        if (IS_UNK(t))
+            return t;
+        if (!infer_check_value(I, VEC_AT(n->args, i), t))
+            return NULL;
+        tys[i] = t;
+    }
+    Spec **specs = arena_alloc(I->a, sizeof(Spec *) * (size_t)fs->nelems);
+    Type *ret = NULL;
+    for (int k = 0; k < fs->nelems; k++) {
+        int func = fs->elems[k]->func;
+        const HjFunction *hf = &c->req->funcs[func];
+        if (hf->stub)
+            return UNSUP(I, n, "a variable that may hold one of %s: %s() is an overload, which hpcjit "
+                         "calls only directly", infer_tyname(I, fs), hf->name);
+        Node *decl = infer_func_decl(c, func);
+        if (!decl)
+            return NULL;
+        if (decl->params.len != na)
+            return TYPING(I, n, "the functions this call may reach (%s) take different arguments: %s() takes %d, "
+                          "the call passes %d", infer_tyname(I, fs), hf->name, decl->params.len, na);
+        specs[k] = infer_spec_at(I, n->loc, func, tys, na);
+        if (!specs[k])
+            return NULL;
+        Type *r = specs[k]->ret;
+        if (IS_UNK(r)) {
+            if (I->final)
+                return TYPING(I, n, "cannot infer the return type of recursive function '%s'", hf->name);
+            return r;
+        }
+        if (ret && r != ret)
+            return TYPING(I, n, "the functions this call may reach have different signatures: %s() returns %s, "
+                          "%s() returns %s (a function variable needs functions of one signature)",
+                          c->req->funcs[fs->elems[0]->func].name, infer_tyname(I, ret), hf->name,
+                          infer_tyname(I, r));
+        ret = r;
+    }
+    n->call_kind = CALL_FUNCSET;
+    n->specs = specs;
+    return ret;
+}
+
 Type *infer_func_call(Inf *I, Node *n, int func) { return func_call(I, n, func); }
 
 /* ---- exceptions ---- */
@@ -1102,6 +1168,8 @@ Type *infer_call(Inf *I, Node **pn) {
         return conversion(I, n, infer_tyname(I, ft->dtype), ft->dtype);
     case TY_FUNCTION:
         return func_call(I, n, ft->func);
+    case TY_FUNCSET:
+        return funcset_call(I, n, ft);
     case TY_EXC_CLASS:
         return exc_call(I, n, ft);
     default:
@@ -1110,6 +1178,24 @@ Type *infer_call(Inf *I, Node **pn) {
 }
 
 /* ---- iteration ---- */
+
+Type *infer_funcs_tuple(Inf *I, Type *t) {
+    if (t->kind != TY_TUPLE || t->nelems < 2)
+        return NULL;
+    Type *u = t->elems[0];
+    for (int i = 0; i < t->nelems; i++) {
+        Type *e = t->elems[i];
+        if (e->kind != TY_FUNCTION && e->kind != TY_FUNCSET)
+            return NULL;
+        u = ty_funcset_union(I->tc, u, e);
+    }
+    if (u->kind != TY_FUNCSET)
+        return NULL; /* the same function throughout: homogeneous already */
+    Type **el = arena_alloc(I->a, sizeof(Type *) * (size_t)t->nelems);
+    for (int i = 0; i < t->nelems; i++)
+        el[i] = u;
+    return ty_tuple(I->tc, el, t->nelems);
+}
 
 static Type *iter_of(Inf *I, Node *at, Type *t) {
     if (IS_UNK(t))
@@ -1294,6 +1380,11 @@ Type *infer_iter(Inf *I, Node **pn) {
     const LibOps *own = lib_type_owner(t); /* a library type iterates as its feature says */
     if (own && own->infer_iter)
         return own->infer_iter(I, pn, t);
+    Type *fs = infer_funcs_tuple(I, t);
+    if (fs) { /* a tuple of different functions: each item a function variable */
+        infer_cast(I, pn, fs);
+        return fs->elems[0];
+    }
     return iter_of(I, *pn, t);
 }
 

@@ -203,6 +203,9 @@ static void scan(Scan *S, Node *n, int depth, int loops) {
         scan(S, VEC_AT(n->body, i), depth + 1, inner);
     for (int i = 0; i < n->orelse.len; i++)
         scan(S, VEC_AT(n->orelse, i), depth + 1, loops);
+    /* a finally clause; an inlined generator's body (a loop) */
+    for (int i = 0; i < n->finalbody.len; i++)
+        scan(S, VEC_AT(n->finalbody, i), depth + 1, n->kind == N_FOR ? inner : loops);
 }
 
 bool infer_parallel_loop(Compilation *c, Spec *s, Node *n) {

@@ -4,7 +4,8 @@
  * Tree shape after the final pass (lower_text.c relies on it):
  *  - print: `args` are the values; each is a string constant (N_CONST, or
  *    a name folded to one: ty TY_STRING, cval CVAL_STR), an N_FSTRING, or
- *    a value whose type is a number, None, an array or a tuple of those.
+ *    a value whose type is a number, None, a str, an array or a tuple of
+ *    those.
  *    Keywords `sep` and `end` (string constants or None) are kept as they
  *    are; no other keyword is accepted.
  *  - N_FSTRING: ty TY_STRING; args are N_CONST strings and N_FORMATTED
@@ -29,7 +30,8 @@ static bool printable(const Type *t) {
     }
     if (t->kind == TY_OPTIONAL)
         return printable(t->base);
-    return ty_is_number(t) || t->kind == TY_NONE || t->kind == TY_ARRAY || t->kind == TY_UNKNOWN;
+    return ty_is_number(t) || t->kind == TY_NONE || t->kind == TY_ARRAY || t->kind == TY_STRING ||
+           t->kind == TY_UNKNOWN;
 }
 
 /* One value of print() or of a replacement field: its type, or NULL. */
@@ -41,11 +43,8 @@ static Type *text_value(Inf *I, Node **pn, const char *what) {
     if (!t)
         return NULL;
     n = *pn;
-    if (t->kind == TY_STRING) {
-        if (!infer_text_is_strconst(n))
-            return UNSUP(I, n, "only string constants can be printed (strings are not supported by hpcjit)");
+    if (t->kind == TY_STRING) /* a constant, or a str value (lib/str) */
         return t;
-    }
     if (!printable(t))
         return UNSUP(I, n, "%s of %s is not supported by hpcjit", what, infer_tyname(I, t));
     return t;
@@ -66,9 +65,9 @@ static bool spec_ok(Inf *I, Node *spec, Type *vt) {
     spec->ty = infer_ty(I, TY_STRING);
     if (len == 0 || IS_UNK(vt))
         return true;
-    if (vt->kind == TY_BOOL || ty_is_int(vt) || ty_is_float(vt))
+    if (vt->kind == TY_BOOL || ty_is_int(vt) || ty_is_float(vt) || vt->kind == TY_STRING)
         return true;
-    return TYPING(I, spec, "format specs are supported for integers and floats only, not %s",
+    return TYPING(I, spec, "format specs are supported for integers, floats and str only, not %s",
                   infer_tyname(I, vt)), false;
 }
 

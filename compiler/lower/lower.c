@@ -77,6 +77,7 @@ static LLVMTypeRef make_type(Lower *L, Type *t, bool mem) {
         LLVMTypeRef f[3] = {L->t_i64, L->t_i64, L->t_i64};
         return LLVMStructTypeInContext(L->ctx, f, 3, 0);
     }
+    case TY_FUNCSET: return L->t_i64; /* which function of the set */
     default:
         /* a library type's value (str, list, dict, set): an HjMemInfo *,
          * the runtime's reference-counted block (registry.h) */
@@ -316,6 +317,15 @@ LLVMValueRef lower_convert(Lower *L, const Node *at, LLVMValueRef v, Type *from,
     }
     if (from->kind == TY_ARRAY && to->kind == TY_ARRAY && from->ndim == to->ndim)
         return v; /* layout (C/F -> A) changes no representation */
+    if (to->kind == TY_FUNCSET && from->kind == TY_FUNCTION)
+        return lower_i64(L, ty_funcset_index(to, from->func));
+    if (to->kind == TY_FUNCSET && from->kind == TY_FUNCSET) { /* renumber into the larger set */
+        LLVMValueRef r = lower_i64(L, ty_funcset_index(to, from->elems[0]->func));
+        for (int i = 1; i < from->nelems; i++)
+            r = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, v, lower_i64(L, i), ""),
+                                lower_i64(L, ty_funcset_index(to, from->elems[i]->func)), r, "");
+        return r;
+    }
     if (from->kind == TY_TUPLE && to->kind == TY_TUPLE && from->nelems == to->nelems) {
         LLVMValueRef r = LLVMGetUndef(lower_type(L, to));
         for (int i = 0; i < to->nelems; i++) {
@@ -683,7 +693,21 @@ static bool return_moved_var(Lower *L, Node *e, Type *rt) {
     return true;
 }
 
+static bool gen_exit(Lower *L, LowerGen *g, LLVMBasicBlockRef to);
+
 static bool stmt_return(Lower *L, Node *n) {
+    if (n->is_from) { /* the end of an inlined generator */
+        if (!L->ngens)
+            return lower_fail(L, n, HJ_DIAG_LOWERING, "generator return outside its loop"), false;
+        if (n->a) {
+            int mark = lower_temps_mark(L);
+            if (!lower_expr_use(L, n->a))
+                return false;
+            lower_temps_release(L, mark);
+        }
+        LowerGen *g = &L->gens[L->ngens - 1];
+        return gen_exit(L, g, g->done);
+    }
     Type *rt = L->spec->ret;
     if (n->a && rt->kind != TY_NONE && rt->kind == TY_ARRAY && return_moved_var(L, n->a, rt)) {
         /* moved */
@@ -1236,7 +1260,115 @@ void lower_loop_hint(Lower *L, LLVMValueRef br, const char *name, unsigned value
     LLVMSetMetadata(br, LLVMGetMDKindIDInContext(L->ctx, "llvm.loop", 9), LLVMMetadataAsValue(L->ctx, id));
 }
 
+/* Leave an inlined generator from inside its body: release the
+ * temporaries its loops hold, then go to `to`. */
+static bool gen_exit(Lower *L, LowerGen *g, LLVMBasicBlockRef to) {
+    for (int i = L->temps.len - 1; i >= g->mark; i--)
+        lower_decref(L, VEC_AT(L->temps, i), VEC_AT(L->temp_tys, i));
+    LLVMBuildBr(L->b, to);
+    start_dead_block(L);
+    return true;
+}
+
+/* for t in gen(...): the generator's body in place, each `yield v`
+ * assigning t and running its copy of the loop body (infer_unroll.c). */
+static bool gen_loop(Lower *L, Node *n) {
+    if (L->ngens >= 64)
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "generator loops nested too deeply"), false;
+    LLVMBasicBlockRef end = lower_block(L, "gen.end");
+    LLVMBasicBlockRef els = n->orelse.len ? lower_block(L, "gen.else") : end;
+    LowerGen *g = &L->gens[L->ngens++];
+    g->loop = n;
+    g->done = els;
+    g->end = end;
+    g->mark = lower_temps_mark(L);
+    bool ok = lower_stmts(L, &n->finalbody);
+    L->ngens--;
+    if (!ok)
+        return false;
+    if (!lower_terminated(L))
+        LLVMBuildBr(L->b, els);
+    if (n->orelse.len) {
+        lower_at(L, els);
+        if (!lower_stmts(L, &n->orelse))
+            return false;
+        if (!lower_terminated(L))
+            LLVMBuildBr(L->b, end);
+    }
+    lower_at(L, end);
+    return true;
+}
+
+static bool yield_stmt(Lower *L, Node *y) {
+    if (!L->ngens)
+        return lower_fail(L, y, HJ_DIAG_LOWERING, "yield outside a generator loop"), false;
+    LowerGen g = L->gens[L->ngens - 1];
+    int mark = lower_temps_mark(L);
+    if (y->a) {
+        bool owned = false;
+        LLVMValueRef v = lower_expr(L, y->a, &owned);
+        if (!v || !assign(L, g.loop->a, v, y->a->ty, owned))
+            return false;
+    } else if (!assign(L, g.loop->a, LLVMConstNull(lower_type(L, g.loop->a->ty)), g.loop->a->ty, false)) {
+        return false;
+    }
+    lower_temps_release(L, mark);
+    LLVMBasicBlockRef resume = lower_block(L, "gen.resume");
+    LLVMBasicBlockRef brk = lower_block(L, "gen.break");
+    if (!push_loop(L, y, brk, resume))
+        return false;
+    L->ngens--; /* the loop body runs outside the generator */
+    bool ok = lower_stmts(L, &y->body);
+    L->gens[L->ngens++] = g;
+    L->nloops--;
+    if (!ok)
+        return false;
+    if (!lower_terminated(L))
+        LLVMBuildBr(L->b, resume);
+    lower_at(L, brk);
+    gen_exit(L, &g, g.end);
+    lower_at(L, resume);
+    return true;
+}
+
+/* for t in literal_unroll(tup): each copy of the body (infer_unroll.c)
+ * with t bound to its element. */
+static bool unroll_loop(Lower *L, Node *n) {
+    int mark = lower_temps_mark(L);
+    Node *arg = VEC_AT(n->b->args, 0);
+    Type *tt = arg->ty;
+    LLVMValueRef tup = lower_expr_use(L, arg);
+    if (!tup)
+        return false;
+    LLVMBasicBlockRef end = lower_block(L, "unroll.end");
+    for (int k = 0; k < n->targets.len; k++) {
+        Node *cp = VEC_AT(n->targets, k);
+        LLVMBasicBlockRef next = lower_block(L, "unroll.next");
+        LLVMValueRef el = LLVMBuildExtractValue(L->b, tup, (unsigned)k, "");
+        if (!assign(L, cp->a, el, tt->elems[k], false) || !push_loop(L, cp, end, next))
+            return false;
+        bool ok = lower_stmts(L, &cp->body);
+        L->nloops--;
+        if (!ok)
+            return false;
+        if (!lower_terminated(L))
+            LLVMBuildBr(L->b, next);
+        lower_at(L, next);
+    }
+    if (!lower_stmts(L, &n->orelse))
+        return false;
+    if (!lower_terminated(L))
+        LLVMBuildBr(L->b, end);
+    lower_at(L, end);
+    lower_temps_release(L, mark);
+    return true;
+}
+
 static bool stmt_for(Lower *L, Node *n) {
+    if (n->is_from)
+        return gen_loop(L, n);
+    if (n->is_star)
+        return unroll_loop(L, n);
     if (n->dist) { /* a library's loop (hpcjit.mpi.prange), marked by its infer_loop */
         const LibOps *ops = lib_call_builtin(n->b) >= 0 ? lib_ops(n->b->builtin) : NULL;
         if (!ops || !ops->lower_loop)
@@ -1302,7 +1434,7 @@ static bool assigns_float(const Node *n, int depth) {
     }
     if (assigns_float(n->a, depth + 1) || assigns_float(n->b, depth + 1) || assigns_float(n->c, depth + 1))
         return true;
-    const PtrVec *lists[] = {&n->body, &n->orelse, &n->args, &n->args2, &n->targets};
+    const PtrVec *lists[] = {&n->body, &n->orelse, &n->finalbody, &n->args, &n->args2, &n->targets};
     for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++)
         for (int i = 0; i < lists[k]->len; i++)
             if (assigns_float(VEC_AT(*lists[k], i), depth + 1))
@@ -1549,6 +1681,8 @@ static bool lower_stmt(Lower *L, Node *n) {
     case N_EXPR: {
         if (n->a->kind == N_CONST)
             return true; /* docstrings and other constant statements */
+        if (n->a->kind == N_YIELD)
+            return yield_stmt(L, n->a);
         int mark = lower_temps_mark(L);
         bool owned = false;
         LLVMValueRef v = lower_expr(L, n->a, &owned);
@@ -1646,7 +1780,8 @@ static void find_assigned(Lower *L, Node *n, PtrVec *assigned, int depth) {
     find_assigned(L, n->a, assigned, depth + 1);
     find_assigned(L, n->b, assigned, depth + 1);
     find_assigned(L, n->c, assigned, depth + 1);
-    PtrVec *lists[] = {&n->body, &n->orelse, &n->args, &n->args2, &n->targets};
+    /* finalbody: a finally clause, an inlined generator's body */
+    PtrVec *lists[] = {&n->body, &n->orelse, &n->finalbody, &n->args, &n->args2, &n->targets};
     for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++)
         for (int i = 0; i < lists[k]->len; i++)
             find_assigned(L, VEC_AT(*lists[k], i), assigned, depth + 1);

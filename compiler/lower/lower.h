@@ -19,6 +19,16 @@ typedef struct LoopFrame {
     LLVMBasicBlockRef brk, cont;
 } LoopFrame;
 
+/* An inlined generator loop being lowered (infer_unroll.c): a `return` in
+ * its generator body goes to `done` (the else clause, then `end`), a
+ * `break` in the consuming body to `end`; `mark` counts the temporaries
+ * live before it (the rest are released on those ways out). */
+typedef struct LowerGen {
+    Node *loop;
+    LLVMBasicBlockRef done, end;
+    int mark;
+} LowerGen;
+
 #define LOWER_MAX_LOOPS 256
 #define HJ_MAX_NDIM_LOWER 32 /* HJ_MAX_NDIM of abi.h */
 
@@ -43,6 +53,8 @@ typedef struct Lower {
     bool poll_signals;            /* loops poll the runtime's signal flag (lower.c) */
     LoopFrame loops[LOWER_MAX_LOOPS];
     int nloops;
+    LowerGen gens[64]; /* innermost last */
+    int ngens;
     /* owned temporaries live now (values and their types) */
     PtrVec temps, temp_tys;
     /* the innermost try statement being lowered in this function: an
@@ -192,6 +204,11 @@ LLVMValueRef lower_print_call(Lower *L, Node *n);
 /* Raise `type` with the f-string `msg` as its message; leaves through the
  * error exit. */
 bool lower_raise_fstring(Lower *L, Node *msg, const char *type);
+/* A str literal (nbytes of UTF-8) as an immortal native str (hpcjit/str.h
+ * LITERALS): a borrowed `ptr`. */
+LLVMValueRef lower_str_const(Lower *L, const char *s, int64_t nbytes);
+/* An f-string as a new str (owned); NULL after a failure. */
+LLVMValueRef lower_fstring_value(Lower *L, Node *f);
 
 /* ---- lower_index.c: subscripts with idx_kind != IDX_INT ---- */
 LLVMValueRef lower_index_expr(Lower *L, Node *n, bool *owned);

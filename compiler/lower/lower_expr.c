@@ -37,8 +37,12 @@ static LLVMValueRef const_value(Lower *L, const Node *at, Type *ty, const Cval *
         v = LLVMConstStructInContext(L->ctx, p, 2, 0);
         break;
     }
+    case CVAL_STR:
+        if (ty->kind == TY_STRING && !cv->is_bytes) /* a str value: an immortal literal */
+            return lower_str_const(L, cv->s, cv->slen);
+        return LLVMConstNull(lower_type(L, ty));
     default:
-        /* None, strings, Ellipsis: no runtime value */
+        /* None, Ellipsis: no runtime value */
         return LLVMConstNull(lower_type(L, ty));
     }
     return lower_convert(L, at, v, from, ty);
@@ -401,6 +405,9 @@ static LLVMValueRef unaryop(Lower *L, Node *n) {
 /* ---- comparisons --------------------------------------------------------------- */
 
 LLVMValueRef lower_cmp(Lower *L, const Node *at, OpKind op, Type *t, LLVMValueRef a, LLVMValueRef b) {
+    const LibOps *own = lib_type_owner(t); /* a str inside a tuple or a list: its owner compares */
+    if (own && own->lower_compare && t->kind == TY_STRING)
+        return own->lower_compare(L, at, op, t, a, t, b, t);
     if (t->kind == TY_BOOL || ty_is_int(t)) {
         bool s = ty_is_signed(t);
         LLVMIntPredicate p;
@@ -477,7 +484,8 @@ unsupported: {
 /* One comparison of a chain: `is`/`in` need the operands' own types. */
 static LLVMValueRef compare_one(Lower *L, Node *n, OpKind op, Type *t, LLVMValueRef a, Type *at,
                                 LLVMValueRef b, Type *bt) {
-    const LibOps *own = lib_type_owner2(at, bt); /* typed by its infer_compare */
+    bool with_none = (op == OP_IS || op == OP_ISNOT) && (at->kind == TY_NONE || bt->kind == TY_NONE);
+    const LibOps *own = with_none ? NULL : lib_type_owner2(at, bt); /* typed by its infer_compare */
     if (own && own->lower_compare)
         return own->lower_compare(L, n, op, t, a, at, b, bt);
     if (op == OP_IS || op == OP_ISNOT) {
@@ -729,9 +737,65 @@ static LLVMValueRef call_func(Lower *L, Node *n, bool *owned) {
     return lower_convert(L, n, r, s->ret, n->ty);
 }
 
+/* A call through a TY_FUNCSET value: a switch over the functions it may
+ * hold, each branch a direct call to that function's specialisation (all
+ * of one signature, checked by inference). */
+static LLVMValueRef call_funcset(Lower *L, Node *n, bool *owned) {
+    Type *fs = n->a->ty;
+    int nf = fs->nelems;
+    for (int k = 0; k < nf; k++)
+        if (!n->specs || !n->specs[k] || !n->specs[k]->llvm_fn)
+            return lower_fail(L, n, HJ_DIAG_LOWERING, "call to a function that was not specialised");
+    LLVMValueRef which = lower_expr_use(L, n->a);
+    if (!which)
+        return NULL;
+    int mark = lower_temps_mark(L);
+    Spec *s0 = n->specs[0];
+    int na = s0->nargs;
+    LLVMValueRef small[16];
+    LLVMValueRef *a = na <= 16 ? small : arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)na);
+    for (int i = 0, j = 0; i < n->args.len && j < na; i++) {
+        Node *e = VEC_AT(n->args, i);
+        if (!e)
+            continue;
+        LLVMValueRef v = lower_expr_use(L, e);
+        v = lower_convert(L, e, v, e->ty, s0->argtys[j]);
+        if (!v)
+            return NULL;
+        a[j++] = v;
+    }
+    LLVMTypeRef rty = LLVMGlobalGetValueType((LLVMValueRef)s0->llvm_fn);
+    LLVMTypeRef resty = LLVMGetReturnType(rty);
+    LLVMBasicBlockRef join = lower_block(L, "fcall.join");
+    LLVMBasicBlockRef bad = lower_block(L, "fcall.none");
+    LLVMValueRef sw = LLVMBuildSwitch(L->b, which, bad, (unsigned)nf);
+    LLVMValueRef *vals = arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)nf);
+    LLVMBasicBlockRef *from = arena_alloc(&L->c->arena, sizeof(LLVMBasicBlockRef) * (size_t)nf);
+    for (int k = 0; k < nf; k++) {
+        LLVMBasicBlockRef bb = lower_block(L, "fcall");
+        LLVMAddCase(sw, lower_i64(L, k), bb);
+        lower_at(L, bb);
+        LLVMValueRef fn = (LLVMValueRef)n->specs[k]->llvm_fn;
+        vals[k] = lower_call(L, LLVMGlobalGetValueType(fn), fn, a, (unsigned)na, "res");
+        from[k] = LLVMGetInsertBlock(L->b);
+        LLVMBuildBr(L->b, join);
+    }
+    lower_at(L, bad);
+    LLVMBuildUnreachable(L->b);
+    lower_at(L, join);
+    LLVMValueRef res = LLVMBuildPhi(L->b, resty, "res");
+    LLVMAddIncoming(res, vals, from, (unsigned)nf);
+    lower_check_status(L, LLVMBuildExtractValue(L->b, res, 0, "status"));
+    lower_temps_release(L, mark);
+    LLVMValueRef r = LLVMBuildExtractValue(L->b, res, 1, "result");
+    *owned = lower_has_refs(s0->ret);
+    return lower_convert(L, n, r, s0->ret, n->ty);
+}
+
 static LLVMValueRef call_expr(Lower *L, Node *n, bool *owned) {
     switch (n->call_kind) {
     case CALL_FUNC: return call_func(L, n, owned);
+    case CALL_FUNCSET: return call_funcset(L, n, owned);
     case CALL_BUILTIN: return lower_builtin_call(L, n, owned);
     case CALL_EXC: return LLVMConstNull(lower_type(L, n->ty));
     case CALL_PYCALL: return lower_pycall(L, n, owned); /* lower_objmode.c */
@@ -809,7 +873,7 @@ LLVMValueRef lower_expr(Lower *L, Node *n, bool *owned) {
             LLVMValueRef x = lower_load(L, lower_type(L, v->ty), (LLVMValueRef)v->slot, v->name);
             return lower_convert(L, n, x, v->ty, n->ty);
         }
-        if (ty_is_number(n->ty))
+        if (ty_is_number(n->ty) || (n->ty->kind == TY_STRING && n->cval.kind == CVAL_STR))
             return const_value(L, n, n->ty, &n->cval);
         if (n->ty->kind == TY_ARRAY)
             return frozen_array(L, n);

@@ -6,8 +6,10 @@
  * raises cannot clobber the half-built line (the buffer is per thread). */
 #include "lower.h"
 
+#include <stdio.h>
 #include <string.h>
 
+#include "hpcjit/runtime.h"
 #include "util.h"
 
 bool infer_text_is_strconst(const Node *n); /* infer_text.c */
@@ -105,6 +107,9 @@ static void write_value(Lower *L, LLVMValueRef v, Type *t, bool repr) {
         lower_rt(L, "rt_text_array", L->t_void, p, 4, a);
         return;
     }
+    case TY_STRING: /* a str value (lib/str) */
+        call(L, repr ? "rt_str_text_repr" : "rt_str_text", L->t_ptr, v);
+        return;
     case TY_TUPLE:
         text(L, "(");
         for (int i = 0; i < t->nelems; i++) {
@@ -126,6 +131,15 @@ static void write_value(Lower *L, LLVMValueRef v, Type *t, bool repr) {
 /* format(v, spec) for a bool, integer or float with a non-empty spec. */
 static void write_formatted(Lower *L, LLVMValueRef v, Type *t, const char *spec) {
     LLVMValueRef st;
+    if (t->kind == TY_STRING) { /* format(s, spec) as a new str, written, released */
+        LLVMTypeRef p[2] = {L->t_ptr, L->t_ptr};
+        LLVMValueRef a[2] = {v, lower_str_const(L, spec, (int64_t)strlen(spec))};
+        LLVMValueRef r = lower_rt(L, "rt_str_format", L->t_ptr, p, 2, a);
+        lower_check_status(L, LLVMBuildZExt(L->b, LLVMBuildIsNull(L->b, r, ""), L->t_i32, ""));
+        call(L, "rt_str_text", L->t_ptr, r);
+        lower_decref(L, r, t);
+        return;
+    }
     if (ty_is_float(t)) {
         LLVMTypeRef p[3] = {L->t_f64, L->t_i32, L->t_ptr};
         LLVMValueRef a[3] = {t->kind == TY_FLOAT32 ? LLVMBuildFPExt(L->b, v, L->t_f64, "") : v,
@@ -228,4 +242,78 @@ bool lower_raise_fstring(Lower *L, Node *msg, const char *type) {
     lower_goto_error(L);        /* releases the message's temporaries */
     lower_temps_release(L, mark); /* only forgets them: the block is closed */
     return true;
+}
+
+/* ---- str values: literals and f-strings (lib/str) ------------------------------ */
+
+/* One code point from the UTF-8 the lexer produced (lenient: a bad byte
+ * stands for itself). */
+static uint32_t utf8_next(const unsigned char *p, int64_t n, int64_t *i) {
+    uint32_t c = p[*i];
+    int extra = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
+    if (extra && *i + extra >= n) {
+        (*i)++;
+        return c;
+    }
+    if (extra)
+        c &= 0x3fu >> extra;
+    for (int k = 1; k <= extra; k++)
+        c = (c << 6) | (p[*i + k] & 0x3fu);
+    *i += 1 + extra;
+    return c;
+}
+
+LLVMValueRef lower_str_const(Lower *L, const char *s, int64_t nbytes) {
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    int64_t n = 0;
+    uint32_t maxc = 0;
+    for (int64_t i = 0; i < nbytes; n++) {
+        uint32_t c = utf8_next(p, nbytes, &i);
+        if (c > maxc)
+            maxc = c;
+    }
+    int kind = maxc < 0x100 ? 1 : maxc < 0x10000 ? 2 : 4;
+    size_t units = (size_t)(n + 1) * (size_t)kind;
+    unsigned char *buf = arena_alloc(&L->c->arena, units);
+    memset(buf, 0, units);
+    int64_t k = 0;
+    for (int64_t i = 0; i < nbytes; k++) {
+        uint32_t c = utf8_next(p, nbytes, &i);
+        for (int b = 0; b < kind; b++) /* little-endian code units (abi: x86-64, aarch64) */
+            buf[k * kind + b] = (unsigned char)(c >> (8 * b));
+    }
+    /* { HjMemInfo, HjStr } as hpcjit/str.h's LITERALS describes */
+    LLVMTypeRef arr = LLVMArrayType2(L->t_i8, units);
+    LLVMTypeRef hs[5] = {L->t_i64, L->t_i64, L->t_i32, L->t_i32, arr};
+    LLVMTypeRef hst = LLVMStructTypeInContext(L->ctx, hs, 5, 0);
+    LLVMTypeRef top[2] = {L->t_meminfo, hst};
+    LLVMTypeRef gt = LLVMStructTypeInContext(L->ctx, top, 2, 0);
+    char name[32];
+    snprintf(name, sizeof name, ".hjstr.%d", L->nstrings++);
+    LLVMValueRef g = LLVMAddGlobal(L->mod, gt, name);
+    LLVMValueRef idx[2] = {LLVMConstInt(L->t_i32, 0, 0), LLVMConstInt(L->t_i32, 1, 0)};
+    LLVMValueRef data = LLVMConstGEP2(gt, g, idx, 2);
+    LLVMValueRef null = LLVMConstNull(L->t_ptr);
+    LLVMValueRef mi[5] = {lower_i64(L, RT_REFCNT_IMMORTAL), data, lower_i64(L, 24 + (int64_t)units), null, null};
+    LLVMValueRef hv[5] = {lower_i64(L, n), lower_i64(L, -1), lower_i32(L, kind), lower_i32(L, maxc < 0x80),
+                          LLVMConstStringInContext(L->ctx, (const char *)buf, (unsigned)units, 1)};
+    LLVMValueRef parts[2] = {LLVMConstStructInContext(L->ctx, mi, 5, 0), LLVMConstStructInContext(L->ctx, hv, 5, 0)};
+    LLVMSetInitializer(g, LLVMConstStructInContext(L->ctx, parts, 2, 0));
+    LLVMSetLinkage(g, LLVMPrivateLinkage);
+    LLVMSetAlignment(g, 8);
+    return g; /* writable: rt_str_hash caches the hash into it */
+}
+
+LLVMValueRef lower_fstring_value(Lower *L, Node *f) {
+    Vals vs = {0};
+    int mark = lower_temps_mark(L);
+    if (!eval_fstring(L, f, &vs))
+        return NULL;
+    call(L, "rt_text_begin", NULL, NULL);
+    int k = 0;
+    write_fstring(L, f, &vs, &k);
+    LLVMValueRef s = lower_rt(L, "rt_str_from_text", L->t_ptr, NULL, 0, NULL);
+    lower_check_status(L, LLVMBuildZExt(L->b, LLVMBuildIsNull(L->b, s, ""), L->t_i32, ""));
+    lower_temps_release(L, mark);
+    return s; /* owned */
 }

@@ -48,6 +48,7 @@ static bool same_shape(const Type *a, const Type *b) {
         return false;
     switch (a->kind) {
     case TY_TUPLE:
+    case TY_FUNCSET:
         if (a->nelems != b->nelems)
             return false;
         for (int i = 0; i < a->nelems; i++)
@@ -91,7 +92,7 @@ static Type *intern(TyCtx *tc, const Type *p) {
     }
     Type *t = new_type(tc, p->kind);
     *t = *p;
-    if (p->kind == TY_TUPLE && p->nelems > 0) {
+    if ((p->kind == TY_TUPLE || p->kind == TY_FUNCSET) && p->nelems > 0) {
         t->elems = arena_alloc(tc->arena, sizeof(Type *) * (size_t)p->nelems);
         if (!tc->arena->oom)
             memcpy(t->elems, p->elems, sizeof(Type *) * (size_t)p->nelems);
@@ -129,6 +130,22 @@ Type *ty_dict_view(TyCtx *tc, Type *key, Type *value, int view) {
     return intern(tc, &p);
 }
 
+bool ty_has_function(const Type *t) {
+    if (!t)
+        return false;
+    if (t->kind == TY_FUNCTION || t->kind == TY_FUNCSET)
+        return true;
+    if (t->kind == TY_OPTIONAL)
+        return ty_has_function(t->base);
+    if (t->kind == TY_LIST || t->kind == TY_SET || t->kind == TY_DICT)
+        return ty_has_function(t->item) || (t->key && ty_has_function(t->key));
+    if (t->kind == TY_TUPLE)
+        for (int i = 0; i < t->nelems; i++)
+            if (ty_has_function(t->elems[i]))
+                return true;
+    return false;
+}
+
 bool ty_has_unknown(const Type *t) {
     if (!t || t->kind == TY_UNKNOWN)
         return true;
@@ -147,7 +164,7 @@ bool ty_has_unknown(const Type *t) {
 
 /* A type that may become Optional(t): a value other than None. */
 static bool optionable(const Type *t) {
-    return ty_is_number(t) || t->kind == TY_ARRAY || t->kind == TY_TUPLE;
+    return ty_is_number(t) || t->kind == TY_ARRAY || t->kind == TY_TUPLE || t->kind == TY_STRING;
 }
 
 Type *ty_tuple(TyCtx *tc, Type **elems, int n) {
@@ -182,6 +199,42 @@ Type *ty_dtype(TyCtx *tc, Type *scalar) {
 Type *ty_function(TyCtx *tc, int func) {
     Type p = {.kind = TY_FUNCTION, .func = func};
     return intern(tc, &p);
+}
+
+static int add_funcs(Type **out, int n, Type *t) {
+    Type **fs = t->kind == TY_FUNCSET ? t->elems : &t;
+    int k = t->kind == TY_FUNCSET ? t->nelems : 1;
+    for (int i = 0; i < k; i++) {
+        int j = 0;
+        while (j < n && out[j]->func < fs[i]->func)
+            j++;
+        if (j < n && out[j] == fs[i])
+            continue;
+        memmove(out + j + 1, out + j, sizeof(Type *) * (size_t)(n - j));
+        out[j] = fs[i];
+        n++;
+    }
+    return n;
+}
+
+Type *ty_funcset_union(TyCtx *tc, Type *a, Type *b) {
+    int na = a->kind == TY_FUNCSET ? a->nelems : 1, nb = b->kind == TY_FUNCSET ? b->nelems : 1;
+    Type **el = arena_alloc(tc->arena, sizeof(Type *) * (size_t)(na + nb + 1));
+    if (tc->arena->oom)
+        return NULL;
+    int n = add_funcs(el, 0, a);
+    n = add_funcs(el, n, b);
+    if (n == 1)
+        return el[0];
+    Type p = {.kind = TY_FUNCSET, .elems = el, .nelems = n};
+    return intern(tc, &p);
+}
+
+int ty_funcset_index(const Type *fs, int func) {
+    for (int i = 0; i < fs->nelems; i++)
+        if (fs->elems[i]->func == func)
+            return i;
+    return -1;
 }
 
 Type *ty_module(TyCtx *tc, const char *name) {
@@ -302,6 +355,8 @@ Type *ty_unify(TyCtx *tc, Type *a, Type *b) {
         Type *u = x->kind == TY_NONE ? y : y->kind == TY_NONE ? x : ty_unify(tc, x, y);
         return u && optionable(u) ? ty_optional(tc, u) : NULL;
     }
+    if ((a->kind == TY_FUNCTION || a->kind == TY_FUNCSET) && (b->kind == TY_FUNCTION || b->kind == TY_FUNCSET))
+        return ty_funcset_union(tc, a, b);
     if (a->kind != b->kind)
         return NULL;
     switch (a->kind) {
@@ -422,6 +477,12 @@ bool ty_can_convert(const Type *from, const Type *to) {
         return from->kind == TY_NONE || ty_can_convert(from->kind == TY_OPTIONAL ? from->base : from, to->base);
     if (from->kind == TY_OPTIONAL)
         return ty_can_convert(from->base, to); /* checked not None at run time */
+    if (to->kind == TY_FUNCSET && (from->kind == TY_FUNCTION || from->kind == TY_FUNCSET)) {
+        for (int i = 0; i < (from->kind == TY_FUNCSET ? from->nelems : 1); i++)
+            if (ty_funcset_index(to, from->kind == TY_FUNCSET ? from->elems[i]->func : from->func) < 0)
+                return false;
+        return true;
+    }
     if (from->kind != to->kind)
         return false;
     switch (from->kind) {
@@ -495,7 +556,21 @@ void ty_name(StrBuf *b, const Type *t) {
         ty_name(b, t->dtype);
         sb_putc(b, ')');
         break;
-    case TY_FUNCTION: sb_printf(b, "function(#%d)", t->func); break;
+    case TY_FUNCTION:
+        if (t->name)
+            sb_printf(b, "function(%s)", t->name);
+        else
+            sb_printf(b, "function(#%d)", t->func);
+        break;
+    case TY_FUNCSET:
+        sb_puts(b, "FunctionSet(");
+        for (int i = 0; i < t->nelems; i++) {
+            if (i)
+                sb_puts(b, ", ");
+            ty_name(b, t->elems[i]);
+        }
+        sb_putc(b, ')');
+        break;
     case TY_OPTIONAL:
         sb_puts(b, "OptionalType(");
         ty_name(b, t->base);
@@ -585,6 +660,7 @@ void ty_typecode(StrBuf *b, const Type *t) {
         sb_putc(b, '[');
         ty_typecode(b, t->item);
         break;
+    case TY_STRING: sb_putc(b, 's'); break;
     default:
         break; /* no value crosses the boundary */
     }
@@ -609,6 +685,9 @@ static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
     case 'n':
         *p = s + 1;
         return ty_scalar(tc, TY_NONE);
+    case 's':
+        *p = s + 1;
+        return ty_scalar(tc, TY_STRING);
     case 't':
         t = scalar_from_code(tc, s[1]);
         if (!t)
@@ -695,6 +774,7 @@ static const struct {
     {"float_", TY_FLOAT64},   {"complex64", TY_COMPLEX64}, {"c8", TY_COMPLEX64}, {"csingle", TY_COMPLEX64},
     {"complex128", TY_COMPLEX128}, {"c16", TY_COMPLEX128}, {"cdouble", TY_COMPLEX128},
     {"complex_", TY_COMPLEX128}, {"none", TY_NONE},     {"void", TY_NONE},       {"None", TY_NONE},
+    {"unicode_type", TY_STRING}, {"string", TY_STRING},
 };
 
 typedef struct TyParser {

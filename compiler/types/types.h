@@ -24,7 +24,8 @@ typedef enum TyKind {
     TY_ARRAY,      /* dtype (a scalar type), ndim, layout                       */
     TY_RANGE,      /* range(start, stop, step) of int64: a value {i64,i64,i64}  */
     TY_DTYPE,      /* dtype: the scalar type a dtype object/class stands for    */
-    TY_STRING,     /* a string constant (exception messages): no runtime value  */
+    TY_STRING,     /* str (Numba's unicode_type): a value is an HjMemInfo * of an
+                      HjStr (lib/str, hpcjit/str.h); a literal keeps its cval */
     TY_FUNCTION,   /* func: an @njit function (HjRequest.funcs index)           */
     TY_MODULE,     /* name: "numpy", "math", "numpy.linalg", ...                */
     TY_BUILTIN,    /* builtin: a BuiltinId (callable: abs, np.empty, ...)      */
@@ -41,6 +42,10 @@ typedef enum TyKind {
     TY_SET,        /* item: the element type; an HjMemInfo * of an HjSet */
     TY_DICT_VIEW,  /* key, item of the dict; ndim: 0 keys(), 1 values(), 2
                       items(); the dict's HjMemInfo * (lib/dict) */
+    TY_FUNCSET,    /* elems, nelems: two or more TY_FUNCTION types, sorted by
+                      func; a value is the i64 position of the function it
+                      holds (`f = g if c else h`, a loop over a tuple of
+                      functions); calls dispatch on it */
     TY_COUNT
 } TyKind;
 
@@ -57,7 +62,7 @@ struct Type {
     int ndim;
     Layout layout;
     bool readonly;  /* TY_ARRAY: data may not be written (Numba: not mutable) */
-    /* TY_FUNCTION */
+    /* TY_FUNCTION (name: the function's name, set by inference) */
     int func;
     /* TY_MODULE, TY_EXC_CLASS, TY_EXC_VALUE */
     const char *name;
@@ -86,6 +91,11 @@ Type *ty_array_ro(TyCtx *tc, Type *dtype, int ndim, Layout layout, bool readonly
 Type *ty_set_readonly(TyCtx *tc, Type *t, bool readonly);
 Type *ty_dtype(TyCtx *tc, Type *scalar);
 Type *ty_function(TyCtx *tc, int func);
+/* The set of the functions in a and b (each a TY_FUNCTION or TY_FUNCSET);
+ * a itself when b adds nothing to it. */
+Type *ty_funcset_union(TyCtx *tc, Type *a, Type *b);
+/* Position of function `func` in the TY_FUNCSET fs, or -1. */
+int ty_funcset_index(const Type *fs, int func);
 Type *ty_module(TyCtx *tc, const char *name);
 Type *ty_builtin(TyCtx *tc, int builtin);
 Type *ty_exc_class(TyCtx *tc, const char *name);
@@ -100,6 +110,8 @@ Type *ty_list(TyCtx *tc, Type *item);
 Type *ty_dict(TyCtx *tc, Type *key, Type *value);
 Type *ty_set(TyCtx *tc, Type *item);
 Type *ty_dict_view(TyCtx *tc, Type *key, Type *value, int view);
+/* t is or contains a function (TY_FUNCTION, TY_FUNCSET). */
+bool ty_has_function(const Type *t);
 /* t is or contains TY_UNKNOWN (an empty list's items not known yet). */
 bool ty_has_unknown(const Type *t);
 

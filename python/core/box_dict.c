@@ -40,7 +40,7 @@ static const RtItemOps *number_ops(char c)
 
 static const RtItemOps *key_ops(const char *tc)
 {
-    const RtItemOps *o = number_ops(tc[0]);
+    const RtItemOps *o = tc[0] == 's' ? &rt_ops_str : number_ops(tc[0]);
     if (!o)
         PyErr_Format(PyExc_TypeError, "hpcjit: dict keys and set items of typecode '%.20s' cannot be passed yet "
                      "(int, float and bool can)", tc);
@@ -61,6 +61,8 @@ static const RtItemOps *value_ops(const char *tc)
     const RtItemOps *o = number_ops(tc[0]);
     if (o)
         return o;
+    if (tc[0] == 's')
+        return &rt_ops_str;
     if (tc[0] == '[' || tc[0] == '{' || tc[0] == '<')
         return &rt_ops_meminfo;
     const char *end = tc;
@@ -135,7 +137,7 @@ static PyObject *box_with(CoreState *st, const void *item, const char *tc)
     memcpy(tmp, item, size);
     if (tc[0] == 'a' || tc[0] == 'r')
         rt_incref(((HjArray *)tmp)->meminfo);
-    else if (tc[0] == '[' || tc[0] == '{' || tc[0] == '<')
+    else if (tc[0] == '[' || tc[0] == '{' || tc[0] == '<' || tc[0] == 's')
         rt_incref(*(HjMemInfo **)tmp);
     q = tc;
     PyObject *r = cv_box(st, &q, tmp);

@@ -43,6 +43,7 @@ static const RtItemOps *item_ops(const char *tc)
     case 'f': return &rt_ops_f32;
     case '?': return &rt_ops_bool;
     case '[': return &rt_ops_meminfo;
+    case 's': return &rt_ops_str;
     default: break;
     }
     const char *end = tc;
@@ -83,7 +84,7 @@ static void retain(const char **tc, char *in)
     const char *p = *tc;
     if (*p == 'a' || *p == 'r') {
         rt_incref(((HjArray *)in)->meminfo);
-    } else if (*p == '[') {
+    } else if (*p == '[' || *p == 's') {
         rt_incref(*(HjMemInfo **)in);
     } else if (*p == '(') {
         const char *q = p + 1;

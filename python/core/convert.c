@@ -118,6 +118,8 @@ int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
     }
     if (tp == &PyBool_Type)
         return put(buf, len, cap, '?');
+    if (PyUnicode_Check(obj))
+        return put(buf, len, cap, 's');
     if (tp == &PyComplex_Type)
         return put(buf, len, cap, 'D');
     if (obj == Py_None)
@@ -348,6 +350,9 @@ int cv_matches(PyObject *obj, const char **tc)
     case 'n':
         ok = obj == Py_None;
         break;
+    case 's':
+        ok = PyUnicode_Check(obj);
+        break;
     case 't':
         ok = dtype_obj_code(obj) == p[1];
         break;
@@ -430,6 +435,14 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
     case 'n':
         *tc = p + 1;
         return 0;
+    case 's': { /* a new native str (abi.h), released by cv_release_strs */
+        HjMemInfo *mi = box_str_from_py(obj);
+        if (!mi)
+            return -1;
+        memcpy(out, &mi, sizeof mi);
+        *tc = p + 1;
+        return 0;
+    }
     case 't':
         *tc = p + 2;
         return 0;
@@ -621,6 +634,13 @@ PyObject *cv_box(CoreState *st, const char **tc, char *in)
     case 'F': { float v[2]; memcpy(v, in, sizeof v); res = PyComplex_FromDoubles(v[0], v[1]); break; }
     case 'D': { double v[2]; memcpy(v, in, sizeof v); res = PyComplex_FromDoubles(v[0], v[1]); break; }
     case 'n': res = Py_NewRef(Py_None); break;
+    case 's': { /* a returned str owns one reference */
+        HjMemInfo *mi;
+        memcpy(&mi, in, sizeof mi);
+        res = box_str_to_py(mi);
+        rt_decref(mi);
+        break;
+    }
     case 't': res = (PyObject *)PyArray_DescrFromType(tc_npy_type(p[1])); break;
     case 'a': case 'r': res = box_array(st, p, (HjArray *)in); break;
     case '[': return box_list_box(st, tc, in);
@@ -687,7 +707,7 @@ void cv_release(const char **tc, char *in)
     const char *p = *tc;
     if (*p == 'a' || *p == 'r') {
         rt_decref(((HjArray *)in)->meminfo);
-    } else if (*p == '[' || *p == '{' || *p == '<') {
+    } else if (*p == '[' || *p == '{' || *p == '<' || *p == 's') {
         rt_decref(*(HjMemInfo **)in);
     } else if (*p == 'o') {
         const char *q = p + 1, *base = p + 1;
@@ -708,6 +728,29 @@ void cv_release(const char **tc, char *in)
                 return;
             off = (off + a - 1) / a * a;
             cv_release(&elem, in + off);
+            off += s;
+        }
+    }
+    tc_skip(tc);
+}
+
+void cv_release_strs(const char **tc, char *in)
+{
+    const char *p = *tc;
+    if (*p == 's') {
+        HjMemInfo *mi;
+        memcpy(&mi, in, sizeof mi);
+        rt_decref(mi);
+    } else if (*p == '(') {
+        const char *q = p + 1;
+        size_t off = 0;
+        while (*q && *q != ')') {
+            const char *elem = q;
+            size_t s, a;
+            if (tc_layout(&q, &s, &a) < 0)
+                return;
+            off = (off + a - 1) / a * a;
+            cv_release_strs(&elem, in + off);
             off += s;
         }
     }

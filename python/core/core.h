@@ -82,6 +82,9 @@ int cv_unbox(PyObject *obj, const char **tc, char *out);
 PyObject *cv_box(CoreState *st, const char **tc, char *in);
 /* Release the references held by a value that will not be boxed. */
 void cv_release(const char **tc, char *in);
+/* Release the native strs an unboxed argument holds (typecode 's', also
+ * inside tuples): the dispatcher's copies, after the call. */
+void cv_release_strs(const char **tc, char *in);
 
 PyObject *cv_owner_new(CoreState *st, HjMemInfo *mi);
 extern PyType_Spec cv_owner_spec;

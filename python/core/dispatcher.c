@@ -279,6 +279,11 @@ done:
                 PyErr_Restore(et, ev, etb);
         }
     }
+    if (unboxed && strchr(ov.params, 's')) { /* the native copies of str arguments (abi.h) */
+        const char *q = ov.params;
+        for (Py_ssize_t i = 0; i < unboxed; i++)
+            cv_release_strs(&q, argv[i]);
+    }
     if (buf != stackbuf)
         PyMem_Free(buf);
     if (argv != stackargs)
@@ -419,9 +424,15 @@ static PyObject *dispatch_miss(Dispatcher *self, PyObject *const *args, Py_ssize
         PyObject *extra = Py_BuildValue("(On)", targs, bad);
         if (!extra)
             goto error;
+        /* raises, or (an @njit function among the arguments) calls a
+         * specialisation with that function bound (dispatcher.py) */
         res = call_helper_self("_untypeable", (PyObject *)self, extra, NULL);
         Py_DECREF(extra);
-        goto error;
+        if (!res)
+            goto error;
+        Py_XDECREF(codes);
+        Py_XDECREF(targs);
+        return res;
     }
     if (!self->compile_hook) { /* cleared by the GC during teardown */
         PyErr_SetString(PyExc_RuntimeError, "hpcjit: dispatcher has been cleared");

@@ -23,6 +23,10 @@ int tc_layout(const char **tc, size_t *size, size_t *align)
         *size = 0;
         *align = 1;
         break;
+    case 's': /* str: HjMemInfo * */
+        *size = sizeof(void *);
+        *align = sizeof(void *);
+        break;
     case 't': {
         size_t s, a;
         if (scalar_layout(*p++, &s, &a) < 0)

@@ -26,7 +26,7 @@ from .types import (b1, boolean, bool_, c8, c16, complex64, complex128, double, 
 __version__ = "0.1.0"
 
 __all__ = [
-    "njit", "jit", "prange", "config", "errors", "types", "HpcjitError", "TypingError",
+    "njit", "jit", "prange", "literal_unroll", "config", "errors", "types", "HpcjitError", "TypingError",
     "UnsupportedError", "LoweringError", "HpcjitSyntaxError", "NumbaError", "memstats", "typeof",
     "boolean", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "complex64", "complex128", "intp", "none", "void",
@@ -72,6 +72,13 @@ def prange(*args):
     """Parallel range: in an @njit(parallel=True) function the loop's
     iterations run on the thread pool; elsewhere it iterates like range()."""
     return range(*args)
+
+
+def literal_unroll(container):
+    """`for x in literal_unroll(tup):` in compiled code repeats the loop body
+    once per element of a tuple, each copy typed with its element's type
+    (heterogeneous tuples); elsewhere it is the container itself."""
+    return container
 
 
 def _is_signature(obj):

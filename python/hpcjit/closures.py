@@ -105,10 +105,6 @@ def lift(py_func, src, targetoptions, make_source):
     for node in ast.walk(fdef):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in inner:
             calls[id(node.func)] = node
-    for node in ast.walk(fdef):
-        if isinstance(node, ast.Name) and node.id in inner and isinstance(node.ctx, ast.Load) \
-                and id(node) not in calls:
-            raise _fail(src, node, f"using the inner function '{node.id}' as a value (only calls are)")
     # an inner function calling another also needs that one's free
     # variables (to pass them on): close the sets over the calls
     extras = {name: list(extra) for name, _, _, _, extra, _ in lifted}
@@ -123,6 +119,15 @@ def lift(py_func, src, targetoptions, make_source):
                         extras[name].append(v)
                         changed = True
     lifted = [(name, node, kind, c, extras[name], siblings) for name, node, kind, c, _, siblings in lifted]
+    # an inner function that reads none of the enclosing function's
+    # variables is an ordinary function value (passed, stored, map(f, a));
+    # one that does may only be called (its values are passed at the call)
+    for node in ast.walk(fdef):
+        if isinstance(node, ast.Name) and node.id in inner and isinstance(node.ctx, ast.Load) \
+                and id(node) not in calls and extras[node.id]:
+            raise _fail(src, node, f"using the inner function '{node.id}', which reads "
+                        f"{', '.join(repr(v) for v in extras[node.id])} of the enclosing function, "
+                        "as a value (only calls are)")
     # the new source of the outer function: defs and lambda statements
     # become `pass`, calls get the free variables first
     out_lines = list(lines)

@@ -79,8 +79,9 @@ def _known_objects(want=None):
         known.setdefault(id(obj), (obj, qual))
 
     if not known:
-        from . import prange, get_thread_id, get_num_threads, set_num_threads
+        from . import prange, get_thread_id, get_num_threads, set_num_threads, literal_unroll
         add(prange, "hpcjit.prange")
+        add(literal_unroll, "hpcjit.literal_unroll")
         # the pool from jitted code (also as numba.*, below)
         add(get_thread_id, "hpcjit.get_thread_id")
         add(get_num_threads, "hpcjit.get_num_threads")
@@ -96,7 +97,7 @@ def _known_objects(want=None):
     if "numba" not in _scanned and modules.get("numba") is not None:
         nb = modules["numba"]
         _scanned.add("numba")
-        for attr in ("get_thread_id", "get_num_threads", "set_num_threads"):
+        for attr in ("get_thread_id", "get_num_threads", "set_num_threads", "literal_unroll"):
             if callable(getattr(nb, attr, None)):
                 add(getattr(nb, attr), "hpcjit." + attr)
     for name in _KNOWN_MODULES:
@@ -121,6 +122,8 @@ def _classify(value, gather):
     """(kind, payload) of one global/closure value (see compiler.h HjEnvKind)."""
     if isinstance(value, _core.Dispatcher):
         return ("func", gather.add(value))
+    if isinstance(value, _ufunc.CFunc):  # a @cfunc called (or passed) in compiled code: its function
+        return ("func", gather.add(value._disp))
     kern = _ufunc.SCALAR_KERNELS.get(id(value))
     if kern is not None and kern[0] is value:  # a @vectorize ufunc: its scalar kernel
         return ("func", gather.add(kern[1]))

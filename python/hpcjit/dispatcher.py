@@ -76,10 +76,50 @@ def _compile_hook(disp, argcodes):
     compiler.compile_for(disp, argcodes)
 
 
+class GeneratorDispatcher(_core.Dispatcher):
+    """An @njit generator function.  Compiled code that loops over it gets
+    its body inlined into the loop; a call from Python runs a compiled
+    function that collects every value the generator yields into a list
+    and returns an iterator over them (the generator runs to its end at the
+    call, not lazily: an endless generator does not return)."""
+
+    def __call__(self, *args, **kwargs):
+        d = self.__dict__
+        collector = d.get("_hj_collector")
+        if collector is None:
+            collector = d["_hj_collector"] = _generator_collector(self)
+        if kwargs:
+            bound = _py_signature(self).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args = bound.args
+        return iter(collector(*args))
+
+
+def _generator_collector(disp):
+    import inspect
+    import linecache
+    py_func = disp.py_func
+    params = list(inspect.signature(py_func).parameters.values())
+    names = [f"a{i}" for i in range(len(params))]
+    decl = ", ".join(n if p.default is p.empty else f"{n}=_hj_d{i}"
+                     for i, (n, p) in enumerate(zip(names, params)))
+    fname = f"{py_func.__name__}__items"
+    filename = f"<hpcjit: the values of generator {py_func.__qualname__}>"
+    src = (f"def {fname}({decl}):\n    out = []\n    for v in _hj_gen({', '.join(names)}):\n"
+           f"        out.append(v)\n    return out\n")
+    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+    glb = {"_hj_gen": disp}
+    glb.update((f"_hj_d{i}", p.default) for i, p in enumerate(params) if p.default is not p.empty)
+    exec(compile(src, filename, "exec"), glb)
+    return make_dispatcher(glb[fname], dict(disp.targetoptions))
+
+
 def make_dispatcher(py_func, options):
     if not callable(py_func) or not hasattr(py_func, "__code__"):
         raise TypeError(f"njit can only compile Python functions, not {py_func!r}")
-    disp = _core.Dispatcher(py_func, options, _compile_hook)
+    import inspect
+    cls = GeneratorDispatcher if inspect.isgeneratorfunction(py_func) else _core.Dispatcher
+    disp = cls(py_func, options, _compile_hook)
     functools.update_wrapper(disp, py_func)
     return disp
 
@@ -158,7 +198,49 @@ def _no_match(disp, args):
                     f"Known signatures:\n{known}")
 
 
+def _call_with_functions(disp, args, pos):
+    """`apply(square, x)` from Python: @njit functions are compile-time
+    constants in compiled code (the callee specialises on each), so the call
+    goes through a compiled wrapper that passes them as globals,
+    `def apply__fn(x): return apply(square, x)`, one per choice of functions
+    (a tuple of functions is passed the same way, as a global tuple)."""
+    key = tuple((i, _fn_key(args[i])) for i in pos)
+    cache = disp.__dict__.setdefault("_hj_fnargs", {})
+    hit = cache.get(key)
+    if hit is None:
+        import linecache
+        py_func = disp.py_func
+        names = [f"a{i}" for i in range(len(args)) if i not in pos]
+        passed = ", ".join(f"_hj_fn{i}" if i in pos else f"a{i}" for i in range(len(args)))
+        fname = f"{py_func.__name__}__fn"
+        filename = f"<hpcjit: {py_func.__qualname__} with function arguments {len(cache)}>"
+        src = f"def {fname}({', '.join(names)}):\n    return _hj_callee({passed})\n"
+        linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+        glb = {"_hj_callee": disp}
+        glb.update((f"_hj_fn{i}", args[i]) for i in pos)
+        exec(compile(src, filename, "exec"), glb)
+        wrapper = make_dispatcher(glb[fname], dict(disp.targetoptions))
+        hit = cache[key] = (wrapper, [args[i] for i in pos])  # the functions stay alive
+    return hit[0](*[a for i, a in enumerate(args) if i not in pos])
+
+
+def _fn_key(value):
+    """What identifies an argument made of jitted functions (a function, a
+    tuple of them), or None: the key of the wrapper compiled for it."""
+    from .ufunc import CFunc
+    if isinstance(value, (_core.Dispatcher, CFunc)):
+        return id(value)
+    if isinstance(value, tuple) and value:
+        keys = tuple(_fn_key(v) for v in value)
+        if all(k is not None for k in keys):
+            return ("tuple",) + keys
+    return None
+
+
 def _untypeable(disp, args, index):
+    pos = [i for i, a in enumerate(args) if _fn_key(a) is not None]
+    if pos and len(args) == len(_py_signature(disp).parameters):
+        return _call_with_functions(disp, args, pos)
     names = list(_py_signature(disp).parameters)
     pname = names[index] if index < len(names) else str(index)
     value = args[index]

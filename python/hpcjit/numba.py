@@ -60,7 +60,6 @@ _LATER = "not supported by hpcjit yet"
 UNSUPPORTED = {
     "numba": {
         "vectorize": "", "guvectorize": "", "cfunc": "", "stencil": "",
-        "literal_unroll": "",
         "literally": "", "jit_module": "", "generated_jit": "removed in Numba 0.59 too",
         "gdb": "", "gdb_breakpoint": "", "gdb_init": "", "carray": "", "farray": "",
         "deferred_type": "", "pndindex": "", "ffi": "",

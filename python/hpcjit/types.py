@@ -282,6 +282,8 @@ def _parse(tc, i):
         return Array(_SCALARS[tc[i + 1]], ord(tc[i + 2]) - ord("0"), tc[i + 3], c == "r"), i + 4
     if c == "t":
         return DType(_SCALARS[tc[i + 1]]), i + 2
+    if c == "s":
+        return unicode_type, i + 1
     if c == "o":
         t, i = _parse(tc, i + 1)
         return Optional(t), i
@@ -415,7 +417,7 @@ class UnicodeType(Type):
     __slots__ = ()
 
 
-unicode_type = string = UnicodeType("unicode_type", None)
+unicode_type = string = UnicodeType("unicode_type", "s")
 
 
 class ListType(Type):

@@ -93,7 +93,7 @@ elif case in ("compile_once", "compile_every"):
         fail("no counts")
     w = line[0].split()
     compiled, received, fallbacks, specs, groups = (int(w[i]) for i in (1, 3, 5, 7, 9))
-    # dot(x, "a string") fails on the root and on every receiver: +1 attempt each
+    # dot(x, object()) fails on the root and on every receiver: +1 attempt each
     if case == "compile_once":
         if compiled != specs * groups or received != specs * (nprocs - groups) or fallbacks:
             fail(f"compile once: {line[0]}")

@@ -16,6 +16,7 @@ def install():
     mod.njit = numba.njit
     mod.jit = numba.jit
     mod.prange = numba.prange
+    mod.literal_unroll = numba.literal_unroll
     mod.vectorize = numba.vectorize
     mod.guvectorize = numba.guvectorize
     mod.cfunc = numba.cfunc

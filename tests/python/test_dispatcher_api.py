@@ -156,7 +156,7 @@ def test_typecode_keys_of_arguments():
 def test_untypeable_argument_raises_typing_error():
     d = make(py_add)
     with pytest.raises(hpcjit.TypingError, match="argument 1"):
-        d(1, "x")
+        d(1, object())
     with pytest.raises(hpcjit.TypingError):
         d(np.zeros(3, dtype=">f8"), 1)  # non-native byte order
 

@@ -235,7 +235,7 @@ def test_unsupported_print_forms_are_located():
 
     with pytest.raises(hpcjit.UnsupportedError, match=r"test_print.py:\d+:\d+: error: print\(\) keyword 'file'"):
         f(1)
-    with pytest.raises(hpcjit.TypingError, match="format specs are supported for integers and floats only"):
+    with pytest.raises(hpcjit.TypingError, match="format specs are supported for integers, floats and str only"):
         g(np.arange(3))
     with pytest.raises(hpcjit.UnsupportedError, match="replacement fields inside a format spec"):
         h(3)

@@ -37,6 +37,8 @@ static bool dict_owns(const Type *t) { return is_dict(t) || is_set(t) || is_view
 bool dict_hashable(const Type *t) {
     if (ty_is_number(t))
         return !ty_is_complex(t);
+    if (t->kind == TY_STRING)
+        return true;
     if (t->kind == TY_TUPLE) {
         for (int i = 0; i < t->nelems; i++)
             if (!dict_hashable(t->elems[i]))

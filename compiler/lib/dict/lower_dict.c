@@ -69,6 +69,7 @@ static const char *rt_suffix(const Type *t) {
     case TY_FLOAT64: return "f64";
     case TY_FLOAT32: return "f32";
     case TY_BOOL: return "bool";
+    case TY_STRING: return "str"; /* rt_ops_str (lib/str) */
     default: return NULL;
     }
 }
@@ -126,6 +127,8 @@ static LLVMValueRef hash_value(Lower *L, Type *t, LLVMValueRef v) {
         LLVMValueRef d = t->kind == TY_FLOAT64 ? v : LLVMBuildFPExt(L->b, v, L->t_f64, "");
         return rt(L, "rt_pyhash_double", i64, &L->t_f64, 1, &d);
     }
+    if (t->kind == TY_STRING)
+        return rt(L, "rt_str_hash", i64, &L->t_ptr, 1, &v);
     bool u = ty_is_unsigned(t);
     LLVMValueRef x = t->kind == TY_BOOL || u ? LLVMBuildZExt(L->b, v, i64, "") : LLVMBuildSExt(L->b, v, i64, "");
     if (LLVMTypeOf(v) == i64)
@@ -150,7 +153,9 @@ static void repr_value(Lower *L, Type *t, LLVMValueRef v) {
         rt(L, "rt_text_str", L->t_void, &p, 1, &s);
         return;
     }
-    if (t->kind == TY_BOOL) {
+    if (t->kind == TY_STRING) {
+        rt(L, "rt_str_text_repr", L->t_void, &p, 1, &v);
+    } else if (t->kind == TY_BOOL) {
         LLVMValueRef x = LLVMBuildZExt(L->b, v, L->t_i32, "");
         rt(L, "rt_text_bool", L->t_void, &L->t_i32, 1, &x);
     } else if (ty_is_float(t)) {

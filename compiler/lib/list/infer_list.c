@@ -134,6 +134,7 @@ static Type *iter_item(Inf *I, Node *at, Type *t, const char *fname) {
         return t;
     switch (t->kind) {
     case TY_LIST: return t->item;
+    case TY_STRING: return t; /* list(s): its characters */
     case TY_RANGE: return T(I, TY_INT64);
     case TY_ARRAY:
         if (t->ndim == 0)
@@ -286,7 +287,7 @@ static bool orderable(const Type *t) {
                 return false;
         return true;
     }
-    return is_list(t) && orderable(t->item);
+    return t->kind == TY_STRING || (is_list(t) && orderable(t->item));
 }
 
 /* list(x), sorted(x): the list type of x's items. */

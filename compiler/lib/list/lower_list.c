@@ -97,6 +97,7 @@ static const char *rt_suffix(const Type *t) {
     case TY_FLOAT64: return "f64";
     case TY_FLOAT32: return "f32";
     case TY_BOOL: return "bool";
+    case TY_STRING: return "str"; /* rt_ops_str (lib/str) */
     default: return NULL;
     }
 }
@@ -187,7 +188,7 @@ static bool orderable(const Type *t) {
                 return false;
         return true;
     }
-    return t->kind == TY_LIST && orderable(t->item);
+    return t->kind == TY_STRING || (t->kind == TY_LIST && orderable(t->item));
 }
 
 static bool comparable(const Type *t) {
@@ -199,7 +200,7 @@ static bool comparable(const Type *t) {
                 return false;
         return true;
     }
-    return t->kind == TY_LIST && comparable(t->item);
+    return t->kind == TY_STRING || (t->kind == TY_LIST && comparable(t->item));
 }
 
 LLVMValueRef lower_list_ops(Lower *L, Type *item) {
@@ -460,9 +461,26 @@ static bool fill(Lower *L, const Node *at, LLVMValueRef mi, Type *item, Node *sr
         for (int k = 0; k < st->nelems; k++)
             append(L, mi, item, lower_convert(L, at, LLVMBuildExtractValue(L->b, src, (unsigned)k, ""), st->elems[k], item));
         return true;
-    default:
+    default: {
+        const LibOps *own = lib_type_owner(st); /* a str: its items as its feature gives them */
+        if (own && own->lower_len && own->lower_item && !own->lower_iter_begin) {
+            LLVMValueRef n = own->lower_len(L, at, src, st);
+            reserve(L, mi, n);
+            LLVMValueRef i = loop_begin(L, &lp, lower_i64(L, 0), n);
+            bool o = false;
+            LLVMValueRef x = own->lower_item(L, at, src, st, i, &o);
+            if (!x)
+                return false;
+            Type *ety = own->item_type(L->c->tc, st);
+            append(L, mi, item, lower_convert(L, at, x, ety, item));
+            if (o)
+                lower_decref(L, x, ety);
+            loop_end(L, &lp, i);
+            return true;
+        }
         lower_fail(L, at, HJ_DIAG_UNSUPPORTED, "cannot make a list from this value");
         return false;
+    }
     }
 }
 

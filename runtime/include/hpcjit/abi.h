@@ -26,9 +26,8 @@
  *                                    of that type: "ol"
  *   't' <dtype>                      a NumPy dtype object / scalar class
  *                                    (np.float64 or arr.dtype)
- *   's'                              str (PROPOSED for the compiler work on
- *                                    strings: the dispatcher does not
- *                                    produce or accept it yet)
+ *   's'                              str (lib/str; the dispatcher copies
+ *                                    a Python str in, see UNBOXED LAYOUT)
  *   (range objects have no typecode: they are not passed across)
  *
  * CONTAINERS (proposed; runtime and boxing exist, the dispatcher does not
@@ -67,7 +66,7 @@
  *              same layout LLVM gives a non-packed struct on x86-64/aarch64)
  *   Optional   struct { uint8_t valid; T value; }: valid 0 is None (value
  *              then zero)
- *   str        HjMemInfo * of a native str (hpcjit/str.h).  PROPOSED: an
+ *   str        HjMemInfo * of a native str (hpcjit/str.h).  An
  *              argument is unboxed into a NEW native str that copies the
  *              PyUnicode's kind and code units (box_str_from_py); compiled
  *              code borrows it like any argument (increfs what it keeps)

@@ -100,6 +100,13 @@ typedef struct RtItemOps {
  * reference count is handled (no hash/eq/lt: the compiler supplies them). */
 extern const RtItemOps rt_ops_i64, rt_ops_u64, rt_ops_i32, rt_ops_f64, rt_ops_f32, rt_ops_bool;
 extern const RtItemOps rt_ops_meminfo;
+/* str items (hpcjit/str.h): refcounted, hashed by rt_str_hash (equal
+ * strings hash equally; not CPython's randomised hash(s)), compared and
+ * ordered by code points, repr() as CPython's. */
+extern const RtItemOps rt_ops_str;
+uint64_t rt_hash_str(const void *item);
+int rt_eq_str(const void *a, const void *b);
+int rt_lt_str(const void *a, const void *b);
 
 /* The functions behind them, for descriptors the compiler builds itself
  * (a tuple's descriptor calls rt_hash_* on its fields).  Items are read

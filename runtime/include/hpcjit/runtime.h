@@ -28,7 +28,7 @@ extern "C" {
  * code reads `data` directly and may inline the reference count update. */
 struct HjMemInfo {
     int64_t refcnt;  /* atomic */
-    void *data;      /* 64-byte aligned                                   */
+    void *data;      /* 64-byte aligned (rt_alloc_packed: 8)              */
     int64_t size;    /* bytes                                             */
     void (*dtor)(HjMemInfo *); /* NULL: the default (free the block)       */
     void *dtor_info;
@@ -40,6 +40,10 @@ struct HjMemInfo {
 HjMemInfo *rt_alloc(int64_t nbytes);
 /* Like rt_alloc but the data is zero-filled. */
 HjMemInfo *rt_alloc_zeroed(int64_t nbytes);
+/* As rt_alloc, but the data follows the header directly (8-byte aligned,
+ * no padding to RT_ALIGN): for small objects nothing vectorises over
+ * (strs, hpcjit/str.h), where the padding would double the block. */
+HjMemInfo *rt_alloc_packed(int64_t nbytes);
 void rt_incref(HjMemInfo *mi); /* NULL is ignored */
 void rt_decref(HjMemInfo *mi); /* NULL is ignored; frees at zero */
 /* Immortal objects (constants the compiler emits, such as str literals:

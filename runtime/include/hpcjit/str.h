@@ -179,6 +179,10 @@ HjMemInfo *rt_str_splitlines(const HjMemInfo *s, int32_t keepends);
 int64_t rt_str_parts_count(const HjMemInfo *parts);
 HjMemInfo **rt_str_parts_items(const HjMemInfo *parts);
 void rt_str_parts_release(HjMemInfo *parts); /* NULL is ignored */
+/* The parts as a new list of str (rt_ops_str items, containers.h); the
+ * parts are consumed.  NULL in (a failed split) gives NULL, the exception
+ * left pending; MemoryError. */
+HjMemInfo *rt_str_parts_list(HjMemInfo *parts);
 /* sep.join(items[0..n)): items borrowed (a list's storage or parts). */
 HjMemInfo *rt_str_join(const HjMemInfo *sep, HjMemInfo *const *items, int64_t n);
 /* s.partition(sep) / s.rpartition(sep) into out[0..3) (new references):
@@ -245,6 +249,9 @@ int32_t rt_str_to_double(const HjMemInfo *s, double *out);
 /* ord(s): the code point, or -1 with TypeError "ord() expected a character,
  * but string of length 3 found". */
 int64_t rt_str_ord(const HjMemInfo *s);
+/* min(s) / max(s) (is_max): the least / greatest character; ValueError
+ * "min() arg is an empty sequence". */
+HjMemInfo *rt_str_minmax(const HjMemInfo *s, int32_t is_max);
 /* chr(i): ValueError "chr() arg not in range(0x110000)". */
 HjMemInfo *rt_str_chr(int64_t i);
 

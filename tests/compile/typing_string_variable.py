@@ -1,4 +1,0 @@
-# args: l
-def f(n):
-    s = "abc"
-    return n

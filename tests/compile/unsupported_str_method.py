@@ -1,0 +1,3 @@
+# args: s
+def f(s):
+    return s.format(1)

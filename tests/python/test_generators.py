@@ -1,0 +1,576 @@
+"""Generators (a jitted function containing `yield`) consumed by for loops
+in compiled code and called from Python; map() and filter() in compiled
+loops; enumerate/zip/reversed over every kind of iterable.  Compared with
+CPython (py_func)."""
+import numpy as np
+import pytest
+
+import hpcjit
+from conftest import AGAINST_NUMBA, check
+
+njit = hpcjit.njit
+memstats = None if AGAINST_NUMBA else hpcjit._core.memstats
+
+
+@pytest.fixture
+def balanced():
+    """Every allocation made by the test is freed."""
+    if memstats is None:
+        yield
+        return
+    before = memstats()
+    yield
+    after = memstats()
+    assert after[0] - before[0] == after[1] - before[1], (before, after)
+
+
+@njit
+def squares(n):
+    for i in range(n):
+        yield i * i
+
+
+@njit
+def scaled(a, k=2.0):
+    j = 0
+    for x in a:
+        if x < 0:
+            return  # ends the iteration
+        yield x * k + j
+        j += 1
+    yield -1.0
+
+
+@njit
+def pairs(n):
+    i = 0
+    while i < n:
+        yield i, i * 0.5
+        i += 1
+
+
+@njit
+def rows(a):
+    for i in range(a.shape[0]):
+        yield a[i] * 2.0
+
+
+@njit
+def chained(n):
+    for v in squares(n):  # a generator consuming another
+        if v % 2 == 0:
+            yield v + 1
+
+
+@njit
+def empty_gen(n):
+    if n > 100:
+        yield n
+
+
+@njit
+def total(n):
+    s = 0
+    for v in squares(n):
+        s += v
+    return s
+
+
+@njit
+def control(n, stop):
+    s = 0
+    for v in squares(n):
+        if v == 4:
+            continue
+        if v > stop:
+            break
+        s += v
+    else:
+        s = -s
+    return s
+
+
+@njit
+def with_return(a):
+    s = 0.0
+    c = 0
+    for v in scaled(a):
+        s += v
+        c += 1
+    else:
+        c += 100
+    return s, c
+
+
+@njit
+def keywords(a):
+    s = 0.0
+    for v in scaled(a, k=0.5):
+        s += v
+    for v in scaled(k=3.0, a=a):
+        s += v
+    return s
+
+
+@njit
+def unpack(n):
+    s = 0.0
+    for i, h in pairs(n):
+        s += i * h
+    return s
+
+
+@njit
+def over_rows(a):
+    s = 0.0
+    for r in rows(a):
+        s += r.sum()
+    return s
+
+
+@njit
+def rows_break(a):
+    s = 0.0
+    for r in rows(a):
+        if r[0] > 4:
+            break
+        s += r.sum()
+    return s
+
+
+@njit
+def nested_gens(n):
+    s = 0
+    for v in chained(n):
+        for w in squares(v % 5):
+            s += w
+    return s
+
+
+@njit
+def none_yielded(n):
+    c = 0
+    for v in empty_gen(n):
+        c += v
+    return c
+
+
+@njit
+def in_comprehension(n):
+    return [v * 2 for v in squares(n) if v > 3]
+
+
+@njit
+def listed(n):
+    return list(squares(n))
+
+
+@njit
+def reductions(n):
+    return sum(squares(n)), max(squares(n)), min(scaled(np.arange(3.0))), \
+        sorted(squares(n), reverse=True), len(set(squares(n)))
+
+
+def test_list_of_generator():
+    for n in (1, 5):
+        check(listed, n)
+
+
+@pytest.mark.numba_skip("Numba's sum/min/max/sorted/set take no generator")
+def test_consumed_by_builtins():
+    for n in (1, 5):
+        check(reductions, n)
+
+
+def test_consumed_by_loops():
+    for n in (0, 1, 5, 10):
+        check(total, n)
+        check(nested_gens, n)
+    for stop in (0, 10, 30, 1000):
+        check(control, 7, stop)
+    check(with_return, np.array([1.0, 2.0, 3.0]))
+    check(with_return, np.array([1.0, -2.0, 3.0]))
+    check(keywords, np.array([0.5, 1.5]))
+    check(unpack, 6)
+    check(none_yielded, 3)
+    check(none_yielded, 300)
+    check(in_comprehension, 6)
+
+
+def test_arrays_released(balanced):
+    a = np.arange(12.0).reshape(4, 3)
+    check(over_rows, a)
+    check(rows_break, a)
+    for _ in range(3):
+        over_rows(a)
+        rows_break(a)
+
+
+def test_called_from_python(balanced):
+    it = squares(5)
+    assert next(it) == 0
+    assert list(it) == [1, 4, 9, 16]
+    assert list(squares(0)) == []
+    a = np.array([1.0, 2.0, -1.0, 5.0])
+    assert list(scaled(a)) == list(scaled.py_func(a))
+    assert list(scaled(a, k=3.0)) == list(scaled.py_func(a, k=3.0))
+    assert list(pairs(3)) == list(pairs.py_func(3))
+    assert list(chained(6)) == list(chained.py_func(6))
+    got = list(rows(np.ones((2, 2))))
+    assert len(got) == 2 and all((r == 2.0).all() for r in got)
+
+
+@njit
+def evens(n):
+    for i in range(0, n, 2):
+        yield i
+
+
+@njit
+def consume(g, n):
+    s = 0
+    for v in g(n):
+        s += v
+    return s
+
+
+@njit
+def consume_both(n):
+    return consume(squares, n) * 100 + consume(evens, n)
+
+
+def test_generator_function_as_argument():
+    check(consume_both, 7)
+    assert consume(squares, 4) == consume.py_func(squares, 4) == 14
+
+
+@njit
+def call_outside_loop(n):
+    g = squares(n)
+    s = 0
+    for v in g:
+        s += v
+    return s
+
+
+@njit
+def gen_send(n):
+    for i in range(n):
+        x = yield i
+        n += x
+
+
+@njit
+def use_send(n):
+    s = 0
+    for v in gen_send(n):
+        s += v
+    return s
+
+
+@njit
+def yield_in_try(n):
+    for i in range(n):
+        try:
+            yield i
+        except ValueError:
+            pass
+
+
+@njit
+def use_yield_in_try(n):
+    s = 0
+    for v in yield_in_try(n):
+        s += v
+    return s
+
+
+@njit
+def recursive_gen(n):
+    if n > 0:
+        for v in recursive_gen(n - 1):
+            yield v
+    yield n
+
+
+@njit
+def use_recursive_gen(n):
+    s = 0
+    for v in recursive_gen(n):
+        s += v
+    return s
+
+
+@njit
+def lengthed(n):
+    return len(squares(n))
+
+
+@pytest.mark.numba_skip("hpcjit's limits and messages")
+def test_unsupported_forms():
+    with pytest.raises(hpcjit.UnsupportedError, match="inside a 'try'"):
+        use_yield_in_try(3)
+    with pytest.raises(hpcjit.UnsupportedError, match="recursive generator"):
+        use_recursive_gen(3)
+    with pytest.raises(hpcjit.UnsupportedError, match="consumed by a for loop") as ei:
+        lengthed(3)
+    assert "len(squares(n))" in str(ei.value)
+    with pytest.raises(hpcjit.UnsupportedError, match="consumed by a for loop") as ei:
+        call_outside_loop(3)
+    assert "test_generators.py" in str(ei.value)
+    with pytest.raises(hpcjit.UnsupportedError, match="yield"):
+        use_send(3)
+
+
+@njit
+def checked(a):
+    for x in a:
+        if x < 0:
+            raise ValueError("negative value")
+        yield np.sqrt(x)
+
+
+@njit
+def catches(a):
+    s = 0.0
+    try:
+        for v in checked(a):
+            s += v
+    except ValueError:
+        s = -1.0
+    return s
+
+
+@njit
+def raises_in_body(a):
+    s = 0.0
+    for v in rows(a):
+        if v[0] > 2:
+            raise IndexError("row")
+        s += v.sum()
+    return s
+
+
+@pytest.mark.numba_skip("Numba cannot type the except clause around this generator loop")
+def test_exception_caught_around_loop():
+    check(catches, np.array([1.0, 4.0]))
+    check(catches, np.array([1.0, -4.0]))
+
+
+def test_exceptions_propagate():
+    check(raises_in_body, np.arange(6.0).reshape(3, 2))
+    check(raises_in_body, np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="negative"):
+        list(checked(np.array([-1.0])))
+
+
+def test_exceptions_release_arrays(balanced):
+    """The compiled calls alone (py_func's traceback would keep the
+    iterator's arrays alive until the garbage collector runs)."""
+    a = np.arange(6.0).reshape(3, 2)
+    for _ in range(2):
+        with pytest.raises(IndexError):
+            raises_in_body(a)
+        assert raises_in_body(np.zeros((2, 2))) == 0.0
+        if not AGAINST_NUMBA:
+            assert catches(np.array([1.0, -4.0])) == -1.0
+
+
+@njit
+def inner_generator(n, k):
+    def g(m):
+        for i in range(m):
+            yield i + k
+
+    s = 0
+    for v in g(n):
+        s += v
+    return s + len([v for v in g(2)])
+
+
+@pytest.mark.numba_skip("Numba refuses yield in a closure")
+def test_inner_generator_function():
+    check(inner_generator, 5, 10)
+
+
+@njit(parallel=True)
+def in_prange(n):
+    out = np.zeros(n)
+    for i in hpcjit.prange(n):
+        s = 0.0
+        for v in squares(i):
+            if v > 50:
+                break
+            s += v
+        out[i] = s
+    return out
+
+
+def test_inside_prange():
+    check(in_prange, 13)
+
+
+# ---- map and filter ---------------------------------------------------------
+
+@njit
+def sq(x):
+    return x * x
+
+
+@njit
+def pos(x):
+    return x > 0
+
+
+@njit
+def add3(x, y, z):
+    return x + y * z
+
+
+@njit
+def map_filter(a):
+    s = 0.0
+    for x in map(sq, a):
+        s += x
+    for x in filter(pos, a):
+        s += 10 * x
+    for x in filter(None, a):
+        s += 100 * x
+    for x in map(sq, filter(pos, a)):
+        s += 1000 * x
+    return s
+
+
+@njit
+def map_many(a, b):
+    s = 0.0
+    for v in map(add3, a, b, range(10)):
+        s += v
+    return s
+
+
+@njit
+def map_lambda(a):
+    f = lambda v: v + 1  # noqa: E731
+    s = 0.0
+    for x in map(f, a):
+        s += x
+    return s
+
+
+@njit
+def map_comprehension(n):
+    return [x for x in map(sq, range(n)) if x % 3 != 0]
+
+
+@njit
+def map_list_tuple(n):
+    lst = [1, -2, 3]
+    s = 0
+    for x in map(sq, lst):
+        s += x
+    for x in filter(pos, (4, -5, 6)):
+        s += x
+    for x in map(sq, range(n)):
+        s += x
+    return s
+
+
+def test_map_filter():
+    a = np.array([1.0, -2.0, 0.0, 3.0])
+    check(map_filter, a)
+    check(map_many, a, np.array([2.0, 3.0, 4.0]))
+    check(map_lambda, a)
+    check(map_comprehension, 10)
+    check(map_list_tuple, 4)
+
+
+# ---- enumerate, zip, reversed over every iterable ---------------------------
+
+@njit
+def enum_zip(a, n):
+    lst = [10, 20, 30, 40]
+    t = (1.5, 2.5, 3.5)
+    s = 0.0
+    for i, x in enumerate(a):
+        s += i * x
+    for i, x in enumerate(range(n), 3):
+        s += i * x
+    for i, x in enumerate(lst):
+        s += i + x
+    for i, x in enumerate(t):
+        s += i * x
+    for x, y, z, w in zip(a, range(n), lst, t):
+        s += x * y + z * w
+    for (i, x), y in zip(enumerate(lst), a):
+        s += i * x * y
+    return s
+
+
+@njit
+def rev(a, n):
+    lst = [10, 20, 30, 40]
+    t = (1.5, 2.5, 3.5)
+    s = 0.0
+    k = 1
+    for x in reversed(a):
+        s += x * k
+        k += 1
+    for x in reversed(range(n)):
+        s += x * k
+        k += 1
+    for x in reversed(lst):
+        s += x * k
+        k += 1
+    for x in reversed(t):
+        s += x * k
+        k += 1
+    for i, x in enumerate(reversed(lst)):
+        s += i * x
+    for x, y in zip(reversed(a), reversed(t)):
+        s += x * y
+    return s
+
+
+def test_enumerate_zip():
+    for n in (0, 2, 6):
+        check(enum_zip, np.array([1.0, 2.0, 3.0, 4.0, 5.0]), n)
+
+
+@pytest.mark.numba_skip("Numba 0.68 has no reversed() in compiled code")
+def test_reversed():
+    for n in (0, 2, 6):
+        check(rev, np.array([1.0, 2.0, 3.0, 4.0, 5.0]), n)
+
+
+@njit
+def map_in_zip(a):
+    s = 0.0
+    for x, y in zip(map(sq, a), a):
+        s += x * y
+    for i, x in enumerate(map(sq, a)):
+        s += i * x
+    for i, x in enumerate(map(add3, a, a, a), 2):
+        s += i * x
+    for t in zip(a, map(add3, a, range(5), a), map(sq, a)):
+        s += t[0] + t[1] * t[2]
+    return s
+
+
+def test_map_inside_zip_enumerate():
+    check(map_in_zip, np.array([1.0, -2.0, 0.5]))
+
+
+@njit
+def filter_in_zip(a):
+    s = 0.0
+    for x, y in zip(filter(pos, a), a):
+        s += x * y
+    return s
+
+
+@pytest.mark.numba_skip("hpcjit's limits and messages")
+def test_filter_inside_zip_is_refused():
+    with pytest.raises(hpcjit.UnsupportedError, match="filter") as ei:
+        filter_in_zip(np.arange(3.0))
+    assert "test_generators.py" in str(ei.value)
