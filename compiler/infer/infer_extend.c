@@ -154,7 +154,7 @@ Type *infer_stub_call(Inf *I, Node *n, int func) {
                               "numbers or tuples", infer_tyname(I, t));
             if (!ok)
                 return UNSUP(I, *pa, "objmode: a variable of type %s cannot be passed into an "
-                             "objmode block (only numbers, arrays, tuples, None)",
+                             "objmode block (only numbers, str, arrays, tuples, None)",
                              infer_tyname(I, t));
             tys[i] = t;
         }

@@ -12,7 +12,7 @@ Each block is taken out of the function's source before it is compiled:
 
 Compiled code calls it through the runtime (rt_objmode_call, objmode.h) and
 hpcjit._core (python/core/objmode.c): with the GIL, the inputs boxed
-(arrays as NumPy arrays sharing the memory), the outputs checked against
+(numbers, str, tuples, arrays as NumPy arrays sharing the memory), the outputs checked against
 their declarations (a located TypeError otherwise) and unboxed; an
 exception the block raises leaves the compiled function unchanged.
 
@@ -217,11 +217,10 @@ def _outputs(py_func, where, with_node, call):
         if not code and isinstance(decl, str):
             raise where.error(errors.TypingError, with_node,
                               f"objmode: the type of '{kw.arg}', {decl!r}, is not a type hpcjit knows")
-        if not code or "s" in code or "#" in code or (any(c in code for c in "[{<")
-                                                      and any(c in code for c in "ar")):
+        if not code or "#" in code or (any(c in code for c in "[{<") and any(c in code for c in "ar")):
             raise where.error(errors.TypingError, with_node,
                               f"objmode: '{kw.arg}' is declared as {decl!r}, which is not a type "
-                              f"hpcjit can take out of an objmode block (numbers, arrays, "
+                              f"hpcjit can take out of an objmode block (numbers, str, arrays, "
                               f"tuples of them)")
         outs.append((kw.arg, decl if isinstance(decl, str) else str(decl), code))
     return outs

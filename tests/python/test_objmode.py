@@ -645,3 +645,18 @@ def block_local_names(a):
 
 def test_names_local_to_the_block():
     check(block_local_names, np.arange(4.0))
+
+
+@njit
+def str_in_out(s, n):
+    t = s + "!"
+    with objmode(u="unicode_type", k="int64", p="Tuple((unicode_type, int64))"):
+        u = "-".join([t.upper()] * n)
+        k = len(u)
+        p = (u[::-1], k * 2)
+    return u + "?", k, p
+
+
+def test_str_in_and_out(balanced):
+    check(str_in_out, "abc", 2)
+    check(str_in_out, "héllo ✓", 3)
