@@ -667,15 +667,17 @@ static Type *binop_expr(Inf *I, Node **pn) {
 }
 
 static Type *unary_expr(Inf *I, Node *n) {
-    Type *a = n->op == OP_NOT ? infer_expr_opt(I, &n->a) : infer_expr(I, &n->a); /* not None is True */
-    if (!a)
-        return NULL;
     if (n->op == OP_NOT) {
+        /* infer_truth types the operand once (not None is True): typing it
+         * twice in the final pass retyped a view subscript (fuzz finding) */
         if (!infer_truth(I, &n->a))
             return NULL;
         n->op_ty = infer_ty(I, TY_BOOL);
         return n->op_ty;
     }
+    Type *a = infer_expr(I, &n->a);
+    if (!a)
+        return NULL;
     if (IS_UNK(a))
         return a;
     if (ty_is_array(a))

@@ -241,9 +241,20 @@ LLVMValueRef lower_truth(Lower *L, const Node *at, LLVMValueRef v, Type *from) {
         return LLVMBuildOr(L->b, lower_fm(L, LLVMBuildFCmp(L->b, LLVMRealUNE, re, z, "")),
                            lower_fm(L, LLVMBuildFCmp(L->b, LLVMRealUNE, im, z, "")), "truth");
     }
-    case TY_ARRAY:
-        return LLVMBuildICmp(L->b, LLVMIntNE, lower_array_field(L, v, ARR_NITEMS, "size"),
-                             lower_i64(L, 0), "truth");
+    case TY_ARRAY: {
+        /* NumPy's (and Numba's): the truth of the one element; an empty or
+         * larger array is ambiguous (it used to be `size != 0`) */
+        LLVMValueRef size = lower_array_field(L, v, ARR_NITEMS, "size");
+        lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, size, lower_i64(L, 0), ""), "ValueError",
+                       "The truth value of an empty array is ambiguous. Use `array.size > 0` to check "
+                       "that an array is not empty.");
+        lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntSGT, size, lower_i64(L, 1), ""), "ValueError",
+                       "The truth value of an array with more than one element is ambiguous. Use "
+                       "a.any() or a.all()");
+        LLVMValueRef el = lower_load(L, lower_mem_type(L, from->dtype),
+                                     lower_array_field(L, v, ARR_DATA, "data"), "elem");
+        return lower_truth(L, at, lower_from_mem(L, el, from->dtype), from->dtype);
+    }
     case TY_NONE: return LLVMConstInt(L->t_i1, 0, 0);
     case TY_OPTIONAL: /* None is false; the value of None is zero, false too */
         return LLVMBuildAnd(L->b, LLVMBuildExtractValue(L->b, v, 0, "valid"),

@@ -98,6 +98,11 @@ def worker():
     from hpcjit import errors
 
     warnings.simplefilter("ignore")
+    # answers on a private copy of stdout; whatever else prints (a mutant's
+    # print at definition time, a library) goes to stderr
+    out = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
     base = {"np": np, "numpy": np, "math": math, "hpcjit": hpcjit, "njit": hpcjit.njit,
             "jit": hpcjit.jit, "prange": hpcjit.prange}
     for line in sys.stdin:
@@ -113,7 +118,7 @@ def worker():
             if not callable(fn) or not hasattr(fn, "__code__"):
                 raise TypeError("not a function")
         except BaseException:  # CPython refuses it: nothing for hpcjit to see
-            print(json.dumps({"id": n, "status": "skip"}), flush=True)
+            print(json.dumps({"id": n, "status": "skip"}), file=out, flush=True)
             linecache.cache.pop(fname, None)
             continue
         co = fn.__code__
@@ -132,7 +137,7 @@ def worker():
         except Exception as e:  # noqa: BLE001
             status, detail = "finding", f"{type(e).__name__}: {str(e)[:300]}"
         linecache.cache.pop(fname, None)
-        print(json.dumps({"id": n, "status": status, "detail": detail}), flush=True)
+        print(json.dumps({"id": n, "status": status, "detail": detail}), file=out, flush=True)
 
 
 class Worker:
@@ -239,7 +244,10 @@ def main(argv=None):
                     nw.kill()
                     workers.remove(nw)
                 continue
-            res = json.loads(line)
+            try:
+                res = json.loads(line)
+            except ValueError:
+                continue  # not an answer: the next line is
             counts[res["status"]] += 1
             if res["status"] == "finding":
                 record("finding", w.job, res["detail"])

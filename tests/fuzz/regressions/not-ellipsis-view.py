@@ -1,0 +1,2 @@
+# args: ad1C
+def ell(a): not a[..., 0]
