@@ -5,6 +5,7 @@
 #include "hpcjit/containers.h"
 #include "hpcjit/jitclass.h"
 #include "hpcjit/mpi_hooks.h"
+#include "hpcjit/objmode.h"
 #include "hpcjit/parallel.h"
 #include "hpcjit/pool.h"
 #include "hpcjit/runtime.h"
@@ -33,6 +34,9 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_exc_save),
     RT_SYM(rt_signal_flag_addr),
     RT_SYM(rt_signal_poll),
+    RT_SYM(rt_objmode_call), /* objmode blocks (objmode.h) */
+    RT_SYM(rt_objmode_unlock),
+    RT_SYM(rt_objmode_relock),
     RT_SYM(rt_stack_check),
     RT_SYM(rt_stack_hint), /* data: a uintptr_t */
     RT_SYM(rt_exc_reraise),

@@ -159,7 +159,8 @@ typedef enum CallKind {
                        function of the set (same order), args as CALL_FUNC */
     CALL_PYCALL,    /* an objmode block (HJ_STUB_PYCALL): cval.i is the stub's
                        function index (its handle); args are the inputs,
-                       boxed; ty is the outputs' tuple (lower_objmode.c) */
+                       boxed; op_ty their tuple type; ty is the outputs'
+                       tuple (lower_objmode.c) */
 } CallKind;
 
 /* After inference, what an attribute access is. */
@@ -222,7 +223,8 @@ struct Node {
 
     /* ---- set by inference ---- */
     Type *ty;          /* type of an expression */
-    Type *op_ty;       /* N_BINOP/N_UNARYOP: type the operation is done in */
+    Type *op_ty;       /* N_BINOP/N_UNARYOP: type the operation is done in;
+                          CALL_PYCALL: the inputs' tuple */
     Type **op_tys;     /* N_COMPARE: per comparison */
     Var *var;          /* N_NAME (local), N_FOR target names are N_NAMEs */
     CallKind call_kind;

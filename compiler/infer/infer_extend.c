@@ -135,7 +135,7 @@ Type *infer_stub_call(Inf *I, Node *n, int func) {
         Type **tys = arena_alloc(I->a, sizeof(Type *) * (size_t)(n->args.len + 1));
         for (int i = 0; i < n->args.len; i++) {
             Node **pa = (Node **)&VEC_AT(n->args, i);
-            Type *t = infer_expr(I, pa);
+            Type *t = infer_expr_opt(I, pa); /* an Optional passes as None or its value */
             if (!t)
                 return NULL;
             if (IS_UNK(t))
@@ -144,10 +144,17 @@ Type *infer_stub_call(Inf *I, Node *n, int func) {
             sb_init(&b);
             ty_typecode(&b, t);
             bool ok = b.len > 0;
+            /* a container would be a copy whose changes never come back (Numba
+             * refuses list inputs too) */
+            bool container = ok && strpbrk(b.s, "[{<#") != NULL;
             sb_free(&b);
+            if (container)
+                return TYPING(I, *pa, "objmode: a variable of type %s cannot be passed into an "
+                              "objmode block (its changes would not come back); pass arrays, "
+                              "numbers or tuples", infer_tyname(I, t));
             if (!ok)
-                return UNSUP(I, *pa, "objmode: variable of type %s cannot be passed to the object "
-                             "mode block (only numbers, arrays, tuples, None, containers)",
+                return UNSUP(I, *pa, "objmode: a variable of type %s cannot be passed into an "
+                             "objmode block (only numbers, str, arrays, tuples, None)",
                              infer_tyname(I, t));
             tys[i] = t;
         }
@@ -157,6 +164,7 @@ Type *infer_stub_call(Inf *I, Node *n, int func) {
             return UNSUP(I, n, "objmode: bad output typecode");
         n->call_kind = CALL_PYCALL;
         n->cval.i = func;
+        n->op_ty = ty_tuple(I->tc, tys, n->args.len); /* the inputs, boxed as one tuple */
         return ret;
     }
     int impl = resolve(I, n, n, self, func);

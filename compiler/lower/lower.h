@@ -169,6 +169,13 @@ LLVMValueRef lower_cmp(Lower *L, const Node *at, OpKind op, Type *t, LLVMValueRe
 
 /* ---- lower_builtin.c ---- */
 LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned);
+/* lower_objmode.c: a `with objmode` block's call (CALL_PYCALL); whether
+ * the compilation holds one; around a parallel loop, let the GIL go
+ * (token NULL: nothing to do) and take it back */
+LLVMValueRef lower_pycall(Lower *L, Node *n, bool *owned);
+bool lower_objmode_used(Lower *L);
+LLVMValueRef lower_objmode_unlock(Lower *L);
+void lower_objmode_relock(Lower *L, LLVMValueRef token);
 LLVMValueRef lower_attribute(Lower *L, Node *n, bool *owned);
 /* Element pointer of arr[idx...] (k == ndim) after wrap-around and bounds
  * checks; or, with k < ndim, a view (owned). */

@@ -573,7 +573,9 @@ bool lower_parallel_for(Lower *L, Node *n) {
 
     LLVMTypeRef pt[4] = {L->t_i64, L->t_ptr, L->t_ptr, L->t_i32};
     LLVMValueRef args[4] = {det ? nslots : len, bodyfn, ctx, lower_i32(L, p->dynamic ? 1 : 0)};
+    LLVMValueRef gil = lower_objmode_unlock(L); /* objmode blocks on the pool (lower_objmode.c) */
     LLVMValueRef status = lower_rt(L, "rt_parallel_for", L->t_i32, pt, 4, args);
+    lower_objmode_relock(L, gil);
 
     /* lastprivate values move into the variables (also on failure: the
      * variables' owner releases them) */

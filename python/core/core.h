@@ -46,6 +46,13 @@ extern PyMethodDef gu_methods[];
 void core_raise_pending(void);
 /* Install the runtime's signal checker (dispatcher.c). */
 void core_signals_init(void);
+/* objmode.c: the hook compiled code runs `with objmode` blocks through;
+ * core_objmode_take restores (1) the exception a block raised on this
+ * thread when the runtime's pending one (type, msg) is that exception,
+ * else 0 (GIL held). */
+void core_objmode_install(CoreState *st);
+void core_objmode_remove(void);
+int core_objmode_take(const char *type, const char *msg);
 
 /* ---- typecodes (typecode.c) -------------------------------------------- */
 /* Size and alignment of the unboxed form of the typecode at *tc (abi.h);

@@ -137,6 +137,8 @@ static void raise_pending(void)
         sig_type = sig_value = sig_tb = NULL;
         return;
     }
+    if (core_objmode_take(have ? type : NULL, msg))
+        return; /* the exception an objmode block raised, unchanged */
     if (!have) {
         PyErr_SetString(PyExc_SystemError, "hpcjit: compiled code failed without setting an exception");
         return;

@@ -156,6 +156,7 @@ static int core_exec(PyObject *mod)
     core_text_install();
     core_str_install();
     core_signals_init();
+    core_objmode_install(st);
     return 0;
 }
 
@@ -182,6 +183,7 @@ static int core_clear(PyObject *mod)
 static void core_free(void *mod)
 {
     rt_signal_set_checker(NULL);
+    core_objmode_remove();
     core_clear((PyObject *)mod);
     core_text_remove();
     rt_memory_shutdown();

@@ -164,6 +164,7 @@ def _compile_arch(name, exports, args):
         out = []
         for disp, pairs in exports:
             funcs, entry = compiler.gather(disp)
+            _refuse_objmode(disp, funcs)
             for argcodes, ret in pairs:
                 res = compiler.compile_funcs(disp, list(argcodes), ret, False, False)
                 _log(args, f"{name}: {disp.py_func.__qualname__}{res['signature']}")
@@ -175,6 +176,15 @@ def _compile_arch(name, exports, args):
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+def _refuse_objmode(disp, funcs):
+    """objmode blocks call Python functions of this process (by handle):
+    not in an object compiled ahead of time."""
+    if any(len(f) > 8 and f[8] is not None and f[8][0] == "pycall" for f in funcs):
+        from .errors import UnsupportedError
+        raise UnsupportedError(f"{disp.py_func.__qualname__}: a function with an objmode "
+                               f"block cannot be compiled ahead of time")
 
 
 def _tool(names):
@@ -427,6 +437,7 @@ def build_clib(args):
         try:
             for disp, pairs in exports:
                 funcs, entry = compiler.gather(disp)
+                _refuse_objmode(disp, funcs)
                 fname = disp.py_func.__name__
                 for argcodes, ret in pairs:
                     sym = f"{name}_{fname}"

@@ -26,8 +26,8 @@ function, and the compilation is repeated.
 
 objmode: `with objmode(x="float64[:]", n="int64"):` is a no-op context
 manager in the interpreter (py_func, DISABLE_JIT); in a compiled function
-the block is refused with a located UnsupportedError (objmode_blocks.py):
-calling the interpreter from compiled code is not implemented yet.
+the block runs in the interpreter on the function's variables and gives
+back the declared ones (objmode_blocks.py).
 """
 import types as _pytypes
 

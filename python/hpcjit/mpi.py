@@ -506,7 +506,8 @@ def _install_compile_hook():
 
     def _compile(disp, argcodes, rettype, want_ir, want_types):
         name = disp.py_func.__qualname__
-        if _group is None or want_ir or want_types or _stats["group_size"] < 2:
+        if (_group is None or want_ir or want_types or _stats["group_size"] < 2
+                or _has_objmode(disp)):
             res = orig(disp, argcodes, rettype, want_ir, want_types)
             hit = res.get("cache") == "hit"  # loaded from the on-disk cache (cache.py)
             _stats["cache_hits" if hit else "compiled"] += 1
@@ -518,6 +519,15 @@ def _install_compile_hook():
 
     _compile._hj_mpi = True
     compiler._compile = _compile
+
+
+def _has_objmode(disp):
+    """Whether the code reaching `disp` holds an objmode block: its object
+    names this process's block functions (hpcjit.objmode_blocks), so each
+    rank compiles it itself (every rank answers the same)."""
+    from . import compiler
+    funcs, _ = compiler.gather(disp)
+    return any(len(f) > 8 and f[8] is not None and f[8][0] == "pycall" for f in funcs)
 
 
 def _collective_compile(orig, me, disp, argcodes, rettype):

@@ -1,0 +1,78 @@
+/* lower_objmode.c - a `with objmode(...)` block (CALL_PYCALL): the block
+ * is a Python function (hpcjit.objmode_blocks) that compiled code calls
+ * through the runtime:
+ *     int32_t rt_objmode_call(int64_t handle, const char *in_tc, void *in,
+ *                             const char *out_tc, void *out)
+ * with the inputs stored as one tuple in the abi.h layout (the call takes
+ * over a reference to each: they are increfed here) and the outputs
+ * unboxed into a tuple the result owns (hpcjit/objmode.h).
+ *
+ * A block inside a prange loop runs on the pool's threads, which take the
+ * GIL: the thread that starts a parallel loop lets it go for the loop's
+ * duration (rt_objmode_unlock / rt_objmode_relock around rt_parallel_for)
+ * in any compilation that holds an objmode block. */
+#include "lower.h"
+
+#include "hpcjit/compiler.h"
+
+LLVMValueRef lower_pycall(Lower *L, Node *n, bool *owned) {
+    const HjFunction *hf = &L->c->req->funcs[n->cval.i];
+    Type *inty = n->op_ty;
+    if (!inty || inty->kind != TY_TUPLE || !hf->ret_typecode)
+        return lower_fail(L, n, HJ_DIAG_LOWERING, "objmode block was not resolved by inference");
+    StrBuf tc;
+    sb_init(&tc);
+    ty_typecode(&tc, inty);
+    LLVMValueRef in_tc = lower_cstr(L, tc.s ? tc.s : "()");
+    sb_free(&tc);
+
+    int mark = lower_temps_mark(L);
+    LLVMTypeRef in_mem = lower_mem_type(L, inty);
+    LLVMValueRef in = LLVMGetUndef(in_mem);
+    for (int i = 0; i < n->args.len; i++) {
+        Node *e = VEC_AT(n->args, i);
+        LLVMValueRef v = lower_expr_use(L, e);
+        if (!v)
+            return NULL;
+        v = lower_convert(L, e, v, e->ty, inty->elems[i]);
+        if (!v)
+            return NULL;
+        lower_incref(L, v, inty->elems[i]); /* rt_objmode_call takes it over */
+        in = LLVMBuildInsertValue(L->b, in, lower_to_mem(L, v, inty->elems[i]), (unsigned)i, "objmode.in");
+    }
+    LLVMValueRef inp = lower_alloca(L, in_mem, "objmode.in");
+    LLVMBuildStore(L->b, in, inp);
+    LLVMTypeRef out_mem = lower_mem_type(L, n->ty);
+    LLVMValueRef outp = lower_alloca(L, out_mem, "objmode.out");
+
+    LLVMTypeRef params[5] = {L->t_i64, L->t_ptr, L->t_ptr, L->t_ptr, L->t_ptr};
+    LLVMValueRef args[5] = {lower_i64(L, hf->handle), in_tc, inp, lower_cstr(L, hf->ret_typecode), outp};
+    LLVMValueRef st = lower_rt(L, "rt_objmode_call", L->t_i32, params, 5, args);
+    lower_check_status(L, st);
+    lower_temps_release(L, mark);
+    LLVMValueRef r = lower_load(L, out_mem, outp, "objmode.out");
+    *owned = lower_has_refs(n->ty);
+    return lower_from_mem(L, r, n->ty);
+}
+
+bool lower_objmode_used(Lower *L) {
+    const HjRequest *req = L->c->req;
+    for (int i = 0; i < req->nfuncs; i++)
+        if (req->funcs[i].stub == HJ_STUB_PYCALL)
+            return true;
+    return false;
+}
+
+LLVMValueRef lower_objmode_unlock(Lower *L) {
+    if (!lower_objmode_used(L))
+        return NULL;
+    return lower_rt(L, "rt_objmode_unlock", L->t_ptr, NULL, 0, NULL);
+}
+
+void lower_objmode_relock(Lower *L, LLVMValueRef token) {
+    if (!token)
+        return;
+    LLVMTypeRef pt[1] = {L->t_ptr};
+    LLVMValueRef args[1] = {token};
+    lower_rt(L, "rt_objmode_relock", L->t_void, pt, 1, args);
+}
