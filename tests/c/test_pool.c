@@ -315,6 +315,14 @@ static void *background(void *arg)
 
 static void test_fork(void)
 {
+#if defined(__SANITIZE_ADDRESS__)
+    /* GCC 12's ASan allocator takes no lock around fork(): a child forked
+     * while the background thread is inside malloc deadlocks in ASan's
+     * allocator (seen as a CI timeout), which glibc's malloc does not.
+     * The plain build runs this test. */
+    fprintf(stderr, "test_pool: fork test skipped under AddressSanitizer\n");
+    return;
+#endif
     pthread_t bg;
     CHECK(check_sum(100000, POOL_STATIC, 0, 0));
     CHECK(pthread_create(&bg, NULL, background, NULL) == 0);
