@@ -24,6 +24,7 @@
 #include <sys/mman.h>
 
 #include "hpcjit/runtime.h"
+#include "memdebug.h"
 
 #define RT_ALIGN 64
 
@@ -145,6 +146,20 @@ void rt_memory_shutdown(void)
     pthread_mutex_unlock(&cache_lock);
 }
 
+/* HPCJIT_DEBUG_MEMORY (memdebug.c), read once: the hooks below cost one
+ * well-predicted branch when it is off. */
+static int debug_on = -1;
+
+static inline int debugging(void)
+{
+    int d = __atomic_load_n(&debug_on, __ATOMIC_RELAXED);
+    if (__builtin_expect(d < 0, 0)) {
+        d = rt_memdebug_on();
+        __atomic_store_n(&debug_on, d, __ATOMIC_RELAXED);
+    }
+    return d;
+}
+
 static HjMemInfo *alloc_block(int64_t nbytes, int zero)
 {
     if (nbytes < 0) {
@@ -190,11 +205,24 @@ static HjMemInfo *alloc_block(int64_t nbytes, int zero)
     return mi;
 }
 
-HjMemInfo *rt_alloc(int64_t nbytes) { return alloc_block(nbytes, 0); }
+/* noinline: the owner recorded in debug mode is the caller's address */
+__attribute__((noinline)) HjMemInfo *rt_alloc(int64_t nbytes)
+{
+    HjMemInfo *mi = alloc_block(nbytes, 0);
+    if (mi && __builtin_expect(debugging(), 0))
+        md_alloc(mi, nbytes, __builtin_return_address(0));
+    return mi;
+}
 
-HjMemInfo *rt_alloc_zeroed(int64_t nbytes) { return alloc_block(nbytes, 1); }
+__attribute__((noinline)) HjMemInfo *rt_alloc_zeroed(int64_t nbytes)
+{
+    HjMemInfo *mi = alloc_block(nbytes, 1);
+    if (mi && __builtin_expect(debugging(), 0))
+        md_alloc(mi, nbytes, __builtin_return_address(0));
+    return mi;
+}
 
-HjMemInfo *rt_alloc_packed(int64_t nbytes)
+__attribute__((noinline)) HjMemInfo *rt_alloc_packed(int64_t nbytes)
 {
     if (nbytes < 0 || (uint64_t)nbytes > (uint64_t)PTRDIFF_MAX - sizeof(HjMemInfo)) {
         rt_raise("MemoryError", "Allocation failed (probably too large).");
@@ -211,11 +239,15 @@ HjMemInfo *rt_alloc_packed(int64_t nbytes)
     mi->dtor = NULL; /* rt_decref frees the one block */
     mi->dtor_info = NULL;
     atomic_fetch_add_explicit(&n_alloc, 1, memory_order_relaxed);
+    if (__builtin_expect(debugging(), 0))
+        md_alloc(mi, nbytes, __builtin_return_address(0));
     return mi;
 }
 
 void rt_incref(HjMemInfo *mi)
 {
+    if (__builtin_expect(debugging(), 0) && mi && !md_check(mi, "incref", __builtin_return_address(0)))
+        return;
     /* an immortal's count is only read: its memory may be shared by all */
     if (mi && atomic_load_explicit(refcnt_of(mi), memory_order_relaxed) < RT_REFCNT_IMMORTAL_MIN)
         atomic_fetch_add_explicit(refcnt_of(mi), 1, memory_order_relaxed);
@@ -223,6 +255,9 @@ void rt_incref(HjMemInfo *mi)
 
 void rt_decref(HjMemInfo *mi)
 {
+    int dbg = __builtin_expect(debugging(), 0);
+    if (dbg && mi && !md_check(mi, "decref", __builtin_return_address(0)))
+        return;
     if (!mi || atomic_load_explicit(refcnt_of(mi), memory_order_relaxed) >= RT_REFCNT_IMMORTAL_MIN)
         return;
     /* release/acquire so that writes to the data by other owners happen
@@ -231,6 +266,8 @@ void rt_decref(HjMemInfo *mi)
         return;
     atomic_thread_fence(memory_order_acquire);
     atomic_fetch_add_explicit(&n_free, 1, memory_order_relaxed);
+    if (dbg && md_free(mi))
+        return; /* quarantined (memdebug.c) */
     if (mi->dtor)
         mi->dtor(mi); /* a custom owner releases its data and the header */
     else

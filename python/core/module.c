@@ -48,6 +48,52 @@ static PyObject *core_memstats(PyObject *mod, PyObject *unused)
     return Py_BuildValue("(LL)", (long long)s.alloc, (long long)s.free);
 }
 
+/* memory_debug(since=-1) -> dict: the allocation-owner debug mode's counts
+ * (runtime/memdebug.c); with since >= 0 also "live": the allocations still
+ * live whose sequence number is above `since`, as (seq, size, owner) tuples. */
+static PyObject *core_memory_debug(PyObject *mod, PyObject *args)
+{
+    long long since = -1;
+    PyObject *d = NULL, *live = NULL, *item = NULL;
+    RtMemDebugEntry *buf = NULL;
+    if (!PyArg_ParseTuple(args, "|L:memory_debug", &since))
+        return NULL;
+    RtMemDebugStats s = rt_memdebug_stats();
+    d = Py_BuildValue("{s:O,s:L,s:L,s:L}", "enabled", s.enabled ? Py_True : Py_False, "allocations",
+                      (long long)s.allocations, "live_count", (long long)s.live, "errors", (long long)s.errors);
+    if (!d || since < 0 || !s.enabled)
+        return d;
+    int64_t n = rt_memdebug_live(NULL, 0, since);
+    buf = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof *buf);
+    if (!buf) {
+        PyErr_NoMemory();
+        goto error;
+    }
+    int64_t got = rt_memdebug_live(buf, n, since);
+    if (got > n)
+        got = n; /* more appeared meanwhile (another thread) */
+    live = PyList_New(0);
+    if (!live)
+        goto error;
+    for (int64_t i = 0; i < got; i++) {
+        item = Py_BuildValue("(LLs)", (long long)buf[i].seq, (long long)buf[i].size, buf[i].owner_name);
+        if (!item || PyList_Append(live, item) < 0)
+            goto error;
+        Py_CLEAR(item);
+    }
+    if (PyDict_SetItemString(d, "live", live) < 0)
+        goto error;
+    Py_DECREF(live);
+    PyMem_Free(buf);
+    return d;
+error:
+    Py_XDECREF(item);
+    Py_XDECREF(live);
+    Py_XDECREF(d);
+    PyMem_Free(buf);
+    return NULL;
+}
+
 /* The BLAS/LAPACK library compiled code uses (loaded now if it was not):
  * what HPCJIT_BLAS_LIB or the search found, or None when none loads. */
 static PyObject *core_linalg_library(PyObject *mod, PyObject *unused)
@@ -111,6 +157,8 @@ static PyMethodDef core_methods[] = {
     {"_set_mpi_hooks", core_set_mpi_hooks, METH_O,
      "Install hpcjit._mpi's MPI functions for compiled code (a capsule), or remove them (None)."},
     {"memstats", core_memstats, METH_NOARGS, "(allocations, frees) of array memory so far."},
+    {"memory_debug", core_memory_debug, METH_VARARGS,
+     "memory_debug(since=-1): HPCJIT_DEBUG_MEMORY's counts; since >= 0 adds the live allocations after that sequence number."},
     {"linalg_library", core_linalg_library, METH_NOARGS,
      "The BLAS/LAPACK library np.dot/np.linalg in compiled code use (loaded on this call), or None."},
     {"_load_object", core_load_object, METH_VARARGS,

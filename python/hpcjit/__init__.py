@@ -28,7 +28,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "njit", "jit", "prange", "literal_unroll", "config", "errors", "types", "HpcjitError", "TypingError",
-    "UnsupportedError", "LoweringError", "HpcjitSyntaxError", "NumbaError", "memstats", "typeof",
+    "UnsupportedError", "LoweringError", "HpcjitSyntaxError", "NumbaError", "memstats", "memory_debug", "typeof",
     "boolean", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "complex64", "complex128", "intp", "none", "void",
     "set_num_threads", "get_num_threads", "get_thread_id", "set_parallel_chunksize",
@@ -37,6 +37,7 @@ __all__ = [
 ]
 
 memstats = _core.memstats
+memory_debug = _core.memory_debug
 from . import _signals  # noqa: E402
 _signals.install()  # compiled loops answer Ctrl-C and Slurm's signals
 # The pool (and the topology it is planned from) is made on first use.

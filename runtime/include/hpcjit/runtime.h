@@ -58,6 +58,28 @@ typedef struct RtMemStats {
     int64_t alloc, free;
 } RtMemStats;
 RtMemStats rt_memstats(void);
+
+/* The allocation-owner debug mode (runtime/memdebug.c), on when
+ * HPCJIT_DEBUG_MEMORY (or NUMBA_DEBUG_NRT) is set and not "0": every
+ * allocation is recorded with its owner, count updates on freed MemInfos
+ * are reported (stderr) and skipped, and the live allocations are listed
+ * at exit. */
+typedef struct RtMemDebugStats {
+    int64_t enabled, allocations, live, errors; /* errors: bad count updates */
+} RtMemDebugStats;
+typedef struct RtMemDebugEntry {
+    void *address;
+    int64_t size, seq;
+    void *owner;           /* the code address that allocated it */
+    char owner_name[160];  /* its symbol+offset, or "code at 0x..." (compiled code has no symbols) */
+} RtMemDebugEntry;
+int rt_memdebug_on(void);
+RtMemDebugStats rt_memdebug_stats(void);
+/* The live allocations with a sequence number above after_seq: writes up
+ * to max of them to out and returns how many there are. */
+int64_t rt_memdebug_live(RtMemDebugEntry *out, int64_t max, int64_t after_seq);
+/* Print the counts and up to max live allocations to stderr. */
+void rt_memdebug_report(int max);
 /* Return the cached large blocks to the system; later frees of large
  * blocks unmap them at once.  Called when hpcjit._core is freed. */
 void rt_memory_shutdown(void);
