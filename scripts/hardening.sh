@@ -6,6 +6,8 @@
 #  3. an ASan+UBSan build (build-asan/) running the C unit tests, the golden
 #     files, the fuzz regressions and the pytest files that exercise the
 #     runtime most, with the sanitizer runtime preloaded into Python
+#  4. the container-heavy pytest files with HPCJIT_DEBUG_MEMORY=1 (every
+#     reference count update checked against the allocation table)
 # Budgets (seconds) from HPCJIT_FUZZ_SECONDS (default 180) and
 # HPCJIT_MUTATE_SECONDS (default 120); HPCJIT_HARDENING=0 skips it all.
 # Writes build/hardening.json (executions, mutants, findings).
@@ -17,14 +19,14 @@ mut_s=${HPCJIT_MUTATE_SECONDS:-120}
 mkdir -p build
 rc=0
 
-echo "== hardening 1/3: libFuzzer, ${fuzz_s} s"
+echo "== hardening 1/4: libFuzzer, ${fuzz_s} s"
 tests/fuzz/run.sh "$fuzz_s" --json build/fuzz.json || rc=1
 
-echo "== hardening 2/3: mutant fuzzer, ${mut_s} s"
+echo "== hardening 2/4: mutant fuzzer, ${mut_s} s"
 PYTHONPATH=build/python python3 tests/fuzz/mutate.py --seconds "$mut_s" --workers "$(nproc)" \
   --out build/fuzz-findings --json build/mutate.json || rc=1
 
-echo "== hardening 3/3: ASan + UBSan build"
+echo "== hardening 3/4: ASan + UBSan build"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHPCJIT_SANITIZE=ON > build-asan.log 2>&1 \
   && cmake --build build-asan -j"$(nproc)" >> build-asan.log 2>&1 || { tail -n 50 build-asan.log; exit 1; }
 # hwloc's plugins leak in libraries they unload (tests/lsan.supp): the
@@ -50,6 +52,23 @@ LD_PRELOAD="$asan $ubsan" ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0 \
     tests/python/test_try.py tests/python/test_parallel.py tests/python/test_str_runtime.py \
     tests/python/test_signals.py tests/python/test_np_creation.py \
     -k "not rss_flat" || rc=1  # RSS grows with ASan's quarantine
+
+echo "== hardening 4/4: allocation-owner debug mode over the container tests"
+# every count update checked against the allocation table (runtime/memdebug.c):
+# a double free or use after free is reported on stderr and fails this step
+md_log=build/memdebug.log
+HPCJIT_DEBUG_MEMORY=1 PYTHONPATH=build/python HPCJIT_TEST_BUILD=1 \
+  python3 -m pytest -q -p no:cacheprovider tests/python/test_lists.py tests/python/test_dicts.py \
+    tests/python/test_sets.py tests/python/test_exceptions.py tests/python/test_try.py \
+    tests/python/test_str_runtime.py tests/python/test_jitclass.py tests/python/test_typed.py \
+    tests/python/test_strings.py tests/python/test_generators.py tests/python/test_closures.py \
+    -k "not rss_flat" 2> "$md_log" | tail -n 3 || rc=1
+if grep -q "double free\|use after free" "$md_log" || ! grep -q " 0 bad count updates" "$md_log"; then
+  grep "hpcjit-memdebug" "$md_log" | head -n 20
+  echo "hardening: memory debug mode found bad count updates"; rc=1
+else
+  grep "hpcjit-memdebug: [0-9]* allocations" "$md_log" | tail -n 1
+fi
 
 python3 - <<'PY'
 import json, os
