@@ -76,6 +76,10 @@ static int fail(Loader *L, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(L->err, L->errlen, fmt, ap);
     va_end(ap);
+    /* names come from the object, which may be damaged: printable ASCII only */
+    for (char *c = L->err; *c; c++)
+        if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e)
+            *c = '?';
     return -1;
 }
 
@@ -114,7 +118,11 @@ static int read_headers(Loader *L) {
 #else
     return fail(L, "no object loader for this machine (the JIT loads it)");
 #endif
-    if (eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shnum == 0 ||
+    /* the tables are read in place: a damaged offset must not make them
+     * misaligned (the buffer itself is 8-byte aligned, checked here) */
+    if ((uintptr_t)L->obj % 8 != 0)
+        return fail(L, "the object's buffer is not 8-byte aligned");
+    if (eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shnum == 0 || eh->e_shoff % 8 != 0 ||
         !in_bounds(L, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr)))
         return fail(L, "bad section header table");
     L->sh = (const Elf64_Shdr *)(L->obj + eh->e_shoff);
@@ -125,6 +133,10 @@ static int read_headers(Loader *L) {
             return fail(L, "section %d lies outside the object", i);
         if (s->sh_type == SHT_REL)
             return fail(L, "REL relocations are not supported");
+        if ((s->sh_type == SHT_RELA || s->sh_type == SHT_SYMTAB) && s->sh_offset % 8 != 0)
+            return fail(L, "section %d is misaligned", i);
+        if (s->sh_type == SHT_RELA && s->sh_entsize != sizeof(Elf64_Rela))
+            return fail(L, "bad relocation section %d", i);
         if (is_alloc(s) && (s->sh_flags & SHF_TLS))
             return fail(L, "thread-local sections are not supported");
         if (s->sh_type == SHT_INIT_ARRAY || s->sh_type == SHT_FINI_ARRAY ||
@@ -250,7 +262,10 @@ static int resolve_symbols(Loader *L) {
         } else if (s->st_shndx == SHN_COMMON) {
             return fail(L, "common symbol %s is not supported", sym_name(L, s));
         } else if (s->st_shndx < L->nsh && is_alloc(&L->sh[s->st_shndx])) {
-            L->symaddr[i] = (uint64_t)(uintptr_t)(L->base + L->sec_off[s->st_shndx] + s->st_value);
+            /* a damaged object may name any value: keep it inside its section */
+            if (s->st_value > L->sh[s->st_shndx].sh_size)
+                return fail(L, "symbol %s lies outside its section", sym_name(L, s));
+            L->symaddr[i] = (uint64_t)(uintptr_t)L->base + L->sec_off[s->st_shndx] + s->st_value;
         } else if (s->st_shndx >= SHN_LORESERVE) {
             return fail(L, "symbol %s in special section %u", sym_name(L, s), (unsigned)s->st_shndx);
         }
