@@ -85,6 +85,10 @@ static int compile_work(const HjRequest *req, HjResult *res) {
     c.req = req;
     c.tc = ty_ctx_new(&c.arena);
 
+    if (HJ_ENTRY_IS_CUDA(req->entry_kind) && !req->cuda) {
+        diag_error_noloc(&c.diag, HJ_DIAG_SIGNATURE, "a CUDA compilation needs its options");
+        goto done;
+    }
     if (req->entry < 0 || req->entry >= req->nfuncs || req->nargs < 0) {
         diag_error_noloc(&c.diag, HJ_DIAG_SIGNATURE, "bad compilation request (entry %d of %d)",
                          req->entry, req->nfuncs);
@@ -149,14 +153,21 @@ static int compile_work(const HjRequest *req, HjResult *res) {
     mod = lower_program(&c, ctx, entry_symbol);
     if (!mod)
         goto done;
-    if (req->target)
-        target = *req->target;
-    hj_target_host(&target); /* copies the given fields, fills the rest */
-    if (req->target)
-        target.opt_level = req->target->opt_level;
-    if (codegen_compile(mod, &target, &res->object, &res->object_size,
-                        req->want_llvm_ir ? &ir : NULL, &c.diag) < 0)
-        goto done;
+    if (HJ_ENTRY_IS_CUDA(req->entry_kind)) { /* PTX text for the GPU (backend/ptx.c) */
+        res->cuda_error_global = LLVMGetNamedGlobal(mod, "__hpcjit_error") != NULL;
+        if (codegen_compile_ptx(mod, req->cuda, req->target ? req->target->opt_level : 3, entry_symbol,
+                                &res->object, &res->object_size, req->want_llvm_ir ? &ir : NULL, &c.diag) < 0)
+            goto done;
+    } else {
+        if (req->target)
+            target = *req->target;
+        hj_target_host(&target); /* copies the given fields, fills the rest */
+        if (req->target)
+            target.opt_level = req->target->opt_level;
+        if (codegen_compile(mod, &target, &res->object, &res->object_size,
+                            req->want_llvm_ir ? &ir : NULL, &c.diag) < 0)
+            goto done;
+    }
     res->llvm_ir = ir;
     ir = NULL;
     res->entry_symbol = strdup(entry_symbol);

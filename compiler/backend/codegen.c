@@ -172,7 +172,7 @@ static void tm_release(LLVMTargetMachineRef tm) {
 }
 
 /* The verifier's message, then the IR of the first broken function. */
-static int verify(LLVMModuleRef m, Diag *d) {
+int codegen_verify(LLVMModuleRef m, Diag *d) {
     char *msg = NULL;
     if (!LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
         LLVMDisposeMessage(msg);
@@ -258,7 +258,7 @@ int codegen_compile(LLVMModuleRef m, const HjTarget *t, char **obj, size_t *size
     *size = 0;
     if (ir_text)
         *ir_text = NULL;
-    if (verify(m, d) < 0)
+    if (codegen_verify(m, d) < 0)
         goto done;
     tm = tm_acquire(t, d);
     if (!tm)

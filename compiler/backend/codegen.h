@@ -30,6 +30,17 @@ int codegen_emit_object(LLVMModuleRef m, const HjTarget *t, char **obj, size_t *
 int codegen_compile(LLVMModuleRef m, const HjTarget *t, char **obj, size_t *size,
                     char **ir_text, Diag *d);
 
+/* Verify m; -1 with a diagnostic (the first broken function's IR) if invalid. */
+int codegen_verify(LLVMModuleRef m, Diag *d);
+
+/* ptx.c: the NVPTX target of hpcjit.cuda.  Verify m (lowered in device
+ * mode), link libdevice when it calls __nv_* functions, keep only `keep`
+ * (the kernel or device function) and __hpcjit_error visible, optimise at
+ * opt_level for sm_<cc> and emit PTX text (*ptx malloc'ed, NUL-terminated).
+ * When ir_text is not NULL, the optimised IR too. */
+int codegen_compile_ptx(LLVMModuleRef m, const HjCudaOptions *o, int opt_level, const char *keep, char **ptx,
+                        size_t *size, char **ir_text, Diag *d);
+
 /* Assembly text (malloc'ed) for LLVM IR text, optimised as for an object.
  * NULL with a diagnostic on failure. */
 char *codegen_emit_asm(const char *ir, const HjTarget *t, Diag *d);

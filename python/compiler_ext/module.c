@@ -240,6 +240,79 @@ error:
     return out;
 }
 
+/* compile_cuda(funcs, entry, argtypes, rettype=None, device=False, cc=(9, 0), ...)
+ * -> dict(ptx, entry_symbol, rettype, signature, llvm_ir, debug, ...): PTX
+ * text for a kernel or device function (docs/CUDA.md); nothing is loaded. */
+static PyObject *compiler_compile_cuda(PyObject *mod, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"funcs", "entry", "argtypes", "rettype", "device", "cc", "fastmath", "debug",
+                             "lineinfo", "max_registers", "max_threads", "min_blocks", "opt", "libdevice",
+                             "want_ir", NULL};
+    PyObject *funcs = NULL, *argtypes = NULL, *rettype = Py_None, *out = NULL;
+    int entry = 0, device = 0, fastmath = 0, debug = 0, lineinfo = 0, max_registers = 0, max_threads = 0;
+    int min_blocks = 0, opt = 1, want_ir = 1, rc = 0, ccmaj = 9, ccmin = 0;
+    const char *libdevice = NULL;
+    HjRequest req;
+    HjResult res;
+    HjCudaOptions cuda;
+    HjTarget target;
+    Arena arena;
+
+    (void)mod;
+    memset(&res, 0, sizeof res);
+    memset(&cuda, 0, sizeof cuda);
+    memset(&target, 0, sizeof target);
+    arena_init(&arena);
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OiO|Op(ii)pppiiipzp:compile_cuda", kwlist, &funcs, &entry,
+                                     &argtypes, &rettype, &device, &ccmaj, &ccmin, &fastmath, &debug, &lineinfo,
+                                     &max_registers, &max_threads, &min_blocks, &opt, &libdevice, &want_ir))
+        goto error;
+    if (cx_build_request(&arena, &req, funcs, entry, argtypes, rettype) < 0)
+        goto error;
+    /* the path is copied: the GIL is released while the compiler reads it */
+    const char *lib_copy = libdevice ? arena_strndup(&arena, libdevice, strlen(libdevice)) : NULL;
+    cuda = (HjCudaOptions){.cc_major = ccmaj, .cc_minor = ccmin, .fastmath = fastmath, .debug = debug,
+                           .lineinfo = lineinfo, .max_registers = max_registers, .max_threads = max_threads,
+                           .min_blocks = min_blocks, .libdevice = lib_copy};
+    target.opt_level = opt ? 3 : 0;
+    req.target = &target;
+    req.cuda = &cuda;
+    req.want_llvm_ir = want_ir;
+    req.entry_kind = device ? HJ_ENTRY_CUDA_DEVICE : HJ_ENTRY_CUDA_KERNEL;
+
+    Py_BEGIN_ALLOW_THREADS
+    rc = hj_compile(&req, &res);
+    Py_END_ALLOW_THREADS
+
+    if (rc != 0) {
+        raise_diag(res.diag_kind, res.diag_message, res.diag_filename, res.diag_line, res.diag_col);
+        if (res.need_overload) {
+            PyObject *et = NULL, *ev = NULL, *etb = NULL;
+            PyErr_Fetch(&et, &ev, &etb);
+            PyErr_NormalizeException(&et, &ev, &etb);
+            if (ev && set_attr_obj(ev, "need_overload", PyUnicode_FromString(res.need_overload)) < 0)
+                PyErr_Clear();
+            PyErr_Restore(et, ev, etb);
+        }
+        goto error;
+    }
+    out = PyDict_New();
+    if (!out)
+        goto error;
+    if (dict_set(out, "ptx", PyUnicode_DecodeUTF8(res.object, (Py_ssize_t)res.object_size, "replace")) < 0 ||
+        dict_set(out, "entry_symbol", str_or_none(res.entry_symbol)) < 0 ||
+        dict_set(out, "rettype", str_or_none(res.rettype)) < 0 ||
+        dict_set(out, "signature", str_or_none(res.signature)) < 0 ||
+        dict_set(out, "llvm_ir", str_or_none(res.llvm_ir)) < 0 ||
+        dict_set(out, "debug", PyBool_FromLong(res.cuda_error_global)) < 0 ||
+        dict_set(out, "time_frontend", PyFloat_FromDouble(res.seconds_frontend)) < 0 ||
+        dict_set(out, "time_llvm", PyFloat_FromDouble(res.seconds_llvm)) < 0)
+        Py_CLEAR(out);
+error:
+    hj_result_free(&res);
+    arena_free(&arena);
+    return out;
+}
+
 /* load(object, entry_symbol) -> address: object bytes compiled elsewhere
  * (another rank of the same architecture, a cache) into this process. */
 static PyObject *compiler_load(PyObject *mod, PyObject *args) {
@@ -349,6 +422,11 @@ static PyMethodDef compiler_methods[] = {
      "compile(funcs, entry, argtypes, rettype=None, want_ir=False, want_types=False,\n"
      "        ufunc_loop=False, cfunc=False) -> dict\n"
      "Compile one specialisation and load it; the GIL is released meanwhile."},
+    {"compile_cuda", (PyCFunction)(void (*)(void))compiler_compile_cuda, METH_VARARGS | METH_KEYWORDS,
+     "compile_cuda(funcs, entry, argtypes, rettype=None, device=False, cc=(9, 0), fastmath=False,\n"
+     "             debug=False, lineinfo=False, max_registers=0, max_threads=0, min_blocks=0,\n"
+     "             opt=True, libdevice=None, want_ir=True) -> dict(ptx, entry_symbol, ...)\n"
+     "PTX text for a CUDA kernel or device function (docs/CUDA.md); the GIL is released meanwhile."},
     {"load", compiler_load, METH_VARARGS,
      "load(object_bytes, entry_symbol) -> address\n"
      "Load object bytes from compile() (of this or another process of the same\n"

@@ -137,6 +137,19 @@ typedef struct HjTarget {
 void hj_target_host(HjTarget *out);
 void hj_target_free(HjTarget *t);
 
+/* CUDA compilations (HJ_ENTRY_CUDA_KERNEL / HJ_ENTRY_CUDA_DEVICE): the
+ * target is nvptx64-nvidia-cuda, the result PTX text (docs/CUDA.md). */
+typedef struct HjCudaOptions {
+    int cc_major, cc_minor; /* compute capability: sm_<major><minor>          */
+    int fastmath;           /* fast-math flags, nvvm-reflect-ftz=1, approx div */
+    int debug;              /* bounds checks and raise record __hpcjit_error   */
+    int lineinfo;           /* .loc line information in the PTX                */
+    int max_registers;      /* 0: no limit (else nvvm.annotations maxnreg)     */
+    int max_threads;        /* launch bound maxntid.x (0: none)                */
+    int min_blocks;         /* launch bound minctasm (0: none)                 */
+    const char *libdevice;  /* libdevice.10.bc path; NULL: search (ptx.c)       */
+} HjCudaOptions;
+
 typedef struct HjRequest {
     const HjFunction *funcs; /* every function reachable from the entry       */
     int nfuncs;
@@ -157,11 +170,23 @@ typedef struct HjRequest {
      *   with the exception pending (rt_exc_fetch) after the failing element.
      * HJ_ENTRY_CFUNC: a C function of the argument and return types (real
      *   numbers) for callbacks (@cfunc); an exception is written to stderr
-     *   (rt_exc_unraisable) and the function returns 0. */
+     *   (rt_exc_unraisable) and the function returns 0.
+     * HJ_ENTRY_CUDA_KERNEL: a PTX .entry with the flattened parameters of
+     *   docs/CUDA.md; HjResult.object is the PTX text (NUL-terminated).
+     * HJ_ENTRY_CUDA_DEVICE: a .visible .func `entry(ptr ret, params...)`
+     *   with the same flattened parameters (compile_ptx(device=True)). */
     int entry_kind;
+    const HjCudaOptions *cuda; /* the CUDA kinds: required                  */
 } HjRequest;
 
-enum { HJ_ENTRY_CALL = 0, HJ_ENTRY_UFUNC_LOOP = 1, HJ_ENTRY_CFUNC = 2 };
+enum {
+    HJ_ENTRY_CALL = 0,
+    HJ_ENTRY_UFUNC_LOOP = 1,
+    HJ_ENTRY_CFUNC = 2,
+    HJ_ENTRY_CUDA_KERNEL = 3,
+    HJ_ENTRY_CUDA_DEVICE = 4,
+};
+#define HJ_ENTRY_IS_CUDA(k) ((k) == HJ_ENTRY_CUDA_KERNEL || (k) == HJ_ENTRY_CUDA_DEVICE)
 
 typedef struct HjResult {
     /* on success */
@@ -179,6 +204,7 @@ typedef struct HjResult {
     int diag_line, diag_col;
     double seconds_frontend, seconds_llvm; /* for HPCJIT_DEBUG_COMPILE         */
     int uses_mpi;          /* calls hpcjit.mpi: Python starts MPI before running it */
+    int cuda_error_global; /* CUDA: the PTX defines __hpcjit_error (docs/CUDA.md) */
     /* on failure: an overload stub met an argument key it has no resolution
      * for: "<func index>\t<key>" (malloc); Python resolves it and compiles
      * again (python/hpcjit/extending.py) */
