@@ -169,6 +169,9 @@ typedef enum AttrKind {
     ATTR_CONST,         /* folded into cval (math.pi, np.nan) - node kind stays
                            N_ATTRIBUTE; lowering treats it as a constant */
     ATTR_MODULE,        /* a submodule or module function: no runtime value */
+    ATTR_LIB_VALUE,     /* a feature's value named as a module attribute
+                           (cuda.threadIdx.x): builtin, lowered by its
+                           feature's lower_call (registry.h infer_value) */
     ATTR_ARRAY_SHAPE,   /* tuple of ndim int64 */
     ATTR_ARRAY_STRIDES, /* tuple of ndim int64 */
     ATTR_ARRAY_NDIM,    /* int64 constant */

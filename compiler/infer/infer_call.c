@@ -27,7 +27,11 @@ static const struct {
     {"cmath.nan", __builtin_nan("")},
 };
 
-static const char *const submodules[] = {"numpy.linalg", "numpy.random", "numpy.fft", "hpcjit.mpi"};
+static const char *const submodules[] = {"numpy.linalg", "numpy.random", "numpy.fft", "hpcjit.mpi",
+                                         /* hpcjit.cuda's namespaces (lib/cuda) */
+                                         "hpcjit.cuda.threadIdx", "hpcjit.cuda.blockIdx", "hpcjit.cuda.blockDim",
+                                         "hpcjit.cuda.gridDim", "hpcjit.cuda.shared", "hpcjit.cuda.local",
+                                         "hpcjit.cuda.const", "hpcjit.cuda.atomic"};
 
 /* hpcjit.mpi's int constants (python/hpcjit/mpi.py) */
 static const struct {
@@ -87,8 +91,15 @@ static Type *module_attr(Inf *I, Node *n, Type *mod) {
         return TYPING(I, n, "unknown attribute '%s' of module '%s' (not supported by hpcjit)", n->name,
                       mod->name);
     }
-    if (b >= 0)
+    if (b >= 0) {
         n->builtin = (BuiltinId)b;
+        const LibOps *f = lib_ops((BuiltinId)b);
+        Type *vt = f && f->infer_value ? f->infer_value(I, n, (BuiltinId)b) : NULL;
+        if (vt) { /* cuda.threadIdx.x: a value */
+            n->attr_kind = ATTR_LIB_VALUE;
+            return vt;
+        }
+    }
     n->attr_kind = ATTR_MODULE;
     return t;
 }

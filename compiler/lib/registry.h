@@ -38,6 +38,11 @@ typedef struct LibOps {
     /* Final pass: a `for` loop (N_FOR) whose iterable is a call of one of
      * the feature's builtins.  False after a diagnostic. */
     bool (*infer_loop)(Inf *I, Node *loop);
+    /* A module attribute that resolved to builtin id and is a value, not a
+     * callable (cuda.threadIdx.x): its type, or NULL when id is a callable
+     * (the attribute stays ATTR_MODULE).  Such attributes become
+     * ATTR_LIB_VALUE, lowered by lower_call(L, attribute node, owned). */
+    Type *(*infer_value)(Inf *I, Node *n, BuiltinId id);
     /* Lower a call typed by infer_call; *owned: the value holds its references. */
     LLVMValueRef (*lower_call)(Lower *L, Node *n, bool *owned);
     /* Lower a loop that infer_loop marked (n->dist); false after a diagnostic. */

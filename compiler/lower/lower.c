@@ -144,6 +144,8 @@ bool lower_terminated(Lower *L) {
 
 LLVMValueRef lower_rt(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *params,
                       unsigned n, LLVMValueRef *args) {
+    if (L->device) /* no host runtime on the GPU (lower_device.c) */
+        return lower_device_rt(L, name, ret, params, n, args);
     LLVMTypeRef fnty = LLVMFunctionType(ret, params, n, 0);
     LLVMValueRef fn = LLVMGetNamedFunction(L->mod, name);
     if (!fn)
@@ -153,6 +155,11 @@ LLVMValueRef lower_rt(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *
 
 LLVMValueRef lower_intrinsic(Lower *L, const char *name, LLVMTypeRef *tys, unsigned ntys,
                              LLVMValueRef *args, unsigned n) {
+    char nv[48];
+    if (L->device && ntys == 1 && lower_device_libcall(name, tys[0], nv, sizeof nv)) {
+        LLVMTypeRef p[3] = {tys[0], tys[0], tys[0]};
+        return lower_fm(L, lower_device_rt(L, nv, tys[0], p, n, args));
+    }
     unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
     LLVMValueRef fn = LLVMGetIntrinsicDeclaration(L->mod, id, tys, ntys);
     LLVMTypeRef fnty = LLVMIntrinsicGetType(L->ctx, id, tys, ntys);
@@ -417,6 +424,8 @@ bool lower_has_refs(const Type *t) {
 /* rt_incref/rt_decref ignore NULL, but arrays from Python have no meminfo:
  * test inline so that borrowed arguments cost no call. */
 static void refop(Lower *L, LLVMValueRef v, Type *t, const char *fn) {
+    if (L->device) /* device arrays are owned by the host: nothing to count */
+        return;
     if (t->kind == TY_OPTIONAL) { /* None holds a zero value: a NULL meminfo */
         refop(L, LLVMBuildExtractValue(L->b, v, 1, ""), t->base, fn);
         return;
@@ -1660,6 +1669,7 @@ static bool stmt_assert(Lower *L, Node *n) {
 }
 
 static bool lower_stmt(Lower *L, Node *n) {
+    L->at = n;
     switch (n->kind) {
     case N_ASSIGN: return stmt_assign(L, n);
     case N_ANNASSIGN: {
@@ -1822,6 +1832,14 @@ static bool lower_spec(Lower *L, Spec *s) {
     L->error_model = s->hf ? s->hf->options.error_model : 0;
     L->boundscheck = s->hf && s->hf->options.boundscheck;
     L->poll_signals = !(s->hf && s->hf->options.no_signal_poll);
+    if (L->device) { /* no signals on the GPU; bounds checks and Python's
+                        error model only with debug=True (as Numba) */
+        L->poll_signals = false;
+        L->boundscheck = L->cuda->debug;
+        L->error_model = L->cuda->debug ? L->error_model : 1;
+        L->fastmath = L->fastmath || L->cuda->fastmath;
+    }
+    L->at = s->fn;
     L->nloops = 0;
     L->temps.len = L->temp_tys.len = 0;
     L->entry_bb = lower_block(L, "entry");
@@ -1842,7 +1860,7 @@ static bool lower_spec(Lower *L, Spec *s) {
         if (lower_has_refs(v->ty))
             LLVMBuildStore(L->b, LLVMConstNull(lower_type(L, v->ty)), v->slot);
     }
-    if (s->recursive) {
+    if (s->recursive && !L->device) {
         /* after the slots (the error exit releases them): a call cycle.
          * Deep recursion raises RecursionError when the thread's stack is
          * nearly full (runtime/stack.c), not SIGSEGV.  Frames above the
@@ -2098,6 +2116,14 @@ void *lower_program(Compilation *c, void *llvm_context, const char *entry_symbol
     LLVMTypeRef mi[5] = {L.t_i64, L.t_ptr, L.t_i64, L.t_ptr, L.t_ptr};
     L.t_meminfo = LLVMStructTypeInContext(L.ctx, mi, 5, 0);
 
+    L.device = HJ_ENTRY_IS_CUDA(c->entry_kind);
+    L.cuda = c->req ? c->req->cuda : NULL;
+    if (L.device && !L.cuda) {
+        diag_error_noloc(&c->diag, HJ_DIAG_LOWERING, "a CUDA compilation without its options");
+        LLVMDisposeBuilder(L.b);
+        LLVMDisposeModule(L.mod);
+        return NULL;
+    }
     bool ok = c->entry != NULL;
     if (!ok)
         lower_fail(&L, NULL, HJ_DIAG_LOWERING, "nothing to lower: no entry specialisation");
@@ -2109,7 +2135,8 @@ void *lower_program(Compilation *c, void *llvm_context, const char *entry_symbol
     for (Spec *s = first; ok && s; s = s->next)
         ok = lower_spec(&L, s);
     if (ok)
-        ok = c->entry_kind == HJ_ENTRY_UFUNC_LOOP ? lower_ufunc_entry(&L, c->entry, entry_symbol)
+        ok = L.device                             ? lower_cuda_entry(&L, c->entry, entry_symbol)
+             : c->entry_kind == HJ_ENTRY_UFUNC_LOOP ? lower_ufunc_entry(&L, c->entry, entry_symbol)
              : c->entry_kind == HJ_ENTRY_CFUNC  ? lower_cfunc_entry(&L, c->entry, entry_symbol)
                                                 : lower_entry(&L, c->entry, entry_symbol);
     LLVMDisposeBuilder(L.b);

@@ -71,6 +71,13 @@ typedef struct Lower {
     /* > 0 while lowering the body of an hpcjit.mpi.prange loop (lower_mpi.c) */
     int dist_depth;
     const Node *dist_call; /* the hpcjit.mpi.prange(...) of that loop */
+    /* device mode (hpcjit.cuda, lower_device.c): no reference counting,
+     * allocation, signal polling, stack checks or runtime exceptions */
+    bool device;
+    const HjCudaOptions *cuda; /* the request's options in device mode */
+    LLVMValueRef err_global;   /* __hpcjit_error (debug=True), made on first use */
+    const Node *at;            /* the statement or expression being lowered */
+    int nshared;               /* cuda.shared.array call sites so far (lib/cuda) */
 } Lower;
 
 /* ---- lower.c: types, helpers ---- */
@@ -261,6 +268,22 @@ LLVMValueRef lower_par_combine(Lower *L, const Node *at, Type *t, int op, LLVMVa
 
 /* ---- lower.c: a for loop (serial, or outlined when n->par) ---- */
 bool lower_for_loop(Lower *L, Node *n);
+
+/* ---- lower_device.c: device mode (hpcjit.cuda, docs/CUDA.md) ---- */
+/* lower_rt in device mode: raises record __hpcjit_error (debug), libm
+ * becomes libdevice (__nv_*), reference counting vanishes, anything else
+ * is an UnsupportedError at L->at. */
+LLVMValueRef lower_device_rt(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, unsigned n,
+                             LLVMValueRef *args);
+/* lower_intrinsic in device mode: the libdevice function for intrinsics
+ * NVPTX cannot select (llvm.sin, llvm.exp, llvm.pow...), or NULL. */
+const char *lower_device_libcall(const char *intrinsic, LLVMTypeRef ty, char *buf, size_t size);
+/* The kernel (HJ_ENTRY_CUDA_KERNEL) or device function (HJ_ENTRY_CUDA_DEVICE)
+ * wrapper with the flattened parameters of docs/CUDA.md. */
+bool lower_cuda_entry(Lower *L, Spec *s, const char *symbol);
+/* A global array in device memory: addrspace 1, or 4 (constant) when
+ * constant; returns the generic pointer to it. */
+LLVMValueRef lower_device_global(Lower *L, LLVMTypeRef ty, const char *name, unsigned addrspace, LLVMValueRef init);
 
 enum { ARR_MEMINFO, ARR_PARENT, ARR_NITEMS, ARR_ITEMSIZE, ARR_DATA, ARR_SHAPE, ARR_STRIDES };
 

@@ -378,6 +378,12 @@ LLVMValueRef lower_attribute(Lower *L, Node *n, bool *owned) {
     *owned = false;
     Type *bt = n->a->ty;
     switch (n->attr_kind) {
+    case ATTR_LIB_VALUE: { /* cuda.threadIdx.x (registry.h infer_value) */
+        const LibOps *f = lib_ops(n->builtin);
+        if (!f || !f->lower_call)
+            return lower_fail(L, n, HJ_DIAG_LOWERING, "no lowering for '%s'", builtin_name(n->builtin));
+        return f->lower_call(L, n, owned);
+    }
     case ATTR_MODULE:
     case ATTR_METHOD:
     case ATTR_ARRAY_DTYPE:

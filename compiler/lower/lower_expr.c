@@ -822,12 +822,17 @@ static LLVMValueRef frozen_array(Lower *L, Node *n) {
         return lower_fail(L, n, HJ_DIAG_LOWERING, "global array '%s' has no frozen value", n->name);
     Type *t = n->ty;
     LLVMValueRef init = LLVMConstStringInContext(L->ctx, (const char *)e->data, (unsigned)e->nbytes, 1);
-    LLVMValueRef g = LLVMAddGlobal(L->mod, LLVMTypeOf(init), "frozen.array");
-    LLVMSetInitializer(g, init);
-    LLVMSetGlobalConstant(g, 1);
-    LLVMSetLinkage(g, LLVMPrivateLinkage);
-    LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
-    LLVMSetAlignment(g, 16);
+    LLVMValueRef g;
+    if (L->device) { /* constant memory (cuda.const.array_like names such arrays) */
+        g = lower_device_global(L, LLVMTypeOf(init), "frozen.array", 4, init);
+    } else {
+        g = LLVMAddGlobal(L->mod, LLVMTypeOf(init), "frozen.array");
+        LLVMSetInitializer(g, init);
+        LLVMSetGlobalConstant(g, 1);
+        LLVMSetLinkage(g, LLVMPrivateLinkage);
+        LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
+        LLVMSetAlignment(g, 16);
+    }
     int64_t isz = ty_itemsize(t->dtype), n_items = 1;
     LLVMValueRef sh[HJ_MAX_NDIM_LOWER + 1], st[HJ_MAX_NDIM_LOWER + 1];
     int64_t stride = isz;
@@ -859,7 +864,18 @@ static LLVMValueRef frozen_array(Lower *L, Node *n) {
 
 /* ---- entry points ------------------------------------------------------------------ */
 
+static LLVMValueRef expr(Lower *L, Node *n, bool *owned);
+
+/* L->at names the innermost expression for device-mode diagnostics. */
 LLVMValueRef lower_expr(Lower *L, Node *n, bool *owned) {
+    const Node *outer = L->at;
+    L->at = n;
+    LLVMValueRef v = expr(L, n, owned);
+    L->at = outer;
+    return v;
+}
+
+static LLVMValueRef expr(Lower *L, Node *n, bool *owned) {
     *owned = false;
     if (!n->ty)
         return lower_fail(L, n, HJ_DIAG_LOWERING, "expression without a type");

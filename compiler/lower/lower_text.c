@@ -231,6 +231,10 @@ LLVMValueRef lower_print_call(Lower *L, Node *n) {
 }
 
 bool lower_raise_fstring(Lower *L, Node *msg, const char *type) {
+    if (L->device) { /* no text on the GPU: the class and the location only */
+        lower_raise(L, type, NULL);
+        return true;
+    }
     Vals vs = {0};
     int mark = lower_temps_mark(L);
     if (!eval_fstring(L, msg, &vs))

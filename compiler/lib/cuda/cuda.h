@@ -1,0 +1,10 @@
+/* cuda.h - private to lib/cuda: what infer_cuda.c and lower_cuda.c share. */
+#ifndef HPCJIT_LIB_CUDA_H
+#define HPCJIT_LIB_CUDA_H
+
+#include "lower.h"
+
+/* Lower a call (or ATTR_LIB_VALUE attribute) typed by infer_cuda.c. */
+LLVMValueRef lower_cuda_call(Lower *L, Node *n, bool *owned);
+
+#endif

@@ -1,0 +1,389 @@
+/* lower_cuda.c - lowering of hpcjit.cuda calls (typed by infer_cuda.c) onto
+ * NVPTX: special registers, barriers, fences, atomics, warp intrinsics of
+ * LLVM 19 (llvm.nvvm.*), shared memory (addrspace 3 globals), local arrays
+ * and libdevice functions. */
+#include "cuda.h"
+#include "registry.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define ADDRSPACE_SHARED 3
+
+/* Declare (once) and call a function or intrinsic by its full name. */
+static LLVMValueRef call(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, unsigned n,
+                         LLVMValueRef *args) {
+    LLVMTypeRef fnty = LLVMFunctionType(ret, params, n, 0);
+    LLVMValueRef fn = LLVMGetNamedFunction(L->mod, name);
+    if (!fn)
+        fn = LLVMAddFunction(L->mod, name, fnty);
+    return lower_call(L, fnty, fn, args, n, "");
+}
+
+static LLVMValueRef sreg(Lower *L, const char *reg) {
+    char name[64];
+    snprintf(name, sizeof name, "llvm.nvvm.read.ptx.sreg.%s", reg);
+    return call(L, name, L->t_i32, NULL, 0, NULL);
+}
+
+static Node *arg(Node *n, int i) { return i < n->args.len ? VEC_AT(n->args, i) : NULL; }
+
+static LLVMValueRef arg_value(Lower *L, Node *n, int i) {
+    Node *e = arg(n, i);
+    return e ? lower_expr_use(L, e) : NULL;
+}
+
+static LLVMTypeRef int_type(Lower *L, unsigned bits) { return LLVMIntTypeInContext(L->ctx, bits); }
+
+/* ---- arrays in shared and local memory ----------------------------------------- */
+
+static Type *dtype_arg(Node *n) {
+    Node *d = arg(n, 1);
+    return d && d->ty && d->ty->kind == TY_DTYPE ? d->ty->dtype : NULL;
+}
+
+static int shape_of(Node *n, int64_t *dims) {
+    Node *s = arg(n, 0);
+    if (s->kind == N_TUPLE) {
+        for (int i = 0; i < s->args.len; i++)
+            dims[i] = ((Node *)VEC_AT(s->args, i))->cval.i;
+        return s->args.len;
+    }
+    dims[0] = s->cval.i;
+    return 1;
+}
+
+/* The array value over `data` (generic pointer) with C-contiguous strides. */
+static LLVMValueRef c_array(Lower *L, Type *aty, LLVMValueRef data, LLVMValueRef *dims) {
+    int64_t isz = ty_itemsize(aty->dtype);
+    LLVMValueRef v = LLVMGetUndef(lower_type(L, aty));
+    v = LLVMBuildInsertValue(L->b, v, LLVMConstNull(L->t_ptr), ARR_MEMINFO, "");
+    v = LLVMBuildInsertValue(L->b, v, LLVMConstNull(L->t_ptr), ARR_PARENT, "");
+    v = LLVMBuildInsertValue(L->b, v, lower_i64(L, isz), ARR_ITEMSIZE, "");
+    v = LLVMBuildInsertValue(L->b, v, data, ARR_DATA, "");
+    LLVMTypeRef dt = LLVMArrayType2(L->t_i64, (uint64_t)aty->ndim);
+    LLVMValueRef sh = LLVMGetUndef(dt), st = LLVMGetUndef(dt);
+    LLVMValueRef stride = lower_i64(L, isz), nitems = lower_i64(L, 1);
+    for (int d = aty->ndim - 1; d >= 0; d--) {
+        sh = LLVMBuildInsertValue(L->b, sh, dims[d], (unsigned)d, "");
+        st = LLVMBuildInsertValue(L->b, st, stride, (unsigned)d, "");
+        stride = LLVMBuildMul(L->b, stride, dims[d], "");
+        nitems = LLVMBuildMul(L->b, nitems, dims[d], "");
+    }
+    v = LLVMBuildInsertValue(L->b, v, nitems, ARR_NITEMS, "");
+    v = LLVMBuildInsertValue(L->b, v, sh, ARR_SHAPE, "");
+    return LLVMBuildInsertValue(L->b, v, st, ARR_STRIDES, "");
+}
+
+static LLVMValueRef shared_array(Lower *L, Node *n) {
+    Type *aty = n->ty, *et = dtype_arg(n);
+    int64_t d64[8];
+    int nd = shape_of(n, d64);
+    LLVMValueRef dims[8];
+    bool dynamic = false;
+    int64_t total = 1;
+    for (int d = 0; d < nd; d++) {
+        dims[d] = lower_i64(L, d64[d]);
+        dynamic = dynamic || d64[d] == 0;
+        total *= d64[d];
+    }
+    LLVMTypeRef elt = lower_mem_type(L, et);
+    char name[48];
+    LLVMValueRef g;
+    if (dynamic) { /* extern shared: sized by the launch's dynamic shared memory */
+        g = LLVMGetNamedGlobal(L->mod, "__hpcjit_dynshared");
+        if (!g) {
+            g = LLVMAddGlobalInAddressSpace(L->mod, LLVMArrayType2(L->t_i8, 0), "__hpcjit_dynshared",
+                                            ADDRSPACE_SHARED);
+            LLVMSetLinkage(g, LLVMExternalLinkage);
+            LLVMSetAlignment(g, 16);
+        }
+        /* shape: dynamic bytes / itemsize along the first axis, as Numba */
+        LLVMValueRef asmv = LLVMGetInlineAsm(LLVMFunctionType(L->t_i32, NULL, 0, 0), "mov.u32 $0, %dynamic_smem_size;",
+                                             32, "=r", 2, 0, 0, LLVMInlineAsmDialectATT, 0);
+        LLVMValueRef bytes = LLVMBuildCall2(L->b, LLVMFunctionType(L->t_i32, NULL, 0, 0), asmv, NULL, 0, "dynsmem");
+        LLVMValueRef n0 = LLVMBuildUDiv(L->b, LLVMBuildZExt(L->b, bytes, L->t_i64, ""),
+                                        lower_i64(L, ty_itemsize(et)), "");
+        for (int d = 1; d < nd; d++)
+            if (d64[d])
+                n0 = LLVMBuildUDiv(L->b, n0, dims[d], "");
+        dims[0] = n0;
+    } else {
+        snprintf(name, sizeof name, "__hpcjit_shared_%d", L->nshared++);
+        LLVMTypeRef at = LLVMArrayType2(elt, (uint64_t)total);
+        g = LLVMAddGlobalInAddressSpace(L->mod, at, name, ADDRSPACE_SHARED);
+        LLVMSetInitializer(g, LLVMGetUndef(at)); /* shared memory has no initial value */
+        LLVMSetLinkage(g, LLVMInternalLinkage);
+        LLVMSetAlignment(g, 16);
+    }
+    LLVMValueRef data = LLVMBuildAddrSpaceCast(L->b, g, L->t_ptr, "shared");
+    return c_array(L, aty, data, dims);
+}
+
+static LLVMValueRef local_array(Lower *L, Node *n) {
+    Type *aty = n->ty, *et = dtype_arg(n);
+    int64_t d64[8];
+    int nd = shape_of(n, d64);
+    LLVMValueRef dims[8];
+    int64_t total = 1;
+    for (int d = 0; d < nd; d++) {
+        dims[d] = lower_i64(L, d64[d]);
+        total *= d64[d];
+    }
+    LLVMValueRef a = lower_alloca(L, LLVMArrayType2(lower_mem_type(L, et), (uint64_t)total), "local.array");
+    LLVMSetAlignment(a, 16);
+    return c_array(L, aty, a, dims);
+}
+
+/* ---- atomics ------------------------------------------------------------------------- */
+
+static LLVMValueRef elem_ptr(Lower *L, Node *n) {
+    Node *an = arg(n, 0), *in = arg(n, 1);
+    Type *aty = an->ty;
+    LLVMValueRef arr = lower_expr_use(L, an);
+    LLVMValueRef idx = lower_expr_use(L, in);
+    if (!arr || !idx)
+        return NULL;
+    LLVMValueRef off = lower_i64(L, 0);
+    for (int d = 0; d < aty->ndim; d++) {
+        LLVMValueRef i = in->ty->kind == TY_TUPLE ? LLVMBuildExtractValue(L->b, idx, (unsigned)d, "") : idx;
+        LLVMValueRef st = lower_array_dim(L, arr, ARR_STRIDES, d);
+        off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, i, st, ""), "");
+    }
+    LLVMValueRef data = lower_array_field(L, arr, ARR_DATA, "data");
+    return LLVMBuildGEP2(L->b, L->t_i8, data, &off, 1, "atomic.ptr");
+}
+
+static LLVMValueRef atomic_op(Lower *L, Node *n, BuiltinId id) {
+    Type *dt = n->ty;
+    bool flt = ty_is_float(dt), sgn = ty_is_signed(dt);
+    LLVMValueRef p = elem_ptr(L, n);
+    LLVMValueRef v = arg_value(L, n, 2);
+    if (!p || !v)
+        return NULL;
+    LLVMAtomicRMWBinOp op;
+    switch (id) {
+    case BI_CUDA_ATOMIC_ADD: op = flt ? LLVMAtomicRMWBinOpFAdd : LLVMAtomicRMWBinOpAdd; break;
+    case BI_CUDA_ATOMIC_SUB: op = flt ? LLVMAtomicRMWBinOpFSub : LLVMAtomicRMWBinOpSub; break;
+    case BI_CUDA_ATOMIC_AND: op = LLVMAtomicRMWBinOpAnd; break;
+    case BI_CUDA_ATOMIC_OR: op = LLVMAtomicRMWBinOpOr; break;
+    case BI_CUDA_ATOMIC_XOR: op = LLVMAtomicRMWBinOpXor; break;
+    case BI_CUDA_ATOMIC_EXCH: op = LLVMAtomicRMWBinOpXchg; break;
+    case BI_CUDA_ATOMIC_INC: op = LLVMAtomicRMWBinOpUIncWrap; break;
+    case BI_CUDA_ATOMIC_DEC: op = LLVMAtomicRMWBinOpUDecWrap; break;
+    case BI_CUDA_ATOMIC_MAX: case BI_CUDA_ATOMIC_NANMAX:
+        op = flt ? LLVMAtomicRMWBinOpFMax : sgn ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax;
+        break;
+    case BI_CUDA_ATOMIC_MIN: case BI_CUDA_ATOMIC_NANMIN:
+        op = flt ? LLVMAtomicRMWBinOpFMin : sgn ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin;
+        break;
+    default: return lower_fail(L, n, HJ_DIAG_LOWERING, "unknown atomic operation");
+    }
+    return LLVMBuildAtomicRMW(L->b, op, p, v, LLVMAtomicOrderingMonotonic, 0);
+}
+
+static LLVMValueRef atomic_cas(Lower *L, Node *n, bool indexed) {
+    Type *dt = n->ty;
+    LLVMValueRef p;
+    int k = indexed ? 2 : 1;
+    if (indexed) {
+        p = elem_ptr(L, n);
+    } else {
+        LLVMValueRef arr = arg_value(L, n, 0);
+        p = arr ? lower_array_field(L, arr, ARR_DATA, "data") : NULL;
+    }
+    LLVMValueRef old = arg_value(L, n, k), val = arg_value(L, n, k + 1);
+    if (!p || !old || !val)
+        return NULL;
+    LLVMTypeRef it = int_type(L, (unsigned)ty_bits(dt));
+    if (ty_is_float(dt)) { /* cmpxchg takes integers: compare the bits */
+        old = LLVMBuildBitCast(L->b, old, it, "");
+        val = LLVMBuildBitCast(L->b, val, it, "");
+    }
+    LLVMValueRef x = LLVMBuildAtomicCmpXchg(L->b, p, old, val, LLVMAtomicOrderingMonotonic,
+                                            LLVMAtomicOrderingMonotonic, 0);
+    LLVMValueRef r = LLVMBuildExtractValue(L->b, x, 0, "old");
+    return ty_is_float(dt) ? LLVMBuildBitCast(L->b, r, lower_type(L, dt), "") : r;
+}
+
+/* ---- warps ---------------------------------------------------------------------------- */
+
+/* One 32-bit shuffle: kind "idx", "up", "down", "bfly". */
+static LLVMValueRef shfl32(Lower *L, const char *kind, LLVMValueRef mask, LLVMValueRef v, LLVMValueRef lane) {
+    char name[48];
+    bool f = LLVMTypeOf(v) == L->t_f32;
+    snprintf(name, sizeof name, "llvm.nvvm.shfl.sync.%s.%s", kind, f ? "f32" : "i32");
+    LLVMTypeRef vt = f ? L->t_f32 : L->t_i32;
+    LLVMTypeRef p[4] = {L->t_i32, vt, L->t_i32, L->t_i32};
+    /* c: lane clamp (31) for idx/down/bfly, 0 for up; the full warp (width 32) */
+    LLVMValueRef a[4] = {mask, v, lane, lower_i32(L, strcmp(kind, "up") == 0 ? 0 : 0x1f)};
+    return call(L, name, vt, p, 4, a);
+}
+
+static LLVMValueRef shfl(Lower *L, Node *n, const char *kind) {
+    LLVMValueRef mask = arg_value(L, n, 0), v = arg_value(L, n, 1), lane = arg_value(L, n, 2);
+    if (!mask || !v || !lane)
+        return NULL;
+    LLVMTypeRef t = LLVMTypeOf(v);
+    if (t == L->t_i32 || t == L->t_f32)
+        return shfl32(L, kind, mask, v, lane);
+    /* 64 bits: two halves */
+    LLVMValueRef bits = t == L->t_f64 ? LLVMBuildBitCast(L->b, v, L->t_i64, "") : v;
+    LLVMValueRef lo = LLVMBuildTrunc(L->b, bits, L->t_i32, "");
+    LLVMValueRef hi = LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, bits, lower_i64(L, 32), ""), L->t_i32, "");
+    lo = shfl32(L, kind, mask, lo, lane);
+    hi = shfl32(L, kind, mask, hi, lane);
+    LLVMValueRef r = LLVMBuildOr(L->b, LLVMBuildZExt(L->b, lo, L->t_i64, ""),
+                                 LLVMBuildShl(L->b, LLVMBuildZExt(L->b, hi, L->t_i64, ""), lower_i64(L, 32), ""), "");
+    return t == L->t_f64 ? LLVMBuildBitCast(L->b, r, L->t_f64, "") : r;
+}
+
+static LLVMValueRef vote(Lower *L, Node *n, const char *kind) {
+    LLVMValueRef mask = arg_value(L, n, 0), pred = arg_value(L, n, 1);
+    if (!mask || !pred)
+        return NULL;
+    char name[48];
+    snprintf(name, sizeof name, "llvm.nvvm.vote.%s.sync", kind);
+    LLVMTypeRef p[2] = {L->t_i32, L->t_i1};
+    LLVMValueRef a[2] = {mask, pred};
+    bool ballot = strcmp(kind, "ballot") == 0;
+    return call(L, name, ballot ? L->t_i32 : L->t_i1, p, 2, a);
+}
+
+static LLVMValueRef eq_sync(Lower *L, Node *n) {
+    LLVMValueRef mask = arg_value(L, n, 0), v = arg_value(L, n, 1);
+    if (!mask || !v)
+        return NULL;
+    LLVMTypeRef t = LLVMTypeOf(v);
+    bool wide = t == L->t_i64 || t == L->t_f64;
+    LLVMTypeRef it = wide ? L->t_i64 : L->t_i32;
+    if (t == L->t_f32 || t == L->t_f64)
+        v = LLVMBuildBitCast(L->b, v, it, "");
+    LLVMTypeRef rm[2] = {it, L->t_i1};
+    LLVMTypeRef rt = LLVMStructTypeInContext(L->ctx, rm, 2, 0);
+    LLVMTypeRef p[2] = {L->t_i32, it};
+    LLVMValueRef a[2] = {mask, v};
+    LLVMValueRef r = call(L, wide ? "llvm.nvvm.match.all.sync.i64p" : "llvm.nvvm.match.all.sync.i32p", rt, p, 2, a);
+    return LLVMBuildExtractValue(L->b, r, 1, "");
+}
+
+/* ---- the calls ---------------------------------------------------------------------- */
+
+static LLVMValueRef grid(Lower *L, Node *n, bool size) {
+    static const char *const xyz[3] = {"x", "y", "z"};
+    int nd = (int)n->cval.i;
+    LLVMValueRef r = nd > 1 ? LLVMGetUndef(lower_type(L, n->ty)) : NULL;
+    for (int d = 0; d < nd; d++) {
+        char a[16], b[16], c[16];
+        snprintf(a, sizeof a, "%s.%s", size ? "ntid" : "ctaid", xyz[d]);
+        snprintf(b, sizeof b, "%s.%s", size ? "nctaid" : "ntid", xyz[d]);
+        snprintf(c, sizeof c, "tid.%s", xyz[d]);
+        LLVMValueRef x = LLVMBuildMul(L->b, LLVMBuildZExt(L->b, sreg(L, a), L->t_i64, ""),
+                                      LLVMBuildZExt(L->b, sreg(L, b), L->t_i64, ""), "");
+        if (!size)
+            x = LLVMBuildAdd(L->b, x, LLVMBuildZExt(L->b, sreg(L, c), L->t_i64, ""), "");
+        if (nd == 1)
+            return x;
+        r = LLVMBuildInsertValue(L->b, r, x, (unsigned)d, "");
+    }
+    return r;
+}
+
+static LLVMValueRef barrier_pred(Lower *L, Node *n, const char *name) {
+    LLVMValueRef p = arg_value(L, n, 0);
+    if (!p)
+        return NULL;
+    LLVMValueRef x = LLVMBuildZExt(L->b, p, L->t_i32, "");
+    LLVMTypeRef t = L->t_i32;
+    LLVMValueRef r = call(L, name, L->t_i32, &t, 1, &x);
+    return r;
+}
+
+static LLVMValueRef none_value(Lower *L, Node *n) { return LLVMConstNull(lower_type(L, n->ty)); }
+
+LLVMValueRef lower_cuda_call(Lower *L, Node *n, bool *owned) {
+    *owned = false;
+    BuiltinId id = n->builtin;
+    if (!L->device)
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "'%s' can only be used in CUDA kernels", builtin_name(id));
+    static const char *const regs[] = {"tid.x",  "tid.y",   "tid.z",   "ctaid.x",  "ctaid.y",  "ctaid.z",  "ntid.x",
+                                       "ntid.y", "ntid.z",  "nctaid.x", "nctaid.y", "nctaid.z", "laneid", "warpsize"};
+    if (id >= BI_CUDA_TID_X && id <= BI_CUDA_WARPSIZE)
+        return sreg(L, regs[id - BI_CUDA_TID_X]);
+    if (id >= BI_CUDA_ATOMIC_ADD && id <= BI_CUDA_ATOMIC_NANMIN)
+        return atomic_op(L, n, id);
+    LLVMTypeRef t;
+    LLVMValueRef x;
+    switch (id) {
+    case BI_CUDA_GRID: return grid(L, n, false);
+    case BI_CUDA_GRIDSIZE: return grid(L, n, true);
+    case BI_CUDA_SHARED_ARRAY: return shared_array(L, n);
+    case BI_CUDA_LOCAL_ARRAY: return local_array(L, n);
+    case BI_CUDA_CONST_ARRAY_LIKE: return lower_expr(L, arg(n, 0), owned);
+    case BI_CUDA_SYNCTHREADS: call(L, "llvm.nvvm.barrier0", L->t_void, NULL, 0, NULL); return none_value(L, n);
+    case BI_CUDA_SYNCTHREADS_COUNT: return barrier_pred(L, n, "llvm.nvvm.barrier0.popc");
+    case BI_CUDA_SYNCTHREADS_AND: return barrier_pred(L, n, "llvm.nvvm.barrier0.and");
+    case BI_CUDA_SYNCTHREADS_OR: return barrier_pred(L, n, "llvm.nvvm.barrier0.or");
+    case BI_CUDA_THREADFENCE: call(L, "llvm.nvvm.membar.gl", L->t_void, NULL, 0, NULL); return none_value(L, n);
+    case BI_CUDA_THREADFENCE_BLOCK: call(L, "llvm.nvvm.membar.cta", L->t_void, NULL, 0, NULL); return none_value(L, n);
+    case BI_CUDA_THREADFENCE_SYSTEM: call(L, "llvm.nvvm.membar.sys", L->t_void, NULL, 0, NULL); return none_value(L, n);
+    case BI_CUDA_SYNCWARP:
+        x = arg(n, 0) ? arg_value(L, n, 0) : lower_i32(L, -1);
+        if (!x)
+            return NULL;
+        t = L->t_i32;
+        call(L, "llvm.nvvm.bar.warp.sync", L->t_void, &t, 1, &x);
+        return none_value(L, n);
+    case BI_CUDA_ATOMIC_CAS: return atomic_cas(L, n, true);
+    case BI_CUDA_ATOMIC_COMPARE_AND_SWAP: return atomic_cas(L, n, false);
+    case BI_CUDA_SHFL_SYNC: return shfl(L, n, "idx");
+    case BI_CUDA_SHFL_UP_SYNC: return shfl(L, n, "up");
+    case BI_CUDA_SHFL_DOWN_SYNC: return shfl(L, n, "down");
+    case BI_CUDA_SHFL_XOR_SYNC: return shfl(L, n, "bfly");
+    case BI_CUDA_ALL_SYNC: return vote(L, n, "all");
+    case BI_CUDA_ANY_SYNC: return vote(L, n, "any");
+    case BI_CUDA_BALLOT_SYNC: return vote(L, n, "ballot");
+    case BI_CUDA_EQ_SYNC: return eq_sync(L, n);
+    case BI_CUDA_ACTIVEMASK: {
+        /* activemask.b32 (PTX 6.2): inline, LLVM 19 has no intrinsic for it */
+        LLVMTypeRef ft = LLVMFunctionType(L->t_i32, NULL, 0, 0);
+        LLVMValueRef a = LLVMGetInlineAsm(ft, "activemask.b32 $0;", 18, "=r", 2, 1, 0, LLVMInlineAsmDialectATT, 0);
+        return LLVMBuildCall2(L->b, ft, a, NULL, 0, "activemask");
+    }
+    case BI_CUDA_LANEMASK_LT: return sreg(L, "lanemask.lt");
+    case BI_CUDA_POPC:
+    case BI_CUDA_BREV:
+    case BI_CUDA_CLZ: {
+        x = arg_value(L, n, 0);
+        if (!x)
+            return NULL;
+        t = LLVMTypeOf(x);
+        if (id == BI_CUDA_CLZ) {
+            LLVMValueRef a[2] = {x, LLVMConstInt(L->t_i1, 0, 0)};
+            return lower_intrinsic(L, "llvm.ctlz", &t, 1, a, 2);
+        }
+        return lower_intrinsic(L, id == BI_CUDA_POPC ? "llvm.ctpop" : "llvm.bitreverse", &t, 1, &x, 1);
+    }
+    case BI_CUDA_FFS: {
+        x = arg_value(L, n, 0);
+        if (!x)
+            return NULL;
+        t = LLVMTypeOf(x);
+        return call(L, t == L->t_i64 ? "__nv_ffsll" : "__nv_ffs", L->t_i32, &t, 1, &x);
+    }
+    case BI_CUDA_FMA: {
+        LLVMValueRef a[3] = {arg_value(L, n, 0), arg_value(L, n, 1), arg_value(L, n, 2)};
+        if (!a[0] || !a[1] || !a[2])
+            return NULL;
+        t = LLVMTypeOf(a[0]);
+        return lower_intrinsic(L, "llvm.fma", &t, 1, a, 3);
+    }
+    case BI_CUDA_CBRT:
+        x = arg_value(L, n, 0);
+        if (!x)
+            return NULL;
+        t = LLVMTypeOf(x);
+        return call(L, t == L->t_f32 ? "__nv_cbrtf" : "__nv_cbrt", t, &t, 1, &x);
+    default: return lower_fail(L, n, HJ_DIAG_LOWERING, "no lowering for '%s'", builtin_name(id));
+    }
+}
