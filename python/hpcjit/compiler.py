@@ -131,11 +131,21 @@ def _classify(value, gather):
     if kern is not None and kern[0] is value:  # a @vectorize ufunc: its scalar kernel
         return ("func", gather.add(kern[1]))
     if isinstance(value, _pytypes.ModuleType):
-        # numba.types under the drop-in is an alias of hpcjit.types (numba.py)
+        # numba.types (numba.cuda) under the drop-in is an alias of
+        # hpcjit.types (hpcjit.cuda): numba.py
         target = getattr(value, "__hpcjit_target__", None)
-        if isinstance(target, _pytypes.ModuleType) and target.__name__ == "hpcjit.types":
-            return ("module", "hpcjit.types")
+        if isinstance(target, _pytypes.ModuleType) and target.__name__ in ("hpcjit.types", "hpcjit.cuda"):
+            return ("module", target.__name__)
         return ("module", value.__name__)
+    cuda_api = sys.modules.get("hpcjit.cuda.device_api")
+    if cuda_api is not None and isinstance(value, cuda_api.DeviceObject):
+        # cuda.threadIdx, cuda.syncthreads...: compiler/lib/cuda by name
+        if isinstance(value, cuda_api.Namespace):
+            return ("module", value._hpcjit_qualname_)
+        return ("builtin", value._hpcjit_qualname_)
+    cuda_compiler = sys.modules.get("hpcjit.cuda.compiler")
+    if cuda_compiler is not None and isinstance(value, cuda_compiler.DeviceFunction):
+        return ("func", gather.add(value))  # cuda.jit(device=True): called from kernels
     # every known object is callable: constants need no scan
     k = _known_objects(value).get(id(value)) if callable(value) else None
     if k is not None and k[0] is value:

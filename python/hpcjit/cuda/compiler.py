@@ -1,0 +1,168 @@
+"""The compiler half of hpcjit.cuda: Python functions -> PTX text.
+
+compile_kernel() is what the kernel dispatcher calls (per argument
+typecodes); compile_ptx() is numba.cuda.compile_ptx; DeviceFunction is what
+cuda.jit(device=True) returns.  Everything here works without a GPU: the
+compiler needs LLVM (NVPTX) and, for math functions, libdevice.10.bc
+(HPCJIT_LIBDEVICE, CUDA_HOME, CUDA_PATH or /usr/local/cuda).  See
+docs/CUDA.md for the kernel parameter ABI and the __hpcjit_error layout."""
+import os
+
+from .. import errors
+from .. import types as _types
+
+# __hpcjit_error.kind -> exception class name (compiler/lower/lower_device.c; ORDER)
+ERROR_KINDS = ("", "Exception", "IndexError", "ZeroDivisionError", "AssertionError", "ValueError",
+               "TypeError", "RuntimeError", "KeyError", "OverflowError", "ArithmeticError",
+               "NotImplementedError", "LookupError")
+# byte offsets of its fields, and its size
+ERROR_LAYOUT = {"status": 0, "kind": 4, "line": 8, "col": 12, "thread": 16, "block": 28, "index": 40,
+                "dim": 48}
+ERROR_SIZE = 56
+
+# compile_ptx(cc=None): Numba-CUDA's default PTX target
+DEFAULT_PTX_CC = (7, 5)
+
+_OPTIONS = ("fastmath",)
+
+
+class KernelCode:
+    """PTX for one specialisation of a kernel or device function."""
+    __slots__ = ("ptx", "entry", "llvm_ir", "signature", "argtypes", "rettype", "debug", "cc")
+
+    def __init__(self, ptx, entry, llvm_ir, signature, argtypes, rettype, debug, cc):
+        self.ptx = ptx
+        self.entry = entry  # the .entry symbol (or the device function's)
+        self.llvm_ir = llvm_ir
+        self.signature = signature
+        self.argtypes = argtypes  # the typecodes
+        self.rettype = rettype  # typecode of the return type ("n" for kernels)
+        self.debug = debug  # the PTX defines __hpcjit_error
+        self.cc = cc
+
+    def __repr__(self):
+        return f"<KernelCode {self.entry} {self.signature} sm_{self.cc[0]}{self.cc[1]}>"
+
+
+class _Func:
+    """The dispatcher-like view of a plain function that hpcjit.compiler's
+    gatherer takes (py_func, targetoptions, a __dict__ for its caches)."""
+
+    def __init__(self, py_func, targetoptions):
+        self.py_func = py_func
+        self.targetoptions = targetoptions
+
+
+class DeviceFunction:
+    """What cuda.jit(device=True) returns: callable from kernels (compiled
+    with them into one module) and from Python (runs py_func)."""
+
+    def __init__(self, py_func, **targetoptions):
+        self.py_func = py_func
+        self.targetoptions = {k: v for k, v in targetoptions.items() if k in _OPTIONS}
+        self.__name__ = py_func.__name__
+        self.__qualname__ = py_func.__qualname__
+        self.__doc__ = py_func.__doc__
+        self.__wrapped__ = py_func
+
+    def __call__(self, *args, **kwargs):
+        return self.py_func(*args, **kwargs)
+
+    def compile_ptx(self, sig, **kwargs):
+        return compile_ptx(self.py_func, sig, device=True, **kwargs)
+
+    def __repr__(self):
+        return f"<hpcjit.cuda device function {self.__qualname__}>"
+
+
+def _libdevice():
+    return os.environ.get("HPCJIT_LIBDEVICE") or None
+
+
+def _cc(cc):
+    try:
+        major, minor = (int(x) for x in cc)
+    except (TypeError, ValueError):
+        raise TypeError(f"cc must be a (major, minor) pair, not {cc!r}") from None
+    return major, minor
+
+
+def compile_kernel(pyfunc, argtypecodes, *, device=False, cc=(9, 0), fastmath=False, lineinfo=False,
+                   debug=False, max_registers=None, opt=True, max_threads=None, min_blocks=None,
+                   rettype=None):
+    """Compile pyfunc (a function, a DeviceFunction or anything with
+    py_func) for the argument typecodes to PTX; returns a KernelCode.
+    Raises hpcjit.errors.TypingError / UnsupportedError at file:line:col."""
+    from .. import compiler as _hc
+    from .. import _compiler, extending
+    py_func = getattr(pyfunc, "py_func", pyfunc)
+    opts = dict(getattr(pyfunc, "targetoptions", {}) or {})
+    if fastmath:
+        opts["fastmath"] = True
+    disp = pyfunc if isinstance(pyfunc, (DeviceFunction, _Func)) else _Func(py_func, opts)
+    if isinstance(disp, DeviceFunction) and fastmath:
+        disp = _Func(py_func, opts)
+    argtypecodes = list(argtypecodes)
+    cc = _cc(cc)
+    for _ in range(_hc._MAX_RESOLUTIONS):
+        g = _hc._Gather()
+        entry = g.add_entry(disp, argtypecodes)
+        try:
+            res = _compiler.compile_cuda(
+                g.funcs, entry, argtypecodes, rettype, device=bool(device), cc=cc, fastmath=bool(fastmath),
+                debug=bool(debug), lineinfo=bool(lineinfo), max_registers=int(max_registers or 0),
+                max_threads=int(max_threads or 0), min_blocks=int(min_blocks or 0), opt=bool(opt),
+                libdevice=_libdevice(), want_ir=True)
+            break
+        except errors.HpcjitError as e:
+            need = getattr(e, "need_overload", None)
+            if need is None:
+                if g.decompiled:
+                    _hc._note_decompiled(e, g.decompiled)
+                raise
+            idx, key = need.split("\t", 1)
+            ov = g.stubs.get(int(idx))
+            if ov is None or key in ov.impls:
+                raise
+            extending.resolve_need(ov, key)
+    else:
+        raise errors.TypingError(f"{py_func.__qualname__}: too many overload resolutions")
+    return KernelCode(res["ptx"], res["entry_symbol"], res["llvm_ir"], res["signature"], tuple(argtypecodes),
+                      res["rettype"], bool(res["debug"]), cc)
+
+
+def _sig_typecodes(sig):
+    """(return typecode or None, [argument typecodes]) of a signature: a
+    string ("void(float32[:], int32)"), a tuple of types, or a Signature."""
+    from .. import _compiler
+    if isinstance(sig, str):
+        ret, args = _compiler.parse_signature(sig)
+        return ret, list(args)
+    if isinstance(sig, (tuple, list)):
+        return None, [_typecode(t) for t in sig]
+    args = getattr(sig, "args", None)
+    if args is not None:
+        rt = getattr(sig, "return_type", None)
+        return (_typecode(rt) if rt is not None else None), [_typecode(t) for t in args]
+    raise TypeError(f"compile_ptx(): bad signature {sig!r}")
+
+
+def _typecode(t):
+    code = getattr(t, "typecode", None)
+    if code is None:
+        raise TypeError(f"compile_ptx(): {t!r} is not a type hpcjit.cuda can compile for")
+    return code
+
+
+def compile_ptx(pyfunc, sig, device=False, fastmath=False, cc=None, opt=True, lineinfo=False,
+                debug=False, max_registers=None):
+    """numba.cuda.compile_ptx: (PTX text, return type).  No GPU needed."""
+    ret, args = _sig_typecodes(sig)
+    if not device and ret is not None and ret not in ("n", "v"):
+        rt = _types.from_typecode(ret)
+        if rt is not None and getattr(rt, "name", "") not in ("none", "void"):
+            raise errors.TypingError(f"a CUDA kernel must return None (void), not {rt}")
+    code = compile_kernel(pyfunc, args, device=device, cc=cc or DEFAULT_PTX_CC, fastmath=fastmath,
+                          lineinfo=lineinfo, debug=debug, max_registers=max_registers, opt=opt,
+                          rettype=ret if device else None)
+    return code.ptx, _types.from_typecode(code.rettype)
