@@ -64,12 +64,43 @@ static Type *infer_cuda_value(Inf *I, Node *n, BuiltinId id) {
     return NULL;
 }
 
-/* A compile-time integer: a literal or a global constant. */
-static bool const_int(const Node *n, int64_t *v) {
-    if (!n || !n->ty || (n->cval.kind != CVAL_INT && n->cval.kind != CVAL_BOOL))
+/* A compile-time integer: a literal, a global constant, or + - * // % of
+ * them (TPB + 2). */
+bool cuda_const_int(const Node *n, int64_t *v) {
+    if (!n)
         return false;
-    *v = n->cval.i;
-    return true;
+    if (n->kind == N_CONST || (n->kind == N_NAME && !n->var)) {
+        if (n->cval.kind != CVAL_INT && n->cval.kind != CVAL_BOOL)
+            return false;
+        *v = n->cval.i;
+        return true;
+    }
+    int64_t a = 0, b = 0;
+    if (n->kind == N_UNARYOP && (n->op == OP_NEG || n->op == OP_POS) && cuda_const_int(n->a, &a)) {
+        *v = n->op == OP_NEG ? -a : a;
+        return true;
+    }
+    if (n->kind != N_BINOP || !cuda_const_int(n->a, &a) || !cuda_const_int(n->b, &b))
+        return false;
+    switch (n->op) {
+    case OP_ADD: *v = a + b; return true;
+    case OP_SUB: *v = a - b; return true;
+    case OP_MUL: *v = a * b; return true;
+    case OP_FLOORDIV:
+    case OP_MOD:
+        if (b == 0)
+            return false;
+        {
+            int64_t q = a / b, r = a % b;
+            if (r != 0 && ((r < 0) != (b < 0))) {
+                q -= 1;
+                r += b;
+            }
+            *v = n->op == OP_FLOORDIV ? q : r;
+        }
+        return true;
+    default: return false;
+    }
 }
 
 /* shape of shared/local arrays: an int or a tuple of ints, all constants */
@@ -80,13 +111,13 @@ static int const_shape(Inf *I, Node *n, const char *fname, int64_t *dims) {
             return -1;
         }
         for (int i = 0; i < n->args.len; i++)
-            if (!const_int(VEC_AT(n->args, i), &dims[i]) || dims[i] < 0) {
+            if (!cuda_const_int(VEC_AT(n->args, i), &dims[i]) || dims[i] < 0) {
                 UNSUP(I, VEC_AT(n->args, i), "%s(): the shape must be non-negative integer constants", fname);
                 return -1;
             }
         return n->args.len;
     }
-    if (!const_int(n, &dims[0]) || dims[0] < 0) {
+    if (!cuda_const_int(n, &dims[0]) || dims[0] < 0) {
         UNSUP(I, n, "%s(): the shape must be a non-negative integer constant or a tuple of them", fname);
         return -1;
     }
@@ -176,7 +207,7 @@ static Type *infer_cuda_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             Type *t = infer_expr(I, &sl[0]);
             if (!t)
                 return NULL;
-            if (!const_int(sl[0], &nd) || nd < 1 || nd > 3)
+            if (!cuda_const_int(sl[0], &nd) || nd < 1 || nd > 3)
                 return TYPING(I, sl[0], "%s(): ndim must be the constant 1, 2 or 3", fname);
         }
         n->cval.kind = CVAL_INT; /* the lowering reads ndim here */

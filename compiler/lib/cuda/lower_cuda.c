@@ -46,10 +46,10 @@ static int shape_of(Node *n, int64_t *dims) {
     Node *s = arg(n, 0);
     if (s->kind == N_TUPLE) {
         for (int i = 0; i < s->args.len; i++)
-            dims[i] = ((Node *)VEC_AT(s->args, i))->cval.i;
+            cuda_const_int(VEC_AT(s->args, i), &dims[i]); /* checked by infer_cuda.c */
         return s->args.len;
     }
-    dims[0] = s->cval.i;
+    cuda_const_int(s, &dims[0]);
     return 1;
 }
 
@@ -259,7 +259,7 @@ static LLVMValueRef eq_sync(Lower *L, Node *n) {
     LLVMTypeRef it = wide ? L->t_i64 : L->t_i32;
     if (t == L->t_f32 || t == L->t_f64)
         v = LLVMBuildBitCast(L->b, v, it, "");
-    LLVMTypeRef rm[2] = {it, L->t_i1};
+    LLVMTypeRef rm[2] = {L->t_i32, L->t_i1}; /* the mask of matching lanes, all matched */
     LLVMTypeRef rt = LLVMStructTypeInContext(L->ctx, rm, 2, 0);
     LLVMTypeRef p[2] = {L->t_i32, it};
     LLVMValueRef a[2] = {mask, v};

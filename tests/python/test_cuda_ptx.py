@@ -1,0 +1,175 @@
+"""hpcjit.cuda's compiler without a GPU: every kernel of cuda_kernels.py is
+compiled to PTX and assembled by ptxas for sm_80 and sm_90; located errors
+for what kernels cannot do; compile_ptx's return types; device functions
+called from Python run their py_func."""
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+import cuda_kernels as K  # noqa: E402
+
+from hpcjit import cuda, errors, njit  # noqa: E402
+from hpcjit.cuda import compile_kernel, compile_ptx  # noqa: E402
+
+
+def _ptxas():
+    for cand in (shutil.which("ptxas"),
+                 os.path.join(os.environ.get("CUDA_HOME", ""), "bin", "ptxas"),
+                 "/usr/local/cuda/bin/ptxas"):
+        if cand and os.path.isfile(cand) and os.access(cand, os.X_OK):
+            return cand
+    return None
+
+
+PTXAS = _ptxas()
+needs_ptxas = pytest.mark.skipif(PTXAS is None, reason="ptxas not found (PATH, CUDA_HOME, /usr/local/cuda/bin)")
+
+
+def assemble(ptx, arch, tmp_path):
+    f = tmp_path / f"k_{arch}.ptx"
+    f.write_text(ptx)
+    r = subprocess.run([PTXAS, f"-arch={arch}", "-o", os.devnull, str(f)], capture_output=True, text=True)
+    assert r.returncode == 0, f"ptxas -arch={arch} failed:\n{r.stderr}\n{ptx[:4000]}"
+
+
+def test_suite_is_broad():
+    assert len(K.CASES) >= 40
+    names = [c.name for c in K.CASES]
+    assert len(set(names)) == len(names)
+
+
+@needs_ptxas
+@pytest.mark.parametrize("case", K.CASES, ids=lambda c: c.name)
+@pytest.mark.parametrize("cc", [(8, 0), (9, 0)], ids=["sm_80", "sm_90"])
+def test_kernel_assembles(case, cc, tmp_path):
+    args = case.make(np.random.default_rng(0))
+    code = compile_kernel(case.kernel, K.typecodes(args), cc=cc)
+    assert f".target sm_{cc[0]}{cc[1]}" in code.ptx
+    assert f".visible .entry {code.entry}(" in code.ptx
+    assert code.rettype == "n" and not code.debug
+    # the flattened parameters of docs/CUDA.md: one per scalar, 1 + 2 * ndim per array
+    nparams = sum(1 + 2 * a.ndim if isinstance(a, np.ndarray) else
+                  2 * len(a) if isinstance(a, tuple) and False else
+                  len(a) if isinstance(a, tuple) else
+                  2 if isinstance(a, complex) else 1 for a in args)
+    assert code.ptx.count(f".param ", code.ptx.index(code.entry)) >= nparams
+    assemble(code.ptx, f"sm_{cc[0]}{cc[1]}", tmp_path)
+
+
+@needs_ptxas
+def test_options_fastmath_maxreg_opt(tmp_path):
+    c = next(c for c in K.CASES if c.name == "math_f32")
+    args = c.make(np.random.default_rng(1))
+    fast = compile_kernel(c.kernel, K.typecodes(args), fastmath=True, max_registers=32, max_threads=256)
+    assert ".maxnreg 32" in fast.ptx and ".maxntid 256" in fast.ptx
+    assert "approx" in fast.ptx or ".ftz" in fast.ptx
+    assemble(fast.ptx, "sm_90", tmp_path)
+    slow = compile_kernel(c.kernel, K.typecodes(args), opt=False)
+    assemble(slow.ptx, "sm_90", tmp_path)
+    assert "__nv_" not in slow.ptx  # libdevice linked in, not called out
+
+
+@needs_ptxas
+def test_debug_records_errors(tmp_path):
+    for k in K.DEBUG_KERNELS:
+        code = compile_kernel(k, ["ad1C"], debug=True)
+        assert code.debug
+        assert ".visible .global .align 8 .b8 __hpcjit_error[56]" in code.ptx
+        assemble(code.ptx, "sm_90", tmp_path)
+        plain = compile_kernel(k, ["ad1C"])
+        assert not plain.debug and "__hpcjit_error" not in plain.ptx
+
+
+def test_error_layout_documented():
+    from hpcjit.cuda import compiler
+    assert compiler.ERROR_SIZE == 56 and compiler.ERROR_KINDS[2] == "IndexError"
+    doc = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "CUDA.md")
+    if os.path.exists(doc):
+        assert "__hpcjit_error" in open(doc).read()
+
+
+def test_compile_ptx_return_types():
+    ptx, rt = compile_ptx(K.vec_add, "void(float32[:], float32[:], float32[:])")
+    assert str(rt) in ("none", "void") and ".target sm_75" in ptx
+    ptx, rt = compile_ptx(K.clamp, "float64(float64, float64, float64)", device=True)
+    assert str(rt) == "float64" and ".visible .func" in ptx
+    ptx, rt = compile_ptx(K.smooth.py_func, "(float32,)", device=True, cc=(8, 0))
+    assert str(rt) == "float64" and ".target sm_80" in ptx
+
+
+@pytest.mark.skipif(importlib.util.find_spec("numba_cuda") is None, reason="numba-cuda is not installed")
+def test_compile_ptx_matches_numba():  # pragma: no cover - numba-cuda absent here
+    from numba import cuda as ncuda
+    for f, sig in ((K.clamp.py_func, "float64(float64, float64, float64)"),):
+        _, nrt = ncuda.compile_ptx(f, sig, device=True)
+        _, rt = compile_ptx(f, sig, device=True)
+        assert str(nrt) == str(rt)
+
+
+def test_device_functions_run_py_func():
+    rng = np.random.default_rng(2)
+    for x in rng.random(20) * 1.4 - 0.2:
+        assert K.smooth(x) == K.smooth.py_func(x)
+        assert K.clamp(x, 0.0, 0.5) == K.clamp.py_func(x, 0.0, 0.5)
+
+
+# ---- located errors ---------------------------------------------------------------------
+
+def k_alloc(a):
+    tmp = np.empty(4)
+    a[0] = tmp[0]
+
+
+def k_returns(a):
+    return a[0]
+
+
+def k_print(a):
+    print(a[0])
+
+
+def k_bad_shared(a, n):
+    s = cuda.shared.array(n, np.float32)
+    a[0] = s[0]
+
+
+def k_atomic_bad(a):
+    cuda.atomic.add(a, 0, 1.0)
+
+
+def _check_located(exc, fn, line_text):
+    msg = str(exc)
+    assert fn.__code__.co_filename in msg
+    assert line_text in msg and "^" in msg
+
+
+@pytest.mark.parametrize("fn,codes,cls,text", [
+    (k_alloc, ["ad1C"], errors.UnsupportedError, "tmp = np.empty(4)"),
+    (k_returns, ["ad1C"], errors.TypingError, "def k_returns"),
+    (k_print, ["ad1C"], errors.UnsupportedError, "print(a[0])"),
+    (k_bad_shared, ["af1C", "l"], errors.UnsupportedError, "cuda.shared.array(n, np.float32)"),
+    (k_atomic_bad, ["a?1C"], errors.TypingError, "cuda.atomic.add(a, 0, 1.0)"),
+], ids=["alloc", "return", "print", "shared_shape", "atomic_dtype"])
+def test_located_errors(fn, codes, cls, text):
+    with pytest.raises(cls) as ei:
+        compile_kernel(fn, codes)
+    _check_located(ei.value, fn, text)
+
+
+def test_cuda_in_njit_is_an_error():
+    @njit
+    def f(a):
+        cuda.syncthreads()
+        return a
+
+    with pytest.raises(errors.UnsupportedError, match="CUDA kernels"):
+        f(1.0)
+    assert f.py_func  # the same function, run by CPython, says the same where it is used
+    with pytest.raises(RuntimeError, match="inside a CUDA kernel"):
+        f.py_func(1.0)
