@@ -1670,6 +1670,8 @@ static bool stmt_assert(Lower *L, Node *n) {
 
 static bool lower_stmt(Lower *L, Node *n) {
     L->at = n;
+    if (L->di_sp)
+        lower_device_debug_loc(L, n);
     switch (n->kind) {
     case N_ASSIGN: return stmt_assign(L, n);
     case N_ANNASSIGN: {
@@ -1828,6 +1830,8 @@ static bool in_vec(const PtrVec *v, const void *p) {
 static bool lower_spec(Lower *L, Spec *s) {
     L->spec = s;
     L->fn = (LLVMValueRef)s->llvm_fn;
+    if (L->dib)
+        lower_device_debug_spec(L, s);
     L->fastmath = s->hf && s->hf->options.fastmath;
     L->error_model = s->hf ? s->hf->options.error_model : 0;
     L->boundscheck = s->hf && s->hf->options.boundscheck;
@@ -2124,6 +2128,8 @@ void *lower_program(Compilation *c, void *llvm_context, const char *entry_symbol
         LLVMDisposeModule(L.mod);
         return NULL;
     }
+    if (L.device)
+        lower_device_debug_begin(&L);
     bool ok = c->entry != NULL;
     if (!ok)
         lower_fail(&L, NULL, HJ_DIAG_LOWERING, "nothing to lower: no entry specialisation");
@@ -2140,6 +2146,7 @@ void *lower_program(Compilation *c, void *llvm_context, const char *entry_symbol
              : c->entry_kind == HJ_ENTRY_CFUNC  ? lower_cfunc_entry(&L, c->entry, entry_symbol)
                                                 : lower_entry(&L, c->entry, entry_symbol);
     LLVMDisposeBuilder(L.b);
+    lower_device_debug_end(&L);
     if (ok && !lower_failed(&L)) {
         char *msg = NULL;
         if (LLVMVerifyModule(L.mod, LLVMReturnStatusAction, &msg)) {

@@ -12,6 +12,7 @@
 #define HPCJIT_LOWER_H
 
 #include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
 
 #include "ast.h"
 
@@ -78,6 +79,9 @@ typedef struct Lower {
     LLVMValueRef err_global;   /* __hpcjit_error (debug=True), made on first use */
     const Node *at;            /* the statement or expression being lowered */
     int nshared;               /* cuda.shared.array call sites so far (lib/cuda) */
+    /* lineinfo=True: line tables (PTX .loc) for the device code */
+    LLVMDIBuilderRef dib;
+    LLVMMetadataRef di_file, di_sp;
 } Lower;
 
 /* ---- lower.c: types, helpers ---- */
@@ -281,6 +285,14 @@ const char *lower_device_libcall(const char *intrinsic, LLVMTypeRef ty, char *bu
 /* The kernel (HJ_ENTRY_CUDA_KERNEL) or device function (HJ_ENTRY_CUDA_DEVICE)
  * wrapper with the flattened parameters of docs/CUDA.md. */
 bool lower_cuda_entry(Lower *L, Spec *s, const char *symbol);
+/* lineinfo: start the line tables (lower_program), give spec s its
+ * subprogram (lower_spec), locate what is built next at n (statements and
+ * expressions), finish them (before the module is verified).  No-ops
+ * without lineinfo. */
+void lower_device_debug_begin(Lower *L);
+void lower_device_debug_spec(Lower *L, Spec *s);
+void lower_device_debug_loc(Lower *L, const Node *n);
+void lower_device_debug_end(Lower *L);
 /* A global array in device memory: addrspace 1, or 4 (constant) when
  * constant; returns the generic pointer to it. */
 LLVMValueRef lower_device_global(Lower *L, LLVMTypeRef ty, const char *name, unsigned addrspace, LLVMValueRef init);

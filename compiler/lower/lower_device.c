@@ -40,6 +40,17 @@ static unsigned exc_kind(const char *name) {
     return EXC_OTHER;
 }
 
+/* Node positions count from the def's first line; users count in the file. */
+static int user_line(Lower *L, const Node *n) {
+    const HjFunction *hf = L->spec ? L->spec->hf : NULL;
+    return n ? n->loc.line + (hf ? hf->first_line - 1 : 0) : 0;
+}
+
+static int user_col(Lower *L, const Node *n) {
+    const HjFunction *hf = L->spec ? L->spec->hf : NULL;
+    return n ? n->loc.col + (hf ? hf->col_offset : 0) : 0;
+}
+
 static LLVMTypeRef err_type(Lower *L) {
     LLVMTypeRef f[10] = {L->t_i32, L->t_i32, L->t_i32, L->t_i32, L->t_i32,
                          L->t_i32, L->t_i32, L->t_i32, L->t_i32, L->t_i32};
@@ -82,8 +93,8 @@ static void record_error(Lower *L, unsigned kind, LLVMValueRef index, LLVMValueR
     lower_at(L, fill);
     LLVMValueRef vals[10] = {NULL,
                              lower_i32(L, (int32_t)kind),
-                             lower_i32(L, L->at ? L->at->loc.line : 0),
-                             lower_i32(L, L->at ? L->at->loc.col : 0),
+                             lower_i32(L, user_line(L, L->at)),
+                             lower_i32(L, user_col(L, L->at)),
                              sreg(L, "llvm.nvvm.read.ptx.sreg.tid.x"),
                              sreg(L, "llvm.nvvm.read.ptx.sreg.tid.y"),
                              sreg(L, "llvm.nvvm.read.ptx.sreg.tid.z"),
@@ -327,6 +338,8 @@ bool lower_cuda_entry(Lower *L, Spec *s, const char *symbol) {
     LLVMValueRef fn = LLVMAddFunction(L->mod, symbol, fnty);
     L->fn = fn;
     L->spec = s;
+    if (L->dib) /* the wrapper at the def line: code inlined into it keeps its lines */
+        lower_device_debug_spec(L, s);
     L->entry_bb = lower_block(L, "entry");
     lower_at(L, L->entry_bb);
     LLVMValueRef *a = arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)(s->nargs + 1));
@@ -357,4 +370,57 @@ bool lower_cuda_entry(Lower *L, Spec *s, const char *symbol) {
         LLVMBuildStore(L->b, lower_to_mem(L, LLVMBuildExtractValue(L->b, res, 1, ""), s->ret), LLVMGetParam(fn, 0));
     LLVMBuildRet(L->b, st);
     return true;
+}
+
+/* ---- lineinfo: line tables for PTX .loc ------------------------------------------------ */
+
+void lower_device_debug_begin(Lower *L) {
+    if (!L->cuda || !L->cuda->lineinfo || !L->c->entry || !L->c->entry->hf)
+        return;
+    const char *path = L->c->entry->hf->filename ? L->c->entry->hf->filename : "<unknown>";
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    size_t dirlen = slash ? (size_t)(slash - path) : 0;
+    L->dib = LLVMCreateDIBuilder(L->mod);
+    L->di_file = LLVMDIBuilderCreateFile(L->dib, base, strlen(base), path, dirlen);
+    LLVMDIBuilderCreateCompileUnit(L->dib, LLVMDWARFSourceLanguagePython, L->di_file, "hpcjit", 6, 1, "", 0, 0,
+                                   "", 0, /* DebugDirectivesOnly (3; the C enum stops at
+                                   LineTablesOnly): .file/.loc without DWARF sections, as nvcc -lineinfo */
+                                   (LLVMDWARFEmissionKind)3, 0, 0, 0, "", 0, "", 0);
+    LLVMAddModuleFlag(L->mod, LLVMModuleFlagBehaviorWarning, "Debug Info Version", 18,
+                      LLVMValueAsMetadata(lower_i32(L, (int32_t)LLVMDebugMetadataVersion())));
+    LLVMAddModuleFlag(L->mod, LLVMModuleFlagBehaviorWarning, "Dwarf Version", 13,
+                      LLVMValueAsMetadata(lower_i32(L, 4)));
+}
+
+void lower_device_debug_spec(Lower *L, Spec *s) {
+    const char *name = s->hf && s->hf->name ? s->hf->name : "f";
+    unsigned line = (unsigned)user_line(L, s->fn);
+    const char *path = s->hf && s->hf->filename ? s->hf->filename : "<unknown>";
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    LLVMMetadataRef file = LLVMDIBuilderCreateFile(L->dib, base, strlen(base), path, slash ? (size_t)(slash - path) : 0);
+    LLVMMetadataRef ty = LLVMDIBuilderCreateSubroutineType(L->dib, file, NULL, 0, LLVMDIFlagZero);
+    size_t n = 0;
+    const char *link = LLVMGetValueName2(L->fn, &n);
+    L->di_sp = LLVMDIBuilderCreateFunction(L->dib, file, name, strlen(name), link, n, file, line, ty,
+                                           1, 1, line, LLVMDIFlagZero, 1);
+    LLVMSetSubprogram(L->fn, L->di_sp);
+    lower_device_debug_loc(L, s->fn);
+}
+
+void lower_device_debug_loc(Lower *L, const Node *n) {
+    if (!L->di_sp || !n || n->loc.line <= 0)
+        return;
+    LLVMSetCurrentDebugLocation2(L->b, LLVMDIBuilderCreateDebugLocation(L->ctx, (unsigned)user_line(L, n),
+                                                                         (unsigned)user_col(L, n), L->di_sp, NULL));
+}
+
+void lower_device_debug_end(Lower *L) {
+    if (!L->dib)
+        return;
+    LLVMDIBuilderFinalize(L->dib);
+    LLVMDisposeDIBuilder(L->dib);
+    L->dib = NULL;
+    L->di_sp = NULL;
 }

@@ -870,6 +870,8 @@ static LLVMValueRef expr(Lower *L, Node *n, bool *owned);
 LLVMValueRef lower_expr(Lower *L, Node *n, bool *owned) {
     const Node *outer = L->at;
     L->at = n;
+    if (L->di_sp)
+        lower_device_debug_loc(L, n);
     LLVMValueRef v = expr(L, n, owned);
     L->at = outer;
     return v;

@@ -38,6 +38,15 @@ def assemble(ptx, arch, tmp_path):
     assert r.returncode == 0, f"ptxas -arch={arch} failed:\n{r.stderr}\n{ptx[:4000]}"
 
 
+def nflat(a):
+    """PTX parameters of one kernel argument (docs/CUDA.md)."""
+    if isinstance(a, np.ndarray):
+        return 1 + 2 * a.ndim
+    if isinstance(a, tuple):
+        return sum(nflat(v) for v in a)
+    return 2 if isinstance(a, (complex, np.complexfloating)) else 1
+
+
 def test_suite_is_broad():
     assert len(K.CASES) >= 40
     names = [c.name for c in K.CASES]
@@ -53,12 +62,10 @@ def test_kernel_assembles(case, cc, tmp_path):
     assert f".target sm_{cc[0]}{cc[1]}" in code.ptx
     assert f".visible .entry {code.entry}(" in code.ptx
     assert code.rettype == "n" and not code.debug
-    # the flattened parameters of docs/CUDA.md: one per scalar, 1 + 2 * ndim per array
-    nparams = sum(1 + 2 * a.ndim if isinstance(a, np.ndarray) else
-                  2 * len(a) if isinstance(a, tuple) and False else
-                  len(a) if isinstance(a, tuple) else
-                  2 if isinstance(a, complex) else 1 for a in args)
-    assert code.ptx.count(f".param ", code.ptx.index(code.entry)) >= nparams
+    # the flattened parameters of docs/CUDA.md
+    head = code.ptx[code.ptx.index(f".entry {code.entry}("):]
+    params = head[:head.index(")")].count(".param ")
+    assert params == sum(nflat(a) for a in args)
     assemble(code.ptx, f"sm_{cc[0]}{cc[1]}", tmp_path)
 
 
@@ -173,3 +180,66 @@ def test_cuda_in_njit_is_an_error():
     assert f.py_func  # the same function, run by CPython, says the same where it is used
     with pytest.raises(RuntimeError, match="inside a CUDA kernel"):
         f.py_func(1.0)
+
+
+@needs_ptxas
+def test_lineinfo_gives_loc(tmp_path):
+    c = next(c for c in K.CASES if c.name == "device_calls")
+    args = c.make(np.random.default_rng(3))
+    code = compile_kernel(c.kernel, K.typecodes(args), lineinfo=True)
+    import inspect
+    lines, first = inspect.getsourcelines(c.kernel)
+    call_line = first + next(k for k, l in enumerate(lines) if "smooth(x[i])" in l)
+    locs = [int(l.split()[2]) for l in code.ptx.splitlines() if l.strip().startswith(".loc")]
+    assert call_line in locs  # the kernel's own lines, as the file numbers them
+    lines, first = inspect.getsourcelines(K.smooth.py_func)
+    assert first + next(k for k, l in enumerate(lines) if "return clamp" in l) in locs  # inlined device function
+    assert 'cuda_kernels.py"' in code.ptx and ".debug_info" not in code.ptx
+    assemble(code.ptx, "sm_90", tmp_path)
+
+
+def test_debug_error_site_line():
+    code = compile_kernel(K.debug_raise, ["ad1C"], debug=True, opt=False)
+    line = K.debug_raise.__code__.co_firstlineno + 3  # raise ValueError("negative")
+    assert f"store i32 {line}, " in code.llvm_ir  # __hpcjit_error.line of that raise
+    assert "store i32 5, " in code.llvm_ir  # kind 5: ValueError (compiler.ERROR_KINDS)
+
+
+# every math.* function hpcjit supports on the CPU, in kernels through libdevice
+MATH1 = ["acos", "acosh", "asin", "asinh", "atan", "atanh", "ceil", "cos", "cosh", "degrees", "erf", "erfc",
+         "exp", "expm1", "fabs", "floor", "gamma", "lgamma", "log", "log10", "log1p", "log2", "radians", "sin",
+         "sinh", "sqrt", "tan", "tanh", "trunc", "isfinite", "isinf", "isnan"]
+MATH2 = ["atan2", "copysign", "hypot", "pow"]
+
+
+@pytest.fixture(scope="module")
+def math_module(tmp_path_factory):
+    d = tmp_path_factory.mktemp("mathk")
+    src = ["import math", "from hpcjit import cuda", ""]
+    for fn in MATH1:
+        src += [f"def k_{fn}(a, out):", "    i = cuda.grid(1)", "    if i < a.size:",
+                f"        out[i] = math.{fn}(a[i])", ""]
+    for fn in MATH2:
+        src += [f"def k_{fn}(a, out):", "    i = cuda.grid(1)", "    if i < a.size:",
+                f"        out[i] = math.{fn}(a[i], 0.5)", ""]
+    src += ["def k_frexp(a, out):", "    i = cuda.grid(1)", "    m, e = math.frexp(a[i])", "    out[i] = m + e", "",
+            "def k_modf(a, out):", "    i = cuda.grid(1)", "    f, w = math.modf(a[i])", "    out[i] = f + w", "",
+            "def k_ldexp(a, out):", "    i = cuda.grid(1)", "    out[i] = math.ldexp(a[i], 3)", "",
+            "def k_gcd(a, out):", "    i = cuda.grid(1)", "    out[i] = math.gcd(int(a[i]), 12)", ""]
+    (d / "cuda_mathk.py").write_text("\n".join(src))
+    sys.path.insert(0, str(d))
+    try:
+        import cuda_mathk
+    finally:
+        sys.path.remove(str(d))
+    return cuda_mathk
+
+
+@needs_ptxas
+@pytest.mark.parametrize("fn", MATH1 + MATH2 + ["frexp", "modf", "ldexp", "gcd"])
+def test_math_functions(fn, math_module, tmp_path):
+    import math
+    k = getattr(math_module, "k_" + fn)
+    for code in ("ad1C", "af1C"):
+        kc = compile_kernel(k, [code, code])
+        assemble(kc.ptx, "sm_90", tmp_path)
