@@ -273,3 +273,19 @@ def test_math_functions(fn, math_module, tmp_path):
     for code in ("ad1C", "af1C"):
         kc = compile_kernel(k, [code, code])
         assemble(kc.ptx, "sm_90", tmp_path)
+
+
+def test_atomic_minmax_semantics():
+    """Float atomic.max/min are Python's max(old, val) (a CAS loop: a stored NaN
+    stays, a NaN val changes nothing); nanmax/nanmin treat NaN as missing."""
+    c = next(c for c in K.CASES if c.name == "minmax_atomic_f32")
+    code = compile_kernel(c.kernel, ["af1C", "af1C"], opt=False)
+    assert "cmpxchg" in code.llvm_ir and "atomicrmw fmax" not in code.llvm_ir
+    c = next(c for c in K.CASES if c.name == "atomic_nanminmax")
+    code = compile_kernel(c.kernel, ["ad1C", "ad1C"], opt=False)
+    assert "atomicrmw fmax" in code.llvm_ir and "atomicrmw fmin" in code.llvm_ir
+    # the host's view of the same rule, on the reference values
+    old, vals = 1.0, [np.nan, 3.0, 2.0]
+    for v in vals:
+        old = max(old, v)
+    assert old == 3.0 and np.isnan(max(np.nan, 1.0))

@@ -154,6 +154,43 @@ static LLVMValueRef elem_ptr(Lower *L, Node *n) {
     return LLVMBuildGEP2(L->b, L->t_i8, data, &off, 1, "atomic.ptr");
 }
 
+/* atomic.max/min on floats: Python's max(old, val) / min(old, val), as
+ * Numba: a NaN already in memory stays, a NaN val changes nothing.  A
+ * compare-and-swap loop on the bits; returns the old value. */
+static LLVMValueRef float_minmax(Lower *L, LLVMValueRef p, LLVMValueRef val, bool max) {
+    LLVMTypeRef ft = LLVMTypeOf(val);
+    LLVMTypeRef it = ft == L->t_f32 ? L->t_i32 : L->t_i64;
+    LLVMValueRef first = LLVMBuildLoad2(L->b, ft, p, "old");
+    LLVMSetOrdering(first, LLVMAtomicOrderingMonotonic);
+    LLVMSetAlignment(first, ft == L->t_f32 ? 4 : 8);
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
+    LLVMBasicBlockRef head = lower_block(L, "amax.head"), swap = lower_block(L, "amax.swap");
+    LLVMBasicBlockRef done = lower_block(L, "amax.done");
+    LLVMBuildBr(L->b, head);
+    lower_at(L, head);
+    LLVMValueRef old = LLVMBuildPhi(L->b, ft, "old");
+    /* swap only when val is strictly better (old NaN: ordered compare is false) */
+    LLVMValueRef better = LLVMBuildFCmp(L->b, max ? LLVMRealOLT : LLVMRealOGT, old, val, "");
+    LLVMBuildCondBr(L->b, better, swap, done);
+    lower_at(L, swap);
+    LLVMValueRef x = LLVMBuildAtomicCmpXchg(L->b, p, LLVMBuildBitCast(L->b, old, it, ""),
+                                            LLVMBuildBitCast(L->b, val, it, ""), LLVMAtomicOrderingMonotonic,
+                                            LLVMAtomicOrderingMonotonic, 0);
+    LLVMValueRef seen = LLVMBuildBitCast(L->b, LLVMBuildExtractValue(L->b, x, 0, ""), ft, "seen");
+    LLVMValueRef ok = LLVMBuildExtractValue(L->b, x, 1, "");
+    LLVMBasicBlockRef swap_end = LLVMGetInsertBlock(L->b);
+    LLVMBuildCondBr(L->b, ok, done, head);
+    LLVMValueRef in_v[2] = {first, seen};
+    LLVMBasicBlockRef in_b[2] = {pre, swap_end};
+    LLVMAddIncoming(old, in_v, in_b, 2);
+    lower_at(L, done);
+    LLVMValueRef r = LLVMBuildPhi(L->b, ft, "prev");
+    LLVMValueRef out_v[2] = {old, old};
+    LLVMBasicBlockRef out_b[2] = {head, swap_end};
+    LLVMAddIncoming(r, out_v, out_b, 2);
+    return r;
+}
+
 static LLVMValueRef atomic_op(Lower *L, Node *n, BuiltinId id) {
     Type *dt = n->ty;
     bool flt = ty_is_float(dt), sgn = ty_is_signed(dt);
@@ -161,6 +198,8 @@ static LLVMValueRef atomic_op(Lower *L, Node *n, BuiltinId id) {
     LLVMValueRef v = arg_value(L, n, 2);
     if (!p || !v)
         return NULL;
+    if (flt && (id == BI_CUDA_ATOMIC_MAX || id == BI_CUDA_ATOMIC_MIN))
+        return float_minmax(L, p, v, id == BI_CUDA_ATOMIC_MAX);
     LLVMAtomicRMWBinOp op;
     switch (id) {
     case BI_CUDA_ATOMIC_ADD: op = flt ? LLVMAtomicRMWBinOpFAdd : LLVMAtomicRMWBinOpAdd; break;
@@ -171,7 +210,7 @@ static LLVMValueRef atomic_op(Lower *L, Node *n, BuiltinId id) {
     case BI_CUDA_ATOMIC_EXCH: op = LLVMAtomicRMWBinOpXchg; break;
     case BI_CUDA_ATOMIC_INC: op = LLVMAtomicRMWBinOpUIncWrap; break;
     case BI_CUDA_ATOMIC_DEC: op = LLVMAtomicRMWBinOpUDecWrap; break;
-    case BI_CUDA_ATOMIC_MAX: case BI_CUDA_ATOMIC_NANMAX:
+    case BI_CUDA_ATOMIC_MAX: case BI_CUDA_ATOMIC_NANMAX: /* floats: nanmax only (maxnum: NaN is missing) */
         op = flt ? LLVMAtomicRMWBinOpFMax : sgn ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax;
         break;
     case BI_CUDA_ATOMIC_MIN: case BI_CUDA_ATOMIC_NANMIN:
