@@ -227,8 +227,10 @@ int codegen_compile_ptx(LLVMModuleRef m, const HjCudaOptions *o, int opt_level, 
         goto done;
     internalize(m, keep);
 
-    char pipeline[32];
-    snprintf(pipeline, sizeof pipeline, "default<O%d>", level);
+    /* globaldce first: the unused part of libdevice (internal now) goes
+     * before the optimiser would spend time on it */
+    char pipeline[48];
+    snprintf(pipeline, sizeof pipeline, "globaldce,default<O%d>", level);
     LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
     LLVMPassBuilderOptionsSetLoopUnrolling(opts, level >= 2);
     LLVMErrorRef perr = LLVMRunPasses(m, pipeline, tm, opts);

@@ -205,13 +205,11 @@ LLVMValueRef lower_device_rt(Lower *L, const char *name, LLVMTypeRef ret, LLVMTy
         return NULL;
     }
     char nv[48];
-    const char *callee = name;
-    if (strncmp(name, "__nv_", 5) == 0)
-        callee = name;
-    else if (is_libm(name)) {
+    const char *callee = name; /* __nv_* (lower_intrinsic) as it is */
+    if (strncmp(name, "__nv_", 5) != 0 && is_libm(name)) {
         snprintf(nv, sizeof nv, "__nv_%s", name);
         callee = nv;
-    } else {
+    } else if (strncmp(name, "__nv_", 5) != 0) {
         const Node *at = L->at;
         const char *what = unsupported_what(name);
         if (at && at->kind == N_CALL && at->call_kind == CALL_BUILTIN)

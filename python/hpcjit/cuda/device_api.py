@@ -32,7 +32,7 @@ class Namespace(DeviceObject):
         self._members = {}
         for name in members:
             q = f"{qualname}.{name}"
-            self._members[name] = Intrinsic(q) if not name in ("x", "y", "z") else Register(q)
+            self._members[name] = Register(q) if name in ("x", "y", "z") else Intrinsic(q)
 
     def __getattr__(self, name):
         members = object.__getattribute__(self, "_members")
