@@ -91,7 +91,7 @@ UNSUPPORTED = {
     "numba.np.numpy_support": {"carray": "", "farray": "", "from_struct_dtype": ""},
     # numba.cuda is hpcjit.cuda (its compiler: compile_ptx, kernels' device
     # functions); what hpcjit.cuda lacks says so where it is used
-    "numba.cuda": {"*": "not in hpcjit.cuda yet"},
+    "numba.cuda": {"*": "not in hpcjit.cuda yet: CUDA kernels compile (compile_ptx), launching needs its driver layer"},
 }
 UNSUPPORTED["numba.core.extending"] = UNSUPPORTED["numba.extending"]
 UNSUPPORTED["numba.types"] = UNSUPPORTED["numba.core.types"]
