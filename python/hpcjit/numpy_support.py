@@ -3,7 +3,10 @@ import numpy as np
 
 from . import errors, types
 
-__all__ = ["from_dtype", "as_dtype"]
+__all__ = ["from_dtype", "as_dtype", "numpy_version"]
+
+# (major, minor) of the NumPy in use, as numba.np.numpy_support.numpy_version
+numpy_version = tuple(int(x) for x in np.__version__.split(".")[:2])
 
 
 def from_dtype(dtype):
