@@ -161,6 +161,9 @@ typedef enum CallKind {
                        function index (its handle); args are the inputs,
                        boxed; op_ty their tuple type; ty is the outputs'
                        tuple (lower_objmode.c) */
+    CALL_LLVMIR,    /* a portable @intrinsic (HJ_STUB_LLVMIR): cval.i is the
+                       stub's function index; args cast to its parameter
+                       types (lower_llvmir.c) */
 } CallKind;
 
 /* After inference, what an attribute access is. */

@@ -122,6 +122,39 @@ static int resolve(Inf *I, Node *at, Node *n, Node *self, int func) {
     return im->func;
 }
 
+/* A call of a portable @intrinsic's code (HJ_STUB_LLVMIR): the arguments
+ * are cast to the parameter types its typing function gave. */
+static Type *llvmir_call(Inf *I, Node *n, int impl) {
+    const HjFunction *hf = &I->c->req->funcs[impl];
+    if (n->keywords.len)
+        return TYPING(I, n, "@intrinsic %s takes positional arguments only", hf->name);
+    const char *p = hf->ret_typecode;
+    Type *ret = p ? ty_from_typecode(I->tc, &p) : NULL;
+    if (!ret || *p)
+        return UNSUP(I, n, "@intrinsic %s: bad return typecode", hf->name);
+    const char *q = hf->arg_typecodes ? hf->arg_typecodes : "";
+    int i = 0;
+    while (*q) {
+        Type *t = ty_from_typecode(I->tc, &q);
+        if (!t || (*q && *q != '\t'))
+            return UNSUP(I, n, "@intrinsic %s: bad parameter typecode", hf->name);
+        if (*q == '\t')
+            q++;
+        if (i >= n->args.len)
+            return TYPING(I, n, "@intrinsic %s: its signature takes more than the %d argument(s) "
+                          "given", hf->name, n->args.len);
+        if (!infer_coerce(I, (Node **)&VEC_AT(n->args, i), t, "an @intrinsic argument"))
+            return NULL;
+        i++;
+    }
+    if (i < n->args.len)
+        return TYPING(I, VEC_AT(n->args, i), "@intrinsic %s: its signature takes %d argument(s), "
+                      "%d given", hf->name, i, n->args.len);
+    n->call_kind = CALL_LLVMIR;
+    n->cval.i = impl;
+    return ret;
+}
+
 /* A call to stub `func`: an overload (through the implementation the
  * typing function chose) or an objmode block. */
 Type *infer_stub_call(Inf *I, Node *n, int func) {
@@ -172,6 +205,8 @@ Type *infer_stub_call(Inf *I, Node *n, int func) {
         return TY_UNK(I);
     if (impl < 0)
         return NULL;
+    if (I->c->req->funcs[impl].stub == HJ_STUB_LLVMIR)
+        return llvmir_call(I, n, impl);
     if (!self)
         return infer_func_call(I, n, impl);
     /* a method: the receiver becomes the first argument, on a copy of the

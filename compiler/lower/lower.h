@@ -180,6 +180,9 @@ LLVMValueRef lower_cmp(Lower *L, const Node *at, OpKind op, Type *t, LLVMValueRe
 
 /* ---- lower_builtin.c ---- */
 LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned);
+/* lower_llvmir.c: a call of a portable @intrinsic (CALL_LLVMIR): its LLVM
+ * IR text is parsed and linked into the module on the first call. */
+LLVMValueRef lower_llvmir_call(Lower *L, Node *n);
 /* lower_objmode.c: a `with objmode` block's call (CALL_PYCALL); whether
  * the compilation holds one; around a parallel loop, let the GIL go
  * (token NULL: nothing to do) and take it back */

@@ -799,6 +799,7 @@ static LLVMValueRef call_expr(Lower *L, Node *n, bool *owned) {
     case CALL_BUILTIN: return lower_builtin_call(L, n, owned);
     case CALL_EXC: return LLVMConstNull(lower_type(L, n->ty));
     case CALL_PYCALL: return lower_pycall(L, n, owned); /* lower_objmode.c */
+    case CALL_LLVMIR: *owned = false; return lower_llvmir_call(L, n); /* lower_llvmir.c */
     case CALL_DTYPE: {
         Node *e = n->args.len ? VEC_AT(n->args, 0) : NULL;
         if (!e)

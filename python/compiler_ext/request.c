@@ -211,7 +211,8 @@ static int options_from(HjOptions *o, PyObject *opts) {
 
 /* A stub's description (HjStubKind):
  *   ("overload", [(key, func, diag_kind, message or None), ...])
- *   ("pycall", handle, ret_typecode) */
+ *   ("pycall", handle, ret_typecode)
+ *   ("llvmir", ret_typecode, arg_typecodes): the source is LLVM IR text */
 static int stub_from(Arena *a, HjFunction *f, PyObject *d) {
     PyObject *seq = NULL;
     const char *kind = NULL;
@@ -227,6 +228,12 @@ static int stub_from(Arena *a, HjFunction *f, PyObject *d) {
         if (f->handle == -1 && PyErr_Occurred())
             return -1;
         return (f->ret_typecode = copy_str(a, PyTuple_GET_ITEM(d, 2), "stub typecode")) ? 0 : -1;
+    }
+    if (!strcmp(kind, "llvmir") && PyTuple_GET_SIZE(d) == 3) {
+        f->stub = HJ_STUB_LLVMIR;
+        if (!(f->ret_typecode = copy_str(a, PyTuple_GET_ITEM(d, 1), "stub typecode")))
+            return -1;
+        return (f->arg_typecodes = copy_str(a, PyTuple_GET_ITEM(d, 2), "stub typecodes")) ? 0 : -1;
     }
     if (strcmp(kind, "overload") != 0) {
         PyErr_Format(PyExc_ValueError, "hpcjit._compiler: unknown stub kind '%s'", kind);

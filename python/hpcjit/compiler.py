@@ -513,6 +513,12 @@ class _Gather:
         self.funcs.append(None)
         impls = []
         for key, (disp, kind, msg) in list(ov.impls.items()):
+            if isinstance(disp, _ir_impl_class()):  # a portable @intrinsic's code
+                fidx = len(self.funcs)
+                self.funcs.append((disp.name, disp.symbol, "<intrinsic>", disp.text, 1, 0, [], {},
+                                   ("llvmir", disp.ret_typecode, disp.arg_typecodes)))
+                impls.append((key, fidx, kind, msg))
+                continue
             impls.append((key, self.add(disp) if disp is not None else -1, kind, msg))
         self.funcs[idx] = (ov.name, ov.name, "<overload>", "", 1, 0, [], {}, ("overload", impls))
         return idx
@@ -567,6 +573,11 @@ class _Gather:
         self.funcs[idx] = (py_func.__name__, py_func.__qualname__, src.filename, src.source,
                            src.first_line, src.col_offset, env, opts)
         return idx
+
+
+def _ir_impl_class():
+    from .extending import IRImpl
+    return IRImpl
 
 
 def gather(disp):

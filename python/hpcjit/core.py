@@ -3,10 +3,28 @@ hpcjit.core.errors hpcjit.errors and hpcjit.core.config hpcjit.config (the
 same module objects), so that `from hpcjit.core import types` and
 `import hpcjit.core.types` work as they do for numba.core."""
 import sys
+import types as _pytypes
 
 from . import config, errors, types
 
 __path__ = []  # a package: its submodules are the aliases below
-for _name, _mod in (("types", types), ("errors", errors), ("config", config)):
+
+# numba.core.typing: signature(return_type, *args), as @intrinsic typing
+# functions build theirs
+typing = _pytypes.ModuleType(f"{__name__}.typing")
+typing.__doc__ = "numba.core.typing's signature()."
+
+
+def _signature(return_type, *args):
+    """signature(types.int64, types.int64, types.float64): the same as
+    types.int64(types.int64, types.float64)."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = tuple(args[0])
+    return types.Signature(return_type, args)
+
+
+typing.signature = _signature
+typing.Signature = types.Signature
+for _name, _mod in (("types", types), ("errors", errors), ("config", config), ("typing", typing)):
     sys.modules.setdefault(f"{__name__}.{_name}", _mod)
 del _name, _mod

@@ -14,9 +14,19 @@
 - overload_method(cls, "name") / overload_attribute(cls, "name"): `x.name(...)`
   / `x.name` on values of type class `cls` (types.Array, types.Integer,
   types.Float, ...) where hpcjit has no attribute of that name.
-- intrinsic: the typing part runs; the code generation (llvmlite IR
-  written against Numba's lowering context) cannot run on hpcjit's LLVM C
-  API, so a call raises UnsupportedError at the call site naming it.
+- intrinsic: the typing function runs at compile time and returns
+  (signature, codegen).  The portable part: a signature of numbers, bools
+  and None (void), and a codegen written with llvmlite.ir on the `builder`
+  and the `args` it is given, using of `context` only get_value_type,
+  get_data_type, get_constant, get_constant_generic, get_dummy_value and
+  cast between numbers.  hpcjit runs the codegen in Python on an llvmlite
+  function of the signature's types, and the module's text becomes a stub
+  (compiler.h HJ_STUB_LLVMIR) that the compiler parses, links into its
+  module and inlines (compiler/lower/lower_llvmir.c).  Not portable (a
+  located UnsupportedError at the call): arrays, tuples and other types in
+  the signature (their data model is Numba's), Numba's context services
+  (context.compile_internal, nrt, cgutils helpers that reach Numba's data
+  model, pyapi).
 
 How it reaches the compiler: each overload is a stub function in the
 compilation (compiler.h HJ_STUB_OVERLOAD) holding the resolutions made so
@@ -299,12 +309,7 @@ def resolve_need(ov, key):
                 continue
             use_key = key if literal else plain
             if ov.kind == "intrinsic":
-                sig = res[0] if isinstance(res, tuple) and res else res
-                ov.impls[use_key] = (None, _DIAG_UNSUPPORTED,
-                                     f"@intrinsic {ov.name}: its typing gives {sig}, but its code "
-                                     f"generation (llvmlite IR on Numba's lowering context) is not "
-                                     f"supported by hpcjit (LLVM C API); write the function with "
-                                     f"@register_jitable or @overload")
+                ov.impls[use_key] = _intrinsic_impl(ov.name, res)
                 return
             if isinstance(res, tuple) and len(res) == 2:  # (signature, implementation)
                 res = res[1]
@@ -327,6 +332,140 @@ def resolve_need(ov, key):
     if last_error:
         msg += f": {last_error}"
     ov.impls[plain] = (None, _DIAG_TYPING, msg)
+
+
+# ---- @intrinsic code generation (see the module's docstring) --------------------
+
+class IRImpl:
+    """A portable intrinsic's code for one signature: LLVM IR text defining
+    `symbol` (compiler.py makes it an HJ_STUB_LLVMIR function)."""
+
+    def __init__(self, name, symbol, text, ret_typecode, arg_typecodes):
+        self.name, self.symbol, self.text = name, symbol, text
+        self.ret_typecode, self.arg_typecodes = ret_typecode, arg_typecodes
+
+
+_IR_COUNT = [0]
+
+
+def _ir_type(t, name):
+    from llvmlite import ir
+    if isinstance(t, _types.Boolean):
+        return ir.IntType(1)
+    if isinstance(t, _types.Integer):
+        return ir.IntType(t.bitwidth)
+    if t == _types.float32:
+        return ir.FloatType()
+    if t == _types.float64:
+        return ir.DoubleType()
+    if isinstance(t, _types.NoneType):
+        return ir.VoidType()
+    raise errors.UnsupportedError(
+        f"@intrinsic {name}: type {t} in its signature is not portable to hpcjit (only numbers, "
+        f"bool and None: other types have Numba's data model)")
+
+
+class _CodegenContext:
+    """What an @intrinsic's codegen gets as `context` on hpcjit: the
+    portable part of Numba's lowering context."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def get_value_type(self, ty):
+        return _ir_type(ty, self._name)
+
+    get_data_type = get_value_type
+
+    def get_constant(self, ty, value):
+        from llvmlite import ir
+        lt = _ir_type(ty, self._name)
+        if isinstance(lt, ir.IntType):
+            value = int(value)
+        elif isinstance(lt, (ir.FloatType, ir.DoubleType)):
+            value = float(value)
+        return ir.Constant(lt, value)
+
+    def get_constant_generic(self, builder, ty, value):
+        return self.get_constant(ty, value)
+
+    def get_dummy_value(self):
+        from llvmlite import ir
+        return ir.Constant(ir.IntType(8).as_pointer(), None)
+
+    def cast(self, builder, val, fromty, toty):
+        from llvmlite import ir
+        a, b = _ir_type(fromty, self._name), _ir_type(toty, self._name)
+        if a == b:
+            return val
+        fa, fb = not isinstance(a, ir.IntType), not isinstance(b, ir.IntType)
+        signed = not isinstance(fromty, _types.Integer) or fromty.signed
+        if isinstance(toty, _types.Boolean):
+            zero = ir.Constant(a, 0)
+            return builder.fcmp_unordered("!=", val, zero) if fa else builder.icmp_unsigned("!=", val, zero)
+        if fa and fb:
+            return builder.fpext(val, b) if isinstance(b, ir.DoubleType) else builder.fptrunc(val, b)
+        if not fa and not fb:
+            if b.width > a.width:
+                return builder.sext(val, b) if signed and not isinstance(fromty, _types.Boolean) \
+                    else builder.zext(val, b)
+            return builder.trunc(val, b)
+        if fa:
+            return builder.fptosi(val, b) if toty.signed else builder.fptoui(val, b)
+        return builder.sitofp(val, b) if signed and not isinstance(fromty, _types.Boolean) \
+            else builder.uitofp(val, b)
+
+    def __getattr__(self, attr):
+        raise errors.UnsupportedError(
+            f"@intrinsic {self._name}: its codegen uses context.{attr}, which is Numba's lowering "
+            f"context and not portable to hpcjit (see hpcjit.extending)")
+
+
+def _intrinsic_impl(name, res):
+    """impls entry for an intrinsic's typing result (signature, codegen):
+    (IRImpl, 0, None), or (None, diag kind, message)."""
+    if not (isinstance(res, tuple) and len(res) == 2 and callable(res[1])):
+        return (None, _DIAG_TYPING, f"@intrinsic {name}: the typing function must return "
+                                    f"(signature, codegen), not {res!r}")
+    sig, codegen = res
+    if not isinstance(sig, _types.Signature):
+        return (None, _DIAG_TYPING, f"@intrinsic {name}: the typing function returned {sig!r}, "
+                                    f"not a signature")
+    try:
+        from llvmlite import ir
+    except ImportError:
+        return (None, _DIAG_UNSUPPORTED, f"@intrinsic {name}: its codegen needs llvmlite, which "
+                                         f"is not installed")
+    ret = sig.return_type if sig.return_type is not None else _types.none
+    try:
+        argtys = [_ir_type(a, name) for a in sig.args]
+        if any(isinstance(a, ir.VoidType) for a in argtys):
+            raise errors.UnsupportedError(f"@intrinsic {name}: None as a parameter type")
+        retty = _ir_type(ret, name)
+        _IR_COUNT[0] += 1
+        symbol = f"hpcjit.intrinsic.{name}.{_IR_COUNT[0]}"
+        mod = ir.Module(name=symbol)
+        fn = ir.Function(mod, ir.FunctionType(retty, argtys), name=symbol)
+        builder = ir.IRBuilder(fn.append_basic_block("entry"))
+        value = codegen(_CodegenContext(name), builder, sig, list(fn.args))
+        if not builder.block.is_terminated:
+            if isinstance(retty, ir.VoidType):
+                builder.ret_void()
+            else:
+                if value is None or getattr(value, "type", None) != retty:
+                    raise errors.UnsupportedError(
+                        f"@intrinsic {name}: its codegen returned {value!r}, not a value of "
+                        f"LLVM type {retty} ({ret})")
+                builder.ret(value)
+        text = "\n".join(line for line in str(mod).splitlines()
+                         if not line.startswith(("target triple", "target datalayout")))
+    except errors.HpcjitError as e:
+        return (None, _DIAG_UNSUPPORTED, str(e))
+    except Exception as e:  # the codegen's own error, or llvmlite's
+        return (None, _DIAG_UNSUPPORTED, f"@intrinsic {name}: its codegen raised "
+                                         f"{type(e).__name__}: {e}")
+    impl = IRImpl(name, symbol, text, ret.typecode, "\t".join(a.typecode for a in sig.args))
+    return (impl, 0, None)
 
 
 # ---- objmode ---------------------------------------------------------------------

@@ -42,6 +42,7 @@ MODULES = {
     "numba.core.types": "hpcjit.types",
     "numba.types": "hpcjit.types",
     "numba.core.errors": "hpcjit.errors",
+    "numba.core.typing": "hpcjit.core.typing",
     "numba.errors": "hpcjit.errors",
     "numba.core.config": "hpcjit.config",
     "numba.config": "hpcjit.config",
@@ -100,7 +101,7 @@ UNSUPPORTED["numba.types"] = UNSUPPORTED["numba.core.types"]
 # the names above, numba.typed.typedlist...) gives an alias module with no
 # hpcjit counterpart, whose public names are all stand-ins
 KNOWN_MODULES = ("numba.typed.typedlist", "numba.typed.typeddict", "numba.experimental.structref",
-                 "numba.experimental.jitclass", "numba.core.typing", "numba.core.imputils",
+                 "numba.experimental.jitclass", "numba.core.imputils",
                  "numba.core.cgutils", "numba.core.registry", "numba.core.dispatcher",
                  "numba.core.decorators", "numba.np.ufunc", "numba.np.arraymath",
                  "numba.misc", "numba.stencils", "numba.parfors", "numba.pycc",

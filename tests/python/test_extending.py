@@ -290,9 +290,110 @@ def use_intrinsic(x):
     return _add_one(x)
 
 
-@pytest.mark.numba_skip("hpcjit cannot run llvmlite codegen: checks its located error")
-def test_intrinsic_codegen_is_a_located_unsupported_error():
+# An intrinsic cannot run in the interpreter (in Numba neither), so py_func
+# cannot check these: each is compared with the same computation written in
+# Python, and under the suite's Numba mode the same code runs on Numba.
+
+def test_intrinsic_llvmlite_codegen():
+    for x in (3, -7, 2**40):
+        assert use_intrinsic(x) == x + 1
+
+
+@intrinsic
+def _fma_like(typingctx, x, y, z):
+    if not all(isinstance(t, (types.Float, types.Integer)) for t in (x, y, z)):
+        return None
+    sig = types.float64(types.float64, types.float64, types.float64)
+
+    def codegen(context, builder, signature, args):
+        a, b, c = args
+        return builder.fadd(builder.fmul(a, b), c)
+    return sig, codegen
+
+
+@intrinsic
+def _popcount(typingctx, x):
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        from llvmlite import ir
+        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64)])
+        fn = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)], fnty)
+        return builder.call(fn, [args[0]])
+    return sig, codegen
+
+
+@intrinsic
+def _is_positive(typingctx, x):
+    sig = types.boolean(types.float64)
+
+    def codegen(context, builder, signature, args):
+        return builder.fcmp_ordered(">", args[0], context.get_constant(types.float64, 0.0))
+    return sig, codegen
+
+
+@njit
+def intrinsic_loop(a):
+    s = 0.0
+    bits = 0
+    for i in range(a.shape[0]):
+        if _is_positive(a[i]):
+            s = _fma_like(a[i], 2, s)   # int 2 converted as the signature says
+            bits += _popcount(i)
+    return s, bits
+
+
+def test_intrinsic_in_a_loop_with_llvm_intrinsics_and_casts():
+    a = np.array([1.5, -2.0, 3.25, 0.0, 7.0, float("nan")])
+    s, bits = 0.0, 0
+    for i, v in enumerate(a):
+        if v > 0:
+            s, bits = v * 2 + s, bits + bin(i).count("1")
+    assert intrinsic_loop(a) == (s, bits)
+
+
+@intrinsic
+def _array_intrinsic(typingctx, a):
+    sig = types.float64(a)
+
+    def codegen(context, builder, signature, args):
+        return context.get_constant(types.float64, 0.0)
+    return sig, codegen
+
+
+@njit
+def use_array_intrinsic(a):
+    return _array_intrinsic(a)
+
+
+@pytest.mark.numba_skip("hpcjit's limit: an array in an intrinsic's signature is not portable")
+def test_intrinsic_with_array_is_a_located_unsupported_error():
     with pytest.raises(errors.UnsupportedError) as ei:
-        use_intrinsic(3)
+        use_array_intrinsic(np.zeros(3))
     msg = str(ei.value)
-    assert "@intrinsic _add_one" in msg and "int64" in msg and "test_extending.py" in msg
+    assert "@intrinsic _array_intrinsic" in msg and "not portable" in msg
+    assert "test_extending.py" in msg and "^" in msg
+
+
+@intrinsic
+def _uses_numba_context(typingctx, x):
+    sig = types.float64(types.float64)
+
+    def codegen(context, builder, signature, args):
+        return context.compile_internal(builder, lambda v: v, signature, args)
+    return sig, codegen
+
+
+@njit
+def use_numba_context(x):
+    return _uses_numba_context(x)
+
+
+@pytest.mark.numba_skip("hpcjit's limit: Numba's lowering context services are not portable")
+def test_intrinsic_with_numba_context_service_is_located():
+    with pytest.raises(errors.UnsupportedError) as ei:
+        use_numba_context(1.0)
+    msg = str(ei.value)
+    assert "context.compile_internal" in msg and "test_extending.py" in msg

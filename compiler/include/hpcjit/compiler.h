@@ -92,6 +92,9 @@ typedef enum HjStubKind {
     HJ_STUB_OVERLOAD, /* hpcjit.extending.overload/overload_method/overload_attribute
                          (and @intrinsic): impls, nimpls                        */
     HJ_STUB_PYCALL,   /* an objmode block: handle, ret_typecode                 */
+    HJ_STUB_LLVMIR,   /* a portable @intrinsic's code: source is LLVM IR text
+                         defining the function qualname; ret_typecode,
+                         arg_typecodes (infer_extend.c, lower_llvmir.c)        */
 } HjStubKind;
 
 /* One resolution of an overload stub for one argument key (see
@@ -120,7 +123,9 @@ typedef struct HjFunction {
     const HjStubImpl *impls; /* HJ_STUB_OVERLOAD: the resolutions so far   */
     int nimpls;
     int64_t handle;            /* HJ_STUB_PYCALL: the block's number (hpcjit.extending) */
-    const char *ret_typecode;  /* HJ_STUB_PYCALL: the outputs, a tuple typecode */
+    const char *ret_typecode;  /* HJ_STUB_PYCALL: the outputs, a tuple typecode;
+                                  HJ_STUB_LLVMIR: the return typecode         */
+    const char *arg_typecodes; /* HJ_STUB_LLVMIR: the parameters' typecodes, '\t'-joined */
 } HjFunction;
 
 /* The target machine of a compilation. */
