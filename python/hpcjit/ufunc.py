@@ -17,9 +17,35 @@ ZeroDivisionError); an exception the function raises itself propagates
 from the ufunc call.  From `@njit` code a vectorized function is
 called as its scalar kernel.
 """
+import re
+
 import numpy as np
 
 from . import errors
+
+
+def _at_def(func, msg):
+    """msg located at func's `def` (file:line:col, the line, a caret), the
+    compiler's format: a signature or layout that does not fit the function
+    is reported where the function is."""
+    import linecache
+    code = getattr(func, "__code__", None)
+    if code is None:
+        return msg
+    fname, line = code.co_filename, code.co_firstlineno
+    for k in range(line, line + 50):  # past the decorators
+        text = linecache.getline(fname, k)
+        if not text:
+            break
+        if re.match(r"\s*(async\s+)?def\s", text):
+            line = k
+            break
+    text = linecache.getline(fname, line).rstrip("\n")
+    col = len(text) - len(text.lstrip()) + 1
+    out = f"{fname}:{line}:{col}: error: {msg}"
+    if text:
+        out += f"\n    {text}\n    {' ' * (col - 1)}^"
+    return out
 
 # typecode (abi.h) <-> NumPy scalar type
 _CODE_TYPES = {"?": np.bool_, "b": np.int8, "h": np.int16, "i": np.int32, "l": np.int64,
@@ -216,12 +242,12 @@ def vectorize(ftylist_or_function=(), identity=None, target="cpu", **options):
         for sig in sigs:
             ret, args = _signature_codes(sig)
             if nin is not None and len(args) != nin:
-                raise TypeError(f"vectorize(): signature {sig!r} has {len(args)} arguments, "
-                                f"the others {nin}")
+                raise TypeError(_at_def(func, f"vectorize(): signature {sig!r} has {len(args)} arguments, "
+                                f"the others {nin}"))
             nin = len(args)
             if nin != func.__code__.co_argcount:
-                raise TypeError(f"vectorize(): signature {sig!r} has {nin} arguments, "
-                                f"{func.__name__}() takes {func.__code__.co_argcount}")
+                raise TypeError(_at_def(func, f"vectorize(): signature {sig!r} has {nin} arguments, "
+                                f"{func.__name__}() takes {func.__code__.co_argcount}"))
             k.compile(args, ret)
         uf = k.make(identity)
         SCALAR_KERNELS[id(uf)] = (uf, k.disp)
@@ -287,42 +313,42 @@ def guvectorize(ftylist, signature, identity=None, target="cpu", writable_args=(
         disp = njit(**opts)(func)
         nparams = func.__code__.co_argcount
         if nparams != nin + nout:
-            raise TypeError(f"guvectorize(): layout {signature!r} has {nin + nout} arguments, "
-                            f"{func.__name__}() takes {nparams}")
+            raise TypeError(_at_def(func, f"guvectorize(): layout {signature!r} has {nin + nout} arguments, "
+                            f"{func.__name__}() takes {nparams}"))
         loops = []
         argdims = None
         for sig in sigs:
             ret, args = _signature_codes(sig)
             if ret not in (None, "n"):
-                raise errors.TypingError(f"guvectorize(): signature {sig!r} must return void")
+                raise errors.TypingError(_at_def(func, f"guvectorize(): signature {sig!r} must return void"))
             if len(args) != nin + nout:
-                raise TypeError(f"guvectorize(): signature {sig!r} has {len(args)} arguments, "
-                                f"the layout {signature!r} {nin + nout}")
+                raise TypeError(_at_def(func, f"guvectorize(): signature {sig!r} has {len(args)} arguments, "
+                                f"the layout {signature!r} {nin + nout}"))
             dims, nums = [], []
             for k, (code, names) in enumerate(zip(args, ins + outs)):
                 is_array = code[:1] in ("a", "r")
                 if is_array:
                     nd = int(ord(code[2]) - ord("0"))
                     if names and nd != len(names):
-                        raise errors.TypingError(
+                        raise errors.TypingError(_at_def(func, 
                             f"guvectorize(): argument {k} of {sig!r} has {nd} dimensions, the layout "
-                            f"{signature!r} gives it {len(names)}")
+                            f"{signature!r} gives it {len(names)}"))
                     if not names and nd != 1:
-                        raise errors.TypingError(
+                        raise errors.TypingError(_at_def(func, 
                             f"guvectorize(): argument {k} of {sig!r} has layout '()': declare it as a "
-                            "scalar (input) or a 1-d array (output)")
+                            "scalar (input) or a 1-d array (output)"))
                     dims.append(tuple(order.index(n) for n in names) if names else (-1,))
                     nums.append(_typenum(code[1]))
                 else:
                     if names:
-                        raise errors.TypingError(
+                        raise errors.TypingError(_at_def(func, 
                             f"guvectorize(): argument {k} of {sig!r} is a scalar, the layout "
-                            f"{signature!r} gives it dimensions {names}")
+                            f"{signature!r} gives it dimensions {names}"))
                     if k >= nin:
-                        raise errors.TypingError(f"guvectorize(): output argument {k} of {sig!r} "
-                                                 "must be an array")
+                        raise errors.TypingError(_at_def(func, f"guvectorize(): output argument {k} of {sig!r} "
+                                                 "must be an array"))
                     if code not in _CODE_TYPES:
-                        raise errors.TypingError(f"guvectorize(): unsupported argument type {code!r}")
+                        raise errors.TypingError(_at_def(func, f"guvectorize(): unsupported argument type {code!r}"))
                     dims.append(())
                     nums.append(_typenum(code))
             # views are passed with any layout
@@ -367,8 +393,8 @@ class CFunc:
         if ret is None:
             raise TypeError(f"cfunc(): signature {sig!r} needs a return type (e.g. 'float64(float64)')")
         if len(args) != func.__code__.co_argcount:
-            raise TypeError(f"cfunc(): signature {sig!r} has {len(args)} arguments, "
-                            f"{func.__name__}() takes {func.__code__.co_argcount}")
+            raise TypeError(_at_def(func, f"cfunc(): signature {sig!r} has {len(args)} arguments, "
+                            f"{func.__name__}() takes {func.__code__.co_argcount}"))
         ctys = [_ctype(c) for c in args]
         self._ret, self._args = ret, tuple(args)
         res = compiler.compile_funcs(self._disp, list(args), ret, False, False, False, True)

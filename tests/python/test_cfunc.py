@@ -62,7 +62,27 @@ def test_exception_is_reported_and_returns_zero(capfd):
 
 @pytest.mark.numba_skip(reason="hpcjit's messages")
 def test_bad_signatures():
-    with pytest.raises(TypeError, match="takes 1"):
+    with pytest.raises(TypeError, match="takes 1") as ei:
         hpcjit.cfunc("float64(float64, float64)")(gauss)
+    msg = str(ei.value)
+    assert "test_cfunc.py:" in msg and "error: cfunc()" in msg and "def gauss(" in msg and "^" in msg
     with pytest.raises(hpcjit.TypingError):
         hpcjit.cfunc("float64(float64[:])")(gauss)
+
+
+@pytest.mark.numba_skip(reason="hpcjit's message (Numba raises a ValueError without a location)")
+def test_called_with_wrong_arity_is_located():
+    c = hpcjit.cfunc("float64(float64)")(gauss)
+
+    @hpcjit.njit
+    def use(x):
+        return c(x, x)
+
+    with pytest.raises(hpcjit.TypingError) as ei:
+        use(1.0)
+    msg = str(ei.value)
+    assert "test_cfunc.py:" in msg and "return c(x, x)" in msg and "^" in msg
+    # through ctypes: ctypes' own TypeError, as in Numba
+    with pytest.raises(TypeError, match="takes at least 1 argument"):
+        c.ctypes()
+    assert c.ctypes(0.5) == gauss(0.5)

@@ -4,6 +4,8 @@ reduce/accumulate/outer/at), exceptions, calls from @njit code.  Every
 result is compared with the Python function applied element by element."""
 import math
 
+import re
+
 import numpy as np
 import pytest
 
@@ -141,8 +143,11 @@ def test_called_from_njit():
 
 @pytest.mark.numba_skip(reason="hpcjit's messages")
 def test_bad_uses():
-    with pytest.raises(TypeError, match="has 1 arguments"):
+    with pytest.raises(TypeError, match="has 1 arguments") as ei:
         hpcjit.vectorize(["float64(float64)"])(rel_diff)
+    # located at the function's def, with the line and a caret
+    assert re.search(r"test_vectorize\.py:\d+:\d+: error: vectorize\(\)", str(ei.value))
+    assert "def rel_diff(x, y):" in str(ei.value) and "^" in str(ei.value)
     with pytest.raises(hpcjit.UnsupportedError, match="CUDA"):
         hpcjit.vectorize(["float64(float64)"], target="cuda")(clipped_exp)
     with pytest.raises(hpcjit.TypingError):
@@ -233,9 +238,14 @@ def test_guvectorize_reduction_output(target):
 
 @pytest.mark.numba_skip(reason="hpcjit's messages")
 def test_guvectorize_bad_uses():
-    with pytest.raises(TypeError, match="takes 2"):
+    with pytest.raises(TypeError, match="takes 2") as ei:
         hpcjit.guvectorize(["void(float64[:], float64, float64[:])"], "(n),()->(n)")(row_sum)
-    with pytest.raises(hpcjit.TypingError, match="dimensions"):
+    assert re.search(r"test_vectorize\.py:\d+:\d+: error: guvectorize\(\)", str(ei.value))
+    with pytest.raises(hpcjit.TypingError, match="dimensions") as ei:
         hpcjit.guvectorize(["void(float64[:,:], float64[:])"], "(n)->()")(row_sum)
+    assert re.search(r"test_vectorize\.py:\d+:\d+: error: guvectorize\(\): argument 0", str(ei.value))
+    with pytest.raises(TypeError, match="the layout") as ei:
+        hpcjit.guvectorize(["void(float64[:])"], "(n)->()")(row_sum)
+    assert "def row_sum(" in str(ei.value)
     with pytest.raises(ValueError, match="layout"):
         hpcjit.guvectorize(["void(float64[:], float64[:])"], "(n)()")(row_sum)
