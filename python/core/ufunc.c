@@ -314,15 +314,17 @@ static void gu_block_free(PyObject *cap) {
         gu_free_block(b);
 }
 
-/* make_gufunc(name, doc, signature, nin, nout, argdims, loops, parallel):
+/* make_gufunc(name, doc, signature, nin, nout, argdims, loops, parallel[, writable]):
  * argdims: per argument a tuple of core dimension indices (NumPy's order);
- * loops: [(type numbers nin+nout, entry address), ...]. */
+ * loops: [(type numbers nin+nout, entry address), ...]; writable: the
+ * input indices the kernel may write (writable_args): NumPy copies a cast
+ * operand back after the call. */
 static PyObject *core_make_gufunc(PyObject *mod, PyObject *args) {
     const char *name = NULL, *doc = NULL, *sig = NULL;
     int nin = 0, nout = 0, parallel = 0;
-    PyObject *argdims = NULL, *loops = NULL, *cap = NULL, *uf = NULL;
-    if (!PyArg_ParseTuple(args, "sssiiO!O!p:make_gufunc", &name, &doc, &sig, &nin, &nout, &PyList_Type,
-                          &argdims, &PyList_Type, &loops, &parallel))
+    PyObject *argdims = NULL, *loops = NULL, *cap = NULL, *uf = NULL, *writable = NULL;
+    if (!PyArg_ParseTuple(args, "sssiiO!O!p|O!:make_gufunc", &name, &doc, &sig, &nin, &nout, &PyList_Type,
+                          &argdims, &PyList_Type, &loops, &parallel, &PyList_Type, &writable))
         return NULL;
     if (!umath_ready) {
 #if NPY_ABI_VERSION >= 0x02000000
@@ -411,6 +413,16 @@ static PyObject *core_make_gufunc(PyObject *mod, PyObject *args) {
     if (!uf)
         goto error;
     ((PyUFuncObject *)uf)->obj = cap;
+    for (Py_ssize_t i = 0; writable && i < PyList_GET_SIZE(writable); i++) {
+        long k = PyLong_AsLong(PyList_GET_ITEM(writable, i));
+        if (k < 0 || k >= nin || !((PyUFuncObject *)uf)->op_flags) {
+            Py_DECREF(uf);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "make_gufunc: bad writable argument index");
+            return NULL;
+        }
+        ((PyUFuncObject *)uf)->op_flags[k] = NPY_ITER_READWRITE | NPY_ITER_UPDATEIFCOPY;
+    }
     return uf;
 error:
     Py_XDECREF(cap);

@@ -154,6 +154,8 @@ class DUFunc:
     # ---- the current ufunc, grown on demand
     def _ensure(self, codes):
         codes = tuple(codes)
+        if self._ufunc is not None and self._castable(codes):
+            return self._ufunc
         if not any(args == codes for args, _, _ in self._kernel.loops):
             if self._kernel.loops and len(self._kernel.loops[0][0]) != len(codes):
                 raise TypeError(f"{self.__name__}() takes {len(self._kernel.loops[0][0])} arguments, "
@@ -161,6 +163,17 @@ class DUFunc:
             self._kernel.compile(codes)
             self._ufunc = self._kernel.make(self._identity)
         return self._ufunc
+
+    def _castable(self, codes):
+        """Whether NumPy's loop selection finds a loop of the current ufunc
+        for these input types (safe casting): then, as in Numba, no new
+        loop is compiled (f(1, 2.0) after f(1.0, 2.0) uses 'dd->d')."""
+        for args, _, _ in self._kernel.loops:
+            if len(args) == len(codes) and all(
+                    c in _CODE_TYPES and np.can_cast(_CODE_TYPES[c], _CODE_TYPES[a], "safe")
+                    for c, a in zip(codes, args)):
+                return True
+        return False
 
     @property
     def ufunc(self):
@@ -287,13 +300,91 @@ def _parse_layout(layout):
     return args(lhs), args(rhs)
 
 
-def guvectorize(ftylist, signature, identity=None, target="cpu", writable_args=(), **options):
+class GUFunc:
+    """A generalized ufunc that compiles a loop per new combination of
+    argument types (guvectorize with a layout and no signatures, as Numba's
+    dynamic gufuncs): every argument, outputs included, is given at the
+    call, and the kernel's signature is made from their types."""
+
+    def __init__(self, func, layout, identity=None, target="cpu", writable_args=(), **options):
+        _check_target(target)
+        self._ins, self._outs = _parse_layout(layout)
+        self._layout = layout
+        self._func = func
+        self._opts = dict(options, identity=identity, target=target, writable_args=writable_args)
+        self._loops = {}  # argument typecodes -> np.ufunc
+        self.__name__ = func.__name__
+        self.__doc__ = func.__doc__
+        self.__wrapped__ = func
+        n = len(self._ins) + len(self._outs)
+        if func.__code__.co_argcount != n:
+            raise TypeError(_at_def(func, f"guvectorize(): layout {layout!r} has {n} arguments, "
+                                          f"{func.__name__}() takes {func.__code__.co_argcount}"))
+
+    @property
+    def py_func(self):
+        return self._func
+
+    @property
+    def nin(self):
+        return len(self._ins)
+
+    @property
+    def nout(self):
+        return len(self._outs)
+
+    @property
+    def nargs(self):
+        return self.nin + self.nout
+
+    @property
+    def signature(self):
+        return self._layout.replace(" ", "")
+
+    @property
+    def ntypes(self):
+        return len(self._loops)
+
+    @property
+    def types(self):
+        return [t for uf in self._loops.values() for t in uf.types]
+
+    def _sig(self, args):
+        parts = []
+        for k, (a, names) in enumerate(zip(args, self._ins + self._outs)):
+            code = _value_code(a)
+            name = "boolean" if code == "?" else np.dtype(_CODE_TYPES[code]).name
+            if names or k >= self.nin:  # core dimensions, or a "()" output (1 element)
+                parts.append(f"{name}[{', '.join(':' * max(1, len(names)))}]")
+            else:
+                parts.append(name)
+        return f"void({', '.join(parts)})"
+
+    def __call__(self, *args, **kwargs):
+        if len(args) != self.nargs:
+            raise TypeError(f"{self.__name__}(): a dynamic gufunc (guvectorize without signatures) "
+                            f"takes all its {self.nargs} arguments, outputs included; got {len(args)}")
+        codes = tuple(_value_code(a) for a in args)
+        uf = self._loops.get(codes)
+        if uf is None:
+            uf = guvectorize([self._sig(args)], self._layout, **self._opts)(self._func)
+            self._loops[codes] = uf
+        return uf(*args, **kwargs)
+
+
+def guvectorize(ftylist, signature=None, identity=None, target="cpu", writable_args=(), **options):
     """Numba's @guvectorize(signatures, layout, target="cpu"|"parallel"):
     a generalized NumPy ufunc whose kernel takes its inputs and then its
     outputs as arguments (arrays for core dimensions, scalars for "()"
-    inputs; a "()" output is a 1-element array) and returns nothing."""
+    inputs; a "()" output is a 1-element array) and returns nothing.
+    @guvectorize(layout) alone makes a GUFunc (compiled per argument types)."""
     from . import njit
 
+    if signature is None:
+        if isinstance(ftylist, str) and "->" in ftylist:
+            return lambda func: GUFunc(func, ftylist, identity=identity, target=target,
+                                       writable_args=writable_args, **options)
+        raise TypeError("guvectorize() needs a layout: guvectorize(signatures, '(n)->(n)')")
     _check_target(target)
     sigs = [ftylist] if isinstance(ftylist, str) or not isinstance(ftylist, (list, tuple)) else ftylist
     if not sigs:
@@ -356,8 +447,16 @@ def guvectorize(ftylist, signature, identity=None, target="cpu", writable_args=(
             res = compiler.compile_funcs(disp, list(args), None, False, False, False)
             loops.append((tuple(nums), res["address"]))
             argdims = dims
+        params = func.__code__.co_varnames[:nparams]
+        writable = []
+        for w in writable_args:
+            k = params.index(w) if isinstance(w, str) and w in params else w
+            if not isinstance(k, int) or not 0 <= k < nin:
+                raise ValueError(_at_def(func, f"guvectorize(): writable_args names {w!r}, which is "
+                                               f"not an input of {func.__name__}()"))
+            writable.append(k)
         return _core.make_gufunc(func.__name__, func.__doc__ or "", signature.replace(" ", ""), nin, nout,
-                                 argdims, loops, target == "parallel")
+                                 argdims, loops, target == "parallel", writable)
 
     return wrap
 

@@ -249,3 +249,57 @@ def test_guvectorize_bad_uses():
     assert "def row_sum(" in str(ei.value)
     with pytest.raises(ValueError, match="layout"):
         hpcjit.guvectorize(["void(float64[:], float64[:])"], "(n)()")(row_sum)
+
+
+def mul(x, y):
+    return x * y
+
+
+def test_dynamic_reuses_a_loop_numpy_can_cast_to():
+    # Numba's documented DUFunc: f(1, 2.0) after f(1.0, 2.0) uses 'dd->d'
+    uf = hpcjit.vectorize(mul)
+    assert uf(3, 4) == mul(3, 4)
+    assert uf.types == ["ll->l"]
+    assert uf(1.0, 2.5) == mul(1.0, 2.5)
+    assert uf(1, 2.5) == mul(1, 2.5)
+    assert uf.types == ["ll->l", "dd->d"]
+    g = hpcjit.vectorize(rel_diff)
+    assert g(2.0, 3.0) == rel_diff(2.0, 3.0)
+    assert g(2, 3) == rel_diff(2.0, 3.0)
+    assert g.types == ["dd->d"]
+
+
+def test_guvectorize_dynamic_layout_only():
+    # @guvectorize(layout): a loop compiled per argument types, outputs given
+    gu = hpcjit.guvectorize("(n),()->(n)")(add_scalar)
+    x = np.arange(5)
+    res = np.zeros_like(x)
+    gu(x, 10, res)
+    np.testing.assert_array_equal(res, py_gufunc(add_scalar, (x[None], np.array([10])), (1, 5), np.int64)[0])
+    assert gu.types == ["ll->l"]
+    xf = np.arange(10.0).reshape(2, 5)
+    resf = np.zeros_like(xf)
+    gu(xf, 2.2, resf)
+    np.testing.assert_array_equal(resf, py_gufunc(add_scalar, (xf, np.array([2.2, 2.2])), (2, 5), np.float64))
+    assert gu.types == ["ll->l", "dd->d"]
+    with pytest.raises(TypeError):  # the outputs must be given (Numba: the same class)
+        gu(xf, 2.2)
+
+
+def overwrite(invals, outvals):
+    invals[0] = 6.5
+    outvals[0] = 4.2
+
+
+def test_guvectorize_writable_args():
+    sig = ["void(float64[:], float64[:])"]
+    plain = hpcjit.guvectorize(sig, "()->()")(overwrite)
+    inv = np.zeros((3, 3))
+    np.testing.assert_array_equal(plain(inv), np.full((3, 3), 4.2))
+    np.testing.assert_array_equal(inv, np.full((3, 3), 6.5))   # same dtype: written in place
+    inv32 = np.zeros((3, 3), dtype=np.float32)
+    plain(inv32)
+    np.testing.assert_array_equal(inv32, 0.0)                  # a cast copy was written
+    writable = hpcjit.guvectorize(sig, "()->()", writable_args=("invals",))(overwrite)
+    writable(inv32)
+    np.testing.assert_array_equal(inv32, np.full((3, 3), 6.5, dtype=np.float32))  # copied back
