@@ -1806,6 +1806,10 @@ static bool stmt(Inf *I, Node *n) {
             n->a->ty = infer_ty(I, TY_STRING); /* docstring */
             return true;
         }
+        if (n->a->kind == N_CONST && n->a->cval.kind == CVAL_ELLIPSIS) {
+            n->a->ty = infer_ty(I, TY_NONE); /* a body of `...`: nothing to do */
+            return true;
+        }
         if (infer_ae_ufunc_out_stmt(I, n)) /* np.add(a, b, out): now out[...] = np.add(a, b) */
             return stmt(I, n);
         return infer_expr(I, &n->a) != NULL;

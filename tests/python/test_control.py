@@ -565,3 +565,17 @@ def ndindex_forms(n, m):
 @pytest.mark.parametrize("n,m", [(3, 2), (0, 4), (2, 0), (-1, 2)])
 def test_ndindex_forms_and_negative_dims(n, m):
     check(ndindex_forms, n, m)
+
+
+@njit
+def ellipsis_body(x):
+    """A docstring, then `...` statements (a body left to fill in)."""
+    ...
+    if x > 0:
+        ...
+    return x * 2
+
+
+def test_ellipsis_statement_is_a_no_op():
+    check(ellipsis_body, 3)
+    check(ellipsis_body, -1.5)
