@@ -155,7 +155,8 @@ class List(_core._TypedList, MutableSequence):
         return self
 
     def __str__(self):
-        return "[" + ", ".join(repr(v) for v in self) + "]"
+        # Numba's: str() of each item ([x, y] for str items, arrays as NumPy prints them)
+        return "[" + ", ".join(str(v) for v in self) + "]"
 
     def __repr__(self):
         tc = self._item_typecode
@@ -254,7 +255,8 @@ class Dict(_core._TypedDict, MutableMapping):
     __hash__ = None
 
     def __str__(self):
-        return "{" + ", ".join(f"{k!r}: {v!r}" for k, v in self._entries(2)) + "}"
+        # Numba's: str() of keys and values ({a: [0. 1.]})
+        return "{" + ", ".join(f"{k}: {v}" for k, v in self._entries(2)) + "}"
 
     def __repr__(self):
         tcs = self._typecodes

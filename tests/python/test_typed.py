@@ -474,3 +474,16 @@ def test_str_items_made_in_compiled_code(balanced):
     assert "c" in lst and d["a"] == 2 and d["zz"] == 7 and "q" not in d
     del d["zz"]
     assert dict(d) == {"a": 2, "bb": 1}
+
+
+def test_str_of_items_is_numba_s():
+    # Numba prints items with str(): keys and str items unquoted, arrays as NumPy's str
+    d = typed.Dict()
+    d["a"] = np.arange(3.0)
+    d["b"] = np.arange(2.0)
+    assert str(d) == "{a: [0. 1. 2.], b: [0. 1.]}"
+    assert repr(d) == "DictType[unicode_type,array(float64, 1d, C)]<iv=None>({a: [0. 1. 2.], b: [0. 1.]})"
+    nested = typed.List([typed.List([1, 2])])
+    assert str(nested) == "[[1, 2]]"
+    assert repr(nested) == "ListType[ListType[int64]]([[1, 2]])"
+    assert str(typed.List(["x", "y"])) == "[x, y]"
