@@ -160,7 +160,34 @@ def main(argv=None):
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)
+    if args.markdown:
+        print(markdown(rows))
     return 0
+
+
+def markdown(rows):
+    """The per-section lists of docs/NUMPY.md."""
+    out = []
+    sections = []
+    for r in rows:
+        if r["section"] not in sections:
+            sections.append(r["section"])
+    for sec in sections:
+        sel = [r for r in rows if r["section"] == sec]
+        ok = [r for r in sel if r["hpcjit"][0] == "ok"]
+        missing = [r for r in sel if r["hpcjit"][0] != "ok" and r["numba"][0] == "ok"]
+        unprobed = [r for r in sel if r["hpcjit"][0] != "ok" and r["numba"][0] != "ok"]
+        out.append(f"### {sec}\n")
+        short = lambda n: n.replace("numpy.ndarray.", "a.").replace("numpy.", "np.")  # noqa: E731
+        if ok:
+            out.append("Supported: " + ", ".join(f"`{short(r['name'])}`" for r in ok) + ".\n")
+        if missing:
+            out.append("Not supported (Numba runs the probe): " +
+                       ", ".join(f"`{short(r['name'])}`" for r in missing) + ".\n")
+        if unprobed:
+            out.append("Not probed (the generic arguments fit neither): " +
+                       ", ".join(f"`{short(r['name'])}`" for r in unprobed) + ".\n")
+    return "\n".join(out)
 
 
 if __name__ == "__main__":

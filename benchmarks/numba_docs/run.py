@@ -30,7 +30,7 @@ Status: ok (ran; a test's assertions passed), fail (an assertion failed),
 error (an exception: its first line is kept), skip (the test skipped
 itself), timeout, crash (the process died).  match: "yes" when both are ok
 and the captured output is the same once numbers that look like timings
-(floats printed with 4+ decimals from timer calls) are masked, "output"
+(floats printed with 4+ decimals, numbers followed by ms/s) are masked, "output"
 when both are ok but the output differs, "-" when Numba does not run it.
 """
 import argparse
@@ -261,7 +261,7 @@ def run_one(case, framework, timeout):
     return {"status": "crash", "detail": f"exit {p.returncode}: {tail}", "output": ""}
 
 
-_TIMING = re.compile(r"\d+\.\d{4,}(e-?\d+)?")
+_TIMING = re.compile(r"\d+\.\d{4,}(e-?\d+)?|\b\d+(\.\d+)?\s*(ms|us|s|seconds)\b")
 
 
 def same_output(a, b):
