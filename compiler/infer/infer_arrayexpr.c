@@ -251,9 +251,10 @@ static UfCat ufunc_cat(BuiltinId id, OpKind *op) {
     case BI_NP_LOG1P: case BI_NP_EXPM1: case BI_NP_LOG2: case BI_NP_LOG10: case BI_NP_EXP2:
     case BI_NP_ARCSIN: case BI_NP_ARCCOS: case BI_NP_ARCTAN: case BI_NP_SINH: case BI_NP_COSH:
     case BI_NP_TANH: case BI_NP_ARCSINH: case BI_NP_ARCCOSH: case BI_NP_ARCTANH: case BI_NP_DEG2RAD:
-    case BI_NP_RAD2DEG: case BI_NP_CBRT:
+    case BI_NP_RAD2DEG: case BI_NP_CBRT: case BI_NP_SPACING:
         return UF_FLOAT;
     case BI_NP_ARCTAN2: case BI_NP_HYPOT: case BI_NP_COPYSIGN: case BI_NP_LOGADDEXP:
+    case BI_NP_LOGADDEXP2: case BI_NP_NEXTAFTER:
         return UF_FLOAT2;
     case BI_NP_FLOOR: case BI_NP_CEIL: case BI_NP_TRUNC: case BI_NP_RINT: case BI_NP_SIGN:
     case BI_NP_NEGATIVE: case BI_NP_POSITIVE: case BI_NP_SQUARE: case BI_NP_RECIPROCAL: case BI_NP_CONJ:

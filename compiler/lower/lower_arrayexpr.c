@@ -274,6 +274,29 @@ static LLVMValueRef ufunc_elem(Lower *L, Node *n, Type *t, LLVMValueRef *x, Type
         r = LLVMBuildSelect(L->b, eq, LLVMBuildFAdd(L->b, x[0], fconst(L, t, M_LN2), ""), r, "");
         return LLVMBuildSelect(L->b, isnan_f(L, d), d, r, "logaddexp");
     }
+    case BI_NP_LOGADDEXP2: {
+        /* NumPy's npy_logaddexp2: the larger + log2(1 + 2**-|x - y|); x + 1 when equal */
+        LLVMValueRef d = LLVMBuildFSub(L->b, x[0], x[1], "");
+        LLVMValueRef ad = intr(L, "llvm.fabs", t, &d, 1);
+        LLVMValueRef nad = LLVMBuildFNeg(L->b, ad, "");
+        LLVMValueRef e = intr(L, "llvm.exp2", t, &nad, 1);
+        LLVMValueRef lp = LLVMBuildFMul(L->b, libm(L, "log1p", t, &e, 1), fconst(L, t, M_LOG2E), "");
+        LLVMValueRef big = minmax_elem(L, true, false, t, x[0], x[1]);
+        LLVMValueRef r = LLVMBuildFAdd(L->b, big, lp, "");
+        LLVMValueRef eq = LLVMBuildFCmp(L->b, LLVMRealOEQ, x[0], x[1], "");
+        r = LLVMBuildSelect(L->b, eq, LLVMBuildFAdd(L->b, x[0], fconst(L, t, 1.0), ""), r, "");
+        return LLVMBuildSelect(L->b, isnan_f(L, d), d, r, "logaddexp2");
+    }
+    case BI_NP_NEXTAFTER: return libm(L, "nextafter", t, x, 2);
+    case BI_NP_SPACING: {
+        /* NumPy's npy_spacing: the gap to the next value away from zero,
+         * negative for x < 0 (-0.0 counts as 0); NaN for inf and NaN */
+        LLVMValueRef neg = LLVMBuildFCmp(L->b, LLVMRealOLT, x[0], fconst(L, t, 0.0), "");
+        LLVMValueRef to[2] = {x[0], LLVMBuildSelect(L->b, neg, fconst(L, t, -INFINITY),
+                                                    fconst(L, t, INFINITY), "")};
+        LLVMValueRef r = LLVMBuildFSub(L->b, libm(L, "nextafter", t, to, 2), x[0], "");
+        return LLVMBuildSelect(L->b, isfin_f(L, t, x[0]), r, fconst(L, t, NAN), "spacing");
+    }
     case BI_NP_FLOOR: case BI_NP_CEIL: case BI_NP_TRUNC: case BI_NP_RINT:
         if (!ty_is_float(t))
             return x[0]; /* integers are their own floor */

@@ -188,10 +188,10 @@ def test_inplace(layout):
 U1 = ["sqrt", "exp", "log", "log1p", "expm1", "log2", "log10", "sin", "cos", "tan", "arcsin", "arccos",
       "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "floor", "ceil", "trunc", "rint",
       "sign", "negative", "square", "abs", "absolute", "isnan", "isinf", "isfinite", "logical_not",
-      "exp2", "deg2rad", "rad2deg", "fabs", "cbrt", "positive", "reciprocal"]
+      "exp2", "deg2rad", "rad2deg", "fabs", "cbrt", "positive", "reciprocal", "spacing"]
 U2 = ["arctan2", "hypot", "minimum", "maximum", "fmin", "fmax", "copysign", "logical_and", "logical_or",
       "logical_xor", "floor_divide", "remainder", "power", "add", "subtract", "multiply", "divide",
-      "greater", "less_equal", "equal", "not_equal", "logaddexp"]
+      "greater", "less_equal", "equal", "not_equal", "logaddexp", "logaddexp2", "nextafter"]
 
 
 def _ufunc_module():
@@ -250,7 +250,8 @@ def test_ufunc1_int(name, dt):
 @pytest.mark.parametrize("name", U2)
 @pytest.mark.parametrize("dt", [np.float64, np.int64])
 def test_ufunc2(name, dt):
-    if dt == np.int64 and name in ("arctan2", "hypot", "copysign", "fmin", "fmax", "logaddexp"):
+    if dt == np.int64 and name in ("arctan2", "hypot", "copysign", "fmin", "fmax", "logaddexp",
+                                   "logaddexp2", "nextafter"):
         return
     f = make_u2(name)
     a = make_array(dt, (3, 4), "reversed")
@@ -260,6 +261,16 @@ def test_ufunc2(name, dt):
     check(f, a, b)
     c = make_array(dt, (5,))
     check(f, make_array(dt, (5,)), np.abs(c) if name == "power" else c)
+
+
+def test_spacing_nextafter_logaddexp2_special_values():
+    x = np.array([0.0, -0.0, 1.0, -1.0, 1e308, -5e-324, np.inf, -np.inf, np.nan])
+    check(make_u1("spacing"), x)
+    check(make_u1("spacing"), x.astype(np.float32))
+    y = np.array([1.0, -1.0, 0.0, 2.0, np.inf, 0.0, 0.0, np.nan, 1.0])
+    check(make_u2("nextafter"), x, y)
+    check(make_u2("logaddexp2"), x, y)
+    check(make_u2("logaddexp2"), 3.0, 3.0)
 
 
 def test_minmax_nan():
