@@ -261,7 +261,7 @@ def run_one(case, framework, timeout):
     return {"status": "crash", "detail": f"exit {p.returncode}: {tail}", "output": ""}
 
 
-_TIMING = re.compile(r"\d+\.\d{4,}(e-?\d+)?|\b\d+(\.\d+)?\s*(ms|us|s|seconds)\b")
+_TIMING = re.compile(r"\d+\.\d{4,}(e-?\d+)?|\s*\b\d+(\.\d+)?\s*(ms|us|s|seconds)\b")
 
 
 def same_output(a, b):
