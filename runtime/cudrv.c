@@ -23,6 +23,7 @@ enum {
     CUDA_ERROR_OUT_OF_MEMORY = 2,
     CUDA_ERROR_NOT_INITIALIZED = 3,
     CUDA_ERROR_DEINITIALIZED = 4,
+    CUDA_ERROR_STUB_LIBRARY = 34,
     CUDA_ERROR_NO_DEVICE = 100,
     CUDA_ERROR_INVALID_DEVICE = 101,
     CUDA_ERROR_NOT_READY = 600,
@@ -152,10 +153,15 @@ static CudrvStatus check(CUresult rc, const char *call)
         return CUDRV_OK;
     last_code = rc;
     if (!drv.GetErrorName || drv.GetErrorName(rc, &name) != CUDA_SUCCESS || !name)
-        name = "CUDA_ERROR_UNKNOWN";
+        name = NULL;
     if (!drv.GetErrorString || drv.GetErrorString(rc, &text) != CUDA_SUCCESS || !text)
-        text = "unknown error";
-    fail(CUDRV_ERROR, "%s(): %s (%s)", call, name, text);
+        text = rc == CUDA_ERROR_STUB_LIBRARY ? "the CUDA driver is a stub library: no NVIDIA driver "
+                                               "is installed"
+                                             : "unknown error";
+    if (name)
+        fail(CUDRV_ERROR, "%s(): %s (%s)", call, name, text);
+    else
+        fail(CUDRV_ERROR, "%s(): CUDA error %d (%s)", call, rc, text);
     return (rc == CUDA_ERROR_NO_DEVICE || rc == CUDA_ERROR_INVALID_DEVICE) ? CUDRV_NO_DEVICE
                                                                            : CUDRV_ERROR;
 }
