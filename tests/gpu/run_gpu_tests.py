@@ -8,8 +8,8 @@ import sys
 def main():
     os.environ.pop("HPCJIT_CUDA_SIM", None)
     os.environ.pop("NUMBA_ENABLE_CUDASIM", None)
+    from hpcjit import cuda  # a broken build is a failure, not a skip
     try:
-        from hpcjit import cuda
         ok = cuda.is_available()
         why = "" if ok else cuda.cudadrv.driver.driver_status()[1] or "no CUDA device"
     except Exception as exc:  # noqa: BLE001 - any failure to reach a GPU is a skip reason

@@ -399,9 +399,9 @@ def any_sync(mask, predicate):
     return int(any(bool(v) for v in _warp_exchange(predicate).values()))
 
 
-def eq_sync(mask, predicate):
-    vals = [bool(v) for v in _warp_exchange(predicate).values()]
-    return int(all(vals) or not any(vals))
+def eq_sync(mask, value):
+    vals = list(_warp_exchange(value).values())
+    return int(all(v == vals[0] for v in vals))
 
 
 def ballot_sync(mask, predicate):
@@ -531,7 +531,9 @@ class _Atomic:
                 ary[idx] = val
             return cur
 
-    compare_and_swap = cas
+    def compare_and_swap(self, ary, old, val):
+        """Numba's older spelling: cas on ary[0]."""
+        return self.cas(ary, 0, old, val)
 
 
 atomic = _Atomic()
