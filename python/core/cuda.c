@@ -39,6 +39,7 @@ typedef struct CuSpec {
     int debug;                  /* the kernel records errors in __hpcjit_error */
     int nargs;
     int nslots;
+    int dyn_shared_set;         /* the max dynamic shared memory opted in so far */
     size_t bytes;               /* the packed buffer's size */
     uint16_t offset[MAX_SLOTS]; /* slot i at buf + offset[i] */
     uint8_t size[MAX_SLOTS];
@@ -917,7 +918,11 @@ static int key_of(PyObject *obj, char *buf, size_t *len, size_t cap)
     return 1;
 }
 
-static PyObject *launch(const CuSpec *s, PyObject *grid, PyObject *block, PyObject *stream,
+/* Kernels get 48 KiB of dynamic shared memory without asking; more needs
+ * cuFuncSetAttribute once (up to the device's opt-in maximum). */
+#define DEFAULT_DYN_SHARED (48 * 1024)
+
+static PyObject *launch(CuSpec *s, PyObject *grid, PyObject *block, PyObject *stream,
                         PyObject *shmem_obj, PyObject *const *args, Py_ssize_t nargs, int coop)
 {
     unsigned g[3], b[3];
@@ -939,6 +944,12 @@ static PyObject *launch(const CuSpec *s, PyObject *grid, PyObject *block, PyObje
     }
     if (pack_args(s, args, nargs, buf) < 0)
         return NULL;
+    if (shmem > DEFAULT_DYN_SHARED && shmem > s->dyn_shared_set) {
+        rc = cudrv_func_set_max_dynamic_shared(s->fn, (int)shmem);
+        if (rc != CUDRV_OK)
+            return raise_status(rc);
+        s->dyn_shared_set = (int)shmem;
+    }
     for (int i = 0; i < s->nslots; i++)
         params[i] = buf + s->offset[i];
     Py_BEGIN_ALLOW_THREADS rc = cudrv_launch(s->fn, g, b, (unsigned)shmem, st, params, coop);
@@ -977,7 +988,7 @@ static PyObject *cu_launch(PyObject *mod, PyObject *const *args, Py_ssize_t narg
             return NULL;
         Py_RETURN_NOTIMPLEMENTED;
     }
-    const CuSpec *s = PyCapsule_GetPointer(cap, SPEC_CAPSULE);
+    CuSpec *s = PyCapsule_GetPointer(cap, SPEC_CAPSULE);
     if (!s)
         return NULL;
     r = launch(s, args[1], args[2], args[3], args[4], args + 5, nargs - 5, 0);
@@ -997,7 +1008,7 @@ static PyObject *cu_launch_spec(PyObject *mod, PyObject *const *args, Py_ssize_t
                         "_cuda_launch_spec(spec, grid, block, stream, shmem, cooperative, *args)");
         return NULL;
     }
-    const CuSpec *s = PyCapsule_GetPointer(args[0], SPEC_CAPSULE);
+    CuSpec *s = PyCapsule_GetPointer(args[0], SPEC_CAPSULE);
     if (!s)
         return NULL;
     int coop = PyObject_IsTrue(args[5]);

@@ -562,3 +562,53 @@ def test_launch_host_overhead(fake):
         assert all(v < 25 for v in results.values()), results
     """, fake, pre=KERNEL_PRELUDE)
     print("launch host overhead (us per launch, fake driver):", out.strip())
+
+
+# ---- the compiler's PTX against the packing plans (the ABI contract) ----------------
+
+SUITE = pathlib.Path(__file__).resolve().parent / "cuda_kernels.py"
+
+
+@pytest.mark.skipif(not SUITE.exists(), reason="the shared kernel suite (cuda_kernels.py) is "
+                    "not in this tree")
+def test_suite_kernels_parameters_match_the_ptx(fake):
+    """Every kernel of the shared suite compiled to real PTX, loaded by the
+    fake driver (which reads each .entry's .param list) and launched: the
+    slots the launch packs are exactly the PTX parameters, and each array
+    passes its data pointer, shape and strides."""
+    out = run("""
+        sys.path.insert(0, %r)
+        import cuda_kernels as K
+        bad = []
+        for case in K.CASES:
+            try:
+                args = case.make(np.random.default_rng(0))
+                dev = [cuda.to_device(a) if isinstance(a, np.ndarray) else a for a in args]
+                k = cuda.jit(case.kernel)
+                k[case.grid, case.block, 0, case.shared](*dev)
+                rec = last_launch()
+                nparams = int(rec[6])
+                ov = next(iter(k.overloads.values()))
+                nslots = _core._cuda_spec_info(ov.capsule)[2]
+                slots = [bytes.fromhex(h) for h in rec[7:]]
+                want = _core._cuda_pack(ov.capsule, tuple(dev))
+                assert nparams == nslots == len(want), (nparams, nslots, len(want))
+                assert slots == want, (slots, want)
+                i = 0
+                for a in dev:
+                    if isinstance(a, cuda.DeviceNDArray):
+                        assert int.from_bytes(slots[i], "little") == a.device_ctypes_pointer.value
+                        i += 1 + 2 * a.ndim
+                    elif isinstance(a, complex):
+                        i += 2
+                    elif isinstance(a, tuple):
+                        i += len(a)
+                    else:
+                        i += 1
+                assert i == nslots
+            except Exception as exc:
+                bad.append("%%s: %%s: %%s" %% (case.name, type(exc).__name__, exc))
+        print(len(K.CASES), "kernels")
+        assert not bad, "\\n".join(bad)
+    """ % str(SUITE.parent), fake)
+    assert "kernels" in out
