@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "hpcjit/ccl.h"
 #include "hpcjit/cudrv.h"
 
 /* hpcjit.cuda's exception classes and DeviceNDArray type (strong
@@ -1055,6 +1056,102 @@ static PyObject *cu_spec_info(PyObject *mod, PyObject *cap)
                          (Py_ssize_t)s->bytes, s->tc);
 }
 
+/* ---- NCCL (runtime/ccl.c): device-array collectives for hpcjit.mpi ---- */
+
+static PyObject *raise_ccl(int rc)
+{
+    PyErr_SetString(rc == -2 && support_error ? support_error : PyExc_RuntimeError, ccl_last_error());
+    return NULL;
+}
+
+/* _nccl_status() -> (ok, message) */
+static PyObject *cu_nccl_status(PyObject *mod, PyObject *unused)
+{
+    int rc = ccl_init();
+    return Py_BuildValue("(Os)", rc == 0 ? Py_True : Py_False, rc == 0 ? "" : ccl_last_error());
+}
+
+static PyObject *cu_nccl_version(PyObject *mod, PyObject *unused)
+{
+    int v = 0, rc = ccl_version(&v);
+    if (rc)
+        return raise_ccl(rc);
+    return PyLong_FromLong(v);
+}
+
+static PyObject *cu_nccl_unique_id(PyObject *mod, PyObject *unused)
+{
+    unsigned char id[CCL_ID_BYTES];
+    int rc = ccl_unique_id(id);
+    if (rc)
+        return raise_ccl(rc);
+    return PyBytes_FromStringAndSize((const char *)id, CCL_ID_BYTES);
+}
+
+/* _nccl_comm_init(nranks, id, rank) -> handle (collective: waits for all ranks) */
+static PyObject *cu_nccl_comm_init(PyObject *mod, PyObject *args)
+{
+    int nranks = 0, rank = 0, rc;
+    const char *id = NULL;
+    Py_ssize_t n = 0;
+    void *comm = NULL;
+    if (!PyArg_ParseTuple(args, "iy#i:_nccl_comm_init", &nranks, &id, &n, &rank))
+        return NULL;
+    if (n != CCL_ID_BYTES) {
+        PyErr_Format(PyExc_ValueError, "an NCCL unique id has %d bytes, got %zd", CCL_ID_BYTES, n);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS rc = ccl_comm_init(&comm, nranks, (const unsigned char *)id, rank);
+    Py_END_ALLOW_THREADS if (rc) return raise_ccl(rc);
+    return PyLong_FromVoidPtr(comm);
+}
+
+static PyObject *cu_nccl_comm_end(PyObject *mod, PyObject *args)
+{
+    PyObject *h = NULL;
+    int abort_it = 0, rc;
+    if (!PyArg_ParseTuple(args, "Op:_nccl_comm_end", &h, &abort_it))
+        return NULL;
+    void *comm = PyLong_AsVoidPtr(h);
+    if (!comm && PyErr_Occurred())
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS rc = abort_it ? ccl_comm_abort(comm) : ccl_comm_destroy(comm);
+    Py_END_ALLOW_THREADS if (rc) return raise_ccl(rc);
+    Py_RETURN_NONE;
+}
+
+/* _nccl_collective(kind, send, recv, count, dtype, op, root, comm, stream):
+ * kind 0 allreduce, 1 reduce, 2 bcast, 3 allgather, 4 reduce_scatter;
+ * pointers and handles as ints; enqueued on the stream (not waited for). */
+static PyObject *cu_nccl_collective(PyObject *mod, PyObject *args)
+{
+    int kind = 0, dtype = 0, op = 0, root = 0, rc = 0;
+    unsigned long long send = 0, recv = 0;
+    Py_ssize_t count = 0;
+    PyObject *cobj = NULL, *sobj = NULL;
+    CudrvStream s = NULL;
+    if (!PyArg_ParseTuple(args, "iKKniiiOO:_nccl_collective", &kind, &send, &recv, &count, &dtype,
+                          &op, &root, &cobj, &sobj))
+        return NULL;
+    void *comm = PyLong_AsVoidPtr(cobj);
+    if ((!comm && PyErr_Occurred()) || stream_of(sobj, &s) < 0)
+        return NULL;
+    const void *sp = (const void *)(uintptr_t)send;
+    void *rp = (void *)(uintptr_t)recv;
+    Py_BEGIN_ALLOW_THREADS
+    switch (kind) {
+    case 0: rc = ccl_allreduce(sp, rp, (size_t)count, dtype, op, comm, s); break;
+    case 1: rc = ccl_reduce(sp, rp, (size_t)count, dtype, op, root, comm, s); break;
+    case 2: rc = ccl_bcast(sp, rp, (size_t)count, dtype, root, comm, s); break;
+    case 3: rc = ccl_allgather(sp, rp, (size_t)count, dtype, comm, s); break;
+    default: rc = ccl_reduce_scatter(sp, rp, (size_t)count, dtype, op, comm, s); break;
+    }
+    Py_END_ALLOW_THREADS
+    if (rc)
+        return raise_ccl(rc);
+    Py_RETURN_NONE;
+}
+
 PyMethodDef cu_methods[] = {
     {"_cuda_set_errors", cu_set_errors, METH_VARARGS, "Register hpcjit.cuda's error classes and DeviceNDArray."},
     {"_cuda_init", cu_init, METH_NOARGS, "Load the CUDA driver (CudaSupportError without one)."},
@@ -1103,5 +1200,11 @@ PyMethodDef cu_methods[] = {
     {"_cuda_launch", (PyCFunction)(void (*)(void))cu_launch, METH_FASTCALL, "Kernel launch fast path."},
     {"_cuda_launch_spec", (PyCFunction)(void (*)(void))cu_launch_spec, METH_FASTCALL, NULL},
     {"_cuda_pack", cu_pack, METH_VARARGS, "The parameter slots a launch would pass (tests)."},
+    {"_nccl_status", cu_nccl_status, METH_NOARGS, "(ok, message) of loading NCCL."},
+    {"_nccl_version", cu_nccl_version, METH_NOARGS, NULL},
+    {"_nccl_unique_id", cu_nccl_unique_id, METH_NOARGS, NULL},
+    {"_nccl_comm_init", cu_nccl_comm_init, METH_VARARGS, NULL},
+    {"_nccl_comm_end", cu_nccl_comm_end, METH_VARARGS, NULL},
+    {"_nccl_collective", cu_nccl_collective, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},
 };

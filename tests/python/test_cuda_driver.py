@@ -18,25 +18,31 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 FAKE_SRC = ROOT / "tests" / "gpu" / "fake_libcuda.c"
 
 
-def _fake_driver(tmp_path_factory):
-    env = os.environ.get("HPCJIT_FAKE_CUDA")
-    if env and os.path.exists(env):
-        return env
+def _fake_lib(tmp_path_factory, env, name, src):
+    path = os.environ.get(env)
+    if path and os.path.exists(path):
+        return path
     import hpcjit
-    built = pathlib.Path(hpcjit.__file__).resolve().parents[2] / "tests" / "gpu" / "libhpcjit_fakecuda.so"
-    if built.exists() and built.stat().st_mtime >= FAKE_SRC.stat().st_mtime:
+    built = pathlib.Path(hpcjit.__file__).resolve().parents[2] / "tests" / "gpu" / name
+    if built.exists() and built.stat().st_mtime >= src.stat().st_mtime:
         return str(built)
     cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if not cc:
-        pytest.skip("no C compiler to build the fake CUDA driver")
-    out = tmp_path_factory.mktemp("fakecuda") / "libfakecuda.so"
-    subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", str(out), str(FAKE_SRC)], check=True)
+        pytest.skip("no C compiler to build %s" % src.name)
+    out = tmp_path_factory.mktemp("fakelib") / name
+    subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", str(out), str(src)], check=True)
     return str(out)
 
 
 @pytest.fixture(scope="module")
 def fake(tmp_path_factory):
-    return _fake_driver(tmp_path_factory)
+    return _fake_lib(tmp_path_factory, "HPCJIT_FAKE_CUDA", "libhpcjit_fakecuda.so", FAKE_SRC)
+
+
+@pytest.fixture(scope="module")
+def fake_nccl(tmp_path_factory):
+    return _fake_lib(tmp_path_factory, "HPCJIT_FAKE_NCCL", "libhpcjit_fakenccl.so",
+                     ROOT / "tests" / "gpu" / "fake_libnccl.c")
 
 
 def run(code, driver, pre="", **env):
@@ -612,3 +618,70 @@ def test_suite_kernels_parameters_match_the_ptx(fake):
         assert not bad, "\\n".join(bad)
     """ % str(SUITE.parent), fake)
     assert "kernels" in out
+
+
+# ---- NCCL through hpcjit.mpi (one rank, fake NCCL over the fake driver) ----------------
+
+def test_mpi_collectives_of_device_arrays_use_nccl(fake, fake_nccl):
+    from hpcjit import mpi
+    if not mpi.available():
+        pytest.skip("hpcjit was built without MPI")
+    run("""
+        from hpcjit import mpi
+        nl = ctypes.CDLL(os.environ["HPCJIT_NCCL_LIBRARY"])
+        x = cuda.to_device(np.arange(8, dtype=np.float32))
+        r = cuda.device_array(8, np.float32)
+        assert mpi.allreduce(x, r, mpi.SUM) is r
+        np.testing.assert_array_equal(r.copy_to_host(), np.arange(8))
+        v = mpi.allreduce(x, mpi.MAX)
+        np.testing.assert_array_equal(v.copy_to_host(), np.arange(8))
+        assert nl.fakenccl_calls(0) == 2 and nl.fakenccl_comms() == 1   # one communicator
+        out = mpi.reduce(x, mpi.SUM, 0)
+        np.testing.assert_array_equal(out.copy_to_host(), np.arange(8))
+        b = cuda.to_device(np.ones(3))
+        assert mpi.bcast(b, 0) is b and nl.fakenccl_calls(2) == 1
+        g = mpi.allgather(x)
+        assert g.shape == (1, 8)
+        np.testing.assert_array_equal(g.copy_to_host()[0], np.arange(8))
+        rs = mpi.reduce_scatter(x, mpi.SUM)
+        assert rs.shape == (8,) and nl.fakenccl_calls(4) == 1
+        # host arrays keep the MPI path: NCCL counts do not move
+        h = mpi.allreduce(np.arange(4.0), mpi.SUM)
+        np.testing.assert_array_equal(h, np.arange(4.0))
+        np.testing.assert_array_equal(mpi.reduce_scatter(np.arange(6.0)), np.arange(6.0))
+        assert nl.fakenccl_calls(0) == 2
+        # a foreign device array (CAI) goes over NCCL too
+        class Foreign:
+            __cuda_array_interface__ = x.__cuda_array_interface__
+        mpi.allreduce(Foreign(), r, mpi.SUM)
+        assert nl.fakenccl_calls(0) == 3
+        try:
+            mpi.allreduce(x, cuda.device_array(3, np.float32), mpi.SUM)
+        except ValueError as exc:
+            assert "differ" in str(exc)
+        else:
+            raise AssertionError("mismatched arrays accepted")
+        try:
+            mpi.allreduce(x, r, 99)
+        except ValueError:
+            pass
+        else:
+            raise AssertionError("bad op accepted")
+        from hpcjit.cuda import nccl
+        nccl.destroy_all()
+        assert nl.fakenccl_comms() == 0
+    """, fake, HPCJIT_NCCL_LIBRARY=fake_nccl)
+
+
+def test_missing_nccl_is_a_support_error(fake):
+    from hpcjit import mpi
+    if not mpi.available():
+        pytest.skip("hpcjit was built without MPI")
+    out = run("""
+        from hpcjit import mpi
+        try:
+            mpi.allreduce(cuda.to_device(np.ones(2)), mpi.SUM)
+        except cuda.CudaSupportError as exc:
+            print(exc)
+    """, fake, HPCJIT_NCCL_LIBRARY="/nonexistent/libnccl.so.2")
+    assert "NCCL cannot be loaded" in out and "/nonexistent/libnccl.so.2" in out
