@@ -141,11 +141,18 @@ class Kernel:
 
     def _compile_code(self, argtcs, cc=None):
         o = self.targetoptions
+        extra = {}
+        lb = o.get("launch_bounds")
+        if lb is not None:
+            lb = (lb,) if isinstance(lb, int) else tuple(lb)
+            extra["max_threads"] = int(lb[0])
+            if len(lb) > 1:
+                extra["min_blocks"] = int(lb[1])
         return _compiler().compile_kernel(
             self.py_func, list(argtcs), device=False, cc=cc or self._cc(),
             fastmath=o.get("fastmath", False), lineinfo=o.get("lineinfo", False),
             debug=o.get("debug", False), max_registers=o.get("max_registers"),
-            opt=o.get("opt", True))
+            opt=o.get("opt", True), **extra)
 
     def compile(self, sig):
         """Compile for a signature (string, hpcjit Signature or tuple of
