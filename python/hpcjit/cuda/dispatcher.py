@@ -242,7 +242,7 @@ class Kernel:
                 continue
             dev, copied = devicearray.auto_device(a, stream=stream)
             if copied:
-                devicearray.warn_host_array(self.__qualname__)
+                devicearray.warn_host_array(self)
                 copies.append((a, dev))
             converted.append(dev)
         argtcs = tuple(_arg_typecode(a) for a in converted)

@@ -440,9 +440,6 @@ def device_view_of_host(ary):
                          not ary.flags.writeable)
 
 
-_warned = set()
-
-
 def auto_device(obj, stream=0, copy=True):
     """(device array, converted): obj as a device array; converted is True
     when a host array was copied (the caller copies it back)."""
@@ -464,10 +461,11 @@ def auto_device(obj, stream=0, copy=True):
     return dev, True
 
 
-def warn_host_array(kernel_name):
+def warn_host_array(kernel):
+    """NumbaPerformanceWarning, once per kernel, for host arrays copied in."""
     from ...errors import NumbaPerformanceWarning
-    if kernel_name in _warned:
+    if getattr(kernel, "_hj_warned_copy", False):
         return
-    _warned.add(kernel_name)
+    kernel._hj_warned_copy = True
     warnings.warn(NumbaPerformanceWarning(
         "Host array used in CUDA kernel will incur copy overhead to/from device."), stacklevel=4)
