@@ -50,14 +50,16 @@ def run(out_dir):
     ncuda = common.numba_cuda()
     cuda = hcuda
     rows, res = [], {"gpu": True, "device": dev, "unit": "us per launch (host)", "hpcjit": {},
-                     "numba_cuda": {}}
+                     "numba_cuda": {}, "hpcjit_configure_and_launch": {},
+                     "numba_cuda_configure_and_launch": {}}
     for n in NARGS:
         k = _make(cuda, n)
         arrs = [cuda.device_array(256, np.float32) for _ in range(n)]
         launch = k[1, 32]
         launch(*arrs)
         t_h = common.host_time_per_call(lambda: launch(*arrs), cuda.synchronize)
-        t_n = None
+        t_hc = common.host_time_per_call(lambda: k[1, 32](*arrs), cuda.synchronize)
+        t_n = t_nc = None
         if ncuda is not None:
             try:
                 kn = _make(ncuda, n)
@@ -65,13 +67,19 @@ def run(out_dir):
                 nl = kn[1, 32]
                 nl(*narrs)
                 t_n = common.host_time_per_call(lambda: nl(*narrs), ncuda.synchronize)
+                t_nc = common.host_time_per_call(lambda: kn[1, 32](*narrs), ncuda.synchronize)
             except Exception as exc:  # noqa: BLE001
                 print("numba-cuda failed for %d args: %s" % (n, exc), file=sys.stderr)
         res["hpcjit"][n] = t_h
         res["numba_cuda"][n] = t_n
-        rows.append((n, t_h, t_n, (t_n / t_h) if t_n else None))
-    res["table"] = common.table("Kernel launch host time (us per launch) on %s" % dev,
-                                ["array args", "hpcjit", "numba-cuda", "speedup"], rows)
+        res["hpcjit_configure_and_launch"][n] = t_hc
+        res["numba_cuda_configure_and_launch"][n] = t_nc
+        rows.append((n, t_h, t_n, (t_n / t_h) if t_n else None, t_hc, t_nc))
+    res["table"] = common.table(
+        "Kernel launch host time (us per launch) on %s; launcher = k[1, 32] made once, "
+        "k[g,b](...) = configured at every launch" % dev,
+        ["array args", "hpcjit launcher", "numba-cuda launcher", "speedup", "hpcjit k[g,b](...)",
+         "numba-cuda k[g,b](...)"], rows)
     common.save(out_dir, "launch_overhead", res)
     common.bar_png(out_dir, "launch_overhead", "Launch host time, " + dev,
                    [str(n) for n in NARGS],

@@ -189,6 +189,10 @@ class Kernel:
 
     # ---- launching ----
     def __getitem__(self, config):
+        # the common spelling first (ints are checked again in C at launch)
+        if type(config) is tuple and len(config) == 2 and type(config[0]) is int \
+                and type(config[1]) is int:
+            return _Launcher(self, config[0], config[1], 0, 0)
         griddim, blockdim, stream, sharedmem = _check_config(config)
         return _Launcher(self, griddim, blockdim, stream, sharedmem)
 
