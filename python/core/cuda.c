@@ -855,8 +855,8 @@ static int pack_args(const CuSpec *s, PyObject *const *args, Py_ssize_t nargs, c
 static int dims_of(PyObject *obj, unsigned out[3], const char *what)
 {
     out[0] = out[1] = out[2] = 1;
-    if (PyLong_Check(obj)) {
-        long v = PyLong_AsLong(obj);
+    if (PyLong_Check(obj) || (PyIndex_Check(obj) && !PySequence_Check(obj))) {
+        long v = PyLong_AsLong(obj); /* NumPy integers through __index__ */
         if (v < 0 || v > 0x7fffffffL) {
             if (!PyErr_Occurred())
                 PyErr_Format(PyExc_ValueError, "%s must be non-negative, got %ld", what, v);

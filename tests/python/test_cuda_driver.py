@@ -426,7 +426,7 @@ def test_launch_packs_and_specialises(fake):
         assert rec[3] == "128" and int(rec[4]) == s.handle and rec[-1] == "0600000000000000", rec
         D.Kernel._launch_slow = slow
         # new types: a new specialisation; a view is an 'A' array
-        k[1, 1](x[:, ::2], y, 1.5)
+        k[np.int64(1), (np.int32(1),)](x[:, ::2], y, 1.5)   # NumPy integers configure too
         assert compiled[-1] == ("af2A", "al1C", "d")
         assert len(k.signatures) == 2 and len(k.definitions) == 2
         assert set(k.inspect_ptx().values()) == {ov.code.ptx for ov in k.overloads.values()}
