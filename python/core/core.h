@@ -164,5 +164,7 @@ extern PyMethodDef nt_methods[];
 extern PyType_Spec dp_dispatcher_spec;
 /* parallel.c: set_num_threads, get_thread_id, set_parallel_chunksize... */
 extern PyMethodDef pa_methods[];
+/* cuda.c: the CUDA driver layer and the kernel launch fast path (hpcjit.cuda) */
+extern PyMethodDef cu_methods[];
 
 #endif

@@ -193,7 +193,7 @@ static int core_exec(PyObject *mod)
         return -1;
     if (PyModule_AddIntConstant(mod, "MAX_NDIM", HJ_MAX_NDIM) < 0)
         return -1;
-    if (PyModule_AddFunctions(mod, pa_methods) < 0)
+    if (PyModule_AddFunctions(mod, pa_methods) < 0 || PyModule_AddFunctions(mod, cu_methods) < 0)
         return -1;
     if (PyModule_AddFunctions(mod, box_str_methods) < 0)
         return -1;

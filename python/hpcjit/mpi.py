@@ -12,8 +12,11 @@ exception in any rank prints its traceback prefixed with the rank and calls
 MPI_Abort, so a failing rank never leaves the others hanging.
 
 Functions take NumPy arrays and numbers: rank, size, local_rank, barrier,
-bcast, reduce, allreduce, gather, allgather, scatter, send, recv; ops SUM,
-PROD, MIN, MAX.  env_identity() gives (rank, local_rank, size) from the
+bcast, reduce, allreduce, gather, allgather, scatter, reduce_scatter, send,
+recv; ops SUM, PROD, MIN, MAX.  allreduce, reduce, bcast, allgather and
+reduce_scatter of device arrays (hpcjit.cuda's, CuPy's, PyTorch's: anything
+with __cuda_array_interface__) run over NCCL (hpcjit.cuda.nccl) on
+`stream=`.  env_identity() gives (rank, local_rank, size) from the
 launcher's environment without starting MPI.  The same functions work in
 @njit code (docs/MPI.md lists the forms), and `for i in prange(n)` there
 is a distributed loop whose scalar reductions are allreduced.
@@ -43,7 +46,7 @@ _OP_NAMES = {SUM: "SUM", PROD: "PROD", MIN: "MIN", MAX: "MAX"}
 __all__ = ["SUM", "PROD", "MIN", "MAX", "ANY_SOURCE", "ANY_TAG", "init", "finalize", "initialized",
            "rank", "size", "local_rank", "local_size", "barrier", "bcast", "reduce", "allreduce",
            "gather", "allgather", "scatter", "send", "recv", "abort", "env_identity",
-           "compile_stats", "available", "prange"]
+           "compile_stats", "available", "prange", "reduce_scatter"]
 
 _lib = None          # hpcjit._mpi once loaded
 _ready = False       # MPI initialised and this module set up
@@ -158,10 +161,18 @@ def _atexit_finalize():
         pass
 
 
+_abort_hooks = []    # called before MPI_Abort (hpcjit.cuda.nccl: ncclCommAbort)
+
+
 def abort(code=1):
     """MPI_Abort(MPI_COMM_WORLD, code): ends every rank of the job."""
     sys.stdout.flush()
     sys.stderr.flush()
+    for hook in list(_abort_hooks):
+        try:
+            hook()
+        except Exception:  # noqa: BLE001 - ending the job matters more
+            pass
     if _lib is not None and _ready:
         _lib.abort(int(code))
     os._exit(int(code))
@@ -240,6 +251,17 @@ def _is_array(x):
     return isinstance(x, np.ndarray)
 
 
+def _on_device(*xs):
+    """Any argument a device array (it has __cuda_array_interface__)?"""
+    return any(x is not None and not isinstance(x, np.ndarray)
+               and hasattr(x, "__cuda_array_interface__") for x in xs)
+
+
+def _nccl():
+    from .cuda import nccl
+    return nccl
+
+
 def _unwrap(value, out):
     """A 0-d result back as the kind of number that went in."""
     if isinstance(value, np.ndarray):
@@ -255,11 +277,14 @@ def _header(a):
 
 # ---- reductions ----------------------------------------------------------------------
 
-def allreduce(*args, comm=None):
+def allreduce(*args, comm=None, stream=None):
     """allreduce(send, recv, op=SUM): buffer form, recv filled (send may be
     recv: in place); returns recv.  allreduce(value, op=SUM): value form,
-    returns the reduction of a number or an array over all ranks."""
+    returns the reduction of a number or an array over all ranks.  Device
+    arrays go over NCCL on `stream`."""
     lib = _lib_ready()
+    if _on_device(*args[:2]):
+        return _nccl().allreduce(args, stream, comm)
     if len(args) >= 2 and _is_array(args[1]):
         send, recv = args[0], args[1]
         op = args[2] if len(args) > 2 else SUM
@@ -277,11 +302,14 @@ def allreduce(*args, comm=None):
     return _unwrap(value, out)
 
 
-def reduce(*args, comm=None):
+def reduce(*args, comm=None, stream=None):
     """reduce(send, recv, op, root): buffer form (recv may be None off the
     root; send is recv: in place).  reduce(value, op=SUM, root=0): value
-    form, the result on the root and None elsewhere."""
+    form, the result on the root and None elsewhere.  Device arrays go over
+    NCCL on `stream`."""
     lib = _lib_ready()
+    if _on_device(*args[:2]):
+        return _nccl().reduce(args, stream, comm)
     if len(args) == 4 or (len(args) >= 2 and _is_array(args[1])):
         send, recv = args[0], args[1]
         op = args[2] if len(args) > 2 else SUM
@@ -315,11 +343,14 @@ def _bcast_obj(obj, root, comm):
                                         if me == root else None, root, comm))
 
 
-def bcast(data, root=0, comm=None):
+def bcast(data, root=0, comm=None, stream=None):
     """The root's array or number on every rank.  An array of the root's
     dtype and shape is filled in place (and returned); otherwise a new
-    array (or number) is returned.  Other Python objects are pickled."""
+    array (or number) is returned.  Other Python objects are pickled.  A
+    device array (same shape on every rank) is filled over NCCL."""
     lib = _lib_ready()
+    if _on_device(data):
+        return _nccl().bcast(data, root, stream, comm)
     me = lib.rank(comm)
     if me == root:
         if isinstance(data, (np.ndarray, np.generic, int, float, complex, bool)):
@@ -368,10 +399,13 @@ def gather(*args, root=0, comm=None):
     return out
 
 
-def allgather(*args, comm=None):
+def allgather(*args, comm=None, stream=None):
     """allgather(send, recv): buffer form.  allgather(value): an array of
-    shape (size,) + value's shape on every rank."""
+    shape (size,) + value's shape on every rank.  Device arrays go over
+    NCCL on `stream`."""
     lib = _lib_ready()
+    if _on_device(*args[:2]):
+        return _nccl().allgather(args, stream, comm)
     if len(args) >= 2:
         lib.allgather(_contig(args[0]), args[1], comm)
         return args[1]
@@ -379,6 +413,33 @@ def allgather(*args, comm=None):
     out = np.empty((lib.size(comm),) + a.shape, a.dtype)
     lib.allgather(a, out, comm)
     return out
+
+
+def reduce_scatter(*args, comm=None, stream=None):
+    """reduce_scatter(send, recv, op=SUM): recv gets this rank's block (rank
+    order, along the first axis) of the reduction of send over all ranks.
+    reduce_scatter(value, op=SUM): returns that block.  Device arrays go
+    over NCCL; host arrays reduce with MPI and keep their block."""
+    lib = _lib_ready()
+    if _on_device(*args[:2]):
+        return _nccl().reduce_scatter(args, stream, comm)
+    if len(args) >= 2 and _is_array(args[1]):
+        send, recv = _contig(args[0]), args[1]
+        op = args[2] if len(args) > 2 else SUM
+    else:
+        send, recv = _contig(args[0]), None
+        op = args[1] if len(args) > 1 else SUM
+    n, me = lib.size(comm), lib.rank(comm)
+    if send.ndim == 0 or send.shape[0] % n:
+        raise ValueError(f"reduce_scatter: the first axis {send.shape[:1]} must split evenly "
+                         f"over {n} ranks")
+    total = allreduce(send, op, comm=comm)
+    block = total.reshape((n, -1) + send.shape[1:])[me] if send.ndim > 1 else \
+        total.reshape(n, -1)[me]
+    if recv is None:
+        return block
+    recv[...] = block.reshape(recv.shape)
+    return recv
 
 
 def scatter(*args, root=0, comm=None):

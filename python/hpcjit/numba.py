@@ -53,6 +53,9 @@ MODULES = {
     "numba.extending": "hpcjit.extending",
     "numba.core.extending": "hpcjit.extending",
     "numba.cuda": "hpcjit.cuda",
+    "numba.cuda.cudadrv.error": "hpcjit.cuda.cudadrv.error",
+    "numba.cuda.cudadrv.driver": "hpcjit.cuda.cudadrv.driver",
+    "numba.cuda.cudadrv.devicearray": "hpcjit.cuda.cudadrv.devicearray",
 }
 
 # Numba's public names hpcjit does not have yet, per module ("*": every
@@ -90,9 +93,6 @@ UNSUPPORTED = {
     },
     "numba.np": {"ufunc": "", "arraymath": "", "npyfuncs": "", "extensions": ""},
     "numba.np.numpy_support": {"carray": "", "farray": "", "from_struct_dtype": ""},
-    # numba.cuda is hpcjit.cuda (its compiler: compile_ptx, kernels' device
-    # functions); what hpcjit.cuda lacks says so where it is used
-    "numba.cuda": {"*": "not in hpcjit.cuda yet: CUDA kernels compile (compile_ptx), launching needs its driver layer"},
 }
 UNSUPPORTED["numba.core.extending"] = UNSUPPORTED["numba.extending"]
 UNSUPPORTED["numba.types"] = UNSUPPORTED["numba.core.types"]
@@ -124,10 +124,6 @@ def _overrides(modname):
             "__hpcjit__": True,
             "__hpcjit_version__": __version__,
         }
-    if modname == "numba.cuda":  # until hpcjit.cuda has its own (the driver layer)
-        cuda = importlib.import_module("hpcjit.cuda")
-        return {k: v for k, v in (("is_available", lambda: False), ("detect", lambda: False))
-                if not hasattr(cuda, k)}
     return {}
 
 

@@ -178,7 +178,7 @@ def mul_add2d(a, b, c):
             c[j, i] = a[j, i] * b[j, i] + 1.0
 
 
-@case(lambda r: [np.zeros((8, 9, 10), np.int64)], (2, 2, 2), (4, 5, 5), [0],
+@case(lambda r: [np.zeros((8, 9, 10), np.int64)], (3, 2, 2), (4, 5, 5), [0],
       lambda a: [np.fromfunction(lambda z, y, x: x + 100 * y + 10000 * z, (8, 9, 10), dtype=np.int64)])
 def index3d(out):
     x, y, z = cuda.grid(3)

@@ -345,9 +345,12 @@ def test_unsupported_stand_ins(as_numba):
     assert numba.cfunc is hpcjit.cfunc
     assert hasattr(numba, "guvectorize")
     import numba.cuda
-    assert numba.cuda.is_available() is False
-    with pytest.raises(errors.UnsupportedError, match="numba.cuda.jit .*CUDA"):
-        numba.cuda.jit(lambda: None)
+    from hpcjit import cuda as hj_cuda
+    assert numba.cuda.is_available() is hj_cuda.is_available()
+    assert numba.cuda.jit is hj_cuda.jit and numba.cuda.to_device is hj_cuda.to_device
+    from numba.cuda.cudadrv.error import CudaSupportError
+    assert CudaSupportError is hj_cuda.CudaSupportError
+    assert numba.cuda.cudadrv.driver.CudaAPIError is hj_cuda.cudadrv.driver.CudaAPIError
     with pytest.raises(ModuleNotFoundError):
         import numba.no_such_module  # noqa: F401
     with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):

@@ -1,0 +1,1 @@
+"""hpcjit.cuda.cudadrv: the CUDA driver layer (numba.cuda.cudadrv's names)."""
