@@ -134,6 +134,28 @@ static LLVMValueRef int_divmod(Lower *L, OpKind op, Type *t, LLVMValueRef a, LLV
     LLVMValueRef bs = b, res;
     if (L->error_model != 0)
         bs = LLVMBuildSelect(L->b, bzero, one, bs, "");
+    long long bc = LLVMIsAConstantInt(b) ? LLVMConstIntGetSExtValue(b) : 0;
+    unsigned long long ub = bc < 0 ? 0ULL - (unsigned long long)bc : (unsigned long long)bc;
+    if (ty_is_signed(t) && bc != 0 && bc != LLONG_MIN && (ub & (ub - 1)) == 0) {
+        /* a constant +-2^k: Python's floor forms are a shift and a mask,
+         * branch-free and exact for every a (LLVM does not derive them
+         * from the sdiv/srem form below) */
+        unsigned k = 0;
+        while ((1ULL << k) != ub)
+            k++;
+        LLVMValueRef sh = LLVMConstInt(lt, k, 0), mask = LLVMConstInt(lt, ub - 1, 0);
+        LLVMValueRef r = LLVMBuildAnd(L->b, a, mask, "");
+        if (bc > 0)
+            return op == OP_FLOORDIV ? LLVMBuildAShr(L->b, a, sh, "floordiv") : r;
+        /* a // -2^k == -ceil(a / 2^k); a % -2^k is r - 2^k unless r == 0 */
+        LLVMValueRef inexact = LLVMBuildICmp(L->b, LLVMIntNE, r, zero, "");
+        if (op == OP_FLOORDIV) {
+            LLVMValueRef c = LLVMBuildAdd(L->b, LLVMBuildAShr(L->b, a, sh, ""),
+                                          LLVMBuildZExt(L->b, inexact, lt, ""), "");
+            return LLVMBuildSub(L->b, zero, c, "floordiv");
+        }
+        return LLVMBuildSelect(L->b, inexact, LLVMBuildAdd(L->b, r, b, ""), zero, "mod");
+    }
     if (ty_is_signed(t)) {
         /* MIN // -1 traps in hardware: divide by 1 and negate instead */
         LLVMValueRef m1 = LLVMBuildICmp(L->b, LLVMIntEQ, b, LLVMConstAllOnes(lt), "");
@@ -145,7 +167,6 @@ static LLVMValueRef int_divmod(Lower *L, OpKind op, Type *t, LLVMValueRef a, LLV
          * different signs (this form lets LLVM see that an exact
          * division by a power of two is a shift) */
         LLVMValueRef fix;
-        long long bc = LLVMIsAConstantInt(b) ? LLVMConstIntGetSExtValue(b) : 0;
         if (bc != 0 && bc != LLONG_MIN && (bc & (bc - 1)) != 0 && (-bc & (-bc - 1)) != 0) {
             /* a constant that is not +-2^k: the remainder's sign alone
              * decides (one compare; LLVM does not derive it itself) */
@@ -305,9 +326,16 @@ LLVMValueRef lower_binop(Lower *L, const Node *at, OpKind op, Type *t, LLVMValue
     if (ty_is_int(t)) {
         LLVMTypeRef lt = lower_type(L, t);
         switch (op) {
-        case OP_ADD: return LLVMBuildAdd(L->b, a, b, "add");
-        case OP_SUB: return LLVMBuildSub(L->b, a, b, "sub");
-        case OP_MUL: return LLVMBuildMul(L->b, a, b, "mul");
+        /* signed arithmetic is nsw, as in Numba: an index such as
+         * a[i + k] with i, k from ranges is then known non-negative, so
+         * the negative-index wrap folds away (a wrapped sum is no valid
+         * index anyway) */
+        case OP_ADD:
+            return ty_is_signed(t) ? LLVMBuildNSWAdd(L->b, a, b, "add") : LLVMBuildAdd(L->b, a, b, "add");
+        case OP_SUB:
+            return ty_is_signed(t) ? LLVMBuildNSWSub(L->b, a, b, "sub") : LLVMBuildSub(L->b, a, b, "sub");
+        case OP_MUL:
+            return ty_is_signed(t) ? LLVMBuildNSWMul(L->b, a, b, "mul") : LLVMBuildMul(L->b, a, b, "mul");
         case OP_DIV: {
             Type *f = ty_scalar(tc, TY_FLOAT64);
             return lower_binop(L, at, op, f, lower_convert(L, at, a, t, f), lower_convert(L, at, b, t, f), res_ty);
