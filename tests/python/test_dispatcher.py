@@ -469,11 +469,11 @@ def test_defaults_filled_in_by_the_dispatcher():
     calls = [(3,), (3, 4), (3, 4, 1.5), (3, 4, 1.5, (7, 1)), (2.5,)]
     for args in calls:  # compiles
         assert with_defaults(*args) == with_defaults.py_func(*args)
+    assert with_defaults(1, c=3.0) == with_defaults.py_func(1, c=3.0)  # the Python path
     before = [sys.getrefcount(x) for x in defs], sys.getrefcount(defs)
     for args in calls:
         for _ in range(50):
             assert with_defaults(*args) == with_defaults.py_func(*args)
-    assert with_defaults(1, c=3.0) == with_defaults.py_func(1, c=3.0)
     after = [sys.getrefcount(x) for x in defs], sys.getrefcount(defs)
     assert before == after
     with pytest.raises(TypeError):
