@@ -188,3 +188,79 @@ def call2_scalars(a, b):
 @jit
 def call2_arrays(a, b):
     return a[0] + b[0]
+
+
+# --- kernel classes of issue 15 (code no one tuned for) ---
+
+@jit
+def conv2d(img, k):
+    # 2-D convolution, kernel size known only at run time, four nested loops
+    m, n = img.shape
+    p, q = k.shape
+    out = np.zeros((m - p + 1, n - q + 1))
+    for i in range(m - p + 1):
+        for j in range(n - q + 1):
+            s = 0.0
+            for a in range(p):
+                for b in range(q):
+                    s += img[i + a, j + b] * k[a, b]
+            out[i, j] = s
+    return out
+
+
+@jit
+def six_reductions(a):
+    # six whole-array reductions of one array returned as a tuple
+    return a.sum(), a.mean(), a.max(), a.min(), a.argmax(), a.std()
+
+
+@jit
+def saxpy_f32(alpha, x, y):
+    # float32 scalar and arrays into a new float32 array
+    out = np.empty_like(x)
+    for i in range(x.shape[0]):
+        out[i] = alpha * x[i] + y[i]
+    return out
+
+
+@jit
+def floordiv_mod(n):
+    # Python // and % with negative operands
+    h = 0
+    for i in range(-n, n):
+        h += i // 3 + i % 5 + (-i) // 4 + i % -3
+    return h
+
+
+@jit
+def jacobi_swap(a, steps):
+    # Jacobi sweeps, the two grids swapped by tuple assignment
+    u = a.copy()
+    v = a.copy()
+    m, n = a.shape
+    for _ in range(steps):
+        for i in range(1, m - 1):
+            for j in range(1, n - 1):
+                v[i, j] = 0.2 * (u[i, j] + u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1])
+        u, v = v, u
+    return u
+
+
+@pjit
+def prange_sum(a):
+    s = 0.0
+    for i in prange(a.shape[0]):
+        s += a[i]
+    return s
+
+
+@pjit
+def prange_rows(a):
+    m, n = a.shape
+    out = np.empty(m)
+    for i in prange(m):
+        s = 0.0
+        for j in range(n):
+            s += a[i, j]
+        out[i] = s
+    return out

@@ -42,17 +42,22 @@ def load_kernels(backend):
     if backend == "hpcjit":
         import hpcjit
         jit = hpcjit.njit
+        pjit, prange = hpcjit.njit(parallel=True), hpcjit.prange
     elif backend == "numba":
         import numba
         jit = numba.njit
+        pjit, prange = numba.njit(parallel=True), numba.prange
     elif backend == "python":
         def jit(f):
             return f
+        pjit, prange = jit, range
     else:
         raise ValueError(backend)
     mod = _types.ModuleType("kernels_" + backend)
     mod.__file__ = KERNELS_FILE
     mod.jit = jit
+    mod.pjit = pjit
+    mod.prange = prange
     sys.modules[mod.__name__] = mod
     with open(KERNELS_FILE) as fh:
         code = compile(fh.read(), KERNELS_FILE, "exec")
@@ -136,6 +141,21 @@ KERNELS = [
            lambda s: s, lambda lib, w, h, m: lib.mandelbrot(w, h, m)),
     Kernel("cumsum_strided", "strided view", {"full": 5_000_000, "quick": 500_000, "py": 50_000},
            lambda n: (_vec(2 * n)[::2],)),
+    # kernel classes of issue 15
+    Kernel("conv2d", "4 nested loops, run-time 5x5", {"full": 200, "quick": 100, "py": 30},
+           lambda n: (_rng().uniform(0, 1, (n, n)), _rng().uniform(0, 1, (5, 5)))),
+    Kernel("six_reductions", "6 reductions as a tuple", {"full": 1_000_000, "quick": 200_000, "py": 10_000},
+           lambda n: (_vec(n),)),
+    Kernel("saxpy_f32", "float32 into a new array", {"full": 500_000, "quick": 100_000, "py": 10_000},
+           lambda n: (np.float32(1.5), _vec(n).astype(np.float32), _vec(n)[::-1].astype(np.float32))),
+    Kernel("floordiv_mod", "// and % on negatives", {"full": 2_000_000, "quick": 300_000, "py": 20_000},
+           lambda n: (n,)),
+    Kernel("jacobi_swap", "stencil, tuple-swapped grids", {"full": (300, 20), "quick": (150, 5), "py": (40, 2)},
+           lambda s: (_rng().uniform(0, 1, (s[0], s[0])), s[1])),
+    Kernel("prange_sum", "prange reduction", {"full": 10_000_000, "quick": 1_000_000, "py": 100_000},
+           lambda n: (_vec(n),)),
+    Kernel("prange_rows", "prange row reductions", {"full": (2000, 1000), "quick": (500, 500), "py": (50, 50)},
+           lambda s: (_rng().uniform(0, 1, s),)),
 ]
 KERNEL_BY_NAME = {k.name: k for k in KERNELS}
 

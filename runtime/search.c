@@ -410,14 +410,19 @@ int32_t rt_histogram(const double *a, int64_t n, double *edges, int64_t nb, int3
         lo = 0.0;
         hi = 1.0;
         if (n > 0) {
+            /* branch-free (min/max instructions, vectorizable); a NaN
+             * anywhere is reported after the pass */
+            int nan = 0;
             lo = hi = a[0];
             for (int64_t i = 0; i < n; i++) {
-                if (isnan(a[i])) {
-                    rt_raise("ValueError", "autodetected range of [nan, nan] is not finite");
-                    return -1;
-                }
-                lo = a[i] < lo ? a[i] : lo;
-                hi = a[i] > hi ? a[i] : hi;
+                double v = a[i];
+                nan |= v != v;
+                lo = v < lo ? v : lo;
+                hi = v > hi ? v : hi;
+            }
+            if (nan) {
+                rt_raise("ValueError", "autodetected range of [nan, nan] is not finite");
+                return -1;
             }
         }
     }
@@ -454,6 +459,26 @@ int32_t rt_histogram(const double *a, int64_t n, double *edges, int64_t nb, int3
     if (nb < 1)
         return 0;
     double first = edges[0], last = edges[nb];
+    if (mode != 0) {
+        /* NumPy computes the bin as (v - first) / (last - first) * nb and
+         * then moves it by one against the edges; any estimate within one
+         * bin ends on the same edge-defined bin, so a multiplication by
+         * the precomputed ratio (no division per element) is exact too */
+        double scale = (double)nb / (last - first);
+        for (int64_t i = 0; i < n; i++) {
+            double v = a[i];
+            if (!(v >= first && v <= last))
+                continue;
+            double f = (v - first) * scale;
+            int64_t j = f < (double)nb ? (int64_t)f : nb - 1;
+            if (j > 0 && v < edges[j])
+                j--;
+            else if (j < nb - 1 && v >= edges[j + 1])
+                j++;
+            hist[j]++;
+        }
+        return 0;
+    }
     for (int64_t i = 0; i < n; i++) {
         double v = a[i];
         if (!(v >= first && v <= last))

@@ -134,6 +134,28 @@ static LLVMValueRef int_divmod(Lower *L, OpKind op, Type *t, LLVMValueRef a, LLV
     LLVMValueRef bs = b, res;
     if (L->error_model != 0)
         bs = LLVMBuildSelect(L->b, bzero, one, bs, "");
+    long long bc = LLVMIsAConstantInt(b) ? LLVMConstIntGetSExtValue(b) : 0;
+    unsigned long long ub = bc < 0 ? 0ULL - (unsigned long long)bc : (unsigned long long)bc;
+    if (ty_is_signed(t) && bc != 0 && bc != LLONG_MIN && (ub & (ub - 1)) == 0) {
+        /* a constant +-2^k: Python's floor forms are a shift and a mask,
+         * branch-free and exact for every a (LLVM does not derive them
+         * from the sdiv/srem form below) */
+        unsigned k = 0;
+        while ((1ULL << k) != ub)
+            k++;
+        LLVMValueRef sh = LLVMConstInt(lt, k, 0), mask = LLVMConstInt(lt, ub - 1, 0);
+        LLVMValueRef r = LLVMBuildAnd(L->b, a, mask, "");
+        if (bc > 0)
+            return op == OP_FLOORDIV ? LLVMBuildAShr(L->b, a, sh, "floordiv") : r;
+        /* a // -2^k == -ceil(a / 2^k); a % -2^k is r - 2^k unless r == 0 */
+        LLVMValueRef inexact = LLVMBuildICmp(L->b, LLVMIntNE, r, zero, "");
+        if (op == OP_FLOORDIV) {
+            LLVMValueRef c = LLVMBuildAdd(L->b, LLVMBuildAShr(L->b, a, sh, ""),
+                                          LLVMBuildZExt(L->b, inexact, lt, ""), "");
+            return LLVMBuildSub(L->b, zero, c, "floordiv");
+        }
+        return LLVMBuildSelect(L->b, inexact, LLVMBuildAdd(L->b, r, b, ""), zero, "mod");
+    }
     if (ty_is_signed(t)) {
         /* MIN // -1 traps in hardware: divide by 1 and negate instead */
         LLVMValueRef m1 = LLVMBuildICmp(L->b, LLVMIntEQ, b, LLVMConstAllOnes(lt), "");
@@ -145,7 +167,6 @@ static LLVMValueRef int_divmod(Lower *L, OpKind op, Type *t, LLVMValueRef a, LLV
          * different signs (this form lets LLVM see that an exact
          * division by a power of two is a shift) */
         LLVMValueRef fix;
-        long long bc = LLVMIsAConstantInt(b) ? LLVMConstIntGetSExtValue(b) : 0;
         if (bc != 0 && bc != LLONG_MIN && (bc & (bc - 1)) != 0 && (-bc & (-bc - 1)) != 0) {
             /* a constant that is not +-2^k: the remainder's sign alone
              * decides (one compare; LLVM does not derive it itself) */
@@ -206,6 +227,9 @@ static LLVMValueRef float_divmod(Lower *L, OpKind op, LLVMValueRef vx, LLVMValue
     return res;
 }
 
+static LLVMValueRef complex_pow_general(Lower *L, Type *t, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c,
+                                        LLVMValueRef d);
+
 static LLVMValueRef complex_binop(Lower *L, const Node *at, OpKind op, Type *t, LLVMValueRef x, LLVMValueRef y) {
     LLVMValueRef a = LLVMBuildExtractValue(L->b, x, 0, "a"), b = LLVMBuildExtractValue(L->b, x, 1, "b");
     LLVMValueRef c = LLVMBuildExtractValue(L->b, y, 0, "c"), d = LLVMBuildExtractValue(L->b, y, 1, "d");
@@ -243,17 +267,98 @@ static LLVMValueRef complex_binop(Lower *L, const Node *at, OpKind op, Type *t, 
         break;
     }
     case OP_POW: {
-        /* CPython's _Py_c_pow (the general path) */
+        /* CPython's complex_pow: an integral exponent with |n| <= 100 is
+         * raised by repeated squaring (c_powi), bit for bit CPython's
+         * result and, for a constant such as z ** 2, a few products
+         * instead of hypot/atan2/pow/cos/sin; other exponents take the
+         * general path (_Py_c_pow) below */
+        LLVMTypeRef ft = LLVMTypeOf(a);
+        LLVMTypeRef ftys[1] = {ft};
+        if (L->error_model == 0) {
+            LLVMValueRef z = LLVMConstReal(ft, 0.0);
+            LLVMValueRef bzero = LLVMBuildAnd(L->b, fcmp(L, LLVMRealOEQ, c, z), fcmp(L, LLVMRealOEQ, d, z), "");
+            LLVMValueRef azero = LLVMBuildAnd(L->b, fcmp(L, LLVMRealOEQ, a, z), fcmp(L, LLVMRealOEQ, b, z), "");
+            LLVMValueRef bad =
+                LLVMBuildAnd(L->b, LLVMBuildAnd(L->b, azero, LLVMBuildNot(L->b, bzero, ""), ""),
+                             LLVMBuildOr(L->b, fcmp(L, LLVMRealUNE, d, z), fcmp(L, LLVMRealOLT, c, z), ""), "");
+            raise_zerodiv_if(L, bad, "0.0 to a negative or complex power");
+        }
+        LLVMValueRef fl = lower_intrinsic(L, "llvm.floor", ftys, 1, &c, 1);
+        LLVMValueRef ac = lower_intrinsic(L, "llvm.fabs", ftys, 1, &c, 1);
+        LLVMValueRef isint = LLVMBuildAnd(
+            L->b, LLVMBuildAnd(L->b, fcmp(L, LLVMRealOEQ, d, LLVMConstReal(ft, 0.0)), fcmp(L, LLVMRealOEQ, c, fl), ""),
+            fcmp(L, LLVMRealOLE, ac, LLVMConstReal(ft, 100.0)), "powi");
+        LLVMBasicBlockRef bb_int = lower_block(L, "cpow.int"), bb_gen = lower_block(L, "cpow.gen");
+        LLVMBasicBlockRef bb_join = lower_block(L, "cpow.join");
+        LLVMBuildCondBr(L->b, isint, bb_int, bb_gen);
+        lower_at(L, bb_int);
+        LLVMValueRef n = LLVMBuildFPToSI(L->b, c, L->t_i64, "");
+        LLVMValueRef nneg = LLVMBuildICmp(L->b, LLVMIntSLT, n, lower_i64(L, 0), "");
+        LLVMValueRef un = LLVMBuildSelect(L->b, nneg, LLVMBuildNeg(L->b, n, ""), n, "");
+        LLVMValueRef rr = LLVMConstReal(ft, 1.0), ri = LLVMConstReal(ft, 0.0), pr = a, pi = b;
+        for (int k = 0; k < 7; k++) { /* 100 < 2^7 */
+            LLVMValueRef bit = LLVMBuildICmp(
+                L->b, LLVMIntNE, LLVMBuildAnd(L->b, un, lower_i64(L, 1LL << k), ""), lower_i64(L, 0), "");
+            LLVMValueRef qr = fbin(L, LLVMFSub, fbin(L, LLVMFMul, rr, pr, ""), fbin(L, LLVMFMul, ri, pi, ""), "");
+            LLVMValueRef qi = fbin(L, LLVMFAdd, fbin(L, LLVMFMul, rr, pi, ""), fbin(L, LLVMFMul, ri, pr, ""), "");
+            rr = LLVMBuildSelect(L->b, bit, qr, rr, "");
+            ri = LLVMBuildSelect(L->b, bit, qi, ri, "");
+            LLVMValueRef sr = fbin(L, LLVMFSub, fbin(L, LLVMFMul, pr, pr, ""), fbin(L, LLVMFMul, pi, pi, ""), "");
+            LLVMValueRef si = fbin(L, LLVMFAdd, fbin(L, LLVMFMul, pr, pi, ""), fbin(L, LLVMFMul, pi, pr, ""), "");
+            pr = sr, pi = si;
+        }
+        LLVMValueRef pos = LLVMGetUndef(lower_type(L, t));
+        pos = LLVMBuildInsertValue(L->b, LLVMBuildInsertValue(L->b, pos, rr, 0, ""), ri, 1, "");
+        LLVMValueRef onec = LLVMGetUndef(lower_type(L, t));
+        onec = LLVMBuildInsertValue(L->b, onec, LLVMConstReal(ft, 1.0), 0, "");
+        onec = LLVMBuildInsertValue(L->b, onec, LLVMConstReal(ft, 0.0), 1, "");
+        LLVMBasicBlockRef bb_neg = lower_block(L, "cpow.neg"), bb_intend = lower_block(L, "cpow.intend");
+        LLVMBasicBlockRef from_pos = LLVMGetInsertBlock(L->b);
+        LLVMBuildCondBr(L->b, nneg, bb_neg, bb_intend);
+        lower_at(L, bb_neg); /* x ** -n == 1 / x ** n, as c_powi */
+        LLVMValueRef inv = complex_binop(L, at, OP_DIV, t, onec, pos);
+        if (!inv)
+            return NULL;
+        LLVMBasicBlockRef from_neg = LLVMGetInsertBlock(L->b);
+        LLVMBuildBr(L->b, bb_intend);
+        lower_at(L, bb_intend);
+        LLVMValueRef ires = LLVMBuildPhi(L->b, lower_type(L, t), "");
+        LLVMValueRef iv[2] = {pos, inv};
+        LLVMBasicBlockRef ib[2] = {from_pos, from_neg};
+        LLVMAddIncoming(ires, iv, ib, 2);
+        LLVMBasicBlockRef from_int = LLVMGetInsertBlock(L->b);
+        LLVMBuildBr(L->b, bb_join);
+        lower_at(L, bb_gen);
+        LLVMValueRef gres = complex_pow_general(L, t, a, b, c, d);
+        LLVMBasicBlockRef from_gen = LLVMGetInsertBlock(L->b);
+        LLVMBuildBr(L->b, bb_join);
+        lower_at(L, bb_join);
+        LLVMValueRef res = LLVMBuildPhi(L->b, lower_type(L, t), "cpow");
+        LLVMValueRef rv[2] = {ires, gres};
+        LLVMBasicBlockRef rb[2] = {from_int, from_gen};
+        LLVMAddIncoming(res, rv, rb, 2);
+        return res;
+    }
+    default:
+        return lower_fail(L, at, HJ_DIAG_UNSUPPORTED, "unsupported operator '%s' on complex numbers",
+                          ast_op_str(op));
+    }
+    LLVMValueRef v = LLVMGetUndef(lower_type(L, t));
+    v = LLVMBuildInsertValue(L->b, v, re, 0, "");
+    return LLVMBuildInsertValue(L->b, v, im, 1, "");
+}
+
+/* CPython's _Py_c_pow (the general path) of a + bj ** c + dj. */
+static LLVMValueRef complex_pow_general(Lower *L, Type *t, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c,
+                                        LLVMValueRef d) {
+    LLVMValueRef re, im;
+    {
         LLVMTypeRef ft = LLVMTypeOf(a);
         bool f32 = ft == L->t_f32;
         LLVMTypeRef tys[1] = {ft};
         LLVMValueRef zero = LLVMConstReal(ft, 0.0), one = LLVMConstReal(ft, 1.0);
         LLVMValueRef bzero = LLVMBuildAnd(L->b, fcmp(L, LLVMRealOEQ, c, zero), fcmp(L, LLVMRealOEQ, d, zero), "");
         LLVMValueRef azero = LLVMBuildAnd(L->b, fcmp(L, LLVMRealOEQ, a, zero), fcmp(L, LLVMRealOEQ, b, zero), "");
-        LLVMValueRef bad = LLVMBuildAnd(L->b, LLVMBuildAnd(L->b, azero, LLVMBuildNot(L->b, bzero, ""), ""),
-                                        LLVMBuildOr(L->b, fcmp(L, LLVMRealUNE, d, zero), fcmp(L, LLVMRealOLT, c, zero), ""), "");
-        if (L->error_model == 0)
-            raise_zerodiv_if(L, bad, "0.0 to a negative or complex power");
         LLVMTypeRef p2[2] = {ft, ft};
         LLVMValueRef ab[2] = {a, b}, ba[2] = {b, a};
         LLVMValueRef vabs = lower_rt(L, f32 ? "hypotf" : "hypot", ft, p2, 2, ab);
@@ -272,11 +377,6 @@ static LLVMValueRef complex_binop(Lower *L, const Node *at, OpKind op, Type *t, 
         /* x ** 0 == 1; 0 ** y == 0 (y real and positive) */
         re = LLVMBuildSelect(L->b, bzero, one, LLVMBuildSelect(L->b, azero, zero, re, ""), "");
         im = LLVMBuildSelect(L->b, bzero, zero, LLVMBuildSelect(L->b, azero, zero, im, ""), "");
-        break;
-    }
-    default:
-        return lower_fail(L, at, HJ_DIAG_UNSUPPORTED, "unsupported operator '%s' on complex numbers",
-                          ast_op_str(op));
     }
     LLVMValueRef v = LLVMGetUndef(lower_type(L, t));
     v = LLVMBuildInsertValue(L->b, v, re, 0, "");
@@ -305,9 +405,16 @@ LLVMValueRef lower_binop(Lower *L, const Node *at, OpKind op, Type *t, LLVMValue
     if (ty_is_int(t)) {
         LLVMTypeRef lt = lower_type(L, t);
         switch (op) {
-        case OP_ADD: return LLVMBuildAdd(L->b, a, b, "add");
-        case OP_SUB: return LLVMBuildSub(L->b, a, b, "sub");
-        case OP_MUL: return LLVMBuildMul(L->b, a, b, "mul");
+        /* signed arithmetic is nsw, as in Numba: an index such as
+         * a[i + k] with i, k from ranges is then known non-negative, so
+         * the negative-index wrap folds away (a wrapped sum is no valid
+         * index anyway) */
+        case OP_ADD:
+            return ty_is_signed(t) ? LLVMBuildNSWAdd(L->b, a, b, "add") : LLVMBuildAdd(L->b, a, b, "add");
+        case OP_SUB:
+            return ty_is_signed(t) ? LLVMBuildNSWSub(L->b, a, b, "sub") : LLVMBuildSub(L->b, a, b, "sub");
+        case OP_MUL:
+            return ty_is_signed(t) ? LLVMBuildNSWMul(L->b, a, b, "mul") : LLVMBuildMul(L->b, a, b, "mul");
         case OP_DIV: {
             Type *f = ty_scalar(tc, TY_FLOAT64);
             return lower_binop(L, at, op, f, lower_convert(L, at, a, t, f), lower_convert(L, at, b, t, f), res_ty);

@@ -456,3 +456,25 @@ def test_ints_above_int64_are_uint64():
     assert any("uint64" in s for s in sigs) and any("int64" in s for s in sigs), sigs
     if not AGAINST_NUMBA:  # the shim module has no typeof; numba.typeof agrees
         assert str(hj.typeof(2**63)) == "uint64" and str(hj.typeof(2**63 - 1)) == "int64"
+
+
+@njit
+def with_defaults(a, b=2, c=0.5, d=(1, 2)):
+    return a * b + c + d[0] - d[1]
+
+
+def test_defaults_filled_in_by_the_dispatcher():
+    import sys
+    defs = with_defaults.py_func.__defaults__
+    calls = [(3,), (3, 4), (3, 4, 1.5), (3, 4, 1.5, (7, 1)), (2.5,)]
+    for args in calls:  # compiles
+        assert with_defaults(*args) == with_defaults.py_func(*args)
+    assert with_defaults(1, c=3.0) == with_defaults.py_func(1, c=3.0)  # the Python path
+    before = [sys.getrefcount(x) for x in defs], sys.getrefcount(defs)
+    for args in calls:
+        for _ in range(50):
+            assert with_defaults(*args) == with_defaults.py_func(*args)
+    after = [sys.getrefcount(x) for x in defs], sys.getrefcount(defs)
+    assert before == after
+    with pytest.raises(TypeError):
+        with_defaults()

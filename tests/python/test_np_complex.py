@@ -378,3 +378,31 @@ def test_complex_clip(dt):
     check(cclip, x, np.full(9, complex(n, 0), dtype=dt), dt(2.5 + 1j))
     check(cclip, make_array(dt, (3, 4), "strided"), dt(-1 + 0j), dt(1 + 1j))
     check(cclip, dt(3 - 1j), dt(-1 + 0j), dt(1 + 1j))
+
+
+@njit
+def complex_power(z, w):
+    return z ** w
+
+
+@njit
+def complex_small_powers(z):
+    return z ** 2, z ** 3, z ** -2, z ** 0, z ** 1.0, z ** 2.5
+
+
+POW_BASES = [1 + 0j, -1.5 + 2j, 3 - 4j, 2.5j, -0.75 - 0.5j, 1e-3 + 7j]
+
+
+@pytest.mark.parametrize("z", POW_BASES)
+@pytest.mark.parametrize("w", [2, 3, -1, -3, 0, 7, 100, -100, 101, 2.5, 0.5 + 1j, 2 + 1e-17j])
+def test_complex_power_integral_exponents(z, w):
+    # an integral exponent with |n| <= 100 is raised by repeated squaring,
+    # as CPython does (2.5j ** 2 is exactly -6.25 there, not -6.25+7.7e-16j)
+    res = check(complex_power, z, complex(w), rtol=1e-14, atol=0.0)
+    if complex(w).imag == 0 and complex(w).real == int(complex(w).real) and abs(complex(w).real) <= 100:
+        assert res == complex_power.py_func(z, complex(w))
+
+
+@pytest.mark.parametrize("z", POW_BASES + [0j])
+def test_complex_power_constant_exponents(z):
+    check(complex_small_powers, z)

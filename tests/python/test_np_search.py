@@ -295,6 +295,21 @@ def test_histogram_edges_and_errors():
     check(s_hist, np.array([1.0, np.nan]))                   # ValueError
 
 
+@pytest.mark.parametrize("base,width,nb", [(0.0, 1.0, 1000), (1e6, 1e-3, 997), (-3.3, 3.7, 13),
+                                             (7e15, 123.0, 61), (1e-8, 1e-10, 250)])
+def test_histogram_values_on_edges(base, width, nb):
+    # values exactly on (and just past) the edges: the bin of each is the
+    # one NumPy's edges define, however the estimate is computed
+    rng = np.random.default_rng(nb)
+    a = base + rng.random(600) * width
+    edges = np.histogram(a, nb)[1]
+    a[:300] = edges[rng.integers(0, nb + 1, 300)]
+    a[300:310] = np.nextafter(a[300:310], np.inf)
+    a[310:320] = np.nextafter(a[310:320], -np.inf)
+    check(s_hist_bins, a, nb, rtol=0.0)
+    check(s_hist_range, a, nb, base + 0.1 * width, base + 0.9 * width, rtol=0.0)
+
+
 @hpcjit.njit
 def s_bincount(x):
     return np.bincount(x)

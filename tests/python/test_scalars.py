@@ -111,6 +111,31 @@ def test_floor_division_explicit_values():
     assert mod(7.5, -2.0) == -0.5
 
 
+@njit
+def divmod_constants(a):
+    # constant divisors: +-2^k become shifts and masks, others a multiply
+    return (a // 1, a % 1, a // -1, a % -1, a // 2, a % 2, a // -2, a % -2,
+            a // 8, a % 8, a // -8, a % -8, a // 1024, a % -1024,
+            a // 3, a % 3, a // -3, a % -3, a // 7, a % -7)
+
+
+@njit
+def floordiv_mod_loop(n):
+    h = 0
+    for i in range(-n, n):
+        h += i // 3 + i % 5 + (-i) // 4 + i % -3 + i // -16 + i % 64
+    return h
+
+
+@pytest.mark.parametrize("a", INTS + [8, -8, 9, -9, 1023, -1025, 2**62, -2**62, 2**63 - 1, -2**63 + 1])
+def test_int_division_by_constants(a):
+    check(divmod_constants, a)
+
+
+def test_int_division_by_constants_in_a_loop():
+    check(floordiv_mod_loop, 1000)
+
+
 @pytest.mark.parametrize("a", [0, 1, 2, 3, -2, -3, 10])
 @pytest.mark.parametrize("b", [0, 1, 2, 3, 5, 13])
 def test_int_pow(a, b):
