@@ -209,7 +209,7 @@ step env 40 360 env_facts
 step build 240 170 build
 step topo 30 150 topo
 step ctest 120 130 ctest_gpu
-step cpu 90 110 cpu_tests tests/python/test_scalars.py tests/python/test_arrays.py \
+step cpu 90 110 cpu_tests tests/python/test_scalars.py tests/python/test_calls.py \
      tests/python/test_errors.py tests/python/test_parallel.py tests/python/test_nosource.py
 i=0
 for f in $gpu_files; do

@@ -22,8 +22,7 @@ bdir=$2
 shift 2
 tests=("$@")
 if [ ${#tests[@]} -eq 0 ]; then
-  tests=(tests/python/test_scalars.py tests/python/test_arrays.py tests/python/test_errors.py
-         tests/python/test_parallel.py)
+  tests=(tests/python/test_scalars.py tests/python/test_calls.py tests/python/test_errors.py)
 fi
 py=$(command -v "${PYTHON:-python3}")
 jobs=${JOBS:-$(nproc)}
