@@ -58,11 +58,14 @@ left() { echo $((BUDGET - $(elapsed))); }
 log() { printf '%s\n' "$*" | tee -a "$LOG"; }
 
 # step NAME CAP RESERVE FUNCTION [ARGS...]: FUNCTION (exported) under a
-# timeout of min(CAP, time left - RESERVE); its output goes to the log and
-# its last lines to stdout; one line per step in $STEPS.
+# timeout of min(CAP, time left - RESERVE) (RESERVE: what later steps keep,
+# for a 420 s budget); its output goes to the log and its last lines to
+# stdout; one line per step in $STEPS.
 step() {
   local name=$1 cap=$2 reserve=$3
   shift 3
+  # the reserves below are for a 420 s budget: scaled to this one
+  reserve=$((reserve * BUDGET / 420))
   local t=$(($(left) - reserve))
   [ "$t" -gt "$cap" ] && t=$cap
   if [ "$t" -lt 5 ]; then
@@ -134,7 +137,7 @@ build() {
               -DPython_EXECUTABLE="$PY")
   if ! cmake "${args[@]}" > "$work/configure.log" 2>&1; then
     cat "$work/configure.log"
-    if grep -q 'was built from other compiler' "$work/configure.log"; then
+    if grep -q 'HPCJIT_PREBUILT_COMPILER_ANY' "$work/configure.log"; then
       # prepare.sh ran before the last change to compiler/ or the runtime's
       # headers: go on with the stale library, and say so everywhere
       echo "STALE LIBRARY: .gpu-carry was made from other sources; configuring with HPCJIT_PREBUILT_COMPILER_ANY=ON"
