@@ -12,9 +12,10 @@
 #   topo     hpcjit topo (GPUs and their NUMA nodes), hpcjit run --gpus-per-rank
 #   ctest    ctest -L gpu --output-on-failure
 #   cpu      a handful of CPU pytest files (the build works here)
-#   gpu:F    each tests/python/test_cuda*.py, with a per-file timeout
+#   gpu:F    each tests/python/test_cuda*.py that ctest -L gpu did not run,
+#            with a per-file timeout
 #   bench    python3 benchmarks/gpu/run_all.py --out DIR, when it exists
-# Everything ends within HPCJIT_GPU_CHECK_BUDGET seconds (default 420: the
+# Everything ends within HPCJIT_GPU_CHECK_BUDGET seconds (default 450: the
 # steps' timeouts shrink to what is left, keeping a reserve for the later
 # ones).  Results go to $OUT (at most 8 flat files): device_check.log (all
 # output), summary.json, summary.txt, bench.tar.gz and up to four of the
@@ -27,7 +28,7 @@ set -u
 cd "$(dirname "$0")/../.."
 root=$PWD
 T0=$(date +%s)
-BUDGET=${HPCJIT_GPU_CHECK_BUDGET:-420}
+BUDGET=${HPCJIT_GPU_CHECK_BUDGET:-450}
 FILE_TIMEOUT=${HPCJIT_GPU_FILE_TIMEOUT:-120}
 OUT=${OUT:-$root/gpu-out}
 mkdir -p "$OUT"
@@ -209,21 +210,29 @@ gpu_files=$(ls "$root"/tests/python/test_cuda*.py 2>/dev/null)
 ngpu_files=$(printf '%s' "$gpu_files" | grep -c . || true)
 # reserves: what later steps keep in any case
 step env 40 360 env_facts
-step build 240 170 build
-step topo 30 150 topo
-step ctest 120 130 ctest_gpu
-step cpu 90 110 cpu_tests tests/python/test_scalars.py tests/python/test_calls.py \
+step build 240 200 build
+step topo 30 190 topo
+step ctest 180 170 ctest_gpu
+step cpu 90 140 cpu_tests tests/python/test_scalars.py tests/python/test_calls.py \
      tests/python/test_errors.py tests/python/test_parallel.py tests/python/test_nosource.py
+# the pytest files that the gpu-labelled CTest tests run already
+covered=$(ctest --test-dir "$bdir" -N -V -L gpu 2>/dev/null | grep -o 'test_cuda[A-Za-z0-9_]*\.py' | sort -u)
 i=0
 for f in $gpu_files; do
   i=$((i + 1))
+  base=$(basename "$f")
+  if printf '%s\n' "$covered" | grep -qx "$base"; then
+    log "=== [gpu:$base] run by ctest -L gpu above"
+    printf '%s\t%s\t-\t0\t%s\n' "gpu:$base" "in-ctest" "run by ctest -L gpu" >> "$STEPS"
+    continue
+  fi
   # the files left and the benchmark share what remains
-  step "gpu:$(basename "$f")" "$FILE_TIMEOUT" $((60 + 10 * (ngpu_files - i))) gpu_test "$f"
+  step "gpu:$base" "$FILE_TIMEOUT" $((100 + 10 * (ngpu_files - i))) gpu_test "$f"
 done
 [ -n "$gpu_files" ] || log "device_check: no tests/python/test_cuda*.py in this tree"
 if [ -f "$root/benchmarks/gpu/run_all.py" ]; then
   mkdir -p "$work/bench"
-  step bench 300 15 bench
+  step bench 300 10 bench
 else
   log "device_check: no benchmarks/gpu/run_all.py in this tree"
 fi
