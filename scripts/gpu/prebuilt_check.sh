@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build hpcjit against a prebuilt libhpcjit_compiler.so with LLVM out of
-# sight, as on a machine that has none (the GPU node: scripts/gpu/), and run
-# a few pytest files against that build.
+# sight and without MPI, as on a machine that has neither (the GPU node:
+# scripts/gpu/), and run a few pytest files against that build.
 #
 #   scripts/gpu/prebuilt_check.sh LIB BUILD_DIR [PYTEST_FILE...]
 #
@@ -29,8 +29,9 @@ jobs=${JOBS:-$(nproc)}
 [ -f "$lib" ] || { echo "prebuilt_check: no library $lib" >&2; exit 2; }
 
 build() {
+  rm -f "$bdir"/python/hpcjit/_mpi.*so # from an earlier configure with MPI
   cmake -S . -B "$bdir" -DCMAKE_BUILD_TYPE=Release -DHPCJIT_PREBUILT_COMPILER="$lib" \
-        -DPython_EXECUTABLE="$py" &&
+        -DHPCJIT_MPI=OFF -DPython_EXECUTABLE="$py" &&
   cmake --build "$bdir" -j"$jobs"
 }
 hidden=""
@@ -55,4 +56,23 @@ while IFS= read -r f; do
 done < <(find "$bdir" -type f \( -name '*.so' -o -perm -u+x \) -not -path '*/CMakeFiles/*')
 [ $bad = 0 ] || exit 1
 echo "prebuilt_check: built $bdir against $lib$hidden"
+# without _mpi: hpcjit.mpi says so, CPU code is unaffected
+# (-c, not stdin: a function needs its source, and CPython 3.12's bytecode
+# cannot stand in for it)
+PYTHONPATH="$bdir/python" "$py" -c '
+import hpcjit
+from hpcjit import mpi
+assert not mpi.available()
+try:
+    mpi.rank()
+except ImportError as exc:
+    assert "hpcjit was built without MPI" in str(exc), exc
+else:
+    raise AssertionError("hpcjit.mpi.rank() worked without hpcjit._mpi")
+@hpcjit.njit
+def f(x):
+    return x * 2 + 1
+assert f(20) == f.py_func(20) == 41
+print("prebuilt_check: without MPI: hpcjit.mpi raises ImportError, compiled code runs")
+' || exit 1
 PYTHONPATH="$bdir/python" HPCJIT_TEST_BUILD=1 "$py" -m pytest -q -p no:cacheprovider "${tests[@]}"
