@@ -75,4 +75,4 @@ echo
 echo "Device check (one call):"
 echo "  carry:   [\"$carry\"]"
 echo "  command: bash scripts/gpu/device_check.sh"
-echo "  timeout: 540 s (the script ends by itself within HPCJIT_GPU_CHECK_BUDGET, 420 s by default)"
+echo "  timeout: 540 s (the script ends by itself within HPCJIT_GPU_CHECK_BUDGET, 450 s by default)"
