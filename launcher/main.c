@@ -11,6 +11,7 @@
 
 #include "hpcjit/compiler.h"
 #include "hpcjit/topo.h"
+#include "gpu.h"
 #include "run.h"
 
 #ifndef HPCJIT_VERSION_STR
@@ -27,6 +28,9 @@ static const char main_usage[] =
     "           its architecture key and the thread plan\n"
     "  run      start a program as a job of MPI ranks: srun inside Slurm,\n"
     "           mpirun outside, directly for one rank\n"
+    "  gpu-bind run a program as one rank with its own GPUs (CUDA_VISIBLE_DEVICES\n"
+    "           by node-local rank, CPUs on the GPU's NUMA node): what\n"
+    "           `run --gpus-per-rank` starts each rank with\n"
     "  cache    the compile cache: list, info, clear, prune --max-size SIZE,\n"
     "           warm SCRIPT (compile its explicit signatures before a job)\n"
     "           (runs $HPCJIT_PYTHON -m hpcjit.cache, default python3)\n"
@@ -41,9 +45,10 @@ static const char topo_usage[] =
     "\n"
     "Show what hpcjit sees of this node from inside the process's CPU binding\n"
     "(taskset, Slurm's cgroup and --cpu-bind): packages, NUMA nodes, cores, PUs,\n"
-    "caches, the allowed (cgroup) and current (binding) cpusets, GPUs and PCI\n"
-    "devices with their locality, the architecture key compiled code is keyed\n"
-    "by, and the plan for parallel threads.\n"
+    "caches, the allowed (cgroup) and current (binding) cpusets, the node's GPUs\n"
+    "in PCI order with their NUMA nodes and CPUs (whatever the binding; JSON:\n"
+    "gpu_list, empty when there is none), PCI devices with their locality, the\n"
+    "architecture key compiled code is keyed by, and the plan for parallel threads.\n"
     "\n"
     "options:\n"
     "  --json    print one JSON object, for scripts\n"
@@ -87,7 +92,8 @@ static void json_warnings(FILE *f, const char *w)
     fputc(']', f);
 }
 
-static void print_json(FILE *f, const TopoInfo *in, const char *key, const HjTarget *tgt, const TopoPlan *p)
+static void print_json(FILE *f, const TopoInfo *in, const TopoGpu *gpus, int ngpus, const char *key,
+                       const HjTarget *tgt, const TopoPlan *p)
 {
     fprintf(f, "{\n  \"node\": {\"packages\": %d, \"numa_nodes\": %d, \"cores\": %d, \"pus\": %d,\n",
             in->npackages, in->nnuma, in->ncores, in->npus);
@@ -107,8 +113,23 @@ static void print_json(FILE *f, const TopoInfo *in, const char *key, const HjTar
                 i ? "," : "", c->level, c->kind == 'i' ? "instruction" : c->kind == 'd' ? "data" : "unified",
                 (unsigned long long)c->size, c->linesize, c->ways, c->count);
     }
-    fprintf(f, "],\n    \"io_discovered\": %s, \"gpus\": %d, \"devices\": [", in->io_discovered ? "true" : "false",
-            in->ngpus);
+    fprintf(f, "],\n    \"io_discovered\": %s, \"gpus\": %d, \"gpu_list\": [", in->io_discovered ? "true" : "false",
+            ngpus);
+    for (int i = 0; i < ngpus; i++) {
+        const TopoGpu *g = &gpus[i];
+        fprintf(f, "%s\n      {\"index\": %d, \"vendor_index\": %d, \"busid\": \"%s\", \"class\": \"%04x\", "
+                   "\"vendor_id\": \"%04x\", \"device_id\": \"%04x\", \"name\": ",
+                i ? "," : "", g->index, g->vendor_index, g->busid, g->class_id, g->vendor_id, g->device_id);
+        json_str(f, g->name);
+        fputs(", \"osdevs\": ", f);
+        json_str(f, g->osdevs);
+        fputs(", \"numa_nodes\": ", f);
+        json_str(f, g->numa);
+        fputs(", \"cpus\": ", f);
+        json_str(f, g->cpus);
+        fputc('}', f);
+    }
+    fputs("],\n    \"devices\": [", f);
     for (int i = 0; i < in->ndevices; i++) {
         const TopoDevice *d = &in->devices[i];
         fprintf(f, "%s\n      {\"busid\": \"%s\", \"class\": \"%04x\", \"vendor_id\": \"%04x\", "
@@ -159,7 +180,8 @@ static void human_size(char *buf, size_t cap, unsigned long long b)
         snprintf(buf, cap, "%llu B", b);
 }
 
-static void print_text(FILE *f, const TopoInfo *in, const char *key, const HjTarget *tgt, const TopoPlan *p)
+static void print_text(FILE *f, const TopoInfo *in, const TopoGpu *gpus, int ngpus, const char *key,
+                       const HjTarget *tgt, const TopoPlan *p)
 {
     fputs("node (inside this process's binding)\n", f);
     fprintf(f, "  cpu           %s%s%s\n", in->cpu_vendor[0] ? in->cpu_vendor : "unknown vendor",
@@ -179,21 +201,25 @@ static void print_text(FILE *f, const TopoInfo *in, const char *key, const HjTar
                 c->count);
     }
     fputc('\n', f);
+    /* GPUs: the whole node's (topo_gpus), in PCI order, with their NUMA nodes */
     if (!in->io_discovered)
         fputs("  GPUs          not looked for (--no-io)\n", f);
-    else if (in->ngpus == 0)
+    else if (ngpus == 0)
         fputs("  GPUs          none\n", f);
-    for (int pass = 0; pass < 2; pass++) {
-        int shown = 0;
-        for (int i = 0; i < in->ndevices; i++) {
-            const TopoDevice *d = &in->devices[i];
-            if (d->is_gpu != (pass == 0))
-                continue;
-            fprintf(f, "  %-13s %s class %04x %04x:%04x%s%s%s%s near cpus %s\n",
-                    shown++ ? "" : pass == 0 ? "GPUs" : "PCI devices", d->busid, d->class_id, d->vendor_id,
-                    d->device_id, d->name[0] ? " " : "", d->name, d->osdevs[0] ? " " : "", d->osdevs,
-                    d->locality[0] ? d->locality : "?");
-        }
+    for (int i = 0; i < ngpus; i++) {
+        const TopoGpu *g = &gpus[i];
+        fprintf(f, "  %-13s %d: %s class %04x %04x:%04x%s%s%s%s, NUMA node %s, cpus %s\n", i ? "" : "GPUs",
+                g->index, g->busid, g->class_id, g->vendor_id, g->device_id, g->name[0] ? " " : "", g->name,
+                g->osdevs[0] ? " " : "", g->osdevs, g->numa[0] ? g->numa : "?", g->cpus[0] ? g->cpus : "?");
+    }
+    int shown = 0;
+    for (int i = 0; i < in->ndevices; i++) {
+        const TopoDevice *d = &in->devices[i];
+        if (d->is_gpu)
+            continue;
+        fprintf(f, "  %-13s %s class %04x %04x:%04x%s%s%s%s near cpus %s\n", shown++ ? "" : "PCI devices",
+                d->busid, d->class_id, d->vendor_id, d->device_id, d->name[0] ? " " : "", d->name,
+                d->osdevs[0] ? " " : "", d->osdevs, d->locality[0] ? d->locality : "?");
     }
     fprintf(f, "\narchitecture\n  key           %s\n  LLVM cpu      %s\n", key, tgt->cpu ? tgt->cpu : "");
     fprintf(f, "\nthread plan\n  threads       %d (from %s)\n", p->nthreads, p->nthreads_from);
@@ -218,6 +244,8 @@ static int cmd_topo(int argc, char **argv)
     TopoPlan *plan = NULL;
     char *key = NULL;
     HjTarget tgt = {0};
+    TopoGpu *gpus = NULL;
+    int ngpus = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0)
             json = 1;
@@ -236,6 +264,10 @@ static int cmd_topo(int argc, char **argv)
         fprintf(stderr, "hpcjit topo: %s\n", topo_strerror(trc));
         goto done;
     }
+    if (io && (trc = topo_gpus(&gpus, &ngpus)) != TOPO_OK) {
+        fprintf(stderr, "hpcjit topo: GPUs: %s\n", topo_strerror(trc));
+        goto done;
+    }
     if ((trc = topo_plan(node, &plan)) != TOPO_OK) {
         fprintf(stderr, "hpcjit topo: thread plan: %s\n", topo_strerror(trc));
         goto done;
@@ -247,12 +279,13 @@ static int cmd_topo(int argc, char **argv)
         goto done;
     }
     if (json)
-        print_json(stdout, topo_info(node), key, &tgt, plan);
+        print_json(stdout, topo_info(node), gpus, ngpus, key, &tgt, plan);
     else
-        print_text(stdout, topo_info(node), key, &tgt, plan);
+        print_text(stdout, topo_info(node), gpus, ngpus, key, &tgt, plan);
     rc = fflush(stdout) == 0 ? 0 : 1;
 done:
     free(key);
+    free(gpus);
     hj_target_free(&tgt);
     topo_plan_free(plan);
     topo_free(node);
@@ -296,6 +329,8 @@ int main(int argc, char **argv)
             fputs(topo_usage, stdout);
         else if (argc > 2 && strcmp(argv[2], "run") == 0)
             fputs(run_usage, stdout);
+        else if (argc > 2 && strcmp(argv[2], "gpu-bind") == 0)
+            fputs(gpu_bind_usage, stdout);
         else
             fputs(main_usage, stdout);
         return 0;
@@ -308,6 +343,8 @@ int main(int argc, char **argv)
         return cmd_topo(argc - 1, argv + 1);
     if (strcmp(cmd, "run") == 0)
         return cmd_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "gpu-bind") == 0)
+        return cmd_gpu_bind(argc - 1, argv + 1);
     if (strcmp(cmd, "cache") == 0)
         return cmd_python("cache", "hpcjit.cache", argc - 1, argv + 1);
     if (strcmp(cmd, "cc") == 0)

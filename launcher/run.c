@@ -4,6 +4,7 @@
  * for the reasons behind each srun/mpirun option. */
 #define _GNU_SOURCE
 #include "run.h"
+#include "gpu.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -43,8 +44,13 @@ const char run_usage[] =
     "                           affinity mask divided by RANKS, at least 1)\n"
     "  --gpus-per-rank G        GPUs per rank: srun gets --gpus-per-node (not\n"
     "                           --gpus-per-task, which hides peers from NCCL);\n"
-    "                           ranks choose their device by node-local rank\n"
-    "                           (HPCJIT_GPUS_PER_RANK=G is exported)\n"
+    "                           each rank runs under `hpcjit gpu-bind`, which sets\n"
+    "                           CUDA_VISIBLE_DEVICES to its G devices by node-local\n"
+    "                           rank and narrows its CPUs to the first one's NUMA\n"
+    "                           node (HPCJIT_GPUS_PER_RANK=G is exported).  Inside\n"
+    "                           an allocation made with --gpus-per-task, G defaults\n"
+    "                           to SLURM_GPUS_PER_TASK and each task keeps the\n"
+    "                           devices Slurm gave it\n"
     "  --bind cores|none        pin each rank to its own cores (default cores);\n"
     "                           when RANKS x THREADS exceeds the CPUs here,\n"
     "                           mpirun oversubscribes without binding\n"
@@ -121,6 +127,8 @@ typedef struct RunPlan {
     long ranks, threads, gpus;
     int bind; /* 1 cores, 0 none */
     int oversubscribed;
+    int have_gpu;  /* RUN_DIRECT with GPUs: the choice made here (gpu.c) */
+    GpuChoice gpu;
     StrList argv;
     StrList env; /* "NAME=value" */
 } RunPlan;
@@ -266,7 +274,26 @@ static void print_plan(FILE *f, const RunPlan *p, int json)
             fputs(": ", f);
             json_string(f, eq + 1);
         }
-        fputs("},\n \"argv\": [", f);
+        fputs("},\n \"gpu\": ", f);
+        if (p->have_gpu) {
+            const GpuChoice *g = &p->gpu;
+            fprintf(f, "{\"local_rank\": %ld, \"local_rank_from\": \"%s\", \"per_task\": %s, \"visible\": %d, "
+                       "\"visible_from\": \"%s\", \"devices\": ",
+                    g->local_rank, g->local_rank_from, g->per_task ? "true" : "false", g->nvisible, g->visible_from);
+            json_string(f, g->devices);
+            fputs(", \"busid\": ", f);
+            json_string(f, g->busid);
+            fputs(", \"numa\": ", f);
+            json_string(f, g->numa);
+            fputs(", \"cpus\": ", f);
+            json_string(f, g->cpus);
+            fputs(", \"note\": ", f);
+            json_string(f, g->note);
+            fputc('}', f);
+        } else {
+            fputs("null", f);
+        }
+        fputs(",\n \"argv\": [", f);
         for (int i = 0; i < p->argv.n; i++) {
             fputs(i ? ", " : "", f);
             json_string(f, p->argv.items[i]);
@@ -277,6 +304,11 @@ static void print_plan(FILE *f, const RunPlan *p, int json)
     fprintf(f, "# hpcjit run: %s, %ld rank%s x %ld thread%s, binding %s%s\n", kind_name(p->kind), p->ranks,
             p->ranks == 1 ? "" : "s", p->threads, p->threads == 1 ? "" : "s", p->bind ? "cores" : "none",
             p->oversubscribed ? " (oversubscribed: not bound)" : "");
+    if (p->have_gpu)
+        fprintf(f, "# GPUs: local rank %ld (%s): CUDA_VISIBLE_DEVICES=%s of %d (%s)%s%s%s%s%s%s\n",
+                p->gpu.local_rank, p->gpu.local_rank_from, p->gpu.devices, p->gpu.nvisible, p->gpu.visible_from,
+                p->gpu.busid[0] ? ", GPU " : "", p->gpu.busid, p->gpu.numa[0] ? " on NUMA node " : "",
+                p->gpu.numa, p->gpu.note[0] ? "; " : "", p->gpu.note);
     for (int i = 0; i < p->env.n; i++) {
         const char *eq = strchr(p->env.items[i], '=');
         fprintf(f, "export %.*s=", (int)(eq - p->env.items[i]), p->env.items[i]);
@@ -355,6 +387,12 @@ static int build_plan(RunPlan *p, long ranks, long threads, long gpus, int bind,
     const char *job = getenv("SLURM_JOB_ID");
     int in_slurm = job && *job;
     char buf[PATH_MAX];
+    /* an allocation made with --gpus-per-task: srun inherits it (and each
+     * task sees only its devices); G defaults to it */
+    const char *gpt = getenv("SLURM_GPUS_PER_TASK");
+    int per_task = in_slurm && gpt && *gpt;
+    if (gpus <= 0 && per_task)
+        gpus = gpu_default_count();
 
     if (ranks <= 0)
         ranks = in_slurm && env_count("SLURM_NTASKS") ? env_count("SLURM_NTASKS") : 1;
@@ -410,7 +448,7 @@ static int build_plan(RunPlan *p, long ranks, long threads, long gpus, int bind,
             list_push(&p->argv, bind ? "--cpu-bind=cores" : "--cpu-bind=none") < 0 ||
             list_push(&p->argv, "--kill-on-bad-exit=1") < 0)
             return -1;
-        if (gpus > 0) {
+        if (gpus > 0 && !per_task) {
             long nodes = env_count("SLURM_JOB_NUM_NODES");
             if (!nodes)
                 nodes = env_count("SLURM_NNODES");
@@ -461,6 +499,28 @@ static int build_plan(RunPlan *p, long ranks, long threads, long gpus, int bind,
         for (const char *const *v = pass; *v; v++)
             if (getenv(*v) && (list_push(&p->argv, "-x") < 0 || list_push(&p->argv, *v) < 0))
                 return -1;
+    }
+
+    if (gpus > 0 && p->kind != RUN_DIRECT) {
+        /* each rank chooses its devices on its node: hpcjit gpu-bind */
+        char self[PATH_MAX];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        if (n > 0)
+            self[n] = '\0';
+        else
+            snprintf(self, sizeof self, "hpcjit");
+        if (list_push(&p->argv, self) < 0 || list_push(&p->argv, "gpu-bind") < 0 || list_push(&p->argv, "-g") < 0 ||
+            list_pushf(&p->argv, "%ld", gpus) < 0 || list_push(&p->argv, "--") < 0)
+            return -1;
+    } else if (gpus > 0) {
+        /* one rank here: choose now, the environment goes with the plan */
+        if (gpu_choose(gpus, &p->gpu) < 0)
+            return -1;
+        p->have_gpu = 1;
+        if (p->gpu.nvisible > 0 &&
+            (env_add(p, "CUDA_VISIBLE_DEVICES", p->gpu.devices) < 0 ||
+             (!getenv("CUDA_DEVICE_ORDER") && env_add(p, "CUDA_DEVICE_ORDER", "PCI_BUS_ID") < 0)))
+            return -1;
     }
 
     size_t plen = strlen(prog[0]);
@@ -590,6 +650,16 @@ int cmd_run(int argc, char **argv)
     }
     if (plan.kind == RUN_DIRECT) {
         /* one process, nothing to forward: become the program */
+        if (plan.have_gpu) {
+            char pinned[400] = "";
+            if (plan.gpu.nvisible == 0)
+                fprintf(stderr, "hpcjit run: warning: --gpus-per-rank %ld: %s\n", plan.gpus, plan.gpu.note);
+            else
+                gpu_pin(&plan.gpu, plan.threads, pinned, sizeof pinned);
+            if (gpu_display_wanted())
+                fprintf(stderr, "hpcjit run: local rank %ld: CUDA_VISIBLE_DEVICES=%s; %s%s%s\n", plan.gpu.local_rank,
+                        plan.gpu.devices, pinned, plan.gpu.note[0] ? "; " : "", plan.gpu.note);
+        }
         fflush(NULL);
         execvp(plan.argv.items[0], plan.argv.items);
         fprintf(stderr, "hpcjit run: cannot run '%s': %s\n", plan.argv.items[0], strerror(errno));

@@ -139,8 +139,6 @@ static void device_osdevs(hwloc_obj_t pci, TopoDevice *d)
         if (n < 0 || (size_t)n >= sizeof d->osdevs - len)
             break;
         len += (size_t)n;
-        if (c->attr && (c->attr->osdev.type == HWLOC_OBJ_OSDEV_GPU || c->attr->osdev.type == HWLOC_OBJ_OSDEV_COPROC))
-            d->is_gpu = 1;
     }
 }
 
@@ -163,8 +161,7 @@ static int add_devices(TopoNode *node)
         d->class_id = p->class_id;
         d->vendor_id = p->vendor_id;
         d->device_id = p->device_id;
-        /* 0x03xx display controllers, 0x12xx processing accelerators */
-        d->is_gpu = (p->class_id >> 8) == 0x03 || (p->class_id >> 8) == 0x12;
+        d->is_gpu = topo_pci_is_gpu(o);
         const char *vendor = hwloc_obj_get_info_by_name(o, "PCIVendor");
         const char *device = hwloc_obj_get_info_by_name(o, "PCIDevice");
         if (vendor || device)

@@ -14,6 +14,9 @@ struct TopoNode {
     TopoInfo info;
 };
 
+/* A PCI device is a compute GPU (gpu.c: the rule of TopoGpu) */
+int topo_pci_is_gpu(hwloc_obj_t pci);
+
 /* A malloc'ed cpuset list ("0-3,8"), NULL when out of memory. */
 char *topo_set_list(hwloc_const_bitmap_t set);
 

@@ -91,3 +91,7 @@ void hj_target_free(HjTarget *t) {
     free((char *)t->features);
     t->triple = t->cpu = t->features = NULL;
 }
+
+void hj_llvm_version(unsigned *major, unsigned *minor, unsigned *patch) {
+    LLVMGetVersion(major, minor, patch);
+}

@@ -10,8 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <llvm-c/Core.h>
-
 typedef struct CompilerState {
     /* The process's JIT, made on first use.  Never destroyed: dispatchers
      * keep raw entry addresses into its memory until the very end. */
@@ -409,7 +407,7 @@ static PyObject *compiler_target_info(PyObject *mod, PyObject *unused) {
     memset(&t, 0, sizeof t);
     hj_target_host(&t);
     unsigned major = 0, minor = 0, patch = 0;
-    LLVMGetVersion(&major, &minor, &patch); /* the LLVM linked in: part of cache keys */
+    hj_llvm_version(&major, &minor, &patch); /* the LLVM linked in: part of cache keys */
     PyObject *out = Py_BuildValue("{s:s,s:s,s:s,s:i,s:(III)}", "triple", t.triple, "cpu", t.cpu,
                                   "features", t.features, "opt_level", t.opt_level,
                                   "llvm_version", major, minor, patch);

@@ -1371,8 +1371,8 @@ def decompile(py_func):
     code = py_func.__code__
     if sys.version_info[:2] not in SUPPORTED:
         raise DecompileError(
-            f"reconstructing source from bytecode supports CPython "
-            f"{', '.join('%d.%d' % v for v in SUPPORTED)}, not {sys.version_info[0]}.{sys.version_info[1]}",
+            f"CPython {sys.version_info[0]}.{sys.version_info[1]} (the decompiler reads "
+            f"{', '.join('%d.%d' % v for v in SUPPORTED)} bytecode only)",
             code.co_firstlineno)
     if code.co_flags & (0x20 | 0x80 | 0x100 | 0x200):  # generator, coroutine, async
         raise DecompileError("a generator or coroutine", code.co_firstlineno)

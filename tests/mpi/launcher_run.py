@@ -39,12 +39,15 @@ def test_slurm():
                     SLURM_TMPDIR="/lscratch/job", TMPDIR="/tmp/other", SLURM_JOB_NUM_NODES="2")
     text, js = dry(["--gpus-per-rank", "1", "prog", "a b"], env)
     assert js["launcher"] == "srun", js
+    # each rank chooses its GPU through hpcjit gpu-bind (launcher/tests/gpu_bind.py)
+    wrap = [os.path.realpath(HPCJIT), "gpu-bind", "-g", "1", "--"]
     assert js["argv"] == ["srun", "-n", "4", "-c", "2", "--cpu-bind=cores", "--kill-on-bad-exit=1",
-                          "--gpus-per-node=2", "prog", "a b"], js["argv"]
+                          "--gpus-per-node=2"] + wrap + ["prog", "a b"], js["argv"]
     assert js["env"] == {"HPCJIT_NUM_THREADS": "2", "OMP_NUM_THREADS": "2", "SRUN_CPUS_PER_TASK": "2",
                          "HPCJIT_CACHE_DIR": "/lscratch/job/hpcjit-alice-1234", "HPCJIT_CACHE": "1",
                          "HPCJIT_GPUS_PER_RANK": "1"}, js["env"]
-    assert "srun -n 4 -c 2 --cpu-bind=cores --kill-on-bad-exit=1 --gpus-per-node=2 prog 'a b'" in text, text
+    assert ("srun -n 4 -c 2 --cpu-bind=cores --kill-on-bad-exit=1 --gpus-per-node=2 %s gpu-bind -g 1 -- prog 'a b'"
+            % os.path.realpath(HPCJIT)) in text, text
     assert "export SRUN_CPUS_PER_TASK=2" in text, text
     # explicit options win; TMPDIR when SLURM_TMPDIR is unset; --bind none
     del env["SLURM_TMPDIR"]
@@ -150,10 +153,13 @@ def test_real_mpirun():
              "import os, signal; os.environ['OMPI_COMM_WORLD_RANK'] == '1' and os.kill(os.getpid(), signal.SIGKILL)"],
             env, check=False)
     assert p.returncode == 128 + signal.SIGKILL, p.returncode
-    # --gpus-per-rank reaches every rank (outside Slurm: exported with -x)
+    # --gpus-per-rank reaches every rank (outside Slurm: exported with -x), and
+    # each rank gets its own devices by local rank (hpcjit gpu-bind)
     p = run(["-n", "2", "-c", "1", "--gpus-per-rank", "2", sys.executable, "-c",
-             "import os; print('gpus', os.environ['HPCJIT_GPUS_PER_RANK'])"], env)
-    assert p.stdout.count("gpus 2") == 2, p.stdout
+             "import os; print('gpus', os.environ['HPCJIT_GPUS_PER_RANK'], os.environ['OMPI_COMM_WORLD_LOCAL_RANK'],"
+             " os.environ['CUDA_VISIBLE_DEVICES'])"], dict(env, CUDA_VISIBLE_DEVICES="4,5,6,7"))
+    assert sorted(l for l in p.stdout.splitlines() if l.startswith("gpus")) == ["gpus 2 0 4,5", "gpus 2 1 6,7"], \
+        p.stdout
     # SIGUSR1, SIGUSR2 and SIGINT (sent, not typed) sent to the launcher reach the program's
     # handlers, with mpirun and with one rank (exec'ed directly)
     for ranks, sig in (("2", signal.SIGUSR1), ("2", signal.SIGUSR2), ("2", signal.SIGINT), ("1", signal.SIGUSR1)):

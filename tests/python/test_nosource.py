@@ -4,6 +4,7 @@ bytecode (python/hpcjit/bytecode.py); each is checked against its py_func.
 The property tests run whole test modules with every function decompiled
 (HPCJIT_SOURCE_FROM_BYTECODE=1)."""
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -16,6 +17,18 @@ from hpcjit import njit, prange
 from conftest import check, run_python, AGAINST_NUMBA
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+# The decompiler reads the bytecode of the CPython versions in
+# hpcjit.bytecode.SUPPORTED; on others a function without source is refused
+# with an UnsupportedError (test_other_python_versions_are_refused).
+if AGAINST_NUMBA:
+    decompiles = pytest.mark.skipif(False, reason="")
+else:
+    from hpcjit import bytecode as _bytecode
+    decompiles = pytest.mark.skipif(
+        sys.version_info[:2] not in _bytecode.SUPPORTED,
+        reason="the decompiler reads CPython %s bytecode only"
+        % ", ".join("%d.%d" % v for v in _bytecode.SUPPORTED))
 
 
 def define(src, name=None, **glb):
@@ -207,6 +220,7 @@ KERNELS = {
 }
 
 
+@decompiles
 @pytest.mark.parametrize("name", sorted(KERNELS))
 def test_exec_kernel(name):
     src, calls = KERNELS[name]
@@ -232,6 +246,7 @@ def test_calls_between_exec_functions():
     check(ns["total"], 10)
 
 
+@decompiles
 def test_prange_reduction():
     f = njit(parallel=True)(define("""
         def f(a):
@@ -243,12 +258,14 @@ def test_prange_reduction():
     check(f, np.arange(1000.0))
 
 
+@decompiles
 def test_lambda_without_source():
     ns = {}
     exec("g = lambda x, y: x * y + 1", ns)
     check(njit(ns["g"]), 3, 4)
 
 
+@decompiles
 @pytest.mark.numba_skip("hpcjit's own diagnostics")
 def test_error_is_located_and_says_reconstructed():
     f = njit(define("""
@@ -263,6 +280,7 @@ def test_error_is_located_and_says_reconstructed():
     assert "reconstructed from its bytecode" in msg
 
 
+@decompiles
 @pytest.mark.numba_skip("hpcjit's own diagnostics")
 def test_try_is_refused_with_a_located_error():
     f = njit(define("""
@@ -276,6 +294,7 @@ def test_try_is_refused_with_a_located_error():
         f(1)
 
 
+@decompiles
 @pytest.mark.numba_skip("hpcjit's own diagnostics")
 def test_generator_is_refused():
     f = njit(define("""
@@ -286,6 +305,7 @@ def test_generator_is_refused():
         f(1)
 
 
+@decompiles
 @pytest.mark.numba_skip("hpcjit internals")
 def test_decompiled_text_keeps_lines():
     from hpcjit import bytecode
@@ -303,6 +323,32 @@ def test_decompiled_text_keeps_lines():
     assert lines[0] == "def f(n):"
     assert lines[3].strip() == "for i in range(n):"  # source line 5
     assert lines[4].strip() == "s += i"
+
+
+@pytest.mark.numba_skip("hpcjit's own diagnostics")
+def test_other_python_versions_are_refused(monkeypatch):
+    """Where the decompiler does not read this CPython's bytecode (3.12 on
+    the GPU nodes), a function without source is a clear UnsupportedError
+    at its call, and everything else works."""
+    from hpcjit import bytecode
+    monkeypatch.setattr(bytecode, "SUPPORTED", ((2, 7),))
+    g = define("""
+        def g(n):
+            return n + 1
+        """)
+    f = njit(g)
+    here = "%d.%d" % sys.version_info[:2]
+    with pytest.raises(hpcjit.UnsupportedError,
+                       match=r"<string>:2: error: cannot compile g: .* cannot be reconstructed from its "
+                             r"bytecode: CPython %s \(the decompiler reads 2\.7 bytecode only\) is not "
+                             r"supported" % re.escape(here)):
+        f(1)
+    assert g(1) == 2
+
+    @njit
+    def h(n):
+        return n * 2
+    check(h, 21)
 
 
 @pytest.mark.numba_skip("hpcjit internals")
@@ -358,6 +404,7 @@ def test_python_dash_c():
     assert r.stdout.split()[0] == "True"
 
 
+@decompiles
 def test_python_stdin_heredoc():
     r = subprocess.run([sys.executable, "-"], input=_prefix() + SCRIPT, env=_env(),
                        capture_output=True, text=True, timeout=300)
@@ -367,6 +414,7 @@ def test_python_stdin_heredoc():
 
 # ---- property: whole test modules with every function decompiled -------------
 
+@decompiles
 @pytest.mark.numba_skip("hpcjit's decompiler")
 @pytest.mark.parametrize("module", ["test_control.py", "test_scalars.py", "test_exceptions.py",
                                     "test_closures.py"])

@@ -23,6 +23,13 @@
 extern "C" {
 #endif
 
+/* The hj_* functions are the API of libhpcjit_compiler.so
+ * (-DHPCJIT_SHARED_COMPILER=ON): visible even though the compiler is built
+ * with -fvisibility=hidden (compiler/hpcjit_compiler.map exports them). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* ---- diagnostics ----------------------------------------------------- */
 typedef enum HjDiagKind {
     HJ_DIAG_NONE = 0,
@@ -234,6 +241,9 @@ char *hj_typecode_display(const char *typecode);
 /* Assembly text for LLVM IR text (for Dispatcher.inspect_asm()). */
 char *hj_ir_to_asm(const char *llvm_ir, const HjTarget *target, char **err);
 
+/* The version of the LLVM the compiler was built with (part of cache keys). */
+void hj_llvm_version(unsigned *major, unsigned *minor, unsigned *patch);
+
 /* ---- loading object code into this process --------------------------- */
 typedef struct HjJit HjJit;
 typedef struct HjSymbol {
@@ -250,6 +260,10 @@ void hj_jit_destroy(HjJit *jit);
  * with *err set.  Each load gets its own symbol namespace, so two loads
  * may define the same names. */
 void *hj_jit_load(HjJit *jit, const char *object, size_t size, const char *symbol, char **err);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -50,7 +50,7 @@ typedef struct TopoDevice {
     char busid[16];     /* "0000:3b:00.0"                                   */
     unsigned class_id;  /* PCI class and subclass (0x0300 VGA, 0x0302 3D)    */
     unsigned vendor_id, device_id;
-    int is_gpu;         /* display/3D controller or processing accelerator  */
+    int is_gpu;         /* a compute GPU (the rule of TopoGpu, topo_gpus)   */
     char name[128];     /* vendor and device names when hwloc knows them    */
     char osdevs[128];   /* OS names of the device ("eth0", "card0,cuda0")   */
     char locality[64];  /* cpuset list of the CPUs closest to the device    */
@@ -86,6 +86,41 @@ const TopoInfo *topo_info(const TopoNode *node);
  * from the compiler (hj_target_host); NULL is read as "".  Returns a malloc'ed
  * string, or NULL when out of memory. */
 char *topo_arch_key(const TopoNode *node, const char *cpu_name, const char *cpu_features);
+
+/* ---- GPUs ----------------------------------------------------------------- */
+typedef struct TopoGpu {
+    int index;          /* among the node's GPUs, in PCI bus order            */
+    int vendor_index;   /* among this vendor's GPUs, in PCI bus order: the
+                           CUDA device number under CUDA_DEVICE_ORDER=PCI_BUS_ID
+                           (nvidia-smi's) for NVIDIA's (vendor 0x10de)        */
+    char busid[16];     /* "0000:3b:00.0"                                     */
+    unsigned class_id, vendor_id, device_id;
+    char name[128];     /* vendor and device names when hwloc knows them      */
+    char osdevs[128];   /* hwloc's OS devices ("card1,renderD128,cuda0")      */
+    char numa[64];      /* OS indices of the NUMA nodes closest to it ("1"),
+                           "" when unknown                                    */
+    char cpus[256];     /* the CPUs of those NUMA nodes (whole node, not only
+                           this process's binding), "" when unknown           */
+} TopoGpu;
+
+/* The node's GPUs (NVIDIA display/3D controllers, other vendors' 3D and
+ * compute-class controllers, processing accelerators, devices with a
+ * CUDA/OpenCL/NVML/RSMI OS device), whatever this process's binding.  On
+ * success *out is a malloc'ed array of *count (free() it); no GPU is
+ * TOPO_OK with *out NULL and *count 0.  Costs one hwloc load with I/O. */
+int topo_gpus(TopoGpu **out, int *count);
+
+/* The GPUs of one rank: `gpus_per_rank` (G) devices for node-local rank
+ * `local_rank` out of the `nvisible` it may use (the entries of
+ * CUDA_VISIBLE_DEVICES, or the node's GPUs): entries (local_rank * G + i)
+ * mod nvisible for i < G, so ranks share devices round-robin when there are
+ * more ranks than devices; all of them when G >= nvisible.  With
+ * `per_task` (the resource manager already gave each task its own devices:
+ * Slurm's --gpus-per-task) the first G.
+ * Writes min(G, nvisible) indices into out (room for G) and returns that
+ * count; 0 when nothing is visible or G is 0; -1 for a negative argument.
+ * Pure: reads no environment and no hardware. */
+int topo_gpu_select(long local_rank, int gpus_per_rank, int nvisible, int per_task, int *out);
 
 /* ---- the thread plan ---------------------------------------------------- */
 typedef enum TopoBind {
