@@ -31,6 +31,11 @@ def numba_cuda():
         import numba
         if getattr(numba, "__hpcjit__", False):
             return None
+        import numpy as np
+        if not hasattr(np, "row_stack"):
+            # numba-cuda 0.30 still names np.row_stack, which NumPy 2.5
+            # removed; the alias lets it import for the comparison
+            np.row_stack = np.vstack
         from numba import cuda as ncuda
         if not ncuda.is_available():
             return None

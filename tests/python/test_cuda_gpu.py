@@ -62,7 +62,7 @@ def test_suite_kernel_device_arrays(case):
     if cc < case.cc_min:
         pytest.skip("needs compute capability %s, device has %s" % (case.cc_min, cc))
     args = case.make(np.random.default_rng(0))
-    pristine = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    pristine = [a.copy(order="K") if isinstance(a, np.ndarray) else a for a in args]
     dev = [cuda.to_device(a) if isinstance(a, np.ndarray) else a for a in args]
     k = cuda.jit(case.kernel)
     k[case.grid, case.block, 0, case.shared](*dev)
@@ -83,7 +83,7 @@ def test_suite_kernels_with_host_arrays():
     from hpcjit.errors import NumbaPerformanceWarning
     case = next(c for c in CASES if c.name in ("triad", "vec_add"))
     args = case.make(np.random.default_rng(1))
-    pristine = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    pristine = [a.copy(order="K") if isinstance(a, np.ndarray) else a for a in args]
     with pytest.warns(NumbaPerformanceWarning):
         cuda.jit(case.kernel)[case.grid, case.block](*args)
     _compare(case, args, pristine)

@@ -124,6 +124,8 @@ NUMBA_SIGS = [
                     reason="numba-cuda is not installed (its compile_ptx also needs libNVVM)")
 @pytest.mark.parametrize("name,sig,device", NUMBA_SIGS)
 def test_compile_ptx_matches_numba(name, sig, device):
+    if not hasattr(np, "row_stack"):
+        np.row_stack = np.vstack  # numba-cuda 0.30 names it; NumPy 2.5 removed it
     from numba import cuda as ncuda
     f = getattr(K, name)
     f = getattr(f, "py_func", f)
