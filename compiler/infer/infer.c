@@ -550,6 +550,8 @@ static Type *name_expr(Inf *I, Node *n) {
         n->var = find_var(I->s, n->name);
     if (n->var) {
         Type *t = n->var->ty;
+        if (n->maybe_unbound)
+            n->var->defflag = true;
         if (I->final && IS_UNK(t))
             return TYPING(I, n, "cannot determine the type of variable '%s' (is it assigned before use?)",
                           infer_ssa_source_name(I->a, n->name));

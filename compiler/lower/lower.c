@@ -542,6 +542,29 @@ static LLVMValueRef var_slot(Lower *L, const Node *at, Var *v) {
     return (LLVMValueRef)v->slot;
 }
 
+/* A read of a variable that some path reaches unassigned (Var.defflag,
+ * N_NAME.maybe_unbound): UnboundLocalError unless a store set its flag.
+ * Variables proven assigned have no flag and cost nothing. */
+bool lower_check_bound(Lower *L, const Node *at, Var *v) {
+    if (!at->maybe_unbound || !v || !v->defslot || L->par_depth)
+        return true;
+    LLVMValueRef ok = lower_load(L, L->t_i1, (LLVMValueRef)v->defslot, "assigned");
+    LLVMBasicBlockRef bad = lower_block(L, "unbound"), good = lower_block(L, "bound");
+    LLVMBuildCondBr(L->b, ok, good, bad);
+    lower_at(L, bad);
+    const char *nm = v->name ? v->name : "?";
+    int len = (int)strlen(nm), k = len; /* the source name of an SSA version "x.2" */
+    while (k > 0 && nm[k - 1] >= '0' && nm[k - 1] <= '9')
+        k--;
+    if (k > 0 && k < len && nm[k - 1] == '.' && !strchr(nm, '$'))
+        len = k - 1;
+    char *msg = arena_printf(&L->c->arena, "cannot access local variable '%.*s' where it is not associated with a value",
+                             len, nm);
+    lower_raise(L, "UnboundLocalError", msg);
+    lower_at(L, good);
+    return !lower_failed(L);
+}
+
 void lower_store_var(Lower *L, const Node *at, Var *var, LLVMValueRef v, Type *from, bool owned) {
     LLVMValueRef slot = var_slot(L, at, var);
     if (!slot || !v)
@@ -549,6 +572,8 @@ void lower_store_var(Lower *L, const Node *at, Var *var, LLVMValueRef v, Type *f
     v = lower_convert(L, at, v, from, var->ty);
     if (!v)
         return;
+    if (var->defslot && !L->par_depth)
+        LLVMBuildStore(L->b, LLVMConstInt(L->t_i1, 1, 0), (LLVMValueRef)var->defslot);
     if (lower_has_refs(var->ty)) {
         if (!owned)
             lower_incref(L, v, var->ty);
@@ -655,6 +680,8 @@ static bool stmt_augassign(Lower *L, Node *n) {
         if (!slot)
             return false;
         Type *vty = t->var->ty;
+        if (!lower_check_bound(L, t, t->var))
+            return false;
         if (lower_has_refs(vty)) {
             lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "augmented assignment to an array variable");
             return false;
@@ -714,6 +741,8 @@ static bool return_moved_var(Lower *L, Node *e, Type *rt) {
         in_vec(&L->borrowed, x->var))
         return false;
     Var *v = x->var;
+    if (!lower_check_bound(L, x, v))
+        return false;
     LLVMValueRef val = lower_load(L, lower_type(L, v->ty), (LLVMValueRef)v->slot, v->name);
     val = lower_convert(L, e, val, v->ty, rt);
     if (!val)
@@ -1863,6 +1892,11 @@ static bool lower_spec(Lower *L, Spec *s) {
         v->slot = LLVMBuildAlloca(L->b, lower_type(L, v->ty), v->name ? v->name : "");
         if (lower_has_refs(v->ty))
             LLVMBuildStore(L->b, LLVMConstNull(lower_type(L, v->ty)), v->slot);
+        v->defslot = NULL;
+        if (v->defflag && !v->is_param) { /* read where it may be unassigned */
+            v->defslot = LLVMBuildAlloca(L->b, L->t_i1, "assigned");
+            LLVMBuildStore(L->b, LLVMConstInt(L->t_i1, 0, 0), v->defslot);
+        }
     }
     if (s->recursive && !L->device) {
         /* after the slots (the error exit releases them): a call cycle.

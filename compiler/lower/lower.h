@@ -159,6 +159,9 @@ void lower_poll_signals(Lower *L, LLVMValueRef flagp);
 /* ---- variables ---- */
 /* Store v (of type `from`) into var; takes ownership when owned. */
 void lower_store_var(Lower *L, const Node *at, Var *var, LLVMValueRef v, Type *from, bool owned);
+/* Before a read of `v` at N_NAME `at`: UnboundLocalError when `at` is
+ * marked maybe_unbound and no store has set v's flag.  false on failure. */
+bool lower_check_bound(Lower *L, const Node *at, Var *v);
 
 LLVMValueRef lower_range_len(Lower *L, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step);
 /* Any integer (or bool) value as i64. */

@@ -888,6 +888,8 @@ static LLVMValueRef expr(Lower *L, Node *n, bool *owned) {
             Var *v = n->var;
             if (!v->slot)
                 return lower_fail(L, n, HJ_DIAG_LOWERING, "variable '%s' has no storage", v->name);
+            if (!lower_check_bound(L, n, v))
+                return NULL;
             LLVMValueRef x = lower_load(L, lower_type(L, v->ty), (LLVMValueRef)v->slot, v->name);
             return lower_convert(L, n, x, v->ty, n->ty);
         }
