@@ -118,6 +118,11 @@ bool infer_truth(Inf *I, Node **pn) {
     if (IS_UNK(t))
         return true;
     Type *v = t->kind == TY_OPTIONAL ? t->base : t; /* None is false, else the value's truth */
+    if (t->kind == TY_JITCLASS && infer_jc_truth(I, pn, t)) { /* obj.__bool__() or obj.__len__() */
+        t = v = (*pn)->ty;
+        if (!t || IS_UNK(t))
+            return t != NULL;
+    }
     const LibOps *own = lib_type_owner(v); /* a str, list, dict, set: nonempty */
     if (!(ty_is_number(v) || v->kind == TY_NONE || v->kind == TY_ARRAY || v->kind == TY_TUPLE ||
           (own && own->lower_len))) {
@@ -696,6 +701,8 @@ static Type *unary_expr(Inf *I, Node *n) {
         return NULL;
     if (IS_UNK(a))
         return a;
+    if (a->kind == TY_JITCLASS) /* -obj: obj.__neg__() */
+        return infer_jc_unary(I, n, a);
     if (ty_is_array(a))
         return infer_ae_unary(I, n, a);
     if (!ty_is_number(a)) {
@@ -730,6 +737,9 @@ static Type *compare_expr(Inf *I, Node *n) {
         Type *right = infer_expr_opt(I, pr);
         if (!right)
             return NULL;
+        if (n->args.len == 1 && (left->kind == TY_JITCLASS || right->kind == TY_JITCLASS) && n->ops[0] != OP_IS &&
+            n->ops[0] != OP_ISNOT) /* a dunder method of the instance */
+            return infer_jc_compare(I, n, left, right);
         OpKind op = n->ops[i];
         Type *ot = NULL;
         Type *lv = left->kind == TY_OPTIONAL ? left->base : left;
@@ -1697,6 +1707,8 @@ static bool for_stmt(Inf *I, Node *n) {
 static bool stmt(Inf *I, Node *n) {
     switch (n->kind) {
     case N_ASSIGN:
+        if (infer_jc_assign(I, n)) /* obj[i] = v, obj.prop = v: a method call */
+            return stmt(I, n);
         return assign_value(I, &n->targets, &n->a, n);
     case N_ANNASSIGN: {
         if (!n->c)
@@ -1725,6 +1737,8 @@ static bool stmt(Inf *I, Node *n) {
         Type *ot = t->kind == N_NAME ? name_expr(I, t) : infer_expr(I, &t->a);
         if (!ot)
             return false;
+        if (infer_jc_augassign(I, n, ot)) /* x += v on an instance: its dunder methods */
+            return stmt(I, n);
         const LibOps *own = IS_UNK(ot) ? NULL : lib_type_owner(ot); /* lst += x, lst[i] += x */
         if (own && own->infer_augassign) {
             n->ty = own->infer_augassign(I, n, ot);
