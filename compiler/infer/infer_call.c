@@ -787,7 +787,7 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         return T(I, TY_BOOL);
     }
     if ((id == BI_LEN || id == BI_ABS || id == BI_INT || id == BI_FLOAT || id == BI_BOOL || id == BI_COMPLEX ||
-         id == BI_STR) && n->args.len == 1 && !n->keywords.len && !self) {
+         id == BI_STR || id == BI_HASH) && n->args.len == 1 && !n->keywords.len && !self) {
         Node *a0 = VEC_AT(n->args, 0); /* len(obj) of a jitclass instance: obj.__len__() */
         bool container_item = false; /* lst[i], d[k]: never an array view, typed twice */
         if (a0->kind == N_SUBSCRIPT && a0->a->kind == N_NAME) {

@@ -369,6 +369,7 @@ Type *infer_jc_builtin(Inf *I, Node *n, BuiltinId id, Type *t) {
     case BI_COMPLEX: name = "__complex__"; break;
     case BI_BOOL: name = "__bool__"; break;
     case BI_STR: name = "__str__"; break;
+    case BI_HASH: name = "__hash__"; break;
     default: return NULL;
     }
     if (!has_method(I, n, t, name))

@@ -104,6 +104,12 @@ class Vec:
     def __bool__(self):
         return self.n > 0
 
+    def __hash__(self):
+        return self.n * 31 + 7
+
+    def __str__(self):
+        return "Vec" + str(self.n)
+
 
 VecJ = jitclass([("x", types.float64), ("n", types.int64)])(Vec)
 
@@ -165,6 +171,15 @@ def truth(a, s):
         r += 100
         break
     return r, bool(a)
+
+
+@njit
+def hash_str(a):
+    return hash(a), str(a)
+
+
+def test_hash_and_str(balanced):
+    same(hash_str, (1.0, 3))
 
 
 @njit
