@@ -672,6 +672,16 @@ static Type *binop_expr(Inf *I, Node **pn) {
         return own->infer_binop(I, pn, a, b);
     if (!IS_UNK(a) && !IS_UNK(b) && (ty_is_array(a) || ty_is_array(b)) && n->op != OP_MATMUL)
         return infer_ae_binop(I, n, a, b);
+    if (n->op == OP_ADD && a->kind == TY_TUPLE && b->kind == TY_TUPLE && !ty_is_named_tuple(a) &&
+        !ty_is_named_tuple(b)) { /* (1, 2) + (3,): the concatenation; op_ty stays NULL */
+        Type **el = arena_alloc(I->a, sizeof(Type *) * (size_t)(a->nelems + b->nelems + 1));
+        for (int i = 0; i < a->nelems; i++)
+            el[i] = a->elems[i];
+        for (int i = 0; i < b->nelems; i++)
+            el[a->nelems + i] = b->elems[i];
+        n->op_ty = NULL;
+        return ty_tuple(I->tc, el, a->nelems + b->nelems);
+    }
     Type *op_ty = NULL;
     Type *t = infer_binop_type(I, n, n->op, a, b, &op_ty);
     if (!t)

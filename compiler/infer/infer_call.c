@@ -943,6 +943,12 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     case BI_MAX: {
         if (k == 1 && lib_type_owner(tys[0]) && lib_type_owner(tys[0])->infer_call) /* min(lst): its owner's */
             return lib_type_owner(tys[0])->infer_call(I, n, id, NULL);
+        if (k == 1 && tys[0]->kind == TY_ARRAY && tys[0]->ndim == 1 && ty_is_number(tys[0]->dtype) &&
+            !ty_is_complex(tys[0]->dtype)) { /* max(a) of a 1-D array: its elements' max, as np.max */
+            BuiltinId np = id == BI_MIN ? BI_NP_AMIN : BI_NP_AMAX;
+            n->builtin = np;
+            return lib_ops(np)->infer_call(I, n, np, NULL);
+        }
         if (k < 2)
             return TYPING(I, n, "%s() of a single argument is not supported yet (give 2 or more numbers)",
                           fname);
