@@ -1535,16 +1535,17 @@ static bool has_jump(const PtrVec *v) {
 }
 
 /* try/except/else/finally (Numba's extent: classes or tuples of classes,
- * bare except, re-raise; no `as` binding).  With a finally clause no
- * return/break/continue may leave the try. */
+ * bare except, re-raise; no `as` binding).  A return/break/continue that
+ * leaves a try with a finally clause runs the clause first (lower.c); the
+ * clause itself may then not jump too. */
 static bool try_stmt(Inf *I, Node *n) {
-    if (n->finalbody.len) {
+    if (n->finalbody.len && has_jump(&n->finalbody)) {
         bool jump = has_jump(&n->body) || has_jump(&n->orelse);
         for (int i = 0; !jump && i < n->handlers.len; i++)
             jump = has_jump(&((Node *)VEC_AT(n->handlers, i))->body);
         if (jump)
-            return UNSUP(I, n, "'return', 'break' or 'continue' leaving a 'try' that has a 'finally' "
-                               "clause is not supported by hpcjit"), false;
+            return UNSUP(I, n, "'return', 'break' or 'continue' in a 'finally' clause of a 'try' that "
+                               "also leaves by one is not supported by hpcjit"), false;
     }
     if (!stmts(I, &n->body))
         return false;

@@ -488,6 +488,36 @@ typedef struct LowerTry {
     struct LowerTry *outer;
 } LowerTry;
 
+typedef struct LowerFinally {
+    LLVMValueRef fn;          /* the function it is in */
+    PtrVec *body;             /* the finally clause */
+    struct LowerTry *outside; /* the try_top around the try statement */
+    int nloops;               /* loops open around the try statement */
+    struct LowerFinally *up;
+} LowerFinally;
+
+/* A return (loops < 0) or a break/continue out of the innermost `loops`
+ * loops is about to leave try statements with finally clauses: their
+ * clauses run first, innermost first, each as code outside its try (the
+ * clause is lowered again at each such exit, as CPython duplicates it). */
+static bool run_finally(Lower *L, int loops) {
+    LowerTry *saved_try = L->try_top;
+    LowerFinally *saved = L->fin_top;
+    bool ok = true;
+    for (LowerFinally *f = L->fin_top; f && f->fn == L->fn && ok; f = f->up) {
+        if (loops >= 0 && f->nloops < loops)
+            break;
+        L->try_top = f->outside;
+        L->fin_top = f->up;
+        ok = lower_body(L, f->body);
+        if (ok && lower_terminated(L))
+            break;
+    }
+    L->try_top = saved_try;
+    L->fin_top = saved;
+    return ok;
+}
+
 void lower_goto_error(Lower *L) {
     LowerTry *t = L->try_top;
     if (t && t->fn == L->fn) { /* caught here: release what the try made, test the handlers */
@@ -789,7 +819,10 @@ static bool stmt_return(Lower *L, Node *n) {
             lower_decref(L, v, n->a->ty);
         lower_temps_release(L, mark);
     }
-    leave(L);
+    if (L->fin_top && !run_finally(L, -1))
+        return false;
+    if (!lower_terminated(L))
+        leave(L);
     start_dead_block(L);
     return true;
 }
@@ -1615,13 +1648,16 @@ static bool stmt_try(Lower *L, Node *n) {
     LLVMBasicBlockRef dispatch = lower_block(L, "try.dispatch"), after = lower_block(L, "try.end");
     LLVMBasicBlockRef unwind = n->finalbody.len ? lower_block(L, "try.finally.exc") : NULL;
     LowerTry t = {L->fn, dispatch, L->temps.len, L->try_top};
+    LowerFinally f = {L->fn, &n->finalbody, L->try_top, L->nloops, L->fin_top};
+    if (n->finalbody.len)
+        L->fin_top = &f;
     L->try_top = &t;
     bool ok = lower_body(L, &n->body);
     L->try_top = t.outer;
-    if (!ok)
+    if (!ok || (!lower_terminated(L) && !lower_body(L, &n->orelse))) {
+        L->fin_top = f.up;
         return false;
-    if (!lower_terminated(L) && !lower_body(L, &n->orelse))
-        return false;
+    }
     if (!lower_terminated(L))
         LLVMBuildBr(L->b, after);
     /* the handlers; with a finally clause an exception inside one runs it too */
@@ -1649,6 +1685,7 @@ static bool stmt_try(Lower *L, Node *n) {
         L->handler_buf = outer_buf;
         if (!ok) {
             L->try_top = t.outer;
+            L->fin_top = f.up;
             return false;
         }
         if (!lower_terminated(L))
@@ -1657,6 +1694,7 @@ static bool stmt_try(Lower *L, Node *n) {
     }
     /* no handler matched: on to the enclosing try or out */
     L->try_top = t.outer;
+    L->fin_top = f.up;
     if (unwind) {
         LLVMBuildBr(L->b, unwind);
         lower_at(L, unwind);
@@ -1725,7 +1763,10 @@ static bool lower_stmt(Lower *L, Node *n) {
             lower_fail(L, n, HJ_DIAG_SYNTAX, "'%s' outside loop", n->kind == N_BREAK ? "break" : "continue");
             return false;
         }
-        LLVMBuildBr(L->b, n->kind == N_BREAK ? L->loops[L->nloops - 1].brk : L->loops[L->nloops - 1].cont);
+        if (L->fin_top && !run_finally(L, L->nloops))
+            return false;
+        if (!lower_terminated(L))
+            LLVMBuildBr(L->b, n->kind == N_BREAK ? L->loops[L->nloops - 1].brk : L->loops[L->nloops - 1].cont);
         start_dead_block(L);
         return true;
     case N_PASS: return true;

@@ -62,6 +62,9 @@ typedef struct Lower {
      * exception goes to its handlers instead of the exit (lower.c) */
     struct LowerTry *try_top;
     LLVMValueRef handler_buf; /* the innermost except clause's saved exception (bare raise) */
+    /* the innermost try with a finally clause being lowered: a return,
+     * break or continue leaving it runs the clause first (lower.c) */
+    struct LowerFinally *fin_top;
     /* parameters that keep the caller's (borrowed) reference */
     PtrVec borrowed;
     /* string constants, interned per module */
