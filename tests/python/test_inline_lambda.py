@@ -42,7 +42,13 @@ def test_map_filter_lambda():
     check(mapped, np.array([0.5, 1.5, 2.5]))
 
 
+@njit
+def called_at_once(x):
+    return (lambda y: y + 1)(x)
+
+
 def test_lambda_as_argument():
+    check(called_at_once, 2.5)
     check(lambda_and_named, np.arange(3.0))
 
 
