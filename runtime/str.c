@@ -616,34 +616,60 @@ int32_t rt_str_cmp(const HjMemInfo *a, const HjMemInfo *b)
     return x->length < y->length ? -1 : x->length > y->length ? 1 : 0;
 }
 
+/* CPython's str hash: SipHash-1-3 (PEP 456; sys.hash_info.algorithm) of
+ * the canonical 1/2/4-byte code units, keyed with the interpreter's hash
+ * secret (rt_str_hash_seed; PYTHONHASHSEED), so hash(s) in compiled code
+ * equals Python's and string sets iterate in CPython's order. */
+static uint64_t hash_k0, hash_k1;
+
+void rt_str_hash_seed(uint64_t k0, uint64_t k1)
+{
+    hash_k0 = k0;
+    hash_k1 = k1;
+}
+
+#define ROTL64(x, b) (((x) << (b)) | ((x) >> (64 - (b))))
+#define SIP_ROUND(v0, v1, v2, v3)                                                                 \
+    do {                                                                                           \
+        v0 += v1; v1 = ROTL64(v1, 13); v1 ^= v0; v0 = ROTL64(v0, 32);                              \
+        v2 += v3; v3 = ROTL64(v3, 16); v3 ^= v2;                                                   \
+        v0 += v3; v3 = ROTL64(v3, 21); v3 ^= v0;                                                   \
+        v2 += v1; v1 = ROTL64(v1, 17); v1 ^= v2; v2 = ROTL64(v2, 32);                              \
+    } while (0)
+
+static uint64_t siphash13(uint64_t k0, uint64_t k1, const unsigned char *p, size_t n)
+{
+    uint64_t v0 = k0 ^ 0x736f6d6570736575u, v1 = k1 ^ 0x646f72616e646f6du;
+    uint64_t v2 = k0 ^ 0x6c7967656e657261u, v3 = k1 ^ 0x7465646279746573u;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) { /* little-endian words (x86-64, aarch64) */
+        uint64_t m;
+        memcpy(&m, p + i, 8);
+        v3 ^= m;
+        SIP_ROUND(v0, v1, v2, v3);
+        v0 ^= m;
+    }
+    uint64_t last = (uint64_t)n << 56;
+    for (size_t k = 0; i + k < n; k++)
+        last |= (uint64_t)p[i + k] << (8 * k);
+    v3 ^= last;
+    SIP_ROUND(v0, v1, v2, v3);
+    v0 ^= last;
+    v2 ^= 0xff;
+    SIP_ROUND(v0, v1, v2, v3);
+    SIP_ROUND(v0, v1, v2, v3);
+    SIP_ROUND(v0, v1, v2, v3);
+    return v0 ^ v1 ^ v2 ^ v3;
+}
+
 int64_t rt_str_hash(const HjMemInfo *smi)
 {
     HjStr *s = smi->data;
     int64_t h = __atomic_load_n(&s->hash, __ATOMIC_RELAXED);
     if (h != -1)
         return h;
-    /* 8 bytes at a time, multiply-xorshift mixing (the kind is canonical,
-     * so the bytes identify the text) */
     size_t nb = (size_t)(s->length * s->kind);
-    const unsigned char *p = (const unsigned char *)s->data;
-    uint64_t x = 0x9e3779b97f4a7c15u ^ ((uint64_t)nb * 0xff51afd7ed558ccdu) ^ (uint64_t)s->kind;
-    size_t i = 0;
-    for (; i + 8 <= nb; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        x = (x ^ w) * 0xbf58476d1ce4e5b9u;
-        x ^= x >> 31;
-    }
-    if (i < nb) {
-        uint64_t w = 0;
-        memcpy(&w, p + i, nb - i);
-        x = (x ^ w) * 0xbf58476d1ce4e5b9u;
-        x ^= x >> 31;
-    }
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53u;
-    x ^= x >> 33;
-    h = (int64_t)x;
+    h = nb ? (int64_t)siphash13(hash_k0, hash_k1, (const unsigned char *)s->data, nb) : 0;
     if (h == -1)
         h = -2;
     __atomic_store_n(&s->hash, h, __ATOMIC_RELAXED);

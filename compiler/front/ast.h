@@ -226,6 +226,9 @@ struct Node {
     int comp_kind;     /* N_COMP: 0 list, 1 set, 2 dict, 3 generator */
     unsigned is_star : 1, is_kwstar : 1, is_kwonly : 1, is_posonly : 1, has_star : 1,
         is_async : 1, is_from : 1;
+    unsigned maybe_unbound : 1; /* N_NAME read that some path reaches with the
+                                   name unassigned (infer_ssa.c): lowering
+                                   tests the Var's defined flag */
 
     /* ---- set by inference ---- */
     Type *ty;          /* type of an expression */
@@ -255,6 +258,9 @@ struct Var {
     int param_index;
     SrcLoc first_def;
     void *slot;        /* lowering: the alloca (LLVMValueRef) */
+    bool defflag;      /* some read may find it unassigned (N_NAME.maybe_unbound):
+                          lowering keeps an i1 "assigned" flag in defslot */
+    void *defslot;
 };
 
 /* One compiled specialisation of one function for one tuple of argument

@@ -118,6 +118,11 @@ bool infer_truth(Inf *I, Node **pn) {
     if (IS_UNK(t))
         return true;
     Type *v = t->kind == TY_OPTIONAL ? t->base : t; /* None is false, else the value's truth */
+    if (t->kind == TY_JITCLASS && infer_jc_truth(I, pn, t)) { /* obj.__bool__() or obj.__len__() */
+        t = v = (*pn)->ty;
+        if (!t || IS_UNK(t))
+            return t != NULL;
+    }
     const LibOps *own = lib_type_owner(v); /* a str, list, dict, set: nonempty */
     if (!(ty_is_number(v) || v->kind == TY_NONE || v->kind == TY_ARRAY || v->kind == TY_TUPLE ||
           (own && own->lower_len))) {
@@ -550,6 +555,8 @@ static Type *name_expr(Inf *I, Node *n) {
         n->var = find_var(I->s, n->name);
     if (n->var) {
         Type *t = n->var->ty;
+        if (n->maybe_unbound)
+            n->var->defflag = true;
         if (I->final && IS_UNK(t))
             return TYPING(I, n, "cannot determine the type of variable '%s' (is it assigned before use?)",
                           infer_ssa_source_name(I->a, n->name));
@@ -665,6 +672,16 @@ static Type *binop_expr(Inf *I, Node **pn) {
         return own->infer_binop(I, pn, a, b);
     if (!IS_UNK(a) && !IS_UNK(b) && (ty_is_array(a) || ty_is_array(b)) && n->op != OP_MATMUL)
         return infer_ae_binop(I, n, a, b);
+    if (n->op == OP_ADD && a->kind == TY_TUPLE && b->kind == TY_TUPLE && !ty_is_named_tuple(a) &&
+        !ty_is_named_tuple(b)) { /* (1, 2) + (3,): the concatenation; op_ty stays NULL */
+        Type **el = arena_alloc(I->a, sizeof(Type *) * (size_t)(a->nelems + b->nelems + 1));
+        for (int i = 0; i < a->nelems; i++)
+            el[i] = a->elems[i];
+        for (int i = 0; i < b->nelems; i++)
+            el[a->nelems + i] = b->elems[i];
+        n->op_ty = NULL;
+        return ty_tuple(I->tc, el, a->nelems + b->nelems);
+    }
     Type *op_ty = NULL;
     Type *t = infer_binop_type(I, n, n->op, a, b, &op_ty);
     if (!t)
@@ -694,6 +711,8 @@ static Type *unary_expr(Inf *I, Node *n) {
         return NULL;
     if (IS_UNK(a))
         return a;
+    if (a->kind == TY_JITCLASS) /* -obj: obj.__neg__() */
+        return infer_jc_unary(I, n, a);
     if (ty_is_array(a))
         return infer_ae_unary(I, n, a);
     if (!ty_is_number(a)) {
@@ -728,6 +747,9 @@ static Type *compare_expr(Inf *I, Node *n) {
         Type *right = infer_expr_opt(I, pr);
         if (!right)
             return NULL;
+        if (n->args.len == 1 && (left->kind == TY_JITCLASS || right->kind == TY_JITCLASS) && n->ops[0] != OP_IS &&
+            n->ops[0] != OP_ISNOT) /* a dunder method of the instance */
+            return infer_jc_compare(I, n, left, right);
         OpKind op = n->ops[i];
         Type *ot = NULL;
         Type *lv = left->kind == TY_OPTIONAL ? left->base : left;
@@ -1513,16 +1535,17 @@ static bool has_jump(const PtrVec *v) {
 }
 
 /* try/except/else/finally (Numba's extent: classes or tuples of classes,
- * bare except, re-raise; no `as` binding).  With a finally clause no
- * return/break/continue may leave the try. */
+ * bare except, re-raise; no `as` binding).  A return/break/continue that
+ * leaves a try with a finally clause runs the clause first (lower.c); the
+ * clause itself may then not jump too. */
 static bool try_stmt(Inf *I, Node *n) {
-    if (n->finalbody.len) {
+    if (n->finalbody.len && has_jump(&n->finalbody)) {
         bool jump = has_jump(&n->body) || has_jump(&n->orelse);
         for (int i = 0; !jump && i < n->handlers.len; i++)
             jump = has_jump(&((Node *)VEC_AT(n->handlers, i))->body);
         if (jump)
-            return UNSUP(I, n, "'return', 'break' or 'continue' leaving a 'try' that has a 'finally' "
-                               "clause is not supported by hpcjit"), false;
+            return UNSUP(I, n, "'return', 'break' or 'continue' in a 'finally' clause of a 'try' that "
+                               "also leaves by one is not supported by hpcjit"), false;
     }
     if (!stmts(I, &n->body))
         return false;
@@ -1695,6 +1718,8 @@ static bool for_stmt(Inf *I, Node *n) {
 static bool stmt(Inf *I, Node *n) {
     switch (n->kind) {
     case N_ASSIGN:
+        if (infer_jc_assign(I, n)) /* obj[i] = v, obj.prop = v: a method call */
+            return stmt(I, n);
         return assign_value(I, &n->targets, &n->a, n);
     case N_ANNASSIGN: {
         if (!n->c)
@@ -1723,6 +1748,8 @@ static bool stmt(Inf *I, Node *n) {
         Type *ot = t->kind == N_NAME ? name_expr(I, t) : infer_expr(I, &t->a);
         if (!ot)
             return false;
+        if (infer_jc_augassign(I, n, ot)) /* x += v on an instance: its dunder methods */
+            return stmt(I, n);
         const LibOps *own = IS_UNK(ot) ? NULL : lib_type_owner(ot); /* lst += x, lst[i] += x */
         if (own && own->infer_augassign) {
             n->ty = own->infer_augassign(I, n, ot);

@@ -216,6 +216,28 @@ bool infer_jc_resolve(Inf *I, const Node *at, Type *t);
 bool infer_jc_method_call(Inf *I, Node *n, Type *base);
 Type *infer_jc_attr(Inf *I, Node *n, Type *base);
 Type *infer_jc_target(Inf *I, Node *t);
+/* Dunder methods (infer_jitclass.c): the node becomes a call of the
+ * instance's method.  infer_jc_binop is the jitclass feature's infer_binop
+ * (a, b: the operand types, one an instance; reflected __rop__ for the
+ * right one); infer_jc_unary `-obj`; infer_jc_compare one comparison
+ * `l op r` (N_COMPARE n with one comparator; `in` is __contains__ of the
+ * right one); infer_jc_truth wraps *pn (an instance of type t) in
+ * __bool__/__len__ (false when it has neither: the core's diagnostic);
+ * infer_jc_builtin len()/abs()/int()/float()/complex()/bool()/str() of
+ * an instance (NULL for another builtin, without a diagnostic);
+ * infer_jc_subscript is the feature's infer_subscript (__getitem__);
+ * infer_jc_assign rewrites `obj[i] = v` (__setitem__) and `obj.prop = v`
+ * (a property setter) into an N_EXPR of the call, infer_jc_augassign
+ * `x op= v` into `x = x.__iop__(v)` or `x = x op v` (true when rewritten:
+ * the caller types the statement again). */
+Type *infer_jc_binop(Inf *I, Node **pn, Type *a, Type *b);
+Type *infer_jc_unary(Inf *I, Node *n, Type *a);
+Type *infer_jc_compare(Inf *I, Node *n, Type *l, Type *r);
+bool infer_jc_truth(Inf *I, Node **pn, Type *t);
+Type *infer_jc_builtin(Inf *I, Node *n, BuiltinId id, Type *t);
+Type *infer_jc_subscript(Inf *I, Node **pn, Type *base);
+bool infer_jc_assign(Inf *I, Node *n);
+bool infer_jc_augassign(Inf *I, Node *n, Type *ot);
 const HjEnvEntry *infer_env_lookup(Inf *I, const char *name);
 
 /* infer_namedtuple.c: a call of a named tuple class (cls: the class's

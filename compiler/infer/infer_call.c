@@ -786,6 +786,23 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         }
         return T(I, TY_BOOL);
     }
+    if ((id == BI_LEN || id == BI_ABS || id == BI_INT || id == BI_FLOAT || id == BI_BOOL || id == BI_COMPLEX ||
+         id == BI_STR || id == BI_HASH) && n->args.len == 1 && !n->keywords.len && !self) {
+        Node *a0 = VEC_AT(n->args, 0); /* len(obj) of a jitclass instance: obj.__len__() */
+        bool container_item = false; /* lst[i], d[k]: never an array view, typed twice */
+        if (a0->kind == N_SUBSCRIPT && a0->a->kind == N_NAME) {
+            Type *bt = infer_expr(I, &a0->a);
+            container_item = bt && bt->kind != TY_ARRAY && lib_type_owner(bt);
+        }
+        if (a0->kind == N_NAME || (a0->kind == N_ATTRIBUTE && a0->a->kind == N_NAME) || container_item ||
+            (a0->kind == N_CALL && a0->a && a0->a->kind == N_NAME)) {
+            Type *t = infer_expr(I, ARG(0));
+            if (!t)
+                return NULL;
+            if (t->kind == TY_JITCLASS)
+                return infer_jc_builtin(I, n, id, t);
+        }
+    }
     const LibOps *ops = lib_ops(id); /* a library feature's (lib/registry.h) */
     if (ops && ops->infer_call)
         return ops->infer_call(I, n, id, self);
@@ -926,6 +943,12 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     case BI_MAX: {
         if (k == 1 && lib_type_owner(tys[0]) && lib_type_owner(tys[0])->infer_call) /* min(lst): its owner's */
             return lib_type_owner(tys[0])->infer_call(I, n, id, NULL);
+        if (k == 1 && tys[0]->kind == TY_ARRAY && tys[0]->ndim == 1 && ty_is_number(tys[0]->dtype) &&
+            !ty_is_complex(tys[0]->dtype)) { /* max(a) of a 1-D array: its elements' max, as np.max */
+            BuiltinId np = id == BI_MIN ? BI_NP_AMIN : BI_NP_AMAX;
+            n->builtin = np;
+            return lib_ops(np)->infer_call(I, n, np, NULL);
+        }
         if (k < 2)
             return TYPING(I, n, "%s() of a single argument is not supported yet (give 2 or more numbers)",
                           fname);

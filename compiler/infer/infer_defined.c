@@ -6,7 +6,9 @@
  * name comes later in the text and the read is in no loop (a loop may
  * assign it in an earlier iteration) and in no nested function, lambda or
  * comprehension (their scopes are checked by Python at run time).  A name
- * assigned on some paths only is left alone, as in Numba. */
+ * assigned on some paths only is checked at run time instead: infer_ssa.c
+ * marks the reads that some path reaches unassigned (N_NAME.maybe_unbound)
+ * and lowering raises UnboundLocalError there. */
 #include "infer.h"
 
 #include <string.h>

@@ -207,3 +207,235 @@ Type *infer_jc_target(Inf *I, Node *t) {
     t->cval.i = i;
     return bt->elems[i];
 }
+
+/* ---- dunder methods: operators and builtins on instances ----
+ * Each use becomes a call of the method, `$jcm<id>.__op__(obj, ...)`, as
+ * Python looks it up on the instance's class (Numba 0.68's set of dunders;
+ * python/hpcjit/experimental.py lists them). */
+
+static bool has_method(Inf *I, const Node *at, Type *t, const char *name) {
+    if (!t || t->kind != TY_JITCLASS || !infer_jc_resolve(I, at, t))
+        return false;
+    const char *d = description(I, at, t);
+    return d && listed(I, d, 3, name);
+}
+
+static Node *method_call(Inf *I, SrcLoc loc, Type *t, const char *name, Node *a0, Node *a1, Node *a2) {
+    Node *c = ast_new(I->a, N_CALL, loc);
+    c->a = hidden_name(I, loc, "$jcm%d.%s", t->func, name);
+    Node *args[3] = {a0, a1, a2};
+    for (int i = 0; i < 3 && args[i]; i++)
+        vec_push(I->a, &c->args, args[i]);
+    return c;
+}
+
+/* Node n becomes, in place, the call of t's method `name` and is typed. */
+static Type *call_in_place(Inf *I, Node *n, Type *t, const char *name, Node *a0, Node *a1) {
+    Node *c = method_call(I, n->loc, t, name, a0, a1, NULL);
+    *n = *c;
+    Node *p = n;
+    Type *r = infer_call(I, &p);
+    if (p != n)
+        *n = *p;
+    return r;
+}
+
+static const char *binop_name(OpKind op) {
+    switch (op) {
+    case OP_ADD: return "add";
+    case OP_SUB: return "sub";
+    case OP_MUL: return "mul";
+    case OP_DIV: return "truediv";
+    case OP_FLOORDIV: return "floordiv";
+    case OP_MOD: return "mod";
+    case OP_POW: return "pow";
+    case OP_LSHIFT: return "lshift";
+    case OP_RSHIFT: return "rshift";
+    case OP_BITAND: return "and";
+    case OP_BITOR: return "or";
+    case OP_BITXOR: return "xor";
+    case OP_MATMUL: return "matmul";
+    default: return NULL;
+    }
+}
+
+Type *infer_jc_binop(Inf *I, Node **pn, Type *a, Type *b) {
+    Node *n = *pn;
+    if (IS_UNK(a) || IS_UNK(b))
+        return TY_UNK(I);
+    const char *op = binop_name(n->op);
+    if (op) {
+        const char *fwd = arena_printf(I->a, "__%s__", op), *ref = arena_printf(I->a, "__r%s__", op);
+        if (has_method(I, n, a, fwd))
+            return call_in_place(I, n, a, fwd, n->a, n->b);
+        if (has_method(I, n, b, ref))
+            return call_in_place(I, n, b, ref, n->b, n->a);
+    }
+    return TYPING(I, n, "unsupported operand type(s) for %s: %s and %s (no %s method)", ast_op_str(n->op),
+                  infer_tyname(I, a), infer_tyname(I, b),
+                  op ? arena_printf(I->a, "__%s__", op) : "operator");
+}
+
+Type *infer_jc_unary(Inf *I, Node *n, Type *a) {
+    const char *name = n->op == OP_NEG ? "__neg__" : n->op == OP_POS ? "__pos__" : "__invert__";
+    if (!has_method(I, n, a, name))
+        return TYPING(I, n, "bad operand type for unary %s: %s (no %s method)", ast_op_str(n->op),
+                      infer_tyname(I, a), name);
+    return call_in_place(I, n, a, name, n->a, NULL);
+}
+
+static OpKind swapped(OpKind op) {
+    switch (op) {
+    case OP_LT: return OP_GT;
+    case OP_GT: return OP_LT;
+    case OP_LE: return OP_GE;
+    case OP_GE: return OP_LE;
+    default: return op;
+    }
+}
+
+static const char *compare_name(OpKind op) {
+    switch (op) {
+    case OP_EQ: return "__eq__";
+    case OP_NE: return "__ne__";
+    case OP_LT: return "__lt__";
+    case OP_LE: return "__le__";
+    case OP_GT: return "__gt__";
+    case OP_GE: return "__ge__";
+    default: return NULL;
+    }
+}
+
+/* n (N_CALL, typed) becomes `not n` in place: a bool. */
+static Type *negate_in_place(Inf *I, Node *n) {
+    Node *c = ast_new(I->a, N_CALL, n->loc);
+    *c = *n;
+    Node *u = ast_new(I->a, N_UNARYOP, n->loc);
+    u->op = OP_NOT;
+    u->a = c;
+    *n = *u;
+    if (!infer_truth(I, &n->a))
+        return NULL;
+    n->op_ty = infer_ty(I, TY_BOOL);
+    return n->ty = n->op_ty;
+}
+
+Type *infer_jc_compare(Inf *I, Node *n, Type *l, Type *r) {
+    OpKind op = n->ops[0];
+    Node *ln = n->a, *rn = VEC_AT(n->args, 0);
+    if (op == OP_IN || op == OP_NOTIN) {
+        if (!has_method(I, n, r, "__contains__"))
+            return TYPING(I, n, "argument of type %s is not iterable (no __contains__ method)", infer_tyname(I, r));
+        Type *t = call_in_place(I, n, r, "__contains__", rn, ln);
+        if (!t)
+            return NULL;
+        return op == OP_NOTIN ? negate_in_place(I, n) : t;
+    }
+    const char *name = compare_name(op);
+    if (!name)
+        return UNSUP(I, n, "'%s' is not supported between %s and %s", ast_op_str(op), infer_tyname(I, l),
+                     infer_tyname(I, r));
+    if (has_method(I, n, l, name))
+        return call_in_place(I, n, l, name, ln, rn);
+    const char *rname = compare_name(swapped(op));
+    if (has_method(I, n, r, rname))
+        return call_in_place(I, n, r, rname, rn, ln);
+    if (op == OP_NE && (has_method(I, n, l, "__eq__") || has_method(I, n, r, "__eq__"))) {
+        bool left = has_method(I, n, l, "__eq__");
+        if (!call_in_place(I, n, left ? l : r, "__eq__", left ? ln : rn, left ? rn : ln))
+            return NULL;
+        return negate_in_place(I, n);
+    }
+    return TYPING(I, n, "'%s' is not supported between %s and %s (no %s method)", ast_op_str(op),
+                  infer_tyname(I, l), infer_tyname(I, r), name);
+}
+
+bool infer_jc_truth(Inf *I, Node **pn, Type *t) {
+    const char *name = has_method(I, *pn, t, "__bool__") ? "__bool__"
+                     : has_method(I, *pn, t, "__len__")  ? "__len__" : NULL;
+    if (!name)
+        return false;
+    *pn = method_call(I, (*pn)->loc, t, name, *pn, NULL, NULL);
+    return infer_expr(I, pn) != NULL;
+}
+
+Type *infer_jc_builtin(Inf *I, Node *n, BuiltinId id, Type *t) {
+    const char *name;
+    switch (id) {
+    case BI_LEN: name = "__len__"; break;
+    case BI_ABS: name = "__abs__"; break;
+    case BI_FLOAT: name = "__float__"; break;
+    case BI_INT: name = has_method(I, n, t, "__int__") ? "__int__" : "__index__"; break;
+    case BI_COMPLEX: name = "__complex__"; break;
+    case BI_BOOL: name = "__bool__"; break;
+    case BI_STR: name = "__str__"; break;
+    case BI_HASH: name = "__hash__"; break;
+    default: return NULL;
+    }
+    if (!has_method(I, n, t, name))
+        return TYPING(I, n, "%s() of %s is not supported (no %s method)", builtin_name(id), infer_tyname(I, t), name);
+    return call_in_place(I, n, t, name, VEC_AT(n->args, 0), NULL);
+}
+
+Type *infer_jc_subscript(Inf *I, Node **pn, Type *base) {
+    Node *n = *pn;
+    if (!has_method(I, n, base, "__getitem__"))
+        return TYPING(I, n, "%s is not subscriptable (no __getitem__ method)", infer_tyname(I, base));
+    if (n->b->kind == N_SLICE)
+        return UNSUP(I, n, "slicing a jitclass instance is not supported by hpcjit");
+    return call_in_place(I, n, base, "__getitem__", n->a, n->b);
+}
+
+bool infer_jc_assign(Inf *I, Node *n) {
+    if (n->targets.len != 1)
+        return false;
+    Node *t = VEC_AT(n->targets, 0);
+    if (t->kind != N_SUBSCRIPT && t->kind != N_ATTRIBUTE)
+        return false;
+    Type *bt = infer_expr(I, &t->a);
+    if (!bt || bt->kind != TY_JITCLASS || !infer_jc_resolve(I, t, bt))
+        return false;
+    Node *call = NULL;
+    if (t->kind == N_SUBSCRIPT) {
+        if (!has_method(I, t, bt, "__setitem__"))
+            return false; /* the core's diagnostic */
+        if (t->b->kind == N_SLICE)
+            return false;
+        call = method_call(I, t->loc, bt, "__setitem__", t->a, t->b, n->a);
+    } else {
+        const char *d = description(I, t, bt);
+        if (!d || field_index(bt, t->name) >= 0 || !listed(I, d, 6, t->name))
+            return false;
+        call = ast_new(I->a, N_CALL, t->loc);
+        call->a = hidden_name(I, t->loc, "$jcps%d.%s", bt->func, t->name);
+        vec_push(I->a, &call->args, t->a);
+        vec_push(I->a, &call->args, n->a);
+    }
+    n->kind = N_EXPR; /* obj[i] = v -> obj.__setitem__(i, v); obj.prop = v -> the setter */
+    n->a = call;
+    n->targets.len = 0;
+    return true;
+}
+
+bool infer_jc_augassign(Inf *I, Node *n, Type *ot) {
+    Node *t = n->a;
+    if (ot->kind != TY_JITCLASS || (t->kind != N_NAME && t->kind != N_SUBSCRIPT))
+        return false;
+    const char *op = binop_name(n->op);
+    const char *in = op ? arena_printf(I->a, "__i%s__", op) : NULL;
+    Node *value;
+    if (t->kind == N_NAME && in && has_method(I, t, ot, in)) { /* x = x.__iadd__(v) */
+        value = method_call(I, n->loc, ot, in, ast_clone_expr(I->a, t), n->b, NULL);
+    } else { /* x = x + v, obj[i] = obj[i] + v */
+        value = ast_new(I->a, N_BINOP, n->loc);
+        value->op = n->op;
+        value->a = ast_clone_expr(I->a, t);
+        value->b = n->b;
+    }
+    n->kind = N_ASSIGN;
+    n->targets.len = 0;
+    vec_push(I->a, &n->targets, t);
+    n->a = value;
+    n->b = NULL;
+    return true;
+}

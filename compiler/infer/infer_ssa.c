@@ -211,17 +211,30 @@ static void define(Ssa *S, State *st, int name, int d) {
         st->s[name] = one;
 }
 
-/* A read of N_NAME n: the webs of every definition reaching it merge. */
+#define UNDEF_PARAM (-2) /* Def.param of a name's "not yet assigned" definition */
+
+static bool is_undef(const Ssa *S, int d) { return S->defs[d].param == UNDEF_PARAM; }
+
+/* A read of N_NAME n: the webs of every definition reaching it merge.
+ * When the name's "unassigned" pseudo-definition (made at the entry)
+ * reaches it too, some path gets here with the name unbound: the read is
+ * marked, and lowering tests a flag there (UnboundLocalError). */
 static void use(Ssa *S, State *st, Node *n) {
     int k = name_index(S, n->name);
     if (k < 0 || st->dead)
         return;
     const ISet *r = &st->s[k];
-    if (!r->n)
-        return;
-    for (int i = 1; i < r->n; i++)
-        unite(S, r->v[0], r->v[i]);
-    add_use(S, n, r->v[0]);
+    int first = -1;
+    for (int i = 0; i < r->n; i++) {
+        if (is_undef(S, r->v[i]))
+            n->maybe_unbound = 1;
+        else if (first < 0)
+            first = r->v[i];
+        else
+            unite(S, first, r->v[i]);
+    }
+    if (first >= 0)
+        add_use(S, n, first);
 }
 
 /* ---- the walk ---- */
@@ -379,7 +392,8 @@ static void stmt(Ssa *S, Node *n, State *st) {
                 int d = def_of(S, k, n->a, -1);
                 if (!st->dead)
                     for (int i = 0; i < st->s[k].n; i++)
-                        unite(S, st->s[k].v[i], d);
+                        if (!is_undef(S, st->s[k].v[i]))
+                            unite(S, st->s[k].v[i], d);
                 define(S, st, k, d);
             }
             return;
@@ -576,6 +590,9 @@ void infer_ssa_rename(Inf *I, const bool *hide) {
         int k = name_index(&S, ((Node *)VEC_AT(s->fn->params, i))->name);
         define(&S, &st, k, def_of(&S, k, NULL, i));
     }
+    for (int k = 0; k < S.nnames; k++) /* every other name starts unassigned */
+        if (!st.s[k].n)
+            define(&S, &st, k, def_of(&S, k, NULL, UNDEF_PARAM));
     stmts(&S, &s->fn->body, &st);
 
     /* name the webs: per local name, the argument's web (else the first
@@ -587,7 +604,7 @@ void infer_ssa_rename(Inf *I, const bool *hide) {
             if (S.defs[d].name == k && S.defs[d].param >= 0)
                 keep = find(&S, d);
         for (int d = 0; d < S.ndefs; d++) {
-            if (S.defs[d].name != k || find(&S, d) != d)
+            if (S.defs[d].name != k || find(&S, d) != d || is_undef(&S, d))
                 continue;
             nwebs++;
             if (keep < 0)
@@ -597,7 +614,7 @@ void infer_ssa_rename(Inf *I, const bool *hide) {
             continue;
         int next = 1;
         for (int d = 0; d < S.ndefs; d++) { /* defs are in the order first visited */
-            if (S.defs[d].name != k)
+            if (S.defs[d].name != k || is_undef(&S, d))
                 continue;
             int r = find(&S, d);
             if (web_name[r])

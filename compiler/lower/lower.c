@@ -488,6 +488,36 @@ typedef struct LowerTry {
     struct LowerTry *outer;
 } LowerTry;
 
+typedef struct LowerFinally {
+    LLVMValueRef fn;          /* the function it is in */
+    PtrVec *body;             /* the finally clause */
+    struct LowerTry *outside; /* the try_top around the try statement */
+    int nloops;               /* loops open around the try statement */
+    struct LowerFinally *up;
+} LowerFinally;
+
+/* A return (loops < 0) or a break/continue out of the innermost `loops`
+ * loops is about to leave try statements with finally clauses: their
+ * clauses run first, innermost first, each as code outside its try (the
+ * clause is lowered again at each such exit, as CPython duplicates it). */
+static bool run_finally(Lower *L, int loops) {
+    LowerTry *saved_try = L->try_top;
+    LowerFinally *saved = L->fin_top;
+    bool ok = true;
+    for (LowerFinally *f = L->fin_top; f && f->fn == L->fn && ok; f = f->up) {
+        if (loops >= 0 && f->nloops < loops)
+            break;
+        L->try_top = f->outside;
+        L->fin_top = f->up;
+        ok = lower_body(L, f->body);
+        if (ok && lower_terminated(L))
+            break;
+    }
+    L->try_top = saved_try;
+    L->fin_top = saved;
+    return ok;
+}
+
 void lower_goto_error(Lower *L) {
     LowerTry *t = L->try_top;
     if (t && t->fn == L->fn) { /* caught here: release what the try made, test the handlers */
@@ -542,6 +572,29 @@ static LLVMValueRef var_slot(Lower *L, const Node *at, Var *v) {
     return (LLVMValueRef)v->slot;
 }
 
+/* A read of a variable that some path reaches unassigned (Var.defflag,
+ * N_NAME.maybe_unbound): UnboundLocalError unless a store set its flag.
+ * Variables proven assigned have no flag and cost nothing. */
+bool lower_check_bound(Lower *L, const Node *at, Var *v) {
+    if (!at->maybe_unbound || !v || !v->defslot || L->par_depth)
+        return true;
+    LLVMValueRef ok = lower_load(L, L->t_i1, (LLVMValueRef)v->defslot, "assigned");
+    LLVMBasicBlockRef bad = lower_block(L, "unbound"), good = lower_block(L, "bound");
+    LLVMBuildCondBr(L->b, ok, good, bad);
+    lower_at(L, bad);
+    const char *nm = v->name ? v->name : "?";
+    int len = (int)strlen(nm), k = len; /* the source name of an SSA version "x.2" */
+    while (k > 0 && nm[k - 1] >= '0' && nm[k - 1] <= '9')
+        k--;
+    if (k > 0 && k < len && nm[k - 1] == '.' && !strchr(nm, '$'))
+        len = k - 1;
+    char *msg = arena_printf(&L->c->arena, "cannot access local variable '%.*s' where it is not associated with a value",
+                             len, nm);
+    lower_raise(L, "UnboundLocalError", msg);
+    lower_at(L, good);
+    return !lower_failed(L);
+}
+
 void lower_store_var(Lower *L, const Node *at, Var *var, LLVMValueRef v, Type *from, bool owned) {
     LLVMValueRef slot = var_slot(L, at, var);
     if (!slot || !v)
@@ -549,6 +602,8 @@ void lower_store_var(Lower *L, const Node *at, Var *var, LLVMValueRef v, Type *f
     v = lower_convert(L, at, v, from, var->ty);
     if (!v)
         return;
+    if (var->defslot && !L->par_depth)
+        LLVMBuildStore(L->b, LLVMConstInt(L->t_i1, 1, 0), (LLVMValueRef)var->defslot);
     if (lower_has_refs(var->ty)) {
         if (!owned)
             lower_incref(L, v, var->ty);
@@ -655,6 +710,8 @@ static bool stmt_augassign(Lower *L, Node *n) {
         if (!slot)
             return false;
         Type *vty = t->var->ty;
+        if (!lower_check_bound(L, t, t->var))
+            return false;
         if (lower_has_refs(vty)) {
             lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "augmented assignment to an array variable");
             return false;
@@ -714,6 +771,8 @@ static bool return_moved_var(Lower *L, Node *e, Type *rt) {
         in_vec(&L->borrowed, x->var))
         return false;
     Var *v = x->var;
+    if (!lower_check_bound(L, x, v))
+        return false;
     LLVMValueRef val = lower_load(L, lower_type(L, v->ty), (LLVMValueRef)v->slot, v->name);
     val = lower_convert(L, e, val, v->ty, rt);
     if (!val)
@@ -760,7 +819,10 @@ static bool stmt_return(Lower *L, Node *n) {
             lower_decref(L, v, n->a->ty);
         lower_temps_release(L, mark);
     }
-    leave(L);
+    if (L->fin_top && !run_finally(L, -1))
+        return false;
+    if (!lower_terminated(L))
+        leave(L);
     start_dead_block(L);
     return true;
 }
@@ -1586,13 +1648,16 @@ static bool stmt_try(Lower *L, Node *n) {
     LLVMBasicBlockRef dispatch = lower_block(L, "try.dispatch"), after = lower_block(L, "try.end");
     LLVMBasicBlockRef unwind = n->finalbody.len ? lower_block(L, "try.finally.exc") : NULL;
     LowerTry t = {L->fn, dispatch, L->temps.len, L->try_top};
+    LowerFinally f = {L->fn, &n->finalbody, L->try_top, L->nloops, L->fin_top};
+    if (n->finalbody.len)
+        L->fin_top = &f;
     L->try_top = &t;
     bool ok = lower_body(L, &n->body);
     L->try_top = t.outer;
-    if (!ok)
+    if (!ok || (!lower_terminated(L) && !lower_body(L, &n->orelse))) {
+        L->fin_top = f.up;
         return false;
-    if (!lower_terminated(L) && !lower_body(L, &n->orelse))
-        return false;
+    }
     if (!lower_terminated(L))
         LLVMBuildBr(L->b, after);
     /* the handlers; with a finally clause an exception inside one runs it too */
@@ -1620,6 +1685,7 @@ static bool stmt_try(Lower *L, Node *n) {
         L->handler_buf = outer_buf;
         if (!ok) {
             L->try_top = t.outer;
+            L->fin_top = f.up;
             return false;
         }
         if (!lower_terminated(L))
@@ -1628,6 +1694,7 @@ static bool stmt_try(Lower *L, Node *n) {
     }
     /* no handler matched: on to the enclosing try or out */
     L->try_top = t.outer;
+    L->fin_top = f.up;
     if (unwind) {
         LLVMBuildBr(L->b, unwind);
         lower_at(L, unwind);
@@ -1696,7 +1763,10 @@ static bool lower_stmt(Lower *L, Node *n) {
             lower_fail(L, n, HJ_DIAG_SYNTAX, "'%s' outside loop", n->kind == N_BREAK ? "break" : "continue");
             return false;
         }
-        LLVMBuildBr(L->b, n->kind == N_BREAK ? L->loops[L->nloops - 1].brk : L->loops[L->nloops - 1].cont);
+        if (L->fin_top && !run_finally(L, L->nloops))
+            return false;
+        if (!lower_terminated(L))
+            LLVMBuildBr(L->b, n->kind == N_BREAK ? L->loops[L->nloops - 1].brk : L->loops[L->nloops - 1].cont);
         start_dead_block(L);
         return true;
     case N_PASS: return true;
@@ -1863,6 +1933,11 @@ static bool lower_spec(Lower *L, Spec *s) {
         v->slot = LLVMBuildAlloca(L->b, lower_type(L, v->ty), v->name ? v->name : "");
         if (lower_has_refs(v->ty))
             LLVMBuildStore(L->b, LLVMConstNull(lower_type(L, v->ty)), v->slot);
+        v->defslot = NULL;
+        if (v->defflag && !v->is_param) { /* read where it may be unassigned */
+            v->defslot = LLVMBuildAlloca(L->b, L->t_i1, "assigned");
+            LLVMBuildStore(L->b, LLVMConstInt(L->t_i1, 0, 0), v->defslot);
+        }
     }
     if (s->recursive && !L->device) {
         /* after the slots (the error exit releases them): a call cycle.

@@ -62,6 +62,9 @@ typedef struct Lower {
      * exception goes to its handlers instead of the exit (lower.c) */
     struct LowerTry *try_top;
     LLVMValueRef handler_buf; /* the innermost except clause's saved exception (bare raise) */
+    /* the innermost try with a finally clause being lowered: a return,
+     * break or continue leaving it runs the clause first (lower.c) */
+    struct LowerFinally *fin_top;
     /* parameters that keep the caller's (borrowed) reference */
     PtrVec borrowed;
     /* string constants, interned per module */
@@ -159,6 +162,9 @@ void lower_poll_signals(Lower *L, LLVMValueRef flagp);
 /* ---- variables ---- */
 /* Store v (of type `from`) into var; takes ownership when owned. */
 void lower_store_var(Lower *L, const Node *at, Var *var, LLVMValueRef v, Type *from, bool owned);
+/* Before a read of `v` at N_NAME `at`: UnboundLocalError when `at` is
+ * marked maybe_unbound and no store has set v's flag.  false on failure. */
+bool lower_check_bound(Lower *L, const Node *at, Var *v);
 
 LLVMValueRef lower_range_len(Lower *L, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step);
 /* Any integer (or bool) value as i64. */

@@ -996,6 +996,8 @@ static LLVMValueRef expr(Lower *L, Node *n, bool *owned) {
             Var *v = n->var;
             if (!v->slot)
                 return lower_fail(L, n, HJ_DIAG_LOWERING, "variable '%s' has no storage", v->name);
+            if (!lower_check_bound(L, n, v))
+                return NULL;
             LLVMValueRef x = lower_load(L, lower_type(L, v->ty), (LLVMValueRef)v->slot, v->name);
             return lower_convert(L, n, x, v->ty, n->ty);
         }
@@ -1020,6 +1022,23 @@ static LLVMValueRef expr(Lower *L, Node *n, bool *owned) {
         return r;
     }
     case N_BINOP: {
+        if (n->op == OP_ADD && n->ty->kind == TY_TUPLE && n->a->ty->kind == TY_TUPLE && !n->op_ty) {
+            LLVMValueRef a = lower_expr_use(L, n->a); /* a tuple concatenation */
+            LLVMValueRef b = a ? lower_expr_use(L, n->b) : NULL;
+            if (!b)
+                return NULL;
+            LLVMValueRef r = LLVMGetUndef(lower_type(L, n->ty));
+            int na = n->a->ty->nelems;
+            for (int i = 0; i < n->ty->nelems; i++)
+                r = LLVMBuildInsertValue(L->b, r,
+                                         LLVMBuildExtractValue(L->b, i < na ? a : b, (unsigned)(i < na ? i : i - na), ""),
+                                         (unsigned)i, "");
+            if (lower_has_refs(n->ty)) { /* the new tuple holds its own references */
+                lower_incref(L, r, n->ty);
+                *owned = true;
+            }
+            return r;
+        }
         Type *t = n->op_ty ? n->op_ty : n->ty;
         LLVMValueRef a = lower_expr_use(L, n->a);
         a = lower_convert(L, n, a, n->a->ty, t);

@@ -392,6 +392,11 @@ static LLVMValueRef outline_body(Lower *L, Par *P) {
     L->entry_bb = sv.entry_bb, L->exit_bb = sv.exit_bb;
     L->temps = sv.temps, L->temp_tys = sv.temp_tys, L->borrowed = sv.borrowed;
     lower_at(L, caller_bb);
+    for (int i = 0; i < P->nvars; i++) { /* assigned by the loop: not tracked inside it */
+        Var *v = P->vars[i];
+        if (v->defslot)
+            LLVMBuildStore(L->b, LLVMConstInt(L->t_i1, 1, 0), (LLVMValueRef)v->defslot);
+    }
     return ok && !lower_failed(L) ? fn : NULL;
 }
 

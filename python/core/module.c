@@ -5,6 +5,7 @@
 #include "hpcjit/linalg.h"
 #include "hpcjit/objload.h"
 #include "hpcjit/signals.h"
+#include "hpcjit/str.h"
 
 static PyObject *core_runtime_symbols(PyObject *mod, PyObject *unused)
 {
@@ -172,6 +173,8 @@ static PyMethodDef core_methods[] = {
 static int core_exec(PyObject *mod)
 {
     CoreState *st = PyModule_GetState(mod);
+    /* str hashes equal to CPython's: its SipHash key (hpcjit/str.h) */
+    rt_str_hash_seed(_Py_HashSecret.siphash.k0, _Py_HashSecret.siphash.k1);
     /* NumPy 2 headers provide the int-returning importer; 1.x headers only
      * the macro that returns NULL, so call the function behind it. */
 #if NPY_ABI_VERSION >= 0x02000000

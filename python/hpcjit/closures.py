@@ -53,6 +53,29 @@ def _fail(src, node, what):
     return errors.UnsupportedError(msg)
 
 
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
+           ast.GeneratorExp, ast.ClassDef)
+
+
+def _own_scope(fdef):
+    """The nodes of fdef's own scope (not inside a nested def, lambda or
+    comprehension, whose lambdas are constants of their own code objects),
+    the scope nodes themselves included, in source order."""
+    out, todo = [], list(fdef.body)
+    while todo:
+        n = todo.pop()
+        out.append(n)
+        if not isinstance(n, _SCOPES):
+            todo.extend(ast.iter_child_nodes(n))
+        elif isinstance(n, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            todo.append(n.generators[0].iter)  # evaluated in the enclosing scope
+    return sorted((n for n in out if hasattr(n, "lineno")), key=lambda n: (n.lineno, n.col_offset))
+
+
+def inner_kind(inner, node):
+    return next((k for n, k in inner.values() if n is node), None)
+
+
 def lift(py_func, src, targetoptions, make_source):
     """(new source text, [(name, Lifted)]) for the function, or None when it
     has no inner function.  make_source(text, first_line, col_offset,
@@ -67,6 +90,7 @@ def lift(py_func, src, targetoptions, make_source):
     if fdef is None:
         return None
     inner = {}  # name -> (node, kind, body text)
+    bound = set()
     for node in ast.walk(fdef):
         if node is fdef:
             continue
@@ -75,6 +99,13 @@ def lift(py_func, src, targetoptions, make_source):
         elif (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
               and isinstance(node.value, ast.Lambda)):
             inner[node.targets[0].id] = (node, "lambda")
+            bound.add(id(node.value))
+    # a lambda written where a function value goes (`sorted(l, key=lambda
+    # x: -x)`, `map(lambda v: v * 2, a)`): lifted as `_hj_lambda<k>`, its
+    # text replaced in place by that name (padded to the same width)
+    for k, node in enumerate(n for n in _own_scope(fdef) if isinstance(n, ast.Lambda) and id(n) not in bound):
+        if node.lineno == node.end_lineno:
+            inner[f"_hj_lambda{k}"] = (node, "inline")
     if not inner:
         return None
     # every inner function sits directly in the outer function's body (not
@@ -85,7 +116,13 @@ def lift(py_func, src, targetoptions, make_source):
                 raise _fail(src, node, "a function nested two levels deep")
     # the code objects: a def's by name, the lambdas' in order
     lambdas = [c for c in code.co_consts if isinstance(c, _pytypes.CodeType) and c.co_name == "<lambda>"]
-    lam_nodes = sorted((v[0] for v in inner.values() if v[1] == "lambda"), key=lambda n: (n.lineno, n.col_offset))
+    lam_nodes = sorted((v[0] for v in inner.values() if v[1] != "def"), key=lambda n: (n.lineno, n.col_offset))
+    own_lambdas = [n for n in _own_scope(fdef) if isinstance(n, ast.Lambda)]
+    if len(own_lambdas) != len(lambdas):  # a lambda over two lines is left to the compiler's refusal
+        lam_nodes = [n for n in lam_nodes if inner_kind(inner, n) != "inline"]
+        inner = {k: v for k, v in inner.items() if v[1] != "inline"}
+        if not inner:
+            return None
     lam_code = {id(n): c for n, c in zip(lam_nodes, lambdas)}
     lifted = []
     edits = []  # (line index, col, old length, new text) in src.source
@@ -95,6 +132,9 @@ def lift(py_func, src, targetoptions, make_source):
         if c is None:
             raise _fail(src, node, f"the inner function '{name}' (defined more than once?)")
         extra = [v for v in c.co_freevars if v not in inner]
+        if kind == "inline" and c.co_freevars:
+            raise _fail(src, node, f"a lambda reading {', '.join(repr(v) for v in c.co_freevars)} of the "
+                        "enclosing function as a value (bind it to a name and call it)")
         for v in extra:
             if v not in outer_locals:
                 raise _fail(src, node, f"the inner function '{name}' reading '{v}' of an enclosing function")
@@ -133,6 +173,12 @@ def lift(py_func, src, targetoptions, make_source):
     out_lines = list(lines)
     by_line = {}
     for name, node, kind, c, extra, siblings in lifted:
+        if kind == "inline":  # the lambda's text becomes its name, in place
+            b = out_lines[node.lineno - 1].encode()
+            width = node.end_col_offset - node.col_offset
+            out_lines[node.lineno - 1] = (b[:node.col_offset] + name.ljust(width).encode()
+                                          + b[node.end_col_offset:]).decode()
+            continue
         first, last = node.lineno - 1, node.end_lineno - 1
         start = node.decorator_list[0].lineno - 1 if kind == "def" and node.decorator_list else first
         indent = out_lines[start][:len(out_lines[start]) - len(out_lines[start].lstrip())]
@@ -159,7 +205,7 @@ def lift(py_func, src, targetoptions, make_source):
     result = []
     glb = py_func.__globals__
     for name, node, kind, c, extra, siblings in lifted:
-        args = node.args if kind == "def" else node.value.args
+        args = node.args if kind == "def" else node.args if kind == "inline" else node.value.args
         own = ast.unparse(args)
         params = ", ".join(extra + ([own] if own else []))
         if kind == "def":
@@ -177,7 +223,7 @@ def lift(py_func, src, targetoptions, make_source):
                 tl += lines[body_first.lineno - 1:node.end_lineno]
             removed = indent
         else:
-            lam = node.value
+            lam = node if kind == "inline" else node.value
             seg = ast.get_source_segment(src.source, lam.body)
             ret, close = ("return (", ")") if "\n" in seg else ("return ", "")
             pad = lam.body.col_offset - len(ret)

@@ -24,9 +24,10 @@ function taking the instance first; the constructor and the field accessors
 used from Python are small @njit functions generated here.  The compiler
 learns a class from hidden globals added to every function's environment
 (compiler.py, compiler/infer/infer_jitclass.c).  Fields: numbers, tuples,
-arrays, typed containers, other jitclass instances.  Not supported: property
-setters, class attributes other than methods, inheritance, dunder methods
-other than __init__."""
+arrays, typed containers, other jitclass instances.  Property setters and
+Numba's dunder methods (_DUNDERS: len, items, operators, comparisons,
+conversions) are methods too.  Not supported: class attributes other than
+methods, inheritance, __iter__ (as in Numba)."""
 import types as _pytypes
 
 from . import _core, errors
@@ -47,6 +48,8 @@ _SCALARS = {int: _types.int64, float: _types.float64, bool: _types.boolean, comp
 
 def _field_type(name, t):
     t = _SCALARS.get(t, t)
+    if isinstance(t, JitClassType):  # an instance of another jitclass
+        t = t.instance_type
     if not isinstance(t, _types.Type) or t.typecode is None:
         raise errors.UnsupportedError(f"jitclass field '{name}': the type {t!r} is not supported by hpcjit")
     if ";" in t.typecode or "|" in t.typecode:
@@ -82,18 +85,20 @@ class JitClassType:
         items = list(spec.items()) if isinstance(spec, dict) else list(spec)
         self.spec = [(n, _field_type(n, t)) for n, t in items]
         self._id = len(_classes)
-        self.methods, self.properties, self.statics = {}, {}, {}
+        self.methods, self.properties, self.statics, self.setters = {}, {}, {}, {}
         for name, v in cls.__dict__.items():
             if isinstance(v, _pytypes.FunctionType):
-                if name.startswith("__") and name.endswith("__") and name != "__init__":
+                if name.startswith("__") and name.endswith("__") and name not in _DUNDERS:
                     raise errors.UnsupportedError(f"jitclass {cls.__name__}: the method {name} is not "
                                                   f"supported by hpcjit")
                 self.methods[name] = make_dispatcher(v, {})
             elif isinstance(v, property):
-                if v.fset is not None:
-                    raise errors.UnsupportedError(f"jitclass {cls.__name__}: the setter of property "
-                                                  f"'{name}' is not supported by hpcjit")
+                if v.fget is None:
+                    raise errors.UnsupportedError(f"jitclass {cls.__name__}: the property '{name}' has "
+                                                  f"no getter")
                 self.properties[name] = make_dispatcher(v.fget, {})
+                if v.fset is not None:
+                    self.setters[name] = make_dispatcher(v.fset, {})
             elif isinstance(v, staticmethod):
                 self.statics[name] = make_dispatcher(v.__func__, {})
         fields = {n for n, _ in self.spec}
@@ -145,8 +150,12 @@ class JitClassType:
             if name == "__init__":
                 continue
             ns[name] = (lambda d: lambda obj, *a, **k: d(obj, *a, **k))(disp)
+        if "__eq__" in self.methods and "__hash__" not in self.methods:
+            ns["__hash__"] = None  # as Python does for a class with __eq__
         for name, disp in self.properties.items():
-            ns[name] = property(lambda obj, g=disp: g(obj))
+            put = self.setters.get(name)
+            ns[name] = property(lambda obj, g=disp: g(obj),
+                                None if put is None else (lambda obj, v, s=put: s(obj, v)))
         for name, disp in self.statics.items():
             ns[name] = staticmethod(disp)
 
@@ -160,15 +169,22 @@ class JitClassType:
         fields = ";".join(f"{n}={t.typecode}" for n, t in self.spec)
         methods = ";".join(n for n in self.methods if n != "__init__")
         return (f"$jc:{self._id}|{self.__name__}|{fields}|{methods}|{';'.join(self.properties)}|"
-                f"{';'.join(self.statics)}")
+                f"{';'.join(self.statics)}|{';'.join(self.setters)}")
 
     def _env(self, gather):
         i = self._id
         env = [(f"$jc{i}", "builtin", self._description()), (f"$jcnew{i}", "func", gather.add(self._ctor))]
         env += [(f"$jcm{i}.{n}", "func", gather.add(d)) for n, d in self.methods.items() if n != "__init__"]
         env += [(f"$jcp{i}.{n}", "func", gather.add(d)) for n, d in self.properties.items()]
+        env += [(f"$jcps{i}.{n}", "func", gather.add(d)) for n, d in self.setters.items()]
         env += [(f"$jcs{i}.{n}", "func", gather.add(d)) for n, d in self.statics.items()]
         return env
+
+    @property
+    def instance_type(self):
+        """The type of the instances (Numba's Cls.class_type.instance_type):
+        for fields, typed containers and signatures."""
+        return _types.JitClassInstanceType(self._id)
 
     # ---- Python side ----
     def __call__(self, *args, **kwargs):
@@ -185,6 +201,18 @@ class JitClassType:
 
     def __repr__(self):
         return f"<jitclass {self.py_class.__module__}.{self.__name__}>"
+
+
+# The dunder methods a jitclass may define (Numba 0.68's set): compiled code
+# calls them for the operators and builtins (infer/infer_jitclass.c), and
+# the boxed instances have them in Python.
+_BINARY = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "lshift", "rshift",
+           "and", "or", "xor", "matmul")
+_DUNDERS = frozenset(
+    ["__init__", "__len__", "__getitem__", "__setitem__", "__contains__", "__eq__", "__ne__",
+     "__lt__", "__le__", "__gt__", "__ge__", "__neg__", "__pos__", "__invert__", "__abs__",
+     "__bool__", "__float__", "__int__", "__index__", "__complex__", "__hash__", "__str__"]
+    + [f"__{p}{op}__" for op in _BINARY for p in ("", "r", "i")])
 
 
 def jitclass(cls_or_spec=None, spec=None):

@@ -199,12 +199,6 @@ def u_global(x):
 
 
 @njit
-def u_lambda(x):
-    # a lambda bound to a name is compiled; one used as a value is not
-    return (lambda y: y + 1)(x)  # U:lambda
-
-
-@njit
 def u_genexpr(x):
     return sum(i for i in range(x))  # U:genexpr
 
@@ -255,7 +249,6 @@ UNSUPPORTED = [
     (u_with, "U:with", None),
     (u_try, "U:try", "Numba refuses except* with its own error"),
     (u_global, "U:global", None),
-    (u_lambda, "U:lambda", NUMBA_SUPPORTS),
     (u_genexpr, "U:genexpr", None),
     (u_nested_def, "U:nested_def", NUMBA_SUPPORTS),
     (u_del, "U:del", "Numba raises CompilerError"),

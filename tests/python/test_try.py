@@ -281,11 +281,11 @@ def test_refused_forms():
     with pytest.raises(hpcjit.UnsupportedError, match="as e"):
         hpcjit.njit(bind)(1)
 
-    def ret_in_finally(x):
+    def ret_in_finally(x):  # both leave: the finally's return would win
         try:
             return x
         finally:
-            x += 1
+            return x + 1
 
     with pytest.raises(hpcjit.UnsupportedError, match="finally"):
         hpcjit.njit(ret_in_finally)(1)

@@ -320,7 +320,22 @@ static Type *same_kind(Inf *I, Node *self, Type *ct, Node **po, const char *fnam
     return u;
 }
 
+/* hash(v): CPython's value for numbers (complex too), str and tuples of
+ * them (a jitclass's __hash__ is the core's: infer_jc_builtin). */
+static Type *hash_call(Inf *I, Node *n) {
+    if (n->args.len != 1 || n->keywords.len)
+        return TYPING(I, n, "hash() takes exactly one argument (%d given)", n->args.len + n->keywords.len);
+    Type *t = infer_expr(I, (Node **)&VEC_AT(n->args, 0));
+    if (!t || IS_UNK(t))
+        return t;
+    if (!dict_hashable(t) && !ty_is_complex(t))
+        return TYPING(I, n, "unhashable type: %s", infer_tyname(I, t));
+    return T(I, TY_INT64);
+}
+
 static Type *infer_dict_call(Inf *I, Node *n, BuiltinId id, Node *self) {
+    if (id == BI_HASH)
+        return hash_call(I, n);
     InferSig s;
     if (!sig_of(id, &s))
         return UNSUP(I, n, "%s() is not supported by hpcjit", builtin_name(id));

@@ -129,6 +129,14 @@ static LLVMValueRef hash_value(Lower *L, Type *t, LLVMValueRef v) {
     }
     if (t->kind == TY_STRING)
         return rt(L, "rt_str_hash", i64, &L->t_ptr, 1, &v);
+    if (ty_is_complex(t)) { /* hash(re) + 1000003 * hash(im), -1 -> -2 (CPython's) */
+        Type *ft = t->kind == TY_COMPLEX64 ? ty_scalar(L->c->tc, TY_FLOAT32) : ty_scalar(L->c->tc, TY_FLOAT64);
+        LLVMValueRef re = hash_value(L, ft, LLVMBuildExtractValue(L->b, v, 0, ""));
+        LLVMValueRef im = hash_value(L, ft, LLVMBuildExtractValue(L->b, v, 1, ""));
+        LLVMValueRef h = LLVMBuildAdd(L->b, re, LLVMBuildMul(L->b, im, lower_i64(L, 1000003), ""), "");
+        LLVMValueRef m1 = LLVMBuildICmp(L->b, LLVMIntEQ, h, lower_i64(L, -1), "");
+        return LLVMBuildSelect(L->b, m1, lower_i64(L, -2), h, "hash");
+    }
     bool u = ty_is_unsigned(t);
     LLVMValueRef x = t->kind == TY_BOOL || u ? LLVMBuildZExt(L->b, v, i64, "") : LLVMBuildSExt(L->b, v, i64, "");
     if (LLVMTypeOf(v) == i64)
@@ -531,6 +539,11 @@ static const char *set_binop_fn(OpKind op) {
 LLVMValueRef lower_dict_call(Lower *L, Node *n, bool *owned) {
     *owned = false;
     BuiltinId id = n->builtin;
+    if (id == BI_HASH) {
+        Node *a = VEC_AT(n->args, 0);
+        LLVMValueRef v = lower_expr_use(L, a);
+        return v ? hash_value(L, a->ty, v) : NULL;
+    }
     Type *rt_ty = n->ty;
     LLVMTypeRef p = L->t_ptr;
     if (id == BI_DICT_DISPLAY || id == BI_SET_DISPLAY) {

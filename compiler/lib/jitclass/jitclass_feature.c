@@ -190,5 +190,7 @@ const LibOps lib_jitclass_ops = {
     .infer_call = infer_jc_call,
     .lower_call = lower_jc_call,
     .owns_type = jc_owns,
+    .infer_binop = infer_jc_binop,
+    .infer_subscript = infer_jc_subscript,
     .lower_store = lower_jc_store,
 };

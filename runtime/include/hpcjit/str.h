@@ -150,9 +150,12 @@ HjMemInfo *rt_str_repeat(const HjMemInfo *s, int64_t n);
 int32_t rt_str_eq(const HjMemInfo *a, const HjMemInfo *b); /* 1 or 0 */
 /* -1, 0, 1 as a < b, a == b, a > b by code points (Python's <, <=, ...). */
 int32_t rt_str_cmp(const HjMemInfo *a, const HjMemInfo *b);
-/* A hash of the code points (equal strings hash equally; never -1), cached
- * in the HjStr.  Not CPython's hash(s), which is randomised per process. */
+/* CPython's hash(s) (SipHash-1-3 of the code units with the process's
+ * key; never -1), cached in the HjStr. */
 int64_t rt_str_hash(const HjMemInfo *s);
+/* The key of rt_str_hash (CPython's _Py_HashSecret.siphash, set once by
+ * hpcjit._core at import, before any compiled code runs; 0 without it). */
+void rt_str_hash_seed(uint64_t k0, uint64_t k1);
 
 /* ---- searching (start/end: RT_STR_NONE or an index, as str.find) -------- */
 int32_t rt_str_contains(const HjMemInfo *s, const HjMemInfo *sub); /* sub in s */

@@ -1,0 +1,64 @@
+"""A lambda written where a function value goes (a sort key, map/filter's
+function) is lifted as a function of
+its own (python/hpcjit/closures.py).  Compared with CPython (py_func)."""
+import numpy as np
+import pytest
+
+import hpcjit
+from hpcjit import njit
+from conftest import check
+
+
+@njit
+def sort_keys(n):
+    lst = [((i * 7) % n) - n / 2 for i in range(n)]
+    lst.sort(key=lambda x: x * x)
+    m = sorted(lst, key=lambda x: -x, reverse=True)
+    return lst[0], lst[-1], m[0], m[-1]
+
+
+@njit
+def mapped(a):
+    s = 0.0
+    for v in map(lambda x: x * 2.0 + 1.0, a):
+        s += v
+    for v in filter(lambda x: x > 1.0, a):
+        s += 100.0 * v
+    return s + sum([x for x in map(lambda v: v * v, a)])
+
+
+@njit
+def lambda_and_named(a):
+    sq = lambda x: x * x  # noqa: E731
+    return sq(2.0) + sum([v for v in map(lambda x: x + 0.5, a)]) + sq(3.0)
+
+
+def test_sort_key_lambda():
+    for n in (3, 8):
+        check(sort_keys, n)
+
+
+def test_map_filter_lambda():
+    check(mapped, np.array([0.5, 1.5, 2.5]))
+
+
+@njit
+def called_at_once(x):
+    return (lambda y: y + 1)(x)
+
+
+def test_lambda_as_argument():
+    check(called_at_once, 2.5)
+    check(lambda_and_named, np.arange(3.0))
+
+
+@njit
+def reads_outer(a, k):
+    return sorted(a, key=lambda x: x * k)
+
+
+@pytest.mark.numba_skip("hpcjit's limits and messages")
+def test_lambda_reading_outer_variables_is_located():
+    with pytest.raises(hpcjit.UnsupportedError, match="a lambda reading 'k'") as ei:
+        reads_outer([1.0, 2.0], 2.0)
+    assert "test_inline_lambda.py" in str(ei.value) and "lambda x: x * k" in str(ei.value)
