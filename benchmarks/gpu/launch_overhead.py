@@ -40,6 +40,25 @@ def _make(cudamod, n):
     return cudamod.jit(KERNELS[n])
 
 
+def cupy_raw_launch(n):
+    """Host time of the same empty launch through CuPy's RawKernel (a C++
+    kernel compiled by NVRTC, launched from Cython): a third-party figure
+    for what the driver and a thin binding cost on this device, or None."""
+    cp = common.optional("cupy")
+    if cp is None:
+        return None
+    try:
+        params = ", ".join("float* a%d" % i for i in range(n))
+        k = cp.RawKernel('extern "C" __global__ void k(%s) {}' % params, "k")
+        arrs = [cp.empty(256, cp.float32) for _ in range(n)]
+        k((1,), (32,), tuple(arrs))
+        sync = cp.cuda.Device().synchronize
+        return common.host_time_per_call(lambda: k((1,), (32,), tuple(arrs)), sync)
+    except Exception as exc:  # noqa: BLE001
+        print("cupy RawKernel failed for %d args: %s" % (n, exc), file=sys.stderr)
+        return None
+
+
 def run(out_dir):
     ok, dev = common.gpu_status()
     if not ok:
@@ -51,7 +70,7 @@ def run(out_dir):
     cuda = hcuda
     rows, res = [], {"gpu": True, "device": dev, "unit": "us per launch (host)", "hpcjit": {},
                      "numba_cuda": {}, "hpcjit_configure_and_launch": {},
-                     "numba_cuda_configure_and_launch": {}}
+                     "numba_cuda_configure_and_launch": {}, "cupy_rawkernel": {}}
     for n in NARGS:
         k = _make(cuda, n)
         arrs = [cuda.device_array(256, np.float32) for _ in range(n)]
@@ -74,17 +93,20 @@ def run(out_dir):
         res["numba_cuda"][n] = t_n
         res["hpcjit_configure_and_launch"][n] = t_hc
         res["numba_cuda_configure_and_launch"][n] = t_nc
-        rows.append((n, t_h, t_n, (t_n / t_h) if t_n else None, t_hc, t_nc))
+        t_cp = cupy_raw_launch(n)
+        res["cupy_rawkernel"][n] = t_cp
+        rows.append((n, t_h, t_n, (t_n / t_h) if t_n else None, t_hc, t_nc, t_cp))
     res["table"] = common.table(
         "Kernel launch host time (us per launch) on %s; launcher = k[1, 32] made once, "
         "k[g,b](...) = configured at every launch" % dev,
         ["array args", "hpcjit launcher", "numba-cuda launcher", "speedup", "hpcjit k[g,b](...)",
-         "numba-cuda k[g,b](...)"], rows)
+         "numba-cuda k[g,b](...)", "cupy RawKernel"], rows)
     common.save(out_dir, "launch_overhead", res)
     common.bar_png(out_dir, "launch_overhead", "Launch host time, " + dev,
                    [str(n) for n in NARGS],
                    {"hpcjit": [res["hpcjit"][n] for n in NARGS],
-                    "numba-cuda": [res["numba_cuda"][n] for n in NARGS]}, "us per launch")
+                    "numba-cuda": [res["numba_cuda"][n] for n in NARGS],
+                    "cupy RawKernel": [res["cupy_rawkernel"][n] for n in NARGS]}, "us per launch")
     return res
 
 
