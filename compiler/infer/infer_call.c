@@ -794,8 +794,10 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             Type *bt = infer_expr(I, &a0->a);
             container_item = bt && bt->kind != TY_ARRAY && lib_type_owner(bt);
         }
-        if (a0->kind == N_NAME || (a0->kind == N_ATTRIBUTE && a0->a->kind == N_NAME) || container_item ||
-            (a0->kind == N_CALL && a0->a && a0->a->kind == N_NAME)) {
+        /* only leaves are typed ahead here: the argument is typed again
+         * below, and typing a call (abs(abs(...))) twice per level made
+         * nested calls exponential */
+        if (a0->kind == N_NAME || (a0->kind == N_ATTRIBUTE && a0->a->kind == N_NAME) || container_item) {
             Type *t = infer_expr(I, ARG(0));
             if (!t)
                 return NULL;
