@@ -35,7 +35,7 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHPCJIT_SANITIZE=ON 
 # one (the slow one makes LLVM-heavy tests time out).  The launcher's run
 # tests start uninstrumented Pythons (the pytest step below covers Python).
 export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-topo_tests="topo"
+topo_tests="topo|gpu_bind"
 ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 \
   ctest --test-dir build-asan --output-on-failure -j"$(nproc)" -L "unit|golden|fuzz" -R "$topo_tests" \
     -E "launcher[.]run_" || rc=1
