@@ -62,6 +62,7 @@ HPCJIT_DEBUG_MEMORY=1 PYTHONPATH=build/python HPCJIT_TEST_BUILD=1 \
     tests/python/test_sets.py tests/python/test_exceptions.py tests/python/test_try.py \
     tests/python/test_str_runtime.py tests/python/test_jitclass.py tests/python/test_typed.py \
     tests/python/test_strings.py tests/python/test_generators.py tests/python/test_closures.py \
+    tests/python/test_jitclass_dunder.py tests/python/test_try_finally_jumps.py tests/python/test_memdebug.py \
     -k "not rss_flat" 2> "$md_log" | tail -n 3 || rc=1
 if grep -q "double free\|use after free" "$md_log" || ! grep -q " 0 bad count updates" "$md_log"; then
   grep "hpcjit-memdebug" "$md_log" | head -n 20
