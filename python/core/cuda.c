@@ -404,16 +404,21 @@ static PyObject *cu_stream_query(PyObject *mod, PyObject *arg)
     return PyBool_FromLong(rc);
 }
 
+static int event_of(PyObject *arg, CudrvEvent *e)
+{
+    *e = (CudrvEvent)PyLong_AsVoidPtr(arg);
+    return (!*e && PyErr_Occurred()) ? -1 : 0;
+}
+
 static PyObject *cu_stream_wait_event(PyObject *mod, PyObject *args)
 {
     PyObject *sobj = NULL, *eobj = NULL;
     CudrvStream s = NULL;
-    if (!PyArg_ParseTuple(args, "OO:_cuda_stream_wait_event", &sobj, &eobj) || stream_of(sobj, &s) < 0)
+    CudrvEvent e = NULL;
+    if (!PyArg_ParseTuple(args, "OO:_cuda_stream_wait_event", &sobj, &eobj) || stream_of(sobj, &s) < 0 ||
+        event_of(eobj, &e) < 0)
         return NULL;
-    void *e = PyLong_AsVoidPtr(eobj);
-    if (!e && PyErr_Occurred())
-        return NULL;
-    TRY(cudrv_stream_wait_event(s, (CudrvEvent)e));
+    TRY(cudrv_stream_wait_event(s, e));
     Py_RETURN_NONE;
 }
 
@@ -425,12 +430,6 @@ static PyObject *cu_event_create(PyObject *mod, PyObject *arg)
         return NULL;
     TRY(cudrv_event_create(&e, timing));
     return PyLong_FromVoidPtr(e);
-}
-
-static int event_of(PyObject *arg, CudrvEvent *e)
-{
-    *e = (CudrvEvent)PyLong_AsVoidPtr(arg);
-    return (!*e && PyErr_Occurred()) ? -1 : 0;
 }
 
 static PyObject *cu_event_destroy(PyObject *mod, PyObject *arg)
