@@ -209,7 +209,113 @@ static const char *keyword_text(Lower *L, Node *call_node, const char *name, con
     return dflt;
 }
 
+/* ---- print() in CUDA kernels: one vprintf call --------------------------------
+ * The line is one format string (string constants as text, `%` doubled)
+ * and one buffer of 8-byte slots, as CUDA's printf takes them: integers as
+ * `%lld`/`%llu` of int64, floats as `%f` of a double (Numba's formats),
+ * bools and None as text.  Other values are an UnsupportedError. */
+
+static void fmt_text(StrBuf *fmt, const char *s) {
+    for (; *s; s++) {
+        if (*s == '%')
+            sb_putc(fmt, '%');
+        sb_putc(fmt, *s);
+    }
+}
+
+static LLVMValueRef device_cstr(Lower *L, const char *s) {
+    LLVMValueRef init = LLVMConstStringInContext(L->ctx, s, (unsigned)strlen(s), 0);
+    return lower_device_global(L, LLVMTypeOf(init), ".hjfmt", 4, init);
+}
+
+static LLVMValueRef device_print(Lower *L, Node *n) {
+    Vals vs = {0};
+    for (int i = 0; i < n->args.len; i++) {
+        Node *a = VEC_AT(n->args, i);
+        if (a->kind == N_FSTRING) {
+            lower_fail(L, a, HJ_DIAG_UNSUPPORTED, "f-strings are not supported in CUDA kernels "
+                                                  "(print the values as separate arguments)");
+            return NULL;
+        }
+        Type *t = a->ty;
+        if (!infer_text_is_strconst(a) && t->kind != TY_NONE && !ty_is_number(t) && t->kind != TY_BOOL) {
+            lower_fail(L, a, HJ_DIAG_UNSUPPORTED, "print() of %s is not supported in CUDA kernels "
+                       "(numbers, bools, None and string constants are)", ty_str(&L->c->arena, t));
+            return NULL;
+        }
+        if (!eval_value(L, a, &vs))
+            return NULL;
+    }
+    const char *sep = keyword_text(L, n, "sep", " "), *end = keyword_text(L, n, "end", "\n");
+    StrBuf fmt;
+    sb_init(&fmt);
+    LLVMValueRef slots[64];
+    int ns = 0, k = 0;
+    for (int i = 0; i < n->args.len; i++) {
+        Node *a = VEC_AT(n->args, i);
+        Type *t = a->ty;
+        if (i > 0)
+            fmt_text(&fmt, sep);
+        if (infer_text_is_strconst(a)) {
+            fmt_text(&fmt, const_text(L, a));
+            continue;
+        }
+        if (t->kind == TY_NONE) {
+            sb_puts(&fmt, "None");
+            continue;
+        }
+        LLVMValueRef v = vs.v[k++];
+        if (ns + 2 > (int)(sizeof slots / sizeof slots[0])) {
+            sb_free(&fmt);
+            lower_fail(L, a, HJ_DIAG_UNSUPPORTED, "print() in a CUDA kernel takes at most 32 values");
+            return NULL;
+        }
+        if (t->kind == TY_BOOL) {
+            sb_puts(&fmt, "%s");
+            slots[ns++] = LLVMBuildSelect(L->b, v, device_cstr(L, "True"), device_cstr(L, "False"), "");
+        } else if (ty_is_float(t)) {
+            sb_puts(&fmt, "%f");
+            slots[ns++] = t->kind == TY_FLOAT32 ? LLVMBuildFPExt(L->b, v, L->t_f64, "") : v;
+        } else if (t->kind == TY_COMPLEX64 || t->kind == TY_COMPLEX128) {
+            sb_puts(&fmt, "(%f%+fj)");
+            for (unsigned p = 0; p < 2; p++) {
+                LLVMValueRef x = LLVMBuildExtractValue(L->b, v, p, "");
+                slots[ns++] = t->kind == TY_COMPLEX64 ? LLVMBuildFPExt(L->b, x, L->t_f64, "") : x;
+            }
+        } else if (ty_is_unsigned(t)) {
+            sb_puts(&fmt, "%llu");
+            slots[ns++] = LLVMBuildZExt(L->b, v, L->t_i64, "");
+        } else {
+            sb_puts(&fmt, "%lld");
+            slots[ns++] = LLVMBuildSExt(L->b, v, L->t_i64, "");
+        }
+    }
+    fmt_text(&fmt, end);
+    LLVMValueRef buf = LLVMConstNull(L->t_ptr);
+    if (ns > 0) {
+        LLVMTypeRef st[64];
+        for (int i = 0; i < ns; i++)
+            st[i] = LLVMTypeOf(slots[i]);
+        LLVMTypeRef sty = LLVMStructTypeInContext(L->ctx, st, (unsigned)ns, 0);
+        buf = lower_alloca(L, sty, "printf.args");
+        for (int i = 0; i < ns; i++)
+            LLVMBuildStore(L->b, slots[i], LLVMBuildStructGEP2(L->b, sty, buf, (unsigned)i, ""));
+    }
+    LLVMValueRef f = device_cstr(L, arena_strndup(&L->c->arena, fmt.s ? fmt.s : "", fmt.len));
+    sb_free(&fmt);
+    LLVMTypeRef p[2] = {L->t_ptr, L->t_ptr};
+    LLVMValueRef args[2] = {f, buf};
+    LLVMTypeRef fnty = LLVMFunctionType(L->t_i32, p, 2, 0);
+    LLVMValueRef fn = LLVMGetNamedFunction(L->mod, "vprintf");
+    if (!fn)
+        fn = LLVMAddFunction(L->mod, "vprintf", fnty);
+    lower_call(L, fnty, fn, args, 2, "");
+    return lower_zero(L, n->ty);
+}
+
 LLVMValueRef lower_print_call(Lower *L, Node *n) {
+    if (L->device)
+        return device_print(L, n);
     Vals vs = {0};
     int mark = lower_temps_mark(L);
     for (int i = 0; i < n->args.len; i++)

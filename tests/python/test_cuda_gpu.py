@@ -9,6 +9,7 @@ hide the others.
 """
 import os
 import pathlib
+import subprocess
 import sys
 
 import numpy as np
@@ -252,3 +253,27 @@ def test_many_allocations_are_freed():
     cuda.synchronize()
     free1, _ = cuda.current_context().get_memory_info()
     assert free1 >= free0 - (256 << 20), (free0, free1)
+
+
+_PRINT_CHILD = r"""
+import numpy as np
+from hpcjit import cuda
+
+@cuda.jit
+def k(a, n, flag):
+    i = cuda.grid(1)
+    print("i =", i, a[i], n, flag, None, "100%", sep=", ")
+
+a = np.arange(4, dtype=np.float32) * 0.5
+k[1, 4](cuda.to_device(a), np.uint8(7), True)
+cuda.synchronize()
+"""
+
+
+def test_print_in_kernels():
+    """vprintf's lines reach the process's stdout at the synchronize, with
+    Numba's formats (%lld, %f)."""
+    r = subprocess.run([sys.executable, "-c", _PRINT_CHILD], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    want = sorted(f"i =, {i}, {0.5 * i:f}, 7, True, None, 100%" for i in range(4))
+    assert sorted(r.stdout.splitlines()) == want

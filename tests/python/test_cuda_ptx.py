@@ -170,7 +170,11 @@ def k_returns(a):
 
 
 def k_print(a):
-    print(a[0])
+    print(a)
+
+
+def k_print_fstring(a):
+    print(f"{a[0]}")
 
 
 def k_bad_shared(a, n):
@@ -191,10 +195,11 @@ def _check_located(exc, fn, line_text):
 @pytest.mark.parametrize("fn,codes,cls,text", [
     (k_alloc, ["ad1C"], errors.UnsupportedError, "tmp = np.empty(4)"),
     (k_returns, ["ad1C"], errors.TypingError, "def k_returns"),
-    (k_print, ["ad1C"], errors.UnsupportedError, "print(a[0])"),
+    (k_print, ["ad1C"], errors.UnsupportedError, "print(a)"),
+    (k_print_fstring, ["ad1C"], errors.UnsupportedError, 'print(f"{a[0]}")'),
     (k_bad_shared, ["af1C", "l"], errors.UnsupportedError, "cuda.shared.array(n, np.float32)"),
     (k_atomic_bad, ["a?1C"], errors.TypingError, "cuda.atomic.add(a, 0, 1.0)"),
-], ids=["alloc", "return", "print", "shared_shape", "atomic_dtype"])
+], ids=["alloc", "return", "print_array", "print_fstring", "shared_shape", "atomic_dtype"])
 def test_located_errors(fn, codes, cls, text):
     with pytest.raises(cls) as ei:
         compile_kernel(fn, codes)
@@ -291,3 +296,23 @@ def test_atomic_minmax_semantics():
     for v in vals:
         old = max(old, v)
     assert old == 3.0 and np.isnan(max(np.nan, 1.0))
+
+
+# ---- print() in kernels: one vprintf call per print ----------------------------------
+
+def k_print_values(a, n, flag):
+    i = cuda.grid(1)
+    print("i =", i, a[i], n, flag, None, "100%", sep=", ")
+    print(a[i] * 1j, end="|\n")
+
+
+@needs_ptxas
+def test_print_is_vprintf(tmp_path):
+    ptx = compile_kernel(k_print_values, ["af1C", "B", "?"], cc=(8, 0)).ptx
+    assert ptx.count("vprintf") >= 3  # the declaration and two calls
+    # the line's format string: text as is (% doubled), Numba's formats
+    fmt = "i =, %lld, %f, %llu, %s, None, 100%%\n"
+    assert "{" + ", ".join(str(b) for b in fmt.encode()) in ptx
+    assert "{" + ", ".join(str(b) for b in "(%f%+fj)|\n".encode()) in ptx
+    assemble(ptx, "sm_80", tmp_path)
+    assemble(compile_kernel(k_print_values, ["af1C", "B", "?"], cc=(9, 0)).ptx, "sm_90", tmp_path)
