@@ -67,6 +67,17 @@ static void copy_diag(HjResult *res, const Diag *d) {
     res->diag_line = d->line;
     res->diag_col = d->col;
 }
+/* t is or holds a module (a value with no run-time part, infer.c) */
+static bool has_module(const Type *t) {
+    if (t->kind == TY_MODULE)
+        return true;
+    if (t->kind == TY_TUPLE)
+        for (int i = 0; i < t->nelems; i++)
+            if (has_module(t->elems[i]))
+                return true;
+    return false;
+}
+
 
 static int compile_work(const HjRequest *req, HjResult *res) {
     Compilation c;
@@ -123,6 +134,12 @@ static int compile_work(const HjRequest *req, HjResult *res) {
     if (c.entry_kind == 0 && entry->ret && ty_has_function(entry->ret)) {
         diag_error(&c.diag, HJ_DIAG_TYPING, entry->fn->loc,
                    "%s() returns %s: a function cannot be returned to Python", req->funcs[req->entry].name,
+                   ty_str(&c.arena, entry->ret));
+        goto done;
+    }
+    if (c.entry_kind == 0 && entry->ret && has_module(entry->ret)) {
+        diag_error(&c.diag, HJ_DIAG_TYPING, entry->fn->loc,
+                   "%s() returns %s: a module cannot be returned to Python", req->funcs[req->entry].name,
                    ty_str(&c.arena, entry->ret));
         goto done;
     }

@@ -91,6 +91,8 @@ enum { CU_STREAM_NON_BLOCKING = 1 };
     X(FuncSetAttribute, "cuFuncSetAttribute", NULL, (CudrvFunction, int, int))                     \
     X(OccupancyMaxPotentialBlockSize, "cuOccupancyMaxPotentialBlockSize", NULL,                    \
       (int *, int *, CudrvFunction, size_t (*)(int), size_t, int))                                 \
+    X(OccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor", NULL, \
+      (int *, CudrvFunction, int, size_t))                                                         \
     X(LaunchKernel, "cuLaunchKernel", NULL,                                                        \
       (CudrvFunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,       \
        CudrvStream, void **, void **))                                                             \
@@ -695,6 +697,13 @@ CudrvStatus cudrv_occupancy_block_size(CudrvFunction f, size_t shmem, int limit,
 {
     ENSURE();
     CHECK(OccupancyMaxPotentialBlockSize, (min_grid, block, f, NULL, shmem, limit));
+    return CUDRV_OK;
+}
+
+CudrvStatus cudrv_occupancy_active_blocks(CudrvFunction f, int block, size_t shmem, int *blocks)
+{
+    ENSURE();
+    CHECK(OccupancyMaxActiveBlocksPerMultiprocessor, (blocks, f, block, shmem));
     return CUDRV_OK;
 }
 

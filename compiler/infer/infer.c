@@ -35,8 +35,10 @@ Type *infer_fail(Inf *I, HjDiagKind k, const Node *n, const char *fmt, ...) {
 
 bool infer_is_value(const Type *t) {
     switch (t->kind) {
-    /* str values (lib/str) and functions (first-class) are values now */
-    case TY_MODULE: case TY_BUILTIN: case TY_EXC_CLASS: case TY_EXC_VALUE:
+    /* str values (lib/str) and functions (first-class) are values now, and
+     * modules (`m = np.linalg`; cuda.cg.this_grid()'s group, lib/cuda):
+     * values with no run-time part, resolved by name */
+    case TY_BUILTIN: case TY_EXC_CLASS: case TY_EXC_VALUE:
     case TY_BOUND_METHOD:
         return false;
     case TY_TUPLE:

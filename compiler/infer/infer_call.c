@@ -31,7 +31,7 @@ static const char *const submodules[] = {"numpy.linalg", "numpy.random", "numpy.
                                          /* hpcjit.cuda's namespaces (lib/cuda) */
                                          "hpcjit.cuda.threadIdx", "hpcjit.cuda.blockIdx", "hpcjit.cuda.blockDim",
                                          "hpcjit.cuda.gridDim", "hpcjit.cuda.shared", "hpcjit.cuda.local",
-                                         "hpcjit.cuda.const", "hpcjit.cuda.atomic"};
+                                         "hpcjit.cuda.const", "hpcjit.cuda.atomic", "hpcjit.cuda.cg"};
 
 /* hpcjit.mpi's int constants (python/hpcjit/mpi.py) */
 static const struct {

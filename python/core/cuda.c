@@ -38,6 +38,7 @@ static PyObject *str_tc, *str_desc, *str_handle;
 typedef struct CuSpec {
     CudrvFunction fn;
     int debug;                  /* the kernel records errors in __hpcjit_error */
+    int cooperative;            /* it syncs its grid: always a cooperative launch */
     int nargs;
     int nslots;
     int dyn_shared_set;         /* the max dynamic shared memory opted in so far */
@@ -583,6 +584,21 @@ static PyObject *cu_occupancy(PyObject *mod, PyObject *args)
     return Py_BuildValue("(ii)", min_grid, block);
 }
 
+/* _cuda_occupancy_active_blocks(function, block, shmem) -> blocks per multiprocessor */
+static PyObject *cu_active_blocks(PyObject *mod, PyObject *args)
+{
+    PyObject *fobj = NULL;
+    Py_ssize_t shmem = 0;
+    int block = 0, blocks = 0;
+    if (!PyArg_ParseTuple(args, "Oin:_cuda_occupancy_active_blocks", &fobj, &block, &shmem))
+        return NULL;
+    void *f = PyLong_AsVoidPtr(fobj);
+    if (!f && PyErr_Occurred())
+        return NULL;
+    TRY(cudrv_occupancy_active_blocks((CudrvFunction)f, block, (size_t)shmem, &blocks));
+    return PyLong_FromLong(blocks);
+}
+
 /* ---- packing plans ---- */
 
 static size_t align_up(size_t n, size_t a) { return (n + a - 1) & ~(a - 1); }
@@ -660,14 +676,14 @@ static void spec_destroy(PyObject *cap)
     PyMem_Free(PyCapsule_GetPointer(cap, SPEC_CAPSULE));
 }
 
-/* _cuda_spec(function, (typecode, ...), debug) -> capsule of a CuSpec. */
+/* _cuda_spec(function, (typecode, ...), debug, cooperative=False) -> capsule of a CuSpec. */
 static PyObject *cu_spec(PyObject *mod, PyObject *args)
 {
     PyObject *fobj = NULL, *tcs = NULL, *cap = NULL;
-    int debug = 0;
+    int debug = 0, cooperative = 0;
     CuSpec *s = NULL;
     size_t len = 0;
-    if (!PyArg_ParseTuple(args, "OO!p:_cuda_spec", &fobj, &PyTuple_Type, &tcs, &debug))
+    if (!PyArg_ParseTuple(args, "OO!p|p:_cuda_spec", &fobj, &PyTuple_Type, &tcs, &debug, &cooperative))
         return NULL;
     s = PyMem_Calloc(1, sizeof *s);
     if (!s)
@@ -676,6 +692,7 @@ static PyObject *cu_spec(PyObject *mod, PyObject *args)
     if (!s->fn && PyErr_Occurred())
         goto error;
     s->debug = debug;
+    s->cooperative = cooperative;
     s->nargs = (int)PyTuple_GET_SIZE(tcs);
     if (s->nargs > MAX_ARGS) {
         PyErr_Format(PyExc_ValueError, "a kernel takes at most %d arguments", MAX_ARGS);
@@ -952,6 +969,7 @@ static PyObject *launch(CuSpec *s, PyObject *grid, PyObject *block, PyObject *st
     }
     for (int i = 0; i < s->nslots; i++)
         params[i] = buf + s->offset[i];
+    coop = coop || s->cooperative;
     Py_BEGIN_ALLOW_THREADS rc = cudrv_launch(s->fn, g, b, (unsigned)shmem, st, params, coop);
     Py_END_ALLOW_THREADS if (rc != CUDRV_OK) return raise_status(rc);
     Py_RETURN_NONE;
@@ -1194,6 +1212,7 @@ PyMethodDef cu_methods[] = {
     {"_cuda_func_attribute", cu_func_attribute, METH_VARARGS, NULL},
     {"_cuda_func_set_max_dynamic_shared", cu_func_set_shared, METH_VARARGS, NULL},
     {"_cuda_occupancy_block_size", cu_occupancy, METH_VARARGS, NULL},
+    {"_cuda_occupancy_active_blocks", cu_active_blocks, METH_VARARGS, NULL},
     {"_cuda_spec", cu_spec, METH_VARARGS, "Packing plan of a kernel specialisation."},
     {"_cuda_spec_info", cu_spec_info, METH_O, NULL},
     {"_cuda_launch", (PyCFunction)(void (*)(void))cu_launch, METH_FASTCALL, "Kernel launch fast path."},

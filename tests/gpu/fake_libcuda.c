@@ -279,6 +279,11 @@ API CUresult cuOccupancyMaxPotentialBlockSize(int *mg, int *bs, void *f, size_t 
     *bs = lim && lim < 256 ? lim : 256;
     return OK;
 }
+API CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, void *f, int block, size_t sh)
+{
+    *n = block > 0 ? 2048 / block : 0; /* 2048 threads per multiprocessor */
+    return OK;
+}
 
 static CUresult launch(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                        unsigned bz, unsigned sh, void *s, void **params, int coop)

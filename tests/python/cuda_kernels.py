@@ -657,6 +657,22 @@ def fortran_layout(a, out):
         out[y, x] = a[y, x] * 2
 
 
+@case(lambda r: [r.random(4 * 32), np.zeros(4 * 32), np.zeros(4 * 32)], 4, 32, [1, 2],
+      lambda a: [a[0][::-1] * 2, a[0][::-1] * 2 + a[0] * 2])
+def grid_sync(x, y, out):
+    """Each phase reads what other blocks wrote in the phase before:
+    cg.this_grid().sync() (a cooperative launch) between them."""
+    i = cuda.grid(1)
+    n = x.size
+    g = cuda.cg.this_grid()
+    out[i] = x[i] * 2
+    g.sync()
+    y[i] = out[n - 1 - i]
+    g.sync()
+    out[i] = y[i] + y[n - 1 - i]
+    cuda.cg.this_grid().sync()
+
+
 # ---- debug: bounds checks and raise (the kernels record __hpcjit_error) ------------------------------
 
 def debug_index_oob(a):

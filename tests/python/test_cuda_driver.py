@@ -685,3 +685,32 @@ def test_missing_nccl_is_a_support_error(fake):
             print(exc)
     """, fake, HPCJIT_NCCL_LIBRARY="/nonexistent/libnccl.so.2")
     assert "NCCL cannot be loaded" in out and "/nonexistent/libnccl.so.2" in out
+
+
+def test_grid_sync_kernels_launch_cooperatively(fake):
+    """A kernel that calls cuda.cg.this_grid().sync() defines the grid
+    barrier and is launched with cuLaunchCooperativeKernel, on the slow and
+    the fast path; other kernels with cuLaunchKernel."""
+    run("""
+        @cuda.jit
+        def syncs(a):
+            i = cuda.grid(1)
+            a[i] = 1.0
+            cuda.cg.this_grid().sync()
+            a[i] += a[a.size - 1 - i]
+
+        @cuda.jit
+        def plain(a):
+            a[cuda.grid(1)] = 2.0
+
+        a = cuda.device_array(128)
+        for _ in range(2):  # the Python path, then the C fast path
+            syncs[4, 32](a)
+            assert last_launch()[5] == "1", last_launch()
+            plain[4, 32](a)
+            assert last_launch()[5] == "0", last_launch()
+        assert lib().fakecuda_launch_count() == 4
+        sm = cuda.get_current_device().MULTIPROCESSOR_COUNT
+        assert syncs.max_cooperative_grid_blocks(32) == (2048 // 32) * sm
+        assert syncs.max_cooperative_grid_blocks((16, 4)) == (2048 // 64) * sm
+    """, fake)

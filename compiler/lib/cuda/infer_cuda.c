@@ -14,7 +14,9 @@
  *   atomic.cas(ary, idx, old, val)    compare_and_swap(ary, old, val): ary[0]
  *   shfl_*sync(mask, value, lane)     value's type;  all/any_sync(mask, pred): bool
  *   eq_sync(mask, value): bool; ballot_sync(mask, pred), activemask(), lanemask_lt(): uint32
- *   popc brev clz (x)                 x's type;  ffs(x): uint32;  fma(a, b, c), cbrt(x): float */
+ *   popc brev clz (x)                 x's type;  ffs(x): uint32;  fma(a, b, c), cbrt(x): float
+ *   cg.this_grid()                    Module(hpcjit.cuda.cg.GridGroup): a value with no
+ *                                     run-time part; g.sync() resolves by name: None */
 #include "infer.h"
 #include "cuda.h"
 #include "registry.h"
@@ -252,8 +254,11 @@ static Type *infer_cuda_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         r = t;
         break;
     }
+    case BI_CUDA_CG_THIS_GRID:
+        r = ty_module(I->tc, "hpcjit.cuda.cg.GridGroup");
+        break;
     case BI_CUDA_SYNCTHREADS: case BI_CUDA_THREADFENCE: case BI_CUDA_THREADFENCE_BLOCK:
-    case BI_CUDA_THREADFENCE_SYSTEM:
+    case BI_CUDA_THREADFENCE_SYSTEM: case BI_CUDA_CG_GRID_SYNC:
         r = T(I, TY_NONE);
         break;
     case BI_CUDA_SYNCWARP:

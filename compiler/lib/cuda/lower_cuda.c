@@ -340,6 +340,69 @@ static LLVMValueRef barrier_pred(Lower *L, Node *n, const char *name) {
 
 static LLVMValueRef none_value(Lower *L, Node *n) { return LLVMConstNull(lower_type(L, n->ty)); }
 
+/* ---- cooperative groups: grid.sync() ----------------------------------------------
+ * A barrier over every block of the grid, which only a cooperative launch
+ * (cuLaunchCooperativeKernel: all blocks resident at once) makes safe.  The
+ * module's __hpcjit_grid_barrier {count, generation} (global memory, zero
+ * when loaded) tells the host to launch the kernel that way
+ * (python/hpcjit/cuda/dispatcher.py).  Thread 0 of each block reads the
+ * generation, arrives on the count, and the last block to arrive resets the
+ * count and bumps the generation, which releases the others; the fences
+ * make each block's writes before the barrier visible to every block after
+ * it.  Two cooperative launches of one kernel's module must not overlap
+ * (they share the word): launches on one stream never do. */
+static LLVMValueRef atomic_load(Lower *L, LLVMValueRef p) {
+    LLVMValueRef v = LLVMBuildLoad2(L->b, L->t_i32, p, "");
+    LLVMSetOrdering(v, LLVMAtomicOrderingMonotonic);
+    LLVMSetVolatile(v, 1);
+    LLVMSetAlignment(v, 4);
+    return v;
+}
+
+static LLVMValueRef grid_sync(Lower *L, Node *n) {
+    LLVMTypeRef f[2] = {L->t_i32, L->t_i32};
+    LLVMTypeRef bt = LLVMStructTypeInContext(L->ctx, f, 2, 0);
+    LLVMValueRef g = LLVMGetNamedGlobal(L->mod, "__hpcjit_grid_barrier");
+    if (!g) {
+        g = LLVMAddGlobalInAddressSpace(L->mod, bt, "__hpcjit_grid_barrier", 1);
+        LLVMSetInitializer(g, LLVMConstNull(bt));
+        LLVMSetAlignment(g, 8);
+    }
+    LLVMValueRef countp = LLVMBuildStructGEP2(L->b, bt, g, 0, "count");
+    LLVMValueRef genp = LLVMBuildStructGEP2(L->b, bt, g, 1, "gen");
+    call(L, "llvm.nvvm.barrier0", L->t_void, NULL, 0, NULL);
+    LLVMValueRef t0 = LLVMBuildOr(L->b, LLVMBuildOr(L->b, sreg(L, "tid.x"), sreg(L, "tid.y"), ""), sreg(L, "tid.z"), "");
+    LLVMBasicBlockRef arrive = lower_block(L, "gsync.arrive"), last = lower_block(L, "gsync.last"),
+                      wait = lower_block(L, "gsync.wait"), left = lower_block(L, "gsync.left"),
+                      done = lower_block(L, "gsync.done");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, t0, lower_i32(L, 0), ""), arrive, done);
+    lower_at(L, arrive);
+    LLVMValueRef nb = LLVMBuildMul(L->b, LLVMBuildMul(L->b, sreg(L, "nctaid.x"), sreg(L, "nctaid.y"), ""),
+                                   sreg(L, "nctaid.z"), "nblocks");
+    LLVMValueRef gen = atomic_load(L, genp);
+    call(L, "llvm.nvvm.membar.gl", L->t_void, NULL, 0, NULL);
+    LLVMValueRef old = LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpAdd, countp, lower_i32(L, 1),
+                                          LLVMAtomicOrderingMonotonic, 0);
+    LLVMValueRef is_last = LLVMBuildICmp(L->b, LLVMIntEQ, old, LLVMBuildSub(L->b, nb, lower_i32(L, 1), ""), "");
+    LLVMBuildCondBr(L->b, is_last, last, wait);
+    lower_at(L, last);
+    LLVMValueRef st = LLVMBuildStore(L->b, lower_i32(L, 0), countp);
+    LLVMSetOrdering(st, LLVMAtomicOrderingMonotonic);
+    LLVMSetVolatile(st, 1);
+    LLVMSetAlignment(st, 4);
+    call(L, "llvm.nvvm.membar.gl", L->t_void, NULL, 0, NULL);
+    LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpAdd, genp, lower_i32(L, 1), LLVMAtomicOrderingMonotonic, 0);
+    LLVMBuildBr(L->b, left);
+    lower_at(L, wait);
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, atomic_load(L, genp), gen, ""), wait, left);
+    lower_at(L, left);
+    call(L, "llvm.nvvm.membar.gl", L->t_void, NULL, 0, NULL);
+    LLVMBuildBr(L->b, done);
+    lower_at(L, done);
+    call(L, "llvm.nvvm.barrier0", L->t_void, NULL, 0, NULL);
+    return none_value(L, n);
+}
+
 LLVMValueRef lower_cuda_call(Lower *L, Node *n, bool *owned) {
     *owned = false;
     BuiltinId id = n->builtin;
@@ -360,6 +423,8 @@ LLVMValueRef lower_cuda_call(Lower *L, Node *n, bool *owned) {
     case BI_CUDA_LOCAL_ARRAY: return local_array(L, n);
     case BI_CUDA_CONST_ARRAY_LIKE: return lower_expr(L, arg(n, 0), owned);
     case BI_CUDA_SYNCTHREADS: call(L, "llvm.nvvm.barrier0", L->t_void, NULL, 0, NULL); return none_value(L, n);
+    case BI_CUDA_CG_THIS_GRID: return none_value(L, n);
+    case BI_CUDA_CG_GRID_SYNC: return grid_sync(L, n);
     case BI_CUDA_SYNCTHREADS_COUNT: return barrier_pred(L, n, "llvm.nvvm.barrier0.popc");
     case BI_CUDA_SYNCTHREADS_AND: return barrier_pred(L, n, "llvm.nvvm.barrier0.and");
     case BI_CUDA_SYNCTHREADS_OR: return barrier_pred(L, n, "llvm.nvvm.barrier0.or");

@@ -26,6 +26,10 @@ DEFAULT_PTX_CC = (7, 5)
 _OPTIONS = ("fastmath",)
 
 
+# the grid barrier's word, defined by kernels that sync their grid
+GRID_BARRIER = "__hpcjit_grid_barrier"
+
+
 class KernelCode:
     """PTX for one specialisation of a kernel or device function."""
     __slots__ = ("ptx", "entry", "llvm_ir", "signature", "argtypes", "rettype", "debug", "cc")
@@ -39,6 +43,12 @@ class KernelCode:
         self.rettype = rettype  # typecode of the return type ("n" for kernels)
         self.debug = debug  # the PTX defines __hpcjit_error
         self.cc = cc
+
+    @property
+    def cooperative(self):
+        """The kernel syncs its grid (cuda.cg.this_grid().sync()): it must be
+        launched cooperatively (compiler/lib/cuda/lower_cuda.c)."""
+        return GRID_BARRIER in self.ptx
 
     def __repr__(self):
         return f"<KernelCode {self.entry} {self.signature} sm_{self.cc[0]}{self.cc[1]}>"

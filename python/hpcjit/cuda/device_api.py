@@ -9,7 +9,7 @@ __all__ = ["threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize",
            "syncthreads_or", "threadfence", "threadfence_block", "threadfence_system", "syncwarp",
            "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync", "all_sync", "any_sync",
            "eq_sync", "ballot_sync", "activemask", "lanemask_lt", "popc", "brev", "clz", "ffs", "fma",
-           "cbrt"]
+           "cbrt", "cg"]
 
 
 class DeviceObject:
@@ -74,6 +74,9 @@ local = _ns("local", ["array"])
 const = _ns("const", ["array_like"])
 atomic = _ns("atomic", ["add", "sub", "and_", "or_", "xor", "exch", "inc", "dec", "max", "min",
                         "nanmax", "nanmin", "cas", "compare_and_swap"])
+# cooperative groups: `g = cuda.cg.this_grid(); g.sync()` (a kernel that
+# syncs its grid is launched cooperatively: all blocks resident at once)
+cg = _ns("cg", ["this_grid"])
 
 _FUNCS = ["grid", "gridsize", "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or",
           "threadfence", "threadfence_block", "threadfence_system", "syncwarp", "shfl_sync",

@@ -178,7 +178,7 @@ class Kernel:
             if getattr(code, "debug", False):
                 err_ptr, err_size = _core._cuda_module_global(module, ERROR_GLOBAL)
                 _core._cuda_memset(err_ptr, 0, err_size, 0, False)
-            cap = _core._cuda_spec(fn, argtcs, bool(err_ptr))
+            cap = _core._cuda_spec(fn, argtcs, bool(err_ptr), bool(getattr(code, "cooperative", False)))
         except BaseException:
             _core._cuda_module_unload(module)
             raise
@@ -348,6 +348,20 @@ class Kernel:
 
     def get_max_threads_per_block(self, signature=None):
         return self._func_attr(signature, driver.FUNC_MAX_THREADS_PER_BLOCK)
+
+    def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0, signature=None):
+        """The most blocks of `blockdim` threads a cooperative launch of the
+        kernel (one that syncs its grid) can have on the current device:
+        blocks resident per multiprocessor times the multiprocessors."""
+        ov = self._pick(signature, "function") if signature is not None else \
+            next(iter(self.overloads.values()), None)
+        if ov is None:
+            raise ValueError("the kernel is not compiled yet (call it, or give signatures to cuda.jit)")
+        nthreads = 1
+        for d in (blockdim if isinstance(blockdim, tuple) else (blockdim,)):
+            nthreads *= int(d)
+        per_sm = _core._cuda_occupancy_active_blocks(ov.function, nthreads, int(dynsmemsize))
+        return per_sm * driver.get_device().MULTIPROCESSOR_COUNT
 
     def __repr__(self):
         return "<hpcjit.cuda kernel %s>" % self.__qualname__

@@ -137,6 +137,9 @@ CudrvStatus cudrv_func_attribute(CudrvFunction f, int attr, int *value);
 CudrvStatus cudrv_func_set_max_dynamic_shared(CudrvFunction f, int bytes);
 CudrvStatus cudrv_occupancy_block_size(CudrvFunction f, size_t shmem, int limit, int *min_grid,
                                        int *block);
+/* Blocks of `block` threads (and shmem bytes of dynamic shared memory) of f
+ * that fit on one multiprocessor at once (cooperative launches' limit). */
+CudrvStatus cudrv_occupancy_active_blocks(CudrvFunction f, int block, size_t shmem, int *blocks);
 /* cuLaunchKernel (or cuLaunchCooperativeKernel) with kernelParams `params`.
  * Thread-safe; does not wait for the kernel. */
 CudrvStatus cudrv_launch(CudrvFunction f, const unsigned grid[3], const unsigned block[3],

@@ -388,6 +388,14 @@ class SimKernel:
     def signatures(self):
         return list(self._sigs)
 
+    def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0, signature=None):
+        """The simulator runs a cooperative grid's threads at once: at most
+        kernel.MAX_COOPERATIVE_THREADS of them."""
+        n = 1
+        for d in (blockdim if isinstance(blockdim, tuple) else (blockdim,)):
+            n *= int(d)
+        return _k.MAX_COOPERATIVE_THREADS // n
+
     def inspect_ptx(self, signature=None):
         raise CudaSupportError("the simulator produces no PTX (inspect_ptx)")
 

@@ -128,22 +128,53 @@ def _dims(d, what):
     return Dim3(*(d + (1,) * (3 - len(d))))
 
 
+def _code_syncs_grid(code):
+    if "this_grid" in code.co_names:
+        return True
+    return any(_code_syncs_grid(c) for c in code.co_consts if hasattr(c, "co_names"))
+
+
+def _uses_grid_sync(py_func):
+    """The kernel's code, or a device function it names, calls cg.this_grid()."""
+    if _code_syncs_grid(py_func.__code__):
+        return True
+    names = py_func.__code__.co_names
+    return any(type(v).__name__ == "SimDeviceFunction" and _code_syncs_grid(v.py_func.__code__)
+               for k, v in py_func.__globals__.items() if k in names)
+
+
+# a cooperative launch runs every thread of the grid at once: one OS thread each
+MAX_COOPERATIVE_THREADS = 4096
+
+
 def run_kernel(py_func, griddim, blockdim, sharedmem, args):
-    """Run py_func over the grid (the blocks in order, each block's threads
-    concurrently)."""
+    """Run py_func over the grid: the blocks in order, each block's threads
+    concurrently; a kernel that syncs its grid (cg.this_grid().sync(), a
+    cooperative launch) runs all blocks at once."""
     gdim = _dims(griddim, "griddim")
     bdim = _dims(blockdim, "blockdim")
     nthreads = bdim[0] * bdim[1] * bdim[2]
     if nthreads > 1024:
         raise ValueError("blockdim %s has %d threads, more than 1024" % (tuple(bdim), nthreads))
-    for bz in range(gdim[2]):
-        for by in range(gdim[1]):
-            for bx in range(gdim[0]):
-                _run_block(py_func, Dim3(bx, by, bz), bdim, gdim, nthreads, sharedmem or 0, args)
+    bids = [Dim3(bx, by, bz) for bz in range(gdim[2]) for by in range(gdim[1]) for bx in range(gdim[0])]
+    if _uses_grid_sync(py_func):
+        total = nthreads * len(bids)
+        if total > MAX_COOPERATIVE_THREADS:
+            raise SimError("a cooperative launch of %d threads is more than the simulator runs at once "
+                           "(%d); use a smaller grid" % (total, MAX_COOPERATIVE_THREADS))
+        grid_barrier = _Barrier(total)
+        blocks = [_start_block(py_func, bid, bdim, gdim, nthreads, sharedmem or 0, args, grid_barrier)
+                  for bid in bids]
+        for b in blocks:
+            _join_block(*b)
+        return
+    for bid in bids:
+        _join_block(*_start_block(py_func, bid, bdim, gdim, nthreads, sharedmem or 0, args, None))
 
 
-def _run_block(py_func, bid, bdim, gdim, nthreads, sharedmem, args):
+def _start_block(py_func, bid, bdim, gdim, nthreads, sharedmem, args, grid_barrier):
     block = _Block(nthreads, sharedmem)
+    block.grid_barrier = grid_barrier
     errors = []
 
     def body(tid):
@@ -158,20 +189,29 @@ def _run_block(py_func, bid, bdim, gdim, nthreads, sharedmem, args):
             block.barrier.abort()
             for w in block.warps:
                 w.abort()
+            if grid_barrier is not None:
+                grid_barrier.abort()
         finally:
             block.barrier.leave()
             t.warp.leave()
+            if grid_barrier is not None:
+                grid_barrier.leave()
             _tls.thread = None
 
     tids = [Dim3(x, y, z) for z in range(bdim[2]) for y in range(bdim[1]) for x in range(bdim[0])]
-    if nthreads == 1:
+    if nthreads == 1 and grid_barrier is None:
         body(tids[0])
+        threads = []
     else:
         threads = [threading.Thread(target=body, args=(tid,), daemon=True) for tid in tids]
         for th in threads:
             th.start()
-        for th in threads:
-            th.join()
+    return bid, threads, errors
+
+
+def _join_block(bid, threads, errors):
+    for th in threads:
+        th.join()
     if errors:
         tid, exc = errors[0]
         msg = "tid=%s ctaid=%s: %s" % (list(tid), list(bid), exc)
@@ -540,12 +580,16 @@ atomic = _Atomic()
 
 
 class _CG:
-    """cuda.cg: this_grid().sync() over the whole grid is not simulated
-    (blocks run one after another)."""
+    """cuda.cg: this_grid().sync() is a barrier over every thread of the
+    grid (a kernel that calls this_grid() runs all its blocks at once)."""
 
     class _Grid:
         def sync(self):
-            raise SimError("grid.sync() (cooperative groups) is not supported by the simulator")
+            barrier = current().block.grid_barrier
+            if barrier is None:
+                raise SimError("grid.sync() outside a cooperative launch (the simulator found no "
+                               "this_grid() in the kernel's code)")
+            barrier.wait()
 
     def this_grid(self):
         return self._Grid()
