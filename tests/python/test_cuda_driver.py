@@ -714,3 +714,29 @@ def test_grid_sync_kernels_launch_cooperatively(fake):
         assert syncs.max_cooperative_grid_blocks(32) == (2048 // 32) * sm
         assert syncs.max_cooperative_grid_blocks((16, 4)) == (2048 // 64) * sm
     """, fake)
+
+
+def test_cuda_archs_choose_the_kernel_target(fake):
+    """The fake device is sm_90: HPCJIT_CUDA_ARCHS=75,86 compiles kernels
+    for sm_86 (the newest the device runs); a list with nothing at or below
+    the device is a CudaSupportError naming it."""
+    run("""
+        @cuda.jit
+        def k(a):
+            a[cuda.grid(1)] = 1.0
+        a = cuda.device_array(32)
+        k[1, 32](a)
+        (ptx,) = k.inspect_ptx().values()
+        assert ".target sm_86" in ptx, ptx[:300]
+        import os
+        os.environ["HPCJIT_CUDA_ARCHS"] = "sm_100"
+        @cuda.jit
+        def k2(a):
+            a[cuda.grid(1)] = 2.0
+        try:
+            k2[1, 32](a)
+        except cuda.CudaSupportError as exc:
+            assert "sm_100: none runs on this device (sm_90)" in str(exc), exc
+        else:
+            raise AssertionError("launched with no fitting architecture")
+    """, fake, HPCJIT_CUDA_ARCHS="75,86")

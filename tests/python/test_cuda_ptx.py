@@ -316,3 +316,35 @@ def test_print_is_vprintf(tmp_path):
     assert "{" + ", ".join(str(b) for b in "(%f%+fj)|\n".encode()) in ptx
     assemble(ptx, "sm_80", tmp_path)
     assemble(compile_kernel(k_print_values, ["af1C", "B", "?"], cc=(9, 0)).ptx, "sm_90", tmp_path)
+
+
+# ---- HPCJIT_CUDA_ARCHS ------------------------------------------------------------------
+
+def test_cuda_archs_parse_and_pick():
+    from hpcjit.cuda import compiler as C
+    from hpcjit.cuda.cudadrv.error import CudaSupportError
+    assert C.cuda_archs("") is None
+    assert C.cuda_archs("90,80") == [(8, 0), (9, 0)]
+    assert C.cuda_archs("sm_80 sm_86;compute_90a 7.5") == [(7, 5), (8, 0), (8, 6), (9, 0)]
+    for bad in ("sm_xx", "35", "8.x"):
+        with pytest.raises(ValueError, match="HPCJIT_CUDA_ARCHS"):
+            C.cuda_archs(bad)
+    archs = C.cuda_archs("70,80,90")
+    assert C.pick_arch((8, 6), archs) == (8, 0)   # the newest the device runs
+    assert C.pick_arch((9, 0), archs) == (9, 0)
+    assert C.pick_arch(None, archs) == (9, 0)     # no device: the newest listed
+    assert C.pick_arch((8, 6), None) == (8, 6)    # no list: the device's own
+    with pytest.raises(CudaSupportError, match="sm_70, sm_80, sm_90: none runs on this device"):
+        C.pick_arch((6, 1), archs)
+
+
+def k_archs(a):
+    a[cuda.grid(1)] = 1.0
+
+
+def test_cuda_archs_sets_compile_ptx_default(monkeypatch):
+    monkeypatch.setenv("HPCJIT_CUDA_ARCHS", "sm_75,sm_86")
+    ptx, _ = compile_ptx(k_archs, "void(float64[:])")
+    assert ".target sm_86" in ptx
+    ptx, _ = compile_ptx(k_archs, "void(float64[:])", cc=(8, 0))  # an explicit cc wins
+    assert ".target sm_80" in ptx

@@ -89,6 +89,52 @@ def _libdevice():
     return os.environ.get("HPCJIT_LIBDEVICE") or None
 
 
+def cuda_archs(value=None):
+    """The compute capabilities of HPCJIT_CUDA_ARCHS (else NUMBA_CUDA_ARCHS),
+    sorted: "80,90", "sm_80 sm_90", "8.0;9.0" and "compute_86" all work.
+    None when unset or empty; ValueError naming the bad item."""
+    if value is None:
+        value = os.environ.get("HPCJIT_CUDA_ARCHS") or os.environ.get("NUMBA_CUDA_ARCHS") or ""
+    out = set()
+    for item in value.replace(";", ",").replace(" ", ",").split(","):
+        item = item.strip().lower()
+        if not item:
+            continue
+        digits = item.split("_", 1)[1] if "_" in item else item
+        try:
+            if "." in digits:
+                major, minor = (int(x) for x in digits.split("."))
+            else:
+                major, minor = divmod(int(digits.rstrip("a")), 10)
+        except ValueError:
+            raise ValueError(f"HPCJIT_CUDA_ARCHS: {item!r} is not a compute capability "
+                             f"(write 80, sm_80 or 8.0)") from None
+        if major < 5:
+            raise ValueError(f"HPCJIT_CUDA_ARCHS: compute capability {major}.{minor} is not supported "
+                             f"(hpcjit.cuda needs 5.0 or newer)")
+        out.add((major, minor))
+    return sorted(out) or None
+
+
+def pick_arch(device_cc, archs):
+    """The target for a device of compute capability device_cc (None: no
+    device) given the HPCJIT_CUDA_ARCHS list: the newest listed one the
+    device runs (PTX for an older architecture is compiled up by the
+    driver), the newest listed without a device, the device's own without
+    a list.  An error names the list when none fits."""
+    if not archs:
+        return device_cc or (9, 0)
+    if device_cc is None:
+        return archs[-1]
+    fit = [a for a in archs if a <= tuple(device_cc)]
+    if not fit:
+        from .cudadrv.error import CudaSupportError
+        names = ", ".join(f"sm_{a}{b}" for a, b in archs)
+        raise CudaSupportError(f"HPCJIT_CUDA_ARCHS lists {names}: none runs on this device "
+                               f"(sm_{device_cc[0]}{device_cc[1]})")
+    return fit[-1]
+
+
 def _cc(cc):
     try:
         major, minor = (int(x) for x in cc)
@@ -166,13 +212,17 @@ def _typecode(t):
 
 def compile_ptx(pyfunc, sig, device=False, fastmath=False, cc=None, opt=True, lineinfo=False,
                 debug=False, max_registers=None):
-    """numba.cuda.compile_ptx: (PTX text, return type).  No GPU needed."""
+    """numba.cuda.compile_ptx: (PTX text, return type).  No GPU needed.
+    Without cc: the newest of HPCJIT_CUDA_ARCHS, else DEFAULT_PTX_CC."""
     ret, args = _sig_typecodes(sig)
     if not device and ret is not None and ret not in ("n", "v"):
         rt = _types.from_typecode(ret)
         if rt is not None and getattr(rt, "name", "") not in ("none", "void"):
             raise errors.TypingError(f"a CUDA kernel must return None (void), not {rt}")
-    code = compile_kernel(pyfunc, args, device=device, cc=cc or DEFAULT_PTX_CC, fastmath=fastmath,
+    if cc is None:
+        archs = cuda_archs()
+        cc = archs[-1] if archs else DEFAULT_PTX_CC
+    code = compile_kernel(pyfunc, args, device=device, cc=cc, fastmath=fastmath,
                           lineinfo=lineinfo, debug=debug, max_registers=max_registers, opt=opt,
                           rettype=ret if device else None)
     return code.ptx, _types.from_typecode(code.rettype)

@@ -134,10 +134,14 @@ class Kernel:
 
     # ---- compilation ----
     def _cc(self):
+        """The target: the device's compute capability, or the newest of
+        HPCJIT_CUDA_ARCHS the device runs (compiler.pick_arch)."""
         try:
-            return driver.get_device().compute_capability
+            dev = driver.get_device().compute_capability
         except driver.CudaSupportError:
-            return (9, 0)
+            dev = None
+        c = _compiler()
+        return c.pick_arch(dev, c.cuda_archs())
 
     def _compile_code(self, argtcs, cc=None):
         o = self.targetoptions
