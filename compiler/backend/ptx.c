@@ -145,6 +145,32 @@ static int link_libdevice(LLVMModuleRef m, const HjCudaOptions *o, Diag *d) {
     return 0;
 }
 
+/* The kernels' complex functions (lib/cuda/devlib/cmath.c), bitcode made
+ * at build time by clang and embedded (cuda_cmath_bc.c, generated): linked
+ * before libdevice, whose __nv_* functions they call. */
+extern const unsigned char hj_cuda_cmath_bc[];
+extern const unsigned long hj_cuda_cmath_bc_size;
+
+static int link_cmath(LLVMModuleRef m, Diag *d) {
+    if (hj_cuda_cmath_bc_size == 0)
+        return diag_error_noloc(d, HJ_DIAG_UNSUPPORTED,
+                                "complex functions (cmath, np.exp of complex...) in CUDA kernels need the "
+                                "device library that clang builds with hpcjit; this build had no clang");
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange((const char *)hj_cuda_cmath_bc,
+                                                                    (size_t)hj_cuda_cmath_bc_size, "cmath.bc", 0);
+    LLVMModuleRef lib = NULL;
+    int bad = LLVMParseBitcodeInContext2(ctx, buf, &lib);
+    LLVMDisposeMemoryBuffer(buf);
+    if (bad || !lib)
+        return diag_error_noloc(d, HJ_DIAG_LLVM, "cannot read the CUDA complex-function library");
+    LLVMSetTarget(lib, LLVMGetTarget(m));
+    LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(m));
+    if (LLVMLinkModules2(m, lib)) /* lib is consumed */
+        return diag_error_noloc(d, HJ_DIAG_LLVM, "cannot link the CUDA complex-function library");
+    return 0;
+}
+
 /* Only the entry and __hpcjit_error stay visible: the rest (libdevice
  * included) is internal, so that the optimiser drops what is not used. */
 static void internalize(LLVMModuleRef m, const char *keep) {
@@ -223,6 +249,8 @@ int codegen_compile_ptx(LLVMModuleRef m, const HjCudaOptions *o, int opt_level, 
         set_fn_attr(m, "unsafe-fp-math", "true");
         set_fn_attr(m, "denormal-fp-math-f32", "preserve-sign,preserve-sign");
     }
+    if (LLVMGetNamedFunction(m, "__hj_cmath") && link_cmath(m, d) < 0)
+        goto done;
     if (calls_libdevice(m) && link_libdevice(m, o, d) < 0)
         goto done;
     internalize(m, keep);

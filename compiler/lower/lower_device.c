@@ -175,9 +175,36 @@ static const char *unsupported_what(const char *name) {
         return "handles exceptions (try/except), which CUDA kernels cannot";
     if (strncmp(name, "rt_objmode", 10) == 0)
         return "calls Python (objmode), which CUDA kernels cannot";
-    if (strncmp(name, "rt_cmath", 8) == 0)
-        return "needs cmath's host functions, which hpcjit does not support in CUDA kernels yet";
     return "needs the host runtime, which CUDA kernels have not";
+}
+
+/* rt_cmath_v(fn, re, im) -> {re, im} of the host runtime becomes
+ * __hj_cmath(fn, double v[2]) in place, from the kernels' complex library
+ * (lib/cuda/devlib/cmath.c, linked by backend/ptx.c); complex64 parts are
+ * computed in double and rounded by the caller (lower_cmath). */
+static LLVMValueRef device_cmath(Lower *L, LLVMValueRef *args) {
+    LLVMTypeRef pair = LLVMArrayType2(L->t_f64, 2);
+    LLVMValueRef v = lower_alloca(L, pair, "cmath.z");
+    LLVMValueRef one = lower_i64(L, 1);
+    LLVMValueRef re = args[1], im = args[2];
+    if (LLVMTypeOf(re) != L->t_f64) {
+        re = LLVMBuildFPExt(L->b, re, L->t_f64, "");
+        im = LLVMBuildFPExt(L->b, im, L->t_f64, "");
+    }
+    LLVMValueRef pim = LLVMBuildGEP2(L->b, L->t_f64, v, &one, 1, "");
+    LLVMBuildStore(L->b, re, v);
+    LLVMBuildStore(L->b, im, pim);
+    LLVMTypeRef params[2] = {L->t_i32, L->t_ptr};
+    LLVMTypeRef fnty = LLVMFunctionType(L->t_void, params, 2, 0);
+    LLVMValueRef fn = LLVMGetNamedFunction(L->mod, "__hj_cmath");
+    if (!fn)
+        fn = LLVMAddFunction(L->mod, "__hj_cmath", fnty);
+    LLVMValueRef a[2] = {args[0], v};
+    lower_call(L, fnty, fn, a, 2, "");
+    LLVMTypeRef elems[2] = {L->t_f64, L->t_f64};
+    LLVMValueRef r = LLVMGetUndef(LLVMStructTypeInContext(L->ctx, elems, 2, 0));
+    r = LLVMBuildInsertValue(L->b, r, LLVMBuildLoad2(L->b, L->t_f64, v, "re"), 0, "");
+    return LLVMBuildInsertValue(L->b, r, LLVMBuildLoad2(L->b, L->t_f64, pim, "im"), 1, "");
 }
 
 LLVMValueRef lower_device_rt(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, unsigned n,
@@ -204,6 +231,8 @@ LLVMValueRef lower_device_rt(Lower *L, const char *name, LLVMTypeRef ret, LLVMTy
         record_error(L, EXC_OTHER, NULL, NULL);
         return NULL;
     }
+    if (strcmp(name, "rt_cmath_v") == 0 || strcmp(name, "rt_cmathf_v") == 0)
+        return device_cmath(L, args);
     char nv[48];
     const char *callee = name; /* __nv_* (lower_intrinsic) as it is */
     if (strncmp(name, "__nv_", 5) != 0 && is_libm(name)) {

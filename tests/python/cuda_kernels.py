@@ -15,6 +15,7 @@ CASES is a list of Case objects:
 typecodes(args) gives the argument typecodes compile_kernel takes.
 Kernels name hpcjit.cuda through `cuda`; under the drop-in numba.cuda works
 the same."""
+import cmath
 import math
 
 import numpy as np
@@ -671,6 +672,30 @@ def grid_sync(x, y, out):
     g.sync()
     out[i] = y[i] + y[n - 1 - i]
     cuda.cg.this_grid().sync()
+
+
+def _cplx(r, n, dtype):
+    return ((r.random(n) - 0.5) * 4 + 1j * (r.random(n) - 0.5) * 4).astype(dtype)
+
+
+@case(lambda r: [_cplx(r, N, np.complex128), np.zeros(N, np.complex128)], BLOCKS, TPB, [1],
+      lambda a: [np.exp(a[0]) + np.sqrt(a[0]) * np.log(a[0]) - np.arctanh(a[0] / 3) + np.sin(a[0])
+                 + np.arccos(a[0]) * np.tanh(a[0]) + np.log10(a[0]) / np.cosh(a[0])], rtol=1e-12)
+def complex_math(z, out):
+    """cmath in kernels: the device library lib/cuda/devlib/cmath.c."""
+    i = cuda.grid(1)
+    if i < z.size:
+        w = z[i]
+        out[i] = (cmath.exp(w) + cmath.sqrt(w) * cmath.log(w) - cmath.atanh(w / 3) + cmath.sin(w)
+                  + cmath.acos(w) * cmath.tanh(w) + cmath.log10(w) / cmath.cosh(w))
+
+
+@case(lambda r: [_cplx(r, N, np.complex64), np.zeros(N, np.complex64)], BLOCKS, TPB, [1],
+      lambda a: [np.exp(a[0]) * np.asinh(a[0]) + np.tan(a[0]) + np.arctan(a[0])], rtol=2e-5)
+def complex64_math(z, out):
+    i = cuda.grid(1)
+    if i < z.size:
+        out[i] = np.exp(z[i]) * np.arcsinh(z[i]) + np.tan(z[i]) + np.arctan(z[i])
 
 
 # ---- debug: bounds checks and raise (the kernels record __hpcjit_error) ------------------------------
