@@ -126,7 +126,8 @@ typedef enum NodeKind {
 } NodeKind;
 
 typedef enum CvalKind {
-    CVAL_INT,     /* i (ival_overflow: literal did not fit int64 -> error) */
+    CVAL_INT,     /* i (overflow: the literal did not fit int64: a uint64 when
+                     is_u64, its bits in i, as Numba types it; else an error) */
     CVAL_FLOAT,   /* f */
     CVAL_COMPLEX, /* f (real), f_imag */
     CVAL_BOOL,    /* i (0/1) */
@@ -141,7 +142,7 @@ typedef struct Cval {
     double f, f_imag;
     const char *s;
     int slen;
-    bool is_bytes, overflow;
+    bool is_bytes, overflow, is_u64;
 } Cval;
 
 /* After inference, what a call does.  Fields each kind uses: */

@@ -452,10 +452,12 @@ static int lex_number(Lexer *L, SrcLoc loc) {
                 over = true;
             v = v * (uint64_t)base + dgt;
         }
+        bool u64 = !over && !too_long && v > (uint64_t)INT64_MAX;
         if (too_long || v > (uint64_t)INT64_MAX)
             over = true;
         t->ival = (int64_t)v;
         t->ival_overflow = over;
+        t->ival_u64 = u64;
     }
     return 0;
 }

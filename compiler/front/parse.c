@@ -699,6 +699,7 @@ static Node *atom(Parser *p) {
         n = const_node(p, t, CVAL_INT);
         n->cval.i = t->ival;
         n->cval.overflow = t->ival_overflow;
+        n->cval.is_u64 = t->ival_u64;
         return n;
     case TK_FLOAT:
         advance(p);
@@ -954,6 +955,7 @@ static Node *factor(Parser *p) {
     if (op == OP_NEG && x->kind == N_CONST && x->cval.kind == CVAL_INT && x->cval.overflow &&
         (uint64_t)x->cval.i == (uint64_t)1 << 63 && t + 1 == &p->t[p->pos - 1]) {
         x->cval.overflow = false;
+        x->cval.is_u64 = false;
         x->cval.i = INT64_MIN;
         x->loc = t->loc;
         return x;

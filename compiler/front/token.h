@@ -40,7 +40,8 @@ typedef enum TokKind {
     TK_INDENT,
     TK_DEDENT,
     TK_NAME,    /* text                                                     */
-    TK_INT,     /* ival (ival_overflow set when it does not fit in int64)   */
+    TK_INT,     /* ival (ival_overflow set when it does not fit in int64;
+                   ival_u64 too when it fits in uint64: ival holds its bits) */
     TK_FLOAT,   /* fval                                                     */
     TK_IMAG,    /* fval: the imaginary part                                 */
     TK_STRING,  /* sval/slen: decoded value (escapes processed); is_bytes,
@@ -60,7 +61,7 @@ typedef struct Token {
     double fval;
     char *sval; /* arena */
     int slen;
-    unsigned ival_overflow : 1, is_bytes : 1, is_fstring : 1;
+    unsigned ival_overflow : 1, ival_u64 : 1, is_bytes : 1, is_fstring : 1;
 } Token;
 
 typedef struct Lexer Lexer;

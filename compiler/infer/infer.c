@@ -583,6 +583,24 @@ static Type *name_expr(Inf *I, Node *n) {
     return env_name(I, n, e);
 }
 
+/* `mod.attr` of a module the compiler does not know (a user's module):
+ * the gatherer put its attributes that the code names in the env under
+ * their qualified names (python/hpcjit/compiler.py, _env), so n (N_ATTR)
+ * becomes the global name q.  False when q is not there. */
+bool infer_module_env_attr(Inf *I, Node *n, const char *q, Type **out) {
+    const HjFunction *hf = n->a && n->a->env_hf ? n->a->env_hf : I->s->hf;
+    const HjEnvEntry *e = hf ? env_find(hf, q) : NULL;
+    if (!e)
+        return false;
+    n->env_hf = n->a ? n->a->env_hf : NULL;
+    n->kind = N_NAME;
+    n->name = q;
+    n->a = NULL;
+    n->var = NULL;
+    *out = env_name(I, n, e);
+    return true;
+}
+
 /* ---- operators ---- */
 
 static const char *op_verb(OpKind op) {
@@ -1110,8 +1128,12 @@ Type *infer_expr_opt(Inf *I, Node **pn) {
     case N_CONST:
         switch (n->cval.kind) {
         case CVAL_INT:
+            if (n->cval.overflow && n->cval.is_u64) { /* 2**63 <= v < 2**64: uint64, as Numba */
+                t = infer_ty(I, TY_UINT64);
+                break;
+            }
             if (n->cval.overflow)
-                return TYPING(I, n, "integer literal does not fit in int64");
+                return TYPING(I, n, "integer literal does not fit in uint64");
             t = infer_ty(I, TY_INT64);
             break;
         case CVAL_FLOAT: t = infer_ty(I, TY_FLOAT64); break;

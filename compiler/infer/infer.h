@@ -239,6 +239,10 @@ Type *infer_jc_subscript(Inf *I, Node **pn, Type *base);
 bool infer_jc_assign(Inf *I, Node *n);
 bool infer_jc_augassign(Inf *I, Node *n, Type *ot);
 const HjEnvEntry *infer_env_lookup(Inf *I, const char *name);
+/* `mod.attr` (n, an N_ATTR) of a user's module found in the env under the
+ * qualified name q: n becomes that global name, *out its type (NULL after
+ * a diagnostic).  False when q is not in the env. */
+bool infer_module_env_attr(Inf *I, Node *n, const char *q, Type **out);
 
 /* infer_namedtuple.c: a call of a named tuple class (cls: the class's
  * tuple type, elements unknown) and the class as a global value. */

@@ -83,6 +83,9 @@ static Type *module_attr(Inf *I, Node *n, Type *mod) {
     int b = -1;
     Type *t = infer_qualname_type(I, q, &b);
     if (!t) {
+        Type *et = NULL;
+        if (infer_module_env_attr(I, n, q, &et)) /* mymod.f, mymod.CONST */
+            return et;
         int stub = infer_extend_named(I, q); /* hpcjit.extending.overload(np.foo) */
         if (stub >= 0) {
             n->attr_kind = ATTR_MODULE;

@@ -230,7 +230,8 @@ def _env(py_func, gather):
     if isinstance(blt, _pytypes.ModuleType):
         blt = vars(blt)
     missing = object()
-    for name in sorted(_code_names(code, set())):
+    names = _code_names(code, set())
+    for name in sorted(names):
         if name in seen:
             continue
         value = glb.get(name, missing)
@@ -239,7 +240,36 @@ def _env(py_func, gather):
         if value is missing:
             continue  # an attribute name, or truly undefined: the compiler says which
         env.append((name,) + _classify(value, gather))
+        if isinstance(value, _pytypes.ModuleType):
+            _module_attrs(value, names, gather, env, 0)
     return env
+
+
+# modules whose attributes the compiler knows by name (compiler/lib): the
+# first five with their submodules (numpy.linalg...), the others exactly
+_KNOWN_PACKAGES = ("numpy", "math", "cmath", "random", "operator", "builtins")
+_NAMED_MODULES = ("hpcjit", "hpcjit.cuda", "hpcjit.types", "hpcjit.mpi", "numba")
+
+
+def _module_attrs(mod, names, gather, env, depth):
+    """`mymod.f(x)`, `pkg.sub.CONST`: the attributes of a user's module that
+    the code names (co_names holds attribute names too), in the env under
+    their qualified names (compiler/infer/infer.c, infer_module_env_attr)."""
+    target = getattr(mod, "__hpcjit_target__", mod)
+    modname = getattr(target, "__name__", "")
+    if depth > 3 or modname.split(".")[0] in _KNOWN_PACKAGES or modname in _NAMED_MODULES:
+        return
+    d = getattr(target, "__dict__", {})
+    for attr in sorted(names):
+        value = d.get(attr, _MISSING)
+        if value is _MISSING:
+            continue
+        env.append((f"{modname}.{attr}",) + _classify(value, gather))
+        if isinstance(value, _pytypes.ModuleType):
+            _module_attrs(value, names, gather, env, depth + 1)
+
+
+_MISSING = object()
 
 
 class _Source:

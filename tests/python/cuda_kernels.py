@@ -21,6 +21,7 @@ import math
 import numpy as np
 
 from hpcjit import cuda
+from hpcjit.cuda import random as cuda_random
 
 _CODES = {np.dtype(t): c for t, c in (
     (np.bool_, "?"), (np.int8, "b"), (np.int16, "h"), (np.int32, "i"), (np.int64, "l"),
@@ -696,6 +697,29 @@ def complex64_math(z, out):
     i = cuda.grid(1)
     if i < z.size:
         out[i] = np.exp(z[i]) * np.arcsinh(z[i]) + np.tan(z[i]) + np.arctan(z[i])
+
+
+def _rng_reference(a):
+    """The same draws by the device functions run in CPython."""
+    st, out = a[0].copy(), np.zeros_like(a[1])
+    for i in range(out.shape[0]):
+        for _ in range(4):
+            out[i, 0] += cuda_random.xoroshiro128p_uniform_float64(st, i)
+        out[i, 1] = cuda_random.xoroshiro128p_normal_float32(st, i)
+    return [st, out]
+
+
+@case(lambda r: [cuda_random._host_init(256, 7, 0), np.zeros((256, 2))], 2, 128, [0, 1],
+      _rng_reference, rtol=1e-5)
+def xoroshiro_draws(states, out):
+    """hpcjit.cuda.random: one xoroshiro128+ generator per thread."""
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        acc = 0.0
+        for _ in range(4):
+            acc += cuda_random.xoroshiro128p_uniform_float64(states, i)
+        out[i, 0] = acc
+        out[i, 1] = cuda_random.xoroshiro128p_normal_float32(states, i)
 
 
 # ---- debug: bounds checks and raise (the kernels record __hpcjit_error) ------------------------------

@@ -123,3 +123,39 @@ def test_store_into_global_is_refused(f):
         msg = str(ei.value)
         assert "readonly array" in msg and "test_globals.py:" in msg
     assert TABLE[0, 0] == 0.0 and WEIGHTS[0] == 0.5
+
+
+# ---- attributes of a user's module: `mod.f(x)`, `mod.CONST` ------------------------------
+
+import modattr_helpers as mh  # noqa: E402
+
+
+def test_module_attributes():
+    @njit
+    def f(x):
+        return mh.scale(x) + mh.K * mh.TABLE[2] + mh.SHAPE[1]
+
+    for x in (0.0, 3.5, -2.0):
+        assert f(x) == f.py_func(x)
+
+
+def test_module_attributes_in_a_callee():
+    @njit
+    def inner(a):
+        return mh.TABLE[1] * a + len(mh.SHAPE)
+
+    @njit
+    def g(a):
+        return inner(a) + mh.scale(a)
+
+    assert g(2.0) == g.py_func(2.0)
+
+
+@pytest.mark.numba_skip("hpcjit's message")
+def test_module_attribute_errors_are_located():
+    @njit
+    def h(x):
+        return mh.missing(x)
+
+    with pytest.raises(hpcjit.errors.TypingError, match="unknown attribute 'missing' of module 'modattr_helpers'"):
+        h(1.0)

@@ -3,6 +3,7 @@ its own py_func)."""
 import numpy as np
 import pytest
 
+import hpcjit
 from hpcjit import njit
 from conftest import check
 
@@ -589,3 +590,29 @@ def test_in_on_arrays_is_located():
 
     with pytest.raises(hpcjit.UnsupportedError, match=r"test_scalars.py:\d+:\d+: error: 'in' is supported for"):
         f(1.0, np.arange(3.0))
+
+
+# ---- integer literals from 2**63 to 2**64 - 1 are uint64 (as in Numba) ---------------------
+
+def test_uint64_literals():
+    @njit
+    def f(x):
+        a = 0x9E3779B97F4A7C15
+        b = np.uint64(18446744073709551615)
+        return x ^ a, b, a >> np.uint64(60), np.uint64(a) * np.uint64(3)
+
+    for x in (np.uint64(0), np.uint64(12345678901234567890)):
+        with np.errstate(over="ignore"):
+            want = f.py_func(x)
+        got = f(x)
+        assert [int(v) for v in got] == [int(v) for v in want]
+
+
+@pytest.mark.numba_skip("hpcjit's message")
+def test_literal_beyond_uint64_is_located():
+    @njit
+    def f():
+        return 18446744073709551616
+
+    with pytest.raises(hpcjit.errors.TypingError, match="does not fit in uint64"):
+        f()
