@@ -394,3 +394,28 @@ def test_errors():
         mixed_keys()
     with pytest.raises(TypingError, match="cannot store float64 into DictType"):
         widen_value()
+
+
+def test_augassign_to_an_array_value_is_in_place():
+    """d[k] += v with array values (Numba's typed-dict example): the array
+    the dict holds changes in place, as its __iadd__ does in Python."""
+    from hpcjit import typed, types
+
+    def move(d):
+        d["posx"] += d["velx"]
+        d["posx"] *= 2.0
+        d["velx"] -= 1
+
+    def make():
+        d = typed.Dict.empty(key_type=types.unicode_type, value_type=types.float64[:])
+        d["posx"] = np.array([1.0, 0.5, 2.0])
+        d["velx"] = np.array([0.5, 0.0, 0.7])
+        return d
+
+    d, want = make(), make()
+    alias = d["posx"]
+    njit(move)(d)
+    move(want)
+    for k in ("posx", "velx"):
+        np.testing.assert_array_equal(d[k], want[k])
+    np.testing.assert_array_equal(alias, want["posx"])  # the same array, updated

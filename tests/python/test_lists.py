@@ -400,3 +400,18 @@ def test_types():
 
     f([1, 2])
     assert str(f.signatures[0][0]) == "reflected list(int64)"
+
+
+def test_augassign_to_an_array_item_is_in_place():
+    def f(n):
+        lst = [np.zeros(3) for _ in range(n)]
+        first = lst[0]
+        for i in range(n):
+            lst[i] += i
+            lst[i] -= np.ones(3)
+        return lst, first
+
+    got, want = njit(f)(4), f(4)
+    for g, w in zip(got[0], want[0]):
+        np.testing.assert_array_equal(g, w)
+    np.testing.assert_array_equal(got[1], want[1])

@@ -619,6 +619,16 @@ static Type *infer_dict_augassign(Inf *I, Node *n, Type *ot) {
             return NULL;
         if (IS_UNK(vt) || ty_has_unknown(ot))
             return T(I, TY_UNKNOWN);
+        if (ty_is_array(ot->item) && n->op != OP_MATMUL) {
+            /* d[k] op= v on an array value is d[k].__iop__(v): in place on the
+             * array the dict holds (lowered as the core's in-place update of
+             * the value of d[k]) */
+            Type *at = infer_expr(I, &n->a);
+            if (!at || IS_UNK(at))
+                return at;
+            n->a->ty = at;
+            return infer_ae_augassign(I, n, at, vt);
+        }
         if (!ty_is_number(ot->item))
             return UNSUP(I, n, "augmented assignment to a value of %s is not supported by hpcjit", infer_tyname(I, ot));
         Type *op_ty = NULL;

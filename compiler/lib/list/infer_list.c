@@ -638,6 +638,15 @@ static Type *infer_list_augassign(Inf *I, Node *n, Type *ot) {
             return NULL;
         if (IS_UNK(vt) || ty_has_unknown(ot->item))
             return T(I, TY_UNKNOWN);
+        if (ty_is_array(ot->item) && n->op != OP_MATMUL) {
+            /* lst[i] op= v on an array item: in place on that array (its
+             * __iop__), which the list keeps */
+            Type *at = infer_expr(I, &n->a);
+            if (!at || IS_UNK(at))
+                return at;
+            n->a->ty = at;
+            return infer_ae_augassign(I, n, at, vt);
+        }
         Type *op_ty = NULL;
         Type *r = infer_binop_type(I, n, n->op, ot->item, vt, &op_ty);
         if (!r)
