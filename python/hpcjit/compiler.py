@@ -131,10 +131,10 @@ def _classify(value, gather):
     if kern is not None and kern[0] is value:  # a @vectorize ufunc: its scalar kernel
         return ("func", gather.add(kern[1]))
     if isinstance(value, _pytypes.ModuleType):
-        # numba.types (numba.cuda) under the drop-in is an alias of
-        # hpcjit.types (hpcjit.cuda): numba.py
+        # numba, numba.types, numba.cuda... under the drop-in are aliases of
+        # hpcjit's modules (numba.py): the compiler knows those names
         target = getattr(value, "__hpcjit_target__", None)
-        if isinstance(target, _pytypes.ModuleType) and target.__name__ in ("hpcjit.types", "hpcjit.cuda"):
+        if isinstance(target, _pytypes.ModuleType) and target.__name__.split(".")[0] == "hpcjit":
             return ("module", target.__name__)
         return ("module", value.__name__)
     cuda_api = sys.modules.get("hpcjit.cuda.device_api")

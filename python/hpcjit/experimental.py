@@ -46,8 +46,31 @@ def _jc_alloc(cls):
 _SCALARS = {int: _types.int64, float: _types.float64, bool: _types.boolean, complex: _types.complex128}
 
 
+def _from_typing(name, t):
+    """typing.List[float], Dict[str, int], Tuple[int, float], Optional[int]
+    (and the builtin generics list[float]...) as Numba maps them: typed
+    containers, tuples, optionals of the mapped argument types."""
+    import typing
+    origin = typing.get_origin(t)
+    if origin is None:
+        return t
+    args = [_field_type(name, a) for a in typing.get_args(t) if a is not type(None)]
+    if origin is list and len(args) == 1:
+        return _types.ListType(args[0])
+    if origin is dict and len(args) == 2:
+        return _types.DictType(args[0], args[1])
+    if origin is tuple and args and Ellipsis not in typing.get_args(t):
+        return _types.Tuple(tuple(args))
+    if origin is typing.Union and len(typing.get_args(t)) == 2 and len(args) == 1:
+        return _types.Optional(args[0])
+    return t
+
+
 def _field_type(name, t):
+    if t is str:
+        t = _types.unicode_type
     t = _SCALARS.get(t, t)
+    t = _from_typing(name, t)
     if isinstance(t, JitClassType):  # an instance of another jitclass
         t = t.instance_type
     if not isinstance(t, _types.Type) or t.typecode is None:

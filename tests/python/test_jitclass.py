@@ -268,3 +268,46 @@ def test_instances_in_a_typed_list(balanced):
     lst = typed.List([PointJ(1.0, 2.0), PointJ(0.0, 3.0)])
     assert total(lst) == 14.0
     assert lst[1].y == 3.0
+
+
+def test_fields_from_typing_annotations():
+    """typing.List[float], Tuple[int, float], Dict[str, int] annotations
+    (Numba's type-hints example): typed containers and tuples."""
+    from typing import Dict, List, Tuple
+
+    from hpcjit import typed
+
+    @jitclass
+    class Counter:
+        value: int
+
+        def __init__(self):
+            self.value = 0
+
+        def get(self) -> int:
+            ret = self.value
+            self.value += 1
+            return ret
+
+    @jitclass
+    class Loop:
+        counter: Counter
+        items: List[float]
+        pair: Tuple[int, float]
+        names: Dict[str, int]
+
+        def __init__(self, items: List[float]):
+            self.items = items
+            self.counter = Counter()
+            self.pair = (1, 2.5)
+            self.names = typed.Dict.empty(hpcjit.types.unicode_type, hpcjit.types.int64)
+            self.names["a"] = 3
+
+        def get(self) -> float:
+            return self.items[self.counter.get() % len(self.items)]
+
+    items = typed.List([3.14, 2.718, 0.123, -4.0])
+    it = Loop(items)
+    got = [it.get() for _ in range(6)]
+    assert got == [items[i % 4] for i in range(6)]
+    assert it.counter.value == 6 and it.pair == (1, 2.5) and it.names["a"] == 3
