@@ -1017,6 +1017,59 @@ static bool refuse_readonly_store(Inf *I, Node *at, const Type *t) {
 
 /* A subscript at *pn (replaced by a library type's hook in the final
  * pass, as `s[i]` becoming a call); store: an assignment target. */
+/* An expression that evaluating twice changes nothing: a name, an
+ * attribute of one (a.shape), a constant. */
+static bool pure_expr(const Node *n) {
+    while (n->kind == N_ATTRIBUTE)
+        n = n->a;
+    return n->kind == N_NAME || n->kind == N_CONST;
+}
+
+/* A slice bound: a constant int, or absent/None (dflt). */
+static bool slice_bound(const Node *b, int64_t dflt, int64_t *v) {
+    if (!b || (b->kind == N_CONST && b->cval.kind == CVAL_NONE)) {
+        *v = dflt;
+        return true;
+    }
+    return const_index((Node *)b, v);
+}
+
+/* t[a:b:c] of a tuple with constant bounds (A.shape[:2], t[1:], t[::-1]):
+ * the tuple of the elements it selects, Python's slice rules, rewritten
+ * as a tuple display of t[i] (t is a name or an attribute: evaluated once
+ * per element at no cost). */
+static Type *tuple_slice(Inf *I, Node **pn, Type *base) {
+    Node *n = *pn, *sl = n->b;
+    int64_t len = base->nelems, step, start, stop;
+    if (!slice_bound(sl->c, 1, &step))
+        return UNSUP(I, sl, "tuple slices need constant bounds (the result's type depends on them)");
+    if (step == 0)
+        return TYPING(I, sl, "slice step cannot be zero");
+    if (!slice_bound(sl->a, step > 0 ? 0 : len - 1, &start) ||
+        !slice_bound(sl->b, step > 0 ? len : -len - 1, &stop))
+        return UNSUP(I, sl, "tuple slices need constant bounds (the result's type depends on them)");
+    if (!pure_expr(n->a))
+        return UNSUP(I, n->a, "a slice of this tuple expression is not supported by hpcjit (slice a variable)");
+    /* PySlice_AdjustIndices */
+    if (start < 0)
+        start = start + len < 0 ? (step < 0 ? -1 : 0) : start + len;
+    else if (start >= len)
+        start = step < 0 ? len - 1 : len;
+    if (stop < 0)
+        stop = stop + len < 0 ? (step < 0 ? -1 : 0) : stop + len;
+    else if (stop >= len)
+        stop = step < 0 ? len - 1 : len;
+    Node *t = ast_new(I->a, N_TUPLE, n->loc);
+    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
+        Node *e = ast_new(I->a, N_SUBSCRIPT, n->loc);
+        e->a = ast_clone_expr(I->a, n->a);
+        e->b = infer_const_int(I, sl->loc, i);
+        vec_push(I->a, &t->args, e);
+    }
+    *pn = t;
+    return infer_expr(I, pn);
+}
+
 static Type *subscript_at(Inf *I, Node **pn, bool store) {
     Node *n = *pn;
     Type *base = infer_expr(I, &n->a);
@@ -1057,7 +1110,7 @@ static Type *subscript_at(Inf *I, Node **pn, bool store) {
                           infer_tyname(I, base));
         int64_t v;
         if (n->b->kind == N_SLICE)
-            return UNSUP(I, n->b, "tuple slicing is not supported yet");
+            return tuple_slice(I, pn, base);
         if (const_index(n->b, &v)) {
             int64_t i = v < 0 ? v + base->nelems : v;
             if (i < 0 || i >= base->nelems)

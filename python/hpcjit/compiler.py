@@ -127,6 +127,9 @@ def _classify(value, gather):
         return ("func", gather.add(value))
     if isinstance(value, _ufunc.CFunc):  # a @cfunc called (or passed) in compiled code: its function
         return ("func", gather.add(value._disp))
+    gu = _ufunc.gufunc_overload(value) if id(value) in _ufunc.GUFUNCS else None
+    if gu is not None:  # a @guvectorize gufunc: a loop over its kernel, generated per call types
+        return ("func", gather.add_stub(gu))
     kern = _ufunc.SCALAR_KERNELS.get(id(value))
     if kern is not None and kern[0] is value:  # a @vectorize ufunc: its scalar kernel
         return ("func", gather.add(kern[1]))

@@ -300,6 +300,120 @@ def _parse_layout(layout):
     return args(lhs), args(rhs)
 
 
+# ---- gufuncs called from compiled code ---------------------------------------------
+# id(gufunc) -> (gufunc, py_func, ins, outs, options): the gufuncs hpcjit made
+# (GUFunc and those with signatures).  compiler._classify turns a call of one
+# in compiled code into an overload (hpcjit.extending) whose implementation,
+# generated for the arguments' dimensions, loops over the loop dimensions
+# and calls the kernel on views, with NumPy's broadcasting rules.
+GUFUNCS = {}
+_gu_counter = [0]
+
+
+def gufunc_overload(value):
+    """The hpcjit.extending overload of a gufunc named in compiled code (made
+    at its first use), or None when value is not one of hpcjit's gufuncs."""
+    entry = GUFUNCS.get(id(value))
+    if entry is None or entry[0] is not value:
+        return None
+    from . import extending
+    ov = extending.overloads_of(value)
+    if ov is None:
+        gu, py_func, ins, outs, opts = entry
+        state = {}
+
+        def typing(*args):
+            from . import njit
+            if "kernel" not in state:
+                state["kernel"] = njit(**opts)(py_func)
+            return _gufunc_impl(py_func.__name__, ins, outs, args, state["kernel"])
+
+        extending.overload(value)(typing)
+        ov = extending.overloads_of(value)
+    return ov
+
+
+def _gufunc_impl(name, ins, outs, argtys, kernel):
+    """The implementation of a gufunc call for these argument types: the
+    source of a function generated for their dimensions."""
+    import linecache
+    from . import types as _t
+    layout = ins + outs
+    nin = len(ins)
+    if len(argtys) != len(layout):
+        raise errors.TypingError(f"{name}(): the gufunc takes {len(layout)} arguments, outputs included "
+                                 f"(compiled code passes every output); got {len(argtys)}")
+    nds = []
+    for k, (t, names) in enumerate(zip(argtys, layout)):
+        if isinstance(t, _t.Array):
+            nds.append(t.ndim)
+        elif k >= nin:
+            raise errors.TypingError(f"{name}(): output {k - nin} must be an array, not {t}")
+        elif names:
+            raise errors.TypingError(f"{name}(): argument {k} has core dimensions {names}: it must be "
+                                     f"an array, not {t}")
+        else:
+            nds.append(0)
+    core = [len(n) for n in layout]
+    loop = [nd - c for nd, c in zip(nds, core)]
+    for k, lo in enumerate(loop):
+        if lo < 0:
+            raise errors.TypingError(f"{name}(): argument {k} has {nds[k]} dimensions, fewer than its "
+                                     f"core dimensions {layout[k]}")
+    L = max(loop) if loop else 0
+    a = [f"a{k}" for k in range(len(layout))]
+    src = [f"def gufunc_call({', '.join(a)}):"]
+    bad = "'Loop and array shapes are incompatible'"
+    for j in range(L):  # the loop shape: the inputs' loop dimensions broadcast
+        src.append(f"    s{j} = 1")
+        for k in range(nin):
+            d = j - (L - loop[k])
+            if d >= 0:
+                src += [f"    if {a[k]}.shape[{d}] != 1:",
+                        f"        if s{j} != 1 and s{j} != {a[k]}.shape[{d}]:",
+                        f"            raise ValueError({bad})",
+                        f"        s{j} = {a[k]}.shape[{d}]"]
+    for k in range(nin, len(layout)):  # outputs have the loop shape exactly
+        if loop[k] != L:
+            src.append(f"    raise ValueError({bad})")
+            break
+        for j in range(L):
+            src += [f"    if {a[k]}.shape[{j}] != s{j}:", f"        raise ValueError({bad})"]
+    first = {}
+    for k, names in enumerate(layout):  # core dimensions of one name agree
+        for i, dim in enumerate(names):
+            ax = f"{a[k]}.shape[{loop[k] + i}]"
+            if dim in first:
+                src += [f"    if {ax} != {first[dim]}:",
+                        f"        raise ValueError('{name}: core dimension {dim} differs between arguments')"]
+            else:
+                first[dim] = ax
+    ind = "    "
+    for j in range(L):
+        src.append(f"{ind}for i{j} in range(s{j}):")
+        ind += "    "
+    call = []
+    for k, names in enumerate(layout):
+        if loop[k] == 0:
+            call.append(a[k])
+            continue
+        idx = []
+        for d in range(loop[k]):
+            j = d + (L - loop[k])
+            idx.append(f"i{j}" if k >= nin else f"(i{j} if {a[k]}.shape[{d}] != 1 else 0)")
+        if k >= nin and not names:  # a "()" output: a 1-element view
+            idx[-1] = f"{idx[-1]}:{idx[-1]} + 1"
+        call.append(f"{a[k]}[{', '.join(idx)}]")
+    src.append(f"{ind}kernel({', '.join(call)})")
+    text = "\n".join(src) + "\n"
+    _gu_counter[0] += 1
+    filename = f"<gufunc {name} {_gu_counter[0]}>"
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    ns = {"kernel": kernel}
+    exec(compile(text, filename, "exec"), ns)
+    return ns["gufunc_call"]
+
+
 class GUFunc:
     """A generalized ufunc that compiles a loop per new combination of
     argument types (guvectorize with a layout and no signatures, as Numba's
@@ -316,6 +430,8 @@ class GUFunc:
         self.__name__ = func.__name__
         self.__doc__ = func.__doc__
         self.__wrapped__ = func
+        GUFUNCS[id(self)] = (self, func, self._ins, self._outs,
+                             {k: v for k, v in options.items() if k not in ("nopython", "cache", "forceobj")})
         n = len(self._ins) + len(self._outs)
         if func.__code__.co_argcount != n:
             raise TypeError(_at_def(func, f"guvectorize(): layout {layout!r} has {n} arguments, "
@@ -455,8 +571,10 @@ def guvectorize(ftylist, signature=None, identity=None, target="cpu", writable_a
                 raise ValueError(_at_def(func, f"guvectorize(): writable_args names {w!r}, which is "
                                                f"not an input of {func.__name__}()"))
             writable.append(k)
-        return _core.make_gufunc(func.__name__, func.__doc__ or "", signature.replace(" ", ""), nin, nout,
-                                 argdims, loops, target == "parallel", writable)
+        uf = _core.make_gufunc(func.__name__, func.__doc__ or "", signature.replace(" ", ""), nin, nout,
+                               argdims, loops, target == "parallel", writable)
+        GUFUNCS[id(uf)] = (uf, func, ins, outs, opts)
+        return uf
 
     return wrap
 

@@ -44,3 +44,24 @@ def empty_max(a):
 @pytest.mark.numba_skip("Numba raises StopIteration where CPython raises ValueError")
 def test_min_max_of_an_empty_array():
     check(empty_max, np.zeros(0))
+
+
+# ---- tuple slices with constant bounds ---------------------------------------------
+
+def test_tuple_slices():
+    def f(A, t):
+        return (A.shape[:2], t[1:], t[::-1], t[-2:], t[5:], np.empty(A.shape[1:]).shape, t[::2],
+                t[-10:2], t[3:0:-1])
+
+    A, t = np.zeros((3, 4, 5)), (1, 2.5, 3, 4)
+    assert njit(f)(A, t) == f(A, t)
+
+
+@pytest.mark.numba_skip("hpcjit's message")
+def test_tuple_slice_bounds_must_be_constant():
+    @njit
+    def f(t, k):
+        return t[:k]
+
+    with pytest.raises(hpcjit.errors.UnsupportedError, match="constant bounds"):
+        f((1, 2, 3), 2)

@@ -303,3 +303,71 @@ def test_guvectorize_writable_args():
     writable = hpcjit.guvectorize(sig, "()->()", writable_args=("invals",))(overwrite)
     writable(inv32)
     np.testing.assert_array_equal(inv32, np.full((3, 3), 6.5, dtype=np.float32))  # copied back
+
+
+# ---- gufuncs called from @njit code ---------------------------------------------------
+
+def test_gufunc_called_from_njit():
+    """Numba's gufunc_jit example and more: the loop over the loop
+    dimensions (broadcasting inputs), "()" inputs and outputs, a matrix
+    core, outputs passed by the caller."""
+    from hpcjit import guvectorize, njit
+    float64 = hpcjit.types.float64
+
+    @guvectorize('(n)->(n)')
+    def copy(x, res):
+        for i in range(x.shape[0]):
+            res[i] = x[i]
+
+    @guvectorize([(float64[:], float64, float64[:])], '(n),()->(n)')
+    def addc(a, c, out):
+        for i in range(a.shape[0]):
+            out[i] = a[i] + c
+
+    @guvectorize('(m,n),(n)->(m)')
+    def matvec(A, v, out):
+        for i in range(A.shape[0]):
+            acc = 0.0
+            for j in range(A.shape[1]):
+                acc += A[i, j] * v[j]
+            out[i] = acc
+
+    @guvectorize('(n)->()')
+    def total(a, out):
+        s = 0.0
+        for x in a:
+            s += x
+        out[0] = s
+
+    def g(A, v, c, x):
+        out = np.empty((A.shape[0], A.shape[1]))
+        matvec(A, v, out)
+        o2 = np.empty((2, v.shape[0]))
+        addc(np.stack((v, v)), c, o2)
+        t = np.empty(A.shape[0])
+        total(A[:, 0, :], t)
+        res = np.zeros_like(x)
+        copy(x, res)
+        return out, o2, t, res
+
+    rng = np.random.default_rng(5)
+    args = (rng.random((3, 4, 5)), rng.random(5), 2.0, np.arange(5, dtype=np.int32))
+    for got, want in zip(njit(g)(*args), g(*args)):
+        np.testing.assert_allclose(got, want, rtol=1e-14)
+        assert got.dtype == want.dtype
+
+
+def test_gufunc_from_njit_shape_errors():
+    from hpcjit import guvectorize, njit
+
+    @guvectorize('(n)->(n)')
+    def copy(x, res):
+        for i in range(x.shape[0]):
+            res[i] = x[i]
+
+    @njit
+    def jit_fn(x, res):
+        copy(x, res)
+
+    with pytest.raises(ValueError, match="Loop and array shapes are incompatible"):
+        jit_fn(np.ones((1, 5)), np.empty((5,)))
