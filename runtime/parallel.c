@@ -10,9 +10,13 @@ static _Thread_local int64_t tls_chunksize;
 
 int rt_parallel_for(int64_t n, PoolBody body, void *ctx, int32_t dynamic) {
     int64_t chunk = tls_chunksize;
-    if (dynamic || chunk > 0)
-        return pool_parallel_for(n, body, ctx, POOL_DYNAMIC, chunk);
-    return pool_parallel_for(n, body, ctx, POOL_STATIC, 0);
+    /* inside the loop's body the chunk size is 0 on every thread, the
+     * caller's included (Numba's rule: a nested prange starts afresh) */
+    tls_chunksize = 0;
+    int rc = dynamic || chunk > 0 ? pool_parallel_for(n, body, ctx, POOL_DYNAMIC, chunk)
+                                  : pool_parallel_for(n, body, ctx, POOL_STATIC, 0);
+    tls_chunksize = chunk;
+    return rc;
 }
 
 int64_t rt_set_parallel_chunksize(int64_t n) {

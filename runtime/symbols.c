@@ -44,6 +44,8 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_parallel_for),
     RT_SYM(rt_parallel_for_grain),
     RT_SYM(rt_set_num_threads),
+    RT_SYM(rt_set_parallel_chunksize),
+    RT_SYM(rt_get_parallel_chunksize),
     RT_SYM(pool_parallel_for),
     RT_SYM(pool_get_num_threads),
     RT_SYM(pool_get_thread_id),

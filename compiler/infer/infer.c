@@ -317,6 +317,8 @@ static bool check_supported(Inf *I, Node *n, bool top) {
     if (!n)
         return true;
     const char *what = unsupported_what(n, top);
+    if (what && n->kind == N_WITH && infer_ssa_is_chunksize_with(I, n)) /* rewritten (infer_ssa.c) */
+        return check_supported(I, VEC_AT(n->args, 0), false) && check_vec(I, &n->body);
     if (what) {
         err(I, HJ_DIAG_UNSUPPORTED, n, "%s not supported by hpcjit", what);
         return false;

@@ -98,6 +98,9 @@ void infer_prune_branches(Inf *I, bool *hide);
  * has a hidden name (infer_prune.c).  The source name of a version. */
 void infer_ssa_rename(Inf *I, const bool *hide);
 bool infer_ssa_is_version(const char *name);
+/* n is `with parallel_chunksize(k):` (hpcjit's or numba's), which the
+ * SSA pass rewrites into a save, a try and a restoring finally. */
+bool infer_ssa_is_chunksize_with(Inf *I, const Node *n);
 const char *infer_ssa_source_name(Arena *a, const char *name);
 
 /* isinstance(x, cls) at compile time: the qualified name of a class node

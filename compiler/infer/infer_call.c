@@ -834,19 +834,21 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         return infer_range_call(I, n, fname);
     case BI_GET_THREAD_ID:
     case BI_GET_NUM_THREADS:
+    case BI_GET_PARALLEL_CHUNKSIZE:
         if (!no_keywords(I, n, fname) || !nargs_between(I, n, fname, 0, 0))
             return NULL;
         return T(I, TY_INT64);
     case BI_SET_NUM_THREADS:
+    case BI_SET_PARALLEL_CHUNKSIZE: /* returns the previous chunk size */
         if (!no_keywords(I, n, fname) || !nargs_between(I, n, fname, 1, 1) || !type_args(I, n, tys, &unk))
             return NULL;
         if (unk)
             return TY_UNK(I);
         if (!ty_is_int(tys[0]) && tys[0]->kind != TY_BOOL)
-            return TYPING(I, VEC_AT(n->args, 0), "set_num_threads() needs an integer, not %s",
+            return TYPING(I, VEC_AT(n->args, 0), "%s() needs an integer, not %s", fname,
                           infer_tyname(I, tys[0]));
         infer_cast(I, ARG(0), T(I, TY_INT64));
-        return T(I, TY_NONE);
+        return T(I, id == BI_SET_NUM_THREADS ? TY_NONE : TY_INT64);
     case BI_NP_EMPTY: case BI_NP_ZEROS: case BI_NP_ONES:
         return alloc_call(I, n, id, fname);
     case BI_NP_EMPTY_LIKE: case BI_NP_ZEROS_LIKE: case BI_NP_ONES_LIKE:

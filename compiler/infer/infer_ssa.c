@@ -526,12 +526,71 @@ static void unchain(Inf *I, Node *n) {
         unchain_vec(I, &((Node *)VEC_AT(n->handlers, i))->body);
 }
 
+/* `with parallel_chunksize(n):` (hpcjit's or numba's): the one context
+ * manager compiled code has, as Numba.  True when n is one. */
+bool infer_ssa_is_chunksize_with(Inf *I, const Node *n) {
+    if (n->kind != N_WITH || n->args.len != 1 || (n->targets.len && VEC_AT(n->targets, 0)))
+        return false;
+    const Node *c = VEC_AT(n->args, 0);
+    if (c->kind != N_CALL || c->args.len != 1 || c->keywords.len)
+        return false;
+    const Node *f = c->a;
+    if (f->kind == N_NAME) {
+        const HjEnvEntry *e = infer_env_lookup(I, f->name);
+        return e && e->kind == HJ_ENV_BUILTIN && e->qualname &&
+               strcmp(e->qualname, "hpcjit.parallel_chunksize") == 0;
+    }
+    if (f->kind == N_ATTRIBUTE && f->a->kind == N_NAME && strcmp(f->name, "parallel_chunksize") == 0) {
+        const HjEnvEntry *e = infer_env_lookup(I, f->a->name);
+        return e && e->kind == HJ_ENV_MODULE && e->qualname &&
+               (strcmp(e->qualname, "hpcjit") == 0 || strcmp(e->qualname, "numba") == 0);
+    }
+    return false;
+}
+
+/* `with parallel_chunksize(k): body` becomes
+ *     $chunksizeL.C = set_parallel_chunksize(k)
+ *     try: body
+ *     finally: set_parallel_chunksize($chunksizeL.C)
+ * (the size restored however the block is left). */
+static void desugar_chunksize(Inf *I, Node *n, PtrVec *out) {
+    const Node *c = VEC_AT(n->args, 0);
+    const char *tmp = arena_printf(I->a, "$chunksize%d.%d", n->loc.line, n->loc.col);
+    Node *set = ast_new(I->a, N_CALL, c->loc);
+    set->a = ast_new(I->a, N_NAME, c->a->loc);
+    set->a->name = "$q:hpcjit.set_parallel_chunksize";
+    vec_push(I->a, &set->args, VEC_AT(c->args, 0));
+    Node *save = ast_new(I->a, N_ASSIGN, n->loc);
+    Node *tn = ast_new(I->a, N_NAME, n->loc);
+    tn->name = tmp;
+    vec_push(I->a, &save->targets, tn);
+    save->a = set;
+    vec_push(I->a, out, save);
+    Node *restore = ast_new(I->a, N_CALL, n->loc);
+    restore->a = ast_new(I->a, N_NAME, n->loc);
+    restore->a->name = "$q:hpcjit.set_parallel_chunksize";
+    Node *old = ast_new(I->a, N_NAME, n->loc);
+    old->name = tmp;
+    vec_push(I->a, &restore->args, old);
+    Node *es = ast_new(I->a, N_EXPR, n->loc);
+    es->a = restore;
+    Node *t = ast_new(I->a, N_TRY, n->loc);
+    t->body = n->body;
+    vec_push(I->a, &t->finalbody, es);
+    vec_push(I->a, out, t);
+}
+
 static void unchain_vec(Inf *I, PtrVec *v) {
     PtrVec out = {0};
     bool any = false;
     for (int i = 0; i < v->len; i++) {
         Node *n = VEC_AT(*v, i);
         unchain(I, n);
+        if (infer_ssa_is_chunksize_with(I, n)) {
+            any = true;
+            desugar_chunksize(I, n, &out);
+            continue;
+        }
         if (n->kind != N_ASSIGN || n->targets.len < 2) {
             vec_push(I->a, &out, n);
             continue;

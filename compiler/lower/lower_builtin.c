@@ -1316,6 +1316,17 @@ LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned) {
                                   NULL, 0, NULL);
         return LLVMBuildSExt(L->b, v, L->t_i64, "");
     }
+    case BI_GET_PARALLEL_CHUNKSIZE: return lower_rt(L, "rt_get_parallel_chunksize", L->t_i64, NULL, 0, NULL);
+    case BI_SET_PARALLEL_CHUNKSIZE: {
+        LLVMValueRef k = lower_expr_use(L, arg(n, 0));
+        if (!k)
+            return NULL;
+        LLVMTypeRef t = L->t_i64;
+        LLVMValueRef old = lower_rt(L, "rt_set_parallel_chunksize", L->t_i64, &t, 1, &k);
+        lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, old, lower_i64(L, 0), ""), "ValueError",
+                       "chunksize must be greater than or equal to zero");
+        return old;
+    }
     case BI_SET_NUM_THREADS: {
         LLVMValueRef k = lower_expr_use(L, arg(n, 0));
         if (!k)

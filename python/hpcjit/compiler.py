@@ -80,12 +80,16 @@ def _known_objects(want=None):
 
     if not known:
         from . import prange, get_thread_id, get_num_threads, set_num_threads, literal_unroll
+        from . import get_parallel_chunksize, set_parallel_chunksize, parallel_chunksize
         add(prange, "hpcjit.prange")
         add(literal_unroll, "hpcjit.literal_unroll")
         # the pool from jitted code (also as numba.*, below)
         add(get_thread_id, "hpcjit.get_thread_id")
         add(get_num_threads, "hpcjit.get_num_threads")
         add(set_num_threads, "hpcjit.set_num_threads")
+        add(get_parallel_chunksize, "hpcjit.get_parallel_chunksize")
+        add(set_parallel_chunksize, "hpcjit.set_parallel_chunksize")
+        add(parallel_chunksize, "hpcjit.parallel_chunksize")  # only as `with parallel_chunksize(n):`
         from . import typed
         add(typed.List, "hpcjit.typed.List")
         add(typed.Dict, "hpcjit.typed.Dict")
@@ -100,7 +104,8 @@ def _known_objects(want=None):
     if "numba" not in _scanned and modules.get("numba") is not None:
         nb = modules["numba"]
         _scanned.add("numba")
-        for attr in ("get_thread_id", "get_num_threads", "set_num_threads", "literal_unroll"):
+        for attr in ("get_thread_id", "get_num_threads", "set_num_threads", "literal_unroll",
+                     "get_parallel_chunksize", "set_parallel_chunksize", "parallel_chunksize"):
             if callable(getattr(nb, attr, None)):
                 add(getattr(nb, attr), "hpcjit." + attr)
     for name in _KNOWN_MODULES:

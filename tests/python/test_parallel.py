@@ -731,3 +731,56 @@ def test_racy_array_update_refused():
 
     with pytest.raises(hpcjit.errors.UnsupportedError, match="acc"):
         f(np.ones(4))
+
+
+# ---- the chunk size of prange loops from compiled code ---------------------------------
+
+def test_parallel_chunksize_in_compiled_code():
+    """get/set_parallel_chunksize and `with parallel_chunksize(n):` inside
+    compiled code (Numba's chunksize examples): the size is the calling
+    thread's, 0 inside a prange body, and restored when the with block is
+    left, by a return too."""
+    from hpcjit import get_parallel_chunksize, parallel_chunksize, set_parallel_chunksize
+
+    @njit(parallel=True)
+    def manual(n):
+        acc = 0
+        before = get_parallel_chunksize()
+        old = set_parallel_chunksize(8)
+        for i in prange(n):
+            acc += i + 1000 * get_parallel_chunksize()
+        inside = get_parallel_chunksize()
+        set_parallel_chunksize(old)
+        return acc, before, old, inside, get_parallel_chunksize()
+
+    @njit(parallel=True)
+    def with_block(n):
+        acc = 0
+        with parallel_chunksize(3):
+            size = get_parallel_chunksize()
+            for i in prange(n):
+                acc += i * i
+            if n > 100:
+                return acc, size, -1
+        return acc, size, get_parallel_chunksize()
+
+    saved = set_parallel_chunksize(4)
+    try:
+        assert manual(12) == (66, 4, 4, 8, 4)
+        assert with_block(12) == (506, 3, 4)
+        assert with_block(200)[1:] == (3, -1) and get_parallel_chunksize() == 4
+        assert with_block(200)[0] == sum(i * i for i in range(200))
+    finally:
+        set_parallel_chunksize(saved)
+
+
+@pytest.mark.numba_skip("hpcjit's message")
+def test_parallel_chunksize_negative_is_a_value_error():
+    from hpcjit import set_parallel_chunksize
+
+    @njit
+    def bad(k):
+        return set_parallel_chunksize(k)
+
+    with pytest.raises(ValueError, match="chunksize"):
+        bad(-2)
