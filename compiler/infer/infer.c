@@ -313,9 +313,39 @@ static bool check_call_arg(Inf *I, Node *e) {
     return true;
 }
 
+/* `sum(x * x for x in a)`: a generator expression that is the one argument
+ * of a builtin consuming its iterable whole (sum, min, max, sorted, list,
+ * set, tuple, any, all) is that builtin over a list (set) comprehension,
+ * as hpcjit consumes generator calls there (infer_unroll.c).  any() and
+ * all() then see every item computed, not only up to the first answer. */
+static void genexpr_as_comprehension(Inf *I, Node *call) {
+    static const char *const consumers[] = {"sum", "min", "max", "sorted", "list", "set", "tuple", "any", "all"};
+    if (call->args.len != 1 || call->a->kind != N_NAME)
+        return;
+    Node *g = VEC_AT(call->args, 0);
+    if (g->kind != N_COMP || g->comp_kind != 3)
+        return;
+    const char *name = call->a->name;
+    const HjEnvEntry *e = infer_env_lookup(I, name);
+    if (!e)
+        return;
+    for (size_t i = 0; i < sizeof consumers / sizeof consumers[0]; i++) {
+        if (strcmp(consumers[i], name) != 0)
+            continue;
+        bool builtin = e->kind == HJ_ENV_BUILTIN && e->qualname && strncmp(e->qualname, "builtins.", 9) == 0 &&
+                       strcmp(e->qualname + 9, name) == 0;
+        bool lib = e->kind == HJ_ENV_FUNC && (strcmp(name, "any") == 0 || strcmp(name, "all") == 0);
+        if (builtin || lib)
+            g->comp_kind = strcmp(name, "set") == 0 ? 1 : 0;
+        return;
+    }
+}
+
 static bool check_supported(Inf *I, Node *n, bool top) {
     if (!n)
         return true;
+    if (n->kind == N_CALL)
+        genexpr_as_comprehension(I, n);
     const char *what = unsupported_what(n, top);
     if (what && n->kind == N_WITH && infer_ssa_is_chunksize_with(I, n)) /* rewritten (infer_ssa.c) */
         return check_supported(I, VEC_AT(n->args, 0), false) && check_vec(I, &n->body);

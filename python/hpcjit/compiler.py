@@ -126,10 +126,29 @@ def _article(word):
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 
 
+_pylib = None
+
+
+def _pylib_dispatcher(value):
+    """The compiled Python version of a builtin or library function
+    (_pylib.py: any, all, heapq...), or None."""
+    global _pylib
+    if _pylib is None:
+        from . import _pylib as mod
+        _pylib = mod.PYLIB
+    e = _pylib.get(id(value))
+    return e[1] if e is not None and e[0] is value else None
+
+
 def _classify(value, gather):
     """(kind, payload) of one global/closure value (see compiler.h HjEnvKind)."""
     if isinstance(value, _core.Dispatcher):
         return ("func", gather.add(value))
+    if callable(value) and type(value).__name__ == "builtin_function_or_method" or \
+            getattr(value, "__module__", None) == "heapq":
+        lib = _pylib_dispatcher(value)
+        if lib is not None:
+            return ("func", gather.add(lib))
     if isinstance(value, _ufunc.CFunc):  # a @cfunc called (or passed) in compiled code: its function
         return ("func", gather.add(value._disp))
     gu = _ufunc.gufunc_overload(value) if id(value) in _ufunc.GUFUNCS else None
@@ -225,6 +244,7 @@ def _env(py_func, gather):
     code = py_func.__code__
     env = []
     seen = set()
+    names = _code_names(code, set())
     if code.co_freevars and py_func.__closure__:
         for name, cell in zip(code.co_freevars, py_func.__closure__):
             try:
@@ -233,12 +253,13 @@ def _env(py_func, gather):
                 continue
             seen.add(name)
             env.append((name,) + _classify(value, gather))
+            if isinstance(value, _pytypes.ModuleType):
+                _module_attrs(value, names, gather, env, 0)
     glb = py_func.__globals__
     blt = glb.get("__builtins__", builtins)
     if isinstance(blt, _pytypes.ModuleType):
         blt = vars(blt)
     missing = object()
-    names = _code_names(code, set())
     for name in sorted(names):
         if name in seen:
             continue

@@ -65,3 +65,69 @@ def test_tuple_slice_bounds_must_be_constant():
 
     with pytest.raises(hpcjit.errors.UnsupportedError, match="constant bounds"):
         f((1, 2, 3), 2)
+
+
+# ---- any/all, heapq, generator expressions as the argument of a consumer ----------------
+
+@pytest.mark.numba_skip("Numba has no any()/all() builtins")
+def test_any_all_over_iterables():
+    def f(a, n):
+        return (any(a > 0.9), all(a >= 0), any((0, 0)), all((1, 2)), any([x > 5 for x in range(n)]),
+                all(range(1, n)), any({0, n}), all("ab"))
+
+    a = np.random.default_rng(1).random(7)
+    for n in (0, 3, 9):
+        assert njit(f)(a, n) == f(a, n)
+
+
+def test_heapq_on_lists():
+    import heapq
+    from heapq import heappop, heappush
+
+    def f(a):
+        h = [a[0]]
+        for x in a[1:]:
+            heapq.heappush(h, x)
+        out = [heappop(h) for _ in range(3)]
+        heappush(h, -1.0)
+        lst = list(a)
+        heapq.heapify(lst)
+        r = heapq.heapreplace(lst, 0.5)
+        p = heapq.heappushpop(lst, 0.25)
+        return out, h[0], heapq.nsmallest(2, list(a)), heapq.nlargest(3, list(a)), lst, r, p
+
+    rng = np.random.default_rng(2)
+    for _ in range(3):
+        a = rng.random(9)
+        assert njit(f)(a) == f(a)
+
+
+@pytest.mark.numba_skip("Numba refuses a generator expression that reads the enclosing function's variables")
+def test_generator_expression_arguments():
+    def f(a, k):
+        return (sum(x * k for x in a), min(x for x in a if x > 0.2), max(i * 2 for i in range(5)),
+                sorted(-x for x in a)[0], list(x + 1 for x in range(3)), len(set(int(x * 3) for x in a)),
+                sum(1 for _ in a))
+
+    a = np.random.default_rng(3).random(8)
+    assert njit(f)(a, 2.0) == f(a, 2.0)
+
+
+@pytest.mark.numba_skip("Numba has no any()/all() builtins")
+def test_generator_expressions_in_any_all():
+    def f(a):
+        return any(x > 0.9 for x in a), all(x >= 0 for x in a), any(x > 2 for x in a)
+
+    a = np.random.default_rng(4).random(8)
+    assert njit(f)(a) == f(a)
+
+
+@pytest.mark.numba_skip("hpcjit's message")
+def test_generator_expression_elsewhere_is_located():
+    @njit
+    def f(a):
+        g = (x for x in a)
+        return g
+
+    with pytest.raises(hpcjit.errors.UnsupportedError, match="generator expressions"):
+        f(np.ones(3))
