@@ -1136,6 +1136,18 @@ static Type *subscript_at(Inf *I, Node **pn, bool store) {
         return ty_array(I->tc, base->dtype, base->ndim - k,
                         base->layout == LAYOUT_C ? LAYOUT_C : LAYOUT_A);
     }
+    if (base->kind == TY_CPOINTER) { /* p[i] is $ptr_view(p, i)[0]: loads, stores, p[i] += v */
+        if (n->b->kind == N_SLICE || n->b->kind == N_TUPLE)
+            return TYPING(I, n->b, "a C pointer takes one integer index");
+        Node *v = ast_new(I->a, N_CALL, n->loc);
+        v->a = ast_new(I->a, N_NAME, n->loc);
+        v->a->name = "$q:hpcjit.$ptr_view";
+        vec_push(I->a, &v->args, n->a);
+        vec_push(I->a, &v->args, n->b);
+        n->a = v;
+        n->b = infer_const_int(I, n->loc, 0);
+        return subscript_at(I, pn, store);
+    }
     if (base->kind == TY_TUPLE) {
         if (store)
             return TYPING(I, n, "tuples are immutable: cannot assign to an element of %s",

@@ -493,6 +493,61 @@ static Type *alloc_call(Inf *I, Node *n, BuiltinId id, const char *fname) {
     return ty_array(I->tc, dt, nd, LAYOUT_C);
 }
 
+/* carray(ptr, shape, dtype=None), farray(...): an array view (C / Fortran
+ * order) over the memory ptr points to; the dtype is the pointer's, or
+ * given for a void*.  $ptr_view(ptr, i): the one-element view at ptr + i. */
+static Type *carray_call(Inf *I, Node *n, BuiltinId id, const char *fname) {
+    static const char *const names[] = {"ptr", "shape", "dtype"};
+    Node *sl[3];
+    if (!slots(I, n, fname, names, 3, sl))
+        return NULL;
+    if (!sl[0] || !sl[1])
+        return TYPING(I, n, "%s() missing required argument '%s'", fname, sl[0] ? "shape" : "ptr");
+    Type *pt = infer_expr(I, &sl[0]);
+    if (!pt)
+        return NULL;
+    if (IS_UNK(pt))
+        return pt;
+    if (pt->kind != TY_CPOINTER)
+        return TYPING(I, sl[0], "%s() needs a C pointer (a cfunc's CPointer or voidptr argument), not %s",
+                      fname, infer_tyname(I, pt));
+    if (id == BI_PTR_VIEW) {
+        Type *it = infer_expr(I, &sl[1]);
+        if (!it || IS_UNK(it))
+            return it;
+        if (!ty_is_int(it) && it->kind != TY_BOOL)
+            return TYPING(I, sl[1], "a C pointer index must be an integer, not %s", infer_tyname(I, it));
+        if (!pt->dtype)
+            return TYPING(I, n, "a void* cannot be indexed (make an array of it: carray(ptr, shape, dtype))");
+        infer_cast(I, &sl[1], T(I, TY_INT64));
+        set_args(I, n, sl, 2);
+        return ty_array(I->tc, pt->dtype, 1, LAYOUT_C);
+    }
+    Type *dt = pt->dtype;
+    if (sl[2]) {
+        Type *given = dtype_arg(I, &sl[2]);
+        if (!given)
+            return NULL;
+        if (IS_UNK(given))
+            return given;
+        if (dt && given != dt)
+            return TYPING(I, sl[2], "%s(): the dtype %s does not match the pointer's %s", fname,
+                          infer_tyname(I, given), infer_tyname(I, pt));
+        dt = given;
+    }
+    if (!dt)
+        return TYPING(I, n, "%s() of a void* needs a dtype", fname);
+    bool unk = false;
+    int nd = shape_arg(I, &sl[1], &unk);
+    if (nd < 0)
+        return NULL;
+    if (unk)
+        return TY_UNK(I);
+    sl[2] = NULL; /* the dtype lives in the result type */
+    set_args(I, n, sl, 2);
+    return ty_array(I->tc, dt, nd, id == BI_FARRAY ? LAYOUT_F : LAYOUT_C);
+}
+
 static Type *like_call(Inf *I, Node *n, const char *fname) {
     static const char *const names[] = {"a", "dtype"};
     Node *sl[2];
@@ -859,6 +914,8 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         return infer_print_call(I, n); /* infer_text.c */
     case BI_SUM:
         return sum_call(I, n, fname);
+    case BI_CARRAY: case BI_FARRAY: case BI_PTR_VIEW:
+        return carray_call(I, n, id, fname);
     case BI_ENUMERATE:
     case BI_ZIP:
     case BI_NP_NDINDEX:

@@ -78,6 +78,7 @@ static LLVMTypeRef make_type(Lower *L, Type *t, bool mem) {
         return LLVMStructTypeInContext(L->ctx, f, 3, 0);
     }
     case TY_FUNCSET: return L->t_i64; /* which function of the set */
+    case TY_CPOINTER: return L->t_ptr;
     default:
         /* a library type's value (str, list, dict, set): an HjMemInfo *,
          * the runtime's reference-counted block (registry.h) */
@@ -2137,8 +2138,9 @@ static bool lower_cfunc_entry(Lower *L, Spec *s, const char *symbol) {
     LLVMTypeRef small[16];
     LLVMTypeRef *pt = na <= 16 ? small : arena_alloc(&L->c->arena, sizeof(LLVMTypeRef) * (size_t)na);
     for (int k = 0; k < na; k++) {
-        if (!ty_is_number(s->argtys[k]) || ty_is_complex(s->argtys[k]))
-            return lower_fail(L, NULL, HJ_DIAG_TYPING, "a cfunc's arguments must be real numbers, not %s",
+        if ((!ty_is_number(s->argtys[k]) || ty_is_complex(s->argtys[k])) && s->argtys[k]->kind != TY_CPOINTER)
+            return lower_fail(L, NULL, HJ_DIAG_TYPING,
+                              "a cfunc's arguments must be real numbers or C pointers, not %s",
                               ty_str(&L->c->arena, s->argtys[k])) != NULL;
         pt[k] = lower_mem_type(L, s->argtys[k]);
     }

@@ -59,6 +59,7 @@ static bool same_shape(const Type *a, const Type *b) {
         return a->dtype == b->dtype && a->ndim == b->ndim && a->layout == b->layout &&
                a->readonly == b->readonly;
     case TY_DTYPE:
+    case TY_CPOINTER:
         return a->dtype == b->dtype;
     case TY_FUNCTION:
         return a->func == b->func;
@@ -228,6 +229,11 @@ Type *ty_set_readonly(TyCtx *tc, Type *t, bool readonly) {
 
 Type *ty_dtype(TyCtx *tc, Type *scalar) {
     Type p = {.kind = TY_DTYPE, .dtype = scalar};
+    return intern(tc, &p);
+}
+
+Type *ty_cpointer(TyCtx *tc, Type *to) {
+    Type p = {.kind = TY_CPOINTER, .dtype = to};
     return intern(tc, &p);
 }
 
@@ -538,6 +544,8 @@ bool ty_can_convert(const Type *from, const Type *to) {
     case TY_NONE:
     case TY_RANGE:
         return true;
+    case TY_CPOINTER: /* any pointer is a void* */
+        return from->dtype == to->dtype || !to->dtype;
     case TY_LIST: /* an empty list takes the item type it is given */
     case TY_DICT:
     case TY_SET:
@@ -563,6 +571,13 @@ void ty_name(StrBuf *b, const Type *t) {
     case TY_NONE: sb_puts(b, "none"); break;
     case TY_RANGE: sb_puts(b, "range"); break;
     case TY_STRING: sb_puts(b, "unicode"); break;
+    case TY_CPOINTER:
+        if (t->dtype)
+            ty_name(b, t->dtype);
+        else
+            sb_puts(b, "void");
+        sb_putc(b, '*');
+        break;
     case TY_TUPLE: {
         if (t->fields) { /* Numba: "Point(int64, float64)" */
             sb_printf(b, "%s(", t->name ? t->name : "namedtuple");
@@ -723,6 +738,13 @@ void ty_typecode(StrBuf *b, const Type *t) {
         ty_typecode(b, t->item);
         break;
     case TY_STRING: sb_putc(b, 's'); break;
+    case TY_CPOINTER: /* 'p' <dtype> or "pv" (void*) */
+        sb_putc(b, 'p');
+        if (t->dtype)
+            ty_typecode(b, t->dtype);
+        else
+            sb_putc(b, 'v');
+        break;
     default:
         break; /* no value crosses the boundary */
     }
@@ -750,6 +772,16 @@ static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
     case 's':
         *p = s + 1;
         return ty_scalar(tc, TY_STRING);
+    case 'p':
+        if (s[1] == 'v') {
+            *p = s + 2;
+            return ty_cpointer(tc, NULL);
+        }
+        t = scalar_from_code(tc, s[1]);
+        if (!t)
+            return NULL;
+        *p = s + 2;
+        return ty_cpointer(tc, t);
     case 't':
         t = scalar_from_code(tc, s[1]);
         if (!t)

@@ -49,6 +49,8 @@ typedef enum TyKind {
                       func; a value is the i64 position of the function it
                       holds (`f = g if c else h`, a loop over a tuple of
                       functions); calls dispatch on it */
+    TY_CPOINTER,   /* dtype: the number pointed to, NULL for void* (cfunc
+                      arguments; carray/farray make arrays of them): `ptr` */
     TY_COUNT
 } TyKind;
 
@@ -63,7 +65,7 @@ struct Type {
     Type **elems;
     int nelems;
     const char **fields;
-    /* TY_ARRAY, TY_DTYPE (dtype) */
+    /* TY_ARRAY, TY_DTYPE, TY_CPOINTER (dtype) */
     Type *dtype;
     int ndim;
     Layout layout;
@@ -102,6 +104,8 @@ Type *ty_array_ro(TyCtx *tc, Type *dtype, int ndim, Layout layout, bool readonly
 /* `t` (an array) with its read-only flag set to `readonly`; other types as is. */
 Type *ty_set_readonly(TyCtx *tc, Type *t, bool readonly);
 Type *ty_dtype(TyCtx *tc, Type *scalar);
+/* A C pointer to a number (float64*), or void* when `to` is NULL. */
+Type *ty_cpointer(TyCtx *tc, Type *to);
 Type *ty_function(TyCtx *tc, int func);
 /* The set of the functions in a and b (each a TY_FUNCTION or TY_FUNCSET);
  * a itself when b adds nothing to it. */

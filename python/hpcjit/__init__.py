@@ -33,7 +33,7 @@ __all__ = [
     "float32", "float64", "complex64", "complex128", "intp", "none", "void",
     "set_num_threads", "get_num_threads", "get_thread_id", "set_parallel_chunksize",
     "get_parallel_chunksize", "parallel_chunksize", "threading_layer", "from_dtype",
-    "objmode",
+    "objmode", "carray", "farray",
 ]
 
 memstats = _core.memstats
@@ -44,6 +44,7 @@ _signals.install()  # compiled loops answer Ctrl-C and Slurm's signals
 set_num_threads = _core.set_num_threads
 get_num_threads = _core.get_num_threads
 get_thread_id = _core.get_thread_id
+from .numpy_support import carray, farray  # noqa: E402
 set_parallel_chunksize = _core.set_parallel_chunksize
 get_parallel_chunksize = _core.get_parallel_chunksize
 

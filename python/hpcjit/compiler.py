@@ -90,6 +90,9 @@ def _known_objects(want=None):
         add(get_parallel_chunksize, "hpcjit.get_parallel_chunksize")
         add(set_parallel_chunksize, "hpcjit.set_parallel_chunksize")
         add(parallel_chunksize, "hpcjit.parallel_chunksize")  # only as `with parallel_chunksize(n):`
+        from .numpy_support import carray, farray
+        add(carray, "hpcjit.carray")
+        add(farray, "hpcjit.farray")
         from . import typed
         add(typed.List, "hpcjit.typed.List")
         add(typed.Dict, "hpcjit.typed.Dict")

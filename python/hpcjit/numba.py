@@ -65,7 +65,7 @@ UNSUPPORTED = {
     "numba": {
         "vectorize": "", "guvectorize": "", "cfunc": "", "stencil": "",
         "literally": "", "jit_module": "", "generated_jit": "removed in Numba 0.59 too",
-        "gdb": "", "gdb_breakpoint": "", "gdb_init": "", "carray": "", "farray": "",
+        "gdb": "", "gdb_breakpoint": "", "gdb_init": "",
         "deferred_type": "", "pndindex": "", "ffi": "",
     },
     "numba.typed": {"typedlist": "", "typeddict": ""},
@@ -92,7 +92,7 @@ UNSUPPORTED = {
         "LiteralList": "", "LiteralStrKeyDict": "", "EphemeralArray": "",
     },
     "numba.np": {"ufunc": "", "arraymath": "", "npyfuncs": "", "extensions": ""},
-    "numba.np.numpy_support": {"carray": "", "farray": "", "from_struct_dtype": ""},
+    "numba.np.numpy_support": {"from_struct_dtype": ""},
 }
 UNSUPPORTED["numba.core.extending"] = UNSUPPORTED["numba.extending"]
 UNSUPPORTED["numba.types"] = UNSUPPORTED["numba.core.types"]

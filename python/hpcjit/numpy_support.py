@@ -3,7 +3,7 @@ import numpy as np
 
 from . import errors, types
 
-__all__ = ["from_dtype", "as_dtype", "numpy_version"]
+__all__ = ["from_dtype", "as_dtype", "numpy_version", "carray", "farray"]
 
 # (major, minor) of the NumPy in use, as numba.np.numpy_support.numpy_version
 numpy_version = tuple(int(x) for x in np.__version__.split(".")[:2])
@@ -44,3 +44,41 @@ def as_dtype(nbtype):
     if isinstance(nbtype, types.Number):
         return np.dtype(nbtype.name)
     raise errors.NumbaNotImplementedError(f"{nbtype!r} cannot be represented as a NumPy dtype")
+
+
+def _ptr_array(ptr, shape, dtype, order, fname):
+    import ctypes
+    shape = (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(d) for d in shape)
+    ptr_dt = None
+    if isinstance(ptr, ctypes._Pointer):
+        ptr_dt = np.dtype(ptr._type_)
+        addr = ctypes.cast(ptr, ctypes.c_void_p).value
+    elif isinstance(ptr, ctypes.c_void_p):
+        addr = ptr.value
+    elif isinstance(ptr, (int, np.integer)):
+        addr = int(ptr)
+    else:
+        raise TypeError(f"{fname}() needs a ctypes pointer or an address, not {type(ptr).__name__}")
+    if dtype is not None:
+        dt = np.dtype(dtype)
+        if ptr_dt is not None and dt != ptr_dt:
+            raise TypeError(f"{fname}(): the dtype {dt} does not match the pointer's {ptr_dt}")
+    elif ptr_dt is None:
+        raise TypeError(f"{fname}() of a void pointer needs a dtype")
+    else:
+        dt = ptr_dt
+    n = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
+    buf = (ctypes.c_char * max(n, 1)).from_address(addr)
+    return np.frombuffer(buf, dtype=dt, count=n // dt.itemsize).reshape(shape, order=order)
+
+
+def carray(ptr, shape, dtype=None):
+    """Numba's carray: an array (C order) over the memory a pointer points
+    to.  In compiled code the pointer is a cfunc's CPointer/voidptr
+    argument; from Python a ctypes pointer or an integer address."""
+    return _ptr_array(ptr, shape, dtype, "C", "carray")
+
+
+def farray(ptr, shape, dtype=None):
+    """carray in Fortran order."""
+    return _ptr_array(ptr, shape, dtype, "F", "farray")

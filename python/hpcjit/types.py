@@ -284,6 +284,8 @@ def _parse(tc, i):
         return DType(_SCALARS[tc[i + 1]]), i + 2
     if c == "s":
         return unicode_type, i + 1
+    if c == "p":
+        return (voidptr, i + 2) if tc[i + 1] == "v" else (CPointer(_SCALARS[tc[i + 1]]), i + 2)
     if c == "o":
         t, i = _parse(tc, i + 1)
         return Optional(t), i
@@ -582,15 +584,26 @@ Any = Type("any", None)
 
 
 class CPointer(Type):
-    """float64*: a C pointer (cfunc signatures)."""
+    """float64*: a C pointer (cfunc signatures; carray/farray make arrays of
+    it, p[i] reads and writes an element).  Typecode 'p' + the number's."""
     __slots__ = ("dtype",)
 
     def __init__(self, dtype):
-        super().__init__(f"{dtype}*", None)
+        code = getattr(dtype, "typecode", None)
+        ok = code is not None and len(code) == 1 and code in _SCALARS
+        super().__init__(f"{dtype}*", "p" + code if ok else None)
         self.dtype = dtype
 
 
-voidptr = Type("void*", None)
+class _VoidPtr(CPointer):
+    __slots__ = ()
+
+    def __init__(self):
+        Type.__init__(self, "void*", "pv")
+        self.dtype = None
+
+
+voidptr = _VoidPtr()
 
 
 class NPDatetime(Type):

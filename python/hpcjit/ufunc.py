@@ -587,6 +587,8 @@ def _ctype(code):
     table = {"?": ctypes.c_bool, "b": ctypes.c_int8, "h": ctypes.c_int16, "i": ctypes.c_int32,
              "l": ctypes.c_int64, "B": ctypes.c_uint8, "H": ctypes.c_uint16, "I": ctypes.c_uint32,
              "L": ctypes.c_uint64, "f": ctypes.c_float, "d": ctypes.c_double, "n": None}
+    if code and code[0] == "p":  # a C pointer: double * (LowLevelCallable checks it), void *
+        return ctypes.c_void_p if code == "pv" else ctypes.POINTER(_ctype(code[1:]))
     if code not in table:
         raise errors.TypingError(f"cfunc: C callbacks take and return real numbers (or void), not {code!r}")
     return table[code]

@@ -20,6 +20,15 @@ def install():
     mod.vectorize = numba.vectorize
     mod.guvectorize = numba.guvectorize
     mod.cfunc = numba.cfunc
+    mod.carray = numba.carray
+    mod.farray = numba.farray
+    mod.guvectorize = numba.guvectorize
+    mod.get_parallel_chunksize = numba.get_parallel_chunksize
+    mod.set_parallel_chunksize = numba.set_parallel_chunksize
+    mod.parallel_chunksize = numba.parallel_chunksize
+    mod.get_num_threads = numba.get_num_threads
+    mod.set_num_threads = numba.set_num_threads
+    mod.get_thread_id = numba.get_thread_id
     mod.stencil = numba.stencil
     mod.typed = numba.typed
     mod.types = numba.types

@@ -4,6 +4,8 @@ result compared with the Python function (py_func)."""
 import ctypes
 import math
 
+import numpy as np
+
 import pytest
 
 import hpcjit
@@ -86,3 +88,80 @@ def test_called_with_wrong_arity_is_located():
     with pytest.raises(TypeError, match="takes at least 1 argument"):
         c.ctypes()
     assert c.ctypes(0.5) == gauss(0.5)
+
+
+# ---- C pointers: CPointer/voidptr arguments, carray/farray, p[i] ---------------------------
+
+def test_pointer_arguments_and_carray():
+    """Numba's cfunc example with carray: void(double *in, double *out,
+    int m, int n), against the same function run by CPython (with
+    hpcjit.carray over ctypes pointers)."""
+    import ctypes
+    from hpcjit import carray, cfunc, types
+
+    def twice(in_, out, m, n):
+        a = carray(in_, (m, n))
+        b = carray(out, (m, n))
+        for i in range(m):
+            for j in range(n):
+                b[i, j] = 2 * a[i, j] + out[0] * 0  # p[i] reads too
+        out[0] += 1.0  # and writes, in place
+
+    sig = types.void(types.CPointer(types.double), types.CPointer(types.double), types.intc, types.intc)
+    cb = cfunc(sig)(twice)
+    dp = ctypes.POINTER(ctypes.c_double)
+    a = np.arange(6.0).reshape(2, 3)
+    got, want = np.zeros_like(a), np.zeros_like(a)
+    cb.ctypes(a.ctypes.data_as(dp), got.ctypes.data_as(dp), 2, 3)
+    twice(a.ctypes.data_as(dp), want.ctypes.data_as(dp), 2, 3)
+    np.testing.assert_array_equal(got, want)
+    assert got[0, 0] == 1.0
+
+
+def test_voidptr_and_farray():
+    import ctypes
+    from hpcjit import cfunc, farray, types
+
+    def colsum(p, m, n):
+        a = farray(p, (m, n), np.float32)
+        return a[:, 1].sum() + a[1, 0]
+
+    cb = cfunc(types.double(types.voidptr, types.intc, types.intc))(colsum)
+    x = np.asfortranarray(np.arange(12, dtype=np.float32).reshape(3, 4))
+    assert cb.ctypes(x.ctypes.data, 3, 4) == colsum(ctypes.c_void_p(x.ctypes.data), 3, 4)
+
+
+def test_scipy_generic_filter_low_level_callable():
+    ndimage = pytest.importorskip("scipy.ndimage")
+    from scipy import LowLevelCallable
+
+    from hpcjit import carray, cfunc, types
+
+    @cfunc(types.intc(types.CPointer(types.double), types.intp, types.CPointer(types.double), types.voidptr))
+    def mean_filter(values_ptr, len_values, result, data):
+        values = carray(values_ptr, (len_values,))
+        s = 0.0
+        for v in values:
+            s += v
+        result[0] = s / len_values
+        return 1
+
+    img = np.random.default_rng(0).random((7, 6))
+    got = ndimage.generic_filter(img, LowLevelCallable(mean_filter.ctypes), size=3)
+    np.testing.assert_allclose(got, ndimage.generic_filter(img, np.mean, size=3), rtol=1e-14)
+
+
+@pytest.mark.numba_skip("hpcjit's messages")
+def test_pointer_errors_are_located():
+    from hpcjit import carray, cfunc, types
+
+    def bad_dtype(p, n):
+        return carray(p, (n,), np.int32)[0]
+
+    def void_index(p, n):
+        return p[0]
+
+    with pytest.raises(hpcjit.errors.TypingError, match="does not match the pointer"):
+        cfunc(types.double(types.CPointer(types.double), types.intc))(bad_dtype)
+    with pytest.raises(hpcjit.errors.TypingError, match="void\\* cannot be indexed"):
+        cfunc(types.double(types.voidptr, types.intc))(void_index)

@@ -760,16 +760,34 @@ def test_parallel_chunksize_in_compiled_code():
             size = get_parallel_chunksize()
             for i in prange(n):
                 acc += i * i
-            if n > 100:
-                return acc, size, -1
         return acc, size, get_parallel_chunksize()
 
     saved = set_parallel_chunksize(4)
     try:
         assert manual(12) == (66, 4, 4, 8, 4)
         assert with_block(12) == (506, 3, 4)
-        assert with_block(200)[1:] == (3, -1) and get_parallel_chunksize() == 4
-        assert with_block(200)[0] == sum(i * i for i in range(200))
+    finally:
+        set_parallel_chunksize(saved)
+
+
+@pytest.mark.numba_skip("Numba keeps the with block's chunk size after a return inside it")
+def test_parallel_chunksize_restored_by_return():
+    from hpcjit import get_parallel_chunksize, parallel_chunksize, set_parallel_chunksize
+
+    @njit(parallel=True)
+    def with_return(n):
+        acc = 0
+        with parallel_chunksize(3):
+            for i in prange(n):
+                acc += i * i
+            if n > 100:
+                return acc, get_parallel_chunksize()
+        return acc, -1
+
+    saved = set_parallel_chunksize(4)
+    try:
+        assert with_return(200) == (sum(i * i for i in range(200)), 3)
+        assert get_parallel_chunksize() == 4
     finally:
         set_parallel_chunksize(saved)
 
