@@ -491,6 +491,12 @@ static bool env_scalar(Inf *I, const HjEnvEntry *e, Node *n) {
         n->cval.kind = CVAL_NONE;
         n->ty = infer_ty(I, TY_NONE);
         return true;
+    case HJ_ENV_STR: /* a str in a global tuple: a constant (lib/str) */
+        n->cval.kind = CVAL_STR;
+        n->cval.s = e->qualname ? e->qualname : "";
+        n->cval.slen = (int)strlen(n->cval.s);
+        n->ty = infer_ty(I, TY_STRING);
+        return true;
     default:
         return false;
     }
@@ -1779,8 +1785,19 @@ static bool unroll_stmt(Inf *I, Node *n) {
     if (t->nelems == 0)
         return TYPING(I, call, "literal_unroll() of an empty tuple"), false;
     call->ty = t;
+    bool fresh = n->targets.len == 0;
     if (!infer_unroll_copies(I, n, t->nelems))
         return false;
+    Node *tup = VEC_AT(call->args, 0);
+    if (fresh && tup->kind == N_NAME && !tup->var) { /* a global tuple: its constants */
+        const HjEnvEntry *e = infer_env_lookup(I, tup->name);
+        Node *c = e && e->kind == HJ_ENV_TUPLE ? env_const(I, e, tup->loc, NULL) : NULL;
+        if (c)
+            tup = c;
+    }
+    if (fresh && tup->kind == N_TUPLE && tup->args.len == t->nelems)
+        for (int k = 0; k < t->nelems; k++) /* constants stay literals (overloads see StringLiteral...) */
+            infer_unroll_const(I, VEC_AT(n->targets, k), VEC_AT(tup->args, k));
     for (int k = 0; k < t->nelems; k++) {
         Node *cp = VEC_AT(n->targets, k);
         if (!loop_target(I, cp->a, t->elems[k]) || !stmts(I, &cp->body))

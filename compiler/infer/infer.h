@@ -116,6 +116,11 @@ int infer_isinstance(const Type *t, const char *cls);
  * a literal_unroll() loop is marked (is_star) and gets its `count`
  * renamed copies of the body (infer_unroll_copies, while typing). */
 bool infer_rewrite_for(Inf *I, Node *n);
+/* Copy cp of a literal_unroll loop whose element is the constant k (a str
+ * or an int literal): the loop variable's reads in its body become that
+ * constant, so calls see a literal (overloads' StringLiteral and
+ * IntegerLiteral, as in Numba).  Nothing when the body assigns it. */
+void infer_unroll_const(Inf *I, Node *cp, const Node *k);
 bool infer_unroll_copies(Inf *I, Node *n, int count);
 /* list(gen(n)), set(...), sum/min/max/sorted(gen(n)) with gen a generator
  * function: the argument (or for list/set the call) becomes a

@@ -71,6 +71,11 @@ static char *call_key(Inf *I, Node *n, Node *self, const HjFunction *hf, bool li
             snprintf(lit, sizeof lit, "\x01%c%lld", e->cval.kind == CVAL_INT ? 'i' : 'b',
                      (long long)e->cval.i);
             sb_puts(&b, lit);
+        } else if (literals && e->kind == N_CONST && e->cval.kind == CVAL_STR && !e->cval.is_bytes &&
+                   t->kind == TY_STRING) { /* a StringLiteral: its UTF-8 in hex (keys hold no tabs) */
+            sb_puts(&b, "\x01s");
+            for (int k = 0; k < e->cval.slen; k++)
+                sb_printf(&b, "%02x", (unsigned char)e->cval.s[k]);
         }
     }
     I->final = fin;

@@ -585,6 +585,87 @@ void infer_rewrite_gen_arg(Inf *I, Node **pn) {
 
 /* ---- literal_unroll ---- */
 
+static bool assigns(const Node *n, const char *name);
+
+static bool assigns_vec(const PtrVec *v, const char *name) {
+    for (int i = 0; i < v->len; i++)
+        if (assigns(VEC_AT(*v, i), name))
+            return true;
+    return false;
+}
+
+/* Is `name` a target anywhere in n (assignment, augmented assignment,
+ * loop, with, except, del, walrus)? */
+static bool assigns(const Node *n, const char *name) {
+    if (!n)
+        return false;
+    if ((n->kind == N_NAME) && n->name && strcmp(n->name, name) == 0)
+        return false; /* a read: targets are found through their statements below */
+    switch (n->kind) {
+    case N_ASSIGN: case N_AUGASSIGN: case N_ANNASSIGN: case N_FOR: case N_NAMEDEXPR: case N_DEL: {
+        const Node *t = n->kind == N_ASSIGN || n->kind == N_DEL ? NULL : n->a;
+        if (t && t->kind == N_NAME && strcmp(t->name, name) == 0)
+            return true;
+        for (int i = 0; i < n->targets.len; i++) {
+            const Node *tt = VEC_AT(n->targets, i);
+            if (tt && tt->kind == N_NAME && strcmp(tt->name, name) == 0)
+                return true;
+            if (tt && (tt->kind == N_TUPLE || tt->kind == N_LIST))
+                for (int j = 0; j < tt->args.len; j++) {
+                    const Node *e = VEC_AT(tt->args, j);
+                    if (e->kind == N_NAME && strcmp(e->name, name) == 0)
+                        return true;
+                }
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    return assigns(n->a, name) || assigns(n->b, name) || assigns(n->c, name) || assigns_vec(&n->body, name) ||
+           assigns_vec(&n->orelse, name) || assigns_vec(&n->finalbody, name) || assigns_vec(&n->handlers, name) ||
+           assigns_vec(&n->args, name) || assigns_vec(&n->targets, name);
+}
+
+static void const_reads(Node *n, const char *name, const Node *k) {
+    if (!n)
+        return;
+    if (n->kind == N_NAME && n->name && strcmp(n->name, name) == 0) {
+        SrcLoc loc = n->loc;
+        *n = *k;
+        n->loc = loc;
+        return;
+    }
+    if (n->kind == N_FUNCDEF || n->kind == N_LAMBDA)
+        return;
+    if (n->kind == N_COMP) /* a comprehension binding the same name has its own */
+        for (int i = 0; i < n->generators.len; i++) {
+            const Node *g = VEC_AT(n->generators, i);
+            if (g->a && g->a->kind == N_NAME && strcmp(g->a->name, name) == 0)
+                return;
+        }
+    const_reads(n->a, name, k);
+    const_reads(n->b, name, k);
+    const_reads(n->c, name, k);
+    PtrVec *vs[] = {&n->body, &n->orelse, &n->finalbody, &n->handlers, &n->args, &n->keywords,
+                    &n->generators};
+    for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++)
+        for (int i = 0; i < vs[v]->len; i++)
+            const_reads(VEC_AT(*vs[v], i), name, k);
+}
+
+void infer_unroll_const(Inf *I, Node *cp, const Node *k) {
+    (void)I;
+    if (!cp->a || cp->a->kind != N_NAME || k->kind != N_CONST)
+        return;
+    if (k->cval.kind != CVAL_STR && k->cval.kind != CVAL_INT && k->cval.kind != CVAL_BOOL)
+        return;
+    if (assigns_vec(&cp->body, cp->a->name))
+        return;
+    for (int i = 0; i < cp->body.len; i++)
+        const_reads(VEC_AT(cp->body, i), cp->a->name, k);
+}
+
 bool infer_unroll_copies(Inf *I, Node *n, int count) {
     if (n->targets.len == count)
         return true;

@@ -220,7 +220,10 @@ def _parse_key(key):
         lit = _NOLIT
         if "\x01" in tok:
             tok, l = tok.split("\x01", 1)
-            lit = bool(int(l[1:])) if l[0] == "b" else int(l[1:])
+            if l[0] == "s":  # a str literal: its UTF-8 in hex
+                lit = bytes.fromhex(l[1:]).decode("utf-8")
+            else:
+                lit = bool(int(l[1:])) if l[0] == "b" else int(l[1:])
         name = None
         if "=" in tok:
             name, tok = tok.split("=", 1)

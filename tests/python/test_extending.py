@@ -397,3 +397,56 @@ def test_intrinsic_with_numba_context_service_is_located():
         use_numba_context(1.0)
     msg = str(ei.value)
     assert "context.compile_internal" in msg and "test_extending.py" in msg
+
+
+# ---- literal strings and literal_unroll'd constants reach overloads as literals ------------
+
+def _fruit(x):
+    pass
+
+
+@overload(_fruit)
+def _ol_fruit(li):
+    if isinstance(li, types.StringLiteral):
+        value = li.literal_value
+        if value == "apple":
+            return lambda li: 1
+        if value == "orange":
+            return lambda li: 2
+        if value == "banana":
+            return lambda li: 3
+    elif isinstance(li, types.IntegerLiteral) and li.literal_value == 0xca11ab1e:
+        value = li.literal_value
+        return lambda li: 0x5ca1ab1e + value
+
+
+_FRUITS = ("orange", "banana", "apple")
+
+
+def test_string_literal_overloads_and_literal_unroll():
+    """Numba's literal_unroll example (reference/pysupported.rst): each
+    unrolled constant of a tuple display or a global tuple is a
+    StringLiteral / IntegerLiteral for the overload."""
+    from hpcjit import literal_unroll
+
+    @njit
+    def display():
+        acc = 0
+        for t in literal_unroll(('apple', 'orange', 'banana', 3390155550)):
+            acc += _fruit(t)
+        return acc
+
+    @njit
+    def global_tuple():
+        acc = 0
+        for t in literal_unroll(_FRUITS):
+            acc = acc * 10 + _fruit(t)
+        return acc
+
+    @njit
+    def direct():
+        return _fruit("orange") * 10 + _fruit("apple")
+
+    assert display() == 1 + 2 + 3 + 0x5ca1ab1e + 0xca11ab1e
+    assert global_tuple() == 231
+    assert direct() == 21
