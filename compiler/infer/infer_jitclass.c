@@ -184,6 +184,9 @@ Type *infer_jc_attr(Inf *I, Node *n, Type *base) {
         n->attr_kind = ATTR_METHOD;
         return ty_bound_method(I->tc, BI_JC_METHOD, base);
     }
+    Type *xt = NULL;
+    if (base->kind == TY_JITCLASS && infer_extend_attr(I, n, base, &xt)) /* overload_method (structrefs) */
+        return xt;
     return TYPING(I, n, "jitclass %s has no attribute '%s'", base->name, n->name);
 }
 

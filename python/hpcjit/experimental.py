@@ -246,3 +246,10 @@ def jitclass(cls_or_spec=None, spec=None):
     def wrap(cls):
         return JitClassType(cls, cls_or_spec if cls_or_spec is not None else spec)
     return wrap
+
+
+def __getattr__(name):
+    if name == "structref":  # hpcjit.experimental.structref (imports this module)
+        from . import structref
+        return structref
+    raise AttributeError(f"module 'hpcjit.experimental' has no attribute {name!r}")

@@ -50,6 +50,7 @@ MODULES = {
     "numba.np.numpy_support": "hpcjit.numpy_support",
     "numba.typed": "hpcjit.typed",
     "numba.experimental": "hpcjit.experimental",
+    "numba.experimental.structref": "hpcjit.structref",
     "numba.extending": "hpcjit.extending",
     "numba.core.extending": "hpcjit.extending",
     "numba.cuda": "hpcjit.cuda",
@@ -69,7 +70,7 @@ UNSUPPORTED = {
         "deferred_type": "", "pndindex": "", "ffi": "",
     },
     "numba.typed": {"typedlist": "", "typeddict": ""},
-    "numba.experimental": {"structref": "", "function_type": ""},
+    "numba.experimental": {"function_type": ""},
     "numba.extending": {
         "overload_classmethod": "", "typeof_impl": "", "type_callable": "",
         "models": "", "register_model": "", "make_attribute_wrapper": "", "box": "", "unbox": "",
@@ -80,7 +81,7 @@ UNSUPPORTED = {
     },
     "numba.core.types": {
         "deferred_type": "", "DeferredType": "", "Record": "", "ClassType": "",
-        "ClassInstanceType": "", "StructRef": "", "FunctionType": "", "Dispatcher": "",
+        "ClassInstanceType": "", "FunctionType": "", "Dispatcher": "",
         "EnumMember": "", "IntEnumMember": "", "Generator": "", "Buffer": "", "Bytes": "",
         "ByteArray": "", "MemoryView": "", "CharSeq": "", "UnicodeCharSeq": "",
         "NestedArray": "", "SliceType": "", "RangeType": "", "ExternalFunction": "",
@@ -100,7 +101,7 @@ UNSUPPORTED["numba.types"] = UNSUPPORTED["numba.core.types"]
 # Numba modules known to exist beyond MODULES: importing one of them (and of
 # the names above, numba.typed.typedlist...) gives an alias module with no
 # hpcjit counterpart, whose public names are all stand-ins
-KNOWN_MODULES = ("numba.typed.typedlist", "numba.typed.typeddict", "numba.experimental.structref",
+KNOWN_MODULES = ("numba.typed.typedlist", "numba.typed.typeddict",
                  "numba.experimental.jitclass", "numba.core.imputils",
                  "numba.core.cgutils", "numba.core.registry", "numba.core.dispatcher",
                  "numba.core.decorators", "numba.np.ufunc", "numba.np.arraymath",

@@ -22,7 +22,7 @@ __all__ = [
     "Optional", "optional", "UnicodeType", "unicode_type", "string", "ListType", "DictType",
     "List", "Set", "NamedTuple", "NamedUniTuple", "BaseTuple", "Literal", "IntegerLiteral",
     "BooleanLiteral", "StringLiteral", "literal", "unliteral", "Omitted", "PyObject",
-    "pyobject", "ffi_forced_object", "Any", "CPointer", "voidptr", "NPDatetime",
+    "pyobject", "ffi_forced_object", "Any", "CPointer", "voidptr", "NPDatetime", "StructRef",
     "NPTimedelta", "float16", "f2", "byte", "char", "uchar", "short", "ushort", "uint",
     "long_", "ulong", "longlong", "ulonglong", "ssize_t", "size_t", "np_bool_", "np_int8",
     "np_int16", "np_int32", "np_int64", "np_uint8", "np_uint16", "np_uint32", "np_uint64",
@@ -302,11 +302,14 @@ def _parse(tc, i):
     if c == "<":
         t, i = _parse(tc, i + 1)
         return Set(t, reflected=True), i
-    if c == "J":  # a jitclass instance: J<id>
+    if c == "J":  # a jitclass instance: J<id> (a structref's: its StructRef type)
         j = i + 1
         while j < len(tc) and tc[j].isdigit():
             j += 1
-        return JitClassInstanceType(int(tc[i + 1:j])), j
+        import sys
+        sr = sys.modules.get("hpcjit.structref")
+        st = sr.BY_CLASS_ID.get(int(tc[i + 1:j])) if sr is not None else None
+        return (st if st is not None else JitClassInstanceType(int(tc[i + 1:j]))), j
     if c == "N":  # a named tuple: N<id>:<name>:<fields>:(...)
         from . import _core
         end = tc.index(":", i)
@@ -498,6 +501,30 @@ class JitClassInstanceType(Type):
         cls = exp._classes[class_id] if exp is not None and class_id < len(exp._classes) else None
         super().__init__(f"instance.jitclass.{cls.__name__ if cls else '?'}#{class_id}", f"J{class_id}")
         self.class_id = class_id
+
+
+class StructRef(Type):
+    """numba's types.StructRef: the type of a structref instance with these
+    (name, type) fields (hpcjit.structref).  Subclasses registered with
+    structref.register are the types users write; an instance's typecode
+    is that of the jitclass hpcjit makes for its fields ("J<id>")."""
+
+    def __init__(self, fields):
+        fields = tuple(fields)
+        self._fields = fields
+        inner = ", ".join(f"({n!r}, {t})" for n, t in fields)
+        super().__init__(f"numba.{type(self).__name__}(({inner}))", None)
+
+    @property
+    def fields(self):
+        return self._fields
+
+    @property
+    def field_dict(self):
+        return dict(self._fields)
+
+    def preprocess_fields(self, fields):
+        return fields
 
 
 class NamedTuple(BaseTuple):
