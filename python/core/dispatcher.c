@@ -825,6 +825,16 @@ static PyObject *dispatcher_inspect_asm(PyObject *op, PyObject *args, PyObject *
     return call_helper_self("_inspect_asm", op, args, kwargs);
 }
 
+static PyObject *dispatcher_get_metadata(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    return call_helper_self("_get_metadata", op, args, kwargs);
+}
+
+static PyObject *dispatcher_parallel_diagnostics(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    return call_helper_self("_parallel_diagnostics", op, args, kwargs);
+}
+
 static PyObject *dispatcher_compile(PyObject *op, PyObject *args, PyObject *kwargs)
 {
     return call_helper_self("_compile_signature", op, args, kwargs);
@@ -902,6 +912,10 @@ static PyMethodDef dispatcher_methods[] = {
      "Dict signature -> assembly."},
     {"compile", (PyCFunction)(void (*)(void))dispatcher_compile, METH_VARARGS | METH_KEYWORDS,
      "compile(sig): compile eagerly for a signature."},
+    {"get_metadata", (PyCFunction)(void (*)(void))dispatcher_get_metadata, METH_VARARGS | METH_KEYWORDS,
+     "get_metadata(signature=None): compile timings of an overload (dict per signature without one)."},
+    {"parallel_diagnostics", (PyCFunction)(void (*)(void))dispatcher_parallel_diagnostics,
+     METH_VARARGS | METH_KEYWORDS, "parallel_diagnostics(signature=None, level=1): print the prange loops."},
     {NULL, NULL, 0, NULL},
 };
 

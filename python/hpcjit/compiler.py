@@ -728,6 +728,7 @@ def compile_for(disp, argcodes, rettype=None, want_ir=False, want_types=False):
         "types_text": res.get("types_text"),
         "time_frontend": res.get("time_frontend"),
         "time_llvm": res.get("time_llvm"),
+        "time_phases": res.get("time_phases"),  # lower, opt, emit, load, jit (when the compiler reports them)
         "cache": res.get("cache"),  # "hit", "miss" or None (not cached)
     }
     if res.get("uses_mpi"):

@@ -321,3 +321,124 @@ def _inspect_asm(disp, signature=None):
             info["asm"] = _compiler.ir_to_asm(_ensure(disp, info, "llvm_ir"))
         res[info["argtypes"]] = info["asm"]
     return next(iter(res.values())) if signature is not None else res
+
+
+# ---- compile metadata and parallel diagnostics (Numba's Dispatcher methods) ----
+
+class PassTimings:
+    """The phases of one compilation, longest first on request (what Numba's
+    llvm_pass_timings records per LLVM pass; hpcjit times its phases:
+    HPCJIT_DEBUG_COMPILE prints the same)."""
+
+    _NAMES = (("frontend", "Front end (parse, type inference, checks)"),
+              ("lower", "Lowering to LLVM IR"),
+              ("opt", "Module passes (optimisation pipeline)"),
+              ("emit", "Finalize object (code generation, object emission)"),
+              ("load", "Load object (link into the process)"))
+
+    def __init__(self, name, info):
+        self.name = name
+        ph = dict(info.get("time_phases") or {})
+        ph.setdefault("frontend", info.get("time_frontend") or 0.0)
+        if not any(k in ph for k in ("lower", "opt", "emit")):
+            ph["emit"] = info.get("time_llvm") or 0.0  # the LLVM part as one phase
+        self.records = [(label, float(ph.get(key, 0.0))) for key, label in self._NAMES if key in ph]
+
+    def get_total_time(self):
+        return sum(t for _, t in self.records)
+
+    def list_longest_first(self):
+        return sorted(self.records, key=lambda r: -r[1])
+
+    def list_top(self, n):
+        return self.list_longest_first()[:n]
+
+    def summary(self, topn=5):
+        total = self.get_total_time() or 1e-300
+        lines = [f"Total {self.get_total_time() * 1e3:.3f} ms"]
+        for label, t in self.list_top(topn):
+            lines.append(f"  {t * 1e3:9.3f} ms {100 * t / total:5.1f}%  {label}")
+        return "\n".join(lines)
+
+    def __str__(self):
+        return f"Printing pass timings for {self.name}\n" + self.summary(len(self.records))
+
+    __repr__ = __str__
+
+
+def _get_metadata(disp, signature=None):
+    out = {}
+    for info in _select(disp, signature):
+        total = (info.get("time_frontend") or 0.0) + (info.get("time_llvm") or 0.0)
+        out[info["argtypes"]] = {
+            "timers": {"compiler_lock": total, "llvm_lock": info.get("time_llvm") or 0.0},
+            "llvm_pass_timings": PassTimings(f"{disp.py_func.__qualname__}{info['argtypes']}", info),
+            "cache": info.get("cache"),
+        }
+    if signature is not None:
+        return next(iter(out.values()))
+    return out
+
+
+def _parallel_diagnostics(disp, signature=None, level=1):
+    """Print the function's prange loops and what hpcjit does with them:
+    each runs on the pinned pool (parallel=True), its reductions combined
+    in thread order; a prange inside another runs serially, as in Numba."""
+    import ast
+    import inspect
+    import textwrap
+    if not (isinstance(level, int) and 1 <= level <= 4):
+        raise ValueError("parallel_diagnostics: level must be an int between 1 and 4")
+    name = disp.py_func.__qualname__
+    try:
+        src = textwrap.dedent(inspect.getsource(disp.py_func))
+        first = disp.py_func.__code__.co_firstlineno
+        tree = ast.parse(src)
+    except (OSError, TypeError, SyntaxError):
+        print(f"{name}: no source to report on")
+        return
+    fname = disp.py_func.__code__.co_filename
+    bar = "=" * 80
+    print(bar)
+    print(f" Parallel loops of {name}, {fname} ({first}) ".center(80, "="))
+    print(bar)
+    if not disp.targetoptions.get("parallel"):
+        print("The function is not compiled with parallel=True: prange runs as range.")
+        return
+
+    def is_prange(call):
+        f = call.func if isinstance(call, ast.Call) else None
+        return (isinstance(f, ast.Name) and f.id == "prange") or (isinstance(f, ast.Attribute) and f.attr == "prange")
+
+    count = [0]
+
+    def visit(node, depth):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.For) and is_prange(child.iter):
+                count[0] += 1
+                line = first + child.lineno - 1
+                if depth == 0:
+                    kind = "parallel: outlined onto the pinned pool"
+                    reds = sorted({n.target.id for n in ast.walk(child) if isinstance(n, ast.AugAssign)
+                                   and isinstance(n.target, ast.Name)})
+                    print(f"Loop #{count[0]} (line {line}): {kind}"
+                          + (f"; reductions: {', '.join(reds)}" if reds else ""))
+                else:
+                    print(f"Loop #{count[0]} (line {line}): nested in a parallel loop: serial (as Numba)")
+                visit(child, depth + 1)
+            else:
+                visit(child, depth)
+
+    visit(tree, 0)
+    if not count[0]:
+        print("No prange loops.")
+    if level >= 2:
+        print(f"Threads: {get_num_threads_safe()}, schedule: {disp.targetoptions.get('schedule', 'static')}")
+
+
+def get_num_threads_safe():
+    from . import _core
+    try:
+        return _core.get_num_threads()
+    except Exception:  # noqa: BLE001 - the pool may not exist yet
+        return "?"

@@ -576,3 +576,42 @@ def test_compiled_allocation_is_freed():
     gc.collect()
     a1, f1 = _core.memstats()
     assert a1 - a0 == 49 and f1 - f0 == 49
+
+
+@pytest.mark.numba_skip("hpcjit's phases (Numba records LLVM passes only with NUMBA_LLVM_PASS_TIMINGS)")
+def test_get_metadata_pass_timings():
+    @hpcjit.njit
+    def foo(n):
+        c = 0
+        for i in range(n):
+            for j in range(i):
+                c += j
+        return c
+
+    assert foo(10) == foo.py_func(10)
+    md = foo.get_metadata(foo.signatures[0])
+    text = str(md["llvm_pass_timings"])
+    assert "Finalize object" in text and "Front end" in text
+    longest = md["llvm_pass_timings"].list_longest_first()
+    assert longest == sorted(longest, key=lambda r: -r[1]) and all(t >= 0 for _, t in longest)
+    assert set(md["timers"]) >= {"compiler_lock", "llvm_lock"}
+    assert list(foo.get_metadata()) == [foo.signatures[0]]
+
+
+@pytest.mark.numba_skip("hpcjit's report format")
+def test_parallel_diagnostics(capsys):
+    @hpcjit.njit(parallel=True)
+    def loops(x):
+        acc = 0.0
+        for i in hpcjit.prange(x.shape[0]):
+            for j in hpcjit.prange(3):
+                acc += x[i] * j
+        return acc
+
+    x = np.arange(5.0)
+    assert loops(x) == loops.py_func(x)
+    loops.parallel_diagnostics(level=2)
+    out = capsys.readouterr().out
+    assert "Loop #1" in out and "reductions: acc" in out and "Loop #2" in out and "serial" in out
+    with pytest.raises(ValueError):
+        loops.parallel_diagnostics(level=9)
