@@ -971,6 +971,24 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             !(lib_type_owner(tys[0]) && lib_type_owner(tys[0])->lower_len))
             return TYPING(I, n, "len() of %s is not supported", infer_tyname(I, tys[0]));
         return T(I, TY_INT64);
+    case BI_NEXT: /* next(g), next(g, default) of a generator object */
+    case BI_ITER: {
+        if (!nargs_between(I, n, fname, 1, id == BI_NEXT ? 2 : 1))
+            return NULL;
+        if (tys[0]->kind != TY_GENERATOR)
+            return UNSUP(I, n, "%s() of %s is not supported by hpcjit (only of generator objects)", fname,
+                         infer_tyname(I, tys[0]));
+        if (id == BI_ITER)
+            return tys[0];
+        if (k == 1)
+            return tys[0]->item;
+        Type *u = ty_unify(I->tc, tys[0]->item, tys[1]);
+        if (!u)
+            return TYPING(I, n, "next(): the default (%s) and the generator's items (%s) have no common type",
+                          infer_tyname(I, tys[1]), infer_tyname(I, tys[0]->item));
+        infer_cast(I, ARG(1), u);
+        return u;
+    }
     case BI_DIVMOD:
     case BI_POW: {
         if (!nargs_between(I, n, fname, 2, 2))
@@ -1093,9 +1111,6 @@ static Type *func_call(Inf *I, Node *n, int func) {
     Node *decl = infer_func_decl(c, func);
     if (!decl)
         return NULL;
-    if (infer_is_generator(decl))
-        return UNSUP(I, n, "%s() is a generator: in compiled code it can only be consumed by a for loop (calling "
-                     "it elsewhere, next() and generator objects are not supported by hpcjit)", hf->name);
     int np = decl->params.len;
     const char **names = arena_alloc(I->a, sizeof(char *) * (size_t)(np + 1));
     for (int i = 0; i < np; i++) {
@@ -1458,6 +1473,8 @@ Type *infer_iter(Inf *I, Node **pn) {
     const LibOps *own = lib_type_owner(t); /* a library type iterates as its feature says */
     if (own && own->infer_iter)
         return own->infer_iter(I, pn, t);
+    if (t->kind == TY_GENERATOR) /* a generator object: resumed until it ends */
+        return t->item;
     Type *fs = infer_funcs_tuple(I, t);
     if (fs) { /* a tuple of different functions: each item a function variable */
         infer_cast(I, pn, fs);

@@ -513,6 +513,51 @@ static bool attach_bodies(Inf *I, Node *loop, Node *n, int in_try) {
     return true;
 }
 
+/* The body of a generator function lowered as a coroutine (Spec.is_gen):
+ * every yield a statement of its own, none of them `yield from` or inside
+ * a try with a finally clause (an abandoned generator object is destroyed
+ * without running the clause, where CPython runs it). */
+static bool check_gen_yields(Inf *I, Node *n, int in_fin) {
+    if (!n || n->kind == N_FUNCDEF || n->kind == N_LAMBDA)
+        return true;
+    if (n->kind == N_EXPR && n->a && n->a->kind == N_YIELD) {
+        Node *y = n->a;
+        if (y->is_from)
+            return UNSUP(I, y, "'yield from' is not supported by hpcjit"), false;
+        if (in_fin)
+            return UNSUP(I, y, "'yield' inside a 'try' statement with a 'finally' clause is not supported by "
+                               "hpcjit (the clause would not run when the generator is abandoned)"), false;
+        return !y->a || check_gen_yields(I, y->a, in_fin);
+    }
+    if (n->kind == N_YIELD)
+        return UNSUP(I, n, n->is_from ? "'yield from' is not supported by hpcjit"
+                                      : "the value of a 'yield' expression (send()) is not supported by hpcjit; "
+                                        "'yield' must be a statement of its own"), false;
+    int fin = in_fin + (n->kind == N_TRY && n->finalbody.len > 0);
+    if (!check_gen_yields(I, n->a, in_fin) || !check_gen_yields(I, n->b, in_fin) ||
+        !check_gen_yields(I, n->c, in_fin))
+        return false;
+    for (int i = 0; i < n->body.len; i++)
+        if (!check_gen_yields(I, VEC_AT(n->body, i), fin))
+            return false;
+    for (int i = 0; i < n->handlers.len; i++)
+        if (!check_gen_yields(I, VEC_AT(n->handlers, i), fin))
+            return false;
+    PtrVec *lists[] = {&n->orelse, &n->finalbody, &n->args, &n->args2, &n->keywords};
+    for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++)
+        for (int i = 0; i < lists[k]->len; i++)
+            if (!check_gen_yields(I, VEC_AT(*lists[k], i), k <= 1 ? fin : in_fin))
+                return false;
+    return true;
+}
+
+bool infer_check_gen_body(Inf *I, Node *decl) {
+    for (int i = 0; i < decl->body.len; i++)
+        if (!check_gen_yields(I, VEC_AT(decl->body, i), 0))
+            return false;
+    return true;
+}
+
 bool infer_rewrite_for(Inf *I, Node *n) {
     for (int guard = 0; guard < 64; guard++) {
         int func = -1;
