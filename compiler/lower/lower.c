@@ -78,6 +78,7 @@ static LLVMTypeRef make_type(Lower *L, Type *t, bool mem) {
         return LLVMStructTypeInContext(L->ctx, f, 3, 0);
     }
     case TY_FUNCSET: return L->t_i64; /* which function of the set */
+    case TY_GENERATOR: return L->t_ptr; /* HjMemInfo * (hpcjit/generator.h) */
     default:
         /* a library type's value (str, list, dict, set): an HjMemInfo *,
          * the runtime's reference-counted block (registry.h) */
@@ -410,7 +411,7 @@ LLVMValueRef lower_from_mem(Lower *L, LLVMValueRef v, Type *t) {
 /* ---- reference counting ------------------------------------------------- */
 
 bool lower_has_refs(const Type *t) {
-    if (t->kind == TY_ARRAY || lib_type_owner(t))
+    if (t->kind == TY_ARRAY || t->kind == TY_GENERATOR || lib_type_owner(t))
         return true;
     if (t->kind == TY_OPTIONAL)
         return lower_has_refs(t->base);
@@ -437,7 +438,7 @@ static void refop(Lower *L, LLVMValueRef v, Type *t, const char *fn) {
         return;
     }
     if (t->kind != TY_ARRAY) {
-        if (lib_type_owner(t)) { /* an HjMemInfo *: rt_incref/rt_decref take NULL and immortals */
+        if (lib_type_owner(t) || t->kind == TY_GENERATOR) { /* an HjMemInfo *: rt_incref/rt_decref take NULL and immortals */
             LLVMTypeRef p = L->t_ptr;
             lower_rt(L, fn, L->t_void, &p, 1, &v);
         }
@@ -797,7 +798,8 @@ static bool stmt_return(Lower *L, Node *n) {
         LowerGen *g = &L->gens[L->ngens - 1];
         return gen_exit(L, g, g->done);
     }
-    Type *rt = L->spec->ret;
+    /* the end of a generator object's body drops a value as `return None` */
+    Type *rt = L->spec->is_gen ? ty_scalar(L->c->tc, TY_NONE) : L->spec->ret;
     if (n->a && rt->kind != TY_NONE && rt->kind == TY_ARRAY && return_moved_var(L, n->a, rt)) {
         /* moved */
     } else if (n->a && rt->kind != TY_NONE) {
@@ -1392,6 +1394,8 @@ static bool gen_loop(Lower *L, Node *n) {
 }
 
 static bool yield_stmt(Lower *L, Node *y) {
+    if (!L->ngens && L->spec->is_gen)
+        return lower_gen_yield(L, y);
     if (!L->ngens)
         return lower_fail(L, y, HJ_DIAG_LOWERING, "yield outside a generator loop"), false;
     LowerGen g = L->gens[L->ngens - 1];
@@ -1459,6 +1463,8 @@ static bool unroll_loop(Lower *L, Node *n) {
 static bool stmt_for(Lower *L, Node *n) {
     if (n->is_from)
         return gen_loop(L, n);
+    if (n->b->ty && n->b->ty->kind == TY_GENERATOR)
+        return lower_gen_for(L, n);
     if (n->is_star)
         return unroll_loop(L, n);
     if (n->dist) { /* a library's loop (hpcjit.mpi.prange), marked by its infer_loop */
@@ -1939,6 +1945,8 @@ static bool lower_spec(Lower *L, Spec *s) {
             LLVMBuildStore(L->b, LLVMConstInt(L->t_i1, 0, 0), v->defslot);
         }
     }
+    if (s->is_gen && !lower_gen_begin(L, s)) /* a coroutine making a generator object */
+        return false;
     if (s->recursive && !L->device) {
         /* after the slots (the error exit releases them): a call cycle.
          * Deep recursion raises RecursionError when the thread's stack is
@@ -1971,7 +1979,7 @@ static bool lower_spec(Lower *L, Spec *s) {
             continue;
         LLVMValueRef p = LLVMGetParam(L->fn, (unsigned)v->param_index);
         Type *at = s->argtys[v->param_index];
-        if (lower_has_refs(v->ty) && !in_vec(&assigned, v)) {
+        if (lower_has_refs(v->ty) && !in_vec(&assigned, v) && !s->is_gen) { /* a generator keeps its own */
             LLVMValueRef x = lower_convert(L, s->fn, p, at, v->ty);
             if (!x)
                 return false;
@@ -1981,6 +1989,8 @@ static bool lower_spec(Lower *L, Spec *s) {
         }
         lower_store_var(L, s->fn, v, p, at, false);
     }
+    if (s->is_gen)
+        lower_gen_start(L);
 
     if (!lower_stmts(L, &s->fn->body))
         return false;
@@ -2004,6 +2014,10 @@ static bool lower_spec(Lower *L, Spec *s) {
         Var *v = VEC_AT(s->vars, i);
         if (v->slot && lower_has_refs(v->ty) && !in_vec(borrowed, v))
             lower_decref(L, lower_load(L, lower_type(L, v->ty), v->slot, ""), v->ty);
+    }
+    if (s->is_gen) {
+        lower_gen_finish(L);
+        return !lower_failed(L);
     }
     LLVMValueRef r = LLVMGetUndef(spec_ret_type(L, s));
     r = LLVMBuildInsertValue(L->b, r, lower_load(L, L->t_i32, L->status, "status"), 0, "");
