@@ -142,6 +142,16 @@ int typed_matches(PyObject *obj, const char **tc);
 int typed_unbox(PyObject *obj, const char **tc, char *out);
 PyObject *typed_box(const char **tc, char *in);
 int typed_after_call(PyObject *obj, const char *tc);
+/* generator objects 'G' <item> (generator.c): as the typed_ functions;
+ * gen_box takes the returned object's reference; gen_keep makes the
+ * generator object `res` (anything else is ignored) hold the call's
+ * arguments, whose arrays its body may still read. */
+int gen_init(PyObject *mod);
+int gen_typecode(PyObject *obj, char *buf, size_t *len, size_t cap);
+int gen_matches(PyObject *obj, const char **tc);
+int gen_unbox(PyObject *obj, const char **tc, char *out);
+PyObject *gen_box(CoreState *st, const char **tc, char *in);
+void gen_keep(PyObject *res, PyObject *const *args, Py_ssize_t nargs);
 /* jitclass instances 'J' <id> (typed.c): as the typed_ functions */
 int jc_typecode(PyObject *obj, char *buf, size_t *len, size_t cap);
 int jc_matches(PyObject *obj, const char **tc);

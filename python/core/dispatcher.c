@@ -259,6 +259,8 @@ static PyObject *invoke(Dispatcher *self, const Overload *ovp, PyObject *const *
     }
     const char *rt = ov.rettype;
     res = cv_box(self->st, &rt, ret);
+    if (*ov.rettype == 'G') /* its body may read the arguments until it ends */
+        gen_keep(res, args, nargs);
 done:
     if (unboxed && strpbrk(ov.params, "[{<#&J")) { /* Numba's reflected lists: the caller sees the changes */
         const char *q = ov.params;
