@@ -558,6 +558,42 @@ bool infer_check_gen_body(Inf *I, Node *decl) {
     return true;
 }
 
+/* What keeps a generator out of the consumer's loop: a call of itself
+ * (its inlined copies would never end) or a yield inside a try statement
+ * (the try would catch the loop body's exceptions).  Such a loop iterates
+ * a generator object instead (lower_gen.c). */
+static bool not_inlinable(Inf *I, const Node *n, int func, int in_try) {
+    if (!n || n->kind == N_FUNCDEF || n->kind == N_LAMBDA)
+        return false;
+    if (n->kind == N_YIELD && in_try)
+        return true;
+    if (n->kind == N_CALL && n->a && n->a->kind == N_NAME) {
+        const HjEnvEntry *e = infer_env_find(&I->c->req->funcs[func], n->a->name);
+        if (e && e->kind == HJ_ENV_FUNC && e->func == func)
+            return true;
+    }
+    in_try += n->kind == N_TRY;
+    if (not_inlinable(I, n->a, func, in_try) || not_inlinable(I, n->b, func, in_try) ||
+        not_inlinable(I, n->c, func, in_try))
+        return true;
+    const PtrVec *lists[] = {&n->body, &n->orelse, &n->finalbody, &n->handlers, &n->args, &n->args2, &n->keywords};
+    for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++)
+        for (int i = 0; i < lists[k]->len; i++)
+            if (not_inlinable(I, VEC_AT(*lists[k], i), func, in_try))
+                return true;
+    return false;
+}
+
+static bool inlinable(Inf *I, int func) {
+    const Node *decl = infer_func_decl(I->c, func);
+    if (!decl)
+        return false;
+    for (int i = 0; i < decl->body.len; i++)
+        if (not_inlinable(I, VEC_AT(decl->body, i), func, 0))
+            return false;
+    return true;
+}
+
 bool infer_rewrite_for(Inf *I, Node *n) {
     for (int guard = 0; guard < 64; guard++) {
         int func = -1;
@@ -580,6 +616,8 @@ bool infer_rewrite_for(Inf *I, Node *n) {
             return true;
         }
         case ITER_GEN:
+            if (!inlinable(I, func))
+                return true; /* a loop over the generator object of the call */
             if (!rewrite_gen(I, n, func))
                 return false;
             for (int i = 0; i < n->finalbody.len; i++)
