@@ -297,6 +297,11 @@ bool lower_gen_begin(Lower *L, Spec *s);
 void lower_gen_start(Lower *L);
 bool lower_gen_yield(Lower *L, Node *y);
 void lower_gen_finish(Lower *L);
+/* Resume generator object g: an i1, true when it yielded a value (which
+ * lower_gen_value then reads, owned when it holds references), false when
+ * it is exhausted; when it raised, control went to the error exit. */
+LLVMValueRef lower_gen_resume(Lower *L, LLVMValueRef g);
+LLVMValueRef lower_gen_value(Lower *L, LLVMValueRef g, Type *item);
 /* next(g) / next(g, default) (BI_NEXT); for x in g over a generator object. */
 LLVMValueRef lower_gen_next(Lower *L, Node *n, bool *owned);
 bool lower_gen_for(Lower *L, Node *n);

@@ -182,6 +182,13 @@ void lower_gen_finish(Lower *L) {
     LLVMBuildUnreachable(L->b);
 }
 
+static LLVMValueRef next_status(Lower *L, LLVMValueRef g);
+
+LLVMValueRef lower_gen_resume(Lower *L, LLVMValueRef g) {
+    LLVMValueRef st = next_status(L, g);
+    return LLVMBuildICmp(L->b, LLVMIntEQ, st, lower_i32(L, RT_GEN_READY), "gen.ready");
+}
+
 /* rt_gen_next(g): the status, after a branch to the error exit when the
  * body raised. */
 static LLVMValueRef next_status(Lower *L, LLVMValueRef g) {
@@ -196,7 +203,7 @@ static LLVMValueRef next_status(Lower *L, LLVMValueRef g) {
 }
 
 /* The value the last resume of g stored (owned when it holds references). */
-static LLVMValueRef yielded(Lower *L, LLVMValueRef g, Type *item) {
+LLVMValueRef lower_gen_value(Lower *L, LLVMValueRef g, Type *item) {
     LLVMTypeRef ht = header_type(L, item);
     LLVMValueRef hdr = lower_load(L, L->t_ptr, LLVMBuildStructGEP2(L->b, L->t_meminfo, g, 1, ""), "gen.hdr");
     LLVMValueRef v = lower_load(L, lower_mem_type(L, item), LLVMBuildStructGEP2(L->b, ht, hdr, GH_SLOT, ""), "item");
@@ -218,7 +225,7 @@ LLVMValueRef lower_gen_next(Lower *L, Node *n, bool *owned) {
     LLVMBasicBlockRef over = lower_block(L, "next.stop");
     LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, st, lower_i32(L, RT_GEN_READY), ""), got, over);
     lower_at(L, got);
-    LLVMValueRef v = lower_convert(L, n, yielded(L, g, item), item, n->ty);
+    LLVMValueRef v = lower_convert(L, n, lower_gen_value(L, g, item), item, n->ty);
     if (!v)
         return NULL;
     if (d)
@@ -263,7 +270,7 @@ bool lower_gen_for(Lower *L, Node *n) {
     LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, st, lower_i32(L, RT_GEN_READY), ""), body,
                     els ? els : end);
     lower_at(L, body);
-    if (!lower_assign(L, n->a, yielded(L, g, item), item, lower_has_refs(item)))
+    if (!lower_assign(L, n->a, lower_gen_value(L, g, item), item, lower_has_refs(item)))
         return false;
     L->loops[L->nloops].brk = end;
     L->loops[L->nloops].cont = head;

@@ -564,6 +564,16 @@ def raising_gen(a):
 
 
 @njit
+def listed_object(n):
+    g = squares(n)
+    first = next(g)
+    rest = list(g)
+    rest.extend(squares(2))
+    arrs = list(rows(np.ones((2, 2)) * n))
+    return first, rest, len(arrs), arrs[1].sum()
+
+
+@njit
 def counter(start):
     i = start
     while True:
@@ -577,6 +587,7 @@ def test_generator_objects_in_compiled_code():
         check(two_gens, n)
     for n in (2, 5):
         check(next_then_loop, n)
+        check(listed_object, n)
     check(next_then_loop, 1)  # StopIteration from the second next()
 
 
