@@ -192,8 +192,34 @@ LLVMValueRef lower_gen_resume(Lower *L, LLVMValueRef g) {
 /* rt_gen_next(g): the status, after a branch to the error exit when the
  * body raised. */
 static LLVMValueRef next_status(Lower *L, LLVMValueRef g) {
+    /* rt_gen_next inline on its fast path (READY): the resume is then one
+     * indirect call into the coroutine, without the runtime's call and the
+     * trampoline's */
+    LLVMTypeRef ht = header_type(L, ty_scalar(L->c->tc, TY_NONE)); /* the fields before the slot */
+    LLVMValueRef hdr = lower_load(L, L->t_ptr, LLVMBuildStructGEP2(L->b, L->t_meminfo, g, 1, ""), "gen.hdr");
+    LLVMValueRef stp = LLVMBuildStructGEP2(L->b, ht, hdr, GH_STATUS, "");
+    LLVMValueRef st0 = lower_load(L, L->t_i32, stp, "gen.status");
+    LLVMBasicBlockRef fast = lower_block(L, "gen.resume"), slow = lower_block(L, "gen.slow");
+    LLVMBasicBlockRef join = lower_block(L, "gen.resumed");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, st0, lower_i32(L, RT_GEN_READY), ""), fast, slow);
+    lower_at(L, fast);
+    LLVMBuildStore(L->b, lower_i32(L, RT_GEN_RUNNING), stp);
+    LLVMValueRef frame = lower_load(L, L->t_ptr, LLVMBuildStructGEP2(L->b, ht, hdr, GH_FRAME, ""), "frame");
+    coro_call(L, "llvm.coro.resume", NULL, 0, &frame, 1);
+    LLVMValueRef st1 = lower_load(L, L->t_i32, stp, "gen.status");
+    LLVMValueRef raised = LLVMBuildICmp(L->b, LLVMIntEQ, st1, lower_i32(L, RT_GEN_ERROR), "");
+    LLVMBuildStore(L->b, LLVMBuildSelect(L->b, raised, lower_i32(L, RT_GEN_DONE), st1, ""), stp);
+    LLVMBasicBlockRef fast_end = LLVMGetInsertBlock(L->b);
+    LLVMBuildBr(L->b, join);
+    lower_at(L, slow); /* exhausted, or resumed from its own body: the runtime's answer */
     LLVMTypeRef p = L->t_ptr;
-    LLVMValueRef st = lower_rt(L, "rt_gen_next", L->t_i32, &p, 1, &g);
+    LLVMValueRef st2 = lower_rt(L, "rt_gen_next", L->t_i32, &p, 1, &g);
+    LLVMBuildBr(L->b, join);
+    lower_at(L, join);
+    LLVMValueRef st = LLVMBuildPhi(L->b, L->t_i32, "gen.st");
+    LLVMValueRef vals[2] = {st1, st2};
+    LLVMBasicBlockRef bbs[2] = {fast_end, slow};
+    LLVMAddIncoming(st, vals, bbs, 2);
     LLVMBasicBlockRef err = lower_block(L, "gen.raised"), ok = lower_block(L, "gen.next");
     LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, st, lower_i32(L, 0), ""), err, ok);
     lower_at(L, err);
