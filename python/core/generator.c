@@ -23,6 +23,7 @@ typedef struct GenObject {
 } GenObject;
 
 static PyTypeObject *gen_type; /* once per process, as typed.c's classes */
+static PyObject *keep_now;     /* the arguments of the call whose result is being boxed (GIL held) */
 
 static void gen_dealloc(PyObject *o)
 {
@@ -95,27 +96,31 @@ PyObject *gen_box(CoreState *st, const char **tc, char *in)
     }
     g->mi = mi;
     g->st = st;
-    g->keep = NULL;
+    g->keep = Py_XNewRef(keep_now);
     memcpy(g->tc, p, (size_t)(*tc - p));
     g->tc[*tc - p] = '\0';
     return (PyObject *)g;
 }
 
-void gen_keep(PyObject *res, PyObject *const *args, Py_ssize_t nargs)
+PyObject *gen_keep_push(PyObject *const *args, Py_ssize_t nargs)
 {
-    if (!res || Py_TYPE(res) != gen_type || nargs == 0)
-        return;
-    GenObject *g = (GenObject *)res;
-    if (g->keep)
-        return;
+    PyObject *prev = keep_now;
     PyObject *t = PyTuple_New(nargs);
     if (!t) {
         PyErr_Clear(); /* nothing kept: only arrays from Python would need it */
-        return;
+        keep_now = NULL;
+        return prev;
     }
     for (Py_ssize_t i = 0; i < nargs; i++)
         PyTuple_SET_ITEM(t, i, Py_NewRef(args[i]));
-    g->keep = t;
+    keep_now = t;
+    return prev;
+}
+
+void gen_keep_pop(PyObject *prev)
+{
+    Py_XDECREF(keep_now);
+    keep_now = prev;
 }
 
 int gen_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)

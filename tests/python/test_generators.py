@@ -574,6 +574,16 @@ def listed_object(n):
 
 
 @njit
+def gen_in_tuple(a):
+    return held_rows(a), a.shape[0]
+
+
+@njit
+def gens_in_list(a):
+    return [held_rows(a), held_rows(a * 2.0)]
+
+
+@njit
 def counter(start):
     i = start
     while True:
@@ -627,6 +637,17 @@ def test_returned_to_python(balanced):
     assert iter(g) is g
     assert list(g) == [0, 1, 4, 9]
     assert list(g) == []
+
+
+def test_returned_inside_tuple(balanced):
+    g, n = gen_in_tuple(np.arange(6.0).reshape(3, 2))  # the argument dies with the call
+    junk = np.full((3, 2), -1.0)  # noqa: F841 (may reuse its memory)
+    assert n == 3 and [t for r, t in g] == [3.0, 7.0, 11.0]
+
+
+def test_returned_inside_list(balanced):
+    gs = gens_in_list(np.arange(4.0).reshape(2, 2))
+    assert [[t for r, t in g] for g in gs] == [[3.0, 7.0], [4.0, 12.0]]
 
 
 @pytest.mark.numba_skip("Numba's generator corrupts the heap when resumed after it raised")
