@@ -1903,6 +1903,28 @@ static bool in_vec(const PtrVec *v, const void *p) {
     return false;
 }
 
+/* A spec on a call cycle: deep recursion raises RecursionError when the
+ * thread's stack is nearly full (runtime/stack.c), not SIGSEGV.  Frames
+ * above the main thread's limit (rt_stack_hint) skip the call: one
+ * compare. */
+static void stack_check(Lower *L) {
+    LLVMValueRef zero = lower_i32(L, 0);
+    LLVMValueRef sp = lower_intrinsic(L, "llvm.frameaddress", &L->t_ptr, 1, &zero, 1);
+    LLVMValueRef hint = LLVMGetNamedGlobal(L->mod, "rt_stack_hint");
+    if (!hint)
+        hint = LLVMAddGlobal(L->mod, L->t_i64, "rt_stack_hint");
+    LLVMValueRef low = LLVMBuildICmp(L->b, LLVMIntULT, LLVMBuildPtrToInt(L->b, sp, L->t_i64, ""),
+                                     lower_load(L, L->t_i64, hint, "stack.hint"), "stack.low");
+    LLVMBasicBlockRef check = lower_block(L, "stack.check");
+    LLVMBasicBlockRef go = lower_block(L, "stack.ok");
+    LLVMBuildCondBr(L->b, low, check, go);
+    lower_at(L, check);
+    LLVMTypeRef pt = L->t_ptr;
+    lower_check_status(L, lower_rt(L, "rt_stack_check", L->t_i32, &pt, 1, &sp));
+    LLVMBuildBr(L->b, go);
+    lower_at(L, go);
+}
+
 static bool lower_spec(Lower *L, Spec *s) {
     L->spec = s;
     L->fn = (LLVMValueRef)s->llvm_fn;
@@ -1947,27 +1969,8 @@ static bool lower_spec(Lower *L, Spec *s) {
     }
     if (s->is_gen && !lower_gen_begin(L, s)) /* a coroutine making a generator object */
         return false;
-    if (s->recursive && !L->device) {
-        /* after the slots (the error exit releases them): a call cycle.
-         * Deep recursion raises RecursionError when the thread's stack is
-         * nearly full (runtime/stack.c), not SIGSEGV.  Frames above the
-         * main thread's limit (rt_stack_hint) skip the call: one compare. */
-        LLVMValueRef zero = lower_i32(L, 0);
-        LLVMValueRef sp = lower_intrinsic(L, "llvm.frameaddress", &L->t_ptr, 1, &zero, 1);
-        LLVMValueRef hint = LLVMGetNamedGlobal(L->mod, "rt_stack_hint");
-        if (!hint)
-            hint = LLVMAddGlobal(L->mod, L->t_i64, "rt_stack_hint");
-        LLVMValueRef low = LLVMBuildICmp(L->b, LLVMIntULT, LLVMBuildPtrToInt(L->b, sp, L->t_i64, ""),
-                                         lower_load(L, L->t_i64, hint, "stack.hint"), "stack.low");
-        LLVMBasicBlockRef check = lower_block(L, "stack.check");
-        LLVMBasicBlockRef go = lower_block(L, "stack.ok");
-        LLVMBuildCondBr(L->b, low, check, go);
-        lower_at(L, check);
-        LLVMTypeRef pt = L->t_ptr;
-        lower_check_status(L, lower_rt(L, "rt_stack_check", L->t_i32, &pt, 1, &sp));
-        LLVMBuildBr(L->b, go);
-        lower_at(L, go);
-    }
+    if (s->recursive && !L->device && !s->is_gen)
+        stack_check(L); /* after the slots (the error exit releases them) */
     PtrVec assigned = {0};
     PtrVec *borrowed = &L->borrowed;
     borrowed->len = 0;
@@ -1989,8 +1992,11 @@ static bool lower_spec(Lower *L, Spec *s) {
         }
         lower_store_var(L, s->fn, v, p, at, false);
     }
-    if (s->is_gen)
+    if (s->is_gen) {
         lower_gen_start(L);
+        if (s->recursive && !L->device) /* in the body: its error exit ends the generator */
+            stack_check(L);
+    }
 
     if (!lower_stmts(L, &s->fn->body))
         return false;
