@@ -997,7 +997,8 @@ typedef enum IterKind {
     IT_RANGE, IT_ARRAY, IT_TUPLE, IT_ENUMERATE, IT_ZIP,
     IT_LIB, /* a library type (str, list, ...): its lower_len and lower_item */
     IT_REVERSED, /* subs[0] from its last item to its first */
-    IT_NDINDEX, IT_NDENUMERATE, IT_FLAT /* C order over dims[0..nd): the index, (index, item), the item */
+    IT_NDINDEX, IT_NDENUMERATE, IT_FLAT, /* C order over dims[0..nd): the index, (index, item), the item */
+    IT_GEN /* a generator object inside enumerate/zip: resumed at the head (iter_head) */
 } IterKind;
 
 typedef struct Iter Iter;
@@ -1015,6 +1016,7 @@ struct Iter {
     LLVMValueRef *dims;      /* IT_NDINDEX, IT_NDENUMERATE, IT_FLAT: nd extents (i64) */
     int nd;
     LLVMValueRef len;
+    bool has_gen;            /* an IT_GEN in it: the loop's head resumes it (iter_head) */
 };
 
 /* CPython's range length: (hi - lo - 1) / step + 1 in unsigned arithmetic. */
@@ -1207,6 +1209,7 @@ static bool iter_init(Lower *L, Node *e, Iter *it) {
                 continue;
             if (!iter_init(L, a, &it->subs[j]))
                 return false;
+            it->has_gen = it->has_gen || it->subs[j].has_gen;
             etys[k++] = it->subs[j].ety;
             LLVMValueRef l = it->subs[j].len;
             it->len = !it->len ? l : LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, l, it->len, ""), l, it->len, "");
@@ -1274,6 +1277,18 @@ static bool iter_init(Lower *L, Node *e, Iter *it) {
         LLVMBuildStore(L->b, v, it->slot);
         return true;
     }
+    if (t->kind == TY_GENERATOR) { /* inside enumerate/zip: no length, resumed at the head */
+        it->kind = IT_GEN;
+        it->ty = t;
+        it->val = lower_expr_owned(L, e);
+        if (!it->val)
+            return false;
+        lower_temp(L, it->val, t, true);
+        it->ety = t->item;
+        it->len = lower_i64(L, INT64_MAX);
+        it->has_gen = true;
+        return true;
+    }
     const LibOps *own = lib_type_owner(t);
     if (own && own->lower_len && (own->lower_item || own->lower_iter_next) && own->item_type) {
         it->kind = IT_LIB;
@@ -1321,6 +1336,9 @@ static LLVMValueRef iter_item(Lower *L, const Node *at, Iter *it, LLVMValueRef i
     case IT_NDENUMERATE:
     case IT_FLAT:
         return nd_item(L, it, i);
+    case IT_GEN: /* iter_head resumed it */
+        *owned = lower_has_refs(it->ety);
+        return lower_gen_value(L, it->val, it->ety);
     case IT_ENUMERATE:
     case IT_ZIP: {
         LLVMValueRef r = LLVMGetUndef(lower_type(L, it->ety));
@@ -1342,6 +1360,27 @@ static LLVMValueRef iter_item(Lower *L, const Node *at, Iter *it, LLVMValueRef i
     }
     }
     return NULL;
+}
+
+/* The head of a loop over an iterable holding generator objects: in
+ * zip's order, as Python's next() calls, each generator is resumed and
+ * each sized iterable's end tested, going to `out` at the first that has
+ * no item i.  Leaves the builder where the body may start. */
+static void iter_head(Lower *L, Iter *it, LLVMValueRef i, LLVMBasicBlockRef out) {
+    if (it->kind == IT_GEN) {
+        LLVMBasicBlockRef more = lower_block(L, "zip.more");
+        LLVMBuildCondBr(L->b, lower_gen_resume(L, it->val), more, out);
+        lower_at(L, more);
+        return;
+    }
+    if ((it->kind == IT_ZIP || it->kind == IT_ENUMERATE) && it->has_gen) {
+        for (int j = 0; j < it->nsubs; j++)
+            iter_head(L, &it->subs[j], i, out);
+        return;
+    }
+    LLVMBasicBlockRef more = lower_block(L, "zip.more");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, it->len, ""), more, out);
+    lower_at(L, more);
 }
 
 void lower_loop_hint(Lower *L, LLVMValueRef br, const char *name, unsigned value) {
@@ -1571,7 +1610,12 @@ bool lower_for_loop(Lower *L, Node *n) {
     LLVMBuildBr(L->b, head);
     lower_at(L, head);
     LLVMValueRef i = lower_load(L, L->t_i64, idx, "i");
-    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, it.len, ""), body, els ? els : end);
+    if (it.has_gen) { /* enumerate/zip over generator objects */
+        iter_head(L, &it, i, els ? els : end);
+        LLVMBuildBr(L->b, body);
+    } else {
+        LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, it.len, ""), body, els ? els : end);
+    }
     lower_at(L, body);
     bool owned = false;
     LLVMValueRef item = rval ? lower_load(L, L->t_i64, rval, "v") : iter_item(L, n, &it, i, &owned);

@@ -584,11 +584,49 @@ def gens_in_list(a):
 
 
 @njit
+def zipped_gens(n):
+    s = 0
+    g = squares(n)
+    for i, v in enumerate(g):
+        s += i * v
+    for i, v in enumerate(squares(n), 5):
+        s += i * v
+    h = squares(n)
+    for v, w in zip(range(3), h):  # stops at the range: h resumed 3 times
+        s += w * v
+    rest = 0
+    for v in h:
+        rest += 1
+    k = squares(n)
+    for v, w in zip(k, range(3)):  # k resumed once more, as Python's zip does
+        s += w * v
+    for v in k:
+        rest += 10
+    return s, rest
+
+
+@njit
+def zipped_rows(a):
+    s = 0.0
+    for (i, r), x in zip(enumerate(rows(a)), a[:, 0]):
+        s += i * r.sum() + x
+    else:
+        s += 1000.0
+    return s, [v for v in zip(squares(4), squares(3))]
+
+
+@njit
 def counter(start):
     i = start
     while True:
         yield i
         i += 1
+
+
+def test_enumerate_zip_over_generators(balanced):
+    for n in (0, 2, 6):
+        check(zipped_gens, n)
+    check(zipped_rows, np.arange(6.0).reshape(3, 2))
 
 
 def test_generator_objects_in_compiled_code():
