@@ -616,6 +616,17 @@ def zipped_rows(a):
 
 
 @njit
+def doubled(g):
+    for v in g:
+        yield 2 * v
+
+
+@njit
+def gen_of_gens(n):
+    return list(doubled(doubled(squares(n))))
+
+
+@njit
 def counter(start):
     i = start
     while True:
@@ -703,6 +714,8 @@ def test_exhausted_after_raising(balanced):
 def test_passed_back_from_python(balanced):
     for n in (0, 1, 5):  # py_func passes the objects of the compiled calls
         check(passed_along, n)
+    for n in (0, 4):
+        check(gen_of_gens, n)  # a generator object as a generator's argument
     assert sum_of(make_gen(5)) == 30.0
     g = squares(4)
     assert next(g) == 0
