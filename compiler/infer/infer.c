@@ -1615,8 +1615,6 @@ static bool loop_target(Inf *I, Node *t, Type *el) {
     return true;
 }
 
-/* `yield v` of a generator inlined into a loop: the loop's target takes v,
- * then this yield's copy of the loop body runs (outside the generator). */
 /* `yield v` of a generator function made into a generator object: the
  * yielded type is the unification of every yield's. */
 static bool spec_yield(Inf *I, Node *y) {
@@ -1645,6 +1643,8 @@ static bool spec_yield(Inf *I, Node *y) {
     return true;
 }
 
+/* `yield v` of a generator inlined into a loop: the loop's target takes v,
+ * then this yield's copy of the loop body runs (outside the generator). */
 static bool yield_stmt(Inf *I, Node *y) {
     if (!I->ngen && I->s->is_gen)
         return spec_yield(I, y);
