@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import hpcjit
-from conftest import AGAINST_NUMBA, check
+from conftest import AGAINST_NUMBA, check, run_python
 
 njit = hpcjit.njit
 memstats = None if AGAINST_NUMBA else hpcjit._core.memstats
@@ -738,6 +738,41 @@ def test_lazy_from_python(balanced):
     assert len(list(g)) == 3
     for x in squares(3):
         assert x in (0, 1, 4)
+
+
+OPT_PROGRAM = """
+import numpy as np
+import hpcjit
+
+@hpcjit.njit
+def rows(a):
+    b = a * 2.0
+    for i in range(b.shape[0]):
+        yield b[i].sum()
+
+@hpcjit.njit
+def use(a):
+    g = rows(a)
+    first = next(g)
+    s = 0.0
+    for v in g:
+        s += v
+    return first, s
+
+a = np.arange(6.0).reshape(3, 2)
+assert use(a) == use.py_func(a) == (2.0, 28.0), use(a)
+assert list(rows(a)) == [2.0, 10.0, 18.0]
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("level", ["0", "1", "2"])
+def test_every_optimisation_level(level):
+    """The coroutine passes (coro-early, coro-split, coro-cleanup) run in
+    every pipeline codegen.c builds: an unsplit coroutine cannot be
+    compiled."""
+    r = run_python(OPT_PROGRAM, env={"HPCJIT_OPT": level})
+    assert r.returncode == 0 and "ok" in r.stdout, r.stdout + r.stderr
 
 
 # ---- map and filter ---------------------------------------------------------
