@@ -650,6 +650,20 @@ def picked(c, n):
 
 
 @njit
+def reduced_objects(n):
+    g = squares(n)
+    h = squares(n)
+    next(h)
+    return max(g), min(h), len(set(squares(n)))
+
+
+@njit
+def summed_objects(n):
+    g = squares(n)
+    return sum(g), sum(squares(n), 0.5)
+
+
+@njit
 def counter(start):
     i = start
     while True:
@@ -673,6 +687,7 @@ def test_generator_objects_in_compiled_code():
     for n in (2, 5):
         check(next_then_loop, n)
         check(listed_object, n)
+        check(reduced_objects, n)
     check(next_then_loop, 1)  # StopIteration from the second next()
 
 
@@ -681,6 +696,13 @@ def test_generators_of_several_functions():
     for n in (2, 5):
         check(picked, True, n)
         check(picked, False, n)
+
+
+@pytest.mark.numba_skip("Numba's sum() takes no generator; its min() of an empty one raises StopIteration")
+def test_reductions_of_generator_objects():
+    for n in (0, 1, 5):
+        check(summed_objects, n)
+    check(reduced_objects, 1)  # min() of an exhausted generator: ValueError
 
 
 @pytest.mark.numba_skip("Numba 0.68 has no next(g, default)")
