@@ -664,6 +664,21 @@ def summed_objects(n):
 
 
 @njit
+def gens_of_squares(n):
+    for i in range(n):
+        yield squares(i)  # a generator yielding generator objects
+
+
+@njit
+def flattened(n):
+    out = []
+    for g in gens_of_squares(n):
+        for v in g:
+            out.append(v)
+    return out
+
+
+@njit
 def counter(start):
     i = start
     while True:
@@ -734,6 +749,12 @@ def test_generator_objects_hold_arrays(balanced):
         consume_held(a)
         with pytest.raises(ValueError):
             raising_gen(np.array([-1.0]))
+
+
+def test_generators_of_generators(balanced):
+    for n in (0, 4):
+        check(flattened, n)
+    assert [list(g) for g in gens_of_squares(4)] == [[], [0], [0, 1], [0, 1, 4]]
 
 
 def test_returned_to_python(balanced):
