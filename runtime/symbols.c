@@ -3,6 +3,7 @@
 #include "hpcjit/linalg.h"
 #include "hpcjit/complexmath.h"
 #include "hpcjit/containers.h"
+#include "hpcjit/generator.h"
 #include "hpcjit/jitclass.h"
 #include "hpcjit/mpi_hooks.h"
 #include "hpcjit/objmode.h"
@@ -226,6 +227,8 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_pyhash_double),
     RT_SYM(rt_hash_tuple),
     RT_SYM(rt_jc_new),
+    RT_SYM(rt_gen_new),
+    RT_SYM(rt_gen_next),
     RT_SYM(rt_list_new),
     RT_SYM(rt_list_from_strided),
     RT_SYM(rt_list_to_buffer),

@@ -282,6 +282,10 @@ struct Spec {
     bool provisional;  /* inferred while a spec it calls was still in progress */
     bool recursive;    /* re-entered while being inferred: on a call cycle (its
                           entry checks the stack: RecursionError, not a crash) */
+    bool is_gen;       /* a generator function: `ret` is TY_GENERATOR of
+                          `yield_ty`, the function is lowered as a coroutine
+                          (lower_gen.c) that makes the generator object */
+    Type *yield_ty;    /* is_gen: the unified type of its yields */
     char *symbol;      /* LLVM name of the function */
     void *llvm_fn;     /* lowering: LLVMValueRef */
     Spec *next;        /* list of all specs of a compilation */

@@ -1548,6 +1548,8 @@ static bool return_stmt(Inf *I, Node *n) {
             return UNSUP(I, n, "'return' of a generator outside the loop consuming it"), false;
         return !n->a || infer_expr_opt(I, &n->a) != NULL;
     }
+    if (s->is_gen) /* ends a generator object's body: the value is dropped too */
+        return !n->a || infer_expr_opt(I, &n->a) != NULL;
     if (n->a) {
         t = infer_expr_opt(I, &n->a);
         if (!t)
@@ -1740,9 +1742,39 @@ static bool loop_target(Inf *I, Node *t, Type *el) {
     return true;
 }
 
+/* `yield v` of a generator function made into a generator object: the
+ * yielded type is the unification of every yield's. */
+static bool spec_yield(Inf *I, Node *y) {
+    Spec *s = I->s;
+    Node *at = y->a ? y->a : y;
+    Type *t = y->a ? infer_expr_opt(I, &y->a) : infer_ty(I, TY_NONE);
+    if (!t)
+        return false;
+    if (IS_UNK(t))
+        return true;
+    if (!infer_check_value(I, at, t))
+        return false;
+    Type *u = ty_unify(I->tc, s->yield_ty, t);
+    if (!u) {
+        err(I, HJ_DIAG_TYPING, at, "cannot unify the yielded types of generator '%s': %s and %s", s->hf->name,
+            infer_tyname(I, s->yield_ty), infer_tyname(I, t));
+        return false;
+    }
+    if (u != s->yield_ty) {
+        s->yield_ty = u;
+        s->ret = ty_generator(I->tc, u);
+        I->changed = true;
+    }
+    if (I->final && y->a)
+        infer_cast(I, &y->a, u);
+    return true;
+}
+
 /* `yield v` of a generator inlined into a loop: the loop's target takes v,
  * then this yield's copy of the loop body runs (outside the generator). */
 static bool yield_stmt(Inf *I, Node *y) {
+    if (!I->ngen && I->s->is_gen)
+        return spec_yield(I, y);
     if (!I->ngen)
         return UNSUP(I, y, "a generator can only be consumed by a for loop in compiled code (calling it "
                            "elsewhere, next() and generator objects are not supported by hpcjit)"), false;
@@ -2250,6 +2282,18 @@ static bool bind_params(Compilation *c, Spec *s) {
             return false;
         }
     }
+    if (infer_is_generator(s->fn)) { /* called, not consumed by a loop: a generator object */
+        if (s->explicit_ret) {
+            err(&I, HJ_DIAG_UNSUPPORTED, s->fn, "an explicit signature for generator function '%s' is not "
+                "supported by hpcjit", s->hf->name);
+            return false;
+        }
+        if (!infer_check_gen_body(&I, s->fn))
+            return false;
+        s->is_gen = true;
+        s->yield_ty = ty_scalar(c->tc, TY_UNKNOWN);
+        s->ret = ty_generator(c->tc, s->yield_ty);
+    }
     collect_vec(&I, &s->fn->body);
     return !diag_failed(&c->diag); /* a loop rewrite may have failed (infer_unroll.c) */
 }
@@ -2307,9 +2351,13 @@ static Spec *infer_spec_impl(Compilation *c, int func, Type **argtys, int nargs,
         c->depth--;
         return s;
     }
+    if (ok && s->is_gen && IS_UNK(s->yield_ty)) { /* no yield is reached: it yields nothing */
+        s->yield_ty = ty_scalar(c->tc, TY_NONE);
+        s->ret = ty_generator(c->tc, s->yield_ty);
+    }
     if (ok && IS_UNK(s->ret) && !s->explicit_ret && !returns_value(&s->fn->body))
         s->ret = ty_scalar(c->tc, TY_NONE); /* it only raises */
-    if (ok) {
+    if (ok && !s->is_gen) {
         /* returns of a function whose end is reachable include None */
         if (!block_ends(&s->fn->body) && !s->explicit_ret) {
             Type *u = ty_unify(c->tc, s->ret, ty_scalar(c->tc, TY_NONE));

@@ -128,6 +128,10 @@ bool infer_unroll_copies(Inf *I, Node *n, int count);
 void infer_rewrite_gen_arg(Inf *I, Node **pn);
 /* The function's body holds a `yield` (it is a generator). */
 bool infer_is_generator(const Node *decl);
+/* A generator function lowered as a coroutine: its yields are statements,
+ * none `yield from` or inside a try with a finally clause (false with a
+ * diagnostic). */
+bool infer_check_gen_body(Inf *I, Node *decl);
 /* infer.c, for infer_unroll.c */
 bool infer_is_local(Inf *I, const char *name);
 /* The type of the parameter `name` of the spec (known before typing), or NULL. */

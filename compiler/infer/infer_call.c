@@ -760,6 +760,24 @@ static Type *sum_acc(Inf *I, Type *acc, Type *item) {
     return ty_promote_arith(I->tc, acc, item);
 }
 
+/* min(g), max(g), sum(g): a generator object's items become a list,
+ * `list(g)` (lib/list), whose owner then types the call.  *px is replaced
+ * by that call; the caller puts the argument back unless this is the final
+ * pass (earlier passes keep the tree's shape).  NULL after a diagnostic. */
+static Type *gen_as_list(Inf *I, Node **px) {
+    Node *c = ast_new(I->a, N_CALL, (*px)->loc);
+    c->call_kind = CALL_BUILTIN;
+    c->builtin = BI_LIST;
+    vec_push(I->a, &c->args, *px);
+    const LibOps *ops = lib_ops(BI_LIST);
+    Type *lt = ops && ops->infer_call ? ops->infer_call(I, c, BI_LIST, NULL) : NULL;
+    if (!lt)
+        return NULL;
+    c->ty = lt;
+    *px = c;
+    return lt;
+}
+
 /* sum(iterable, start=0): iterable a 1-D array, a range or a tuple of
  * numbers; args become [iterable, start or NULL], ty the accumulator. */
 static Type *sum_call(Inf *I, Node *n, const char *fname) {
@@ -776,9 +794,15 @@ static Type *sum_call(Inf *I, Node *n, const char *fname) {
         return NULL;
     if (IS_UNK(x) || IS_UNK(st))
         return TY_UNK(I);
+    Node *gen = x->kind == TY_GENERATOR ? sl[0] : NULL;
+    if (gen && !(x = gen_as_list(I, &sl[0]))) /* sum(g): of list(g) */
+        return NULL;
     if (lib_type_owner(x) && lib_type_owner(x)->infer_call) { /* sum(lst): args [iterable, start or NULL] */
         set_args(I, n, sl, 2);
-        return lib_type_owner(x)->infer_call(I, n, BI_SUM, NULL);
+        Type *r = lib_type_owner(x)->infer_call(I, n, BI_SUM, NULL);
+        if (gen && !I->final)
+            VEC_AT(n->args, 0) = gen;
+        return r;
     }
     if (!ty_is_number(st))
         return TYPING(I, sl[1], "sum() start must be a number, not %s", infer_tyname(I, st));
@@ -1006,6 +1030,15 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         return abs_type(I, n, tys[0], fname);
     case BI_MIN:
     case BI_MAX: {
+        if (k == 1 && tys[0]->kind == TY_GENERATOR) { /* min(g): of list(g) */
+            Node *gen = VEC_AT(n->args, 0);
+            if (!gen_as_list(I, ARG(0)))
+                return NULL;
+            Type *r = lib_ops(BI_LIST)->infer_call(I, n, id, NULL);
+            if (!I->final)
+                VEC_AT(n->args, 0) = gen;
+            return r;
+        }
         if (k == 1 && lib_type_owner(tys[0]) && lib_type_owner(tys[0])->infer_call) /* min(lst): its owner's */
             return lib_type_owner(tys[0])->infer_call(I, n, id, NULL);
         if (k == 1 && tys[0]->kind == TY_ARRAY && tys[0]->ndim == 1 && ty_is_number(tys[0]->dtype) &&
@@ -1034,6 +1067,24 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             !(lib_type_owner(tys[0]) && lib_type_owner(tys[0])->lower_len))
             return TYPING(I, n, "len() of %s is not supported", infer_tyname(I, tys[0]));
         return T(I, TY_INT64);
+    case BI_NEXT: /* next(g), next(g, default) of a generator object */
+    case BI_ITER: {
+        if (!nargs_between(I, n, fname, 1, id == BI_NEXT ? 2 : 1))
+            return NULL;
+        if (tys[0]->kind != TY_GENERATOR)
+            return UNSUP(I, n, "%s() of %s is not supported by hpcjit (only of generator objects)", fname,
+                         infer_tyname(I, tys[0]));
+        if (id == BI_ITER)
+            return tys[0];
+        if (k == 1)
+            return tys[0]->item;
+        Type *u = ty_unify(I->tc, tys[0]->item, tys[1]);
+        if (!u)
+            return TYPING(I, n, "next(): the default (%s) and the generator's items (%s) have no common type",
+                          infer_tyname(I, tys[1]), infer_tyname(I, tys[0]->item));
+        infer_cast(I, ARG(1), u);
+        return u;
+    }
     case BI_DIVMOD:
     case BI_POW: {
         if (!nargs_between(I, n, fname, 2, 2))
@@ -1156,9 +1207,6 @@ static Type *func_call(Inf *I, Node *n, int func) {
     Node *decl = infer_func_decl(c, func);
     if (!decl)
         return NULL;
-    if (infer_is_generator(decl))
-        return UNSUP(I, n, "%s() is a generator: in compiled code it can only be consumed by a for loop (calling "
-                     "it elsewhere, next() and generator objects are not supported by hpcjit)", hf->name);
     int np = decl->params.len;
     const char **names = arena_alloc(I->a, sizeof(char *) * (size_t)(np + 1));
     for (int i = 0; i < np; i++) {
@@ -1521,6 +1569,8 @@ Type *infer_iter(Inf *I, Node **pn) {
     const LibOps *own = lib_type_owner(t); /* a library type iterates as its feature says */
     if (own && own->infer_iter)
         return own->infer_iter(I, pn, t);
+    if (t->kind == TY_GENERATOR) /* a generator object: resumed until it ends */
+        return t->item;
     Type *fs = infer_funcs_tuple(I, t);
     if (fs) { /* a tuple of different functions: each item a function variable */
         infer_cast(I, pn, fs);

@@ -350,10 +350,10 @@ static bool rewrite_zip_map(Inf *I, Node *n, bool *done) {
     *done = false;
     int first = -1;
     for (int i = 0; i < call->args.len; i++) {
-        int k = iter_kind(I, VEC_AT(call->args, i), &func);
-        if (k == ITER_FILTER || k == ITER_GEN)
-            return UNSUP(I, VEC_AT(call->args, i), "%s inside zip() or enumerate() is not supported by hpcjit "
-                         "(only as the iterable of a for loop itself)", k == ITER_FILTER ? "filter()" : "a generator"),
+        int k = iter_kind(I, VEC_AT(call->args, i), &func); /* a generator stays a call: its object */
+        if (k == ITER_FILTER)
+            return UNSUP(I, VEC_AT(call->args, i), "filter() inside zip() or enumerate() is not supported by "
+                         "hpcjit (only as the iterable of a for loop itself)"),
                    false;
         if (k == ITER_MAP && first < 0)
             first = i;
@@ -513,6 +513,87 @@ static bool attach_bodies(Inf *I, Node *loop, Node *n, int in_try) {
     return true;
 }
 
+/* The body of a generator function lowered as a coroutine (Spec.is_gen):
+ * every yield a statement of its own, none of them `yield from` or inside
+ * a try with a finally clause (an abandoned generator object is destroyed
+ * without running the clause, where CPython runs it). */
+static bool check_gen_yields(Inf *I, Node *n, int in_fin) {
+    if (!n || n->kind == N_FUNCDEF || n->kind == N_LAMBDA)
+        return true;
+    if (n->kind == N_EXPR && n->a && n->a->kind == N_YIELD) {
+        Node *y = n->a;
+        if (y->is_from)
+            return UNSUP(I, y, "'yield from' is not supported by hpcjit"), false;
+        if (in_fin)
+            return UNSUP(I, y, "'yield' inside a 'try' statement with a 'finally' clause is not supported by "
+                               "hpcjit (the clause would not run when the generator is abandoned)"), false;
+        return !y->a || check_gen_yields(I, y->a, in_fin);
+    }
+    if (n->kind == N_YIELD)
+        return UNSUP(I, n, n->is_from ? "'yield from' is not supported by hpcjit"
+                                      : "the value of a 'yield' expression (send()) is not supported by hpcjit; "
+                                        "'yield' must be a statement of its own"), false;
+    int fin = in_fin + (n->kind == N_TRY && n->finalbody.len > 0);
+    if (!check_gen_yields(I, n->a, in_fin) || !check_gen_yields(I, n->b, in_fin) ||
+        !check_gen_yields(I, n->c, in_fin))
+        return false;
+    for (int i = 0; i < n->body.len; i++)
+        if (!check_gen_yields(I, VEC_AT(n->body, i), fin))
+            return false;
+    for (int i = 0; i < n->handlers.len; i++)
+        if (!check_gen_yields(I, VEC_AT(n->handlers, i), fin))
+            return false;
+    PtrVec *lists[] = {&n->orelse, &n->finalbody, &n->args, &n->args2, &n->keywords};
+    for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++)
+        for (int i = 0; i < lists[k]->len; i++)
+            if (!check_gen_yields(I, VEC_AT(*lists[k], i), k <= 1 ? fin : in_fin))
+                return false;
+    return true;
+}
+
+bool infer_check_gen_body(Inf *I, Node *decl) {
+    for (int i = 0; i < decl->body.len; i++)
+        if (!check_gen_yields(I, VEC_AT(decl->body, i), 0))
+            return false;
+    return true;
+}
+
+/* What keeps a generator out of the consumer's loop: a call of itself
+ * (its inlined copies would never end) or a yield inside a try statement
+ * (the try would catch the loop body's exceptions).  Such a loop iterates
+ * a generator object instead (lower_gen.c). */
+static bool not_inlinable(Inf *I, const Node *n, int func, int in_try) {
+    if (!n || n->kind == N_FUNCDEF || n->kind == N_LAMBDA)
+        return false;
+    if (n->kind == N_YIELD && in_try)
+        return true;
+    if (n->kind == N_CALL && n->a && n->a->kind == N_NAME) {
+        const HjEnvEntry *e = infer_env_find(&I->c->req->funcs[func], n->a->name);
+        if (e && e->kind == HJ_ENV_FUNC && e->func == func)
+            return true;
+    }
+    in_try += n->kind == N_TRY;
+    if (not_inlinable(I, n->a, func, in_try) || not_inlinable(I, n->b, func, in_try) ||
+        not_inlinable(I, n->c, func, in_try))
+        return true;
+    const PtrVec *lists[] = {&n->body, &n->orelse, &n->finalbody, &n->handlers, &n->args, &n->args2, &n->keywords};
+    for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++)
+        for (int i = 0; i < lists[k]->len; i++)
+            if (not_inlinable(I, VEC_AT(*lists[k], i), func, in_try))
+                return true;
+    return false;
+}
+
+static bool inlinable(Inf *I, int func) {
+    const Node *decl = infer_func_decl(I->c, func);
+    if (!decl)
+        return false;
+    for (int i = 0; i < decl->body.len; i++)
+        if (not_inlinable(I, VEC_AT(decl->body, i), func, 0))
+            return false;
+    return true;
+}
+
 bool infer_rewrite_for(Inf *I, Node *n) {
     for (int guard = 0; guard < 64; guard++) {
         int func = -1;
@@ -535,6 +616,8 @@ bool infer_rewrite_for(Inf *I, Node *n) {
             return true;
         }
         case ITER_GEN:
+            if (!inlinable(I, func))
+                return true; /* a loop over the generator object of the call */
             if (!rewrite_gen(I, n, func))
                 return false;
             for (int i = 0; i < n->finalbody.len; i++)

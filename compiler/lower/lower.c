@@ -79,6 +79,7 @@ static LLVMTypeRef make_type(Lower *L, Type *t, bool mem) {
     }
     case TY_FUNCSET: return L->t_i64; /* which function of the set */
     case TY_CPOINTER: return L->t_ptr;
+    case TY_GENERATOR: return L->t_ptr; /* HjMemInfo * (hpcjit/generator.h) */
     default:
         /* a library type's value (str, list, dict, set): an HjMemInfo *,
          * the runtime's reference-counted block (registry.h) */
@@ -411,7 +412,7 @@ LLVMValueRef lower_from_mem(Lower *L, LLVMValueRef v, Type *t) {
 /* ---- reference counting ------------------------------------------------- */
 
 bool lower_has_refs(const Type *t) {
-    if (t->kind == TY_ARRAY || lib_type_owner(t))
+    if (t->kind == TY_ARRAY || t->kind == TY_GENERATOR || lib_type_owner(t))
         return true;
     if (t->kind == TY_OPTIONAL)
         return lower_has_refs(t->base);
@@ -438,7 +439,7 @@ static void refop(Lower *L, LLVMValueRef v, Type *t, const char *fn) {
         return;
     }
     if (t->kind != TY_ARRAY) {
-        if (lib_type_owner(t)) { /* an HjMemInfo *: rt_incref/rt_decref take NULL and immortals */
+        if (lib_type_owner(t) || t->kind == TY_GENERATOR) { /* an HjMemInfo *: rt_incref/rt_decref take NULL and immortals */
             LLVMTypeRef p = L->t_ptr;
             lower_rt(L, fn, L->t_void, &p, 1, &v);
         }
@@ -798,7 +799,8 @@ static bool stmt_return(Lower *L, Node *n) {
         LowerGen *g = &L->gens[L->ngens - 1];
         return gen_exit(L, g, g->done);
     }
-    Type *rt = L->spec->ret;
+    /* the end of a generator object's body drops a value as `return None` */
+    Type *rt = L->spec->is_gen ? ty_scalar(L->c->tc, TY_NONE) : L->spec->ret;
     if (n->a && rt->kind != TY_NONE && rt->kind == TY_ARRAY && return_moved_var(L, n->a, rt)) {
         /* moved */
     } else if (n->a && rt->kind != TY_NONE) {
@@ -996,7 +998,8 @@ typedef enum IterKind {
     IT_RANGE, IT_ARRAY, IT_TUPLE, IT_ENUMERATE, IT_ZIP,
     IT_LIB, /* a library type (str, list, ...): its lower_len and lower_item */
     IT_REVERSED, /* subs[0] from its last item to its first */
-    IT_NDINDEX, IT_NDENUMERATE, IT_FLAT /* C order over dims[0..nd): the index, (index, item), the item */
+    IT_NDINDEX, IT_NDENUMERATE, IT_FLAT, /* C order over dims[0..nd): the index, (index, item), the item */
+    IT_GEN /* a generator object inside enumerate/zip: resumed at the head (iter_head) */
 } IterKind;
 
 typedef struct Iter Iter;
@@ -1014,6 +1017,7 @@ struct Iter {
     LLVMValueRef *dims;      /* IT_NDINDEX, IT_NDENUMERATE, IT_FLAT: nd extents (i64) */
     int nd;
     LLVMValueRef len;
+    bool has_gen;            /* an IT_GEN in it: the loop's head resumes it (iter_head) */
 };
 
 /* CPython's range length: (hi - lo - 1) / step + 1 in unsigned arithmetic. */
@@ -1206,6 +1210,7 @@ static bool iter_init(Lower *L, Node *e, Iter *it) {
                 continue;
             if (!iter_init(L, a, &it->subs[j]))
                 return false;
+            it->has_gen = it->has_gen || it->subs[j].has_gen;
             etys[k++] = it->subs[j].ety;
             LLVMValueRef l = it->subs[j].len;
             it->len = !it->len ? l : LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, l, it->len, ""), l, it->len, "");
@@ -1273,6 +1278,18 @@ static bool iter_init(Lower *L, Node *e, Iter *it) {
         LLVMBuildStore(L->b, v, it->slot);
         return true;
     }
+    if (t->kind == TY_GENERATOR) { /* inside enumerate/zip: no length, resumed at the head */
+        it->kind = IT_GEN;
+        it->ty = t;
+        it->val = lower_expr_owned(L, e);
+        if (!it->val)
+            return false;
+        lower_temp(L, it->val, t, true);
+        it->ety = t->item;
+        it->len = lower_i64(L, INT64_MAX);
+        it->has_gen = true;
+        return true;
+    }
     const LibOps *own = lib_type_owner(t);
     if (own && own->lower_len && (own->lower_item || own->lower_iter_next) && own->item_type) {
         it->kind = IT_LIB;
@@ -1320,6 +1337,9 @@ static LLVMValueRef iter_item(Lower *L, const Node *at, Iter *it, LLVMValueRef i
     case IT_NDENUMERATE:
     case IT_FLAT:
         return nd_item(L, it, i);
+    case IT_GEN: /* iter_head resumed it */
+        *owned = lower_has_refs(it->ety);
+        return lower_gen_value(L, it->val, it->ety);
     case IT_ENUMERATE:
     case IT_ZIP: {
         LLVMValueRef r = LLVMGetUndef(lower_type(L, it->ety));
@@ -1341,6 +1361,27 @@ static LLVMValueRef iter_item(Lower *L, const Node *at, Iter *it, LLVMValueRef i
     }
     }
     return NULL;
+}
+
+/* The head of a loop over an iterable holding generator objects: in
+ * zip's order, as Python's next() calls, each generator is resumed and
+ * each sized iterable's end tested, going to `out` at the first that has
+ * no item i.  Leaves the builder where the body may start. */
+static void iter_head(Lower *L, Iter *it, LLVMValueRef i, LLVMBasicBlockRef out) {
+    if (it->kind == IT_GEN) {
+        LLVMBasicBlockRef more = lower_block(L, "zip.more");
+        LLVMBuildCondBr(L->b, lower_gen_resume(L, it->val), more, out);
+        lower_at(L, more);
+        return;
+    }
+    if ((it->kind == IT_ZIP || it->kind == IT_ENUMERATE) && it->has_gen) {
+        for (int j = 0; j < it->nsubs; j++)
+            iter_head(L, &it->subs[j], i, out);
+        return;
+    }
+    LLVMBasicBlockRef more = lower_block(L, "zip.more");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, it->len, ""), more, out);
+    lower_at(L, more);
 }
 
 void lower_loop_hint(Lower *L, LLVMValueRef br, const char *name, unsigned value) {
@@ -1393,6 +1434,8 @@ static bool gen_loop(Lower *L, Node *n) {
 }
 
 static bool yield_stmt(Lower *L, Node *y) {
+    if (!L->ngens && L->spec->is_gen)
+        return lower_gen_yield(L, y);
     if (!L->ngens)
         return lower_fail(L, y, HJ_DIAG_LOWERING, "yield outside a generator loop"), false;
     LowerGen g = L->gens[L->ngens - 1];
@@ -1460,6 +1503,8 @@ static bool unroll_loop(Lower *L, Node *n) {
 static bool stmt_for(Lower *L, Node *n) {
     if (n->is_from)
         return gen_loop(L, n);
+    if (n->b->ty && n->b->ty->kind == TY_GENERATOR)
+        return lower_gen_for(L, n);
     if (n->is_star)
         return unroll_loop(L, n);
     if (n->dist) { /* a library's loop (hpcjit.mpi.prange), marked by its infer_loop */
@@ -1566,7 +1611,12 @@ bool lower_for_loop(Lower *L, Node *n) {
     LLVMBuildBr(L->b, head);
     lower_at(L, head);
     LLVMValueRef i = lower_load(L, L->t_i64, idx, "i");
-    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, it.len, ""), body, els ? els : end);
+    if (it.has_gen) { /* enumerate/zip over generator objects */
+        iter_head(L, &it, i, els ? els : end);
+        LLVMBuildBr(L->b, body);
+    } else {
+        LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, it.len, ""), body, els ? els : end);
+    }
     lower_at(L, body);
     bool owned = false;
     LLVMValueRef item = rval ? lower_load(L, L->t_i64, rval, "v") : iter_item(L, n, &it, i, &owned);
@@ -1898,6 +1948,28 @@ static bool in_vec(const PtrVec *v, const void *p) {
     return false;
 }
 
+/* A spec on a call cycle: deep recursion raises RecursionError when the
+ * thread's stack is nearly full (runtime/stack.c), not SIGSEGV.  Frames
+ * above the main thread's limit (rt_stack_hint) skip the call: one
+ * compare. */
+static void stack_check(Lower *L) {
+    LLVMValueRef zero = lower_i32(L, 0);
+    LLVMValueRef sp = lower_intrinsic(L, "llvm.frameaddress", &L->t_ptr, 1, &zero, 1);
+    LLVMValueRef hint = LLVMGetNamedGlobal(L->mod, "rt_stack_hint");
+    if (!hint)
+        hint = LLVMAddGlobal(L->mod, L->t_i64, "rt_stack_hint");
+    LLVMValueRef low = LLVMBuildICmp(L->b, LLVMIntULT, LLVMBuildPtrToInt(L->b, sp, L->t_i64, ""),
+                                     lower_load(L, L->t_i64, hint, "stack.hint"), "stack.low");
+    LLVMBasicBlockRef check = lower_block(L, "stack.check");
+    LLVMBasicBlockRef go = lower_block(L, "stack.ok");
+    LLVMBuildCondBr(L->b, low, check, go);
+    lower_at(L, check);
+    LLVMTypeRef pt = L->t_ptr;
+    lower_check_status(L, lower_rt(L, "rt_stack_check", L->t_i32, &pt, 1, &sp));
+    LLVMBuildBr(L->b, go);
+    lower_at(L, go);
+}
+
 static bool lower_spec(Lower *L, Spec *s) {
     L->spec = s;
     L->fn = (LLVMValueRef)s->llvm_fn;
@@ -1940,27 +2012,10 @@ static bool lower_spec(Lower *L, Spec *s) {
             LLVMBuildStore(L->b, LLVMConstInt(L->t_i1, 0, 0), v->defslot);
         }
     }
-    if (s->recursive && !L->device) {
-        /* after the slots (the error exit releases them): a call cycle.
-         * Deep recursion raises RecursionError when the thread's stack is
-         * nearly full (runtime/stack.c), not SIGSEGV.  Frames above the
-         * main thread's limit (rt_stack_hint) skip the call: one compare. */
-        LLVMValueRef zero = lower_i32(L, 0);
-        LLVMValueRef sp = lower_intrinsic(L, "llvm.frameaddress", &L->t_ptr, 1, &zero, 1);
-        LLVMValueRef hint = LLVMGetNamedGlobal(L->mod, "rt_stack_hint");
-        if (!hint)
-            hint = LLVMAddGlobal(L->mod, L->t_i64, "rt_stack_hint");
-        LLVMValueRef low = LLVMBuildICmp(L->b, LLVMIntULT, LLVMBuildPtrToInt(L->b, sp, L->t_i64, ""),
-                                         lower_load(L, L->t_i64, hint, "stack.hint"), "stack.low");
-        LLVMBasicBlockRef check = lower_block(L, "stack.check");
-        LLVMBasicBlockRef go = lower_block(L, "stack.ok");
-        LLVMBuildCondBr(L->b, low, check, go);
-        lower_at(L, check);
-        LLVMTypeRef pt = L->t_ptr;
-        lower_check_status(L, lower_rt(L, "rt_stack_check", L->t_i32, &pt, 1, &sp));
-        LLVMBuildBr(L->b, go);
-        lower_at(L, go);
-    }
+    if (s->is_gen && !lower_gen_begin(L, s)) /* a coroutine making a generator object */
+        return false;
+    if (s->recursive && !L->device && !s->is_gen)
+        stack_check(L); /* after the slots (the error exit releases them) */
     PtrVec assigned = {0};
     PtrVec *borrowed = &L->borrowed;
     borrowed->len = 0;
@@ -1972,7 +2027,7 @@ static bool lower_spec(Lower *L, Spec *s) {
             continue;
         LLVMValueRef p = LLVMGetParam(L->fn, (unsigned)v->param_index);
         Type *at = s->argtys[v->param_index];
-        if (lower_has_refs(v->ty) && !in_vec(&assigned, v)) {
+        if (lower_has_refs(v->ty) && !in_vec(&assigned, v) && !s->is_gen) { /* a generator keeps its own */
             LLVMValueRef x = lower_convert(L, s->fn, p, at, v->ty);
             if (!x)
                 return false;
@@ -1981,6 +2036,11 @@ static bool lower_spec(Lower *L, Spec *s) {
             continue;
         }
         lower_store_var(L, s->fn, v, p, at, false);
+    }
+    if (s->is_gen) {
+        lower_gen_start(L);
+        if (s->recursive && !L->device) /* in the body: its error exit ends the generator */
+            stack_check(L);
     }
 
     if (!lower_stmts(L, &s->fn->body))
@@ -2005,6 +2065,10 @@ static bool lower_spec(Lower *L, Spec *s) {
         Var *v = VEC_AT(s->vars, i);
         if (v->slot && lower_has_refs(v->ty) && !in_vec(borrowed, v))
             lower_decref(L, lower_load(L, lower_type(L, v->ty), v->slot, ""), v->ty);
+    }
+    if (s->is_gen) {
+        lower_gen_finish(L);
+        return !lower_failed(L);
     }
     LLVMValueRef r = LLVMGetUndef(spec_ret_type(L, s));
     r = LLVMBuildInsertValue(L->b, r, lower_load(L, L->t_i32, L->status, "status"), 0, "");

@@ -67,6 +67,13 @@ typedef struct Lower {
     struct LowerFinally *fin_top;
     /* parameters that keep the caller's (borrowed) reference */
     PtrVec borrowed;
+    /* a generator function lowered as a coroutine (lower_gen.c): its
+     * object's MemInfo and header, the coroutine handle, the header's type,
+     * the block every suspension leaves through and the one a destroy
+     * releases the variables in */
+    LLVMValueRef gen_mi, gen_hdr, gen_hdl;
+    LLVMTypeRef gen_hdr_ty;
+    LLVMBasicBlockRef gen_ret, gen_destroy;
     /* string constants, interned per module */
     int nstrings;
     /* > 0 while lowering an outlined prange body (lower_parallel.c): an
@@ -278,6 +285,26 @@ bool lower_par_range(Lower *L, const char *what, LLVMValueRef n, LLVMValueRef gr
  * (parallel.h), for lower_mpi.c */
 LLVMValueRef lower_par_identity(Lower *L, Type *t, int op);
 LLVMValueRef lower_par_combine(Lower *L, const Node *at, Type *t, int op, LLVMValueRef a, LLVMValueRef b);
+
+/* ---- lower_gen.c: generator objects (TY_GENERATOR, hpcjit/generator.h) ----
+ * A Spec with is_gen is a coroutine: lower_spec calls lower_gen_begin
+ * after the variables' slots (allocates the object, fills its header),
+ * lower_gen_start after the parameters (the suspension before the body)
+ * and lower_gen_finish in the exit block after the variables are released
+ * (records DONE or ERROR, the final suspension); each `yield` statement of
+ * its own body is lower_gen_yield. */
+bool lower_gen_begin(Lower *L, Spec *s);
+void lower_gen_start(Lower *L);
+bool lower_gen_yield(Lower *L, Node *y);
+void lower_gen_finish(Lower *L);
+/* Resume generator object g: an i1, true when it yielded a value (which
+ * lower_gen_value then reads, owned when it holds references), false when
+ * it is exhausted; when it raised, control went to the error exit. */
+LLVMValueRef lower_gen_resume(Lower *L, LLVMValueRef g);
+LLVMValueRef lower_gen_value(Lower *L, LLVMValueRef g, Type *item);
+/* next(g) / next(g, default) (BI_NEXT); for x in g over a generator object. */
+LLVMValueRef lower_gen_next(Lower *L, Node *n, bool *owned);
+bool lower_gen_for(Lower *L, Node *n);
 
 /* ---- lower.c: a for loop (serial, or outlined when n->par) ---- */
 bool lower_for_loop(Lower *L, Node *n);

@@ -1379,6 +1379,8 @@ LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned) {
         lower_check_status(L, lower_rt(L, "rt_set_num_threads", L->t_i32, &t, 1, &k));
         return lower_zero(L, n->ty);
     }
+    case BI_NEXT: return lower_gen_next(L, n, owned);
+    case BI_ITER: return lower_expr(L, arg(n, 0), owned); /* a generator object is its own iterator */
     case BI_LEN: {
         Node *e = arg(n, 0);
         if (!e)

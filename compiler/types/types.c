@@ -77,6 +77,8 @@ static bool same_shape(const Type *a, const Type *b) {
         return a->func == b->func;
     case TY_LIST:
         return a->item == b->item && a->typed == b->typed;
+    case TY_GENERATOR:
+        return a->item == b->item;
     case TY_DICT:
     case TY_SET:
     case TY_DICT_VIEW:
@@ -156,6 +158,11 @@ Type *ty_dict_view(TyCtx *tc, Type *key, Type *value, int view) {
     return intern(tc, &p);
 }
 
+Type *ty_generator(TyCtx *tc, Type *item) {
+    Type p = {.kind = TY_GENERATOR, .item = item};
+    return intern(tc, &p);
+}
+
 Type *ty_jitclass(TyCtx *tc, int id) {
     Type p = {.kind = TY_JITCLASS, .func = id};
     return intern(tc, &p);
@@ -182,7 +189,7 @@ bool ty_has_unknown(const Type *t) {
         return true;
     if (t->kind == TY_DICT || t->kind == TY_DICT_VIEW)
         return ty_has_unknown(t->key) || ty_has_unknown(t->item);
-    if (t->kind == TY_SET)
+    if (t->kind == TY_SET || t->kind == TY_GENERATOR)
         return ty_has_unknown(t->item);
     if (t->kind == TY_LIST)
         return ty_has_unknown(t->item);
@@ -660,6 +667,11 @@ void ty_name(StrBuf *b, const Type *t) {
         ty_name(b, t->item);
         sb_putc(b, ')');
         break;
+    case TY_GENERATOR:
+        sb_puts(b, "generator(");
+        ty_name(b, t->item);
+        sb_putc(b, ')');
+        break;
     case TY_JITCLASS: sb_printf(b, "instance.jitclass%s%s#%d", t->name ? "." : "", t->name ? t->name : "", t->func); break;
     case TY_MODULE: sb_printf(b, "Module(%s)", t->name); break;
     case TY_BUILTIN: sb_printf(b, "Function(%s)", builtin_name((BuiltinId)t->builtin)); break;
@@ -728,6 +740,10 @@ void ty_typecode(StrBuf *b, const Type *t) {
         break;
     case TY_SET:
         sb_putc(b, '<');
+        ty_typecode(b, t->item);
+        break;
+    case TY_GENERATOR:
+        sb_putc(b, 'G');
         ty_typecode(b, t->item);
         break;
     case TY_JITCLASS:
@@ -893,6 +909,13 @@ static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
             return NULL;
         *p = s;
         return ty_set(tc, t);
+    case 'G': /* a generator object passed back in from Python */
+        s++;
+        t = from_typecode(tc, &s, depth + 1);
+        if (!t)
+            return NULL;
+        *p = s;
+        return ty_generator(tc, t);
     default:
         return NULL;
     }

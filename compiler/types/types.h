@@ -51,6 +51,10 @@ typedef enum TyKind {
                       functions); calls dispatch on it */
     TY_CPOINTER,   /* dtype: the number pointed to, NULL for void* (cfunc
                       arguments; carray/farray make arrays of them): `ptr` */
+    TY_GENERATOR,  /* item: the type its `yield`s produce; a generator object
+                      (a call of an @njit generator function that no for loop
+                      consumes): an HjMemInfo * of an HjGenerator holding the
+                      suspended body (hpcjit/generator.h) */
     TY_COUNT
 } TyKind;
 
@@ -132,6 +136,10 @@ Type *ty_typed_list(TyCtx *tc, Type *item);
 Type *ty_typed_dict(TyCtx *tc, Type *key, Type *value);
 Type *ty_container_like(TyCtx *tc, const Type *proto, Type *key, Type *item);
 Type *ty_dict_view(TyCtx *tc, Type *key, Type *value, int view);
+/* A generator object yielding `item`s ("generator(int64)"); two generators
+ * of the same item type are one type whatever function made them (their
+ * values resume through the object's own function pointers). */
+Type *ty_generator(TyCtx *tc, Type *item);
 /* The instance type of jitclass `id` (fields not resolved yet). */
 Type *ty_jitclass(TyCtx *tc, int id);
 /* t is or contains a function (TY_FUNCTION, TY_FUNCSET). */

@@ -50,7 +50,8 @@ static const RtItemOps *key_ops(const char *tc)
 static int has_refs(const char *tc, const char *end)
 {
     for (; tc < end; tc++)
-        if (*tc == 'a' || *tc == 'r' || *tc == '[' || *tc == '#' || *tc == 's' || *tc == '{' || *tc == '<')
+        if (*tc == 'a' || *tc == 'r' || *tc == '[' || *tc == '#' || *tc == 's' || *tc == '{' || *tc == '<' ||
+            *tc == 'G')
             return 1;
     return 0;
 }
@@ -137,7 +138,7 @@ static PyObject *box_with(CoreState *st, const void *item, const char *tc)
     memcpy(tmp, item, size);
     if (tc[0] == 'a' || tc[0] == 'r')
         rt_incref(((HjArray *)tmp)->meminfo);
-    else if (tc[0] == '[' || tc[0] == '{' || tc[0] == '<' || tc[0] == 's')
+    else if (tc[0] == '[' || tc[0] == '{' || tc[0] == '<' || tc[0] == 's' || tc[0] == 'G')
         rt_incref(*(HjMemInfo **)tmp);
     q = tc;
     PyObject *r = cv_box(st, &q, tmp);

@@ -26,7 +26,8 @@ static OpsEntry *ops_cache;
 static int has_refs(const char *tc)
 {
     for (; *tc; tc++)
-        if (*tc == 'a' || *tc == 'r' || *tc == '[' || *tc == '#' || *tc == 's' || *tc == '{' || *tc == '<')
+        if (*tc == 'a' || *tc == 'r' || *tc == '[' || *tc == '#' || *tc == 's' || *tc == '{' || *tc == '<' ||
+            *tc == 'G')
             return 1;
     return 0;
 }
@@ -84,7 +85,7 @@ static void retain(const char **tc, char *in)
     const char *p = *tc;
     if (*p == 'a' || *p == 'r') {
         rt_incref(((HjArray *)in)->meminfo);
-    } else if (*p == '[' || *p == 's') {
+    } else if (*p == '[' || *p == 's' || *p == 'G') {
         rt_incref(*(HjMemInfo **)in);
     } else if (*p == '(') {
         const char *q = p + 1;

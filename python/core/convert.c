@@ -141,6 +141,9 @@ int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
     tr = jc_typecode(obj, buf, len, cap); /* a jitclass instance */
     if (tr <= 0)
         return tr;
+    tr = gen_typecode(obj, buf, len, cap); /* a generator object of compiled code */
+    if (tr <= 0)
+        return tr;
     if (PyList_Check(obj)) { /* a reflected list, typed by its first item as Numba */
         if (PyList_GET_SIZE(obj) == 0 || put(buf, len, cap, '[') < 0)
             return -1;
@@ -384,6 +387,8 @@ int cv_matches(PyObject *obj, const char **tc)
         return typed_matches(obj, tc);
     case 'J':
         return jc_matches(obj, tc);
+    case 'G':
+        return gen_matches(obj, tc);
     case '{':
     case '<':
         return box_dict_matches(obj, tc);
@@ -495,6 +500,8 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
         return typed_unbox(obj, tc, out);
     case 'J':
         return jc_unbox(obj, tc, out);
+    case 'G':
+        return gen_unbox(obj, tc, out);
     case '{':
     case '<':
         return box_dict_unbox(obj, tc, out);
@@ -683,6 +690,7 @@ PyObject *cv_box(CoreState *st, const char **tc, char *in)
     case '[': return box_list_box(st, tc, in);
     case '#': case '&': return typed_box(tc, in);
     case 'J': return jc_box(tc, in);
+    case 'G': return gen_box(st, tc, in);
     case '{': case '<': return box_dict_box(st, tc, in);
     case 'N': { /* a named tuple: the tuple, then its class made of it */
         long id;
@@ -758,7 +766,8 @@ void cv_release(const char **tc, char *in)
     const char *p = *tc;
     if (*p == 'a' || *p == 'r') {
         rt_decref(((HjArray *)in)->meminfo);
-    } else if (*p == '[' || *p == '{' || *p == '<' || *p == 's' || *p == '#' || *p == '&' || *p == 'J') {
+    } else if (*p == '[' || *p == '{' || *p == '<' || *p == 's' || *p == '#' || *p == '&' || *p == 'J' ||
+               *p == 'G') {
         rt_decref(*(HjMemInfo **)in);
     } else if (*p == 'N') {
         const char *q = nt_skip_header(p, NULL);

@@ -142,6 +142,18 @@ int typed_matches(PyObject *obj, const char **tc);
 int typed_unbox(PyObject *obj, const char **tc, char *out);
 PyObject *typed_box(const char **tc, char *in);
 int typed_after_call(PyObject *obj, const char *tc);
+/* generator objects 'G' <item> (generator.c): as the typed_ functions;
+ * gen_box takes the returned object's reference.  Between gen_keep_push
+ * and gen_keep_pop (what push returned; nested calls stack) every
+ * generator object boxed holds the call's arguments, whose arrays its
+ * body may still read (GIL held). */
+int gen_init(PyObject *mod);
+int gen_typecode(PyObject *obj, char *buf, size_t *len, size_t cap);
+int gen_matches(PyObject *obj, const char **tc);
+int gen_unbox(PyObject *obj, const char **tc, char *out);
+PyObject *gen_box(CoreState *st, const char **tc, char *in);
+PyObject *gen_keep_push(PyObject *const *args, Py_ssize_t nargs);
+void gen_keep_pop(PyObject *prev);
 /* jitclass instances 'J' <id> (typed.c): as the typed_ functions */
 int jc_typecode(PyObject *obj, char *buf, size_t *len, size_t cap);
 int jc_matches(PyObject *obj, const char **tc);

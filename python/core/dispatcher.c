@@ -258,7 +258,13 @@ static PyObject *invoke(Dispatcher *self, const Overload *ovp, PyObject *const *
         goto done;
     }
     const char *rt = ov.rettype;
-    res = cv_box(self->st, &rt, ret);
+    if (strchr(ov.rettype, 'G')) { /* a generator's body may read the arguments until it ends */
+        PyObject *prev = gen_keep_push(args, nargs);
+        res = cv_box(self->st, &rt, ret);
+        gen_keep_pop(prev);
+    } else {
+        res = cv_box(self->st, &rt, ret);
+    }
 done:
     if (unboxed && strpbrk(ov.params, "[{<#&J")) { /* Numba's reflected lists: the caller sees the changes */
         const char *q = ov.params;

@@ -50,6 +50,7 @@ int tc_layout(const char **tc, size_t *size, size_t *align)
         *align = 8;
         break;
     }
+    case 'G':   /* generator object */
     case '#':   /* typed.List */
     case '[': { /* list: HjMemInfo * */
         size_t s, a;

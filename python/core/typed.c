@@ -45,7 +45,7 @@ static PyTypeObject *list_base, *dict_base;
 static PyObject *list_cls, *dict_cls;
 static CoreState *core_st; /* hpcjit._core's state: boxing arrays needs its owner type */
 
-static int is_ref_code(char c) { return strchr("ar[#{&<sJ", c) != NULL; }
+static int is_ref_code(char c) { return strchr("ar[#{&<sJG", c) != NULL; }
 
 static int has_refs(const char *tc, const char *end)
 {
@@ -203,7 +203,8 @@ static const RtItemOps *item_ops(const char *tc, int key)
                      "(numbers, str and pairs/triples of int64 or float64 can; compiled code makes the others)", tc);
         return NULL;
     }
-    if (tc[0] == '[' || tc[0] == '#' || tc[0] == '{' || tc[0] == '&' || tc[0] == '<' || tc[0] == 'J')
+    if (tc[0] == '[' || tc[0] == '#' || tc[0] == '{' || tc[0] == '&' || tc[0] == '<' || tc[0] == 'J' ||
+        tc[0] == 'G')
         return &rt_ops_meminfo;
     const char *end = tc;
     size_t size, align;
@@ -379,7 +380,7 @@ static int unbox_item(PyObject *obj, const char *tc, char *out)
         return -1;
     if (is_array_code(tc))
         return adopt((HjArray *)out);
-    if (tc[0] == '#' || tc[0] == '&' || tc[0] == 'J')
+    if (tc[0] == '#' || tc[0] == '&' || tc[0] == 'J' || tc[0] == 'G')
         rt_incref(*(HjMemInfo **)out); /* unboxing borrowed it */
     return 0;
 }

@@ -78,40 +78,10 @@ def _compile_hook(disp, argcodes):
 
 class GeneratorDispatcher(_core.Dispatcher):
     """An @njit generator function.  Compiled code that loops over it gets
-    its body inlined into the loop; a call from Python runs a compiled
-    function that collects every value the generator yields into a list
-    and returns an iterator over them (the generator runs to its end at the
-    call, not lazily: an endless generator does not return)."""
-
-    def __call__(self, *args, **kwargs):
-        d = self.__dict__
-        collector = d.get("_hj_collector")
-        if collector is None:
-            collector = d["_hj_collector"] = _generator_collector(self)
-        if kwargs:
-            bound = _py_signature(self).bind(*args, **kwargs)
-            bound.apply_defaults()
-            args = bound.args
-        return iter(collector(*args))
-
-
-def _generator_collector(disp):
-    import inspect
-    import linecache
-    py_func = disp.py_func
-    params = list(inspect.signature(py_func).parameters.values())
-    names = [f"a{i}" for i in range(len(params))]
-    decl = ", ".join(n if p.default is p.empty else f"{n}=_hj_d{i}"
-                     for i, (n, p) in enumerate(zip(names, params)))
-    fname = f"{py_func.__name__}__items"
-    filename = f"<hpcjit: the values of generator {py_func.__qualname__}>"
-    src = (f"def {fname}({decl}):\n    out = []\n    for v in _hj_gen({', '.join(names)}):\n"
-           f"        out.append(v)\n    return out\n")
-    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
-    glb = {"_hj_gen": disp}
-    glb.update((f"_hj_d{i}", p.default) for i, p in enumerate(params) if p.default is not p.empty)
-    exec(compile(src, filename, "exec"), glb)
-    return make_dispatcher(glb[fname], dict(disp.targetoptions))
+    its body inlined into the loop; any other call, from compiled code or
+    from Python, makes a generator object (its body compiled as a
+    coroutine): from Python a lazy iterator (hpcjit._core.Generator) that
+    runs nothing before the first next()."""
 
 
 def make_dispatcher(py_func, options):

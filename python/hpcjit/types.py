@@ -302,6 +302,9 @@ def _parse(tc, i):
     if c == "<":
         t, i = _parse(tc, i + 1)
         return Set(t, reflected=True), i
+    if c == "G":
+        t, i = _parse(tc, i + 1)
+        return Generator(t), i
     if c == "J":  # a jitclass instance: J<id> (a structref's: its StructRef type)
         j = i + 1
         while j < len(tc) and tc[j].isdigit():
@@ -489,6 +492,18 @@ class Set(Type):
         super().__init__(("reflected " if reflected else "") + f"set({dtype})", tc)
         self.dtype = dtype
         self.reflected = bool(reflected)
+
+
+class Generator(Type):
+    """generator(int64): a generator object of compiled code, by the type
+    of what it yields (hpcjit's generators of one item type are one type,
+    whatever function made them)."""
+    __slots__ = ("yield_type",)
+
+    def __init__(self, yield_type):
+        tc = "G" + yield_type.typecode if getattr(yield_type, "typecode", None) else None
+        super().__init__(f"generator({yield_type})", tc)
+        self.yield_type = yield_type
 
 
 class JitClassInstanceType(Type):

@@ -1,4 +1,4 @@
 # args: l
 def f(n):
     for i in range(n):
-        yield i
+        n += yield i

@@ -864,3 +864,55 @@ def test_object_loader_refuses_damaged_objects(tmp_path):
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     assert int(r.stdout.split()[1]) >= 7
+
+
+GEN_BODY = """
+import sys
+import gc
+import numpy as np
+import hpcjit
+from hpcjit import njit
+
+@njit(cache=True)
+def gen(a):
+    b = a + 1.0
+    for i in range(b.shape[0]):
+        yield b[i]
+
+@njit(cache=True)
+def use(a):
+    g = gen(a)
+    s = next(g)
+    for v in g:
+        s += v
+    return s, gen(a)
+
+a = np.arange(4.0)
+gc.collect()
+before = hpcjit._core.memstats()
+s, g = use(a)
+assert s == use.py_func(a)[0], s
+assert list(g) == [1.0, 2.0, 3.0, 4.0]
+lazy = gen(a)
+assert next(lazy) == 1.0
+del g, lazy
+gc.collect()
+after = hpcjit._core.memstats()
+assert after[0] - before[0] == after[1] - before[1], (before, after)
+print("RESULT", use._infos[-1]["cache"], gen._infos[-1]["cache"],
+      "nollvm" if "hpcjit._compiler" not in sys.modules else "llvm", flush=True)
+"""
+
+
+def test_generator_objects_cached(tmp_path):
+    """Coroutines (their resume/destroy clones reached through function
+    pointers stored in the generator object) survive the object file, the
+    cache and both loaders."""
+    prog = write_prog(tmp_path, body=GEN_BODY, main="", name="gens.py")
+    cd = tmp_path / "cache"
+    r1 = run(prog, cd)
+    assert r1.stdout.split()[1:3] == ["miss", "miss"], r1.stdout
+    r2 = run(prog, cd)
+    assert r2.stdout.split()[1:4] == ["hit", "hit", "nollvm"], r2.stdout + r2.stderr
+    r3 = run(prog, cd, env={"HPCJIT_OBJECT_LOADER": "llvm"})
+    assert r3.stdout.split()[1:3] == ["hit", "hit"], r3.stdout + r3.stderr

@@ -159,7 +159,35 @@ def raise_while_holding(n):
     return len(keep) + len(names)
 
 
+@njit
+def gen_checked(n):
+    for i in range(n):
+        if i > 1:
+            raise ValueError("i > 1")
+        yield i
+
+
+@njit
+def gen_next_past_end(n):
+    g = gen_checked(n)
+    s = 0
+    for _ in range(n + 1):
+        s += next(g)
+    return s
+
+
+@njit
+def gen_body_raises(n):
+    s = 0
+    for v in gen_checked(n):
+        s += v
+    return s
+
+
 RUNTIME_CASES = [
+    (gen_next_past_end, (1,)),              # StopIteration
+    (gen_next_past_end, (3,)),              # ValueError from the generator's body
+    (gen_body_raises, (4,)),                # ValueError
     (list_pop_empty, (2,)),                 # IndexError: pop from empty list
     (list_index_out_of_range, (3,)),        # IndexError
     (list_index_out_of_range, (-4,)),       # IndexError
@@ -278,6 +306,47 @@ def bad_str_method(n):
     return "abc".no_such_method(n)  # str_method
 
 
+@njit
+def gen_squares(n):
+    for i in range(n):
+        yield i * i
+
+
+@njit
+def gen_delegates(n):
+    yield from gen_squares(n)  # gen_yield_from
+
+
+@njit
+def gen_sends(n):
+    for i in range(n):
+        n += yield i  # gen_send
+
+
+@njit
+def gen_finally(n):
+    try:
+        yield n  # gen_finally
+    finally:
+        n = 0
+
+
+def bad_gen_yield_from(n):
+    return next(gen_delegates(n))
+
+
+def bad_gen_send(n):
+    return next(gen_sends(n))
+
+
+def bad_gen_finally(n):
+    return next(gen_finally(n))
+
+
+def bad_gen_len(n):
+    return len(gen_squares(n))  # gen_len
+
+
 def _flat(*classes):
     out = []
     for c in classes:
@@ -295,6 +364,11 @@ TYPING_CASES = [
     (bad_list_append_type, "list_append_type"),
     (bad_dict_value_type, "dict_value_type"),
     (bad_str_method, "str_method"),
+    (bad_gen_yield_from, "gen_yield_from"),
+    (bad_gen_send, "gen_send"),
+    pytest.param(bad_gen_finally, "gen_finally",
+                 marks=pytest.mark.numba_skip("Numba compiles a yield inside try/finally (hpcjit refuses it)")),
+    (bad_gen_len, "gen_len"),
 ]
 
 

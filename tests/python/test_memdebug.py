@@ -153,6 +153,60 @@ def typed_list(n):
     return len(l)
 run(typed_list, 25)
 """,
+    "generators": """
+@njit
+def rows(a, tag):
+    b = a * 2.0
+    lst = [b[0]]
+    for i in range(b.shape[0]):
+        yield b[i] + lst[0], tag + str(i)
+
+@njit
+def partly(a):
+    g = rows(a, "r")
+    r, t = next(g)
+    return r.sum() + len(t)  # g is destroyed suspended, holding b, lst and a
+
+@njit
+def fully(a):
+    s = 0.0
+    for r, t in rows(a, "x"):
+        s += r.sum() + len(t)
+    return s
+
+@njit
+def raising(a):
+    for x in a:
+        if x > 2:
+            raise ValueError("big")
+        yield np.ones(3) * x
+
+@njit
+def unwinds(a):
+    s = 0.0
+    for v in raising(a):
+        s += v.sum()
+    return s
+
+a = np.arange(6.0).reshape(3, 2)
+run(partly, a)
+run(fully, a)
+run(unwinds, np.array([1.0, 2.0]))
+run(unwinds, np.array([1.0, 5.0]), expect_exc=ValueError)
+gc.collect()
+mark = hpcjit.memory_debug()["allocations"]
+for k in range(3):  # from Python: abandoned after one value, exhausted, never started
+    g = rows(a, "p")
+    next(g)
+    del g
+    assert len(list(rows(a, "q"))) == 3
+    g = rows(a, "n")
+    del g
+gc.collect()
+d = hpcjit.memory_debug(mark)
+assert d["errors"] == 0 and d["live"] == [], d
+print("ok python")
+""",
     "prange": """
 @njit(parallel=True)
 def par(n):

@@ -280,6 +280,7 @@ static Type *iter_item(Inf *I, Node *at, Type *t, const char *fname) {
     switch (t->kind) {
     case TY_LIST: return t->item;
     case TY_RANGE: return T(I, TY_INT64);
+    case TY_GENERATOR: return t->item; /* resumed to its end */
     case TY_ARRAY:
         if (t->ndim != 1)
             return TYPING(I, at, "%s() of a %d-d array is not supported (unhashable rows)", fname, t->ndim);

@@ -405,8 +405,8 @@ bool lower_dict_store(Lower *L, Node *target, LLVMValueRef v, Type *vt) {
     return true;
 }
 
-/* Add every item of `src` (a list, 1-d array, range, tuple, set, dict or
- * view) to the set s. */
+/* Add every item of `src` (a list, 1-d array, range, tuple, set, dict,
+ * view or generator object) to the set s. */
 static bool fill_set(Lower *L, const Node *at, LLVMValueRef s, Type *item, Node *src_node) {
     Type *st = src_node->ty;
     LLVMValueRef src = lower_expr_use(L, src_node);
@@ -451,6 +451,22 @@ static bool fill_set(Lower *L, const Node *at, LLVMValueRef s, Type *item, Node 
         for (int k = 0; k < st->nelems; k++)
             set_add(L, s, item, lower_convert(L, at, LLVMBuildExtractValue(L->b, src, (unsigned)k, ""), st->elems[k], item));
         return true;
+    case TY_GENERATOR: { /* resumed until it ends */
+        LLVMBasicBlockRef head = lower_block(L, "fill.next"), body = lower_block(L, "fill.item");
+        LLVMBasicBlockRef done = lower_block(L, "fill.done");
+        LLVMBuildBr(L->b, head);
+        lower_at(L, head);
+        LLVMBuildCondBr(L->b, lower_gen_resume(L, src), body, done);
+        lower_at(L, body);
+        int mark = lower_temps_mark(L);
+        LLVMValueRef x = lower_gen_value(L, src, st->item);
+        lower_temp(L, x, st->item, true); /* released after the add, or by its failure */
+        set_add(L, s, item, lower_convert(L, at, x, st->item, item));
+        lower_temps_release(L, mark);
+        LLVMBuildBr(L->b, head);
+        lower_at(L, done);
+        return true;
+    }
     case TY_SET:
     case TY_DICT:
     case TY_DICT_VIEW: {

@@ -127,8 +127,8 @@ static bool infer_list_display(Inf *I, Node **pn, Type **out) {
 /* ---- iteration ---- */
 
 /* The items `for x in v` gives for a value of type t that list(v) and
- * extend(v) take: lists, ranges, arrays (first axis) and homogeneous
- * tuples.  NULL after a diagnostic (at `at`). */
+ * extend(v) take: lists, ranges, arrays (first axis), homogeneous tuples
+ * and generator objects.  NULL after a diagnostic (at `at`). */
 static Type *iter_item(Inf *I, Node *at, Type *t, const char *fname) {
     if (IS_UNK(t))
         return t;
@@ -136,6 +136,7 @@ static Type *iter_item(Inf *I, Node *at, Type *t, const char *fname) {
     case TY_LIST: return t->item;
     case TY_STRING: return t; /* list(s): its characters */
     case TY_RANGE: return T(I, TY_INT64);
+    case TY_GENERATOR: return t->item; /* resumed to its end */
     case TY_ARRAY:
         if (t->ndim == 0)
             return TYPING(I, at, "%s() of a 0-d array", fname);

@@ -408,7 +408,8 @@ static void reserve(Lower *L, LLVMValueRef mi, LLVMValueRef more) {
     lower_check_status(L, rt(L, "rt_list_reserve", L->t_i32, ps, 2, as));
 }
 
-/* Append every item of `src` (a list, range, array or tuple) to mi. */
+/* Append every item of `src` (a list, range, array, tuple or generator
+ * object) to mi. */
 static bool fill(Lower *L, const Node *at, LLVMValueRef mi, Type *item, Node *src_node) {
     Type *st = src_node->ty;
     LLVMValueRef src = lower_expr_use(L, src_node);
@@ -461,6 +462,22 @@ static bool fill(Lower *L, const Node *at, LLVMValueRef mi, Type *item, Node *sr
         for (int k = 0; k < st->nelems; k++)
             append(L, mi, item, lower_convert(L, at, LLVMBuildExtractValue(L->b, src, (unsigned)k, ""), st->elems[k], item));
         return true;
+    case TY_GENERATOR: { /* resumed until it ends */
+        LLVMBasicBlockRef head = lower_block(L, "fill.next"), body = lower_block(L, "fill.item");
+        LLVMBasicBlockRef done = lower_block(L, "fill.done");
+        LLVMBuildBr(L->b, head);
+        lower_at(L, head);
+        LLVMBuildCondBr(L->b, lower_gen_resume(L, src), body, done);
+        lower_at(L, body);
+        int mark = lower_temps_mark(L);
+        LLVMValueRef x = lower_gen_value(L, src, st->item);
+        lower_temp(L, x, st->item, true); /* released after the append, or by its failure */
+        append(L, mi, item, lower_convert(L, at, x, st->item, item));
+        lower_temps_release(L, mark);
+        LLVMBuildBr(L->b, head);
+        lower_at(L, done);
+        return true;
+    }
     default: {
         const LibOps *own = lib_type_owner(st); /* a str: its items as its feature gives them */
         if (own && own->lower_len && own->lower_item && !own->lower_iter_begin) {

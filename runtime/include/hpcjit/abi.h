@@ -28,6 +28,11 @@
  *                                    (np.float64 or arr.dtype)
  *   's'                              str (lib/str; the dispatcher copies
  *                                    a Python str in, see UNBOXED LAYOUT)
+ *   'G' <item>                       generator object yielding <item>s
+ *                                    (hpcjit/generator.h): returned as an
+ *                                    hpcjit._core.Generator (a lazy Python
+ *                                    iterator); such an object passed back
+ *                                    in is borrowed.  "Gl", "G(ld)"
  *   (range objects have no typecode: they are not passed across)
  *
  * CONTAINERS (proposed; runtime and boxing exist, the dispatcher does not
@@ -81,6 +86,9 @@
  *              memcpy, small beside a dispatch.  A returned str (also
  *              inside a tuple) owns one reference; the dispatcher boxes it
  *              with PyUnicode_FromKindAndData (box_str_to_py) and decrefs.
+ *   generator  HjMemInfo * of an HjGenerator (hpcjit/generator.h); a
+ *              returned one owns one reference, which the Python object
+ *              takes (it also keeps the call's arguments alive)
  *   list, dict, set (both kinds of list)
  *              HjMemInfo * whose data is an HjList / HjDict / HjSet
  *              (containers.h).  An argument is borrowed (the dispatcher

@@ -1,0 +1,4 @@
+# args: l
+def f(n):
+    yield n
+    yield from range(n)
