@@ -320,10 +320,16 @@ static bool check_call_arg(Inf *I, Node *e) {
  * all() then see every item computed, not only up to the first answer. */
 static void genexpr_as_comprehension(Inf *I, Node *call) {
     static const char *const consumers[] = {"sum", "min", "max", "sorted", "list", "set", "tuple", "any", "all"};
-    if (call->args.len != 1 || call->a->kind != N_NAME)
+    if (call->args.len != 1)
         return;
     Node *g = VEC_AT(call->args, 0);
     if (g->kind != N_COMP || g->comp_kind != 3)
+        return;
+    if (call->a->kind == N_ATTRIBUTE && strcmp(call->a->name, "join") == 0) { /* ", ".join(str(x) for x in a) */
+        g->comp_kind = 0;
+        return;
+    }
+    if (call->a->kind != N_NAME)
         return;
     const char *name = call->a->name;
     const HjEnvEntry *e = infer_env_lookup(I, name);

@@ -107,7 +107,7 @@ def test_generator_expression_arguments():
     def f(a, k):
         return (sum(x * k for x in a), min(x for x in a if x > 0.2), max(i * 2 for i in range(5)),
                 sorted(-x for x in a)[0], list(x + 1 for x in range(3)), len(set(int(x * 3) for x in a)),
-                sum(1 for _ in a))
+                sum(1 for _ in a), ", ".join(str(i * i) for i in range(7) if i % 2))
 
     a = np.random.default_rng(3).random(8)
     assert njit(f)(a, 2.0) == f(a, 2.0)
