@@ -691,7 +691,10 @@ PyObject *cv_box(CoreState *st, const char **tc, char *in)
     case '#': case '&': return typed_box(tc, in);
     case 'J': return jc_box(tc, in);
     case 'G': return gen_box(st, tc, in);
-    case '{': case '<': return box_dict_box(st, tc, in);
+    /* a dict compiled code returns is a typed.Dict holding its native dict
+     * (Numba's DictType: no copy); a set is a new Python set */
+    case '{': return typed_box(tc, in);
+    case '<': return box_dict_box(st, tc, in);
     case 'N': { /* a named tuple: the tuple, then its class made of it */
         long id;
         const char *q = nt_skip_header(p, &id);

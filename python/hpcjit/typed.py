@@ -239,7 +239,8 @@ class Dict(_core._TypedDict, MutableMapping):
         return d
 
     def __eq__(self, other):
-        if not isinstance(other, Dict):
+        # another typed.Dict or any mapping (a dict), as Numba's Mapping equality
+        if not isinstance(other, (Dict, dict)) and not hasattr(other, "items"):
             return NotImplemented
         if len(self) != len(other):
             return False

@@ -200,7 +200,8 @@ def u_global(x):
 
 @njit
 def u_genexpr(x):
-    return sum(i for i in range(x))  # U:genexpr
+    g = (i for i in range(x))  # U:genexpr
+    return g
 
 
 @njit
