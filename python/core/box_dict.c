@@ -51,7 +51,7 @@ static int has_refs(const char *tc, const char *end)
 {
     for (; tc < end; tc++)
         if (*tc == 'a' || *tc == 'r' || *tc == '[' || *tc == '#' || *tc == 's' || *tc == '{' || *tc == '<' ||
-            *tc == 'G')
+            *tc == 'G' || *tc == '&' || *tc == 'J')
             return 1;
     return 0;
 }
@@ -136,10 +136,8 @@ static PyObject *box_with(CoreState *st, const void *item, const char *tc)
     if (!tmp)
         return PyErr_NoMemory();
     memcpy(tmp, item, size);
-    if (tc[0] == 'a' || tc[0] == 'r')
-        rt_incref(((HjArray *)tmp)->meminfo);
-    else if (tc[0] == '[' || tc[0] == '{' || tc[0] == '<' || tc[0] == 's' || tc[0] == 'G')
-        rt_incref(*(HjMemInfo **)tmp);
+    q = tc;
+    box_retain(&q, tmp); /* the value stays the dict's: box a new reference (tuples' too) */
     q = tc;
     PyObject *r = cv_box(st, &q, tmp);
     if (tmp != buf)

@@ -27,7 +27,7 @@ static int has_refs(const char *tc)
 {
     for (; *tc; tc++)
         if (*tc == 'a' || *tc == 'r' || *tc == '[' || *tc == '#' || *tc == 's' || *tc == '{' || *tc == '<' ||
-            *tc == 'G')
+            *tc == 'G' || *tc == '&' || *tc == 'J')
             return 1;
     return 0;
 }
@@ -80,12 +80,12 @@ static const RtItemOps *item_ops(const char *tc)
 
 /* Take new references to what the unboxed value at `in` holds (the
  * reverse of cv_release): boxing takes them over. */
-static void retain(const char **tc, char *in)
+void box_retain(const char **tc, char *in)
 {
     const char *p = *tc;
     if (*p == 'a' || *p == 'r') {
         rt_incref(((HjArray *)in)->meminfo);
-    } else if (*p == '[' || *p == 's' || *p == 'G') {
+    } else if (strchr("[#{&<sGJ", *p)) { /* every value that is an HjMemInfo * */
         rt_incref(*(HjMemInfo **)in);
     } else if (*p == '(') {
         const char *q = p + 1;
@@ -96,7 +96,7 @@ static void retain(const char **tc, char *in)
             if (tc_layout(&q, &s, &a) < 0)
                 return;
             off = (off + a - 1) / a * a;
-            retain(&elem, in + off);
+            box_retain(&elem, in + off);
             off += s;
         }
     }
@@ -134,7 +134,7 @@ static PyObject *box_item(const void *item, void *ctx)
         return PyErr_NoMemory();
     memcpy(tmp, item, size);
     tc = c->tc;
-    retain(&tc, tmp); /* the item stays the list's: box a new reference */
+    box_retain(&tc, tmp); /* the item stays the list's: box a new reference */
     tc = c->tc;
     PyObject *r = cv_box(c->st, &tc, tmp);
     if (tmp != buf)

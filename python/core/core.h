@@ -121,6 +121,11 @@ int bx_set_reflect(HjMemInfo *s, PyObject *set, BxBoxFn box, void *ctx);
  * exception). */
 int box_list_unbox(PyObject *obj, const char **tc, char *out);
 PyObject *box_list_box(CoreState *st, const char **tc, char *in);
+/* Give the value at `in` (typecode at *tc, which is advanced past it) one
+ * more reference for each HjMemInfo it holds (arrays, containers, str,
+ * generators, jitclass instances; inside tuples too): what boxing a copy
+ * of an item that a container keeps needs. */
+void box_retain(const char **tc, char *in);
 int box_list_reflect(CoreState *st, PyObject *obj, const char **tc, char *in);
 int box_list_matches(PyObject *obj, const char **tc);
 

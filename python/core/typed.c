@@ -408,11 +408,9 @@ static PyObject *box_item(const char *tc, const void *item, int owned)
     if (!tmp)
         return PyErr_NoMemory();
     memcpy(tmp, item, size);
-    if (!owned) {
-        if (is_array_code(tc))
-            rt_incref(((HjArray *)tmp)->meminfo);
-        else if (is_ref_code(tc[0]))
-            rt_incref(*(HjMemInfo **)tmp);
+    if (!owned) { /* references of its own, tuples' fields included (box_list.c) */
+        q = tc;
+        box_retain(&q, tmp);
     }
     q = tc;
     PyObject *r = cv_box(core_st, &q, tmp);

@@ -415,3 +415,48 @@ def test_augassign_to_an_array_item_is_in_place():
     for g, w in zip(got[0], want[0]):
         np.testing.assert_array_equal(g, w)
     np.testing.assert_array_equal(got[1], want[1])
+
+
+def test_returned_lists_of_reference_items_keep_their_counts():
+    """Lists (and dict values) of dicts, sets, jitclass instances and tuples
+    holding str and arrays, returned to Python: each boxed item gets its own
+    reference (a missing one freed the list's and corrupted the heap)."""
+    import gc
+
+    from hpcjit import _core
+    from hpcjit.experimental import jitclass
+
+    @jitclass
+    class Item:
+        x: float
+
+        def __init__(self, x):
+            self.x = x
+
+    def dicts(n):
+        return [{i: float(i)} for i in range(n)]
+
+    def sets(n):
+        return [{i, i + 1} for i in range(n)]
+
+    def tuples(n):
+        d = {0: ("a", np.zeros(2))}
+        for i in range(1, n):
+            d[i] = (str(i), np.ones(2) * i)
+        return [(str(i), np.arange(i)) for i in range(n)], d
+
+    items = njit(lambda n: [Item(float(i)) for i in range(n)])
+    gc.collect()
+    before = _core.memstats()
+    for _ in range(3):
+        for f in (dicts, sets):
+            assert njit(f)(4) == f(4)
+        got = njit(tuples)(3)
+        want = tuples(3)
+        assert [(s, list(a)) for s, a in got[0]] == [(s, list(a)) for s, a in want[0]]
+        assert {k: (s, list(a)) for k, (s, a) in got[1].items()} == {k: (s, list(a)) for k, (s, a) in want[1].items()}
+        assert [it.x for it in items(3)] == [0.0, 1.0, 2.0]
+        del got
+    gc.collect()
+    after = _core.memstats()
+    assert after[0] - before[0] == after[1] - before[1], (before, after)
