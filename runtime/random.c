@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "hpcjit/runtime.h"
-#include "hpcjit/search.h"
+#include "hpcjit/random.h"
 
 #define DEFAULT_SEED 0x5eedULL
 

@@ -10,6 +10,7 @@
 #include "hpcjit/parallel.h"
 #include "hpcjit/pool.h"
 #include "hpcjit/runtime.h"
+#include "hpcjit/random.h"
 #include "hpcjit/search.h"
 #include "hpcjit/signals.h"
 #include "hpcjit/str.h"

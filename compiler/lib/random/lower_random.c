@@ -1,10 +1,10 @@
 /* lower_random.c - lowering of np.random calls onto the per-thread
  * xoshiro256** generator of runtime/random.c.  Tree shapes:
- * infer_search.c (args = [params..., size], rand/randn: the dims). */
+ * infer_random.c (args = [params..., size], rand/randn: the dims). */
 #include "np/lower_np.h"
-#include "search.h"
+#include "random.h"
 
-#include "hpcjit/search.h"
+#include "hpcjit/random.h"
 
 static LLVMValueRef f64c(Lower *L, double v) { return LLVMConstReal(L->t_f64, v); }
 
