@@ -25,7 +25,7 @@ static void test_errors(void) {
     CHECK(rt_exc_fetch(&type, &msg) == 1 && strcmp(type, "ValueError") == 0);
 }
 
-static void draw(double *out, int n) { rt_random_fill(RT_RND_RANDOM, out, n, 0, 0); }
+static void draw(double *out, int n) { rt_random_dist(NULL, RT_D_RANDOM, out, n, 0, 0, 0); }
 
 static void *thread_draw(void *p) {
     draw(p, 16);
