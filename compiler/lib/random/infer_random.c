@@ -179,6 +179,10 @@ static int size_arg(Inf *I, Node **sl, int i, const char *fname) {
         return -1;
     if (IS_UNK(t))
         return -2;
+    if (t->kind == TY_NONE) { /* a variable holding None */
+        sl[i] = NULL;
+        return 0;
+    }
     if (ty_is_int(t)) {
         infer_cast(I, &sl[i], T(I, TY_INT64));
         return 1;
