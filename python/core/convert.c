@@ -782,6 +782,10 @@ PyObject *cv_box(CoreState *st, const char **tc, char *in)
         *tc = q + 1;
         return res;
     }
+    case 'R': /* compiled code holds only the bit generator, not the object */
+        PyErr_SetString(PyExc_TypeError,
+                        "hpcjit: a numpy.random.Generator cannot be returned from compiled code");
+        return NULL;
     default:
         goto bad;
     }

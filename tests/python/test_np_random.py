@@ -1058,3 +1058,14 @@ def test_generator_no_leaks():
     gc.collect()
     after = hpcjit._core.memstats()
     assert after[0] - before[0] == after[1] - before[1]
+
+
+@hpcjit.njit
+def g_return(rng):
+    return rng
+
+
+@pytest.mark.numba_skip("Numba boxes the Generator back")
+def test_generator_not_returned():
+    with pytest.raises(TypeError, match="cannot be returned"):
+        g_return(np.random.default_rng())
