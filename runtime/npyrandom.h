@@ -24,6 +24,10 @@ typedef struct s_binomial_t {
 } binomial_t;
 
 double random_standard_uniform(bitgen_t *bitgen_state);
+void random_standard_uniform_fill_f(bitgen_t *, intptr_t, float *);
+void random_standard_normal_fill_f(bitgen_t *, intptr_t, float *);
+void random_standard_exponential_fill_f(bitgen_t *, intptr_t, float *);
+float random_standard_gamma_f(bitgen_t *bitgen_state, float shape);
 void random_standard_uniform_fill(bitgen_t *, intptr_t, double *);
 void random_standard_exponential_fill(bitgen_t *, intptr_t, double *);
 void random_standard_normal_fill(bitgen_t *, intptr_t, double *);

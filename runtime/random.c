@@ -406,11 +406,24 @@ static int64_t draw_int(bitgen_t *g, int32_t kind, double a, double b, double c,
 }
 
 int32_t rt_random_dist(void *bg, int32_t kind, void *out, int64_t n, double a, double b, double c) {
-    bool gen = (kind & RT_D_GEN) != 0;
-    kind &= ~RT_D_GEN;
+    bool gen = (kind & RT_D_GEN) != 0, f32 = (kind & RT_D_F32) != 0;
+    kind &= ~(RT_D_GEN | RT_D_F32);
     if (check(kind, gen, a, b, c) < 0)
         return -1;
     bitgen_t *g = bg ? bg : &rng()->bg;
+    if (f32) { /* Generator's float32 loops */
+        float *o = out;
+        switch (kind) {
+        case RT_D_RANDOM: random_standard_uniform_fill_f(g, (intptr_t)n, o); return 0;
+        case RT_D_STD_NORMAL: random_standard_normal_fill_f(g, (intptr_t)n, o); return 0;
+        case RT_D_STD_EXPONENTIAL: random_standard_exponential_fill_f(g, (intptr_t)n, o); return 0;
+        case RT_D_STD_GAMMA:
+            for (int64_t i = 0; i < n; i++)
+                o[i] = random_standard_gamma_f(g, (float)a);
+            return 0;
+        default: return fail("SystemError", "hpcjit: no float32 form of this distribution");
+        }
+    }
     if (kind >= RT_D_INT_FIRST) {
         binomial_t bin = {0};
         int64_t *o = out;

@@ -1069,3 +1069,21 @@ def g_return(rng):
 def test_generator_not_returned():
     with pytest.raises(TypeError, match="cannot be returned"):
         g_return(np.random.default_rng())
+
+
+@hpcjit.njit
+def g_float32(rng, n):
+    return (rng.random(n, np.float32), rng.standard_normal(n, dtype=np.float32),
+            rng.standard_exponential(n, np.float32), rng.standard_gamma(0.5, n, np.float32),
+            rng.standard_gamma(3.5, (2, n), dtype=np.float32), rng.random(dtype=np.float64))
+
+
+def test_generator_float32():
+    r1, r2 = np.random.default_rng(3), np.random.default_rng(3)
+    got = g_float32(r1, 50)
+    exp = (r2.random(50, np.float32), r2.standard_normal(50, dtype=np.float32),
+           r2.standard_exponential(50, np.float32), r2.standard_gamma(0.5, 50, np.float32),
+           r2.standard_gamma(3.5, (2, 50), dtype=np.float32), r2.random(dtype=np.float64))
+    for g, e in zip(got, exp):
+        same_values(g, e)
+    same_values(r1.random(2), r2.random(2))

@@ -111,6 +111,12 @@ const RandomDist *random_dist(BuiltinId id, RandomApi *api) {
 
 /* ---- signatures ------------------------------------------------------------- */
 
+/* Generator's methods with a dtype= (np.float64 or np.float32) */
+static bool has_dtype(const RandomDist *d) {
+    return d->kind == RT_D_RANDOM || d->kind == RT_D_STD_NORMAL || d->kind == RT_D_STD_EXPONENTIAL ||
+           d->kind == RT_D_STD_GAMMA;
+}
+
 static bool sig_of(BuiltinId id, Sig *s) {
     RandomApi api;
     const RandomDist *d = random_dist(id, &api);
@@ -123,6 +129,8 @@ static bool sig_of(BuiltinId id, Sig *s) {
             s->names[s->n++] = d->params[i];
         if (api != RND_PY)
             s->names[s->n++] = "size";
+        if (api == RND_GEN && has_dtype(d))
+            s->names[s->n++] = "dtype";
         return true;
     }
 #define S(name, ...) INFER_SIG(s, name, __VA_ARGS__)
@@ -285,10 +293,28 @@ static Type *dist_call(Inf *I, Node *n, const RandomDist *d, RandomApi api, cons
     int nd = api == RND_PY ? 0 : size_arg(I, sl, first + d->np, fname);
     if (nd == -1)
         return NULL;
+    Type *dt = T(I, d->kind >= RT_D_INT_FIRST ? TY_INT64 : TY_FLOAT64);
+    if (api == RND_GEN && has_dtype(d)) { /* dtype=: an N_CONST int, 1 for float32 */
+        Node **pd = &sl[first + d->np + 1];
+        bool f32 = false;
+        if (*pd && !is_none_const(*pd)) {
+            Type *t = infer_expr(I, pd);
+            if (!t)
+                return NULL;
+            if (IS_UNK(t))
+                return t;
+            if (t->kind != TY_DTYPE || (t->dtype->kind != TY_FLOAT64 && t->dtype->kind != TY_FLOAT32))
+                return TYPING(I, *pd, "%s() dtype must be np.float64 or np.float32, not %s", fname,
+                              infer_tyname(I, t));
+            f32 = t->dtype->kind == TY_FLOAT32;
+        }
+        if (f32)
+            dt = T(I, TY_FLOAT32);
+        *pd = I->final ? int_const(I, n->loc, f32) : NULL;
+    }
     if (nd == -2 || unk)
         return TY_UNK(I);
     infer_store_slots(I, n, sl, s->n);
-    Type *dt = T(I, d->kind >= RT_D_INT_FIRST ? TY_INT64 : TY_FLOAT64);
     return arr_of(I, dt, nd);
 }
 

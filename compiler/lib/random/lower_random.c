@@ -96,6 +96,9 @@ static LLVMValueRef dist_call(Lower *L, Node *n, const RandomDist *d, RandomApi 
     if (!data)
         return NULL;
     int kind = d->kind | (api == RND_GEN ? RT_D_GEN : 0);
+    Node *f32 = api == RND_GEN ? np_arg(n, first + d->np + 1) : NULL; /* dtype=np.float32 (infer_random.c) */
+    if (f32 && f32->kind == N_CONST && f32->cval.i)
+        kind |= RT_D_F32;
     LLVMTypeRef ts[7] = {L->t_ptr, L->t_i32, L->t_ptr, L->t_i64, L->t_f64, L->t_f64, L->t_f64};
     LLVMValueRef as[7] = {bg, lower_i32(L, kind), data, cnt, p[0], p[1], p[2]};
     lower_check_status(L, lower_rt(L, "rt_random_dist", L->t_i32, ts, 7, as));

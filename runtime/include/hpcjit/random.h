@@ -82,8 +82,10 @@ typedef enum RtDist {
 } RtDist;
 #define RT_D_INT_FIRST RT_D_BINOMIAL
 #define RT_D_GEN 0x100 /* or'ed into the kind: Generator's checks where they differ from RandomState's */
+#define RT_D_F32 0x200 /* or'ed into RT_D_RANDOM, RT_D_STD_NORMAL, RT_D_STD_EXPONENTIAL, RT_D_STD_GAMMA:
+                          float32 results (Generator's dtype=np.float32 forms) */
 /* n draws of distribution `kind` into out (float64, or int64 from
- * RT_D_INT_FIRST on).  0, or -1 with ValueError/OverflowError pending
+ * RT_D_INT_FIRST on; float32 with RT_D_F32).  0, or -1 with ValueError/OverflowError pending
  * (NumPy's messages) when a parameter is out of its domain. */
 int32_t rt_random_dist(void *bg, int32_t kind, void *out, int64_t n, double a, double b, double c);
 /* Generator.integers(lo, hi, endpoint=) on int64 (Lemire's method, NumPy's
