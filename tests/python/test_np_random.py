@@ -552,6 +552,23 @@ def dist_id(case):
     return f.__name__[2:] + str(args)
 
 
+# where Numba 0.68 differs (the Numba mode of the suite skips these)
+NUMBA_DIFFERS = {
+    "negative_binomial": "Numba's np.random.negative_binomial takes no size",
+    "vonmises": "Numba's np.random.vonmises draws in [0, 2pi) (CPython's vonmisesvariate), NumPy's in [-pi, pi]",
+}
+
+
+def numba_marked(cases, unchecked=()):
+    """cases as pytest parameters, those where Numba differs marked."""
+    out = []
+    for case in cases:
+        name = case[0].__name__[2:]
+        reason = NUMBA_DIFFERS.get(name) or ("Numba does not check this parameter" if case in unchecked else None)
+        out.append(pytest.param(case, marks=pytest.mark.numba_skip(reason)) if reason else case)
+    return out
+
+
 def numpy_name(f):
     return "random" if f is d_ranf else f.__name__[2:]
 
@@ -563,7 +580,7 @@ def ks_distance(x, y):
     return np.max(np.abs(np.searchsorted(x, v, "right") / len(x) - np.searchsorted(y, v, "right") / len(y)))
 
 
-@pytest.mark.parametrize("case", DISTS, ids=dist_id)
+@pytest.mark.parametrize("case", numba_marked(DISTS), ids=dist_id)
 def test_distribution_matches_numpy(case):
     f, args = case
     r_seed(2024)
@@ -578,7 +595,7 @@ def test_distribution_matches_numpy(case):
         assert abs(x.mean() - ref.mean()) <= 6 * math.sqrt((x.var() + ref.var()) / n) + 1e-12
 
 
-@pytest.mark.parametrize("case", DISTS, ids=dist_id)
+@pytest.mark.parametrize("case", numba_marked(DISTS), ids=dist_id)
 def test_distribution_size_forms(case):
     """size=None gives a scalar of NumPy's kind, an int a 1-D array, a tuple
     its shape; seeding makes the draws repeat."""
@@ -607,6 +624,7 @@ def d_keywords(n):
             np.random.triangular(left=0.0, mode=1.0, right=2.0), np.random.hypergeometric(5, 5, nsample=3))
 
 
+@pytest.mark.numba_skip("Numba's np.random takes some of these only positionally")
 def test_defaults_and_keywords():
     same_kind(d_defaults(), d_defaults.py_func())
     got, exp = d_keywords(4), d_keywords.py_func(4)
@@ -632,7 +650,23 @@ BAD = [
 ]
 
 
-@pytest.mark.parametrize("case", BAD, ids=dist_id)
+# those Numba lets through (or raises another error for, or loops on: zipf(nan))
+NUMBA_UNCHECKED = [
+    (d_exponential, (-1.0,)), (d_gumbel, (0.0, -1.0)), (d_hypergeometric, (1, 1, 5)), (d_hypergeometric, (1, 1, 0)),
+    (d_laplace, (0.0, -1.0)), (d_logistic, (0.0, -1.0)), (d_lognormal, (0.0, -1.0)), (d_logseries, (1.0,)),
+    (d_normal, (0.0, -1.0)), (d_pareto, (0.0,)), (d_poisson, (1e20,)), (d_triangular, (2.0, 1.0, 3.0)),
+    (d_triangular, (1.0, 3.0, 2.0)), (d_triangular, (1.0, 1.0, 1.0)), (d_uniform, (0.0, math.inf)),
+    (d_vonmises, (0.0, -1.0)), (d_weibull, (-1.0,)),
+]
+
+
+def _unchecked_by_numba():
+    nan_cases = [c for c in BAD if any(isinstance(a, float) and not math.isfinite(a) for a in c[1])
+                 and c[0] is not d_binomial]
+    return NUMBA_UNCHECKED + nan_cases
+
+
+@pytest.mark.parametrize("case", numba_marked(BAD, _unchecked_by_numba()), ids=dist_id)
 @pytest.mark.parametrize("size", [None, 3])
 def test_distribution_errors(case, size):
     f, args = case
