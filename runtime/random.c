@@ -281,7 +281,9 @@ static int32_t check(int32_t kind, bool gen, double a, double b, double c) {
         if (a <= 0)
             return fail("ValueError", "n <= 0");
         /* (0, 1] for both: p = 0 would draw a Poisson of an infinite mean */
-        return b > 0 && b <= 1 ? 0 : fail("ValueError", gen ? "p <= 0, p > 1 or p contains NaNs" : "p < 0, p > 1 or p is NaN");
+        if (b > 0 && b <= 1)
+            return 0;
+        return fail("ValueError", gen ? "p <= 0, p > 1 or p contains NaNs" : "p < 0, p > 1 or p is NaN");
     case RT_D_POISSON:
         if (!(a >= 0))
             return fail("ValueError", "lam < 0 or lam is NaN");
