@@ -66,6 +66,12 @@ int64_t random_hypergeometric(bitgen_t *bitgen_state, int64_t good, int64_t bad,
 uint64_t random_interval(bitgen_t *bitgen_state, uint64_t max);
 void random_bounded_uint64_fill(bitgen_t *bitgen_state, uint64_t off, uint64_t rng, intptr_t cnt, bool use_masked,
                                 uint64_t *out);
+void random_bounded_uint32_fill(bitgen_t *bitgen_state, uint32_t off, uint32_t rng, intptr_t cnt, bool use_masked,
+                                uint32_t *out);
+void random_bounded_uint16_fill(bitgen_t *bitgen_state, uint16_t off, uint16_t rng, intptr_t cnt, bool use_masked,
+                                uint16_t *out);
+void random_bounded_uint8_fill(bitgen_t *bitgen_state, uint8_t off, uint8_t rng, intptr_t cnt, bool use_masked,
+                               uint8_t *out);
 void random_multinomial(bitgen_t *bitgen_state, int64_t n, int64_t *mnix, double *pix, intptr_t d,
                         binomial_t *binomial);
 

@@ -445,13 +445,34 @@ int32_t rt_random_dist(void *bg, int32_t kind, void *out, int64_t n, double a, d
     return 0;
 }
 
-int32_t rt_random_integers(void *bg, int64_t *out, int64_t n, int64_t lo, int64_t hi, int32_t endpoint) {
-    /* Generator.integers on int64 (numpy/random/_bounded_integers.pyx) */
-    if (endpoint ? lo > hi : lo >= hi)
+int32_t rt_random_integers(void *bg, void *out, int64_t n, int64_t lo, int64_t hi, int32_t endpoint,
+                           int32_t itemsize, int32_t is_signed) {
+    /* Generator.integers (numpy/random/_bounded_integers.pyx _rand_<type>):
+     * the closed interval [lo, high], checked against the dtype's bounds */
+    int bits = 8 * itemsize;
+    __int128 high = (__int128)hi - (endpoint ? 0 : 1);
+    __int128 lb = is_signed ? -((__int128)1 << (bits - 1)) : 0;
+    __int128 ub = is_signed ? ((__int128)1 << (bits - 1)) - 1 : ((__int128)1 << bits) - 1;
+    char msg[64];
+    const char *name = is_signed ? "int" : "uint";
+    if (lo < lb) {
+        snprintf(msg, sizeof msg, "low is out of bounds for %s%d", name, bits);
+        return fail("ValueError", msg);
+    }
+    if (high > ub) {
+        snprintf(msg, sizeof msg, "high is out of bounds for %s%d", name, bits);
+        return fail("ValueError", msg);
+    }
+    if (lo > high)
         return fail("ValueError", endpoint ? "low > high" : "low >= high");
-    uint64_t rng_ = (uint64_t)hi - (uint64_t)lo - (endpoint ? 0 : 1);
+    uint64_t rng_ = (uint64_t)(high - lo), off = (uint64_t)lo;
     bitgen_t *g = bg ? bg : &rng()->bg;
-    random_bounded_uint64_fill(g, (uint64_t)lo, rng_, (intptr_t)n, false, (uint64_t *)out);
+    switch (itemsize) {
+    case 1: random_bounded_uint8_fill(g, (uint8_t)off, (uint8_t)rng_, (intptr_t)n, false, out); break;
+    case 2: random_bounded_uint16_fill(g, (uint16_t)off, (uint16_t)rng_, (intptr_t)n, false, out); break;
+    case 4: random_bounded_uint32_fill(g, (uint32_t)off, (uint32_t)rng_, (intptr_t)n, false, out); break;
+    default: random_bounded_uint64_fill(g, off, rng_, (intptr_t)n, false, out); break;
+    }
     return 0;
 }
 

@@ -145,7 +145,7 @@ static void test_dist_errors(void) {
 
 static void test_ints(void) {
     int64_t v[1000];
-    CHECK(rt_random_integers(NULL, v, 1000, -3, 3, 1) == 0);
+    CHECK(rt_random_integers(NULL, v, 1000, -3, 3, 1, 8, 1) == 0);
     int seen[7] = {0};
     for (int i = 0; i < 1000; i++) {
         CHECK(v[i] >= -3 && v[i] <= 3);
@@ -154,8 +154,15 @@ static void test_ints(void) {
     }
     for (int i = 0; i < 7; i++)
         CHECK(seen[i]);
-    CHECK(rt_random_integers(NULL, v, 1, 5, 5, 0) == -1 && raised("ValueError", "low >= high"));
-    CHECK(rt_random_integers(NULL, v, 1, 5, 5, 1) == 0 && v[0] == 5);
+    CHECK(rt_random_integers(NULL, v, 1, 5, 5, 0, 8, 1) == -1 && raised("ValueError", "low >= high"));
+    CHECK(rt_random_integers(NULL, v, 1, 5, 5, 1, 8, 1) == 0 && v[0] == 5);
+    uint8_t b[100];
+    CHECK(rt_random_integers(NULL, b, 100, 250, 256, 0, 1, 0) == 0);
+    for (int i = 0; i < 100; i++)
+        CHECK(b[i] >= 250);
+    CHECK(rt_random_integers(NULL, b, 1, 0, 257, 0, 1, 0) == -1 &&
+          raised("ValueError", "high is out of bounds for uint8"));
+    CHECK(rt_random_integers(NULL, b, 1, -1, 3, 0, 1, 0) == -1 && raised("ValueError", "low is out of bounds for uint8"));
     int64_t r = 0;
     CHECK(rt_pyrandom_randrange(10, -10, -5, 3, &r) == 0 && (r == 10 || r == 5 || r == 0 || r == -5));
     CHECK(rt_pyrandom_randrange(0, 0, 1, 1, &r) == -1 && raised("ValueError", "empty range for randrange()"));

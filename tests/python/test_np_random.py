@@ -1140,3 +1140,34 @@ def test_generator_float32():
     for g, e in zip(got, exp):
         same_values(g, e)
     same_values(r1.random(2), r2.random(2))
+
+
+@hpcjit.njit
+def g_integers_dt(rng, low, high, size, dt):
+    return rng.integers(low, high, size, dtype=dt)
+
+
+INT_DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
+
+
+@pytest.mark.parametrize("dt", INT_DTYPES, ids=lambda d: d.__name__)
+def test_generator_integers_dtype(dt):
+    r1, r2 = np.random.default_rng(12), np.random.default_rng(12)
+    info = np.iinfo(dt)
+    lo = max(int(info.min), -(2**30))  # wider: test_generator_integers_wide
+    hi = min(int(info.max), 2**30)
+    for a, b in ((0, 5), (lo, hi), (hi - 3, hi)):
+        for size in (None, 40, (3, 2)):
+            same_values(g_integers_dt(r1, a, b, size, dt), r2.integers(a, b, size, dtype=dt))
+    same_values(r1.random(2), r2.random(2))
+
+
+@pytest.mark.numba_skip("hpcjit's bounds messages")
+def test_generator_integers_dtype_bounds():
+    rng = np.random.default_rng()
+    for a, b, dt in ((0, 300, np.uint8), (-1, 5, np.uint16), (-200, 0, np.int8)):
+        with pytest.raises(ValueError) as exp:
+            rng.integers(a, b, dtype=dt)
+        with pytest.raises(ValueError) as got:
+            g_integers_dt(rng, a, b, None, dt)
+        assert str(got.value) == str(exp.value)

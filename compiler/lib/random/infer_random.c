@@ -411,12 +411,17 @@ static Type *random_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl,
         if (!int_arg(I, sl, 1, fname, "low", &unk) || !int_arg(I, sl, 2, fname, "high", &unk))
             return NULL;
         nd = size_arg(I, sl, 3, fname);
-        if (sl[4] && !is_none_const(sl[4])) {
+        r = T(I, TY_INT64);
+        if (sl[4] && !is_none_const(sl[4])) { /* dtype=: the result's (n->ty) */
             Type *dt = infer_expr(I, &sl[4]);
             if (!dt)
                 return NULL;
-            if (dt->kind != TY_DTYPE || dt->dtype->kind != TY_INT64)
-                return UNSUP(I, sl[4], "integers() dtype other than np.int64 is not supported by hpcjit");
+            if (IS_UNK(dt))
+                return dt;
+            if (dt->kind != TY_DTYPE || !ty_is_int(dt->dtype))
+                return UNSUP(I, sl[4], "integers() dtype must be an integer type in compiled code, not %s",
+                             infer_tyname(I, dt));
+            r = dt->dtype;
         }
         sl[4] = NULL;
         int ep = bool_option(I, sl, 5, fname, "endpoint", 0);
@@ -424,7 +429,6 @@ static Type *random_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl,
             return NULL;
         if (I->final)
             sl[5] = int_const(I, n->loc, ep);
-        r = T(I, TY_INT64);
         break;
     }
     case BI_RANDOM_DIRICHLET:

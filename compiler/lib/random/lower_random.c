@@ -133,9 +133,11 @@ static LLVMValueRef integers_call(Lower *L, Node *n, bool *owned) {
     if (!data)
         return NULL;
     int ep = np_arg(n, 5) ? (int)np_arg(n, 5)->cval.i : 0;
-    LLVMTypeRef ts[6] = {L->t_ptr, L->t_ptr, L->t_i64, L->t_i64, L->t_i64, L->t_i32};
-    LLVMValueRef as[6] = {bg, data, cnt, lo, hi, lower_i32(L, ep)};
-    lower_check_status(L, lower_rt(L, "rt_random_integers", L->t_i32, ts, 6, as));
+    Type *dt = n->ty->kind == TY_ARRAY ? n->ty->dtype : n->ty; /* dtype= */
+    LLVMTypeRef ts[8] = {L->t_ptr, L->t_ptr, L->t_i64, L->t_i64, L->t_i64, L->t_i32, L->t_i32, L->t_i32};
+    LLVMValueRef as[8] = {bg, data, cnt, lo, hi, lower_i32(L, ep), lower_i32(L, ty_itemsize(dt)),
+                          lower_i32(L, ty_is_signed(dt))};
+    lower_check_status(L, lower_rt(L, "rt_random_integers", L->t_i32, ts, 8, as));
     return finish(L, n, arr, data, owned);
 }
 

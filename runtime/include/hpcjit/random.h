@@ -88,9 +88,12 @@ typedef enum RtDist {
  * RT_D_INT_FIRST on; float32 with RT_D_F32).  0, or -1 with ValueError/OverflowError pending
  * (NumPy's messages) when a parameter is out of its domain. */
 int32_t rt_random_dist(void *bg, int32_t kind, void *out, int64_t n, double a, double b, double c);
-/* Generator.integers(lo, hi, endpoint=) on int64 (Lemire's method, NumPy's
- * buffered draws): -1 with ValueError pending when the range is empty. */
-int32_t rt_random_integers(void *bg, int64_t *out, int64_t n, int64_t lo, int64_t hi, int32_t endpoint);
+/* Generator.integers(lo, hi, endpoint=, dtype=) into n items of itemsize
+ * bytes (1, 2, 4, 8), signed or not (Lemire's method, NumPy's buffered
+ * draws): -1 with ValueError pending when the range is empty or out of the
+ * dtype's bounds (NumPy's messages). */
+int32_t rt_random_integers(void *bg, void *out, int64_t n, int64_t lo, int64_t hi, int32_t endpoint,
+                           int32_t itemsize, int32_t is_signed);
 /* rows draws of multinomial(n, pvals[0..d)) into out (rows x d int64). */
 int32_t rt_random_multinomial(void *bg, int64_t *out, int64_t rows, int64_t n, const double *pvals, int64_t d);
 /* rows draws of dirichlet(alpha[0..k)) into out (rows x k float64). */
