@@ -1,5 +1,10 @@
-/* random.c - np.random in compiled code: xoshiro256** (Blackman & Vigna)
- * with one state per thread, separate from NumPy's MT19937 stream.
+/* random.c - np.random and the random module in compiled code:
+ * xoshiro256** (Blackman & Vigna) with two states per thread (one for
+ * np.random, one for random, seeded apart as in Numba), separate from
+ * NumPy's and CPython's own streams.  Each state is also a NumPy bitgen_t,
+ * so the distributions are NumPy's own (libnpyrandom, npyrandom.h), the
+ * same functions that draw from a Generator object's bit generator when
+ * compiled code is handed one.
  *
  * Seeding: the 64-bit seed is expanded to 256 bits by splitmix64 (stream
  * 0); stream k is stream 0 advanced by k jumps of 2^128 draws, so threads
@@ -7,25 +12,32 @@
  * re-derive their state from the new seed at their next draw. */
 #include <math.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hpcjit/runtime.h"
-#include "hpcjit/search.h"
+#include "hpcjit/random.h"
+#include "npyrandom.h"
 
 #define DEFAULT_SEED 0x5eedULL
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
 
 typedef struct Rng {
     uint64_t s[4];
     uint64_t gen;    /* the generation the state was derived in */
     uint64_t stream;
     int ready;
+    bitgen_t bg;     /* bg.state points back at this Rng */
 } Rng;
 
-static _Atomic uint64_t g_seed = DEFAULT_SEED;
-static _Atomic uint64_t g_gen = 1;
+/* per generator (RT_RNG_NUMPY, RT_RNG_PY) */
+static _Atomic uint64_t g_seed[2] = {DEFAULT_SEED, DEFAULT_SEED};
+static _Atomic uint64_t g_gen[2] = {1, 1};
 static _Atomic uint64_t g_next_stream = 0;
-static _Thread_local Rng t_rng;
+static _Thread_local Rng t_rng[2];
 
 static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
@@ -80,31 +92,46 @@ static void derive(Rng *r, uint64_t seed, uint64_t stream, uint64_t gen) {
     r->ready = 1;
 }
 
-static Rng *rng(void) {
-    Rng *r = &t_rng;
-    uint64_t gen = atomic_load_explicit(&g_gen, memory_order_acquire);
+static uint64_t bg_next_uint64(void *st) { return next(((Rng *)st)->s); }
+static uint32_t bg_next_uint32(void *st) { return (uint32_t)(next(((Rng *)st)->s) >> 32); }
+static double bg_next_double(void *st) { return (double)(next(((Rng *)st)->s) >> 11) * 0x1.0p-53; }
+
+static Rng *rng_of(int which) {
+    Rng *r = &t_rng[which];
+    uint64_t gen = atomic_load_explicit(&g_gen[which], memory_order_acquire);
     if (!r->ready) {
-        r->stream = atomic_fetch_add(&g_next_stream, 1);
-        derive(r, atomic_load(&g_seed), r->stream, gen);
+        /* one stream number per thread, the same for both generators */
+        Rng *o = &t_rng[!which];
+        r->stream = o->ready ? o->stream : atomic_fetch_add(&g_next_stream, 1);
+        r->bg = (bitgen_t){.state = r, .next_uint64 = bg_next_uint64, .next_uint32 = bg_next_uint32,
+                           .next_double = bg_next_double, .next_raw = bg_next_uint64};
+        derive(r, atomic_load(&g_seed[which]), r->stream, gen);
     } else if (r->gen != gen) {
-        derive(r, atomic_load(&g_seed), r->stream, gen);
+        derive(r, atomic_load(&g_seed[which]), r->stream, gen);
     }
     return r;
 }
 
-void rt_random_seed(int64_t seed) {
-    Rng *r = rng();
-    atomic_store(&g_seed, (uint64_t)seed);
-    uint64_t gen = atomic_fetch_add_explicit(&g_gen, 1, memory_order_acq_rel) + 1;
+static Rng *rng(void) { return rng_of(RT_RNG_NUMPY); }
+
+void rt_random_seed2(int32_t which, int64_t seed) {
+    which = which != 0;
+    Rng *r = rng_of(which);
+    atomic_store(&g_seed[which], (uint64_t)seed);
+    uint64_t gen = atomic_fetch_add_explicit(&g_gen[which], 1, memory_order_acq_rel) + 1;
     derive(r, (uint64_t)seed, r->stream, gen);
 }
 
+void rt_random_seed(int64_t seed) { rt_random_seed2(RT_RNG_NUMPY, seed); }
+
 void rt_random_stream(uint64_t k) {
-    Rng *r = rng();
-    derive(r, atomic_load(&g_seed), k, r->gen);
+    for (int w = 0; w < 2; w++) {
+        Rng *r = rng_of(w);
+        derive(r, atomic_load(&g_seed[w]), k, r->gen);
+    }
 }
 
-static inline double uniform01(uint64_t *s) { return (double)(next(s) >> 11) * 0x1.0p-53; }
+void *rt_random_bitgen(int32_t which) { return &rng_of(which != 0)->bg; }
 
 /* Uniform in [0, n), n > 0 (Lemire's multiply-and-reject). */
 static uint64_t bounded(uint64_t *s, uint64_t n) {
@@ -118,30 +145,6 @@ static uint64_t bounded(uint64_t *s, uint64_t n) {
         }
     }
     return (uint64_t)(m >> 64);
-}
-
-static double gauss(uint64_t *s) {
-    /* Marsaglia's polar method (one of the pair is dropped: no cached
-     * spare to keep reproducible across seed calls) */
-    double x, y, r2;
-    do {
-        x = 2.0 * uniform01(s) - 1.0;
-        y = 2.0 * uniform01(s) - 1.0;
-        r2 = x * x + y * y;
-    } while (r2 >= 1.0 || r2 == 0.0);
-    return x * sqrt(-2.0 * log(r2) / r2);
-}
-
-void rt_random_fill(int32_t kind, double *out, int64_t n, double p0, double p1) {
-    uint64_t *s = rng()->s;
-    for (int64_t i = 0; i < n; i++) {
-        switch (kind) {
-        case RT_RND_NORMAL: out[i] = p0 + p1 * gauss(s); break;
-        case RT_RND_UNIFORM: out[i] = p0 + (p1 - p0) * uniform01(s); break;
-        case RT_RND_EXPONENTIAL: out[i] = -log1p(-uniform01(s)) * p0; break;
-        default: out[i] = uniform01(s); break;
-        }
-    }
 }
 
 int32_t rt_random_randint(int64_t *out, int64_t n, int64_t lo, int64_t hi) {
@@ -169,11 +172,12 @@ static void swap_bytes(char *a, char *b, int64_t n) {
     }
 }
 
-void rt_random_shuffle(void *data, int64_t n, int64_t stride, int64_t rowbytes) {
-    uint64_t *s = rng()->s;
+void rt_random_shuffle(void *bg, void *data, int64_t n, int64_t stride, int64_t rowbytes) {
+    bitgen_t *g = bg ? bg : &rng()->bg;
     char *p = data;
+    /* Generator.shuffle's order of draws (numpy/random/_generator.pyx) */
     for (int64_t i = n - 1; i > 0; i--) {
-        int64_t j = (int64_t)bounded(s, (uint64_t)i + 1);
+        int64_t j = (int64_t)random_interval(g, (uint64_t)i);
         if (j != i)
             swap_bytes(p + i * stride, p + j * stride, rowbytes);
     }
@@ -201,5 +205,345 @@ int32_t rt_random_sample(int64_t *out, int64_t k, int64_t n) {
         out[i] = perm[i];
     }
     free(perm);
+    return 0;
+}
+
+/* ---- distributions -------------------------------------------------------- */
+
+static int32_t fail(const char *type, const char *msg) {
+    rt_raise(type, msg);
+    return -1;
+}
+
+/* NumPy's parameter checks (numpy/random/_common.pyx check_constraint),
+ * with its messages. */
+static bool nonneg(double v) { return isnan(v) || !signbit(v); }
+
+#define POISSON_LAM_MAX (9.223372036854775807e18 - 3.0370004999760497e10) /* INT64_MAX - sqrt(INT64_MAX) * 10 */
+
+static int32_t check(int32_t kind, bool gen, double a, double b, double c) {
+    switch (kind) {
+    case RT_D_UNIFORM:
+        if (!isfinite(b - a))
+            return fail("OverflowError", gen ? "high - low range exceeds valid bounds" : "Range exceeds valid bounds");
+        if (gen && !nonneg(b - a))
+            return fail("ValueError", "high - low < 0");
+        return 0;
+    case RT_D_NORMAL: case RT_D_EXPONENTIAL: case RT_D_LAPLACE: case RT_D_GUMBEL: case RT_D_LOGISTIC:
+    case RT_D_RAYLEIGH:
+        return nonneg(kind == RT_D_EXPONENTIAL || kind == RT_D_RAYLEIGH ? a : b) ? 0 : fail("ValueError", "scale < 0");
+    case RT_D_LOGNORMAL: return nonneg(b) ? 0 : fail("ValueError", "sigma < 0");
+    case RT_D_STD_GAMMA: return nonneg(a) ? 0 : fail("ValueError", "shape < 0");
+    case RT_D_GAMMA:
+        if (!nonneg(a))
+            return fail("ValueError", "shape < 0");
+        return nonneg(b) ? 0 : fail("ValueError", "scale < 0");
+    case RT_D_BETA:
+        if (a <= 0)
+            return fail("ValueError", "a <= 0");
+        return b <= 0 ? fail("ValueError", "b <= 0") : 0;
+    case RT_D_CHISQUARE: case RT_D_STD_T: return a <= 0 ? fail("ValueError", "df <= 0") : 0;
+    case RT_D_NONC_CHISQUARE:
+        if (a <= 0)
+            return fail("ValueError", "df <= 0");
+        return nonneg(b) ? 0 : fail("ValueError", "nonc < 0");
+    case RT_D_F: case RT_D_NONC_F:
+        if (a <= 0)
+            return fail("ValueError", "dfnum <= 0");
+        if (b <= 0)
+            return fail("ValueError", "dfden <= 0");
+        return kind == RT_D_F || nonneg(c) ? 0 : fail("ValueError", "nonc < 0");
+    case RT_D_VONMISES: return nonneg(b) ? 0 : fail("ValueError", "kappa < 0");
+    case RT_D_PARETO: case RT_D_POWER: return a <= 0 ? fail("ValueError", "a <= 0") : 0;
+    case RT_D_WEIBULL: return nonneg(a) ? 0 : fail("ValueError", "a < 0");
+    case RT_D_WALD:
+        if (a <= 0)
+            return fail("ValueError", "mean <= 0");
+        return b <= 0 ? fail("ValueError", "scale <= 0") : 0;
+    case RT_D_TRIANGULAR:
+        if (a > b)
+            return fail("ValueError", "left > mode");
+        if (b > c)
+            return fail("ValueError", "mode > right");
+        return a == c ? fail("ValueError", "left == right") : 0;
+    case RT_D_PY_GAMMA: case RT_D_PY_BETA:
+        if (!(a > 0) || !(b > 0))
+            return fail("ValueError", kind == RT_D_PY_GAMMA ? "gammavariate: alpha and beta must be > 0.0"
+                                                            : "betavariate: alpha and beta must be > 0.0");
+        return 0;
+    case RT_D_BINOMIAL:
+        if (!(b >= 0 && b <= 1))
+            return fail("ValueError", "p < 0, p > 1 or p is NaN");
+        return a < 0 ? fail("ValueError", "n < 0") : 0;
+    case RT_D_NEG_BINOMIAL:
+        if (gen && isnan(a))
+            return fail("ValueError", "n must not be NaN");
+        if (a <= 0)
+            return fail("ValueError", "n <= 0");
+        /* (0, 1] for both: p = 0 would draw a Poisson of an infinite mean */
+        if (b > 0 && b <= 1)
+            return 0;
+        return fail("ValueError", gen ? "p <= 0, p > 1 or p contains NaNs" : "p < 0, p > 1 or p is NaN");
+    case RT_D_POISSON:
+        if (!(a >= 0))
+            return fail("ValueError", "lam < 0 or lam is NaN");
+        return a > POISSON_LAM_MAX ? fail("ValueError", "lam value too large") : 0;
+    case RT_D_GEOMETRIC: return a > 0 && a <= 1 ? 0 : fail("ValueError", "p <= 0, p > 1 or p contains NaNs");
+    case RT_D_ZIPF: return a > 1 ? 0 : fail("ValueError", "a <= 1 or a is NaN");
+    case RT_D_LOGSERIES: return a >= 0 && a < 1 ? 0 : fail("ValueError", "p < 0, p >= 1 or p is NaN");
+    case RT_D_HYPERGEOMETRIC:
+        if (gen && (a >= 1e9 || b >= 1e9))
+            return fail("ValueError", "both ngood and nbad must be less than 1000000000");
+        if (a + b < c)
+            return fail("ValueError", "ngood + nbad < nsample");
+        if (a < 0)
+            return fail("ValueError", "ngood < 0");
+        if (b < 0)
+            return fail("ValueError", "nbad < 0");
+        if (gen ? c < 0 : c < 1)
+            return fail("ValueError", gen ? "nsample < 0" : "nsample < 1 or nsample is NaN");
+        return 0;
+    default: return 0;
+    }
+}
+
+/* Python's % on floats: the result takes the divisor's sign. */
+static double py_fmod(double x, double m) {
+    double r = fmod(x, m);
+    return r != 0 && (r < 0) != (m < 0) ? r + m : r;
+}
+
+/* CPython's random.vonmisesvariate (Lib/random.py). */
+static double py_vonmises(bitgen_t *g, double mu, double kappa) {
+    const double twopi = 2.0 * M_PI;
+    if (kappa <= 1e-6)
+        return twopi * g->next_double(g->state);
+    double s = 0.5 / kappa, r = s + sqrt(1.0 + s * s), z, d, u2;
+    do {
+        z = cos(M_PI * g->next_double(g->state));
+        d = z / (r + z);
+        u2 = g->next_double(g->state);
+    } while (!(u2 < 1.0 - d * d || u2 <= (1.0 - d) * exp(d)));
+    double q = 1.0 / r, f = (q + z) / (1.0 + q * z);
+    return g->next_double(g->state) > 0.5 ? py_fmod(mu + acos(f), twopi) : py_fmod(mu - acos(f), twopi);
+}
+
+/* CPython's random.triangular; mode NaN stands for None. */
+static double py_triangular(bitgen_t *g, double low, double high, double mode) {
+    double u = g->next_double(g->state);
+    double c;
+    if (isnan(mode))
+        c = 0.5;
+    else if (high == low)
+        return low; /* CPython: the ZeroDivisionError is caught */
+    else
+        c = (mode - low) / (high - low);
+    if (u > c) {
+        u = 1.0 - u;
+        c = 1.0 - c;
+        double t = low;
+        low = high;
+        high = t;
+    }
+    return low + (high - low) * sqrt(u * c);
+}
+
+static double draw_real(bitgen_t *g, int32_t kind, double a, double b, double c) {
+    switch (kind) {
+    case RT_D_RANDOM: return g->next_double(g->state);
+    case RT_D_UNIFORM: return random_uniform(g, a, b - a);
+    case RT_D_NORMAL: return random_normal(g, a, b);
+    case RT_D_STD_NORMAL: return random_standard_normal(g);
+    case RT_D_EXPONENTIAL: return random_exponential(g, a);
+    case RT_D_STD_EXPONENTIAL: return random_standard_exponential(g);
+    case RT_D_GAMMA: return random_gamma(g, a, b);
+    case RT_D_STD_GAMMA: return random_standard_gamma(g, a);
+    case RT_D_BETA: return random_beta(g, a, b);
+    case RT_D_CHISQUARE: return random_chisquare(g, a);
+    case RT_D_F: return random_f(g, a, b);
+    case RT_D_NONC_CHISQUARE: return random_noncentral_chisquare(g, a, b);
+    case RT_D_NONC_F: return random_noncentral_f(g, a, b, c);
+    case RT_D_CAUCHY: return random_standard_cauchy(g);
+    case RT_D_STD_T: return random_standard_t(g, a);
+    case RT_D_VONMISES: return random_vonmises(g, a, b);
+    case RT_D_PARETO: return random_pareto(g, a);
+    case RT_D_WEIBULL: return random_weibull(g, a);
+    case RT_D_POWER: return random_power(g, a);
+    case RT_D_LAPLACE: return random_laplace(g, a, b);
+    case RT_D_GUMBEL: return random_gumbel(g, a, b);
+    case RT_D_LOGISTIC: return random_logistic(g, a, b);
+    case RT_D_LOGNORMAL: return random_lognormal(g, a, b);
+    case RT_D_RAYLEIGH: return random_rayleigh(g, a);
+    case RT_D_WALD: return random_wald(g, a, b);
+    case RT_D_TRIANGULAR: return random_triangular(g, a, b, c);
+    /* the random module: CPython's formulas over this thread's stream */
+    case RT_D_PY_UNIFORM: return a + (b - a) * g->next_double(g->state);
+    case RT_D_PY_TRIANGULAR: return py_triangular(g, a, b, c);
+    case RT_D_PY_NORMAL: return a + b * random_standard_normal(g);
+    case RT_D_PY_LOGNORMAL: return exp(a + b * random_standard_normal(g));
+    case RT_D_PY_EXPO: return -log(1.0 - g->next_double(g->state)) / a;
+    case RT_D_PY_GAMMA: return random_standard_gamma(g, a) * b;
+    case RT_D_PY_BETA: {
+        double y = random_standard_gamma(g, a);
+        return y != 0 ? y / (y + random_standard_gamma(g, b)) : 0.0;
+    }
+    case RT_D_PY_VONMISES: return py_vonmises(g, a, b);
+    case RT_D_PY_PARETO: return pow(1.0 - g->next_double(g->state), -1.0 / a);
+    case RT_D_PY_WEIBULL: return a * pow(-log(1.0 - g->next_double(g->state)), 1.0 / b);
+    default: return NAN;
+    }
+}
+
+static int64_t draw_int(bitgen_t *g, int32_t kind, double a, double b, double c, binomial_t *bin) {
+    switch (kind) {
+    case RT_D_BINOMIAL: return random_binomial(g, b, (int64_t)a, bin);
+    case RT_D_NEG_BINOMIAL: return random_negative_binomial(g, a, b);
+    case RT_D_POISSON: return random_poisson(g, a);
+    case RT_D_GEOMETRIC: return random_geometric(g, a);
+    case RT_D_ZIPF: return random_zipf(g, a);
+    case RT_D_LOGSERIES: return random_logseries(g, a);
+    case RT_D_HYPERGEOMETRIC: return random_hypergeometric(g, (int64_t)a, (int64_t)b, (int64_t)c);
+    default: return 0;
+    }
+}
+
+int32_t rt_random_dist(void *bg, int32_t kind, void *out, int64_t n, double a, double b, double c) {
+    bool gen = (kind & RT_D_GEN) != 0, f32 = (kind & RT_D_F32) != 0;
+    kind &= ~(RT_D_GEN | RT_D_F32);
+    if (check(kind, gen, a, b, c) < 0)
+        return -1;
+    bitgen_t *g = bg ? bg : &rng()->bg;
+    if (f32) { /* Generator's float32 loops */
+        float *o = out;
+        switch (kind) {
+        case RT_D_RANDOM: random_standard_uniform_fill_f(g, (intptr_t)n, o); return 0;
+        case RT_D_STD_NORMAL: random_standard_normal_fill_f(g, (intptr_t)n, o); return 0;
+        case RT_D_STD_EXPONENTIAL: random_standard_exponential_fill_f(g, (intptr_t)n, o); return 0;
+        case RT_D_STD_GAMMA:
+            for (int64_t i = 0; i < n; i++)
+                o[i] = random_standard_gamma_f(g, (float)a);
+            return 0;
+        default: return fail("SystemError", "hpcjit: no float32 form of this distribution");
+        }
+    }
+    if (kind >= RT_D_INT_FIRST) {
+        binomial_t bin = {0};
+        int64_t *o = out;
+        for (int64_t i = 0; i < n; i++)
+            o[i] = draw_int(g, kind, a, b, c, &bin);
+        return 0;
+    }
+    double *o = out;
+    switch (kind) { /* Generator's fill loops where it has them (the same draws) */
+    case RT_D_RANDOM: random_standard_uniform_fill(g, (intptr_t)n, o); return 0;
+    case RT_D_STD_NORMAL: random_standard_normal_fill(g, (intptr_t)n, o); return 0;
+    case RT_D_STD_EXPONENTIAL: random_standard_exponential_fill(g, (intptr_t)n, o); return 0;
+    default: break;
+    }
+    for (int64_t i = 0; i < n; i++)
+        o[i] = draw_real(g, kind, a, b, c);
+    return 0;
+}
+
+int32_t rt_random_integers(void *bg, void *out, int64_t n, int64_t lo, int64_t hi, int32_t endpoint,
+                           int32_t itemsize, int32_t is_signed) {
+    /* Generator.integers (numpy/random/_bounded_integers.pyx _rand_<type>):
+     * the closed interval [lo, high], checked against the dtype's bounds */
+    int bits = 8 * itemsize;
+    __int128 high = (__int128)hi - (endpoint ? 0 : 1);
+    __int128 lb = is_signed ? -((__int128)1 << (bits - 1)) : 0;
+    __int128 ub = is_signed ? ((__int128)1 << (bits - 1)) - 1 : ((__int128)1 << bits) - 1;
+    char msg[64];
+    const char *name = is_signed ? "int" : "uint";
+    if (lo < lb) {
+        snprintf(msg, sizeof msg, "low is out of bounds for %s%d", name, bits);
+        return fail("ValueError", msg);
+    }
+    if (high > ub) {
+        snprintf(msg, sizeof msg, "high is out of bounds for %s%d", name, bits);
+        return fail("ValueError", msg);
+    }
+    if (lo > high)
+        return fail("ValueError", endpoint ? "low > high" : "low >= high");
+    uint64_t rng_ = (uint64_t)(high - lo), off = (uint64_t)lo;
+    bitgen_t *g = bg ? bg : &rng()->bg;
+    switch (itemsize) {
+    case 1: random_bounded_uint8_fill(g, (uint8_t)off, (uint8_t)rng_, (intptr_t)n, false, out); break;
+    case 2: random_bounded_uint16_fill(g, (uint16_t)off, (uint16_t)rng_, (intptr_t)n, false, out); break;
+    case 4: random_bounded_uint32_fill(g, (uint32_t)off, (uint32_t)rng_, (intptr_t)n, false, out); break;
+    default: random_bounded_uint64_fill(g, off, rng_, (intptr_t)n, false, out); break;
+    }
+    return 0;
+}
+
+int32_t rt_random_multinomial(void *bg, int64_t *out, int64_t rows, int64_t n, const double *pvals, int64_t d) {
+    if (n < 0)
+        return fail("ValueError", "n < 0");
+    double sum = 0;
+    for (int64_t i = 0; i < d; i++) {
+        if (!(pvals[i] >= 0 && pvals[i] <= 1))
+            return fail("ValueError", "pvals < 0, pvals > 1 or pvals contains NaNs");
+        if (i < d - 1)
+            sum += pvals[i];
+    }
+    if (sum > 1.0 + 1e-12)
+        return fail("ValueError", "sum(pvals[:-1]) > 1.0");
+    bitgen_t *g = bg ? bg : &rng()->bg;
+    binomial_t bin = {0};
+    for (int64_t r = 0; r < rows; r++)
+        random_multinomial(g, n, out + r * d, (double *)pvals, (intptr_t)d, &bin);
+    return 0;
+}
+
+int32_t rt_random_dirichlet(void *bg, double *out, int64_t rows, const double *alpha, int64_t k) {
+    for (int64_t i = 0; i < k; i++)
+        if (!(alpha[i] > 0))
+            return fail("ValueError", "alpha <= 0");
+    bitgen_t *g = bg ? bg : &rng()->bg;
+    /* RandomState.dirichlet: normalised standard gammas */
+    for (int64_t r = 0; r < rows; r++) {
+        double *o = out + r * k, sum = 0;
+        for (int64_t i = 0; i < k; i++) {
+            o[i] = random_standard_gamma(g, alpha[i]);
+            sum += o[i];
+        }
+        for (int64_t i = 0; i < k; i++)
+            o[i] /= sum;
+    }
+    return 0;
+}
+
+/* random.getrandbits(k), 0 <= k <= 64. */
+int32_t rt_pyrandom_getrandbits(int64_t k, uint64_t *out) {
+    if (k < 0)
+        return fail("ValueError", "number of bits must be non-negative");
+    if (k > 64)
+        return fail("ValueError", "getrandbits() limited to 64 bits in compiled code");
+    bitgen_t *g = &rng_of(RT_RNG_PY)->bg;
+    *out = k == 0 ? 0 : g->next_uint64(g->state) >> (64 - k);
+    return 0;
+}
+
+/* random.randrange(start, stop, step): CPython's checks and messages. */
+int32_t rt_pyrandom_randrange(int64_t start, int64_t stop, int64_t step, int32_t nargs, int64_t *out) {
+    char msg[128];
+    if (step == 0)
+        return fail("ValueError", "zero step for randrange()");
+    /* the count of values, in 128 bits: stop - start may overflow int64 */
+    __int128 width = (__int128)stop - start, cnt;
+    if (step > 0)
+        cnt = (width + step - 1) / step;
+    else
+        cnt = (width + step + 1) / step;
+    if (cnt <= 0) {
+        if (nargs != 2)
+            return fail("ValueError", "empty range for randrange()");
+        snprintf(msg, sizeof msg, "empty range for randrange() (%lld, %lld, %lld)", (long long)start,
+                 (long long)stop, (long long)width);
+        return fail("ValueError", msg);
+    }
+    bitgen_t *g = &rng_of(RT_RNG_PY)->bg;
+    uint64_t k = random_interval(g, (uint64_t)(cnt - 1));
+    *out = (int64_t)((__int128)start + (__int128)step * (__int128)k);
     return 0;
 }

@@ -10,6 +10,7 @@
 #include "hpcjit/parallel.h"
 #include "hpcjit/pool.h"
 #include "hpcjit/runtime.h"
+#include "hpcjit/random.h"
 #include "hpcjit/search.h"
 #include "hpcjit/signals.h"
 #include "hpcjit/str.h"
@@ -67,7 +68,14 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_histogram),
     RT_SYM(rt_random_seed),
     RT_SYM(rt_random_stream),
-    RT_SYM(rt_random_fill),
+    RT_SYM(rt_random_seed2),
+    RT_SYM(rt_random_bitgen),
+    RT_SYM(rt_random_dist),
+    RT_SYM(rt_random_integers),
+    RT_SYM(rt_random_multinomial),
+    RT_SYM(rt_random_dirichlet),
+    RT_SYM(rt_pyrandom_getrandbits),
+    RT_SYM(rt_pyrandom_randrange),
     RT_SYM(rt_random_randint),
     RT_SYM(rt_random_shuffle),
     RT_SYM(rt_random_sample),

@@ -174,6 +174,13 @@ Type *infer_attribute(Inf *I, Node *n) {
         if (own->infer_attr(I, n, base, &ft))
             return ft;
     }
+    if (base->kind == TY_NPGENERATOR) /* rng.normal: a Generator's methods (lib/random) */
+        for (int i = 0; i < lib_feature_count(); i++) {
+            const LibOps *f = lib_feature(i);
+            Type *ft = NULL;
+            if (f->infer_attr && f->infer_attr(I, n, base, &ft))
+                return ft;
+        }
     if (base->kind == TY_DTYPE && strcmp(a, "itemsize") == 0) { /* arr.dtype.itemsize, np.float32.itemsize */
         n->attr_kind = ATTR_CONST;
         n->cval.kind = CVAL_INT;

@@ -80,6 +80,7 @@ static LLVMTypeRef make_type(Lower *L, Type *t, bool mem) {
     case TY_FUNCSET: return L->t_i64; /* which function of the set */
     case TY_CPOINTER: return L->t_ptr;
     case TY_GENERATOR: return L->t_ptr; /* HjMemInfo * (hpcjit/generator.h) */
+    case TY_NPGENERATOR: return L->t_ptr; /* its bitgen_t *, borrowed: not reference counted */
     default:
         /* a library type's value (str, list, dict, set): an HjMemInfo *,
          * the runtime's reference-counted block (registry.h) */

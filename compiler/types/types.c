@@ -585,6 +585,7 @@ void ty_name(StrBuf *b, const Type *t) {
             sb_puts(b, "void");
         sb_putc(b, '*');
         break;
+    case TY_NPGENERATOR: sb_puts(b, "NumPyRandomGeneratorType"); break;
     case TY_TUPLE: {
         if (t->fields) { /* Numba: "Point(int64, float64)" */
             sb_printf(b, "%s(", t->name ? t->name : "namedtuple");
@@ -761,6 +762,7 @@ void ty_typecode(StrBuf *b, const Type *t) {
         else
             sb_putc(b, 'v');
         break;
+    case TY_NPGENERATOR: sb_putc(b, 'R'); break;
     default:
         break; /* no value crosses the boundary */
     }
@@ -798,6 +800,9 @@ static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
             return NULL;
         *p = s + 2;
         return ty_cpointer(tc, t);
+    case 'R':
+        *p = s + 1;
+        return ty_scalar(tc, TY_NPGENERATOR);
     case 't':
         t = scalar_from_code(tc, s[1]);
         if (!t)

@@ -55,6 +55,10 @@ typedef enum TyKind {
                       (a call of an @njit generator function that no for loop
                       consumes): an HjMemInfo * of an HjGenerator holding the
                       suspended body (hpcjit/generator.h) */
+    TY_NPGENERATOR, /* a numpy.random.Generator argument (typecode 'R'): a
+                      value is its bit generator's bitgen_t * (NumPy's
+                      numpy/random/bitgen.h), borrowed for the call; its
+                      methods are lib/random's */
     TY_COUNT
 } TyKind;
 

@@ -8,6 +8,26 @@ _Static_assert(sizeof(npy_intp) == sizeof(int64_t), "hpcjit needs a 64-bit npy_i
 
 /* ---- typecodes of arguments ---------------------------------------------- */
 
+/* A numpy.random.Generator (not a subclass): typecode 'R'; compiled code
+ * gets its bit generator's bitgen_t * (the capsule NumPy's BitGenerator
+ * exposes for C code, numpy/random/bitgen.h) and calls NumPy's
+ * distributions on it (lib/random, runtime/random.c). */
+static int is_np_generator(PyObject *obj)
+{
+    return strcmp(Py_TYPE(obj)->tp_name, "numpy.random._generator.Generator") == 0;
+}
+
+/* Borrowed for the call: the Generator keeps its BitGenerator alive. */
+static void *np_generator_bitgen(PyObject *obj)
+{
+    PyObject *bg = PyObject_GetAttrString(obj, "bit_generator");
+    PyObject *cap = bg ? PyObject_GetAttrString(bg, "capsule") : NULL;
+    void *p = cap ? PyCapsule_GetPointer(cap, "BitGenerator") : NULL;
+    Py_XDECREF(cap);
+    Py_XDECREF(bg);
+    return p;
+}
+
 static int put(char *buf, size_t *len, size_t cap, char c)
 {
     if (*len + 1 >= cap)
@@ -173,6 +193,8 @@ int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
             return -1;
         return put(buf, len, cap, dc);
     }
+    if (is_np_generator(obj))
+        return put(buf, len, cap, 'R');
     /* subclasses of the Python number types */
     if (PyLong_Check(obj))
         return put(buf, len, cap, 'l');
@@ -365,6 +387,9 @@ int cv_matches(PyObject *obj, const char **tc)
     case 's':
         ok = PyUnicode_Check(obj);
         break;
+    case 'R':
+        ok = is_np_generator(obj);
+        break;
     case 't':
         ok = dtype_obj_code(obj) == p[1];
         break;
@@ -474,6 +499,14 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
     case 't':
         *tc = p + 2;
         return 0;
+    case 'R': {
+        void *bg = np_generator_bitgen(obj);
+        if (!bg)
+            return -1;
+        memcpy(out, &bg, sizeof bg);
+        *tc = p + 1;
+        return 0;
+    }
     case 'a':
     case 'r': {
         PyArrayObject *arr = (PyArrayObject *)obj;
@@ -752,6 +785,10 @@ PyObject *cv_box(CoreState *st, const char **tc, char *in)
         *tc = q + 1;
         return res;
     }
+    case 'R': /* compiled code holds only the bit generator, not the object */
+        PyErr_SetString(PyExc_TypeError,
+                        "hpcjit: a numpy.random.Generator cannot be returned from compiled code");
+        return NULL;
     default:
         goto bad;
     }

@@ -24,6 +24,7 @@ int tc_layout(const char **tc, size_t *size, size_t *align)
         *align = 1;
         break;
     case 's': /* str: HjMemInfo * */
+    case 'R': /* numpy.random.Generator: its bitgen_t * */
         *size = sizeof(void *);
         *align = sizeof(void *);
         break;

@@ -29,6 +29,7 @@ __all__ = [
     "np_intp", "np_uintp", "np_intc", "np_uintc", "np_float32", "np_float64", "np_double",
     "np_complex64", "np_complex128", "np_float16", "integer_domain", "real_domain",
     "complex_domain", "number_domain", "signed_domain", "unsigned_domain",
+    "NumPyRandomGeneratorType", "npy_rng",
 ]
 
 
@@ -286,6 +287,8 @@ def _parse(tc, i):
         return unicode_type, i + 1
     if c == "p":
         return (voidptr, i + 2) if tc[i + 1] == "v" else (CPointer(_SCALARS[tc[i + 1]]), i + 2)
+    if c == "R":
+        return npy_rng, i + 1
     if c == "o":
         t, i = _parse(tc, i + 1)
         return Optional(t), i
@@ -445,6 +448,15 @@ class UnicodeType(Type):
 
 
 unicode_type = string = UnicodeType("unicode_type", "s")
+
+
+class NumPyRandomGeneratorType(Type):
+    """A numpy.random.Generator argument (Numba's NumPyRandomGeneratorType):
+    compiled code draws from its bit generator (lib/random)."""
+    __slots__ = ()
+
+
+npy_rng = NumPyRandomGeneratorType("NumPyRandomGeneratorType", "R")
 
 
 class ListType(Type):

@@ -628,5 +628,5 @@ LLVMValueRef lower_search_call(Lower *L, Node *n, bool *owned) {
         return percentile_call(L, n, owned);
     default: break;
     }
-    return lower_random_call(L, n, owned);
+    return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "%s() is not supported in compiled code", builtin_name(n->builtin));
 }

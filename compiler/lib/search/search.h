@@ -1,12 +1,10 @@
-/* search.h - the search feature (sorting, searching, counting, median/percentile (lower_search.c) and
- * np.random (lower_random.c, reached from lower_search_call); registered as lib_search_ops at the end of
- * infer_search.c): what its files share. */
+/* search.h - the search feature (sorting, searching, counting, median/percentile (lower_search.c);
+ * registered as lib_search_ops at the end of infer_search.c): what its files share. */
 #ifndef HPCJIT_LIB_SEARCH_H
 #define HPCJIT_LIB_SEARCH_H
 
 #include "lower.h"
 
 LLVMValueRef lower_search_call(Lower *L, Node *n, bool *owned);
-LLVMValueRef lower_random_call(Lower *L, Node *n, bool *owned);
 
 #endif

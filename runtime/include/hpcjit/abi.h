@@ -33,6 +33,8 @@
  *                                    hpcjit._core.Generator (a lazy Python
  *                                    iterator); such an object passed back
  *                                    in is borrowed.  "Gl", "G(ld)"
+ *   'R'                              a numpy.random.Generator (arguments
+ *                                    only; lib/random)
  *   (range objects have no typecode: they are not passed across)
  *
  * CONTAINERS (proposed; runtime and boxing exist, the dispatcher does not
@@ -89,6 +91,8 @@
  *   generator  HjMemInfo * of an HjGenerator (hpcjit/generator.h); a
  *              returned one owns one reference, which the Python object
  *              takes (it also keeps the call's arguments alive)
+ *   Generator  bitgen_t * of its BitGenerator (numpy/random/bitgen.h, from
+ *              bit_generator.capsule), borrowed for the call
  *   list, dict, set (both kinds of list)
  *              HjMemInfo * whose data is an HjList / HjDict / HjSet
  *              (containers.h).  An argument is borrowed (the dispatcher
