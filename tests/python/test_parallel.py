@@ -179,6 +179,7 @@ def test_float_sum(nthreads):
     check(psum, a, rtol=1e-9)
 
 
+@pytest.mark.numba_skip("Numba's parfors refuse these reduction forms")
 def test_int_reductions_exact(nthreads):
     for n in (0, 1, 7, 1000, 20001):
         a = np.arange(1, n + 1, dtype=np.int64) * 7 % 1013
@@ -194,6 +195,7 @@ def test_assign_reduction(nthreads):
     check(assign_form, np.random.default_rng(3).random(5000), rtol=1e-9)
 
 
+@pytest.mark.numba_skip("Numba's prange differs on these range forms")
 def test_range_forms(nthreads):
     for n in (0, 3, 4, 100, 1001):
         check(range_forms, n, rtol=0)
@@ -204,10 +206,12 @@ def test_nested_loop_rows(nthreads):
     check(rows, a, np.zeros(103))
 
 
+@pytest.mark.numba_skip("Numba does not keep the last iteration's values of prange variables")
 def test_lastprivate(nthreads):
     check(lastprivate, 1000, rtol=0)
 
 
+@pytest.mark.numba_skip("hpcjit's memstats")
 def test_local_arrays_freed(nthreads):
     before = hpcjit.memstats()
     check(with_locals, 257)
@@ -225,6 +229,7 @@ def test_inner_prange_is_serial(nthreads):
     check(inner_prange, np.random.default_rng(5).random((40, 30)), rtol=1e-9)
 
 
+@pytest.mark.numba_skip("Numba's parfors refuse these reduction forms")
 def test_bool_reductions(nthreads):
     check(bool_reduce, np.array([1.0, 2.0, 3.0]))
     check(bool_reduce, np.array([1.0, -2.0, 3.0]))
@@ -256,10 +261,12 @@ def dyn_sum(a):
     return s
 
 
+@pytest.mark.numba_skip("hpcjit's schedule= option")
 def test_dynamic_schedule(nthreads):
     check(dyn_sum, np.random.default_rng(6).random(50000), rtol=1e-9)
 
 
+@pytest.mark.numba_skip("hpcjit's schedule= option")
 def test_chunksize(nthreads):
     old = hpcjit.set_parallel_chunksize(7)
     try:
@@ -273,6 +280,7 @@ def test_chunksize(nthreads):
         hpcjit.set_parallel_chunksize(-1)
 
 
+@pytest.mark.numba_skip("hpcjit's schedule= option")
 def test_schedule_option_checked():
     with pytest.raises(ValueError):
         njit(parallel=True, schedule="guided")(lambda x: x)
@@ -402,6 +410,7 @@ def test_thread_api():
     hpcjit.set_num_threads(old)
 
 
+@pytest.mark.numba_skip("hpcjit's pool (Numba's workqueue layer refuses concurrent use)")
 def test_python_threads_concurrently():
     a = np.random.default_rng(8).random(20000)
     ia = np.arange(3000, dtype=np.int64)
@@ -429,6 +438,7 @@ def test_python_threads_concurrently():
         raise errors[0]
 
 
+@pytest.mark.numba_skip("hpcjit's pool")
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_fork_in_the_middle():
     code = """
@@ -625,6 +635,7 @@ def test_loop_else(nthreads):
     check(loop_else, 50, np.zeros(50, dtype=np.int64))
 
 
+@pytest.mark.numba_skip("hpcjit's memstats")
 def test_lastprivate_array(nthreads):
     before = hpcjit.memstats()
     check(last_array, 100)
@@ -710,6 +721,7 @@ def test_array_reductions(nthreads):
     check(grid_sum, rng.random((257, 3, 4)), rtol=1e-9)
 
 
+@pytest.mark.numba_skip("hpcjit's memstats")
 def test_array_reductions_free_their_partials(nthreads):
     a = np.random.default_rng(13).random((999, 5))
     colsum(a)
@@ -721,6 +733,7 @@ def test_array_reductions_free_their_partials(nthreads):
     assert after[0] - before[0] == after[1] - before[1]
 
 
+@pytest.mark.numba_skip("hpcjit's refusal of racy updates")
 def test_racy_array_update_refused():
     @njit(parallel=True)
     def f(a):
