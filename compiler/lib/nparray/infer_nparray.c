@@ -1,0 +1,516 @@
+/* infer_nparray.c - typing of more of NumPy's array functions:
+ * comparisons (isclose, allclose, array_equal), elementwise predicates
+ * and maps (iscomplex, isneginf, nan_to_num, sinc), compile-time answers
+ * (isscalar, iscomplexobj, shape), views (swapaxes, moveaxis, atleast_nd,
+ * fliplr, rot90, broadcast_to), contiguity (ascontiguousarray, ...), and
+ * array methods that are other calls (a.clip, a.conj, a.item).
+ *
+ * Tree shape after the final pass (lowering relies on it, lower_nparray.c):
+ * `args` holds one slot per parameter as NumPy names them (see sig_of),
+ * the array operand in args[0] for methods too (self_node NULL), absent
+ * optional arguments NULL, integer arguments cast to int64, tolerances
+ * and fill values cast to float64 (or the dtype they fill), flags to
+ * bool, dtype slots NULL (the dtype is in `ty`).  Elementwise functions
+ * of two operands keep them uncast and record the type they are compared
+ * in as `op_ty`. */
+#include "infer.h"
+#include "nparray.h"
+#include "registry.h"
+
+#include <string.h>
+
+static Type *T(Inf *I, TyKind k) { return infer_ty(I, k); }
+
+typedef InferSig Sig;
+
+static bool sig_of(BuiltinId id, Sig *s) {
+#define S(name, ...) INFER_SIG(s, name, __VA_ARGS__)
+    switch (id) {
+    case BI_NPA_ISCLOSE: S("isclose", "a", "b", "rtol", "atol", "equal_nan"); break;
+    case BI_NPA_ALLCLOSE: S("allclose", "a", "b", "rtol", "atol", "equal_nan"); break;
+    case BI_NPA_ARRAY_EQUAL: S("array_equal", "a1", "a2", "equal_nan"); break;
+    case BI_NPA_ISCOMPLEX: S("iscomplex", "x"); break;
+    case BI_NPA_ISREAL: S("isreal", "x"); break;
+    case BI_NPA_ISNEGINF: S("isneginf", "x"); break;
+    case BI_NPA_ISPOSINF: S("isposinf", "x"); break;
+    case BI_NPA_NAN_TO_NUM: S("nan_to_num", "x", "copy", "nan", "posinf", "neginf"); break;
+    case BI_NPA_SINC: S("sinc", "x"); break;
+    case BI_NPA_ISSCALAR: S("isscalar", "element"); break;
+    case BI_NPA_ISCOMPLEXOBJ: S("iscomplexobj", "x"); break;
+    case BI_NPA_ISREALOBJ: S("isrealobj", "x"); break;
+    case BI_NPA_SHAPE: S("shape", "a"); break;
+    case BI_NPA_SWAPAXES: S("swapaxes", "a", "axis1", "axis2"); break;
+    case BI_NPA_MOVEAXIS: S("moveaxis", "a", "source", "destination"); break;
+    case BI_NPA_ATLEAST_1D: S("atleast_1d", "arys"); break;
+    case BI_NPA_ATLEAST_2D: S("atleast_2d", "arys"); break;
+    case BI_NPA_ATLEAST_3D: S("atleast_3d", "arys"); break;
+    case BI_NPA_FLIPLR: S("fliplr", "m"); break;
+    case BI_NPA_FLIPUD: S("flipud", "m"); break;
+    case BI_NPA_ROT90: S("rot90", "m", "k", "axes"); break;
+    case BI_NPA_BROADCAST_TO: S("broadcast_to", "array", "shape"); break;
+    case BI_NPA_ASCONTIGUOUSARRAY: S("ascontiguousarray", "a", "dtype"); break;
+    case BI_NPA_ASFORTRANARRAY: S("asfortranarray", "a", "dtype"); break;
+    case BI_NPA_ARRAY_CLIP: S("clip", "a", "min", "max"); break;
+    case BI_NPA_ARRAY_CONJ: S("conj", "a"); break;
+    case BI_NPA_ARRAY_ITEM: S("item", "a"); break;
+    default: return false;
+    }
+#undef S
+    return true;
+}
+
+static bool handles(BuiltinId id) {
+    Sig s;
+    return sig_of(id, &s);
+}
+
+/* ---- argument helpers ---- */
+
+static bool is_none_const(const Node *n) { return n && n->kind == N_CONST && n->cval.kind == CVAL_NONE; }
+
+static Type *elt(Type *t) { return t->kind == TY_ARRAY ? t->dtype : t; }
+
+/* The scalar type a dtype argument stands for (np.float64, a.dtype, float,
+ * 'float32'...). */
+static Type *dtype_of(Inf *I, Node **pd) {
+    Node *d = *pd;
+    if (d->kind == N_CONST && d->cval.kind == CVAL_STR) {
+        const char *e = NULL;
+        Type *t = ty_parse(I->tc, d->cval.s, NULL, &e);
+        if (!t || !ty_is_number(t))
+            return TYPING(I, d, "unknown dtype '%s'", d->cval.s);
+        return t;
+    }
+    Type *t = infer_expr(I, pd);
+    if (!t || IS_UNK(t))
+        return t;
+    if (t->kind == TY_DTYPE && ty_is_number(t->dtype))
+        return t->dtype;
+    if (t->kind == TY_BUILTIN) {
+        switch (t->builtin) {
+        case BI_FLOAT: return T(I, TY_FLOAT64);
+        case BI_INT: return T(I, TY_INT64);
+        case BI_BOOL: return T(I, TY_BOOL);
+        case BI_COMPLEX: return T(I, TY_COMPLEX128);
+        default: break;
+        }
+    }
+    return TYPING(I, d, "%s is not a dtype", infer_tyname(I, t));
+}
+
+/* An optional integer argument: NULL slot or None stays NULL; ints and
+ * bools are cast to int64.  False after a diagnostic. */
+static bool opt_int(Inf *I, Node **sl, int i, const char *fname, const char *what, bool *unk) {
+    if (!sl[i] || is_none_const(sl[i])) {
+        sl[i] = NULL;
+        return true;
+    }
+    Type *t = infer_expr(I, &sl[i]);
+    if (!t)
+        return false;
+    if (IS_UNK(t)) {
+        *unk = true;
+        return true;
+    }
+    if (!ty_is_int(t) && t->kind != TY_BOOL) {
+        TYPING(I, sl[i], "%s() %s must be an integer, not %s", fname, what, infer_tyname(I, t));
+        return false;
+    }
+    infer_cast(I, &sl[i], T(I, TY_INT64));
+    return true;
+}
+
+/* An optional real number (rtol, nan=...): cast to `to`. */
+static bool opt_real(Inf *I, Node **sl, int i, const char *fname, const char *what, Type *to, bool *unk) {
+    if (!sl[i] || is_none_const(sl[i])) {
+        sl[i] = NULL;
+        return true;
+    }
+    Type *t = infer_expr(I, &sl[i]);
+    if (!t)
+        return false;
+    if (IS_UNK(t)) {
+        *unk = true;
+        return true;
+    }
+    if (!ty_is_number(t) || ty_is_complex(t)) {
+        TYPING(I, sl[i], "%s() %s must be a real number, not %s", fname, what, infer_tyname(I, t));
+        return false;
+    }
+    infer_cast(I, &sl[i], to);
+    return true;
+}
+
+/* An optional flag (equal_nan, copy): made bool. */
+static bool opt_flag(Inf *I, Node **sl, int i, const char *fname, const char *what, bool *unk) {
+    if (!sl[i])
+        return true;
+    Type *t = infer_expr(I, &sl[i]);
+    if (!t)
+        return false;
+    if (IS_UNK(t)) {
+        *unk = true;
+        return true;
+    }
+    if (t->kind != TY_BOOL && !ty_is_int(t)) {
+        TYPING(I, sl[i], "%s() %s must be a bool, not %s", fname, what, infer_tyname(I, t));
+        return false;
+    }
+    infer_cast(I, &sl[i], T(I, TY_BOOL));
+    return true;
+}
+
+/* An array or a number (of a number dtype). */
+static Type *num_or_array(Inf *I, Node *at, Type *t, const char *fname, const char *what) {
+    if (ty_is_number(elt(t)))
+        return t;
+    return TYPING(I, at, "%s() %s must be a number or an array of numbers, not %s", fname, what,
+                  infer_tyname(I, t));
+}
+
+static Type *need_array(Inf *I, Node *at, Type *t, const char *fname, const char *what) {
+    if (t->kind == TY_ARRAY)
+        return t;
+    return TYPING(I, at, "%s() %s must be an array, not %s", fname, what, infer_tyname(I, t));
+}
+
+/* A tuple of ints (or one int) giving a shape: its length, -1 on error;
+ * cast to int64 / UniTuple(int64). */
+static int int_tuple(Inf *I, Node **ps, const char *fname, const char *what, bool *unk) {
+    Type *t = infer_expr(I, ps);
+    if (!t)
+        return -1;
+    if (IS_UNK(t)) {
+        *unk = true;
+        return 0;
+    }
+    if (ty_is_int(t)) {
+        infer_cast(I, ps, T(I, TY_INT64));
+        return 1;
+    }
+    if (t->kind == TY_TUPLE) {
+        Type **el = arena_alloc(I->a, sizeof(Type *) * (size_t)(t->nelems + 1));
+        for (int i = 0; i < t->nelems; i++) {
+            if (!ty_is_int(t->elems[i]))
+                goto bad;
+            el[i] = T(I, TY_INT64);
+        }
+        infer_cast(I, ps, ty_tuple(I->tc, el, t->nelems));
+        return t->nelems;
+    }
+bad:
+    TYPING(I, *ps, "%s() %s must be an int or a tuple of ints, not %s", fname, what, infer_tyname(I, t));
+    return -1;
+}
+
+/* The final pass turns the call n into a constant bool. */
+static Type *const_bool(Inf *I, Node *n, bool v) {
+    if (I->final) {
+        n->kind = N_CONST;
+        n->cval.kind = CVAL_BOOL;
+        n->cval.i = v;
+        n->args.len = 0;
+        n->keywords.len = 0;
+        n->self_node = NULL;
+    }
+    return T(I, TY_BOOL);
+}
+
+/* The type isclose compares in: NumPy makes y inexact (result_type(y,
+ * 1.0)), then x - y promotes. */
+static Type *close_type(Inf *I, Type *x, Type *y) {
+    Type *ey = elt(y);
+    if (!ty_is_float(ey) && !ty_is_complex(ey))
+        ey = T(I, TY_FLOAT64);
+    return ty_np_promote(I->tc, elt(x), ey);
+}
+
+/* The result of an elementwise function: a C array of the larger rank,
+ * or the scalar when no operand is an array. */
+static Type *ew_result(Inf *I, Type *dt, Type *a, Type *b) {
+    int nd = -1;
+    if (a->kind == TY_ARRAY)
+        nd = a->ndim;
+    if (b && b->kind == TY_ARRAY && b->ndim > nd)
+        nd = b->ndim;
+    return nd < 0 ? dt : ty_array(I->tc, dt, nd, LAYOUT_C);
+}
+
+/* ---- methods that are other calls ---- */
+
+/* a.clip(min, max) is np.clip(a, min, max), a.conj() np.conjugate(a): the
+ * ufuncs of the core's array expressions.  The final pass rewrites n
+ * itself; earlier passes type a copy. */
+static Type *as_ufunc(Inf *I, Node *n, BuiltinId uf, Node **sl, int k) {
+    Node *c = n;
+    if (!I->final) {
+        c = ast_new(I->a, N_CALL, n->loc);
+        *c = *n;
+    }
+    c->args = (PtrVec){0};
+    Type *tys[3];
+    for (int i = 0; i < k; i++) {
+        vec_push(I->a, &c->args, sl[i]);
+        tys[i] = infer_expr(I, (Node **)&VEC_AT(c->args, i));
+        if (!tys[i])
+            return NULL;
+        if (IS_UNK(tys[i]))
+            return tys[i];
+    }
+    c->keywords.len = 0;
+    c->self_node = NULL;
+    if (I->final)
+        c->a = NULL; /* typed: infer_expr keeps a callee-less builtin call as it is */
+    return infer_ae_ufunc_call(I, c, uf, tys);
+}
+
+/* ---- the calls ---- */
+
+static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
+    Sig s;
+    if (!sig_of(id, &s))
+        return UNSUP(I, n, "%s() is not supported by hpcjit yet", builtin_name(id));
+    const char *fname = s.fname;
+    n->call_kind = CALL_BUILTIN;
+    n->builtin = id;
+    Node *sl[INFER_MAX_SLOTS] = {0};
+    int ns = s.n;
+    bool unk = false;
+    if (!infer_bind_slots(I, n, self, &s, sl))
+        return NULL;
+    if (!sl[0])
+        return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[0]);
+    Type *at = (self && sl[0] == self) ? infer_value_ty(self) : infer_expr(I, &sl[0]);
+    if (!at)
+        return NULL;
+
+    switch (id) {
+    case BI_NPA_ISCLOSE: case BI_NPA_ALLCLOSE: case BI_NPA_ARRAY_EQUAL: {
+        if (!sl[1])
+            return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[1]);
+        Type *bt = infer_expr(I, &sl[1]);
+        if (!bt)
+            return NULL;
+        Type *f64 = T(I, TY_FLOAT64);
+        if (id == BI_NPA_ARRAY_EQUAL) {
+            if (!opt_flag(I, sl, 2, fname, "equal_nan", &unk))
+                return NULL;
+        } else if (!opt_real(I, sl, 2, fname, "rtol", f64, &unk) || !opt_real(I, sl, 3, fname, "atol", f64, &unk) ||
+                   !opt_flag(I, sl, 4, fname, "equal_nan", &unk)) {
+            return NULL;
+        }
+        if (unk || IS_UNK(at) || IS_UNK(bt))
+            return TY_UNK(I);
+        if (!num_or_array(I, sl[0], at, fname, s.names[0]) || !num_or_array(I, sl[1], bt, fname, s.names[1]))
+            return NULL;
+        n->op_ty = id == BI_NPA_ARRAY_EQUAL ? ty_np_promote(I->tc, elt(at), elt(bt)) : close_type(I, at, bt);
+        infer_store_slots(I, n, sl, ns);
+        if (id == BI_NPA_ISCLOSE)
+            return ew_result(I, T(I, TY_BOOL), at, bt);
+        return T(I, TY_BOOL);
+    }
+    case BI_NPA_ISCOMPLEX: case BI_NPA_ISREAL: case BI_NPA_ISNEGINF: case BI_NPA_ISPOSINF: case BI_NPA_SINC: {
+        if (IS_UNK(at))
+            return at;
+        if (!num_or_array(I, sl[0], at, fname, s.names[0]))
+            return NULL;
+        Type *dt = elt(at), *rt = T(I, TY_BOOL);
+        if ((id == BI_NPA_ISNEGINF || id == BI_NPA_ISPOSINF) && ty_is_complex(dt))
+            return TYPING(I, sl[0], "%s(): This operation is not supported for complex values because it would be "
+                          "ambiguous.", fname);
+        if (id == BI_NPA_SINC) {
+            if (ty_is_complex(dt))
+                return UNSUP(I, sl[0], "sinc() of complex numbers is not supported by hpcjit");
+            rt = dt->kind == TY_FLOAT32 ? dt : T(I, TY_FLOAT64);
+        }
+        infer_store_slots(I, n, sl, ns);
+        return ew_result(I, rt, at, NULL);
+    }
+    case BI_NPA_NAN_TO_NUM: {
+        if (IS_UNK(at))
+            return at;
+        if (!num_or_array(I, sl[0], at, fname, "x"))
+            return NULL;
+        Type *dt = elt(at);
+        Type *pt = ty_is_complex(dt) ? T(I, dt->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64) : dt;
+        if (!ty_is_float(pt))
+            pt = T(I, TY_FLOAT64);
+        if (!opt_flag(I, sl, 1, fname, "copy", &unk))
+            return NULL;
+        for (int i = 2; i < 5; i++)
+            if (!opt_real(I, sl, i, fname, s.names[i], T(I, TY_FLOAT64), &unk))
+                return NULL;
+        if (unk)
+            return TY_UNK(I);
+        if (sl[1] && sl[1]->kind == N_CONST && !sl[1]->cval.i && at->kind == TY_ARRAY)
+            return UNSUP(I, sl[1], "nan_to_num() with copy=False is not supported by hpcjit");
+        sl[1] = NULL;
+        infer_store_slots(I, n, sl, ns);
+        return at->kind == TY_ARRAY ? ty_array(I->tc, dt, at->ndim, LAYOUT_C) : dt;
+    }
+    case BI_NPA_ISSCALAR:
+        if (IS_UNK(at))
+            return at;
+        return const_bool(I, n, ty_is_number(at) || at->kind == TY_STRING);
+    case BI_NPA_ISCOMPLEXOBJ: case BI_NPA_ISREALOBJ:
+        if (IS_UNK(at))
+            return at;
+        if (!num_or_array(I, sl[0], at, fname, "x"))
+            return NULL;
+        return const_bool(I, n, ty_is_complex(elt(at)) == (id == BI_NPA_ISCOMPLEXOBJ));
+    case BI_NPA_SHAPE: {
+        if (IS_UNK(at))
+            return at;
+        if (at->kind == TY_ARRAY) { /* a.shape: the final pass rewrites the call into the attribute */
+            Node *a = I->final ? n : ast_new(I->a, N_ATTRIBUTE, n->loc);
+            a->kind = N_ATTRIBUTE;
+            a->a = sl[0];
+            a->name = "shape";
+            a->args.len = 0;
+            a->keywords.len = 0;
+            a->self_node = NULL;
+            a->call_kind = CALL_UNRESOLVED;
+            return infer_attribute(I, a);
+        }
+        if (!ty_is_number(at))
+            return TYPING(I, sl[0], "shape() needs an array or a number, not %s", infer_tyname(I, at));
+        if (I->final) { /* a number: the empty tuple */
+            n->kind = N_TUPLE;
+            n->args.len = 0;
+            n->keywords.len = 0;
+        }
+        return ty_tuple(I->tc, NULL, 0);
+    }
+    case BI_NPA_ARRAY_CLIP: {
+        if (!sl[1] || !sl[2])
+            return UNSUP(I, n, "clip() needs both min and max in hpcjit");
+        return as_ufunc(I, n, BI_NP_CLIP, sl, 3);
+    }
+    case BI_NPA_ARRAY_CONJ:
+        return as_ufunc(I, n, BI_NP_CONJ, sl, 1);
+    case BI_NPA_ARRAY_ITEM:
+        if (IS_UNK(at))
+            return at;
+        if (!need_array(I, n, at, fname, "a"))
+            return NULL;
+        infer_store_slots(I, n, sl, ns);
+        return at->dtype;
+    default:
+        break;
+    }
+
+    /* the views and the contiguity functions: one array */
+    if (IS_UNK(at))
+        return at;
+    bool scalar_ok = id == BI_NPA_ATLEAST_1D || id == BI_NPA_ATLEAST_2D || id == BI_NPA_ATLEAST_3D ||
+                     id == BI_NPA_ASCONTIGUOUSARRAY || id == BI_NPA_ASFORTRANARRAY;
+    if (scalar_ok && ty_is_number(at)) {
+        /* a number: a new array (0-d for now, made 1-d, 2-d... below) */
+    } else if (!need_array(I, sl[0], at, fname, s.names[0])) {
+        return NULL;
+    }
+    int nd = at->kind == TY_ARRAY ? at->ndim : 0;
+    Type *dt = elt(at);
+    Layout lay = at->kind == TY_ARRAY ? at->layout : LAYOUT_C;
+    Type *rt = NULL;
+    switch (id) {
+    case BI_NPA_SWAPAXES: case BI_NPA_MOVEAXIS:
+        if (!sl[1] || !sl[2])
+            return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[sl[1] ? 2 : 1]);
+        if (!opt_int(I, sl, 1, fname, s.names[1], &unk) || !opt_int(I, sl, 2, fname, s.names[2], &unk))
+            return NULL;
+        if (unk)
+            return TY_UNK(I);
+        rt = ty_array(I->tc, dt, nd, nd <= 1 ? lay : LAYOUT_A);
+        break;
+    case BI_NPA_ATLEAST_1D: case BI_NPA_ATLEAST_2D: case BI_NPA_ATLEAST_3D: {
+        int want = id == BI_NPA_ATLEAST_1D ? 1 : id == BI_NPA_ATLEAST_2D ? 2 : 3;
+        if (nd >= want) {
+            rt = at;
+            break;
+        }
+        rt = ty_array(I->tc, dt, want, (lay == LAYOUT_C || nd == 0) ? LAYOUT_C : LAYOUT_A);
+        break;
+    }
+    case BI_NPA_FLIPLR: case BI_NPA_FLIPUD:
+        if (nd < (id == BI_NPA_FLIPLR ? 2 : 1))
+            return TYPING(I, sl[0], "%s(): Input must be >= %d-d.", fname, id == BI_NPA_FLIPLR ? 2 : 1);
+        rt = ty_array(I->tc, dt, nd, LAYOUT_A);
+        break;
+    case BI_NPA_ROT90: {
+        if (nd < 2)
+            return TYPING(I, sl[0], "rot90(): Axes must be different.");
+        if (!opt_int(I, sl, 1, fname, "k", &unk))
+            return NULL;
+        if (sl[2]) {
+            int k = int_tuple(I, &sl[2], fname, "axes", &unk);
+            if (k < 0)
+                return NULL;
+            if (!unk && k != 2)
+                return TYPING(I, sl[2], "rot90(): len(axes) must be 2.");
+        }
+        if (unk)
+            return TY_UNK(I);
+        rt = ty_array(I->tc, dt, nd, LAYOUT_A);
+        break;
+    }
+    case BI_NPA_BROADCAST_TO: {
+        if (!sl[1])
+            return TYPING(I, n, "broadcast_to() missing required argument 'shape'");
+        int k = int_tuple(I, &sl[1], fname, "shape", &unk);
+        if (k < 0)
+            return NULL;
+        if (unk)
+            return TY_UNK(I);
+        if (k < nd)
+            return TYPING(I, sl[1], "broadcast_to(): input operand has more dimensions than allowed by the axis "
+                          "remapping");
+        rt = ty_array_ro(I->tc, dt, k, LAYOUT_A, true); /* NumPy's result is a read-only view */
+        break;
+    }
+    case BI_NPA_ASCONTIGUOUSARRAY: case BI_NPA_ASFORTRANARRAY: {
+        if (sl[1]) {
+            Type *d = dtype_of(I, &sl[1]);
+            if (!d)
+                return NULL;
+            if (IS_UNK(d))
+                return d;
+            dt = d;
+            sl[1] = NULL;
+        }
+        int rnd = nd ? nd : 1;
+        rt = ty_array(I->tc, dt, rnd, id == BI_NPA_ASFORTRANARRAY && rnd > 1 ? LAYOUT_F : LAYOUT_C);
+        break;
+    }
+    default:
+        return UNSUP(I, n, "%s() is not supported by hpcjit yet", fname);
+    }
+    infer_store_slots(I, n, sl, ns);
+    return rt;
+}
+
+/* Array methods of the feature: a.clip, a.conj, a.conjugate, a.item. */
+static bool infer_nparray_attr(Inf *I, Node *n, Type *base, Type **out) {
+    return infer_method_attr(I, n, base, handles, out);
+}
+
+/* Results that may share the operand's memory. */
+static bool nparray_is_view(const Node *call, const Type *result) {
+    const Node *a0 = call->args.len ? VEC_AT(call->args, 0) : NULL;
+    switch (call->builtin) {
+    case BI_NPA_SWAPAXES: case BI_NPA_MOVEAXIS: case BI_NPA_FLIPLR: case BI_NPA_FLIPUD: case BI_NPA_ROT90:
+    case BI_NPA_BROADCAST_TO:
+        return true;
+    case BI_NPA_ATLEAST_1D: case BI_NPA_ATLEAST_2D: case BI_NPA_ATLEAST_3D:
+        return a0 && a0->ty && a0->ty->kind == TY_ARRAY;
+    case BI_NPA_ASCONTIGUOUSARRAY: case BI_NPA_ASFORTRANARRAY: /* no copy when the type already fits */
+        return a0 && a0->ty && a0->ty->kind == TY_ARRAY && a0->ty->ndim > 0 && a0->ty->dtype == result->dtype &&
+               a0->ty->layout == result->layout;
+    default:
+        return false;
+    }
+}
+
+const LibOps lib_nparray_ops = {.name = "nparray", .infer_call = infer_nparray_call,
+                                .infer_attr = infer_nparray_attr, .is_view = nparray_is_view,
+                                .lower_call = lower_nparray_call};
