@@ -87,12 +87,17 @@ def test_isclose_allclose(dt, layout):
     gen = np.random.default_rng(1)
     a = make_array(dt, (3, 4), layout, gen)
     b = _near(a, gen)
-    for x, y in ((a, b), (a, a), (a, b[0]), (b[:, :1], a), (a, 2.5), (1.0, a), (a[0, 0], b[0, 0])):
+    pairs = ((a, b), (a, a))
+    if not AGAINST_NUMBA:  # Numba 0.68 does not broadcast these or take scalars
+        pairs += ((a, b[0]), (b[:, :1], a), (a, 2.5), (1.0, a), (a[0, 0], b[0, 0]))
+    for x, y in pairs:
         check(isclose, x, y)
         check(allclose, x, y)
         check(array_equal, x, y)
     check(isclose_kw, a, b, 1e-2, 0.0, False)
     check(allclose_kw, a, b, 0.0, 1e-2, True)
+    if AGAINST_NUMBA:
+        return
     check(isclose, np.zeros((0, 3)), np.ones(3))
     assert isinstance(check(isclose, a, np.ones(5)), ValueError)  # shapes do not broadcast
     assert isinstance(check(allclose, a, np.ones((2, 4))), ValueError)
@@ -101,13 +106,14 @@ def test_isclose_allclose(dt, layout):
 def test_isclose_special_values():
     a = np.array([np.nan, np.inf, -np.inf, 1.0, 0.0, np.inf, 1e300])
     b = np.array([np.nan, np.inf, np.inf, np.nan, -0.0, 1.0, np.inf])
-    for f in (isclose, allclose, array_equal, array_equal_nan):
+    # equal_nan= of array_equal is beyond Numba 0.68
+    for f in (isclose, allclose, array_equal) + (() if AGAINST_NUMBA else (array_equal_nan,)):
         check(f, a, b)
         check(f, a, a)
     check(isclose_kw, a, b, 1e-5, 1e-8, True)
     check(allclose_kw, a, a, 1e-5, 1e-8, True)
     c = np.array([1 + 1j, np.nan + 0j, complex(np.inf, 1)])
-    for f in (isclose, allclose, array_equal_nan):
+    for f in (isclose, allclose) + (() if AGAINST_NUMBA else (array_equal_nan,)):
         check(f, c, c)
     check(isclose, np.array([1, 2, 3], np.int8), np.array([1.0, 2.0000001, 3.1]))
 
@@ -157,13 +163,15 @@ SPECIAL = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.5, -2.0])
 def test_predicates_and_maps(dt):
     a = make_array(dt, (3, 4), "strided")
     check(preds, a)
-    check(preds, a[0, 0])
     check(nan_to_num, a)
     check(nan_to_num_kw, a)
     if dt is not np.complex128:
         check(infs, a)
         check(sinc, a, rtol=1e-6)
-        check(sinc, a[1, 1], rtol=1e-6)
+    if not AGAINST_NUMBA:  # scalars: beyond Numba 0.68
+        check(preds, a[0, 0])
+        if dt is not np.complex128:
+            check(sinc, a[1, 1], rtol=1e-6)
 
 
 def test_special_values():
@@ -171,8 +179,9 @@ def test_special_values():
         check(infs, a)
         check(nan_to_num, a)
         check(nan_to_num_kw, a)
-        check(sinc, a, rtol=1e-6)
         check(nan_to_num, a[1])
+        if not AGAINST_NUMBA:  # Numba 0.68's sinc of inf differs from NumPy's nan
+            check(sinc, a, rtol=1e-6)
     c = np.empty(SPECIAL.size, np.complex128)
     c.real, c.imag = SPECIAL, SPECIAL[::-1]
     check(preds, c)
@@ -252,7 +261,8 @@ def test_views(dt, layout):
         for j in (0, 2, -3):
             check(swapaxes, a, i, j)
             check(moveaxis, a, i, j)
-    assert isinstance(check(swapaxes, a, 0, 3), ValueError)
+    if not AGAINST_NUMBA:  # Numba 0.68 raises ValueError, NumPy AxisError
+        assert isinstance(check(swapaxes, a, 0, 3), ValueError)
     for x in (a, a[0], a[0, 0], a[0, 0, 0], np.zeros(()), np.zeros((0, 2))):
         check(atleast, x)
     check(flips, a)
@@ -325,7 +335,8 @@ def test_contiguity(layout):
         ec, ef = contiguous.py_func(x)
         assert c.flags.c_contiguous and f.flags.f_contiguous
         check(contiguous, x)
-        check(contiguous_dtype, x, rtol=1e-6)
+        if not AGAINST_NUMBA:  # dtype= is beyond Numba 0.68
+            check(contiguous_dtype, x, rtol=1e-6)
     c, f = contiguous(a)
     if layout == "C":
         assert np.shares_memory(c, a)

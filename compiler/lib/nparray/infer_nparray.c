@@ -53,6 +53,28 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NPA_ARRAY_CLIP: S("clip", "a", "min", "max"); break;
     case BI_NPA_ARRAY_CONJ: S("conj", "a"); break;
     case BI_NPA_ARRAY_ITEM: S("item", "a"); break;
+    case BI_NPA_DIAG: S("diag", "v", "k"); break;
+    case BI_NPA_DIAGFLAT: S("diagflat", "v", "k"); break;
+    case BI_NPA_TRI: S("tri", "N", "M", "k", "dtype"); break;
+    case BI_NPA_FILL_DIAGONAL: S("fill_diagonal", "a", "val", "wrap"); break;
+    case BI_NPA_INDICES: S("indices", "dimensions", "dtype"); break;
+    case BI_NPA_VANDER: S("vander", "x", "N", "increasing"); break;
+    case BI_NPA_TRIL_INDICES: S("tril_indices", "n", "k", "m"); break;
+    case BI_NPA_TRIU_INDICES: S("triu_indices", "n", "k", "m"); break;
+    case BI_NPA_TRIL_INDICES_FROM: S("tril_indices_from", "arr", "k"); break;
+    case BI_NPA_TRIU_INDICES_FROM: S("triu_indices_from", "arr", "k"); break;
+    case BI_NPA_FLATNONZERO: S("flatnonzero", "a"); break;
+    case BI_NPA_EXTRACT: S("extract", "condition", "arr"); break;
+    case BI_NPA_APPEND: S("append", "arr", "values", "axis"); break;
+    case BI_NPA_DELETE: S("delete", "arr", "obj", "axis"); break;
+    case BI_NPA_INSERT: S("insert", "arr", "obj", "values", "axis"); break;
+    case BI_NPA_TRIM_ZEROS: S("trim_zeros", "filt", "trim"); break;
+    case BI_NPA_EDIFF1D: S("ediff1d", "ary", "to_end", "to_begin"); break;
+    case BI_NPA_TAKE: S("take", "a", "indices", "axis"); break;
+    case BI_NPA_TAKE_ALONG_AXIS: S("take_along_axis", "arr", "indices", "axis"); break;
+    case BI_NPA_RESIZE: S("resize", "a", "new_shape"); break;
+    case BI_NPA_COLUMN_STACK: S("column_stack", "tup"); break;
+    case BI_NPA_DSTACK: S("dstack", "tup"); break;
     default: return false;
     }
 #undef S
@@ -264,6 +286,302 @@ static Type *as_ufunc(Inf *I, Node *n, BuiltinId uf, Node **sl, int k) {
     return infer_ae_ufunc_call(I, c, uf, tys);
 }
 
+/* ---- building and selecting ---- */
+
+/* A tuple of arrays of at most maxnd dimensions: the promoted dtype. */
+static Type *array_tuple(Inf *I, Node *at, Type *t, const char *fname, int maxnd) {
+    if (t->kind != TY_TUPLE || t->nelems == 0)
+        return TYPING(I, at, "%s() needs a non-empty tuple of arrays, not %s", fname, infer_tyname(I, t));
+    Type *dt = NULL;
+    for (int i = 0; i < t->nelems; i++) {
+        Type *e = t->elems[i];
+        if (e->kind != TY_ARRAY || !ty_is_number(e->dtype))
+            return TYPING(I, at, "%s() needs a tuple of arrays, not %s", fname, infer_tyname(I, t));
+        if (e->ndim > maxnd || e->ndim == 0)
+            return UNSUP(I, at, "%s() of %dd arrays is not supported by hpcjit (1d to %dd)", fname, e->ndim, maxnd);
+        dt = dt ? ty_np_promote(I->tc, dt, e->dtype) : e->dtype;
+    }
+    return dt;
+}
+
+/* Values put into an array of dtype dt (fill_diagonal, insert, ediff1d):
+ * a number or an array of numbers that NumPy casts under same_kind. */
+static bool fits_kind(Type *from, Type *to) {
+    if (ty_is_complex(from))
+        return ty_is_complex(to);
+    if (ty_is_float(from))
+        return ty_is_float(to) || ty_is_complex(to);
+    if (ty_is_int(from))
+        return to->kind != TY_BOOL && (ty_is_signed(to) || !ty_is_signed(from) || !ty_is_int(to));
+    return true;
+}
+
+static Type *make_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, Type *at) {
+    const char *fname = s->fname;
+    bool unk = false;
+    Type *i64 = T(I, TY_INT64), *rt = NULL;
+    Type *t1 = NULL;
+    /* the second argument, where it is an operand */
+    switch (id) {
+    case BI_NPA_FILL_DIAGONAL: case BI_NPA_EXTRACT: case BI_NPA_APPEND: case BI_NPA_DELETE: case BI_NPA_INSERT:
+    case BI_NPA_TAKE: case BI_NPA_TAKE_ALONG_AXIS:
+        if (!sl[1])
+            return TYPING(I, n, "%s() missing required argument '%s'", fname, s->names[1]);
+        if (!(t1 = infer_expr(I, &sl[1])))
+            return NULL;
+        unk = IS_UNK(t1);
+        break;
+    default: break;
+    }
+    if (IS_UNK(at) || unk)
+        return TY_UNK(I);
+    switch (id) {
+    case BI_NPA_DIAG: case BI_NPA_DIAGFLAT:
+        if (!(id == BI_NPA_DIAG ? need_array(I, sl[0], at, fname, "v") : num_or_array(I, sl[0], at, fname, "v")) ||
+            !opt_int(I, sl, 1, fname, "k", &unk))
+            return NULL;
+        if (id == BI_NPA_DIAG && at->ndim != 1 && at->ndim != 2)
+            return TYPING(I, sl[0], "diag(): Input must be 1- or 2-d.");
+        rt = ty_array(I->tc, elt(at), id == BI_NPA_DIAG && at->ndim == 2 ? 1 : 2, LAYOUT_C);
+        break;
+    case BI_NPA_TRI: {
+        if (!opt_int(I, sl, 0, fname, "N", &unk) || !opt_int(I, sl, 1, fname, "M", &unk) ||
+            !opt_int(I, sl, 2, fname, "k", &unk))
+            return NULL;
+        Type *dt = T(I, TY_FLOAT64);
+        if (sl[3] && !is_none_const(sl[3]) && !(dt = dtype_of(I, &sl[3])))
+            return NULL;
+        if (unk || IS_UNK(dt))
+            return TY_UNK(I);
+        sl[3] = NULL;
+        rt = ty_array(I->tc, dt, 2, LAYOUT_C);
+        break;
+    }
+    case BI_NPA_FILL_DIAGONAL:
+        if (!need_array(I, sl[0], at, fname, "a") || !opt_flag(I, sl, 2, fname, "wrap", &unk))
+            return NULL;
+        if (at->ndim < 2)
+            return TYPING(I, sl[0], "fill_diagonal(): array must be at least 2-d");
+        if (at->readonly)
+            return TYPING(I, sl[0], "Cannot modify readonly array of type: %s", infer_tyname(I, at));
+        if (!num_or_array(I, sl[1], t1, fname, "val"))
+            return NULL;
+        if (t1->kind == TY_ARRAY && t1->ndim != 1)
+            return UNSUP(I, sl[1], "fill_diagonal() with a %dd val is not supported by hpcjit (a number or a 1d array)",
+                         t1->ndim);
+        if (ty_is_complex(elt(t1)) && !ty_is_complex(at->dtype))
+            return TYPING(I, sl[1], "fill_diagonal(): cannot fill a %s array with %s", infer_tyname(I, at->dtype),
+                          infer_tyname(I, elt(t1)));
+        if (t1->kind != TY_ARRAY)
+            infer_cast(I, &sl[1], at->dtype);
+        rt = T(I, TY_NONE);
+        break;
+    case BI_NPA_INDICES: {
+        int k = int_tuple(I, &sl[0], fname, "dimensions", &unk);
+        if (k < 0)
+            return NULL;
+        Type *dt = i64;
+        if (sl[1] && !(dt = dtype_of(I, &sl[1])))
+            return NULL;
+        if (unk || IS_UNK(dt))
+            return TY_UNK(I);
+        if (sl[0]->ty->kind != TY_TUPLE)
+            return TYPING(I, sl[0], "indices() dimensions must be a tuple of ints");
+        sl[1] = NULL;
+        rt = ty_array(I->tc, dt, k + 1, LAYOUT_C);
+        break;
+    }
+    case BI_NPA_VANDER:
+        if (!need_array(I, sl[0], at, fname, "x") || !opt_int(I, sl, 1, fname, "N", &unk) ||
+            !opt_flag(I, sl, 2, fname, "increasing", &unk))
+            return NULL;
+        if (at->ndim != 1)
+            return TYPING(I, sl[0], "vander(): x must be a one-dimensional array or sequence.");
+        if (!ty_is_number(at->dtype))
+            return TYPING(I, sl[0], "vander() needs numbers, not %s", infer_tyname(I, at));
+        rt = ty_array(I->tc, ty_np_promote(I->tc, at->dtype, i64), 2, LAYOUT_C);
+        break;
+    case BI_NPA_TRIL_INDICES: case BI_NPA_TRIU_INDICES: case BI_NPA_TRIL_INDICES_FROM: case BI_NPA_TRIU_INDICES_FROM: {
+        bool from = id == BI_NPA_TRIL_INDICES_FROM || id == BI_NPA_TRIU_INDICES_FROM;
+        if (from) {
+            if (!need_array(I, sl[0], at, fname, "arr"))
+                return NULL;
+            if (at->ndim != 2)
+                return TYPING(I, sl[0], "%s(): input array must be 2-d", fname);
+        } else if (!opt_int(I, sl, 0, fname, "n", &unk) || (s->n > 2 && !opt_int(I, sl, 2, fname, "m", &unk))) {
+            return NULL;
+        }
+        if (!opt_int(I, sl, 1, fname, "k", &unk))
+            return NULL;
+        Type *a1 = ty_array(I->tc, i64, 1, LAYOUT_C);
+        Type *el[2] = {a1, a1};
+        rt = ty_tuple(I->tc, el, 2);
+        break;
+    }
+    case BI_NPA_FLATNONZERO:
+        if (!need_array(I, sl[0], at, fname, "a"))
+            return NULL;
+        rt = ty_array(I->tc, i64, 1, LAYOUT_C);
+        break;
+    case BI_NPA_EXTRACT:
+        if (!need_array(I, sl[0], at, fname, "condition") || !need_array(I, sl[1], t1, fname, "arr"))
+            return NULL;
+        if (!ty_is_number(at->dtype))
+            return TYPING(I, sl[0], "extract() condition must be an array of numbers or bools, not %s",
+                          infer_tyname(I, at));
+        rt = ty_array(I->tc, t1->dtype, 1, LAYOUT_C);
+        break;
+    case BI_NPA_APPEND:
+        if (!num_or_array(I, sl[0], at, fname, "arr") || !num_or_array(I, sl[1], t1, fname, "values") ||
+            !opt_int(I, sl, 2, fname, "axis", &unk))
+            return NULL;
+        if (sl[2] && (at->kind != TY_ARRAY || t1->kind != TY_ARRAY || at->ndim != t1->ndim))
+            return TYPING(I, n, "append(): with an axis, arr and values must be arrays of the same number of "
+                          "dimensions");
+        if (sl[2] && at->ndim == 0)
+            return TYPING(I, n, "append(): zero-dimensional arrays cannot be concatenated");
+        rt = ty_array(I->tc, ty_np_promote(I->tc, elt(at), elt(t1)), sl[2] ? at->ndim : 1, LAYOUT_C);
+        break;
+    case BI_NPA_DELETE: case BI_NPA_TAKE:
+        if (!need_array(I, sl[0], at, fname, id == BI_NPA_TAKE ? "a" : "arr"))
+            return NULL;
+        if (sl[2] && !is_none_const(sl[2]))
+            return UNSUP(I, sl[2], "%s() with an axis is not supported by hpcjit", fname);
+        sl[2] = NULL;
+        if (ty_is_int(t1) || t1->kind == TY_BOOL) {
+            infer_cast(I, &sl[1], i64);
+            rt = id == BI_NPA_TAKE ? at->dtype : ty_array(I->tc, at->dtype, 1, LAYOUT_C);
+        } else if (t1->kind == TY_ARRAY && ty_is_int(t1->dtype) && (id == BI_NPA_TAKE || t1->ndim == 1)) {
+            rt = ty_array(I->tc, at->dtype, id == BI_NPA_TAKE ? t1->ndim : 1, LAYOUT_C);
+        } else {
+            return TYPING(I, sl[1], "%s() %s must be an integer or an array of integers%s, not %s", fname,
+                          s->names[1], id == BI_NPA_DELETE ? " (1d)" : "", infer_tyname(I, t1));
+        }
+        break;
+    case BI_NPA_INSERT: {
+        if (!need_array(I, sl[0], at, fname, "arr"))
+            return NULL;
+        if (!ty_is_int(t1))
+            return UNSUP(I, sl[1], "insert() obj must be an integer in hpcjit, not %s", infer_tyname(I, t1));
+        infer_cast(I, &sl[1], i64);
+        if (!sl[2])
+            return TYPING(I, n, "insert() missing required argument 'values'");
+        Type *vt = infer_expr(I, &sl[2]);
+        if (!vt)
+            return NULL;
+        if (IS_UNK(vt))
+            return vt;
+        if (!num_or_array(I, sl[2], vt, fname, "values"))
+            return NULL;
+        if (vt->kind == TY_ARRAY && vt->ndim > 1)
+            return UNSUP(I, sl[2], "insert() of %dd values is not supported by hpcjit (a number or a 1d array)",
+                         vt->ndim);
+        if (ty_is_complex(elt(vt)) && !ty_is_complex(at->dtype))
+            return TYPING(I, sl[2], "insert(): cannot insert %s into a %s array", infer_tyname(I, elt(vt)),
+                          infer_tyname(I, at->dtype));
+        if (sl[3] && !is_none_const(sl[3]))
+            return UNSUP(I, sl[3], "insert() with an axis is not supported by hpcjit");
+        sl[3] = NULL;
+        if (vt->kind != TY_ARRAY)
+            infer_cast(I, &sl[2], at->dtype);
+        rt = ty_array(I->tc, at->dtype, 1, LAYOUT_C);
+        break;
+    }
+    case BI_NPA_TRIM_ZEROS: {
+        if (!need_array(I, sl[0], at, fname, "filt"))
+            return NULL;
+        if (at->ndim != 1)
+            return UNSUP(I, sl[0], "trim_zeros() of a %dd array is not supported by hpcjit", at->ndim);
+        int mode = 3; /* bit 0: front, bit 1: back */
+        if (sl[1]) {
+            if (sl[1]->kind != N_CONST || sl[1]->cval.kind != CVAL_STR)
+                return TYPING(I, sl[1], "trim_zeros() trim must be a constant string");
+            const char *t = sl[1]->cval.s;
+            mode = 0;
+            for (const char *c = t; *c; c++) {
+                if (*c == 'f' || *c == 'F')
+                    mode |= 1;
+                else if (*c == 'b' || *c == 'B')
+                    mode |= 2;
+                else
+                    return TYPING(I, sl[1], "trim_zeros(): unexpected character(s) in `trim`: '%s'", t);
+            }
+        }
+        n->cval.kind = CVAL_INT; /* the trim mode for lowering */
+        n->cval.i = mode;
+        sl[1] = NULL;
+        rt = ty_array(I->tc, at->dtype, 1, at->layout == LAYOUT_C ? LAYOUT_C : LAYOUT_A);
+        break;
+    }
+    case BI_NPA_EDIFF1D:
+        if (!need_array(I, sl[0], at, fname, "ary"))
+            return NULL;
+        if (at->dtype->kind == TY_BOOL)
+            return TYPING(I, sl[0], "ediff1d(): numpy boolean subtract, the `-` operator, is not supported, use the "
+                          "bitwise_xor, the `^` operator, or the logical_xor function instead.");
+        for (int i = 1; i < 3; i++) {
+            if (!sl[i] || is_none_const(sl[i])) {
+                sl[i] = NULL;
+                continue;
+            }
+            Type *t = infer_expr(I, &sl[i]);
+            if (!t)
+                return NULL;
+            if (IS_UNK(t))
+                return t;
+            if (!num_or_array(I, sl[i], t, fname, s->names[i]))
+                return NULL;
+            if (!fits_kind(elt(t), at->dtype))
+                return TYPING(I, sl[i], "dtype of `%s` must be compatible with input `ary` under the `same_kind` rule.",
+                              s->names[i]);
+            if (t->kind != TY_ARRAY)
+                infer_cast(I, &sl[i], at->dtype);
+        }
+        rt = ty_array(I->tc, at->dtype, 1, LAYOUT_C);
+        break;
+    case BI_NPA_TAKE_ALONG_AXIS:
+        if (!need_array(I, sl[0], at, fname, "arr") || !need_array(I, sl[1], t1, fname, "indices"))
+            return NULL;
+        if (!ty_is_int(t1->dtype))
+            return TYPING(I, sl[1], "take_along_axis(): `indices` must be an integer array");
+        if (t1->ndim != at->ndim)
+            return TYPING(I, sl[1], "take_along_axis(): `indices` and `arr` must have the same number of dimensions");
+        if (sl[2] && is_none_const(sl[2]))
+            return UNSUP(I, sl[2], "take_along_axis() with axis=None is not supported by hpcjit");
+        if (!opt_int(I, sl, 2, fname, "axis", &unk))
+            return NULL;
+        if (at->ndim == 0)
+            return TYPING(I, sl[0], "take_along_axis(): axis -1 is out of bounds for array of dimension 0");
+        rt = ty_array(I->tc, at->dtype, at->ndim, LAYOUT_C);
+        break;
+    case BI_NPA_RESIZE: {
+        if (!need_array(I, sl[0], at, fname, "a"))
+            return NULL;
+        if (!sl[1])
+            return TYPING(I, n, "resize() missing required argument 'new_shape'");
+        int k = int_tuple(I, &sl[1], fname, "new_shape", &unk);
+        if (k < 0)
+            return NULL;
+        rt = ty_array(I->tc, at->dtype, k, LAYOUT_C);
+        break;
+    }
+    case BI_NPA_COLUMN_STACK: case BI_NPA_DSTACK: {
+        int rnd = id == BI_NPA_COLUMN_STACK ? 2 : 3;
+        Type *dt = array_tuple(I, sl[0], at, fname, rnd);
+        if (!dt)
+            return NULL;
+        rt = ty_array(I->tc, dt, rnd, LAYOUT_C);
+        break;
+    }
+    default:
+        return UNSUP(I, n, "%s() is not supported by hpcjit yet", fname);
+    }
+    if (unk)
+        return TY_UNK(I);
+    infer_store_slots(I, n, sl, s->n);
+    return rt;
+}
+
 /* ---- the calls ---- */
 
 static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
@@ -395,6 +713,13 @@ static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return NULL;
         infer_store_slots(I, n, sl, ns);
         return at->dtype;
+
+    case BI_NPA_DIAG: case BI_NPA_DIAGFLAT: case BI_NPA_TRI: case BI_NPA_FILL_DIAGONAL: case BI_NPA_INDICES:
+    case BI_NPA_VANDER: case BI_NPA_TRIL_INDICES: case BI_NPA_TRIU_INDICES: case BI_NPA_TRIL_INDICES_FROM:
+    case BI_NPA_TRIU_INDICES_FROM: case BI_NPA_FLATNONZERO: case BI_NPA_EXTRACT: case BI_NPA_APPEND:
+    case BI_NPA_DELETE: case BI_NPA_INSERT: case BI_NPA_TRIM_ZEROS: case BI_NPA_EDIFF1D: case BI_NPA_TAKE:
+    case BI_NPA_TAKE_ALONG_AXIS: case BI_NPA_RESIZE: case BI_NPA_COLUMN_STACK: case BI_NPA_DSTACK:
+        return make_call(I, n, id, &s, sl, at);
     default:
         break;
     }
@@ -503,6 +828,8 @@ static bool nparray_is_view(const Node *call, const Type *result) {
         return true;
     case BI_NPA_ATLEAST_1D: case BI_NPA_ATLEAST_2D: case BI_NPA_ATLEAST_3D:
         return a0 && a0->ty && a0->ty->kind == TY_ARRAY;
+    case BI_NPA_TRIM_ZEROS:
+        return true;
     case BI_NPA_ASCONTIGUOUSARRAY: case BI_NPA_ASFORTRANARRAY: /* no copy when the type already fits */
         return a0 && a0->ty && a0->ty->kind == TY_ARRAY && a0->ty->ndim > 0 && a0->ty->dtype == result->dtype &&
                a0->ty->layout == result->layout;

@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#define MAXD (HJ_MAX_NDIM_LOWER + 2)
+#define MAXD NPA_MAXD
 
 static LLVMValueRef data_of(Lower *L, LLVMValueRef arr) { return lower_array_field(L, arr, ARR_DATA, "data"); }
 
@@ -41,13 +41,7 @@ static LLVMValueRef fabs_of(Lower *L, Type *t, LLVMValueRef x) {
 
 /* ---- operands: arrays of any layout, or scalars in a slot ---- */
 
-typedef struct Opnd {
-    Type *dt;
-    int nd;
-    LLVMValueRef v, data, sh[MAXD], st[MAXD];
-} Opnd;
-
-static bool opnd(Lower *L, Node *e, Opnd *o) {
+bool npa_opnd(Lower *L, Node *e, NpaOpnd *o) {
     LLVMValueRef v = lower_expr_use(L, e);
     if (!v)
         return false;
@@ -66,9 +60,8 @@ static bool opnd(Lower *L, Node *e, Opnd *o) {
     return true;
 }
 
-/* The broadcast shape of k operands (rnd dims) and each one's strides
- * over it (0 along broadcast axes); ValueError when they do not fit. */
-static void bcast(Lower *L, Opnd *o, int k, int rnd, LLVMValueRef *rdims, LLVMValueRef (*str)[MAXD]) {
+void npa_bcast(Lower *L, NpaOpnd *o, int k, int rnd, LLVMValueRef *rdims, LLVMValueRef (*str)[NPA_MAXD],
+               const char *exc) {
     LLVMValueRef one = lower_i64(L, 1), zero = lower_i64(L, 0);
     LLVMValueRef bad = i1(L, 0);
     for (int d = 0; d < rnd; d++) {
@@ -87,7 +80,7 @@ static void bcast(Lower *L, Opnd *o, int k, int rnd, LLVMValueRef *rdims, LLVMVa
         }
         rdims[d] = r;
     }
-    lower_raise_if(L, bad, "ValueError", "operands could not be broadcast together");
+    lower_raise_if(L, bad, exc, "operands could not be broadcast together");
 }
 
 /* ---- element kernels ---- */
@@ -153,7 +146,7 @@ static void ew_cb(Lower *L, void *vctx, LLVMValueRef *p) {
 
 /* Run c over the broadcast operands: a new C array of type rty (or a
  * scalar when rty is not an array), or with reduce the and of all. */
-static LLVMValueRef ew_run(Lower *L, Ew *c, Opnd *o, Type *rty, bool reduce, bool *owned) {
+static LLVMValueRef ew_run(Lower *L, Ew *c, NpaOpnd *o, Type *rty, bool reduce, bool *owned) {
     int rnd = 0;
     for (int i = 0; i < c->nin; i++) {
         c->dts[i] = o[i].dt;
@@ -161,7 +154,7 @@ static LLVMValueRef ew_run(Lower *L, Ew *c, Opnd *o, Type *rty, bool reduce, boo
             rnd = o[i].nd;
     }
     LLVMValueRef dims[MAXD], str[NP_MAX_OPS][MAXD], base[NP_MAX_OPS];
-    bcast(L, o, c->nin, rnd, dims, str);
+    npa_bcast(L, o, c->nin, rnd, dims, str, "ValueError");
     for (int i = 0; i < c->nin; i++)
         base[i] = o[i].data;
     if (reduce) {
@@ -207,8 +200,8 @@ static LLVMValueRef equal_fn(Lower *L, Ew *c, LLVMValueRef *x) {
 
 static LLVMValueRef close_call(Lower *L, Node *n, bool *owned) {
     BuiltinId id = n->builtin;
-    Opnd o[2];
-    if (!opnd(L, np_arg(n, 0), &o[0]) || !opnd(L, np_arg(n, 1), &o[1]))
+    NpaOpnd o[2];
+    if (!npa_opnd(L, np_arg(n, 0), &o[0]) || !npa_opnd(L, np_arg(n, 1), &o[1]))
         return NULL;
     Ew c = {.n = n, .nin = 2, .ct = n->op_ty};
     if (id == BI_NPA_ARRAY_EQUAL) {
@@ -299,8 +292,8 @@ static LLVMValueRef nan_to_num_fn(Lower *L, Ew *c, LLVMValueRef *x) {
 }
 
 static LLVMValueRef unary_call(Lower *L, Node *n, bool *owned) {
-    Opnd o;
-    if (!opnd(L, np_arg(n, 0), &o))
+    NpaOpnd o;
+    if (!npa_opnd(L, np_arg(n, 0), &o))
         return NULL;
     Ew c = {.n = n, .nin = 1, .ct = o.dt, .fn = pred_fn};
     if (n->builtin == BI_NPA_SINC) {
@@ -555,7 +548,6 @@ LLVMValueRef lower_nparray_call(Lower *L, Node *n, bool *owned) {
             return NULL;
         return view_call(L, n, arr, an->ty, owned);
     }
-    default:
-        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "%s() is not supported in compiled code", builtin_name(n->builtin));
+    default: return lower_nparray_make(L, n, owned);
     }
 }

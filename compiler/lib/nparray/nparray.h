@@ -6,7 +6,27 @@
 
 #include "lower.h"
 
-/* lower_nparray.c: every call of the feature. */
+/* lower_nparray.c: every call of the feature; comparisons, elementwise
+ * functions and views there, the building and selecting functions in
+ * lower_nparray_make.c. */
 LLVMValueRef lower_nparray_call(Lower *L, Node *n, bool *owned);
+LLVMValueRef lower_nparray_make(Lower *L, Node *n, bool *owned);
+
+#define NPA_MAXD (HJ_MAX_NDIM_LOWER + 2)
+
+/* An operand: an array of any layout, or a number spilled to a slot
+ * (nd 0), read through data and the byte strides st. */
+typedef struct NpaOpnd {
+    Type *dt;
+    int nd;
+    LLVMValueRef v, data, sh[NPA_MAXD], st[NPA_MAXD];
+} NpaOpnd;
+
+bool npa_opnd(Lower *L, Node *e, NpaOpnd *o);
+/* The broadcast shape (rnd dims) of k operands and each one's strides
+ * over it (0 along broadcast axes); raises exc ("ValueError") when they
+ * do not fit. */
+void npa_bcast(Lower *L, NpaOpnd *o, int k, int rnd, LLVMValueRef *rdims, LLVMValueRef (*str)[NPA_MAXD],
+               const char *exc);
 
 #endif
