@@ -425,3 +425,123 @@ def test_typing_errors(fn, arg, marker, text):
         fn(arg)
     assert text in str(ei.value)
     assert_located(ei.value, marker)
+
+
+# ---- split, array_split, hsplit, vsplit, dsplit (lists of views), select ----------------
+
+def check_list(f, *args):
+    """f returns a list of arrays: compare it item by item with py_func's."""
+    try:
+        exp = f.py_func(*args)
+    except Exception as e:  # the same exception type
+        with pytest.raises(type(e)):
+            f(*args)
+        return None
+    got = f(*args)
+    assert isinstance(got, list) and len(got) == len(exp)
+    for g, e in zip(got, exp):
+        assert g.dtype == e.dtype and g.shape == e.shape
+        np.testing.assert_array_equal(g, e)
+    return got
+
+
+@hpcjit.njit
+def split(a, s):
+    return np.split(a, s)
+
+
+@hpcjit.njit
+def split_ax(a, s, k):
+    return np.split(a, s, axis=k)
+
+
+@hpcjit.njit
+def array_split(a, s):
+    return np.array_split(a, s)
+
+
+@hpcjit.njit
+def array_split_ax(a, s, k):
+    return np.array_split(a, s, k)
+
+
+@hpcjit.njit
+def hvd_split(a, s):
+    return np.hsplit(a, s), np.vsplit(a, s), np.dsplit(a, s)
+
+
+@hpcjit.njit
+def hsplit(a, s):
+    return np.hsplit(a, s)
+
+
+@hpcjit.njit
+def split_write(a):
+    parts = np.split(a, 3)
+    parts[1][0] = 100.0
+    return len(parts)
+
+
+@pytest.mark.parametrize("dt", [np.int64, np.float64, np.complex128, np.bool_])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_split(dt, layout):
+    v = make_array(dt, 6, layout)
+    m = make_array(dt, (4, 6), layout)
+    for s in (1, 2, 3, 6, (2, 4), (-2, 10), (4, 2), np.array([1, 3]), np.array([], np.int64)):
+        check_list(split, v, s)
+        check_list(array_split, v, s)
+    for s in (4, 5, 10):
+        check_list(array_split, v, s)
+    for s in (4, 0, -1):
+        check_list(split, v, s)
+    check_list(array_split, v, 0)
+    for k in (0, 1, -1):
+        check_list(split_ax, m, 2, k)
+        check_list(split_ax, m, (1, 3), k)
+        check_list(array_split_ax, m, 4, k)
+    check_list(hsplit, v, 3)
+    check_list(hsplit, m, (1, 5))
+    check_list(split, v[:0], 3)
+    c = make_array(dt, (2, 4, 6), layout)
+    for s in (2, (1,)):
+        got = hvd_split(c, s)
+        exp = hvd_split.py_func(c, s)
+        for g, e in zip(got, exp):
+            assert len(g) == len(e)
+            for x, y in zip(g, e):
+                np.testing.assert_array_equal(x, y)
+
+
+def test_split_views():
+    a = np.arange(6.0)
+    assert split_write(a) == 3
+    assert a[2] == 100.0
+
+
+@hpcjit.njit
+def select_tuple(a):
+    return np.select((a > 5, a < 2), (a, a + a))
+
+
+@hpcjit.njit
+def select_list(a, d):
+    return np.select([a > 5, a < 2], [a, -a], d)
+
+
+@hpcjit.njit
+def select_built(a, n):
+    conds = [a > k for k in range(n)]
+    choices = [a - a + a for k in range(n)]
+    return np.select(conds, choices)
+
+
+@pytest.mark.parametrize("dt", [np.int32, np.int64, np.float32, np.float64])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_select(dt, layout):
+    a = make_array(dt, (3, 4), layout)
+    check(select_tuple, a)
+    check(select_list, a, 7)
+    check(select_list, a[0], 1.5)
+    check(select_built, a, 3)
+    check(select_built, a, 1)
+    assert isinstance(check(select_built, a, 0), ValueError)

@@ -75,6 +75,12 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NPA_RESIZE: S("resize", "a", "new_shape"); break;
     case BI_NPA_COLUMN_STACK: S("column_stack", "tup"); break;
     case BI_NPA_DSTACK: S("dstack", "tup"); break;
+    case BI_NPA_SELECT: S("select", "condlist", "choicelist", "default"); break;
+    case BI_NPA_SPLIT: S("split", "ary", "indices_or_sections", "axis"); break;
+    case BI_NPA_ARRAY_SPLIT: S("array_split", "ary", "indices_or_sections", "axis"); break;
+    case BI_NPA_HSPLIT: S("hsplit", "ary", "indices_or_sections"); break;
+    case BI_NPA_VSPLIT: S("vsplit", "ary", "indices_or_sections"); break;
+    case BI_NPA_DSPLIT: S("dsplit", "ary", "indices_or_sections"); break;
     default: return false;
     }
 #undef S
@@ -316,6 +322,31 @@ static bool fits_kind(Type *from, Type *to) {
     return true;
 }
 
+/* bool < integers < floats < complex */
+static int kind_rank(const Type *t) {
+    return t->kind == TY_BOOL ? 0 : ty_is_int(t) ? 1 : ty_is_float(t) ? 2 : 3;
+}
+
+/* The arrays of a tuple or a list of arrays (select's condlist and
+ * choicelist): the promoted dtype, the largest ndim. */
+static Type *array_seq(Inf *I, Node *at, Type *t, const char *fname, const char *what, int *nd) {
+    Type *dt = NULL;
+    int k = t->kind == TY_TUPLE ? t->nelems : 1;
+    if ((t->kind != TY_TUPLE && t->kind != TY_LIST) || (t->kind == TY_TUPLE && k == 0))
+        return TYPING(I, at, "%s() %s must be a non-empty tuple or a list of arrays, not %s", fname, what,
+                      infer_tyname(I, t));
+    for (int i = 0; i < k; i++) {
+        Type *e = t->kind == TY_TUPLE ? t->elems[i] : t->item;
+        if (e->kind != TY_ARRAY || !ty_is_number(e->dtype))
+            return TYPING(I, at, "%s() %s must hold arrays, not %s", fname, what, infer_tyname(I, t));
+        if (i > 0 && e->ndim != *nd)
+            return UNSUP(I, at, "%s() of arrays of different dimensions is not supported by hpcjit", fname);
+        *nd = e->ndim;
+        dt = dt ? ty_np_promote(I->tc, dt, e->dtype) : e->dtype;
+    }
+    return dt;
+}
+
 static Type *make_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, Type *at) {
     const char *fname = s->fname;
     bool unk = false;
@@ -324,7 +355,8 @@ static Type *make_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, T
     /* the second argument, where it is an operand */
     switch (id) {
     case BI_NPA_FILL_DIAGONAL: case BI_NPA_EXTRACT: case BI_NPA_APPEND: case BI_NPA_DELETE: case BI_NPA_INSERT:
-    case BI_NPA_TAKE: case BI_NPA_TAKE_ALONG_AXIS:
+    case BI_NPA_TAKE: case BI_NPA_TAKE_ALONG_AXIS: case BI_NPA_SELECT: case BI_NPA_SPLIT: case BI_NPA_ARRAY_SPLIT:
+    case BI_NPA_HSPLIT: case BI_NPA_VSPLIT: case BI_NPA_DSPLIT:
         if (!sl[1])
             return TYPING(I, n, "%s() missing required argument '%s'", fname, s->names[1]);
         if (!(t1 = infer_expr(I, &sl[1])))
@@ -573,6 +605,68 @@ static Type *make_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, T
         rt = ty_array(I->tc, dt, rnd, LAYOUT_C);
         break;
     }
+    case BI_NPA_SELECT: {
+        int nc = 0, nv = 0;
+        Type *cdt = array_seq(I, sl[0], at, fname, "condlist", &nc);
+        Type *dt = cdt ? array_seq(I, sl[1], t1, fname, "choicelist", &nv) : NULL;
+        if (!dt)
+            return NULL;
+        int k0 = at->kind == TY_TUPLE ? at->nelems : -1, k1 = t1->kind == TY_TUPLE ? t1->nelems : -1;
+        if (k0 >= 0 && k1 >= 0 && k0 != k1)
+            return TYPING(I, n, "select(): list of cases must be same length as list of conditions");
+        for (int i = 0; i < (k0 >= 0 ? k0 : 1); i++) {
+            Type *e = at->kind == TY_TUPLE ? at->elems[i] : at->item;
+            if (e->dtype->kind != TY_BOOL)
+                return TYPING(I, sl[0], "select(): invalid entry %d in condlist: should be boolean ndarray", i);
+        }
+        if (nc != nv)
+            return UNSUP(I, n, "select() of conditions and choices of different dimensions is not supported by hpcjit");
+        for (int side = 0; side < 2 && (at->kind == TY_LIST) != (t1->kind == TY_LIST); side++) {
+            Type *tt = side ? t1 : at; /* with a list on the other side, a tuple of one array type */
+            for (int i = 1; tt->kind == TY_TUPLE && i < tt->nelems; i++)
+                if (tt->elems[i] != tt->elems[0])
+                    return UNSUP(I, sl[side], "select() of a list and a tuple of arrays of different types is not "
+                                 "supported by hpcjit");
+        }
+        if (sl[2]) { /* the default is a weak Python scalar, as NumPy 2's */
+            Type *d = infer_expr(I, &sl[2]);
+            if (!d)
+                return NULL;
+            if (IS_UNK(d))
+                return d;
+            if (!ty_is_number(d))
+                return TYPING(I, sl[2], "select() default must be a number, not %s", infer_tyname(I, d));
+            if (kind_rank(d) > kind_rank(dt))
+                dt = ty_np_promote(I->tc, dt, d);
+        }
+        rt = ty_array(I->tc, dt, nv, LAYOUT_C);
+        break;
+    }
+    case BI_NPA_SPLIT: case BI_NPA_ARRAY_SPLIT: case BI_NPA_HSPLIT: case BI_NPA_VSPLIT: case BI_NPA_DSPLIT: {
+        if (!need_array(I, sl[0], at, fname, "ary"))
+            return NULL;
+        int need = id == BI_NPA_VSPLIT ? 2 : id == BI_NPA_DSPLIT ? 3 : 1;
+        if (at->ndim < need)
+            return TYPING(I, sl[0], "%s only works on arrays of %d or more dimensions", fname, need);
+        if (ty_is_int(t1) || t1->kind == TY_BOOL) {
+            infer_cast(I, &sl[1], i64);
+        } else if (t1->kind == TY_TUPLE) {
+            if (int_tuple(I, &sl[1], fname, "indices_or_sections", &unk) < 0)
+                return NULL;
+        } else if (!(t1->kind == TY_ARRAY && t1->ndim == 1 && ty_is_int(t1->dtype))) {
+            return TYPING(I, sl[1], "%s() indices_or_sections must be an integer, a tuple or a 1d array of integers, "
+                          "not %s", fname, infer_tyname(I, t1));
+        }
+        bool axis0 = id == BI_NPA_VSPLIT || (id == BI_NPA_HSPLIT && at->ndim == 1);
+        if (id == BI_NPA_SPLIT || id == BI_NPA_ARRAY_SPLIT) {
+            if (!opt_int(I, sl, 2, fname, "axis", &unk))
+                return NULL;
+            axis0 = !sl[2];
+        }
+        Type *item = ty_array(I->tc, at->dtype, at->ndim, axis0 && at->layout == LAYOUT_C ? LAYOUT_C : LAYOUT_A);
+        rt = ty_list(I->tc, ty_set_readonly(I->tc, item, at->readonly));
+        break;
+    }
     default:
         return UNSUP(I, n, "%s() is not supported by hpcjit yet", fname);
     }
@@ -719,6 +813,8 @@ static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     case BI_NPA_TRIU_INDICES_FROM: case BI_NPA_FLATNONZERO: case BI_NPA_EXTRACT: case BI_NPA_APPEND:
     case BI_NPA_DELETE: case BI_NPA_INSERT: case BI_NPA_TRIM_ZEROS: case BI_NPA_EDIFF1D: case BI_NPA_TAKE:
     case BI_NPA_TAKE_ALONG_AXIS: case BI_NPA_RESIZE: case BI_NPA_COLUMN_STACK: case BI_NPA_DSTACK:
+    case BI_NPA_SELECT: case BI_NPA_SPLIT: case BI_NPA_ARRAY_SPLIT: case BI_NPA_HSPLIT: case BI_NPA_VSPLIT:
+    case BI_NPA_DSPLIT:
         return make_call(I, n, id, &s, sl, at);
     default:
         break;

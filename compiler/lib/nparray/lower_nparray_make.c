@@ -6,6 +6,7 @@
  * array itself when its type is C, else a temporary copy); results are
  * new C arrays.  Out-of-range indices raise NumPy's IndexError.  Tree
  * shapes: infer_nparray.c. */
+#include "list/list.h"
 #include "np/lower_np.h"
 #include "nparray.h"
 
@@ -705,6 +706,207 @@ static LLVMValueRef stack_cols(Lower *L, Node *n, bool *owned) {
     return np_give(L, out, rty, owned);
 }
 
+/* ---- split, array_split, hsplit, vsplit, dsplit ---- */
+
+/* A split point as a Python slice bound: negative from the end, clamped to [0, len]. */
+static LLVMValueRef slice_bound(Lower *L, LLVMValueRef b, LLVMValueRef len) {
+    b = np_sel(L, slt(L, b, i64c(L, 0)), add(L, b, len), b);
+    return smin(L, smax(L, b, i64c(L, 0)), len);
+}
+
+/* The pieces of ary along the axis, as views appended to a new list. */
+static LLVMValueRef split(Lower *L, Node *n, bool *owned) {
+    BuiltinId b = n->builtin;
+    Node *an = np_arg(n, 0), *sn = np_arg(n, 1);
+    Type *aty = an->ty, *lt = n->ty, *ity = lt->item;
+    int nd = aty->ndim;
+    LLVMValueRef a = lower_expr_use(L, an), sv = a ? lower_expr_use(L, sn) : NULL;
+    if (!sv)
+        return NULL;
+    LLVMValueRef ax;
+    if (b == BI_NPA_SPLIT || b == BI_NPA_ARRAY_SPLIT) {
+        ax = np_arg(n, 2) ? int_arg(L, np_arg(n, 2)) : i64c(L, 0);
+        if (!ax)
+            return NULL;
+        ax = np_axis(L, ax, nd);
+    } else {
+        ax = i64c(L, b == BI_NPA_VSPLIT ? 0 : b == BI_NPA_DSPLIT ? 2 : (nd > 1 ? 1 : 0));
+    }
+    LLVMValueRef sh[MAXD], st[MAXD];
+    np_dims(L, a, nd, sh, st);
+    LLVMValueRef len = np_pick(L, sh, nd, ax), sax = np_pick(L, st, nd, ax);
+    LLVMValueRef pieces, each = NULL, extra = NULL, idata = NULL, istride = NULL;
+    Type *idt = NULL;
+    bool sections = sn->ty->kind != TY_TUPLE && sn->ty->kind != TY_ARRAY;
+    if (sections) {
+        pieces = lower_as_i64(L, sn, sv, sn->ty);
+        if (b != BI_NPA_ARRAY_SPLIT) /* NumPy's split tests len % sections first */
+            lower_raise_if(L, np_ieq(L, pieces, i64c(L, 0)), "ZeroDivisionError", "integer modulo by zero");
+        lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntSLE, pieces, i64c(L, 0), ""), "ValueError",
+                       "number sections must be larger than 0.");
+        each = LLVMBuildSDiv(L->b, len, pieces, "");
+        extra = LLVMBuildSRem(L->b, len, pieces, "");
+        if (b != BI_NPA_ARRAY_SPLIT)
+            lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntNE, extra, i64c(L, 0), ""), "ValueError",
+                           "array split does not result in an equal division");
+    } else if (sn->ty->kind == TY_TUPLE) { /* the split points spilled to a slot */
+        int k = sn->ty->nelems;
+        pieces = i64c(L, k + 1);
+        idt = ty_scalar(L->c->tc, TY_INT64);
+        idata = lower_alloca(L, LLVMArrayType2(L->t_i64, (uint64_t)(k ? k : 1)), "points");
+        for (int i = 0; i < k; i++) {
+            LLVMValueRef ix[2] = {i64c(L, 0), i64c(L, i)};
+            LLVMBuildStore(L->b, LLVMBuildExtractValue(L->b, sv, (unsigned)i, ""),
+                           lower_gep(L, LLVMArrayType2(L->t_i64, (uint64_t)(k ? k : 1)), idata, ix, 2, ""));
+        }
+        istride = i64c(L, 8);
+    } else {
+        idt = sn->ty->dtype;
+        idata = data_of(L, sv);
+        istride = lower_array_dim(L, sv, ARR_STRIDES, 0);
+        pieces = add(L, lower_array_dim(L, sv, ARR_SHAPE, 0), i64c(L, 1));
+    }
+    LLVMValueRef list = lower_list_new(L, n, lt, pieces);
+    if (!list)
+        return NULL;
+    Type *i64 = ty_scalar(L->c->tc, TY_INT64);
+    NpLoop lp;
+    np_loop_begin(L, &lp, pieces);
+    LLVMValueRef start, size;
+    if (sections) { /* array_split: the first len % pieces get one more */
+        LLVMValueRef i = lp.i;
+        start = add(L, np_mul(L, i, each), smin(L, i, extra));
+        size = add(L, each, LLVMBuildZExt(L->b, slt(L, i, extra), L->t_i64, ""));
+    } else {
+        LLVMValueRef last = np_ieq(L, lp.i, sub(L, pieces, i64c(L, 1))), first = np_ieq(L, lp.i, i64c(L, 0));
+        LLVMValueRef jp = smax(L, sub(L, lp.i, i64c(L, 1)), i64c(L, 0)), jn = smin(L, lp.i, sub(L, pieces, i64c(L, 2)));
+        jn = smax(L, jn, i64c(L, 0));
+        LLVMValueRef bp = lower_convert(L, n, np_load(L, np_offset(L, idata, np_mul(L, jp, istride)), idt), idt, i64);
+        LLVMValueRef bn = lower_convert(L, n, np_load(L, np_offset(L, idata, np_mul(L, jn, istride)), idt), idt, i64);
+        /* pieces == 1 (no points): the whole axis, nothing read is used */
+        start = np_sel(L, first, i64c(L, 0), slice_bound(L, bp, len));
+        LLVMValueRef end = np_sel(L, last, len, slice_bound(L, bn, len));
+        size = smax(L, sub(L, end, start), i64c(L, 0));
+    }
+    LLVMValueRef psh[MAXD];
+    for (int d = 0; d < nd; d++)
+        psh[d] = np_sel(L, np_ieq(L, ax, i64c(L, d)), size, sh[d]);
+    LLVMValueRef data = np_offset(L, data_of(L, a), np_sel(L, np_ieq(L, size, i64c(L, 0)), i64c(L, 0), np_mul(L, start, sax)));
+    /* not a temporary (released after the statement, outside this loop):
+     * the list takes its reference, then the view's goes */
+    LLVMValueRef piece = np_view(L, a, ity, data, psh, st);
+    lower_list_append(L, list, lt, piece);
+    lower_decref(L, piece, ity);
+    np_loop_end(L, &lp);
+    lower_incref(L, list, lt);
+    *owned = true;
+    return list;
+}
+
+/* ---- select ---- */
+
+typedef struct SelCtx {
+    Type *cdt, *vdt, *dt;
+} SelCtx;
+
+static void select_cb(Lower *L, void *vctx, LLVMValueRef *p) {
+    SelCtx *c = vctx;
+    LLVMValueRef on = lower_truth(L, np_at(L), np_load(L, p[0], c->cdt), c->cdt);
+    LLVMValueRef x = lower_convert(L, np_at(L), np_load(L, p[1], c->vdt), c->vdt, c->dt);
+    np_store(L, p[2], np_sel(L, on, x, np_load(L, p[2], c->dt)), c->dt);
+}
+
+/* One (condition, choice) pair written where the condition holds; both
+ * must have out's shape. */
+static void select_one(Lower *L, LLVMValueRef cv, Type *ct, LLVMValueRef vv, Type *vt, LLVMValueRef out, Type *rty,
+                       LLVMValueRef *odims) {
+    int nd = rty->ndim;
+    LLVMValueRef csh[MAXD], vsh[MAXD], str[NP_MAX_OPS][MAXD];
+    np_dims(L, cv, nd, csh, str[0]);
+    np_dims(L, vv, nd, vsh, str[1]);
+    np_dims(L, out, nd, NULL, str[2]);
+    LLVMValueRef bad = LLVMConstInt(L->t_i1, 0, 0);
+    for (int d = 0; d < nd; d++)
+        bad = LLVMBuildOr(L->b, bad, LLVMBuildOr(L->b, LLVMBuildICmp(L->b, LLVMIntNE, csh[d], odims[d], ""),
+                                                  LLVMBuildICmp(L->b, LLVMIntNE, vsh[d], odims[d], ""), ""), "");
+    lower_raise_if(L, bad, "ValueError", "shape mismatch: objects cannot be broadcast to a single shape");
+    LLVMValueRef base[3] = {data_of(L, cv), data_of(L, vv), data_of(L, out)};
+    SelCtx c = {ct->dtype, vt->dtype, rty->dtype};
+    np_nest(L, nd, odims, 3, base, str, select_cb, &c);
+}
+
+/* select(condlist, choicelist, default): the default everywhere, then the
+ * pairs from the last to the first, so that the first true condition wins. */
+static LLVMValueRef select_call(Lower *L, Node *n, bool *owned) {
+    Node *cn = np_arg(n, 0), *vn = np_arg(n, 1), *dn = np_arg(n, 2);
+    Type *ctt = cn->ty, *vtt = vn->ty, *rty = n->ty, *dt = rty->dtype;
+    LLVMValueRef cs = lower_expr_use(L, cn), vs = cs ? lower_expr_use(L, vn) : NULL;
+    if (!vs)
+        return NULL;
+    LLVMValueRef dv = lower_zero(L, dt);
+    if (dn) {
+        LLVMValueRef d = lower_expr_use(L, dn);
+        if (!d)
+            return NULL;
+        dv = lower_convert(L, dn, d, dn->ty, dt);
+    }
+    bool clist = ctt->kind == TY_LIST, vlist = vtt->kind == TY_LIST;
+    LLVMValueRef nc = clist ? lower_list_len(L, cn, cs, ctt) : i64c(L, ctt->nelems);
+    LLVMValueRef nv = vlist ? lower_list_len(L, vn, vs, vtt) : i64c(L, vtt->nelems);
+    lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntNE, nc, nv, ""), "ValueError",
+                   "list of cases must be same length as list of conditions");
+    lower_raise_if(L, np_ieq(L, nc, i64c(L, 0)), "ValueError", "select with an empty condition list is not possible");
+    bool own;
+    Type *v0t = vlist ? vtt->item : vtt->elems[0];
+    LLVMValueRef v0 = vlist ? lower_list_item(L, vn, vs, vtt, i64c(L, 0), &own) : LLVMBuildExtractValue(L->b, vs, 0, "");
+    LLVMValueRef dims[MAXD];
+    np_dims(L, v0, rty->ndim, dims, NULL);
+    LLVMValueRef out = np_own(L, np_alloc(L, rty, dims, false), rty);
+    NpLoop lp;
+    np_loop_begin(L, &lp, lower_array_field(L, out, ARR_NITEMS, ""));
+    np_store(L, at_k(L, data_of(L, out), lp.i, dt), dv, dt);
+    np_loop_end(L, &lp);
+    (void)v0t;
+    if (!clist && !vlist) {
+        for (int i = ctt->nelems - 1; i >= 0; i--)
+            select_one(L, LLVMBuildExtractValue(L->b, cs, (unsigned)i, ""), ctt->elems[i],
+                       LLVMBuildExtractValue(L->b, vs, (unsigned)i, ""), vtt->elems[i], out, rty, dims);
+        return np_give(L, out, rty, owned);
+    }
+    /* a list on either side: a loop over the pairs, last first; a tuple's
+     * items are then all of one type (infer_nparray.c) */
+    np_loop_begin(L, &lp, nc);
+    LLVMValueRef j = sub(L, sub(L, nc, i64c(L, 1)), lp.i);
+    bool o1, o2;
+    Type *cit = clist ? ctt->item : ctt->elems[0], *vit = vlist ? vtt->item : vtt->elems[0];
+    LLVMValueRef cj, vj;
+    if (clist) {
+        cj = lower_list_item(L, cn, cs, ctt, j, &o1);
+    } else { /* a tuple of one array type: pick by a chain of selects */
+        cj = LLVMBuildExtractValue(L->b, cs, 0, "");
+        for (int i = 1; i < ctt->nelems; i++)
+            cj = np_sel(L, np_ieq(L, j, i64c(L, i)), LLVMBuildExtractValue(L->b, cs, (unsigned)i, ""), cj);
+        o1 = false;
+    }
+    if (vlist) {
+        vj = lower_list_item(L, vn, vs, vtt, j, &o2);
+    } else {
+        vj = LLVMBuildExtractValue(L->b, vs, 0, "");
+        for (int i = 1; i < vtt->nelems; i++)
+            vj = np_sel(L, np_ieq(L, j, i64c(L, i)), LLVMBuildExtractValue(L->b, vs, (unsigned)i, ""), vj);
+        o2 = false;
+    }
+    select_one(L, cj, cit, vj, vit, out, rty, dims);
+    if (o1)
+        lower_decref(L, cj, cit);
+    if (o2)
+        lower_decref(L, vj, vit);
+    np_loop_end(L, &lp);
+    if (own)
+        lower_decref(L, v0, v0t);
+    return np_give(L, out, rty, owned);
+}
+
 LLVMValueRef lower_nparray_make(Lower *L, Node *n, bool *owned) {
     *owned = false;
     switch (n->builtin) {
@@ -725,6 +927,9 @@ LLVMValueRef lower_nparray_make(Lower *L, Node *n, bool *owned) {
     case BI_NPA_TAKE: return take(L, n, owned);
     case BI_NPA_TAKE_ALONG_AXIS: return take_along_axis(L, n, owned);
     case BI_NPA_COLUMN_STACK: case BI_NPA_DSTACK: return stack_cols(L, n, owned);
+    case BI_NPA_SELECT: return select_call(L, n, owned);
+    case BI_NPA_SPLIT: case BI_NPA_ARRAY_SPLIT: case BI_NPA_HSPLIT: case BI_NPA_VSPLIT: case BI_NPA_DSPLIT:
+        return split(L, n, owned);
     default:
         return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "%s() is not supported in compiled code", builtin_name(n->builtin));
     }
