@@ -414,3 +414,96 @@ def test_typing_errors(fn, arg, marker, text):
         fn(arg)
     assert text in str(ei.value)
     assert_located(ei.value, marker)
+
+
+# ---- ufuncs: fmod, float_power, gcd, lcm, signbit, ldexp (array expressions) -----------
+
+FLOATS = np.array([5.5, -5.5, 0.0, -0.0, np.inf, np.nan, 3.0, -7.25])
+FLOATS2 = np.array([2.0, 2.0, 1.0, -3.0, 2.0, 1.0, 0.0, 0.5])
+INTS = np.array([7, -7, 0, 12, -12, 5, 9, 100])
+INTS2 = np.array([3, 3, 5, -8, 0, 0, -1, 75])
+
+
+@hpcjit.njit
+def fmod(a, b):
+    return np.fmod(a, b)
+
+
+@hpcjit.njit
+def gcd_lcm(a, b):
+    return np.gcd(a, b), np.lcm(a, b)
+
+
+@hpcjit.njit
+def float_power(a, b):
+    return np.float_power(a, b)
+
+
+@hpcjit.njit
+def signbit(a):
+    return np.signbit(a)
+
+
+@hpcjit.njit
+def ldexp(a, b):
+    return np.ldexp(a, b)
+
+
+@hpcjit.njit
+def fused(a, b):
+    return np.fmod(a, b) + np.ldexp(a, 2) * np.signbit(b)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_new_ufuncs(layout):
+    def lay(v):
+        out = make_array(v.dtype, v.shape, layout)
+        out[...] = v
+        return out
+    f, g, i, j = lay(FLOATS), lay(FLOATS2), lay(INTS), lay(INTS2)
+    for a, b in ((f, g), (i, j), (i.astype(np.int32), j.astype(np.int32)), (i.astype(np.uint8) % 50, j.astype(np.uint8)),
+                 (f.astype(np.float32), g.astype(np.float32)), (f, 2.0), (i, 3)):
+        check(fmod, a, b)
+        check(float_power, a, b)
+        check(signbit, a)
+    for a, b in ((i, j), (i.astype(np.int16), j.astype(np.int16)), (i, 6), (f[:3], i[:3])):
+        if a.dtype.kind in "iu" and np.asarray(b).dtype.kind in "iu":
+            check(gcd_lcm, a, b)
+    check(float_power, f.astype(np.complex128), g)
+    check(ldexp, f, j)
+    check(ldexp, i, j)
+    check(ldexp, f.astype(np.float32), j.astype(np.int32))
+    check(fused, f, g)
+
+
+def test_new_ufuncs_scalars():
+    for a, b in ((5.5, 2.0), (7, -3), (-7, 3), (0, 0), (np.inf, 2.0)):
+        check(fmod, a, b)
+        check(float_power, a, b)
+    for a, b in ((12, 18), (-12, 18), (0, 0), (0, 5)):
+        check(gcd_lcm, a, b)
+    for a in (-0.0, 0.0, -3, 3, np.nan, -np.inf):
+        check(signbit, a)
+    check(ldexp, 1.5, 3)
+    check(ldexp, 1.0, 2000)
+    check(ldexp, 3, -2)
+
+
+@hpcjit.njit
+def bad_gcd(a):
+    return np.gcd(a, 2)  # bad-gcd
+
+
+@hpcjit.njit
+def bad_ldexp(a):
+    return np.ldexp(a, 1.5)  # bad-ldexp
+
+
+@pytest.mark.numba_skip(reason="hpcjit's located diagnostics")
+def test_ufunc_typing_errors():
+    with pytest.raises(hpcjit.TypingError, match="not defined for float64") as ei:
+        bad_gcd(np.ones(3))
+    assert_located(ei.value, "bad-gcd")
+    with pytest.raises(hpcjit.TypingError, match="exponent must be an integer") as ei:
+        bad_ldexp(np.ones(3))
+    assert_located(ei.value, "bad-ldexp")
