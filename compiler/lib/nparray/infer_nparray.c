@@ -76,6 +76,11 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NPA_COLUMN_STACK: S("column_stack", "tup"); break;
     case BI_NPA_DSTACK: S("dstack", "tup"); break;
     case BI_NPA_SELECT: S("select", "condlist", "choicelist", "default"); break;
+    case BI_NPA_ISIN: S("isin", "element", "test_elements", "assume_unique", "invert"); break;
+    case BI_NPA_INTERSECT1D: S("intersect1d", "ar1", "ar2", "assume_unique", "return_indices"); break;
+    case BI_NPA_UNION1D: S("union1d", "ar1", "ar2"); break;
+    case BI_NPA_SETDIFF1D: S("setdiff1d", "ar1", "ar2", "assume_unique"); break;
+    case BI_NPA_SETXOR1D: S("setxor1d", "ar1", "ar2", "assume_unique"); break;
     case BI_NPA_SPLIT: S("split", "ary", "indices_or_sections", "axis"); break;
     case BI_NPA_ARRAY_SPLIT: S("array_split", "ary", "indices_or_sections", "axis"); break;
     case BI_NPA_HSPLIT: S("hsplit", "ary", "indices_or_sections"); break;
@@ -356,7 +361,8 @@ static Type *make_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, T
     switch (id) {
     case BI_NPA_FILL_DIAGONAL: case BI_NPA_EXTRACT: case BI_NPA_APPEND: case BI_NPA_DELETE: case BI_NPA_INSERT:
     case BI_NPA_TAKE: case BI_NPA_TAKE_ALONG_AXIS: case BI_NPA_SELECT: case BI_NPA_SPLIT: case BI_NPA_ARRAY_SPLIT:
-    case BI_NPA_HSPLIT: case BI_NPA_VSPLIT: case BI_NPA_DSPLIT:
+    case BI_NPA_HSPLIT: case BI_NPA_VSPLIT: case BI_NPA_DSPLIT: case BI_NPA_ISIN: case BI_NPA_INTERSECT1D:
+    case BI_NPA_UNION1D: case BI_NPA_SETDIFF1D: case BI_NPA_SETXOR1D:
         if (!sl[1])
             return TYPING(I, n, "%s() missing required argument '%s'", fname, s->names[1]);
         if (!(t1 = infer_expr(I, &sl[1])))
@@ -642,6 +648,34 @@ static Type *make_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, T
         rt = ty_array(I->tc, dt, nv, LAYOUT_C);
         break;
     }
+    case BI_NPA_ISIN: case BI_NPA_INTERSECT1D: case BI_NPA_UNION1D: case BI_NPA_SETDIFF1D: case BI_NPA_SETXOR1D: {
+        if (!num_or_array(I, sl[0], at, fname, s->names[0]) || !num_or_array(I, sl[1], t1, fname, s->names[1]))
+            return NULL;
+        Type *ct = ty_np_promote(I->tc, elt(at), elt(t1));
+        if (id == BI_NPA_UNION1D) { /* concatenate: a Python number is weak (NumPy 2) */
+            if (t1->kind != TY_ARRAY && at->kind == TY_ARRAY && kind_rank(t1) <= kind_rank(at->dtype))
+                ct = at->dtype;
+            if (at->kind != TY_ARRAY && t1->kind == TY_ARRAY && kind_rank(at) <= kind_rank(t1->dtype))
+                ct = t1->dtype;
+        }
+        if (ty_is_complex(ct))
+            return UNSUP(I, n, "%s() of complex numbers is not supported by hpcjit", fname);
+        for (int i = 2; i < s->n; i++) /* assume_unique (the result is the same), invert, return_indices */
+            if (!opt_flag(I, sl, i, fname, s->names[i], &unk))
+                return NULL;
+        if (id == BI_NPA_INTERSECT1D && sl[3]) {
+            const Node *r = sl[3]->kind == N_CAST ? sl[3]->a : sl[3];
+            if (r->kind != N_CONST || r->cval.i != 0)
+                return UNSUP(I, sl[3], "intersect1d() with return_indices is not supported by hpcjit");
+            sl[3] = NULL;
+        }
+        n->op_ty = ct;
+        if (id == BI_NPA_ISIN)
+            rt = ty_array(I->tc, T(I, TY_BOOL), at->kind == TY_ARRAY ? at->ndim : 0, LAYOUT_C);
+        else
+            rt = ty_array(I->tc, id == BI_NPA_SETDIFF1D ? elt(at) : ct, 1, LAYOUT_C);
+        break;
+    }
     case BI_NPA_SPLIT: case BI_NPA_ARRAY_SPLIT: case BI_NPA_HSPLIT: case BI_NPA_VSPLIT: case BI_NPA_DSPLIT: {
         if (!need_array(I, sl[0], at, fname, "ary"))
             return NULL;
@@ -814,7 +848,8 @@ static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     case BI_NPA_DELETE: case BI_NPA_INSERT: case BI_NPA_TRIM_ZEROS: case BI_NPA_EDIFF1D: case BI_NPA_TAKE:
     case BI_NPA_TAKE_ALONG_AXIS: case BI_NPA_RESIZE: case BI_NPA_COLUMN_STACK: case BI_NPA_DSTACK:
     case BI_NPA_SELECT: case BI_NPA_SPLIT: case BI_NPA_ARRAY_SPLIT: case BI_NPA_HSPLIT: case BI_NPA_VSPLIT:
-    case BI_NPA_DSPLIT:
+    case BI_NPA_DSPLIT: case BI_NPA_ISIN: case BI_NPA_INTERSECT1D: case BI_NPA_UNION1D: case BI_NPA_SETDIFF1D:
+    case BI_NPA_SETXOR1D:
         return make_call(I, n, id, &s, sl, at);
     default:
         break;

@@ -11,6 +11,8 @@
  * lower_nparray_make.c. */
 LLVMValueRef lower_nparray_call(Lower *L, Node *n, bool *owned);
 LLVMValueRef lower_nparray_make(Lower *L, Node *n, bool *owned);
+/* lower_nparray_set.c: isin, intersect1d, union1d, setdiff1d, setxor1d. */
+LLVMValueRef lower_nparray_set(Lower *L, Node *n, bool *owned);
 
 #define NPA_MAXD (HJ_MAX_NDIM_LOWER + 2)
 
