@@ -76,6 +76,20 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NPA_COLUMN_STACK: S("column_stack", "tup"); break;
     case BI_NPA_DSTACK: S("dstack", "tup"); break;
     case BI_NPA_SELECT: S("select", "condlist", "choicelist", "default"); break;
+    case BI_NPA_BARTLETT: S("bartlett", "M"); break;
+    case BI_NPA_BLACKMAN: S("blackman", "M"); break;
+    case BI_NPA_HAMMING: S("hamming", "M"); break;
+    case BI_NPA_HANNING: S("hanning", "M"); break;
+    case BI_NPA_KAISER: S("kaiser", "M", "beta"); break;
+    case BI_NPA_LOGSPACE: S("logspace", "start", "stop", "num", "endpoint", "base"); break;
+    case BI_NPA_GEOMSPACE: S("geomspace", "start", "stop", "num", "endpoint"); break;
+    case BI_NPA_TRAPEZOID: S("trapezoid", "y", "x", "dx", "axis"); break;
+    case BI_NPA_CROSS: S("cross", "a", "b"); break;
+    case BI_NPA_CONVOLVE: S("convolve", "a", "v", "mode"); break;
+    case BI_NPA_CORRELATE: S("correlate", "a", "v", "mode"); break;
+    case BI_NPA_UNWRAP: S("unwrap", "p", "discont", "axis", "period"); break;
+    case BI_NPA_MODF: S("modf", "x"); break;
+    case BI_NPA_FREXP: S("frexp", "x"); break;
     case BI_NPA_ISIN: S("isin", "element", "test_elements", "assume_unique", "invert"); break;
     case BI_NPA_INTERSECT1D: S("intersect1d", "ar1", "ar2", "assume_unique", "return_indices"); break;
     case BI_NPA_UNION1D: S("union1d", "ar1", "ar2"); break;
@@ -710,6 +724,156 @@ static Type *make_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, T
     return rt;
 }
 
+/* ---- numerics ---- */
+
+/* A float of t's kind: float32 stays, complex stays, the rest float64. */
+static Type *inexact(Inf *I, Type *t) {
+    return (ty_is_float(t) || ty_is_complex(t)) ? t : T(I, TY_FLOAT64);
+}
+
+static Type *num_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, Type *at) {
+    const char *fname = s->fname;
+    bool unk = false;
+    Type *f64 = T(I, TY_FLOAT64), *rt = NULL;
+    if (IS_UNK(at))
+        return at;
+    switch (id) {
+    case BI_NPA_BARTLETT: case BI_NPA_BLACKMAN: case BI_NPA_HAMMING: case BI_NPA_HANNING: case BI_NPA_KAISER:
+        if (!opt_int(I, sl, 0, fname, "M", &unk))
+            return NULL;
+        if (id == BI_NPA_KAISER) {
+            if (!sl[1])
+                return TYPING(I, n, "kaiser() missing required argument 'beta'");
+            if (!opt_real(I, sl, 1, fname, "beta", f64, &unk))
+                return NULL;
+        }
+        rt = ty_array(I->tc, f64, 1, LAYOUT_C);
+        break;
+    case BI_NPA_LOGSPACE: case BI_NPA_GEOMSPACE:
+        if (!sl[1])
+            return TYPING(I, n, "%s() missing required argument 'stop'", fname);
+        for (int i = 0; i < 2; i++) {
+            Type *t = infer_expr(I, &sl[i]);
+            if (!t)
+                return NULL;
+            if (!IS_UNK(t) && ty_is_complex(t))
+                return UNSUP(I, sl[i], "%s() of complex numbers is not supported by hpcjit", fname);
+            if (!opt_real(I, sl, i, fname, s->names[i], f64, &unk))
+                return NULL;
+        }
+        if (!opt_int(I, sl, 2, fname, "num", &unk) || !opt_flag(I, sl, 3, fname, "endpoint", &unk))
+            return NULL;
+        if (id == BI_NPA_LOGSPACE && !opt_real(I, sl, 4, fname, "base", f64, &unk))
+            return NULL;
+        rt = ty_array(I->tc, f64, 1, LAYOUT_C);
+        break;
+    case BI_NPA_TRAPEZOID: {
+        if (!need_array(I, sl[0], at, fname, "y"))
+            return NULL;
+        if (at->ndim != 1)
+            return UNSUP(I, sl[0], "trapezoid() of a %dd array is not supported by hpcjit (1d)", at->ndim);
+        if (!ty_is_number(at->dtype) || at->dtype->kind == TY_BOOL)
+            return TYPING(I, sl[0], "trapezoid() needs numbers, not %s", infer_tyname(I, at));
+        Type *base = at->dtype;
+        if (sl[1] && is_none_const(sl[1]))
+            sl[1] = NULL;
+        if (sl[1]) {
+            Type *xt = infer_expr(I, &sl[1]);
+            if (!xt)
+                return NULL;
+            if (IS_UNK(xt))
+                return xt;
+            if (xt->kind != TY_ARRAY || xt->ndim != 1 || !ty_is_number(xt->dtype) || ty_is_complex(xt->dtype))
+                return UNSUP(I, sl[1], "trapezoid() x must be a 1d array of real numbers in hpcjit, not %s",
+                             infer_tyname(I, xt));
+            base = ty_np_promote(I->tc, base, xt->dtype);
+        }
+        if (!opt_real(I, sl, 2, fname, "dx", f64, &unk) || !opt_int(I, sl, 3, fname, "axis", &unk))
+            return NULL;
+        rt = inexact(I, base);
+        n->op_ty = at->dtype->kind == TY_BOOL ? T(I, TY_INT64) : at->dtype;
+        break;
+    }
+    case BI_NPA_CROSS: case BI_NPA_CONVOLVE: case BI_NPA_CORRELATE: {
+        if (!sl[1])
+            return TYPING(I, n, "%s() missing required argument '%s'", fname, s->names[1]);
+        Type *bt = infer_expr(I, &sl[1]);
+        if (!bt)
+            return NULL;
+        if (IS_UNK(bt))
+            return bt;
+        if (!need_array(I, sl[0], at, fname, s->names[0]) || !need_array(I, sl[1], bt, fname, s->names[1]))
+            return NULL;
+        if (!ty_is_number(at->dtype) || !ty_is_number(bt->dtype))
+            return TYPING(I, n, "%s() needs arrays of numbers", fname);
+        Type *dt = ty_np_promote(I->tc, at->dtype, bt->dtype);
+        if (id == BI_NPA_CROSS) {
+            if (at->ndim < 1 || at->ndim > 2 || bt->ndim < 1 || bt->ndim > 2)
+                return UNSUP(I, n, "cross() of arrays of more than 2 dimensions is not supported by hpcjit");
+            if (dt->kind == TY_BOOL)
+                return TYPING(I, n, "cross(): numpy boolean subtract, the `-` operator, is not supported");
+            rt = ty_array(I->tc, dt, at->ndim > bt->ndim ? at->ndim : bt->ndim, LAYOUT_C);
+            break;
+        }
+        if (at->ndim != 1 || bt->ndim != 1)
+            return TYPING(I, n, "%s(): object too deep for desired array (1d arrays only)", fname);
+        int mode = id == BI_NPA_CONVOLVE ? 0 : 2;
+        if (sl[2]) {
+            const char *m = sl[2]->kind == N_CONST && sl[2]->cval.kind == CVAL_STR ? sl[2]->cval.s : NULL;
+            if (!m)
+                return TYPING(I, sl[2], "%s() mode must be a constant string", fname);
+            if (strcmp(m, "full") == 0 || strcmp(m, "f") == 0)
+                mode = 0;
+            else if (strcmp(m, "same") == 0 || strcmp(m, "s") == 0)
+                mode = 1;
+            else if (strcmp(m, "valid") == 0 || strcmp(m, "v") == 0)
+                mode = 2;
+            else
+                return TYPING(I, sl[2], "%s(): mode must be one of 'valid', 'same', or 'full' (got '%s')", fname, m);
+            sl[2] = NULL;
+        }
+        n->cval.kind = CVAL_INT; /* the mode for lowering */
+        n->cval.i = mode;
+        rt = ty_array(I->tc, dt->kind == TY_BOOL ? T(I, TY_BOOL) : dt, 1, LAYOUT_C);
+        break;
+    }
+    case BI_NPA_UNWRAP:
+        if (!need_array(I, sl[0], at, fname, "p"))
+            return NULL;
+        if (at->ndim != 1)
+            return UNSUP(I, sl[0], "unwrap() of a %dd array is not supported by hpcjit (1d)", at->ndim);
+        if (!ty_is_number(at->dtype) || ty_is_complex(at->dtype) || at->dtype->kind == TY_BOOL)
+            return TYPING(I, sl[0], "unwrap() needs real numbers, not %s", infer_tyname(I, at));
+        rt = ty_array(I->tc, inexact(I, at->dtype), 1, LAYOUT_C);
+        if (!opt_real(I, sl, 1, fname, "discont", rt->dtype, &unk) || !opt_int(I, sl, 2, fname, "axis", &unk) ||
+            !opt_real(I, sl, 3, fname, "period", rt->dtype, &unk))
+            return NULL;
+        break;
+    case BI_NPA_MODF: case BI_NPA_FREXP: {
+        if (!num_or_array(I, sl[0], at, fname, "x"))
+            return NULL;
+        Type *dt = elt(at);
+        if (ty_is_complex(dt))
+            return TYPING(I, sl[0], "np.%s() is not defined for complex numbers (%s)", fname, infer_tyname(I, dt));
+        Type *ft = ty_is_float(dt) ? dt : f64;
+        Type *st = id == BI_NPA_MODF ? ft : T(I, TY_INT32);
+        Type *el[2] = {ft, st};
+        if (at->kind == TY_ARRAY) {
+            el[0] = ty_array(I->tc, ft, at->ndim, LAYOUT_C);
+            el[1] = ty_array(I->tc, st, at->ndim, LAYOUT_C);
+        }
+        rt = ty_tuple(I->tc, el, 2);
+        break;
+    }
+    default:
+        return UNSUP(I, n, "%s() is not supported by hpcjit yet", fname);
+    }
+    if (unk)
+        return TY_UNK(I);
+    infer_store_slots(I, n, sl, s->n);
+    return rt;
+}
+
 /* ---- the calls ---- */
 
 static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
@@ -851,6 +1015,10 @@ static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     case BI_NPA_DSPLIT: case BI_NPA_ISIN: case BI_NPA_INTERSECT1D: case BI_NPA_UNION1D: case BI_NPA_SETDIFF1D:
     case BI_NPA_SETXOR1D:
         return make_call(I, n, id, &s, sl, at);
+    case BI_NPA_BARTLETT: case BI_NPA_BLACKMAN: case BI_NPA_HAMMING: case BI_NPA_HANNING: case BI_NPA_KAISER:
+    case BI_NPA_LOGSPACE: case BI_NPA_GEOMSPACE: case BI_NPA_TRAPEZOID: case BI_NPA_CROSS: case BI_NPA_CONVOLVE:
+    case BI_NPA_CORRELATE: case BI_NPA_UNWRAP: case BI_NPA_MODF: case BI_NPA_FREXP:
+        return num_call(I, n, id, &s, sl, at);
     default:
         break;
     }

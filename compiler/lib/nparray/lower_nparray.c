@@ -537,6 +537,10 @@ LLVMValueRef lower_nparray_call(Lower *L, Node *n, bool *owned) {
     case BI_NPA_ARRAY_ITEM: return item(L, n);
     case BI_NPA_ISIN: case BI_NPA_INTERSECT1D: case BI_NPA_UNION1D: case BI_NPA_SETDIFF1D: case BI_NPA_SETXOR1D:
         return lower_nparray_set(L, n, owned);
+    case BI_NPA_BARTLETT: case BI_NPA_BLACKMAN: case BI_NPA_HAMMING: case BI_NPA_HANNING: case BI_NPA_KAISER:
+    case BI_NPA_LOGSPACE: case BI_NPA_GEOMSPACE: case BI_NPA_TRAPEZOID: case BI_NPA_CROSS: case BI_NPA_CONVOLVE:
+    case BI_NPA_CORRELATE: case BI_NPA_UNWRAP: case BI_NPA_MODF: case BI_NPA_FREXP:
+        return lower_nparray_num(L, n, owned);
     case BI_NPA_ASCONTIGUOUSARRAY: case BI_NPA_ASFORTRANARRAY: return contiguous(L, n, owned);
     case BI_NPA_SWAPAXES: case BI_NPA_MOVEAXIS: case BI_NPA_ATLEAST_1D: case BI_NPA_ATLEAST_2D:
     case BI_NPA_ATLEAST_3D: case BI_NPA_FLIPLR: case BI_NPA_FLIPUD: case BI_NPA_ROT90: case BI_NPA_BROADCAST_TO: {

@@ -13,6 +13,9 @@ LLVMValueRef lower_nparray_call(Lower *L, Node *n, bool *owned);
 LLVMValueRef lower_nparray_make(Lower *L, Node *n, bool *owned);
 /* lower_nparray_set.c: isin, intersect1d, union1d, setdiff1d, setxor1d. */
 LLVMValueRef lower_nparray_set(Lower *L, Node *n, bool *owned);
+/* lower_nparray_num.c: windows, logspace, geomspace, trapezoid, cross,
+ * convolve, correlate, unwrap, modf, frexp. */
+LLVMValueRef lower_nparray_num(Lower *L, Node *n, bool *owned);
 
 #define NPA_MAXD (HJ_MAX_NDIM_LOWER + 2)
 
