@@ -197,3 +197,50 @@ def test_typing_errors():
         bad_mode(np.ones(3))
     with pytest.raises(hpcjit.TypingError, match="not defined for complex"):
         bad_modf(np.ones(3, np.complex128))
+
+
+@hpcjit.njit
+def partition(a, k):
+    return np.partition(a, k)
+
+
+@hpcjit.njit
+def argpartition(a, k):
+    return np.argpartition(a, k)
+
+
+@hpcjit.njit
+def partition_axis(a, k):
+    return np.partition(a, k, axis=-1), np.argpartition(a, k, axis=-1)
+
+
+def _assert_partitioned(p, src, kths):
+    """p is src rearranged along the last axis with each kth in place."""
+    np.testing.assert_array_equal(np.sort(p, axis=-1), np.sort(src, axis=-1))
+    ref = np.sort(src, axis=-1)
+    n = src.shape[-1]
+    for k in np.atleast_1d(kths):
+        k = k % n
+        np.testing.assert_array_equal(p[..., k], ref[..., k])
+        assert np.all(p[..., :k] <= p[..., k:k + 1]) and np.all(p[..., k + 1:] >= p[..., k:k + 1])
+
+
+# NumPy's order around kth is its introselect's: the tests check the
+# partition property (as Numba's own tests do), not NumPy's exact result
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_partition(layout):
+    for dt in (np.int32, np.float64):
+        for shape in ((9,), (3, 7)):
+            a = make_array(dt, shape, layout)
+            for k in (0, 3, -1, (1, 4)):
+                _assert_partitioned(partition(a, k), a, k)
+                idx = argpartition(a, k)
+                assert idx.dtype == np.int64
+                _assert_partitioned(np.take_along_axis(a, idx, -1), a, k)
+            p, i = partition_axis(a, 2)
+            _assert_partitioned(p, a, 2)
+    a = np.array([3.0, np.nan, 1.0, 2.0])
+    assert np.isnan(partition(a, 3)[3])
+    for k in (9, -10):
+        with pytest.raises(ValueError):
+            partition(np.ones(9), k)

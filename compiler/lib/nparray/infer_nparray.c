@@ -90,6 +90,8 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NPA_UNWRAP: S("unwrap", "p", "discont", "axis", "period"); break;
     case BI_NPA_MODF: S("modf", "x"); break;
     case BI_NPA_FREXP: S("frexp", "x"); break;
+    case BI_NPA_PARTITION: S("partition", "a", "kth", "axis"); break;
+    case BI_NPA_ARGPARTITION: S("argpartition", "a", "kth", "axis"); break;
     case BI_NPA_ISIN: S("isin", "element", "test_elements", "assume_unique", "invert"); break;
     case BI_NPA_INTERSECT1D: S("intersect1d", "ar1", "ar2", "assume_unique", "return_indices"); break;
     case BI_NPA_UNION1D: S("union1d", "ar1", "ar2"); break;
@@ -865,6 +867,34 @@ static Type *num_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, Ty
         rt = ty_tuple(I->tc, el, 2);
         break;
     }
+    case BI_NPA_PARTITION: case BI_NPA_ARGPARTITION: {
+        if (!need_array(I, sl[0], at, fname, "a"))
+            return NULL;
+        if (at->ndim == 0)
+            return TYPING(I, sl[0], "%s(): axis -1 is out of bounds for array of dimension 0", fname);
+        if (!sl[1])
+            return TYPING(I, n, "%s() missing required argument 'kth'", fname);
+        Type *kt = infer_expr(I, &sl[1]);
+        if (!kt)
+            return NULL;
+        if (IS_UNK(kt))
+            return kt;
+        if (kt->kind == TY_TUPLE) {
+            if (int_tuple(I, &sl[1], fname, "kth", &unk) < 0)
+                return NULL;
+        } else if (!opt_int(I, sl, 1, fname, "kth", &unk)) {
+            return NULL;
+        }
+        if (sl[2]) { /* the last axis only: a constant */
+            const Node *a = sl[2]->kind == N_UNARYOP && sl[2]->op == OP_NEG ? sl[2]->a : sl[2];
+            int64_t v = a->kind == N_CONST && a->cval.kind == CVAL_INT ? (a == sl[2] ? a->cval.i : -a->cval.i) : 0;
+            if (a->kind != N_CONST || a->cval.kind != CVAL_INT || (v != -1 && v != at->ndim - 1))
+                return UNSUP(I, sl[2], "%s() along another axis than the last is not supported by hpcjit", fname);
+            sl[2] = NULL;
+        }
+        rt = ty_array(I->tc, id == BI_NPA_PARTITION ? at->dtype : T(I, TY_INT64), at->ndim, LAYOUT_C);
+        break;
+    }
     default:
         return UNSUP(I, n, "%s() is not supported by hpcjit yet", fname);
     }
@@ -1017,7 +1047,8 @@ static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         return make_call(I, n, id, &s, sl, at);
     case BI_NPA_BARTLETT: case BI_NPA_BLACKMAN: case BI_NPA_HAMMING: case BI_NPA_HANNING: case BI_NPA_KAISER:
     case BI_NPA_LOGSPACE: case BI_NPA_GEOMSPACE: case BI_NPA_TRAPEZOID: case BI_NPA_CROSS: case BI_NPA_CONVOLVE:
-    case BI_NPA_CORRELATE: case BI_NPA_UNWRAP: case BI_NPA_MODF: case BI_NPA_FREXP:
+    case BI_NPA_CORRELATE: case BI_NPA_UNWRAP: case BI_NPA_MODF: case BI_NPA_FREXP: case BI_NPA_PARTITION:
+    case BI_NPA_ARGPARTITION:
         return num_call(I, n, id, &s, sl, at);
     default:
         break;
