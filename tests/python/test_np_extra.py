@@ -507,3 +507,101 @@ def test_ufunc_typing_errors():
     with pytest.raises(hpcjit.TypingError, match="exponent must be an integer") as ei:
         bad_ldexp(np.ones(3))
     assert_located(ei.value, "bad-ldexp")
+
+
+# ---- as_strided, sliding_window_view, broadcast_arrays/shapes, asarray_chkfinite ----------
+
+from numpy.lib.stride_tricks import as_strided, sliding_window_view  # noqa: E402
+
+
+@hpcjit.njit
+def strided_rows(a):
+    return as_strided(a, (4, 3), (2 * a.itemsize, a.itemsize))
+
+
+@hpcjit.njit
+def strided_zero(a):
+    return np.lib.stride_tricks.as_strided(a, shape=(3,), strides=(0,))
+
+
+@hpcjit.njit
+def windows1(a, w):
+    return sliding_window_view(a, w)
+
+
+@hpcjit.njit
+def windows2(a):
+    return sliding_window_view(a, (2, 3))
+
+
+@hpcjit.njit
+def windows_axis(a, k):
+    return sliding_window_view(a, 2, axis=k)
+
+
+@hpcjit.njit
+def bcast2(a, b):
+    return np.broadcast_arrays(a, b)
+
+
+@hpcjit.njit
+def bcast3(a, b, c):
+    return np.broadcast_arrays(a, b, c)
+
+
+@hpcjit.njit
+def bshapes(n):
+    return np.broadcast_shapes((3, n), 4), np.broadcast_shapes((3, 1), (4,), (1, 1, 4))
+
+
+@hpcjit.njit
+def chkfinite(a):
+    return np.asarray_chkfinite(a)
+
+
+@hpcjit.njit
+def clip_one(a):
+    return a.clip(3), a.clip(max=4), a.clip(None, 5)
+
+
+@hpcjit.njit
+def item_at(a, i):
+    return a.item(i)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_stride_views(layout):
+    v = make_array(np.float64, 10, layout)
+    m = make_array(np.float64, (3, 4), layout)
+    c = np.ascontiguousarray(v)
+    check(strided_rows, c)
+    check(strided_zero, v)
+    for w in (0, 3, 10, 11):
+        check(windows1, v, w)
+    check(windows2, m)
+    for k in (0, 1, -1):
+        check(windows_axis, m, k)
+    for a, b in ((m, v[:4]), (m[:, :1], v[:4]), (m, m[:2])):
+        check(bcast2, a, b)
+    check(bcast3, m, v[:4], m[:1, :1])
+    for n in (1, 4, 2):
+        check(bshapes, n)
+    check(chkfinite, m)
+    check(chkfinite, np.arange(3))
+    check(chkfinite, np.array([1.0, np.nan]))
+    check(chkfinite, np.array([np.inf]))
+    check(clip_one, m)
+    for i in (0, 5, 11, -1, -12, 12, -13):
+        check(item_at, m, i)
+
+
+@pytest.mark.numba_skip(reason="hpcjit's read-only view diagnostics")
+def test_sliding_window_is_readonly():
+    @hpcjit.njit
+    def write(a):
+        w = sliding_window_view(a, 2)
+        w[0, 0] = 1.0
+        return w
+
+    with pytest.raises(hpcjit.TypingError, match="readonly"):
+        write(np.ones(4))

@@ -52,7 +52,7 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NPA_ASFORTRANARRAY: S("asfortranarray", "a", "dtype"); break;
     case BI_NPA_ARRAY_CLIP: S("clip", "a", "min", "max"); break;
     case BI_NPA_ARRAY_CONJ: S("conj", "a"); break;
-    case BI_NPA_ARRAY_ITEM: S("item", "a"); break;
+    case BI_NPA_ARRAY_ITEM: S("item", "a", "index"); break;
     case BI_NPA_DIAG: S("diag", "v", "k"); break;
     case BI_NPA_DIAGFLAT: S("diagflat", "v", "k"); break;
     case BI_NPA_TRI: S("tri", "N", "M", "k", "dtype"); break;
@@ -92,6 +92,11 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NPA_FREXP: S("frexp", "x"); break;
     case BI_NPA_PARTITION: S("partition", "a", "kth", "axis"); break;
     case BI_NPA_ARGPARTITION: S("argpartition", "a", "kth", "axis"); break;
+    case BI_NPA_AS_STRIDED: S("as_strided", "x", "shape", "strides", "subok", "writeable"); break;
+    case BI_NPA_SLIDING_WINDOW_VIEW: S("sliding_window_view", "x", "window_shape", "axis", "subok", "writeable"); break;
+    case BI_NPA_BROADCAST_ARRAYS: S("broadcast_arrays", "*args", "*args", "*args", "*args", "*args", "*args"); break;
+    case BI_NPA_BROADCAST_SHAPES: S("broadcast_shapes", "*args", "*args", "*args", "*args", "*args", "*args"); break;
+    case BI_NPA_ASARRAY_CHKFINITE: S("asarray_chkfinite", "a", "dtype"); break;
     case BI_NPA_ISIN: S("isin", "element", "test_elements", "assume_unique", "invert"); break;
     case BI_NPA_INTERSECT1D: S("intersect1d", "ar1", "ar2", "assume_unique", "return_indices"); break;
     case BI_NPA_UNION1D: S("union1d", "ar1", "ar2"); break;
@@ -904,6 +909,128 @@ static Type *num_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, Ty
     return rt;
 }
 
+/* ---- views of other shapes and strides ---- */
+
+/* A constant bool argument (writeable=, subok=): its value, -1 if not constant. */
+static int const_flag(const Node *e) {
+    if (e && e->kind == N_CAST)
+        e = e->a;
+    return (e && e->kind == N_CONST && (e->cval.kind == CVAL_BOOL || e->cval.kind == CVAL_INT)) ? (int)(e->cval.i != 0)
+                                                                                                 : -1;
+}
+
+static Type *stride_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, Type *at) {
+    const char *fname = s->fname;
+    bool unk = false;
+    Type *rt = NULL;
+    if (IS_UNK(at))
+        return at;
+    switch (id) {
+    case BI_NPA_AS_STRIDED: case BI_NPA_SLIDING_WINDOW_VIEW: {
+        if (!need_array(I, sl[0], at, fname, "x"))
+            return NULL;
+        for (int i = 3; i < 5; i++) { /* subok, writeable: constants */
+            if (sl[i] && const_flag(sl[i]) < 0)
+                return UNSUP(I, sl[i], "%s() %s must be a constant bool in hpcjit", fname, s->names[i]);
+        }
+        if (sl[3] && const_flag(sl[3]))
+            return UNSUP(I, sl[3], "%s() with subok=True is not supported by hpcjit", fname);
+        bool ro = id == BI_NPA_SLIDING_WINDOW_VIEW ? const_flag(sl[4]) != 1 : const_flag(sl[4]) == 0;
+        sl[3] = sl[4] = NULL;
+        int nd;
+        if (id == BI_NPA_AS_STRIDED) {
+            if (!sl[1] || !sl[2])
+                return UNSUP(I, n, "as_strided() needs shape and strides in hpcjit");
+            nd = int_tuple(I, &sl[1], fname, "shape", &unk);
+            int ns = nd < 0 ? -1 : int_tuple(I, &sl[2], fname, "strides", &unk);
+            if (nd < 0 || ns < 0)
+                return NULL;
+            if (!unk && ns != nd)
+                return TYPING(I, sl[2], "as_strided(): shape and strides must have the same length");
+        } else {
+            if (!sl[1])
+                return TYPING(I, n, "sliding_window_view() missing required argument 'window_shape'");
+            int k = int_tuple(I, &sl[1], fname, "window_shape", &unk);
+            if (k < 0)
+                return NULL;
+            if (sl[2] && is_none_const(sl[2]))
+                sl[2] = NULL;
+            if (sl[2]) {
+                int ka = int_tuple(I, &sl[2], fname, "axis", &unk);
+                if (ka < 0)
+                    return NULL;
+                if (!unk && ka != k)
+                    return TYPING(I, sl[2], "sliding_window_view(): Must provide matching length window_shape and "
+                                  "axis; got %d window_shape elements and %d axes elements.", k, ka);
+            } else if (!unk && k != at->ndim) {
+                return TYPING(I, sl[1], "sliding_window_view(): Since axis is `None`, must provide window_shape for "
+                              "all dimensions of `x`; got %d window_shape elements and `x.ndim` is %d.", k, at->ndim);
+            }
+            nd = at->ndim + k;
+        }
+        if (unk)
+            return TY_UNK(I);
+        rt = ty_array_ro(I->tc, at->dtype, nd, LAYOUT_A, ro || at->readonly);
+        break;
+    }
+    case BI_NPA_BROADCAST_ARRAYS: case BI_NPA_BROADCAST_SHAPES: {
+        int k = 0, rnd = 0, nds[INFER_MAX_SLOTS];
+        Type *tys[INFER_MAX_SLOTS];
+        while (k < s->n && sl[k])
+            k++;
+        for (int i = 0; i < k; i++) {
+            if (id == BI_NPA_BROADCAST_SHAPES) {
+                nds[i] = int_tuple(I, &sl[i], fname, "shape", &unk);
+                if (nds[i] < 0)
+                    return NULL;
+            } else {
+                tys[i] = i == 0 ? at : infer_expr(I, &sl[i]);
+                if (!tys[i])
+                    return NULL;
+                if (IS_UNK(tys[i]))
+                    return tys[i];
+                if (!need_array(I, sl[i], tys[i], fname, "each argument"))
+                    return NULL;
+                nds[i] = tys[i]->ndim;
+            }
+            if (nds[i] > rnd)
+                rnd = nds[i];
+        }
+        if (unk)
+            return TY_UNK(I);
+        Type *el[INFER_MAX_SLOTS > 32 ? INFER_MAX_SLOTS : 32];
+        if (id == BI_NPA_BROADCAST_SHAPES) {
+            for (int d = 0; d < rnd; d++)
+                el[d] = T(I, TY_INT64);
+            rt = ty_tuple(I->tc, el, rnd);
+        } else {
+            for (int i = 0; i < k; i++)
+                el[i] = ty_array_ro(I->tc, tys[i]->dtype, rnd, LAYOUT_A, tys[i]->readonly);
+            rt = ty_tuple(I->tc, el, k);
+        }
+        break;
+    }
+    case BI_NPA_ASARRAY_CHKFINITE: {
+        if (!need_array(I, sl[0], at, fname, "a"))
+            return NULL;
+        Type *dt = at->dtype;
+        if (sl[1]) {
+            if (!(dt = dtype_of(I, &sl[1])))
+                return NULL;
+            if (IS_UNK(dt))
+                return dt;
+            sl[1] = NULL;
+        }
+        rt = dt == at->dtype ? at : ty_array(I->tc, dt, at->ndim, LAYOUT_C);
+        break;
+    }
+    default:
+        return UNSUP(I, n, "%s() is not supported by hpcjit yet", fname);
+    }
+    infer_store_slots(I, n, sl, s->n);
+    return rt;
+}
+
 /* ---- the calls ---- */
 
 static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
@@ -1021,10 +1148,16 @@ static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         }
         return ty_tuple(I->tc, NULL, 0);
     }
-    case BI_NPA_ARRAY_CLIP: {
-        if (!sl[1] || !sl[2])
-            return UNSUP(I, n, "clip() needs both min and max in hpcjit");
-        return as_ufunc(I, n, BI_NP_CLIP, sl, 3);
+    case BI_NPA_ARRAY_CLIP: { /* one bound: np.maximum / np.minimum (None is no bound) */
+        for (int i = 1; i < 3; i++)
+            if (is_none_const(sl[i]))
+                sl[i] = NULL;
+        if (!sl[1] && !sl[2])
+            return TYPING(I, n, "clip(): One of max or min must be given");
+        if (sl[1] && sl[2])
+            return as_ufunc(I, n, BI_NP_CLIP, sl, 3);
+        Node *two[2] = {sl[0], sl[1] ? sl[1] : sl[2]};
+        return as_ufunc(I, n, sl[1] ? BI_NP_MAXIMUM : BI_NP_MINIMUM, two, 2);
     }
     case BI_NPA_ARRAY_CONJ:
         return as_ufunc(I, n, BI_NP_CONJ, sl, 1);
@@ -1033,6 +1166,17 @@ static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return at;
         if (!need_array(I, n, at, fname, "a"))
             return NULL;
+        if (sl[1]) { /* a flat index */
+            Type *it = infer_expr(I, &sl[1]);
+            if (!it)
+                return NULL;
+            if (IS_UNK(it))
+                return it;
+            if (!ty_is_int(it))
+                return UNSUP(I, sl[1], "item() takes one integer (a flat index) in hpcjit, not %s",
+                             infer_tyname(I, it));
+            infer_cast(I, &sl[1], T(I, TY_INT64));
+        }
         infer_store_slots(I, n, sl, ns);
         return at->dtype;
 
@@ -1050,6 +1194,9 @@ static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     case BI_NPA_CORRELATE: case BI_NPA_UNWRAP: case BI_NPA_MODF: case BI_NPA_FREXP: case BI_NPA_PARTITION:
     case BI_NPA_ARGPARTITION:
         return num_call(I, n, id, &s, sl, at);
+    case BI_NPA_AS_STRIDED: case BI_NPA_SLIDING_WINDOW_VIEW: case BI_NPA_BROADCAST_ARRAYS:
+    case BI_NPA_BROADCAST_SHAPES: case BI_NPA_ASARRAY_CHKFINITE:
+        return stride_call(I, n, id, &s, sl, at);
     default:
         break;
     }
@@ -1158,8 +1305,10 @@ static bool nparray_is_view(const Node *call, const Type *result) {
         return true;
     case BI_NPA_ATLEAST_1D: case BI_NPA_ATLEAST_2D: case BI_NPA_ATLEAST_3D:
         return a0 && a0->ty && a0->ty->kind == TY_ARRAY;
-    case BI_NPA_TRIM_ZEROS:
+    case BI_NPA_TRIM_ZEROS: case BI_NPA_AS_STRIDED: case BI_NPA_SLIDING_WINDOW_VIEW:
         return true;
+    case BI_NPA_ASARRAY_CHKFINITE:
+        return a0 && a0->ty == result;
     case BI_NPA_ASCONTIGUOUSARRAY: case BI_NPA_ASFORTRANARRAY: /* no copy when the type already fits */
         return a0 && a0->ty && a0->ty->kind == TY_ARRAY && a0->ty->ndim > 0 && a0->ty->dtype == result->dtype &&
                a0->ty->layout == result->layout;

@@ -65,7 +65,7 @@ void npa_bcast(Lower *L, NpaOpnd *o, int k, int rnd, LLVMValueRef *rdims, LLVMVa
     LLVMValueRef one = lower_i64(L, 1), zero = lower_i64(L, 0);
     LLVMValueRef bad = i1(L, 0);
     for (int d = 0; d < rnd; d++) {
-        LLVMValueRef dim[NP_MAX_OPS], r = one;
+        LLVMValueRef dim[NPA_MAX_OPNDS], r = one;
         for (int i = 0; i < k; i++) {
             int j = d - (rnd - o[i].nd);
             dim[i] = j >= 0 ? o[i].sh[j] : one;
@@ -515,16 +515,162 @@ static LLVMValueRef contiguous(Lower *L, Node *n, bool *owned) {
     return out;
 }
 
-/* a.item(): the one element of a size-1 array. */
+/* a.item(): the one element of a size-1 array; a.item(i): element i in
+ * C order (negative from the end). */
 static LLVMValueRef item(Lower *L, Node *n) {
-    Node *an = np_arg(n, 0);
+    Node *an = np_arg(n, 0), *in = np_arg(n, 1);
+    Type *aty = an->ty;
     LLVMValueRef v = lower_expr_use(L, an);
-    if (!v)
+    LLVMValueRef i = v && in ? int_arg(L, in) : NULL;
+    if (!v || (in && !i))
         return NULL;
-    LLVMValueRef size = an->ty->ndim ? lower_array_field(L, v, ARR_NITEMS, "") : lower_i64(L, 1);
-    lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntNE, size, lower_i64(L, 1), ""), "ValueError",
-                   "can only convert an array of size 1 to a Python scalar");
-    return np_load(L, data_of(L, v), an->ty->dtype);
+    LLVMValueRef size = aty->ndim ? lower_array_field(L, v, ARR_NITEMS, "") : lower_i64(L, 1);
+    if (!in) {
+        lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntNE, size, lower_i64(L, 1), ""), "ValueError",
+                       "can only convert an array of size 1 to a Python scalar");
+        return np_load(L, data_of(L, v), aty->dtype);
+    }
+    LLVMValueRef j = np_sel(L, lt64(L, i, lower_i64(L, 0)), LLVMBuildAdd(L->b, i, size, ""), i);
+    LLVMValueRef bad = LLVMBuildOr(L->b, lt64(L, j, lower_i64(L, 0)), LLVMBuildICmp(L->b, LLVMIntSGE, j, size, ""), "");
+    lower_raise_if(L, bad, "IndexError", "index out of bounds");
+    /* unravel j over the shape, C order */
+    LLVMValueRef sh[MAXD], st[MAXD], off = lower_i64(L, 0), rest = j;
+    np_dims(L, v, aty->ndim, sh, st);
+    for (int d = aty->ndim - 1; d >= 0; d--) {
+        LLVMValueRef safe = np_sel(L, np_ieq(L, sh[d], lower_i64(L, 0)), lower_i64(L, 1), sh[d]);
+        off = LLVMBuildAdd(L->b, off, np_mul(L, LLVMBuildSRem(L->b, rest, safe, ""), st[d]), "");
+        rest = LLVMBuildSDiv(L->b, rest, safe, "");
+    }
+    return np_load(L, np_offset(L, data_of(L, v), off), aty->dtype);
+}
+
+/* ---- as_strided, sliding_window_view, broadcast_arrays/shapes, asarray_chkfinite ---- */
+
+static void tuple_ints(Lower *L, Node *e, LLVMValueRef v, int k, LLVMValueRef *out) {
+    for (int d = 0; d < k; d++)
+        out[d] = e->ty->kind == TY_TUPLE ? LLVMBuildExtractValue(L->b, v, (unsigned)d, "") : v;
+}
+
+static LLVMValueRef strided(Lower *L, Node *n, bool *owned) {
+    Node *an = np_arg(n, 0);
+    Type *aty = an->ty, *rty = n->ty;
+    int nd = aty->ndim, rnd = rty->ndim;
+    LLVMValueRef a = lower_expr_use(L, an), sv = a ? lower_expr_use(L, np_arg(n, 1)) : NULL;
+    if (!sv)
+        return NULL;
+    LLVMValueRef rsh[MAXD], rst[MAXD];
+    if (n->builtin == BI_NPA_AS_STRIDED) { /* NumPy trusts the caller here too */
+        LLVMValueRef tv = lower_expr_use(L, np_arg(n, 2));
+        if (!tv)
+            return NULL;
+        tuple_ints(L, np_arg(n, 1), sv, rnd, rsh);
+        tuple_ints(L, np_arg(n, 2), tv, rnd, rst);
+        *owned = true;
+        return np_view(L, a, rty, data_of(L, a), rsh, rst);
+    }
+    int k = rnd - nd;
+    LLVMValueRef w[MAXD], ax[MAXD];
+    tuple_ints(L, np_arg(n, 1), sv, k, w);
+    if (np_arg(n, 2)) {
+        LLVMValueRef av = lower_expr_use(L, np_arg(n, 2));
+        if (!av)
+            return NULL;
+        tuple_ints(L, np_arg(n, 2), av, k, ax);
+        for (int i = 0; i < k; i++)
+            ax[i] = np_axis(L, ax[i], nd);
+    } else {
+        for (int i = 0; i < k; i++)
+            ax[i] = lower_i64(L, i);
+    }
+    LLVMValueRef sh[MAXD], st[MAXD], neg = i1(L, 0);
+    np_dims(L, a, nd, sh, st);
+    for (int i = 0; i < k; i++) {
+        neg = LLVMBuildOr(L->b, neg, lt64(L, w[i], lower_i64(L, 0)), "");
+        rsh[nd + i] = w[i];
+        rst[nd + i] = np_pick(L, st, nd, ax[i]);
+    }
+    lower_raise_if(L, neg, "ValueError", "`window_shape` cannot contain negative values");
+    LLVMValueRef big = i1(L, 0);
+    for (int d = 0; d < nd; d++) {
+        LLVMValueRef t = sh[d];
+        for (int i = 0; i < k; i++) {
+            LLVMValueRef on = np_ieq(L, ax[i], lower_i64(L, d));
+            big = LLVMBuildOr(L->b, big, LLVMBuildAnd(L->b, on, lt64(L, t, w[i]), ""), "");
+            t = np_sel(L, on, LLVMBuildSub(L->b, t, LLVMBuildSub(L->b, w[i], lower_i64(L, 1), ""), ""), t);
+        }
+        rsh[d] = t;
+        rst[d] = st[d];
+    }
+    lower_raise_if(L, big, "ValueError", "window shape cannot be larger than input array shape");
+    *owned = true;
+    return np_view(L, a, rty, data_of(L, a), rsh, rst);
+}
+
+static LLVMValueRef broadcast(Lower *L, Node *n, bool *owned) {
+    Type *tt = n->ty;
+    int k = 0;
+    while (k < n->args.len && np_arg(n, k))
+        k++;
+    NpaOpnd o[NPA_MAX_OPNDS];
+    int rnd = 0;
+    for (int i = 0; i < k; i++) {
+        Node *e = np_arg(n, i);
+        if (n->builtin == BI_NPA_BROADCAST_ARRAYS) {
+            if (!npa_opnd(L, e, &o[i]))
+                return NULL;
+        } else {
+            LLVMValueRef v = lower_expr_use(L, e);
+            if (!v)
+                return NULL;
+            o[i].nd = e->ty->kind == TY_TUPLE ? e->ty->nelems : 1;
+            tuple_ints(L, e, v, o[i].nd, o[i].sh);
+            for (int d = 0; d < o[i].nd; d++)
+                o[i].st[d] = lower_i64(L, 0);
+        }
+        if (o[i].nd > rnd)
+            rnd = o[i].nd;
+    }
+    LLVMValueRef dims[MAXD], str[NPA_MAX_OPNDS][MAXD];
+    npa_bcast(L, o, k, rnd, dims, str, "ValueError");
+    LLVMValueRef r = LLVMGetUndef(lower_type(L, tt));
+    for (int i = 0; i < (n->builtin == BI_NPA_BROADCAST_ARRAYS ? k : rnd); i++) {
+        LLVMValueRef x = n->builtin == BI_NPA_BROADCAST_ARRAYS ? np_view(L, o[i].v, tt->elems[i], o[i].data, dims, str[i])
+                                                               : dims[i];
+        r = LLVMBuildInsertValue(L->b, r, x, (unsigned)i, "");
+    }
+    *owned = n->builtin == BI_NPA_BROADCAST_ARRAYS;
+    return r;
+}
+
+typedef struct FinCtx {
+    Type *dt;
+    LLVMValueRef ok;
+} FinCtx;
+
+static void fin_cb(Lower *L, void *vctx, LLVMValueRef *p) {
+    FinCtx *c = vctx;
+    LLVMValueRef f = isfin_v(L, c->dt, np_load(L, p[0], c->dt));
+    LLVMBuildStore(L->b, LLVMBuildAnd(L->b, lower_load(L, L->t_i1, c->ok, ""), f, ""), c->ok);
+}
+
+static LLVMValueRef chkfinite(Lower *L, Node *n, bool *owned) {
+    Node *an = np_arg(n, 0);
+    Type *aty = an->ty, *rty = n->ty;
+    NpaOpnd o;
+    if (!npa_opnd(L, an, &o))
+        return NULL;
+    FinCtx c = {o.dt, lower_alloca(L, L->t_i1, "finite")};
+    LLVMBuildStore(L->b, i1(L, 1), c.ok);
+    LLVMValueRef str[NP_MAX_OPS][MAXD];
+    for (int d = 0; d < o.nd; d++)
+        str[0][d] = o.st[d];
+    np_nest(L, o.nd, o.sh, 1, &o.data, str, fin_cb, &c);
+    lower_raise_if(L, LLVMBuildNot(L->b, lower_load(L, L->t_i1, c.ok, ""), ""), "ValueError",
+                   "array must not contain infs or NaNs");
+    *owned = true;
+    if (rty == aty)
+        return np_view(L, o.v, rty, o.data, o.sh, o.st);
+    return np_copy_c(L, o.v, aty, rty);
 }
 
 LLVMValueRef lower_nparray_call(Lower *L, Node *n, bool *owned) {
@@ -535,6 +681,9 @@ LLVMValueRef lower_nparray_call(Lower *L, Node *n, bool *owned) {
     case BI_NPA_NAN_TO_NUM:
         return unary_call(L, n, owned);
     case BI_NPA_ARRAY_ITEM: return item(L, n);
+    case BI_NPA_AS_STRIDED: case BI_NPA_SLIDING_WINDOW_VIEW: return strided(L, n, owned);
+    case BI_NPA_BROADCAST_ARRAYS: case BI_NPA_BROADCAST_SHAPES: return broadcast(L, n, owned);
+    case BI_NPA_ASARRAY_CHKFINITE: return chkfinite(L, n, owned);
     case BI_NPA_ISIN: case BI_NPA_INTERSECT1D: case BI_NPA_UNION1D: case BI_NPA_SETDIFF1D: case BI_NPA_SETXOR1D:
         return lower_nparray_set(L, n, owned);
     case BI_NPA_BARTLETT: case BI_NPA_BLACKMAN: case BI_NPA_HAMMING: case BI_NPA_HANNING: case BI_NPA_KAISER:

@@ -18,6 +18,7 @@ LLVMValueRef lower_nparray_set(Lower *L, Node *n, bool *owned);
 LLVMValueRef lower_nparray_num(Lower *L, Node *n, bool *owned);
 
 #define NPA_MAXD (HJ_MAX_NDIM_LOWER + 2)
+#define NPA_MAX_OPNDS 8 /* operands of npa_bcast */
 
 /* An operand: an array of any layout, or a number spilled to a slot
  * (nd 0), read through data and the byte strides st. */
