@@ -525,6 +525,11 @@ def strided_zero(a):
 
 
 @hpcjit.njit
+def strided_same(a):
+    return as_strided(a), as_strided(a, strides=a.strides)
+
+
+@hpcjit.njit
 def windows1(a, w):
     return sliding_window_view(a, w)
 
@@ -576,6 +581,7 @@ def test_stride_views(layout):
     c = np.ascontiguousarray(v)
     check(strided_rows, c)
     check(strided_zero, v)
+    check(strided_same, m)
     for w in (0, 3, 10, 11):
         check(windows1, v, w)
     check(windows2, m)

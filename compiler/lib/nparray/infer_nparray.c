@@ -939,14 +939,16 @@ static Type *stride_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl,
         sl[3] = sl[4] = NULL;
         int nd;
         if (id == BI_NPA_AS_STRIDED) {
-            if (!sl[1] || !sl[2])
-                return UNSUP(I, n, "as_strided() needs shape and strides in hpcjit");
-            nd = int_tuple(I, &sl[1], fname, "shape", &unk);
-            int ns = nd < 0 ? -1 : int_tuple(I, &sl[2], fname, "strides", &unk);
+            /* shape, strides: x's own where None (then of x's length) */
+            for (int i = 1; i < 3; i++)
+                if (sl[i] && is_none_const(sl[i]))
+                    sl[i] = NULL;
+            nd = sl[1] ? int_tuple(I, &sl[1], fname, "shape", &unk) : at->ndim;
+            int ns = nd < 0 ? -1 : sl[2] ? int_tuple(I, &sl[2], fname, "strides", &unk) : at->ndim;
             if (nd < 0 || ns < 0)
                 return NULL;
             if (!unk && ns != nd)
-                return TYPING(I, sl[2], "as_strided(): shape and strides must have the same length");
+                return TYPING(I, sl[sl[2] ? 2 : 1], "as_strided(): shape and strides must have the same length");
         } else {
             if (!sl[1])
                 return TYPING(I, n, "sliding_window_view() missing required argument 'window_shape'");

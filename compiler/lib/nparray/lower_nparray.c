@@ -555,19 +555,26 @@ static LLVMValueRef strided(Lower *L, Node *n, bool *owned) {
     Node *an = np_arg(n, 0);
     Type *aty = an->ty, *rty = n->ty;
     int nd = aty->ndim, rnd = rty->ndim;
-    LLVMValueRef a = lower_expr_use(L, an), sv = a ? lower_expr_use(L, np_arg(n, 1)) : NULL;
-    if (!sv)
+    LLVMValueRef a = lower_expr_use(L, an);
+    if (!a)
         return NULL;
     LLVMValueRef rsh[MAXD], rst[MAXD];
     if (n->builtin == BI_NPA_AS_STRIDED) { /* NumPy trusts the caller here too */
-        LLVMValueRef tv = lower_expr_use(L, np_arg(n, 2));
-        if (!tv)
-            return NULL;
-        tuple_ints(L, np_arg(n, 1), sv, rnd, rsh);
-        tuple_ints(L, np_arg(n, 2), tv, rnd, rst);
+        np_dims(L, a, nd, rsh, rst); /* x's own where None */
+        for (int i = 1; i < 3; i++) {
+            Node *e = np_arg(n, i);
+            LLVMValueRef v = e ? lower_expr_use(L, e) : NULL;
+            if (e && !v)
+                return NULL;
+            if (e)
+                tuple_ints(L, e, v, rnd, i == 1 ? rsh : rst);
+        }
         *owned = true;
         return np_view(L, a, rty, data_of(L, a), rsh, rst);
     }
+    LLVMValueRef sv = lower_expr_use(L, np_arg(n, 1));
+    if (!sv)
+        return NULL;
     int k = rnd - nd;
     LLVMValueRef w[MAXD], ax[MAXD];
     tuple_ints(L, np_arg(n, 1), sv, k, w);
