@@ -53,6 +53,7 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NPA_ARRAY_CLIP: S("clip", "a", "min", "max"); break;
     case BI_NPA_ARRAY_CONJ: S("conj", "a"); break;
     case BI_NPA_ARRAY_ITEM: S("item", "a", "index"); break;
+    case BI_NPA_ARRAY_VIEW: S("view", "a", "dtype"); break;
     case BI_NPA_DIAG: S("diag", "v", "k"); break;
     case BI_NPA_DIAGFLAT: S("diagflat", "v", "k"); break;
     case BI_NPA_TRI: S("tri", "N", "M", "k", "dtype"); break;
@@ -1163,6 +1164,26 @@ static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     }
     case BI_NPA_ARRAY_CONJ:
         return as_ufunc(I, n, BI_NP_CONJ, sl, 1);
+    case BI_NPA_ARRAY_VIEW: { /* the same bytes as another dtype */
+        if (IS_UNK(at))
+            return at;
+        if (!need_array(I, n, at, fname, "a"))
+            return NULL;
+        if (!sl[1])
+            return UNSUP(I, n, "view() needs a dtype in hpcjit");
+        Type *dt = dtype_of(I, &sl[1]);
+        if (!dt)
+            return NULL;
+        if (IS_UNK(dt))
+            return dt;
+        sl[1] = NULL;
+        bool same = ty_itemsize(dt) == ty_itemsize(at->dtype);
+        if (!same && at->ndim == 0)
+            return TYPING(I, n, "view(): Changing the dtype of a 0d array is only supported if the itemsize is "
+                          "unchanged");
+        infer_store_slots(I, n, sl, ns);
+        return ty_array_ro(I->tc, dt, at->ndim, same || at->layout == LAYOUT_C ? at->layout : LAYOUT_A, at->readonly);
+    }
     case BI_NPA_ARRAY_ITEM:
         if (IS_UNK(at))
             return at;
@@ -1307,7 +1328,7 @@ static bool nparray_is_view(const Node *call, const Type *result) {
         return true;
     case BI_NPA_ATLEAST_1D: case BI_NPA_ATLEAST_2D: case BI_NPA_ATLEAST_3D:
         return a0 && a0->ty && a0->ty->kind == TY_ARRAY;
-    case BI_NPA_TRIM_ZEROS: case BI_NPA_AS_STRIDED: case BI_NPA_SLIDING_WINDOW_VIEW:
+    case BI_NPA_TRIM_ZEROS: case BI_NPA_AS_STRIDED: case BI_NPA_SLIDING_WINDOW_VIEW: case BI_NPA_ARRAY_VIEW:
         return true;
     case BI_NPA_ASARRAY_CHKFINITE:
         return a0 && a0->ty == result;

@@ -680,6 +680,35 @@ static LLVMValueRef chkfinite(Lower *L, Node *n, bool *owned) {
     return np_copy_c(L, o.v, aty, rty);
 }
 
+/* a.view(dtype): the same bytes; another itemsize rescales the last axis,
+ * which must then be contiguous with a divisible length in bytes. */
+static LLVMValueRef view_as(Lower *L, Node *n, bool *owned) {
+    Node *an = np_arg(n, 0);
+    Type *aty = an->ty, *rty = n->ty;
+    int nd = aty->ndim;
+    LLVMValueRef a = lower_expr_use(L, an);
+    if (!a)
+        return NULL;
+    LLVMValueRef sh[MAXD], st[MAXD];
+    np_dims(L, a, nd, sh, st);
+    int64_t oi = ty_itemsize(aty->dtype), ni = ty_itemsize(rty->dtype);
+    if (oi != ni) {
+        LLVMValueRef bytes = np_mul(L, sh[nd - 1], lower_i64(L, oi));
+        LLVMValueRef bad = LLVMBuildICmp(L->b, LLVMIntNE, st[nd - 1], lower_i64(L, oi), "");
+        bad = LLVMBuildAnd(L->b, bad, LLVMBuildICmp(L->b, LLVMIntSGT, sh[nd - 1], lower_i64(L, 1), ""), "");
+        lower_raise_if(L, bad, "ValueError",
+                       "To change to a dtype of a different size, the last axis must be contiguous");
+        lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntNE, LLVMBuildSRem(L->b, bytes, lower_i64(L, ni), ""), lower_i64(L, 0), ""),
+                       "ValueError",
+                       "When changing to a larger dtype, its size must be a divisor of the total size in bytes of the "
+                       "last axis of the array.");
+        sh[nd - 1] = LLVMBuildSDiv(L->b, bytes, lower_i64(L, ni), "");
+        st[nd - 1] = lower_i64(L, ni);
+    }
+    *owned = true;
+    return np_view(L, a, rty, data_of(L, a), sh, st);
+}
+
 LLVMValueRef lower_nparray_call(Lower *L, Node *n, bool *owned) {
     *owned = false;
     switch (n->builtin) {
@@ -688,6 +717,7 @@ LLVMValueRef lower_nparray_call(Lower *L, Node *n, bool *owned) {
     case BI_NPA_NAN_TO_NUM:
         return unary_call(L, n, owned);
     case BI_NPA_ARRAY_ITEM: return item(L, n);
+    case BI_NPA_ARRAY_VIEW: return view_as(L, n, owned);
     case BI_NPA_AS_STRIDED: case BI_NPA_SLIDING_WINDOW_VIEW: return strided(L, n, owned);
     case BI_NPA_BROADCAST_ARRAYS: case BI_NPA_BROADCAST_SHAPES: return broadcast(L, n, owned);
     case BI_NPA_ASARRAY_CHKFINITE: return chkfinite(L, n, owned);
