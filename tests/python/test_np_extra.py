@@ -91,14 +91,17 @@ def test_isclose_allclose(dt, layout):
     pairs = ((a, b), (a, a))
     if not AGAINST_NUMBA:  # Numba 0.68 does not broadcast these or take scalars
         pairs += ((a, b[0]), (b[:, :1], a), (a, 2.5), (1.0, a), (a[0, 0], b[0, 0]))
+    if dt is not np.complex128 or not AGAINST_NUMBA:  # Numba 0.68: no complex isclose
+        check(isclose, a[0], b[0])
     for x, y in pairs:
-        check(isclose, x, y)
+        if not AGAINST_NUMBA:  # Numba 0.68's isclose fails on 2-d arrays
+            check(isclose, x, y)
         check(allclose, x, y)
         check(array_equal, x, y)
-    check(isclose_kw, a, b, 1e-2, 0.0, False)
-    check(allclose_kw, a, b, 0.0, 1e-2, True)
     if AGAINST_NUMBA:
         return
+    check(isclose_kw, a, b, 1e-2, 0.0, False)
+    check(allclose_kw, a, b, 0.0, 1e-2, True)
     check(isclose, np.zeros((0, 3)), np.ones(3))
     assert isinstance(check(isclose, a, np.ones(5)), ValueError)  # shapes do not broadcast
     assert isinstance(check(allclose, a, np.ones((2, 4))), ValueError)
@@ -113,8 +116,10 @@ def test_isclose_special_values():
         check(f, a, a)
     check(isclose_kw, a, b, 1e-5, 1e-8, True)
     check(allclose_kw, a, a, 1e-5, 1e-8, True)
+    if AGAINST_NUMBA:  # Numba 0.68: no complex isclose
+        return
     c = np.array([1 + 1j, np.nan + 0j, complex(np.inf, 1)])
-    for f in (isclose, allclose) + (() if AGAINST_NUMBA else (array_equal_nan,)):
+    for f in (isclose, allclose, array_equal_nan):
         check(f, c, c)
     check(isclose, np.array([1, 2, 3], np.int8), np.array([1.0, 2.0000001, 3.1]))
 
@@ -162,7 +167,8 @@ SPECIAL = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.5, -2.0])
 
 @pytest.mark.parametrize("dt", DTYPES)
 def test_predicates_and_maps(dt):
-    a = make_array(dt, (3, 4), "strided")
+    # Numba 0.68 cannot make the result of a non-contiguous iscomplex/isreal
+    a = make_array(dt, (3, 4), "C" if AGAINST_NUMBA else "strided")
     check(preds, a)
     check(nan_to_num, a)
     check(nan_to_num_kw, a)
@@ -264,8 +270,8 @@ def test_views(dt, layout):
             check(moveaxis, a, i, j)
     if not AGAINST_NUMBA:  # Numba 0.68 raises ValueError, NumPy AxisError
         assert isinstance(check(swapaxes, a, 0, 3), ValueError)
-    for x in (a, a[0], a[0, 0], a[0, 0, 0], np.zeros(()), np.zeros((0, 2))):
-        check(atleast, x)
+    for x in (a, a[0], a[0, 0], np.zeros((0, 2))) + (() if AGAINST_NUMBA else (a[0, 0, 0], np.zeros(()))):
+        check(atleast, x)  # numbers and 0-d arrays: beyond Numba 0.68
     check(flips, a)
     check(flips, a[0])
     check(flipud, a[0, 0])
@@ -464,7 +470,8 @@ def test_new_ufuncs(layout):
     f, g, i, j = lay(FLOATS), lay(FLOATS2), lay(INTS), lay(INTS2)
     for a, b in ((f, g), (i, j), (i.astype(np.int32), j.astype(np.int32)), (i.astype(np.uint8) % 50, j.astype(np.uint8)),
                  (f.astype(np.float32), g.astype(np.float32)), (f, 2.0), (i, 3)):
-        check(fmod, a, b)
+        if np.asarray(a).dtype.kind == "f" or not AGAINST_NUMBA:  # Numba 0.68's integer fmod differs from C's
+            check(fmod, a, b)
         check(float_power, a, b)
         check(signbit, a)
     for a, b in ((i, j), (i.astype(np.int16), j.astype(np.int16)), (i, 6), (f[:3], i[:3])):
@@ -479,7 +486,8 @@ def test_new_ufuncs(layout):
 
 def test_new_ufuncs_scalars():
     for a, b in ((5.5, 2.0), (7, -3), (-7, 3), (0, 0), (np.inf, 2.0)):
-        check(fmod, a, b)
+        if np.asarray(a).dtype.kind == "f" or not AGAINST_NUMBA:  # Numba 0.68's integer fmod differs from C's
+            check(fmod, a, b)
         check(float_power, a, b)
     for a, b in ((12, 18), (-12, 18), (0, 0), (0, 5)):
         check(gcd_lcm, a, b)

@@ -180,11 +180,10 @@ static LLVMValueRef ew_run(Lower *L, Ew *c, NpaOpnd *o, Type *rty, bool reduce, 
 /* NumPy's isclose: |x - y| <= atol + rtol * |y| where y is finite, or x == y,
  * or (equal_nan) both NaN. */
 static LLVMValueRef close_fn(Lower *L, Ew *c, LLVMValueRef *x) {
-    Type *t = c->ct, *p = part_of(L, t);
+    Type *t = c->ct;
     LLVMValueRef d = np_arith(L, '-', t, x[0], x[1]);
     LLVMValueRef tol = LLVMBuildFAdd(L->b, c->extra[1], LLVMBuildFMul(L->b, c->extra[0], abs_v(L, t, x[1]), ""), "");
     LLVMValueRef r = LLVMBuildFCmp(L->b, LLVMRealOLE, abs_v(L, t, d), tol, "");
-    (void)p;
     r = LLVMBuildAnd(L->b, r, isfin_v(L, t, x[1]), "");
     r = LLVMBuildOr(L->b, r, lower_cmp(L, c->n, OP_EQ, t, x[0], x[1]), "");
     LLVMValueRef nn = LLVMBuildAnd(L->b, isnan_v(L, t, x[0]), isnan_v(L, t, x[1]), "");
