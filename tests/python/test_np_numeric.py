@@ -245,3 +245,28 @@ def test_partition(layout):
     for k in (9, -10):
         with pytest.raises(ValueError):
             partition(np.ones(9), k)
+
+
+@hpcjit.njit
+def roots(p):
+    return np.roots(p)
+
+
+def _same_roots(got, exp):
+    """The same multiset of roots (LAPACK's order and the last bits differ
+    between zgeev and NumPy's dgeev); always complex128, as in Numba."""
+    assert got.dtype == np.complex128 and got.shape == exp.shape
+    left = list(got)
+    for e in exp:
+        k = int(np.argmin([abs(g - e) for g in left]))
+        assert abs(left[k] - e) <= 1e-8 * max(1.0, abs(e)), (got, exp)
+        left.pop(k)
+
+
+def test_roots():
+    for p in ([1, -3, 2], [1.0, 0, 1], [0, 0, 1, -6, 11, -6, 0, 0], [2.5], [0, 0], [1j, 2, 3 - 1j],
+              [3.0, -2, 0.5, 4, 1], [1, 0, 0, 0, -1], [0.0]):
+        p = np.array(p)
+        _same_roots(roots(p), roots.py_func(p))
+    _same_roots(roots(np.zeros(0)), np.zeros(0))
+    _same_roots(roots(np.arange(6.0)[::-2]), np.roots(np.arange(6.0)[::-2]))

@@ -91,6 +91,7 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NPA_UNWRAP: S("unwrap", "p", "discont", "axis", "period"); break;
     case BI_NPA_MODF: S("modf", "x"); break;
     case BI_NPA_FREXP: S("frexp", "x"); break;
+    case BI_NPA_ROOTS: S("roots", "p"); break;
     case BI_NPA_PARTITION: S("partition", "a", "kth", "axis"); break;
     case BI_NPA_ARGPARTITION: S("argpartition", "a", "kth", "axis"); break;
     case BI_NPA_AS_STRIDED: S("as_strided", "x", "shape", "strides", "subok", "writeable"); break;
@@ -873,6 +874,15 @@ static Type *num_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, Ty
         rt = ty_tuple(I->tc, el, 2);
         break;
     }
+    case BI_NPA_ROOTS: /* always complex128, as Numba (NumPy's dtype depends on the roots) */
+        if (!need_array(I, sl[0], at, fname, "p"))
+            return NULL;
+        if (at->ndim != 1)
+            return TYPING(I, sl[0], "roots(): Input must be a rank-1 array.");
+        if (!ty_is_number(at->dtype))
+            return TYPING(I, sl[0], "roots() needs numbers, not %s", infer_tyname(I, at));
+        rt = ty_array(I->tc, T(I, TY_COMPLEX128), 1, LAYOUT_C);
+        break;
     case BI_NPA_PARTITION: case BI_NPA_ARGPARTITION: {
         if (!need_array(I, sl[0], at, fname, "a"))
             return NULL;
@@ -1215,7 +1225,7 @@ static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     case BI_NPA_BARTLETT: case BI_NPA_BLACKMAN: case BI_NPA_HAMMING: case BI_NPA_HANNING: case BI_NPA_KAISER:
     case BI_NPA_LOGSPACE: case BI_NPA_GEOMSPACE: case BI_NPA_TRAPEZOID: case BI_NPA_CROSS: case BI_NPA_CONVOLVE:
     case BI_NPA_CORRELATE: case BI_NPA_UNWRAP: case BI_NPA_MODF: case BI_NPA_FREXP: case BI_NPA_PARTITION:
-    case BI_NPA_ARGPARTITION:
+    case BI_NPA_ARGPARTITION: case BI_NPA_ROOTS:
         return num_call(I, n, id, &s, sl, at);
     case BI_NPA_AS_STRIDED: case BI_NPA_SLIDING_WINDOW_VIEW: case BI_NPA_BROADCAST_ARRAYS:
     case BI_NPA_BROADCAST_SHAPES: case BI_NPA_ASARRAY_CHKFINITE:

@@ -725,7 +725,7 @@ LLVMValueRef lower_nparray_call(Lower *L, Node *n, bool *owned) {
     case BI_NPA_BARTLETT: case BI_NPA_BLACKMAN: case BI_NPA_HAMMING: case BI_NPA_HANNING: case BI_NPA_KAISER:
     case BI_NPA_LOGSPACE: case BI_NPA_GEOMSPACE: case BI_NPA_TRAPEZOID: case BI_NPA_CROSS: case BI_NPA_CONVOLVE:
     case BI_NPA_CORRELATE: case BI_NPA_UNWRAP: case BI_NPA_MODF: case BI_NPA_FREXP: case BI_NPA_PARTITION:
-    case BI_NPA_ARGPARTITION:
+    case BI_NPA_ARGPARTITION: case BI_NPA_ROOTS:
         return lower_nparray_num(L, n, owned);
     case BI_NPA_ASCONTIGUOUSARRAY: case BI_NPA_ASFORTRANARRAY: return contiguous(L, n, owned);
     case BI_NPA_SWAPAXES: case BI_NPA_MOVEAXIS: case BI_NPA_ATLEAST_1D: case BI_NPA_ATLEAST_2D:

@@ -521,6 +521,90 @@ static LLVMValueRef partition(Lower *L, Node *n, bool *owned) {
     return np_give(L, out, rty, owned);
 }
 
+/* ---- roots ---- */
+
+/* An RtMat (hpcjit/linalg.h) on the stack: data, rows, columns, byte strides. */
+static LLVMValueRef rtmat(Lower *L, LLVMValueRef data, LLVMValueRef m, LLVMValueRef nc, LLVMValueRef rs, LLVMValueRef cs) {
+    LLVMTypeRef f[5] = {L->t_ptr, L->t_i64, L->t_i64, L->t_i64, L->t_i64};
+    LLVMTypeRef st = LLVMStructTypeInContext(L->ctx, f, 5, 0);
+    LLVMValueRef p = lower_alloca(L, st, "mat");
+    LLVMValueRef v[5] = {data, m, nc, rs, cs};
+    for (unsigned i = 0; i < 5; i++)
+        LLVMBuildStore(L->b, v[i], LLVMBuildStructGEP2(L->b, st, p, i, ""));
+    return p;
+}
+
+/* NumPy's roots: the eigenvalues of the companion matrix of the
+ * polynomial without its leading and trailing zeros (LAPACK's zgeev
+ * through the runtime), then a zero per trailing zero. */
+static LLVMValueRef roots(Lower *L, Node *n, bool *owned) {
+    Node *pn = np_arg(n, 0);
+    Type *rty = n->ty, *cdt = rty->dtype, *pdt = pn->ty->dtype;
+    LLVMValueRef p = lower_expr_use(L, pn);
+    if (!p)
+        return NULL;
+    LLVMValueRef len = lower_array_dim(L, p, ARR_SHAPE, 0), ps = lower_array_dim(L, p, ARR_STRIDES, 0);
+    LLVMValueRef first = lower_alloca(L, L->t_i64, "first"), last = lower_alloca(L, L->t_i64, "last");
+    LLVMBuildStore(L->b, len, first);
+    LLVMBuildStore(L->b, i64c(L, -1), last);
+    NpLoop lp;
+    np_loop_begin(L, &lp, len);
+    LLVMValueRef on = lower_truth(L, np_at(L), np_load(L, np_offset(L, data_of(L, p), np_mul(L, lp.i, ps)), pdt), pdt);
+    LLVMValueRef f = lower_load(L, L->t_i64, first, "");
+    LLVMBuildStore(L->b, np_sel(L, LLVMBuildAnd(L->b, on, np_ieq(L, f, len), ""), lp.i, f), first);
+    LLVMBuildStore(L->b, np_sel(L, on, lp.i, lower_load(L, L->t_i64, last, "")), last);
+    np_loop_end(L, &lp);
+    LLVMValueRef fv = lower_load(L, L->t_i64, first, ""), lv = lower_load(L, L->t_i64, last, "");
+    LLVMValueRef none = slt(L, lv, i64c(L, 0));
+    LLVMValueRef N = np_sel(L, none, i64c(L, 0), LLVMBuildAdd(L->b, LLVMBuildSub(L->b, lv, fv, ""), i64c(L, 1), ""));
+    LLVMValueRef trailing = np_sel(L, none, i64c(L, 0), LLVMBuildSub(L->b, LLVMBuildSub(L->b, len, lv, ""), i64c(L, 1), ""));
+    LLVMValueRef k = smax(L, LLVMBuildSub(L->b, N, i64c(L, 1), ""), i64c(L, 0));
+    LLVMValueRef total = LLVMBuildAdd(L->b, k, trailing, "");
+    LLVMValueRef out = np_own(L, np_alloc(L, rty, &total, true), rty);
+    /* the companion matrix (a temporary: made before the branch, which the
+     * statement's release does not see): -p[1:] / p[0] on the first row,
+     * ones below the diagonal */
+    Type *mty = ty_array(L->c->tc, cdt, 2, LAYOUT_C);
+    LLVMValueRef dims[2] = {k, k};
+    LLVMValueRef A = np_own(L, np_alloc(L, mty, dims, true), mty);
+    LLVMBasicBlockRef eig = lower_block(L, "roots.eig"), done = lower_block(L, "roots.done");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSGT, k, i64c(L, 0), ""), eig, done);
+    lower_at(L, eig);
+    LLVMValueRef ad = data_of(L, A), isz = i64c(L, ty_itemsize(cdt));
+    LLVMValueRef p0 = lower_convert(L, n, np_load(L, np_offset(L, data_of(L, p), np_mul(L, fv, ps)), pdt), pdt, cdt);
+    LLVMValueRef re0 = LLVMBuildExtractValue(L->b, p0, 0, ""), im0 = LLVMBuildExtractValue(L->b, p0, 1, "");
+    LLVMValueRef den = fadd(L, fmul(L, re0, re0), fmul(L, im0, im0));
+    np_loop_begin(L, &lp, k);
+    LLVMValueRef x = lower_convert(L, n, np_load(L, np_offset(L, data_of(L, p), np_mul(L, LLVMBuildAdd(L->b, LLVMBuildAdd(L->b, fv, lp.i, ""), i64c(L, 1), ""), ps)), pdt),
+                                   pdt, cdt);
+    LLVMValueRef xr = LLVMBuildExtractValue(L->b, x, 0, ""), xi = LLVMBuildExtractValue(L->b, x, 1, "");
+    LLVMValueRef qr, qi; /* x / p0; a real p0 divides exactly as NumPy's real division */
+    LLVMValueRef real0 = LLVMBuildFCmp(L->b, LLVMRealOEQ, im0, f64c(L, 0.0), "");
+    qr = np_sel(L, real0, fdiv(L, xr, re0), fdiv(L, fadd(L, fmul(L, xr, re0), fmul(L, xi, im0)), den));
+    qi = np_sel(L, real0, fdiv(L, xi, re0), fdiv(L, fsub(L, fmul(L, xi, re0), fmul(L, xr, im0)), den));
+    LLVMValueRef q = LLVMGetUndef(lower_type(L, cdt));
+    q = LLVMBuildInsertValue(L->b, q, LLVMBuildFNeg(L->b, qr, ""), 0, "");
+    q = LLVMBuildInsertValue(L->b, q, LLVMBuildFNeg(L->b, qi, ""), 1, "");
+    np_store(L, np_offset(L, ad, np_mul(L, lp.i, isz)), q, cdt);
+    LLVMValueRef below = LLVMBuildICmp(L->b, LLVMIntSGT, lp.i, i64c(L, 0), "");
+    LLVMBasicBlockRef one = lower_block(L, "roots.one"), next = lower_block(L, "roots.next");
+    LLVMBuildCondBr(L->b, below, one, next);
+    lower_at(L, one); /* A[i, i - 1] = 1 */
+    LLVMValueRef pos = LLVMBuildSub(L->b, np_mul(L, lp.i, LLVMBuildAdd(L->b, k, i64c(L, 1), "")), i64c(L, 1), "");
+    np_store(L, np_offset(L, ad, np_mul(L, pos, isz)), np_one(L, cdt), cdt);
+    LLVMBuildBr(L->b, next);
+    lower_at(L, next);
+    np_loop_end(L, &lp);
+    LLVMValueRef ma = rtmat(L, ad, k, k, np_mul(L, k, isz), isz);
+    LLVMValueRef mw = rtmat(L, data_of(L, out), k, i64c(L, 1), isz, np_mul(L, k, isz));
+    LLVMTypeRef ts[4] = {L->t_i32, L->t_ptr, L->t_ptr, L->t_ptr};
+    LLVMValueRef as[4] = {lower_i32(L, np_dt_code(cdt)), ma, mw, LLVMConstNull(L->t_ptr)};
+    lower_check_status(L, lower_rt(L, "rt_linalg_eig", L->t_i32, ts, 4, as));
+    LLVMBuildBr(L->b, done);
+    lower_at(L, done);
+    return np_give(L, out, rty, owned);
+}
+
 LLVMValueRef lower_nparray_num(Lower *L, Node *n, bool *owned) {
     *owned = false;
     switch (n->builtin) {
@@ -533,6 +617,7 @@ LLVMValueRef lower_nparray_num(Lower *L, Node *n, bool *owned) {
     case BI_NPA_UNWRAP: return unwrap(L, n, owned);
     case BI_NPA_MODF: case BI_NPA_FREXP: return frac(L, n, owned);
     case BI_NPA_PARTITION: case BI_NPA_ARGPARTITION: return partition(L, n, owned);
+    case BI_NPA_ROOTS: return roots(L, n, owned);
     default:
         return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "%s() is not supported in compiled code", builtin_name(n->builtin));
     }
