@@ -546,3 +546,25 @@ def test_select(dt, layout):
     check(select_built, a, 3)
     check(select_built, a, 1)
     assert isinstance(check(select_built, a, 0), ValueError)
+
+
+@pytest.mark.numba_skip(reason="hpcjit's allocation counters")
+def test_no_leaks_lists():
+    a = np.arange(12.0)
+    before = hpcjit._core.memstats()
+    for _ in range(3):
+        parts = split(a, 3)
+        del parts
+        array_split(a.reshape(3, 4), 2)
+        select_built(a, 3)
+        select_list(a, 1.0)
+        try:
+            split(a, 5)
+        except ValueError:
+            pass
+        try:
+            select_built(a, 0)
+        except ValueError:
+            pass
+    after = hpcjit._core.memstats()
+    assert after[0] - before[0] == after[1] - before[1]

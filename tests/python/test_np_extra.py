@@ -643,3 +643,29 @@ def test_view_dtype():
     a = np.ones(3)
     view_write(a)
     assert a[0] == 0.0
+
+
+@pytest.mark.numba_skip(reason="hpcjit's allocation counters")
+def test_no_leaks():
+    m = np.arange(12.0).reshape(3, 4)
+    before = hpcjit._core.memstats()
+    for _ in range(3):
+        isclose(m, m[0])
+        allclose(m, m)
+        rot90(m, 1)
+        atleast(m[0])
+        contiguous(m.T)
+        bcast2(m, m[0])
+        windows1(m[0], 2)
+        nan_to_num(m)
+        for bad in (np.array([np.nan]),):
+            try:
+                chkfinite(bad)
+            except ValueError:
+                pass
+        try:
+            isclose(m, np.ones(5))
+        except ValueError:
+            pass
+    after = hpcjit._core.memstats()
+    assert after[0] - before[0] == after[1] - before[1]

@@ -270,3 +270,22 @@ def test_roots():
         _same_roots(roots(p), roots.py_func(p))
     _same_roots(roots(np.zeros(0)), np.zeros(0))
     _same_roots(roots(np.arange(6.0)[::-2]), np.roots(np.arange(6.0)[::-2]))
+
+
+@pytest.mark.numba_skip(reason="hpcjit's allocation counters")
+def test_no_leaks():
+    p = np.array([1.0, -3, 2, 0])
+    before = hpcjit._core.memstats()
+    for _ in range(3):
+        roots(p)
+        modf_frexp(p)
+        partition(p, 1)
+        argpartition(p, 1)
+        conv(p, p[:2])
+        cross(np.ones((2, 3)), np.ones(3))
+        try:
+            geomspace(0.0, 1.0, 3)
+        except ValueError:
+            pass
+    after = hpcjit._core.memstats()
+    assert after[0] - before[0] == after[1] - before[1]

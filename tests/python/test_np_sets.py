@@ -95,3 +95,15 @@ def bad_sets(a):
 def test_return_indices_unsupported():
     with pytest.raises(hpcjit.UnsupportedError, match="return_indices"):
         bad_sets(np.ones(3))
+
+
+@pytest.mark.numba_skip(reason="hpcjit's allocation counters")
+def test_no_leaks():
+    a = np.array([3.0, 1, 2, np.nan])
+    b = np.array([2.0, 7])
+    before = hpcjit._core.memstats()
+    for _ in range(3):
+        for f in FUNCS:
+            f(a, b)
+    after = hpcjit._core.memstats()
+    assert after[0] - before[0] == after[1] - before[1]
