@@ -242,6 +242,10 @@ typedef enum UfCat {
     UF_MINMAX,  /* (x, y) -> promotion */
     UF_WHERE,   /* (c, x, y) -> promotion of x, y */
     UF_CLIP,    /* (x, lo, hi) -> promotion */
+    UF_FMOD,    /* (x, y) -> promotion, not complex (fmod) */
+    UF_INT2,    /* (x, y) -> promotion, integers only (gcd, lcm) */
+    UF_FPOW,    /* (x, y) -> float64 or complex128 (float_power) */
+    UF_LDEXP,   /* (x, int) -> float of x */
 } UfCat;
 
 static UfCat ufunc_cat(BuiltinId id, OpKind *op) {
@@ -262,8 +266,12 @@ static UfCat ufunc_cat(BuiltinId id, OpKind *op) {
         return UF_SAME;
     case BI_ABS: case BI_NP_ABS: case BI_NP_FABS:
         return UF_ABS;
-    case BI_NP_ISNAN: case BI_NP_ISINF: case BI_NP_ISFINITE: case BI_NP_LOGICAL_NOT:
+    case BI_NP_ISNAN: case BI_NP_ISINF: case BI_NP_ISFINITE: case BI_NP_LOGICAL_NOT: case BI_NP_SIGNBIT:
         return UF_PRED;
+    case BI_NP_FMOD: return UF_FMOD;
+    case BI_NP_GCD: case BI_NP_LCM: return UF_INT2;
+    case BI_NP_FLOAT_POWER: return UF_FPOW;
+    case BI_NP_LDEXP: return UF_LDEXP;
     case BI_NP_ANGLE:
         return UF_ANGLE;
     case BI_NP_ADD: *op = OP_ADD; return UF_BINOP;
@@ -314,7 +322,9 @@ bool infer_ae_owns_scalar(BuiltinId id) {
 
 static int ufunc_nargs(UfCat c) {
     switch (c) {
-    case UF_FLOAT2: case UF_BINOP: case UF_CMP: case UF_LOGIC2: case UF_MINMAX: return 2;
+    case UF_FLOAT2: case UF_BINOP: case UF_CMP: case UF_LOGIC2: case UF_MINMAX: case UF_FMOD: case UF_INT2:
+    case UF_FPOW: case UF_LDEXP:
+        return 2;
     case UF_WHERE: case UF_CLIP: return 3;
     default: return 1;
     }
@@ -411,8 +421,33 @@ Type *infer_ae_ufunc_call(Inf *I, Node *n, BuiltinId id, Type **tys) {
         r = cplx ? float_for(I, t) : t;
         break;
     case UF_PRED:
+        if (cplx && id == BI_NP_SIGNBIT)
+            return TYPING(I, n, "np.signbit() is not defined for complex numbers (%s)", infer_tyname(I, t));
         r = T(I, TY_BOOL);
         break;
+    case UF_FMOD:
+    case UF_INT2:
+        if (cplx || (cat == UF_INT2 && !ty_is_int(t)))
+            return TYPING(I, n, "np.%s() is not defined for %s", fname, infer_tyname(I, t));
+        if (t->kind == TY_BOOL)
+            t = T(I, TY_INT8); /* NumPy's bool loops of these are int8 */
+        r = t;
+        break;
+    case UF_FPOW:
+        t = r = T(I, cplx ? TY_COMPLEX128 : TY_FLOAT64);
+        break;
+    case UF_LDEXP: {
+        Type *e = elt(tys[1]);
+        if (!ty_is_int(e) && e->kind != TY_BOOL)
+            return TYPING(I, VEC_AT(n->args, 1), "np.ldexp() exponent must be an integer, not %s",
+                          infer_tyname(I, e));
+        Type *m = elt(tys[0]);
+        if (ty_is_complex(m))
+            return TYPING(I, VEC_AT(n->args, 0), "np.ldexp() is not defined for complex numbers (%s)",
+                          infer_tyname(I, m));
+        t = r = ty_is_float(m) ? m : T(I, TY_FLOAT64);
+        break;
+    }
     case UF_ANGLE:
         r = float_for(I, t);
         if (!cplx)

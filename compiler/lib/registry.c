@@ -38,8 +38,9 @@ static const LibOps *const owner[] = {
 };
 
 /* Lookup order for attributes: NumPy's array methods first. */
-static const LibOps *const features[] = {&lib_np_ops, &lib_search_ops, &lib_random_ops, &lib_linalg_ops, &lib_mpi_ops, &lib_list_ops,
-                                         &lib_dict_ops, &lib_str_ops, &lib_jitclass_ops, &lib_cuda_ops};
+static const LibOps *const features[] = {&lib_np_ops,   &lib_nparray_ops, &lib_search_ops,   &lib_random_ops,
+                                         &lib_linalg_ops, &lib_mpi_ops,   &lib_list_ops,     &lib_dict_ops,
+                                         &lib_str_ops,  &lib_jitclass_ops, &lib_cuda_ops};
 
 const char *builtin_name(BuiltinId id) {
     return (id >= 0 && id < BI_COUNT) ? names[id] : "?";

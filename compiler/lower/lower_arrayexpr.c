@@ -221,6 +221,52 @@ static LLVMValueRef isfin_f(Lower *L, Type *t, LLVMValueRef x) {
     return LLVMBuildFCmp(L->b, LLVMRealOLT, a, fconst(L, t, INFINITY), "isfinite");
 }
 
+static LLVMValueRef int_abs(Lower *L, Type *t, LLVMValueRef v) {
+    if (!ty_is_signed(t))
+        return v;
+    LLVMValueRef neg = LLVMBuildICmp(L->b, LLVMIntSLT, v, LLVMConstInt(lower_type(L, t), 0, 0), "");
+    return LLVMBuildSelect(L->b, neg, LLVMBuildNeg(L->b, v, ""), v, "abs");
+}
+
+/* NumPy's fmod: C's fmod for floats; for integers the remainder with the
+ * dividend's sign, 0 for a zero divisor (NumPy warns and gives 0). */
+static LLVMValueRef fmod_elem(Lower *L, Type *t, LLVMValueRef a, LLVMValueRef b) {
+    if (ty_is_float(t))
+        return LLVMBuildFRem(L->b, a, b, "fmod");
+    LLVMTypeRef lt = lower_type(L, t);
+    LLVMValueRef z = LLVMConstInt(lt, 0, 0), one = LLVMConstInt(lt, 1, 0);
+    LLVMValueRef bz = LLVMBuildICmp(L->b, LLVMIntEQ, b, z, "");
+    LLVMValueRef safe = LLVMBuildSelect(L->b, bz, one, b, "");
+    if (!ty_is_signed(t))
+        return LLVMBuildSelect(L->b, bz, z, LLVMBuildURem(L->b, a, safe, ""), "fmod");
+    /* b == -1: 0 (and no overflow trap for the minimum) */
+    LLVMValueRef m1 = LLVMBuildICmp(L->b, LLVMIntEQ, b, LLVMConstAllOnes(lt), "");
+    safe = LLVMBuildSelect(L->b, m1, one, safe, "");
+    return LLVMBuildSelect(L->b, LLVMBuildOr(L->b, bz, m1, ""), z, LLVMBuildSRem(L->b, a, safe, ""), "fmod");
+}
+
+/* gcd(|a|, |b|) by Euclid's algorithm (NumPy's npy_gcd: never negative). */
+static LLVMValueRef gcd_elem(Lower *L, Type *t, LLVMValueRef a, LLVMValueRef b) {
+    LLVMTypeRef lt = lower_type(L, t);
+    a = int_abs(L, t, a);
+    b = int_abs(L, t, b);
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
+    LLVMBasicBlockRef head = lower_block(L, "gcd.head"), body = lower_block(L, "gcd.body"), done = lower_block(L, "gcd.done");
+    LLVMBuildBr(L->b, head);
+    lower_at(L, head);
+    LLVMValueRef pa = LLVMBuildPhi(L->b, lt, "a"), pb = LLVMBuildPhi(L->b, lt, "b");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntNE, pb, LLVMConstInt(lt, 0, 0), ""), body, done);
+    lower_at(L, body);
+    LLVMValueRef r = LLVMBuildURem(L->b, pa, pb, ""); /* |INT_MIN| as unsigned: still right */
+    LLVMBuildBr(L->b, head);
+    LLVMValueRef ia[2] = {a, pb}, ib[2] = {b, r};
+    LLVMBasicBlockRef from[2] = {pre, body};
+    LLVMAddIncoming(pa, ia, from, 2);
+    LLVMAddIncoming(pb, ib, from, 2);
+    lower_at(L, done);
+    return pa;
+}
+
 /* One element of ufunc `id` with arguments x[] already converted to t. */
 static LLVMValueRef ufunc_elem(Lower *L, Node *n, Type *t, LLVMValueRef *x, Type *rt) {
     BuiltinId id = n->builtin;
@@ -418,6 +464,40 @@ static LLVMValueRef ufunc_elem(Lower *L, Node *n, Type *t, LLVMValueRef *x, Type
     case BI_NP_FMIN: return minmax_elem(L, false, false, t, x[0], x[1]);
     case BI_NP_FMAX: return minmax_elem(L, true, false, t, x[0], x[1]);
     case BI_NP_CLIP: return minmax_elem(L, false, true, t, minmax_elem(L, true, true, t, x[0], x[1]), x[2]);
+    case BI_NP_FMOD: return fmod_elem(L, t, x[0], x[1]);
+    case BI_NP_GCD: return gcd_elem(L, t, x[0], x[1]);
+    case BI_NP_LCM: {
+        /* NumPy's npy_lcm: |a / gcd(a, b) * b|, 0 when the gcd is 0 */
+        LLVMValueRef g = gcd_elem(L, t, x[0], x[1]);
+        LLVMValueRef z = LLVMConstInt(lower_type(L, t), 0, 0);
+        LLVMValueRef g0 = LLVMBuildICmp(L->b, LLVMIntEQ, g, z, "");
+        LLVMValueRef gs = LLVMBuildSelect(L->b, g0, LLVMConstInt(lower_type(L, t), 1, 0), g, "");
+        LLVMValueRef q = ty_is_signed(t) ? LLVMBuildSDiv(L->b, x[0], gs, "") : LLVMBuildUDiv(L->b, x[0], gs, "");
+        LLVMValueRef m = int_abs(L, t, LLVMBuildMul(L->b, q, x[1], ""));
+        return LLVMBuildSelect(L->b, g0, z, m, "lcm");
+    }
+    case BI_NP_FLOAT_POWER: {
+        Type *r = NULL;
+        return binop_elem(L, n, OP_POW, t, x[0], x[1], &r);
+    }
+    case BI_NP_SIGNBIT:
+        if (ty_is_float(t)) { /* the sign bit itself: -0.0 and -nan too */
+            LLVMTypeRef it = LLVMIntTypeInContext(L->ctx, (unsigned)(8 * ty_itemsize(t)));
+            return LLVMBuildICmp(L->b, LLVMIntSLT, LLVMBuildBitCast(L->b, x[0], it, ""), LLVMConstInt(it, 0, 0), "signbit");
+        }
+        if (ty_is_signed(t))
+            return LLVMBuildICmp(L->b, LLVMIntSLT, x[0], LLVMConstInt(lower_type(L, t), 0, 0), "signbit");
+        return LLVMConstInt(L->t_i1, 0, 0);
+    case BI_NP_LDEXP: {
+        /* C's ldexp takes an int: larger exponents saturate (the result is then 0 or inf anyway) */
+        LLVMValueRef e = x[1];
+        e = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSGT, e, lower_i64(L, INT32_MAX), ""), lower_i64(L, INT32_MAX), e, "");
+        e = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, e, lower_i64(L, INT32_MIN), ""), lower_i64(L, INT32_MIN), e, "");
+        LLVMTypeRef ft = lower_type(L, t);
+        LLVMTypeRef p[2] = {ft, L->t_i32};
+        LLVMValueRef a[2] = {x[0], LLVMBuildTrunc(L->b, e, L->t_i32, "")};
+        return lower_rt(L, t->kind == TY_FLOAT32 ? "ldexpf" : "ldexp", ft, p, 2, a);
+    }
     default:
         return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "%s() is not supported on arrays", builtin_name(id));
     }
@@ -433,6 +513,8 @@ static LLVMValueRef ev_call(Lower *L, Node *n, LLVMValueRef *args) {
     for (int i = 0; i < k; i++) {
         Node *a = VEC_AT(n->args, i);
         Type *to = (n->builtin == BI_NP_WHERE && i == 0) ? ety(a->ty) : t;
+        if (n->builtin == BI_NP_LDEXP && i == 1) /* the exponent stays an integer */
+            to = ty_scalar(L->c->tc, TY_INT64);
         x[i] = conv(L, a, args[i], ety(a->ty), to);
         if (!x[i])
             return NULL;

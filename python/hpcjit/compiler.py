@@ -35,7 +35,8 @@ def _numpy_class_name(cls):
 # this order (the first name registered for an object wins).  Only modules
 # already imported are scanned: user code cannot hold an object of a module
 # nobody imported, and importing numpy.random alone costs ~10 ms.
-_KNOWN_MODULES = ("builtins", "math", "cmath", "numpy", "numpy.linalg", "numpy.random", "hpcjit.mpi")
+_KNOWN_MODULES = ("builtins", "math", "cmath", "numpy", "numpy.linalg", "numpy.random", "numpy.lib.stride_tricks",
+                  "hpcjit.mpi")
 _scanned = set()
 
 

@@ -13,6 +13,13 @@ LLVMValueRef lower_list_compare(Lower *L, const Node *at, OpKind op, Type *op_ty
                                 LLVMValueRef b, Type *bt_ty);
 bool lower_list_store(Lower *L, Node *target, LLVMValueRef v, Type *vt);
 
+/* For other features building lists (lib/nparray's np.split): a new
+ * empty list of type lt for cap items, held as a temporary (NULL after a
+ * diagnostic), and appending v (borrowed, of lt's item type; the list
+ * takes its own reference). */
+LLVMValueRef lower_list_new(Lower *L, const Node *at, Type *lt, LLVMValueRef cap);
+void lower_list_append(Lower *L, LLVMValueRef list, Type *lt, LLVMValueRef v);
+
 /* The RtItemOps (hpcjit/containers.h) of items of type `item`: the
  * runtime's for numbers, else an internal constant of the module. */
 LLVMValueRef lower_list_ops(Lower *L, Type *item);

@@ -532,6 +532,10 @@ static Node *arg(Node *n, int i) { return i < n->args.len ? VEC_AT(n->args, i) :
 
 /* ---- the hooks ---- */
 
+LLVMValueRef lower_list_new(Lower *L, const Node *at, Type *lt, LLVMValueRef cap) { return new_list(L, at, lt, cap); }
+
+void lower_list_append(Lower *L, LLVMValueRef list, Type *lt, LLVMValueRef v) { append(L, list, lt->item, v); }
+
 LLVMValueRef lower_list_len(Lower *L, const Node *at, LLVMValueRef v, Type *t) {
     (void)at;
     (void)t;
