@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/IRReader.h>
@@ -32,8 +33,11 @@ static void init_llvm_once(void) {
      * result is bit-for-bit the scalar loop's.  x86 does not turn it on
      * by default (AArch64 SVE does). */
     static const char *const argv[] = {"hpcjit", "-epilogue-vectorization-minimum-VF=8",
-                                       "-force-ordered-reductions"};
-    LLVMParseCommandLineOptions(3, argv, NULL);
+                                       "-force-ordered-reductions", "-time-passes"};
+    /* HPCJIT_DEBUG_COMPILE=passes: LLVM's time per pass, printed to stderr
+     * after each pipeline and each object emission */
+    const char *dbg = getenv("HPCJIT_DEBUG_COMPILE");
+    LLVMParseCommandLineOptions(dbg && strcmp(dbg, "passes") == 0 ? 4 : 3, argv, NULL);
 }
 
 void codegen_init_llvm(void) { pthread_once(&llvm_once, init_llvm_once); }
@@ -250,9 +254,16 @@ static int emit(LLVMModuleRef m, LLVMTargetMachineRef tm, LLVMCodeGenFileType ki
     return 0;
 }
 
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 int codegen_compile(LLVMModuleRef m, const HjTarget *t, char **obj, size_t *size,
-                    char **ir_text, Diag *d) {
+                    char **ir_text, CodegenTimes *times, Diag *d) {
     int rc = -1;
+    double t0;
     LLVMTargetMachineRef tm = NULL;
     *obj = NULL;
     *size = 0;
@@ -264,8 +275,11 @@ int codegen_compile(LLVMModuleRef m, const HjTarget *t, char **obj, size_t *size
     if (!tm)
         goto done;
     set_target(m, t, tm);
+    t0 = now_seconds();
     if (optimise(m, t, tm, d) < 0)
         goto done;
+    if (times)
+        times->opt = now_seconds() - t0;
     if (ir_text) {
         char *s = LLVMPrintModuleToString(m);
         *ir_text = strdup(s);
@@ -275,8 +289,11 @@ int codegen_compile(LLVMModuleRef m, const HjTarget *t, char **obj, size_t *size
             goto done;
         }
     }
+    t0 = now_seconds();
     if (emit(m, tm, LLVMObjectFile, obj, size, d) < 0)
         goto done;
+    if (times)
+        times->emit = now_seconds() - t0;
     rc = 0;
 done:
     if (rc < 0 && ir_text) {
@@ -288,7 +305,7 @@ done:
 }
 
 int codegen_emit_object(LLVMModuleRef m, const HjTarget *t, char **obj, size_t *size, Diag *d) {
-    return codegen_compile(m, t, obj, size, NULL, d);
+    return codegen_compile(m, t, obj, size, NULL, NULL, d);
 }
 
 char *codegen_emit_asm(const char *ir, const HjTarget *t, Diag *d) {
