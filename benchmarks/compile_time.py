@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """First-call latency of hpcjit and Numba (the compile-time regression
 benchmark): each run is a fresh interpreter that imports numpy and the JIT,
-decorates the kernels of kernels.py and compile_kernels.py (45 of them) and
+decorates the kernels of kernels.py and compile_kernels.py (44 of them) and
 times one kernel's first call (compilation included; importing the JIT
 package is not, it is measured apart as `import`).  Prints the median per
 kernel and the ratio Numba / hpcjit, for wall time and for the process's

@@ -215,7 +215,7 @@ static void set_target(LLVMModuleRef m, const HjTarget *t, LLVMTargetMachineRef 
 /* ---- the pass pipeline -----------------------------------------------------
  * At O3: LLVM 19's default<O3> as `opt -passes='default<O3>'
  * -print-pipeline-passes` prints it, run in two parts, with changes that
- * cut a compilation's LLVM work by a fifth (callgrind over the 45 kernels
+ * cut a compilation's LLVM work by a fifth (callgrind over the 44 kernels
  * of benchmarks/compile_time.py) without slowing the compiled code
  * (benchmarks/run.py's kernels, old build against new):
  *  - loop unswitching is trivial only, as at O2: non-trivial unswitching
