@@ -170,6 +170,7 @@ static int compile_work(const HjRequest *req, HjResult *res) {
     mod = lower_program(&c, ctx, entry_symbol);
     if (!mod)
         goto done;
+    res->seconds_lower = now_seconds() - t1;
     if (HJ_ENTRY_IS_CUDA(req->entry_kind)) { /* PTX text for the GPU (backend/ptx.c) */
         res->cuda_error_global = LLVMGetNamedGlobal(mod, "__hpcjit_error") != NULL;
         if (codegen_compile_ptx(mod, req->cuda, req->target ? req->target->opt_level : 3, entry_symbol,
@@ -181,9 +182,12 @@ static int compile_work(const HjRequest *req, HjResult *res) {
         hj_target_host(&target); /* copies the given fields, fills the rest */
         if (req->target)
             target.opt_level = req->target->opt_level;
+        CodegenTimes times = {0, 0};
         if (codegen_compile(mod, &target, &res->object, &res->object_size,
-                            req->want_llvm_ir ? &ir : NULL, &c.diag) < 0)
+                            req->want_llvm_ir ? &ir : NULL, &times, &c.diag) < 0)
             goto done;
+        res->seconds_opt = times.opt;
+        res->seconds_emit = times.emit;
     }
     res->llvm_ir = ir;
     ir = NULL;

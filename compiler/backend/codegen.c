@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <llvm-c/Analysis.h>
+#include <llvm-c/DebugInfo.h>
 #include <llvm-c/IRReader.h>
 #include <llvm-c/Support.h>
 #include <llvm-c/Target.h>
@@ -32,8 +34,11 @@ static void init_llvm_once(void) {
      * result is bit-for-bit the scalar loop's.  x86 does not turn it on
      * by default (AArch64 SVE does). */
     static const char *const argv[] = {"hpcjit", "-epilogue-vectorization-minimum-VF=8",
-                                       "-force-ordered-reductions"};
-    LLVMParseCommandLineOptions(3, argv, NULL);
+                                       "-force-ordered-reductions", "-time-passes"};
+    /* HPCJIT_DEBUG_COMPILE=passes: LLVM's time per pass, printed to stderr
+     * after each pipeline and each object emission */
+    const char *dbg = getenv("HPCJIT_DEBUG_COMPILE");
+    LLVMParseCommandLineOptions(dbg && strcmp(dbg, "passes") == 0 ? 4 : 3, argv, NULL);
 }
 
 void codegen_init_llvm(void) { pthread_once(&llvm_once, init_llvm_once); }
@@ -207,6 +212,143 @@ static void set_target(LLVMModuleRef m, const HjTarget *t, LLVMTargetMachineRef 
     LLVMDisposeTargetData(td);
 }
 
+/* ---- the pass pipeline -----------------------------------------------------
+ * At O3: LLVM 19's default<O3> as `opt -passes='default<O3>'
+ * -print-pipeline-passes` prints it, run in two parts, with changes that
+ * cut a compilation's LLVM work by a fifth (callgrind over the 44 kernels
+ * of benchmarks/compile_time.py) without slowing the compiled code
+ * (benchmarks/run.py's kernels, old build against new):
+ *  - loop unswitching is trivial only, as at O2: non-trivial unswitching
+ *    copied whole loop nests (jacobi2d's three times) for conditions that
+ *    are loop-invariant but cold in our IR (is a reference count's MemInfo
+ *    NULL, the signal poll); ~9% of all the work;
+ *  - between the two parts the scalar remainders of vectorized loops are
+ *    marked not to be unrolled at run time (no_runtime_unroll_of_remainders);
+ *  - passes that never fire on hpcjit's IR are left out: OpenMP, PGO-only
+ *    CHR, annotations, instrumentation, lower-expect (no llvm.expect),
+ *    divergent-target speculation, auto-init, transform warnings.
+ * The coroutine passes (coro-early, coro-elide, coro-split, coro-cleanup)
+ * stay, in default<O3>'s places: no-ops on functions that are not
+ * coroutines.  Parsed from text, the inliner takes LLVM's default
+ * parameters (threshold 225; default<O3>'s is 250).  Below O3,
+ * default<O0..2>. */
+#define SIMPLIFYCFG(opts)                                                                     \
+    "simplifycfg<bonus-inst-threshold=1;" opts ";speculate-blocks;simplify-cond-branch;"     \
+    "no-speculate-unpredictables>"
+#define SCFG_LOOPS SIMPLIFYCFG("no-forward-switch-cond;switch-range-to-icmp;no-switch-to-lookup;" \
+                               "keep-loops;no-hoist-common-insts;no-sink-common-insts")
+#define INSTCOMBINE "instcombine<max-iterations=1;no-use-loop-info;no-verify-fixpoint>"
+
+static const char o3_pipeline[] =
+    /* module simplification */
+    "inferattrs,coro-early,"
+    "function<eager-inv>("
+    SIMPLIFYCFG("no-forward-switch-cond;no-switch-range-to-icmp;no-switch-to-lookup;keep-loops;"
+                "no-hoist-common-insts;no-sink-common-insts")
+    ",sroa<modify-cfg>,early-cse<>,callsite-splitting),"
+    "ipsccp,globalopt,"
+    "function<eager-inv>(mem2reg," INSTCOMBINE "," SCFG_LOOPS "),"
+    "always-inline,require<globals-aa>,function(invalidate<aa>),require<profile-summary>,"
+    /* the inliner and the function simplification pipeline, per SCC */
+    "cgscc(devirt<4>(inline,function-attrs<skip-non-recursive-function-attrs>,argpromotion,"
+    "function<eager-inv;no-rerun>(sroa<modify-cfg>,early-cse<memssa>,jump-threading,"
+    "correlated-propagation," SCFG_LOOPS "," INSTCOMBINE ",aggressive-instcombine,"
+    "libcalls-shrinkwrap,tailcallelim," SCFG_LOOPS ",reassociate,constraint-elimination,"
+    "loop-mssa(loop-instsimplify,loop-simplifycfg,licm<no-allowspeculation>,"
+    "loop-rotate<header-duplication;no-prepare-for-lto>,licm<allowspeculation>,"
+    "simple-loop-unswitch<no-nontrivial;trivial>),"
+    SCFG_LOOPS "," INSTCOMBINE ","
+    "loop(loop-idiom,indvars,simple-loop-unswitch<no-nontrivial;trivial>,loop-deletion,"
+    "loop-unroll-full),"
+    "sroa<modify-cfg>,vector-combine,mldst-motion<no-split-footer-bb>,gvn<>,sccp,bdce,"
+    INSTCOMBINE ",jump-threading,correlated-propagation,adce,memcpyopt,dse,"
+    "loop-mssa(licm<allowspeculation>),coro-elide,"
+    SIMPLIFYCFG("no-forward-switch-cond;switch-range-to-icmp;no-switch-to-lookup;keep-loops;"
+                "hoist-common-insts;sink-common-insts")
+    "," INSTCOMBINE "),"
+    "function-attrs,function(require<should-not-run-function-passes>),coro-split)),"
+    "deadargelim,coro-cleanup,globalopt,globaldce,rpo-function-attrs,recompute-globalsaa,"
+    /* module optimisation: vectorization, unrolling, clean-up */
+    "function<eager-inv>(float2int,lower-constant-intrinsics,"
+    "loop(loop-rotate<header-duplication;no-prepare-for-lto>,loop-deletion),loop-distribute,"
+    "inject-tli-mappings,loop-vectorize<no-interleave-forced-only;no-vectorize-forced-only;>,"
+    "infer-alignment,loop-load-elim," INSTCOMBINE ","
+    SIMPLIFYCFG("forward-switch-cond;switch-range-to-icmp;switch-to-lookup;no-keep-loops;"
+                "hoist-common-insts;sink-common-insts")
+    ",slp-vectorizer,vector-combine," INSTCOMBINE ")";
+
+/* after no_runtime_unroll_of_remainders: the rest of default<O3> */
+static const char o3_pipeline_tail[] =
+    "function<eager-inv>(loop-unroll<O3>,"
+    "sroa<preserve-cfg>,infer-alignment," INSTCOMBINE ",loop-mssa(licm<allowspeculation>),"
+    "alignment-from-assumptions,loop-sink,instsimplify,div-rem-pairs,tailcallelim,"
+    "simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;"
+    "no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts;"
+    "speculate-blocks;simplify-cond-branch;speculate-unpredictables>),"
+    "globaldce,constmerge,rel-lookup-table-converter";
+
+/* Is the MDString `md` (a metadata value) `name`? */
+static int md_string_is(LLVMValueRef md, const char *name) {
+    unsigned len = 0;
+    const char *str = md ? LLVMGetMDString(md, &len) : NULL;
+    return str && len == strlen(name) && memcmp(str, name, len) == 0;
+}
+
+/* Does the loop ID `id` hold the hint {name, ...}? */
+static int loop_has_hint(LLVMValueRef id, const char *name) {
+    unsigned n = LLVMGetMDNodeNumOperands(id);
+    LLVMValueRef ops[64];
+    if (n > 64)
+        return 1; /* not ours to rewrite */
+    LLVMGetMDNodeOperands(id, ops);
+    for (unsigned i = 1; i < n; i++) {
+        if (!ops[i] || !LLVMIsAMDNode(ops[i]) || LLVMGetMDNodeNumOperands(ops[i]) < 1)
+            continue;
+        LLVMValueRef sub[8];
+        if (LLVMGetMDNodeNumOperands(ops[i]) > 8)
+            continue;
+        LLVMGetMDNodeOperands(ops[i], sub);
+        if (md_string_is(sub[0], name))
+            return 1;
+    }
+    return 0;
+}
+
+/* The scalar loop the loop vectorizer leaves behind a vector loop (marked
+ * llvm.loop.isvectorized) runs the remainder, fewer iterations than one
+ * vector step, or the whole loop when the run-time checks fail (short
+ * trips, overlapping arrays): unrolling it at run time only adds code, and
+ * its many address uses made loop strength reduction the costliest pass of
+ * the code generator (40% of jacobi2d's).  Loops the vectorizer left alone
+ * keep runtime unrolling (six_reductions' scalar loops gain 10% from it). */
+static void no_runtime_unroll_of_remainders(LLVMModuleRef m) {
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    unsigned loop_kind = LLVMGetMDKindIDInContext(ctx, "llvm.loop", 9);
+    static const char disable[] = "llvm.loop.unroll.runtime.disable";
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
+            LLVMValueRef br = LLVMGetBasicBlockTerminator(bb);
+            LLVMValueRef id = br ? LLVMGetMetadata(br, loop_kind) : NULL;
+            if (!id || !loop_has_hint(id, "llvm.loop.isvectorized") || loop_has_hint(id, disable))
+                continue;
+            /* a new distinct loop ID: the old hints, then the new one */
+            unsigned n = LLVMGetMDNodeNumOperands(id);
+            LLVMValueRef old[64];
+            LLVMMetadataRef ops[65];
+            LLVMGetMDNodeOperands(id, old);
+            LLVMMetadataRef tmp = LLVMTemporaryMDNode(ctx, NULL, 0);
+            ops[0] = tmp;
+            for (unsigned i = 1; i < n; i++)
+                ops[i] = LLVMValueAsMetadata(old[i]);
+            LLVMMetadataRef hint = LLVMMDStringInContext2(ctx, disable, sizeof disable - 1);
+            ops[n] = LLVMMDNodeInContext2(ctx, &hint, 1);
+            LLVMMetadataRef nid = LLVMMDNodeInContext2(ctx, ops, n + 1);
+            LLVMMetadataReplaceAllUsesWith(tmp, nid); /* disposes tmp */
+            LLVMSetMetadata(br, loop_kind, LLVMMetadataAsValue(ctx, nid));
+        }
+    }
+}
+
 static int optimise(LLVMModuleRef m, const HjTarget *t, LLVMTargetMachineRef tm, Diag *d) {
     int level = t->opt_level < 0 ? 0 : t->opt_level > 3 ? 3 : t->opt_level;
     char pipeline[32];
@@ -218,7 +360,13 @@ static int optimise(LLVMModuleRef m, const HjTarget *t, LLVMTargetMachineRef tm,
     LLVMPassBuilderOptionsSetSLPVectorization(opts, level >= 2);
     LLVMPassBuilderOptionsSetLoopInterleaving(opts, level >= 2);
     LLVMPassBuilderOptionsSetLoopUnrolling(opts, level >= 2);
-    LLVMErrorRef err = LLVMRunPasses(m, pipeline, tm, opts);
+    LLVMErrorRef err = NULL;
+    if (level < 3)
+        err = LLVMRunPasses(m, pipeline, tm, opts);
+    else if (!(err = LLVMRunPasses(m, o3_pipeline, tm, opts))) {
+        no_runtime_unroll_of_remainders(m);
+        err = LLVMRunPasses(m, o3_pipeline_tail, tm, opts);
+    }
     LLVMDisposePassBuilderOptions(opts);
     if (err)
         return codegen_llvm_error(d, err, "LLVMRunPasses");
@@ -250,9 +398,16 @@ static int emit(LLVMModuleRef m, LLVMTargetMachineRef tm, LLVMCodeGenFileType ki
     return 0;
 }
 
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 int codegen_compile(LLVMModuleRef m, const HjTarget *t, char **obj, size_t *size,
-                    char **ir_text, Diag *d) {
+                    char **ir_text, CodegenTimes *times, Diag *d) {
     int rc = -1;
+    double t0;
     LLVMTargetMachineRef tm = NULL;
     *obj = NULL;
     *size = 0;
@@ -264,8 +419,11 @@ int codegen_compile(LLVMModuleRef m, const HjTarget *t, char **obj, size_t *size
     if (!tm)
         goto done;
     set_target(m, t, tm);
+    t0 = now_seconds();
     if (optimise(m, t, tm, d) < 0)
         goto done;
+    if (times)
+        times->opt = now_seconds() - t0;
     if (ir_text) {
         char *s = LLVMPrintModuleToString(m);
         *ir_text = strdup(s);
@@ -275,8 +433,11 @@ int codegen_compile(LLVMModuleRef m, const HjTarget *t, char **obj, size_t *size
             goto done;
         }
     }
+    t0 = now_seconds();
     if (emit(m, tm, LLVMObjectFile, obj, size, d) < 0)
         goto done;
+    if (times)
+        times->emit = now_seconds() - t0;
     rc = 0;
 done:
     if (rc < 0 && ir_text) {
@@ -288,7 +449,7 @@ done:
 }
 
 int codegen_emit_object(LLVMModuleRef m, const HjTarget *t, char **obj, size_t *size, Diag *d) {
-    return codegen_compile(m, t, obj, size, NULL, d);
+    return codegen_compile(m, t, obj, size, NULL, NULL, d);
 }
 
 char *codegen_emit_asm(const char *ir, const HjTarget *t, Diag *d) {

@@ -26,9 +26,16 @@ LLVMTargetMachineRef codegen_target_machine(const HjTarget *t, Diag *d);
  * with a diagnostic (HJ_DIAG_LOWERING for a module that fails to verify,
  * HJ_DIAG_LLVM when LLVM refuses). */
 int codegen_emit_object(LLVMModuleRef m, const HjTarget *t, char **obj, size_t *size, Diag *d);
-/* The same, and when ir_text is not NULL the optimised IR (malloc'ed). */
+/* Seconds spent in codegen_compile's phases (HPCJIT_DEBUG_COMPILE). */
+typedef struct CodegenTimes {
+    double opt;  /* the pass pipeline                                  */
+    double emit; /* instruction selection, machine passes, object file */
+} CodegenTimes;
+
+/* The same, and when ir_text is not NULL the optimised IR (malloc'ed);
+ * when times is not NULL the phases' times. */
 int codegen_compile(LLVMModuleRef m, const HjTarget *t, char **obj, size_t *size,
-                    char **ir_text, Diag *d);
+                    char **ir_text, CodegenTimes *times, Diag *d);
 
 /* Verify m; -1 with a diagnostic (the first broken function's IR) if invalid. */
 int codegen_verify(LLVMModuleRef m, Diag *d);

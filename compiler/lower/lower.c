@@ -11,7 +11,6 @@
 #include "registry.h"
 #include "hpcjit/runtime.h"
 
-#include <llvm-c/Analysis.h>
 #include <llvm-c/DebugInfo.h>
 #include <stdio.h>
 #include <string.h>
@@ -2289,15 +2288,8 @@ void *lower_program(Compilation *c, void *llvm_context, const char *entry_symbol
                                                 : lower_entry(&L, c->entry, entry_symbol);
     LLVMDisposeBuilder(L.b);
     lower_device_debug_end(&L);
-    if (ok && !lower_failed(&L)) {
-        char *msg = NULL;
-        if (LLVMVerifyModule(L.mod, LLVMReturnStatusAction, &msg)) {
-            diag_error_noloc(&c->diag, HJ_DIAG_LOWERING, "lowering produced an invalid module: %s",
-                             msg ? msg : "?");
-            ok = false;
-        }
-        LLVMDisposeMessage(msg);
-    }
+    /* the module is verified once, by the back end (codegen_verify), which
+     * also shows the first broken function's IR */
     if (!ok || lower_failed(&L)) {
         if (!lower_failed(&L))
             diag_error_noloc(&c->diag, HJ_DIAG_LOWERING, "lowering failed");

@@ -174,6 +174,7 @@ static PyObject *compiler_compile(PyObject *mod, PyObject *args, PyObject *kwarg
     Arena arena;
     void *addr = NULL;
     char *jit_err = NULL;
+    double t_jit = now_seconds();
 
     memset(&res, 0, sizeof res);
     arena_init(&arena);
@@ -183,6 +184,7 @@ static PyObject *compiler_compile(PyObject *mod, PyObject *args, PyObject *kwarg
     jit = get_jit(mod);
     if (!jit)
         goto error;
+    t_jit = now_seconds() - t_jit; /* made on the first compilation only */
     if (cx_build_request(&arena, &req, funcs, entry, argtypes, rettype) < 0)
         goto error;
     req.want_llvm_ir = want_ir;
@@ -195,7 +197,8 @@ static PyObject *compiler_compile(PyObject *mod, PyObject *args, PyObject *kwarg
     if (rc == 0) {
         double t0 = now_seconds();
         addr = hj_jit_load(jit, res.object, res.object_size, res.entry_symbol, &jit_err);
-        res.seconds_llvm += now_seconds() - t0; /* loading is LLVM's work too */
+        res.seconds_load = now_seconds() - t0;
+        res.seconds_llvm += res.seconds_load; /* loading is LLVM's work too */
     }
     Py_END_ALLOW_THREADS
 
@@ -229,6 +232,10 @@ static PyObject *compiler_compile(PyObject *mod, PyObject *args, PyObject *kwarg
                  PyBytes_FromStringAndSize(res.object, (Py_ssize_t)res.object_size)) < 0 ||
         dict_set(out, "time_frontend", PyFloat_FromDouble(res.seconds_frontend)) < 0 ||
         dict_set(out, "time_llvm", PyFloat_FromDouble(res.seconds_llvm)) < 0 ||
+        dict_set(out, "time_phases",
+                 Py_BuildValue("{s:d,s:d,s:d,s:d,s:d}", "lower", res.seconds_lower, "opt",
+                               res.seconds_opt, "emit", res.seconds_emit, "load",
+                               res.seconds_load, "jit", t_jit)) < 0 ||
         dict_set(out, "uses_mpi", PyBool_FromLong(res.uses_mpi)) < 0)
         Py_CLEAR(out);
 error:

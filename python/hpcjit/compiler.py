@@ -698,11 +698,21 @@ def _compile(disp, argcodes, rettype, want_ir, want_types):
 
     def run():
         # _compiler (libLLVM) is imported there: not for a cache hit
+        debug = config._env_bool("DEBUG_COMPILE", config.DEBUG_COMPILE)
+        if debug:
+            import time
+            t0 = time.perf_counter()
         res = compile_funcs(disp, list(argcodes), rettype, bool(want_ir), bool(want_types))
-        if config._env_bool("DEBUG_COMPILE", config.DEBUG_COMPILE):
+        if debug:
+            ph = res.get("time_phases") or {}
+            total = time.perf_counter() - t0
+            rest = total - res["time_frontend"] - res["time_llvm"] - ph.get("jit", 0.0)
             print(f"hpcjit: compiled {disp.py_func.__qualname__} {res['signature']}: "
                   f"front end {res['time_frontend'] * 1e3:.2f} ms, "
-                  f"LLVM {res['time_llvm'] * 1e3:.2f} ms", file=sys.stderr)
+                  f"LLVM {res['time_llvm'] * 1e3:.2f} ms (lower {ph.get('lower', 0) * 1e3:.2f}, "
+                  f"passes {ph.get('opt', 0) * 1e3:.2f}, codegen {ph.get('emit', 0) * 1e3:.2f}, "
+                  f"load {ph.get('load', 0) * 1e3:.2f}), JIT made {ph.get('jit', 0) * 1e3:.2f} ms, "
+                  f"Python and import {rest * 1e3:.2f} ms", file=sys.stderr)
         return res
 
     # the on-disk cache (cache.py) sits inside hpcjit.mpi's compile-once

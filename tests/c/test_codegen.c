@@ -57,7 +57,7 @@ static void test_object(void) {
     diag_init(&d);
     char *obj = NULL, *ir = NULL;
     size_t size = 0;
-    int rc = codegen_compile(m, &t, &obj, &size, &ir, &d);
+    int rc = codegen_compile(m, &t, &obj, &size, &ir, NULL, &d);
     if (rc != 0)
         fprintf(stderr, "codegen: %s\n", d.message ? d.message : "?");
     CHECK(rc == 0);

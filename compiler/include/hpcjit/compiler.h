@@ -215,6 +215,10 @@ typedef struct HjResult {
     char *diag_filename;
     int diag_line, diag_col;
     double seconds_frontend, seconds_llvm; /* for HPCJIT_DEBUG_COMPILE         */
+    /* seconds_llvm in parts: lowering to IR, the pass pipeline, instruction
+     * selection and object emission, loading into the JIT (set by the
+     * caller that loads; 0 when nothing is loaded) */
+    double seconds_lower, seconds_opt, seconds_emit, seconds_load;
     int uses_mpi;          /* calls hpcjit.mpi: Python starts MPI before running it */
     int cuda_error_global; /* CUDA: the PTX defines __hpcjit_error (docs/CUDA.md) */
     /* on failure: an overload stub met an argument key it has no resolution
