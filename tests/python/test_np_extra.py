@@ -590,7 +590,8 @@ def test_stride_views(layout):
     c = np.ascontiguousarray(v)
     check(strided_rows, c)
     check(strided_zero, v)
-    check(strided_same, m)
+    if not AGAINST_NUMBA:  # as_strided without shape: beyond Numba 0.68
+        check(strided_same, m)
     for w in (0, 3, 10, 11):
         check(windows1, v, w)
     check(windows2, m)
