@@ -199,7 +199,8 @@ def test_extract_sizes():
     check(extract, np.ones(2), np.arange(3))
     if not AGAINST_NUMBA:  # Numba 0.68 raises ValueError, NumPy IndexError
         assert isinstance(check(extract, np.ones(5), np.arange(3)), IndexError)
-    check(extract, np.array([0, 0, 0, 1, 1]), np.arange(3))
+    if not AGAINST_NUMBA:  # a longer condition: Numba 0.68 raises ValueError
+        check(extract, np.array([0, 0, 0, 1, 1]), np.arange(3))
     check(flatnonzero, np.zeros(0))
 
 
@@ -504,7 +505,8 @@ def test_split(dt, layout):
         check_list(array_split, v, s)
     for s in (4, -1) if AGAINST_NUMBA else (4, 0, -1):  # 0: Numba 0.68 raises ValueError, NumPy ZeroDivisionError
         check_list(split, v, s)
-    check_list(array_split, v, 0)
+    if not AGAINST_NUMBA:  # Numba 0.68 does not raise NumPy's ValueError
+        check_list(array_split, v, 0)
     for k in (0, 1, -1):
         check_list(split_ax, m, 2, k)
         check_list(split_ax, m, (1, 3), k)

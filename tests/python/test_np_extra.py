@@ -174,7 +174,8 @@ def test_predicates_and_maps(dt):
     check(nan_to_num_kw, a)
     if dt is not np.complex128:
         check(infs, a)
-        check(sinc, a, rtol=1e-6)
+        if a.dtype.kind == "f" or not AGAINST_NUMBA:  # Numba 0.68's sinc of integers keeps their dtype
+            check(sinc, a, rtol=1e-6)
     if not AGAINST_NUMBA:  # scalars: beyond Numba 0.68
         check(preds, a[0, 0])
         if dt is not np.complex128:
@@ -279,9 +280,10 @@ def test_views(dt, layout):
     for k in range(-5, 6):
         check(rot90, a, k)
         check(rot90, a[0], k)
-        check(rot90_axes, a, k, 2, 0)
-        check(rot90_axes, a, k, -1, 1)
-    for i, j in ((0, 0), (0, 3), (-4, 1), (0, -3)):
+        if not AGAINST_NUMBA:  # rot90(axes=): beyond Numba 0.68
+            check(rot90_axes, a, k, 2, 0)
+            check(rot90_axes, a, k, -1, 1)
+    for i, j in () if AGAINST_NUMBA else ((0, 0), (0, 3), (-4, 1), (0, -3)):
         assert isinstance(check(rot90_axes, a, 1, i, j), ValueError)
     check(broadcast_to, a[0, :, :])
     check(broadcast_to, a[:, :1, :])
@@ -597,9 +599,10 @@ def test_stride_views(layout):
     check(windows2, m)
     for k in (0, 1, -1):
         check(windows_axis, m, k)
-    for a, b in ((m, v[:4]), (m[:, :1], v[:4]), (m, m[:2])):
-        check(bcast2, a, b)
-    check(bcast3, m, v[:4], m[:1, :1])
+    if not AGAINST_NUMBA:  # Numba 0.68's broadcast_arrays returns a list, NumPy 2's a tuple
+        for a, b in ((m, v[:4]), (m[:, :1], v[:4]), (m, m[:2])):
+            check(bcast2, a, b)
+        check(bcast3, m, v[:4], m[:1, :1])
     for n in (1, 4, 2):
         check(bshapes, n)
     check(chkfinite, m)

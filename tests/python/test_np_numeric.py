@@ -59,7 +59,8 @@ def test_spaces():
         check(logspace_kw, 0, 3)
     for a, b, n in ((1, 1000, 4), (-1.0, -8.0, 7), (2.0, 3.0, 1), (1, 0.001, 5), (3.0, 3.0, 2)):
         check(geomspace, a, b, n)
-    check(geomspace_open, 1, 32)
+    if not AGAINST_NUMBA:  # endpoint=: beyond Numba 0.68
+        check(geomspace_open, 1, 32)
     assert isinstance(check(geomspace, 0.0, 1.0, 3), ValueError)
     assert isinstance(check(logspace, 0.0, 1.0, -1), ValueError)
 
@@ -158,8 +159,9 @@ def test_unwrap():
     if not AGAINST_NUMBA:  # Numba 0.68 unwraps float32 in float64
         check(unwrap, p.astype(np.float32), rtol=1e-6)
     check(unwrap, np.arange(0, 20, 3))
-    check(unwrap, p[:1])
-    check(unwrap, p[:0])
+    if not AGAINST_NUMBA:  # Numba 0.68 divides by zero on empty input
+        check(unwrap, p[:1])
+        check(unwrap, p[:0])
     check(unwrap, np.array([0.0, np.pi, 0.0, -np.pi, np.pi, 2 * np.pi]))
     check(unwrap_kw, p, 4.0, 6.0)
     check(unwrap_kw, p, 1.0, 2 * np.pi)
