@@ -609,6 +609,8 @@ def test_stride_views(layout):
     check(chkfinite, np.arange(3))
     check(chkfinite, np.array([1.0, np.nan]))
     check(chkfinite, np.array([np.inf]))
+    if AGAINST_NUMBA:  # a.clip(max=...) and a.item(i): beyond Numba 0.68
+        return
     check(clip_one, m)
     for i in (0, 5, 11, -1, -12, 12, -13):
         check(item_at, m, i)
