@@ -74,7 +74,8 @@ def test_diag(dt, layout):
 def test_tri():
     for n, m, k in ((3, 4, 0), (3, 3, -1), (4, 2, 1), (0, 2, 0), (2, 0, 5)):
         check(tri, n, m, k)
-    check(tri_dtype, 3)
+    if not AGAINST_NUMBA:  # np.tri(dtype=): beyond Numba 0.68
+        check(tri_dtype, 3)
     check(tri, -1, 2, 0)
     check(tri, 2, -3, 1)
 
@@ -97,7 +98,8 @@ def test_fill_diagonal(layout):
         a = make_array(np.float64, shape, layout)
         check(fill_diag, a, 5.0)
         check(fill_diag, a, np.array([1.0, 2.0]))
-        check(fill_diag, a, np.zeros(0))
+        if not AGAINST_NUMBA:  # an empty val: Numba 0.68 divides by zero
+            check(fill_diag, a, np.zeros(0))
         check(fill_diag_wrap, a, 7.0)
     check(fill_diag, make_array(np.int64, (3, 3), layout), 2)
     check(fill_diag, make_array(np.complex128, (3, 3), layout), 2.5)
@@ -127,7 +129,8 @@ def vander_inc(x):
 def test_indices_vander():
     check(indices2)
     for n in (0, 1, 4):
-        check(indices3, n)
+        if not AGAINST_NUMBA:  # np.indices(dtype=): beyond Numba 0.68
+            check(indices3, n)
     for dt in (np.int8, np.int64, np.float32, np.float64, np.complex128, np.bool_):
         x = make_array(dt, 4, "strided")
         for n in (0, 1, 3, 6):
@@ -194,8 +197,10 @@ def test_selecting(dt, layout):
 
 def test_extract_sizes():
     check(extract, np.ones(2), np.arange(3))
-    assert isinstance(check(extract, np.ones(5), np.arange(3)), IndexError)
-    check(extract, np.array([0, 0, 0, 1, 1]), np.arange(3))
+    if not AGAINST_NUMBA:  # Numba 0.68 raises ValueError, NumPy IndexError
+        assert isinstance(check(extract, np.ones(5), np.arange(3)), IndexError)
+    if not AGAINST_NUMBA:  # a longer condition: Numba 0.68 raises ValueError
+        check(extract, np.array([0, 0, 0, 1, 1]), np.arange(3))
     check(flatnonzero, np.zeros(0))
 
 
@@ -252,7 +257,8 @@ def test_append_delete_insert(dt, layout):
         check(delete, m, i)
     check(delete, v, np.array([0, 2, 2, -1]))
     check(delete, v, np.array([], np.int64))
-    assert isinstance(check(delete, v, np.array([7])), IndexError)
+    if not AGAINST_NUMBA:  # Numba 0.68 ignores an index out of range
+        assert isinstance(check(delete, v, np.array([7])), IndexError)
     for i in (0, 2, 5, -1, -5, 6, -6):
         check(insert, v, i, 9)
         check(insert, m, i, v[:2])
@@ -282,8 +288,9 @@ def test_ediff1d_resize(dt, layout):
     check(ediff1d, m[0])
     check(ediff1d, m[0, :1])
     check(ediff1d, m[:0])
-    check(ediff1d_ends, m[0], np.array([1, 2], dt), 3)
-    check(ediff1d_ends, m, 1, np.zeros(0, dt))
+    if not AGAINST_NUMBA:  # to_end/to_begin of mixed kinds: beyond Numba 0.68
+        check(ediff1d_ends, m[0], np.array([1, 2], dt), 3)
+        check(ediff1d_ends, m, 1, np.zeros(0, dt))
     for s in ((2, 7), (5,), (0,), (2, 2, 2), 13):
         check(resize, m, s)
     check(resize, m[:0], (2, 3))
@@ -315,6 +322,8 @@ def test_take(dt, layout):
         check(take, m, i)
     for i in (12, -13, np.array([0, 12])):
         assert isinstance(check(take, m, i), IndexError)
+    if AGAINST_NUMBA:  # take_along_axis of these operands: beyond Numba 0.68
+        return
     order = np.argsort(np.arange(12.0)[::-1].reshape(3, 4), axis=1)
     check(take_along, m, order, 1)
     check(take_along_default, m, order)
@@ -350,14 +359,15 @@ def test_stacks(layout):
     v = make_array(np.int32, 3, layout)
     for a, b in ((v, v), (m, m), (v, m), (m[:, :0], v)):
         check(column_stack, a, b)
-    for a, b in ((v, v), (m, m), (m[None], m[None]), (m, m[None])):
-        check(dstack, a, b)
+    for a, b in ((m, m),) if AGAINST_NUMBA else ((v, v), (m, m), (m[None], m[None]), (m, m[None])):
+        check(dstack, a, b)  # mixed dimensions: beyond Numba 0.68
     check(row_stack, m, m)
     check(row_stack, v, v)
     assert isinstance(check(column_stack, v, m[:2]), ValueError)
     assert isinstance(check(dstack, m, m[:2]), ValueError)
 
 
+@pytest.mark.numba_skip(reason="hpcjit's allocation counters")
 def test_no_leaks():
     m = np.arange(12.0).reshape(3, 4)
     before = hpcjit._core.memstats()
@@ -493,9 +503,10 @@ def test_split(dt, layout):
         check_list(array_split, v, s)
     for s in (4, 5, 10):
         check_list(array_split, v, s)
-    for s in (4, 0, -1):
+    for s in (4,) if AGAINST_NUMBA else (4, 0, -1):  # Numba 0.68 raises for 0, not for -1, unlike NumPy
         check_list(split, v, s)
-    check_list(array_split, v, 0)
+    if not AGAINST_NUMBA:  # Numba 0.68 does not raise NumPy's ValueError
+        check_list(array_split, v, 0)
     for k in (0, 1, -1):
         check_list(split_ax, m, 2, k)
         check_list(split_ax, m, (1, 3), k)
@@ -539,13 +550,16 @@ def select_built(a, n):
 @pytest.mark.parametrize("dt", [np.int32, np.int64, np.float32, np.float64])
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_select(dt, layout):
+    if AGAINST_NUMBA and dt in (np.int32, np.float32):  # Numba 0.68 widens by the default 0
+        return
     a = make_array(dt, (3, 4), layout)
     check(select_tuple, a)
     check(select_list, a, 7)
     check(select_list, a[0], 1.5)
     check(select_built, a, 3)
     check(select_built, a, 1)
-    assert isinstance(check(select_built, a, 0), ValueError)
+    if not AGAINST_NUMBA:  # Numba 0.68 raises IndexError for no conditions
+        assert isinstance(check(select_built, a, 0), ValueError)
 
 
 @pytest.mark.numba_skip(reason="hpcjit's allocation counters")

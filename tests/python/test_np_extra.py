@@ -174,7 +174,8 @@ def test_predicates_and_maps(dt):
     check(nan_to_num_kw, a)
     if dt is not np.complex128:
         check(infs, a)
-        check(sinc, a, rtol=1e-6)
+        if a.dtype.kind == "f" or not AGAINST_NUMBA:  # Numba 0.68's sinc of integers keeps their dtype
+            check(sinc, a, rtol=1e-6)
     if not AGAINST_NUMBA:  # scalars: beyond Numba 0.68
         check(preds, a[0, 0])
         if dt is not np.complex128:
@@ -279,9 +280,10 @@ def test_views(dt, layout):
     for k in range(-5, 6):
         check(rot90, a, k)
         check(rot90, a[0], k)
-        check(rot90_axes, a, k, 2, 0)
-        check(rot90_axes, a, k, -1, 1)
-    for i, j in ((0, 0), (0, 3), (-4, 1), (0, -3)):
+        if not AGAINST_NUMBA:  # rot90(axes=): beyond Numba 0.68
+            check(rot90_axes, a, k, 2, 0)
+            check(rot90_axes, a, k, -1, 1)
+    for i, j in () if AGAINST_NUMBA else ((0, 0), (0, 3), (-4, 1), (0, -3)):
         assert isinstance(check(rot90_axes, a, 1, i, j), ValueError)
     check(broadcast_to, a[0, :, :])
     check(broadcast_to, a[:, :1, :])
@@ -590,21 +592,25 @@ def test_stride_views(layout):
     c = np.ascontiguousarray(v)
     check(strided_rows, c)
     check(strided_zero, v)
-    check(strided_same, m)
+    if not AGAINST_NUMBA:  # as_strided without shape: beyond Numba 0.68
+        check(strided_same, m)
     for w in (0, 3, 10, 11):
         check(windows1, v, w)
     check(windows2, m)
     for k in (0, 1, -1):
         check(windows_axis, m, k)
-    for a, b in ((m, v[:4]), (m[:, :1], v[:4]), (m, m[:2])):
-        check(bcast2, a, b)
-    check(bcast3, m, v[:4], m[:1, :1])
+    if not AGAINST_NUMBA:  # Numba 0.68's broadcast_arrays returns a list, NumPy 2's a tuple
+        for a, b in ((m, v[:4]), (m[:, :1], v[:4]), (m, m[:2])):
+            check(bcast2, a, b)
+        check(bcast3, m, v[:4], m[:1, :1])
     for n in (1, 4, 2):
         check(bshapes, n)
     check(chkfinite, m)
     check(chkfinite, np.arange(3))
     check(chkfinite, np.array([1.0, np.nan]))
     check(chkfinite, np.array([np.inf]))
+    if AGAINST_NUMBA:  # a.clip(max=...) and a.item(i): beyond Numba 0.68
+        return
     check(clip_one, m)
     for i in (0, 5, 11, -1, -12, 12, -13):
         check(item_at, m, i)

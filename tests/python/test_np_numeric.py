@@ -55,10 +55,12 @@ def geomspace_open(a, b):
 def test_spaces():
     for a, b, n in ((0, 3, 4), (1.5, -2.0, 7), (0, 1, 1), (0, 1, 0), (2, 2, 3)):
         check(logspace, a, b, n)
-    check(logspace_kw, 0, 3)
+    if not AGAINST_NUMBA:  # endpoint=/base= keywords: beyond Numba 0.68
+        check(logspace_kw, 0, 3)
     for a, b, n in ((1, 1000, 4), (-1.0, -8.0, 7), (2.0, 3.0, 1), (1, 0.001, 5), (3.0, 3.0, 2)):
         check(geomspace, a, b, n)
-    check(geomspace_open, 1, 32)
+    if not AGAINST_NUMBA:  # endpoint=: beyond Numba 0.68
+        check(geomspace_open, 1, 32)
     assert isinstance(check(geomspace, 0.0, 1.0, 3), ValueError)
     assert isinstance(check(logspace, 0.0, 1.0, -1), ValueError)
 
@@ -154,10 +156,12 @@ def test_unwrap():
         q = make_array(np.float64, 30, layout)
         q[...] = p
         check(unwrap, q)
-    check(unwrap, p.astype(np.float32), rtol=1e-6)
+    if not AGAINST_NUMBA:  # Numba 0.68 unwraps float32 in float64
+        check(unwrap, p.astype(np.float32), rtol=1e-6)
     check(unwrap, np.arange(0, 20, 3))
-    check(unwrap, p[:1])
-    check(unwrap, p[:0])
+    if not AGAINST_NUMBA:  # Numba 0.68 divides by zero on empty input
+        check(unwrap, p[:1])
+        check(unwrap, p[:0])
     check(unwrap, np.array([0.0, np.pi, 0.0, -np.pi, np.pi, 2 * np.pi]))
     check(unwrap_kw, p, 4.0, 6.0)
     check(unwrap_kw, p, 1.0, 2 * np.pi)
@@ -168,6 +172,7 @@ def modf_frexp(x):
     return np.modf(x), np.frexp(x)
 
 
+@pytest.mark.numba_skip(reason="Numba 0.68 does not return modf/frexp's tuple for arrays")
 def test_modf_frexp():
     special = np.array([1.5, -2.25, 0.0, -0.0, np.inf, -np.inf, np.nan, 1e300, 5e-324])
     for layout in LAYOUTS:
@@ -238,8 +243,9 @@ def test_partition(layout):
                 idx = argpartition(a, k)
                 assert idx.dtype == np.int64
                 _assert_partitioned(np.take_along_axis(a, idx, -1), a, k)
-            p, i = partition_axis(a, 2)
-            _assert_partitioned(p, a, 2)
+            if not AGAINST_NUMBA:  # axis=: beyond Numba 0.68
+                p, i = partition_axis(a, 2)
+                _assert_partitioned(p, a, 2)
     a = np.array([3.0, np.nan, 1.0, 2.0])
     assert np.isnan(partition(a, 3)[3])
     for k in (9, -10):
