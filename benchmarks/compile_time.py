@@ -13,6 +13,7 @@ every kernel and >= 15x as a geometric mean.
     python3 benchmarks/compile_time.py --no-numba  # hpcjit only, faster
     python3 benchmarks/compile_time.py --json out.json
     python3 benchmarks/compile_time.py --callgrind --no-numba   # instructions
+    python3 benchmarks/compile_time.py --callgrind --one-process --no-numba
 
 --callgrind counts the instructions of the first call under valgrind's
 callgrind (one run per kernel, deterministic; the calling thread and
@@ -60,6 +61,11 @@ for fn in ("kernels.py", "compile_kernels.py"):
     path = here + "/" + fn
     with open(path) as fh:
         exec(compile(fh.read(), path, "exec"), mod.__dict__)
+if name.startswith("ALL:"):  # --callgrind --one-process: every kernel, one process
+    for k in name[4:].split(","):
+        getattr(mod, k)(*mod.ARGS[k])
+    print("RESULT 0 0 0 0")
+    sys.exit(0)
 f = getattr(mod, name)
 args = mod.ARGS[name]
 c0 = time.process_time()
@@ -153,6 +159,8 @@ def main(argv=None):
     ap.add_argument("--no-numba", action="store_true")
     ap.add_argument("--callgrind", action="store_true",
                     help="count instructions of the first call (one run per kernel)")
+    ap.add_argument("--one-process", action="store_true",
+                    help="with --callgrind: all the kernels compiled in one process, one count")
     ap.add_argument("--json", help="write the results as JSON to this file")
     opts = ap.parse_args(argv)
     backends = ["hpcjit"] + ([] if opts.no_numba else ["numba"])
@@ -166,7 +174,13 @@ def main(argv=None):
         path = os.path.join(tmp, "ct_child.py")
         with open(path, "w") as fh:
             fh.write(_CHILD)
-        if opts.callgrind:
+        if opts.callgrind and opts.one_process:
+            report["runs"] = 1
+            for b in backends:
+                n = count_instructions(path, b, "ALL:" + ",".join(names))
+                report[b + "_instructions_one_process"] = n
+                print(f"{b}: {len(names)} first calls in one process, {n / 1e6:.1f} M instructions")
+        elif opts.callgrind:
             report["runs"] = 1
             print("instructions of the first call (callgrind), millions")
             print(f"{'kernel':17s} {'hpcjit':>9s} {'numba':>9s} {'ratio':>7s}")
