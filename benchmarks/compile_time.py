@@ -12,7 +12,9 @@ every kernel and >= 15x as a geometric mean.
     python3 benchmarks/compile_time.py -n 3 --kernels add,pairwise
     python3 benchmarks/compile_time.py --no-numba  # hpcjit only, faster
     python3 benchmarks/compile_time.py --json out.json
+    python3 benchmarks/compile_time.py --warm      # after another kernel: no start-up
     python3 benchmarks/compile_time.py --callgrind --no-numba   # instructions
+    python3 benchmarks/compile_time.py --callgrind --one-process --no-numba
 
 --callgrind counts the instructions of the first call under valgrind's
 callgrind (one run per kernel, deterministic; the calling thread and
@@ -60,6 +62,13 @@ for fn in ("kernels.py", "compile_kernels.py"):
     path = here + "/" + fn
     with open(path) as fh:
         exec(compile(fh.read(), path, "exec"), mod.__dict__)
+if name.startswith("ALL:"):  # --callgrind --one-process: every kernel, one process
+    for k in name[4:].split(","):
+        getattr(mod, k)(*mod.ARGS[k])
+    print("RESULT 0 0 0 0")
+    sys.exit(0)
+if len(sys.argv) > 4 and sys.argv[4] == "warm":  # --warm: the JIT initialised by another kernel
+    mod.add(1.0, 2.0)
 f = getattr(mod, name)
 args = mod.ARGS[name]
 c0 = time.process_time()
@@ -96,9 +105,9 @@ def child_env():
     return env
 
 
-def run_child(path, backend, name):
-    r = subprocess.run([sys.executable, path, HERE, backend, name], capture_output=True, text=True,
-                       timeout=600, env=child_env())
+def run_child(path, backend, name, warm=False):
+    r = subprocess.run([sys.executable, path, HERE, backend, name] + (["warm"] if warm else []),
+                       capture_output=True, text=True, timeout=600, env=child_env())
     lines = [ln for ln in r.stdout.splitlines() if ln.startswith("RESULT ")]
     if r.returncode != 0 or not lines:
         err = (r.stderr.strip().splitlines() or ["failed"])[-1]
@@ -153,6 +162,11 @@ def main(argv=None):
     ap.add_argument("--no-numba", action="store_true")
     ap.add_argument("--callgrind", action="store_true",
                     help="count instructions of the first call (one run per kernel)")
+    ap.add_argument("--warm", action="store_true",
+                    help="time the kernel's compilation after another kernel's (add) in the "
+                         "same process: without each JIT's one-time start-up")
+    ap.add_argument("--one-process", action="store_true",
+                    help="with --callgrind: all the kernels compiled in one process, one count")
     ap.add_argument("--json", help="write the results as JSON to this file")
     opts = ap.parse_args(argv)
     backends = ["hpcjit"] + ([] if opts.no_numba else ["numba"])
@@ -166,7 +180,13 @@ def main(argv=None):
         path = os.path.join(tmp, "ct_child.py")
         with open(path, "w") as fh:
             fh.write(_CHILD)
-        if opts.callgrind:
+        if opts.callgrind and opts.one_process:
+            report["runs"] = 1
+            for b in backends:
+                n = count_instructions(path, b, "ALL:" + ",".join(names))
+                report[b + "_instructions_one_process"] = n
+                print(f"{b}: {len(names)} first calls in one process, {n / 1e6:.1f} M instructions")
+        elif opts.callgrind:
             report["runs"] = 1
             print("instructions of the first call (callgrind), millions")
             print(f"{'kernel':17s} {'hpcjit':>9s} {'numba':>9s} {'ratio':>7s}")
@@ -188,7 +208,8 @@ def main(argv=None):
                 report["geomean_ratio_instructions"] = geomean(ratios)
                 print(f"geometric mean of Numba / hpcjit: {geomean(ratios):.1f}x")
         else:
-            print(f"first call (compile + run), median of {opts.runs} fresh processes, ms;")
+            print(f"first call (compile + run), median of {opts.runs} fresh processes, ms"
+                  + (" (after add's, --warm);" if opts.warm else ";"))
             print("wall time, and the process's CPU time (steadier on a busy machine)")
             print(f"{'kernel':17s} {'hpcjit':>8s} {'numba':>8s} {'ratio':>7s}   "
                   f"{'cpu hj':>8s} {'cpu nb':>8s} {'ratio':>7s}")
@@ -201,7 +222,7 @@ def main(argv=None):
                 samples = {b: ([], []) for b in backends}
                 for _ in range(opts.runs):
                     for b in backends:  # interleaved: both see the same machine load
-                        first, _second, imp, cpu = run_child(path, b, name)
+                        first, _second, imp, cpu = run_child(path, b, name, opts.warm)
                         samples[b][0].append(first)
                         samples[b][1].append(cpu)
                         imports[b].append(imp)

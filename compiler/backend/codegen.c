@@ -319,7 +319,7 @@ static int loop_has_hint(LLVMValueRef id, const char *name) {
  * vector step, or the whole loop when the run-time checks fail (short
  * trips, overlapping arrays): unrolling it at run time only adds code, and
  * its many address uses made loop strength reduction the costliest pass of
- * the code generator (40% of jacobi2d's).  Loops the vectorizer left alone
+ * the code generator (half of jacobi2d's).  Loops the vectorizer left alone
  * keep runtime unrolling (six_reductions' scalar loops gain 10% from it). */
 static void no_runtime_unroll_of_remainders(LLVMModuleRef m) {
     LLVMContextRef ctx = LLVMGetModuleContext(m);
