@@ -266,6 +266,8 @@ static int32_t check(int32_t kind, bool gen, double a, double b, double c) {
         if (b > c)
             return fail("ValueError", "mode > right");
         return a == c ? fail("ValueError", "left == right") : 0;
+    case RT_D_PY_EXPO: /* CPython divides by lambd */
+        return a == 0 ? fail("ZeroDivisionError", "float division by zero") : 0;
     case RT_D_PY_GAMMA: case RT_D_PY_BETA:
         if (!(a > 0) || !(b > 0))
             return fail("ValueError", kind == RT_D_PY_GAMMA ? "gammavariate: alpha and beta must be > 0.0"

@@ -272,3 +272,16 @@ def test_shuffle_uniform():
         shuffle(a)
         counts[np.arange(5), a] += 1
     assert np.all(np.abs(counts - 4000) < 5 * math.sqrt(4000))
+
+
+def test_expovariate_zero_rate_divides_by_zero():
+    """CPython's expovariate(0) divides by zero: the same exception."""
+    @hpcjit.njit
+    def draw(lambd):
+        return random.expovariate(lambd)
+
+    with pytest.raises(ZeroDivisionError):
+        draw.py_func(0.0)
+    with pytest.raises(ZeroDivisionError, match="division by zero"):
+        draw(0.0)
+    assert draw(3.0) > 0
