@@ -211,6 +211,10 @@ LLVMValueRef lower_subscript(Lower *L, Node *n, bool *owned);
  * dimensions every element of the sub-array. */
 bool lower_store_subscript(Lower *L, Node *n, LLVMValueRef v, Type *t);
 /* Pointer to the element addressed by subscript node n (a store target). */
+/* The array value (no meminfo, no parent: nothing owned) over `data` with
+ * shape dims[aty->ndim] and contiguous strides in aty's layout (F for
+ * LAYOUT_F, else C): cuda.shared/local arrays, carray/farray. */
+LLVMValueRef lower_array_over(Lower *L, Type *aty, LLVMValueRef data, LLVMValueRef *dims);
 LLVMValueRef lower_subscript_ptr(Lower *L, Node *n, Type **elty);
 /* Element i (i64) of the first axis of arr: a scalar or a view (owned). */
 LLVMValueRef lower_array_item(Lower *L, const Node *at, LLVMValueRef arr, Type *aty,

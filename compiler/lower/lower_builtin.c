@@ -1300,31 +1300,13 @@ static LLVMValueRef sum_value(Lower *L, Node *n) {
     return lower_load(L, lower_type(L, acc_t), slot, "sum");
 }
 
-/* carray/farray(ptr, shape) and $ptr_view(ptr, i): an array over foreign
- * memory (no meminfo, no parent: nothing to release). */
-static LLVMValueRef carray_value(Lower *L, Node *n) {
-    Type *aty = n->ty;
-    LLVMValueRef p = lower_expr_use(L, arg(n, 0));
-    LLVMValueRef s = p ? lower_expr_use(L, arg(n, 1)) : NULL;
-    if (!s)
-        return NULL;
+LLVMValueRef lower_array_over(Lower *L, Type *aty, LLVMValueRef data, LLVMValueRef *dims) {
     int64_t isz = ty_itemsize(aty->dtype);
-    LLVMValueRef dims[HJ_MAX_NDIM_LOWER];
-    if (n->builtin == BI_PTR_VIEW) { /* p + i, one element */
-        LLVMValueRef off = LLVMBuildMul(L->b, s, lower_i64(L, isz), "");
-        p = LLVMBuildGEP2(L->b, L->t_i8, p, &off, 1, "p.i");
-        dims[0] = lower_i64(L, 1);
-    } else if (arg(n, 1)->ty->kind == TY_TUPLE) {
-        for (int d = 0; d < aty->ndim; d++)
-            dims[d] = LLVMBuildExtractValue(L->b, s, (unsigned)d, "");
-    } else {
-        dims[0] = s;
-    }
     LLVMValueRef v = LLVMGetUndef(lower_type(L, aty));
     v = LLVMBuildInsertValue(L->b, v, LLVMConstNull(L->t_ptr), ARR_MEMINFO, "");
     v = LLVMBuildInsertValue(L->b, v, LLVMConstNull(L->t_ptr), ARR_PARENT, "");
     v = LLVMBuildInsertValue(L->b, v, lower_i64(L, isz), ARR_ITEMSIZE, "");
-    v = LLVMBuildInsertValue(L->b, v, p, ARR_DATA, "");
+    v = LLVMBuildInsertValue(L->b, v, data, ARR_DATA, "");
     LLVMTypeRef dt = LLVMArrayType2(L->t_i64, (uint64_t)aty->ndim);
     LLVMValueRef sh = LLVMGetUndef(dt), st = LLVMGetUndef(dt);
     LLVMValueRef stride = lower_i64(L, isz), nitems = lower_i64(L, 1);
@@ -1339,6 +1321,28 @@ static LLVMValueRef carray_value(Lower *L, Node *n) {
     v = LLVMBuildInsertValue(L->b, v, nitems, ARR_NITEMS, "");
     v = LLVMBuildInsertValue(L->b, v, sh, ARR_SHAPE, "");
     return LLVMBuildInsertValue(L->b, v, st, ARR_STRIDES, "");
+}
+
+/* carray/farray(ptr, shape) and $ptr_view(ptr, i): an array over foreign
+ * memory (lower_array_over). */
+static LLVMValueRef carray_value(Lower *L, Node *n) {
+    Type *aty = n->ty;
+    LLVMValueRef p = lower_expr_use(L, arg(n, 0));
+    LLVMValueRef s = p ? lower_expr_use(L, arg(n, 1)) : NULL;
+    if (!s)
+        return NULL;
+    LLVMValueRef dims[HJ_MAX_NDIM_LOWER];
+    if (n->builtin == BI_PTR_VIEW) { /* p + i, one element */
+        LLVMValueRef off = LLVMBuildMul(L->b, s, lower_i64(L, ty_itemsize(aty->dtype)), "");
+        p = LLVMBuildGEP2(L->b, L->t_i8, p, &off, 1, "p.i");
+        dims[0] = lower_i64(L, 1);
+    } else if (arg(n, 1)->ty->kind == TY_TUPLE) {
+        for (int d = 0; d < aty->ndim; d++)
+            dims[d] = LLVMBuildExtractValue(L->b, s, (unsigned)d, "");
+    } else {
+        dims[0] = s;
+    }
+    return lower_array_over(L, aty, p, dims);
 }
 
 LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned) {

@@ -53,28 +53,6 @@ static int shape_of(Node *n, int64_t *dims) {
     return 1;
 }
 
-/* The array value over `data` (generic pointer) with C-contiguous strides. */
-static LLVMValueRef c_array(Lower *L, Type *aty, LLVMValueRef data, LLVMValueRef *dims) {
-    int64_t isz = ty_itemsize(aty->dtype);
-    LLVMValueRef v = LLVMGetUndef(lower_type(L, aty));
-    v = LLVMBuildInsertValue(L->b, v, LLVMConstNull(L->t_ptr), ARR_MEMINFO, "");
-    v = LLVMBuildInsertValue(L->b, v, LLVMConstNull(L->t_ptr), ARR_PARENT, "");
-    v = LLVMBuildInsertValue(L->b, v, lower_i64(L, isz), ARR_ITEMSIZE, "");
-    v = LLVMBuildInsertValue(L->b, v, data, ARR_DATA, "");
-    LLVMTypeRef dt = LLVMArrayType2(L->t_i64, (uint64_t)aty->ndim);
-    LLVMValueRef sh = LLVMGetUndef(dt), st = LLVMGetUndef(dt);
-    LLVMValueRef stride = lower_i64(L, isz), nitems = lower_i64(L, 1);
-    for (int d = aty->ndim - 1; d >= 0; d--) {
-        sh = LLVMBuildInsertValue(L->b, sh, dims[d], (unsigned)d, "");
-        st = LLVMBuildInsertValue(L->b, st, stride, (unsigned)d, "");
-        stride = LLVMBuildMul(L->b, stride, dims[d], "");
-        nitems = LLVMBuildMul(L->b, nitems, dims[d], "");
-    }
-    v = LLVMBuildInsertValue(L->b, v, nitems, ARR_NITEMS, "");
-    v = LLVMBuildInsertValue(L->b, v, sh, ARR_SHAPE, "");
-    return LLVMBuildInsertValue(L->b, v, st, ARR_STRIDES, "");
-}
-
 static LLVMValueRef shared_array(Lower *L, Node *n) {
     Type *aty = n->ty, *et = dtype_arg(n);
     int64_t d64[8];
@@ -117,7 +95,7 @@ static LLVMValueRef shared_array(Lower *L, Node *n) {
         LLVMSetAlignment(g, 16);
     }
     LLVMValueRef data = LLVMBuildAddrSpaceCast(L->b, g, L->t_ptr, "shared");
-    return c_array(L, aty, data, dims);
+    return lower_array_over(L, aty, data, dims);
 }
 
 static LLVMValueRef local_array(Lower *L, Node *n) {
@@ -132,7 +110,7 @@ static LLVMValueRef local_array(Lower *L, Node *n) {
     }
     LLVMValueRef a = lower_alloca(L, LLVMArrayType2(lower_mem_type(L, et), (uint64_t)total), "local.array");
     LLVMSetAlignment(a, 16);
-    return c_array(L, aty, a, dims);
+    return lower_array_over(L, aty, a, dims);
 }
 
 /* ---- atomics ------------------------------------------------------------------------- */
