@@ -148,11 +148,9 @@ def _classify(value, gather):
     """(kind, payload) of one global/closure value (see compiler.h HjEnvKind)."""
     if isinstance(value, _core.Dispatcher):
         return ("func", gather.add(value))
-    if callable(value) and type(value).__name__ == "builtin_function_or_method" or \
-            getattr(value, "__module__", None) == "heapq":
-        lib = _pylib_dispatcher(value)
-        if lib is not None:
-            return ("func", gather.add(lib))
+    lib = _pylib_dispatcher(value) if callable(value) else None
+    if lib is not None:  # any(), heapq.heappush...: compiled Python (_pylib.py)
+        return ("func", gather.add(lib))
     if isinstance(value, _ufunc.CFunc):  # a @cfunc called (or passed) in compiled code: its function
         return ("func", gather.add(value._disp))
     gu = _ufunc.gufunc_overload(value) if id(value) in _ufunc.GUFUNCS else None
