@@ -167,6 +167,9 @@ Type *infer_attribute(Inf *I, Node *n) {
                 n->cval.i = i;
                 return base->elems[i];
             }
+        Type *xt = NULL; /* an extension type's overload_attribute/method (hpcjit/lowlevel.py) */
+        if (infer_extend_attr(I, n, base, &xt))
+            return xt;
         return TYPING(I, n, "%s has no field '%s'", infer_tyname(I, base), a);
     }
     const LibOps *own = lib_type_owner(base); /* lst.append, s.upper: the type's feature */

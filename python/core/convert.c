@@ -164,6 +164,9 @@ int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
     tr = gen_typecode(obj, buf, len, cap); /* a generator object of compiled code */
     if (tr <= 0)
         return tr;
+    tr = ext_typecode(obj, buf, len, cap); /* a typeof_impl-registered class's instance */
+    if (tr <= 0)
+        return tr;
     if (PyList_Check(obj)) { /* a reflected list, typed by its first item as Numba */
         if (PyList_GET_SIZE(obj) == 0 || put(buf, len, cap, '[') < 0)
             return -1;
@@ -420,6 +423,12 @@ int cv_matches(PyObject *obj, const char **tc)
     case 'N': {
         long id;
         const char *q = nt_skip_header(p, &id);
+        if (q && ext_is(id)) { /* an extension type: its class, unboxed by its code */
+            ok = ext_matches(id, obj);
+            *tc = q;
+            tc_skip(tc);
+            return ok;
+        }
         PyObject *cls = q ? nt_class(id) : NULL;
         PyErr_Clear();
         ok = cls && (PyObject *)Py_TYPE(obj) == cls && cv_matches(obj, &q);
@@ -539,12 +548,17 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
     case '<':
         return box_dict_unbox(obj, tc, out);
     case 'N': {
-        const char *q = nt_skip_header(p, NULL);
+        long id;
+        const char *q = nt_skip_header(p, &id);
         if (!q) {
             PyErr_SetString(PyExc_SystemError, "hpcjit: bad named tuple typecode");
             return -1;
         }
         *tc = q;
+        if (ext_is(id)) { /* an extension type: the user's @unbox writes the members */
+            tc_skip(tc);
+            return ext_unbox(id, obj, out);
+        }
         return cv_unbox(obj, tc, out);
     }
     case '(': {
@@ -734,6 +748,10 @@ PyObject *cv_box(CoreState *st, const char **tc, char *in)
         if (!q)
             goto bad;
         *tc = q;
+        if (ext_is(id)) { /* an extension type: the user's @box makes the object */
+            tc_skip(tc);
+            return ext_box(id, in);
+        }
         PyObject *t = cv_box(st, tc, in);
         PyObject *cls = t ? nt_class(id) : NULL;
         res = cls ? PyObject_Call(cls, t, NULL) : NULL;

@@ -177,6 +177,17 @@ PyObject *nt_class(long id);
 long nt_id(PyObject *cls);
 extern PyMethodDef nt_methods[];
 
+/* ---- extension types of numba.extending (extension.c) ---------------------
+ * Named tuple ids whose values cross the boundary through the user's
+ * @unbox/@box code.  ext_typecode: 1 when obj is no such value, else as
+ * cv_typecode; the others take the id from the 'N' header. */
+int ext_is(long id);
+int ext_typecode(PyObject *obj, char *buf, size_t *len, size_t cap);
+int ext_matches(long id, PyObject *obj);
+int ext_unbox(long id, PyObject *obj, char *out);
+PyObject *ext_box(long id, const char *in);
+extern PyMethodDef ext_methods[];
+
 /* ---- dispatcher (dispatcher.c) ----------------------------------------- */
 extern PyType_Spec dp_dispatcher_spec;
 /* parallel.c: set_num_threads, get_thread_id, set_parallel_chunksize... */

@@ -39,7 +39,7 @@ class Type:
     of its class with the same name."""
     __slots__ = ("name", "typecode")
 
-    def __init__(self, name, typecode):
+    def __init__(self, name, typecode=None):
         self.name = name
         self.typecode = typecode
 
@@ -319,6 +319,12 @@ def _parse(tc, i):
     if c == "N":  # a named tuple: N<id>:<name>:<fields>:(...)
         from . import _core
         end = tc.index(":", i)
+        import sys
+        ll = sys.modules.get("hpcjit.lowlevel")
+        ext = ll.BY_ID.get(int(tc[i + 1:end])) if ll is not None else None
+        if ext is not None:  # an extension type of numba.extending's low-level API
+            j = tc.index(":", tc.index(":", end + 1) + 1) + 1
+            return ext, _parse(tc, j)[1]
         cls = _core._nt_class(int(tc[i + 1:end]))
         j = tc.index(":", tc.index(":", end + 1) + 1) + 1
         t, i = _parse(tc, j)
@@ -348,6 +354,12 @@ def typeof(value, purpose=None):
     """Numba's typeof(): the type of a Python value, ValueError when there is
     none.  Compilable values get the type the dispatcher computes; strings,
     lists, sets and named tuples get Numba's (uncompilable) types."""
+    import sys
+    ll = sys.modules.get("hpcjit.lowlevel")
+    if ll is not None and ll.has_typeof(type(value)):  # a class registered with typeof_impl
+        t = ll.typeof_impl(value, purpose)
+        if t is not None:
+            return t
     t = typeof_or_none(value)
     if t is not None:
         if isinstance(value, tuple) and hasattr(type(value), "_fields"):
