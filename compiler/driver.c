@@ -106,9 +106,14 @@ static int compile_work(const HjRequest *req, HjResult *res) {
         goto done;
     }
     argtys = arena_alloc(&c.arena, sizeof(Type *) * (size_t)(req->nargs + 1));
+    c.arg_const = arena_alloc(&c.arena, sizeof(char *) * (size_t)(req->nargs + 1));
     for (int i = 0; i < req->nargs; i++) {
         const char *p = req->argtypes[i];
         argtys[i] = p ? ty_from_typecode(c.tc, &p) : NULL;
+        if (argtys[i] && *p == '=' && ty_is_number(argtys[i]) && p[1]) { /* an omitted argument's value */
+            c.arg_const[i] = p + 1;
+            p += strlen(p);
+        }
         if (!argtys[i] || *p) {
             diag_error_noloc(&c.diag, HJ_DIAG_SIGNATURE, "bad typecode '%s' for argument %d",
                              req->argtypes[i] ? req->argtypes[i] : "(null)", i + 1);

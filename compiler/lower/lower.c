@@ -13,6 +13,7 @@
 
 #include <llvm-c/DebugInfo.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- diagnostics ---------------------------------------------------- */
@@ -2078,6 +2079,29 @@ static bool lower_spec(Lower *L, Spec *s) {
 }
 
 /* i32 @entry(ptr %ret, ptr %args): unboxed layout of abi.h on both sides. */
+/* The value of an argument the caller left to its default, from its text
+ * (Compilation.arg_const: an integer in decimal, a float as C's %a, a bool
+ * as 0/1); false (the argument is read as any other) when it does not parse. */
+static bool entry_const(Lower *L, Type *t, const char *text, LLVMValueRef *out) {
+    char *end = NULL;
+    if (t->kind == TY_FLOAT32 || t->kind == TY_FLOAT64) {
+        double d = strtod(text, &end);
+        if (!end || *end)
+            return false;
+        *out = LLVMConstReal(lower_type(L, t), d);
+        return true;
+    }
+    if (t->kind == TY_BOOL || ty_is_int(t)) {
+        bool neg = text[0] == '-';
+        unsigned long long u = neg ? (unsigned long long)strtoll(text, &end, 10) : strtoull(text, &end, 10);
+        if (!end || *end)
+            return false;
+        *out = LLVMConstInt(lower_type(L, t), u, neg);
+        return true;
+    }
+    return false;
+}
+
 static bool lower_entry(Lower *L, Spec *s, const char *symbol) {
     LLVMTypeRef p[2] = {L->t_ptr, L->t_ptr};
     LLVMValueRef fn = LLVMAddFunction(L->mod, symbol, LLVMFunctionType(L->t_i32, p, 2, 0));
@@ -2090,6 +2114,9 @@ static bool lower_entry(Lower *L, Spec *s, const char *symbol) {
     LLVMValueRef small[16];
     LLVMValueRef *a = n <= 16 ? small : arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)(n ? n : 1));
     for (int i = 0; i < s->nargs; i++) {
+        const char *k = L->c->arg_const ? L->c->arg_const[i] : NULL;
+        if (k && entry_const(L, s->argtys[i], k, &a[i])) /* left to its default: a constant */
+            continue;
         LLVMValueRef idx = lower_i64(L, i);
         LLVMValueRef pp = lower_gep(L, L->t_ptr, args, &idx, 1, "");
         LLVMValueRef ap = lower_load(L, L->t_ptr, pp, "");
