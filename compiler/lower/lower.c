@@ -48,6 +48,7 @@ static LLVMTypeRef make_type(Lower *L, Type *t, bool mem) {
     case TY_INT16: case TY_UINT16: return LLVMInt16TypeInContext(L->ctx);
     case TY_INT32: case TY_UINT32: return L->t_i32;
     case TY_INT64: case TY_UINT64: return L->t_i64;
+    case TY_FLOAT16: return LLVMHalfTypeInContext(L->ctx);
     case TY_FLOAT32: return L->t_f32;
     case TY_FLOAT64: return L->t_f64;
     case TY_COMPLEX64: {

@@ -70,7 +70,7 @@ static void call(Lower *L, const char *fn, LLVMTypeRef p0, LLVMValueRef a0) {
 
 static void text(Lower *L, const char *s) { call(L, "rt_text_str", L->t_ptr, lower_cstr(L, s)); }
 
-static char dtype_char(const Type *dt) { return "?bhilBHILfdFD"[dt->kind - TY_BOOL]; }
+static char dtype_char(const Type *dt) { return "?bhilBHILefdFD"[dt->kind - TY_BOOL]; }
 
 /* Write value v of type t as str() does (`repr`: as repr() inside tuples). */
 static void write_value(Lower *L, LLVMValueRef v, Type *t, bool repr) {

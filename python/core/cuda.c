@@ -621,7 +621,7 @@ static unsigned scalar_size(char c)
 {
     switch (c) {
     case '?': case 'b': case 'B': return 1;
-    case 'h': case 'H': return 2;
+    case 'h': case 'H': case 'e': return 2;
     case 'i': case 'I': case 'f': return 4;
     case 'l': case 'L': case 'd': return 8;
     default: return 0;
@@ -770,6 +770,19 @@ static int pack_one(const CuSpec *s, const char **tc, PyObject *obj, char *buf, 
         case 4: *(int32_t *)dst = (int32_t)v; break;
         default: *(int64_t *)dst = (int64_t)v; break;
         }
+        break;
+    }
+    case 'e': { /* float16: an np.float16 keeps its bits, anything else rounds as np.float16(x) */
+        uint16_t h;
+        if (PyArray_IsScalar(obj, Half)) {
+            PyArray_ScalarAsCtype(obj, &h);
+        } else {
+            double v = PyFloat_AsDouble(obj);
+            if (v == -1.0 && PyErr_Occurred())
+                return -1;
+            h = tc_double_to_half(v);
+        }
+        memcpy(dst, &h, sizeof h);
         break;
     }
     case 'f': case 'd': {
