@@ -33,7 +33,8 @@ static const char *const submodules[] = {"numpy.linalg", "numpy.random", "numpy.
                                          /* hpcjit.cuda's namespaces (lib/cuda) */
                                          "hpcjit.cuda.threadIdx", "hpcjit.cuda.blockIdx", "hpcjit.cuda.blockDim",
                                          "hpcjit.cuda.gridDim", "hpcjit.cuda.shared", "hpcjit.cuda.local",
-                                         "hpcjit.cuda.const", "hpcjit.cuda.atomic", "hpcjit.cuda.cg"};
+                                         "hpcjit.cuda.const", "hpcjit.cuda.atomic", "hpcjit.cuda.cg",
+                                         "hpcjit.cuda.fp16"};
 
 /* hpcjit.mpi's int constants (python/hpcjit/mpi.py) */
 static const struct {

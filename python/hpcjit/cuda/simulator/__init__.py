@@ -259,6 +259,7 @@ class FakeDevice:
     MAX_THREADS_PER_BLOCK = 1024
     MAX_SHARED_MEMORY_PER_BLOCK = 48 * 1024
     COOPERATIVE_LAUNCH = 0
+    supports_float16 = True
 
     def reset(self):
         pass
