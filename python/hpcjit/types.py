@@ -429,7 +429,7 @@ def _dtype_type(dtype):
     if not dtype.isnative:
         return None
     code = {"b": {1: "b", 2: "h", 4: "i", 8: "l"}, "u": {1: "B", 2: "H", 4: "I", 8: "L"},
-            "f": {4: "f", 8: "d"}, "c": {8: "F", 16: "D"}, "?": {1: "?"}}
+            "f": {2: "e", 4: "f", 8: "d"}, "c": {8: "F", 16: "D"}, "?": {1: "?"}}
     kind = "?" if dtype.kind == "b" else ("b" if dtype.kind == "i" else dtype.kind)
     tc = code.get(kind, {}).get(dtype.itemsize)
     return _SCALARS[tc] if tc else None

@@ -200,6 +200,12 @@ API CUresult cuEventElapsedTime_v2(float *ms, void *a, void *b)
 
 static int param_size(const char *ty)
 {
+    if (!strncmp(ty, "align ", 6)) { /* ".param .align 2 .b8 name[2]": a byte array (float16) */
+        const char *b = strchr(ty, '.'), *lb = b ? strchr(b, '[') : NULL, *nl = b ? strchr(b, '\n') : NULL;
+        if (lb && (!nl || lb < nl))
+            return atoi(lb + 1);
+        return b ? param_size(b + 1) : 8;
+    }
     if (!strncmp(ty, "u8", 2) || !strncmp(ty, "s8", 2) || !strncmp(ty, "b8", 2))
         return 1;
     if (!strncmp(ty, "u16", 3) || !strncmp(ty, "s16", 3) || !strncmp(ty, "b16", 3) || !strncmp(ty, "f16", 3))

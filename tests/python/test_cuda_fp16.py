@@ -200,6 +200,17 @@ def test_launch_packs_float16(fake):
         ptr = d.device_ctypes_pointer.value
         assert slots == [struct.pack("<Q", ptr), struct.pack("<q", 6), struct.pack("<q", 2),
                          np.float16(1.1).tobytes(), np.float16(2.5).tobytes(), struct.pack("<q", 3)], slots
+        # a launch: np.float16 scalars and Python floats for an f2 parameter (explicit signature)
+        def kern(out, s):
+            out[0] = s
+        k = cuda.jit("void(f2[:], f2)")(kern)
+        for v in (0.1, np.float16(-2.5), 3):
+            k[1, 1](d, v)
+            rec = last_launch()
+            assert bytes.fromhex(rec[-1]) == np.float16(v).tobytes(), (v, rec)
+        k2 = cuda.jit(kern)
+        k2[1, 1](d, np.float16(7.5))
+        assert list(k2.overloads) == [("ae1C", "e")] and bytes.fromhex(last_launch()[-1]) == np.float16(7.5).tobytes()
         fn, debug, nslots, nbytes, tcs = _core._cuda_spec_info(spec)
         assert nbytes == 8 * 3 + 2 + 2 + 4 + 8, nbytes   # 2-byte slots, the int64 8-aligned
         # the C conversion double -> half rounds as NumPy's np.float16(x): ties to even,
