@@ -325,7 +325,9 @@ class DeviceNDArray(DeviceArrayBase):
         return [self[i:i + section] for i in range(0, self.size, section)]
 
     def get_ipc_handle(self):
-        raise NotImplementedError("CUDA IPC handles are not supported by hpcjit yet")
+        """An IpcArrayHandle to pickle to another process (cudadrv/ipc.py)."""
+        from .ipc import get_ipc_handle
+        return get_ipc_handle(self)
 
 
 _FAKE_BASE = 1 << 46
