@@ -1,7 +1,8 @@
 """CUDA IPC (numba.cuda's get_ipc_handle / IpcArrayHandle / open_ipc_array)
 between two processes, here over the stand-in driver (tests/gpu/
 fake_libcuda.c), whose device memory is shared across processes the way a
-GPU's is: the exporter's pages move into a memfd that the importer maps.
+GPU's is (the exporter's pages move into a memfd that the importer maps),
+and in the simulator, whose device arrays live in memfd pages.
 On a GPU, test_ipc_between_processes_on_the_device runs the same exchange
 over cuIpc*MemHandle (skipped, with the reason, where there is none)."""
 import os
@@ -91,6 +92,19 @@ def test_ipc_between_processes(fake):
     out = run(EXPORTER % IMPORTER, fake)
     assert "importer ok" in out and "exporter ok" in out, out
     assert "CUDA_ERROR_INVALID_CONTEXT" in out, out
+
+
+def test_ipc_between_processes_in_the_simulator():
+    # simulated device memory is memfd pages: the importer maps the exporter's
+    env = dict(os.environ)
+    env.pop("NUMBA_ENABLE_CUDASIM", None)
+    env["HPCJIT_CUDA_SIM"] = "1"
+    code = ("import sys, numpy as np\nfrom hpcjit import cuda\nassert cuda.SIMULATOR\n" +
+            textwrap.dedent(EXPORTER % IMPORTER))
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "importer ok" in r.stdout and "exporter ok" in r.stdout
+    assert "CUDA_ERROR_INVALID_CONTEXT" in r.stdout
 
 
 def test_ipc_handle_pickles_without_a_driver():
