@@ -69,6 +69,13 @@ def test_intrinsics_are_half_instructions():
     assert "cvt.f32.f16" in tr and "cvt.rn.f16.f32" in tr  # libdevice's float functions, rounded
 
 
+def test_print_passes_float16_as_double():
+    def k(a):
+        print(a[0], a[1])  # vprintf's %f reads doubles
+    ptx = compile_kernel(k, ["ae1C"]).ptx
+    assert ptx.count("cvt.f64.f16") == 2 and ptx.count("st.local.f64") == 2, ptx
+
+
 def _rettype(f, *argtys):
     return str(compile_ptx(f, tuple(argtys), device=True)[1])
 
