@@ -4,7 +4,9 @@ cuda.fp16's intrinsics, the float16 kernels of the shared suite run by the
 simulator against NumPy's float16, the launch packing of float16
 parameters, and the CPU's located refusal (Numba 0.68:
 NotImplementedError: float16)."""
+import importlib.util
 import json
+import math
 import os
 import re
 import subprocess
@@ -113,6 +115,52 @@ def test_math_function_types():
     assert _rettype(f, types.float16) == "Tuple(float16, float16, float16, float32, float16, bool)"
     assert _rettype(g, types.float16) == "Tuple(float16, bool, float16)"
     assert _rettype(g, types.float32) == "Tuple(float16, bool, float16)"  # operands converted
+
+
+def _h_add(a, b):
+    return a + b
+
+
+def _h_mul_lt(a, b):
+    return a * b < b
+
+
+def _h_sin(a):
+    return math.sin(a)
+
+
+def _h_tanh(a):
+    return math.tanh(a)
+
+
+NUMBA_SIGS = [(_h_add, "(float16, float16)"), (_h_add, "(float16, int8)"), (_h_add, "(float16, int16)"),
+              (_h_add, "(float16, int64)"), (_h_add, "(float16, float32)"), (_h_add, "(float16, float64)"),
+              (_h_mul_lt, "(float16, float16)"), (_h_sin, "(float16,)"), (_h_tanh, "(float16,)")]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("numba_cuda") is None,
+                    reason="numba-cuda is not installed (its compile_ptx also needs libNVVM)")
+@pytest.mark.parametrize("f,sig", NUMBA_SIGS, ids=lambda v: getattr(v, "__name__", v))
+def test_return_types_match_numba_cuda(f, sig):
+    from numba import cuda as ncuda
+    try:
+        _, nrt = ncuda.compile_ptx(f, sig, device=True)
+    except Exception as e:  # no libNVVM on this machine
+        pytest.skip(f"numba.cuda.compile_ptx: {type(e).__name__}: {e}")
+    _, rt = compile_ptx(f, sig, device=True)
+    assert str(rt) == str(nrt)
+
+
+def test_dropin_numba_cuda_fp16(tmp_path):
+    script = tmp_path / "k.py"
+    script.write_text("import numpy as np\nfrom numba import cuda, float16\n"
+                      "def k(out, a, b):\n"
+                      "    out[0] = cuda.fp16.hfma(a, b, a) + np.float16(1)\n"
+                      "ptx, rt = cuda.compile_ptx(k, 'void(f2[:], f2, f2)', cc=(8, 0))\n"
+                      "print(rt, 'fma.rn.f16' in ptx, float16)\n")
+    r = subprocess.run([sys.executable, "-m", "hpcjit.numba", str(script)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["none", "True", "float16"]
 
 
 def test_located_errors():
