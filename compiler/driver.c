@@ -136,6 +136,13 @@ static int compile_work(const HjRequest *req, HjResult *res) {
         goto done;
     if (!c.entry)
         c.entry = entry;
+    for (int i = 0; i < req->nargs && !HJ_ENTRY_IS_CUDA(c.entry_kind); i++)
+        if (ty_has_float16(argtys[i])) { /* an argument the body never reads */
+            diag_error(&c.diag, HJ_DIAG_UNSUPPORTED, entry->fn->loc,
+                       "float16 is supported only in CUDA kernels and device functions, not on the CPU "
+                       "(argument %d)", i + 1);
+            goto done;
+        }
     if (c.entry_kind == 0 && entry->ret && ty_has_function(entry->ret)) {
         diag_error(&c.diag, HJ_DIAG_TYPING, entry->fn->loc,
                    "%s() returns %s: a function cannot be returned to Python", req->funcs[req->entry].name,

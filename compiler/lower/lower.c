@@ -49,6 +49,7 @@ static LLVMTypeRef make_type(Lower *L, Type *t, bool mem) {
     case TY_INT16: case TY_UINT16: return LLVMInt16TypeInContext(L->ctx);
     case TY_INT32: case TY_UINT32: return L->t_i32;
     case TY_INT64: case TY_UINT64: return L->t_i64;
+    case TY_FLOAT16: return LLVMHalfTypeInContext(L->ctx);
     case TY_FLOAT32: return L->t_f32;
     case TY_FLOAT64: return L->t_f64;
     case TY_COMPLEX64: {
@@ -159,6 +160,16 @@ LLVMValueRef lower_rt(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *
 LLVMValueRef lower_intrinsic(Lower *L, const char *name, LLVMTypeRef *tys, unsigned ntys,
                              LLVMValueRef *args, unsigned n) {
     char nv[48];
+    if (L->device && ntys == 1 && LLVMGetTypeKind(tys[0]) == LLVMHalfTypeKind &&
+        lower_device_libcall(name, L->t_f32, nv, sizeof nv) && n <= 3) {
+        /* float16 sin, exp, log...: libdevice's float function, rounded
+         * back (as cuda_fp16.h computes hsin, hexp, hlog) */
+        LLVMValueRef fa[3];
+        for (unsigned i = 0; i < n; i++)
+            fa[i] = LLVMBuildFPExt(L->b, args[i], L->t_f32, "");
+        LLVMTypeRef p[3] = {L->t_f32, L->t_f32, L->t_f32};
+        return LLVMBuildFPTrunc(L->b, lower_fm(L, lower_device_rt(L, nv, L->t_f32, p, n, fa)), tys[0], "");
+    }
     if (L->device && ntys == 1 && lower_device_libcall(name, tys[0], nv, sizeof nv)) {
         LLVMTypeRef p[3] = {tys[0], tys[0], tys[0]};
         return lower_fm(L, lower_device_rt(L, nv, tys[0], p, n, args));

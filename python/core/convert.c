@@ -232,7 +232,7 @@ static int num_kind(PyObject *obj, NumKind *kind)
         case '?': *kind = NUM_BOOL; return 0;
         case 'b': case 'h': case 'i': case 'l': *kind = NUM_INT; return 0;
         case 'B': case 'H': case 'I': case 'L': *kind = NUM_UINT; return 0;
-        case 'f': case 'd': *kind = NUM_FLOAT; return 0;
+        case 'e': case 'f': case 'd': *kind = NUM_FLOAT; return 0;
         case 'F': case 'D': *kind = NUM_COMPLEX; return 0;
         default: return -1;
         }
@@ -283,6 +283,7 @@ static int get_num(PyObject *obj, Num *n)
         case 'H': n->kind = NUM_UINT; n->u = v.u16; break;
         case 'I': n->kind = NUM_UINT; n->u = v.u32; break;
         case 'L': n->kind = NUM_UINT; n->u = v.u64; break;
+        case 'e': n->kind = NUM_FLOAT; n->re = tc_half_to_double(v.u16); break;
         case 'f': n->kind = NUM_FLOAT; n->re = v.f; break;
         case 'd': n->kind = NUM_FLOAT; n->re = v.d; break;
         case 'F': n->kind = NUM_COMPLEX; n->re = v.fc[0]; n->im = v.fc[1]; break;
@@ -354,6 +355,7 @@ static int store_num(const Num *n, char c, char *out)
     case 'H': STORE(uint16_t, num_int(n)); break;
     case 'I': STORE(uint32_t, num_int(n)); break;
     case 'L': STORE(uint64_t, n->kind == NUM_UINT ? n->u : (unsigned long long)num_int(n)); break;
+    case 'e': STORE(uint16_t, tc_double_to_half(num_real(n))); break;
     case 'f': STORE(float, num_real(n)); break;
     case 'd': STORE(double, num_real(n)); break;
     case 'F': {
@@ -713,6 +715,7 @@ PyObject *cv_box(CoreState *st, const char **tc, char *in)
     switch (c) {
     case 'd': { double v; memcpy(&v, in, sizeof v); res = PyFloat_FromDouble(v); break; }
     case 'f': { float v; memcpy(&v, in, sizeof v); res = PyFloat_FromDouble(v); break; }
+    case 'e': { uint16_t v; memcpy(&v, in, sizeof v); res = PyFloat_FromDouble(tc_half_to_double(v)); break; }
     case 'l': { int64_t v; memcpy(&v, in, sizeof v); res = PyLong_FromLongLong(v); break; }
     case 'i': { int32_t v; memcpy(&v, in, sizeof v); res = PyLong_FromLong(v); break; }
     case 'h': { int16_t v; memcpy(&v, in, sizeof v); res = PyLong_FromLong(v); break; }

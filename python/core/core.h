@@ -64,6 +64,10 @@ int tc_skip(const char **tc);
 int tc_npy_type(char c);
 /* Scalar typecode char of a dtype (native byte order), 0 if unsupported. */
 char tc_of_descr(PyArray_Descr *d);
+/* IEEE binary16 ('e', float16: CUDA kernels only) to and from double, the
+ * conversion rounding to nearest even as NumPy's np.float16(x). */
+double tc_half_to_double(uint16_t h);
+uint16_t tc_double_to_half(double d);
 
 /* ---- boxing (convert.c) ------------------------------------------------ */
 /* Append the typecode of `obj` to buf[*len..cap).  Returns 0, or -1 when the
