@@ -12,6 +12,7 @@ import types as _pytypes
 import numpy as np
 
 from . import _core, config, errors
+from . import _npinfo  # noqa: F401  np.iinfo / np.finfo (overloads)
 from . import types as _types
 from . import ufunc as _ufunc
 

@@ -1,0 +1,67 @@
+"""np.iinfo and np.finfo in compiled code: the limits of the argument's
+dtype as compile-time constants in a named tuple (as Numba gives them),
+written with hpcjit.extending.overload.  The argument is an integer or
+float type (np.int32, a.dtype, a number or an array of that dtype)."""
+from collections import namedtuple
+
+import numpy as np
+
+from . import errors
+from . import types as _types
+from .extending import overload
+from .numpy_support import as_dtype
+
+iinfo = namedtuple("iinfo", ("min", "max", "bits", "dtype"))
+_FINFO_FIELDS = ("bits", "eps", "epsneg", "iexp", "machep", "max", "maxexp", "min", "minexp", "negep",
+                 "nexp", "nmant", "precision", "resolution", "tiny", "smallest_normal",
+                 "smallest_subnormal", "dtype")
+finfo = namedtuple("finfo", _FINFO_FIELDS)
+
+
+def _scalar_type(t, what):
+    if isinstance(t, _types.DType):
+        t = t.dtype
+    elif isinstance(t, _types.Array):
+        t = t.dtype
+    if isinstance(t, _types.Complex):  # finfo(complex) is its parts'
+        t = _types.float32 if t == _types.complex64 else _types.float64
+    if what == "iinfo" and isinstance(t, _types.Integer) and not isinstance(t, _types.Boolean):
+        return t
+    if what == "finfo" and isinstance(t, _types.Float):
+        return t
+    raise errors.TypingError(f"np.{what}() takes an {'integer' if what == 'iinfo' else 'inexact'} type "
+                             f"(a dtype, a number or an array), not {t}")
+
+
+@overload(np.iinfo)
+def _ol_iinfo(int_type):
+    t = _scalar_type(int_type, "iinfo")
+    dt = as_dtype(t)
+    info = np.iinfo(dt)
+    lo, hi, bits = info.min, info.max, info.bits
+    if hi >= 1 << 63:  # uint64's: frozen constants are int64, the conversion wraps it back
+        hi -= 1 << 64
+    scalar = dt.type
+
+    def impl(int_type):
+        return iinfo(scalar(lo), scalar(hi), bits, scalar)
+    return impl
+
+
+@overload(np.finfo)
+def _ol_finfo(dtype):
+    t = _scalar_type(dtype, "finfo")
+    dt = as_dtype(t)
+    f = np.finfo(dt)
+    scalar = dt.type
+    bits, iexp, machep, maxexp, minexp = f.bits, f.iexp, f.machep, f.maxexp, f.minexp
+    negep, nexp, nmant, precision = f.negep, f.nexp, f.nmant, f.precision
+    eps, epsneg, mx, mn = float(f.eps), float(f.epsneg), float(f.max), float(f.min)
+    res, tiny, snorm, ssub = float(f.resolution), float(f.tiny), float(f.smallest_normal), \
+        float(f.smallest_subnormal)
+
+    def impl(dtype):
+        return finfo(bits, scalar(eps), scalar(epsneg), iexp, machep, scalar(mx), maxexp, scalar(mn), minexp,
+                     negep, nexp, nmant, precision, scalar(res), scalar(tiny), scalar(snorm), scalar(ssub),
+                     scalar)
+    return impl

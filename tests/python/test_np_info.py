@@ -1,0 +1,78 @@
+"""np.iinfo / np.finfo in compiled code (hpcjit/_npinfo.py): every limit
+Numba gives, for dtypes, scalars and arrays, against NumPy via py_func."""
+import numpy as np
+import pytest
+
+hpcjit = pytest.importorskip("hpcjit")
+from conftest import check  # noqa: E402
+
+njit = hpcjit.njit
+SHIM = getattr(hpcjit, "__hpcjit_numba_shim__", False)
+if SHIM:
+    from numba.core import errors
+else:
+    from hpcjit import errors
+INTS = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
+FLOATS = [np.float32, np.float64]
+
+
+@njit
+def int_limits(a):
+    i = np.iinfo(a.dtype)
+    return i.min, i.max, i.bits
+
+
+@njit
+def int_limits_of_scalar(x):
+    return np.iinfo(x).max, np.iinfo(x).min
+
+
+@njit
+def fixed_limits():
+    return (np.iinfo(np.int32).max, np.iinfo(np.uint64).max, np.iinfo(np.int8).min, np.iinfo(np.uint8).bits,
+            np.finfo(np.float32).eps, np.finfo(np.float64).max, np.finfo(np.float64).tiny)
+
+
+@njit
+def float_limits(a):
+    f = np.finfo(a.dtype)
+    return (f.bits, f.eps, f.epsneg, f.max, f.min, f.tiny, f.resolution, f.precision, f.nmant, f.nexp,
+            f.machep, f.negep, f.minexp, f.maxexp, f.iexp)
+
+
+@njit
+def float_limits_numpy2(a):  # NumPy's names Numba does not give
+    f = np.finfo(a.dtype)
+    return f.smallest_normal, f.smallest_subnormal
+
+
+@njit
+def clamp_to(a, x):
+    lim = np.iinfo(a.dtype)
+    return min(max(x, lim.min), lim.max)
+
+
+@pytest.mark.parametrize("dt", INTS)
+def test_iinfo(dt):
+    check(int_limits, np.zeros(3, dt))
+    check(int_limits_of_scalar, dt(5))
+    if dt != np.uint64:  # int64 with uint64 is a float (Numba's rule), Python keeps ints
+        check(clamp_to, np.zeros(2, dt), 10**6)
+        check(clamp_to, np.zeros(2, dt), -10**6)
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+def test_finfo(dt):
+    check(float_limits, np.zeros(3, dt))
+    if not SHIM:
+        check(float_limits_numpy2, np.zeros(3, dt))
+
+
+def test_fixed():
+    check(fixed_limits)
+
+
+def test_wrong_kind_is_a_typing_error():
+    bad = njit(lambda a: np.iinfo(a.dtype).max)
+    with pytest.raises(errors.TypingError):
+        bad(np.zeros(2))
