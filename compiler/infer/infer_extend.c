@@ -99,8 +99,10 @@ static const HjStubImpl *find_impl(const HjFunction *hf, const char *key) {
 
 /* The implementation of stub `func` for the call `n` (and self), as a
  * function index; -1 with a diagnostic, -2 when an argument type is not
- * known yet. */
-static int resolve(Inf *I, Node *at, Node *n, Node *self, int func) {
+ * known yet.  *need: the request for the key with literals when the
+ * implementation was found for the key without them (infer_call_lits asks
+ * for it if the implementation wants a literal argument). */
+static int resolve(Inf *I, Node *at, Node *n, Node *self, int func, const char **need) {
     const HjFunction *hf = &I->c->req->funcs[func];
     bool unk = false;
     char *lit = call_key(I, n, self, hf, true, &unk);
@@ -110,8 +112,13 @@ static int resolve(Inf *I, Node *at, Node *n, Node *self, int func) {
     if (!plain)
         return unk ? -2 : -1;
     const HjStubImpl *im = find_impl(hf, lit);
-    if (!im)
+    if (need)
+        *need = NULL;
+    if (!im) {
         im = find_impl(hf, plain);
+        if (im && need && strcmp(lit, plain) != 0)
+            *need = arena_printf(I->a, "%d\t%s", func, lit);
+    }
     if (!im) {
         /* Python resolves the literal key (it knows both) and compiles again */
         I->c->need_overload = arena_printf(I->a, "%d\t%s", func, lit);
@@ -205,15 +212,20 @@ Type *infer_stub_call(Inf *I, Node *n, int func) {
         n->op_ty = ty_tuple(I->tc, tys, n->args.len); /* the inputs, boxed as one tuple */
         return ret;
     }
-    int impl = resolve(I, n, n, self, func);
+    const char *need = NULL;
+    int impl = resolve(I, n, n, self, func, &need);
     if (impl == -2)
         return TY_UNK(I);
     if (impl < 0)
         return NULL;
     if (I->c->req->funcs[impl].stub == HJ_STUB_LLVMIR)
         return llvmir_call(I, n, impl);
-    if (!self)
-        return infer_func_call(I, n, impl);
+    I->stub_need = need;
+    if (!self) {
+        Type *t = infer_func_call(I, n, impl);
+        I->stub_need = NULL;
+        return t;
+    }
     /* a method: the receiver becomes the first argument, on a copy of the
      * call until the final pass (earlier passes keep the tree's shape) */
     Node *call = ast_new(I->a, N_CALL, n->loc);
@@ -223,6 +235,7 @@ Type *infer_stub_call(Inf *I, Node *n, int func) {
         vec_push(I->a, &call->args, VEC_AT(n->args, i));
     call->keywords = n->keywords;
     Type *t = infer_func_call(I, call, impl);
+    I->stub_need = NULL;
     if (t && I->final) {
         n->args = call->args;
         n->keywords = call->keywords;
@@ -266,7 +279,7 @@ bool infer_extend_attr(Inf *I, Node *n, Type *base, Type **out) {
     int f = env_stub(I->s->hf, "<attr>", n->name);
     if (f < 0)
         return false;
-    int impl = resolve(I, n, NULL, n->a, f);
+    int impl = resolve(I, n, NULL, n->a, f, NULL);
     if (impl == -2) {
         *out = TY_UNK(I);
         return true;

@@ -285,6 +285,29 @@ def _matches(cls, t):
     return isinstance(t, cls)
 
 
+def _wants_literal(impl, parsed):
+    """Does implementation `impl` ask for a literal (literally()) of an
+    argument the key has a literal for?  Known once it has been compiled
+    (compiler.LITERAL_PARAMS)."""
+    from .compiler import LITERAL_PARAMS
+    code = getattr(impl, "__code__", None)
+    mask = LITERAL_PARAMS.get(code, 0) if code is not None else 0
+    if not mask:
+        return False
+    import inspect
+    try:
+        names = list(inspect.signature(impl).parameters)
+    except (TypeError, ValueError):
+        names = []
+    for i, (name, _, lit) in enumerate(parsed):
+        if lit is _NOLIT:
+            continue
+        p = names.index(name) if name is not None and name in names else (i if name is None else -1)
+        if p >= 0 and mask >> p & 1:
+            return True
+    return False
+
+
 def resolve_need(ov, key):
     """Resolve one key of `ov` (a compilation needs it): add the
     resolution to ov.impls."""
@@ -316,6 +339,8 @@ def resolve_need(ov, key):
                 return
             if isinstance(res, tuple) and len(res) == 2:  # (signature, implementation)
                 res = res[1]
+            if not literal and has_lit and _wants_literal(res, parsed):
+                continue  # its literally() fails on the plain types: as Numba, the literal types next
             if not isinstance(res, _pytypes.FunctionType):
                 ov.impls[use_key] = (None, _DIAG_TYPING,
                                      f"{ov.name}(): the overload's typing function returned "

@@ -1,0 +1,177 @@
+/* infer_literal.c - literal dispatch (numba.literally, hpcjit.literally).
+ *
+ * `literally(n)` on a parameter asks for the function to be compiled with
+ * that parameter typed as the literal of its argument, as Numba's
+ * ForceLiteralArg does.  The compiler never calls Python, so the request
+ * fails the compilation with Compilation.need_overload set to
+ *
+ *     L<func index>\t<parameter index>
+ *
+ * and Python (compiler.py) records the parameter in the function's
+ * HjOptions.literal_params (kept on its code object) and compiles again.
+ * From then on every call of the function passes that argument as a
+ * literal: a constant argument gives a Spec of its own (Spec.lits, part of
+ * the Spec's key), a parameter of the caller that is not a literal asks
+ * the same of the caller, up to the entry, whose dispatcher then keys its
+ * specialisations by the argument's value (python/core/dispatcher.c).
+ * Inside such a Spec the parameter's reads are the constant, so calls of
+ * overloads see an IntegerLiteral/StringLiteral/BooleanLiteral
+ * (infer_extend.c) and `literally(n)` is n. */
+#include "infer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool infer_lit_ok(const Node *k) {
+    if (!k || k->kind != N_CONST)
+        return false;
+    return (k->cval.kind == CVAL_INT && !k->cval.overflow) || k->cval.kind == CVAL_BOOL ||
+           (k->cval.kind == CVAL_STR && !k->cval.is_bytes);
+}
+
+bool infer_lit_eq(const Node *a, const Node *b) {
+    if (!a || !b)
+        return a == b;
+    if (a->cval.kind != b->cval.kind)
+        return false;
+    if (a->cval.kind == CVAL_STR)
+        return a->cval.slen == b->cval.slen && memcmp(a->cval.s, b->cval.s, (size_t)a->cval.slen) == 0;
+    return a->cval.i == b->cval.i;
+}
+
+static int hexval(char c) {
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    return -1;
+}
+
+Node *infer_lit_decode(Arena *a, const char *p) {
+    SrcLoc none = {0};
+    Node *k = ast_new(a, N_CONST, none);
+    size_t len = strcspn(p, "\x02\t");
+    if (len < 1)
+        return NULL;
+    if (p[0] == 'i' || p[0] == 'b') {
+        char buf[32], *end = NULL;
+        if (len - 1 >= sizeof buf)
+            return NULL;
+        memcpy(buf, p + 1, len - 1);
+        buf[len - 1] = '\0';
+        long long v = strtoll(buf, &end, 10);
+        if (!buf[0] || *end)
+            return NULL;
+        k->cval.kind = p[0] == 'i' ? CVAL_INT : CVAL_BOOL;
+        k->cval.i = p[0] == 'i' ? v : (v != 0);
+        return k;
+    }
+    if (p[0] == 's' && (len - 1) % 2 == 0) {
+        int n = (int)(len - 1) / 2;
+        char *s = arena_alloc(a, (size_t)n + 1);
+        for (int i = 0; i < n; i++) {
+            int hi = hexval(p[1 + 2 * i]), lo = hexval(p[2 + 2 * i]);
+            if (hi < 0 || lo < 0)
+                return NULL;
+            s[i] = (char)(hi * 16 + lo);
+        }
+        k->cval.kind = CVAL_STR;
+        k->cval.s = s;
+        k->cval.slen = n;
+        return k;
+    }
+    return NULL;
+}
+
+void infer_literal_params(Inf *I) {
+    Spec *s = I->s;
+    if (!s->lits)
+        return;
+    for (int i = 0; i < s->nargs && i < s->fn->params.len; i++)
+        if (s->lits[i]) /* a parameter the body assigns keeps its reads (no literal) */
+            infer_const_reads(&s->fn->body, ((Node *)VEC_AT(s->fn->params, i))->name, s->lits[i]);
+}
+
+/* Ask Python to compile again with parameter `param` of function `func`
+ * as a literal. */
+static Type *request(Inf *I, const Node *at, int func, int param) {
+    const HjFunction *hf = &I->c->req->funcs[func];
+    Node *decl = infer_func_decl(I->c, func);
+    const char *pname = decl && param < decl->params.len ? ((Node *)VEC_AT(decl->params, param))->name : "?";
+    I->c->need_overload = arena_printf(I->a, "L%d\t%d", func, param);
+    return TYPING(I, at, "literal dispatch: argument '%s' of %s() is compiled as a literal (hpcjit "
+                  "compiles again)", pname, hf->name);
+}
+
+/* A read of a parameter of the spec being typed that is not a literal:
+ * its index, else -1. */
+static int plain_param(Inf *I, const Node *a) {
+    if (!a || a->kind != N_NAME || !a->var || !a->var->is_param)
+        return -1;
+    int i = a->var->param_index;
+    if (i >= 64 || (I->s->lits && i < I->s->nargs && I->s->lits[i]))
+        return -1; /* a literal parameter the body assigns: no literal to give */
+    return i;
+}
+
+Type *infer_literally_call(Inf *I, Node *n) {
+    if (n->keywords.len || n->args.len != 1)
+        return TYPING(I, n, "literally() takes exactly one argument");
+    Node **pa = (Node **)&VEC_AT(n->args, 0);
+    Type *t = infer_expr_opt(I, pa);
+    if (!t || IS_UNK(t))
+        return t;
+    Node *a = *pa;
+    if (infer_lit_ok(a)) { /* the call is its argument */
+        SrcLoc loc = n->loc;
+        *n = *a;
+        n->loc = loc;
+        return t;
+    }
+    int p = plain_param(I, a);
+    if (p >= 0)
+        return request(I, n, I->s->func, p);
+    return TYPING(I, n, "Invalid use of non-Literal type in literally(%s)", infer_tyname(I, t));
+}
+
+bool infer_call_lits(Inf *I, Node *n, int func, Node **sl, int np, Node ***out) {
+    const HjFunction *hf = &I->c->req->funcs[func];
+    uint64_t mask = hf->options.literal_params;
+    *out = NULL;
+    if (!mask)
+        return true;
+    Node *decl = infer_func_decl(I->c, func);
+    if (!decl)
+        return false;
+    Node **lits = arena_alloc(I->a, sizeof(Node *) * (size_t)(np + 1));
+    for (int i = 0; i < np && i < 64; i++) {
+        if (!(mask >> i & 1))
+            continue;
+        Node *par = VEC_AT(decl->params, i);
+        Node *a = sl[i] ? sl[i] : par->a; /* an omitted argument: its default */
+        if (!a)
+            continue;
+        if (infer_lit_ok(a)) {
+            if (I->stub_need) {
+                /* an overload's implementation chosen for the argument types
+                 * asks for this literal: the typing function decides again
+                 * with the literal types (extending.resolve_need) */
+                I->c->need_overload = I->stub_need;
+                TYPING(I, n, "%s(): the overload is resolved again for literal arguments", hf->name);
+                return false;
+            }
+            lits[i] = a;
+            continue;
+        }
+        int p = plain_param(I, a);
+        if (p >= 0) {
+            request(I, a, I->s->func, p);
+            return false;
+        }
+        TYPING(I, a, "Cannot request literal type: argument '%s' of %s() must be a literal (a constant "
+               "or an argument of the caller), not a computed value", par->name, hf->name);
+        return false;
+    }
+    *out = lits;
+    return true;
+}
