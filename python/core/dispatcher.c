@@ -62,7 +62,7 @@ static int literal_suffix(Dispatcher *self, Py_ssize_t i, PyObject *arg, char *k
     char buf[48];
     int n = 0;
     if (PyBool_Check(arg)) {
-        n = snprintf(buf, sizeof buf, "\x01b%d\x02", arg == Py_True);
+        n = snprintf(buf, sizeof buf, "\x01" "b%d\x02", arg == Py_True);
     } else if (PyLong_CheckExact(arg)) {
         int overflow = 0;
         long long v = PyLong_AsLongLongAndOverflow(arg, &overflow);
