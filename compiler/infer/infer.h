@@ -103,6 +103,11 @@ Type *infer_literally_call(Inf *I, Node *n);
  * or NULL) are sl[0..np): *out NULL when the function takes none.  False
  * with a diagnostic (or a request for the caller's own parameter). */
 bool infer_call_lits(Inf *I, Node *n, int func, Node **sl, int np, Node ***out);
+/* The initial value of a container expression (a display of constants, a
+ * variable assigned once from one, a parameter given one), or NULL. */
+const Node *infer_initial_value(Inf *I, const Node *a);
+/* Append the Python literal of a constant display to b. */
+void infer_write_pyliteral(StrBuf *b, const Node *n);
 Node *infer_func_decl(Compilation *c, int func);
 
 /* infer_index.c: slices, None, `...`, mask and fancy indices of an array

@@ -11,7 +11,9 @@
  * function) and compiles again.  A key is one token per argument, joined
  * by '\t':
  *
- *     [name=]typecode[\x01literal]      literal: "i<int>" or "b<0|1>"
+ *     [name=]typecode[\x01literal]      literal: "i<int>", "b<0|1>", "s<UTF-8
+ *                                        in hex>", or "v<hex>": a container's
+ *                                        initial value as a Python literal
  *
  * (name= for keyword arguments; the literal suffix for integer and bool
  * constants).  The key with literals is looked up first, then the one
@@ -76,6 +78,15 @@ static char *call_key(Inf *I, Node *n, Node *self, const HjFunction *hf, bool li
             sb_puts(&b, "\x01s");
             for (int k = 0; k < e->cval.slen; k++)
                 sb_printf(&b, "%02x", (unsigned char)e->cval.s[k]);
+        } else if (literals && infer_initial_value(I, e)) {
+            /* a container's initial value: its Python literal in hex */
+            StrBuf v;
+            sb_init(&v);
+            infer_write_pyliteral(&v, infer_initial_value(I, e));
+            sb_puts(&b, "\x01v");
+            for (size_t k = 0; k < v.len; k++)
+                sb_printf(&b, "%02x", (unsigned char)v.s[k]);
+            sb_free(&v);
         }
     }
     I->final = fin;

@@ -30,8 +30,8 @@ bool infer_lit_ok(const Node *k) {
 }
 
 bool infer_lit_eq(const Node *a, const Node *b) {
-    if (!a || !b)
-        return a == b;
+    if (!a || !b || a->kind != N_CONST || b->kind != N_CONST)
+        return a == b; /* initial values of containers: the same display */
     if (a->cval.kind != b->cval.kind)
         return false;
     if (a->cval.kind == CVAL_STR)
@@ -88,7 +88,7 @@ void infer_literal_params(Inf *I) {
     if (!s->lits)
         return;
     for (int i = 0; i < s->nargs && i < s->fn->params.len; i++)
-        if (s->lits[i]) /* a parameter the body assigns keeps its reads (no literal) */
+        if (s->lits[i] && s->lits[i]->kind == N_CONST) /* a parameter the body assigns keeps its reads */
             infer_const_reads(&s->fn->body, ((Node *)VEC_AT(s->fn->params, i))->name, s->lits[i]);
 }
 
@@ -128,6 +128,14 @@ Type *infer_literally_call(Inf *I, Node *n) {
         n->loc = loc;
         return t;
     }
+    if (infer_initial_value(I, a)) { /* a container with an initial value: itself */
+        if (I->final) {
+            SrcLoc loc = n->loc;
+            *n = *a;
+            n->loc = loc;
+        }
+        return t;
+    }
     int p = plain_param(I, a);
     if (p >= 0)
         return request(I, n, I->s->func, p);
@@ -151,7 +159,8 @@ bool infer_call_lits(Inf *I, Node *n, int func, Node **sl, int np, Node ***out) 
         Node *a = sl[i] ? sl[i] : par->a; /* an omitted argument: its default */
         if (!a)
             continue;
-        if (infer_lit_ok(a)) {
+        const Node *iv = infer_lit_ok(a) ? a : infer_initial_value(I, a);
+        if (iv) {
             if (I->stub_need) {
                 /* an overload's implementation chosen for the argument types
                  * asks for this literal: the typing function decides again
@@ -160,7 +169,7 @@ bool infer_call_lits(Inf *I, Node *n, int func, Node **sl, int np, Node ***out) 
                 TYPING(I, n, "%s(): the overload is resolved again for literal arguments", hf->name);
                 return false;
             }
-            lits[i] = a;
+            lits[i] = (Node *)iv;
             continue;
         }
         int p = plain_param(I, a);
@@ -174,4 +183,153 @@ bool infer_call_lits(Inf *I, Node *n, int func, Node **sl, int np, Node ***out) 
     }
     *out = lits;
     return true;
+}
+
+/* ---- initial values of containers (Numba's InitialValue types) ----------
+ * A list or dict display of constants, or a variable assigned once from
+ * one, has an initial value: an overload's typing function sees it as
+ * `x.initial_value` when it is given the literal types, and literally(x)
+ * accepts it.  A parameter gets it from its argument (Spec.lits holds the
+ * display; its reads are not replaced: the container may have changed). */
+
+static const Node *strip_casts(const Node *n) {
+    while (n && n->kind == N_CAST)
+        n = n->a;
+    return n;
+}
+
+/* n as a display: 'l' [a, b] (args), 'd' {k: v} (args = keys, args2 =
+ * values), and the calls the final pass makes of them: 'L' (args the
+ * items), 'D' (args k0, v0, k1, v1, ...); 0 for anything else. */
+static int display_kind(const Node *n) {
+    if (n->kind == N_LIST)
+        return 'l';
+    if (n->kind == N_DICT)
+        return n->args.len == n->args2.len ? 'd' : 0;
+    if (n->kind == N_CALL && n->call_kind == CALL_BUILTIN && n->builtin == BI_LIST_DISPLAY)
+        return 'L';
+    if (n->kind == N_CALL && n->call_kind == CALL_BUILTIN && n->builtin == BI_DICT_DISPLAY)
+        return n->args.len % 2 == 0 ? 'D' : 0;
+    return 0;
+}
+
+static int display_len(const Node *n, int k) { return k == 'D' ? n->args.len / 2 : n->args.len; }
+
+static const Node *display_key(const Node *n, int k, int i) {
+    return k == 'd' ? VEC_AT(n->args, i) : k == 'D' ? VEC_AT(n->args, 2 * i) : NULL;
+}
+
+static const Node *display_value(const Node *n, int k, int i) {
+    return k == 'd' ? VEC_AT(n->args2, i) : k == 'D' ? VEC_AT(n->args, 2 * i + 1) : VEC_AT(n->args, i);
+}
+
+static bool const_display(const Node *n, int depth) {
+    n = strip_casts(n);
+    if (!n || depth > 8)
+        return false;
+    if (n->kind == N_CONST)
+        return infer_lit_ok(n) || (n->cval.kind == CVAL_FLOAT && n->cval.f - n->cval.f == 0.0);
+    int k = display_kind(n);
+    if (!k)
+        return false;
+    for (int i = 0; i < display_len(n, k); i++)
+        if ((display_key(n, k, i) && !const_display(display_key(n, k, i), depth + 1)) ||
+            !const_display(display_value(n, k, i), depth + 1))
+            return false;
+    return true;
+}
+
+/* The assignments to `name` under n: *count of them, *def the value of
+ * the last plain `name = value`. */
+static void find_defs(const Node *n, const char *name, const Node **def, int *count) {
+    if (!n)
+        return;
+    switch (n->kind) {
+    case N_ASSIGN:
+        for (int i = 0; i < n->targets.len; i++) {
+            const Node *t = VEC_AT(n->targets, i);
+            if (t && t->kind == N_NAME && t->name && strcmp(t->name, name) == 0) {
+                (*count)++;
+                *def = n->a;
+            }
+        }
+        break;
+    case N_AUGASSIGN: case N_ANNASSIGN: case N_FOR: case N_NAMEDEXPR:
+        if (n->a && n->a->kind == N_NAME && n->a->name && strcmp(n->a->name, name) == 0)
+            (*count)++;
+        break;
+    case N_FUNCDEF: case N_LAMBDA:
+        return;
+    default:
+        break;
+    }
+    const PtrVec *vs[] = {&n->body, &n->orelse, &n->finalbody, &n->handlers};
+    for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++)
+        for (int i = 0; i < vs[v]->len; i++)
+            find_defs(VEC_AT(*vs[v], i), name, def, count);
+}
+
+const Node *infer_initial_value(Inf *I, const Node *a) {
+    a = strip_casts(a);
+    if (!a)
+        return NULL;
+    if (display_kind(a))
+        return const_display(a, 0) ? a : NULL;
+    if (a->kind != N_NAME || !a->name || !I->s || !I->s->fn)
+        return NULL;
+    if (a->var && a->var->is_param) {
+        int i = a->var->param_index;
+        const Spec *s = I->s;
+        return s->lits && i < s->nargs && s->lits[i] && s->lits[i]->kind != N_CONST ? s->lits[i] : NULL;
+    }
+    const Node *def = NULL;
+    int count = 0;
+    for (int i = 0; i < I->s->fn->body.len; i++)
+        find_defs(VEC_AT(I->s->fn->body, i), a->name, &def, &count);
+    def = strip_casts(def);
+    return count == 1 && def && display_kind(def) && const_display(def, 0) ? def : NULL;
+}
+
+/* The Python literal of a constant display (ast.literal_eval reads it). */
+void infer_write_pyliteral(StrBuf *b, const Node *n) {
+    n = strip_casts(n);
+    if (n->kind == N_CONST) {
+        switch (n->cval.kind) {
+        case CVAL_BOOL: sb_puts(b, n->cval.i ? "True" : "False"); return;
+        case CVAL_INT: sb_printf(b, "%lld", (long long)n->cval.i); return;
+        case CVAL_FLOAT: sb_printf(b, "%.17g", n->cval.f);
+            if (!strpbrk(b->s + (b->len > 24 ? b->len - 24 : 0), ".e"))
+                sb_puts(b, ".0");
+            return;
+        case CVAL_STR:
+            sb_putc(b, '\'');
+            for (int i = 0; i < n->cval.slen; i++) {
+                unsigned char c = (unsigned char)n->cval.s[i];
+                if (c == '\\' || c == '\'')
+                    sb_printf(b, "\\%c", c);
+                else if (c < 0x20 || c == 0x7f)
+                    sb_printf(b, "\\x%02x", c);
+                else
+                    sb_putc(b, (char)c);
+            }
+            sb_putc(b, '\'');
+            return;
+        default:
+            sb_puts(b, "None");
+            return;
+        }
+    }
+    int k = display_kind(n);
+    bool dict = k == 'd' || k == 'D';
+    sb_putc(b, dict ? '{' : '[');
+    for (int i = 0; i < display_len(n, k); i++) {
+        if (i)
+            sb_puts(b, ", ");
+        if (dict) {
+            infer_write_pyliteral(b, display_key(n, k, i));
+            sb_puts(b, ": ");
+        }
+        infer_write_pyliteral(b, display_value(n, k, i));
+    }
+    sb_putc(b, dict ? '}' : ']');
 }

@@ -222,6 +222,9 @@ def _parse_key(key):
             tok, l = tok.split("\x01", 1)
             if l[0] == "s":  # a str literal: its UTF-8 in hex
                 lit = bytes.fromhex(l[1:]).decode("utf-8")
+            elif l[0] == "v":  # a container's initial value: a Python literal in hex
+                import ast
+                lit = _InitialValue(ast.literal_eval(bytes.fromhex(l[1:]).decode("utf-8")))
             else:
                 lit = bool(int(l[1:])) if l[0] == "b" else int(l[1:])
         name = None
@@ -234,6 +237,13 @@ def _parse_key(key):
 _NOLIT = object()
 
 
+class _InitialValue:
+    """The initial value of a list/dict argument (a display of constants)."""
+
+    def __init__(self, value):
+        self.value = value
+
+
 def _plain_key(key):
     return "\t".join(t.split("\x01", 1)[0] for t in key.split("\t")) if key else ""
 
@@ -242,7 +252,9 @@ def _arg_types(parsed, literal):
     pos, kws = [], {}
     for name, tc, lit in parsed:
         t = _types.from_typecode(tc)
-        if literal and lit is not _NOLIT:
+        if literal and isinstance(lit, _InitialValue):
+            t = _types.with_initial_value(t, lit.value)
+        elif literal and lit is not _NOLIT:
             t = _types.literal(lit)
         if name is None:
             pos.append(t)

@@ -471,29 +471,49 @@ class ListType(Type):
 
 
 class DictType(Type):
-    """DictType[unicode_type,float64]: numba.typed.Dict's type."""
-    __slots__ = ("key_type", "value_type")
+    """DictType[unicode_type,float64]: numba.typed.Dict's type.
+    initial_value: the dict display it was made from, as an overload's
+    typing function sees it with literal types (else None)."""
+    __slots__ = ("key_type", "value_type", "initial_value")
 
-    def __init__(self, key_type, value_type, _plain=False):
+    def __init__(self, key_type, value_type, _plain=False, initial_value=None):
         # typecode '&' + the key's + the value's: a typed.Dict crosses by
         # reference; '{' (_plain): a Python dict, copied in and reflected
         kc, vc = getattr(key_type, "typecode", None), getattr(value_type, "typecode", None)
-        super().__init__(f"DictType[{key_type},{value_type}]",
+        iv = f"<iv={initial_value!r}>" if initial_value is not None else ""
+        super().__init__(f"DictType[{key_type},{value_type}]{iv}",
                          ("{" if _plain else "&") + kc + vc if kc and vc else None)
         self.key_type = key_type
         self.value_type = value_type
+        self.initial_value = initial_value
 
 
 class List(Type):
-    """list(int64) / reflected list(int64): a Python list."""
-    __slots__ = ("dtype", "reflected")
+    """list(int64) / reflected list(int64): a Python list.  initial_value:
+    the list display it was made from (see DictType)."""
+    __slots__ = ("dtype", "reflected", "initial_value")
 
-    def __init__(self, dtype, reflected=False):
+    def __init__(self, dtype, reflected=False, initial_value=None):
         # a reflected list crosses the boundary: typecode '[' + the item's
         tc = "[" + dtype.typecode if reflected and getattr(dtype, "typecode", None) else None
-        super().__init__(("reflected " if reflected else "") + f"list({dtype})", tc)
+        iv = f"<iv={initial_value!r}>" if initial_value is not None else ""
+        super().__init__(("reflected " if reflected else "") + f"list({dtype}){iv}", tc)
         self.dtype = dtype
         self.reflected = bool(reflected)
+        self.initial_value = initial_value
+
+
+def with_initial_value(t, value):
+    """The list/dict type t with the initial value of its display (what an
+    overload's typing function gets with literal types); other types as
+    they are."""
+    if isinstance(t, DictType):
+        plain = t.typecode is not None and t.typecode.startswith("{")
+        return DictType(t.key_type, t.value_type, _plain=plain, initial_value=value)
+    if isinstance(t, List):
+        out = List(t.dtype, t.reflected, initial_value=value)
+        return out
+    return t
 
 
 class Set(Type):
