@@ -20,7 +20,7 @@ __all__ = [
     "complex64", "complex128", "c8", "c16", "none", "void",
     # Numba's other names (see the end of the file)
     "Optional", "optional", "UnicodeType", "unicode_type", "string", "ListType", "DictType",
-    "List", "Set", "NamedTuple", "NamedUniTuple", "BaseTuple", "Literal", "IntegerLiteral",
+    "List", "Set", "SetType", "NamedTuple", "NamedUniTuple", "BaseTuple", "Literal", "IntegerLiteral",
     "BooleanLiteral", "StringLiteral", "literal", "unliteral", "Omitted", "PyObject",
     "pyobject", "ffi_forced_object", "Any", "CPointer", "voidptr", "NPDatetime", "StructRef",
     "NPTimedelta", "float16", "f2", "byte", "char", "uchar", "short", "ushort", "uint",
@@ -305,6 +305,9 @@ def _parse(tc, i):
     if c == "<":
         t, i = _parse(tc, i + 1)
         return Set(t, reflected=True), i
+    if c == "%":
+        t, i = _parse(tc, i + 1)
+        return SetType(t), i
     if c == "G":
         t, i = _parse(tc, i + 1)
         return Generator(t), i
@@ -373,7 +376,8 @@ def typeof_or_none(value):
     if isinstance(value, bool):
         return boolean
     from . import _core
-    if isinstance(value, (_core._TypedList, _core._TypedDict, _core._JitObject)):  # typed containers, jitclasses
+    if isinstance(value, (_core._TypedList, _core._TypedDict, _core._TypedSet,
+                          _core._JitObject)):  # typed containers, jitclasses
         tc = _core._typecode(value)
         return from_typecode(tc) if tc else None
     if isinstance(value, np.ndarray):
@@ -524,6 +528,21 @@ class Set(Type):
         super().__init__(("reflected " if reflected else "") + f"set({dtype})", tc)
         self.dtype = dtype
         self.reflected = bool(reflected)
+
+
+class SetType(Type):
+    """SetType[unicode_type]: numba.typed.Set's type (typecode '%' + the
+    item's: a typed.Set crosses by reference)."""
+    __slots__ = ("dtype",)
+
+    def __init__(self, dtype):
+        ic = getattr(dtype, "typecode", None)
+        super().__init__(f"SetType[{dtype}]", "%" + ic if ic else None)
+        self.dtype = dtype
+
+    @property
+    def item_type(self):
+        return self.dtype
 
 
 class Generator(Type):
