@@ -230,6 +230,10 @@ struct Node {
     unsigned maybe_unbound : 1; /* N_NAME read that some path reaches with the
                                    name unassigned (infer_ssa.c): lowering
                                    tests the Var's defined flag */
+    unsigned lit_container : 2; /* N_TUPLE made of a heterogeneous display given
+                                   to an overload (infer_literal.c): 1 a list
+                                   (LiteralList), 2 a dict with str keys
+                                   (LiteralStrKeyDict; args2 = the keys) */
 
     /* ---- set by inference ---- */
     Type *ty;          /* type of an expression */

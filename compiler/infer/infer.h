@@ -108,6 +108,14 @@ bool infer_call_lits(Inf *I, Node *n, int func, Node **sl, int np, Node ***out);
 const Node *infer_initial_value(Inf *I, const Node *a);
 /* Append the Python literal of a constant display to b. */
 void infer_write_pyliteral(StrBuf *b, const Node *n);
+/* A list display without a common item type, or a str-keyed dict display
+ * without a common value type (n): when it only reaches overloads, make
+ * it a literal container (an N_TUPLE of the values with lit_container
+ * set) and return true; else false (the caller's error stands). */
+bool infer_literal_container(Inf *I, Node *n);
+/* An overload's argument that is a literal container: append its
+ * description to an overload key ("\x01c<hex>") and return true. */
+bool infer_write_container(Inf *I, StrBuf *b, const Node *a);
 Node *infer_func_decl(Compilation *c, int func);
 
 /* infer_index.c: slices, None, `...`, mask and fancy indices of an array

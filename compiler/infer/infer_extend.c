@@ -67,7 +67,9 @@ static char *call_key(Inf *I, Node *n, Node *self, const HjFunction *hf, bool li
                        "numbers, arrays, tuples, None, containers)", hf->name, infer_tyname(I, t));
             goto fail;
         }
-        if (literals && e->kind == N_CONST && (e->cval.kind == CVAL_INT || e->cval.kind == CVAL_BOOL)
+        if (infer_write_container(I, &b, e)) {
+            /* LiteralList / LiteralStrKeyDict: the type itself is literal */
+        } else if (literals && e->kind == N_CONST && (e->cval.kind == CVAL_INT || e->cval.kind == CVAL_BOOL)
             && !e->cval.overflow) {
             char lit[40];
             snprintf(lit, sizeof lit, "\x01%c%lld", e->cval.kind == CVAL_INT ? 'i' : 'b',

@@ -333,3 +333,243 @@ void infer_write_pyliteral(StrBuf *b, const Node *n) {
     }
     sb_putc(b, dict ? '}' : ']');
 }
+
+/* ---- literal containers (LiteralList, LiteralStrKeyDict) ------------------
+ * A list display whose items have no common type, or a dict display with
+ * str constant keys whose values have none, is an error, except where it
+ * is given to an overload (directly, or through a variable assigned once
+ * and only passed to overloads): there it is Numba's LiteralList /
+ * LiteralStrKeyDict, whose typing function sees each item's type (the
+ * Literal of a constant) as `x.literal_value`.  The value is the tuple of
+ * the items (values); the call key carries the description ("c" suffix,
+ * in the plain key too: the type itself is literal). */
+
+static Node *parent_in(Node *n, const Node *target);
+
+static Node *parent_in_vec(const PtrVec *v, const Node *target) {
+    for (int i = 0; i < v->len; i++) {
+        Node *c = VEC_AT(*v, i);
+        if (c == target)
+            return NULL; /* the caller sees it */
+        Node *p = parent_in(c, target);
+        if (p)
+            return p;
+    }
+    return NULL;
+}
+
+static bool holds(const Node *n, const Node *target) {
+    if (n->a == target || n->b == target || n->c == target)
+        return true;
+    const PtrVec *vs[] = {&n->args, &n->args2, &n->keywords, &n->targets, &n->body, &n->orelse,
+                          &n->finalbody, &n->handlers, &n->generators};
+    for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++)
+        for (int i = 0; i < vs[v]->len; i++)
+            if (VEC_AT(*vs[v], i) == target)
+                return true;
+    return false;
+}
+
+/* The node one of whose children is target, under n (NULL: not found). */
+static Node *parent_in(Node *n, const Node *target) {
+    if (!n || n == target)
+        return NULL;
+    if (holds(n, target))
+        return n;
+    Node *p = NULL;
+    if ((p = parent_in(n->a, target)) || (p = parent_in(n->b, target)) || (p = parent_in(n->c, target)))
+        return p;
+    const PtrVec *vs[] = {&n->args, &n->args2, &n->keywords, &n->targets, &n->body, &n->orelse,
+                          &n->finalbody, &n->handlers, &n->generators};
+    for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++)
+        if ((p = parent_in_vec(vs[v], target)))
+            return p;
+    return NULL;
+}
+
+static Node *parent_of(Inf *I, const Node *target) {
+    Node *fn = I->s->fn;
+    for (int i = 0; i < fn->body.len; i++) {
+        Node *c = VEC_AT(fn->body, i);
+        if (c == target)
+            return fn;
+        Node *p = parent_in(c, target);
+        if (p)
+            return p;
+    }
+    return NULL;
+}
+
+/* Is call an overload's call (its callee a global name of a stub)? */
+static bool overload_call(Inf *I, const Node *call) {
+    if (!call || call->kind != N_CALL || !call->a || call->a->kind != N_NAME || !call->a->name)
+        return false;
+    const HjFunction *hf = I->s->hf;
+    for (int i = 0; hf && i < hf->nenv; i++) {
+        const HjEnvEntry *e = &hf->env[i];
+        if (e->kind == HJ_ENV_FUNC && e->name && strcmp(e->name, call->a->name) == 0)
+            return e->func >= 0 && e->func < I->c->req->nfuncs &&
+                   I->c->req->funcs[e->func].stub == HJ_STUB_OVERLOAD;
+    }
+    return false;
+}
+
+/* Is `e` an argument of an overload's call? */
+static bool overload_arg(Inf *I, const Node *e) {
+    Node *p = parent_of(I, e);
+    if (p && p->kind == N_KEYWORD)
+        p = parent_of(I, p);
+    if (!p || p->kind != N_CALL || p->a == e)
+        return false;
+    return overload_call(I, p);
+}
+
+/* Every read of `name` under n is an argument of an overload's call. */
+static bool reads_only_overload_args(Inf *I, const Node *n, const char *name) {
+    if (!n)
+        return true;
+    if (n->kind == N_NAME && n->name && strcmp(n->name, name) == 0)
+        return overload_arg(I, n);
+    if (n->kind == N_ASSIGN) { /* the targets are not reads */
+        if (!reads_only_overload_args(I, n->a, name))
+            return false;
+        for (int i = 0; i < n->targets.len; i++) {
+            const Node *t = VEC_AT(n->targets, i);
+            if (!(t && t->kind == N_NAME) && !reads_only_overload_args(I, t, name))
+                return false;
+        }
+        return true;
+    }
+    if (!reads_only_overload_args(I, n->a, name) || !reads_only_overload_args(I, n->b, name) ||
+        !reads_only_overload_args(I, n->c, name))
+        return false;
+    const PtrVec *vs[] = {&n->args, &n->args2, &n->keywords, &n->targets, &n->body, &n->orelse,
+                          &n->finalbody, &n->handlers, &n->generators};
+    for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++)
+        for (int i = 0; i < vs[v]->len; i++)
+            if (!reads_only_overload_args(I, VEC_AT(*vs[v], i), name))
+                return false;
+    return true;
+}
+
+/* May display n be a literal container (it only reaches overloads)? */
+static bool literal_container_ok(Inf *I, Node *n) {
+    if (!I->s || !I->s->fn || !I->s->hf)
+        return false;
+    if (overload_arg(I, n))
+        return true;
+    Node *p = parent_of(I, n);
+    if (!p || p->kind != N_ASSIGN || p->a != n || p->targets.len != 1)
+        return false;
+    const Node *t = VEC_AT(p->targets, 0);
+    if (!t || t->kind != N_NAME || !t->name)
+        return false;
+    const Node *def = NULL;
+    int count = 0;
+    Node *fn = I->s->fn;
+    for (int i = 0; i < fn->body.len; i++)
+        find_defs(VEC_AT(fn->body, i), t->name, &def, &count);
+    if (count != 1)
+        return false;
+    for (int i = 0; i < fn->body.len; i++)
+        if (!reads_only_overload_args(I, VEC_AT(fn->body, i), t->name))
+            return false;
+    return true;
+}
+
+bool infer_literal_container(Inf *I, Node *n) {
+    if (n->kind == N_DICT) {
+        if (n->args.len != n->args2.len || !n->args.len)
+            return false;
+        for (int i = 0; i < n->args.len; i++) {
+            const Node *k = VEC_AT(n->args, i);
+            if (!k || k->kind != N_CONST || k->cval.kind != CVAL_STR || k->cval.is_bytes)
+                return false;
+        }
+    } else if (n->kind != N_LIST || !n->args.len) {
+        return false;
+    }
+    if (!literal_container_ok(I, n))
+        return false;
+    if (n->kind == N_DICT) {
+        PtrVec keys = n->args;
+        n->args = n->args2;
+        n->args2 = keys;
+    }
+    n->lit_container = n->kind == N_DICT ? 2 : 1;
+    n->kind = N_TUPLE;
+    return true;
+}
+
+/* The literal container an overload's argument is, or NULL. */
+static const Node *literal_container_of(Inf *I, const Node *a) {
+    a = strip_casts(a);
+    if (!a)
+        return NULL;
+    if (a->kind == N_TUPLE && a->lit_container)
+        return a;
+    if (a->kind != N_NAME || !a->name || !I->s || !I->s->fn || (a->var && a->var->is_param))
+        return NULL;
+    const Node *def = NULL;
+    int count = 0;
+    for (int i = 0; i < I->s->fn->body.len; i++)
+        find_defs(VEC_AT(I->s->fn->body, i), a->name, &def, &count);
+    def = strip_casts(def);
+    return count == 1 && def && def->kind == N_TUPLE && def->lit_container ? def : NULL;
+}
+
+/* One item's description: ('i', v) / ('b', v) / ('s', v) constants,
+ * ('iv', typecode, value) a display of constants (its initial value),
+ * ('t', typecode) anything else. */
+static void write_item(StrBuf *b, const Node *e) {
+    e = strip_casts(e);
+    if (infer_lit_ok(e)) {
+        sb_printf(b, "('%c', ", e->cval.kind == CVAL_INT ? 'i' : e->cval.kind == CVAL_BOOL ? 'b' : 's');
+        infer_write_pyliteral(b, e);
+        sb_putc(b, ')');
+        return;
+    }
+    StrBuf tc;
+    sb_init(&tc);
+    if (e->ty)
+        ty_typecode(&tc, e->ty);
+    bool iv = display_kind(e) && const_display(e, 0);
+    sb_puts(b, iv ? "('iv', '" : "('t', '");
+    if (tc.s)
+        sb_puts(b, tc.s);
+    sb_puts(b, "'");
+    if (iv) {
+        sb_puts(b, ", ");
+        infer_write_pyliteral(b, e);
+    }
+    sb_putc(b, ')');
+    sb_free(&tc);
+}
+
+bool infer_write_container(Inf *I, StrBuf *b, const Node *a) {
+    const Node *n = literal_container_of(I, a);
+    if (!n)
+        return false;
+    StrBuf v;
+    sb_init(&v);
+    sb_puts(&v, n->lit_container == 2 ? "('D', [" : "('L', [");
+    for (int i = 0; i < n->args.len; i++) {
+        if (i)
+            sb_puts(&v, ", ");
+        if (n->lit_container == 2) {
+            sb_putc(&v, '(');
+            infer_write_pyliteral(&v, VEC_AT(n->args2, i));
+            sb_puts(&v, ", ");
+            write_item(&v, VEC_AT(n->args, i));
+            sb_putc(&v, ')');
+        } else {
+            write_item(&v, VEC_AT(n->args, i));
+        }
+    }
+    sb_puts(&v, "])");
+    sb_puts(b, "\x01" "c");
+    for (size_t k = 0; k < v.len; k++)
+        sb_printf(b, "%02x", (unsigned char)v.s[k]);
+    sb_free(&v);
+    return true;
+}

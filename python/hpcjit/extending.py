@@ -225,6 +225,9 @@ def _parse_key(key):
             elif l[0] == "v":  # a container's initial value: a Python literal in hex
                 import ast
                 lit = _InitialValue(ast.literal_eval(bytes.fromhex(l[1:]).decode("utf-8")))
+            elif l[0] == "c":  # a literal container: its description in hex (infer_literal.c)
+                import ast
+                lit = _Container(ast.literal_eval(bytes.fromhex(l[1:]).decode("utf-8")))
             else:
                 lit = bool(int(l[1:])) if l[0] == "b" else int(l[1:])
         name = None
@@ -237,6 +240,33 @@ def _parse_key(key):
 _NOLIT = object()
 
 
+class _Container:
+    """A LiteralList / LiteralStrKeyDict argument: ('L', [item, ...]) or
+    ('D', [(key, item), ...]), each item ('i'|'b'|'s', constant),
+    ('iv', typecode, initial value) or ('t', typecode)."""
+
+    def __init__(self, desc):
+        self.desc = desc
+
+    @staticmethod
+    def _item(d):
+        if d[0] in ("i", "b", "s"):
+            return _types.literal(d[1])
+        t = _types.from_typecode(d[1])
+        if d[0] == "iv":
+            if isinstance(t, _types.List):
+                t = _types.List(t.dtype, initial_value=d[2])
+            else:
+                t = _types.with_initial_value(t, d[2])
+        return t
+
+    def type(self):
+        kind, items = self.desc
+        if kind == "D":
+            return _types.LiteralStrKeyDict({_types.literal(k): self._item(v) for k, v in items})
+        return _types.LiteralList([self._item(v) for v in items])
+
+
 class _InitialValue:
     """The initial value of a list/dict argument (a display of constants)."""
 
@@ -245,14 +275,17 @@ class _InitialValue:
 
 
 def _plain_key(key):
-    return "\t".join(t.split("\x01", 1)[0] for t in key.split("\t")) if key else ""
+    # a literal container's description stays: the type itself is literal
+    return "\t".join(t if "\x01c" in t else t.split("\x01", 1)[0] for t in key.split("\t")) if key else ""
 
 
 def _arg_types(parsed, literal):
     pos, kws = [], {}
     for name, tc, lit in parsed:
         t = _types.from_typecode(tc)
-        if literal and isinstance(lit, _InitialValue):
+        if isinstance(lit, _Container):
+            t = lit.type()
+        elif literal and isinstance(lit, _InitialValue):
             t = _types.with_initial_value(t, lit.value)
         elif literal and lit is not _NOLIT:
             t = _types.literal(lit)
@@ -326,7 +359,7 @@ def resolve_need(ov, key):
     from . import njit
 
     parsed = _parse_key(key)
-    has_lit = any(lit is not _NOLIT for _, _, lit in parsed)
+    has_lit = any(lit is not _NOLIT and not isinstance(lit, _Container) for _, _, lit in parsed)
     plain = _plain_key(key)
     last_error = None
     for typing_fn, jit_options, prefer_literal, cls in reversed(ov.templates):

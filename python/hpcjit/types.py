@@ -21,7 +21,7 @@ __all__ = [
     # Numba's other names (see the end of the file)
     "Optional", "optional", "UnicodeType", "unicode_type", "string", "ListType", "DictType",
     "List", "Set", "SetType", "NamedTuple", "NamedUniTuple", "BaseTuple", "Literal", "IntegerLiteral",
-    "BooleanLiteral", "StringLiteral", "literal", "unliteral", "Omitted", "PyObject",
+    "BooleanLiteral", "StringLiteral", "LiteralList", "LiteralStrKeyDict", "literal", "unliteral", "Omitted", "PyObject",
     "pyobject", "ffi_forced_object", "Any", "CPointer", "voidptr", "NPDatetime", "StructRef",
     "NPTimedelta", "float16", "f2", "byte", "char", "uchar", "short", "ushort", "uint",
     "long_", "ulong", "longlong", "ulonglong", "ssize_t", "size_t", "np_bool_", "np_int8",
@@ -641,6 +641,40 @@ class BooleanLiteral(Literal):
 
 class StringLiteral(Literal):
     __slots__ = ()
+
+
+class LiteralList(Literal):
+    """LiteralList((Literal[str](a), complex128, ...)): a list display of
+    items without a common type, as an overload's typing function sees it
+    (`literal_value`: the items' types; the value is a tuple of them)."""
+    __slots__ = ()
+
+    def __init__(self, items):
+        super().__init__(list(items))
+        self.name = f"LiteralList(({', '.join(str(t) for t in items)}))"
+
+    @property
+    def types(self):
+        return tuple(self.literal_value)
+
+    def __len__(self):
+        return len(self.literal_value)
+
+
+class LiteralStrKeyDict(Literal):
+    """LiteralStrKey[Dict]({Literal[str](a): Literal[int](1), ...}): a dict
+    display with str constant keys and values without a common type
+    (`literal_value`: key literal -> value type)."""
+    __slots__ = ()
+
+    def __init__(self, items):
+        super().__init__(dict(items))
+        body = ", ".join(f"{k}: {v}" for k, v in self.literal_value.items())
+        self.name = f"LiteralStrKey[Dict]({{{body}}})"
+
+    @property
+    def types(self):
+        return tuple(self.literal_value.values())
 
 
 def literal(value):
