@@ -189,3 +189,161 @@ def test_bool_literal_dispatch():
     check(use_select, True, 10)
     check(use_select, False, 10)
     check(use_select, True, 2.5)
+
+
+# ---- literal containers and initial values ------------------------------------------
+
+import numpy as np  # noqa: E402
+
+
+def describe_items(d):
+    """The Python version: from the values themselves."""
+    out = []
+    for k, v in d.items():
+        if isinstance(v, str):
+            out.append(v.upper())
+        elif isinstance(v, (int, np.integer)):
+            out.append(k * int(v))
+        else:
+            out.append(f"arr{v.ndim}")
+    return tuple(out)
+
+
+@overload(describe_items)
+def _ol_describe_items(d):
+    out = []
+    for k, v in d.literal_value.items():  # a LiteralStrKeyDict: key literal -> value type
+        if isinstance(v, types.Literal) and isinstance(v.literal_value, str):
+            out.append(v.literal_value.upper())
+        elif isinstance(v, types.Literal):
+            out.append(k.literal_value * v.literal_value)
+        else:
+            out.append(f"arr{v.ndim}")
+    res = tuple(out)
+    return lambda d: res
+
+
+@njit
+def str_key_dict():
+    d = {"a": 1, "b": 3, "c": "cat", "e": np.ones((2, 2))}
+    return describe_items(d)
+
+
+@njit
+def str_key_dict_direct():
+    return describe_items({"x": 2, "y": "dog"})
+
+
+def test_literal_str_key_dict():
+    check(str_key_dict)
+    check(str_key_dict_direct)
+    assert str_key_dict() == ("a", "bbb", "CAT", "arr2")
+
+
+def kinds(seq):
+    out = []
+    for v in seq:
+        if isinstance(v, str):
+            out.append("str:" + v)
+        elif isinstance(v, int):
+            out.append(f"int:{v}")
+        elif isinstance(v, complex):
+            out.append("complex")
+        else:
+            out.append(f"list{len(v)}")
+    return tuple(out)
+
+
+SEEN_TYPES = []
+
+
+@overload(kinds)
+def _ol_kinds(seq):
+    SEEN_TYPES[:] = [str(t) for t in seq.literal_value]
+    out = []
+    for t in seq.literal_value:  # a LiteralList: the items' types
+        if isinstance(t, types.Literal) and isinstance(t.literal_value, str):
+            out.append("str:" + t.literal_value)
+        elif isinstance(t, types.Literal):
+            out.append(f"int:{t.literal_value}")
+        elif isinstance(t, types.Complex):
+            out.append("complex")
+        else:
+            out.append(f"list{len(t.initial_value)}")
+    res = tuple(out)
+    return lambda seq: res
+
+
+@njit
+def literal_list():
+    lst = ["a", 10, 1j, ["another", "list"]]
+    return kinds(lst)
+
+
+def test_literal_list():
+    check(literal_list)
+    assert SEEN_TYPES == ["Literal[str](a)", "Literal[int](10)", "complex128",
+                          "list(unicode_type)<iv=['another', 'list']>"]
+
+
+def test_heterogeneous_list_elsewhere_is_still_an_error():
+    @njit
+    def mixed():
+        return [1, "a"]
+
+    with pytest.raises((TypeError, errors.TypingError)):
+        mixed()
+
+
+def first_value(x):
+    return x
+
+
+IVS = []
+
+
+@overload(first_value)
+def _ol_first_value(x):
+    iv = x.initial_value
+    IVS.append(iv)
+    if iv is None:
+        return lambda x: literally(x)  # ask for the initial value
+    return lambda x: x
+
+
+@njit
+def dict_initial_value():
+    d = {"a": 1, "b": 2}
+    d["c"] = 30
+    return first_value(d)
+
+
+def first_list(x):
+    return x
+
+
+@overload(first_list)
+def _ol_first_list(x):
+    iv = x.initial_value
+    IVS.append(iv)
+    if iv is None:
+        return lambda x: literally(x)
+    return lambda x: x
+
+
+@njit
+def list_initial_value():
+    lst = [1, 2, 3]
+    lst[2] = 20
+    lst.append(30)
+    return first_list(lst)
+
+
+def test_initial_values():
+    del IVS[:]
+    got = dict_initial_value()
+    assert dict(got) == dict_initial_value.py_func()
+    assert {"a": 1, "b": 2} in IVS
+    del IVS[:]
+    check(list_initial_value)
+    assert [1, 2, 3] in IVS
