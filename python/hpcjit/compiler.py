@@ -666,9 +666,10 @@ _MAX_RESOLUTIONS = 200
 LITERAL_PARAMS = {}
 
 
-class LiteralRetry(Exception):
+class LiteralRetry(errors.TypingError):
     """The entry asked for literal dispatch on a parameter: the dispatcher
-    keys that argument by its value now, and compiles again."""
+    keys that argument by its value now, and compiles again (a compilation
+    without the values of a call, such as an explicit signature, cannot)."""
 
 
 def _literal_request(disp, g, entry, need, argcodes):
@@ -677,23 +678,25 @@ def _literal_request(disp, g, entry, need, argcodes):
     if target is None:
         raise errors.TypingError("literally(): a literal argument was asked of a function hpcjit "
                                  "cannot compile again")
+    if p >= 64:
+        raise errors.UnsupportedError("literally(): hpcjit takes literal arguments among the first 64")
     code = target.py_func.__code__
     mask = LITERAL_PARAMS.get(code, 0)
-    if mask >> p & 1:
-        tc = argcodes[p] if fidx == entry and p < len(argcodes) else None
-        if tc is not None and "\x01" not in tc:
-            cls = {"d": float, "f": float, "D": complex, "F": complex}.get(tc[0])
-            what = repr(cls) if cls is not None else (
-                "<class 'numpy.ndarray'>" if tc[0] == "a" else str(_types.from_typecode(tc)))
-            raise errors.LiteralTypingError(f"{what} cannot be used as a literal")
+    tc = argcodes[p] if fidx == entry and p < len(argcodes) else None
+    repeated = bool(mask >> p & 1) if fidx != entry else (tc is None or "\x01" in tc)
+    if repeated:
         raise errors.CompilerError(
             f"Repeated literal typing request.\nArg #{p} of {target.py_func.__qualname__}: its "
             f"literal cannot be given (is the argument assigned in the function?)")
-    if p >= 64:
-        raise errors.UnsupportedError("literally(): hpcjit takes literal arguments among the first 64")
+    if fidx == entry and tc[0] not in "l?s":  # int64, bool, str have literals
+        cls = {"d": float, "f": float, "D": complex, "F": complex}.get(tc[0])
+        what = repr(cls) if cls is not None else (
+            "<class 'numpy.ndarray'>" if tc[0] == "a" else str(_types.from_typecode(tc)))
+        raise errors.LiteralTypingError(f"{what} cannot be used as a literal")
     LITERAL_PARAMS[code] = mask | 1 << p
     if fidx == entry:
-        raise LiteralRetry(p)
+        raise LiteralRetry(f"{target.py_func.__qualname__}: argument {p} is compiled as a literal of "
+                           f"its value (literally()), which needs the values of a call")
 
 
 def compile_funcs(disp, *args):
@@ -790,13 +793,10 @@ def compile_for(disp, argcodes, rettype=None, want_ir=False, want_types=False, l
     argcodes = tuple(argcodes)
     try:
         res = _compile(disp, argcodes, rettype, want_ir, want_types)
-    except LiteralRetry:
-        mask = LITERAL_PARAMS.get(disp.py_func.__code__, 0)
+    except LiteralRetry as e:
         if not literal_retry or getattr(disp, "_locked", False):
-            raise errors.TypingError(
-                f"{disp.py_func.__qualname__}: literally() asks for literal dispatch on an argument, "
-                f"which needs the values of a call (not an explicit signature)") from None
-        disp._set_literal_params(mask)
+            raise errors.TypingError(str(e)) from None
+        disp._set_literal_params(LITERAL_PARAMS.get(disp.py_func.__code__, 0))
         raise
     info = {
         "argtypes": tuple(code_type(c) for c in argcodes),

@@ -347,3 +347,29 @@ def test_initial_values():
     del IVS[:]
     check(list_initial_value)
     assert [1, 2, 3] in IVS
+
+
+# ---- a function that asks for a literal, called from Python and from compiled code
+
+@njit
+def doubled(n):
+    return literally(n) * 2
+
+
+@njit
+def doubled_plus_one(n):
+    return doubled(n) + 1
+
+
+def test_callee_then_direct_call():
+    check(doubled_plus_one, 3)
+    check(doubled, 5)
+    check(doubled, "ab")
+    check(doubled, True)
+
+
+def test_explicit_signature_cannot_be_literal():
+    with pytest.raises(errors.NumbaError):
+        @njit("int64(int64)")
+        def h(n):
+            return literally(n)
