@@ -34,6 +34,17 @@ far, keyed by argument types (compiler/infer/infer_extend.c); a call with a
 new key fails with the key attached, `resolve_need()` runs the typing
 function, and the compilation is repeated.
 
+literally(x) (hpcjit.literally): literal dispatch.  A parameter an
+implementation (or a compiled function) passes to literally() is compiled
+as the literal of its argument (compiler/infer/infer_literal.c); the typing
+function then sees types.IntegerLiteral/StringLiteral/BooleanLiteral.
+For a key with literals the typing function gets the plain types first
+(as Numba), unless the implementation it returns is known to ask for a
+literal of one of them (compiler.LITERAL_PARAMS), then the literal types.
+Containers: LiteralList / LiteralStrKeyDict for heterogeneous displays
+(the "c" key suffix, in the plain key too), and initial_value for a
+display of constants ("v", literal types only).
+
 objmode: `with objmode(x="float64[:]", n="int64"):` is a no-op context
 manager in the interpreter (py_func, DISABLE_JIT); in a compiled function
 the block runs in the interpreter on the function's variables and gives
