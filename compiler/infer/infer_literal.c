@@ -92,6 +92,9 @@ void infer_literal_params(Inf *I) {
             infer_const_reads(&s->fn->body, ((Node *)VEC_AT(s->fn->params, i))->name, s->lits[i]);
 }
 
+static const Node *strip_casts(const Node *n);
+static void find_defs(const Node *n, const char *name, const Node **def, int *count);
+
 /* Ask Python to compile again with parameter `param` of function `func`
  * as a literal. */
 static Type *request(Inf *I, const Node *at, int func, int param) {
@@ -137,6 +140,23 @@ Type *infer_literally_call(Inf *I, Node *n) {
         return t;
     }
     int p = plain_param(I, a);
+    if (p < 0 && a->kind == N_NAME && a->name && a->var && !a->var->is_param) {
+        /* m = n; literally(m): the parameter m was assigned from, once */
+        const Node *def = NULL;
+        int count = 0;
+        for (int i = 0; i < I->s->fn->body.len; i++)
+            find_defs(VEC_AT(I->s->fn->body, i), a->name, &def, &count);
+        if (count == 1 && def && infer_lit_ok(strip_casts(def))) { /* a literal's copy: itself */
+            if (I->final) {
+                SrcLoc loc = n->loc;
+                *n = *a;
+                n->loc = loc;
+            }
+            return t;
+        }
+        if (count == 1 && def)
+            p = plain_param(I, strip_casts(def));
+    }
     if (p >= 0)
         return request(I, n, I->s->func, p);
     return TYPING(I, n, "Invalid use of non-Literal type in literally(%s)", infer_tyname(I, t));

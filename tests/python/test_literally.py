@@ -373,3 +373,13 @@ def test_explicit_signature_cannot_be_literal():
         @njit("int64(int64)")
         def h(n):
             return literally(n)
+
+
+def test_literally_through_a_copy():
+    @njit
+    def f(n):
+        m = n
+        return literally(m) + 1
+
+    check(f, 4)
+    check(f, 9)
