@@ -98,6 +98,7 @@ def _known_objects(want=None):
         from . import typed
         add(typed.List, "hpcjit.typed.List")
         add(typed.Dict, "hpcjit.typed.Dict")
+        add(typed.Set, "hpcjit.typed.Set")
         # hpcjit's own scalar types used as casts: float64(x)
         for t in (_types.boolean, _types.int8, _types.int16, _types.int32, _types.int64,
                   _types.uint8, _types.uint16, _types.uint32, _types.uint64, _types.float32,

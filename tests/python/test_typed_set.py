@@ -171,3 +171,28 @@ def test_wrong_item_type_is_typing_error():
 
     with pytest.raises(errors.TypingError):
         add_str(make(types.int64, [1]))
+
+
+def test_made_in_compiled_code():
+    @njit
+    def build(n):
+        s = Set.empty(types.int64)
+        for i in range(n):
+            s.add(i % 4)
+        return s
+
+    @njit
+    def build_str():
+        s = Set()
+        s.add("a")
+        s.add("b")
+        s.add("a")
+        return s
+
+    r = build(10)
+    assert isinstance(r, Set) and sorted(r) == [0, 1, 2, 3]
+    r.add(9)
+    assert len(r) == 5
+    assert sorted(build_str()) == ["a", "b"]
+    got, exp, _, _ = run_both(summary, types.int64, list(build(6)))
+    assert got == exp
