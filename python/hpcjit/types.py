@@ -514,9 +514,8 @@ def with_initial_value(t, value):
     if isinstance(t, DictType):
         plain = t.typecode is not None and t.typecode.startswith("{")
         return DictType(t.key_type, t.value_type, _plain=plain, initial_value=value)
-    if isinstance(t, List):
-        out = List(t.dtype, t.reflected, initial_value=value)
-        return out
+    if isinstance(t, List):  # a list compiled code made: not reflected, as Numba prints it
+        return List(t.dtype, False, initial_value=value)
     return t
 
 
