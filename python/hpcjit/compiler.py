@@ -689,10 +689,13 @@ def _literal_request(disp, g, entry, need, argcodes):
         raise errors.CompilerError(
             f"Repeated literal typing request.\nArg #{p} of {target.py_func.__qualname__}: its "
             f"literal cannot be given (is the argument assigned in the function?)")
-    if fidx == entry and tc[0] not in "l?s":  # int64, bool, str have literals
+    keyed = disp.__dict__.get("_hj_litmask", 0) >> p & 1 if fidx == entry else 0
+    if fidx == entry and (tc[0] not in "l?s" or keyed):  # int64, bool, str have literals
         cls = {"d": float, "f": float, "D": complex, "F": complex}.get(tc[0])
         what = repr(cls) if cls is not None else (
             "<class 'numpy.ndarray'>" if tc[0] == "a" else str(_types.from_typecode(tc)))
+        if tc[0] in "l?s":  # the dispatcher could not key it: too long for a key
+            what = f"this {_types.from_typecode(tc)} value (too long for a dispatch key)"
         raise errors.LiteralTypingError(f"{what} cannot be used as a literal")
     LITERAL_PARAMS[code] = mask | 1 << p
     if fidx == entry:
@@ -797,7 +800,9 @@ def compile_for(disp, argcodes, rettype=None, want_ir=False, want_types=False, l
     except LiteralRetry as e:
         if not literal_retry or getattr(disp, "_locked", False):
             raise errors.TypingError(str(e)) from None
-        disp._set_literal_params(LITERAL_PARAMS.get(disp.py_func.__code__, 0))
+        mask = LITERAL_PARAMS.get(disp.py_func.__code__, 0)
+        disp._set_literal_params(mask)
+        disp.__dict__["_hj_litmask"] = mask
         raise
     info = {
         "argtypes": tuple(code_type(c) for c in argcodes),
