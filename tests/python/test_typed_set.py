@@ -196,3 +196,34 @@ def test_made_in_compiled_code():
     assert sorted(build_str()) == ["a", "b"]
     got, exp, _, _ = run_both(summary, types.int64, list(build(6)))
     assert got == exp
+
+
+@pytest.mark.skipif(SHIM, reason="hpcjit's allocation counters")
+def test_no_leaks():
+    import gc
+    from hpcjit import _core
+
+    @njit
+    def grow(s, n):
+        for i in range(n):
+            s.add(str(i))
+        return s
+
+    def once():
+        s = Set.empty(types.unicode_type)
+        s.add("a")
+        grow(s, 50)
+        s.discard("a")
+        s.remove("7")
+        s.pop()
+        assert "3" in s or "3" not in s
+        list(s)
+
+    once()
+    gc.collect()
+    a0, f0 = _core.memstats()
+    for _ in range(20):
+        once()
+    gc.collect()
+    a1, f1 = _core.memstats()
+    assert a1 - a0 == f1 - f0
