@@ -94,6 +94,8 @@ void infer_literal_params(Inf *I) {
 
 static const Node *strip_casts(const Node *n);
 static void find_defs(const Node *n, const char *name, const Node **def, int *count);
+static const Node *literal_container_of(Inf *I, const Node *a);
+static int display_kind(const Node *n);
 
 /* Ask Python to compile again with parameter `param` of function `func`
  * as a literal. */
@@ -131,7 +133,8 @@ Type *infer_literally_call(Inf *I, Node *n) {
         n->loc = loc;
         return t;
     }
-    if (infer_initial_value(I, a)) { /* a container with an initial value: itself */
+    if (infer_initial_value(I, a) || literal_container_of(I, a)) { /* a container with an initial value, a
+                                                                       literal container: itself */
         if (I->final) {
             SrcLoc loc = n->loc;
             *n = *a;
@@ -180,6 +183,8 @@ bool infer_call_lits(Inf *I, Node *n, int func, Node **sl, int np, Node ***out) 
         if (!a)
             continue;
         const Node *iv = infer_lit_ok(a) ? a : infer_initial_value(I, a);
+        if (!iv)
+            iv = literal_container_of(I, a);
         if (iv) {
             if (I->stub_need) {
                 /* an overload's implementation chosen for the argument types
@@ -300,7 +305,7 @@ const Node *infer_initial_value(Inf *I, const Node *a) {
     if (a->var && a->var->is_param) {
         int i = a->var->param_index;
         const Spec *s = I->s;
-        return s->lits && i < s->nargs && s->lits[i] && s->lits[i]->kind != N_CONST ? s->lits[i] : NULL;
+        return s->lits && i < s->nargs && s->lits[i] && display_kind(s->lits[i]) ? s->lits[i] : NULL;
     }
     const Node *def = NULL;
     int count = 0;
@@ -528,8 +533,14 @@ static const Node *literal_container_of(Inf *I, const Node *a) {
         return NULL;
     if (a->kind == N_TUPLE && a->lit_container)
         return a;
-    if (a->kind != N_NAME || !a->name || !I->s || !I->s->fn || (a->var && a->var->is_param))
+    if (a->kind != N_NAME || !a->name || !I->s || !I->s->fn)
         return NULL;
+    if (a->var && a->var->is_param) { /* given one by the caller (Spec.lits) */
+        int i = a->var->param_index;
+        const Spec *s = I->s;
+        const Node *l = s->lits && i < s->nargs ? s->lits[i] : NULL;
+        return l && l->kind == N_TUPLE && l->lit_container ? l : NULL;
+    }
     const Node *def = NULL;
     int count = 0;
     for (int i = 0; i < I->s->fn->body.len; i++)

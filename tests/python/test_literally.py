@@ -383,3 +383,27 @@ def test_literally_through_a_copy():
 
     check(f, 4)
     check(f, 9)
+
+
+def count_items(x):
+    return len(x)
+
+
+@overload(count_items)
+def _ol_count_items(x):
+    n = len(x.literal_value)
+
+    def impl(x):
+        literally(x)  # a literal container is a literal already
+        return n
+    return impl
+
+
+@njit
+def count_literal_containers():
+    d = {"a": 1, "c": "cat"}
+    return count_items(d) + 10 * count_items(["a", 10, 1j])
+
+
+def test_literally_of_literal_containers():
+    check(count_literal_containers)
