@@ -1167,6 +1167,14 @@ static Type *subscript_at(Inf *I, Node **pn, bool store) {
         int64_t v;
         if (n->b->kind == N_SLICE)
             return tuple_slice(I, pn, base);
+        int key = infer_literal_key_index(I, n->a, n->b); /* d['a'] of a LiteralStrKeyDict */
+        if (key == -2)
+            return NULL;
+        if (key >= 0 && key < base->nelems) {
+            if (I->final)
+                n->b = infer_const_int(I, n->b->loc, key);
+            return base->elems[key];
+        }
         if (const_index(n->b, &v)) {
             int64_t i = v < 0 ? v + base->nelems : v;
             if (i < 0 || i >= base->nelems)

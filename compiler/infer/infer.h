@@ -116,6 +116,10 @@ bool infer_literal_container(Inf *I, Node *n);
 /* An overload's argument that is a literal container: append its
  * description to an overload key ("\x01c<hex>") and return true. */
 bool infer_write_container(Inf *I, StrBuf *b, const Node *a);
+/* base[key] with a str constant key on a LiteralStrKeyDict: the value's
+ * position; -1 when base is no such container or key no str constant, -2
+ * after a diagnostic (no such key). */
+int infer_literal_key_index(Inf *I, const Node *base, const Node *key);
 Node *infer_func_decl(Compilation *c, int func);
 
 /* infer_index.c: slices, None, `...`, mask and fancy indices of an array

@@ -169,12 +169,26 @@ bool infer_call_lits(Inf *I, Node *n, int func, Node **sl, int np, Node ***out) 
     const HjFunction *hf = &I->c->req->funcs[func];
     uint64_t mask = hf->options.literal_params;
     *out = NULL;
+    /* a literal container is passed as one whether asked or not: its type
+     * is literal (d['key'] in the callee) */
+    Node **lits = NULL;
+    for (int i = 0; i < np; i++) {
+        const Node *a = sl[i] ? strip_casts(sl[i]) : NULL;
+        const Node *c = a && a->ty && a->ty->kind == TY_TUPLE ? literal_container_of(I, a) : NULL;
+        if (!c || (i < 64 && mask >> i & 1))
+            continue;
+        if (!lits)
+            lits = arena_alloc(I->a, sizeof(Node *) * (size_t)(np + 1));
+        lits[i] = (Node *)c;
+    }
+    *out = lits;
     if (!mask)
         return true;
     Node *decl = infer_func_decl(I->c, func);
     if (!decl)
         return false;
-    Node **lits = arena_alloc(I->a, sizeof(Node *) * (size_t)(np + 1));
+    if (!lits)
+        lits = arena_alloc(I->a, sizeof(Node *) * (size_t)(np + 1));
     for (int i = 0; i < np && i < 64; i++) {
         if (!(mask >> i & 1))
             continue;
@@ -603,4 +617,17 @@ bool infer_write_container(Inf *I, StrBuf *b, const Node *a) {
         sb_printf(b, "%02x", (unsigned char)v.s[k]);
     sb_free(&v);
     return true;
+}
+
+int infer_literal_key_index(Inf *I, const Node *base, const Node *key) {
+    if (!key || key->kind != N_CONST || key->cval.kind != CVAL_STR || key->cval.is_bytes)
+        return -1;
+    const Node *c = literal_container_of(I, base);
+    if (!c || c->lit_container != 2)
+        return -1;
+    for (int i = 0; i < c->args2.len; i++)
+        if (infer_lit_eq(VEC_AT(c->args2, i), key))
+            return i;
+    TYPING(I, key, "key '%.*s' is not in the LiteralStrKeyDict", key->cval.slen, key->cval.s);
+    return -2;
 }

@@ -407,3 +407,24 @@ def count_literal_containers():
 
 def test_literally_of_literal_containers():
     check(count_literal_containers)
+
+
+def pick(d):
+    return d["b"] * 2
+
+
+@overload(pick)
+def _ol_pick(d):
+    if isinstance(d, types.LiteralStrKeyDict):
+        return lambda d: d["b"] * 2
+    return None
+
+
+@njit
+def pick_from_literal_dict(x):
+    return pick({"a": "text", "b": x, "c": np.zeros(2)})
+
+
+def test_literal_str_key_dict_getitem():
+    check(pick_from_literal_dict, 21)
+    check(pick_from_literal_dict, 1.5)
