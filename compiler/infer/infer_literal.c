@@ -211,7 +211,7 @@ bool infer_call_lits(Inf *I, Node *n, int func, Node **sl, int np, Node ***out) 
             lits[i] = (Node *)iv;
             continue;
         }
-        int p = plain_param(I, a);
+        int p = plain_param(I, strip_casts(a));
         if (p >= 0) {
             request(I, a, I->s->func, p);
             return false;
