@@ -113,6 +113,17 @@ static int compile_work(const HjRequest *req, HjResult *res) {
         if (argtys[i] && *p == '=' && ty_is_number(argtys[i]) && p[1]) { /* an omitted argument's value */
             c.arg_const[i] = p + 1;
             p += strlen(p);
+        } else if (argtys[i] && *p == '\x01') { /* a literal argument (infer_literal.c) */
+            if (!c.entry_lits) {
+                c.entry_lits = arena_alloc(&c.arena, sizeof(Node *) * (size_t)(req->nargs + 1));
+                c.nentry_lits = req->nargs;
+            }
+            c.entry_lits[i] = infer_lit_decode(&c.arena, p + 1);
+            p += strcspn(p, "\x02");
+            if (*p == '\x02')
+                p++;
+            if (!c.entry_lits[i])
+                argtys[i] = NULL;
         }
         if (!argtys[i] || *p) {
             diag_error_noloc(&c.diag, HJ_DIAG_SIGNATURE, "bad typecode '%s' for argument %d",

@@ -230,6 +230,10 @@ struct Node {
     unsigned maybe_unbound : 1; /* N_NAME read that some path reaches with the
                                    name unassigned (infer_ssa.c): lowering
                                    tests the Var's defined flag */
+    unsigned lit_container : 2; /* N_TUPLE made of a heterogeneous display given
+                                   to an overload (infer_literal.c): 1 a list
+                                   (LiteralList), 2 a dict with str keys
+                                   (LiteralStrKeyDict; args2 = the keys) */
 
     /* ---- set by inference ---- */
     Type *ty;          /* type of an expression */
@@ -275,6 +279,9 @@ struct Spec {
     Node *fn;          /* N_FUNCDEF */
     Type **argtys;
     int nargs;
+    Node **lits;       /* NULL, or per parameter the N_CONST (int, bool, str)
+                          it is the literal of (literally(): infer_literal.c);
+                          reads of such a parameter are that constant */
     Type *ret;         /* unified over every return (None when it falls off the end) */
     Type *explicit_ret;/* from a signature, or NULL */
     PtrVec vars;       /* Var*, parameters first */
@@ -306,7 +313,10 @@ typedef struct Compilation {
     int depth;         /* nesting of inference through calls (bounded) */
     bool uses_mpi;     /* some spec calls hpcjit.mpi (HjResult.uses_mpi) */
     int entry_kind;    /* HjRequest.entry_kind: the wrapper lower_program makes */
-    const char *need_overload; /* HjResult.need_overload (infer_extend.c) */
+    const char *need_overload; /* HjResult.need_overload (infer_extend.c,
+                                  infer_literal.c) */
+    Node **entry_lits; /* the entry's literal arguments (typecode suffixes), or NULL */
+    int nentry_lits;
     /* per entry argument, NULL or the text of the value it always has: a
      * parameter the caller left to its default (a typecode then '=' and
      * the value, HjRequest.argtypes), made a constant by the entry wrapper
@@ -342,6 +352,10 @@ int builtin_lookup(const char *qualname);
 /* Find or create the specialisation of `func` for `argtys`, inferring it
  * (and everything it calls).  NULL with a diagnostic on error. */
 Spec *infer_spec(Compilation *c, int func, Type **argtys, int nargs, Type *explicit_ret);
+/* The N_CONST of an argument's literal typecode suffix ("i<int>", "b<0|1>",
+ * "s<UTF-8 in hex>", ended by \x02 or the string), or NULL
+ * (infer_literal.c; the entry's Compilation.entry_lits). */
+Node *infer_lit_decode(Arena *a, const char *suffix);
 /* inspect_types text of every variable and the return type (malloc'ed). */
 char *infer_types_text(Compilation *c, Spec *s);
 

@@ -1168,6 +1168,14 @@ static Type *subscript_at(Inf *I, Node **pn, bool store) {
         int64_t v;
         if (n->b->kind == N_SLICE)
             return tuple_slice(I, pn, base);
+        int key = infer_literal_key_index(I, n->a, n->b); /* d['a'] of a LiteralStrKeyDict */
+        if (key == -2)
+            return NULL;
+        if (key >= 0 && key < base->nelems) {
+            if (I->final)
+                n->b = infer_const_int(I, n->b->loc, key);
+            return base->elems[key];
+        }
         if (const_index(n->b, &v)) {
             int64_t i = v < 0 ? v + base->nelems : v;
             if (i < 0 || i >= base->nelems)
@@ -2135,11 +2143,15 @@ Node *infer_func_decl(Compilation *c, int func) {
     return parse_function(&c->arena, f, &c->diag);
 }
 
-static bool same_key(Spec *s, int func, Type **argtys, int nargs, Type *explicit_ret) {
+static bool same_key(Spec *s, int func, Type **argtys, int nargs, Type *explicit_ret, Node **lits,
+                     int nlits) {
     if (s->func != func || s->nargs != nargs || s->explicit_ret != explicit_ret)
         return false;
     for (int i = 0; i < nargs; i++)
         if (s->argtys[i] != argtys[i])
+            return false;
+    for (int i = 0; i < nargs; i++)
+        if (!infer_lit_eq(s->lits ? s->lits[i] : NULL, lits && i < nlits ? lits[i] : NULL))
             return false;
     return true;
 }
@@ -2192,7 +2204,7 @@ static bool final_pass(Inf *I) {
 }
 
 static Spec *new_spec(Compilation *c, int func, Node *fn, Type **argtys, int nargs,
-                      Type *explicit_ret, const SrcFile *file) {
+                      Type *explicit_ret, const SrcFile *file, Node **lits, int nlits) {
     Spec *s = arena_alloc(&c->arena, sizeof *s);
     s->func = func;
     s->hf = &c->req->funcs[func];
@@ -2202,6 +2214,12 @@ static Spec *new_spec(Compilation *c, int func, Node *fn, Type **argtys, int nar
     for (int i = 0; i < nargs; i++)
         s->argtys[i] = argtys[i];
     s->nargs = nargs;
+    for (int i = 0; i < nargs && i < nlits && lits; i++)
+        if (lits[i]) {
+            if (!s->lits)
+                s->lits = arena_alloc(&c->arena, sizeof(Node *) * (size_t)(nargs + 1));
+            s->lits[i] = lits[i];
+        }
     s->explicit_ret = explicit_ret;
     s->ret = explicit_ret ? explicit_ret : ty_scalar(c->tc, TY_UNKNOWN);
     s->state = SPEC_NEW;
@@ -2215,7 +2233,7 @@ static Spec *new_spec(Compilation *c, int func, Node *fn, Type **argtys, int nar
 /* Parse a fresh copy of the function and fill omitted arguments from the
  * defaults.  *is_new tells whether the Spec was made here. */
 static Spec *create_spec(Compilation *c, int func, Type **argtys, int nargs, Type *explicit_ret,
-                         SrcLoc call_loc, bool *is_new) {
+                         SrcLoc call_loc, Node **lits, int nlits, bool *is_new) {
     const HjFunction *hf = &c->req->funcs[func];
     /* the nodes keep pointers to their SrcFile: it lives in the arena */
     SrcFile *file = arena_alloc(&c->arena, sizeof *file);
@@ -2255,12 +2273,12 @@ static Spec *create_spec(Compilation *c, int func, Type **argtys, int nargs, Typ
     }
     /* an identical spec may already exist (the request omitted defaults) */
     for (Spec *o = c->specs; o; o = o->next)
-        if (same_key(o, func, full, np, explicit_ret)) {
+        if (same_key(o, func, full, np, explicit_ret, lits, nlits)) {
             *is_new = false;
             return o;
         }
     *is_new = true;
-    return new_spec(c, func, fn, full, np, explicit_ret, file);
+    return new_spec(c, func, fn, full, np, explicit_ret, file, lits, nlits);
 }
 
 static bool bind_params(Compilation *c, Spec *s) {
@@ -2277,6 +2295,7 @@ static bool bind_params(Compilation *c, Spec *s) {
      * argument reassigned before it is read gets a hidden name, leaving its
      * name to a local of the assigned type */
     bool *hide = arena_alloc(&c->arena, sizeof(bool) * (size_t)(s->fn->params.len + 1));
+    infer_literal_params(&I); /* reads of literal parameters are their constants */
     infer_prune_branches(&I, hide);
     infer_ssa_rename(&I, hide); /* versions of rebound names (infer_ssa.c) */
     for (int i = 0; i < s->fn->params.len; i++) {
@@ -2308,7 +2327,7 @@ static bool bind_params(Compilation *c, Spec *s) {
 }
 
 static Spec *infer_spec_impl(Compilation *c, int func, Type **argtys, int nargs, Type *explicit_ret,
-                             SrcLoc call_loc, Spec *caller) {
+                             SrcLoc call_loc, Spec *caller, Node **lits, int nlits) {
     if (!c->tc)
         c->tc = ty_ctx_new(&c->arena);
     if (func < 0 || !c->req || func >= c->req->nfuncs) {
@@ -2317,13 +2336,13 @@ static Spec *infer_spec_impl(Compilation *c, int func, Type **argtys, int nargs,
     }
     Spec *s = NULL;
     for (Spec *o = c->specs; o; o = o->next)
-        if (same_key(o, func, argtys, nargs, explicit_ret)) {
+        if (same_key(o, func, argtys, nargs, explicit_ret, lits, nlits)) {
             s = o;
             break;
         }
     if (!s) {
         bool is_new = false;
-        s = create_spec(c, func, argtys, nargs, explicit_ret, call_loc, &is_new);
+        s = create_spec(c, func, argtys, nargs, explicit_ret, call_loc, lits, nlits, &is_new);
         if (!s)
             return NULL;
         if (is_new && !bind_params(c, s))
@@ -2395,12 +2414,18 @@ static Spec *infer_spec_impl(Compilation *c, int func, Type **argtys, int nargs,
 }
 
 Spec *infer_spec_at(Inf *I, SrcLoc loc, int func, Type **argtys, int nargs) {
-    return infer_spec_impl(I->c, func, argtys, nargs, NULL, loc, I->s);
+    return infer_spec_impl(I->c, func, argtys, nargs, NULL, loc, I->s, NULL, 0);
+}
+
+Spec *infer_spec_lits(Inf *I, SrcLoc loc, int func, Type **argtys, int nargs, Node **lits, int nlits) {
+    return infer_spec_impl(I->c, func, argtys, nargs, NULL, loc, I->s, lits, nlits);
 }
 
 Spec *infer_spec(Compilation *c, int func, Type **argtys, int nargs, Type *explicit_ret) {
     SrcLoc none = {0};
-    Spec *s = infer_spec_impl(c, func, argtys, nargs, explicit_ret, none, NULL);
+    bool entry = !c->entry && c->req && func == c->req->entry;
+    Spec *s = infer_spec_impl(c, func, argtys, nargs, explicit_ret, none, NULL,
+                              entry ? c->entry_lits : NULL, entry ? c->nentry_lits : 0);
     if (s && s->state != SPEC_DONE) {
         /* cannot happen from the top level; keep the contract anyway */
         diag_error_noloc(&c->diag, HJ_DIAG_TYPING, "type inference of '%s' did not finish",

@@ -24,6 +24,10 @@ typedef struct Inf {
     int nrewrites, ngen_inline;
     Node *gen_stack[64];
     int ngen;
+    /* infer_extend.c: while typing the call of an overload's implementation
+     * found for the argument types alone, the request ("<stub>\t<key>") that
+     * resolves the key with literals (infer_call_lits) */
+    const char *stub_need;
 } Inf;
 
 /* Record a diagnostic of kind k at n (diag.h keeps the first) and return
@@ -76,6 +80,46 @@ bool infer_check_value(Inf *I, Node *n, Type *t);
 Type *infer_binop_type(Inf *I, Node *at, OpKind op, Type *a, Type *b, Type **op_ty);
 Node *infer_const_int(Inf *I, SrcLoc loc, int64_t v);
 Spec *infer_spec_at(Inf *I, SrcLoc loc, int func, Type **argtys, int nargs);
+/* infer_spec_at with literal parameters: lits[i] (i < nlits) the N_CONST
+ * parameter i is the literal of, or NULL (infer_literal.c). */
+Spec *infer_spec_lits(Inf *I, SrcLoc loc, int func, Type **argtys, int nargs, Node **lits, int nlits);
+
+/* ---- infer_literal.c: literal dispatch (numba.literally) ----
+ * A parameter in HjOptions.literal_params (Python sets the bit when a
+ * compilation asks for it) is typed, at each call, as the literal of its
+ * argument: the Spec keeps the constant (Spec.lits) and its reads become
+ * that constant.  A request names the function and parameter in
+ * Compilation.need_overload as "L<func>\t<param>". */
+/* Is k a constant that can be a literal (int64, bool, str)? */
+bool infer_lit_ok(const Node *k);
+bool infer_lit_eq(const Node *a, const Node *b);
+/* Replace the reads of the spec's literal parameters that its body never
+ * assigns by their constants. */
+void infer_literal_params(Inf *I);
+/* literally(x) (BI_LITERALLY): x itself when it is a literal; a request
+ * for literal dispatch when x is a parameter; else a TypingError. */
+Type *infer_literally_call(Inf *I, Node *n);
+/* The literals of a call of `func` whose arguments (defaults filled in
+ * or NULL) are sl[0..np): *out NULL when the function takes none.  False
+ * with a diagnostic (or a request for the caller's own parameter). */
+bool infer_call_lits(Inf *I, Node *n, int func, Node **sl, int np, Node ***out);
+/* The initial value of a container expression (a display of constants, a
+ * variable assigned once from one, a parameter given one), or NULL. */
+const Node *infer_initial_value(Inf *I, const Node *a);
+/* Append the Python literal of a constant display to b. */
+void infer_write_pyliteral(StrBuf *b, const Node *n);
+/* A list display without a common item type, or a str-keyed dict display
+ * without a common value type (n): when it only reaches overloads, make
+ * it a literal container (an N_TUPLE of the values with lit_container
+ * set) and return true; else false (the caller's error stands). */
+bool infer_literal_container(Inf *I, Node *n);
+/* An overload's argument that is a literal container: append its
+ * description to an overload key ("\x01c<hex>") and return true. */
+bool infer_write_container(Inf *I, StrBuf *b, const Node *a);
+/* base[key] with a str constant key on a LiteralStrKeyDict: the value's
+ * position; -1 when base is no such container or key no str constant, -2
+ * after a diagnostic (no such key). */
+int infer_literal_key_index(Inf *I, const Node *base, const Node *key);
 Node *infer_func_decl(Compilation *c, int func);
 
 /* infer_index.c: slices, None, `...`, mask and fancy indices of an array
@@ -121,6 +165,9 @@ bool infer_rewrite_for(Inf *I, Node *n);
  * constant, so calls see a literal (overloads' StringLiteral and
  * IntegerLiteral, as in Numba).  Nothing when the body assigns it. */
 void infer_unroll_const(Inf *I, Node *cp, const Node *k);
+/* Replace every read of `name` in body by a copy of the constant k,
+ * unless body assigns the name (then false, nothing changed). */
+bool infer_const_reads(PtrVec *body, const char *name, const Node *k);
 bool infer_unroll_copies(Inf *I, Node *n, int count);
 /* list(gen(n)), set(...), sum/min/max/sorted(gen(n)) with gen a generator
  * function: the argument (or for list/set the call) becomes a

@@ -866,6 +866,8 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         if (nz >= 0 && lib_ops((BuiltinId)nz))
             return builtin_call(I, n, (BuiltinId)nz, self);
     }
+    if (id == BI_LITERALLY)
+        return infer_literally_call(I, n);
     if (id == BI_ISINSTANCE) { /* decided from the typed value: a constant */
         if (!no_keywords(I, n, "isinstance") || !nargs_between(I, n, "isinstance", 2, 2))
             return NULL;
@@ -1275,7 +1277,10 @@ static Type *func_call(Inf *I, Node *n, int func) {
             return NULL;
         tys[i] = t;
     }
-    Spec *s = infer_spec_at(I, n->loc, func, tys, I->final ? np : given);
+    Node **lits = NULL; /* parameters typed as literals (infer_literal.c) */
+    if (!infer_call_lits(I, n, func, sl, np, &lits))
+        return NULL;
+    Spec *s = infer_spec_lits(I, n->loc, func, tys, I->final ? np : given, lits, np);
     if (!s)
         return NULL;
     n->call_kind = CALL_FUNC;

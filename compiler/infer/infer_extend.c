@@ -11,7 +11,9 @@
  * function) and compiles again.  A key is one token per argument, joined
  * by '\t':
  *
- *     [name=]typecode[\x01literal]      literal: "i<int>" or "b<0|1>"
+ *     [name=]typecode[\x01literal]      literal: "i<int>", "b<0|1>", "s<UTF-8
+ *                                        in hex>", or "v<hex>": a container's
+ *                                        initial value as a Python literal
  *
  * (name= for keyword arguments; the literal suffix for integer and bool
  * constants).  The key with literals is looked up first, then the one
@@ -65,7 +67,9 @@ static char *call_key(Inf *I, Node *n, Node *self, const HjFunction *hf, bool li
                        "numbers, arrays, tuples, None, containers)", hf->name, infer_tyname(I, t));
             goto fail;
         }
-        if (literals && e->kind == N_CONST && (e->cval.kind == CVAL_INT || e->cval.kind == CVAL_BOOL)
+        if (infer_write_container(I, &b, e)) {
+            /* LiteralList / LiteralStrKeyDict: the type itself is literal */
+        } else if (literals && e->kind == N_CONST && (e->cval.kind == CVAL_INT || e->cval.kind == CVAL_BOOL)
             && !e->cval.overflow) {
             char lit[40];
             snprintf(lit, sizeof lit, "\x01%c%lld", e->cval.kind == CVAL_INT ? 'i' : 'b',
@@ -76,6 +80,15 @@ static char *call_key(Inf *I, Node *n, Node *self, const HjFunction *hf, bool li
             sb_puts(&b, "\x01s");
             for (int k = 0; k < e->cval.slen; k++)
                 sb_printf(&b, "%02x", (unsigned char)e->cval.s[k]);
+        } else if (literals && infer_initial_value(I, e)) {
+            /* a container's initial value: its Python literal in hex */
+            StrBuf v;
+            sb_init(&v);
+            infer_write_pyliteral(&v, infer_initial_value(I, e));
+            sb_puts(&b, "\x01v");
+            for (size_t k = 0; k < v.len; k++)
+                sb_printf(&b, "%02x", (unsigned char)v.s[k]);
+            sb_free(&v);
         }
     }
     I->final = fin;
@@ -99,8 +112,10 @@ static const HjStubImpl *find_impl(const HjFunction *hf, const char *key) {
 
 /* The implementation of stub `func` for the call `n` (and self), as a
  * function index; -1 with a diagnostic, -2 when an argument type is not
- * known yet. */
-static int resolve(Inf *I, Node *at, Node *n, Node *self, int func) {
+ * known yet.  *need: the request for the key with literals when the
+ * implementation was found for the key without them (infer_call_lits asks
+ * for it if the implementation wants a literal argument). */
+static int resolve(Inf *I, Node *at, Node *n, Node *self, int func, const char **need) {
     const HjFunction *hf = &I->c->req->funcs[func];
     bool unk = false;
     char *lit = call_key(I, n, self, hf, true, &unk);
@@ -110,8 +125,13 @@ static int resolve(Inf *I, Node *at, Node *n, Node *self, int func) {
     if (!plain)
         return unk ? -2 : -1;
     const HjStubImpl *im = find_impl(hf, lit);
-    if (!im)
+    if (need)
+        *need = NULL;
+    if (!im) {
         im = find_impl(hf, plain);
+        if (im && need && strcmp(lit, plain) != 0)
+            *need = arena_printf(I->a, "%d\t%s", func, lit);
+    }
     if (!im) {
         /* Python resolves the literal key (it knows both) and compiles again */
         I->c->need_overload = arena_printf(I->a, "%d\t%s", func, lit);
@@ -205,15 +225,20 @@ Type *infer_stub_call(Inf *I, Node *n, int func) {
         n->op_ty = ty_tuple(I->tc, tys, n->args.len); /* the inputs, boxed as one tuple */
         return ret;
     }
-    int impl = resolve(I, n, n, self, func);
+    const char *need = NULL;
+    int impl = resolve(I, n, n, self, func, &need);
     if (impl == -2)
         return TY_UNK(I);
     if (impl < 0)
         return NULL;
     if (I->c->req->funcs[impl].stub == HJ_STUB_LLVMIR)
         return llvmir_call(I, n, impl);
-    if (!self)
-        return infer_func_call(I, n, impl);
+    I->stub_need = need;
+    if (!self) {
+        Type *t = infer_func_call(I, n, impl);
+        I->stub_need = NULL;
+        return t;
+    }
     /* a method: the receiver becomes the first argument, on a copy of the
      * call until the final pass (earlier passes keep the tree's shape) */
     Node *call = ast_new(I->a, N_CALL, n->loc);
@@ -223,6 +248,7 @@ Type *infer_stub_call(Inf *I, Node *n, int func) {
         vec_push(I->a, &call->args, VEC_AT(n->args, i));
     call->keywords = n->keywords;
     Type *t = infer_func_call(I, call, impl);
+    I->stub_need = NULL;
     if (t && I->final) {
         n->args = call->args;
         n->keywords = call->keywords;
@@ -266,7 +292,7 @@ bool infer_extend_attr(Inf *I, Node *n, Type *base, Type **out) {
     int f = env_stub(I->s->hf, "<attr>", n->name);
     if (f < 0)
         return false;
-    int impl = resolve(I, n, NULL, n->a, f);
+    int impl = resolve(I, n, NULL, n->a, f, NULL);
     if (impl == -2) {
         *out = TY_UNK(I);
         return true;

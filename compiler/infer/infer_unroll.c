@@ -749,6 +749,14 @@ void infer_unroll_const(Inf *I, Node *cp, const Node *k) {
         const_reads(VEC_AT(cp->body, i), cp->a->name, k);
 }
 
+bool infer_const_reads(PtrVec *body, const char *name, const Node *k) {
+    if (assigns_vec(body, name))
+        return false;
+    for (int i = 0; i < body->len; i++)
+        const_reads(VEC_AT(*body, i), name, k);
+    return true;
+}
+
 bool infer_unroll_copies(Inf *I, Node *n, int count) {
     if (n->targets.len == count)
         return true;

@@ -144,12 +144,17 @@ Type *ty_container_like(TyCtx *tc, const Type *proto, Type *key, Type *item) {
     switch (proto->kind) {
     case TY_LIST: return proto->typed ? ty_typed_list(tc, item) : ty_list(tc, item);
     case TY_DICT: return proto->typed ? ty_typed_dict(tc, key, item) : ty_dict(tc, key, item);
-    default: return ty_set(tc, item);
+    default: return proto->typed ? ty_typed_set(tc, item) : ty_set(tc, item);
     }
 }
 
 Type *ty_set(TyCtx *tc, Type *item) {
     Type p = {.kind = TY_SET, .item = item};
+    return intern(tc, &p);
+}
+
+Type *ty_typed_set(TyCtx *tc, Type *item) {
+    Type p = {.kind = TY_SET, .item = item, .typed = true};
     return intern(tc, &p);
 }
 
@@ -694,9 +699,9 @@ void ty_name(StrBuf *b, const Type *t) {
         sb_puts(b, t->kind == TY_DICT_VIEW ? "]]" : "]");
         break;
     case TY_SET:
-        sb_puts(b, "reflected set(");
+        sb_puts(b, t->typed ? "SetType[" : "reflected set(");
         ty_name(b, t->item);
-        sb_putc(b, ')');
+        sb_putc(b, t->typed ? ']' : ')');
         break;
     case TY_GENERATOR:
         sb_puts(b, "generator(");
@@ -770,7 +775,7 @@ void ty_typecode(StrBuf *b, const Type *t) {
         ty_typecode(b, t->item);
         break;
     case TY_SET:
-        sb_putc(b, '<');
+        sb_putc(b, t->typed ? '%' : '<');
         ty_typecode(b, t->item);
         break;
     case TY_GENERATOR:
@@ -938,12 +943,13 @@ static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
         return c == '&' ? ty_typed_dict(tc, k, v) : ty_dict(tc, k, v);
     }
     case '<':
+    case '%': /* a typed.Set */
         s++;
         t = from_typecode(tc, &s, depth + 1);
         if (!t)
             return NULL;
         *p = s;
-        return ty_set(tc, t);
+        return c == '%' ? ty_typed_set(tc, t) : ty_set(tc, t);
     case 'G': /* a generator object passed back in from Python */
         s++;
         t = from_typecode(tc, &s, depth + 1);

@@ -91,9 +91,10 @@ struct Type {
     /* TY_LIST (and the containers of lib/: element, value) */
     Type *item;
     Type *key;      /* TY_DICT, TY_DICT_VIEW: the key type */
-    bool typed;     /* TY_LIST, TY_DICT: an hpcjit.typed.List/Dict (Numba's
-                       ListType/DictType: shared with Python by reference,
-                       typecodes '#'/'&'), else reflected / a plain dict */
+    bool typed;     /* TY_LIST, TY_DICT, TY_SET: an hpcjit.typed.List/Dict/Set
+                       (Numba's ListType/DictType/SetType: shared with Python
+                       by reference, typecodes '#'/'&'/'%'), else reflected /
+                       a plain dict */
     /* owned by the lowering of the current compilation: cached LLVMTypeRef */
     void *llvm;
     void *llvm_mem; /* in-memory form when it differs (bool: i8) */
@@ -134,6 +135,8 @@ Type *ty_list(TyCtx *tc, Type *item);
  * view of a dict's keys/values/items (view 0/1/2). */
 Type *ty_dict(TyCtx *tc, Type *key, Type *value);
 Type *ty_set(TyCtx *tc, Type *item);
+/* A typed.Set (typecode '%'): a set passed by reference ("SetType[int64]"). */
+Type *ty_typed_set(TyCtx *tc, Type *item);
 /* typed.List ("ListType[int64]") and typed.Dict ("DictType[int64,float64]",
  * typed); ty_container_like: a list/dict/set of the same kind and typed flag
  * as `proto` with the given parts (key ignored for lists and sets). */

@@ -203,6 +203,12 @@ static int options_from(HjOptions *o, PyObject *opts) {
             return -1;
         }
     }
+    PyObject *lp = PyDict_GetItemString(opts, "literal_params"); /* borrowed; infer_literal.c */
+    if (lp && PyLong_Check(lp)) {
+        o->literal_params = (uint64_t)PyLong_AsUnsignedLongLongMask(lp);
+        if (PyErr_Occurred())
+            return -1;
+    }
     PyObject *inl = PyDict_GetItemString(opts, "inline");
     if (inl && PyUnicode_Check(inl))
         o->inline_always = PyUnicode_CompareWithASCIIString(inl, "always") == 0;

@@ -51,7 +51,7 @@ static int has_refs(const char *tc, const char *end)
 {
     for (; tc < end; tc++)
         if (*tc == 'a' || *tc == 'r' || *tc == '[' || *tc == '#' || *tc == 's' || *tc == '{' || *tc == '<' ||
-            *tc == 'G' || *tc == '&' || *tc == 'J')
+            *tc == 'G' || *tc == '&' || *tc == 'J' || *tc == '%')
             return 1;
     return 0;
 }

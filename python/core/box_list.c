@@ -27,7 +27,7 @@ static int has_refs(const char *tc)
 {
     for (; *tc; tc++)
         if (*tc == 'a' || *tc == 'r' || *tc == '[' || *tc == '#' || *tc == 's' || *tc == '{' || *tc == '<' ||
-            *tc == 'G' || *tc == '&' || *tc == 'J')
+            *tc == 'G' || *tc == '&' || *tc == 'J' || *tc == '%')
             return 1;
     return 0;
 }

@@ -414,6 +414,7 @@ int cv_matches(PyObject *obj, const char **tc)
         return box_list_matches(obj, tc);
     case '#':
     case '&':
+    case '%':
         return typed_matches(obj, tc);
     case 'J':
         return jc_matches(obj, tc);
@@ -541,6 +542,7 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
         return box_list_unbox(obj, tc, out);
     case '#':
     case '&':
+    case '%':
         return typed_unbox(obj, tc, out);
     case 'J':
         return jc_unbox(obj, tc, out);
@@ -738,7 +740,7 @@ PyObject *cv_box(CoreState *st, const char **tc, char *in)
     case 't': res = (PyObject *)PyArray_DescrFromType(tc_npy_type(p[1])); break;
     case 'a': case 'r': res = box_array(st, p, (HjArray *)in); break;
     case '[': return box_list_box(st, tc, in);
-    case '#': case '&': return typed_box(tc, in);
+    case '#': case '&': case '%': return typed_box(tc, in);
     case 'J': return jc_box(tc, in);
     case 'G': return gen_box(st, tc, in);
     /* a dict compiled code returns is a typed.Dict holding its native dict
@@ -828,7 +830,7 @@ void cv_release(const char **tc, char *in)
     if (*p == 'a' || *p == 'r') {
         rt_decref(((HjArray *)in)->meminfo);
     } else if (*p == '[' || *p == '{' || *p == '<' || *p == 's' || *p == '#' || *p == '&' || *p == 'J' ||
-               *p == 'G') {
+               *p == 'G' || *p == '%') {
         rt_decref(*(HjMemInfo **)in);
     } else if (*p == 'N') {
         const char *q = nt_skip_header(p, NULL);

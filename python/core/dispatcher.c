@@ -41,12 +41,95 @@ typedef struct Dispatcher {
     Py_ssize_t argcount;  /* positional parameters; -1: always the slow path */
     int locked;           /* explicit signatures: never compile on a miss */
     int nogil;
+    uint64_t litmask;     /* bit i: argument i is keyed by its value too (literal
+                             dispatch, numba.literally: compiler/infer/infer_literal.c) */
 } Dispatcher;
 
 #define STACK_BUF 2048
 #define STACK_ARGS 16
 
 /* ---- helpers --------------------------------------------------------------- */
+
+/* Literal dispatch: after argument i's typecode, "\x01" + its value +
+ * "\x02" ("i<int>", "b<0|1>", "s<UTF-8 in hex>"), for an int64, bool or
+ * str argument i in self->litmask; other values (and ones too long for
+ * the key) get no suffix, and the compilation reports that they cannot
+ * be literals.  -1 with an exception set on error. */
+static int literal_suffix(Dispatcher *self, Py_ssize_t i, PyObject *arg, char *key, size_t *len, size_t cap)
+{
+    if (i >= 64 || !(self->litmask >> i & 1))
+        return 0;
+    char buf[48];
+    int n = 0;
+    if (PyBool_Check(arg)) {
+        memcpy(buf, arg == Py_True ? "\x01" "b1\x02" : "\x01" "b0\x02", 5);
+        n = 4;
+    } else if (PyLong_CheckExact(arg)) {
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(arg, &overflow);
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        if (overflow)
+            return 0;
+        /* by hand: snprintf doubled the cost of a call keyed by value */
+        char digits[24];
+        int nd = 0;
+        unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+        do {
+            digits[nd++] = (char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+        buf[n++] = '\x01';
+        buf[n++] = 'i';
+        if (v < 0)
+            buf[n++] = '-';
+        while (nd)
+            buf[n++] = digits[--nd];
+        buf[n++] = '\x02';
+        buf[n] = '\0';
+    } else if (PyUnicode_Check(arg)) {
+        Py_ssize_t sl = 0;
+        const char *u = PyUnicode_AsUTF8AndSize(arg, &sl);
+        if (!u)
+            return -1;
+        if (*len + 3 + 2 * (size_t)sl >= cap)
+            return 0;
+        static const char hex[] = "0123456789abcdef";
+        key[(*len)++] = '\x01';
+        key[(*len)++] = 's';
+        for (Py_ssize_t k = 0; k < sl; k++) {
+            key[(*len)++] = hex[(unsigned char)u[k] >> 4];
+            key[(*len)++] = hex[(unsigned char)u[k] & 15];
+        }
+        key[(*len)++] = '\x02';
+        key[*len] = '\0';
+        return 0;
+    } else {
+        return 0;
+    }
+    if (*len + (size_t)n >= cap)
+        return 0;
+    memcpy(key + *len, buf, (size_t)n + 1);
+    *len += (size_t)n;
+    return 0;
+}
+
+/* The parameters' typecodes of a key: its literal suffixes removed. */
+static void strip_literals(char *s)
+{
+    char *w = s;
+    for (char *r = s; *r;) {
+        if (*r == '\x01') {
+            while (*r && *r != '\x02')
+                r++;
+            if (*r)
+                r++;
+            continue;
+        }
+        *w++ = *r++;
+    }
+    *w = '\0';
+}
 
 /* Call hpcjit.dispatcher.<name>(*args): the Python side of slow paths. */
 static PyObject *call_helper(const char *name, PyObject *args, PyObject *kwargs)
@@ -444,50 +527,63 @@ static PyObject *dispatch_miss(Dispatcher *self, PyObject *const *args, Py_ssize
         goto error; /* _no_match raises; res is normally NULL */
     }
 
-    codes = PyTuple_New(nargs);
-    if (!codes)
-        goto error;
-    for (Py_ssize_t i = 0; i < nargs; i++) {
-        size_t start = len;
-        if (arg_typecode(args, i, first_def, key, &len, sizeof key) < 0) {
-            bad = i;
+    /* a compilation may ask for literal dispatch on an argument (litmask):
+     * then the key changes and the hook is called again with it */
+    for (int attempt = 0;; attempt++) {
+        uint64_t litmask = self->litmask;
+        len = 0;
+        codes = PyTuple_New(nargs);
+        if (!codes)
+            goto error;
+        for (Py_ssize_t i = 0; i < nargs; i++) {
+            size_t start = len;
+            if (arg_typecode(args, i, first_def, key, &len, sizeof key) < 0) {
+                bad = i;
+                break;
+            }
+            if (literal_suffix(self, i, args[i], key, &len, sizeof key) < 0)
+                goto error;
+            PyObject *s = PyUnicode_FromStringAndSize(key + start, (Py_ssize_t)(len - start));
+            if (!s)
+                goto error;
+            PyTuple_SET_ITEM(codes, i, s);
+        }
+        if (bad >= 0) {
+            targs = args_tuple(args, nargs);
+            if (!targs)
+                goto error;
+            PyObject *extra = Py_BuildValue("(On)", targs, bad);
+            if (!extra)
+                goto error;
+            /* raises, or (an @njit function among the arguments) calls a
+             * specialisation with that function bound (dispatcher.py) */
+            res = call_helper_self("_untypeable", (PyObject *)self, extra, NULL);
+            Py_DECREF(extra);
+            if (!res)
+                goto error;
+            Py_XDECREF(codes);
+            Py_XDECREF(targs);
+            return res;
+        }
+        if (!self->compile_hook) { /* cleared by the GC during teardown */
+            PyErr_SetString(PyExc_RuntimeError, "hpcjit: dispatcher has been cleared");
+            goto error;
+        }
+        hook_res = PyObject_CallFunctionObjArgs(self->compile_hook, (PyObject *)self, codes, NULL);
+        if (!hook_res)
+            goto error;
+        Overload *ov = find_overload(self, key, len);
+        if (ov) {
+            res = invoke(self, ov, args, nargs);
             break;
         }
-        PyObject *s = PyUnicode_FromStringAndSize(key + start, (Py_ssize_t)(len - start));
-        if (!s)
+        if (self->litmask == litmask || attempt >= 8) {
+            PyErr_Format(PyExc_RuntimeError, "hpcjit: compiling for %R added no matching overload", codes);
             goto error;
-        PyTuple_SET_ITEM(codes, i, s);
+        }
+        Py_CLEAR(hook_res);
+        Py_CLEAR(codes);
     }
-    if (bad >= 0) {
-        targs = args_tuple(args, nargs);
-        if (!targs)
-            goto error;
-        PyObject *extra = Py_BuildValue("(On)", targs, bad);
-        if (!extra)
-            goto error;
-        /* raises, or (an @njit function among the arguments) calls a
-         * specialisation with that function bound (dispatcher.py) */
-        res = call_helper_self("_untypeable", (PyObject *)self, extra, NULL);
-        Py_DECREF(extra);
-        if (!res)
-            goto error;
-        Py_XDECREF(codes);
-        Py_XDECREF(targs);
-        return res;
-    }
-    if (!self->compile_hook) { /* cleared by the GC during teardown */
-        PyErr_SetString(PyExc_RuntimeError, "hpcjit: dispatcher has been cleared");
-        goto error;
-    }
-    hook_res = PyObject_CallFunctionObjArgs(self->compile_hook, (PyObject *)self, codes, NULL);
-    if (!hook_res)
-        goto error;
-    Overload *ov = find_overload(self, key, len);
-    if (!ov) {
-        PyErr_Format(PyExc_RuntimeError, "hpcjit: compiling for %R added no matching overload", codes);
-        goto error;
-    }
-    res = invoke(self, ov, args, nargs);
     Py_XDECREF(hook_res);
     Py_XDECREF(codes);
     return res;
@@ -558,9 +654,11 @@ static PyObject *dispatcher_vectorcall(PyObject *op, PyObject *const *args, size
     size_t len = 0;
     Py_ssize_t i = 0;
     for (; i < nargs; i++)
-        if (arg_typecode(args, i, first_def, key, &len, sizeof key) < 0)
+        if (arg_typecode(args, i, first_def, key, &len, sizeof key) < 0 ||
+            (self->litmask && literal_suffix(self, i, args[i], key, &len, sizeof key) < 0))
             break;
     if (i < nargs) {
+        PyErr_Clear(); /* dispatch_miss computes the key again and says what failed */
         res = dispatch_miss(self, args, nargs, first_def);
     } else {
         Overload *ov = find_overload(self, key, len);
@@ -756,6 +854,7 @@ static PyObject *dispatcher_add_overload(PyObject *op, PyObject *args)
     if (!(ov.key = dup_ascii(key_o, &ov.keylen)) || !(ov.params = dup_ascii(key_o, NULL)) ||
         !(ov.rettype = dup_ascii(ret_o, NULL)))
         goto error;
+    strip_literals(ov.params);
     ov.entry = (HjEntryFn)(uintptr_t)addr;
     { /* the parameters: the key without the marks of omitted defaults ('=') */
         char *w = ov.params;
@@ -831,6 +930,15 @@ error:
     free(ov.offs);
     Py_XDECREF(ov.info);
     return NULL;
+}
+
+static PyObject *dispatcher_set_literal_params(PyObject *op, PyObject *arg)
+{
+    unsigned long long m = PyLong_AsUnsignedLongLongMask(arg);
+    if (PyErr_Occurred())
+        return NULL;
+    ((Dispatcher *)op)->litmask = (uint64_t)m;
+    Py_RETURN_NONE;
 }
 
 static PyObject *dispatcher_lock(PyObject *op, PyObject *unused)
@@ -937,6 +1045,8 @@ static PyMethodDef dispatcher_methods[] = {
     {"_add_overload", dispatcher_add_overload, METH_VARARGS,
      "_add_overload(key, address, rettype, signature, info): register compiled code."},
     {"_lock", dispatcher_lock, METH_NOARGS, "Compile no more: explicit signatures only."},
+    {"_set_literal_params", dispatcher_set_literal_params, METH_O,
+     "_set_literal_params(mask): key argument i by its value too when bit i is set (literally())."},
     {"disable_compile", dispatcher_lock, METH_NOARGS, "Compile no more (Numba's name)."},
     {"_unlock", dispatcher_unlock, METH_NOARGS, "Allow compilation on a miss again."},
     {"inspect_types", (PyCFunction)(void (*)(void))dispatcher_inspect_types, METH_VARARGS | METH_KEYWORDS,

@@ -56,6 +56,7 @@ int tc_layout(const char **tc, size_t *size, size_t *align)
     }
     case 'G':   /* generator object */
     case '#':   /* typed.List */
+    case '%':   /* typed.Set */
     case '[': { /* list: HjMemInfo * */
         size_t s, a;
         if (tc_layout(&p, &s, &a) < 0)

@@ -1,5 +1,6 @@
-/* typed.c - the native side of hpcjit.typed.List and hpcjit.typed.Dict
- * (typecodes '#' <item> and '&' <key> <value>, abi.h).
+/* typed.c - the native side of hpcjit.typed.List, hpcjit.typed.Dict and
+ * hpcjit.typed.Set (typecodes '#' <item>, '&' <key> <value>, '%' <item>,
+ * abi.h).
  *
  * A typed container is a Python object holding one reference to a native
  * list or dict (hpcjit/containers.h).  Compiled code receives that very
@@ -39,13 +40,19 @@ typedef struct TDict {
     char vtc[HJ_MAX_TYPECODE];
 } TDict;
 
+typedef struct TSet {
+    PyObject_HEAD
+    HjMemInfo *mi;             /* NULL until the item type is known */
+    char tc[HJ_MAX_TYPECODE];  /* the item's typecode, "" while unknown */
+} TSet;
+
 /* Process-wide (not module state): cv_typecode and cv_unbox have no module
  * at hand, and the classes are made once per process by hpcjit.typed. */
-static PyTypeObject *list_base, *dict_base;
-static PyObject *list_cls, *dict_cls;
+static PyTypeObject *list_base, *dict_base, *set_base;
+static PyObject *list_cls, *dict_cls, *set_cls;
 static CoreState *core_st; /* hpcjit._core's state: boxing arrays needs its owner type */
 
-static int is_ref_code(char c) { return strchr("ar[#{&<sJG", c) != NULL; }
+static int is_ref_code(char c) { return strchr("ar[#{&<sJG%", c) != NULL; }
 
 static int has_refs(const char *tc, const char *end)
 {
@@ -868,6 +875,193 @@ static PyType_Spec dict_spec = {
     .slots = dict_slots,
 };
 
+/* ---- typed.Set ------------------------------------------------------------ */
+
+static PyObject *set_set_item_type(TSet *self, PyObject *arg)
+{
+    const char *tc = PyUnicode_Check(arg) ? PyUnicode_AsUTF8(arg) : NULL;
+    if (!tc) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "_set_item_type takes a typecode");
+        return NULL;
+    }
+    if (check_code(tc) < 0)
+        return NULL;
+    if (self->mi) {
+        if (strcmp(tc, self->tc) == 0)
+            Py_RETURN_NONE;
+        PyErr_SetString(PyExc_TypeError, "hpcjit: the typed.Set already has its item type");
+        return NULL;
+    }
+    const RtItemOps *ops = item_ops(tc, 1);
+    if (!ops)
+        return NULL;
+    HjMemInfo *mi = rt_set_new(ops, 0);
+    if (!mi) {
+        core_raise_pending();
+        return NULL;
+    }
+    self->mi = mi;
+    snprintf(self->tc, sizeof self->tc, "%s", tc);
+    Py_RETURN_NONE;
+}
+
+static PyObject *set_item_typecode(TSet *self, void *unused)
+{
+    if (!self->mi)
+        Py_RETURN_NONE;
+    return PyUnicode_FromString(self->tc);
+}
+
+static Py_ssize_t set_len(TSet *self) { return self->mi ? (Py_ssize_t)rt_set_len(self->mi) : 0; }
+
+/* Unbox an item for a lookup: 0 when it cannot be in the set (no
+ * exception), 1 when unboxed, -1 on error. */
+static int lookup_item(TSet *self, PyObject *v, char *buf)
+{
+    if (!self->mi)
+        return 0;
+    const char *q = self->tc;
+    if (!cv_matches(v, &q))
+        return 0;
+    q = self->tc;
+    return cv_unbox(v, &q, buf) < 0 ? -1 : 1;
+}
+
+static PyObject *set_add(TSet *self, PyObject *v)
+{
+    if (!self->mi) {
+        PyErr_SetString(PyExc_TypeError, "hpcjit: the typed.Set has no item type yet");
+        return NULL;
+    }
+    alignas(16) char b[ITEM_BUF];
+    if (unbox_item(v, self->tc, b) < 0)
+        return NULL;
+    int32_t r = rt_set_add(self->mi, b);
+    release_item(self->tc, b);
+    if (r < 0) {
+        core_raise_pending();
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *set_contains(TSet *self, PyObject *v)
+{
+    alignas(16) char b[ITEM_BUF];
+    int r = lookup_item(self, v, b);
+    if (r < 0)
+        return NULL;
+    int found = r && rt_set_contains(self->mi, b);
+    if (r)
+        release_item(self->tc, b);
+    return PyBool_FromLong(found);
+}
+
+/* discard(v): True when v was removed. */
+static PyObject *set_discard(TSet *self, PyObject *v)
+{
+    alignas(16) char b[ITEM_BUF];
+    int r = lookup_item(self, v, b);
+    if (r < 0)
+        return NULL;
+    int32_t st = r ? rt_set_discard(self->mi, b) : 0;
+    if (r)
+        release_item(self->tc, b);
+    if (st < 0) {
+        core_raise_pending();
+        return NULL;
+    }
+    return PyBool_FromLong(st == 1);
+}
+
+static PyObject *set_pop(TSet *self, PyObject *unused)
+{
+    if (!self->mi || rt_set_len(self->mi) == 0) {
+        PyErr_SetString(PyExc_KeyError, "pop from an empty set");
+        return NULL;
+    }
+    alignas(16) char b[ITEM_BUF];
+    if (rt_set_pop(self->mi, b) < 0) {
+        core_raise_pending();
+        return NULL;
+    }
+    return box_item(self->tc, b, 1);
+}
+
+static PyObject *set_clear(TSet *self, PyObject *unused)
+{
+    if (self->mi)
+        rt_set_clear(self->mi);
+    Py_RETURN_NONE;
+}
+
+/* The items in iteration order, as a list. */
+static PyObject *set_items(TSet *self, PyObject *unused)
+{
+    PyObject *out = PyList_New(0);
+    if (!out || !self->mi)
+        return out;
+    RtSetIter it = {0, rt_set_len(self->mi)};
+    void *item;
+    int32_t r;
+    while ((r = rt_set_iter_next(self->mi, &it, &item)) == 1) {
+        PyObject *o = box_item(self->tc, item, 0);
+        if (!o || PyList_Append(out, o) < 0) {
+            Py_XDECREF(o);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(o);
+    }
+    if (r < 0) {
+        Py_DECREF(out);
+        core_raise_pending();
+        return NULL;
+    }
+    return out;
+}
+
+static void set_dealloc(TSet *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    rt_decref(self->mi);
+    tp->tp_free((PyObject *)self);
+    Py_DECREF(tp);
+}
+
+static PyMethodDef set_methods[] = {
+    {"_set_item_type", (PyCFunction)set_set_item_type, METH_O, "Give an untyped set its item typecode."},
+    {"_add", (PyCFunction)set_add, METH_O, NULL},
+    {"_contains", (PyCFunction)set_contains, METH_O, NULL},
+    {"_discard", (PyCFunction)set_discard, METH_O, NULL},
+    {"_pop", (PyCFunction)set_pop, METH_NOARGS, NULL},
+    {"_clear", (PyCFunction)set_clear, METH_NOARGS, NULL},
+    {"_items", (PyCFunction)set_items, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef set_getset[] = {
+    {"_item_typecode", (getter)set_item_typecode, NULL, "The item's typecode, None while unknown.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyType_Slot set_slots[] = {
+    {Py_tp_dealloc, set_dealloc},
+    {Py_tp_methods, set_methods},
+    {Py_tp_getset, set_getset},
+    {Py_sq_length, set_len},
+    {Py_tp_doc, "Native set of hpcjit.typed.Set (subclassed there)."},
+    {0, NULL},
+};
+
+static PyType_Spec set_spec = {
+    .name = "hpcjit._core._TypedSet",
+    .basicsize = sizeof(TSet),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .slots = set_slots,
+};
+
 /* ---- jitclass instances ('J' <id>) --------------------------------------- */
 
 typedef struct JObj {
@@ -1019,6 +1213,12 @@ int typed_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
         c = '&';
         a = d->ktc;
         b = d->vtc;
+    } else if (set_base && PyObject_TypeCheck(obj, set_base)) {
+        TSet *t = (TSet *)obj;
+        if (!t->mi)
+            return -1;
+        c = '%';
+        a = t->tc;
     } else {
         return 1; /* not a typed container */
     }
@@ -1050,10 +1250,10 @@ int typed_unbox(PyObject *obj, const char **tc, char *out)
     const char *start = *tc;
     if (!typed_matches(obj, tc)) {
         PyErr_Format(PyExc_TypeError, "hpcjit: expected a typed %s of typecode '%.60s', got %.200s",
-                     *start == '#' ? "List" : "Dict", start, Py_TYPE(obj)->tp_name);
+                     *start == '#' ? "List" : *start == '%' ? "Set" : "Dict", start, Py_TYPE(obj)->tp_name);
         return -1;
     }
-    HjMemInfo *mi = *start == '#' ? ((TList *)obj)->mi : ((TDict *)obj)->mi;
+    HjMemInfo *mi = *start == '#' ? ((TList *)obj)->mi : *start == '%' ? ((TSet *)obj)->mi : ((TDict *)obj)->mi;
     memcpy(out, &mi, sizeof mi); /* borrowed: the object keeps it alive during the call */
     return 0;
 }
@@ -1098,6 +1298,23 @@ PyObject *typed_box(const char **tc, char *in)
     memcpy(&mi, in, sizeof mi);
     const char *p = *tc;
     int list = *p == '#';
+    if (*p == '%') {
+        PyTypeObject *st = (PyTypeObject *)registered(&set_cls, "typed.Set");
+        TSet *o = st ? (TSet *)st->tp_alloc(st, 0) : NULL;
+        if (!o) {
+            rt_decref(mi);
+            tc_skip(tc);
+            return NULL;
+        }
+        o->mi = mi; /* takes the returned reference */
+        (*tc)++;
+        if (copy_code(o->tc, tc) < 0) {
+            PyErr_SetString(PyExc_SystemError, "hpcjit: bad typed container typecode");
+            Py_DECREF(o);
+            return NULL;
+        }
+        return (PyObject *)o;
+    }
     PyObject *cls = registered(list ? &list_cls : &dict_cls, list ? "typed.List" : "typed.Dict");
     PyTypeObject *tp = (PyTypeObject *)cls;
     PyObject *obj = tp ? tp->tp_alloc(tp, 0) : NULL;
@@ -1129,16 +1346,20 @@ PyObject *typed_box(const char **tc, char *in)
 /* _register_typed(List, Dict): the Python classes boxing makes. */
 static PyObject *typed_register(PyObject *mod, PyObject *args)
 {
-    PyObject *l, *d;
-    if (!PyArg_ParseTuple(args, "OO:_register_typed", &l, &d))
+    PyObject *l, *d, *st = NULL;
+    if (!PyArg_ParseTuple(args, "OO|O:_register_typed", &l, &d, &st))
         return NULL;
     if (!PyType_Check(l) || !PyType_IsSubtype((PyTypeObject *)l, list_base) || !PyType_Check(d) ||
-        !PyType_IsSubtype((PyTypeObject *)d, dict_base)) {
-        PyErr_SetString(PyExc_TypeError, "_register_typed takes subclasses of _TypedList and _TypedDict");
+        !PyType_IsSubtype((PyTypeObject *)d, dict_base) ||
+        (st && (!PyType_Check(st) || !PyType_IsSubtype((PyTypeObject *)st, set_base)))) {
+        PyErr_SetString(PyExc_TypeError, "_register_typed takes subclasses of _TypedList, _TypedDict "
+                        "and _TypedSet");
         return NULL;
     }
     Py_XSETREF(list_cls, Py_NewRef(l));
     Py_XSETREF(dict_cls, Py_NewRef(d));
+    if (st)
+        Py_XSETREF(set_cls, Py_NewRef(st));
     Py_RETURN_NONE;
 }
 
@@ -1174,10 +1395,14 @@ int typed_init(PyObject *mod)
         jit_base = (PyTypeObject *)PyType_FromModuleAndSpec(mod, &jobj_spec, NULL);
         if (!jit_base)
             return -1;
+        set_base = (PyTypeObject *)PyType_FromModuleAndSpec(mod, &set_spec, NULL);
+        if (!set_base)
+            return -1;
     }
     if (PyModule_AddObjectRef(mod, "_TypedList", (PyObject *)list_base) < 0 ||
         PyModule_AddObjectRef(mod, "_TypedDict", (PyObject *)dict_base) < 0 ||
-        PyModule_AddObjectRef(mod, "_JitObject", (PyObject *)jit_base) < 0)
+        PyModule_AddObjectRef(mod, "_JitObject", (PyObject *)jit_base) < 0 ||
+        PyModule_AddObjectRef(mod, "_TypedSet", (PyObject *)set_base) < 0)
         return -1;
     return PyModule_AddFunctions(mod, typed_methods);
 }

@@ -27,7 +27,7 @@ from .types import (b1, boolean, bool_, c8, c16, complex64, complex128, double, 
 __version__ = "0.1.0"
 
 __all__ = [
-    "njit", "jit", "prange", "literal_unroll", "config", "errors", "types", "HpcjitError", "TypingError",
+    "njit", "jit", "prange", "literal_unroll", "literally", "config", "errors", "types", "HpcjitError", "TypingError",
     "UnsupportedError", "LoweringError", "HpcjitSyntaxError", "NumbaError", "memstats", "memory_debug", "typeof",
     "boolean", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "complex64", "complex128", "intp", "none", "void",
@@ -82,6 +82,15 @@ def literal_unroll(container):
     once per element of a tuple, each copy typed with its element's type
     (heterogeneous tuples); elsewhere it is the container itself."""
     return container
+
+
+def literally(obj):
+    """`literally(n)` in compiled code (or in an overload's implementation)
+    compiles the function again with argument n typed as the literal of its
+    value (Literal[int](3), Literal[str](abc), Literal[bool](True)): one
+    specialisation per value, and overloads see `types.Literal` types.
+    Elsewhere it returns its argument."""
+    return obj
 
 
 def _is_signature(obj):

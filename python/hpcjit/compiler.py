@@ -82,9 +82,10 @@ def _known_objects(want=None):
 
     if not known:
         from . import prange, get_thread_id, get_num_threads, set_num_threads, literal_unroll
-        from . import get_parallel_chunksize, set_parallel_chunksize, parallel_chunksize
+        from . import get_parallel_chunksize, set_parallel_chunksize, parallel_chunksize, literally
         add(prange, "hpcjit.prange")
         add(literal_unroll, "hpcjit.literal_unroll")
+        add(literally, "hpcjit.literally")
         # the pool from jitted code (also as numba.*, below)
         add(get_thread_id, "hpcjit.get_thread_id")
         add(get_num_threads, "hpcjit.get_num_threads")
@@ -98,6 +99,7 @@ def _known_objects(want=None):
         from . import typed
         add(typed.List, "hpcjit.typed.List")
         add(typed.Dict, "hpcjit.typed.Dict")
+        add(typed.Set, "hpcjit.typed.Set")
         # hpcjit's own scalar types used as casts: float64(x)
         for t in (_types.boolean, _types.int8, _types.int16, _types.int32, _types.int64,
                   _types.uint8, _types.uint16, _types.uint32, _types.uint64, _types.float32,
@@ -109,7 +111,7 @@ def _known_objects(want=None):
     if "numba" not in _scanned and modules.get("numba") is not None:
         nb = modules["numba"]
         _scanned.add("numba")
-        for attr in ("get_thread_id", "get_num_threads", "set_num_threads", "literal_unroll",
+        for attr in ("get_thread_id", "get_num_threads", "set_num_threads", "literal_unroll", "literally",
                      "get_parallel_chunksize", "set_parallel_chunksize", "parallel_chunksize"):
             if callable(getattr(nb, attr, None)):
                 add(getattr(nb, attr), "hpcjit." + attr)
@@ -538,6 +540,7 @@ class _Gather:
         self._named = None
         self.jitclasses = set()  # ids of the jitclasses met (experimental.py)
         self.decompiled = {}  # filename -> qualnames whose text came from bytecode
+        self.disps = {}  # func index -> dispatcher (literal dispatch requests name them)
 
     def add_entry(self, disp, argcodes=()):
         """add(disp), then the hidden globals of every jitclass the
@@ -604,6 +607,7 @@ class _Gather:
         idx = len(self.funcs)
         self.index[id(disp)] = idx
         self.keep.append(disp)
+        self.disps[idx] = disp
         self.funcs.append(None)  # reserved: recursion finds the index above
         py_func = disp.py_func
         src = _source(disp)
@@ -630,6 +634,9 @@ class _Gather:
                                    ("pycall", handle, retcode)))
                 env.append((name, "func", bidx))
         opts = {k: disp.targetoptions[k] for k in _COMPILER_OPTIONS if k in disp.targetoptions}
+        lit = LITERAL_PARAMS.get(py_func.__code__)
+        if lit:
+            opts["literal_params"] = lit
         if opts.get("parallel"):
             opts.update((k, disp.targetoptions[k]) for k in _PARALLEL_OPTIONS if k in disp.targetoptions)
         self.funcs[idx] = (py_func.__name__, py_func.__qualname__, src.filename, src.source,
@@ -654,9 +661,53 @@ def gather(disp):
 _MAX_RESOLUTIONS = 200
 
 
+# literal dispatch (numba.literally, compiler/infer/infer_literal.c): code
+# object -> bit mask of the parameters compiled as literals of their
+# arguments.  Kept by code object, so the implementations an overload's
+# typing function returns (a new function each time) share it.
+LITERAL_PARAMS = {}
+
+
+class LiteralRetry(errors.TypingError):
+    """The entry asked for literal dispatch on a parameter: the dispatcher
+    keys that argument by its value now, and compiles again (a compilation
+    without the values of a call, such as an explicit signature, cannot)."""
+
+
+def _literal_request(disp, g, entry, need, argcodes):
+    fidx, p = (int(x) for x in need[1:].split("\t", 1))
+    target = g.disps.get(fidx)
+    if target is None:
+        raise errors.TypingError("literally(): a literal argument was asked of a function hpcjit "
+                                 "cannot compile again")
+    if p >= 64:
+        raise errors.UnsupportedError("literally(): hpcjit takes literal arguments among the first 64")
+    code = target.py_func.__code__
+    mask = LITERAL_PARAMS.get(code, 0)
+    tc = argcodes[p] if fidx == entry and p < len(argcodes) else None
+    repeated = bool(mask >> p & 1) if fidx != entry else (tc is None or "\x01" in tc)
+    if repeated:
+        raise errors.CompilerError(
+            f"Repeated literal typing request.\nArg #{p} of {target.py_func.__qualname__}: its "
+            f"literal cannot be given (is the argument assigned in the function?)")
+    keyed = disp.__dict__.get("_hj_litmask", 0) >> p & 1 if fidx == entry else 0
+    if fidx == entry and (tc[0] not in "l?s" or keyed):  # int64, bool, str have literals
+        cls = {"d": float, "f": float, "D": complex, "F": complex}.get(tc[0])
+        what = repr(cls) if cls is not None else (
+            "<class 'numpy.ndarray'>" if tc[0] == "a" else str(_types.from_typecode(tc)))
+        if tc[0] in "l?s":  # the dispatcher could not key it: too long for a key
+            what = f"this {_types.from_typecode(tc)} value (too long for a dispatch key)"
+        raise errors.LiteralTypingError(f"{what} cannot be used as a literal")
+    LITERAL_PARAMS[code] = mask | 1 << p
+    if fidx == entry:
+        raise LiteralRetry(f"{target.py_func.__qualname__}: argument {p} is compiled as a literal of "
+                           f"its value (literally()), which needs the values of a call")
+
+
 def compile_funcs(disp, *args):
     """_compiler.compile(funcs, entry, *args) on gather(disp), resolving
-    the overloads the compilation meets (hpcjit.extending) in between."""
+    the overloads the compilation meets (hpcjit.extending) and the literal
+    arguments it asks for (literally()) in between."""
     from . import _compiler, extending
     for _ in range(_MAX_RESOLUTIONS):
         g = _Gather()
@@ -669,6 +720,9 @@ def compile_funcs(disp, *args):
                 if g.decompiled:
                     _note_decompiled(e, g.decompiled)
                 raise
+            if need.startswith("L"):
+                _literal_request(disp, g, entry, need, list(args[0]) if args else [])
+                continue
             idx, key = need.split("\t", 1)
             ov = g.stubs.get(int(idx))
             if ov is None or key in ov.impls:
@@ -717,7 +771,9 @@ def _compile(disp, argcodes, rettype, want_ir, want_types):
     # the on-disk cache (cache.py) sits inside hpcjit.mpi's compile-once
     # wrapper, so a group's root may answer from it and broadcast the object
     # overloads and objmode blocks hold Python state: such code is not cached
-    if not (want_ir or want_types) and not _uses_stubs(funcs) and (
+    literal = any("\x01" in c for c in argcodes) or any(
+        f is not None and len(f) > 7 and isinstance(f[7], dict) and f[7].get("literal_params") for f in funcs)
+    if not (want_ir or want_types) and not _uses_stubs(funcs) and not literal and (
             disp.targetoptions.get("cache") or os.environ.get("HPCJIT_CACHE")):
         from . import cache
         if cache.enabled(disp):
@@ -736,7 +792,9 @@ def _omitted(disp, argcodes):
     first = len(argcodes) - len(defaults)
     out = []
     for i, c in enumerate(argcodes):
-        if c.startswith("="):
+        if c.startswith("=") and "\x01" in c:  # a literal argument: its value is the constant
+            c = c[1:]
+        elif c.startswith("="):
             v = defaults[i - first] if 0 <= i - first < len(defaults) else None
             if isinstance(v, bool):
                 c = f"{c[1:]}={int(v)}"
@@ -750,12 +808,32 @@ def _omitted(disp, argcodes):
     return tuple(out)
 
 
-def compile_for(disp, argcodes, rettype=None, want_ir=False, want_types=False):
-    """Compile `disp` for the argument typecodes and add the overload."""
+def code_type(code):
+    """The type of an argument typecode; with a literal suffix
+    ("l\x01i3\x02", python/core/dispatcher.c) the Literal type."""
+    if "\x01" not in code:
+        return _types.from_typecode(code)
+    from .extending import _parse_key
+    return _types.literal(_parse_key(code.rstrip("\x02"))[0][2])
+
+
+def compile_for(disp, argcodes, rettype=None, want_ir=False, want_types=False, literal_retry=False):
+    """Compile `disp` for the argument typecodes and add the overload.
+    literal_retry (the dispatcher's compile hook): a request for literal
+    dispatch on an argument raises LiteralRetry after telling the
+    dispatcher, which computes the key again."""
     argcodes = tuple(argcodes)
-    res = _compile(disp, _omitted(disp, argcodes), rettype, want_ir, want_types)
+    try:
+        res = _compile(disp, _omitted(disp, argcodes), rettype, want_ir, want_types)
+    except LiteralRetry as e:
+        if not literal_retry or getattr(disp, "_locked", False):
+            raise errors.TypingError(str(e)) from None
+        mask = LITERAL_PARAMS.get(disp.py_func.__code__, 0)
+        disp._set_literal_params(mask)
+        disp.__dict__["_hj_litmask"] = mask
+        raise
     info = {
-        "argtypes": tuple(_types.from_typecode(c.lstrip("=")) for c in argcodes),
+        "argtypes": tuple(code_type(c.lstrip("=")) for c in argcodes),
         "argcodes": argcodes,
         "explicit_rettype": rettype,
         "entry_symbol": res.get("entry_symbol"),

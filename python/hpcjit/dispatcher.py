@@ -74,7 +74,10 @@ def check_options(options):
 
 def _compile_hook(disp, argcodes):
     from . import compiler
-    compiler.compile_for(disp, argcodes)
+    try:
+        compiler.compile_for(disp, argcodes, literal_retry=True)
+    except compiler.LiteralRetry:
+        return "literal"  # the dispatcher keys an argument by value now: it calls again
 
 
 class GeneratorDispatcher(_core.Dispatcher):

@@ -34,6 +34,17 @@ far, keyed by argument types (compiler/infer/infer_extend.c); a call with a
 new key fails with the key attached, `resolve_need()` runs the typing
 function, and the compilation is repeated.
 
+literally(x) (hpcjit.literally): literal dispatch.  A parameter an
+implementation (or a compiled function) passes to literally() is compiled
+as the literal of its argument (compiler/infer/infer_literal.c); the typing
+function then sees types.IntegerLiteral/StringLiteral/BooleanLiteral.
+For a key with literals the typing function gets the plain types first
+(as Numba), unless the implementation it returns is known to ask for a
+literal of one of them (compiler.LITERAL_PARAMS), then the literal types.
+Containers: LiteralList / LiteralStrKeyDict for heterogeneous displays
+(the "c" key suffix, in the plain key too), and initial_value for a
+display of constants ("v", literal types only).
+
 objmode: `with objmode(x="float64[:]", n="int64"):` is a no-op context
 manager in the interpreter (py_func, DISABLE_JIT); in a compiled function
 the block runs in the interpreter on the function's variables and gives
@@ -222,6 +233,12 @@ def _parse_key(key):
             tok, l = tok.split("\x01", 1)
             if l[0] == "s":  # a str literal: its UTF-8 in hex
                 lit = bytes.fromhex(l[1:]).decode("utf-8")
+            elif l[0] == "v":  # a container's initial value: a Python literal in hex
+                import ast
+                lit = _InitialValue(ast.literal_eval(bytes.fromhex(l[1:]).decode("utf-8")))
+            elif l[0] == "c":  # a literal container: its description in hex (infer_literal.c)
+                import ast
+                lit = _Container(ast.literal_eval(bytes.fromhex(l[1:]).decode("utf-8")))
             else:
                 lit = bool(int(l[1:])) if l[0] == "b" else int(l[1:])
         name = None
@@ -234,15 +251,54 @@ def _parse_key(key):
 _NOLIT = object()
 
 
+class _Container:
+    """A LiteralList / LiteralStrKeyDict argument: ('L', [item, ...]) or
+    ('D', [(key, item), ...]), each item ('i'|'b'|'s', constant),
+    ('iv', typecode, initial value) or ('t', typecode)."""
+
+    def __init__(self, desc):
+        self.desc = desc
+
+    @staticmethod
+    def _item(d):
+        if d[0] in ("i", "b", "s"):
+            return _types.literal(d[1])
+        t = _types.from_typecode(d[1])
+        if d[0] == "iv":
+            if isinstance(t, _types.List):
+                t = _types.List(t.dtype, initial_value=d[2])
+            else:
+                t = _types.with_initial_value(t, d[2])
+        return t
+
+    def type(self):
+        kind, items = self.desc
+        if kind == "D":
+            return _types.LiteralStrKeyDict({_types.literal(k): self._item(v) for k, v in items})
+        return _types.LiteralList([self._item(v) for v in items])
+
+
+class _InitialValue:
+    """The initial value of a list/dict argument (a display of constants)."""
+
+    def __init__(self, value):
+        self.value = value
+
+
 def _plain_key(key):
-    return "\t".join(t.split("\x01", 1)[0] for t in key.split("\t")) if key else ""
+    # a literal container's description stays: the type itself is literal
+    return "\t".join(t if "\x01c" in t else t.split("\x01", 1)[0] for t in key.split("\t")) if key else ""
 
 
 def _arg_types(parsed, literal):
     pos, kws = [], {}
     for name, tc, lit in parsed:
         t = _types.from_typecode(tc)
-        if literal and lit is not _NOLIT:
+        if isinstance(lit, _Container):
+            t = lit.type()
+        elif literal and isinstance(lit, _InitialValue):
+            t = _types.with_initial_value(t, lit.value)
+        elif literal and lit is not _NOLIT:
             t = _types.literal(lit)
         if name is None:
             pos.append(t)
@@ -285,13 +341,36 @@ def _matches(cls, t):
     return isinstance(t, cls)
 
 
+def _wants_literal(impl, parsed):
+    """Does implementation `impl` ask for a literal (literally()) of an
+    argument the key has a literal for?  Known once it has been compiled
+    (compiler.LITERAL_PARAMS)."""
+    from .compiler import LITERAL_PARAMS
+    code = getattr(impl, "__code__", None)
+    mask = LITERAL_PARAMS.get(code, 0) if code is not None else 0
+    if not mask:
+        return False
+    import inspect
+    try:
+        names = list(inspect.signature(impl).parameters)
+    except (TypeError, ValueError):
+        names = []
+    for i, (name, _, lit) in enumerate(parsed):
+        if lit is _NOLIT:
+            continue
+        p = names.index(name) if name is not None and name in names else (i if name is None else -1)
+        if p >= 0 and mask >> p & 1:
+            return True
+    return False
+
+
 def resolve_need(ov, key):
     """Resolve one key of `ov` (a compilation needs it): add the
     resolution to ov.impls."""
     from . import njit
 
     parsed = _parse_key(key)
-    has_lit = any(lit is not _NOLIT for _, _, lit in parsed)
+    has_lit = any(lit is not _NOLIT and not isinstance(lit, _Container) for _, _, lit in parsed)
     plain = _plain_key(key)
     last_error = None
     for typing_fn, jit_options, prefer_literal, cls in reversed(ov.templates):
@@ -316,6 +395,8 @@ def resolve_need(ov, key):
                 return
             if isinstance(res, tuple) and len(res) == 2:  # (signature, implementation)
                 res = res[1]
+            if not literal and has_lit and _wants_literal(res, parsed):
+                continue  # its literally() fails on the plain types: as Numba, the literal types next
             if not isinstance(res, _pytypes.FunctionType):
                 ov.impls[use_key] = (None, _DIAG_TYPING,
                                      f"{ov.name}(): the overload's typing function returned "

@@ -66,7 +66,7 @@ _LATER = "not supported by hpcjit yet"
 UNSUPPORTED = {
     "numba": {
         "vectorize": "", "guvectorize": "", "cfunc": "", "stencil": "",
-        "literally": "", "jit_module": "", "generated_jit": "removed in Numba 0.59 too",
+        "jit_module": "", "generated_jit": "removed in Numba 0.59 too",
         "gdb": "", "gdb_breakpoint": "", "gdb_init": "",
         "deferred_type": "", "pndindex": "", "ffi": "",
     },

@@ -1,4 +1,5 @@
-"""hpcjit.typed.List and hpcjit.typed.Dict: Numba's typed containers.
+"""hpcjit.typed.List, hpcjit.typed.Dict and hpcjit.typed.Set: Numba's typed
+containers.
 
 Each object holds a native list or dict of compiled code (runtime/list.c,
 runtime/dict.c; the C side is python/core/typed.c).  Compiled code gets that
@@ -9,12 +10,12 @@ as these classes.  Items are numbers, tuples of numbers, arrays (sharing the
 ndarray's data), and typed containers; dict keys made from Python are
 numbers (compiled code makes tuple keys too).  An empty `List()` / `Dict()`
 takes its types from the first item stored, as in Numba."""
-from collections.abc import MutableMapping, MutableSequence
+from collections.abc import MutableMapping, MutableSequence, MutableSet
 
 from . import _core
 from . import types as _types
 
-__all__ = ["List", "Dict"]
+__all__ = ["List", "Dict", "Set"]
 
 
 def _code_of(value, what):
@@ -268,6 +269,86 @@ class Dict(_core._TypedDict, MutableMapping):
         return f"{name}<iv=None>({self})"
 
 
+class Set(_core._TypedSet, MutableSet):
+    """numba.typed.Set: a set of one item type shared with compiled code
+    (Set.empty(item_type), or Set() typed by the first item added)."""
+    __slots__ = ()
+
+    def __init__(self, iterable=None):
+        if iterable is not None:
+            self.update(iterable)
+
+    @classmethod
+    def empty(cls, key_type, n_keys=0):
+        s = cls()
+        s._set_item_type(_type_code(key_type, "key_type"))
+        return s
+
+    @classmethod
+    def _from_iterable(cls, it):  # what MutableSet's operators (a | b, ...) build
+        return cls(it)
+
+    @property
+    def _numba_type_(self):
+        tc = self._item_typecode
+        return _types.from_typecode("%" + tc) if tc else None
+
+    @property
+    def key_type(self):
+        tc = self._item_typecode
+        return _types.from_typecode(tc) if tc else None
+
+    def __len__(self):
+        return _core._TypedSet.__len__(self)
+
+    def __contains__(self, item):
+        return self._contains(item)
+
+    def __iter__(self):
+        n = len(self)
+        for item in self._items():
+            if len(self) != n:
+                raise RuntimeError("Set changed size during iteration")
+            yield item
+
+    def add(self, item):
+        if self._item_typecode is None:
+            self._set_item_type(_code_of(item, "Set"))
+        self._add(item)
+
+    def discard(self, item):
+        self._discard(item)
+
+    def remove(self, item):
+        if not self._discard(item):
+            raise KeyError(item)
+
+    def pop(self):
+        return self._pop()
+
+    def clear(self):
+        self._clear()
+
+    def update(self, *iterables):
+        for it in iterables:
+            for item in it:
+                self.add(item)
+
+    def copy(self):
+        s = type(self)()
+        tc = self._item_typecode
+        if tc:
+            s._set_item_type(tc)
+        s.update(self._items())
+        return s
+
+    def __str__(self):
+        return "{" + ", ".join(str(x) for x in self._items()) + "}"
+
+    def __repr__(self):
+        return f"{self._numba_type_ or 'SetType[?]'}({self})"
+
+
 def _index(i):
     try:
         return i.__index__()
@@ -286,4 +367,4 @@ def _same(a, b):
         return False
 
 
-_core._register_typed(List, Dict)
+_core._register_typed(List, Dict, Set)

@@ -20,8 +20,8 @@ __all__ = [
     "complex64", "complex128", "c8", "c16", "none", "void",
     # Numba's other names (see the end of the file)
     "Optional", "optional", "UnicodeType", "unicode_type", "string", "ListType", "DictType",
-    "List", "Set", "NamedTuple", "NamedUniTuple", "BaseTuple", "Literal", "IntegerLiteral",
-    "BooleanLiteral", "StringLiteral", "literal", "unliteral", "Omitted", "PyObject",
+    "List", "Set", "SetType", "NamedTuple", "NamedUniTuple", "BaseTuple", "Literal", "IntegerLiteral",
+    "BooleanLiteral", "StringLiteral", "LiteralList", "LiteralStrKeyDict", "literal", "unliteral", "Omitted", "PyObject",
     "pyobject", "ffi_forced_object", "Any", "CPointer", "voidptr", "NPDatetime", "StructRef",
     "NPTimedelta", "float16", "f2", "byte", "char", "uchar", "short", "ushort", "uint",
     "long_", "ulong", "longlong", "ulonglong", "ssize_t", "size_t", "np_bool_", "np_int8",
@@ -306,6 +306,9 @@ def _parse(tc, i):
     if c == "<":
         t, i = _parse(tc, i + 1)
         return Set(t, reflected=True), i
+    if c == "%":
+        t, i = _parse(tc, i + 1)
+        return SetType(t), i
     if c == "G":
         t, i = _parse(tc, i + 1)
         return Generator(t), i
@@ -386,7 +389,8 @@ def typeof_or_none(value):
     if isinstance(value, bool):
         return boolean
     from . import _core
-    if isinstance(value, (_core._TypedList, _core._TypedDict, _core._JitObject)):  # typed containers, jitclasses
+    if isinstance(value, (_core._TypedList, _core._TypedDict, _core._TypedSet,
+                          _core._JitObject)):  # typed containers, jitclasses
         tc = _core._typecode(value)
         return from_typecode(tc) if tc else None
     if isinstance(value, np.ndarray):
@@ -484,29 +488,48 @@ class ListType(Type):
 
 
 class DictType(Type):
-    """DictType[unicode_type,float64]: numba.typed.Dict's type."""
-    __slots__ = ("key_type", "value_type")
+    """DictType[unicode_type,float64]: numba.typed.Dict's type.
+    initial_value: the dict display it was made from, as an overload's
+    typing function sees it with literal types (else None)."""
+    __slots__ = ("key_type", "value_type", "initial_value")
 
-    def __init__(self, key_type, value_type, _plain=False):
+    def __init__(self, key_type, value_type, _plain=False, initial_value=None):
         # typecode '&' + the key's + the value's: a typed.Dict crosses by
         # reference; '{' (_plain): a Python dict, copied in and reflected
         kc, vc = getattr(key_type, "typecode", None), getattr(value_type, "typecode", None)
-        super().__init__(f"DictType[{key_type},{value_type}]",
+        iv = f"<iv={initial_value!r}>" if initial_value is not None else ""
+        super().__init__(f"DictType[{key_type},{value_type}]{iv}",
                          ("{" if _plain else "&") + kc + vc if kc and vc else None)
         self.key_type = key_type
         self.value_type = value_type
+        self.initial_value = initial_value
 
 
 class List(Type):
-    """list(int64) / reflected list(int64): a Python list."""
-    __slots__ = ("dtype", "reflected")
+    """list(int64) / reflected list(int64): a Python list.  initial_value:
+    the list display it was made from (see DictType)."""
+    __slots__ = ("dtype", "reflected", "initial_value")
 
-    def __init__(self, dtype, reflected=False):
+    def __init__(self, dtype, reflected=False, initial_value=None):
         # a reflected list crosses the boundary: typecode '[' + the item's
         tc = "[" + dtype.typecode if reflected and getattr(dtype, "typecode", None) else None
-        super().__init__(("reflected " if reflected else "") + f"list({dtype})", tc)
+        iv = f"<iv={initial_value!r}>" if initial_value is not None else ""
+        super().__init__(("reflected " if reflected else "") + f"list({dtype}){iv}", tc)
         self.dtype = dtype
         self.reflected = bool(reflected)
+        self.initial_value = initial_value
+
+
+def with_initial_value(t, value):
+    """The list/dict type t with the initial value of its display (what an
+    overload's typing function gets with literal types); other types as
+    they are."""
+    if isinstance(t, DictType):
+        plain = t.typecode is not None and t.typecode.startswith("{")
+        return DictType(t.key_type, t.value_type, _plain=plain, initial_value=value)
+    if isinstance(t, List):  # a list compiled code made: not reflected, as Numba prints it
+        return List(t.dtype, False, initial_value=value)
+    return t
 
 
 class Set(Type):
@@ -517,6 +540,21 @@ class Set(Type):
         super().__init__(("reflected " if reflected else "") + f"set({dtype})", tc)
         self.dtype = dtype
         self.reflected = bool(reflected)
+
+
+class SetType(Type):
+    """SetType[unicode_type]: numba.typed.Set's type (typecode '%' + the
+    item's: a typed.Set crosses by reference)."""
+    __slots__ = ("dtype",)
+
+    def __init__(self, dtype):
+        ic = getattr(dtype, "typecode", None)
+        super().__init__(f"SetType[{dtype}]", "%" + ic if ic else None)
+        self.dtype = dtype
+
+    @property
+    def item_type(self):
+        return self.dtype
 
 
 class Generator(Type):
@@ -615,6 +653,40 @@ class BooleanLiteral(Literal):
 
 class StringLiteral(Literal):
     __slots__ = ()
+
+
+class LiteralList(Literal):
+    """LiteralList((Literal[str](a), complex128, ...)): a list display of
+    items without a common type, as an overload's typing function sees it
+    (`literal_value`: the items' types; the value is a tuple of them)."""
+    __slots__ = ()
+
+    def __init__(self, items):
+        super().__init__(list(items))
+        self.name = f"LiteralList(({', '.join(str(t) for t in items)}))"
+
+    @property
+    def types(self):
+        return tuple(self.literal_value)
+
+    def __len__(self):
+        return len(self.literal_value)
+
+
+class LiteralStrKeyDict(Literal):
+    """LiteralStrKey[Dict]({Literal[str](a): Literal[int](1), ...}): a dict
+    display with str constant keys and values without a common type
+    (`literal_value`: key literal -> value type)."""
+    __slots__ = ()
+
+    def __init__(self, items):
+        super().__init__(dict(items))
+        body = ", ".join(f"{k}: {v}" for k, v in self.literal_value.items())
+        self.name = f"LiteralStrKey[Dict]({{{body}}})"
+
+    @property
+    def types(self):
+        return tuple(self.literal_value.values())
 
 
 def literal(value):

@@ -17,6 +17,7 @@ def install():
     mod.jit = numba.jit
     mod.prange = numba.prange
     mod.literal_unroll = numba.literal_unroll
+    mod.literally = numba.literally
     mod.vectorize = numba.vectorize
     mod.guvectorize = numba.guvectorize
     mod.cfunc = numba.cfunc

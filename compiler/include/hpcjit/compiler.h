@@ -91,6 +91,8 @@ typedef struct HjOptions {
                            count (deterministic=True or HPCJIT_DETERMINISTIC=1) */
     int schedule_dynamic; /* schedule="dynamic": prange chunks taken in turn   */
     int no_signal_poll;   /* poll_signals=False: loops do not answer signals    */
+    uint64_t literal_params; /* bit i: parameter i is typed as the literal of its
+                                argument at each call (literally(); infer_literal.c) */
 } HjOptions;
 
 /* What a stub function (HjFunction.stub) does. */

@@ -169,6 +169,10 @@ static bool infer_dict_display(Inf *I, Node **pn, Type **out) {
             unk = true;
             continue;
         }
+        if (d && !IS_UNK(vt) && !ty_unify(I->tc, vt, v) && infer_literal_container(I, n)) {
+            *out = infer_expr(I, pn); /* a LiteralStrKeyDict given to an overload */
+            return true;
+        }
         if (!check_key(I, *pk, k) || (d && !infer_check_value(I, *pv, v)) ||
             !display_part(I, *pk, &kt, k, d ? "dict with keys" : "set") ||
             (d && !display_part(I, *pv, &vt, v, "dict with values"))) {

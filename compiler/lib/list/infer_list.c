@@ -107,6 +107,10 @@ static bool infer_list_display(Inf *I, Node **pn, Type **out) {
             return true;
         }
         Type *u = ty_unify(I->tc, item, t);
+        if (!u && infer_literal_container(I, n)) { /* a LiteralList given to an overload */
+            *out = infer_expr(I, pn);
+            return true;
+        }
         if (!u) {
             *out = TYPING(I, *pe, "cannot make a list of %s and %s (a list holds items of one type)",
                           infer_tyname(I, item), infer_tyname(I, t));

@@ -1,7 +1,7 @@
-/* infer_typed.c - hpcjit.typed.List and hpcjit.typed.Dict (Numba's
- * typed containers) made in compiled code: `List()`, `List(iterable)`,
+/* infer_typed.c - hpcjit.typed.List, Dict and Set (Numba's typed
+ * containers) made in compiled code: `List()`, `List(iterable)`,
  * `List.empty_list(types.int64)`, `Dict()`, `Dict.empty(key_type,
- * value_type)`.  A typed container is the same native list or dict as a
+ * value_type)`, `Set()`, `Set.empty(key_type)`.  A typed container is the same native list or dict as a
  * reflected one (lib/list, lib/dict do everything with it); only its type
  * differs (Type.typed), which makes it cross the boundary by reference
  * (typecodes '#' and '&').  So each call is typed here and, in the final
@@ -104,6 +104,26 @@ static Type *infer_typed_call(Inf *I, Node *n, BuiltinId id, Node *self) {
                           infer_tyname(I, kt));
         become_empty(I, n, BI_DICT);
         return ty_typed_dict(I->tc, kt, vt);
+    }
+    case BI_TYPED_SET:
+        if (n->args.len || n->keywords.len)
+            return UNSUP(I, n, "typed.Set() takes no arguments in compiled code (add the items)");
+        become_empty(I, n, BI_SET);
+        return ty_typed_set(I->tc, infer_ty(I, TY_UNKNOWN));
+    case BI_TYPED_SET_EMPTY: {
+        INFER_SIG(&s, "empty", "key_type", "n_keys");
+        if (!infer_bind_slots(I, n, NULL, &s, sl))
+            return NULL;
+        if (!sl[0])
+            return TYPING(I, n, "Set.empty() missing required argument 'key_type'");
+        Type *kt = type_arg(I, &sl[0], "Set.empty", "key_type");
+        if (!kt || IS_UNK(kt))
+            return kt;
+        if (!ty_is_number(kt) && kt->kind != TY_STRING && !(kt->kind == TY_TUPLE && !ty_has_unknown(kt)))
+            return TYPING(I, sl[0], "Set.empty(): items of type %s are not supported (numbers, str and tuples "
+                          "are)", infer_tyname(I, kt));
+        become_empty(I, n, BI_SET);
+        return ty_typed_set(I->tc, kt);
     }
     default:
         return UNSUP(I, n, "%s() is not supported by hpcjit", builtin_name(id));
