@@ -202,7 +202,8 @@ static int core_exec(PyObject *mod)
         return -1;
     if (PyModule_AddFunctions(mod, uf_methods) < 0 || PyModule_AddFunctions(mod, gu_methods) < 0)
         return -1;
-    if (typed_init(mod) < 0 || gen_init(mod) < 0 || PyModule_AddFunctions(mod, nt_methods) < 0)
+    if (typed_init(mod) < 0 || gen_init(mod) < 0 || PyModule_AddFunctions(mod, nt_methods) < 0 ||
+        PyModule_AddFunctions(mod, rec_methods) < 0)
         return -1;
     core_text_install();
     core_str_install();
