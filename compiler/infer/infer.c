@@ -1129,6 +1129,10 @@ static Type *subscript_at(Inf *I, Node **pn, bool store) {
     const LibOps *own = lib_type_owner(base); /* s[i], lst[1:3], d[k] */
     if (own && own->infer_subscript && !store)
         return own->infer_subscript(I, pn, base);
+    if (base->kind == TY_RECORD) /* r['a1'], r[0] (infer_record.c) */
+        return infer_record_subscript(I, pn, base);
+    if (base->kind == TY_ARRAY && ty_is_record(base->dtype) && n->b->kind == N_CONST && n->b->cval.kind == CVAL_STR)
+        return infer_record_subscript(I, pn, base); /* arr['a1']: a view of the field */
     if (base->kind == TY_ARRAY) {
         Type *xt = NULL;
         if (infer_index(I, n, base, store, &xt))
@@ -1373,8 +1377,12 @@ static Type *target_type(Inf *I, Node *t) {
         }
         return ty_tuple(I->tc, el, t->args.len);
     }
-    case N_ATTRIBUTE:
+    case N_ATTRIBUTE: {
+        Type *bt = infer_expr(I, &t->a);
+        if (bt && bt->kind == TY_RECORD) /* r.a1 = v */
+            return infer_attribute(I, t);
         return infer_jc_target(I, t); /* obj.field = v (jitclass instances) */
+    }
     default:
         return UNSUP(I, t, "cannot assign to %s", ast_kind_name(t->kind));
     }

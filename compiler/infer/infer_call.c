@@ -118,6 +118,10 @@ Type *infer_attribute(Inf *I, Node *n) {
     const char *a = n->name;
     if (base->kind == TY_MODULE)
         return module_attr(I, n, base);
+    if (base->kind == TY_RECORD) /* r.a1 (infer_record.c) */
+        return infer_record_attr(I, n, base);
+    if (base->kind == TY_ARRAY && ty_is_record(base->dtype) && ty_record_field(base->dtype, a) >= 0)
+        return infer_record_attr(I, n, base); /* arr.a1: a view of the field */
     if (base->kind == TY_ARRAY) {
         Type **el = arena_alloc(I->a, sizeof(Type *) * (size_t)(base->ndim + 1));
         for (int i = 0; i < base->ndim; i++)

@@ -67,12 +67,18 @@ static void loop_end(Lower *L, CLoop *lp) {
 }
 
 static LLVMValueRef load_elem(Lower *L, LLVMValueRef p, Type *dt) {
+    if (dt->kind == TY_RECORD) /* a record: its address (lower_record.c) */
+        return p;
     LLVMValueRef v = lower_load(L, lower_mem_type(L, dt), p, "elem");
     LLVMSetAlignment(v, (unsigned)ty_itemsize(dt));
     return lower_from_mem(L, v, dt);
 }
 
 static void store_elem(Lower *L, LLVMValueRef p, LLVMValueRef v, Type *dt) {
+    if (dt->kind == TY_RECORD) { /* a record: its bytes */
+        lower_record_put(L, p, v, dt);
+        return;
+    }
     LLVMValueRef st = LLVMBuildStore(L->b, lower_to_mem(L, v, dt), p);
     LLVMSetAlignment(st, (unsigned)ty_itemsize(dt));
 }
@@ -105,7 +111,9 @@ static LLVMValueRef wrap_index(Lower *L, const Node *at, LLVMValueRef idx, Type 
 static LLVMValueRef elem_ptr(Lower *L, LLVMValueRef arr, Type *aty, LLVMValueRef *idx) {
     int nd = aty->ndim;
     LLVMValueRef data = lower_array_field(L, arr, ARR_DATA, "data");
-    LLVMTypeRef et = lower_mem_type(L, aty->dtype);
+    /* a record element: its bytes (its value is a pointer, lower_record.c) */
+    LLVMTypeRef et = aty->dtype->kind == TY_RECORD ? LLVMArrayType2(L->t_i8, (uint64_t)aty->dtype->size)
+                                                   : lower_mem_type(L, aty->dtype);
     if (nd == 0)
         return data;
     if (aty->layout == LAYOUT_C || aty->layout == LAYOUT_F) {
@@ -390,6 +398,8 @@ LLVMValueRef lower_attribute(Lower *L, Node *n, bool *owned) {
         return LLVMConstNull(lower_type(L, n->ty));
     default: break;
     }
+    if (n->attr_kind == ATTR_RECORD_FIELD || n->attr_kind == ATTR_ARRAY_FIELD)
+        return lower_record_attr(L, n, owned); /* lower_record.c */
     LLVMValueRef v = lower_expr_use(L, n->a);
     if (!v)
         return NULL;

@@ -1,0 +1,72 @@
+/* lower_record.c - NumPy structured dtypes (TY_RECORD): a record value is
+ * a pointer to its bytes (into its array or argument), so `arr[i]` is the
+ * element's address, a field is a load or store at the field's offset
+ * (fields of packed dtypes may be unaligned: byte alignment), a nested
+ * record field is the address itself, `a[i] = r` copies the bytes, and
+ * `arr.f` is a view of the field with the array's strides.  Typing:
+ * infer/infer_record.c. */
+#include "lower.h"
+
+/* Address of field i of the record at p. */
+static LLVMValueRef field_ptr(Lower *L, LLVMValueRef p, const Type *rt, int i) {
+    LLVMValueRef off = lower_i64(L, rt->offsets[i]);
+    return LLVMBuildGEP2(L->b, L->t_i8, p, &off, 1, rt->fields[i]);
+}
+
+LLVMValueRef lower_record_load(Lower *L, LLVMValueRef p, Type *ft) {
+    if (ft->kind == TY_RECORD)
+        return p;
+    LLVMValueRef v = lower_load(L, lower_mem_type(L, ft), p, "field");
+    LLVMSetAlignment(v, 1);
+    return lower_from_mem(L, v, ft);
+}
+
+void lower_record_put(Lower *L, LLVMValueRef p, LLVMValueRef v, Type *ft) {
+    if (ft->kind == TY_RECORD) {
+        LLVMBuildMemMove(L->b, p, 1, v, 1, lower_i64(L, ft->size));
+        return;
+    }
+    LLVMValueRef st = LLVMBuildStore(L->b, lower_to_mem(L, v, ft), p);
+    LLVMSetAlignment(st, 1);
+}
+
+LLVMValueRef lower_record_field_ptr(Lower *L, Node *n, Type **fty) {
+    Type *rt = n->a->ty;
+    LLVMValueRef base = lower_expr_use(L, n->a);
+    if (!base)
+        return NULL;
+    *fty = rt->elems[n->cval.i];
+    return field_ptr(L, base, rt, (int)n->cval.i);
+}
+
+LLVMValueRef lower_record_attr(Lower *L, Node *n, bool *owned) {
+    *owned = false;
+    if (n->attr_kind == ATTR_RECORD_FIELD) {
+        Type *ft = NULL;
+        LLVMValueRef p = lower_record_field_ptr(L, n, &ft);
+        return p ? lower_convert(L, n, lower_record_load(L, p, ft), ft, n->ty) : NULL;
+    }
+    /* ATTR_ARRAY_FIELD: the array with data moved to the field and the
+     * field's itemsize; it shares the array's memory (a view: owned) */
+    Type *aty = n->a->ty, *rt = aty->dtype;
+    int i = (int)n->cval.i;
+    LLVMValueRef arr = lower_expr_use(L, n->a);
+    if (!arr)
+        return NULL;
+    LLVMValueRef data = field_ptr(L, lower_array_field(L, arr, ARR_DATA, "data"), rt, i);
+    LLVMValueRef v = LLVMBuildInsertValue(L->b, arr, data, ARR_DATA, "");
+    v = LLVMBuildInsertValue(L->b, v, lower_i64(L, ty_itemsize(rt->elems[i])), ARR_ITEMSIZE, "field");
+    lower_incref(L, v, n->ty);
+    *owned = true;
+    return v;
+}
+
+bool lower_record_store(Lower *L, Node *target, LLVMValueRef v, Type *t) {
+    Type *ft = NULL;
+    LLVMValueRef p = lower_record_field_ptr(L, target, &ft);
+    LLVMValueRef x = p ? lower_convert(L, target, v, t, ft) : NULL;
+    if (!x)
+        return false;
+    lower_record_put(L, p, x, ft);
+    return true;
+}
