@@ -1488,6 +1488,23 @@ static bool assign_value(Inf *I, PtrVec *targets, Node **pv, Node *stmt) {
 
 /* ---- statements ---- */
 
+/* a[i], a[i, j] with names and constants as indices: cheap and pure, so
+ * `a[i].f += v` may evaluate it twice. */
+static bool simple_subscript(const Node *e) {
+    if (e->kind != N_SUBSCRIPT || e->a->kind != N_NAME)
+        return false;
+    const Node *ix = e->b;
+    if (ix->kind == N_TUPLE) {
+        for (int i = 0; i < ix->args.len; i++) {
+            const Node *x = VEC_AT(ix->args, i);
+            if (x->kind != N_NAME && x->kind != N_CONST)
+                return false;
+        }
+        return true;
+    }
+    return ix->kind == N_NAME || ix->kind == N_CONST;
+}
+
 /* NumPy's same_kind casting between dtype kinds: b < u < i < f < c, and
  * an unsigned integer may become a signed one but not the reverse. */
 static int cast_kind(const Type *t) {
@@ -1914,7 +1931,8 @@ static bool stmt(Inf *I, Node *n) {
     }
     case N_AUGASSIGN: {
         Node *t = n->a;
-        if (t->kind == N_ATTRIBUTE && t->a->kind == N_NAME) { /* self.x += v: self.x = self.x + v */
+        if (t->kind == N_ATTRIBUTE && (t->a->kind == N_NAME || simple_subscript(t->a))) {
+            /* self.x += v: self.x = self.x + v; arr[i].f += v alike */
             Node *v = ast_new(I->a, N_BINOP, n->loc);
             v->op = n->op;
             v->a = ast_clone_expr(I->a, t);

@@ -488,7 +488,12 @@ static Type *alloc_call(Inf *I, Node *n, BuiltinId id, const char *fname) {
     if (!sl[0])
         return TYPING(I, n, "%s() missing required argument 'shape'", fname);
     Type *dt = T(I, TY_FLOAT64);
-    if (sl[1]) {
+    Type *rt = sl[1] && sl[1]->kind == N_NAME ? infer_expr(I, &sl[1]) : NULL;
+    if (rt && rt->kind == TY_DTYPE && rt->dtype->kind == TY_RECORD) { /* a structured dtype: records */
+        if (id != BI_NP_EMPTY && id != BI_NP_ZEROS)
+            return TYPING(I, sl[1], "%s() of a structured dtype is not supported (np.empty and np.zeros are)", fname);
+        dt = rt->dtype;
+    } else if (sl[1]) {
         dt = dtype_arg(I, &sl[1]);
         if (!dt)
             return NULL;
@@ -501,7 +506,6 @@ static Type *alloc_call(Inf *I, Node *n, BuiltinId id, const char *fname) {
         return TY_UNK(I);
     sl[1] = NULL; /* the dtype lives in the result type */
     set_args(I, n, sl, 2);
-    (void)id;
     return ty_array(I->tc, dt, nd, LAYOUT_C);
 }
 
