@@ -147,8 +147,15 @@ Type *infer_record_subscript(Inf *I, Node **pn, Type *base) {
     if (!it)
         return NULL;
     const char *name = const_name(I, n->b, 0);
-    if (!name && base->kind == TY_RECORD && n->b->kind == N_CONST && n->b->cval.kind == CVAL_INT) {
-        int64_t k = n->b->cval.i; /* r[0]: the field at that position */
+    int64_t k = 0;
+    bool pos = n->b->kind == N_CONST && n->b->cval.kind == CVAL_INT;
+    if (pos)
+        k = n->b->cval.i;
+    else if (n->b->kind == N_UNARYOP && n->b->op == OP_NEG && n->b->a->kind == N_CONST && n->b->a->cval.kind == CVAL_INT)
+        pos = true, k = -n->b->a->cval.i;
+    if (!name && base->kind == TY_RECORD && pos) { /* r[0], r[-1]: the field at that position */
+        if (k < 0)
+            k += rt->nelems;
         if (k < 0 || k >= rt->nelems)
             return TYPING(I, n->b, "field index %lld out of range for %s (%d fields)", (long long)k,
                           infer_tyname(I, rt), rt->nelems);

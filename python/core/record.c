@@ -51,7 +51,21 @@ static long rec_id_of(PyArray_Descr *d)
         if (eq)
             return (long)i;
     }
-    if (PyList_Append(rec_dtypes, (PyObject *)d) < 0 || PyList_Append(rec_records, Py_None) < 0)
+    /* a recarray's dtype (np.record items) is kept as the plain one that
+     * compiled code's new arrays get, as Numba's */
+    PyArray_Descr *plain = NULL;
+    if (d->typeobj != &PyVoidArrType_Type) {
+        PyObject *spec = PyTuple_Pack(2, (PyObject *)&PyVoidArrType_Type, (PyObject *)d);
+        int ok = spec && PyArray_DescrConverter(spec, &plain) == NPY_SUCCEED;
+        Py_XDECREF(spec);
+        if (!ok)
+            return -1;
+    } else {
+        plain = (PyArray_Descr *)Py_NewRef((PyObject *)d);
+    }
+    int r = PyList_Append(rec_dtypes, (PyObject *)plain);
+    Py_DECREF(plain);
+    if (r < 0 || PyList_Append(rec_records, Py_None) < 0)
         return -1;
     return (long)PyList_GET_SIZE(rec_dtypes) - 1;
 }
