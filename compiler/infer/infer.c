@@ -1379,8 +1379,13 @@ static Type *target_type(Inf *I, Node *t) {
     }
     case N_ATTRIBUTE: {
         Type *bt = infer_expr(I, &t->a);
-        if (bt && bt->kind == TY_RECORD) /* r.a1 = v */
-            return infer_attribute(I, t);
+        if (bt && bt->kind == TY_RECORD) { /* r.a1 = v */
+            Type *ft = infer_attribute(I, t);
+            if (ft && ft->kind == TY_ARRAY)
+                return UNSUP(I, t, "assigning a whole subarray field is not supported by hpcjit (assign "
+                             "its elements: r.%s[:] = v)", t->name);
+            return ft;
+        }
         return infer_jc_target(I, t); /* obj.field = v (jitclass instances) */
     }
     default:

@@ -114,7 +114,10 @@ static Type *record_field(Inf *I, Node *n, Type *rt, const char *name) {
         return TYPING(I, n, "%s has no field '%s' (its fields: %s)", infer_tyname(I, rt), name, field_list(I, rt));
     n->attr_kind = ATTR_RECORD_FIELD;
     n->cval.i = i;
-    return rt->elems[i];
+    Type *ft = rt->elems[i];
+    if (ty_is_nested_array(ft)) /* a subarray field: a C array over the record's bytes */
+        return ty_array(I->tc, ft->dtype, ft->ndim, LAYOUT_C);
+    return ft;
 }
 
 Type *infer_record_attr(Inf *I, Node *n, Type *base) {
@@ -125,6 +128,9 @@ Type *infer_record_attr(Inf *I, Node *n, Type *base) {
     int i = ty_record_field(rt, n->name);
     if (i < 0)
         return NULL;
+    if (ty_is_nested_array(rt->elems[i]))
+        return UNSUP(I, n, "the view of a subarray field '%s' of every record is not supported by hpcjit "
+                     "(index the records: arr[i].%s)", n->name, n->name);
     n->attr_kind = ATTR_ARRAY_FIELD;
     n->cval.i = i;
     return ty_array_ro(I->tc, rt->elems[i], base->ndim, LAYOUT_A, base->readonly);

@@ -44,6 +44,14 @@ LLVMValueRef lower_record_attr(Lower *L, Node *n, bool *owned) {
     if (n->attr_kind == ATTR_RECORD_FIELD) {
         Type *ft = NULL;
         LLVMValueRef p = lower_record_field_ptr(L, n, &ft);
+        if (p && ty_is_nested_array(ft)) { /* a subarray field: a C array over its bytes, borrowed */
+            LLVMValueRef dims[HJ_MAX_NDIM_LOWER];
+            if (ft->ndim > HJ_MAX_NDIM_LOWER)
+                return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "too many dimensions");
+            for (int d = 0; d < ft->ndim; d++)
+                dims[d] = lower_i64(L, ft->offsets[d]);
+            return lower_array_over(L, n->ty, p, dims);
+        }
         return p ? lower_convert(L, n, lower_record_load(L, p, ft), ft, n->ty) : NULL;
     }
     /* ATTR_ARRAY_FIELD: the array with data moved to the field and the

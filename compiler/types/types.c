@@ -56,6 +56,9 @@ static bool same_shape(const Type *a, const Type *b) {
                 return false;
         return true;
     case TY_ARRAY:
+        if ((a->offsets != NULL) != (b->offsets != NULL) ||
+            (a->offsets && memcmp(a->offsets, b->offsets, sizeof(int) * (size_t)a->ndim) != 0))
+            return false;
         return a->dtype == b->dtype && a->ndim == b->ndim && a->layout == b->layout &&
                a->readonly == b->readonly;
     case TY_DTYPE:
@@ -116,10 +119,11 @@ static Type *intern(TyCtx *tc, const Type *p) {
         for (int i = 0; !tc->arena->oom && i < p->nelems; i++)
             t->fields[i] = arena_strdup(tc->arena, p->fields[i]);
     }
-    if (p->offsets) {
-        t->offsets = arena_alloc(tc->arena, sizeof(int) * (size_t)(p->nelems + 1));
+    if (p->offsets) { /* a record's offsets, a nested array's shape */
+        int n = p->kind == TY_RECORD ? p->nelems : p->ndim;
+        t->offsets = arena_alloc(tc->arena, sizeof(int) * (size_t)(n + 1));
         if (!tc->arena->oom)
-            memcpy(t->offsets, p->offsets, sizeof(int) * (size_t)p->nelems);
+            memcpy(t->offsets, p->offsets, sizeof(int) * (size_t)n);
     }
     vec_push(tc->arena, &tc->compound, t);
     return t;
@@ -263,6 +267,11 @@ Type *ty_record(TyCtx *tc, int id, int n, const char **names, Type **elems, cons
     return intern(tc, &p);
 }
 
+Type *ty_nested_array(TyCtx *tc, Type *dtype, int ndim, const int *dims) {
+    Type p = {.kind = TY_ARRAY, .dtype = dtype, .ndim = ndim, .layout = LAYOUT_C, .offsets = (int *)dims};
+    return intern(tc, &p);
+}
+
 int ty_record_field(const Type *t, const char *name) {
     for (int i = 0; t && t->kind == TY_RECORD && i < t->nelems; i++)
         if (strcmp(t->fields[i], name) == 0)
@@ -353,6 +362,12 @@ int ty_itemsize(const Type *t) {
     case TY_COMPLEX64: return 8;
     case TY_COMPLEX128: return 16;
     case TY_RECORD: return t->size;
+    case TY_ARRAY: { /* a nested array: its bytes */
+        int n = t->offsets ? ty_itemsize(t->dtype) : 0;
+        for (int d = 0; t->offsets && d < t->ndim; d++)
+            n *= t->offsets[d];
+        return n;
+    }
     default:
         if (ty_is_number(t))
             return ty_bits(t) / 8;
@@ -653,6 +668,15 @@ void ty_name(StrBuf *b, const Type *t) {
         sb_printf(b, ";%d;%s)", t->size, t->aligned ? "True" : "False");
         break;
     case TY_ARRAY:
+        if (t->offsets) { /* a record's subarray field: "nestedarray(float64, (3,))" */
+            sb_puts(b, "nestedarray(");
+            ty_name(b, t->dtype);
+            sb_puts(b, ", (");
+            for (int d = 0; d < t->ndim; d++)
+                sb_printf(b, "%s%d", d ? ", " : "", t->offsets[d]);
+            sb_puts(b, t->ndim == 1 ? ",))" : "))");
+            break;
+        }
         if (t->readonly)
             sb_puts(b, "readonly ");
         if (ty_is_record(t->dtype) && !t->dtype->aligned)
@@ -744,6 +768,13 @@ void ty_typecode(StrBuf *b, const Type *t) {
     switch (t->kind) {
     case TY_NONE: sb_putc(b, 'n'); break;
     case TY_ARRAY:
+        if (t->offsets) { /* a record's subarray field: 'x' ndim (dim ',')* dtype */
+            sb_printf(b, "x%c", (char)('0' + t->ndim));
+            for (int d = 0; d < t->ndim; d++)
+                sb_printf(b, "%d,", t->offsets[d]);
+            ty_typecode(b, t->dtype);
+            break;
+        }
         sb_putc(b, t->readonly ? 'r' : 'a');
         ty_typecode(b, t->dtype);
         sb_putc(b, (char)('0' + t->ndim));
@@ -851,8 +882,26 @@ static Type *record_from_typecode(TyCtx *tc, const char **p, int depth) {
         if (end == s || off < 0 || off >= size)
             return NULL;
         s = end;
-        Type *ft = from_typecode(tc, &s, depth + 1);
-        if (!ft || !(ty_is_number(ft) || ft->kind == TY_RECORD))
+        Type *ft = NULL;
+        if (*s == 'x') { /* a subarray field: 'x' ndim (dim ',')* dtype */
+            int nd = s[1] - '0';
+            if (nd < 1 || nd > HJ_MAX_NDIM)
+                return NULL;
+            int *dims = arena_alloc(tc->arena, sizeof(int) * (size_t)nd);
+            s += 2;
+            for (int d = 0; d < nd && !tc->arena->oom; d++) {
+                long v = strtol(s, &end, 10);
+                if (end == s || *end != ',' || v < 0)
+                    return NULL;
+                dims[d] = (int)v;
+                s = end + 1;
+            }
+            Type *et = scalar_from_code(tc, *s++);
+            ft = et && !tc->arena->oom ? ty_nested_array(tc, et, nd, dims) : NULL;
+        } else {
+            ft = from_typecode(tc, &s, depth + 1);
+        }
+        if (!ft || !(ty_is_number(ft) || ft->kind == TY_RECORD || ty_is_nested_array(ft)))
             return NULL;
         if (n == cap) {
             int *bigger = arena_alloc(tc->arena, sizeof(int) * (size_t)cap * 2);

@@ -80,7 +80,9 @@ struct Type {
     Type **elems;
     int nelems;
     const char **fields;
-    /* TY_RECORD: byte offset of each field, itemsize, isalignedstruct */
+    /* TY_RECORD: byte offset of each field, itemsize, isalignedstruct; a
+     * record's subarray field (('v', 'f8', (3,))) is a TY_ARRAY (C) with
+     * its shape in offsets[ndim] (Numba's nestedarray) */
     int *offsets;
     int size;
     bool aligned;
@@ -130,6 +132,10 @@ Type *ty_function(TyCtx *tc, int func);
  * names[i] at offsets[i] of type elems[i]; size bytes in all. */
 Type *ty_record(TyCtx *tc, int id, int n, const char **names, Type **elems, const int *offsets, int size,
                 bool aligned);
+/* A record's subarray field: a C array of `dtype` with shape dims[ndim]
+ * ("nestedarray(float64, (3,))"); its values are plain C arrays. */
+Type *ty_nested_array(TyCtx *tc, Type *dtype, int ndim, const int *dims);
+static inline bool ty_is_nested_array(const Type *t) { return t && t->kind == TY_ARRAY && t->offsets; }
 /* The index of field `name` of record t, or -1. */
 int ty_record_field(const Type *t, const char *name);
 /* The set of the functions in a and b (each a TY_FUNCTION or TY_FUNCSET);

@@ -1,7 +1,7 @@
 /* record.c - NumPy structured dtypes across the boundary (typecode 'V',
  * abi.h): 'V' <id> ':' <itemsize> ':' ('A' aligned struct | 'U') '{' then
- * per field <name> '@' <offset> <field typecode> '}'.  A field is a number
- * or a nested record.  Each dtype seen gets an id in a process-wide
+ * per field <name> '@' <offset> <field typecode> '}'.  A field is a number,
+ * a nested record, or a subarray of numbers: 'x' <ndim> (<dim> ',')* <dtype>.  Each dtype seen gets an id in a process-wide
  * registry (typecodes are process-wide dispatch keys), so that a returned
  * record array or record is boxed with the same dtype.  A record argument
  * (np.void / np.record) is passed as a pointer to its bytes; a returned
@@ -89,6 +89,36 @@ static int append(char *buf, size_t *len, size_t cap, const char *s, size_t n)
     return 0;
 }
 
+/* A subarray field's dtype (its base a number): 'x' ndim (dim ',')* dtype. */
+static int subarray_code(PyArray_Descr *fd, char *buf, size_t *len, size_t cap)
+{
+    PyObject *sub = PyObject_GetAttrString((PyObject *)fd, "subdtype"); /* (base, shape) */
+    int r = -1;
+    if (!sub || !PyTuple_Check(sub) || PyTuple_GET_SIZE(sub) != 2 || !PyArray_DescrCheck(PyTuple_GET_ITEM(sub, 0)))
+        goto done;
+    PyObject *shape = PyTuple_GET_ITEM(sub, 1);
+    char c = tc_of_descr((PyArray_Descr *)PyTuple_GET_ITEM(sub, 0));
+    Py_ssize_t nd = PyTuple_Check(shape) ? PyTuple_GET_SIZE(shape) : 0;
+    if (!c || nd < 1 || nd > 9)
+        goto done;
+    char head[32];
+    int n = snprintf(head, sizeof head, "x%c", (char)('0' + nd));
+    if (append(buf, len, cap, head, (size_t)n) < 0)
+        goto done;
+    for (Py_ssize_t d = 0; d < nd; d++) {
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(shape, d));
+        if (v < 0)
+            goto done;
+        n = snprintf(head, sizeof head, "%ld,", v);
+        if (append(buf, len, cap, head, (size_t)n) < 0)
+            goto done;
+    }
+    r = append(buf, len, cap, &c, 1);
+done:
+    Py_XDECREF(sub);
+    return r;
+}
+
 /* Append d's typecode; -1 when it has none (a subarray field, an object
  * field...), with no exception set. */
 static int rec_format(PyArray_Descr *d, char *buf, size_t *len, size_t cap, int depth)
@@ -123,8 +153,11 @@ static int rec_format(PyArray_Descr *d, char *buf, size_t *len, size_t cap, int 
         if (PyDataType_HASFIELDS(fd)) {
             if (rec_format(fd, buf, len, cap, depth + 1) < 0)
                 goto done;
+        } else if (PyDataType_HASSUBARRAY(fd)) { /* ('v', 'f8', (3,)): 'x' ndim (dim ',')* dtype */
+            if (subarray_code(fd, buf, len, cap) < 0)
+                goto done;
         } else {
-            char c = PyDataType_HASSUBARRAY(fd) ? 0 : tc_of_descr(fd);
+            char c = tc_of_descr(fd);
             if (!c || append(buf, len, cap, &c, 1) < 0)
                 goto done;
         }

@@ -13,7 +13,7 @@ naming the type.  This module is also numba.core.types under the drop-in
 
 __all__ = [
     "Type", "Number", "Boolean", "Integer", "Float", "Complex", "NoneType", "Array",
-    "UniTuple", "Tuple", "DType", "Record", "Signature", "from_typecode", "typeof",
+    "UniTuple", "Tuple", "DType", "Record", "NestedArray", "Signature", "from_typecode", "typeof",
     "boolean", "bool_", "b1", "int8", "int16", "int32", "int64", "uint8", "uint16",
     "uint32", "uint64", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "intp", "uintp",
     "intc", "uintc", "int_", "float32", "float64", "f4", "f8", "float_", "double",
@@ -231,7 +231,11 @@ class Record(Type):
         fields = {}
         for name in dtype.names:
             fdt, off = dtype.fields[name][:2]
-            t = _dtype_type(fdt)
+            if fdt.subdtype is not None:  # ('v', 'f8', (3,)): a nested array
+                base = _dtype_type(fdt.subdtype[0])
+                t = NestedArray(base, fdt.subdtype[1]) if isinstance(base, Number) else None
+            else:
+                t = _dtype_type(fdt)
             if t is None:
                 from .errors import NumbaNotImplementedError
                 raise NumbaNotImplementedError(f"field {name!r} of {dtype} has no hpcjit type")
@@ -257,6 +261,22 @@ class Record(Type):
 
     def __getitem__(self, index):
         return Number.__getitem__(self, index)
+
+
+class NestedArray(Type):
+    """nestedarray(float64, (3,)): a record's subarray field (typecode 'x')."""
+    __slots__ = ("dtype", "shape")
+
+    def __init__(self, dtype, shape):
+        shape = tuple(int(d) for d in shape)
+        code = f"x{chr(ord('0') + len(shape))}" + "".join(f"{d}," for d in shape) + dtype.typecode
+        super().__init__(f"nestedarray({dtype}, {shape})", code)
+        self.dtype = dtype
+        self.shape = shape
+
+    @property
+    def ndim(self):
+        return len(self.shape)
 
 
 class Signature:
