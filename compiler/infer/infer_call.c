@@ -109,6 +109,44 @@ static Type *module_attr(Inf *I, Node *n, Type *mod) {
     return t;
 }
 
+static bool is_record_array(const Node *e) {
+    return e && e->ty && e->ty->kind == TY_ARRAY && ty_is_record(e->ty->dtype);
+}
+
+/* A call with an array of records among its operands: the library's
+ * kernels are written for numbers, so only those that move whole items
+ * (record_array_ok) take one. */
+static bool record_array_operand(const Node *n, const Node *self) {
+    if (is_record_array(self))
+        return true;
+    for (int i = 0; i < n->args.len; i++)
+        if (is_record_array(VEC_AT(n->args, i)))
+            return true;
+    for (int i = 0; i < n->keywords.len; i++)
+        if (is_record_array(((const Node *)VEC_AT(n->keywords, i))->a))
+            return true;
+    return false;
+}
+
+static bool record_array_ok(BuiltinId id) {
+    static const char *const ok[] = {"array.copy", "numpy.copy", "array.reshape", "numpy.reshape",
+                                     "array.transpose", "numpy.transpose", "numpy.empty_like",
+                                     "numpy.shape", "numpy.ndim"};
+    const char *nm = builtin_name(id);
+    for (size_t i = 0; nm && i < sizeof ok / sizeof ok[0]; i++)
+        if (strcmp(nm, ok[i]) == 0)
+            return true;
+    return false;
+}
+
+static bool record_array_attr_ok(const char *a) {
+    static const char *const ok[] = {"T", "transpose", "reshape", "copy"};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        if (strcmp(a, ok[i]) == 0)
+            return true;
+    return false;
+}
+
 Type *infer_attribute(Inf *I, Node *n) {
     Type *base = infer_expr(I, &n->a);
     if (!base)
@@ -153,8 +191,11 @@ Type *infer_attribute(Inf *I, Node *n) {
         for (int i = 0; i < lib_feature_count(); i++) { /* a.sum(), a.T, a.sort(), a.dot()... */
             const LibOps *f = lib_feature(i);
             Type *ft = NULL;
-            if (f->infer_attr && f->infer_attr(I, n, base, &ft))
+            if (f->infer_attr && f->infer_attr(I, n, base, &ft)) {
+                if (ft && ty_is_record(base->dtype) && !record_array_attr_ok(a))
+                    return UNSUP(I, n, "'%s' of an array of records (a structured dtype) is not supported by hpcjit", a);
                 return ft;
+            }
         }
         Type *xt = NULL;
         if (infer_extend_attr(I, n, base, &xt)) /* overload_method / overload_attribute */
@@ -905,8 +946,13 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         }
     }
     const LibOps *ops = lib_ops(id); /* a library feature's (lib/registry.h) */
-    if (ops && ops->infer_call)
-        return ops->infer_call(I, n, id, self);
+    if (ops && ops->infer_call) {
+        Type *r = ops->infer_call(I, n, id, self);
+        if (r && !IS_UNK(r) && record_array_operand(n, self) && !record_array_ok(id))
+            return UNSUP(I, n, "%s() of an array of records (a structured dtype) is not supported by hpcjit",
+                         builtin_name(id));
+        return r;
+    }
     switch (id) {
     case BI_INT: return conversion(I, n, fname, T(I, TY_INT64));
     case BI_FLOAT: return conversion(I, n, fname, T(I, TY_FLOAT64));

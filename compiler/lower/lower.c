@@ -104,6 +104,12 @@ LLVMTypeRef lower_mem_type(Lower *L, Type *t) {
     return t->llvm_mem;
 }
 
+LLVMTypeRef lower_elem_type(Lower *L, Type *dt) {
+    if (dt->kind == TY_RECORD) /* its bytes: a record value is their address */
+        return LLVMArrayType2(L->t_i8, (uint64_t)dt->size);
+    return lower_mem_type(L, dt);
+}
+
 /* ---- builder wrappers -------------------------------------------------- */
 
 LLVMValueRef lower_call(Lower *L, LLVMTypeRef fnty, LLVMValueRef fn, LLVMValueRef *args,

@@ -97,6 +97,9 @@ typedef struct Lower {
 /* ---- lower.c: types, helpers ---- */
 LLVMTypeRef lower_type(Lower *L, Type *t);
 LLVMTypeRef lower_mem_type(Lower *L, Type *t);
+/* The type of one array element of dtype dt in memory, for element
+ * addresses (GEP): lower_mem_type, except a record's [size x i8]. */
+LLVMTypeRef lower_elem_type(Lower *L, Type *dt);
 LLVMTypeRef lower_array_type(Lower *L, int ndim);
 /* Record a lowering diagnostic at n (kind HJ_DIAG_UNSUPPORTED or
  * HJ_DIAG_LOWERING); returns NULL so callers can `return lower_fail(...)`. */

@@ -111,9 +111,7 @@ static LLVMValueRef wrap_index(Lower *L, const Node *at, LLVMValueRef idx, Type 
 static LLVMValueRef elem_ptr(Lower *L, LLVMValueRef arr, Type *aty, LLVMValueRef *idx) {
     int nd = aty->ndim;
     LLVMValueRef data = lower_array_field(L, arr, ARR_DATA, "data");
-    /* a record element: its bytes (its value is a pointer, lower_record.c) */
-    LLVMTypeRef et = aty->dtype->kind == TY_RECORD ? LLVMArrayType2(L->t_i8, (uint64_t)aty->dtype->size)
-                                                   : lower_mem_type(L, aty->dtype);
+    LLVMTypeRef et = lower_elem_type(L, aty->dtype);
     if (nd == 0)
         return data;
     if (aty->layout == LAYOUT_C || aty->layout == LAYOUT_F) {
@@ -511,7 +509,7 @@ static void fill_array(Lower *L, LLVMValueRef arr, Type *dt, LLVMValueRef val) {
     CLoop lp;
     LLVMValueRef data = lower_array_field(L, arr, ARR_DATA, "data");
     loop_begin(L, &lp, lower_array_field(L, arr, ARR_NITEMS, "nitems"));
-    store_elem(L, lower_gep(L, lower_mem_type(L, dt), data, &lp.i, 1, ""), val, dt);
+    store_elem(L, lower_gep(L, lower_elem_type(L, dt), data, &lp.i, 1, ""), val, dt);
     loop_end(L, &lp);
 }
 
@@ -632,7 +630,7 @@ static LLVMValueRef np_arange(Lower *L, Node *n, bool *owned) {
     else
         x = LLVMBuildAdd(L->b, start, LLVMBuildMul(L->b, lp.i, step, ""), "");
     x = lower_convert(L, n, x, ct, dt);
-    store_elem(L, lower_gep(L, lower_mem_type(L, dt), data, &lp.i, 1, ""), x, dt);
+    store_elem(L, lower_gep(L, lower_elem_type(L, dt), data, &lp.i, 1, ""), x, dt);
     loop_end(L, &lp);
     *owned = true;
     return arr;
@@ -1101,7 +1099,7 @@ static LLVMValueRef minmax(Lower *L, Node *n) {
                 LLVMValueRef off = LLVMBuildMul(L->b, lp.i, lower_array_dim(L, v, ARR_STRIDES, 0), "");
                 p = LLVMBuildGEP2(L->b, L->t_i8, data, &off, 1, "");
             } else {
-                p = lower_gep(L, lower_mem_type(L, aty->dtype), data, &lp.i, 1, "");
+                p = lower_gep(L, lower_elem_type(L, aty->dtype), data, &lp.i, 1, "");
             }
             LLVMValueRef x = lower_convert(L, n, load_elem(L, p, aty->dtype), aty->dtype, t);
             LLVMValueRef c = lower_load(L, lower_type(L, t), acc, "");

@@ -297,7 +297,7 @@ static void masked(Lower *L, LLVMValueRef *p, void *cx, bool read) {
     lower_at(L, yes);
     LLVMValueRef k = lower_load(L, L->t_i64, c->counter, "");
     if (read) {
-        LLVMValueRef dst = LLVMBuildGEP2(L->b, lower_mem_type(L, c->ddt), c->out, &k, 1, "");
+        LLVMValueRef dst = LLVMBuildGEP2(L->b, lower_elem_type(L, c->ddt), c->out, &k, 1, "");
         store_elem(L, dst, load_elem(L, p[0], c->sdt), c->ddt);
     } else if (c->vdata) {
         LLVMValueRef off = LLVMBuildMul(L->b, LLVMBuildMul(L->b, k, c->vstep, ""), c->vstride, "");

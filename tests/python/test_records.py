@@ -462,3 +462,40 @@ def test_tuple_with_record():
 
     got = f(make())
     assert isinstance(got[0], np.record) and got[0].tolist() == (1.5, 2) and got[1] == 2
+
+
+# ---- whole-item array operations -------------------------------------------------
+
+
+@njit
+def reshaped(a):
+    b = a.reshape(2, 3)
+    return b.T, np.transpose(b).copy(), b[1, 2]["a2"]
+
+
+@njit
+def selected(a):
+    return a[np.array([0, 2, 5])], a[a["a2"] > 4], a[::-1], np.copy(a[::2])
+
+
+def test_reshape_transpose_select():
+    both(reshaped, lambda: ((make(6),), ()))
+    both(selected, lambda: ((make(6),), ()))
+
+
+@njit
+def record_sum(a):
+    return a.sum()
+
+
+@njit
+def record_np_sum(a):
+    return np.sum(a)
+
+
+@pytest.mark.numba_skip("Numba 0.68 fails inside its lowering (AttributeError in constant_record)")
+def test_numeric_kernels_refused():
+    for f in (record_sum, record_np_sum):
+        with pytest.raises(hpcjit.UnsupportedError) as ei:
+            f(make())
+        assert "array of records" in str(ei.value) and "test_records.py" in str(ei.value)
