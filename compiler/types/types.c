@@ -677,10 +677,10 @@ void ty_name(StrBuf *b, const Type *t) {
             sb_puts(b, t->ndim == 1 ? ",))" : "))");
             break;
         }
+        if (ty_is_record(t->dtype) && !t->dtype->aligned) /* Numba's order */
+            sb_puts(b, "unaligned ");
         if (t->readonly)
             sb_puts(b, "readonly ");
-        if (ty_is_record(t->dtype) && !t->dtype->aligned)
-            sb_puts(b, "unaligned ");
         sb_puts(b, "array(");
         ty_name(b, t->dtype);
         sb_printf(b, ", %dd, %c)", t->ndim, (char)t->layout);

@@ -141,7 +141,7 @@ class Array(Type):
         if dtype.typecode is not None:
             code = ("r" if readonly else "a") + dtype.typecode + chr(ord("0") + int(ndim)) + layout
         unaligned = "unaligned " if isinstance(dtype, Record) and not dtype.aligned else ""
-        super().__init__(("readonly " if readonly else "") + unaligned + f"array({dtype}, {int(ndim)}d, {layout})",
+        super().__init__(unaligned + ("readonly " if readonly else "") + f"array({dtype}, {int(ndim)}d, {layout})",
                          code)
         self.dtype = dtype
         self.ndim = int(ndim)

@@ -91,6 +91,9 @@ def test_typeof_names_like_numba():
     assert str(hpcjit.typeof(np.zeros(2, DTS)[0])) == (
         "Record(x[type=int32;offset=0],v[type=nestedarray(float64, (3,));offset=4],"
         "m[type=nestedarray(int16, (2, 2));offset=28];36;False)")
+    ro = make()
+    ro.flags.writeable = False
+    assert str(hpcjit.typeof(ro)).startswith("unaligned readonly array(Record(a1[")
     # a recarray and its items are typed as the plain structured dtype
     assert hpcjit.typeof(make(rec=True)) == hpcjit.typeof(make())
 
