@@ -408,7 +408,7 @@ int cv_matches(PyObject *obj, const char **tc)
             ok = dtype_obj_code(obj) == p[1];
         break;
     case 'V':
-        ok = rec_is_record_scalar(obj) && rec_same(rec_scalar_descr(obj), p);
+        ok = rec_is_record_scalar(obj) && rec_subtype(rec_scalar_descr(obj), p); /* width subtyping */
         break;
     case 'a':
     case 'r': {

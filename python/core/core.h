@@ -190,6 +190,9 @@ PyArray_Descr *rec_descr(long id);
 /* Is d the dtype of the 'V' typecode at p?  rec_scalar_descr: the dtype of
  * a record scalar (borrowed). */
 int rec_same(PyArray_Descr *d, const char *p);
+/* d is p's record or a width subtype of it (Numba's record subtyping: d
+ * has every field of p, same name, offset and type). */
+int rec_subtype(PyArray_Descr *d, const char *p);
 PyArray_Descr *rec_scalar_descr(PyObject *obj);
 int rec_is_record_scalar(PyObject *obj);
 int rec_scalar_typecode(PyObject *obj, char *buf, size_t *len, size_t cap);

@@ -218,6 +218,61 @@ int rec_same(PyArray_Descr *d, const char *p)
            memcmp(buf, p, len) == 0;
 }
 
+/* The end of the field entry <name> '@' <offset> <code> at q, or NULL. */
+static const char *field_end(const char *q)
+{
+    q = strchr(q, '@');
+    if (!q)
+        return NULL;
+    q++;
+    while (*q >= '0' && *q <= '9')
+        q++;
+    if (*q == 'V')
+        return rec_skip(q, NULL);
+    if (*q == 'x') { /* 'x' ndim (dim ',')* code */
+        int nd = q[1] - '0';
+        q += 2;
+        for (int d = 0; d < nd; d++) {
+            q = strchr(q, ',');
+            if (!q)
+                return NULL;
+            q++;
+        }
+    }
+    return *q ? q + 1 : NULL;
+}
+
+int rec_subtype(PyArray_Descr *d, const char *p)
+{
+    char buf[HJ_MAX_TYPECODE];
+    size_t len = 0;
+    const char *end = rec_skip(p, NULL);
+    if (!end || rec_typecode(d, buf, &len, sizeof buf) < 0)
+        return 0;
+    buf[len] = '\0';
+    const char *want = strchr(p, '{'), *have = strchr(buf, '{');
+    if (!want || !have)
+        return 0;
+    /* every field of p's record, the same entry (name, offset, type) in d's */
+    for (const char *q = want + 1; q < end - 1;) {
+        const char *e = field_end(q);
+        if (!e || e > end - 1)
+            return 0;
+        int found = 0;
+        for (const char *h = have + 1; *h && *h != '}' && !found;) {
+            const char *he = field_end(h);
+            if (!he)
+                return 0;
+            found = he - h == e - q && memcmp(h, q, (size_t)(e - q)) == 0;
+            h = he;
+        }
+        if (!found)
+            return 0;
+        q = e;
+    }
+    return 1;
+}
+
 PyArray_Descr *rec_scalar_descr(PyObject *obj)
 {
     return ((PyVoidScalarObject *)obj)->descr;

@@ -502,3 +502,50 @@ def test_numeric_kernels_refused():
         with pytest.raises(hpcjit.UnsupportedError) as ei:
             f(make())
         assert "array of records" in str(ei.value) and "test_records.py" in str(ei.value)
+
+
+# ---- explicit signatures (numpysupported.rst) ----------------------------------------
+
+
+def test_attribute_access_doc_example():
+    record_type = np.dtype([("ival", np.int32), ("fval", np.float64)], align=True)
+
+    def f(rec):
+        value = 2.5
+        rec[0].ival = int(value)
+        rec[0].fval = value
+        return rec
+
+    arr = np.ones(1, dtype=record_type)
+    out = njit(f)(arr)
+    assert out.tolist() == [(2, 2.5)] and arr.tolist() == [(2, 2.5)]
+    with pytest.raises(AttributeError):  # CPython: np.void has no attributes
+        f(np.ones(1, dtype=record_type))
+
+
+def test_record_width_subtyping():
+    record1 = np.array([1], dtype=[("a", "f8")])[0]
+    record2 = np.array([(2, 3)], dtype=[("a", "f8"), ("b", "f8")])[0]
+
+    @njit(hpcjit.types.float64(hpcjit.typeof(record1)))
+    def foo(rec):
+        return rec["a"]
+
+    assert foo(record1) == foo.py_func(record1) == 1.0
+    assert foo(record2) == foo.py_func(record2) == 2.0  # a subtype: no new compilation
+    assert len(foo.signatures) == 1
+    with pytest.raises(TypeError):  # field 'a' at another offset: not a subtype
+        foo(np.array([(2, 3)], dtype=[("b", "f8"), ("a", "f8")])[0])
+
+
+def test_explicit_array_signature():
+    a = make()
+
+    @njit(hpcjit.types.float64(hpcjit.typeof(a)))
+    def total(arr):
+        s = 0.0
+        for i in range(arr.shape[0]):
+            s += arr[i]["a1"] + arr[i]["a2"]
+        return s
+
+    assert total(a) == total.py_func(a)
