@@ -3,11 +3,12 @@
  * (`r['a1']`, `r[name]` where name is a compile-time constant: a constant
  * tuple's element, a global tuple's, a literal_unroll variable) and by
  * constant position (`r[0]`), and the strided view of one field of a record
- * array (`arr.a1`, `arr['a1']`).  Every form becomes an N_ATTRIBUTE with
+ * array (`arr.a1`, `arr['a1']`; a subarray field's axes follow the array's).  Every form becomes an N_ATTRIBUTE with
  * attr_kind ATTR_RECORD_FIELD or ATTR_ARRAY_FIELD, cval.i the field's
  * index (lower_record.c lowers them). */
 #include "infer.h"
 #include "types.h"
+#include "hpcjit/abi.h"
 
 #include <string.h>
 
@@ -128,12 +129,15 @@ Type *infer_record_attr(Inf *I, Node *n, Type *base) {
     int i = ty_record_field(rt, n->name);
     if (i < 0)
         return NULL;
-    if (ty_is_nested_array(rt->elems[i]))
-        return UNSUP(I, n, "the view of a subarray field '%s' of every record is not supported by hpcjit "
-                     "(index the records: arr[i].%s)", n->name, n->name);
+    Type *ft = rt->elems[i];
     n->attr_kind = ATTR_ARRAY_FIELD;
     n->cval.i = i;
-    return ty_array_ro(I->tc, rt->elems[i], base->ndim, LAYOUT_A, base->readonly);
+    if (ty_is_nested_array(ft)) { /* a subarray field: its axes follow the array's */
+        if (base->ndim + ft->ndim > HJ_MAX_NDIM)
+            return UNSUP(I, n, "the view of field '%s' would have more than %d dimensions", n->name, HJ_MAX_NDIM);
+        return ty_array_ro(I->tc, ft->dtype, base->ndim + ft->ndim, LAYOUT_A, base->readonly);
+    }
+    return ty_array_ro(I->tc, ft, base->ndim, LAYOUT_A, base->readonly);
 }
 
 /* n (an N_SUBSCRIPT) becomes the attribute `n->a.name`. */

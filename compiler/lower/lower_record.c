@@ -62,8 +62,36 @@ LLVMValueRef lower_record_attr(Lower *L, Node *n, bool *owned) {
     if (!arr)
         return NULL;
     LLVMValueRef data = field_ptr(L, lower_array_field(L, arr, ARR_DATA, "data"), rt, i);
-    LLVMValueRef v = LLVMBuildInsertValue(L->b, arr, data, ARR_DATA, "");
-    v = LLVMBuildInsertValue(L->b, v, lower_i64(L, ty_itemsize(rt->elems[i])), ARR_ITEMSIZE, "field");
+    Type *ft = rt->elems[i];
+    LLVMValueRef v;
+    if (ty_is_nested_array(ft)) { /* arr.v: the array's axes, then the subarray's (C strides) */
+        int nd = aty->ndim, sd = ft->ndim;
+        int64_t stride = ty_itemsize(ft->dtype), sub = 1;
+        LLVMValueRef shape = LLVMGetUndef(LLVMArrayType2(L->t_i64, (uint64_t)(nd + sd)));
+        LLVMValueRef strides = shape;
+        for (int d = 0; d < nd; d++) {
+            shape = LLVMBuildInsertValue(L->b, shape, lower_array_dim(L, arr, ARR_SHAPE, d), (unsigned)d, "");
+            strides = LLVMBuildInsertValue(L->b, strides, lower_array_dim(L, arr, ARR_STRIDES, d), (unsigned)d, "");
+        }
+        for (int d = sd - 1; d >= 0; d--) {
+            shape = LLVMBuildInsertValue(L->b, shape, lower_i64(L, ft->offsets[d]), (unsigned)(nd + d), "");
+            strides = LLVMBuildInsertValue(L->b, strides, lower_i64(L, stride), (unsigned)(nd + d), "");
+            stride *= ft->offsets[d];
+            sub *= ft->offsets[d];
+        }
+        LLVMValueRef nitems = LLVMBuildMul(L->b, lower_array_field(L, arr, ARR_NITEMS, "n"), lower_i64(L, sub), "");
+        v = LLVMGetUndef(lower_type(L, n->ty));
+        v = LLVMBuildInsertValue(L->b, v, lower_array_field(L, arr, ARR_MEMINFO, ""), ARR_MEMINFO, "");
+        v = LLVMBuildInsertValue(L->b, v, lower_array_field(L, arr, ARR_PARENT, ""), ARR_PARENT, "");
+        v = LLVMBuildInsertValue(L->b, v, nitems, ARR_NITEMS, "");
+        v = LLVMBuildInsertValue(L->b, v, lower_i64(L, ty_itemsize(ft->dtype)), ARR_ITEMSIZE, "");
+        v = LLVMBuildInsertValue(L->b, v, data, ARR_DATA, "");
+        v = LLVMBuildInsertValue(L->b, v, shape, ARR_SHAPE, "");
+        v = LLVMBuildInsertValue(L->b, v, strides, ARR_STRIDES, "field");
+    } else {
+        v = LLVMBuildInsertValue(L->b, arr, data, ARR_DATA, "");
+        v = LLVMBuildInsertValue(L->b, v, lower_i64(L, ty_itemsize(ft)), ARR_ITEMSIZE, "field");
+    }
     lower_incref(L, v, n->ty);
     *owned = true;
     return v;

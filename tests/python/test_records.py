@@ -549,3 +549,20 @@ def test_explicit_array_signature():
         return s
 
     assert total(a) == total.py_func(a)
+
+
+@njit
+def subarray_views(a):
+    v = a["v"]
+    v[1, 2] = -1.0
+    return v, a["m"][::2], a["m"].sum(), a[::-1]["v"][0, 1]
+
+
+def test_subarray_field_of_every_record():
+    def build():
+        a = make(4, DTS)
+        a["v"] = np.arange(12).reshape(4, 3)
+        a["m"] = np.arange(16).reshape(4, 2, 2)
+        return (a,), (a,)
+    got = both(subarray_views, build)
+    assert got[0].shape == (4, 3) and got[1].shape == (2, 2, 2)
