@@ -529,7 +529,9 @@ static Type *alloc_call(Inf *I, Node *n, BuiltinId id, const char *fname) {
     if (!sl[0])
         return TYPING(I, n, "%s() missing required argument 'shape'", fname);
     Type *dt = T(I, TY_FLOAT64);
-    Type *rt = sl[1] && sl[1]->kind == N_NAME ? infer_expr(I, &sl[1]) : NULL;
+    Type *rt = sl[1] && sl[1]->kind != N_CONST ? infer_expr(I, &sl[1]) : NULL; /* DT, a.dtype */
+    if (sl[1] && !rt)
+        return NULL;
     if (rt && rt->kind == TY_DTYPE && rt->dtype->kind == TY_RECORD) { /* a structured dtype: records */
         if (id != BI_NP_EMPTY && id != BI_NP_ZEROS)
             return TYPING(I, sl[1], "%s() of a structured dtype is not supported (np.empty and np.zeros are)", fname);
@@ -622,6 +624,8 @@ static Type *like_call(Inf *I, Node *n, const char *fname) {
         return TY_UNK(I);
     if (t->kind != TY_ARRAY)
         return TYPING(I, n, "%s() needs an array, not %s", fname, infer_tyname(I, t));
+    if (ty_is_record(dt ? dt : t->dtype) && strstr(fname, "ones_like"))
+        return UNSUP(I, n, "ones_like() of an array of records (a structured dtype) is not supported by hpcjit");
     sl[1] = NULL;
     set_args(I, n, sl, 2);
     /* NumPy's order='K' keeps F for F inputs; Numba types A inputs as C */

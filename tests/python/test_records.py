@@ -566,3 +566,29 @@ def test_subarray_field_of_every_record():
         return (a,), (a,)
     got = both(subarray_views, build)
     assert got[0].shape == (4, 3) and got[1].shape == (2, 2, 2)
+
+
+@njit
+def like_and_dtype_attr(a):
+    z = np.zeros_like(a)
+    e = np.empty(a.shape[0], a.dtype)
+    for i in range(a.shape[0]):
+        e[i] = a[i]
+        r = z[i]
+        r["a1"], r["a2"] = a[i]["a1"] * 2, i
+    return z, e, a.itemsize
+
+
+def test_zeros_like_and_dtype_attribute():
+    both(like_and_dtype_attr, lambda: ((make(),), ()))
+
+
+@njit
+def ones_like_records(a):
+    return np.ones_like(a)
+
+
+@pytest.mark.numba_skip("Numba refuses it with its own message")
+def test_ones_like_refused():
+    with pytest.raises(hpcjit.UnsupportedError, match="ones_like"):
+        ones_like_records(make())
