@@ -113,9 +113,12 @@ static Type *record_field(Inf *I, Node *n, Type *rt, const char *name) {
     int i = ty_record_field(rt, name);
     if (i < 0)
         return TYPING(I, n, "%s has no field '%s' (its fields: %s)", infer_tyname(I, rt), name, field_list(I, rt));
+    Type *ft = rt->elems[i];
+    if (ft->kind == TY_CHARSEQ)
+        return UNSUP(I, n, "field '%s' of %s is a character sequence (%s): hpcjit moves it with its record "
+                     "but does not read or write it", name, infer_tyname(I, rt), infer_tyname(I, ft));
     n->attr_kind = ATTR_RECORD_FIELD;
     n->cval.i = i;
-    Type *ft = rt->elems[i];
     if (ty_is_nested_array(ft)) /* a subarray field: a C array over the record's bytes */
         return ty_array(I->tc, ft->dtype, ft->ndim, LAYOUT_C);
     return ft;
@@ -130,6 +133,9 @@ Type *infer_record_attr(Inf *I, Node *n, Type *base) {
     if (i < 0)
         return NULL;
     Type *ft = rt->elems[i];
+    if (ft->kind == TY_CHARSEQ)
+        return UNSUP(I, n, "field '%s' is a character sequence (%s): its view is not supported by hpcjit", n->name,
+                     infer_tyname(I, ft));
     n->attr_kind = ATTR_ARRAY_FIELD;
     n->cval.i = i;
     if (ty_is_nested_array(ft)) { /* a subarray field: its axes follow the array's */

@@ -78,6 +78,8 @@ static bool same_shape(const Type *a, const Type *b) {
         return a->base == b->base;
     case TY_JITCLASS:
         return a->func == b->func;
+    case TY_CHARSEQ:
+        return a->size == b->size && a->ndim == b->ndim;
     case TY_RECORD:
         if (a->func != b->func || a->nelems != b->nelems || a->size != b->size || a->aligned != b->aligned)
             return false;
@@ -272,6 +274,11 @@ Type *ty_nested_array(TyCtx *tc, Type *dtype, int ndim, const int *dims) {
     return intern(tc, &p);
 }
 
+Type *ty_charseq(TyCtx *tc, int n, int width) {
+    Type p = {.kind = TY_CHARSEQ, .size = n, .ndim = width};
+    return intern(tc, &p);
+}
+
 int ty_record_field(const Type *t, const char *name) {
     for (int i = 0; t && t->kind == TY_RECORD && i < t->nelems; i++)
         if (strcmp(t->fields[i], name) == 0)
@@ -362,6 +369,7 @@ int ty_itemsize(const Type *t) {
     case TY_COMPLEX64: return 8;
     case TY_COMPLEX128: return 16;
     case TY_RECORD: return t->size;
+    case TY_CHARSEQ: return t->size * t->ndim;
     case TY_ARRAY: { /* a nested array: its bytes */
         int n = t->offsets ? ty_itemsize(t->dtype) : 0;
         for (int d = 0; t->offsets && d < t->ndim; d++)
@@ -658,6 +666,7 @@ void ty_name(StrBuf *b, const Type *t) {
         }
         break;
     }
+    case TY_CHARSEQ: sb_printf(b, "[%s x %d]", t->ndim == 1 ? "char" : "unichr", t->size); break;
     case TY_RECORD: /* Numba: "Record(a[type=float64;offset=0],b[type=int32;offset=8];12;False)" */
         sb_puts(b, "Record(");
         for (int i = 0; i < t->nelems; i++) {
@@ -832,6 +841,7 @@ void ty_typecode(StrBuf *b, const Type *t) {
             sb_putc(b, 'v');
         break;
     case TY_NPGENERATOR: sb_putc(b, 'R'); break;
+    case TY_CHARSEQ: sb_printf(b, "%c%d,", t->ndim == 1 ? 'c' : 'w', t->size); break;
     case TY_RECORD: /* 'V' id ':' size ':' A|U '{' (name '@' offset typecode)* '}' (abi.h) */
         sb_printf(b, "V%d:%d:%c{", t->func, t->size, t->aligned ? 'A' : 'U');
         for (int i = 0; i < t->nelems; i++) {
@@ -898,10 +908,17 @@ static Type *record_from_typecode(TyCtx *tc, const char **p, int depth) {
             }
             Type *et = scalar_from_code(tc, *s++);
             ft = et && !tc->arena->oom ? ty_nested_array(tc, et, nd, dims) : NULL;
+        } else if (*s == 'c' || *s == 'w') { /* a character sequence: 'c'|'w' count ',' */
+            bool wide = *s == 'w';
+            long cnt = strtol(s + 1, &end, 10);
+            if (end == s + 1 || *end != ',' || cnt < 0)
+                return NULL;
+            s = end + 1;
+            ft = ty_charseq(tc, (int)cnt, wide ? 4 : 1);
         } else {
             ft = from_typecode(tc, &s, depth + 1);
         }
-        if (!ft || !(ty_is_number(ft) || ft->kind == TY_RECORD || ty_is_nested_array(ft)))
+        if (!ft || !(ty_is_number(ft) || ft->kind == TY_RECORD || ty_is_nested_array(ft) || ft->kind == TY_CHARSEQ))
             return NULL;
         if (n == cap) {
             int *bigger = arena_alloc(tc->arena, sizeof(int) * (size_t)cap * 2);

@@ -66,6 +66,10 @@ typedef enum TyKind {
                       dispatcher's registry of structured dtypes.  A value is
                       a pointer to the record's bytes (a view into its array
                       or argument: writes through it are seen there) */
+    TY_CHARSEQ,    /* a record's character-sequence field ('S10', 'U3'): size
+                      characters of ndim bytes (1: bytes, Numba's "[char x 10]";
+                      4: str, "[unichr x 3]"); moved with its record, no
+                      other operation */
     TY_COUNT
 } TyKind;
 
@@ -136,6 +140,8 @@ Type *ty_record(TyCtx *tc, int id, int n, const char **names, Type **elems, cons
  * ("nestedarray(float64, (3,))"); its values are plain C arrays. */
 Type *ty_nested_array(TyCtx *tc, Type *dtype, int ndim, const int *dims);
 static inline bool ty_is_nested_array(const Type *t) { return t && t->kind == TY_ARRAY && t->offsets; }
+/* A record's character-sequence field of n characters of `width` bytes. */
+Type *ty_charseq(TyCtx *tc, int n, int width);
 /* The index of field `name` of record t, or -1. */
 int ty_record_field(const Type *t, const char *name);
 /* The set of the functions in a and b (each a TY_FUNCTION or TY_FUNCSET);

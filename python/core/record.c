@@ -1,7 +1,8 @@
 /* record.c - NumPy structured dtypes across the boundary (typecode 'V',
  * abi.h): 'V' <id> ':' <itemsize> ':' ('A' aligned struct | 'U') '{' then
  * per field <name> '@' <offset> <field typecode> '}'.  A field is a number,
- * a nested record, or a subarray of numbers: 'x' <ndim> (<dim> ',')* <dtype>.  Each dtype seen gets an id in a process-wide
+ * a nested record, a subarray of numbers: 'x' <ndim> (<dim> ',')* <dtype>, or
+ * a character sequence ('S10' 'c10,', 'U3' 'w3,').  Each dtype seen gets an id in a process-wide
  * registry (typecodes are process-wide dispatch keys), so that a returned
  * record array or record is boxed with the same dtype.  A record argument
  * (np.void / np.record) is passed as a pointer to its bytes; a returned
@@ -156,6 +157,11 @@ static int rec_format(PyArray_Descr *d, char *buf, size_t *len, size_t cap, int 
         } else if (PyDataType_HASSUBARRAY(fd)) { /* ('v', 'f8', (3,)): 'x' ndim (dim ',')* dtype */
             if (subarray_code(fd, buf, len, cap) < 0)
                 goto done;
+        } else if (fd->type_num == NPY_STRING || fd->type_num == NPY_UNICODE) { /* 'c'|'w' count ',' */
+            int wide = fd->type_num == NPY_UNICODE;
+            n = snprintf(head, sizeof head, "%c%ld,", wide ? 'w' : 'c', (long)PyDataType_ELSIZE(fd) / (wide ? 4 : 1));
+            if (append(buf, len, cap, head, (size_t)n) < 0)
+                goto done;
         } else {
             char c = tc_of_descr(fd);
             if (!c || append(buf, len, cap, &c, 1) < 0)
@@ -229,6 +235,10 @@ static const char *field_end(const char *q)
         q++;
     if (*q == 'V')
         return rec_skip(q, NULL);
+    if (*q == 'c' || *q == 'w') { /* a character sequence: count ',' */
+        q = strchr(q, ',');
+        return q ? q + 1 : NULL;
+    }
     if (*q == 'x') { /* 'x' ndim (dim ',')* code */
         int nd = q[1] - '0';
         q += 2;

@@ -231,7 +231,9 @@ class Record(Type):
         fields = {}
         for name in dtype.names:
             fdt, off = dtype.fields[name][:2]
-            if fdt.subdtype is not None:  # ('v', 'f8', (3,)): a nested array
+            if fdt.kind in "SU":  # a character sequence: moved with the record only
+                t = CharSeq(fdt.itemsize // (4 if fdt.kind == "U" else 1), fdt.kind == "U")
+            elif fdt.subdtype is not None:  # ('v', 'f8', (3,)): a nested array
                 base = _dtype_type(fdt.subdtype[0])
                 t = NestedArray(base, fdt.subdtype[1]) if isinstance(base, Number) else None
             else:
@@ -261,6 +263,16 @@ class Record(Type):
 
     def __getitem__(self, index):
         return Number.__getitem__(self, index)
+
+
+class CharSeq(Type):
+    """[char x 10] / [unichr x 3]: a record's 'S10' / 'U3' field."""
+    __slots__ = ("count", "unicode")
+
+    def __init__(self, count, unicode=False):
+        super().__init__(f"[{'unichr' if unicode else 'char'} x {count}]", f"{'w' if unicode else 'c'}{count},")
+        self.count = count
+        self.unicode = unicode
 
 
 class NestedArray(Type):

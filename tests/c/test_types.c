@@ -198,7 +198,8 @@ static void test_typecodes(void) {
  * interning, field lookup, malformed codes. */
 static void test_records(void) {
     const char *codes[] = {"V0:12:U{a1@0da2@8i}", "aV0:12:U{a1@0da2@8i}1C", "tV3:32:A{x@0iy@8db@16?c@20F}",
-                           "V1:18:U{x@0in@4V2:6:U{p@0fq@4h}z@10d}", "V4:36:U{x@0iv@4x13,dm@28x22,2,h}"};
+                           "V1:18:U{x@0in@4V2:6:U{p@0fq@4h}z@10d}", "V4:36:U{x@0iv@4x13,dm@28x22,2,h}",
+                           "V5:30:U{a@0ds@8c10,u@18w3,}"};
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
         roundtrip(codes[i]);
     const char *p = "aV0:12:U{a1@0da2@8i}1C";

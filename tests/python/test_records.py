@@ -592,3 +592,35 @@ def ones_like_records(a):
 def test_ones_like_refused():
     with pytest.raises(hpcjit.UnsupportedError, match="ones_like"):
         ones_like_records(make())
+
+
+DTC = np.dtype([("a", "f8"), ("s", "S10"), ("u", "U3")])
+
+
+@njit
+def move_chars(a):
+    a[0] = a[1]
+    return a[0]["a"] + 1
+
+
+def test_character_sequence_fields():
+    assert str(hpcjit.typeof(np.zeros(2, DTC))) == (
+        "unaligned array(Record(a[type=float64;offset=0],s[type=[char x 10];offset=8],"
+        "u[type=[unichr x 3];offset=18];30;False), 1d, C)")
+
+    def build():
+        a = np.zeros(2, DTC)
+        a[1] = (2.5, b"hi", "xy")
+        return (a,), (a,)
+    both(move_chars, build)
+
+
+@njit
+def read_chars(a):
+    return a[0]["s"]
+
+
+@pytest.mark.numba_skip("Numba reads a character sequence as bytes; hpcjit only moves it")
+def test_character_sequence_read_refused():
+    with pytest.raises(hpcjit.UnsupportedError, match="character sequence"):
+        read_chars(np.zeros(2, DTC))

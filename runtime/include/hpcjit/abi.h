@@ -41,7 +41,9 @@
  *                                    dtype in _core's registry (record.c),
  *                                    'A' an aligned struct; a <field> is a
  *                                    number code, a nested 'V', or a subarray
- *                                    'x' <ndim> (<dim> ',')* <number code>.
+ *                                    'x' <ndim> (<dim> ',')* <number code>, or
+ *                                    a character sequence 'c' <n> ',' ('S<n>')
+ *                                    / 'w' <n> ',' ('U<n>').
  *                                    As an array's dtype: "aV0:12:U{a@0db@8i}1C";
  *                                    as a dtype object: 't' 'V...'
  *   (range objects have no typecode: they are not passed across)
