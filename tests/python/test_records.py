@@ -624,3 +624,20 @@ def read_chars(a):
 def test_character_sequence_read_refused():
     with pytest.raises(hpcjit.UnsupportedError, match="character sequence"):
         read_chars(np.zeros(2, DTC))
+
+
+@njit(parallel=True)
+def parallel_fields(a):
+    s = 0.0
+    for i in hpcjit.prange(a.shape[0]):
+        r = a[i]
+        r["a1"] = i * 0.5
+        s += r["a1"] + a[i]["a2"]
+    return s
+
+
+def test_prange_over_records():
+    def build():
+        a = make(1000)
+        return (a,), (a,)
+    both(parallel_fields, build)
