@@ -106,9 +106,14 @@ static int compile_work(const HjRequest *req, HjResult *res) {
         goto done;
     }
     argtys = arena_alloc(&c.arena, sizeof(Type *) * (size_t)(req->nargs + 1));
+    c.arg_const = arena_alloc(&c.arena, sizeof(char *) * (size_t)(req->nargs + 1));
     for (int i = 0; i < req->nargs; i++) {
         const char *p = req->argtypes[i];
         argtys[i] = p ? ty_from_typecode(c.tc, &p) : NULL;
+        if (argtys[i] && *p == '=' && ty_is_number(argtys[i]) && p[1]) { /* an omitted argument's value */
+            c.arg_const[i] = p + 1;
+            p += strlen(p);
+        }
         if (!argtys[i] || *p) {
             diag_error_noloc(&c.diag, HJ_DIAG_SIGNATURE, "bad typecode '%s' for argument %d",
                              req->argtypes[i] ? req->argtypes[i] : "(null)", i + 1);
@@ -131,6 +136,13 @@ static int compile_work(const HjRequest *req, HjResult *res) {
         goto done;
     if (!c.entry)
         c.entry = entry;
+    for (int i = 0; i < req->nargs && !HJ_ENTRY_IS_CUDA(c.entry_kind); i++)
+        if (ty_has_float16(argtys[i])) { /* an argument the body never reads */
+            diag_error(&c.diag, HJ_DIAG_UNSUPPORTED, entry->fn->loc,
+                       "float16 is supported only in CUDA kernels and device functions, not on the CPU "
+                       "(argument %d)", i + 1);
+            goto done;
+        }
     if (c.entry_kind == 0 && entry->ret && ty_has_function(entry->ret)) {
         diag_error(&c.diag, HJ_DIAG_TYPING, entry->fn->loc,
                    "%s() returns %s: a function cannot be returned to Python", req->funcs[req->entry].name,

@@ -71,6 +71,10 @@ enum { CU_STREAM_NON_BLOCKING = 1 };
     X(MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", NULL, (void *, CudrvPtr, size_t, CudrvStream))      \
     X(MemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2", NULL, (CudrvPtr, CudrvPtr, size_t, CudrvStream))    \
     X(MemsetD8, "cuMemsetD8_v2", NULL, (CudrvPtr, unsigned char, size_t))                          \
+    X(MemGetAddressRange, "cuMemGetAddressRange_v2", NULL, (CudrvPtr *, size_t *, CudrvPtr))        \
+    X(IpcGetMemHandle, "cuIpcGetMemHandle", NULL, (CudrvIpcHandle *, CudrvPtr))                    \
+    X(IpcOpenMemHandle, "cuIpcOpenMemHandle_v2", "cuIpcOpenMemHandle", (CudrvPtr *, CudrvIpcHandle, unsigned)) \
+    X(IpcCloseMemHandle, "cuIpcCloseMemHandle", NULL, (CudrvPtr))                                  \
     X(MemsetD8Async, "cuMemsetD8Async", NULL, (CudrvPtr, unsigned char, size_t, CudrvStream))      \
     X(StreamCreate, "cuStreamCreate", NULL, (CudrvStream *, unsigned))                             \
     X(StreamDestroy, "cuStreamDestroy_v2", "cuStreamDestroy", (CudrvStream))                       \
@@ -481,6 +485,35 @@ CudrvStatus cudrv_host_device_pointer(void *host, CudrvPtr *out)
 {
     ENSURE();
     CHECK(MemHostGetDevicePointer, (out, host, 0));
+    return CUDRV_OK;
+}
+
+/* ---- IPC ---------------------------------------------------------------- */
+
+CudrvStatus cudrv_ipc_get_handle(CudrvPtr ptr, CudrvIpcHandle *out, size_t *offset, size_t *alloc_bytes)
+{
+    ENSURE();
+    CudrvPtr base = 0;
+    size_t size = 0;
+    CHECK(MemGetAddressRange, (&base, &size, ptr));
+    CHECK(IpcGetMemHandle, (out, base));
+    *offset = (size_t)(ptr - base);
+    *alloc_bytes = size;
+    return CUDRV_OK;
+}
+
+CudrvStatus cudrv_ipc_open(const CudrvIpcHandle *h, CudrvPtr *out)
+{
+    ENSURE();
+    *out = 0;
+    CHECK(IpcOpenMemHandle, (out, *h, 1u /* CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS */));
+    return CUDRV_OK;
+}
+
+CudrvStatus cudrv_ipc_close(CudrvPtr base)
+{
+    ENSURE();
+    CHECK(IpcCloseMemHandle, (base));
     return CUDRV_OK;
 }
 

@@ -5,6 +5,7 @@
  * NaNs after every number, complex lexicographic. */
 #include "hpcjit/search.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -404,22 +405,49 @@ int32_t rt_interp(const double *x, int64_t nx, const double *xp, const double *f
     return 0;
 }
 
+/* The range of a[0..n) (n > 0) into *lo and *hi; nonzero when a NaN is
+ * among them.  Four independent chains: one min/max chain would run at
+ * the latency of minsd per item. */
+static int minmax_scan(const double *a, int64_t n, double *lo, double *hi) {
+    double l0 = a[0], l1 = a[0], l2 = a[0], l3 = a[0];
+    double h0 = a[0], h1 = a[0], h2 = a[0], h3 = a[0];
+    int nan = 0;
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        double v0 = a[i], v1 = a[i + 1], v2 = a[i + 2], v3 = a[i + 3];
+        nan |= (v0 != v0) | (v1 != v1) | (v2 != v2) | (v3 != v3);
+        l0 = v0 < l0 ? v0 : l0;
+        l1 = v1 < l1 ? v1 : l1;
+        l2 = v2 < l2 ? v2 : l2;
+        l3 = v3 < l3 ? v3 : l3;
+        h0 = v0 > h0 ? v0 : h0;
+        h1 = v1 > h1 ? v1 : h1;
+        h2 = v2 > h2 ? v2 : h2;
+        h3 = v3 > h3 ? v3 : h3;
+    }
+    for (; i < n; i++) {
+        double v = a[i];
+        nan |= v != v;
+        l0 = v < l0 ? v : l0;
+        h0 = v > h0 ? v : h0;
+    }
+    l0 = l1 < l0 ? l1 : l0;
+    l2 = l3 < l2 ? l3 : l2;
+    h0 = h1 > h0 ? h1 : h0;
+    h2 = h3 > h2 ? h3 : h2;
+    *lo = l2 < l0 ? l2 : l0;
+    *hi = h2 > h0 ? h2 : h0;
+    return nan;
+}
+
 int32_t rt_histogram(const double *a, int64_t n, double *edges, int64_t nb, int32_t mode, double lo, double hi,
                      int64_t *hist) {
     if (mode == 2) {
         lo = 0.0;
         hi = 1.0;
         if (n > 0) {
-            /* branch-free (min/max instructions, vectorizable); a NaN
-             * anywhere is reported after the pass */
-            int nan = 0;
-            lo = hi = a[0];
-            for (int64_t i = 0; i < n; i++) {
-                double v = a[i];
-                nan |= v != v;
-                lo = v < lo ? v : lo;
-                hi = v > hi ? v : hi;
-            }
+            /* a NaN anywhere is reported after the pass */
+            int nan = minmax_scan(a, n, &lo, &hi);
             if (nan) {
                 rt_raise("ValueError", "autodetected range of [nan, nan] is not finite");
                 return -1;
@@ -465,16 +493,25 @@ int32_t rt_histogram(const double *a, int64_t n, double *edges, int64_t nb, int3
          * bin ends on the same edge-defined bin, so a multiplication by
          * the precomputed ratio (no division per element) is exact too */
         double scale = (double)nb / (last - first);
+        /* Far enough from a bin boundary the estimate is the bin: the
+         * rounding of the edges and of the estimate is below tol (in bins),
+         * so only estimates within tol of an integer look at the edges, and
+         * the common case makes no load the bin's address depends on. */
+        double tol = 16.0 * DBL_EPSILON * ((fabs(first) + fabs(last)) * scale + (double)nb + 1.0);
         for (int64_t i = 0; i < n; i++) {
             double v = a[i];
             if (!(v >= first && v <= last))
                 continue;
             double f = (v - first) * scale;
-            int64_t j = f < (double)nb ? (int64_t)f : nb - 1;
-            if (j > 0 && v < edges[j])
-                j--;
-            else if (j < nb - 1 && v >= edges[j + 1])
-                j++;
+            /* the same integer part tol below and above: not near an edge */
+            int64_t j = (int64_t)(f - tol), k = (int64_t)(f + tol);
+            if (__builtin_expect(j != k || k >= nb, 0)) {
+                j = f < (double)nb ? (int64_t)f : nb - 1;
+                if (j > 0 && v < edges[j])
+                    j--;
+                else if (j < nb - 1 && v >= edges[j + 1])
+                    j++;
+            }
             hist[j]++;
         }
         return 0;

@@ -452,9 +452,11 @@ int codegen_emit_object(LLVMModuleRef m, const HjTarget *t, char **obj, size_t *
     return codegen_compile(m, t, obj, size, NULL, NULL, d);
 }
 
-char *codegen_emit_asm(const char *ir, const HjTarget *t, Diag *d) {
+/* Assembly or object code (kind) for LLVM IR text: parsed, verified,
+ * emitted as given (no optimisation: the text is already what is wanted). */
+static char *emit_ir(const char *ir, const HjTarget *t, LLVMCodeGenFileType kind, size_t *size, Diag *d) {
     char *out = NULL, *err = NULL;
-    size_t size = 0;
+    size_t n = 0;
     LLVMContextRef ctx = NULL;
     LLVMModuleRef m = NULL;
     LLVMTargetMachineRef tm = NULL;
@@ -469,18 +471,39 @@ char *codegen_emit_asm(const char *ir, const HjTarget *t, Diag *d) {
         m = NULL;
         goto done;
     }
+    if (kind == LLVMObjectFile && codegen_verify(m, d) < 0)
+        goto done;
     tm = tm_acquire(t, d);
     if (!tm)
         goto done;
     set_target(m, t, tm);
-    if (emit(m, tm, LLVMAssemblyFile, &out, &size, d) < 0)
+    if (emit(m, tm, kind, &out, &n, d) < 0)
         out = NULL;
+    if (size)
+        *size = n;
 done:
     tm_release(tm);
     if (m)
         LLVMDisposeModule(m);
     LLVMContextDispose(ctx);
     return out;
+}
+
+char *codegen_emit_asm(const char *ir, const HjTarget *t, Diag *d) {
+    return emit_ir(ir, t, LLVMAssemblyFile, NULL, d);
+}
+
+char *hj_ir_to_object(const char *llvm_ir, size_t *size, char **err) {
+    HjTarget host = {0};
+    Diag d;
+    diag_init(&d);
+    hj_target_host(&host);
+    char *obj = emit_ir(llvm_ir ? llvm_ir : "", &host, LLVMObjectFile, size, &d);
+    if (!obj && err)
+        *err = strdup(d.short_msg ? d.short_msg : "cannot emit object code");
+    hj_target_free(&host);
+    diag_free(&d);
+    return obj;
 }
 
 char *hj_ir_to_asm(const char *llvm_ir, const HjTarget *target, char **err) {

@@ -310,6 +310,11 @@ typedef struct Compilation {
     bool uses_mpi;     /* some spec calls hpcjit.mpi (HjResult.uses_mpi) */
     int entry_kind;    /* HjRequest.entry_kind: the wrapper lower_program makes */
     const char *need_overload; /* HjResult.need_overload (infer_extend.c) */
+    /* per entry argument, NULL or the text of the value it always has: a
+     * parameter the caller left to its default (a typecode then '=' and
+     * the value, HjRequest.argtypes), made a constant by the entry wrapper
+     * as Numba's Omitted arguments are */
+    const char **arg_const;
 } Compilation;
 
 /* ---- parse_ ---- */

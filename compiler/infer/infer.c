@@ -440,6 +440,7 @@ static const struct {
     {"numpy.intc", TY_INT32},        {"numpy.uintc", TY_UINT32},      {"numpy.longlong", TY_INT64},
     {"numpy.ulonglong", TY_UINT64},  {"numpy.float_", TY_FLOAT64},    {"numpy.complex_", TY_COMPLEX128},
     {"numpy.cdouble", TY_COMPLEX128}, {"numpy.csingle", TY_COMPLEX64},
+    {"numpy.float16", TY_FLOAT16},   {"numpy.half", TY_FLOAT16},
 };
 
 /* The type a qualified name of a builtin stands for, or NULL. */
@@ -1349,6 +1350,8 @@ Type *infer_expr_opt(Inf *I, Node **pn) {
         return NULL;
     if (I->final && IS_UNK(t))
         return TYPING(I, n, "cannot determine the type of this expression");
+    if (ty_has_float16(t) && !HJ_ENTRY_IS_CUDA(I->c->entry_kind)) /* as Numba's NotImplementedError */
+        return UNSUP(I, n, "float16 is supported only in CUDA kernels and device functions, not on the CPU");
     n->ty = t;
     if (I->final && t->kind == TY_ARRAY)
         *pn = infer_ae_root(I, n); /* fused array expression */

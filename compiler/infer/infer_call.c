@@ -33,7 +33,8 @@ static const char *const submodules[] = {"numpy.linalg", "numpy.random", "numpy.
                                          /* hpcjit.cuda's namespaces (lib/cuda) */
                                          "hpcjit.cuda.threadIdx", "hpcjit.cuda.blockIdx", "hpcjit.cuda.blockDim",
                                          "hpcjit.cuda.gridDim", "hpcjit.cuda.shared", "hpcjit.cuda.local",
-                                         "hpcjit.cuda.const", "hpcjit.cuda.atomic", "hpcjit.cuda.cg"};
+                                         "hpcjit.cuda.const", "hpcjit.cuda.atomic", "hpcjit.cuda.cg",
+                                         "hpcjit.cuda.fp16"};
 
 /* hpcjit.mpi's int constants (python/hpcjit/mpi.py) */
 static const struct {
@@ -212,6 +213,9 @@ Type *infer_attribute(Inf *I, Node *n) {
                 n->cval.i = i;
                 return base->elems[i];
             }
+        Type *xt = NULL; /* an extension type's overload_attribute/method (hpcjit/lowlevel.py) */
+        if (infer_extend_attr(I, n, base, &xt))
+            return xt;
         return TYPING(I, n, "%s has no field '%s'", infer_tyname(I, base), a);
     }
     const LibOps *own = lib_type_owner(base); /* lst.append, s.upper: the type's feature */
@@ -387,7 +391,20 @@ void infer_store_slots(Inf *I, Node *n, Node **sl, int ns) {
 
 /* The float type math functions compute in for a real number. */
 static Type *float_of(Inf *I, Type *t) {
-    return t->kind == TY_FLOAT32 ? t : T(I, TY_FLOAT64);
+    return t->kind == TY_FLOAT32 ? t : t->kind == TY_FLOAT16 ? T(I, TY_FLOAT32) : T(I, TY_FLOAT64);
+}
+
+/* math functions numba-cuda gives a float16 version (its
+ * Math_unary_with_fp16); the others take float16 as float32. */
+static bool has_half_version(BuiltinId id) {
+    switch (id) {
+    case BI_MATH_SIN: case BI_MATH_COS: case BI_MATH_SQRT: case BI_MATH_LOG: case BI_MATH_LOG2:
+    case BI_MATH_LOG10: case BI_MATH_EXP: case BI_MATH_FABS: case BI_MATH_CEIL: case BI_MATH_FLOOR:
+    case BI_MATH_TRUNC:
+        return true;
+    default:
+        return false;
+    }
 }
 
 static Type *need_real(Inf *I, Node *at, Type *t, const char *fname) {
@@ -1174,7 +1191,7 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     if (is_unary_float_math(id) || (id == BI_MATH_LOG && k == 1)) {
         if (!nargs_between(I, n, fname, 1, 1) || !need_real(I, VEC_AT(n->args, 0), tys[0], fname))
             return NULL;
-        Type *ft = float_of(I, tys[0]);
+        Type *ft = tys[0]->kind == TY_FLOAT16 && has_half_version(id) ? tys[0] : float_of(I, tys[0]);
         infer_cast(I, ARG(0), ft);
         return ft;
     }
@@ -1197,6 +1214,8 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     case BI_MATH_CEIL: case BI_MATH_FLOOR: case BI_MATH_TRUNC:
         if (!nargs_between(I, n, fname, 1, 1) || !need_real(I, VEC_AT(n->args, 0), tys[0], fname))
             return NULL;
+        if (tys[0]->kind == TY_FLOAT16) /* numba-cuda: math.floor(float16) is a float16 */
+            return tys[0];
         if (!ty_is_float(tys[0]))
             infer_cast(I, ARG(0), T(I, TY_INT64));
         return T(I, TY_INT64);

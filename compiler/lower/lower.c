@@ -13,6 +13,7 @@
 
 #include <llvm-c/DebugInfo.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- diagnostics ---------------------------------------------------- */
@@ -48,6 +49,7 @@ static LLVMTypeRef make_type(Lower *L, Type *t, bool mem) {
     case TY_INT16: case TY_UINT16: return LLVMInt16TypeInContext(L->ctx);
     case TY_INT32: case TY_UINT32: return L->t_i32;
     case TY_INT64: case TY_UINT64: return L->t_i64;
+    case TY_FLOAT16: return LLVMHalfTypeInContext(L->ctx);
     case TY_FLOAT32: return L->t_f32;
     case TY_FLOAT64: return L->t_f64;
     case TY_COMPLEX64: {
@@ -165,6 +167,16 @@ LLVMValueRef lower_rt(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *
 LLVMValueRef lower_intrinsic(Lower *L, const char *name, LLVMTypeRef *tys, unsigned ntys,
                              LLVMValueRef *args, unsigned n) {
     char nv[48];
+    if (L->device && ntys == 1 && LLVMGetTypeKind(tys[0]) == LLVMHalfTypeKind &&
+        lower_device_libcall(name, L->t_f32, nv, sizeof nv) && n <= 3) {
+        /* float16 sin, exp, log...: libdevice's float function, rounded
+         * back (as cuda_fp16.h computes hsin, hexp, hlog) */
+        LLVMValueRef fa[3];
+        for (unsigned i = 0; i < n; i++)
+            fa[i] = LLVMBuildFPExt(L->b, args[i], L->t_f32, "");
+        LLVMTypeRef p[3] = {L->t_f32, L->t_f32, L->t_f32};
+        return LLVMBuildFPTrunc(L->b, lower_fm(L, lower_device_rt(L, nv, L->t_f32, p, n, fa)), tys[0], "");
+    }
     if (L->device && ntys == 1 && lower_device_libcall(name, tys[0], nv, sizeof nv)) {
         LLVMTypeRef p[3] = {tys[0], tys[0], tys[0]};
         return lower_fm(L, lower_device_rt(L, nv, tys[0], p, n, args));
@@ -2091,6 +2103,29 @@ static bool lower_spec(Lower *L, Spec *s) {
 }
 
 /* i32 @entry(ptr %ret, ptr %args): unboxed layout of abi.h on both sides. */
+/* The value of an argument the caller left to its default, from its text
+ * (Compilation.arg_const: an integer in decimal, a float as C's %a, a bool
+ * as 0/1); false (the argument is read as any other) when it does not parse. */
+static bool entry_const(Lower *L, Type *t, const char *text, LLVMValueRef *out) {
+    char *end = NULL;
+    if (t->kind == TY_FLOAT32 || t->kind == TY_FLOAT64) {
+        double d = strtod(text, &end);
+        if (!end || *end)
+            return false;
+        *out = LLVMConstReal(lower_type(L, t), d);
+        return true;
+    }
+    if (t->kind == TY_BOOL || ty_is_int(t)) {
+        bool neg = text[0] == '-';
+        unsigned long long u = neg ? (unsigned long long)strtoll(text, &end, 10) : strtoull(text, &end, 10);
+        if (!end || *end)
+            return false;
+        *out = LLVMConstInt(lower_type(L, t), u, neg);
+        return true;
+    }
+    return false;
+}
+
 static bool lower_entry(Lower *L, Spec *s, const char *symbol) {
     LLVMTypeRef p[2] = {L->t_ptr, L->t_ptr};
     LLVMValueRef fn = LLVMAddFunction(L->mod, symbol, LLVMFunctionType(L->t_i32, p, 2, 0));
@@ -2103,6 +2138,9 @@ static bool lower_entry(Lower *L, Spec *s, const char *symbol) {
     LLVMValueRef small[16];
     LLVMValueRef *a = n <= 16 ? small : arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)(n ? n : 1));
     for (int i = 0; i < s->nargs; i++) {
+        const char *k = L->c->arg_const ? L->c->arg_const[i] : NULL;
+        if (k && entry_const(L, s->argtys[i], k, &a[i])) /* left to its default: a constant */
+            continue;
         LLVMValueRef idx = lower_i64(L, i);
         LLVMValueRef pp = lower_gep(L, L->t_ptr, args, &idx, 1, "");
         LLVMValueRef ap = lower_load(L, L->t_ptr, pp, "");

@@ -684,7 +684,7 @@ static LLVMValueRef array_copy(Lower *L, Node *n, bool *owned) {
 /* ---- math ------------------------------------------------------------------------ */
 
 static LLVMTypeRef float_of(Lower *L, Type *t, Type **ft) {
-    *ft = t->kind == TY_FLOAT32 ? ty_scalar(L->c->tc, TY_FLOAT32) : t_f64(L);
+    *ft = t->kind == TY_FLOAT32 || t->kind == TY_FLOAT16 ? ty_scalar(L->c->tc, t->kind) : t_f64(L);
     return lower_type(L, *ft);
 }
 

@@ -70,7 +70,7 @@ static void call(Lower *L, const char *fn, LLVMTypeRef p0, LLVMValueRef a0) {
 
 static void text(Lower *L, const char *s) { call(L, "rt_text_str", L->t_ptr, lower_cstr(L, s)); }
 
-static char dtype_char(const Type *dt) { return "?bhilBHILfdFD"[dt->kind - TY_BOOL]; }
+static char dtype_char(const Type *dt) { return "?bhilBHILefdFD"[dt->kind - TY_BOOL]; }
 
 /* Write value v of type t as str() does (`repr`: as repr() inside tuples). */
 static void write_value(Lower *L, LLVMValueRef v, Type *t, bool repr) {
@@ -275,7 +275,7 @@ static LLVMValueRef device_print(Lower *L, Node *n) {
             slots[ns++] = LLVMBuildSelect(L->b, v, device_cstr(L, "True"), device_cstr(L, "False"), "");
         } else if (ty_is_float(t)) {
             sb_puts(&fmt, "%f");
-            slots[ns++] = t->kind == TY_FLOAT32 ? LLVMBuildFPExt(L->b, v, L->t_f64, "") : v;
+            slots[ns++] = t->kind != TY_FLOAT64 ? LLVMBuildFPExt(L->b, v, L->t_f64, "") : v; /* float32, float16 */
         } else if (t->kind == TY_COMPLEX64 || t->kind == TY_COMPLEX128) {
             sb_puts(&fmt, "(%f%+fj)");
             for (unsigned p = 0; p < 2; p++) {

@@ -9,10 +9,10 @@
 #include <string.h>
 
 /* ORDER: indexed by TyKind TY_BOOL..TY_COMPLEX128 (abi.h typecodes). */
-static const char scalar_codes[] = "?bhilBHILfdFD";
+static const char scalar_codes[] = "?bhilBHILefdFD";
 static const char *const scalar_names[] = {
     "bool",   "int8",   "int16",   "int32",   "int64",     "uint8",      "uint16",
-    "uint32", "uint64", "float32", "float64", "complex64", "complex128",
+    "uint32", "uint64", "float16", "float32", "float64", "complex64", "complex128",
 };
 
 struct TyCtx {
@@ -202,6 +202,24 @@ bool ty_has_function(const Type *t) {
     return false;
 }
 
+bool ty_has_float16(const Type *t) {
+    if (!t)
+        return false;
+    switch (t->kind) {
+    case TY_FLOAT16: return true;
+    case TY_ARRAY: case TY_DTYPE: case TY_CPOINTER: return ty_has_float16(t->dtype);
+    case TY_OPTIONAL: return ty_has_float16(t->base);
+    case TY_LIST: case TY_SET: case TY_GENERATOR: return ty_has_float16(t->item);
+    case TY_DICT: case TY_DICT_VIEW: return ty_has_float16(t->key) || ty_has_float16(t->item);
+    case TY_TUPLE:
+        for (int i = 0; i < t->nelems; i++)
+            if (ty_has_float16(t->elems[i]))
+                return true;
+        return false;
+    default: return false;
+    }
+}
+
 bool ty_has_unknown(const Type *t) {
     if (!t || t->kind == TY_UNKNOWN)
         return true;
@@ -356,7 +374,7 @@ int ty_bits(const Type *t) {
     switch (t->kind) {
     case TY_BOOL: return 1;
     case TY_INT8: case TY_UINT8: return 8;
-    case TY_INT16: case TY_UINT16: return 16;
+    case TY_INT16: case TY_UINT16: case TY_FLOAT16: return 16;
     case TY_INT32: case TY_UINT32: case TY_FLOAT32: case TY_COMPLEX64: return 32;
     case TY_INT64: case TY_UINT64: case TY_FLOAT64: case TY_COMPLEX128: return 64;
     default: return 0;
@@ -388,11 +406,19 @@ int ty_itemsize(const Type *t) {
 /* The float kind that holds every value of an integer/bool/float kind. */
 static TyKind float_for(const Type *t) {
     switch (t->kind) {
-    case TY_BOOL: case TY_INT8: case TY_INT16: case TY_UINT8: case TY_UINT16: case TY_FLOAT32:
+    case TY_BOOL: case TY_INT8: case TY_INT16: case TY_UINT8: case TY_UINT16: case TY_FLOAT16: case TY_FLOAT32:
         return TY_FLOAT32;
     default:
         return TY_FLOAT64;
     }
+}
+
+/* float16 with float16, bool, int8 or uint8 stays float16 (NumPy's
+ * promote_types, which numba-cuda follows); with anything wider it is
+ * float_for's float32 (int16, float32) or float64. */
+static bool half_with(const Type *h, const Type *o) {
+    return h->kind == TY_FLOAT16 &&
+           (o->kind == TY_FLOAT16 || o->kind == TY_BOOL || o->kind == TY_INT8 || o->kind == TY_UINT8);
 }
 
 static TyKind int_kind(bool is_signed, int bits) {
@@ -414,6 +440,8 @@ static Type *unify_numbers(TyCtx *tc, Type *a, Type *b) {
         bool small = float_for(ra) == TY_FLOAT32 && float_for(rb) == TY_FLOAT32;
         return ty_scalar(tc, small ? TY_COMPLEX64 : TY_COMPLEX128);
     }
+    if (half_with(a, b) || half_with(b, a))
+        return ty_scalar(tc, TY_FLOAT16);
     if (ty_is_float(a) || ty_is_float(b)) {
         bool small = float_for(a) == TY_FLOAT32 && float_for(b) == TY_FLOAT32;
         return ty_scalar(tc, small ? TY_FLOAT32 : TY_FLOAT64);
@@ -518,6 +546,8 @@ Type *ty_np_promote(TyCtx *tc, Type *a, Type *b) {
         Type *f = ty_np_promote(tc, np_float_for(tc, a), np_float_for(tc, b));
         return ty_scalar(tc, f->kind == TY_FLOAT32 ? TY_COMPLEX64 : TY_COMPLEX128);
     }
+    if (half_with(a, b) || half_with(b, a))
+        return ty_scalar(tc, TY_FLOAT16);
     if (ty_is_float(a) || ty_is_float(b)) {
         Type *fa = np_float_for(tc, a), *fb = np_float_for(tc, b);
         return ty_bits(fa) >= ty_bits(fb) ? fa : fb;
@@ -1110,7 +1140,8 @@ static const struct {
     {"uint8", TY_UINT8},      {"u1", TY_UINT8},         {"uint16", TY_UINT16},   {"u2", TY_UINT16},
     {"uint32", TY_UINT32},    {"u4", TY_UINT32},        {"uintc", TY_UINT32},    {"uint64", TY_UINT64},
     {"u8", TY_UINT64},        {"uintp", TY_UINT64},     {"float32", TY_FLOAT32}, {"f4", TY_FLOAT32},
-    {"single", TY_FLOAT32},   {"float64", TY_FLOAT64},  {"f8", TY_FLOAT64},      {"double", TY_FLOAT64},
+    {"single", TY_FLOAT32},   {"float16", TY_FLOAT16},  {"f2", TY_FLOAT16},      {"half", TY_FLOAT16},
+    {"float64", TY_FLOAT64},  {"f8", TY_FLOAT64},      {"double", TY_FLOAT64},
     {"float_", TY_FLOAT64},   {"complex64", TY_COMPLEX64}, {"c8", TY_COMPLEX64}, {"csingle", TY_COMPLEX64},
     {"complex128", TY_COMPLEX128}, {"c16", TY_COMPLEX128}, {"cdouble", TY_COMPLEX128},
     {"complex_", TY_COMPLEX128}, {"none", TY_NONE},     {"void", TY_NONE},       {"None", TY_NONE},

@@ -17,6 +17,7 @@ typedef enum TyKind {
     TY_BOOL,
     TY_INT8, TY_INT16, TY_INT32, TY_INT64,
     TY_UINT8, TY_UINT16, TY_UINT32, TY_UINT64,
+    TY_FLOAT16,    /* half: CUDA kernels only (LLVM half); the CPU refuses it */
     TY_FLOAT32, TY_FLOAT64,
     TY_COMPLEX64, TY_COMPLEX128,
     TY_NONE,       /* the None value                                            */
@@ -177,13 +178,15 @@ Type *ty_generator(TyCtx *tc, Type *item);
 Type *ty_jitclass(TyCtx *tc, int id);
 /* t is or contains a function (TY_FUNCTION, TY_FUNCSET). */
 bool ty_has_function(const Type *t);
+/* t is or contains float16 (a scalar, an array's dtype, a tuple element). */
+bool ty_has_float16(const Type *t);
 /* t is or contains TY_UNKNOWN (an empty list's items not known yet). */
 bool ty_has_unknown(const Type *t);
 
 static inline bool ty_is_int(const Type *t) { return t->kind >= TY_INT8 && t->kind <= TY_UINT64; }
 static inline bool ty_is_signed(const Type *t) { return t->kind >= TY_INT8 && t->kind <= TY_INT64; }
 static inline bool ty_is_unsigned(const Type *t) { return t->kind >= TY_UINT8 && t->kind <= TY_UINT64; }
-static inline bool ty_is_float(const Type *t) { return t->kind == TY_FLOAT32 || t->kind == TY_FLOAT64; }
+static inline bool ty_is_float(const Type *t) { return t->kind >= TY_FLOAT16 && t->kind <= TY_FLOAT64; }
 static inline bool ty_is_complex(const Type *t) { return t->kind == TY_COMPLEX64 || t->kind == TY_COMPLEX128; }
 /* bool, ints, floats, complex */
 static inline bool ty_is_number(const Type *t) { return t->kind >= TY_BOOL && t->kind <= TY_COMPLEX128; }

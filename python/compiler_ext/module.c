@@ -343,6 +343,31 @@ static PyObject *compiler_load(PyObject *mod, PyObject *args) {
     return PyLong_FromVoidPtr(addr);
 }
 
+/* compile_ir(llvm_ir) -> object bytes for load(): code made outside the
+ * compiler (the @box/@unbox of extension types, hpcjit/lowlevel.py). */
+static PyObject *compiler_compile_ir(PyObject *mod, PyObject *arg) {
+    const char *ir = NULL;
+    char *copy = NULL, *obj = NULL, *err = NULL;
+    size_t size = 0;
+    PyObject *out = NULL;
+    (void)mod;
+    if (!(ir = PyUnicode_AsUTF8(arg)))
+        return NULL;
+    if (!(copy = strdup(ir)))
+        return PyErr_NoMemory();
+    Py_BEGIN_ALLOW_THREADS
+    obj = hj_ir_to_object(copy, &size, &err);
+    Py_END_ALLOW_THREADS
+    if (obj)
+        out = PyBytes_FromStringAndSize(obj, (Py_ssize_t)size);
+    else
+        raise_diag(HJ_DIAG_LLVM, err ? err : "cannot emit object code", NULL, 0, 0);
+    free(obj);
+    free(err);
+    free(copy);
+    return out;
+}
+
 /* ---- small services ---------------------------------------------------------- */
 
 static PyObject *compiler_parse_signature(PyObject *mod, PyObject *arg) {
@@ -436,6 +461,8 @@ static PyMethodDef compiler_methods[] = {
      "load(object_bytes, entry_symbol) -> address\n"
      "Load object bytes from compile() (of this or another process of the same\n"
      "architecture) into this process's JIT."},
+    {"compile_ir", compiler_compile_ir, METH_O,
+     "compile_ir(llvm_ir) -> object bytes (for load()) of LLVM IR text as it is"},
     {"parse_signature", compiler_parse_signature, METH_O,
      "parse_signature(sig) -> (return typecode or None, [argument typecodes])"},
     {"typecode_display", compiler_typecode_display, METH_O,

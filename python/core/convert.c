@@ -170,6 +170,9 @@ int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
     tr = gen_typecode(obj, buf, len, cap); /* a generator object of compiled code */
     if (tr <= 0)
         return tr;
+    tr = ext_typecode(obj, buf, len, cap); /* a typeof_impl-registered class's instance */
+    if (tr <= 0)
+        return tr;
     if (PyList_Check(obj)) { /* a reflected list, typed by its first item as Numba */
         if (PyList_GET_SIZE(obj) == 0 || put(buf, len, cap, '[') < 0)
             return -1;
@@ -239,7 +242,7 @@ static int num_kind(PyObject *obj, NumKind *kind)
         case '?': *kind = NUM_BOOL; return 0;
         case 'b': case 'h': case 'i': case 'l': *kind = NUM_INT; return 0;
         case 'B': case 'H': case 'I': case 'L': *kind = NUM_UINT; return 0;
-        case 'f': case 'd': *kind = NUM_FLOAT; return 0;
+        case 'e': case 'f': case 'd': *kind = NUM_FLOAT; return 0;
         case 'F': case 'D': *kind = NUM_COMPLEX; return 0;
         default: return -1;
         }
@@ -290,6 +293,7 @@ static int get_num(PyObject *obj, Num *n)
         case 'H': n->kind = NUM_UINT; n->u = v.u16; break;
         case 'I': n->kind = NUM_UINT; n->u = v.u32; break;
         case 'L': n->kind = NUM_UINT; n->u = v.u64; break;
+        case 'e': n->kind = NUM_FLOAT; n->re = tc_half_to_double(v.u16); break;
         case 'f': n->kind = NUM_FLOAT; n->re = v.f; break;
         case 'd': n->kind = NUM_FLOAT; n->re = v.d; break;
         case 'F': n->kind = NUM_COMPLEX; n->re = v.fc[0]; n->im = v.fc[1]; break;
@@ -361,6 +365,7 @@ static int store_num(const Num *n, char c, char *out)
     case 'H': STORE(uint16_t, num_int(n)); break;
     case 'I': STORE(uint32_t, num_int(n)); break;
     case 'L': STORE(uint64_t, n->kind == NUM_UINT ? n->u : (unsigned long long)num_int(n)); break;
+    case 'e': STORE(uint16_t, tc_double_to_half(num_real(n))); break;
     case 'f': STORE(float, num_real(n)); break;
     case 'd': STORE(double, num_real(n)); break;
     case 'F': {
@@ -441,6 +446,12 @@ int cv_matches(PyObject *obj, const char **tc)
     case 'N': {
         long id;
         const char *q = nt_skip_header(p, &id);
+        if (q && ext_is(id)) { /* an extension type: its class, unboxed by its code */
+            ok = ext_matches(id, obj);
+            *tc = q;
+            tc_skip(tc);
+            return ok;
+        }
         PyObject *cls = q ? nt_class(id) : NULL;
         PyErr_Clear();
         ok = cls && (PyObject *)Py_TYPE(obj) == cls && cv_matches(obj, &q);
@@ -569,12 +580,17 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
     case '<':
         return box_dict_unbox(obj, tc, out);
     case 'N': {
-        const char *q = nt_skip_header(p, NULL);
+        long id;
+        const char *q = nt_skip_header(p, &id);
         if (!q) {
             PyErr_SetString(PyExc_SystemError, "hpcjit: bad named tuple typecode");
             return -1;
         }
         *tc = q;
+        if (ext_is(id)) { /* an extension type: the user's @unbox writes the members */
+            tc_skip(tc);
+            return ext_unbox(id, obj, out);
+        }
         return cv_unbox(obj, tc, out);
     }
     case '(': {
@@ -745,6 +761,7 @@ PyObject *cv_box(CoreState *st, const char **tc, char *in)
     switch (c) {
     case 'd': { double v; memcpy(&v, in, sizeof v); res = PyFloat_FromDouble(v); break; }
     case 'f': { float v; memcpy(&v, in, sizeof v); res = PyFloat_FromDouble(v); break; }
+    case 'e': { uint16_t v; memcpy(&v, in, sizeof v); res = PyFloat_FromDouble(tc_half_to_double(v)); break; }
     case 'l': { int64_t v; memcpy(&v, in, sizeof v); res = PyLong_FromLongLong(v); break; }
     case 'i': { int32_t v; memcpy(&v, in, sizeof v); res = PyLong_FromLong(v); break; }
     case 'h': { int16_t v; memcpy(&v, in, sizeof v); res = PyLong_FromLong(v); break; }
@@ -797,6 +814,10 @@ PyObject *cv_box(CoreState *st, const char **tc, char *in)
         if (!q)
             goto bad;
         *tc = q;
+        if (ext_is(id)) { /* an extension type: the user's @box makes the object */
+            tc_skip(tc);
+            return ext_box(id, in);
+        }
         PyObject *t = cv_box(st, tc, in);
         PyObject *cls = t ? nt_class(id) : NULL;
         res = cls ? PyObject_Call(cls, t, NULL) : NULL;

@@ -64,6 +64,10 @@ int tc_skip(const char **tc);
 int tc_npy_type(char c);
 /* Scalar typecode char of a dtype (native byte order), 0 if unsupported. */
 char tc_of_descr(PyArray_Descr *d);
+/* IEEE binary16 ('e', float16: CUDA kernels only) to and from double, the
+ * conversion rounding to nearest even as NumPy's np.float16(x). */
+double tc_half_to_double(uint16_t h);
+uint16_t tc_double_to_half(double d);
 
 /* ---- boxing (convert.c) ------------------------------------------------ */
 /* Append the typecode of `obj` to buf[*len..cap).  Returns 0, or -1 when the
@@ -199,6 +203,17 @@ int rec_scalar_typecode(PyObject *obj, char *buf, size_t *len, size_t cap);
 void *rec_scalar_data(PyObject *obj);
 PyObject *rec_box(long id, const void *data);
 extern PyMethodDef rec_methods[];
+
+/* ---- extension types of numba.extending (extension.c) ---------------------
+ * Named tuple ids whose values cross the boundary through the user's
+ * @unbox/@box code.  ext_typecode: 1 when obj is no such value, else as
+ * cv_typecode; the others take the id from the 'N' header. */
+int ext_is(long id);
+int ext_typecode(PyObject *obj, char *buf, size_t *len, size_t cap);
+int ext_matches(long id, PyObject *obj);
+int ext_unbox(long id, PyObject *obj, char *out);
+PyObject *ext_box(long id, const char *in);
+extern PyMethodDef ext_methods[];
 
 /* ---- dispatcher (dispatcher.c) ----------------------------------------- */
 extern PyType_Spec dp_dispatcher_spec;

@@ -364,6 +364,51 @@ static PyObject *cu_memset(PyObject *mod, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* ---- IPC ---- */
+
+/* _cuda_ipc_get_handle(ptr) -> (64 handle bytes, offset of ptr in its
+ * allocation, the allocation's size) */
+static PyObject *cu_ipc_get_handle(PyObject *mod, PyObject *arg)
+{
+    unsigned long long ptr = PyLong_AsUnsignedLongLong(arg);
+    if (ptr == (unsigned long long)-1 && PyErr_Occurred())
+        return NULL;
+    CudrvIpcHandle h;
+    size_t offset = 0, size = 0;
+    TRY_NOGIL(cudrv_ipc_get_handle(ptr, &h, &offset, &size));
+    return Py_BuildValue("y#nn", (const char *)h.reserved, (Py_ssize_t)sizeof h.reserved, (Py_ssize_t)offset,
+                         (Py_ssize_t)size);
+}
+
+/* _cuda_ipc_open(handle bytes) -> base address in this process */
+static PyObject *cu_ipc_open(PyObject *mod, PyObject *arg)
+{
+    Py_buffer view = {0};
+    CudrvIpcHandle h;
+    CudrvPtr out = 0;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    if (view.len != (Py_ssize_t)sizeof h.reserved) {
+        PyErr_Format(PyExc_ValueError, "a CUDA IPC handle has %d bytes, not %zd", CUDRV_IPC_HANDLE_BYTES,
+                     view.len);
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    memcpy(h.reserved, view.buf, sizeof h.reserved);
+    PyBuffer_Release(&view);
+    TRY_NOGIL(cudrv_ipc_open(&h, &out));
+    return PyLong_FromUnsignedLongLong(out);
+}
+
+static PyObject *cu_ipc_close(PyObject *mod, PyObject *arg)
+{
+    unsigned long long ptr = PyLong_AsUnsignedLongLong(arg);
+    if (ptr == (unsigned long long)-1 && PyErr_Occurred())
+        return NULL;
+    TRY_NOGIL(cudrv_ipc_close(ptr));
+    Py_RETURN_NONE;
+}
+
 /* ---- streams and events ---- */
 
 static PyObject *cu_stream_create(PyObject *mod, PyObject *arg)
@@ -621,7 +666,7 @@ static unsigned scalar_size(char c)
 {
     switch (c) {
     case '?': case 'b': case 'B': return 1;
-    case 'h': case 'H': return 2;
+    case 'h': case 'H': case 'e': return 2;
     case 'i': case 'I': case 'f': return 4;
     case 'l': case 'L': case 'd': return 8;
     default: return 0;
@@ -770,6 +815,19 @@ static int pack_one(const CuSpec *s, const char **tc, PyObject *obj, char *buf, 
         case 4: *(int32_t *)dst = (int32_t)v; break;
         default: *(int64_t *)dst = (int64_t)v; break;
         }
+        break;
+    }
+    case 'e': { /* float16: an np.float16 keeps its bits, anything else rounds as np.float16(x) */
+        uint16_t h;
+        if (PyArray_IsScalar(obj, Half)) {
+            PyArray_ScalarAsCtype(obj, &h);
+        } else {
+            double v = PyFloat_AsDouble(obj);
+            if (v == -1.0 && PyErr_Occurred())
+                return -1;
+            h = tc_double_to_half(v);
+        }
+        memcpy(dst, &h, sizeof h);
         break;
     }
     case 'f': case 'd': {
@@ -1194,6 +1252,9 @@ PyMethodDef cu_methods[] = {
     {"_cuda_host_device_pointer", cu_host_device_pointer, METH_O, NULL},
     {"_cuda_copy", cu_copy, METH_VARARGS, NULL},
     {"_cuda_memset", cu_memset, METH_VARARGS, NULL},
+    {"_cuda_ipc_get_handle", cu_ipc_get_handle, METH_O, NULL},
+    {"_cuda_ipc_open", cu_ipc_open, METH_O, NULL},
+    {"_cuda_ipc_close", cu_ipc_close, METH_O, NULL},
     {"_cuda_stream_create", cu_stream_create, METH_O, NULL},
     {"_cuda_stream_destroy", cu_stream_destroy, METH_O, NULL},
     {"_cuda_stream_synchronize", cu_stream_synchronize, METH_O, NULL},

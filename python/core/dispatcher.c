@@ -390,7 +390,28 @@ static Py_ssize_t add_alias(Dispatcher *self, Py_ssize_t k, const char *key, siz
     return self->nov++;
 }
 
-static PyObject *dispatch_miss(Dispatcher *self, PyObject *const *args, Py_ssize_t nargs)
+/* A default value compiled in as a constant when the caller leaves it out
+ * (Numba's Omitted arguments): a number.  Its typecode in the key is
+ * marked with a leading '=' (the overload's parameters are unmarked). */
+static int const_default(PyObject *o)
+{
+    return PyLong_CheckExact(o) || PyFloat_CheckExact(o) || PyBool_Check(o);
+}
+
+/* The typecode of argument i into key: marked when it is a default the
+ * caller left out (i >= first_def). */
+static int arg_typecode(PyObject *const *args, Py_ssize_t i, Py_ssize_t first_def, char *key, size_t *len,
+                        size_t cap)
+{
+    if (i >= first_def && const_default(args[i])) {
+        if (*len + 1 >= cap)
+            return -1;
+        key[(*len)++] = '=';
+    }
+    return cv_typecode(args[i], key, len, cap);
+}
+
+static PyObject *dispatch_miss(Dispatcher *self, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t first_def)
 {
     PyObject *targs = NULL, *codes = NULL, *res = NULL, *hook_res = NULL;
     char key[HJ_MAX_TYPECODE];
@@ -428,7 +449,7 @@ static PyObject *dispatch_miss(Dispatcher *self, PyObject *const *args, Py_ssize
         goto error;
     for (Py_ssize_t i = 0; i < nargs; i++) {
         size_t start = len;
-        if (cv_typecode(args[i], key, &len, sizeof key) < 0) {
+        if (arg_typecode(args, i, first_def, key, &len, sizeof key) < 0) {
             bad = i;
             break;
         }
@@ -510,6 +531,7 @@ static PyObject *dispatcher_vectorcall(PyObject *op, PyObject *const *args, size
     Dispatcher *self = (Dispatcher *)op;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     PyObject *full[STACK_ARGS], *defs = NULL, *res = NULL;
+    Py_ssize_t first_def = nargs; /* arguments from here on are defaults */
     if (!(kwnames && PyTuple_GET_SIZE(kwnames)) && nargs < self->argcount && self->argcount <= STACK_ARGS &&
         PyFunction_Check(self->py_func)) {
         /* trailing parameters left to their defaults: filled in here as
@@ -536,13 +558,13 @@ static PyObject *dispatcher_vectorcall(PyObject *op, PyObject *const *args, size
     size_t len = 0;
     Py_ssize_t i = 0;
     for (; i < nargs; i++)
-        if (cv_typecode(args[i], key, &len, sizeof key) < 0)
+        if (arg_typecode(args, i, first_def, key, &len, sizeof key) < 0)
             break;
     if (i < nargs) {
-        res = dispatch_miss(self, args, nargs);
+        res = dispatch_miss(self, args, nargs, first_def);
     } else {
         Overload *ov = find_overload(self, key, len);
-        res = ov ? invoke(self, ov, args, nargs) : dispatch_miss(self, args, nargs);
+        res = ov ? invoke(self, ov, args, nargs) : dispatch_miss(self, args, nargs, first_def);
     }
     Py_XDECREF(defs);
     return res;
@@ -735,10 +757,17 @@ static PyObject *dispatcher_add_overload(PyObject *op, PyObject *args)
         !(ov.rettype = dup_ascii(ret_o, NULL)))
         goto error;
     ov.entry = (HjEntryFn)(uintptr_t)addr;
+    { /* the parameters: the key without the marks of omitted defaults ('=') */
+        char *w = ov.params;
+        for (const char *q = ov.params; *q; q++)
+            if (*q != '=')
+                *w++ = *q;
+        *w = '\0';
+    }
 
     /* argument offsets, natural alignment (abi.h) */
     Py_ssize_t n = 0;
-    for (const char *p = ov.key; *p;) {
+    for (const char *p = ov.params; *p;) {
         if (tc_skip(&p) < 0)
             goto bad_code;
         n++;
@@ -750,7 +779,7 @@ static PyObject *dispatcher_add_overload(PyObject *op, PyObject *args)
         goto error;
     }
     size_t off = 0;
-    const char *p = ov.key;
+    const char *p = ov.params;
     for (Py_ssize_t i = 0; i < n; i++) {
         size_t s, a;
         tc_layout(&p, &s, &a);

@@ -1,11 +1,14 @@
 /* typecode.c - sizes and alignments of typecodes (abi.h), dtype mapping. */
 #include "core.h"
 
+#include <math.h>
+#include <string.h>
+
 static int scalar_layout(char c, size_t *size, size_t *align)
 {
     switch (c) {
     case '?': case 'b': case 'B': *size = 1; *align = 1; return 0;
-    case 'h': case 'H': *size = 2; *align = 2; return 0;
+    case 'h': case 'H': case 'e': *size = 2; *align = 2; return 0;
     case 'i': case 'I': case 'f': *size = 4; *align = 4; return 0;
     case 'l': case 'L': case 'd': *size = 8; *align = 8; return 0;
     case 'F': *size = 8; *align = 4; return 0;
@@ -140,6 +143,7 @@ int tc_npy_type(char c)
     case 'H': return NPY_UINT16;
     case 'I': return NPY_UINT32;
     case 'L': return NPY_UINT64;
+    case 'e': return NPY_HALF;
     case 'f': return NPY_FLOAT32;
     case 'd': return NPY_FLOAT64;
     case 'F': return NPY_COMPLEX64;
@@ -178,10 +182,49 @@ char tc_of_descr(PyArray_Descr *d)
     case NPY_ULONG: return int_code(sizeof(long), 0);
     case NPY_LONGLONG: return int_code(sizeof(long long), 1);
     case NPY_ULONGLONG: return int_code(sizeof(long long), 0);
+    case NPY_HALF: return 'e';
     case NPY_FLOAT: return 'f';
     case NPY_DOUBLE: return 'd';
     case NPY_CFLOAT: return 'F';
     case NPY_CDOUBLE: return 'D';
     default: return 0;
     }
+}
+
+double tc_half_to_double(uint16_t h)
+{
+    double sign = (h & 0x8000) ? -1.0 : 1.0;
+    int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    if (e == 0)
+        return sign * ldexp(m, -24);
+    if (e == 31)
+        return m ? (double)NAN : sign * (double)INFINITY;
+    return sign * ldexp(m | 0x400, e - 25);
+}
+
+uint16_t tc_double_to_half(double d)
+{
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    uint16_t sign = (uint16_t)((bits >> 48) & 0x8000);
+    int exp = (int)((bits >> 52) & 0x7ff);
+    uint64_t mant = bits & ((1ull << 52) - 1);
+    if (exp == 0x7ff)
+        return mant ? (uint16_t)(sign | 0x7e00 | (mant >> 42)) : (uint16_t)(sign | 0x7c00);
+    if (exp == 0)
+        return sign; /* zero or a double subnormal: far below half's smallest */
+    int e = exp - 1023 + 15; /* the half exponent field, if normal */
+    if (e >= 31)
+        return (uint16_t)(sign | 0x7c00);
+    uint64_t m = mant | (1ull << 52);
+    int shift = e >= 1 ? 42 : 42 + (1 - e); /* keep 11 bits (normal) or fewer (subnormal) */
+    if (shift >= 64)
+        return sign;
+    uint64_t q = m >> shift, rem = m & ((1ull << shift) - 1), halfway = 1ull << (shift - 1);
+    if (rem > halfway || (rem == halfway && (q & 1)))
+        q++;
+    uint32_t r = e >= 1 ? ((uint32_t)(e - 1) << 10) + (uint32_t)q : (uint32_t)q; /* carries into the exponent */
+    if (r >= 0x7c00)
+        return (uint16_t)(sign | 0x7c00);
+    return (uint16_t)(sign | r);
 }

@@ -728,12 +728,37 @@ def _compile(disp, argcodes, rettype, want_ir, want_types):
     return run()
 
 
+def _omitted(disp, argcodes):
+    """The typecodes for the compiler: a parameter the caller left to its
+    default (marked '=' by the dispatcher, python/core/dispatcher.c) is
+    compiled with the default as a constant, as Numba types an omitted
+    argument Omitted(default): "<typecode>=<value>"."""
+    if not any(c.startswith("=") for c in argcodes):
+        return argcodes
+    defaults = disp.py_func.__defaults__ or ()
+    first = len(argcodes) - len(defaults)
+    out = []
+    for i, c in enumerate(argcodes):
+        if c.startswith("="):
+            v = defaults[i - first] if 0 <= i - first < len(defaults) else None
+            if isinstance(v, bool):
+                c = f"{c[1:]}={int(v)}"
+            elif isinstance(v, int):
+                c = f"{c[1:]}={v}"
+            elif isinstance(v, float):
+                c = f"{c[1:]}={v.hex()}"
+            else:
+                c = c[1:]
+        out.append(c)
+    return tuple(out)
+
+
 def compile_for(disp, argcodes, rettype=None, want_ir=False, want_types=False):
     """Compile `disp` for the argument typecodes and add the overload."""
     argcodes = tuple(argcodes)
-    res = _compile(disp, argcodes, rettype, want_ir, want_types)
+    res = _compile(disp, _omitted(disp, argcodes), rettype, want_ir, want_types)
     info = {
-        "argtypes": tuple(_types.from_typecode(c) for c in argcodes),
+        "argtypes": tuple(_types.from_typecode(c.lstrip("=")) for c in argcodes),
         "argcodes": argcodes,
         "explicit_rettype": rettype,
         "entry_symbol": res.get("entry_symbol"),
@@ -755,6 +780,6 @@ def compile_for(disp, argcodes, rettype=None, want_ir=False, want_types=False):
 
 def fill_info(disp, info):
     """Recompile an overload to get its IR and annotated source."""
-    res = _compile(disp, info["argcodes"], info.get("explicit_rettype"), True, True)
+    res = _compile(disp, _omitted(disp, info["argcodes"]), info.get("explicit_rettype"), True, True)
     info["llvm_ir"] = res.get("llvm_ir")
     info["types_text"] = res.get("types_text")

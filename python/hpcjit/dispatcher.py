@@ -2,6 +2,7 @@
 and the slow paths the C dispatcher calls (keyword arguments, compilation on
 a miss, error messages, introspection).  Nothing here runs on a hit."""
 import functools
+import sys
 
 from . import _core, config, errors
 from . import types as _types
@@ -228,6 +229,9 @@ def _untypeable(disp, args, index):
         why = (f"an empty typed.{'List' if isinstance(value, _core._TypedList) else 'Dict'} with no item "
                "types yet (make it with List.empty_list(item_type) / Dict.empty(key_type, value_type), "
                "or store an item first)")
+    ll = sys.modules.get("hpcjit.lowlevel")
+    if ll is not None and type(value) in ll.WHY_UNTYPEABLE:  # a typeof_impl class (lowlevel.py)
+        why = f"{type(value).__name__}: {ll.WHY_UNTYPEABLE[type(value)]}"
     if isinstance(value, np.ndarray):
         why = (f"unsupported array (dtype {value.dtype}, ndim {value.ndim}, "
                f"aligned {value.flags.aligned})")

@@ -353,6 +353,10 @@ _IR_COUNT = [0]
 
 def _ir_type(t, name):
     from llvmlite import ir
+    from . import lowlevel
+    lt = lowlevel.ir_type(t)  # an extension type: the struct of its members
+    if lt is not None:
+        return lt
     if isinstance(t, _types.Boolean):
         return ir.IntType(1)
     if isinstance(t, _types.Integer):
@@ -494,5 +498,9 @@ class _ObjModeContext:
 
 objmode = _ObjModeContext()
 
+from .lowlevel import (typeof_impl, as_numba_type, type_callable, models, register_model,  # noqa: E402
+                       make_attribute_wrapper, lower_builtin, box, unbox, NativeValue)
+
 __all__ = ["register_jitable", "overload", "overload_method", "overload_attribute", "intrinsic",
-           "objmode"]
+           "objmode", "typeof_impl", "as_numba_type", "type_callable", "models", "register_model",
+           "make_attribute_wrapper", "lower_builtin", "box", "unbox", "NativeValue"]

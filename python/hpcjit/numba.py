@@ -43,6 +43,7 @@ MODULES = {
     "numba.types": "hpcjit.types",
     "numba.core.errors": "hpcjit.errors",
     "numba.core.typing": "hpcjit.core.typing",
+    "numba.core.cgutils": "hpcjit.cgutils",
     "numba.errors": "hpcjit.errors",
     "numba.core.config": "hpcjit.config",
     "numba.config": "hpcjit.config",
@@ -72,9 +73,7 @@ UNSUPPORTED = {
     "numba.typed": {"typedlist": "", "typeddict": ""},
     "numba.experimental": {"function_type": ""},
     "numba.extending": {
-        "overload_classmethod": "", "typeof_impl": "", "type_callable": "",
-        "models": "", "register_model": "", "make_attribute_wrapper": "", "box": "", "unbox": "",
-        "NativeValue": "", "lower_builtin": "", "lower_cast": "", "lower_getattr": "",
+        "overload_classmethod": "", "lower_cast": "", "lower_getattr": "",
         "lower_getattr_generic": "", "lower_setattr": "", "infer": "", "infer_getattr": "",
         "infer_global": "", "get_cython_function_address": "", "is_jitted": "",
         "sentry_literal_args": "", "SentryLiteralArgs": "", "include_path": "",
@@ -103,7 +102,7 @@ UNSUPPORTED["numba.types"] = UNSUPPORTED["numba.core.types"]
 # hpcjit counterpart, whose public names are all stand-ins
 KNOWN_MODULES = ("numba.typed.typedlist", "numba.typed.typeddict",
                  "numba.experimental.jitclass", "numba.core.imputils",
-                 "numba.core.cgutils", "numba.core.registry", "numba.core.dispatcher",
+                 "numba.core.registry", "numba.core.dispatcher",
                  "numba.core.decorators", "numba.np.ufunc", "numba.np.arraymath",
                  "numba.misc", "numba.stencils", "numba.parfors", "numba.pycc",
                  "numba.cpython", "numba.cuda.random", "numba.cuda.cudadrv",

@@ -39,7 +39,7 @@ class Type:
     of its class with the same name."""
     __slots__ = ("name", "typecode")
 
-    def __init__(self, name, typecode):
+    def __init__(self, name, typecode=None):
         self.name = name
         self.typecode = typecode
 
@@ -339,6 +339,7 @@ uint8 = u1 = Integer("uint8", "B", 8, False)
 uint16 = u2 = Integer("uint16", "H", 16, False)
 uint32 = u4 = uintc = Integer("uint32", "I", 32, False)
 uint64 = u8 = uintp = Integer("uint64", "L", 64, False)
+float16 = f2 = Float("float16", "e", 16)  # CUDA kernels only (the CPU refuses it)
 float32 = f4 = Float("float32", "f", 32)
 float64 = f8 = float_ = double = Float("float64", "d", 64)
 complex64 = c8 = Complex("complex64", "F", 64)
@@ -346,7 +347,7 @@ complex128 = c16 = Complex("complex128", "D", 128)
 none = void = NoneType("none", "n")
 
 _SCALARS = {t.typecode: t for t in (boolean, int8, int16, int32, int64, uint8, uint16, uint32,
-                                    uint64, float32, float64, complex64, complex128, none)}
+                                    uint64, float16, float32, float64, complex64, complex128, none)}
 
 
 def _parse(tc, i):
@@ -404,6 +405,12 @@ def _parse(tc, i):
     if c == "N":  # a named tuple: N<id>:<name>:<fields>:(...)
         from . import _core
         end = tc.index(":", i)
+        import sys
+        ll = sys.modules.get("hpcjit.lowlevel")
+        ext = ll.BY_ID.get(int(tc[i + 1:end])) if ll is not None else None
+        if ext is not None:  # an extension type of numba.extending's low-level API
+            j = tc.index(":", tc.index(":", end + 1) + 1) + 1
+            return ext, _parse(tc, j)[1]
         cls = _core._nt_class(int(tc[i + 1:end]))
         j = tc.index(":", tc.index(":", end + 1) + 1) + 1
         t, i = _parse(tc, j)
@@ -433,6 +440,12 @@ def typeof(value, purpose=None):
     """Numba's typeof(): the type of a Python value, ValueError when there is
     none.  Compilable values get the type the dispatcher computes; strings,
     lists, sets and named tuples get Numba's (uncompilable) types."""
+    import sys
+    ll = sys.modules.get("hpcjit.lowlevel")
+    if ll is not None and ll.has_typeof(type(value)):  # a class registered with typeof_impl
+        t = ll.typeof_impl(value, purpose)
+        if t is not None:
+            return t
     t = typeof_or_none(value)
     if t is not None:
         if isinstance(value, tuple) and hasattr(type(value), "_fields"):
@@ -507,7 +520,7 @@ def _dtype_type(dtype):
     if not dtype.isnative:
         return None
     code = {"b": {1: "b", 2: "h", 4: "i", 8: "l"}, "u": {1: "B", 2: "H", 4: "I", 8: "L"},
-            "f": {4: "f", 8: "d"}, "c": {8: "F", 16: "D"}, "?": {1: "?"}}
+            "f": {2: "e", 4: "f", 8: "d"}, "c": {8: "F", 16: "D"}, "?": {1: "?"}}
     kind = "?" if dtype.kind == "b" else ("b" if dtype.kind == "i" else dtype.kind)
     tc = code.get(kind, {}).get(dtype.itemsize)
     return _SCALARS[tc] if tc else None
@@ -766,8 +779,6 @@ class NPTimedelta(Type):
         super().__init__(f"timedelta64[{unit}]" if unit else "timedelta64", None)
         self.unit = unit
 
-
-float16 = f2 = Float("float16", None, 16)
 
 # C names, with the sizes of the LP64 ABI hpcjit runs on (as Numba's)
 byte = uint8

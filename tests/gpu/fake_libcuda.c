@@ -7,19 +7,27 @@
  * PTX text (with their .param sizes), and launches that record the
  * parameter bytes they were given (fakecuda_last_launch) instead of
  * running anything.  FAKECUDA_NO_DEVICE=1 makes cuInit fail with
- * CUDA_ERROR_NO_DEVICE.  Not thread-safe beyond what the tests need.
+ * CUDA_ERROR_NO_DEVICE.  Device memory is mmap'ed, so that IPC can share
+ * it: cuIpcGetMemHandle moves the allocation's pages into a memfd mapped at
+ * the same address and puts (pid, fd) in the handle; cuIpcOpenMemHandle in
+ * another process maps /proc/<pid>/fd/<fd>: both see the same bytes, as
+ * with a GPU.  Not thread-safe beyond what the tests need.
  */
+#define _GNU_SOURCE
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 typedef int CUresult;
 #define API __attribute__((visibility("default")))
 
 enum { OK = 0, INVALID_VALUE = 1, OUT_OF_MEMORY = 2, NO_DEVICE = 100, INVALID_DEVICE = 101,
-       INVALID_PTX = 218, NOT_FOUND = 500, INVALID_HANDLE = 400 };
+       INVALID_PTX = 218, NOT_FOUND = 500, INVALID_HANDLE = 400, INVALID_CONTEXT = 201 };
 
 #define MAX_PARAMS 512
 typedef struct Func {
@@ -61,6 +69,7 @@ API CUresult cuGetErrorName(CUresult rc, const char **s)
     case INVALID_PTX: *s = "CUDA_ERROR_INVALID_PTX"; return OK;
     case NOT_FOUND: *s = "CUDA_ERROR_NOT_FOUND"; return OK;
     case INVALID_HANDLE: *s = "CUDA_ERROR_INVALID_HANDLE"; return OK;
+    case INVALID_CONTEXT: *s = "CUDA_ERROR_INVALID_CONTEXT"; return OK;
     default: *s = NULL; return INVALID_VALUE;
     }
 }
@@ -115,15 +124,36 @@ API CUresult cuMemGetInfo_v2(size_t *f, size_t *t)
     return OK;
 }
 
+/* Live allocations: base, size (cuMemGetAddressRange), the memfd once shared by IPC. */
+#define MAX_ALLOCS 16384
+static struct { uint64_t ptr; size_t size; int fd; } allocs[MAX_ALLOCS];
+
+static int find_alloc(uint64_t p)
+{
+    for (int i = 0; i < MAX_ALLOCS; i++)
+        if (allocs[i].ptr && p >= allocs[i].ptr && p < allocs[i].ptr + allocs[i].size)
+            return i;
+    return -1;
+}
+
 static CUresult alloc(uint64_t *p, size_t n)
 {
     if (!current_ctx)
         return INVALID_HANDLE;
     if (n > ((size_t)1 << 30))
         return OUT_OF_MEMORY;
-    void *m = calloc(1, n ? n : 1);
-    if (!m)
+    int slot = -1;
+    for (int i = 0; i < MAX_ALLOCS && slot < 0; i++)
+        if (!allocs[i].ptr)
+            slot = i;
+    if (slot < 0)
         return OUT_OF_MEMORY;
+    void *m = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return OUT_OF_MEMORY;
+    allocs[slot].ptr = (uint64_t)(uintptr_t)m;
+    allocs[slot].size = n ? n : 1;
+    allocs[slot].fd = -1;
     *p = (uint64_t)(uintptr_t)m;
     live_allocs++;
     total_allocs++;
@@ -133,7 +163,13 @@ API CUresult cuMemAlloc_v2(uint64_t *p, size_t n) { return alloc(p, n); }
 API CUresult cuMemAllocManaged(uint64_t *p, size_t n, unsigned flags) { return alloc(p, n); }
 API CUresult cuMemFree_v2(uint64_t p)
 {
-    free((void *)(uintptr_t)p);
+    int i = find_alloc(p);
+    if (i < 0 || allocs[i].ptr != p)
+        return INVALID_VALUE;
+    munmap((void *)(uintptr_t)p, allocs[i].size);
+    if (allocs[i].fd >= 0)
+        close(allocs[i].fd);
+    allocs[i].ptr = 0;
     live_allocs--;
     total_frees++;
     return OK;
@@ -159,6 +195,98 @@ API CUresult cuMemcpyDtoD_v2(uint64_t d, uint64_t s, size_t n)
 API CUresult cuMemcpyHtoDAsync_v2(uint64_t d, const void *s, size_t n, void *st) { return cuMemcpyHtoD_v2(d, s, n); }
 API CUresult cuMemcpyDtoHAsync_v2(void *d, uint64_t s, size_t n, void *st) { return cuMemcpyDtoH_v2(d, s, n); }
 API CUresult cuMemcpyDtoDAsync_v2(uint64_t d, uint64_t s, size_t n, void *st) { return cuMemcpyDtoD_v2(d, s, n); }
+API CUresult cuMemGetAddressRange_v2(uint64_t *base, size_t *size, uint64_t p)
+{
+    int i = find_alloc(p);
+    if (i < 0)
+        return NOT_FOUND;
+    *base = allocs[i].ptr;
+    *size = allocs[i].size;
+    return OK;
+}
+
+/* The handle: "hjfakeipc", then pid and fd (int32 each) and the size. */
+typedef struct { char reserved[64]; } FakeIpcHandle;
+static const char ipc_magic[] = "hjfakeipc";
+static long ipc_opens, ipc_closes;
+
+API CUresult cuIpcGetMemHandle(FakeIpcHandle *h, uint64_t p)
+{
+    int i = find_alloc(p);
+    if (i < 0 || allocs[i].ptr != p)
+        return INVALID_VALUE; /* as CUDA: the base of an allocation */
+    if (allocs[i].fd < 0) { /* move the pages into a memfd mapped at the same address */
+        int fd = memfd_create("fakecuda-ipc", 0);
+        if (fd < 0 || ftruncate(fd, (off_t)allocs[i].size) != 0)
+            return OUT_OF_MEMORY;
+        void *tmp = mmap(NULL, allocs[i].size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (tmp == MAP_FAILED)
+            return OUT_OF_MEMORY;
+        memcpy(tmp, (void *)(uintptr_t)p, allocs[i].size);
+        munmap(tmp, allocs[i].size);
+        if (mmap((void *)(uintptr_t)p, allocs[i].size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) ==
+            MAP_FAILED)
+            return OUT_OF_MEMORY;
+        allocs[i].fd = fd;
+    }
+    memset(h, 0, sizeof *h);
+    int32_t pid = (int32_t)getpid(), fd32 = allocs[i].fd;
+    uint64_t size = allocs[i].size;
+    memcpy(h->reserved, ipc_magic, sizeof ipc_magic);
+    memcpy(h->reserved + 16, &pid, 4);
+    memcpy(h->reserved + 20, &fd32, 4);
+    memcpy(h->reserved + 24, &size, 8);
+    return OK;
+}
+
+API CUresult cuIpcOpenMemHandle_v2(uint64_t *p, FakeIpcHandle h, unsigned flags)
+{
+    int32_t pid, fd;
+    uint64_t size;
+    char path[64];
+    (void)flags;
+    if (!current_ctx)
+        return INVALID_HANDLE;
+    if (memcmp(h.reserved, ipc_magic, sizeof ipc_magic) != 0)
+        return INVALID_VALUE;
+    memcpy(&pid, h.reserved + 16, 4);
+    memcpy(&fd, h.reserved + 20, 4);
+    memcpy(&size, h.reserved + 24, 8);
+    if (pid == (int32_t)getpid())
+        return INVALID_CONTEXT; /* as CUDA: not in the exporting process */
+    snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)pid, (int)fd);
+    int f = open(path, O_RDWR);
+    if (f < 0)
+        return INVALID_VALUE;
+    void *m = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, f, 0);
+    close(f);
+    if (m == MAP_FAILED)
+        return OUT_OF_MEMORY;
+    for (int i = 0; i < MAX_ALLOCS; i++)
+        if (!allocs[i].ptr) {
+            allocs[i].ptr = (uint64_t)(uintptr_t)m;
+            allocs[i].size = (size_t)size;
+            allocs[i].fd = -2; /* mapped from another process: cuIpcCloseMemHandle unmaps */
+            break;
+        }
+    *p = (uint64_t)(uintptr_t)m;
+    ipc_opens++;
+    return OK;
+}
+
+API CUresult cuIpcCloseMemHandle(uint64_t p)
+{
+    int i = find_alloc(p);
+    if (i < 0 || allocs[i].ptr != p || allocs[i].fd != -2)
+        return INVALID_VALUE;
+    munmap((void *)(uintptr_t)p, allocs[i].size);
+    allocs[i].ptr = 0;
+    ipc_closes++;
+    return OK;
+}
+
+API long fakecuda_ipc_count(int closes) { return closes ? ipc_closes : ipc_opens; }
+
 API CUresult cuMemsetD8_v2(uint64_t d, unsigned char v, size_t n) { memset((void *)(uintptr_t)d, v, n); return OK; }
 API CUresult cuMemsetD8Async(uint64_t d, unsigned char v, size_t n, void *s) { return cuMemsetD8_v2(d, v, n); }
 
@@ -200,6 +328,12 @@ API CUresult cuEventElapsedTime_v2(float *ms, void *a, void *b)
 
 static int param_size(const char *ty)
 {
+    if (!strncmp(ty, "align ", 6)) { /* ".param .align 2 .b8 name[2]": a byte array (float16) */
+        const char *b = strchr(ty, '.'), *lb = b ? strchr(b, '[') : NULL, *nl = b ? strchr(b, '\n') : NULL;
+        if (lb && (!nl || lb < nl))
+            return atoi(lb + 1);
+        return b ? param_size(b + 1) : 8;
+    }
     if (!strncmp(ty, "u8", 2) || !strncmp(ty, "s8", 2) || !strncmp(ty, "b8", 2))
         return 1;
     if (!strncmp(ty, "u16", 3) || !strncmp(ty, "s16", 3) || !strncmp(ty, "b16", 3) || !strncmp(ty, "f16", 3))

@@ -25,7 +25,7 @@ from hpcjit.cuda import random as cuda_random
 
 _CODES = {np.dtype(t): c for t, c in (
     (np.bool_, "?"), (np.int8, "b"), (np.int16, "h"), (np.int32, "i"), (np.int64, "l"),
-    (np.uint8, "B"), (np.uint16, "H"), (np.uint32, "I"), (np.uint64, "L"), (np.float32, "f"),
+    (np.uint8, "B"), (np.uint16, "H"), (np.uint32, "I"), (np.uint64, "L"), (np.float16, "e"), (np.float32, "f"),
     (np.float64, "d"), (np.complex64, "F"), (np.complex128, "D"))}
 
 
@@ -720,6 +720,150 @@ def xoroshiro_draws(states, out):
             acc += cuda_random.xoroshiro128p_uniform_float64(states, i)
         out[i, 0] = acc
         out[i, 1] = cuda_random.xoroshiro128p_normal_float32(states, i)
+
+
+# ---- float16 (cc 5.3+: LLVM half, add.rn.f16 & co; the references round every step in NumPy's float16) ----
+
+NH = 256
+H = np.float16
+
+
+def _half(rng, lo=0.25, hi=4.0, n=NH):
+    return rng.uniform(lo, hi, n).astype(H)
+
+
+@case(lambda r: [_half(r), _half(r), H(0.3), np.zeros(NH, H), np.zeros(NH, np.bool_)], 2, 128, [3, 4],
+      lambda a: [np.where(a[0] < a[1], (a[0] * a[1] + a[2]) - (-a[0] / a[1]), a[0] - a[1]),
+                 (a[0] >= a[1]) | (a[0] == a[2])], cc_min=(5, 3))
+def fp16_arith(x, y, s, out, flags):
+    i = cuda.grid(1)
+    if i < out.size:
+        a = x[i]
+        b = y[i]
+        if a < b:
+            out[i] = (a * b + s) - (-a / b)
+        else:
+            out[i] = a - b
+        flags[i] = a >= b or a == s
+
+
+@case(lambda r: [_half(r), r.standard_normal(NH).astype(np.float32), r.integers(-50, 50, NH),
+                 r.integers(-9, 9, NH).astype(np.int8), np.zeros(NH, np.float32), np.zeros(NH),
+                 np.zeros(NH, H)], 2, 128, [4, 5, 6],
+      lambda a: [a[0].astype(np.float32) + a[1], a[0].astype(np.float64) + a[2], a[0] * a[3]], cc_min=(5, 3))
+def fp16_mixed(h, f, n, k, out32, out64, out16):
+    """float16 with float32 is float32, with int64 float64, with int8 float16 (NumPy's rules, numba-cuda's)."""
+    i = cuda.grid(1)
+    if i < h.size:
+        out32[i] = h[i] + f[i]
+        out64[i] = h[i] + n[i]
+        out16[i] = h[i] * k[i]
+
+
+def _f32(fn, x):
+    return fn(x.astype(np.float32)).astype(H)
+
+
+@case(lambda r: [_half(r), np.zeros((8, NH), H)], 2, 128, [1],
+      lambda a: [np.stack([_f32(np.sin, a[0]), _f32(np.cos, a[0]), _f32(np.exp, a[0]), _f32(np.log, a[0]),
+                           _f32(np.sqrt, a[0]), np.floor(a[0]), np.abs(-a[0]), _f32(np.tanh, a[0])])],
+      rtol=2e-3, cc_min=(5, 3))
+def fp16_math(x, out):
+    """math.* on float16: numba-cuda's float16 set stays float16 (floor too); tanh goes through float32."""
+    i = cuda.grid(1)
+    if i < x.size:
+        v = x[i]
+        out[0, i] = math.sin(v)
+        out[1, i] = math.cos(v)
+        out[2, i] = math.exp(v)
+        out[3, i] = math.log(v)
+        out[4, i] = math.sqrt(v)
+        out[5, i] = math.floor(v)
+        out[6, i] = abs(-v)
+        out[7, i] = math.tanh(v)
+
+
+def _fp16_exact_ref(a):
+    x, y, z = a[0], a[1], a[2]
+    with np.errstate(all="ignore"):
+        fma = (x.astype(np.float64) * y.astype(np.float64) + z.astype(np.float64)).astype(H)
+        vals = [x + y, x - y, x * y, x / y, np.fmax(x, y), np.fmin(x, y), fma, -x, np.abs(-x),
+                np.floor(x), np.ceil(x), np.rint(x), np.trunc(x), _f32(np.sqrt, x), H(1) / x]
+    cmps = [x == y, (x != y) & ~np.isnan(x) & ~np.isnan(y), x > y, x >= y, x < y, x <= y]
+    return [np.stack(vals), np.stack(cmps)]
+
+
+def _fp16_operands(r):
+    x, y = _half(r, -3.0, 3.0), _half(r, 0.5, 3.0)
+    y[:16] = x[:16]            # equal operands for heq/hne
+    x[16:20] = H(np.nan)       # ordered comparisons, hmax/hmin take the other operand
+    return [x, y, _half(r), np.zeros((15, NH), H), np.zeros((6, NH), np.bool_)]
+
+
+@case(_fp16_operands, 2, 128, [3, 4], _fp16_exact_ref, cc_min=(5, 3))
+def fp16_intrinsics(x, y, z, out, cmp):
+    """cuda.fp16's correctly rounded operations and comparisons (exact)."""
+    i = cuda.grid(1)
+    if i < x.size:
+        a, b, c = x[i], y[i], z[i]
+        out[0, i] = cuda.fp16.hadd(a, b)
+        out[1, i] = cuda.fp16.hsub(a, b)
+        out[2, i] = cuda.fp16.hmul(a, b)
+        out[3, i] = cuda.fp16.hdiv(a, b)
+        out[4, i] = cuda.fp16.hmax(a, b)
+        out[5, i] = cuda.fp16.hmin(a, b)
+        out[6, i] = cuda.fp16.hfma(a, b, c)
+        out[7, i] = cuda.fp16.hneg(a)
+        out[8, i] = cuda.fp16.habs(cuda.fp16.hneg(a))
+        out[9, i] = cuda.fp16.hfloor(a)
+        out[10, i] = cuda.fp16.hceil(a)
+        out[11, i] = cuda.fp16.hrint(a)
+        out[12, i] = cuda.fp16.htrunc(a)
+        out[13, i] = cuda.fp16.hsqrt(a)
+        out[14, i] = cuda.fp16.hrcp(a)
+        cmp[0, i] = cuda.fp16.heq(a, b)
+        cmp[1, i] = cuda.fp16.hne(a, b)
+        cmp[2, i] = cuda.fp16.hgt(a, b)
+        cmp[3, i] = cuda.fp16.hge(a, b)
+        cmp[4, i] = cuda.fp16.hlt(a, b)
+        cmp[5, i] = cuda.fp16.hle(a, b)
+
+
+@case(lambda r: [_half(r, 0.5, 2.0), np.zeros((9, NH), H)], 2, 128, [1],
+      lambda a: [np.stack([_f32(f, a[0]) for f in (np.sin, np.cos, np.log, np.log10, np.log2, np.exp,
+                                                   lambda v: np.float32(10) ** v, np.exp2,
+                                                   lambda v: 1 / np.sqrt(v))])],
+      rtol=2e-3, cc_min=(5, 3))
+def fp16_transcendental(x, out):
+    """cuda.fp16's functions computed in float32 and rounded (within a float16 ulp)."""
+    i = cuda.grid(1)
+    if i < x.size:
+        a = x[i]
+        out[0, i] = cuda.fp16.hsin(a)
+        out[1, i] = cuda.fp16.hcos(a)
+        out[2, i] = cuda.fp16.hlog(a)
+        out[3, i] = cuda.fp16.hlog10(a)
+        out[4, i] = cuda.fp16.hlog2(a)
+        out[5, i] = cuda.fp16.hexp(a)
+        out[6, i] = cuda.fp16.hexp10(a)
+        out[7, i] = cuda.fp16.hexp2(a)
+        out[8, i] = cuda.fp16.hrsqrt(a)
+
+
+@case(lambda r: [_half(r), H(1.5), np.zeros(NH, H)], 2, 128, [2],
+      lambda a: [np.concatenate([a[0][:128][::-1], a[0][128:][::-1]]) * a[1] + (a[0] * a[0])],
+      cc_min=(5, 3))
+def fp16_shared_local(x, s, out):
+    """float16 in shared and local arrays, a float16 scalar parameter."""
+    sh = cuda.shared.array(128, np.float16)
+    loc = cuda.local.array(2, np.float16)
+    t = cuda.threadIdx.x
+    i = cuda.grid(1)
+    sh[t] = x[i]
+    loc[0] = x[i] * x[i]
+    loc[1] = np.float16(s)
+    cuda.syncthreads()
+    out[i] = sh[127 - t] * loc[1] + loc[0]
 
 
 # ---- debug: bounds checks and raise (the kernels record __hpcjit_error) ------------------------------

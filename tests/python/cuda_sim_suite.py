@@ -48,13 +48,17 @@ def run_debug(f):
 def main():
     assert cuda.SIMULATOR
     results = {}
+    only = sys.argv[1:]  # case names, or name prefixes ending in '*' (all cases when none)
     for case in K.CASES:
+        if only and not any(case.name == o or (o.endswith("*") and case.name.startswith(o[:-1]))
+                            for o in only):
+            continue
         try:
             run_case(case)
             results[case.name] = "ok"
         except BaseException:  # noqa: BLE001 - every failure is reported
             results[case.name] = traceback.format_exc()
-    for f in getattr(K, "DEBUG_KERNELS", []):
+    for f in [] if only else getattr(K, "DEBUG_KERNELS", []):
         try:
             run_debug(f)
             results[f.__name__] = "ok"

@@ -478,3 +478,41 @@ def test_defaults_filled_in_by_the_dispatcher():
     assert before == after
     with pytest.raises(TypeError):
         with_defaults()
+
+
+@njit
+def crc_default(data, poly=0x8408, scale=0.5, flip=False):
+    crc = 0xFFFF
+    for b in data:
+        cur = 0xFF & b
+        for _ in range(8):
+            if (crc & 1) ^ (cur & 1):
+                crc = (crc >> 1) ^ poly
+            else:
+                crc >>= 1
+            cur >>= 1
+    return -crc * scale if flip else crc * scale
+
+
+def xor_default(a, poly=0x8408):
+    return a ^ poly
+
+
+def test_omitted_defaults_are_compiled_as_constants():
+    # an argument left to its default is a constant in the code (Numba's
+    # Omitted): the same results as passing the value, and as py_func
+    data = np.arange(200, dtype=np.uint8)
+    calls = [(data,), (data, 0x8408), (data, 0x1021), (data, 0x1021, 2.0), (data, 0x8408, 0.5, True),
+             (data, 7, 1.25, False), (data,)]
+    for args in calls:
+        assert crc_default(*args) == crc_default.py_func(*args), args
+    assert crc_default(data, flip=True) == crc_default.py_func(data, flip=True)
+    if not AGAINST_NUMBA:
+        # the omitted default is folded into the code; passed, it is read
+        mix = njit(xor_default)
+        assert mix(3) == 3 ^ 0x8408 and mix(3, 5) == 6
+        mix.inspect_llvm()  # fills llvm_ir of both specialisations
+        keys = sorted(i["key"] for i in mix._infos)
+        assert keys == ["l=l", "ll"], keys
+        folded = [i["llvm_ir"] for i in mix._infos if i["key"] == "l=l"][0]
+        assert "33800" in folded

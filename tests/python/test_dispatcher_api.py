@@ -177,6 +177,7 @@ def py_defaults(a, b=10):
 
 def test_defaults_are_applied():
     d = make(py_defaults, [("ll", add_ll, "l", "(int64, int64) -> int64")])
+    d._lock()  # an omitted default is its own key ('=' marked): locked, it converts to "ll"
     assert d(1) == py_defaults(1)
     assert d(1, 2) == 3
 

@@ -244,6 +244,11 @@ char *hj_typecode_display(const char *typecode);
 
 /* Assembly text for LLVM IR text (for Dispatcher.inspect_asm()). */
 char *hj_ir_to_asm(const char *llvm_ir, const HjTarget *target, char **err);
+/* Object code for the host of LLVM IR text as it is (verified, not
+ * optimised), for hj_jit_load; malloc'ed, *size its length; NULL with *err
+ * (malloc'ed) on failure.  For code made outside the compiler: the @box and
+ * @unbox functions of extension types (hpcjit/lowlevel.py). */
+char *hj_ir_to_object(const char *llvm_ir, size_t *size, char **err);
 
 /* The version of the LLVM the compiler was built with (part of cache keys). */
 void hj_llvm_version(unsigned *major, unsigned *minor, unsigned *patch);

@@ -15,6 +15,7 @@
  *   shfl_*sync(mask, value, lane)     value's type;  all/any_sync(mask, pred): bool
  *   eq_sync(mask, value): bool; ballot_sync(mask, pred), activemask(), lanemask_lt(): uint32
  *   popc brev clz (x)                 x's type;  ffs(x): uint32;  fma(a, b, c), cbrt(x): float
+ *   fp16.hadd(a, b) ... fp16.htrunc(a) float16, operands cast to float16;  fp16.heq ... hle: bool
  *   cg.this_grid()                    Module(hpcjit.cuda.cg.GridGroup): a value with no
  *                                     run-time part; g.sync() resolves by name: None */
 #include "infer.h"
@@ -48,9 +49,14 @@ static InferSig sig_of(BuiltinId id) {
     case BI_CUDA_POPC: case BI_CUDA_BREV: case BI_CUDA_CLZ: case BI_CUDA_FFS: case BI_CUDA_CBRT:
         INFER_SIG(&s, "bits", "x"); break;
     case BI_CUDA_FMA: INFER_SIG(&s, "fma", "a", "b", "c"); break;
+    case BI_CUDA_FP16_HFMA: INFER_SIG(&s, "hfma", "a", "b", "c"); break;
     default:
         if (id >= BI_CUDA_ATOMIC_ADD && id <= BI_CUDA_ATOMIC_NANMIN)
             INFER_SIG(&s, "atomic", "ary", "idx", "val");
+        else if (id >= BI_CUDA_FP16_HNEG && id <= BI_CUDA_FP16_HTRUNC)
+            INFER_SIG(&s, "fp16", "a");
+        else if (id >= BI_CUDA_FP16_HADD && id <= BI_CUDA_FP16_HLE)
+            INFER_SIG(&s, "fp16", "a", "b");
         else
             s.fname = "cuda";
         break;
@@ -298,7 +304,10 @@ static Type *infer_cuda_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return t;
         if (!ty_is_number(t) || ty_is_complex(t))
             return TYPING(I, sl[1], "%s(): the value must be an integer or a float, not %s", fname, infer_tyname(I, t));
-        if (t->kind == TY_BOOL || ty_bits(t) < 32) {
+        if (t->kind == TY_FLOAT16) { /* as numba-cuda: shuffled as a float32 */
+            t = T(I, TY_FLOAT32);
+            infer_cast(I, &sl[1], t);
+        } else if (t->kind == TY_BOOL || ty_bits(t) < 32) {
             t = ty_is_int(t) && !ty_is_signed(t) ? T(I, TY_UINT32) : T(I, TY_INT32);
             infer_cast(I, &sl[1], t);
         }
@@ -320,7 +329,9 @@ static Type *infer_cuda_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return t;
         if (!ty_is_number(t) || ty_is_complex(t))
             return TYPING(I, sl[1], "eq_sync(): the value must be an integer or a float, not %s", infer_tyname(I, t));
-        if (ty_bits(t) < 32 || t->kind == TY_BOOL)
+        if (t->kind == TY_FLOAT16)
+            infer_cast(I, &sl[1], T(I, TY_FLOAT32));
+        else if (ty_bits(t) < 32 || t->kind == TY_BOOL)
             infer_cast(I, &sl[1], T(I, TY_INT32));
         r = T(I, TY_BOOL);
         break;
@@ -358,6 +369,20 @@ static Type *infer_cuda_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         break;
     }
     default:
+        if (id >= BI_CUDA_FP16_HADD && id <= BI_CUDA_FP16_HLE) {
+            /* real numbers converted to float16 (numba-cuda's (f2, f2) -> f2
+             * signatures, which take other numbers by conversion) */
+            for (int i = 0; i < s.n; i++) {
+                Type *t = infer_expr(I, &sl[i]);
+                if (!t || IS_UNK(t))
+                    return t;
+                if (!ty_is_number(t) || ty_is_complex(t))
+                    return TYPING(I, sl[i], "%s(): needs float16 operands, not %s", fname, infer_tyname(I, t));
+                infer_cast(I, &sl[i], T(I, TY_FLOAT16));
+            }
+            r = id >= BI_CUDA_FP16_HEQ ? T(I, TY_BOOL) : T(I, TY_FLOAT16);
+            break;
+        }
         if (id >= BI_CUDA_ATOMIC_ADD && id <= BI_CUDA_ATOMIC_NANMIN) {
             Type *a = infer_expr(I, &sl[0]);
             if (!a || IS_UNK(a))

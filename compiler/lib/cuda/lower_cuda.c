@@ -381,6 +381,65 @@ static LLVMValueRef grid_sync(Lower *L, Node *n) {
     return none_value(L, n);
 }
 
+/* cuda.fp16.*: the operands are float16 (infer_cuda.c).  Arithmetic is
+ * LLVM's half instructions (add.rn.f16 ... on sm_53+); the transcendental
+ * functions go through lower_intrinsic, which computes them with
+ * libdevice's float versions and rounds back, as cuda_fp16.h does. */
+static LLVMValueRef fp16_op(Lower *L, Node *n, BuiltinId id) {
+    LLVMValueRef a[3] = {NULL, NULL, NULL};
+    int na = id == BI_CUDA_FP16_HFMA ? 3 : (id >= BI_CUDA_FP16_HNEG && id <= BI_CUDA_FP16_HTRUNC) ? 1 : 2;
+    for (int i = 0; i < na; i++)
+        if (!(a[i] = arg_value(L, n, i)))
+            return NULL;
+    LLVMTypeRef h = LLVMHalfTypeInContext(L->ctx);
+    static const char *const unary[] = {
+        [BI_CUDA_FP16_HABS - BI_CUDA_FP16_HABS] = "llvm.fabs",
+        [BI_CUDA_FP16_HSIN - BI_CUDA_FP16_HABS] = "llvm.sin",
+        [BI_CUDA_FP16_HCOS - BI_CUDA_FP16_HABS] = "llvm.cos",
+        [BI_CUDA_FP16_HLOG - BI_CUDA_FP16_HABS] = "llvm.log",
+        [BI_CUDA_FP16_HLOG10 - BI_CUDA_FP16_HABS] = "llvm.log10",
+        [BI_CUDA_FP16_HLOG2 - BI_CUDA_FP16_HABS] = "llvm.log2",
+        [BI_CUDA_FP16_HEXP - BI_CUDA_FP16_HABS] = "llvm.exp",
+        [BI_CUDA_FP16_HEXP10 - BI_CUDA_FP16_HABS] = "llvm.exp10",
+        [BI_CUDA_FP16_HEXP2 - BI_CUDA_FP16_HABS] = "llvm.exp2",
+        [BI_CUDA_FP16_HFLOOR - BI_CUDA_FP16_HABS] = "llvm.floor",
+        [BI_CUDA_FP16_HCEIL - BI_CUDA_FP16_HABS] = "llvm.ceil",
+        [BI_CUDA_FP16_HSQRT - BI_CUDA_FP16_HABS] = "llvm.sqrt",
+        [BI_CUDA_FP16_HRSQRT - BI_CUDA_FP16_HABS] = NULL,
+        [BI_CUDA_FP16_HRCP - BI_CUDA_FP16_HABS] = NULL,
+        [BI_CUDA_FP16_HRINT - BI_CUDA_FP16_HABS] = "llvm.rint",
+        [BI_CUDA_FP16_HTRUNC - BI_CUDA_FP16_HABS] = "llvm.trunc",
+    };
+    switch (id) {
+    case BI_CUDA_FP16_HADD: return lower_fm(L, LLVMBuildFAdd(L->b, a[0], a[1], "hadd"));
+    case BI_CUDA_FP16_HSUB: return lower_fm(L, LLVMBuildFSub(L->b, a[0], a[1], "hsub"));
+    case BI_CUDA_FP16_HMUL: return lower_fm(L, LLVMBuildFMul(L->b, a[0], a[1], "hmul"));
+    case BI_CUDA_FP16_HDIV: return lower_fm(L, LLVMBuildFDiv(L->b, a[0], a[1], "hdiv"));
+    case BI_CUDA_FP16_HMAX: return lower_intrinsic(L, "llvm.maxnum", &h, 1, a, 2);
+    case BI_CUDA_FP16_HMIN: return lower_intrinsic(L, "llvm.minnum", &h, 1, a, 2);
+    case BI_CUDA_FP16_HFMA: return lower_intrinsic(L, "llvm.fma", &h, 1, a, 3);
+    case BI_CUDA_FP16_HNEG: return lower_fm(L, LLVMBuildFNeg(L->b, a[0], "hneg"));
+    case BI_CUDA_FP16_HRCP: return lower_fm(L, LLVMBuildFDiv(L->b, LLVMConstReal(h, 1.0), a[0], "hrcp"));
+    case BI_CUDA_FP16_HRSQRT: { /* libdevice's rsqrtf, rounded */
+        LLVMValueRef x = LLVMBuildFPExt(L->b, a[0], L->t_f32, "");
+        LLVMTypeRef f = L->t_f32;
+        return LLVMBuildFPTrunc(L->b, call(L, "__nv_rsqrtf", f, &f, 1, &x), h, "hrsqrt");
+    }
+    /* __heq... are ordered (false on a NaN), __hne too (CUDA's __hneu is the unordered one) */
+    case BI_CUDA_FP16_HEQ: return LLVMBuildFCmp(L->b, LLVMRealOEQ, a[0], a[1], "heq");
+    case BI_CUDA_FP16_HNE: return LLVMBuildFCmp(L->b, LLVMRealONE, a[0], a[1], "hne");
+    case BI_CUDA_FP16_HGT: return LLVMBuildFCmp(L->b, LLVMRealOGT, a[0], a[1], "hgt");
+    case BI_CUDA_FP16_HGE: return LLVMBuildFCmp(L->b, LLVMRealOGE, a[0], a[1], "hge");
+    case BI_CUDA_FP16_HLT: return LLVMBuildFCmp(L->b, LLVMRealOLT, a[0], a[1], "hlt");
+    case BI_CUDA_FP16_HLE: return LLVMBuildFCmp(L->b, LLVMRealOLE, a[0], a[1], "hle");
+    default: break;
+    }
+    const char *in = id >= BI_CUDA_FP16_HABS && id <= BI_CUDA_FP16_HTRUNC ? unary[id - BI_CUDA_FP16_HABS] : NULL;
+    if (!in)
+        return lower_fail(L, n, HJ_DIAG_LOWERING, "no lowering for '%s'", builtin_name(id));
+    return lower_intrinsic(L, in, &h, 1, a, 1);
+}
+
 LLVMValueRef lower_cuda_call(Lower *L, Node *n, bool *owned) {
     *owned = false;
     BuiltinId id = n->builtin;
@@ -392,6 +451,8 @@ LLVMValueRef lower_cuda_call(Lower *L, Node *n, bool *owned) {
         return sreg(L, regs[id - BI_CUDA_TID_X]);
     if (id >= BI_CUDA_ATOMIC_ADD && id <= BI_CUDA_ATOMIC_NANMIN)
         return atomic_op(L, n, id);
+    if (id >= BI_CUDA_FP16_HADD && id <= BI_CUDA_FP16_HLE)
+        return fp16_op(L, n, id);
     LLVMTypeRef t;
     LLVMValueRef x;
     switch (id) {

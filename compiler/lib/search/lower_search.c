@@ -25,6 +25,20 @@ static LLVMValueRef ccopy(Lower *L, Node *e, Type *dt, LLVMValueRef *data) {
     return v ? ccopy_v(L, v, e->ty, dt, data) : NULL;
 }
 
+/* An array operand the runtime only reads, as C-contiguous items of dt:
+ * the array itself when it already is one (no copy), else a C copy. */
+static LLVMValueRef cread(Lower *L, Node *e, Type *dt, LLVMValueRef *data) {
+    LLVMValueRef v = lower_expr_use(L, e);
+    if (!v)
+        return NULL;
+    if (e->ty->kind == TY_ARRAY && e->ty->dtype == dt && (e->ty->layout == LAYOUT_C || (e->ty->ndim == 1 &&
+                                                            e->ty->layout == LAYOUT_F))) {
+        *data = lower_array_field(L, v, ARR_DATA, "");
+        return v;
+    }
+    return ccopy_v(L, v, e->ty, dt, data);
+}
+
 /* A scalar operand converted to dt in a one-item buffer. */
 static LLVMValueRef scalar_buf(Lower *L, Node *e, Type *dt) {
     LLVMValueRef v = lower_expr_use(L, e);
@@ -405,12 +419,12 @@ static LLVMValueRef search_call(Lower *L, Node *n, bool *owned) {
     Node *sorted = np_arg(n, dig ? 1 : 0), *vals = np_arg(n, dig ? 0 : 1);
     int64_t flag = np_arg(n, 2) ? np_arg(n, 2)->cval.i : 0;
     Type *ct = n->op_ty;
-    LLVMValueRef sd = NULL, s = ccopy(L, sorted, ct, &sd);
+    LLVMValueRef sd = NULL, s = cread(L, sorted, ct, &sd);
     if (!s)
         return NULL;
     LLVMValueRef vd = NULL, nv = lower_i64(L, 1), outd = NULL, out = NULL;
     if (vals->ty->kind == TY_ARRAY) {
-        LLVMValueRef v = ccopy(L, vals, ct, &vd);
+        LLVMValueRef v = cread(L, vals, ct, &vd);
         if (!v)
             return NULL;
         LLVMValueRef dims[HJ_MAX_NDIM_LOWER + 1];
@@ -439,7 +453,7 @@ static LLVMValueRef search_call(Lower *L, Node *n, bool *owned) {
 }
 
 static LLVMValueRef count_call(Lower *L, Node *a, LLVMValueRef *cd, LLVMValueRef *c) {
-    *c = ccopy(L, a, a->ty->dtype, cd);
+    *c = cread(L, a, a->ty->dtype, cd);
     if (!*c)
         return NULL;
     LLVMTypeRef t3[3] = {L->t_ptr, L->t_i64, L->t_i32};
@@ -491,12 +505,12 @@ static LLVMValueRef nonzero_call(Lower *L, Node *n, bool *owned) {
 static LLVMValueRef bincount_call(Lower *L, Node *n, bool *owned) {
     Node *x = np_arg(n, 0), *w = np_arg(n, 1), *ml = np_arg(n, 2);
     Type *i64 = np_i64(L), *f64 = ty_scalar(tc(L), TY_FLOAT64);
-    LLVMValueRef xd = NULL, xc = ccopy(L, x, i64, &xd), wd = LLVMConstNull(L->t_ptr);
+    LLVMValueRef xd = NULL, xc = cread(L, x, i64, &xd), wd = LLVMConstNull(L->t_ptr);
     if (!xc)
         return NULL;
     LLVMValueRef cnt = nitems(L, xc);
     if (w) {
-        LLVMValueRef wc = ccopy(L, w, f64, &wd);
+        LLVMValueRef wc = cread(L, w, f64, &wd);
         if (!wc)
             return NULL;
         lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntNE, nitems(L, wc), cnt, ""), "ValueError",
@@ -521,15 +535,15 @@ static LLVMValueRef interp_call(Lower *L, Node *n, bool *owned) {
     Node *x = np_arg(n, 0), *xp = np_arg(n, 1), *fp = np_arg(n, 2), *lf = np_arg(n, 3), *rg = np_arg(n, 4);
     Type *f64 = ty_scalar(tc(L), TY_FLOAT64);
     LLVMValueRef xpd = NULL, fpd = NULL;
-    LLVMValueRef xpc = ccopy(L, xp, f64, &xpd);
-    LLVMValueRef fpc = xpc ? ccopy(L, fp, f64, &fpd) : NULL;
+    LLVMValueRef xpc = cread(L, xp, f64, &xpd);
+    LLVMValueRef fpc = xpc ? cread(L, fp, f64, &fpd) : NULL;
     if (!fpc)
         return NULL;
     lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntNE, nitems(L, xpc), nitems(L, fpc), ""), "ValueError",
                    "fp and xp are not of the same length.");
     LLVMValueRef xd = NULL, nx = lower_i64(L, 1), out = NULL, outd = NULL;
     if (x->ty->kind == TY_ARRAY) {
-        LLVMValueRef xc = ccopy(L, x, f64, &xd);
+        LLVMValueRef xc = cread(L, x, f64, &xd);
         if (!xc)
             return NULL;
         LLVMValueRef dims[HJ_MAX_NDIM_LOWER + 1];
@@ -560,7 +574,7 @@ static LLVMValueRef histogram_call(Lower *L, Node *n, bool *owned) {
     Type *f64 = ty_scalar(tc(L), TY_FLOAT64);
     Type *ety = n->ty->elems[1], *hty = n->ty->elems[0];
     Type *f64arr = ty_array(tc(L), f64, 1, LAYOUT_C);
-    LLVMValueRef ad = NULL, ac = ccopy(L, a, f64, &ad);
+    LLVMValueRef ad = NULL, ac = cread(L, a, f64, &ad);
     if (!ac)
         return NULL;
     LLVMValueRef nb, edges, ed = NULL, lo = LLVMConstReal(L->t_f64, 0.0), hi = lo;

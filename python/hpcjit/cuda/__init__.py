@@ -53,6 +53,7 @@ SIMULATOR = _sim_requested()
 if SIMULATOR:
     from .simulator import *  # noqa: F401,F403
     from .simulator import jit, declare_device  # noqa: F401
+    from .cudadrv.driver import CudaAPIError  # noqa: F401  (simulated IPC raises it)
 else:
     from .api import *  # noqa: F401,F403
     from .cudadrv.driver import CudaAPIError  # noqa: F401

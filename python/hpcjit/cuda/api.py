@@ -10,6 +10,7 @@ from .cudadrv.devicearray import (DeviceNDArray, as_cuda_array, from_cuda_array_
 from .cudadrv.driver import (Event, Stream, event_elapsed_time, external_stream,
                              legacy_default_stream, per_thread_default_stream)
 from .cudadrv.error import CudaSupportError
+from .cudadrv.ipc import IpcArrayHandle, open_ipc_array  # noqa: F401
 
 __all__ = [
     "to_device", "device_array", "device_array_like", "pinned_array", "pinned_array_like",
@@ -18,7 +19,7 @@ __all__ = [
     "event", "event_elapsed_time", "synchronize", "is_available", "detect", "select_device",
     "get_current_device", "list_devices", "close", "current_context", "as_cuda_array",
     "is_cuda_array", "from_cuda_array_interface", "defer_cleanup", "gpus", "is_float16_supported",
-    "DeviceNDArray", "Stream", "Event",
+    "DeviceNDArray", "Stream", "Event", "open_ipc_array", "IpcArrayHandle",
 ]
 
 

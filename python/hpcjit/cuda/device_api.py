@@ -9,7 +9,7 @@ __all__ = ["threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize",
            "syncthreads_or", "threadfence", "threadfence_block", "threadfence_system", "syncwarp",
            "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync", "all_sync", "any_sync",
            "eq_sync", "ballot_sync", "activemask", "lanemask_lt", "popc", "brev", "clz", "ffs", "fma",
-           "cbrt", "cg"]
+           "cbrt", "cg", "fp16"]
 
 
 class DeviceObject:
@@ -77,6 +77,11 @@ atomic = _ns("atomic", ["add", "sub", "and_", "or_", "xor", "exch", "inc", "dec"
 # cooperative groups: `g = cuda.cg.this_grid(); g.sync()` (a kernel that
 # syncs its grid is launched cooperatively: all blocks resident at once)
 cg = _ns("cg", ["this_grid"])
+# cuda.fp16: float16 intrinsics (numba.cuda.fp16)
+FP16_NAMES = ["hadd", "hsub", "hmul", "hdiv", "hmax", "hmin", "hfma", "hneg", "habs", "hsin", "hcos",
+              "hlog", "hlog10", "hlog2", "hexp", "hexp10", "hexp2", "hfloor", "hceil", "hsqrt", "hrsqrt",
+              "hrcp", "hrint", "htrunc", "heq", "hne", "hgt", "hge", "hlt", "hle"]
+fp16 = _ns("fp16", FP16_NAMES)
 
 _FUNCS = ["grid", "gridsize", "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or",
           "threadfence", "threadfence_block", "threadfence_system", "syncwarp", "shfl_sync",

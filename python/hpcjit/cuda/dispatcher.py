@@ -413,9 +413,9 @@ def _convertible(arg, param):
         return (arg[1:3] == param[1:3] and (param[3] == "A" or arg[3] == param[3])
                 and not (arg[0] == "r" and param[0] == "a"))
     if len(arg) == 1 and len(param) == 1:
-        if arg in _INT_ORDER and param in _INT_ORDER + "fdFD":
+        if arg in _INT_ORDER and param in _INT_ORDER + "efdFD":
             return True
-        if arg in "fd" and param in "fdFD":
+        if arg in "efd" and param in "efdFD":
             return True
         if arg in "FD" and param in "FD":
             return True

@@ -10,6 +10,7 @@
  *
  *   '?' bool     'b' int8   'h' int16   'i' int32   'l' int64
  *                'B' uint8  'H' uint16  'I' uint32  'L' uint64
+ *   'e' float16 (CUDA kernels only: the CPU compiler refuses it)
  *   'f' float32  'd' float64  'F' complex64  'D' complex128
  *   'n' None
  *   'a' <dtype> <ndim> <layout>      array; dtype one of the scalar codes

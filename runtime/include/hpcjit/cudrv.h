@@ -106,6 +106,17 @@ CudrvStatus cudrv_managed_alloc(size_t bytes, CudrvPtr *out);
 CudrvStatus cudrv_host_alloc(size_t bytes, unsigned flags, void **out);
 CudrvStatus cudrv_host_free(void *p);
 CudrvStatus cudrv_host_device_pointer(void *host, CudrvPtr *out);
+/* ---- CUDA IPC (cuIpc*MemHandle): device memory shared with another process ---- */
+#define CUDRV_IPC_HANDLE_BYTES 64
+typedef struct CudrvIpcHandle { unsigned char reserved[CUDRV_IPC_HANDLE_BYTES]; } CudrvIpcHandle; /* CUipcMemHandle */
+/* The handle of the allocation that holds `ptr`, the offset of ptr in it
+ * and the allocation's size (a handle names a whole cuMemAlloc block). */
+CudrvStatus cudrv_ipc_get_handle(CudrvPtr ptr, CudrvIpcHandle *out, size_t *offset, size_t *alloc_bytes);
+/* Map another process's allocation into this one's current context (lazy
+ * peer access, as Numba); the base address, to close with cudrv_ipc_close. */
+CudrvStatus cudrv_ipc_open(const CudrvIpcHandle *h, CudrvPtr *out);
+CudrvStatus cudrv_ipc_close(CudrvPtr base);
+
 /* Copies: async on `stream` when `async` is nonzero, else synchronous. */
 CudrvStatus cudrv_memcpy_htod(CudrvPtr dst, const void *src, size_t n, CudrvStream s, int async);
 CudrvStatus cudrv_memcpy_dtoh(void *dst, CudrvPtr src, size_t n, CudrvStream s, int async);

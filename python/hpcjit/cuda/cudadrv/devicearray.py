@@ -17,7 +17,7 @@ from . import driver
 from .driver import DeviceArrayBase
 
 _TC = {("b", 1): "?", ("i", 1): "b", ("i", 2): "h", ("i", 4): "i", ("i", 8): "l",
-       ("u", 1): "B", ("u", 2): "H", ("u", 4): "I", ("u", 8): "L", ("f", 4): "f",
+       ("u", 1): "B", ("u", 2): "H", ("u", 4): "I", ("u", 8): "L", ("f", 2): "e", ("f", 4): "f",
        ("f", 8): "d", ("c", 8): "F", ("c", 16): "D"}
 
 
@@ -325,7 +325,9 @@ class DeviceNDArray(DeviceArrayBase):
         return [self[i:i + section] for i in range(0, self.size, section)]
 
     def get_ipc_handle(self):
-        raise NotImplementedError("CUDA IPC handles are not supported by hpcjit yet")
+        """An IpcArrayHandle to pickle to another process (cudadrv/ipc.py)."""
+        from .ipc import get_ipc_handle
+        return get_ipc_handle(self)
 
 
 _FAKE_BASE = 1 << 46

@@ -8,6 +8,7 @@ import time
 import numpy as np
 
 from ..cudadrv.error import CudaSupportError
+from . import ipc as _ipc
 from . import kernel as _k
 from .kernel import *  # noqa: F401,F403 - the device objects (threadIdx, shared...)
 from .kernel import DEVICE_NAMES
@@ -87,6 +88,10 @@ class FakeCUDAArray:
     def bind(self, stream=0):
         return FakeCUDAArray(self._ary, stream)
 
+    def get_ipc_handle(self):
+        """An IPC handle another process opens (simulator/ipc.py: shared memfd pages)."""
+        return _ipc.get_ipc_handle(self)
+
     def __repr__(self):
         return "<simulated DeviceNDArray shape=%s dtype=%s>" % (self._ary.shape, self._ary.dtype)
 
@@ -102,12 +107,19 @@ def to_device(obj, stream=0, copy=True, to=None):
     if to is not None:
         to.copy_to_device(obj, stream)
         return to
-    ary = np.array(_host(obj), copy=True, order="K", subok=False)
+    src = np.asarray(_host(obj))
+    order = "F" if (src.flags.f_contiguous and not src.flags.c_contiguous) else "C"
+    ary = _ipc.empty(src.shape, src.dtype, order=order)  # shareable memory (IPC)
+    np.copyto(ary, src)
     return FakeCUDAArray(ary, stream)
 
 
 def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
-    return FakeCUDAArray(np.zeros(shape, dtype, order=order), stream)
+    return FakeCUDAArray(_ipc.empty(shape, dtype, order=order), stream)
+
+
+open_ipc_array = _ipc.open_ipc_array
+IpcArrayHandle = _ipc.IpcArrayHandle
 
 
 def device_array_like(ary, stream=0):
@@ -259,6 +271,7 @@ class FakeDevice:
     MAX_THREADS_PER_BLOCK = 1024
     MAX_SHARED_MEMORY_PER_BLOCK = 48 * 1024
     COOPERATIVE_LAUNCH = 0
+    supports_float16 = True
 
     def reset(self):
         pass
@@ -446,5 +459,5 @@ __all__ = DEVICE_NAMES + [
     "event", "event_elapsed_time", "synchronize", "is_available", "detect", "select_device",
     "get_current_device", "list_devices", "close", "current_context", "as_cuda_array",
     "is_cuda_array", "defer_cleanup", "gpus", "is_float16_supported", "DeviceNDArray", "Stream",
-    "Event", "SIMULATOR", "declare_device",
+    "Event", "SIMULATOR", "declare_device", "open_ipc_array", "IpcArrayHandle",
 ]

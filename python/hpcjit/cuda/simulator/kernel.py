@@ -597,13 +597,91 @@ class _CG:
 
 cg = _CG()
 
+
+def _h(x):
+    return np.float16(x)
+
+
+def _via_f32(fn):
+    """A float16 function computed in float32 and rounded, as the GPU does
+    (libdevice's float function, then cvt.rn.f16.f32)."""
+    def f(a):
+        with np.errstate(all="ignore"):
+            return np.float16(fn(np.float32(np.float16(a))))
+    return f
+
+
+def _h2(fn):
+    def f(a, b):
+        with np.errstate(all="ignore"):
+            return np.float16(fn(_h(a), _h(b)))
+    return f
+
+
+class _FP16:
+    """cuda.fp16: float16 operations with float16 rounding (NumPy's float16
+    arithmetic rounds each result, as add.rn.f16 and the like do)."""
+    hadd = staticmethod(_h2(lambda a, b: a + b))
+    hsub = staticmethod(_h2(lambda a, b: a - b))
+    hmul = staticmethod(_h2(lambda a, b: a * b))
+    hdiv = staticmethod(_h2(lambda a, b: a / b))
+    hmax = staticmethod(_h2(np.fmax))  # a NaN operand gives the other (max.f16)
+    hmin = staticmethod(_h2(np.fmin))
+    hsin = staticmethod(_via_f32(np.sin))
+    hcos = staticmethod(_via_f32(np.cos))
+    hlog = staticmethod(_via_f32(np.log))
+    hlog10 = staticmethod(_via_f32(np.log10))
+    hlog2 = staticmethod(_via_f32(np.log2))
+    hexp = staticmethod(_via_f32(np.exp))
+    hexp10 = staticmethod(_via_f32(lambda x: np.power(np.float32(10), x)))
+    hexp2 = staticmethod(_via_f32(np.exp2))
+    hsqrt = staticmethod(_via_f32(np.sqrt))
+    hrsqrt = staticmethod(_via_f32(lambda x: np.float32(1) / np.sqrt(x)))
+    hfloor = staticmethod(lambda a: np.floor(_h(a)))
+    hceil = staticmethod(lambda a: np.ceil(_h(a)))
+    hrint = staticmethod(lambda a: np.rint(_h(a)))
+    htrunc = staticmethod(lambda a: np.trunc(_h(a)))
+
+    @staticmethod
+    def hfma(a, b, c):
+        # the product of two float16 is exact in float64; one rounding at the end
+        return np.float16(np.float64(_h(a)) * np.float64(_h(b)) + np.float64(_h(c)))
+
+    @staticmethod
+    def hneg(a):
+        return -_h(a)
+
+    @staticmethod
+    def habs(a):
+        return abs(_h(a))
+
+    @staticmethod
+    def hrcp(a):
+        with np.errstate(all="ignore"):
+            return np.float16(1) / _h(a)
+
+    # comparisons are ordered: False when either operand is NaN (hne too)
+    heq = staticmethod(lambda a, b: bool(_h(a) == _h(b)))
+    hgt = staticmethod(lambda a, b: bool(_h(a) > _h(b)))
+    hge = staticmethod(lambda a, b: bool(_h(a) >= _h(b)))
+    hlt = staticmethod(lambda a, b: bool(_h(a) < _h(b)))
+    hle = staticmethod(lambda a, b: bool(_h(a) <= _h(b)))
+
+    @staticmethod
+    def hne(a, b):
+        a, b = _h(a), _h(b)
+        return bool(a != b and not np.isnan(a) and not np.isnan(b))
+
+
+fp16 = _FP16()
+
 DEVICE_NAMES = [
     "threadIdx", "blockIdx", "blockDim", "gridDim", "warpsize", "laneid", "grid", "gridsize",
     "shared", "local", "const", "syncthreads", "syncthreads_count", "syncthreads_and",
     "syncthreads_or", "threadfence", "threadfence_block", "threadfence_system", "syncwarp",
     "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync", "all_sync", "any_sync",
     "eq_sync", "ballot_sync", "activemask", "lanemask_lt", "match_any_sync", "match_all_sync",
-    "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp", "atomic", "cg",
+    "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp", "atomic", "cg", "fp16",
 ]
 
 _ = math  # math functions run as Python's in simulated kernels
