@@ -476,6 +476,8 @@ static Type *conversion(Inf *I, Node *n, const char *fname, Type *to) {
     return rewrite_cast(I, n, to);
 }
 
+static Type *dtype_of(Inf *I, Node *d, Type *t);
+
 /* The scalar type a dtype argument stands for: np.float64, a.dtype, a dtype
  * variable, float/int/bool/complex, or a string such as 'float32'. */
 static Type *dtype_arg(Inf *I, Node **pd) {
@@ -489,6 +491,11 @@ static Type *dtype_arg(Inf *I, Node **pd) {
         return t;
     }
     Type *t = infer_expr(I, pd);
+    return dtype_of(I, *pd, t);
+}
+
+/* The scalar type a typed dtype argument d (of type t) stands for. */
+static Type *dtype_of(Inf *I, Node *d, Type *t) {
     if (!t)
         return NULL;
     if (IS_UNK(t))
@@ -546,15 +553,17 @@ static Type *alloc_call(Inf *I, Node *n, BuiltinId id, const char *fname) {
     if (!sl[0])
         return TYPING(I, n, "%s() missing required argument 'shape'", fname);
     Type *dt = T(I, TY_FLOAT64);
-    Type *rt = sl[1] && sl[1]->kind != N_CONST ? infer_expr(I, &sl[1]) : NULL; /* DT, a.dtype */
-    if (sl[1] && !rt)
+    /* typed once: a call typed twice in the final pass would lose its rewritten arguments */
+    bool typed = sl[1] && sl[1]->kind != N_CONST;
+    Type *rt = typed ? infer_expr(I, &sl[1]) : NULL; /* DT, a.dtype */
+    if (typed && !rt)
         return NULL;
     if (rt && rt->kind == TY_DTYPE && rt->dtype->kind == TY_RECORD) { /* a structured dtype: records */
         if (id != BI_NP_EMPTY && id != BI_NP_ZEROS)
             return TYPING(I, sl[1], "%s() of a structured dtype is not supported (np.empty and np.zeros are)", fname);
         dt = rt->dtype;
     } else if (sl[1]) {
-        dt = dtype_arg(I, &sl[1]);
+        dt = typed ? dtype_of(I, sl[1], rt) : dtype_arg(I, &sl[1]);
         if (!dt)
             return NULL;
     }
