@@ -193,6 +193,9 @@ typedef enum AttrKind {
     ATTR_ARRAY_IMAG,    /* arr.imag: complex -> a view of the imaginary parts, real -> new zeros */
     ATTR_TUPLE_FIELD,   /* a named tuple's field by name: cval.i is its index */
     ATTR_JC_FIELD,      /* a jitclass instance's field as an assignment target: cval.i is its index */
+    ATTR_RECORD_FIELD,  /* a record's field (r.f, r['f'], r[0]): cval.i is its index; a
+                           value, or an assignment target */
+    ATTR_ARRAY_FIELD,   /* arr.f of an array of records: a strided view of field cval.i */
 } AttrKind;
 
 /* After inference, the form of an array subscript (N_SUBSCRIPT on an

@@ -1130,6 +1130,10 @@ static Type *subscript_at(Inf *I, Node **pn, bool store) {
     const LibOps *own = lib_type_owner(base); /* s[i], lst[1:3], d[k] */
     if (own && own->infer_subscript && !store)
         return own->infer_subscript(I, pn, base);
+    if (base->kind == TY_RECORD) /* r['a1'], r[0] (infer_record.c) */
+        return infer_record_subscript(I, pn, base);
+    if (base->kind == TY_ARRAY && ty_is_record(base->dtype) && n->b->kind == N_CONST && n->b->cval.kind == CVAL_STR)
+        return infer_record_subscript(I, pn, base); /* arr['a1']: a view of the field */
     if (base->kind == TY_ARRAY) {
         Type *xt = NULL;
         if (infer_index(I, n, base, store, &xt))
@@ -1384,8 +1388,17 @@ static Type *target_type(Inf *I, Node *t) {
         }
         return ty_tuple(I->tc, el, t->args.len);
     }
-    case N_ATTRIBUTE:
+    case N_ATTRIBUTE: {
+        Type *bt = infer_expr(I, &t->a);
+        if (bt && bt->kind == TY_RECORD) { /* r.a1 = v */
+            Type *ft = infer_attribute(I, t);
+            if (ft && ft->kind == TY_ARRAY)
+                return UNSUP(I, t, "assigning a whole subarray field is not supported by hpcjit (assign "
+                             "its elements: r.%s[:] = v)", t->name);
+            return ft;
+        }
         return infer_jc_target(I, t); /* obj.field = v (jitclass instances) */
+    }
     default:
         return UNSUP(I, t, "cannot assign to %s", ast_kind_name(t->kind));
     }
@@ -1490,6 +1503,23 @@ static bool assign_value(Inf *I, PtrVec *targets, Node **pv, Node *stmt) {
 }
 
 /* ---- statements ---- */
+
+/* a[i], a[i, j] with names and constants as indices: cheap and pure, so
+ * `a[i].f += v` may evaluate it twice. */
+static bool simple_subscript(const Node *e) {
+    if (e->kind != N_SUBSCRIPT || e->a->kind != N_NAME)
+        return false;
+    const Node *ix = e->b;
+    if (ix->kind == N_TUPLE) {
+        for (int i = 0; i < ix->args.len; i++) {
+            const Node *x = VEC_AT(ix->args, i);
+            if (x->kind != N_NAME && x->kind != N_CONST)
+                return false;
+        }
+        return true;
+    }
+    return ix->kind == N_NAME || ix->kind == N_CONST;
+}
 
 /* NumPy's same_kind casting between dtype kinds: b < u < i < f < c, and
  * an unsigned integer may become a signed one but not the reverse. */
@@ -1917,7 +1947,8 @@ static bool stmt(Inf *I, Node *n) {
     }
     case N_AUGASSIGN: {
         Node *t = n->a;
-        if (t->kind == N_ATTRIBUTE && t->a->kind == N_NAME) { /* self.x += v: self.x = self.x + v */
+        if (t->kind == N_ATTRIBUTE && (t->a->kind == N_NAME || simple_subscript(t->a))) {
+            /* self.x += v: self.x = self.x + v; arr[i].f += v alike */
             Node *v = ast_new(I->a, N_BINOP, n->loc);
             v->op = n->op;
             v->a = ast_clone_expr(I->a, t);

@@ -204,6 +204,14 @@ int infer_extend_named(Inf *I, const char *qualname);
 bool infer_extend_attr(Inf *I, Node *n, Type *base, Type **out);
 Type *infer_func_call(Inf *I, Node *n, int func);
 
+/* infer_record.c: structured dtypes.  infer_record_attr types `r.f` (base
+ * a record) or `arr.f` (base an array of records; NULL without a
+ * diagnostic when f is not one of its fields); infer_record_subscript types
+ * `r[k]` (or `arr['f']`, NULL without a diagnostic when the index is not a
+ * constant name) and rewrites it into the attribute. */
+Type *infer_record_attr(Inf *I, Node *n, Type *base);
+Type *infer_record_subscript(Inf *I, Node **pn, Type *base);
+
 /* infer_text.c: print() and f-strings (print arguments, raise/assert
  * messages); a string constant (N_CONST or a folded global). */
 Type *infer_print_call(Inf *I, Node *n);

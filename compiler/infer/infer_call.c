@@ -110,6 +110,44 @@ static Type *module_attr(Inf *I, Node *n, Type *mod) {
     return t;
 }
 
+static bool is_record_array(const Node *e) {
+    return e && e->ty && e->ty->kind == TY_ARRAY && ty_is_record(e->ty->dtype);
+}
+
+/* A call with an array of records among its operands: the library's
+ * kernels are written for numbers, so only those that move whole items
+ * (record_array_ok) take one. */
+static bool record_array_operand(const Node *n, const Node *self) {
+    if (is_record_array(self))
+        return true;
+    for (int i = 0; i < n->args.len; i++)
+        if (is_record_array(VEC_AT(n->args, i)))
+            return true;
+    for (int i = 0; i < n->keywords.len; i++)
+        if (is_record_array(((const Node *)VEC_AT(n->keywords, i))->a))
+            return true;
+    return false;
+}
+
+static bool record_array_ok(BuiltinId id) {
+    static const char *const ok[] = {"array.copy", "numpy.copy", "array.reshape", "numpy.reshape",
+                                     "array.transpose", "numpy.transpose", "numpy.empty_like",
+                                     "numpy.shape", "numpy.ndim"};
+    const char *nm = builtin_name(id);
+    for (size_t i = 0; nm && i < sizeof ok / sizeof ok[0]; i++)
+        if (strcmp(nm, ok[i]) == 0)
+            return true;
+    return false;
+}
+
+static bool record_array_attr_ok(const char *a) {
+    static const char *const ok[] = {"T", "transpose", "reshape", "copy"};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        if (strcmp(a, ok[i]) == 0)
+            return true;
+    return false;
+}
+
 Type *infer_attribute(Inf *I, Node *n) {
     Type *base = infer_expr(I, &n->a);
     if (!base)
@@ -119,6 +157,10 @@ Type *infer_attribute(Inf *I, Node *n) {
     const char *a = n->name;
     if (base->kind == TY_MODULE)
         return module_attr(I, n, base);
+    if (base->kind == TY_RECORD) /* r.a1 (infer_record.c) */
+        return infer_record_attr(I, n, base);
+    if (base->kind == TY_ARRAY && ty_is_record(base->dtype) && ty_record_field(base->dtype, a) >= 0)
+        return infer_record_attr(I, n, base); /* arr.a1: a view of the field */
     if (base->kind == TY_ARRAY) {
         Type **el = arena_alloc(I->a, sizeof(Type *) * (size_t)(base->ndim + 1));
         for (int i = 0; i < base->ndim; i++)
@@ -150,8 +192,11 @@ Type *infer_attribute(Inf *I, Node *n) {
         for (int i = 0; i < lib_feature_count(); i++) { /* a.sum(), a.T, a.sort(), a.dot()... */
             const LibOps *f = lib_feature(i);
             Type *ft = NULL;
-            if (f->infer_attr && f->infer_attr(I, n, base, &ft))
+            if (f->infer_attr && f->infer_attr(I, n, base, &ft)) {
+                if (ft && ty_is_record(base->dtype) && !record_array_attr_ok(a))
+                    return UNSUP(I, n, "'%s' of an array of records (a structured dtype) is not supported by hpcjit", a);
                 return ft;
+            }
         }
         Type *xt = NULL;
         if (infer_extend_attr(I, n, base, &xt)) /* overload_method / overload_attribute */
@@ -431,6 +476,8 @@ static Type *conversion(Inf *I, Node *n, const char *fname, Type *to) {
     return rewrite_cast(I, n, to);
 }
 
+static Type *dtype_of(Inf *I, Node *d, Type *t);
+
 /* The scalar type a dtype argument stands for: np.float64, a.dtype, a dtype
  * variable, float/int/bool/complex, or a string such as 'float32'. */
 static Type *dtype_arg(Inf *I, Node **pd) {
@@ -444,6 +491,11 @@ static Type *dtype_arg(Inf *I, Node **pd) {
         return t;
     }
     Type *t = infer_expr(I, pd);
+    return dtype_of(I, *pd, t);
+}
+
+/* The scalar type a typed dtype argument d (of type t) stands for. */
+static Type *dtype_of(Inf *I, Node *d, Type *t) {
     if (!t)
         return NULL;
     if (IS_UNK(t))
@@ -501,8 +553,17 @@ static Type *alloc_call(Inf *I, Node *n, BuiltinId id, const char *fname) {
     if (!sl[0])
         return TYPING(I, n, "%s() missing required argument 'shape'", fname);
     Type *dt = T(I, TY_FLOAT64);
-    if (sl[1]) {
-        dt = dtype_arg(I, &sl[1]);
+    /* typed once: a call typed twice in the final pass would lose its rewritten arguments */
+    bool typed = sl[1] && sl[1]->kind != N_CONST;
+    Type *rt = typed ? infer_expr(I, &sl[1]) : NULL; /* DT, a.dtype */
+    if (typed && !rt)
+        return NULL;
+    if (rt && rt->kind == TY_DTYPE && rt->dtype->kind == TY_RECORD) { /* a structured dtype: records */
+        if (id != BI_NP_EMPTY && id != BI_NP_ZEROS)
+            return TYPING(I, sl[1], "%s() of a structured dtype is not supported (np.empty and np.zeros are)", fname);
+        dt = rt->dtype;
+    } else if (sl[1]) {
+        dt = typed ? dtype_of(I, sl[1], rt) : dtype_arg(I, &sl[1]);
         if (!dt)
             return NULL;
     }
@@ -514,7 +575,6 @@ static Type *alloc_call(Inf *I, Node *n, BuiltinId id, const char *fname) {
         return TY_UNK(I);
     sl[1] = NULL; /* the dtype lives in the result type */
     set_args(I, n, sl, 2);
-    (void)id;
     return ty_array(I->tc, dt, nd, LAYOUT_C);
 }
 
@@ -590,6 +650,8 @@ static Type *like_call(Inf *I, Node *n, const char *fname) {
         return TY_UNK(I);
     if (t->kind != TY_ARRAY)
         return TYPING(I, n, "%s() needs an array, not %s", fname, infer_tyname(I, t));
+    if (ty_is_record(dt ? dt : t->dtype) && strstr(fname, "ones_like"))
+        return UNSUP(I, n, "ones_like() of an array of records (a structured dtype) is not supported by hpcjit");
     sl[1] = NULL;
     set_args(I, n, sl, 2);
     /* NumPy's order='K' keeps F for F inputs; Numba types A inputs as C */
@@ -916,8 +978,13 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         }
     }
     const LibOps *ops = lib_ops(id); /* a library feature's (lib/registry.h) */
-    if (ops && ops->infer_call)
-        return ops->infer_call(I, n, id, self);
+    if (ops && ops->infer_call) {
+        Type *r = ops->infer_call(I, n, id, self);
+        if (r && !IS_UNK(r) && record_array_operand(n, self) && !record_array_ok(id))
+            return UNSUP(I, n, "%s() of an array of records (a structured dtype) is not supported by hpcjit",
+                         builtin_name(id));
+        return r;
+    }
     switch (id) {
     case BI_INT: return conversion(I, n, fname, T(I, TY_INT64));
     case BI_FLOAT: return conversion(I, n, fname, T(I, TY_FLOAT64));

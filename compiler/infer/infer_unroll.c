@@ -730,8 +730,9 @@ static void const_reads(Node *n, const char *name, const Node *k) {
     const_reads(n->a, name, k);
     const_reads(n->b, name, k);
     const_reads(n->c, name, k);
+    /* targets: the name is read in `a[i][f] = v` (the body never assigns it) */
     PtrVec *vs[] = {&n->body, &n->orelse, &n->finalbody, &n->handlers, &n->args, &n->keywords,
-                    &n->generators};
+                    &n->generators, &n->targets};
     for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++)
         for (int i = 0; i < vs[v]->len; i++)
             const_reads(VEC_AT(*vs[v], i), name, k);

@@ -80,6 +80,7 @@ static LLVMTypeRef make_type(Lower *L, Type *t, bool mem) {
     }
     case TY_FUNCSET: return L->t_i64; /* which function of the set */
     case TY_CPOINTER: return L->t_ptr;
+    case TY_RECORD: return L->t_ptr; /* its bytes (lower_record.c) */
     case TY_GENERATOR: return L->t_ptr; /* HjMemInfo * (hpcjit/generator.h) */
     case TY_NPGENERATOR: return L->t_ptr; /* its bitgen_t *, borrowed: not reference counted */
     default:
@@ -103,6 +104,12 @@ LLVMTypeRef lower_mem_type(Lower *L, Type *t) {
     if (!t->llvm_mem)
         t->llvm_mem = make_type(L, t, true);
     return t->llvm_mem;
+}
+
+LLVMTypeRef lower_elem_type(Lower *L, Type *dt) {
+    if (dt->kind == TY_RECORD) /* its bytes: a record value is their address */
+        return LLVMArrayType2(L->t_i8, (uint64_t)dt->size);
+    return lower_mem_type(L, dt);
 }
 
 /* ---- builder wrappers -------------------------------------------------- */
@@ -660,6 +667,12 @@ static bool assign(Lower *L, Node *target, LLVMValueRef v, Type *t, bool owned) 
     case N_ATTRIBUTE: { /* obj.field = v: the owner of obj's type (lib/jitclass) */
         const LibOps *own = lib_type_owner(target->a->ty);
         int mark = lower_temps_mark(L);
+        if (target->attr_kind == ATTR_RECORD_FIELD) { /* r.f = v (lower_record.c) */
+            if (!lower_record_store(L, target, v, t))
+                return false;
+            lower_temps_release(L, mark);
+            return true;
+        }
         if (!own || !own->lower_store || !own->lower_store(L, target, v, t))
             return own ? false : (lower_fail(L, target, HJ_DIAG_UNSUPPORTED, "cannot assign to this attribute"), false);
         lower_temps_release(L, mark);
@@ -739,13 +752,13 @@ static bool stmt_augassign(Lower *L, Node *n) {
         if (!res)
             return false;
         lower_store_var(L, n, t->var, res, rty, false);
-    } else if (t->kind == N_SUBSCRIPT) {
+    } else if (t->kind == N_SUBSCRIPT || (t->kind == N_ATTRIBUTE && t->attr_kind == ATTR_RECORD_FIELD)) {
         Type *elty = NULL;
-        LLVMValueRef p = lower_subscript_ptr(L, t, &elty);
+        LLVMValueRef p = t->kind == N_SUBSCRIPT ? lower_subscript_ptr(L, t, &elty) : lower_record_field_ptr(L, t, &elty);
         if (!p)
             return false;
         LLVMValueRef ld = lower_load(L, lower_mem_type(L, elty), p, "elem");
-        LLVMSetAlignment(ld, (unsigned)ty_itemsize(elty));
+        LLVMSetAlignment(ld, t->kind == N_SUBSCRIPT ? (unsigned)ty_itemsize(elty) : 1);
         LLVMValueRef cur = lower_convert(L, n, lower_from_mem(L, ld, elty), elty, opt);
         LLVMValueRef r = lower_expr_use(L, n->b);
         r = lower_convert(L, n, r, n->b->ty, opt);
@@ -756,7 +769,7 @@ static bool stmt_augassign(Lower *L, Node *n) {
         if (!res)
             return false;
         LLVMValueRef st = LLVMBuildStore(L->b, lower_to_mem(L, res, elty), p);
-        LLVMSetAlignment(st, (unsigned)ty_itemsize(elty));
+        LLVMSetAlignment(st, t->kind == N_SUBSCRIPT ? (unsigned)ty_itemsize(elty) : 1);
     } else {
         lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "cannot assign to this expression");
         return false;

@@ -97,6 +97,9 @@ typedef struct Lower {
 /* ---- lower.c: types, helpers ---- */
 LLVMTypeRef lower_type(Lower *L, Type *t);
 LLVMTypeRef lower_mem_type(Lower *L, Type *t);
+/* The type of one array element of dtype dt in memory, for element
+ * addresses (GEP): lower_mem_type, except a record's [size x i8]. */
+LLVMTypeRef lower_elem_type(Lower *L, Type *dt);
 LLVMTypeRef lower_array_type(Lower *L, int ndim);
 /* Record a lowering diagnostic at n (kind HJ_DIAG_UNSUPPORTED or
  * HJ_DIAG_LOWERING); returns NULL so callers can `return lower_fail(...)`. */
@@ -229,6 +232,18 @@ LLVMValueRef lower_len(Lower *L, const Node *at, LLVMValueRef v, Type *t);
 /* A new array of type aty, shape dims[0..ndim) (dims needs ndim+1 slots:
  * scratch); owned.  Raises ValueError/MemoryError on bad sizes. */
 LLVMValueRef lower_alloc_array(Lower *L, Type *aty, LLVMValueRef *dims, bool zeroed);
+
+/* ---- lower_record.c: structured dtypes (a record is a pointer to its bytes) ---- */
+/* The value of a field of type ft at p (a record field: p itself); store
+ * v there (a record: its bytes copied). */
+LLVMValueRef lower_record_load(Lower *L, LLVMValueRef p, Type *ft);
+void lower_record_put(Lower *L, LLVMValueRef p, LLVMValueRef v, Type *ft);
+/* The address of the field an ATTR_RECORD_FIELD node n names, *fty its type. */
+LLVMValueRef lower_record_field_ptr(Lower *L, Node *n, Type **fty);
+/* ATTR_RECORD_FIELD (a field's value) and ATTR_ARRAY_FIELD (a view, owned). */
+LLVMValueRef lower_record_attr(Lower *L, Node *n, bool *owned);
+/* r.f = v (target an ATTR_RECORD_FIELD node, v of type t). */
+bool lower_record_store(Lower *L, Node *target, LLVMValueRef v, Type *t);
 
 /* ---- lower_text.c: print() and f-string messages ---- */
 LLVMValueRef lower_print_call(Lower *L, Node *n);

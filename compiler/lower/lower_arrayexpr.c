@@ -67,12 +67,18 @@ static Leaf *add_leaf(Lower *L, Ae *ae) {
 }
 
 static LLVMValueRef load_elem(Lower *L, LLVMValueRef p, Type *dt) {
+    if (dt->kind == TY_RECORD) /* a record: its address (lower_record.c) */
+        return p;
     LLVMValueRef v = lower_load(L, lower_mem_type(L, dt), p, "elem");
     LLVMSetAlignment(v, (unsigned)ty_itemsize(dt));
     return lower_from_mem(L, v, dt);
 }
 
 static void store_elem(Lower *L, LLVMValueRef p, LLVMValueRef v, Type *dt) {
+    if (dt->kind == TY_RECORD) { /* a record: its bytes */
+        lower_record_put(L, p, v, dt);
+        return;
+    }
     LLVMValueRef st = LLVMBuildStore(L->b, lower_to_mem(L, v, dt), p);
     LLVMSetAlignment(st, (unsigned)ty_itemsize(dt));
 }

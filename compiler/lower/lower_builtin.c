@@ -67,12 +67,18 @@ static void loop_end(Lower *L, CLoop *lp) {
 }
 
 static LLVMValueRef load_elem(Lower *L, LLVMValueRef p, Type *dt) {
+    if (dt->kind == TY_RECORD) /* a record: its address (lower_record.c) */
+        return p;
     LLVMValueRef v = lower_load(L, lower_mem_type(L, dt), p, "elem");
     LLVMSetAlignment(v, (unsigned)ty_itemsize(dt));
     return lower_from_mem(L, v, dt);
 }
 
 static void store_elem(Lower *L, LLVMValueRef p, LLVMValueRef v, Type *dt) {
+    if (dt->kind == TY_RECORD) { /* a record: its bytes */
+        lower_record_put(L, p, v, dt);
+        return;
+    }
     LLVMValueRef st = LLVMBuildStore(L->b, lower_to_mem(L, v, dt), p);
     LLVMSetAlignment(st, (unsigned)ty_itemsize(dt));
 }
@@ -105,7 +111,7 @@ static LLVMValueRef wrap_index(Lower *L, const Node *at, LLVMValueRef idx, Type 
 static LLVMValueRef elem_ptr(Lower *L, LLVMValueRef arr, Type *aty, LLVMValueRef *idx) {
     int nd = aty->ndim;
     LLVMValueRef data = lower_array_field(L, arr, ARR_DATA, "data");
-    LLVMTypeRef et = lower_mem_type(L, aty->dtype);
+    LLVMTypeRef et = lower_elem_type(L, aty->dtype);
     if (nd == 0)
         return data;
     if (aty->layout == LAYOUT_C || aty->layout == LAYOUT_F) {
@@ -390,6 +396,8 @@ LLVMValueRef lower_attribute(Lower *L, Node *n, bool *owned) {
         return LLVMConstNull(lower_type(L, n->ty));
     default: break;
     }
+    if (n->attr_kind == ATTR_RECORD_FIELD || n->attr_kind == ATTR_ARRAY_FIELD)
+        return lower_record_attr(L, n, owned); /* lower_record.c */
     LLVMValueRef v = lower_expr_use(L, n->a);
     if (!v)
         return NULL;
@@ -501,7 +509,7 @@ static void fill_array(Lower *L, LLVMValueRef arr, Type *dt, LLVMValueRef val) {
     CLoop lp;
     LLVMValueRef data = lower_array_field(L, arr, ARR_DATA, "data");
     loop_begin(L, &lp, lower_array_field(L, arr, ARR_NITEMS, "nitems"));
-    store_elem(L, lower_gep(L, lower_mem_type(L, dt), data, &lp.i, 1, ""), val, dt);
+    store_elem(L, lower_gep(L, lower_elem_type(L, dt), data, &lp.i, 1, ""), val, dt);
     loop_end(L, &lp);
 }
 
@@ -622,7 +630,7 @@ static LLVMValueRef np_arange(Lower *L, Node *n, bool *owned) {
     else
         x = LLVMBuildAdd(L->b, start, LLVMBuildMul(L->b, lp.i, step, ""), "");
     x = lower_convert(L, n, x, ct, dt);
-    store_elem(L, lower_gep(L, lower_mem_type(L, dt), data, &lp.i, 1, ""), x, dt);
+    store_elem(L, lower_gep(L, lower_elem_type(L, dt), data, &lp.i, 1, ""), x, dt);
     loop_end(L, &lp);
     *owned = true;
     return arr;
@@ -1091,7 +1099,7 @@ static LLVMValueRef minmax(Lower *L, Node *n) {
                 LLVMValueRef off = LLVMBuildMul(L->b, lp.i, lower_array_dim(L, v, ARR_STRIDES, 0), "");
                 p = LLVMBuildGEP2(L->b, L->t_i8, data, &off, 1, "");
             } else {
-                p = lower_gep(L, lower_mem_type(L, aty->dtype), data, &lp.i, 1, "");
+                p = lower_gep(L, lower_elem_type(L, aty->dtype), data, &lp.i, 1, "");
             }
             LLVMValueRef x = lower_convert(L, n, load_elem(L, p, aty->dtype), aty->dtype, t);
             LLVMValueRef c = lower_load(L, lower_type(L, t), acc, "");

@@ -48,12 +48,18 @@ static void loop_end(Lower *L, Loop *lp) {
 }
 
 static LLVMValueRef load_elem(Lower *L, LLVMValueRef p, Type *dt) {
+    if (dt->kind == TY_RECORD) /* a record: its address (lower_record.c) */
+        return p;
     LLVMValueRef v = lower_load(L, lower_mem_type(L, dt), p, "elem");
     LLVMSetAlignment(v, (unsigned)ty_itemsize(dt));
     return lower_from_mem(L, v, dt);
 }
 
 static void store_elem(Lower *L, LLVMValueRef p, LLVMValueRef v, Type *dt) {
+    if (dt->kind == TY_RECORD) { /* a record: its bytes */
+        lower_record_put(L, p, v, dt);
+        return;
+    }
     LLVMValueRef st = LLVMBuildStore(L->b, lower_to_mem(L, v, dt), p);
     LLVMSetAlignment(st, (unsigned)ty_itemsize(dt));
 }
@@ -291,7 +297,7 @@ static void masked(Lower *L, LLVMValueRef *p, void *cx, bool read) {
     lower_at(L, yes);
     LLVMValueRef k = lower_load(L, L->t_i64, c->counter, "");
     if (read) {
-        LLVMValueRef dst = LLVMBuildGEP2(L->b, lower_mem_type(L, c->ddt), c->out, &k, 1, "");
+        LLVMValueRef dst = LLVMBuildGEP2(L->b, lower_elem_type(L, c->ddt), c->out, &k, 1, "");
         store_elem(L, dst, load_elem(L, p[0], c->sdt), c->ddt);
     } else if (c->vdata) {
         LLVMValueRef off = LLVMBuildMul(L->b, LLVMBuildMul(L->b, k, c->vstep, ""), c->vstride, "");

@@ -56,6 +56,9 @@ static bool same_shape(const Type *a, const Type *b) {
                 return false;
         return true;
     case TY_ARRAY:
+        if ((a->offsets != NULL) != (b->offsets != NULL) ||
+            (a->offsets && memcmp(a->offsets, b->offsets, sizeof(int) * (size_t)a->ndim) != 0))
+            return false;
         return a->dtype == b->dtype && a->ndim == b->ndim && a->layout == b->layout &&
                a->readonly == b->readonly;
     case TY_DTYPE:
@@ -75,6 +78,15 @@ static bool same_shape(const Type *a, const Type *b) {
         return a->base == b->base;
     case TY_JITCLASS:
         return a->func == b->func;
+    case TY_CHARSEQ:
+        return a->size == b->size && a->ndim == b->ndim;
+    case TY_RECORD:
+        if (a->func != b->func || a->nelems != b->nelems || a->size != b->size || a->aligned != b->aligned)
+            return false;
+        for (int i = 0; i < a->nelems; i++)
+            if (a->elems[i] != b->elems[i] || a->offsets[i] != b->offsets[i] || strcmp(a->fields[i], b->fields[i]))
+                return false;
+        return true;
     case TY_LIST:
         return a->item == b->item && a->typed == b->typed;
     case TY_GENERATOR:
@@ -97,7 +109,7 @@ static Type *intern(TyCtx *tc, const Type *p) {
     }
     Type *t = new_type(tc, p->kind);
     *t = *p;
-    if ((p->kind == TY_TUPLE || p->kind == TY_FUNCSET) && p->nelems > 0) {
+    if ((p->kind == TY_TUPLE || p->kind == TY_FUNCSET || p->kind == TY_RECORD) && p->nelems > 0) {
         t->elems = arena_alloc(tc->arena, sizeof(Type *) * (size_t)p->nelems);
         if (!tc->arena->oom)
             memcpy(t->elems, p->elems, sizeof(Type *) * (size_t)p->nelems);
@@ -108,6 +120,12 @@ static Type *intern(TyCtx *tc, const Type *p) {
         t->fields = arena_alloc(tc->arena, sizeof(char *) * (size_t)(p->nelems + 1));
         for (int i = 0; !tc->arena->oom && i < p->nelems; i++)
             t->fields[i] = arena_strdup(tc->arena, p->fields[i]);
+    }
+    if (p->offsets) { /* a record's offsets, a nested array's shape */
+        int n = p->kind == TY_RECORD ? p->nelems : p->ndim;
+        t->offsets = arena_alloc(tc->arena, sizeof(int) * (size_t)(n + 1));
+        if (!tc->arena->oom)
+            memcpy(t->offsets, p->offsets, sizeof(int) * (size_t)n);
     }
     vec_push(tc->arena, &tc->compound, t);
     return t;
@@ -267,6 +285,30 @@ Type *ty_cpointer(TyCtx *tc, Type *to) {
     return intern(tc, &p);
 }
 
+Type *ty_record(TyCtx *tc, int id, int n, const char **names, Type **elems, const int *offsets, int size,
+                bool aligned) {
+    Type p = {.kind = TY_RECORD, .func = id, .nelems = n, .fields = names, .elems = elems,
+              .offsets = (int *)offsets, .size = size, .aligned = aligned};
+    return intern(tc, &p);
+}
+
+Type *ty_nested_array(TyCtx *tc, Type *dtype, int ndim, const int *dims) {
+    Type p = {.kind = TY_ARRAY, .dtype = dtype, .ndim = ndim, .layout = LAYOUT_C, .offsets = (int *)dims};
+    return intern(tc, &p);
+}
+
+Type *ty_charseq(TyCtx *tc, int n, int width) {
+    Type p = {.kind = TY_CHARSEQ, .size = n, .ndim = width};
+    return intern(tc, &p);
+}
+
+int ty_record_field(const Type *t, const char *name) {
+    for (int i = 0; t && t->kind == TY_RECORD && i < t->nelems; i++)
+        if (strcmp(t->fields[i], name) == 0)
+            return i;
+    return -1;
+}
+
 Type *ty_function(TyCtx *tc, int func) {
     Type p = {.kind = TY_FUNCTION, .func = func};
     return intern(tc, &p);
@@ -349,6 +391,14 @@ int ty_itemsize(const Type *t) {
     case TY_BOOL: return 1;
     case TY_COMPLEX64: return 8;
     case TY_COMPLEX128: return 16;
+    case TY_RECORD: return t->size;
+    case TY_CHARSEQ: return t->size * t->ndim;
+    case TY_ARRAY: { /* a nested array: its bytes */
+        int n = t->offsets ? ty_itemsize(t->dtype) : 0;
+        for (int d = 0; t->offsets && d < t->ndim; d++)
+            n *= t->offsets[d];
+        return n;
+    }
     default:
         if (ty_is_number(t))
             return ty_bits(t) / 8;
@@ -651,7 +701,28 @@ void ty_name(StrBuf *b, const Type *t) {
         }
         break;
     }
+    case TY_CHARSEQ: sb_printf(b, "[%s x %d]", t->ndim == 1 ? "char" : "unichr", t->size); break;
+    case TY_RECORD: /* Numba: "Record(a[type=float64;offset=0],b[type=int32;offset=8];12;False)" */
+        sb_puts(b, "Record(");
+        for (int i = 0; i < t->nelems; i++) {
+            sb_printf(b, "%s%s[type=", i ? "," : "", t->fields[i]);
+            ty_name(b, t->elems[i]);
+            sb_printf(b, ";offset=%d]", t->offsets[i]);
+        }
+        sb_printf(b, ";%d;%s)", t->size, t->aligned ? "True" : "False");
+        break;
     case TY_ARRAY:
+        if (t->offsets) { /* a record's subarray field: "nestedarray(float64, (3,))" */
+            sb_puts(b, "nestedarray(");
+            ty_name(b, t->dtype);
+            sb_puts(b, ", (");
+            for (int d = 0; d < t->ndim; d++)
+                sb_printf(b, "%s%d", d ? ", " : "", t->offsets[d]);
+            sb_puts(b, t->ndim == 1 ? ",))" : "))");
+            break;
+        }
+        if (ty_is_record(t->dtype) && !t->dtype->aligned) /* Numba's order */
+            sb_puts(b, "unaligned ");
         if (t->readonly)
             sb_puts(b, "readonly ");
         sb_puts(b, "array(");
@@ -741,6 +812,13 @@ void ty_typecode(StrBuf *b, const Type *t) {
     switch (t->kind) {
     case TY_NONE: sb_putc(b, 'n'); break;
     case TY_ARRAY:
+        if (t->offsets) { /* a record's subarray field: 'x' ndim (dim ',')* dtype */
+            sb_printf(b, "x%c", (char)('0' + t->ndim));
+            for (int d = 0; d < t->ndim; d++)
+                sb_printf(b, "%d,", t->offsets[d]);
+            ty_typecode(b, t->dtype);
+            break;
+        }
         sb_putc(b, t->readonly ? 'r' : 'a');
         ty_typecode(b, t->dtype);
         sb_putc(b, (char)('0' + t->ndim));
@@ -798,6 +876,15 @@ void ty_typecode(StrBuf *b, const Type *t) {
             sb_putc(b, 'v');
         break;
     case TY_NPGENERATOR: sb_putc(b, 'R'); break;
+    case TY_CHARSEQ: sb_printf(b, "%c%d,", t->ndim == 1 ? 'c' : 'w', t->size); break;
+    case TY_RECORD: /* 'V' id ':' size ':' A|U '{' (name '@' offset typecode)* '}' (abi.h) */
+        sb_printf(b, "V%d:%d:%c{", t->func, t->size, t->aligned ? 'A' : 'U');
+        for (int i = 0; i < t->nelems; i++) {
+            sb_printf(b, "%s@%d", t->fields[i], t->offsets[i]);
+            ty_typecode(b, t->elems[i]);
+        }
+        sb_putc(b, '}');
+        break;
     default:
         break; /* no value crosses the boundary */
     }
@@ -806,6 +893,84 @@ void ty_typecode(StrBuf *b, const Type *t) {
 static Type *scalar_from_code(TyCtx *tc, char c) {
     const char *p = c ? strchr(scalar_codes, c) : NULL;
     return p ? ty_scalar(tc, (TyKind)(TY_BOOL + (p - scalar_codes))) : NULL;
+}
+
+static Type *from_typecode(TyCtx *tc, const char **p, int depth);
+
+/* 'V' id ':' size ':' A|U '{' (name '@' offset typecode)* '}' */
+static Type *record_from_typecode(TyCtx *tc, const char **p, int depth) {
+    const char *s = *p + 1;
+    char *end = NULL;
+    long id = strtol(s, &end, 10), size = 0;
+    if (end == s || *end != ':')
+        return NULL;
+    s = end + 1;
+    size = strtol(s, &end, 10);
+    if (end == s || *end != ':' || (end[1] != 'A' && end[1] != 'U') || end[2] != '{')
+        return NULL;
+    bool aligned = end[1] == 'A';
+    s = end + 3;
+    PtrVec names = {0}, elems = {0};
+    int cap = 8, n = 0;
+    int *offs = arena_alloc(tc->arena, sizeof(int) * (size_t)cap);
+    while (*s && *s != '}') {
+        const char *at = strchr(s, '@');
+        if (!at || at == s)
+            return NULL;
+        char *nm = arena_alloc(tc->arena, (size_t)(at - s) + 1);
+        if (tc->arena->oom)
+            return NULL;
+        memcpy(nm, s, (size_t)(at - s));
+        nm[at - s] = '\0';
+        s = at + 1;
+        long off = strtol(s, &end, 10);
+        if (end == s || off < 0 || off >= size)
+            return NULL;
+        s = end;
+        Type *ft = NULL;
+        if (*s == 'x') { /* a subarray field: 'x' ndim (dim ',')* dtype */
+            int nd = s[1] - '0';
+            if (nd < 1 || nd > HJ_MAX_NDIM)
+                return NULL;
+            int *dims = arena_alloc(tc->arena, sizeof(int) * (size_t)nd);
+            s += 2;
+            for (int d = 0; d < nd && !tc->arena->oom; d++) {
+                long v = strtol(s, &end, 10);
+                if (end == s || *end != ',' || v < 0)
+                    return NULL;
+                dims[d] = (int)v;
+                s = end + 1;
+            }
+            Type *et = scalar_from_code(tc, *s++);
+            ft = et && !tc->arena->oom ? ty_nested_array(tc, et, nd, dims) : NULL;
+        } else if (*s == 'c' || *s == 'w') { /* a character sequence: 'c'|'w' count ',' */
+            bool wide = *s == 'w';
+            long cnt = strtol(s + 1, &end, 10);
+            if (end == s + 1 || *end != ',' || cnt < 0)
+                return NULL;
+            s = end + 1;
+            ft = ty_charseq(tc, (int)cnt, wide ? 4 : 1);
+        } else {
+            ft = from_typecode(tc, &s, depth + 1);
+        }
+        if (!ft || !(ty_is_number(ft) || ft->kind == TY_RECORD || ty_is_nested_array(ft) || ft->kind == TY_CHARSEQ))
+            return NULL;
+        if (n == cap) {
+            int *bigger = arena_alloc(tc->arena, sizeof(int) * (size_t)cap * 2);
+            if (tc->arena->oom)
+                return NULL;
+            memcpy(bigger, offs, sizeof(int) * (size_t)cap);
+            offs = bigger;
+            cap *= 2;
+        }
+        offs[n++] = (int)off;
+        vec_push(tc->arena, &names, nm);
+        vec_push(tc->arena, &elems, ft);
+    }
+    if (*s != '}' || tc->arena->oom)
+        return NULL;
+    *p = s + 1;
+    return ty_record(tc, (int)id, n, (const char **)names.data, (Type **)elems.data, offs, (int)size, aligned);
 }
 
 static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
@@ -839,11 +1004,14 @@ static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
         *p = s + 1;
         return ty_scalar(tc, TY_NPGENERATOR);
     case 't':
-        t = scalar_from_code(tc, s[1]);
+        s++;
+        t = s[0] == 'V' ? from_typecode(tc, &s, depth + 1) : scalar_from_code(tc, *s++);
         if (!t)
             return NULL;
-        *p = s + 2;
+        *p = s;
         return ty_dtype(tc, t);
+    case 'V':
+        return record_from_typecode(tc, p, depth);
     case 'o':
         s++;
         t = from_typecode(tc, &s, depth + 1);
@@ -853,14 +1021,15 @@ static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
         return ty_optional(tc, t);
     case 'a':
     case 'r': {
-        Type *dt = scalar_from_code(tc, s[1]);
-        if (!dt || s[2] < '0' || s[2] > '0' + HJ_MAX_NDIM)
+        s++;
+        Type *dt = s[0] == 'V' ? from_typecode(tc, &s, depth + 1) : scalar_from_code(tc, *s++);
+        if (!dt || s[0] < '0' || s[0] > '0' + HJ_MAX_NDIM)
             return NULL;
-        int nd = s[2] - '0';
-        char lay = s[3];
+        int nd = s[0] - '0';
+        char lay = s[1];
         if (lay != 'C' && lay != 'F' && lay != 'A')
             return NULL;
-        *p = s + 4;
+        *p = s + 2;
         return ty_array_ro(tc, dt, nd, (Layout)lay, c == 'r');
     }
     case 'J': { /* a jitclass instance: J<id> */

@@ -60,6 +60,17 @@ typedef enum TyKind {
                       value is its bit generator's bitgen_t * (NumPy's
                       numpy/random/bitgen.h), borrowed for the call; its
                       methods are lib/random's */
+    TY_RECORD,     /* a NumPy structured dtype (Numba's Record): fields[nelems]
+                      names, elems[nelems] their types (numbers or records),
+                      offsets[nelems] in bytes, size (itemsize), aligned
+                      (dtype.isalignedstruct), func: its id in the
+                      dispatcher's registry of structured dtypes.  A value is
+                      a pointer to the record's bytes (a view into its array
+                      or argument: writes through it are seen there) */
+    TY_CHARSEQ,    /* a record's character-sequence field ('S10', 'U3'): size
+                      characters of ndim bytes (1: bytes, Numba's "[char x 10]";
+                      4: str, "[unichr x 3]"); moved with its record, no
+                      other operation */
     TY_COUNT
 } TyKind;
 
@@ -74,6 +85,12 @@ struct Type {
     Type **elems;
     int nelems;
     const char **fields;
+    /* TY_RECORD: byte offset of each field, itemsize, isalignedstruct; a
+     * record's subarray field (('v', 'f8', (3,))) is a TY_ARRAY (C) with
+     * its shape in offsets[ndim] (Numba's nestedarray) */
+    int *offsets;
+    int size;
+    bool aligned;
     /* TY_ARRAY, TY_DTYPE, TY_CPOINTER (dtype) */
     Type *dtype;
     int ndim;
@@ -117,6 +134,18 @@ Type *ty_dtype(TyCtx *tc, Type *scalar);
 /* A C pointer to a number (float64*), or void* when `to` is NULL. */
 Type *ty_cpointer(TyCtx *tc, Type *to);
 Type *ty_function(TyCtx *tc, int func);
+/* A record (structured dtype `id` of the dispatcher's registry) of n fields:
+ * names[i] at offsets[i] of type elems[i]; size bytes in all. */
+Type *ty_record(TyCtx *tc, int id, int n, const char **names, Type **elems, const int *offsets, int size,
+                bool aligned);
+/* A record's subarray field: a C array of `dtype` with shape dims[ndim]
+ * ("nestedarray(float64, (3,))"); its values are plain C arrays. */
+Type *ty_nested_array(TyCtx *tc, Type *dtype, int ndim, const int *dims);
+static inline bool ty_is_nested_array(const Type *t) { return t && t->kind == TY_ARRAY && t->offsets; }
+/* A record's character-sequence field of n characters of `width` bytes. */
+Type *ty_charseq(TyCtx *tc, int n, int width);
+/* The index of field `name` of record t, or -1. */
+int ty_record_field(const Type *t, const char *name);
 /* The set of the functions in a and b (each a TY_FUNCTION or TY_FUNCSET);
  * a itself when b adds nothing to it. */
 Type *ty_funcset_union(TyCtx *tc, Type *a, Type *b);
@@ -166,9 +195,10 @@ static inline bool ty_is_complex(const Type *t) { return t->kind == TY_COMPLEX64
 static inline bool ty_is_number(const Type *t) { return t->kind >= TY_BOOL && t->kind <= TY_COMPLEX128; }
 static inline bool ty_is_array(const Type *t) { return t->kind == TY_ARRAY; }
 static inline bool ty_is_optional(const Type *t) { return t->kind == TY_OPTIONAL; }
+static inline bool ty_is_record(const Type *t) { return t && t->kind == TY_RECORD; }
 /* Bits of an integer or float kind (bool: 1; complex: of one part). */
 int ty_bits(const Type *t);
-/* Size in bytes of a scalar's in-memory (array element) form. */
+/* Size in bytes of a scalar's (or record's) in-memory (array element) form. */
 int ty_itemsize(const Type *t);
 
 /* Numba's unification: the smallest type both can be converted to, or NULL.

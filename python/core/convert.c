@@ -125,8 +125,14 @@ int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
         return put(buf, len, cap, long_code(obj));
     if (PyArray_Check(obj)) {
         PyArrayObject *arr = (PyArrayObject *)obj;
-        char dt = array_dtype(arr);
         int nd = PyArray_NDIM(arr);
+        if (PyArray_HASFIELDS(arr)) { /* a record array: 'a' <'V' typecode> nd layout */
+            if (nd > HJ_MAX_NDIM || put(buf, len, cap, PyArray_ISWRITEABLE(arr) ? 'a' : 'r') < 0 ||
+                rec_typecode(PyArray_DESCR(arr), buf, len, cap) < 0 || put(buf, len, cap, (char)('0' + nd)) < 0)
+                return -1;
+            return put(buf, len, cap, array_layout(arr));
+        }
+        char dt = array_dtype(arr);
         if (!dt || nd > HJ_MAX_NDIM || *len + 4 >= cap)
             return -1;
         /* read-only arrays are their own type: stores into them are refused */
@@ -186,6 +192,10 @@ int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
         Py_XDECREF(it);
         return r;
     }
+    if (rec_is_record_scalar(obj)) /* np.void / np.record: a record by reference */
+        return rec_scalar_typecode(obj, buf, len, cap);
+    if (PyArray_DescrCheck(obj) && PyDataType_HASFIELDS((PyArray_Descr *)obj))
+        return put(buf, len, cap, 't') < 0 ? -1 : rec_typecode((PyArray_Descr *)obj, buf, len, cap);
     if (PyArray_IsScalar(obj, Generic)) {
         char c = scalar_obj_code(obj);
         return c ? put(buf, len, cap, c) : -1;
@@ -396,15 +406,26 @@ int cv_matches(PyObject *obj, const char **tc)
         ok = is_np_generator(obj);
         break;
     case 't':
-        ok = dtype_obj_code(obj) == p[1];
+        if (p[1] == 'V')
+            ok = PyArray_DescrCheck(obj) && PyDataType_HASFIELDS((PyArray_Descr *)obj) &&
+                 rec_same((PyArray_Descr *)obj, p + 1);
+        else
+            ok = dtype_obj_code(obj) == p[1];
+        break;
+    case 'V':
+        ok = rec_is_record_scalar(obj) && rec_subtype(rec_scalar_descr(obj), p); /* width subtyping */
         break;
     case 'a':
     case 'r': {
         if (PyArray_Check(obj)) {
             PyArrayObject *arr = (PyArrayObject *)obj;
-            char lay = p[3];
-            ok = (c == 'r' || PyArray_ISWRITEABLE(arr)) && array_dtype(arr) == p[1] &&
-                 PyArray_NDIM(arr) == p[2] - '0' &&
+            const char *q = p + 1;
+            int dt_ok = *q == 'V' ? PyArray_HASFIELDS(arr) && rec_same(PyArray_DESCR(arr), q)
+                                  : !PyArray_HASFIELDS(arr) && array_dtype(arr) == *q;
+            q = *q == 'V' ? rec_skip(q, NULL) : q + 1;
+            char lay = q ? q[1] : 0;
+            ok = (c == 'r' || PyArray_ISWRITEABLE(arr)) && dt_ok && q &&
+                 PyArray_NDIM(arr) == q[0] - '0' &&
                  (lay == 'A' || array_layout(arr) == lay ||
                   (lay == 'F' && (PyArray_FLAGS(arr) & NPY_ARRAY_F_CONTIGUOUS)));
         }
@@ -509,8 +530,16 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
         return 0;
     }
     case 't':
-        *tc = p + 2;
-        return 0;
+        return tc_skip(tc);
+    case 'V': { /* a record scalar: its bytes, by reference */
+        void *data = rec_scalar_data(obj);
+        if (!data) {
+            PyErr_SetString(PyExc_TypeError, "hpcjit: expected a record (np.void of a structured dtype)");
+            return -1;
+        }
+        memcpy(out, &data, sizeof data);
+        return tc_skip(tc);
+    }
     case 'R': {
         void *bg = np_generator_bitgen(obj);
         if (!bg)
@@ -523,7 +552,8 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
     case 'r': {
         PyArrayObject *arr = (PyArrayObject *)obj;
         HjArray *a = (HjArray *)out;
-        if (!PyArray_Check(obj) || PyArray_NDIM(arr) != p[2] - '0') {
+        const char *q = p[1] == 'V' ? rec_skip(p + 1, NULL) : p + 2;
+        if (!q || !PyArray_Check(obj) || PyArray_NDIM(arr) != q[0] - '0') {
             PyErr_SetString(PyExc_TypeError, "hpcjit: array argument does not match the signature");
             return -1;
         }
@@ -535,7 +565,7 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
         a->data = PyArray_DATA(arr);
         memcpy(a->shape_strides, PyArray_DIMS(arr), (size_t)nd * sizeof(int64_t));
         memcpy(a->shape_strides + nd, PyArray_STRIDES(arr), (size_t)nd * sizeof(int64_t));
-        *tc = p + 4;
+        *tc = q + 2;
         return 0;
     }
     case '[':
@@ -643,10 +673,25 @@ PyObject *cv_owner_new(CoreState *st, HjMemInfo *mi)
 
 /* ---- boxing ---------------------------------------------------------------- */
 
+/* The dtype of an array typecode's element (a new reference). */
+static PyArray_Descr *elem_descr(const char *p)
+{
+    long id;
+    if (p[1] != 'V')
+        return PyArray_DescrFromType(tc_npy_type(p[1]));
+    PyArray_Descr *d = rec_skip(p + 1, &id) ? rec_descr(id) : NULL;
+    return d ? (PyArray_Descr *)Py_NewRef((PyObject *)d) : NULL;
+}
+
 static PyObject *box_array(CoreState *st, const char *p, HjArray *a)
 {
-    int tn = tc_npy_type(p[1]);
-    int nd = p[2] - '0';
+    const char *q = p[1] == 'V' ? rec_skip(p + 1, NULL) : p + 2;
+    if (!q) {
+        PyErr_SetString(PyExc_SystemError, "hpcjit: bad record array typecode");
+        return NULL;
+    }
+    int tn = p[1] == 'V' ? NPY_VOID : tc_npy_type(p[1]);
+    int nd = q[0] - '0';
     npy_intp *shape = (npy_intp *)a->shape_strides;
     npy_intp *strides = (npy_intp *)a->shape_strides + nd;
     PyArray_Descr *descr = NULL;
@@ -658,7 +703,7 @@ static PyObject *box_array(CoreState *st, const char *p, HjArray *a)
             /* a frozen global array (or a view of one): its items live in
              * the compiled code, so the caller gets a read-only copy */
             PyObject *tmp = NULL, *copy = NULL;
-            if (!(descr = PyArray_DescrFromType(tn)))
+            if (!(descr = elem_descr(p)))
                 return NULL;
             /* steals descr */
             tmp = PyArray_NewFromDescr(&PyArray_Type, descr, nd, shape, strides, a->data, 0, NULL);
@@ -671,10 +716,11 @@ static PyObject *box_array(CoreState *st, const char *p, HjArray *a)
             return copy;
         }
         if (PyArray_DATA(par) == a->data && PyArray_NDIM(par) == nd && PyArray_TYPE(par) == tn &&
+            (tn != NPY_VOID || PyArray_ITEMSIZE(par) == a->itemsize) &&
             memcmp(PyArray_DIMS(par), shape, (size_t)nd * sizeof(npy_intp)) == 0 &&
             memcmp(PyArray_STRIDES(par), strides, (size_t)nd * sizeof(npy_intp)) == 0)
             return Py_NewRef((PyObject *)par);
-        descr = PyArray_DescrFromType(tn);
+        descr = elem_descr(p);
         if (!descr)
             return NULL;
         /* steals descr */
@@ -692,7 +738,7 @@ static PyObject *box_array(CoreState *st, const char *p, HjArray *a)
     PyObject *owner = cv_owner_new(st, a->meminfo); /* takes the reference */
     if (!owner)
         return NULL;
-    descr = PyArray_DescrFromType(tn);
+    descr = elem_descr(p);
     if (!descr)
         goto error;
     arr = PyArray_NewFromDescr(&PyArray_Type, descr, nd, shape, strides, a->data, NPY_ARRAY_WRITEABLE, NULL);
@@ -737,7 +783,24 @@ PyObject *cv_box(CoreState *st, const char **tc, char *in)
         rt_decref(mi);
         break;
     }
-    case 't': res = (PyObject *)PyArray_DescrFromType(tc_npy_type(p[1])); break;
+    case 't':
+        if (p[1] == 'V') {
+            long id;
+            PyArray_Descr *d = rec_skip(p + 1, &id) ? rec_descr(id) : NULL;
+            res = d ? Py_NewRef((PyObject *)d) : NULL;
+        } else {
+            res = (PyObject *)PyArray_DescrFromType(tc_npy_type(p[1]));
+        }
+        break;
+    case 'V': { /* a record: a new np.record holding a copy of its bytes */
+        long id;
+        void *data;
+        memcpy(&data, in, sizeof data);
+        if (!rec_skip(p, &id))
+            goto bad;
+        res = rec_box(id, data);
+        break;
+    }
     case 'a': case 'r': res = box_array(st, p, (HjArray *)in); break;
     case '[': return box_list_box(st, tc, in);
     case '#': case '&': case '%': return typed_box(tc, in);

@@ -181,6 +181,29 @@ PyObject *nt_class(long id);
 long nt_id(PyObject *cls);
 extern PyMethodDef nt_methods[];
 
+/* ---- structured dtypes 'V' (record.c) ----------------------------------
+ * rec_typecode appends the 'V' typecode of a structured dtype (-1: it has
+ * none, no exception); rec_skip returns the end of the 'V' typecode at p
+ * (NULL if malformed) and its id; rec_descr is the dtype of an id
+ * (borrowed; NULL with SystemError); a record scalar (np.void/np.record
+ * with fields) is passed as rec_scalar_data, its bytes; rec_box makes a
+ * new np.record holding a copy of a record's bytes. */
+int rec_typecode(PyArray_Descr *d, char *buf, size_t *len, size_t cap);
+const char *rec_skip(const char *p, long *id);
+PyArray_Descr *rec_descr(long id);
+/* Is d the dtype of the 'V' typecode at p?  rec_scalar_descr: the dtype of
+ * a record scalar (borrowed). */
+int rec_same(PyArray_Descr *d, const char *p);
+/* d is p's record or a width subtype of it (Numba's record subtyping: d
+ * has every field of p, same name, offset and type). */
+int rec_subtype(PyArray_Descr *d, const char *p);
+PyArray_Descr *rec_scalar_descr(PyObject *obj);
+int rec_is_record_scalar(PyObject *obj);
+int rec_scalar_typecode(PyObject *obj, char *buf, size_t *len, size_t cap);
+void *rec_scalar_data(PyObject *obj);
+PyObject *rec_box(long id, const void *data);
+extern PyMethodDef rec_methods[];
+
 /* ---- extension types of numba.extending (extension.c) ---------------------
  * Named tuple ids whose values cross the boundary through the user's
  * @unbox/@box code.  ext_typecode: 1 when obj is no such value, else as

@@ -203,7 +203,7 @@ static int core_exec(PyObject *mod)
     if (PyModule_AddFunctions(mod, uf_methods) < 0 || PyModule_AddFunctions(mod, gu_methods) < 0)
         return -1;
     if (typed_init(mod) < 0 || gen_init(mod) < 0 || PyModule_AddFunctions(mod, nt_methods) < 0 ||
-        PyModule_AddFunctions(mod, ext_methods) < 0)
+        PyModule_AddFunctions(mod, rec_methods) < 0 || PyModule_AddFunctions(mod, ext_methods) < 0)
         return -1;
     core_text_install();
     core_str_install();

@@ -31,9 +31,15 @@ int tc_layout(const char **tc, size_t *size, size_t *align)
         *size = sizeof(void *);
         *align = sizeof(void *);
         break;
+    case 'V': /* a record: a pointer to its bytes */
+        if (!(p = rec_skip(p - 1, NULL)))
+            return -1;
+        *size = sizeof(void *);
+        *align = sizeof(void *);
+        break;
     case 't': {
         size_t s, a;
-        if (scalar_layout(*p++, &s, &a) < 0)
+        if (*p == 'V' ? !(p = rec_skip(p, NULL)) : scalar_layout(*p++, &s, &a) < 0)
             return -1;
         *size = 0;
         *align = 1;
@@ -42,7 +48,7 @@ int tc_layout(const char **tc, size_t *size, size_t *align)
     case 'a':
     case 'r': {
         size_t s, a;
-        if (scalar_layout(*p++, &s, &a) < 0)
+        if (*p == 'V' ? !(p = rec_skip(p, NULL)) : scalar_layout(*p++, &s, &a) < 0)
             return -1;
         int nd = *p++ - '0';
         if (nd < 0 || nd > HJ_MAX_NDIM)

@@ -182,6 +182,10 @@ def _classify(value, gather):
     k = _known_objects(value).get(id(value)) if callable(value) else None
     if k is not None and k[0] is value:
         return ("builtin", k[1])
+    if isinstance(value, np.dtype):  # a dtype object (a structured one: a record type)
+        t = _types._dtype_type(value)
+        if t is not None and t.typecode is not None:
+            return ("builtin", "hpcjit.types.$" + t.typecode)
     if isinstance(value, _types.Type):
         # a type object (types.float64[:]) as a value: typed.List.empty_list's argument
         if value.typecode is not None:

@@ -36,6 +36,8 @@ def as_dtype(nbtype):
     np.dtype('int32')."""
     if isinstance(nbtype, types.DType):
         nbtype = nbtype.dtype
+    if isinstance(nbtype, types.Record):
+        return nbtype.dtype
     if isinstance(nbtype, (types.NPDatetime, types.NPTimedelta)):
         kind = "M8" if isinstance(nbtype, types.NPDatetime) else "m8"
         return np.dtype(f"{kind}[{nbtype.unit}]" if nbtype.unit else kind)

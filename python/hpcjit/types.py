@@ -13,7 +13,7 @@ naming the type.  This module is also numba.core.types under the drop-in
 
 __all__ = [
     "Type", "Number", "Boolean", "Integer", "Float", "Complex", "NoneType", "Array",
-    "UniTuple", "Tuple", "DType", "Signature", "from_typecode", "typeof",
+    "UniTuple", "Tuple", "DType", "Record", "NestedArray", "Signature", "from_typecode", "typeof",
     "boolean", "bool_", "b1", "int8", "int16", "int32", "int64", "uint8", "uint16",
     "uint32", "uint64", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "intp", "uintp",
     "intc", "uintc", "int_", "float32", "float64", "f4", "f8", "float_", "double",
@@ -131,7 +131,7 @@ class Array(Type):
     __slots__ = ("dtype", "ndim", "layout", "readonly")
 
     def __init__(self, dtype, ndim, layout="A", readonly=False):
-        if not isinstance(dtype, Number):
+        if not isinstance(dtype, (Number, Record)):
             raise TypeError(f"array dtype must be a number type, not {dtype!r}")
         if not 0 <= int(ndim) <= 32:
             raise ValueError(f"array ndim must be in 0..32, not {ndim}")
@@ -140,7 +140,8 @@ class Array(Type):
         code = None
         if dtype.typecode is not None:
             code = ("r" if readonly else "a") + dtype.typecode + chr(ord("0") + int(ndim)) + layout
-        super().__init__(("readonly " if readonly else "") + f"array({dtype}, {int(ndim)}d, {layout})",
+        unaligned = "unaligned " if isinstance(dtype, Record) and not dtype.aligned else ""
+        super().__init__(unaligned + ("readonly " if readonly else "") + f"array({dtype}, {int(ndim)}d, {layout})",
                          code)
         self.dtype = dtype
         self.ndim = int(ndim)
@@ -217,6 +218,79 @@ class DType(Type):
         self.dtype = dtype
 
 
+class Record(Type):
+    """Record(a[type=float64;offset=0],...;size;aligned): a NumPy structured
+    dtype (typecode 'V', abi.h).  fields: {name: (type, offset)} in order;
+    a record value is a view of its bytes (np.void / np.record)."""
+    __slots__ = ("dtype", "fields", "size", "aligned")
+
+    def __init__(self, dtype):
+        import numpy as np
+        from . import _core
+        dtype = np.dtype(dtype)
+        fields = {}
+        for name in dtype.names:
+            fdt, off = dtype.fields[name][:2]
+            if fdt.kind in "SU":  # a character sequence: moved with the record only
+                t = CharSeq(fdt.itemsize // (4 if fdt.kind == "U" else 1), fdt.kind == "U")
+            elif fdt.subdtype is not None:  # ('v', 'f8', (3,)): a nested array
+                base = _dtype_type(fdt.subdtype[0])
+                t = NestedArray(base, fdt.subdtype[1]) if isinstance(base, Number) else None
+            else:
+                t = _dtype_type(fdt)
+            if t is None:
+                from .errors import NumbaNotImplementedError
+                raise NumbaNotImplementedError(f"field {name!r} of {dtype} has no hpcjit type")
+            fields[name] = (t, off)
+        self.dtype = dtype
+        self.fields = fields
+        self.size = dtype.itemsize
+        self.aligned = dtype.isalignedstruct
+        desc = ",".join(f"{n}[type={t};offset={o}]" for n, (t, o) in fields.items())
+        super().__init__(f"Record({desc};{self.size};{self.aligned})", _core._rec_typecode(dtype))
+
+    def typeof(self, name):
+        """The type of field `name`."""
+        return self.fields[name][0]
+
+    def offset(self, name):
+        """The byte offset of field `name`."""
+        return self.fields[name][1]
+
+    @property
+    def members(self):
+        return [(n, t) for n, (t, _) in self.fields.items()]
+
+    def __getitem__(self, index):
+        return Number.__getitem__(self, index)
+
+
+class CharSeq(Type):
+    """[char x 10] / [unichr x 3]: a record's 'S10' / 'U3' field."""
+    __slots__ = ("count", "unicode")
+
+    def __init__(self, count, unicode=False):
+        super().__init__(f"[{'unichr' if unicode else 'char'} x {count}]", f"{'w' if unicode else 'c'}{count},")
+        self.count = count
+        self.unicode = unicode
+
+
+class NestedArray(Type):
+    """nestedarray(float64, (3,)): a record's subarray field (typecode 'x')."""
+    __slots__ = ("dtype", "shape")
+
+    def __init__(self, dtype, shape):
+        shape = tuple(int(d) for d in shape)
+        code = f"x{chr(ord('0') + len(shape))}" + "".join(f"{d}," for d in shape) + dtype.typecode
+        super().__init__(f"nestedarray({dtype}, {shape})", code)
+        self.dtype = dtype
+        self.shape = shape
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+
 class Signature:
     """return_type(args...).  str() is Numba's "(int64, int64) -> float64"."""
     __slots__ = ("return_type", "args")
@@ -281,9 +355,20 @@ def _parse(tc, i):
     if c in _SCALARS:
         return _SCALARS[c], i + 1
     if c in "ar":
-        return Array(_SCALARS[tc[i + 1]], ord(tc[i + 2]) - ord("0"), tc[i + 3], c == "r"), i + 4
+        dt, j = _parse(tc, i + 1)
+        return Array(dt, ord(tc[j]) - ord("0"), tc[j + 1], c == "r"), j + 2
     if c == "t":
-        return DType(_SCALARS[tc[i + 1]]), i + 2
+        dt, j = _parse(tc, i + 1)
+        return DType(dt), j
+    if c == "V":  # a record: V<id>:<size>:<A|U>{<name>@<offset><typecode>...}
+        from . import _core
+        depth, j = 0, tc.index("{", i)
+        while True:
+            depth += {"{": 1, "}": -1}.get(tc[j], 0)
+            j += 1
+            if depth == 0:
+                break
+        return Record(_core._rec_dtype(int(tc[i + 1:tc.index(":", i)]))), j
     if c == "s":
         return unicode_type, i + 1
     if c == "p":
@@ -395,7 +480,7 @@ def typeof_or_none(value):
         return from_typecode(tc) if tc else None
     if isinstance(value, np.ndarray):
         dt = _dtype_type(value.dtype)
-        if dt is None or value.ndim > 32 or not value.flags.aligned:
+        if dt is None or value.ndim > 32 or (not value.flags.aligned and value.dtype.names is None):
             return None
         if value.flags.c_contiguous:
             layout = "C"
@@ -430,6 +515,12 @@ def typeof_or_none(value):
 
 
 def _dtype_type(dtype):
+    if dtype.names is not None:
+        try:
+            t = Record(dtype)
+        except Exception:
+            return None
+        return t if t.typecode is not None else None
     if not dtype.isnative:
         return None
     code = {"b": {1: "b", 2: "h", 4: "i", 8: "l"}, "u": {1: "B", 2: "H", 4: "I", 8: "L"},

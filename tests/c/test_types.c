@@ -194,6 +194,32 @@ static void test_typecodes(void) {
     NAME_IS(ty_from_typecode(tc, &p), "dtype(float64)");
 }
 
+/* Records (structured dtypes, typecode 'V'): round trip, Numba's names,
+ * interning, field lookup, malformed codes. */
+static void test_records(void) {
+    const char *codes[] = {"V0:12:U{a1@0da2@8i}", "aV0:12:U{a1@0da2@8i}1C", "tV3:32:A{x@0iy@8db@16?c@20F}",
+                           "V1:18:U{x@0in@4V2:6:U{p@0fq@4h}z@10d}", "V4:36:U{x@0iv@4x13,dm@28x22,2,h}",
+                           "V5:30:U{a@0ds@8c10,u@18w3,}"};
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+        roundtrip(codes[i]);
+    const char *p = "aV0:12:U{a1@0da2@8i}1C";
+    Type *a = ty_from_typecode(tc, &p);
+    NAME_IS(a, "unaligned array(Record(a1[type=float64;offset=0],a2[type=int32;offset=8];12;False), 1d, C)");
+    p = "V0:12:U{a1@0da2@8i}";
+    Type *r = ty_from_typecode(tc, &p);
+    CHECK(a && r && a->dtype == r && ty_itemsize(r) == 12);
+    CHECK(ty_record_field(r, "a2") == 1 && ty_record_field(r, "zz") == -1);
+    p = "V4:36:U{x@0iv@4x13,dm@28x22,2,h}";
+    NAME_IS(ty_from_typecode(tc, &p), "Record(x[type=int32;offset=0],v[type=nestedarray(float64, (3,));offset=4],"
+                                      "m[type=nestedarray(int16, (2, 2));offset=28];36;False)");
+    const char *bad[] = {"V", "V0", "V0:12:U", "V0:12:Q{}", "V0:12:U{a1@0d", "V0:12:U{@0d}", "V0:12:U{a@99d}",
+                         "V0:12:U{a@0x0,d}", "V0:12:U{a@0n}"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        p = bad[i];
+        CHECK(ty_from_typecode(tc, &p) == NULL);
+    }
+}
+
 int main(void) {
     arena_init(&arena);
     tc = ty_ctx_new(&arena);
@@ -203,6 +229,7 @@ int main(void) {
     test_convert();
     test_parse();
     test_typecodes();
+    test_records();
     arena_free(&arena);
     if (failures) {
         fprintf(stderr, "%d failure(s)\n", failures);

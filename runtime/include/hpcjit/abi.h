@@ -36,6 +36,17 @@
  *                                    in is borrowed.  "Gl", "G(ld)"
  *   'R'                              a numpy.random.Generator (arguments
  *                                    only; lib/random)
+ *   'V' <id> ':' <itemsize> ':' ('A'|'U') '{' (<name> '@' <offset> <field>)* '}'
+ *                                    a record: an item of a NumPy structured
+ *                                    dtype (Numba's Record); <id> numbers the
+ *                                    dtype in _core's registry (record.c),
+ *                                    'A' an aligned struct; a <field> is a
+ *                                    number code, a nested 'V', or a subarray
+ *                                    'x' <ndim> (<dim> ',')* <number code>, or
+ *                                    a character sequence 'c' <n> ',' ('S<n>')
+ *                                    / 'w' <n> ',' ('U<n>').
+ *                                    As an array's dtype: "aV0:12:U{a@0db@8i}1C";
+ *                                    as a dtype object: 't' 'V...'
  *   (range objects have no typecode: they are not passed across)
  *
  * CONTAINERS (proposed; runtime and boxing exist, the dispatcher does not
@@ -92,6 +103,9 @@
  *   generator  HjMemInfo * of an HjGenerator (hpcjit/generator.h); a
  *              returned one owns one reference, which the Python object
  *              takes (it also keeps the call's arguments alive)
+ *   record     void * to its bytes: an np.void/np.record argument's own
+ *              buffer (a view into its array: writes are seen there); a
+ *              returned one is boxed as a new np.record holding a copy
  *   Generator  bitgen_t * of its BitGenerator (numpy/random/bitgen.h, from
  *              bit_generator.capsule), borrowed for the call
  *   list, dict, set (both kinds of list)
