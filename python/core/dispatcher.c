@@ -24,6 +24,12 @@ typedef struct Overload {
     size_t *offs;    /* offset of each argument in the argument area */
     size_t args_size, ret_off, buf_size;
     PyObject *info;  /* dict from the Python layer (signature, argtypes, IR...) */
+    /* what a call does after the entry returns, found once from the
+     * typecodes (names in headers of named tuples and records are not
+     * typecodes: a scan of the text would mistake them) */
+    unsigned char reflect; /* a parameter is a list/dict/set/typed container/jitclass */
+    unsigned char strs;    /* a parameter holds str (native copies to release) */
+    unsigned char gen;     /* the result is a generator object */
 } Overload;
 
 typedef struct Dispatcher {
@@ -341,7 +347,7 @@ static PyObject *invoke(Dispatcher *self, const Overload *ovp, PyObject *const *
         goto done;
     }
     const char *rt = ov.rettype;
-    if (strchr(ov.rettype, 'G')) { /* a generator's body may read the arguments until it ends */
+    if (ov.gen) { /* a generator's body may read the arguments until it ends */
         PyObject *prev = gen_keep_push(args, nargs);
         res = cv_box(self->st, &rt, ret);
         gen_keep_pop(prev);
@@ -349,7 +355,7 @@ static PyObject *invoke(Dispatcher *self, const Overload *ovp, PyObject *const *
         res = cv_box(self->st, &rt, ret);
     }
 done:
-    if (unboxed && strpbrk(ov.params, "[{<#&J")) { /* Numba's reflected lists: the caller sees the changes */
+    if (unboxed && ov.reflect) { /* Numba's reflected lists: the caller sees the changes */
         const char *q = ov.params;
         for (Py_ssize_t i = 0; i < unboxed; i++) {
             if (*q == '#' || *q == '&' || *q == 'J') { /* shared: only borrowed arrays to adopt */
@@ -382,7 +388,7 @@ done:
                 PyErr_Restore(et, ev, etb);
         }
     }
-    if (unboxed && strchr(ov.params, 's')) { /* the native copies of str arguments (abi.h) */
+    if (unboxed && ov.strs) { /* the native copies of str arguments (abi.h) */
         const char *q = ov.params;
         for (Py_ssize_t i = 0; i < unboxed; i++)
             cv_release_strs(&q, argv[i]);
@@ -888,6 +894,16 @@ static PyObject *dispatcher_add_overload(PyObject *op, PyObject *args)
     }
     ov.args_size = off;
     ov.ret_off = align_up(off, 16);
+    p = ov.params;
+    for (Py_ssize_t i = 0; i < n; i++) { /* by each parameter's first letter, as the call's loop */
+        if (*p && strchr("[{<#&%J", *p))
+            ov.reflect = 1;
+        tc_skip(&p);
+    }
+    /* conservative where names in headers may hold the letters: the
+     * release and keep paths walk the typecodes properly */
+    ov.strs = strchr(ov.params, 's') != NULL;
+    ov.gen = strchr(ov.rettype, 'G') != NULL;
     const char *r = ov.rettype;
     size_t rs, ra;
     if (tc_layout(&r, &rs, &ra) < 0 || *r)
