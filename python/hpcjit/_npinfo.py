@@ -1,14 +1,18 @@
-"""np.iinfo and np.finfo in compiled code: the limits of the argument's
-dtype as compile-time constants in a named tuple (as Numba gives them),
-written with hpcjit.extending.overload.  The argument is an integer or
-float type (np.int32, a.dtype, a number or an array of that dtype)."""
+"""NumPy names written as overloads (hpcjit.extending), where the answer
+is mostly known at compile time:
+- np.iinfo / np.finfo: the limits of the argument's dtype as constants in a
+  named tuple (as Numba gives them); the argument is an integer or float
+  type (np.int32, a.dtype, a number or an array of that dtype);
+- np.dtype("float32") / np.dtype(np.int64): the dtype as a value;
+- a.flags: c_contiguous, f_contiguous and contiguous (NumPy's alias of
+  c_contiguous), from the shape and strides at run time."""
 from collections import namedtuple
 
 import numpy as np
 
 from . import errors
 from . import types as _types
-from .extending import overload
+from .extending import overload, overload_attribute
 from .numpy_support import as_dtype
 
 iinfo = namedtuple("iinfo", ("min", "max", "bits", "dtype"))
@@ -65,3 +69,47 @@ def _ol_finfo(dtype):
                      negep, nexp, nmant, precision, scalar(res), scalar(tiny), scalar(snorm), scalar(ssub),
                      scalar)
     return impl
+
+
+@overload(np.dtype)
+def _ol_dtype(obj):
+    if isinstance(obj, _types.DType):
+        return lambda obj: obj
+    lit = getattr(obj, "literal_value", None)
+    if isinstance(lit, str):
+        try:
+            scalar = np.dtype(lit).type
+        except TypeError as e:
+            raise errors.TypingError(f"np.dtype({lit!r}): {e}") from None
+        return lambda obj: scalar
+    return None
+
+
+flags = namedtuple("flags", ("c_contiguous", "f_contiguous", "contiguous"))
+
+
+@overload_attribute(_types.Array, "flags")
+def _ol_flags(a):
+    if a.ndim == 0:  # both, as NumPy says (and no shape to index)
+        return lambda a: flags(True, True, True)
+
+    def get(a):
+        shape = a.shape
+        strides = a.strides
+        c = True
+        f = True
+        if a.size > 0:
+            expect = a.itemsize
+            for i in range(a.ndim - 1, -1, -1):
+                if shape[i] != 1:
+                    if strides[i] != expect:
+                        c = False
+                    expect *= shape[i]
+            expect = a.itemsize
+            for i in range(a.ndim):
+                if shape[i] != 1:
+                    if strides[i] != expect:
+                        f = False
+                    expect *= shape[i]
+        return flags(c, f, c)
+    return get

@@ -76,3 +76,28 @@ def test_wrong_kind_is_a_typing_error():
     bad = njit(lambda a: np.iinfo(a.dtype).max)
     with pytest.raises(errors.TypingError):
         bad(np.zeros(2))
+
+
+@njit
+def contiguity(a):
+    fl = a.flags
+    return fl.c_contiguous, fl.f_contiguous, fl.contiguous
+
+
+def test_flags():
+    base = np.arange(24.0).reshape(2, 3, 4)
+    arrays = [base, base.T, base[:, ::2], base[:, :1, :], base[..., 0], np.ones(5)[::2],
+              np.ones((1, 5))[:, ::2], np.asfortranarray(base), np.ones(())]
+    if not SHIM:  # Numba says an empty C array is not F-contiguous; NumPy (and hpcjit) that it is
+        arrays.append(np.ones((0, 3)))
+    for a in arrays:
+        check(contiguity, a)
+
+
+@njit
+def dtypes(n):
+    return np.dtype("float32"), np.dtype(np.int64), np.zeros(n, np.dtype("int16")).dtype
+
+
+def test_dtype_values():
+    check(dtypes, 3)
