@@ -849,6 +849,27 @@ static Type *compare_expr(Inf *I, Node *n) {
         } else if (own && own->infer_compare) { /* a library type's comparison, `x in lst` */
             if (!(ot = own->infer_compare(I, n, op, left, right)))
                 return NULL;
+        } else if ((op == OP_IN || op == OP_NOTIN) && n->args.len == 1 && ty_is_array(right) &&
+                   ty_is_number(left) && ty_is_number(right->dtype)) {
+            /* x in a: np.any(a == x), as ndarray.__contains__; the node
+             * becomes that call (negated for `not in`) */
+            Node *eq = ast_new(I->a, N_COMPARE, n->loc);
+            eq->a = VEC_AT(n->args, 0);
+            vec_push(I->a, &eq->args, n->a);
+            eq->ops = arena_alloc(I->a, sizeof(OpKind));
+            eq->ops[0] = OP_EQ;
+            Node *call = ast_new(I->a, N_CALL, n->loc);
+            call->a = ast_new(I->a, N_NAME, n->loc);
+            call->a->name = "$q:numpy.any";
+            vec_push(I->a, &call->args, eq);
+            Node *res = call;
+            if (op == OP_NOTIN) {
+                res = ast_new(I->a, N_UNARYOP, n->loc);
+                res->op = OP_NOT;
+                res->a = call;
+            }
+            *n = *res;
+            return infer_expr_opt(I, &n);
         } else if (op == OP_IN || op == OP_NOTIN) {
             /* x in (a, b, ...): x == a or x == b ..., compared in the
              * promotion of x with every element */

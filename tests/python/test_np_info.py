@@ -101,3 +101,17 @@ def dtypes(n):
 
 def test_dtype_values():
     check(dtypes, 3)
+
+
+@njit
+def contains(a, x):
+    return x in a, x not in a, (x + 1) in a[::2], x in a.T
+
+
+def test_in_array():
+    a = np.arange(10.0).reshape(2, 5)
+    for x in (3, 3.5, 9, -1, 0):
+        check(contains, a, x)
+    check(contains, np.arange(7, dtype=np.int32), 2.0)
+    check(contains, np.array([np.nan, 1.0]), np.nan)
+    check(contains, np.zeros((0, 3)), 0)
