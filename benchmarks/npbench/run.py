@@ -265,7 +265,7 @@ def _cell(res):
             "crash": "crash"}[res["status"]]
 
 
-def print_table(rows, frameworks, out=sys.stdout):
+def print_table(rows, frameworks, out=sys.stdout, markdown=False):
     hdr = ["benchmark", "var"]
     for fw in frameworks:
         hdr += [f"{fw}", f"{fw} ms", f"{fw} 1st s"]
@@ -286,9 +286,15 @@ def print_table(rows, frameworks, out=sys.stdout):
                 ratio = f"{a['time_s'] / b['time_s']:.2f}"
             line.append(ratio)
         table.append(line)
-    widths = [max(len(str(row[i])) for row in table) for i in range(len(hdr))]
-    for row in table:
-        print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip(), file=out)
+    if markdown:  # for README files: a pipe table
+        print("| " + " | ".join(hdr) + " |", file=out)
+        print("|" + "---|" * len(hdr), file=out)
+        for row in table[1:]:
+            print("| " + " | ".join(str(c) for c in row) + " |", file=out)
+    else:
+        widths = [max(len(str(row[i])) for row in table) for i in range(len(hdr))]
+        for row in table:
+            print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip(), file=out)
     # why each failure failed, and the counts
     for fw in frameworks:
         failed = [r for r in rows if r.get(fw) and r[fw]["status"] != "ok"]
@@ -343,6 +349,10 @@ def main(argv=None):
     ap.add_argument("--json", help="write the results to this file")
     ap.add_argument("--table", metavar="JSON",
                     help="print the table of an earlier --json file (runs nothing)")
+    ap.add_argument("--update", metavar="JSON", action="append", default=[],
+                    help="with --table: rows of a later run (--bench ...) replace the same "
+                         "variants' rows (repeatable)")
+    ap.add_argument("--markdown", action="store_true", help="with --table: a markdown table")
     # internal: one variant under one framework
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--variant", help=argparse.SUPPRESS)
@@ -353,11 +363,15 @@ def main(argv=None):
     if opts.table:
         with open(opts.table) as f:
             rows = json.load(f)["rows"]
+        for path in opts.update:
+            with open(path) as f:
+                newer = {(r["benchmark"], r["variant"]): r for r in json.load(f)["rows"]}
+            rows = [newer.pop((r["benchmark"], r["variant"]), r) for r in rows] + list(newer.values())
         frameworks = [fw for fw in ("numba", "hpcjit") if any(fw in r for r in rows)]
         for r in rows:  # categories as this version of the script names them
             if r.get("hpcjit") and r["hpcjit"]["status"] != "ok":
                 r["hpcjit_category"] = category(r["hpcjit"], r.get("numba"))
-        print_table(rows, frameworks)
+        print_table(rows, frameworks, markdown=opts.markdown)
         return 0
     if opts.worker:
         opts.bench = opts.bench[0]
