@@ -32,14 +32,14 @@ typedef double complex c128;
 /* ---- loading -------------------------------------------------------------- */
 
 /* ORDER: the rows of sym_names follow this enum; columns s, d, c, z. */
-enum { F_GEMM, F_GEMV, F_GESV, F_GETRF, F_POTRF, F_EVD, F_GESDD, F_GEQRF, F_ORGQR, F_GELSD, F_GEEV, F_COUNT };
+enum { F_GEMM, F_GEMV, F_GESV, F_GETRF, F_POTRF, F_EVD, F_GESDD, F_GEQRF, F_ORGQR, F_GELSD, F_GEEV, F_DOT, F_COUNT };
 static const char *const sym_names[F_COUNT][4] = {
     {"sgemm_", "dgemm_", "cgemm_", "zgemm_"},     {"sgemv_", "dgemv_", "cgemv_", "zgemv_"},
     {"sgesv_", "dgesv_", "cgesv_", "zgesv_"},     {"sgetrf_", "dgetrf_", "cgetrf_", "zgetrf_"},
     {"spotrf_", "dpotrf_", "cpotrf_", "zpotrf_"}, {"ssyevd_", "dsyevd_", "cheevd_", "zheevd_"},
     {"sgesdd_", "dgesdd_", "cgesdd_", "zgesdd_"}, {"sgeqrf_", "dgeqrf_", "cgeqrf_", "zgeqrf_"},
     {"sorgqr_", "dorgqr_", "cungqr_", "zungqr_"}, {"sgelsd_", "dgelsd_", "cgelsd_", "zgelsd_"},
-    {"sgeev_", "dgeev_", "cgeev_", "zgeev_"},
+    {"sgeev_", "dgeev_", "cgeev_", "zgeev_"},     {"sdot_", "ddot_", "cdotu_", "zdotu_"},
 };
 
 #define MAX_HANDLES 8
@@ -151,6 +151,13 @@ static void load(void) {
 }
 
 /* The routine f for type index t, or NULL with OSError pending. */
+/* A routine when the library has it, else NULL (nothing raised): for fast
+ * paths with a fallback. */
+static void *routine_opt(int f, int t) {
+    pthread_once(&lib.once, load);
+    return lib.ok ? lib.fn[f][t] : NULL;
+}
+
 static void *routine(int f, int t) {
     pthread_once(&lib.once, load);
     if (!lib.ok) {
@@ -560,7 +567,8 @@ int32_t rt_linalg_matmul(int32_t code, int32_t how, const RtMat *a, const RtMat 
         zero_out(c, sz);
         return 0;
     }
-    if (m <= SMALL_PRODUCT && n <= SMALL_PRODUCT && k <= SMALL_PRODUCT && m * n * k <= SMALL_PRODUCT) {
+    bool dot = m == 1 && n == 1 && t == 1 && k > 64; /* ddot (no allocation) beats the scalar loop */
+    if (!dot && m <= SMALL_PRODUCT && n <= SMALL_PRODUCT && k <= SMALL_PRODUCT && m * n * k <= SMALL_PRODUCT) {
         small_matmul(t, (how & 3) == RT_LA_VDOT, a, b, c);
         return 0;
     }
