@@ -415,6 +415,76 @@ static void small_matmul(int t, bool cj, const RtMat *a, const RtMat *b, const R
 #undef SMALL_MATMUL
 #undef NO_CONJ
 
+/* Matrix-vector products up to this many multiply-adds skip BLAS too: an
+ * OpenBLAS built with threads (Debian's 0.3.21) splits a 128 x 128 gemv
+ * over its threads, and the hand-off costs more than the product (NPBench
+ * doitgen: 3x slower on 2 cores than single-threaded). */
+#define SMALL_GEMV 65536
+
+/* y (n items, stride ys bytes) = x (k items, stride xs) @ M (k x n, strides
+ * mrs, mcs bytes).  Each y[j] sums over l in order; where M's rows are
+ * contiguous, GEMV_BLOCK sums at a time stay in registers (vector lanes). */
+#define GEMV_BLOCK 16
+#define GEMV_VEC 32 /* bytes: one AVX register, two SSE2 ones */
+#define SMALL_GEMV_BODY(T)                                                                   \
+    do {                                                                                     \
+        int64_t j = 0;                                                                       \
+        if (mcs == (int64_t)sizeof(T)) /* GEMV_BLOCK columns at a time, in registers */      \
+            for (; j + GEMV_BLOCK <= n; j += GEMV_BLOCK) {                                   \
+                typedef T V __attribute__((vector_size(GEMV_VEC)));                          \
+                enum { NV = GEMV_BLOCK * (int)sizeof(T) / GEMV_VEC };                        \
+                V acc[NV];                                                                   \
+                memset(acc, 0, sizeof acc);                                                  \
+                for (int64_t l = 0; l < k; l++) {                                            \
+                    T s = *(const T *)((const char *)x + l * xs);                            \
+                    const char *row = (const char *)mat + l * mrs + j * (int64_t)sizeof(T);  \
+                    for (int v = 0; v < NV; v++) {                                           \
+                        V r;                                                                 \
+                        memcpy(&r, row + v * GEMV_VEC, sizeof r);                            \
+                        acc[v] += s * r;                                                     \
+                    }                                                                        \
+                }                                                                            \
+                T out[GEMV_BLOCK];                                                           \
+                memcpy(out, acc, sizeof out);                                                \
+                for (int jj = 0; jj < GEMV_BLOCK; jj++)                                      \
+                    *(T *)((char *)y + (j + jj) * ys) = out[jj];                             \
+            }                                                                                \
+        {                                                                                    \
+            for (; j < n; j++) {                                                             \
+                T acc = 0;                                                                   \
+                for (int64_t l = 0; l < k; l++)                                              \
+                    acc += *(const T *)((const char *)x + l * xs) *                          \
+                           *(const T *)((const char *)mat + l * mrs + j * mcs);              \
+                *(T *)((char *)y + j * ys) = acc;                                            \
+            }                                                                                \
+        }                                                                                    \
+    } while (0)
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+static void small_gemv(int t, const void *x, int64_t xs, const void *mat, int64_t mrs, int64_t mcs, int64_t k,
+                       int64_t n, void *y, int64_t ys) {
+    if (t == 0)
+        SMALL_GEMV_BODY(float);
+    else
+        SMALL_GEMV_BODY(double);
+}
+#undef SMALL_GEMV_BODY
+
+/* a @ b without BLAS when one side is a vector and the product is small
+ * (real types); false when BLAS should do it. */
+static bool try_small_gemv(int t, const RtMat *a, const RtMat *b, const RtMat *c) {
+    int64_t m = a->m, k = a->n, n = b->n;
+    if (t > 1 || (m != 1 && n != 1) || m * n * k > SMALL_GEMV)
+        return false;
+    if (m == 1) /* c[0, :] = a[0, :] @ b */
+        small_gemv(t, a->data, a->cs, b->data, b->rs, b->cs, k, n, c->data, c->cs);
+    else /* c[:, 0] = b[:, 0] @ a^T */
+        small_gemv(t, b->data, b->rs, a->data, a->cs, a->rs, k, m, c->data, c->rs);
+    return true;
+}
+
 static int type_or_raise(int32_t code) {
     int t = type_index(code);
     if (t < 0)
@@ -564,6 +634,8 @@ int32_t rt_linalg_matmul(int32_t code, int32_t how, const RtMat *a, const RtMat 
         small_matmul(t, (how & 3) == RT_LA_VDOT, a, b, c);
         return 0;
     }
+    if (try_small_gemv(t, a, b, c))
+        return 0;
     if (!fits(m, k) || !fits(n, 1))
         return -1;
     return ilp64() ? matmul_blas_ilp64(t, how, a, b, c) : matmul_blas_lp64(t, how, a, b, c);
