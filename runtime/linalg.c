@@ -422,8 +422,10 @@ static void small_matmul(int t, bool cj, const RtMat *a, const RtMat *b, const R
 #define SMALL_GEMV 65536
 
 /* y (n items, stride ys bytes) = x (k items, stride xs) @ M (k x n, strides
- * mrs, mcs bytes).  Each y[j] sums over l in order; where M's rows are
- * contiguous, GEMV_BLOCK sums at a time stay in registers (vector lanes). */
+ * mrs, mcs bytes).  Where M's rows are contiguous, GEMV_BLOCK sums at a
+ * time stay in registers (vector lanes), each over l in order; where x and
+ * M's columns are, each y[j] is a dot in vector lanes (a BLAS ddot's
+ * order, not the loop's: NumPy's results come from BLAS too). */
 #define GEMV_BLOCK 16
 #define GEMV_VEC 32 /* bytes: one AVX register, two SSE2 ones */
 #define SMALL_GEMV_BODY(T)                                                                   \
@@ -448,6 +450,30 @@ static void small_matmul(int t, bool cj, const RtMat *a, const RtMat *b, const R
                 memcpy(out, acc, sizeof out);                                                \
                 for (int jj = 0; jj < GEMV_BLOCK; jj++)                                      \
                     *(T *)((char *)y + (j + jj) * ys) = out[jj];                             \
+            }                                                                                \
+        if (xs == (int64_t)sizeof(T) && mrs == (int64_t)sizeof(T)) /* contiguous dots */     \
+            for (; j < n; j++) {                                                             \
+                typedef T V __attribute__((vector_size(GEMV_VEC)));                          \
+                enum { L = GEMV_VEC / (int)sizeof(T) };                                      \
+                const char *col = (const char *)mat + j * mcs;                               \
+                V acc[4];                                                                    \
+                memset(acc, 0, sizeof acc);                                                  \
+                int64_t l = 0;                                                               \
+                for (; l + 4 * L <= k; l += 4 * L)                                           \
+                    for (int v = 0; v < 4; v++) {                                            \
+                        V p, q;                                                              \
+                        memcpy(&p, (const char *)x + (l + v * L) * (int64_t)sizeof(T), sizeof p); \
+                        memcpy(&q, col + (l + v * L) * (int64_t)sizeof(T), sizeof q);        \
+                        acc[v] += p * q;                                                     \
+                    }                                                                        \
+                V sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);                               \
+                T part[L], tot = 0;                                                          \
+                memcpy(part, &sum, sizeof part);                                             \
+                for (int v = 0; v < L; v++)                                                  \
+                    tot += part[v];                                                          \
+                for (; l < k; l++)                                                           \
+                    tot += ((const T *)x)[l] * ((const T *)col)[l];                          \
+                *(T *)((char *)y + j * ys) = tot;                                            \
             }                                                                                \
         {                                                                                    \
             for (; j < n; j++) {                                                             \
