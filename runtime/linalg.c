@@ -656,12 +656,12 @@ int32_t rt_linalg_matmul(int32_t code, int32_t how, const RtMat *a, const RtMat 
         zero_out(c, sz);
         return 0;
     }
+    if (try_small_gemv(t, a, b, c))
+        return 0;
     if (m <= SMALL_PRODUCT && n <= SMALL_PRODUCT && k <= SMALL_PRODUCT && m * n * k <= SMALL_PRODUCT) {
         small_matmul(t, (how & 3) == RT_LA_VDOT, a, b, c);
         return 0;
     }
-    if (try_small_gemv(t, a, b, c))
-        return 0;
     if (!fits(m, k) || !fits(n, 1))
         return -1;
     return ilp64() ? matmul_blas_ilp64(t, how, a, b, c) : matmul_blas_lp64(t, how, a, b, c);
