@@ -422,6 +422,102 @@ static void small_matmul(int t, bool cj, const RtMat *a, const RtMat *b, const R
 #undef SMALL_MATMUL
 #undef NO_CONJ
 
+/* Matrix-vector products up to this many multiply-adds skip BLAS too: an
+ * OpenBLAS built with threads (Debian's 0.3.21) splits a 128 x 128 gemv
+ * over its threads, and the hand-off costs more than the product (NPBench
+ * doitgen: 3x slower on 2 cores than single-threaded). */
+#define SMALL_GEMV 65536
+
+/* y (n items, stride ys bytes) = x (k items, stride xs) @ M (k x n, strides
+ * mrs, mcs bytes).  Where M's rows are contiguous, GEMV_BLOCK sums at a
+ * time stay in registers (vector lanes), each over l in order; where x and
+ * M's columns are, each y[j] is a dot in vector lanes (a BLAS ddot's
+ * order, not the loop's: NumPy's results come from BLAS too). */
+#define GEMV_BLOCK 16
+#define GEMV_VEC 32 /* bytes: one AVX register, two SSE2 ones */
+#define SMALL_GEMV_BODY(T)                                                                   \
+    do {                                                                                     \
+        int64_t j = 0;                                                                       \
+        if (mcs == (int64_t)sizeof(T)) /* GEMV_BLOCK columns at a time, in registers */      \
+            for (; j + GEMV_BLOCK <= n; j += GEMV_BLOCK) {                                   \
+                typedef T V __attribute__((vector_size(GEMV_VEC)));                          \
+                enum { NV = GEMV_BLOCK * (int)sizeof(T) / GEMV_VEC };                        \
+                V acc[NV];                                                                   \
+                memset(acc, 0, sizeof acc);                                                  \
+                for (int64_t l = 0; l < k; l++) {                                            \
+                    T s = *(const T *)((const char *)x + l * xs);                            \
+                    const char *row = (const char *)mat + l * mrs + j * (int64_t)sizeof(T);  \
+                    for (int v = 0; v < NV; v++) {                                           \
+                        V r;                                                                 \
+                        memcpy(&r, row + v * GEMV_VEC, sizeof r);                            \
+                        acc[v] += s * r;                                                     \
+                    }                                                                        \
+                }                                                                            \
+                T out[GEMV_BLOCK];                                                           \
+                memcpy(out, acc, sizeof out);                                                \
+                for (int jj = 0; jj < GEMV_BLOCK; jj++)                                      \
+                    *(T *)((char *)y + (j + jj) * ys) = out[jj];                             \
+            }                                                                                \
+        if (xs == (int64_t)sizeof(T) && mrs == (int64_t)sizeof(T)) /* contiguous dots */     \
+            for (; j < n; j++) {                                                             \
+                typedef T V __attribute__((vector_size(GEMV_VEC)));                          \
+                enum { L = GEMV_VEC / (int)sizeof(T) };                                      \
+                const char *col = (const char *)mat + j * mcs;                               \
+                V acc[4];                                                                    \
+                memset(acc, 0, sizeof acc);                                                  \
+                int64_t l = 0;                                                               \
+                for (; l + 4 * L <= k; l += 4 * L)                                           \
+                    for (int v = 0; v < 4; v++) {                                            \
+                        V p, q;                                                              \
+                        memcpy(&p, (const char *)x + (l + v * L) * (int64_t)sizeof(T), sizeof p); \
+                        memcpy(&q, col + (l + v * L) * (int64_t)sizeof(T), sizeof q);        \
+                        acc[v] += p * q;                                                     \
+                    }                                                                        \
+                V sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);                               \
+                T part[L], tot = 0;                                                          \
+                memcpy(part, &sum, sizeof part);                                             \
+                for (int v = 0; v < L; v++)                                                  \
+                    tot += part[v];                                                          \
+                for (; l < k; l++)                                                           \
+                    tot += ((const T *)x)[l] * ((const T *)col)[l];                          \
+                *(T *)((char *)y + j * ys) = tot;                                            \
+            }                                                                                \
+        {                                                                                    \
+            for (; j < n; j++) {                                                             \
+                T acc = 0;                                                                   \
+                for (int64_t l = 0; l < k; l++)                                              \
+                    acc += *(const T *)((const char *)x + l * xs) *                          \
+                           *(const T *)((const char *)mat + l * mrs + j * mcs);              \
+                *(T *)((char *)y + j * ys) = acc;                                            \
+            }                                                                                \
+        }                                                                                    \
+    } while (0)
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+static void small_gemv(int t, const void *x, int64_t xs, const void *mat, int64_t mrs, int64_t mcs, int64_t k,
+                       int64_t n, void *y, int64_t ys) {
+    if (t == 0)
+        SMALL_GEMV_BODY(float);
+    else
+        SMALL_GEMV_BODY(double);
+}
+#undef SMALL_GEMV_BODY
+
+/* a @ b without BLAS when one side is a vector and the product is small
+ * (real types); false when BLAS should do it. */
+static bool try_small_gemv(int t, const RtMat *a, const RtMat *b, const RtMat *c) {
+    int64_t m = a->m, k = a->n, n = b->n;
+    if (t > 1 || (m != 1 && n != 1) || m * n * k > SMALL_GEMV)
+        return false;
+    if (m == 1) /* c[0, :] = a[0, :] @ b */
+        small_gemv(t, a->data, a->cs, b->data, b->rs, b->cs, k, n, c->data, c->cs);
+    else /* c[:, 0] = b[:, 0] @ a^T */
+        small_gemv(t, b->data, b->rs, a->data, a->cs, a->rs, k, m, c->data, c->rs);
+    return true;
+}
+
 static int type_or_raise(int32_t code) {
     int t = type_index(code);
     if (t < 0)
@@ -567,8 +663,9 @@ int32_t rt_linalg_matmul(int32_t code, int32_t how, const RtMat *a, const RtMat 
         zero_out(c, sz);
         return 0;
     }
-    bool dot = m == 1 && n == 1 && t == 1 && k > 64; /* ddot (no allocation) beats the scalar loop */
-    if (!dot && m <= SMALL_PRODUCT && n <= SMALL_PRODUCT && k <= SMALL_PRODUCT && m * n * k <= SMALL_PRODUCT) {
+    if (try_small_gemv(t, a, b, c))
+        return 0;
+    if (m <= SMALL_PRODUCT && n <= SMALL_PRODUCT && k <= SMALL_PRODUCT && m * n * k <= SMALL_PRODUCT) {
         small_matmul(t, (how & 3) == RT_LA_VDOT, a, b, c);
         return 0;
     }

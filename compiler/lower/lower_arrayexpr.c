@@ -811,7 +811,7 @@ static bool par_ae_body(Lower *L, void *arg, LLVMValueRef *vals, LLVMValueRef be
         sv[2 * i] = f->v, sv[2 * i + 1] = f->elem;
         if (is_arr(f))
             f->v = vals[1 + i];
-        else
+        else if (!LLVMIsConstant(f->elem)) /* constants stay constants: x ** 2 folds to x * x */
             f->v = f->elem = vals[1 + i];
     }
     bool ok = pa->flat ? flat_range(L, ae, pa->e, lower_array_field(L, vals[0], ARR_DATA, "out"), begin, end)

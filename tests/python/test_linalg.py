@@ -77,11 +77,12 @@ def l_outer(a, b):
     return np.outer(a, b)
 
 
-# small products run a plain loop in the runtime, larger ones BLAS gemv/gemm
+# small products run a plain loop in the runtime (matrix-vector ones up to
+# 65536 multiply-adds), larger ones BLAS gemv/gemm
 SHAPE_PAIRS = [((5,), (5,)), ((4, 5), (5,)), ((5,), (5, 3)), ((4, 5), (5, 3)), ((1, 5), (5, 1)),
                ((3, 1), (1, 4)), ((0, 5), (5, 3)), ((4, 0), (0, 3)), ((0,), (0,)), ((6, 7), (7, 6)),
                ((700,), (700,)), ((30, 40), (40,)), ((40,), (40, 30)), ((20, 30), (30, 25)), ((1, 600), (600, 1)),
-               ((600, 1), (1, 3))]
+               ((600, 1), (1, 3)), ((130,), (130, 70)), ((70, 130), (130,))]
 
 
 @pytest.mark.parametrize("dt", FLOATS + INTS)

@@ -67,6 +67,15 @@ def test_cov_dtypes(dtype):
     check(corr1, m, rtol=1e-6 if dtype == np.float32 else RTOL)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128])
+def test_cov_large_through_blas(dtype):
+    # big enough for rt_cov's X @ X^H to go through BLAS
+    m = data((40, 300), dtype)
+    check(cov1, m, rtol=RTOL)
+    check(corr1, m, rtol=RTOL)
+    check(cov_kw, m.T.copy(), False, True, rtol=RTOL)
+
+
 def test_corrcoef_forms():
     m = data((4, 9))
     check(corr1, m, rtol=RTOL)

@@ -815,3 +815,18 @@ def test_parallel_chunksize_negative_is_a_value_error():
 
     with pytest.raises(ValueError, match="chunksize"):
         bad(-2)
+
+
+@njit(parallel=True)
+def par_ae_consts(a, b):
+    return np.sin((b - a) / 2) ** 2 + 2 * np.sqrt(1 - a) ** 2
+
+
+def test_parallel_arrayexpr_constants_stay_constants():
+    # the outlined loop keeps 2, 1 and ** 2 as constants (x ** 2 is x * x,
+    # not a pow call on an exponent loaded from the context)
+    rng = np.random.default_rng(3)
+    a, b = rng.random(50000), rng.random(50000)
+    check(par_ae_consts, a, b)
+    ir = "".join(par_ae_consts.inspect_llvm().values())
+    assert "pow" not in ir
