@@ -386,41 +386,56 @@ static void zero_out(const RtMat *c, size_t sz) {
 /* Products of at most this many multiply-adds skip BLAS: its per-call
  * cost (argument checks, buffer allocation in gemv) exceeds the work. */
 #define SMALL_PRODUCT 512
+/* Products whose inner dimension is at most THIN_K, of at most THIN_PRODUCT
+ * multiply-adds, also skip BLAS (see rt_linalg_matmul). */
+#define THIN_K 8
+#define THIN_PRODUCT (1 << 20)
+
+/* Complex products as BLAS and NumPy's loops compute them, without C's
+ * Annex G recovery of infinities (a call to __muldc3 per product). */
+static inline c64 mul64(c64 x, c64 y) {
+    return CMPLXF(crealf(x) * crealf(y) - cimagf(x) * cimagf(y), crealf(x) * cimagf(y) + cimagf(x) * crealf(y));
+}
+static inline c128 mul128(c128 x, c128 y) {
+    return CMPLX(creal(x) * creal(y) - cimag(x) * cimag(y), creal(x) * cimag(y) + cimag(x) * creal(y));
+}
+#define MUL_R(x, y) ((x) * (y))
 
 /* c = a @ b in the items' own type (conj(a) when cj), strides as given. */
-#define SMALL_MATMUL(T, CONJ)                                                                            \
+#define SMALL_MATMUL(T, CONJ, MUL)                                                                       \
     for (int64_t i = 0; i < c->m; i++)                                                                 \
         for (int64_t j = 0; j < c->n; j++) {                                                           \
             T acc = 0;                                                                                 \
             const char *pa = (const char *)a->data + i * a->rs, *pb = (const char *)b->data + j * b->cs; \
             for (int64_t k = 0; k < a->n; k++)                                                         \
-                acc += CONJ(*(const T *)(pa + k * a->cs)) * *(const T *)(pb + k * b->rs);             \
+                acc += MUL(CONJ(*(const T *)(pa + k * a->cs)), *(const T *)(pb + k * b->rs));         \
             *(T *)((char *)c->data + i * c->rs + j * c->cs) = acc;                                     \
         }
 #define NO_CONJ(x) (x)
 
 static void small_matmul(int t, bool cj, const RtMat *a, const RtMat *b, const RtMat *c) {
     switch (t) {
-    case 0: SMALL_MATMUL(float, NO_CONJ) break;
-    case 1: SMALL_MATMUL(double, NO_CONJ) break;
+    case 0: SMALL_MATMUL(float, NO_CONJ, MUL_R) break;
+    case 1: SMALL_MATMUL(double, NO_CONJ, MUL_R) break;
     case 2:
         if (cj) {
-            SMALL_MATMUL(c64, conjf)
+            SMALL_MATMUL(c64, conjf, mul64)
         } else {
-            SMALL_MATMUL(c64, NO_CONJ)
+            SMALL_MATMUL(c64, NO_CONJ, mul64)
         }
         break;
     default:
         if (cj) {
-            SMALL_MATMUL(c128, conj)
+            SMALL_MATMUL(c128, conj, mul128)
         } else {
-            SMALL_MATMUL(c128, NO_CONJ)
+            SMALL_MATMUL(c128, NO_CONJ, mul128)
         }
         break;
     }
 }
 #undef SMALL_MATMUL
 #undef NO_CONJ
+#undef MUL_R
 
 /* Matrix-vector products up to this many multiply-adds skip BLAS too: an
  * OpenBLAS built with threads (Debian's 0.3.21) splits a 128 x 128 gemv
@@ -666,6 +681,13 @@ int32_t rt_linalg_matmul(int32_t code, int32_t how, const RtMat *a, const RtMat 
     if (try_small_gemv(t, a, b, c))
         return 0;
     if (m <= SMALL_PRODUCT && n <= SMALL_PRODUCT && k <= SMALL_PRODUCT && m * n * k <= SMALL_PRODUCT) {
+        small_matmul(t, (how & 3) == RT_LA_VDOT, a, b, c);
+        return 0;
+    }
+    /* a thin product (an inner dimension of a few items: 2x2 @ 2x16384 in
+     * a radix-2 FFT) of modest size: each output item is a short dot, which
+     * a threaded BLAS would hand to its threads for nothing */
+    if (k <= THIN_K && m * n * k <= THIN_PRODUCT) {
         small_matmul(t, (how & 3) == RT_LA_VDOT, a, b, c);
         return 0;
     }

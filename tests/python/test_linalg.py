@@ -110,6 +110,19 @@ def test_products_large(dt):
     check(l_dot, a[::2, 1::3], b[1::3, ::-1], rtol=rtol, atol=atol)
 
 
+@pytest.mark.parametrize("dt", FLOATS)
+def test_products_thin(dt):
+    # a short inner dimension and many outputs (the runtime's own loop, no
+    # BLAS): a radix-2 butterfly's 2x2 @ 2xN, its transpose, strided views
+    rtol, atol = (1e-4, 1e-4) if np.dtype(dt) in (np.float32, np.complex64) else (1e-12, 1e-12)
+    w = make_array(dt, (2, 2), "C")
+    x = make_array(dt, (2, 3000), "C")
+    check(l_at, w, x, rtol=rtol, atol=atol)
+    check(l_at, x.T, w, rtol=rtol, atol=atol)
+    check(l_dot, make_array(dt, (700, 5), "F"), make_array(dt, (5, 300), "strided"), rtol=rtol, atol=atol)
+    check(l_vdot, x[1, ::7], make_array(dt, (429,), "C"), rtol=rtol, atol=atol)
+
+
 @pytest.mark.numba_skip("Numba: integer np.dot is not supported")
 @pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64])
 def test_products_wrap(dt):
