@@ -581,7 +581,8 @@ def test_in_tuples(x, t):
 
 
 @pytest.mark.numba_skip(reason="hpcjit's compile-time diagnostics")
-def test_in_on_arrays_is_located():
+def test_in_of_a_tuple_in_an_array_is_located():
+    # a number in an array is np.any(a == x) (test_np_info.py); a tuple is not
     import hpcjit
 
     @njit
@@ -589,7 +590,7 @@ def test_in_on_arrays_is_located():
         return x in a
 
     with pytest.raises(hpcjit.UnsupportedError, match=r"test_scalars.py:\d+:\d+: error: 'in' is supported for"):
-        f(1.0, np.arange(3.0))
+        f((1.0, 2.0), np.arange(3.0))
 
 
 # ---- integer literals from 2**63 to 2**64 - 1 are uint64 (as in Numba) ---------------------
