@@ -394,10 +394,10 @@ static void zero_out(const RtMat *c, size_t sz) {
 /* Complex products as BLAS and NumPy's loops compute them, without C's
  * Annex G recovery of infinities (a call to __muldc3 per product). */
 static inline c64 mul64(c64 x, c64 y) {
-    return CMPLXF(crealf(x) * crealf(y) - cimagf(x) * cimagf(y), crealf(x) * cimagf(y) + cimagf(x) * crealf(y));
+    return __builtin_complex(crealf(x) * crealf(y) - cimagf(x) * cimagf(y), crealf(x) * cimagf(y) + cimagf(x) * crealf(y));
 }
 static inline c128 mul128(c128 x, c128 y) {
-    return CMPLX(creal(x) * creal(y) - cimag(x) * cimag(y), creal(x) * cimag(y) + cimag(x) * creal(y));
+    return __builtin_complex(creal(x) * creal(y) - cimag(x) * cimag(y), creal(x) * cimag(y) + cimag(x) * creal(y));
 }
 #define MUL_R(x, y) ((x) * (y))
 

@@ -50,7 +50,8 @@ LD_PRELOAD="$asan $ubsan" ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0 \
   python3 -m pytest -q -p no:cacheprovider tests/python/test_memory.py tests/python/test_lists.py \
     tests/python/test_dicts.py tests/python/test_sets.py tests/python/test_exceptions.py \
     tests/python/test_try.py tests/python/test_parallel.py tests/python/test_str_runtime.py \
-    tests/python/test_signals.py tests/python/test_np_creation.py \
+    tests/python/test_signals.py tests/python/test_np_creation.py tests/python/test_records.py \
+    tests/python/test_typed_set.py tests/python/test_literally.py tests/python/test_lowlevel_extending.py \
     -k "not rss_flat" || rc=1  # RSS grows with ASan's quarantine
 
 echo "== hardening 4/4: allocation-owner debug mode over the container tests"
@@ -63,6 +64,7 @@ HPCJIT_DEBUG_MEMORY=1 PYTHONPATH=build/python HPCJIT_TEST_BUILD=1 \
     tests/python/test_str_runtime.py tests/python/test_jitclass.py tests/python/test_typed.py \
     tests/python/test_strings.py tests/python/test_generators.py tests/python/test_closures.py \
     tests/python/test_jitclass_dunder.py tests/python/test_try_finally_jumps.py tests/python/test_memdebug.py \
+    tests/python/test_typed_set.py tests/python/test_records.py \
     -k "not rss_flat" 2> "$md_log" | tail -n 3 || rc=1
 if grep -q "double free\|use after free" "$md_log" || ! grep -q " 0 bad count updates" "$md_log"; then
   grep "hpcjit-memdebug" "$md_log" | head -n 20
