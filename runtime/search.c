@@ -520,31 +520,16 @@ int32_t rt_histogram(const double *a, int64_t n, double *edges, int64_t nb, int3
         double v = a[i];
         if (!(v >= first && v <= last))
             continue;
-        int64_t j;
-        if (mode != 0) {
-            /* NumPy: computed bin, then corrected against the edges */
-            j = (int64_t)((v - first) / (last - first) * (double)nb);
-            if (j >= nb)
-                j = nb - 1;
-            if (j > 0 && v < edges[j])
-                j--;
-            else if (j < nb - 1 && v >= edges[j + 1])
-                j++;
-        } else {
-            /* searchsorted(edges, v, 'right') - 1, the last bin closed */
-            int64_t l = 0, h = nb + 1;
-            while (l < h) {
-                int64_t m = l + (h - l) / 2;
-                if (edges[m] <= v)
-                    l = m + 1;
-                else
-                    h = m;
-            }
-            j = l - 1;
-            if (j >= nb)
-                j = nb - 1;
+        /* given edges: searchsorted(edges, v, 'right') - 1, the last bin closed */
+        int64_t l = 0, h = nb + 1;
+        while (l < h) {
+            int64_t m = l + (h - l) / 2;
+            if (edges[m] <= v)
+                l = m + 1;
+            else
+                h = m;
         }
-        hist[j]++;
+        hist[l - 1 < nb ? l - 1 : nb - 1]++;
     }
     return 0;
 }
