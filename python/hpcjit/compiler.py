@@ -248,6 +248,30 @@ def _code_names(code, out):
     return out
 
 
+_GLOBAL_LOADS = ("LOAD_GLOBAL", "LOAD_NAME", "LOAD_DEREF", "LOAD_CLASSDEREF")
+
+
+def _global_chain_names(code, out):
+    """Names a function reaches from a global: `np.dtype`, `np.random.foo`
+    and `dtype` (a global) give dtype, random, foo; `a.dtype` on a local
+    gives nothing.  For overloads reached by qualified name (named_env), so
+    that an attribute of a value with the same name does not pull them in."""
+    import dis
+    chain = False
+    for ins in dis.get_instructions(code):
+        if ins.opname in _GLOBAL_LOADS:
+            out.add(ins.argval)
+            chain = True
+        elif chain and ins.opname in ("LOAD_ATTR", "LOAD_METHOD"):
+            out.add(ins.argval)
+        elif ins.opname not in ("CACHE", "EXTENDED_ARG", "PRECALL"):
+            chain = False
+    for c in code.co_consts:
+        if isinstance(c, _pytypes.CodeType):
+            _global_chain_names(c, out)
+    return out
+
+
 def _env(py_func, gather):
     """Every global, builtin and closure name the function's code uses."""
     code = py_func.__code__
@@ -601,8 +625,19 @@ class _Gather:
         if self._named is None:
             self._named = extending.named_overloads()
         names = _code_names(code, set())
-        return [(name, "func", self.add_stub(ov)) for name, ov in self._named
-                if name.rsplit(".", 1)[-1].split(">", 1)[-1] in names]
+        qualified = None  # names reached from a global, for "<overload>numpy.foo" (made on first need)
+        out = []
+        for name, ov in self._named:
+            last = name.rsplit(".", 1)[-1].split(">", 1)[-1]
+            if last not in names:
+                continue
+            if name.startswith("<overload>"):
+                if qualified is None:
+                    qualified = _global_chain_names(code, set())
+                if last not in qualified:  # `a.dtype`: not np.dtype
+                    continue
+            out.append((name, "func", self.add_stub(ov)))
+        return out
 
     def add(self, disp):
         idx = self.index.get(id(disp))

@@ -115,3 +115,17 @@ def test_in_array():
     check(contains, np.arange(7, dtype=np.int32), 2.0)
     check(contains, np.array([np.nan, 1.0]), np.nan)
     check(contains, np.zeros((0, 3)), 0)
+
+
+@pytest.mark.skipif(SHIM, reason="hpcjit's compile cache")
+def test_dtype_attribute_does_not_pull_in_the_np_dtype_overload(tmp_path, monkeypatch):
+    # `a.dtype` names "dtype" as np.dtype does: only np.dtype makes the code
+    # use the overload (and code using overloads is not cached on disk)
+    monkeypatch.setenv("HPCJIT_CACHE_DIR", str(tmp_path))
+
+    def zeros_like_sum(a):
+        return np.zeros(3, a.dtype).sum() + a.sum()
+
+    f = njit(cache=True)(zeros_like_sum)
+    check(f, np.ones(4))
+    assert f._infos[0]["cache"] in ("miss", "hit")
