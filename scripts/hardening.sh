@@ -85,5 +85,13 @@ f, m = out.get("fuzz", {}), out.get("mutate", {})
 print(f"hardening: libFuzzer {f.get('executions', 0)} executions, {f.get('findings', '?')} finding(s); "
       f"mutants {m.get('mutants', 0)} ({m.get('compiled', 0)} compiled), "
       f"{len(m.get('findings', []))} finding(s)")
+# each mutant finding in full, so that a CI log that keeps only its tail
+# still names what to reproduce (the files stay under build/fuzz-findings)
+for fd in m.get("findings", [])[:5]:
+    print(f"hardening: mutant {fd['kind']}: {fd['detail']}")
+    try:
+        print("".join("  | " + ln for ln in open(fd["path"]).readlines()[2:40]))
+    except OSError:
+        pass
 PY
 exit $rc

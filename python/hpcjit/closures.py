@@ -18,10 +18,9 @@ function used other than by calling it (returned, passed, stored), one that
 assigns a variable of the outer function (nonlocal), and defs nested two
 deep."""
 import ast
-import textwrap
 import types as _pytypes
 
-from . import errors
+from . import _srctext, errors
 
 
 class Lifted:
@@ -234,7 +233,7 @@ def lift(py_func, src, targetoptions, make_source):
             removed = 0
         # calls of inner functions inside this one get their free variables first
         text = "".join(tl)
-        sub = ast.parse(textwrap.dedent(text))
+        sub = ast.parse(_srctext.dedent(text)[0])
         fix = {}
         for n in ast.walk(sub):
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and extras.get(n.func.id):
@@ -246,7 +245,7 @@ def lift(py_func, src, targetoptions, make_source):
                 tl[li] = tl[li][:j + 1] + ins + tl[li][j + 1:]
         cells = tuple(_pytypes.CellType() for _ in c.co_freevars)
         fn = _pytypes.FunctionType(c, glb, name, None, cells)
-        lsrc = make_source(textwrap.dedent("".join(tl)), src.first_line + first, src.col_offset + removed,
+        lsrc = make_source(_srctext.dedent("".join(tl))[0], src.first_line + first, src.col_offset + removed,
                            src.filename)
         result.append((name, Lifted(fn, lsrc, targetoptions, extra)))
     made = dict(result)

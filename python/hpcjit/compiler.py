@@ -6,12 +6,11 @@ import ast
 import builtins
 import os
 import sys
-import textwrap
 import types as _pytypes
 
 import numpy as np
 
-from . import _core, config, errors
+from . import _core, _srctext, config, errors
 from . import _npinfo  # noqa: F401  np.iinfo / np.finfo (overloads)
 from . import types as _types
 from . import ufunc as _ufunc
@@ -418,7 +417,7 @@ def _fast_source_lines(py_func):
     # or text that is not this code's (an edited file) does not parse:
     # inspect decides then
     try:
-        compile(textwrap.dedent("".join(block)), filename, "exec", ast.PyCF_ONLY_AST,
+        compile(_srctext.dedent("".join(block))[0], filename, "exec", ast.PyCF_ONLY_AST,
                 dont_inherit=True)
     except Exception:  # SyntaxError, MemoryError, RecursionError on odd input
         return None
@@ -433,11 +432,11 @@ def _lambda_source(py_func, lines, first_line):
     lambda cannot be told apart."""
     code = py_func.__code__
     text = "".join(lines)
+    dedented, shift = _srctext.dedent(text)
     try:
-        tree = ast.parse(textwrap.dedent(text))
+        tree = ast.parse(dedented)
     except SyntaxError:
         return None
-    shift = len(lines[0]) - len(textwrap.dedent(text).splitlines(True)[0]) if lines else 0
     names = list(code.co_varnames[:code.co_argcount])
     found = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)
              and [a.arg for a in n.args.args] == names and not n.args.vararg and not n.args.kwarg
@@ -445,7 +444,7 @@ def _lambda_source(py_func, lines, first_line):
     if len(found) != 1:
         return None
     lam = found[0]
-    body = ast.get_source_segment(textwrap.dedent(text), lam.body)
+    body = ast.get_source_segment(dedented, lam.body)
     if body is None:
         return None
     line = first_line + lam.body.lineno - 1  # the body's line in the file
@@ -496,12 +495,7 @@ def _source(disp):
                 f"with the same arguments (or defaults, *args) on its lines; use a def")
         lines, first_line = [made[0]], made[1]
     text = "".join(lines)
-    dedented = textwrap.dedent(text)
-    col_offset = 0
-    for orig, ded in zip(text.splitlines(), dedented.splitlines()):
-        if orig.strip():
-            col_offset = len(orig) - len(ded)
-            break
+    dedented, col_offset = _srctext.dedent(text)
     src = _Source()
     src.source = dedented
     src.first_line = max(first_line, 1)

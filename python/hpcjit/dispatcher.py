@@ -4,7 +4,7 @@ a miss, error messages, introspection).  Nothing here runs on a hit."""
 import functools
 import sys
 
-from . import _core, config, errors
+from . import _core, _srctext, config, errors
 from . import types as _types
 
 _ERROR_MODELS = ("python", "numpy")
@@ -363,12 +363,11 @@ def _parallel_diagnostics(disp, signature=None, level=1):
     in thread order; a prange inside another runs serially, as in Numba."""
     import ast
     import inspect
-    import textwrap
     if not (isinstance(level, int) and 1 <= level <= 4):
         raise ValueError("parallel_diagnostics: level must be an int between 1 and 4")
     name = disp.py_func.__qualname__
     try:
-        src = textwrap.dedent(inspect.getsource(disp.py_func))
+        src = _srctext.dedent(inspect.getsource(disp.py_func))[0]
         first = disp.py_func.__code__.co_firstlineno
         tree = ast.parse(src)
     except (OSError, TypeError, SyntaxError):

@@ -19,11 +19,10 @@ import ast
 import inspect
 import itertools
 import linecache
-import textwrap
 
 import numpy as np
 
-from . import errors
+from . import _srctext, errors
 
 _counter = itertools.count()
 
@@ -81,7 +80,7 @@ class StencilFunc:
         self.cval = cval
         self.options = {k: v for k, v in options.items() if k not in ("nopython", "cache")}
         try:
-            src = textwrap.dedent(inspect.getsource(func))
+            src = _srctext.dedent(inspect.getsource(func))[0]
         except (OSError, TypeError) as exc:
             raise errors.UnsupportedError(f"stencil {func.__name__}: its source is not available ({exc})")
         tree = ast.parse(src)

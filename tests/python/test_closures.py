@@ -139,3 +139,43 @@ def test_refused_and_located():
     line = next(i for i, t in enumerate(src, 1) if t.rstrip().endswith("# E:inner"))
     assert f"test_closures.py:{line}:" in msg
     assert "return v[0]" in msg
+
+
+# A line continued inside brackets may start at column 0.  The source of a
+# nested def, and of an inner function lifted out of a compiled one, used to
+# be dedented by the common prefix (none here), leaving the def indented:
+# "unexpected indent" (found by tests/fuzz/mutate.py).
+def _outer_with_col0_continuation():
+    def f(a, k):
+        return (sum([x * k for x in a]), min([x for x in a if x > 0.2]),
+sorted([-x for x in a])[0])
+    return f
+
+
+def test_nested_def_with_continuation_at_column_0():
+    f = _outer_with_col0_continuation()
+    a = np.linspace(0.1, 0.9, 7)
+    assert hpcjit.njit(f)(a, 2.0) == f(a, 2.0)
+
+
+@hpcjit.njit
+def lifted_with_col0_continuation(a, k):
+    def inner(v):
+        return (v * k +
+1.0)
+    s = 0.0
+    for v in a:
+        s += inner(v)
+    return s
+
+
+def test_lifted_inner_def_with_continuation_at_column_0():
+    check(lifted_with_col0_continuation, np.arange(5.0), 3.0)
+
+
+def test_lambda_with_continuation_at_column_0():
+    def make():
+        return lambda x: (x * 2 +
+1)
+    f = make()
+    assert hpcjit.njit(f)(4) == f(4)
