@@ -54,6 +54,8 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NPA_ARRAY_CONJ: S("conj", "a"); break;
     case BI_NPA_ARRAY_ITEM: S("item", "a", "index"); break;
     case BI_NPA_ARRAY_VIEW: S("view", "a", "dtype"); break;
+    case BI_NPA_ARRAY_TOBYTES: S("tobytes", "a"); break;
+    case BI_NPA_FROMBUFFER: S("frombuffer", "buffer", "dtype", "count", "offset"); break;
     case BI_NPA_DIAG: S("diag", "v", "k"); break;
     case BI_NPA_DIAGFLAT: S("diagflat", "v", "k"); break;
     case BI_NPA_TRI: S("tri", "N", "M", "k", "dtype"); break;
@@ -1194,6 +1196,33 @@ static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         infer_store_slots(I, n, sl, ns);
         return ty_array_ro(I->tc, dt, at->ndim, same || at->layout == LAYOUT_C ? at->layout : LAYOUT_A, at->readonly);
     }
+    case BI_NPA_ARRAY_TOBYTES: /* a new bytes object of the elements in C order */
+        if (IS_UNK(at))
+            return at;
+        if (!need_array(I, n, at, fname, "a"))
+            return NULL;
+        if (!ty_is_number(at->dtype))
+            return UNSUP(I, n, "tobytes() of %s is not supported by hpcjit", infer_tyname(I, at));
+        infer_store_slots(I, n, sl, ns);
+        return ty_bytes(I->tc, false);
+    case BI_NPA_FROMBUFFER: { /* a 1-d view of a contiguous buffer's bytes, read-only as it */
+        if (IS_UNK(at))
+            return at;
+        if (at->kind != TY_ARRAY || at->layout != LAYOUT_C || !ty_is_number(at->dtype) || ty_is_nested_array(at))
+            return TYPING(I, sl[0], "Argument \"buffer\" must be buffer-like. Got %s", infer_tyname(I, at));
+        Type *dt = T(I, TY_FLOAT64);
+        if (sl[1] && !is_none_const(sl[1]) && !(dt = dtype_of(I, &sl[1])))
+            return NULL;
+        if (IS_UNK(dt))
+            return dt;
+        sl[1] = NULL;
+        if (!opt_int(I, sl, 2, fname, "count", &unk) || !opt_int(I, sl, 3, fname, "offset", &unk))
+            return NULL;
+        if (unk)
+            return TY_UNK(I);
+        infer_store_slots(I, n, sl, ns);
+        return ty_array_ro(I->tc, dt, 1, LAYOUT_C, at->readonly);
+    }
     case BI_NPA_ARRAY_ITEM:
         if (IS_UNK(at))
             return at;
@@ -1339,6 +1368,7 @@ static bool nparray_is_view(const Node *call, const Type *result) {
     case BI_NPA_ATLEAST_1D: case BI_NPA_ATLEAST_2D: case BI_NPA_ATLEAST_3D:
         return a0 && a0->ty && a0->ty->kind == TY_ARRAY;
     case BI_NPA_TRIM_ZEROS: case BI_NPA_AS_STRIDED: case BI_NPA_SLIDING_WINDOW_VIEW: case BI_NPA_ARRAY_VIEW:
+    case BI_NPA_FROMBUFFER:
         return true;
     case BI_NPA_ASARRAY_CHKFINITE:
         return a0 && a0->ty == result;
