@@ -1136,8 +1136,28 @@ static Type *tuple_slice(Inf *I, Node **pn, Type *base) {
     return infer_expr(I, pn);
 }
 
+/* a.flat[i] (subscript n) becomes $flat_view(a, i)[0], so that loads,
+ * stores and a.flat[i] += v are an array element's (lib/nparray); false
+ * after a diagnostic. */
+static bool flat_subscript(Inf *I, Node *n) {
+    if (n->kind != N_SUBSCRIPT || n->a->kind != N_ATTRIBUTE || strcmp(n->a->name, "flat") != 0)
+        return true;
+    if (n->b->kind == N_SLICE || n->b->kind == N_TUPLE)
+        return UNSUP(I, n->b, "a.flat takes one integer index in hpcjit"), false;
+    Node *v = ast_new(I->a, N_CALL, n->loc);
+    v->a = ast_new(I->a, N_NAME, n->a->loc);
+    v->a->name = "$q:numpy.$flat_view";
+    vec_push(I->a, &v->args, n->a->a);
+    vec_push(I->a, &v->args, n->b);
+    n->a = v;
+    n->b = infer_const_int(I, n->loc, 0);
+    return true;
+}
+
 static Type *subscript_at(Inf *I, Node **pn, bool store) {
     Node *n = *pn;
+    if (!flat_subscript(I, n))
+        return NULL;
     Type *base = infer_expr(I, &n->a);
     if (!base)
         return NULL;
@@ -1494,7 +1514,7 @@ static bool assign_value(Inf *I, PtrVec *targets, Node **pv, Node *stmt) {
     for (int i = 0; i < targets->len; i++) {
         Node *t = VEC_AT(*targets, i);
         if (t->kind == N_SUBSCRIPT) {
-            Type *bt = infer_expr(I, &t->a);
+            Type *bt = flat_subscript(I, t) ? infer_expr(I, &t->a) : NULL;
             if (!bt || refuse_readonly_store(I, t, bt))
                 return false;
             const LibOps *own = lib_type_owner(bt); /* lst[i] = v, d[k] = v */
@@ -1956,6 +1976,9 @@ static bool for_stmt(Inf *I, Node *n) {
 static bool stmt(Inf *I, Node *n) {
     switch (n->kind) {
     case N_ASSIGN:
+        for (int i = 0; i < n->targets.len; i++)
+            if (!flat_subscript(I, VEC_AT(n->targets, i)))
+                return false;
         if (infer_jc_assign(I, n)) /* obj[i] = v, obj.prop = v: a method call */
             return stmt(I, n);
         return assign_value(I, &n->targets, &n->a, n);
@@ -1984,6 +2007,8 @@ static bool stmt(Inf *I, Node *n) {
         if (t->kind != N_NAME && t->kind != N_SUBSCRIPT)
             return UNSUP(I, t, "augmented assignment to %s is not supported by hpcjit",
                          ast_kind_name(t->kind)), false;
+        if (!flat_subscript(I, t))
+            return false;
         Type *ot = t->kind == N_NAME ? name_expr(I, t) : infer_expr(I, &t->a);
         if (!ot)
             return false;

@@ -189,6 +189,9 @@ Type *infer_attribute(Inf *I, Node *n) {
         }
         if (strcmp(a, "real") == 0 || strcmp(a, "imag") == 0) /* infer_arrayexpr.c */
             return infer_ae_real_imag(I, n, base);
+        if (strcmp(a, "flat") == 0) /* a.flat[i], len(a.flat), for x in a.flat: infer.c, above, infer_iter */
+            return UNSUP(I, n, "a.flat is supported as a for loop's iterable, indexed by an integer "
+                         "(a.flat[i], a.flat[i] = v) and in len(a.flat) by hpcjit, not as a value");
         for (int i = 0; i < lib_feature_count(); i++) { /* a.sum(), a.T, a.sort(), a.dot()... */
             const LibOps *f = lib_feature(i);
             Type *ft = NULL;
@@ -957,6 +960,20 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             n->args.len = 0;
         }
         return T(I, TY_BOOL);
+    }
+    Node *fa = n->args.len == 1 ? VEC_AT(n->args, 0) : NULL;
+    if (id == BI_LEN && fa && fa->kind == N_ATTRIBUTE && strcmp(fa->name, "flat") == 0) {
+        /* len(a.flat) is a.size (a.flat has no value of its own in hpcjit) */
+        Type *bt = infer_expr(I, &fa->a);
+        if (!bt)
+            return NULL;
+        if (bt->kind == TY_ARRAY) { /* the call node becomes the attribute */
+            n->kind = N_ATTRIBUTE;
+            n->a = fa->a;
+            n->name = "size";
+            n->args.len = 0;
+            return infer_attribute(I, n);
+        }
     }
     if ((id == BI_LEN || id == BI_ABS || id == BI_INT || id == BI_FLOAT || id == BI_BOOL || id == BI_COMPLEX ||
          id == BI_STR || id == BI_HASH) && n->args.len == 1 && !n->keywords.len && !self) {

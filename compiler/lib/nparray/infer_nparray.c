@@ -56,6 +56,7 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NPA_ARRAY_VIEW: S("view", "a", "dtype"); break;
     case BI_NPA_ARRAY_TOBYTES: S("tobytes", "a"); break;
     case BI_NPA_FROMBUFFER: S("frombuffer", "buffer", "dtype", "count", "offset"); break;
+    case BI_NPA_FLAT_VIEW: S("flat", "a", "index"); break;
     case BI_NPA_DIAG: S("diag", "v", "k"); break;
     case BI_NPA_DIAGFLAT: S("diagflat", "v", "k"); break;
     case BI_NPA_TRI: S("tri", "N", "M", "k", "dtype"); break;
@@ -1223,6 +1224,22 @@ static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         infer_store_slots(I, n, sl, ns);
         return ty_array_ro(I->tc, dt, 1, LAYOUT_C, at->readonly);
     }
+    case BI_NPA_FLAT_VIEW: { /* a.flat[i]: the element at C-order index i, as a 1-element view */
+        if (IS_UNK(at))
+            return at;
+        if (at->kind != TY_ARRAY)
+            return TYPING(I, sl[0], "unknown attribute 'flat' of %s", infer_tyname(I, at));
+        Type *it = infer_expr(I, &sl[1]);
+        if (!it)
+            return NULL;
+        if (IS_UNK(it))
+            return it;
+        if (!ty_is_int(it) && it->kind != TY_BOOL)
+            return UNSUP(I, sl[1], "a.flat takes one integer index in hpcjit, not %s", infer_tyname(I, it));
+        infer_cast(I, &sl[1], T(I, TY_INT64));
+        infer_store_slots(I, n, sl, ns);
+        return ty_array_ro(I->tc, at->dtype, 1, LAYOUT_C, at->readonly);
+    }
     case BI_NPA_ARRAY_ITEM:
         if (IS_UNK(at))
             return at;
@@ -1368,7 +1385,7 @@ static bool nparray_is_view(const Node *call, const Type *result) {
     case BI_NPA_ATLEAST_1D: case BI_NPA_ATLEAST_2D: case BI_NPA_ATLEAST_3D:
         return a0 && a0->ty && a0->ty->kind == TY_ARRAY;
     case BI_NPA_TRIM_ZEROS: case BI_NPA_AS_STRIDED: case BI_NPA_SLIDING_WINDOW_VIEW: case BI_NPA_ARRAY_VIEW:
-    case BI_NPA_FROMBUFFER:
+    case BI_NPA_FROMBUFFER: case BI_NPA_FLAT_VIEW:
         return true;
     case BI_NPA_ASARRAY_CHKFINITE:
         return a0 && a0->ty == result;

@@ -771,6 +771,34 @@ static LLVMValueRef frombuffer(Lower *L, Node *n, bool *owned) {
     return np_view(L, b, n->ty, data, &len, &isz);
 }
 
+/* $flat_view(a, i): a.flat[i]'s element (C order, negative from the end,
+ * IndexError outside) as a one-element view of a. */
+static LLVMValueRef flat_view(Lower *L, Node *n, bool *owned) {
+    Node *an = np_arg(n, 0);
+    Type *aty = an->ty;
+    int nd = aty->ndim;
+    if (nd > HJ_MAX_NDIM_LOWER)
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "a.flat of too many dimensions");
+    LLVMValueRef a = lower_expr_use(L, an);
+    LLVMValueRef i = a ? int_arg(L, np_arg(n, 1)) : NULL;
+    if (!a || !i)
+        return NULL;
+    LLVMValueRef size = nd ? lower_array_field(L, a, ARR_NITEMS, "") : lower_i64(L, 1);
+    LLVMValueRef j = np_sel(L, lt64(L, i, lower_i64(L, 0)), LLVMBuildAdd(L->b, i, size, ""), i);
+    lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntUGE, j, size, ""), "IndexError", "index out of bounds for a.flat");
+    LLVMValueRef sh[MAXD], st[MAXD], off = lower_i64(L, 0);
+    np_dims(L, a, nd, sh, st);
+    for (int d = nd - 1; d >= 0; d--) { /* the C-order multi-index of j */
+        LLVMValueRef q = d ? LLVMBuildUDiv(L->b, j, sh[d], "") : lower_i64(L, 0);
+        LLVMValueRef r = d ? LLVMBuildSub(L->b, j, np_mul(L, q, sh[d]), "") : j;
+        off = LLVMBuildAdd(L->b, off, np_mul(L, r, st[d]), "");
+        j = q;
+    }
+    LLVMValueRef one = lower_i64(L, 1), isz = lower_i64(L, ty_itemsize(aty->dtype));
+    *owned = true;
+    return np_view(L, a, n->ty, np_offset(L, data_of(L, a), off), &one, &isz);
+}
+
 LLVMValueRef lower_nparray_call(Lower *L, Node *n, bool *owned) {
     *owned = false;
     switch (n->builtin) {
@@ -782,6 +810,7 @@ LLVMValueRef lower_nparray_call(Lower *L, Node *n, bool *owned) {
     case BI_NPA_ARRAY_VIEW: return view_as(L, n, owned);
     case BI_NPA_ARRAY_TOBYTES: return tobytes(L, n, owned);
     case BI_NPA_FROMBUFFER: return frombuffer(L, n, owned);
+    case BI_NPA_FLAT_VIEW: return flat_view(L, n, owned);
     case BI_NPA_AS_STRIDED: case BI_NPA_SLIDING_WINDOW_VIEW: return strided(L, n, owned);
     case BI_NPA_BROADCAST_ARRAYS: case BI_NPA_BROADCAST_SHAPES: return broadcast(L, n, owned);
     case BI_NPA_ASARRAY_CHKFINITE: return chkfinite(L, n, owned);
