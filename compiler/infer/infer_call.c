@@ -30,6 +30,7 @@ static const struct {
 static const char *const submodules[] = {"numpy.linalg", "numpy.random", "numpy.fft", "hpcjit.mpi",
                                          "hpcjit.types", "hpcjit.typed", "hpcjit.cuda",
                                          "numpy.lib", "numpy.lib.stride_tricks", /* lib/nparray */
+                                         "numpy.polynomial", "numpy.polynomial.polynomial", /* _nppoly.py */
                                          /* hpcjit.cuda's namespaces (lib/cuda) */
                                          "hpcjit.cuda.threadIdx", "hpcjit.cuda.blockIdx", "hpcjit.cuda.blockDim",
                                          "hpcjit.cuda.gridDim", "hpcjit.cuda.shared", "hpcjit.cuda.local",

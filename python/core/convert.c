@@ -165,6 +165,16 @@ int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
                 return -1;
         return put(buf, len, cap, ')');
     }
+    PyObject *sv = nt_struct_values(obj); /* a registered struct class (np.polynomial.Polynomial) */
+    if (sv) {
+        int r = nt_header((PyObject *)tp, buf, len, cap) < 0 ? -1 : cv_typecode(sv, buf, len, cap);
+        Py_DECREF(sv);
+        return r;
+    }
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        return -1;
+    }
     int tr = typed_typecode(obj, buf, len, cap); /* typed.List / typed.Dict */
     if (tr <= 0)
         return tr;
@@ -465,7 +475,13 @@ int cv_matches(PyObject *obj, const char **tc)
         }
         PyObject *cls = q ? nt_class(id) : NULL;
         PyErr_Clear();
-        ok = cls && (PyObject *)Py_TYPE(obj) == cls && cv_matches(obj, &q);
+        ok = cls && (PyObject *)Py_TYPE(obj) == cls;
+        if (ok) { /* a struct class's instance: as the tuple of its attributes */
+            PyObject *sv = nt_struct_values(obj);
+            PyErr_Clear();
+            ok = cv_matches(sv ? sv : obj, &q);
+            Py_XDECREF(sv);
+        }
         *tc = q ? q : p + 1;
         return ok;
     }
@@ -620,6 +636,14 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
             tc_skip(tc);
             return ext_unbox(id, obj, out);
         }
+        PyObject *sv = nt_struct_values(obj); /* a struct class's instance: its attributes, */
+        if (sv) {                              /* arrays borrowed from obj (alive in the call) */
+            int r = cv_unbox(sv, tc, out);
+            Py_DECREF(sv);
+            return r;
+        }
+        if (PyErr_Occurred())
+            return -1;
         return cv_unbox(obj, tc, out);
     }
     case '(': {

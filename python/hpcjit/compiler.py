@@ -12,6 +12,7 @@ import numpy as np
 
 from . import _core, _srctext, config, errors
 from . import _npinfo  # noqa: F401  np.iinfo / np.finfo (overloads)
+from . import _nppoly  # noqa: F401  np.polynomial.polynomial (overloads)
 from . import types as _types
 from . import ufunc as _ufunc
 
@@ -197,6 +198,10 @@ def _classify(value, gather):
         if isinstance(value, exp.JitClassType):
             gather.jitclasses.add(value._id)
             return ("builtin", f"$jcclass:{value._id}")
+    if isinstance(value, _nppoly.StructMaker):  # a registered class's maker: its named tuple constructor
+        header = _core._nt_header(value.cls)
+        if header is not None:
+            return ("builtin", "$nt:" + header[1:-1])
     if isinstance(value, type) and issubclass(value, tuple) and value is not tuple:
         header = _core._nt_header(value)  # a named tuple class: "N<id>:<name>:<fields>:"
         if header is not None:
