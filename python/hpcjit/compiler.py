@@ -13,6 +13,7 @@ import numpy as np
 from . import _core, _srctext, config, errors
 from . import _npinfo  # noqa: F401  np.iinfo / np.finfo (overloads)
 from . import _nppoly  # noqa: F401  np.polynomial.polynomial (overloads)
+from . import _npiter  # noqa: F401  np.nditer (an overload)
 from . import types as _types
 from . import ufunc as _ufunc
 
@@ -198,6 +199,8 @@ def _classify(value, gather):
         if isinstance(value, exp.JitClassType):
             gather.jitclasses.add(value._id)
             return ("builtin", f"$jcclass:{value._id}")
+    if isinstance(value, _npiter.BuiltinRef):  # a compiler builtin named by an overload's implementation
+        return ("builtin", value.qualname)
     if isinstance(value, _nppoly.StructMaker):  # a registered class's maker: its named tuple constructor
         header = _core._nt_header(value.cls)
         if header is not None:

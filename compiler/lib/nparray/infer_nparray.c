@@ -57,6 +57,7 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NPA_ARRAY_TOBYTES: S("tobytes", "a"); break;
     case BI_NPA_FROMBUFFER: S("frombuffer", "buffer", "dtype", "count", "offset"); break;
     case BI_NPA_FLAT_VIEW: S("flat", "a", "index"); break;
+    case BI_NPA_NDITER_VIEW: S("nditer_view", "a", "index", "shape", "fortran"); break;
     case BI_NPA_DIAG: S("diag", "v", "k"); break;
     case BI_NPA_DIAGFLAT: S("diagflat", "v", "k"); break;
     case BI_NPA_TRI: S("tri", "N", "M", "k", "dtype"); break;
@@ -1240,6 +1241,25 @@ static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         infer_store_slots(I, n, sl, ns);
         return ty_array_ro(I->tc, at->dtype, 1, LAYOUT_C, at->readonly);
     }
+    case BI_NPA_NDITER_VIEW: { /* $nditer_view(a, i, shape, fortran): a 0-d view */
+        if (IS_UNK(at))
+            return at;
+        if (at->kind != TY_ARRAY)
+            return TYPING(I, sl[0], "nditer(): operands must be arrays, not %s", infer_tyname(I, at));
+        if (!sl[1] || !sl[2] || !sl[3] || sl[3]->kind != N_CONST || sl[3]->cval.kind != CVAL_BOOL)
+            return TYPING(I, n, "$nditer_view(a, i, shape, fortran) takes a constant bool fortran");
+        if (!opt_int(I, sl, 1, fname, "index", &unk))
+            return NULL;
+        int k = int_tuple(I, &sl[2], fname, "shape", &unk);
+        if (k < 0)
+            return NULL;
+        if (unk)
+            return TY_UNK(I);
+        if (k < at->ndim)
+            return TYPING(I, sl[2], "nditer(): the shape has fewer dimensions than the operand");
+        infer_store_slots(I, n, sl, ns);
+        return ty_array_ro(I->tc, at->dtype, 0, LAYOUT_C, at->readonly);
+    }
     case BI_NPA_ARRAY_ITEM:
         if (IS_UNK(at))
             return at;
@@ -1385,7 +1405,7 @@ static bool nparray_is_view(const Node *call, const Type *result) {
     case BI_NPA_ATLEAST_1D: case BI_NPA_ATLEAST_2D: case BI_NPA_ATLEAST_3D:
         return a0 && a0->ty && a0->ty->kind == TY_ARRAY;
     case BI_NPA_TRIM_ZEROS: case BI_NPA_AS_STRIDED: case BI_NPA_SLIDING_WINDOW_VIEW: case BI_NPA_ARRAY_VIEW:
-    case BI_NPA_FROMBUFFER: case BI_NPA_FLAT_VIEW:
+    case BI_NPA_FROMBUFFER: case BI_NPA_FLAT_VIEW: case BI_NPA_NDITER_VIEW:
         return true;
     case BI_NPA_ASARRAY_CHKFINITE:
         return a0 && a0->ty == result;

@@ -799,6 +799,38 @@ static LLVMValueRef flat_view(Lower *L, Node *n, bool *owned) {
     return np_view(L, a, n->ty, np_offset(L, data_of(L, a), off), &one, &isz);
 }
 
+/* $nditer_view(a, i, shape, fortran): the 0-d view of a's element at flat
+ * index i of `shape` (a broadcast shape: a's axes align to its last ones,
+ * an axis of length 1 repeats), i counted in C order, or in F order. */
+static LLVMValueRef nditer_view(Lower *L, Node *n, bool *owned) {
+    Node *an = np_arg(n, 0), *shn = np_arg(n, 2);
+    Type *aty = an->ty;
+    int nd = aty->ndim, k = shn->ty->kind == TY_TUPLE ? shn->ty->nelems : 1;
+    bool fortran = np_arg(n, 3)->cval.i != 0;
+    if (k > HJ_MAX_NDIM_LOWER)
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "nditer() of too many dimensions");
+    LLVMValueRef a = lower_expr_use(L, an);
+    LLVMValueRef j = a ? int_arg(L, np_arg(n, 1)) : NULL;
+    LLVMValueRef shv = j ? lower_expr_use(L, shn) : NULL;
+    if (!shv)
+        return NULL;
+    LLVMValueRef sh[MAXD], st[MAXD], dims[MAXD], off = lower_i64(L, 0), zero = lower_i64(L, 0);
+    np_dims(L, a, nd, sh, st);
+    for (int d = 0; d < k; d++)
+        dims[d] = shn->ty->kind == TY_TUPLE ? LLVMBuildExtractValue(L->b, shv, (unsigned)d, "") : shv;
+    for (int s = 0; s < k; s++) {
+        int d = fortran ? s : k - 1 - s; /* the fastest axis first */
+        LLVMValueRef q = LLVMBuildUDiv(L->b, j, dims[d], "");
+        LLVMValueRef r = LLVMBuildSub(L->b, j, np_mul(L, q, dims[d]), "");
+        int ad = d - (k - nd);
+        if (ad >= 0) /* broadcast axes of length 1 stay at 0 */
+            off = LLVMBuildAdd(L->b, off, np_sel(L, np_ieq(L, sh[ad], lower_i64(L, 1)), zero, np_mul(L, r, st[ad])), "");
+        j = q;
+    }
+    *owned = true;
+    return np_view(L, a, n->ty, np_offset(L, data_of(L, a), off), NULL, NULL);
+}
+
 LLVMValueRef lower_nparray_call(Lower *L, Node *n, bool *owned) {
     *owned = false;
     switch (n->builtin) {
@@ -811,6 +843,7 @@ LLVMValueRef lower_nparray_call(Lower *L, Node *n, bool *owned) {
     case BI_NPA_ARRAY_TOBYTES: return tobytes(L, n, owned);
     case BI_NPA_FROMBUFFER: return frombuffer(L, n, owned);
     case BI_NPA_FLAT_VIEW: return flat_view(L, n, owned);
+    case BI_NPA_NDITER_VIEW: return nditer_view(L, n, owned);
     case BI_NPA_AS_STRIDED: case BI_NPA_SLIDING_WINDOW_VIEW: return strided(L, n, owned);
     case BI_NPA_BROADCAST_ARRAYS: case BI_NPA_BROADCAST_SHAPES: return broadcast(L, n, owned);
     case BI_NPA_ASARRAY_CHKFINITE: return chkfinite(L, n, owned);
