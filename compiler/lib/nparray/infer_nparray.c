@@ -1132,12 +1132,12 @@ static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         if (at->kind != TY_ARRAY || at->layout != LAYOUT_C || !ty_is_number(at->dtype) || ty_is_nested_array(at))
             return TYPING(I, sl[0], "Argument \"buffer\" must be buffer-like. Got %s", infer_tyname(I, at));
         Type *dt = T(I, TY_FLOAT64);
-        if (sl[1] && !is_none_const(sl[1]) && !(dt = dtype_of(I, &sl[1])))
+        if (sl[1] && !infer_is_none(sl[1]) && !(dt = infer_dtype_arg(I, &sl[1])))
             return NULL;
         if (IS_UNK(dt))
             return dt;
         sl[1] = NULL;
-        if (!opt_int(I, sl, 2, fname, "count", &unk) || !opt_int(I, sl, 3, fname, "offset", &unk))
+        if (!infer_opt_int(I, sl, 2, fname, "count", &unk) || !infer_opt_int(I, sl, 3, fname, "offset", &unk))
             return NULL;
         if (unk)
             return TY_UNK(I);
@@ -1167,9 +1167,9 @@ static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return TYPING(I, sl[0], "nditer(): operands must be arrays, not %s", infer_tyname(I, at));
         if (!sl[1] || !sl[2] || !sl[3] || sl[3]->kind != N_CONST || sl[3]->cval.kind != CVAL_BOOL)
             return TYPING(I, n, "$nditer_view(a, i, shape, fortran) takes a constant bool fortran");
-        if (!opt_int(I, sl, 1, fname, "index", &unk))
+        if (!infer_opt_int(I, sl, 1, fname, "index", &unk))
             return NULL;
-        int k = int_tuple(I, &sl[2], fname, "shape", &unk);
+        int k = infer_int_tuple(I, &sl[2], fname, "shape", &unk);
         if (k < 0)
             return NULL;
         if (unk)
