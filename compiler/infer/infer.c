@@ -726,11 +726,23 @@ static bool negative_int_const(const Node *e) {
            e->a->cval.i > 0;
 }
 
+/* bytes and bytearray values are uint8 arrays inside, but their operators
+ * are Python's (== compares, + concatenates): refused, as Numba does,
+ * rather than computed elementwise. */
+static bool refuse_bytes_op(Inf *I, Node *at, const Type *a, const Type *b) {
+    const Type *t = a && a->kind == TY_ARRAY && a->bytes ? a : b && b->kind == TY_ARRAY && b->bytes ? b : NULL;
+    if (!t)
+        return false;
+    UNSUP(I, at, "operators on %s are not supported by hpcjit (np.frombuffer(b, np.uint8) gives its bytes "
+          "as an array)", infer_tyname(I, t));
+    return true;
+}
+
 static Type *binop_expr(Inf *I, Node **pn) {
     Node *n = *pn;
     Type *a = infer_expr(I, &n->a);
     Type *b = a ? infer_expr(I, &n->b) : NULL;
-    if (!b)
+    if (!b || refuse_bytes_op(I, n, a, b))
         return NULL;
     const LibOps *own = lib_type_owner2(a, b); /* str + str, list * int, ... */
     if (own && own->infer_binop)
@@ -778,6 +790,8 @@ static Type *unary_expr(Inf *I, Node *n) {
         return a;
     if (a->kind == TY_JITCLASS) /* -obj: obj.__neg__() */
         return infer_jc_unary(I, n, a);
+    if (refuse_bytes_op(I, n, a, NULL))
+        return NULL;
     if (ty_is_array(a))
         return infer_ae_unary(I, n, a);
     if (!ty_is_number(a)) {
@@ -816,6 +830,8 @@ static Type *compare_expr(Inf *I, Node *n) {
             n->ops[0] != OP_ISNOT) /* a dunder method of the instance */
             return infer_jc_compare(I, n, left, right);
         OpKind op = n->ops[i];
+        if (op != OP_IS && op != OP_ISNOT && refuse_bytes_op(I, n, left, right))
+            return NULL;
         Type *ot = NULL;
         Type *lv = left->kind == TY_OPTIONAL ? left->base : left;
         Type *rv = right->kind == TY_OPTIONAL ? right->base : right;
@@ -2031,6 +2047,8 @@ static bool stmt(Inf *I, Node *n) {
             return false;
         if (t->kind == N_SUBSCRIPT && t->idx_kind == IDX_BASIC && t->op_ty && ty_is_array(t->op_ty))
             tt = t->op_ty; /* a view updated in place */
+        if (refuse_bytes_op(I, n, tt, vt))
+            return false;
         if (!IS_UNK(tt) && !IS_UNK(vt) && ty_is_array(tt) && n->op != OP_MATMUL) {
             if (refuse_readonly_store(I, t, tt))
                 return false;

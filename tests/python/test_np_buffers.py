@@ -270,3 +270,39 @@ def test_bytes_arguments():
 def test_bytes_types():
     assert str(hpcjit.typeof(b"ab")) == "readonly bytes(uint8, 1d, C)"
     assert str(hpcjit.typeof(bytearray(b"ab"))) == "bytearray(uint8, 1d, C)"
+
+
+@hpcjit.njit
+def bytes_eq(a, b):
+    return a == b  # BYTES_EQ
+
+
+@hpcjit.njit
+def bytes_cat(a, b):
+    return a + b  # BYTES_CAT
+
+
+@hpcjit.njit
+def bytes_neg(a):
+    return -a  # BYTES_NEG
+
+
+@hpcjit.njit
+def tobytes_eq(a):
+    return a.tobytes() != a.tobytes()  # TOBYTES_NE
+
+
+@hpcjit.njit
+def bytearray_iadd(a):
+    a += a  # BYTEARRAY_IADD
+
+
+def test_bytes_operators_refused():
+    # Python's bytes operators compare and concatenate; elementwise uint8
+    # arithmetic would be silently wrong, so they are refused (as by Numba)
+    for f, args, marker in [(bytes_eq, (b"ab", b"ab"), "BYTES_EQ"), (bytes_cat, (b"ab", b"cd"), "BYTES_CAT"),
+                            (bytes_neg, (b"ab",), "BYTES_NEG"), (tobytes_eq, (np.arange(3),), "TOBYTES_NE"),
+                            (bytearray_iadd, (bytearray(b"ab"),), "BYTEARRAY_IADD")]:
+        with pytest.raises(hpcjit.UnsupportedError, match="operators on") as ei:
+            f(*args)
+        assert_located(ei.value, marker)
