@@ -185,6 +185,22 @@ static Type *nested_numbers(Inf *I, Node *at, Type *t, int depth, int *nd, int64
     return dt;
 }
 
+/* A list, or a tuple holding lists or arrays (a list display of arrays
+ * becomes a tuple here): np.array's overload in python/hpcjit/_nplist.py
+ * makes the array, the builtin the others. */
+static bool for_list_overload(const Type *t) {
+    if (!t)
+        return false;
+    if (t->kind == TY_LIST)
+        return true;
+    if (t->kind != TY_TUPLE)
+        return false;
+    for (int i = 0; i < t->nelems; i++)
+        if (t->elems[i]->kind == TY_ARRAY || for_list_overload(t->elems[i]))
+            return true;
+    return false;
+}
+
 /* The argument of np.array/np.asarray is the one place a list literal is
  * accepted (infer.c lets lists through only as call arguments): a nested
  * sequence of scalars, typed as the tuple of the same elements. */
@@ -685,9 +701,19 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         if (!sl[0])
             return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[0]);
         lists_to_tuples(sl[0]);
+        /* a list (reflected or typed), or a tuple of arrays: the overload
+         * (for_list_overload) makes the array.  The stub
+         * call types the argument itself: in the final pass (which rewrites
+         * what it types, once) the type of the pass before decides */
+        int stub = self ? -1 : infer_extend_named(I, id == BI_NP_ARRAY ? "numpy.array" : "numpy.asarray");
+        const Type *before = sl[0]->ty ? infer_value_ty(sl[0]) : NULL;
+        if (stub >= 0 && I->final && for_list_overload(before))
+            return infer_stub_call(I, n, stub);
         Type *ot = infer_expr(I, &sl[0]);
         if (!ot)
             return NULL;
+        if (stub >= 0 && !I->final && for_list_overload(ot))
+            return infer_stub_call(I, n, stub);
         Type *dt = NULL;
         if (sl[1] && !(dt = infer_dtype_arg(I, &sl[1])))
             return NULL;
