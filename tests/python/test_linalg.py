@@ -123,6 +123,39 @@ def test_products_thin(dt):
     check(l_vdot, x[1, ::7], make_array(dt, (429,), "C"), rtol=rtol, atol=atol)
 
 
+@hpcjit.njit
+def l_rows_gemv(A, M):
+    # NPBench doitgen's loop: each row of a 3-D array times a matrix
+    for r in range(A.shape[0]):
+        for q in range(A.shape[1]):
+            t = A[r, q, :] @ M
+            A[r, q, :] = t
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("layout", ["C", "F", "strided", "reversed"])
+def test_products_small_gemv(dt, layout):
+    # the runtime's matrix-vector loops (up to 65536 multiply-adds): row
+    # blocks of 4 and a row left over, columns past the last full vector,
+    # fewer columns than a vector, strided rows and columns, 1 x n and
+    # m x 1, an M whose rows are a slice of a wider array, transposes
+    rtol, atol = (2e-4, 2e-4) if dt == np.float32 else (1e-12, 1e-12)
+    for k, n in [(13, 37), (128, 128), (4, 3), (1, 9), (9, 1), (16, 512), (512, 16), (60, 60), (7, 2)]:
+        x = make_array(dt, (k,), layout, np.random.default_rng(k))
+        m = make_array(dt, (k, n), layout, np.random.default_rng(n))
+        check(l_at, x, m, rtol=rtol, atol=atol)
+        check(l_at, m.T, x, rtol=rtol, atol=atol)
+        check(l_at, x[None, :], m, rtol=rtol, atol=atol)
+        check(l_at, m.T, x[:, None], rtol=rtol, atol=atol)
+    wide = make_array(dt, (40, 50), layout)
+    check(l_at, make_array(dt, (40,), layout), wide[:, 3:36], rtol=rtol, atol=atol)
+    check(l_at, wide[:, 3:36].T, make_array(dt, (40,), layout), rtol=rtol, atol=atol)
+    check(l_rows_gemv, make_array(dt, (3, 5, 24), layout), make_array(dt, (24, 24), layout), rtol=rtol, atol=atol)
+    # empty: no rows, no columns
+    check(l_at, make_array(dt, (0,), layout), make_array(dt, (0, 5), layout))
+    check(l_at, make_array(dt, (6,), layout), make_array(dt, (6, 0), layout))
+
+
 @pytest.mark.numba_skip("Numba: integer np.dot is not supported")
 @pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64])
 def test_products_wrap(dt):
