@@ -555,12 +555,27 @@ static void small_matmul(int t, bool cj, const RtMat *a, const RtMat *b, const R
                     acc[d][a] += p * q;                                                      \
                 }                                                                            \
             }                                                                                \
+        for (; l + L <= k; l += L) { /* then a vector at a time */                           \
+            V p;                                                                             \
+            memcpy(&p, (const T *)x + l, sizeof p);                                          \
+            for (int d = 0; d < (ND); d++) {                                                 \
+                V q;                                                                         \
+                memcpy(&q, col[d] + l, sizeof q);                                            \
+                acc[d][0] += p * q;                                                          \
+            }                                                                                \
+        }                                                                                    \
         for (int d = 0; d < (ND); d++) {                                                     \
             for (int a = 1; a < (NA); a++)                                                   \
                 acc[d][0] += acc[d][a];                                                      \
+            HV half[2]; /* the lanes summed as a tree: halves, then quarters */              \
+            QV quarter[2];                                                                   \
+            memcpy(half, &acc[d][0], sizeof half);                                           \
+            half[0] += half[1];                                                              \
+            memcpy(quarter, &half[0], sizeof quarter);                                       \
+            quarter[0] += quarter[1];                                                        \
             T tot = 0;                                                                       \
-            for (int v = 0; v < L; v++)                                                      \
-                tot += acc[d][0][v];                                                         \
+            for (int v = 0; v < L / 4; v++)                                                  \
+                tot += quarter[0][v];                                                        \
             for (int64_t r = l; r < k; r++)                                                  \
                 tot += ((const T *)x)[r] * col[d][r];                                        \
             *(T *)((char *)y + (j + d) * ys) = tot;                                          \
@@ -570,6 +585,8 @@ static void small_matmul(int t, bool cj, const RtMat *a, const RtMat *b, const R
 #define SMALL_GEMV_BODY(T)                                                                   \
     do {                                                                                     \
         typedef T V __attribute__((vector_size(GEMV_VEC)));                                  \
+        typedef T HV __attribute__((vector_size(GEMV_VEC / 2)));                             \
+        typedef T QV __attribute__((vector_size(GEMV_VEC / 4)));                             \
         enum { L = GEMV_VEC / (int)sizeof(T) };                                              \
         int64_t j = 0;                                                                       \
         if (mcs == (int64_t)sizeof(T) && ys == (int64_t)sizeof(T) && n >= L)                 \
