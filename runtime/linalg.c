@@ -772,7 +772,28 @@ int32_t rt_linalg_eig(int32_t code, const RtMat *a, const RtMat *w, const RtMat 
     return ilp64() ? eig_ilp64(code, a, w, v) : eig_lp64(code, a, w, v);
 }
 
-int32_t rt_linalg_matmul(int32_t code, int32_t how, const RtMat *a, const RtMat *b, const RtMat *c) {
+/* c *= alpha (the product's type t): the runtime's own loops' scaling */
+#define SCALE_C(T, MUL)                                                                          \
+    for (int64_t i = 0; i < c->m; i++)                                                         \
+        for (int64_t j = 0; j < c->n; j++) {                                                   \
+            T *p = (T *)((char *)c->data + i * c->rs + j * c->cs);                             \
+            *p = MUL(*p, *(const T *)alpha);                                                   \
+        }
+#define MUL_R(x, y) ((x) * (y))
+static void scale_c(int t, const RtMat *c, const void *alpha) {
+    switch (t) {
+    case 0: SCALE_C(float, MUL_R) break;
+    case 1: SCALE_C(double, MUL_R) break;
+    case 2: SCALE_C(c64, mul64) break;
+    default: SCALE_C(c128, mul128) break;
+    }
+}
+#undef SCALE_C
+#undef MUL_R
+
+/* c = alpha * (a @ b), alpha NULL meaning 1 (rt_linalg_matmul). */
+static int32_t matmul_alpha(int32_t code, int32_t how, const RtMat *a, const RtMat *b, const RtMat *c,
+                            const void *alpha) {
     if (a->n != b->m) {
         mismatch(how, a, b);
         return -1;
@@ -790,22 +811,50 @@ int32_t rt_linalg_matmul(int32_t code, int32_t how, const RtMat *a, const RtMat 
         zero_out(c, sz);
         return 0;
     }
+    bool own = true;
     if (try_small_gemv(t, a, b, c))
-        return 0;
-    if (m <= SMALL_PRODUCT && n <= SMALL_PRODUCT && k <= SMALL_PRODUCT && m * n * k <= SMALL_PRODUCT) {
+        ;
+    else if (m <= SMALL_PRODUCT && n <= SMALL_PRODUCT && k <= SMALL_PRODUCT && m * n * k <= SMALL_PRODUCT)
         small_matmul(t, (how & 3) == RT_LA_VDOT, a, b, c);
-        return 0;
-    }
     /* a thin product (an inner dimension of a few items: 2x2 @ 2x16384 in
      * a radix-2 FFT) of modest size: each output item is a short dot, which
      * a threaded BLAS would hand to its threads for nothing */
-    if (k <= THIN_K && m * n * k <= THIN_PRODUCT) {
+    else if (k <= THIN_K && m * n * k <= THIN_PRODUCT)
         small_matmul(t, (how & 3) == RT_LA_VDOT, a, b, c);
+    else
+        own = false;
+    if (own) {
+        if (alpha)
+            scale_c(t, c, alpha);
         return 0;
     }
     if (!fits(m, k) || !fits(n, 1))
         return -1;
-    return ilp64() ? matmul_blas_ilp64(t, how, a, b, c) : matmul_blas_lp64(t, how, a, b, c);
+    return ilp64() ? matmul_blas_ilp64(t, how, a, b, c, alpha) : matmul_blas_lp64(t, how, a, b, c, alpha);
+}
+
+int32_t rt_linalg_matmul(int32_t code, int32_t how, const RtMat *a, const RtMat *b, const RtMat *c) {
+    return matmul_alpha(code, how, a, b, c, NULL);
+}
+
+int32_t rt_linalg_matmul_scaled(int32_t code, int32_t how, const RtMat *a, const RtMat *b, const RtMat *c,
+                                const void *alpha, int32_t side) {
+    int t = type_or_raise(code);
+    if (t < 0)
+        return -1;
+    c128 s = get_c(alpha, t);
+    if (s != 0 && isfinite(creal(s)) && isfinite(cimag(s)))
+        return matmul_alpha(code, how, a, b, c, alpha);
+    /* as written: BLAS skips the product when alpha is 0, and an inf or
+     * NaN must meet each item of the operand (inf * 0 is NaN) */
+    RtMat S;
+    char *buf = NULL;
+    if (!c_copy(side ? b : a, t, false, &S, &buf))
+        return -1;
+    scale_c(t, &S, alpha);
+    int32_t st = side ? matmul_alpha(code, how, a, &S, c, NULL) : matmul_alpha(code, how, &S, b, c, NULL);
+    free(buf);
+    return st;
 }
 
 /* ---- N-d matmul ------------------------------------------------------------ */
