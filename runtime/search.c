@@ -477,10 +477,8 @@ __attribute__((target("avx2"))) static void uniform_bins_avx2(const double *a, d
 static void uniform_bins(const double *a, double first, double scale, double tol, double nbd, int32_t *idx) {
     double lim = nbd - tol;
 #if defined(__x86_64__) && defined(__GNUC__)
-    static int avx2 = -1;
-    if (avx2 < 0)
-        avx2 = __builtin_cpu_supports("avx2") != 0;
-    if (avx2) {
+    /* a load of libgcc's CPU model, no state of ours: safe on the pool's threads */
+    if (__builtin_cpu_supports("avx2")) {
         uniform_bins_avx2(a, first, scale, tol, lim, idx);
         return;
     }
