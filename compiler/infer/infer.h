@@ -85,6 +85,9 @@ Type *infer_dtype_of(Inf *I, Node *d, Type *t);
  * becomes NULL; ints and bools are cast to int64; *unk set while the type
  * is unknown.  False after a diagnostic naming `fname`() and `what`. */
 bool infer_opt_int(Inf *I, Node **sl, int i, const char *fname, const char *what, bool *unk);
+/* A required integer slot i: the same, but missing or None is a
+ * TypingError (the lowering reads the slot). */
+bool infer_req_int(Inf *I, Node *call, Node **sl, int i, const char *fname, const char *what, bool *unk);
 /* A shape or reps: an int or a tuple of ints, cast to int64 /
  * UniTuple(int64); returns its length, 0 while unknown (*unk set), -1
  * after a diagnostic (naming fname() and what, or "array shape" when fname

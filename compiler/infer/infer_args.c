@@ -61,6 +61,18 @@ bool infer_opt_int(Inf *I, Node **sl, int i, const char *fname, const char *what
     return true;
 }
 
+bool infer_req_int(Inf *I, Node *call, Node **sl, int i, const char *fname, const char *what, bool *unk) {
+    if (!sl[i]) {
+        TYPING(I, call, "%s() missing required argument '%s'", fname, what);
+        return false;
+    }
+    if (infer_is_none(sl[i])) { /* not "left out": lowering reads the slot */
+        TYPING(I, sl[i], "%s() %s must be an integer, not None", fname, what);
+        return false;
+    }
+    return infer_opt_int(I, sl, i, fname, what, unk);
+}
+
 int infer_int_tuple(Inf *I, Node **ps, const char *fname, const char *what, bool *unk) {
     Type *t = infer_expr(I, ps);
     if (!t)

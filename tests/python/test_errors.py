@@ -474,3 +474,24 @@ def test_read_before_any_assignment_is_located():
         assert assigned_in_earlier_iteration(5) == assigned_in_earlier_iteration.py_func(5)
     assert assigned_in_branch_read_after(3) == assigned_in_branch_read_after.py_func(3)
     assert assigned_in_branch_read_after(-3) == assigned_in_branch_read_after.py_func(-3)
+
+
+# None for a required integer argument (found by tests/fuzz/mutate.py:
+# np.partition(a, None) crashed the compiler, which took None as "left out"
+# and lowered a missing slot): a located TypingError, as NumPy's TypeError
+NONE_FOR_REQUIRED_INT = ["np.partition(a, None)", "np.argpartition(a, None)", "np.tri(None)",
+                         "np.tril_indices(None)", "np.triu_indices(None)", "np.roll(a, None)",
+                         "np.repeat(a, None)", "np.hamming(None)", "np.eye(None)", "np.identity(None)",
+                         "np.random.randint(None)", "np.random.randint(None, 5)"]
+
+
+@pytest.mark.numba_skip("hpcjit's messages")
+@pytest.mark.parametrize("expr", NONE_FOR_REQUIRED_INT)
+def test_none_for_a_required_integer_is_a_typing_error(expr):
+    ns = {"np": np}
+    exec(f"def f(a):\n    return {expr}\n", ns)
+    with pytest.raises(hpcjit.TypingError) as ei:
+        hpcjit.njit("(float64[:],)")(ns["f"])
+    assert "must be an integer, not None" in str(ei.value)
+    with pytest.raises(TypeError):  # NumPy's answer
+        ns["f"](np.arange(4.0))

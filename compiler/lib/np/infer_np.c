@@ -497,7 +497,7 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         case BI_NP_ROLL: case BI_NP_REPEAT:
             if (!sl[1])
                 return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[1]);
-            if (!infer_opt_int(I, sl, 1, fname, s.names[1], &unk) || !infer_opt_int(I, sl, 2, fname, "axis", &unk))
+            if (!infer_req_int(I, n, sl, 1, fname, s.names[1], &unk) || !infer_opt_int(I, sl, 2, fname, "axis", &unk))
                 return NULL;
             break;
         case BI_NP_TILE:
@@ -652,7 +652,7 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     }
     case BI_NP_EYE: case BI_NP_IDENTITY: {
         int di = id == BI_NP_EYE ? 3 : 1;
-        if (!infer_opt_int(I, sl, 0, fname, s.names[0], &unk))
+        if (!infer_req_int(I, n, sl, 0, fname, s.names[0], &unk))
             return NULL;
         if (id == BI_NP_EYE && (!infer_opt_int(I, sl, 1, fname, "M", &unk) || !infer_opt_int(I, sl, 2, fname, "k", &unk)))
             return NULL;

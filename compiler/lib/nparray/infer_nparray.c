@@ -329,7 +329,7 @@ static Type *make_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, T
         rt = ty_array(I->tc, elt(at), id == BI_NPA_DIAG && at->ndim == 2 ? 1 : 2, LAYOUT_C);
         break;
     case BI_NPA_TRI: {
-        if (!infer_opt_int(I, sl, 0, fname, "N", &unk) || !infer_opt_int(I, sl, 1, fname, "M", &unk) ||
+        if (!infer_req_int(I, n, sl, 0, fname, "N", &unk) || !infer_opt_int(I, sl, 1, fname, "M", &unk) ||
             !infer_opt_int(I, sl, 2, fname, "k", &unk))
             return NULL;
         Type *dt = T(I, TY_FLOAT64);
@@ -392,7 +392,7 @@ static Type *make_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, T
                 return NULL;
             if (at->ndim != 2)
                 return TYPING(I, sl[0], "%s(): input array must be 2-d", fname);
-        } else if (!infer_opt_int(I, sl, 0, fname, "n", &unk) || (s->n > 2 && !infer_opt_int(I, sl, 2, fname, "m", &unk))) {
+        } else if (!infer_req_int(I, n, sl, 0, fname, "n", &unk) || (s->n > 2 && !infer_opt_int(I, sl, 2, fname, "m", &unk))) {
             return NULL;
         }
         if (!infer_opt_int(I, sl, 1, fname, "k", &unk))
@@ -671,7 +671,7 @@ static Type *num_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, Ty
         return at;
     switch (id) {
     case BI_NPA_BARTLETT: case BI_NPA_BLACKMAN: case BI_NPA_HAMMING: case BI_NPA_HANNING: case BI_NPA_KAISER:
-        if (!infer_opt_int(I, sl, 0, fname, "M", &unk))
+        if (!infer_req_int(I, n, sl, 0, fname, "M", &unk))
             return NULL;
         if (id == BI_NPA_KAISER) {
             if (!sl[1])
@@ -821,7 +821,7 @@ static Type *num_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, Ty
         if (kt->kind == TY_TUPLE) {
             if (infer_int_tuple(I, &sl[1], fname, "kth", &unk) < 0)
                 return NULL;
-        } else if (!infer_opt_int(I, sl, 1, fname, "kth", &unk)) {
+        } else if (!infer_req_int(I, n, sl, 1, fname, "kth", &unk)) {
             return NULL;
         }
         if (sl[2]) { /* the last axis only: a constant */

@@ -371,14 +371,14 @@ static Type *random_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl,
     case BI_PYRANDOM_SEED:
         if (!sl[0])
             return TYPING(I, n, "seed() missing required argument '%s'", s->names[0]);
-        if (!infer_opt_int(I, sl, 0, fname, s->names[0], &unk))
+        if (!infer_req_int(I, n, sl, 0, fname, s->names[0], &unk))
             return NULL;
         r = T(I, TY_NONE);
         break;
     case BI_RANDOM_RANDINT:
         if (!sl[0])
             return TYPING(I, n, "randint() missing required argument 'low'");
-        if (!infer_opt_int(I, sl, 0, fname, "low", &unk) || !infer_opt_int(I, sl, 1, fname, "high", &unk))
+        if (!infer_req_int(I, n, sl, 0, fname, "low", &unk) || !infer_opt_int(I, sl, 1, fname, "high", &unk))
             return NULL;
         nd = size_arg(I, sl, 2, fname);
         r = T(I, TY_INT64);
