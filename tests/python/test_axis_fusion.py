@@ -186,3 +186,112 @@ def test_par_rows():
     check(par_rows, a)
     check(par_rows, a[:, :, ::-1, 1:])
     check(par_rows, a.astype(np.float32))
+
+
+# ---- reductions of array expressions over an axis: fused, no temporary ----
+
+@njit
+def fsum1(a, b):
+    return np.sum(a * b, axis=1)
+
+
+@njit
+def fsum0_bcast(a, b):
+    return np.sum(np.reshape(a, (a.shape[0], a.shape[1], 1)) * b, axis=0)
+
+
+@njit
+def fsum_neg2(a, b):
+    return (a - 2 * b).sum(axis=-2)
+
+
+@njit
+def fprod1(a, b):
+    return np.prod(a + b, axis=1)
+
+
+@njit
+def fmean0(a, b):
+    return np.mean(np.sqrt(np.abs(a)) + b, axis=0)
+
+
+@njit
+def fmin1(a, b):
+    return np.min(a * b, axis=1)
+
+
+@njit
+def fmax0(a, b):
+    return np.max(a - b, axis=0)
+
+
+@njit
+def fsum_last(a, b):
+    return np.sum(a * b, axis=2)       # the last axis: not fused (pairwise rows)
+
+
+@njit
+def fsum_cmp(a, b):
+    return np.sum(a > b, axis=0)
+
+
+@njit(parallel=True)
+def fsum_par(a, b):
+    n = a.shape[0]
+    out = np.empty((n, b.shape[2]), dtype=np.float64)
+    for i in prange(n):
+        out[i] = np.sum(np.sum(np.reshape(a[i], (a.shape[1], a.shape[2], 1)) * b, axis=0), axis=0)
+    return out
+
+
+def fused_pairs(dtype):
+    rng = np.random.default_rng(11)
+    a = (rng.random((4, 5, 6)) * 8 - 2).astype(dtype)
+    b = (rng.random((4, 5, 6)) * 8 - 2).astype(dtype)
+    return [
+        (a, b),
+        (a[:, ::2, ::-1], b[:, 1::2, :]),          # non-contiguous
+        (a, b[0]),                                  # broadcast (5, 6)
+        (a, b[:1, :, :1]),                          # size-1 axes broadcast
+        (a[:, :0], b[:, :0]),                       # size-0 reduced axis
+        (a[:0], b[:0]),                             # size-0 outer axis
+        (np.asfortranarray(a), b),
+    ]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.int64])
+@pytest.mark.parametrize("f", [fsum1, fsum_neg2, fprod1, fmean0, fmin1, fmax0, fsum_last, fsum_cmp])
+def test_fused_axis(f, dtype):
+    for a, b in fused_pairs(dtype):
+        r = check(f, a, b, rtol=1e-5 if dtype is np.float32 else 1e-12)
+        if isinstance(r, np.ndarray):
+            assert r.dtype == f.py_func(a, b).dtype
+
+
+def test_fused_mixed_and_scalar():
+    a = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
+    b = np.linspace(0, 1, 12, dtype=np.float32).reshape(3, 4)
+    check(fsum1, a, b, rtol=1e-6)
+    check(fsum1, a, np.float32(1.5))
+    check(fsum0_bcast, np.arange(6.0).reshape(2, 3), np.ones((2, 3, 4)))
+    check(fsum0_bcast, np.arange(6.0, dtype=np.float32).reshape(2, 3), np.ones((2, 3, 4), np.float32))
+
+
+def test_fused_nan_and_errors():
+    a = np.arange(24.0).reshape(2, 3, 4)
+    b = np.ones((2, 3, 4))
+    b[1, 2, 3] = np.nan
+    check(fmin1, a, b)
+    check(fmax0, a, b)
+    check(fsum1, a, b)
+    check(fsum1, a, np.ones((3, 5)))                   # cannot broadcast: ValueError
+    check(fmin1, a[:, :0], b[:, :0])                   # empty min: ValueError
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_fused_prange(dtype):
+    rng = np.random.default_rng(5)
+    a = rng.random((6, 3, 4)).astype(dtype)
+    b = rng.random((3, 4, 5)).astype(dtype)
+    check(fsum_par, a, b, rtol=1e-5 if dtype is np.float32 else 1e-12)
+    check(fsum_par, a[:, :, ::-1], b[:, ::2], rtol=1e-5 if dtype is np.float32 else 1e-12)

@@ -1185,12 +1185,110 @@ static void fold_axis(Lower *L, RedPlan *P, LLVMValueRef data, LLVMValueRef *sha
     }
 }
 
+/* The same fold over an array expression (N_ARRAYEXPR) whose elements are
+ * computed in the fold's own nest, index by index, and never stored (no
+ * temporary array): np.sum(a * b, axis=1). */
+typedef struct FusedFold {
+    RedPlan *P;
+    AeSrc *src;
+    int nd, k;
+    LLVMValueRef *shape, *ost;
+    LLVMValueRef idx[HJ_MAX_NDIM_LOWER];
+    bool ok;
+} FusedFold;
+
+static void fused_nest(Lower *L, FusedFold *c, int d, LLVMValueRef po) {
+    if (d == c->nd) {
+        LLVMValueRef x = lower_ae_at(L, c->src, c->idx);
+        if (!x) {
+            c->ok = false;
+            return;
+        }
+        x = lower_convert(L, np_at(L), x, c->P->dt, c->P->rt);
+        np_store(L, po, fold_elem(L, c->P, np_load(L, po, c->P->rt), x), c->P->rt);
+        return;
+    }
+    NpLoop lp;
+    np_loop_begin(L, &lp, c->shape[d]);
+    c->idx[d] = lp.i;
+    LLVMValueRef next = d == c->k ? po : np_offset(L, po, np_mul(L, lp.i, c->ost[d < c->k ? d : d - 1]));
+    fused_nest(L, c, d + 1, next);
+    np_loop_end(L, &lp);
+}
+
+/* NULL with *done false when n is not such a reduction: an N_ARRAYEXPR
+ * argument, a constant axis before the last, an op fold_axis takes. */
+static LLVMValueRef fused_reduce(Lower *L, Node *n, bool *owned, bool *done) {
+    *done = false;
+    Node *an = np_arg(n, 0), *axis = np_arg(n, 1);
+    Type *aty = an->ty;
+    int nd = aty->ndim;
+    if (an->kind != N_ARRAYEXPR || !axis || axis->kind != N_CONST || nd < 2 || nd > HJ_MAX_NDIM_LOWER ||
+        n->ty->kind != TY_ARRAY || n->ty->layout != LAYOUT_C || np_arg(n, 2) || np_arg(n, 3) || np_arg(n, 4))
+        return NULL;
+    RedPlan P = {n->builtin, aty->dtype, n->ty->dtype, NULL};
+    if (!rows_ok(&P) || P.op == BI_NP_VAR || P.op == BI_NP_STD)
+        return NULL;
+    LLVMValueRef a = lower_expr_use(L, axis);
+    if (!a || !LLVMIsAConstantInt(a))
+        return NULL; /* a constant node: nothing emitted */
+    int64_t k = LLVMConstIntGetSExtValue(a);
+    if (k < 0)
+        k += nd;
+    if (k < 0 || k >= nd - 1)
+        return NULL;
+    *done = true;
+    LLVMValueRef shape[HJ_MAX_NDIM_LOWER + 1], outer[HJ_MAX_NDIM_LOWER + 1];
+    AeSrc *src = lower_ae_open(L, an, shape);
+    if (!src)
+        return NULL;
+    const char *emsg = empty_msg(P.op);
+    if (emsg)
+        lower_raise_if(L, np_ieq(L, shape[k], lower_i64(L, 0)), "ValueError", emsg);
+    for (int d = 0, j = 0; d < nd; d++)
+        if (d != k)
+            outer[j++] = shape[d];
+    LLVMValueRef out = np_alloc(L, n->ty, outer, false);
+    int mark = lower_temps_mark(L);
+    lower_temp(L, out, n->ty, true); /* released if an element raises */
+    Type *rt = P.rt;
+    bool mm = P.op == BI_NP_AMIN || P.op == BI_NP_AMAX;
+    LLVMValueRef od = lower_array_field(L, out, ARR_DATA, "");
+    LLVMValueRef init = mm ? extreme(L, rt, P.op == BI_NP_AMIN) : P.op == BI_NP_PROD ? np_one(L, rt) : lower_zero(L, rt);
+    LLVMValueRef total = lower_array_field(L, out, ARR_NITEMS, "");
+    NpLoop f;
+    np_loop_begin(L, &f, total);
+    np_store(L, lower_gep(L, lower_mem_type(L, rt), od, &f.i, 1, ""), init, rt);
+    np_loop_end(L, &f);
+    LLVMValueRef ost[HJ_MAX_NDIM_LOWER + 1];
+    np_dims(L, out, nd - 1, NULL, ost);
+    FusedFold c = {&P, src, nd, (int)k, shape, ost, {0}, true};
+    fused_nest(L, &c, 0, od);
+    if (c.ok && P.op == BI_NP_MEAN) {
+        NpLoop m;
+        np_loop_begin(L, &m, total);
+        LLVMValueRef pm = lower_gep(L, lower_mem_type(L, rt), od, &m.i, 1, "");
+        Red R = {.op = BI_NP_MEAN, .acc = rt, .slot = pm};
+        np_store(L, pm, red_value(L, &R, shape[k]), rt);
+        np_loop_end(L, &m);
+    }
+    L->temps.len = L->temp_tys.len = mark;
+    if (!c.ok)
+        return NULL;
+    *owned = true;
+    return out;
+}
+
 LLVMValueRef lower_np_reduce(Lower *L, Node *n, bool *owned) {
     *owned = false;
     Node *an = np_arg(n, 0), *axis = np_arg(n, 1);
     Type *aty = an ? an->ty : NULL;
     if (!aty || aty->kind != TY_ARRAY || aty->ndim > HJ_MAX_NDIM_LOWER)
         return lower_fail(L, n, HJ_DIAG_LOWERING, "reduction of a non-array");
+    bool fused;
+    LLVMValueRef fr = fused_reduce(L, n, owned, &fused);
+    if (fused)
+        return fr;
     LLVMValueRef arr = lower_expr_use(L, an);
     if (!arr)
         return NULL;
