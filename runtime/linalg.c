@@ -444,72 +444,181 @@ static void small_matmul(int t, bool cj, const RtMat *a, const RtMat *b, const R
 #define SMALL_GEMV 65536
 
 /* y (n items, stride ys bytes) = x (k items, stride xs) @ M (k x n, strides
- * mrs, mcs bytes).  Where M's rows are contiguous, GEMV_BLOCK sums at a
- * time stay in registers (vector lanes), each over l in order; where x and
- * M's columns are, each y[j] is a dot in vector lanes (a BLAS ddot's
- * order, not the loop's: NumPy's results come from BLAS too). */
-#define GEMV_BLOCK 16
+ * mrs, mcs bytes), in vector lanes of GEMV_VEC bytes.  The add (or FMA)
+ * latency is 3-4 cycles and two issue per cycle, so every loop keeps
+ * GEMV_ACC independent sums: where M's rows are contiguous, a block of
+ * NV vectors of columns sums GEMV_ACC / NV interleaved groups of rows;
+ * where x and M's columns are, GEMV_DOTS dots share each load of x.  The
+ * partial sums are added at the end (BLAS orders its sums its own way too,
+ * and NumPy's results come from BLAS). */
 #define GEMV_VEC 32 /* bytes: one AVX register, two SSE2 ones */
+#define GEMV_ACC 8
+#define GEMV_DOTS 4
+
+/* columns j.. j + NV * lanes - 1 of y, M's rows contiguous */
+#define GEMV_ROWS(T, NV)                                                                     \
+    for (; j + (NV) * L <= n; j += (NV) * L) {                                               \
+        enum { U = GEMV_ACC / (NV) };                                                        \
+        V acc[U][NV];                                                                        \
+        for (int u = 0; u < U; u++)                                                          \
+            for (int v = 0; v < (NV); v++)                                                   \
+                acc[u][v] = (V){0};                                                          \
+        const char *base = (const char *)mat + j * (int64_t)sizeof(T);                       \
+        int64_t l = 0;                                                                       \
+        for (; l + U <= k; l += U)                                                           \
+            for (int u = 0; u < U; u++) {                                                    \
+                T s = *(const T *)((const char *)x + (l + u) * xs);                          \
+                for (int v = 0; v < (NV); v++) {                                             \
+                    V r;                                                                     \
+                    memcpy(&r, base + (l + u) * mrs + v * GEMV_VEC, sizeof r);               \
+                    acc[u][v] += s * r;                                                      \
+                }                                                                            \
+            }                                                                                \
+        for (; l < k; l++) {                                                                 \
+            T s = *(const T *)((const char *)x + l * xs);                                    \
+            for (int v = 0; v < (NV); v++) {                                                 \
+                V r;                                                                         \
+                memcpy(&r, base + l * mrs + v * GEMV_VEC, sizeof r);                         \
+                acc[0][v] += s * r;                                                          \
+            }                                                                                \
+        }                                                                                    \
+        for (int u = 1; u < U; u++)                                                          \
+            for (int v = 0; v < (NV); v++)                                                   \
+                acc[0][v] += acc[u][v];                                                      \
+        for (int v = 0; v < (NV); v++) {                                                     \
+            char *dst = (char *)y + (j + v * L) * ys;                                        \
+            if (ys == (int64_t)sizeof(T))                                                    \
+                memcpy(dst, &acc[0][v], sizeof acc[0][v]);                                   \
+            else                                                                             \
+                for (int i = 0; i < L; i++)                                                  \
+                    *(T *)(dst + i * ys) = acc[0][v][i];                                     \
+        }                                                                                    \
+    }
+
+/* y = x @ M with y and M's rows contiguous: y += x[l] * M[l, :] over
+ * GEMV_ROWS4 rows at a time, as OpenBLAS's gemv_n kernels, so that M is
+ * read front to back (a C-ordered M streams; the blocks of GEMV_ROWS read
+ * it in strided passes) and each y[j] sums its products in l's order. */
+#define GEMV_ROWS4 4
+#define GEMV_AXPY(T)                                                                         \
+    do {                                                                                     \
+        int64_t nv = n / L * L, l = 0;                                                       \
+        T *yy = (T *)y;                                                                      \
+        memset(yy, 0, (size_t)n * sizeof(T));                                                \
+        for (; l + GEMV_ROWS4 <= k; l += GEMV_ROWS4) {                                       \
+            T s[GEMV_ROWS4];                                                                 \
+            const T *r[GEMV_ROWS4];                                                          \
+            for (int u = 0; u < GEMV_ROWS4; u++) {                                           \
+                s[u] = *(const T *)((const char *)x + (l + u) * xs);                         \
+                r[u] = (const T *)((const char *)mat + (l + u) * mrs);                       \
+            }                                                                                \
+            for (int64_t jv = 0; jv < nv; jv += L) {                                         \
+                V acc, q;                                                                    \
+                memcpy(&acc, yy + jv, sizeof acc);                                           \
+                for (int u = 0; u < GEMV_ROWS4; u++) {                                       \
+                    memcpy(&q, r[u] + jv, sizeof q);                                         \
+                    acc += s[u] * q;                                                         \
+                }                                                                            \
+                memcpy(yy + jv, &acc, sizeof acc);                                           \
+            }                                                                                \
+            for (int64_t jj = nv; jj < n; jj++)                                              \
+                for (int u = 0; u < GEMV_ROWS4; u++)                                         \
+                    yy[jj] += s[u] * r[u][jj];                                               \
+        }                                                                                    \
+        for (; l < k; l++) {                                                                 \
+            T s1 = *(const T *)((const char *)x + l * xs);                                   \
+            const T *r1 = (const T *)((const char *)mat + l * mrs);                          \
+            for (int64_t jj = 0; jj < n; jj++)                                               \
+                yy[jj] += s1 * r1[jj];                                                       \
+        }                                                                                    \
+        j = n;                                                                               \
+    } while (0)
+
+/* ND dots y[j..j+ND-1] of contiguous x and columns, NA vectors each */
+#define GEMV_DOTS_BLOCK(T, ND, NA)                                                           \
+    for (; j + (ND) <= n; j += (ND)) {                                                       \
+        V acc[ND][NA];                                                                       \
+        for (int d = 0; d < (ND); d++)                                                       \
+            for (int a = 0; a < (NA); a++)                                                   \
+                acc[d][a] = (V){0};                                                          \
+        const T *col[ND];                                                                    \
+        for (int d = 0; d < (ND); d++)                                                       \
+            col[d] = (const T *)((const char *)mat + (j + d) * mcs);                         \
+        int64_t l = 0;                                                                       \
+        for (; l + (NA) * L <= k; l += (NA) * L)                                             \
+            for (int a = 0; a < (NA); a++) {                                                 \
+                V p;                                                                         \
+                memcpy(&p, (const T *)x + l + a * L, sizeof p);                              \
+                for (int d = 0; d < (ND); d++) {                                             \
+                    V q;                                                                     \
+                    memcpy(&q, col[d] + l + a * L, sizeof q);                                \
+                    acc[d][a] += p * q;                                                      \
+                }                                                                            \
+            }                                                                                \
+        for (; l + L <= k; l += L) { /* then a vector at a time */                           \
+            V p;                                                                             \
+            memcpy(&p, (const T *)x + l, sizeof p);                                          \
+            for (int d = 0; d < (ND); d++) {                                                 \
+                V q;                                                                         \
+                memcpy(&q, col[d] + l, sizeof q);                                            \
+                acc[d][0] += p * q;                                                          \
+            }                                                                                \
+        }                                                                                    \
+        for (int d = 0; d < (ND); d++) {                                                     \
+            for (int a = 1; a < (NA); a++)                                                   \
+                acc[d][0] += acc[d][a];                                                      \
+            HV half[2]; /* the lanes summed as a tree: halves, then quarters */              \
+            QV quarter[2];                                                                   \
+            memcpy(half, &acc[d][0], sizeof half);                                           \
+            half[0] += half[1];                                                              \
+            memcpy(quarter, &half[0], sizeof quarter);                                       \
+            quarter[0] += quarter[1];                                                        \
+            T tot = 0;                                                                       \
+            for (int v = 0; v < L / 4; v++)                                                  \
+                tot += quarter[0][v];                                                        \
+            for (int64_t r = l; r < k; r++)                                                  \
+                tot += ((const T *)x)[r] * col[d][r];                                        \
+            *(T *)((char *)y + (j + d) * ys) = tot;                                          \
+        }                                                                                    \
+    }
+
 #define SMALL_GEMV_BODY(T)                                                                   \
     do {                                                                                     \
+        typedef T V __attribute__((vector_size(GEMV_VEC)));                                  \
+        typedef T HV __attribute__((vector_size(GEMV_VEC / 2)));                             \
+        typedef T QV __attribute__((vector_size(GEMV_VEC / 4)));                             \
+        enum { L = GEMV_VEC / (int)sizeof(T) };                                              \
         int64_t j = 0;                                                                       \
-        if (mcs == (int64_t)sizeof(T)) /* GEMV_BLOCK columns at a time, in registers */      \
-            for (; j + GEMV_BLOCK <= n; j += GEMV_BLOCK) {                                   \
-                typedef T V __attribute__((vector_size(GEMV_VEC)));                          \
-                enum { NV = GEMV_BLOCK * (int)sizeof(T) / GEMV_VEC };                        \
-                V acc[NV];                                                                   \
-                memset(acc, 0, sizeof acc);                                                  \
-                for (int64_t l = 0; l < k; l++) {                                            \
-                    T s = *(const T *)((const char *)x + l * xs);                            \
-                    const char *row = (const char *)mat + l * mrs + j * (int64_t)sizeof(T);  \
-                    for (int v = 0; v < NV; v++) {                                           \
-                        V r;                                                                 \
-                        memcpy(&r, row + v * GEMV_VEC, sizeof r);                            \
-                        acc[v] += s * r;                                                     \
-                    }                                                                        \
-                }                                                                            \
-                T out[GEMV_BLOCK];                                                           \
-                memcpy(out, acc, sizeof out);                                                \
-                for (int jj = 0; jj < GEMV_BLOCK; jj++)                                      \
-                    *(T *)((char *)y + (j + jj) * ys) = out[jj];                             \
-            }                                                                                \
-        if (xs == (int64_t)sizeof(T) && mrs == (int64_t)sizeof(T)) /* contiguous dots */     \
-            for (; j < n; j++) {                                                             \
-                typedef T V __attribute__((vector_size(GEMV_VEC)));                          \
-                enum { L = GEMV_VEC / (int)sizeof(T) };                                      \
-                const char *col = (const char *)mat + j * mcs;                               \
-                V acc[4];                                                                    \
-                memset(acc, 0, sizeof acc);                                                  \
-                int64_t l = 0;                                                               \
-                for (; l + 4 * L <= k; l += 4 * L)                                           \
-                    for (int v = 0; v < 4; v++) {                                            \
-                        V p, q;                                                              \
-                        memcpy(&p, (const char *)x + (l + v * L) * (int64_t)sizeof(T), sizeof p); \
-                        memcpy(&q, col + (l + v * L) * (int64_t)sizeof(T), sizeof q);        \
-                        acc[v] += p * q;                                                     \
-                    }                                                                        \
-                V sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);                               \
-                T part[L], tot = 0;                                                          \
-                memcpy(part, &sum, sizeof part);                                             \
-                for (int v = 0; v < L; v++)                                                  \
-                    tot += part[v];                                                          \
-                for (; l < k; l++)                                                           \
-                    tot += ((const T *)x)[l] * ((const T *)col)[l];                          \
-                *(T *)((char *)y + j * ys) = tot;                                            \
-            }                                                                                \
-        {                                                                                    \
-            for (; j < n; j++) {                                                             \
-                T acc = 0;                                                                   \
-                for (int64_t l = 0; l < k; l++)                                              \
-                    acc += *(const T *)((const char *)x + l * xs) *                          \
-                           *(const T *)((const char *)mat + l * mrs + j * mcs);              \
-                *(T *)((char *)y + j * ys) = acc;                                            \
-            }                                                                                \
+        if (mcs == (int64_t)sizeof(T) && ys == (int64_t)sizeof(T) && n >= L)                 \
+            GEMV_AXPY(T);                                                                    \
+        if (mcs == (int64_t)sizeof(T)) {                                                     \
+            GEMV_ROWS(T, 8)                                                                  \
+            GEMV_ROWS(T, 4)                                                                  \
+            GEMV_ROWS(T, 2)                                                                  \
+            GEMV_ROWS(T, 1)                                                                  \
+        }                                                                                    \
+        if (xs == (int64_t)sizeof(T) && mrs == (int64_t)sizeof(T)) {                         \
+            GEMV_DOTS_BLOCK(T, GEMV_DOTS, GEMV_ACC / GEMV_DOTS)                              \
+            GEMV_DOTS_BLOCK(T, 1, GEMV_ACC)                                                  \
+        }                                                                                    \
+        for (; j < n; j++) { /* the columns left, strided */                                 \
+            T acc[4] = {0, 0, 0, 0};                                                         \
+            int64_t l = 0;                                                                   \
+            for (; l + 4 <= k; l += 4)                                                       \
+                for (int u = 0; u < 4; u++)                                                  \
+                    acc[u] += *(const T *)((const char *)x + (l + u) * xs) *                 \
+                              *(const T *)((const char *)mat + (l + u) * mrs + j * mcs);     \
+            for (; l < k; l++)                                                               \
+                acc[0] += *(const T *)((const char *)x + l * xs) *                           \
+                          *(const T *)((const char *)mat + l * mrs + j * mcs);               \
+            *(T *)((char *)y + j * ys) = (acc[0] + acc[1]) + (acc[2] + acc[3]);              \
         }                                                                                    \
     } while (0)
 
+/* The fma clone (which implies AVX) contracts `acc += s * r` into FMAs,
+ * as OpenBLAS's kernels do; "default" is SSE2. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default")))
+__attribute__((target_clones("fma", "default")))
 #endif
 static void small_gemv(int t, const void *x, int64_t xs, const void *mat, int64_t mrs, int64_t mcs, int64_t k,
                        int64_t n, void *y, int64_t ys) {
@@ -519,6 +628,9 @@ static void small_gemv(int t, const void *x, int64_t xs, const void *mat, int64_
         SMALL_GEMV_BODY(double);
 }
 #undef SMALL_GEMV_BODY
+#undef GEMV_ROWS
+#undef GEMV_DOTS_BLOCK
+#undef GEMV_AXPY
 
 /* a @ b without BLAS when one side is a vector and the product is small
  * (real types); false when BLAS should do it. */
@@ -660,7 +772,28 @@ int32_t rt_linalg_eig(int32_t code, const RtMat *a, const RtMat *w, const RtMat 
     return ilp64() ? eig_ilp64(code, a, w, v) : eig_lp64(code, a, w, v);
 }
 
-int32_t rt_linalg_matmul(int32_t code, int32_t how, const RtMat *a, const RtMat *b, const RtMat *c) {
+/* c *= alpha (the product's type t): the runtime's own loops' scaling */
+#define SCALE_C(T, MUL)                                                                          \
+    for (int64_t i = 0; i < c->m; i++)                                                         \
+        for (int64_t j = 0; j < c->n; j++) {                                                   \
+            T *p = (T *)((char *)c->data + i * c->rs + j * c->cs);                             \
+            *p = MUL(*p, *(const T *)alpha);                                                   \
+        }
+#define MUL_R(x, y) ((x) * (y))
+static void scale_c(int t, const RtMat *c, const void *alpha) {
+    switch (t) {
+    case 0: SCALE_C(float, MUL_R) break;
+    case 1: SCALE_C(double, MUL_R) break;
+    case 2: SCALE_C(c64, mul64) break;
+    default: SCALE_C(c128, mul128) break;
+    }
+}
+#undef SCALE_C
+#undef MUL_R
+
+/* c = alpha * (a @ b), alpha NULL meaning 1 (rt_linalg_matmul). */
+static int32_t matmul_alpha(int32_t code, int32_t how, const RtMat *a, const RtMat *b, const RtMat *c,
+                            const void *alpha) {
     if (a->n != b->m) {
         mismatch(how, a, b);
         return -1;
@@ -678,22 +811,50 @@ int32_t rt_linalg_matmul(int32_t code, int32_t how, const RtMat *a, const RtMat 
         zero_out(c, sz);
         return 0;
     }
+    bool own = true;
     if (try_small_gemv(t, a, b, c))
-        return 0;
-    if (m <= SMALL_PRODUCT && n <= SMALL_PRODUCT && k <= SMALL_PRODUCT && m * n * k <= SMALL_PRODUCT) {
+        ;
+    else if (m <= SMALL_PRODUCT && n <= SMALL_PRODUCT && k <= SMALL_PRODUCT && m * n * k <= SMALL_PRODUCT)
         small_matmul(t, (how & 3) == RT_LA_VDOT, a, b, c);
-        return 0;
-    }
     /* a thin product (an inner dimension of a few items: 2x2 @ 2x16384 in
      * a radix-2 FFT) of modest size: each output item is a short dot, which
      * a threaded BLAS would hand to its threads for nothing */
-    if (k <= THIN_K && m * n * k <= THIN_PRODUCT) {
+    else if (k <= THIN_K && m * n * k <= THIN_PRODUCT)
         small_matmul(t, (how & 3) == RT_LA_VDOT, a, b, c);
+    else
+        own = false;
+    if (own) {
+        if (alpha)
+            scale_c(t, c, alpha);
         return 0;
     }
     if (!fits(m, k) || !fits(n, 1))
         return -1;
-    return ilp64() ? matmul_blas_ilp64(t, how, a, b, c) : matmul_blas_lp64(t, how, a, b, c);
+    return ilp64() ? matmul_blas_ilp64(t, how, a, b, c, alpha) : matmul_blas_lp64(t, how, a, b, c, alpha);
+}
+
+int32_t rt_linalg_matmul(int32_t code, int32_t how, const RtMat *a, const RtMat *b, const RtMat *c) {
+    return matmul_alpha(code, how, a, b, c, NULL);
+}
+
+int32_t rt_linalg_matmul_scaled(int32_t code, int32_t how, const RtMat *a, const RtMat *b, const RtMat *c,
+                                const void *alpha, int32_t side) {
+    int t = type_or_raise(code);
+    if (t < 0)
+        return -1;
+    c128 s = get_c(alpha, t);
+    if (s != 0 && isfinite(creal(s)) && isfinite(cimag(s)))
+        return matmul_alpha(code, how, a, b, c, alpha);
+    /* as written: BLAS skips the product when alpha is 0, and an inf or
+     * NaN must meet each item of the operand (inf * 0 is NaN) */
+    RtMat S;
+    char *buf = NULL;
+    if (!c_copy(side ? b : a, t, false, &S, &buf))
+        return -1;
+    scale_c(t, &S, alpha);
+    int32_t st = side ? matmul_alpha(code, how, a, &S, c, NULL) : matmul_alpha(code, how, &S, b, c, NULL);
+    free(buf);
+    return st;
 }
 
 /* ---- N-d matmul ------------------------------------------------------------ */

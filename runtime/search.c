@@ -6,12 +6,19 @@
 #include "hpcjit/search.h"
 
 #include <float.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hpcjit/runtime.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 typedef struct { float re, im; } c64_t;
 typedef struct { double re, im; } c128_t;
@@ -406,38 +413,98 @@ int32_t rt_interp(const double *x, int64_t nx, const double *xp, const double *f
 }
 
 /* The range of a[0..n) (n > 0) into *lo and *hi; nonzero when a NaN is
- * among them.  Four independent chains: one min/max chain would run at
- * the latency of minsd per item. */
+ * among them.  Independent chains, two lanes each with SSE2: one min/max
+ * chain would run at the latency of minsd per item.  minpd's answer for a
+ * NaN operand does not matter: a NaN is reported and the range dropped. */
 static int minmax_scan(const double *a, int64_t n, double *lo, double *hi) {
-    double l0 = a[0], l1 = a[0], l2 = a[0], l3 = a[0];
-    double h0 = a[0], h1 = a[0], h2 = a[0], h3 = a[0];
+    double l0 = a[0], h0 = a[0];
     int nan = 0;
     int64_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        double v0 = a[i], v1 = a[i + 1], v2 = a[i + 2], v3 = a[i + 3];
-        nan |= (v0 != v0) | (v1 != v1) | (v2 != v2) | (v3 != v3);
-        l0 = v0 < l0 ? v0 : l0;
-        l1 = v1 < l1 ? v1 : l1;
-        l2 = v2 < l2 ? v2 : l2;
-        l3 = v3 < l3 ? v3 : l3;
-        h0 = v0 > h0 ? v0 : h0;
-        h1 = v1 > h1 ? v1 : h1;
-        h2 = v2 > h2 ? v2 : h2;
-        h3 = v3 > h3 ? v3 : h3;
+#ifdef __SSE2__
+    if (n >= 4) {
+        __m128d l0v = _mm_set1_pd(a[0]), l1v = l0v, h0v = l0v, h1v = l0v, u = _mm_setzero_pd();
+        for (; i + 4 <= n; i += 4) {
+            __m128d v0 = _mm_loadu_pd(a + i), v1 = _mm_loadu_pd(a + i + 2);
+            u = _mm_or_pd(u, _mm_cmpunord_pd(v0, v1));
+            l0v = _mm_min_pd(l0v, v0);
+            l1v = _mm_min_pd(l1v, v1);
+            h0v = _mm_max_pd(h0v, v0);
+            h1v = _mm_max_pd(h1v, v1);
+        }
+        double lv[2], hv[2];
+        _mm_storeu_pd(lv, _mm_min_pd(l0v, l1v));
+        _mm_storeu_pd(hv, _mm_max_pd(h0v, h1v));
+        l0 = lv[1] < lv[0] ? lv[1] : lv[0];
+        h0 = hv[1] > hv[0] ? hv[1] : hv[0];
+        nan = _mm_movemask_pd(u) != 0;
     }
+#endif
     for (; i < n; i++) {
         double v = a[i];
         nan |= v != v;
         l0 = v < l0 ? v : l0;
         h0 = v > h0 ? v : h0;
     }
-    l0 = l1 < l0 ? l1 : l0;
-    l2 = l3 < l2 ? l3 : l2;
-    h0 = h1 > h0 ? h1 : h0;
-    h2 = h3 > h2 ? h3 : h2;
-    *lo = l2 < l0 ? l2 : l0;
-    *hi = h2 > h0 ? h2 : h0;
+    *lo = l0;
+    *hi = h0;
     return nan;
+}
+
+/* Bins of the uniform edges for HIST_BLOCK items of a, into idx: the bin,
+ * or -1 where the edges decide (near a bin boundary, the last edge, out of
+ * the range or NaN: rt_histogram's exact path).  A pass of its own, without
+ * the histogram's stores, 2 or 4 items at a time.  Only estimates inside
+ * [tol, nb - tol) are converted as they are (so they fit int32, nb <
+ * 2^31); the others become -1 and 0, which differ. */
+#define HIST_BLOCK 256
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2"))) static void uniform_bins_avx2(const double *a, double first, double scale,
+                                                               double tol, double lim, int32_t *idx) {
+    __m256d vfirst = _mm256_set1_pd(first), vscale = _mm256_set1_pd(scale), vtol = _mm256_set1_pd(tol),
+            vlim = _mm256_set1_pd(lim), m1 = _mm256_set1_pd(-1.0), z = _mm256_setzero_pd();
+    for (int i = 0; i < HIST_BLOCK; i += 4) {
+        __m256d f = _mm256_mul_pd(_mm256_sub_pd(_mm256_loadu_pd(a + i), vfirst), vscale);
+        /* false for a NaN */
+        __m256d in = _mm256_and_pd(_mm256_cmp_pd(f, vtol, _CMP_GE_OQ), _mm256_cmp_pd(f, vlim, _CMP_LT_OQ));
+        __m128i j = _mm256_cvttpd_epi32(_mm256_blendv_pd(m1, _mm256_sub_pd(f, vtol), in));
+        __m128i k = _mm256_cvttpd_epi32(_mm256_blendv_pd(z, _mm256_add_pd(f, vtol), in));
+        __m128i ok = _mm_cmpeq_epi32(j, k);
+        _mm_storeu_si128((__m128i *)(idx + i), _mm_or_si128(j, _mm_andnot_si128(ok, _mm_set1_epi32(-1))));
+    }
+}
+#endif
+
+static void uniform_bins(const double *a, double first, double scale, double tol, double nbd, int32_t *idx) {
+    double lim = nbd - tol;
+#if defined(__x86_64__) && defined(__GNUC__)
+    /* a load of libgcc's CPU model, no state of ours: safe on the pool's threads */
+    if (__builtin_cpu_supports("avx2")) {
+        uniform_bins_avx2(a, first, scale, tol, lim, idx);
+        return;
+    }
+#endif
+    int i = 0;
+#ifdef __SSE2__
+    __m128d vfirst = _mm_set1_pd(first), vscale = _mm_set1_pd(scale), vtol = _mm_set1_pd(tol),
+            vlim = _mm_set1_pd(lim), m1 = _mm_set1_pd(-1.0);
+    for (; i + 2 <= HIST_BLOCK; i += 2) {
+        __m128d f = _mm_mul_pd(_mm_sub_pd(_mm_loadu_pd(a + i), vfirst), vscale);
+        __m128d in = _mm_and_pd(_mm_cmpge_pd(f, vtol), _mm_cmplt_pd(f, vlim));
+        __m128i j = _mm_cvttpd_epi32(_mm_or_pd(_mm_and_pd(in, _mm_sub_pd(f, vtol)), _mm_andnot_pd(in, m1)));
+        __m128i k = _mm_cvttpd_epi32(_mm_and_pd(in, _mm_add_pd(f, vtol)));
+        __m128i ok = _mm_cmpeq_epi32(j, k);
+        _mm_storel_epi64((__m128i *)(idx + i), _mm_or_si128(j, _mm_andnot_si128(ok, _mm_set1_epi32(-1))));
+    }
+#endif
+    for (; i < HIST_BLOCK; i++) {
+        double f = (a[i] - first) * scale;
+        idx[i] = -1;
+        if (f >= tol && f < lim) {
+            int32_t j = (int32_t)(f - tol), k = (int32_t)(f + tol);
+            if (j == k)
+                idx[i] = j;
+        }
+    }
 }
 
 int32_t rt_histogram(const double *a, int64_t n, double *edges, int64_t nb, int32_t mode, double lo, double hi,
@@ -498,21 +565,30 @@ int32_t rt_histogram(const double *a, int64_t n, double *edges, int64_t nb, int3
          * so only estimates within tol of an integer look at the edges, and
          * the common case makes no load the bin's address depends on. */
         double tol = 16.0 * DBL_EPSILON * ((fabs(first) + fabs(last)) * scale + (double)nb + 1.0);
-        for (int64_t i = 0; i < n; i++) {
-            double v = a[i];
-            if (!(v >= first && v <= last))
-                continue;
-            double f = (v - first) * scale;
-            /* the same integer part tol below and above: not near an edge */
-            int64_t j = (int64_t)(f - tol), k = (int64_t)(f + tol);
-            if (__builtin_expect(j != k || k >= nb, 0)) {
-                j = f < (double)nb ? (int64_t)f : nb - 1;
-                if (j > 0 && v < edges[j])
-                    j--;
-                else if (j < nb - 1 && v >= edges[j + 1])
-                    j++;
+        int32_t idx[HIST_BLOCK];
+        for (int64_t i0 = 0; i0 < n; i0 += HIST_BLOCK) {
+            int64_t m = n - i0 < HIST_BLOCK ? n - i0 : HIST_BLOCK;
+            /* a short last block, and bins past int32, take the exact path */
+            if (m == HIST_BLOCK && nb < INT32_MAX)
+                uniform_bins(a + i0, first, scale, tol, (double)nb, idx);
+            else
+                for (int64_t i = 0; i < m; i++)
+                    idx[i] = -1;
+            for (int64_t i = 0; i < m; i++) {
+                int64_t j = idx[i];
+                if (__builtin_expect(j < 0, 0)) {
+                    double v = a[i0 + i];
+                    if (!(v >= first && v <= last))
+                        continue;
+                    double f = (v - first) * scale;
+                    j = f < (double)nb ? (int64_t)f : nb - 1;
+                    if (j > 0 && v < edges[j])
+                        j--;
+                    else if (j < nb - 1 && v >= edges[j + 1])
+                        j++;
+                }
+                hist[j]++;
             }
-            hist[j]++;
         }
         return 0;
     }

@@ -170,6 +170,7 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_str_chr),
     /* linear algebra (linalg.c; compiler/lower_linalg.c) */
     RT_SYM(rt_linalg_matmul),
+    RT_SYM(rt_linalg_matmul_scaled),
     RT_SYM(rt_linalg_matmul_shape),
     RT_SYM(rt_linalg_matmul_nd),
     RT_SYM(rt_linalg_outer),

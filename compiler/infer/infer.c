@@ -726,11 +726,23 @@ static bool negative_int_const(const Node *e) {
            e->a->cval.i > 0;
 }
 
+/* bytes and bytearray values are uint8 arrays inside, but their operators
+ * are Python's (== compares, + concatenates): refused, as Numba does,
+ * rather than computed elementwise. */
+static bool refuse_bytes_op(Inf *I, Node *at, const Type *a, const Type *b) {
+    const Type *t = a && a->kind == TY_ARRAY && a->bytes ? a : b && b->kind == TY_ARRAY && b->bytes ? b : NULL;
+    if (!t)
+        return false;
+    UNSUP(I, at, "operators on %s are not supported by hpcjit (np.frombuffer(b, np.uint8) gives its bytes "
+          "as an array)", infer_tyname(I, t));
+    return true;
+}
+
 static Type *binop_expr(Inf *I, Node **pn) {
     Node *n = *pn;
     Type *a = infer_expr(I, &n->a);
     Type *b = a ? infer_expr(I, &n->b) : NULL;
-    if (!b)
+    if (!b || refuse_bytes_op(I, n, a, b))
         return NULL;
     const LibOps *own = lib_type_owner2(a, b); /* str + str, list * int, ... */
     if (own && own->infer_binop)
@@ -778,6 +790,8 @@ static Type *unary_expr(Inf *I, Node *n) {
         return a;
     if (a->kind == TY_JITCLASS) /* -obj: obj.__neg__() */
         return infer_jc_unary(I, n, a);
+    if (refuse_bytes_op(I, n, a, NULL))
+        return NULL;
     if (ty_is_array(a))
         return infer_ae_unary(I, n, a);
     if (!ty_is_number(a)) {
@@ -816,6 +830,8 @@ static Type *compare_expr(Inf *I, Node *n) {
             n->ops[0] != OP_ISNOT) /* a dunder method of the instance */
             return infer_jc_compare(I, n, left, right);
         OpKind op = n->ops[i];
+        if (op != OP_IS && op != OP_ISNOT && refuse_bytes_op(I, n, left, right))
+            return NULL;
         Type *ot = NULL;
         Type *lv = left->kind == TY_OPTIONAL ? left->base : left;
         Type *rv = right->kind == TY_OPTIONAL ? right->base : right;
@@ -1136,8 +1152,28 @@ static Type *tuple_slice(Inf *I, Node **pn, Type *base) {
     return infer_expr(I, pn);
 }
 
+/* a.flat[i] (subscript n) becomes $flat_view(a, i)[0], so that loads,
+ * stores and a.flat[i] += v are an array element's (lib/nparray); false
+ * after a diagnostic. */
+static bool flat_subscript(Inf *I, Node *n) {
+    if (n->kind != N_SUBSCRIPT || n->a->kind != N_ATTRIBUTE || strcmp(n->a->name, "flat") != 0)
+        return true;
+    if (n->b->kind == N_SLICE || n->b->kind == N_TUPLE)
+        return UNSUP(I, n->b, "a.flat takes one integer index in hpcjit"), false;
+    Node *v = ast_new(I->a, N_CALL, n->loc);
+    v->a = ast_new(I->a, N_NAME, n->a->loc);
+    v->a->name = "$q:numpy.$flat_view";
+    vec_push(I->a, &v->args, n->a->a);
+    vec_push(I->a, &v->args, n->b);
+    n->a = v;
+    n->b = infer_const_int(I, n->loc, 0);
+    return true;
+}
+
 static Type *subscript_at(Inf *I, Node **pn, bool store) {
     Node *n = *pn;
+    if (!flat_subscript(I, n))
+        return NULL;
     Type *base = infer_expr(I, &n->a);
     if (!base)
         return NULL;
@@ -1494,7 +1530,7 @@ static bool assign_value(Inf *I, PtrVec *targets, Node **pv, Node *stmt) {
     for (int i = 0; i < targets->len; i++) {
         Node *t = VEC_AT(*targets, i);
         if (t->kind == N_SUBSCRIPT) {
-            Type *bt = infer_expr(I, &t->a);
+            Type *bt = flat_subscript(I, t) ? infer_expr(I, &t->a) : NULL;
             if (!bt || refuse_readonly_store(I, t, bt))
                 return false;
             const LibOps *own = lib_type_owner(bt); /* lst[i] = v, d[k] = v */
@@ -1956,6 +1992,9 @@ static bool for_stmt(Inf *I, Node *n) {
 static bool stmt(Inf *I, Node *n) {
     switch (n->kind) {
     case N_ASSIGN:
+        for (int i = 0; i < n->targets.len; i++)
+            if (!flat_subscript(I, VEC_AT(n->targets, i)))
+                return false;
         if (infer_jc_assign(I, n)) /* obj[i] = v, obj.prop = v: a method call */
             return stmt(I, n);
         return assign_value(I, &n->targets, &n->a, n);
@@ -1984,6 +2023,8 @@ static bool stmt(Inf *I, Node *n) {
         if (t->kind != N_NAME && t->kind != N_SUBSCRIPT)
             return UNSUP(I, t, "augmented assignment to %s is not supported by hpcjit",
                          ast_kind_name(t->kind)), false;
+        if (!flat_subscript(I, t))
+            return false;
         Type *ot = t->kind == N_NAME ? name_expr(I, t) : infer_expr(I, &t->a);
         if (!ot)
             return false;
@@ -2006,6 +2047,8 @@ static bool stmt(Inf *I, Node *n) {
             return false;
         if (t->kind == N_SUBSCRIPT && t->idx_kind == IDX_BASIC && t->op_ty && ty_is_array(t->op_ty))
             tt = t->op_ty; /* a view updated in place */
+        if (refuse_bytes_op(I, n, tt, vt))
+            return false;
         if (!IS_UNK(tt) && !IS_UNK(vt) && ty_is_array(tt) && n->op != OP_MATMUL) {
             if (refuse_readonly_store(I, t, tt))
                 return false;

@@ -72,6 +72,25 @@ Type *infer_funcs_tuple(Inf *I, Type *t);
 /* The element type produced by iterating over `*pn` (typed here). */
 Type *infer_iter(Inf *I, Node **pn);
 
+/* ---- shared argument typing (infer_args.c) ---- */
+/* A None constant (an argument left out or given as None). */
+bool infer_is_none(const Node *n);
+/* The scalar type a dtype argument stands for (np.float64, a.dtype, a
+ * dtype variable, float/int/bool/complex, or a string such as 'float32');
+ * NULL after a diagnostic, the unknown type while it is not yet known. */
+Type *infer_dtype_arg(Inf *I, Node **pd);
+/* The same for an argument d already typed as t. */
+Type *infer_dtype_of(Inf *I, Node *d, Type *t);
+/* Optional integer slot i (axis=, ddof=, n=): a missing slot or None
+ * becomes NULL; ints and bools are cast to int64; *unk set while the type
+ * is unknown.  False after a diagnostic naming `fname`() and `what`. */
+bool infer_opt_int(Inf *I, Node **sl, int i, const char *fname, const char *what, bool *unk);
+/* A shape or reps: an int or a tuple of ints, cast to int64 /
+ * UniTuple(int64); returns its length, 0 while unknown (*unk set), -1
+ * after a diagnostic (naming fname() and what, or "array shape" when fname
+ * is NULL). */
+int infer_int_tuple(Inf *I, Node **ps, const char *fname, const char *what, bool *unk);
+
 Type *infer_ty(Inf *I, TyKind k);
 const char *infer_tyname(Inf *I, const Type *t);
 /* A value that exists at run time (not a module, function, string...). */

@@ -30,6 +30,7 @@ static const struct {
 static const char *const submodules[] = {"numpy.linalg", "numpy.random", "numpy.fft", "hpcjit.mpi",
                                          "hpcjit.types", "hpcjit.typed", "hpcjit.cuda",
                                          "numpy.lib", "numpy.lib.stride_tricks", /* lib/nparray */
+                                         "numpy.polynomial", "numpy.polynomial.polynomial", /* _nppoly.py */
                                          /* hpcjit.cuda's namespaces (lib/cuda) */
                                          "hpcjit.cuda.threadIdx", "hpcjit.cuda.blockIdx", "hpcjit.cuda.blockDim",
                                          "hpcjit.cuda.gridDim", "hpcjit.cuda.shared", "hpcjit.cuda.local",
@@ -189,6 +190,9 @@ Type *infer_attribute(Inf *I, Node *n) {
         }
         if (strcmp(a, "real") == 0 || strcmp(a, "imag") == 0) /* infer_arrayexpr.c */
             return infer_ae_real_imag(I, n, base);
+        if (strcmp(a, "flat") == 0) /* a.flat[i], len(a.flat), for x in a.flat: infer.c, above, infer_iter */
+            return UNSUP(I, n, "a.flat is supported as a for loop's iterable, indexed by an integer "
+                         "(a.flat[i], a.flat[i] = v) and in len(a.flat) by hpcjit, not as a value");
         for (int i = 0; i < lib_feature_count(); i++) { /* a.sum(), a.T, a.sort(), a.dot()... */
             const LibOps *f = lib_feature(i);
             Type *ft = NULL;
@@ -476,75 +480,6 @@ static Type *conversion(Inf *I, Node *n, const char *fname, Type *to) {
     return rewrite_cast(I, n, to);
 }
 
-static Type *dtype_of(Inf *I, Node *d, Type *t);
-
-/* The scalar type a dtype argument stands for: np.float64, a.dtype, a dtype
- * variable, float/int/bool/complex, or a string such as 'float32'. */
-static Type *dtype_arg(Inf *I, Node **pd) {
-    Node *d = *pd;
-    if (d->kind == N_CONST && d->cval.kind == CVAL_STR) {
-        const char *e = NULL;
-        Type *t = ty_parse(I->tc, d->cval.s, NULL, &e);
-        if (!t || !ty_is_number(t))
-            return TYPING(I, d, "unknown dtype '%s'", d->cval.s);
-        d->ty = ty_dtype(I->tc, t);
-        return t;
-    }
-    Type *t = infer_expr(I, pd);
-    return dtype_of(I, *pd, t);
-}
-
-/* The scalar type a typed dtype argument d (of type t) stands for. */
-static Type *dtype_of(Inf *I, Node *d, Type *t) {
-    if (!t)
-        return NULL;
-    if (IS_UNK(t))
-        return t;
-    if (t->kind == TY_DTYPE && ty_is_number(t->dtype))
-        return t->dtype;
-    if (t->kind == TY_BUILTIN) {
-        switch (t->builtin) {
-        case BI_FLOAT: return T(I, TY_FLOAT64);
-        case BI_INT: return T(I, TY_INT64);
-        case BI_BOOL: return T(I, TY_BOOL);
-        case BI_COMPLEX: return T(I, TY_COMPLEX128);
-        default: break;
-        }
-    }
-    return TYPING(I, d, "%s is not a dtype", infer_tyname(I, t));
-}
-
-/* Shape argument of np.empty & co: an int or a tuple of ints -> ndim. */
-static int shape_arg(Inf *I, Node **ps, bool *unk) {
-    Type *t = infer_expr(I, ps);
-    if (!t)
-        return -1;
-    if (IS_UNK(t)) {
-        *unk = true;
-        return 0;
-    }
-    if (ty_is_int(t)) {
-        infer_cast(I, ps, T(I, TY_INT64));
-        return 1;
-    }
-    if (t->kind == TY_TUPLE) {
-        Type **el = arena_alloc(I->a, sizeof(Type *) * (size_t)(t->nelems + 1));
-        for (int i = 0; i < t->nelems; i++) {
-            if (!ty_is_int(t->elems[i])) {
-                TYPING(I, *ps, "array shape must be an int or a tuple of ints, not %s",
-                     infer_tyname(I, t));
-                return -1;
-            }
-            el[i] = T(I, TY_INT64);
-        }
-        infer_cast(I, ps, ty_tuple(I->tc, el, t->nelems));
-        return t->nelems;
-    }
-    TYPING(I, *ps, "array shape must be an int or a tuple of ints, not %s",
-         infer_tyname(I, t));
-    return -1;
-}
-
 static Type *alloc_call(Inf *I, Node *n, BuiltinId id, const char *fname) {
     static const char *const names[] = {"shape", "dtype"};
     Node *sl[2];
@@ -563,12 +498,12 @@ static Type *alloc_call(Inf *I, Node *n, BuiltinId id, const char *fname) {
             return TYPING(I, sl[1], "%s() of a structured dtype is not supported (np.empty and np.zeros are)", fname);
         dt = rt->dtype;
     } else if (sl[1]) {
-        dt = typed ? dtype_of(I, sl[1], rt) : dtype_arg(I, &sl[1]);
+        dt = typed ? infer_dtype_of(I, sl[1], rt) : infer_dtype_arg(I, &sl[1]);
         if (!dt)
             return NULL;
     }
     bool unk = false;
-    int nd = shape_arg(I, &sl[0], &unk);
+    int nd = infer_int_tuple(I, &sl[0], NULL, NULL, &unk);
     if (nd < 0)
         return NULL;
     if (unk || IS_UNK(dt))
@@ -610,7 +545,7 @@ static Type *carray_call(Inf *I, Node *n, BuiltinId id, const char *fname) {
     }
     Type *dt = pt->dtype;
     if (sl[2]) {
-        Type *given = dtype_arg(I, &sl[2]);
+        Type *given = infer_dtype_arg(I, &sl[2]);
         if (!given)
             return NULL;
         if (IS_UNK(given))
@@ -623,7 +558,7 @@ static Type *carray_call(Inf *I, Node *n, BuiltinId id, const char *fname) {
     if (!dt)
         return TYPING(I, n, "%s() of a void* needs a dtype", fname);
     bool unk = false;
-    int nd = shape_arg(I, &sl[1], &unk);
+    int nd = infer_int_tuple(I, &sl[1], NULL, NULL, &unk);
     if (nd < 0)
         return NULL;
     if (unk)
@@ -644,7 +579,7 @@ static Type *like_call(Inf *I, Node *n, const char *fname) {
     if (!t)
         return NULL;
     Type *dt = NULL;
-    if (sl[1] && !(dt = dtype_arg(I, &sl[1])))
+    if (sl[1] && !(dt = infer_dtype_arg(I, &sl[1])))
         return NULL;
     if (IS_UNK(t) || (dt && IS_UNK(dt)))
         return TY_UNK(I);
@@ -670,7 +605,7 @@ static Type *arange_call(Inf *I, Node *n) {
     if (!sl[1])
         return TYPING(I, n, "arange() needs a stop value");
     Type *dt = NULL;
-    if (sl[3] && !(dt = dtype_arg(I, &sl[3])))
+    if (sl[3] && !(dt = infer_dtype_arg(I, &sl[3])))
         return NULL;
     Type *ct = T(I, TY_INT64);
     for (int i = 0; i < 3; i++) {
@@ -957,6 +892,20 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             n->args.len = 0;
         }
         return T(I, TY_BOOL);
+    }
+    Node *fa = n->args.len == 1 ? VEC_AT(n->args, 0) : NULL;
+    if (id == BI_LEN && fa && fa->kind == N_ATTRIBUTE && strcmp(fa->name, "flat") == 0) {
+        /* len(a.flat) is a.size (a.flat has no value of its own in hpcjit) */
+        Type *bt = infer_expr(I, &fa->a);
+        if (!bt)
+            return NULL;
+        if (bt->kind == TY_ARRAY) { /* the call node becomes the attribute */
+            n->kind = N_ATTRIBUTE;
+            n->a = fa->a;
+            n->name = "size";
+            n->args.len = 0;
+            return infer_attribute(I, n);
+        }
     }
     if ((id == BI_LEN || id == BI_ABS || id == BI_INT || id == BI_FLOAT || id == BI_BOOL || id == BI_COMPLEX ||
          id == BI_STR || id == BI_HASH) && n->args.len == 1 && !n->keywords.len && !self) {

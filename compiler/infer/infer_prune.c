@@ -116,8 +116,6 @@ static void mentioned_vec(const Prune *P, PtrVec *v, bool *set) {
 
 /* ---- deciding a test ------------------------------------------------------- */
 
-static bool is_none_const(const Node *n) { return n && n->kind == N_CONST && n->cval.kind == CVAL_NONE; }
-
 /* `p is None` / `p is not None` / `None is p`: true when the argument is
  * None, as far as `ok` (the arguments nothing has assigned) allows. */
 static Tri decide_isinstance(const Prune *P, const Node *e, const bool *ok);
@@ -128,7 +126,7 @@ static Tri decide(const Prune *P, const Node *e, const bool *ok) {
         if (e->args.len != 1 || (e->ops[0] != OP_IS && e->ops[0] != OP_ISNOT))
             return UNKNOWN;
         const Node *l = e->a, *r = VEC_AT(e->args, 0);
-        const Node *name = is_none_const(r) ? l : is_none_const(l) ? r : NULL;
+        const Node *name = infer_is_none(r) ? l : infer_is_none(l) ? r : NULL;
         if (!name || name->kind != N_NAME)
             return UNKNOWN;
         int i = param_of(P, name->name);

@@ -153,6 +153,46 @@ bool lower_terminated(Lower *L) {
     return LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(L->b)) != NULL;
 }
 
+LLVMValueRef lower_helper_begin(Lower *L, const char *name, LLVMTypeRef fnty, LowerSaved *sv) {
+    sv->fn = L->fn;
+    sv->entry_bb = L->entry_bb;
+    sv->cur = LLVMGetInsertBlock(L->b);
+    LLVMValueRef f = LLVMAddFunction(L->mod, name, fnty);
+    LLVMSetLinkage(f, LLVMInternalLinkage);
+    L->fn = f;
+    L->entry_bb = LLVMAppendBasicBlockInContext(L->ctx, f, "entry");
+    lower_at(L, L->entry_bb);
+    return f;
+}
+
+void lower_helper_end(Lower *L, LowerSaved *sv) {
+    L->fn = sv->fn;
+    L->entry_bb = sv->entry_bb;
+    lower_at(L, sv->cur);
+}
+
+const char *lower_typecode(Lower *L, Type *t) {
+    StrBuf b;
+    sb_init(&b);
+    ty_typecode(&b, t);
+    const char *s = arena_strdup(&L->c->arena, b.s ? b.s : "");
+    sb_free(&b);
+    return s;
+}
+
+const char *lower_rt_suffix(const Type *t) {
+    switch (t->kind) {
+    case TY_INT64: return "i64";
+    case TY_UINT64: return "u64";
+    case TY_INT32: return "i32";
+    case TY_FLOAT64: return "f64";
+    case TY_FLOAT32: return "f32";
+    case TY_BOOL: return "bool";
+    case TY_STRING: return "str"; /* rt_ops_str (lib/str) */
+    default: return NULL;
+    }
+}
+
 LLVMValueRef lower_rt(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *params,
                       unsigned n, LLVMValueRef *args) {
     if (L->device) /* no host runtime on the GPU (lower_device.c) */

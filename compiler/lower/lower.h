@@ -117,6 +117,22 @@ LLVMBasicBlockRef lower_block(Lower *L, const char *name);
 /* Position the builder at bb (which must be empty or open). */
 void lower_at(Lower *L, LLVMBasicBlockRef bb);
 bool lower_terminated(Lower *L);
+/* An internal helper function of the module emitted while another one is
+ * (a container's hash or compare function): lower_helper_begin saves the
+ * builder's place and the function-level state, adds `name` and positions
+ * at its entry block; lower_helper_end goes back. */
+typedef struct LowerSaved {
+    LLVMValueRef fn;
+    LLVMBasicBlockRef entry_bb, cur;
+} LowerSaved;
+LLVMValueRef lower_helper_begin(Lower *L, const char *name, LLVMTypeRef fnty, LowerSaved *sv);
+void lower_helper_end(Lower *L, LowerSaved *sv);
+/* The typecode of t (abi.h) in the compilation's arena: a name part for
+ * helpers specialised per type. */
+const char *lower_typecode(Lower *L, Type *t);
+/* The runtime's suffix for container operations on items of type t
+ * ("i64", "f64", "str": rt_list_append_i64...), NULL for other types. */
+const char *lower_rt_suffix(const Type *t);
 /* Declare (once) and call a runtime or libm function. */
 LLVMValueRef lower_rt(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *params,
                       unsigned n, LLVMValueRef *args);

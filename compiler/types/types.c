@@ -60,7 +60,7 @@ static bool same_shape(const Type *a, const Type *b) {
             (a->offsets && memcmp(a->offsets, b->offsets, sizeof(int) * (size_t)a->ndim) != 0))
             return false;
         return a->dtype == b->dtype && a->ndim == b->ndim && a->layout == b->layout &&
-               a->readonly == b->readonly;
+               a->readonly == b->readonly && a->bytes == b->bytes;
     case TY_DTYPE:
     case TY_CPOINTER:
         return a->dtype == b->dtype;
@@ -262,6 +262,12 @@ Type *ty_array_ro(TyCtx *tc, Type *dtype, int ndim, Layout layout, bool readonly
     if (ndim <= 1 && layout == LAYOUT_F)
         layout = LAYOUT_C;
     Type p = {.kind = TY_ARRAY, .dtype = dtype, .ndim = ndim, .layout = layout, .readonly = readonly};
+    return intern(tc, &p);
+}
+
+Type *ty_bytes(TyCtx *tc, bool bytearray) {
+    Type p = {.kind = TY_ARRAY, .dtype = ty_scalar(tc, TY_UINT8), .ndim = 1, .layout = LAYOUT_C,
+              .readonly = !bytearray, .bytes = true};
     return intern(tc, &p);
 }
 
@@ -494,6 +500,8 @@ Type *ty_unify(TyCtx *tc, Type *a, Type *b) {
     case TY_ARRAY:
         if (a->dtype != b->dtype || a->ndim != b->ndim)
             return NULL;
+        if (a->bytes && b->bytes) /* bytes and bytearray: a read-only buffer */
+            return a->readonly == b->readonly ? a : ty_bytes(tc, false);
         return ty_array_ro(tc, a->dtype, a->ndim, a->layout == b->layout ? a->layout : LAYOUT_A,
                            a->readonly || b->readonly);
     case TY_TUPLE: {
@@ -623,6 +631,7 @@ bool ty_can_convert(const Type *from, const Type *to) {
     switch (from->kind) {
     case TY_ARRAY:
         return from->dtype == to->dtype && from->ndim == to->ndim && (!from->readonly || to->readonly) &&
+               (from->bytes || !to->bytes) &&
                (to->layout == LAYOUT_A || from->layout == to->layout);
     case TY_TUPLE:
         /* a named tuple converts to a plain tuple (unpacking), not back */
@@ -725,7 +734,7 @@ void ty_name(StrBuf *b, const Type *t) {
             sb_puts(b, "unaligned ");
         if (t->readonly)
             sb_puts(b, "readonly ");
-        sb_puts(b, "array(");
+        sb_puts(b, t->bytes ? (t->readonly ? "bytes(" : "bytearray(") : "array(");
         ty_name(b, t->dtype);
         sb_printf(b, ", %dd, %c)", t->ndim, (char)t->layout);
         break;
@@ -817,6 +826,10 @@ void ty_typecode(StrBuf *b, const Type *t) {
             for (int d = 0; d < t->ndim; d++)
                 sb_printf(b, "%d,", t->offsets[d]);
             ty_typecode(b, t->dtype);
+            break;
+        }
+        if (t->bytes) {
+            sb_putc(b, t->readonly ? 'y' : 'Y');
             break;
         }
         sb_putc(b, t->readonly ? 'r' : 'a');
@@ -1032,6 +1045,10 @@ static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
         *p = s + 2;
         return ty_array_ro(tc, dt, nd, (Layout)lay, c == 'r');
     }
+    case 'y': /* bytes */
+    case 'Y': /* bytearray */
+        *p = s + 1;
+        return ty_bytes(tc, c == 'Y');
     case 'J': { /* a jitclass instance: J<id> */
         char *end = NULL;
         long id = strtol(s + 1, &end, 10);

@@ -96,6 +96,9 @@ struct Type {
     int ndim;
     Layout layout;
     bool readonly;  /* TY_ARRAY: data may not be written (Numba: not mutable) */
+    bool bytes;     /* TY_ARRAY: a Python bytes (readonly) or bytearray object's
+                       buffer, uint8 1-d C (Numba's Bytes/ByteArray): an array
+                       value that boxes as bytes/bytearray (typecodes 'y'/'Y') */
     /* TY_FUNCTION (name: the function's name, set by inference) */
     int func;
     /* TY_MODULE, TY_EXC_CLASS, TY_EXC_VALUE */
@@ -128,6 +131,8 @@ static inline bool ty_is_named_tuple(const Type *t) { return t && t->kind == TY_
 Type *ty_array(TyCtx *tc, Type *dtype, int ndim, Layout layout);
 /* ty_array with the read-only flag ("readonly array(float64, 1d, C)"). */
 Type *ty_array_ro(TyCtx *tc, Type *dtype, int ndim, Layout layout, bool readonly);
+/* A bytes (readonly) or bytearray buffer: an array of uint8, 1-d, C. */
+Type *ty_bytes(TyCtx *tc, bool bytearray);
 /* `t` (an array) with its read-only flag set to `readonly`; other types as is. */
 Type *ty_set_readonly(TyCtx *tc, Type *t, bool readonly);
 Type *ty_dtype(TyCtx *tc, Type *scalar);

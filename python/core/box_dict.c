@@ -50,7 +50,7 @@ static const RtItemOps *key_ops(const char *tc)
 static int has_refs(const char *tc, const char *end)
 {
     for (; tc < end; tc++)
-        if (*tc == 'a' || *tc == 'r' || *tc == '[' || *tc == '#' || *tc == 's' || *tc == '{' || *tc == '<' ||
+        if (*tc == 'a' || *tc == 'r' || *tc == 'y' || *tc == 'Y' || *tc == '[' || *tc == '#' || *tc == 's' || *tc == '{' || *tc == '<' ||
             *tc == 'G' || *tc == '&' || *tc == 'J' || *tc == '%')
             return 1;
     return 0;

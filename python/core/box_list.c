@@ -26,7 +26,7 @@ static OpsEntry *ops_cache;
 static int has_refs(const char *tc)
 {
     for (; *tc; tc++)
-        if (*tc == 'a' || *tc == 'r' || *tc == '[' || *tc == '#' || *tc == 's' || *tc == '{' || *tc == '<' ||
+        if (*tc == 'a' || *tc == 'r' || *tc == 'y' || *tc == 'Y' || *tc == '[' || *tc == '#' || *tc == 's' || *tc == '{' || *tc == '<' ||
             *tc == 'G' || *tc == '&' || *tc == 'J' || *tc == '%')
             return 1;
     return 0;
@@ -83,7 +83,7 @@ static const RtItemOps *item_ops(const char *tc)
 void box_retain(const char **tc, char *in)
 {
     const char *p = *tc;
-    if (*p == 'a' || *p == 'r') {
+    if (*p == 'a' || *p == 'r' || *p == 'y' || *p == 'Y') {
         rt_incref(((HjArray *)in)->meminfo);
     } else if (strchr("[#{&<sGJ", *p)) { /* every value that is an HjMemInfo * */
         rt_incref(*(HjMemInfo **)in);

@@ -148,6 +148,10 @@ int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
         return put(buf, len, cap, 's');
     if (tp == &PyComplex_Type)
         return put(buf, len, cap, 'D');
+    if (tp == &PyBytes_Type) /* bytes/bytearray: their buffer as a uint8 array */
+        return put(buf, len, cap, 'y');
+    if (tp == &PyByteArray_Type)
+        return put(buf, len, cap, 'Y');
     if (obj == Py_None)
         return put(buf, len, cap, 'n');
     if (PyTuple_Check(obj)) {
@@ -160,6 +164,16 @@ int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
             if (cv_typecode(PyTuple_GET_ITEM(obj, i), buf, len, cap) < 0)
                 return -1;
         return put(buf, len, cap, ')');
+    }
+    PyObject *sv = nt_struct_values(obj); /* a registered struct class (np.polynomial.Polynomial) */
+    if (sv) {
+        int r = nt_header((PyObject *)tp, buf, len, cap) < 0 ? -1 : cv_typecode(sv, buf, len, cap);
+        Py_DECREF(sv);
+        return r;
+    }
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        return -1;
     }
     int tr = typed_typecode(obj, buf, len, cap); /* typed.List / typed.Dict */
     if (tr <= 0)
@@ -405,6 +419,12 @@ int cv_matches(PyObject *obj, const char **tc)
     case 'R':
         ok = is_np_generator(obj);
         break;
+    case 'y':
+        ok = PyBytes_CheckExact(obj);
+        break;
+    case 'Y':
+        ok = PyByteArray_CheckExact(obj);
+        break;
     case 't':
         if (p[1] == 'V')
             ok = PyArray_DescrCheck(obj) && PyDataType_HASFIELDS((PyArray_Descr *)obj) &&
@@ -455,7 +475,13 @@ int cv_matches(PyObject *obj, const char **tc)
         }
         PyObject *cls = q ? nt_class(id) : NULL;
         PyErr_Clear();
-        ok = cls && (PyObject *)Py_TYPE(obj) == cls && cv_matches(obj, &q);
+        ok = cls && (PyObject *)Py_TYPE(obj) == cls;
+        if (ok) { /* a struct class's instance: as the tuple of its attributes */
+            PyObject *sv = nt_struct_values(obj);
+            PyErr_Clear();
+            ok = cv_matches(sv ? sv : obj, &q);
+            Py_XDECREF(sv);
+        }
         *tc = q ? q : p + 1;
         return ok;
     }
@@ -568,6 +594,23 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
         *tc = q + 2;
         return 0;
     }
+    case 'y':   /* bytes: its buffer, borrowed (parent: the object) */
+    case 'Y': { /* bytearray: the same, writable */
+        HjArray *a = (HjArray *)out;
+        if (c == 'y' ? !PyBytes_Check(obj) : !PyByteArray_Check(obj)) {
+            PyErr_SetString(PyExc_TypeError, "hpcjit: bytes argument does not match the signature");
+            return -1;
+        }
+        a->meminfo = NULL;
+        a->parent = obj;
+        a->nitems = c == 'y' ? PyBytes_GET_SIZE(obj) : PyByteArray_GET_SIZE(obj);
+        a->itemsize = 1;
+        a->data = c == 'y' ? PyBytes_AS_STRING(obj) : PyByteArray_AS_STRING(obj);
+        a->shape_strides[0] = a->nitems;
+        a->shape_strides[1] = 1;
+        *tc = p + 1;
+        return 0;
+    }
     case '[':
         return box_list_unbox(obj, tc, out);
     case '#':
@@ -593,6 +636,14 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
             tc_skip(tc);
             return ext_unbox(id, obj, out);
         }
+        PyObject *sv = nt_struct_values(obj); /* a struct class's instance: its attributes, */
+        if (sv) {                              /* arrays borrowed from obj (alive in the call) */
+            int r = cv_unbox(sv, tc, out);
+            Py_DECREF(sv);
+            return r;
+        }
+        if (PyErr_Occurred())
+            return -1;
         return cv_unbox(obj, tc, out);
     }
     case '(': {
@@ -683,6 +734,52 @@ static PyArray_Descr *elem_descr(const char *p)
     return d ? (PyArray_Descr *)Py_NewRef((PyObject *)d) : NULL;
 }
 
+/* An ndarray over (a part of) the buffer of the bytes/bytearray `obj`,
+ * keeping it alive; writable when obj is a bytearray (np.frombuffer). */
+static PyObject *array_over_buffer(const char *p, HjArray *a, PyObject *obj)
+{
+    const char *q = p[1] == 'V' ? rec_skip(p + 1, NULL) : p + 2;
+    int nd = q ? q[0] - '0' : 0;
+    PyArray_Descr *descr = elem_descr(p);
+    if (!descr)
+        return NULL;
+    /* steals descr */
+    PyObject *arr = PyArray_NewFromDescr(&PyArray_Type, descr, nd, (npy_intp *)a->shape_strides,
+                                         (npy_intp *)a->shape_strides + nd, a->data,
+                                         PyByteArray_Check(obj) ? NPY_ARRAY_WRITEABLE : 0, NULL);
+    if (!arr)
+        return NULL;
+    if (PyArray_SetBaseObject((PyArrayObject *)arr, Py_NewRef(obj)) < 0) {
+        Py_DECREF(arr);
+        return NULL;
+    }
+    return arr;
+}
+
+/* A bytes (bytearray) object of the buffer `a` (uint8, 1-d): the argument
+ * itself when it is that object unchanged, else a copy; takes the reference
+ * to a's meminfo. */
+static PyObject *box_bytes(int bytearray, HjArray *a)
+{
+    PyObject *par = (PyObject *)a->parent, *res = NULL;
+    int64_t n = a->shape_strides[0], stride = a->shape_strides[1];
+    if (!a->meminfo && par && (bytearray ? PyByteArray_CheckExact(par) : PyBytes_CheckExact(par)) &&
+        (bytearray ? PyByteArray_AS_STRING(par) : PyBytes_AS_STRING(par)) == a->data &&
+        (bytearray ? PyByteArray_GET_SIZE(par) : PyBytes_GET_SIZE(par)) == n)
+        return Py_NewRef(par);
+    res = bytearray ? PyByteArray_FromStringAndSize(NULL, n) : PyBytes_FromStringAndSize(NULL, n);
+    if (res) {
+        char *dst = bytearray ? PyByteArray_AS_STRING(res) : PyBytes_AS_STRING(res);
+        if (stride == 1)
+            memcpy(dst, a->data, (size_t)n);
+        else
+            for (int64_t i = 0; i < n; i++)
+                dst[i] = a->data[i * stride];
+    }
+    rt_decref(a->meminfo);
+    return res;
+}
+
 static PyObject *box_array(CoreState *st, const char *p, HjArray *a)
 {
     const char *q = p[1] == 'V' ? rec_skip(p + 1, NULL) : p + 2;
@@ -715,6 +812,8 @@ static PyObject *box_array(CoreState *st, const char *p, HjArray *a)
                 PyArray_CLEARFLAGS((PyArrayObject *)copy, NPY_ARRAY_WRITEABLE);
             return copy;
         }
+        if (!PyArray_Check((PyObject *)par)) /* a bytes/bytearray argument's buffer */
+            return array_over_buffer(p, a, (PyObject *)par);
         if (PyArray_DATA(par) == a->data && PyArray_NDIM(par) == nd && PyArray_TYPE(par) == tn &&
             (tn != NPY_VOID || PyArray_ITEMSIZE(par) == a->itemsize) &&
             memcmp(PyArray_DIMS(par), shape, (size_t)nd * sizeof(npy_intp)) == 0 &&
@@ -741,7 +840,9 @@ static PyObject *box_array(CoreState *st, const char *p, HjArray *a)
     descr = elem_descr(p);
     if (!descr)
         goto error;
-    arr = PyArray_NewFromDescr(&PyArray_Type, descr, nd, shape, strides, a->data, NPY_ARRAY_WRITEABLE, NULL);
+    /* a read-only type stays read-only (np.frombuffer of bytes, broadcast_to), as Numba boxes it */
+    arr = PyArray_NewFromDescr(&PyArray_Type, descr, nd, shape, strides, a->data, p[0] == 'r' ? 0 : NPY_ARRAY_WRITEABLE,
+                               NULL);
     if (!arr)
         goto error;
     /* steals owner, also on failure */
@@ -802,6 +903,7 @@ PyObject *cv_box(CoreState *st, const char **tc, char *in)
         break;
     }
     case 'a': case 'r': res = box_array(st, p, (HjArray *)in); break;
+    case 'y': case 'Y': res = box_bytes(p[0] == 'Y', (HjArray *)in); break;
     case '[': return box_list_box(st, tc, in);
     case '#': case '&': case '%': return typed_box(tc, in);
     case 'J': return jc_box(tc, in);
@@ -890,7 +992,7 @@ bad:
 void cv_release(const char **tc, char *in)
 {
     const char *p = *tc;
-    if (*p == 'a' || *p == 'r') {
+    if (*p == 'a' || *p == 'r' || *p == 'y' || *p == 'Y') {
         rt_decref(((HjArray *)in)->meminfo);
     } else if (*p == '[' || *p == '{' || *p == '<' || *p == 's' || *p == '#' || *p == '&' || *p == 'J' ||
                *p == 'G' || *p == '%') {

@@ -179,6 +179,12 @@ int nt_header(PyObject *cls, char *buf, size_t *len, size_t cap);
 const char *nt_skip_header(const char *p, long *id);
 PyObject *nt_class(long id);
 long nt_id(PyObject *cls);
+/* A class registered with _nt_register_struct(cls, fields) crosses as a
+ * named tuple of those stored attributes (np.polynomial.Polynomial: coef,
+ * domain, window): nt_struct_values is a new tuple of obj's attributes
+ * when obj is an instance of such a class, else NULL (no exception unless
+ * an attribute is missing); it boxes as cls(*values). */
+PyObject *nt_struct_values(PyObject *obj);
 extern PyMethodDef nt_methods[];
 
 /* ---- structured dtypes 'V' (record.c) ----------------------------------

@@ -11,6 +11,36 @@
 
 static PyObject *nt_classes; /* list: id -> class (kept alive: ids stay valid) */
 static PyObject *nt_ids;     /* dict: class -> id */
+static PyObject *nt_structs; /* dict: class -> its fields, for classes that are not tuples */
+
+/* The registered fields of a struct class (borrowed), or NULL. */
+static PyObject *struct_fields(PyObject *cls)
+{
+    if (!nt_structs)
+        return NULL;
+    PyObject *f = PyDict_GetItemWithError(nt_structs, cls);
+    if (!f)
+        PyErr_Clear();
+    return f;
+}
+
+PyObject *nt_struct_values(PyObject *obj)
+{
+    PyObject *fields = struct_fields((PyObject *)Py_TYPE(obj));
+    if (!fields)
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(fields);
+    PyObject *t = PyTuple_New(n);
+    for (Py_ssize_t i = 0; t && i < n; i++) {
+        PyObject *v = PyObject_GetAttr(obj, PyTuple_GET_ITEM(fields, i));
+        if (!v) {
+            Py_CLEAR(t);
+            break;
+        }
+        PyTuple_SET_ITEM(t, i, v); /* steals v */
+    }
+    return t;
+}
 
 int nt_is_class(PyObject *cls)
 {
@@ -62,7 +92,8 @@ long nt_id(PyObject *cls)
 int nt_header(PyObject *cls, char *buf, size_t *len, size_t cap)
 {
     long id = nt_id(cls);
-    PyObject *fields = id >= 0 ? PyObject_GetAttrString(cls, "_fields") : NULL;
+    PyObject *sf = struct_fields(cls);
+    PyObject *fields = id < 0 ? NULL : sf ? Py_NewRef(sf) : PyObject_GetAttrString(cls, "_fields");
     const char *name = ((PyTypeObject *)cls)->tp_name;
     const char *dot = strrchr(name, '.');
     if (dot)
@@ -122,9 +153,23 @@ static PyObject *py_nt_header(PyObject *mod, PyObject *cls)
 {
     char buf[HJ_MAX_TYPECODE];
     size_t len = 0;
-    if (!nt_is_class(cls) || nt_header(cls, buf, &len, sizeof buf) < 0)
+    if (!(nt_is_class(cls) || struct_fields(cls)) || nt_header(cls, buf, &len, sizeof buf) < 0)
         Py_RETURN_NONE;
     return PyUnicode_FromStringAndSize(buf, (Py_ssize_t)len);
+}
+
+/* _nt_register_struct(cls, fields): instances of cls cross the boundary as
+ * named tuples of those attributes and are made again by cls(*values). */
+static PyObject *py_nt_register_struct(PyObject *mod, PyObject *args)
+{
+    PyObject *cls, *fields;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyType_Type, &cls, &PyTuple_Type, &fields))
+        return NULL;
+    if (!nt_structs && !(nt_structs = PyDict_New()))
+        return NULL;
+    if (PyDict_SetItem(nt_structs, cls, fields) < 0 || nt_id(cls) < 0)
+        return NULL;
+    Py_RETURN_NONE;
 }
 
 static PyObject *py_nt_class(PyObject *mod, PyObject *arg)
@@ -139,5 +184,7 @@ static PyObject *py_nt_class(PyObject *mod, PyObject *arg)
 PyMethodDef nt_methods[] = {
     {"_nt_header", py_nt_header, METH_O, "The typecode header of a named tuple class, or None."},
     {"_nt_class", py_nt_class, METH_O, "The named tuple class of an id."},
+    {"_nt_register_struct", py_nt_register_struct, METH_VARARGS,
+     "Make instances of a class cross as named tuples of the given attributes."},
     {NULL, NULL, 0, NULL},
 };

@@ -60,6 +60,11 @@ int tc_layout(const char **tc, size_t *size, size_t *align)
         *align = 8;
         break;
     }
+    case 'y': /* bytes, bytearray: a 1-d array */
+    case 'Y':
+        *size = HJ_ARRAY_SIZE(1);
+        *align = 8;
+        break;
     case 'G':   /* generator object */
     case '#':   /* typed.List */
     case '%':   /* typed.Set */

@@ -277,7 +277,7 @@ static int adopt(HjArray *a)
     return 0;
 }
 
-static int is_array_code(const char *tc) { return tc[0] == 'a' || tc[0] == 'r'; }
+static int is_array_code(const char *tc) { return tc[0] == 'a' || tc[0] == 'r' || tc[0] == 'y' || tc[0] == 'Y'; }
 
 /* Adopt the borrowed arrays inside the value of typecode tc at p: itself,
  * a tuple's fields, the items of nested lists and the values of nested

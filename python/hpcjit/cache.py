@@ -514,11 +514,15 @@ def _entry_path(d, disp, key):
     return os.path.join(d, f"{_slug(disp.py_func.__qualname__)}-{key.hex()}{SUFFIX}")
 
 
-def _load(path, key, t0, disp, how):
+def _load(path, key, t0, disp, how, check=None):
     got = _read(path, key)
     if got is None:
         return None
     meta, obj, st = got
+    if check is not None and not check(meta):  # overloads resolved otherwise here: a miss
+        if _debug():
+            print(f"hpcjit: cache: {path}: its overloads resolve to other code here", file=sys.stderr)
+        return None
     try:
         addr = load_object(obj, meta["entry_symbol"])
     except Exception as exc:  # an object LLVM refuses: recompile and replace it
@@ -556,13 +560,13 @@ def load_object(obj, symbol):
     return _compiler.load(obj, symbol)
 
 
-def _wait(path, key, lock, t0, disp):
+def _wait(path, key, lock, t0, disp, check=None):
     """Wait for the process holding `lock` to write the entry.  Returns
     (result or None, whether we took the lock)."""
     deadline = time.monotonic() + _wait_seconds()
     delay = 0.002
     while True:
-        res = _load(path, key, t0, disp, "waited")
+        res = _load(path, key, t0, disp, "waited", check)
         if res is not None:
             return res, False
         state, st = _lock_state(lock)
@@ -572,7 +576,7 @@ def _wait(path, key, lock, t0, disp):
         if state == "absent":
             # the holder finished without an entry (a compile error: we raise
             # it too) or died: take over
-            res = _load(path, key, t0, disp, "waited")
+            res = _load(path, key, t0, disp, "waited", check)
             if res is not None:
                 return res, False
             return None, _try_lock(lock)
@@ -586,38 +590,55 @@ def _wait(path, key, lock, t0, disp):
         delay = min(delay * 1.5, 0.05)
 
 
-def compile_cached(disp, funcs, entry, argcodes, rettype, compile_fn):
+def compile_cached(disp, funcs, entry, argcodes, rettype, compile_fn, check=None):
     """compile_fn() through the cache: a hit loads the stored object; a
     miss takes the entry's lock (or waits for the process holding it, up to
-    HPCJIT_CACHE_WAIT seconds), compiles and stores."""
+    HPCJIT_CACHE_WAIT seconds), compiles and stores.
+
+    Code calling overloads is keyed before their resolution (a fresh
+    process has resolved nothing yet): the entry also records the
+    resolutions its compilation made and the key of the code after them,
+    and check(meta) (compiler._SameResolutions) redoes them and compares,
+    so that a changed implementation or typing choice is a miss."""
     t0 = time.perf_counter()
     d = arch_dir()
     if d is None:
         return compile_fn()
     key = cache_key(funcs, entry, argcodes, rettype)
     path = _entry_path(d, disp, key)
-    res = _load(path, key, t0, disp, "hit")
+    res = _load(path, key, t0, disp, "hit", check)
     if res is not None:
         return res
     lock = path + ".lock"
     mine = _try_lock(lock)
     if not mine:
-        res, mine = _wait(path, key, lock, t0, disp)
+        res, mine = _wait(path, key, lock, t0, disp, check)
         if res is not None:
             return res
     try:
         if mine:  # written between our first look and the lock
-            res = _load(path, key, t0, disp, "hit")
+            res = _load(path, key, t0, disp, "hit", check)
             if res is not None:
                 return res
         stats["misses"] += 1
         res = compile_fn()
+        resolutions = res.pop("resolutions", [])
+        final = res.pop("final_funcs", None)
+        if resolutions is None:  # literal requests on the way: not stored
+            res["cache"] = None
+            return res
+        # overloads resolved while checking an entry of other code, then this
+        # compilation's own (compiler._SameResolutions)
+        resolutions = list(getattr(check, "pairs", [])) + list(resolutions)
         meta = {"entry_symbol": res["entry_symbol"], "rettype": res["rettype"],
                 "signature": res["signature"], "uses_mpi": bool(res.get("uses_mpi")),
                 "name": _name(disp), "file": funcs[entry][2], "argcodes": list(argcodes),
                 "explicit_rettype": rettype,
                 "created": time.time(), "host": _hostname(),
                 "compile_s": (res.get("time_frontend") or 0.0) + (res.get("time_llvm") or 0.0)}
+        if resolutions and final is not None:
+            meta["resolved"] = [list(r) for r in resolutions]
+            meta["resolved_key"] = cache_key(final[0], final[1], argcodes, rettype).hex()
         try:
             _write(path, encode(key, meta, res["object"]))
             stats["writes"] += 1

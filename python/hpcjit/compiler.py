@@ -12,6 +12,9 @@ import numpy as np
 
 from . import _core, _srctext, config, errors
 from . import _npinfo  # noqa: F401  np.iinfo / np.finfo (overloads)
+from . import _nplist  # noqa: F401  np.array / np.asarray of lists (overloads)
+from . import _nppoly  # noqa: F401  np.polynomial.polynomial (overloads)
+from . import _npiter  # noqa: F401  np.nditer (an overload)
 from . import types as _types
 from . import ufunc as _ufunc
 
@@ -197,6 +200,12 @@ def _classify(value, gather):
         if isinstance(value, exp.JitClassType):
             gather.jitclasses.add(value._id)
             return ("builtin", f"$jcclass:{value._id}")
+    if isinstance(value, _npiter.BuiltinRef):  # a compiler builtin named by an overload's implementation
+        return ("builtin", value.qualname)
+    if isinstance(value, _nppoly.StructMaker):  # a registered class's maker: its named tuple constructor
+        header = _core._nt_header(value.cls)
+        if header is not None:
+            return ("builtin", "$nt:" + header[1:-1])
     if isinstance(value, type) and issubclass(value, tuple) and value is not tuple:
         header = _core._nt_header(value)  # a named tuple class: "N<id>:<name>:<fields>:"
         if header is not None:
@@ -742,11 +751,12 @@ def compile_funcs(disp, *args):
     the overloads the compilation meets (hpcjit.extending) and the literal
     arguments it asks for (literally()) in between."""
     from . import _compiler, extending
+    resolved = []  # [(stub index, key)] resolved on the way; None after a literal request
     for _ in range(_MAX_RESOLUTIONS):
         g = _Gather()
         entry = g.add_entry(disp, args[0] if args else ())
         try:
-            return _compiler.compile(g.funcs, entry, *args)
+            res = _compiler.compile(g.funcs, entry, *args)
         except errors.HpcjitError as e:
             need = getattr(e, "need_overload", None)
             if need is None:
@@ -755,17 +765,30 @@ def compile_funcs(disp, *args):
                 raise
             if need.startswith("L"):
                 _literal_request(disp, g, entry, need, list(args[0]) if args else [])
+                resolved = None
                 continue
             idx, key = need.split("\t", 1)
             ov = g.stubs.get(int(idx))
             if ov is None or key in ov.impls:
                 raise
             extending.resolve_need(ov, key)
+            if resolved is not None:
+                resolved.append((int(idx), key))
+            continue
+        # for the disk cache (cache.py): what was resolved, and the code as compiled
+        res["resolutions"] = resolved
+        res["final_funcs"] = (g.funcs, entry)
+        return res
     raise errors.TypingError(f"{disp.py_func.__qualname__}: too many overload resolutions")
 
 
-def _uses_stubs(funcs):
-    return any(len(f) > 8 and f[8] is not None for f in funcs)
+def _uses_pycalls(funcs):
+    """Code with objmode blocks calls Python objects of this process: it is
+    not put in the disk cache.  Overloads are: the implementations their
+    typing functions chose are jitted functions in `funcs` (their source,
+    frozen globals and options are in the key), and a process that has not
+    resolved them yet misses, resolves, and looks again with the same key."""
+    return any(len(f) > 8 and f[8] is not None and f[8][0] == "pycall" for f in funcs)
 
 
 def _note_decompiled(exc, decompiled):
@@ -803,15 +826,54 @@ def _compile(disp, argcodes, rettype, want_ir, want_types):
 
     # the on-disk cache (cache.py) sits inside hpcjit.mpi's compile-once
     # wrapper, so a group's root may answer from it and broadcast the object
-    # overloads and objmode blocks hold Python state: such code is not cached
+    # objmode blocks call this process's Python objects: such code is not cached
     literal = any("\x01" in c for c in argcodes) or any(
         f is not None and len(f) > 7 and isinstance(f[7], dict) and f[7].get("literal_params") for f in funcs)
-    if not (want_ir or want_types) and not _uses_stubs(funcs) and not literal and (
+    if not (want_ir or want_types) and not _uses_pycalls(funcs) and not literal and (
             disp.targetoptions.get("cache") or os.environ.get("HPCJIT_CACHE")):
         from . import cache
         if cache.enabled(disp):
-            return cache.compile_cached(disp, funcs, entry, argcodes, rettype, run)
-    return run()
+            return cache.compile_cached(disp, funcs, entry, argcodes, rettype, run,
+                                        _SameResolutions(disp, g, argcodes, rettype))
+    res = run()
+    res.pop("resolutions", None)
+    res.pop("final_funcs", None)
+    return res
+
+
+class _SameResolutions:
+    """check(meta) for cache.compile_cached.  Code calling overloads is
+    keyed before their resolution; the entry found is valid when resolving
+    the (stub, argument key) pairs it records, here, gives the code it was
+    compiled from (implementations and their globals included: the typing
+    functions run, nothing is compiled).  `pairs`: the pairs replayed by the
+    last call, which a compilation after a miss no longer meets but must
+    record."""
+
+    def __init__(self, disp, g, argcodes, rettype):
+        self.disp, self.g, self.argcodes, self.rettype = disp, g, argcodes, rettype
+        self.pairs = []
+
+    def __call__(self, meta):
+        resolved = meta.get("resolved")
+        self.pairs = []
+        if not resolved:
+            return True
+        from . import cache, extending
+        g, entry = self.g, None
+        try:
+            for idx, key in resolved:  # each index is into the code gathered after the ones before
+                ov = g.stubs.get(idx)
+                if ov is None:
+                    return False
+                if key not in ov.impls:
+                    extending.resolve_need(ov, key)
+                self.pairs.append((idx, key))
+                g = _Gather()
+                entry = g.add_entry(self.disp, self.argcodes)
+            return cache.cache_key(g.funcs, entry, self.argcodes, self.rettype).hex() == meta.get("resolved_key")
+        except Exception:  # noqa: BLE001 - a typing function that fails now: compile and report
+            return False
 
 
 def _omitted(disp, argcodes):

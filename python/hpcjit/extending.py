@@ -50,6 +50,7 @@ manager in the interpreter (py_func, DISABLE_JIT); in a compiled function
 the block runs in the interpreter on the function's variables and gives
 back the declared ones (objmode_blocks.py).
 """
+import sys
 import types as _pytypes
 
 from . import errors
@@ -217,6 +218,11 @@ def named_overloads():
                 names.add(f"{mod}.{nm}")
                 if mod == "numpy":
                     names.add(f"numpy.{nm}")
+                parts = mod.split(".")  # re-exported by a parent package: np.polynomial.Polynomial
+                for k in range(1, len(parts)):
+                    parent = sys.modules.get(".".join(parts[:k]))
+                    if parent is not None and getattr(parent, nm, None) is obj:
+                        names.add(f"{'.'.join(parts[:k])}.{nm}")
             for q in sorted(names):
                 out.append(("<overload>" + q, ov))
     out += [("<method>" + name, ov) for name, ov in _METHODS.items()]

@@ -159,6 +159,18 @@ class Array(Type):
                      self.readonly if readonly is None else readonly)
 
 
+class Bytes(Array):
+    """A Python bytes (read-only) or bytearray object's buffer: an array of
+    uint8, 1-d, C that boxes back as bytes/bytearray (Numba's Bytes and
+    ByteArray; typecodes 'y' and 'Y')."""
+    __slots__ = ()
+
+    def __init__(self, bytearray=False):
+        super().__init__(uint8, 1, "C", not bytearray)
+        self.name = "bytearray(uint8, 1d, C)" if bytearray else "readonly bytes(uint8, 1d, C)"
+        self.typecode = "Y" if bytearray else "y"
+
+
 class BaseTuple(Type):
     __slots__ = ("types",)
 
@@ -346,6 +358,9 @@ complex64 = c8 = Complex("complex64", "F", 64)
 complex128 = c16 = Complex("complex128", "D", 128)
 none = void = NoneType("none", "n")
 
+bytes_type = Bytes(False)
+bytearray_type = Bytes(True)
+
 _SCALARS = {t.typecode: t for t in (boolean, int8, int16, int32, int64, uint8, uint16, uint32,
                                     uint64, float16, float32, float64, complex64, complex128, none)}
 
@@ -360,6 +375,8 @@ def _parse(tc, i):
     if c == "t":
         dt, j = _parse(tc, i + 1)
         return DType(dt), j
+    if c in "yY":
+        return (bytearray_type if c == "Y" else bytes_type), i + 1
     if c == "V":  # a record: V<id>:<size>:<A|U>{<name>@<offset><typecode>...}
         from . import _core
         depth, j = 0, tc.index("{", i)
@@ -491,6 +508,10 @@ def typeof_or_none(value):
         return Array(dt, value.ndim, layout, not value.flags.writeable)
     if isinstance(value, np.generic):
         return _dtype_type(value.dtype)
+    if type(value) is bytes:
+        return bytes_type
+    if type(value) is bytearray:
+        return bytearray_type
     if isinstance(value, int):
         # above int64, up to uint64: uint64, as Numba types it
         return uint64 if 2**63 <= value < 2**64 else int64

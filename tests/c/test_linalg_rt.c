@@ -67,6 +67,42 @@ static void test_matmul(void) {
     CHECK(near(creal(r), 1) && near(cimag(r), 1)); /* (1-2i)*1 + 3*i */
 }
 
+/* c = alpha * (a @ b): the runtime's loop then a scaling, BLAS's alpha
+ * (40 x 40 @ 40 x 40 goes to gemm), and a zero or infinite alpha applied
+ * to the operand first (inf * 0 = NaN, NaN * 0 = NaN). */
+static void test_matmul_scaled(void) {
+    double a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, 0, 0, 1, 1, 1}, c[4], two = 2, zero = 0, inf = INFINITY;
+    double want[4] = {8, 10, 20, 22};
+    RtMat A = {a, 2, 3, 3 * D, D}, B = {b, 3, 2, 2 * D, D}, C = {c, 2, 2, 2 * D, D};
+    int32_t how = RT_LA_MATMUL | 2 << 2 | 2 << 4;
+    for (int side = 0; side < 2; side++) {
+        CHECK(rt_linalg_matmul_scaled(F64, how, &A, &B, &C, &two, side) == 0);
+        for (int i = 0; i < 4; i++)
+            CHECK(near(c[i], want[i]));
+    }
+    enum { N = 40 };
+    static double p[N * N], q[N * N], r[N * N];
+    for (int i = 0; i < N * N; i++) {
+        p[i] = i % 7 - 3;
+        q[i] = i % 5;
+    }
+    RtMat P = {p, N, N, N * D, D}, Q = {q, N, N, D, N * D}, R = {r, N, N, N * D, D};
+    double three = 3, s = 0;
+    CHECK(rt_linalg_matmul_scaled(F64, how, &P, &Q, &R, &three, 0) == 0);
+    for (int l = 0; l < N; l++)
+        s += p[5 * N + l] * q[7 * N + l]; /* Q is F-ordered: q[7 * N + l] is Q[l, 7] */
+    CHECK(near(r[5 * N + 7], 3 * s));
+    /* alpha 0 with a NaN in b: NaN, not the 0 gemm would give */
+    b[2] = NAN;
+    CHECK(rt_linalg_matmul_scaled(F64, how, &A, &B, &C, &zero, 0) == 0);
+    CHECK(isnan(c[0]) && c[1] == 0 && isnan(c[2]) && c[3] == 0);
+    /* alpha inf: inf * a meets b's zeros (inf * 0 is NaN) where inf * (a
+     * @ b) would be inf everywhere */
+    b[2] = 0;
+    CHECK(rt_linalg_matmul_scaled(F64, how, &A, &B, &C, &inf, 0) == 0);
+    CHECK(isnan(c[0]) && isnan(c[1]) && isnan(c[2]) && isnan(c[3]));
+}
+
 static void test_lapack(void) {
     double a[4] = {4, 1, 2, 3}, b[2] = {1, 2}, x[2], inv[4], det = 0; /* [[4,1],[2,3]] */
     RtMat A = {a, 2, 2, 2 * D, D}, Bv = {b, 2, 1, D, 0}, Xv = {x, 2, 1, D, 0}, Inv = {inv, 2, 2, 2 * D, D};
@@ -95,6 +131,7 @@ int main(void) {
         return 77;
     }
     test_matmul();
+    test_matmul_scaled();
     test_lapack();
     if (failures)
         fprintf(stderr, "%d failures\n", failures);

@@ -131,6 +131,8 @@ def clone(a):
         return tuple(clone(x) for x in a)
     if isinstance(a, list):
         return [clone(x) for x in a]
+    if isinstance(a, bytearray):
+        return bytearray(a)
     return a
 
 
@@ -226,7 +228,7 @@ def check(f, *args, rtol=1e-12, atol=0.0):
         return gexc
     assert_same(got, exp, rtol, atol)
     for i, (aj, ap) in enumerate(zip(a_jit, a_py)):
-        if isinstance(ap, np.ndarray):
+        if isinstance(ap, (np.ndarray, bytearray)):
             assert_same(aj, ap, rtol, atol, f"argument {i} after the call")
     return got
 

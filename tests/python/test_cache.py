@@ -915,3 +915,62 @@ def test_generator_objects_cached(tmp_path):
     assert r2.stdout.split()[1:4] == ["hit", "hit", "nollvm"], r2.stdout + r2.stderr
     r3 = run(prog, cd, env={"HPCJIT_OBJECT_LOADER": "llvm"})
     assert r3.stdout.split()[1:3] == ["hit", "hit"], r3.stdout + r3.stderr
+
+
+OVERLOAD_BODY = """
+import numpy as np
+from hpcjit import njit
+from hpcjit import types
+from hpcjit.extending import overload, overload_method
+
+def clipped(x, hi):
+    return min(x, hi)
+
+@overload(clipped)
+def _clipped(x, hi):
+    if isinstance(x, types.Float):
+        def impl(x, hi):
+            return x if x < hi else hi
+        return impl
+
+@overload_method(types.Array, "halfsum")
+def _halfsum(a):
+    def impl(a):
+        return a.sum() * SCALE
+    return impl
+
+SCALE = 0.5
+
+@njit(cache=True)
+def kern(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += clipped(a[i], 7.5)
+    return s + a.halfsum()
+
+def py(a):
+    return sum(min(x, 7.5) for x in a) + a.sum() * SCALE
+
+ARG = np.arange(20.0)
+"""
+
+OVERLOAD_MAIN = """
+got = kern(ARG)
+assert abs(got - py(ARG)) < 1e-9, (got, py(ARG))
+print("RESULT", repr(got), kern._infos[-1]["cache"], flush=True)
+"""
+
+
+def test_overloads_are_cached(tmp_path):
+    """Code calling an overload and an overload_method is stored and hit;
+    a change to an implementation's frozen global (or source) is a miss."""
+    prog = write_prog(tmp_path, body=OVERLOAD_BODY, main=OVERLOAD_MAIN)
+    cd = tmp_path / "cache"
+    assert run(prog, cd).stdout.split()[2] == "miss"
+    assert run(prog, cd).stdout.split()[1:3] == [repr(118.0 + 95.0), "hit"]
+    prog.write_text(prog.read_text().replace("SCALE = 0.5", "SCALE = 0.25"))
+    out = run(prog, cd).stdout.split()
+    assert out[1:3] == [repr(118.0 + 47.5), "miss"]
+    prog.write_text(prog.read_text().replace("return x if x < hi else hi", "return hi if x >= hi else x"))
+    assert run(prog, cd).stdout.split()[2] == "miss"
+    assert run(prog, cd).stdout.split()[2] == "hit"

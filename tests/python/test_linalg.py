@@ -123,6 +123,163 @@ def test_products_thin(dt):
     check(l_vdot, x[1, ::7], make_array(dt, (429,), "C"), rtol=rtol, atol=atol)
 
 
+@hpcjit.njit
+def l_rows_gemv(A, M):
+    # NPBench doitgen's loop: each row of a 3-D array times a matrix
+    for r in range(A.shape[0]):
+        for q in range(A.shape[1]):
+            t = A[r, q, :] @ M
+            A[r, q, :] = t
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("layout", ["C", "F", "strided", "reversed"])
+def test_products_small_gemv(dt, layout):
+    # the runtime's matrix-vector loops (up to 65536 multiply-adds): row
+    # blocks of 4 and a row left over, columns past the last full vector,
+    # fewer columns than a vector, strided rows and columns, 1 x n and
+    # m x 1, an M whose rows are a slice of a wider array, transposes
+    rtol, atol = (2e-4, 2e-4) if dt == np.float32 else (1e-12, 1e-12)
+    for k, n in [(13, 37), (128, 128), (4, 3), (1, 9), (9, 1), (16, 512), (512, 16), (60, 60), (7, 2)]:
+        x = make_array(dt, (k,), layout, np.random.default_rng(k))
+        m = make_array(dt, (k, n), layout, np.random.default_rng(n))
+        check(l_at, x, m, rtol=rtol, atol=atol)
+        check(l_at, m.T, x, rtol=rtol, atol=atol)
+        check(l_at, x[None, :], m, rtol=rtol, atol=atol)
+        check(l_at, m.T, x[:, None], rtol=rtol, atol=atol)
+    wide = make_array(dt, (40, 50), layout)
+    check(l_at, make_array(dt, (40,), layout), wide[:, 3:36], rtol=rtol, atol=atol)
+    check(l_at, wide[:, 3:36].T, make_array(dt, (40,), layout), rtol=rtol, atol=atol)
+    check(l_rows_gemv, make_array(dt, (3, 5, 24), layout), make_array(dt, (24, 24), layout), rtol=rtol, atol=atol)
+    # empty: no rows, no columns
+    check(l_at, make_array(dt, (0,), layout), make_array(dt, (0, 5), layout))
+    check(l_at, make_array(dt, (6,), layout), make_array(dt, (6, 0), layout))
+
+
+@hpcjit.njit
+def l_scaled_left(alpha, a, b):
+    return alpha * a @ b
+
+
+@hpcjit.njit
+def l_scaled_right(alpha, a, b):
+    return a @ (b * alpha)
+
+
+@hpcjit.njit
+def l_scaled_dot(alpha, a, b):
+    return np.dot(a * alpha, b)
+
+
+@hpcjit.njit
+def l_scaled_views(alpha, a, b):
+    return alpha * a.T @ b[::2]
+
+
+@hpcjit.njit
+def l_scaled_chain(alpha, beta, a, b, c, d):
+    # NPBench k2mm: the scaling of the first operand goes to gemm's alpha
+    d[:] = alpha * a @ b @ c + beta * d
+
+
+@hpcjit.njit(fastmath=True)
+def l_scaled_gemv(alpha, beta, a, b, x):
+    # NPBench gesummv: gemv's alpha, no scaled copy of the matrices
+    return alpha * a @ x + beta * b @ x
+
+
+SCALED = [l_scaled_left, l_scaled_right, l_scaled_dot]
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("layout", ["C", "F", "strided", "reversed"])
+def test_products_scaled(dt, layout):
+    # `alpha * A @ B` is alpha * (A @ B) through BLAS's alpha (or the
+    # runtime's loops, then scaled): every size class, 1-D operands, 1 x n
+    # and n x 1, empty products, an int and a float alpha.  float32 sums
+    # of 90 products of size ~10 cancel to ~0.25 here and there: atol
+    rtol, atol = (1e-3, 1e-2) if np.dtype(dt) in (np.float32, np.complex64) else (1e-10, 1e-10)
+    shapes = [((4, 5), (5, 3)), ((30, 40), (40,)), ((40,), (40, 30)), ((130,), (130, 70)), ((70, 90), (90, 60)),
+              ((300,), (300, 300)), ((1, 600), (600, 1)), ((600, 1), (1, 3)), ((700,), (700,)), ((0, 5), (5, 3)),
+              ((4, 0), (0, 3)), ((2, 2), (2, 3000))]
+    for i, (sa, sb) in enumerate(shapes):
+        a = make_array(dt, sa, layout, np.random.default_rng(i))
+        b = make_array(dt, sb, layout, np.random.default_rng(i + 50))
+        for f in SCALED:
+            for alpha in (dt(1.5), -3):
+                check(f, alpha, a, b, rtol=rtol, atol=atol)
+    a = make_array(dt, (60, 50), layout)
+    b = make_array(dt, (120, 40), layout)
+    check(l_scaled_views, dt(0.25), a, b, rtol=rtol, atol=atol)
+    d = make_array(dt, (20, 35), layout)
+    check(l_scaled_chain, dt(1.5), dt(1.2), make_array(dt, (20, 30), layout), make_array(dt, (30, 25), "F"),
+          make_array(dt, (25, 35), layout), d, rtol=rtol, atol=atol)
+    if np.dtype(dt).kind == "f":
+        check(l_scaled_gemv, dt(1.5), dt(1.2), make_array(dt, (300, 400), layout), make_array(dt, (300, 400), "F"),
+              make_array(dt, (400,), layout), rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+def test_products_scaled_special(dt):
+    # a zero or non-finite alpha scales the operand first, as written: BLAS
+    # would skip the product for 0 (NaN and inf in B must still show) and
+    # inf * 0 in A is NaN before the sums
+    a = make_array(dt, (30, 40), "C")
+    b = make_array(dt, (40, 50), "F")
+    a[0, :] = 0
+    a[1, 3] = 0
+    b[5, 7] = np.inf
+    b[6, 8] = np.nan
+    for n, m in [((30, 40), (40, 50)), ((300,), (300, 300)), ((4, 5), (5, 3))]:
+        x = make_array(dt, n, "C")
+        y = make_array(dt, m, "C")
+        if x.ndim == 2:
+            x[0, :] = 0
+        y[1, 0] = np.inf
+        for alpha in (0.0, np.inf, -np.inf, np.nan):
+            for f in SCALED:
+                check(f, dt(alpha), x, y, rtol=1e-4, atol=1e-4)
+    for alpha in (0.0, np.inf, np.nan, 2.0):
+        for f in SCALED:
+            check(f, dt(alpha), a, b, rtol=1e-4, atol=1e-4)
+
+
+def test_products_scaled_types():
+    # the fold keeps the dtypes: where the scalar promotes the array (a
+    # complex alpha, np.float64 with float32) the product is of the
+    # promoted type; a float32 scalar meets a float64 array; ints and bools.
+    # (A Python float times a float32 array is float64, as in Numba, where
+    # NumPy 2 keeps float32: not checked here.)
+    rng = np.random.default_rng(3)
+    a32 = rng.random((40, 30)).astype(np.float32)
+    b32 = rng.random((30, 20)).astype(np.float32)
+    a64, b64 = a32.astype(np.float64), b32.astype(np.float64)
+    for alpha in (2, True, np.float32(1.5), np.float64(1.5), np.complex64(1 - 1j)):
+        for a, b in ((a32, b32), (a64, b64), (a32, b64)):
+            rtol = 2e-4 if a.dtype == np.float32 or b.dtype == np.float32 else 1e-10
+            for f in SCALED:
+                check(f, alpha, a, b, rtol=rtol, atol=rtol)
+    ia = rng.integers(-5, 5, (6, 7))
+    check(l_scaled_left, 3, ia, rng.integers(-5, 5, (7, 4)))
+    check(l_scaled_left, 1.5, ia, a64[:7, :4])
+    for alpha in (1.5, 1.5 + 2j):
+        for f in SCALED:
+            check(f, alpha, a64, b64)
+
+
+@pytest.mark.numba_skip("hpcjit's own code: the fold shows in the IR")
+def test_products_scaled_folded():
+    # the scaled operand is not built: one call with alpha, no array loop
+    a, b = np.ones((50, 60)), np.ones((60, 70))
+    for f in SCALED:
+        g = hpcjit.njit(f.py_func)
+        g(1.5, a, b)
+        assert "rt_linalg_matmul_scaled" in g.inspect_llvm(g.signatures[0])
+    g = hpcjit.njit(l_scaled_left.py_func)
+    g(1.5 + 1j, a, b)  # promotes a: the scaled copy is made
+    assert "rt_linalg_matmul_scaled" not in g.inspect_llvm(g.signatures[0])
+
+
 @pytest.mark.numba_skip("Numba: integer np.dot is not supported")
 @pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64])
 def test_products_wrap(dt):

@@ -120,7 +120,7 @@ def test_in_array():
 @pytest.mark.skipif(SHIM, reason="hpcjit's compile cache")
 def test_dtype_attribute_does_not_pull_in_the_np_dtype_overload(tmp_path, monkeypatch):
     # `a.dtype` names "dtype" as np.dtype does: only np.dtype makes the code
-    # use the overload (and code using overloads is not cached on disk)
+    # use the overload
     monkeypatch.setenv("HPCJIT_CACHE_DIR", str(tmp_path))
 
     def zeros_like_sum(a):

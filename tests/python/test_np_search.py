@@ -310,6 +310,34 @@ def test_histogram_values_on_edges(base, width, nb):
     check(s_hist_range, a, nb, base + 0.1 * width, base + 0.9 * width, rtol=0.0)
 
 
+@pytest.mark.parametrize("n", [255, 256, 257, 1000, 4099])
+def test_histogram_blocks(n):
+    # rt_histogram bins blocks of 256 items with vector code and leaves
+    # the rest (out of range, NaN, near an edge, the short last block) to
+    # the exact path: mix them across block and lane boundaries
+    rng = np.random.default_rng(n)
+    a = rng.random(n) * 10.0 - 2.0
+    a[::7] = np.nan
+    a[3::11] = -np.inf
+    a[5::13] = 1e300
+    a[1::17] = 4.0
+    check(s_hist_range, a, 9, -1.0, 6.0, rtol=0.0)
+    check(s_hist_range, a, 1, -1.0, 6.0, rtol=0.0)
+    check(s_hist_range, a[::-3], 1000, 0.0, 1.0, rtol=0.0)
+    b = rng.standard_normal(n)
+    check(s_hist_bins, b, 50, rtol=0.0)
+    check(s_hist_bins, b[::-2], 7, rtol=0.0)
+    check(s_hist_bins, b.astype(np.float32), 33, rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("pos", [0, 1, 2, 3, 4, 5, 6, 7, 100, 1022, 1023])
+def test_histogram_nan_in_range_scan(pos):
+    # the range scan reads 4 items a step: a NaN in any lane is found
+    a = np.linspace(-1.0, 1.0, 1024)
+    a[pos] = np.nan
+    check(s_hist_bins, a, 10)
+
+
 @hpcjit.njit
 def s_bincount(x):
     return np.bincount(x)

@@ -830,3 +830,27 @@ def test_parallel_arrayexpr_constants_stay_constants():
     check(par_ae_consts, a, b)
     ir = "".join(par_ae_consts.inspect_llvm().values())
     assert "pow" not in ir
+
+
+@njit(parallel=True)
+def par_min_max(a):
+    return a.min(), a.max(), np.sum(a)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int64, np.complex128])
+def test_parallel_min_max_contiguous(dt):
+    # the pool's blocks keep the constant stride of a contiguous array
+    # (vector loads); strided views take the run-time stride
+    n = 5 * 16384 + 37
+    a = (np.random.default_rng(3).standard_normal(n) * 100).astype(dt)
+    rt = 1e-5 if dt == np.float32 else 1e-9  # the sum's block order
+    check(par_min_max, a, rtol=rt)
+    check(par_min_max, a[::-1], rtol=rt)
+    check(par_min_max, a[::3], rtol=rt)
+    check(par_min_max, a.reshape(-1, 1)[:, 0], rtol=rt)
+    if dt in (np.float64, np.float32):
+        for pos in (0, 16384, n - 1):
+            b = a.copy()
+            b[pos] = np.nan
+            check(par_min_max, b)
+    check(par_min_max, a[:0])  # ValueError: zero-size array

@@ -61,53 +61,6 @@ static LLVMTypeRef ops_type(Lower *L) {
     return LLVMStructTypeInContext(L->ctx, f, 8, 0);
 }
 
-static const char *rt_suffix(const Type *t) {
-    switch (t->kind) {
-    case TY_INT64: return "i64";
-    case TY_UINT64: return "u64";
-    case TY_INT32: return "i32";
-    case TY_FLOAT64: return "f64";
-    case TY_FLOAT32: return "f32";
-    case TY_BOOL: return "bool";
-    case TY_STRING: return "str"; /* rt_ops_str (lib/str) */
-    default: return NULL;
-    }
-}
-
-static const char *type_key(Lower *L, Type *t) {
-    StrBuf b;
-    sb_init(&b);
-    ty_typecode(&b, t);
-    const char *s = arena_strdup(&L->c->arena, b.s ? b.s : "");
-    sb_free(&b);
-    return s;
-}
-
-/* A helper function of the module emitted while another is: the
- * builder's place and the function-level state are saved. */
-typedef struct Saved {
-    LLVMValueRef fn;
-    LLVMBasicBlockRef entry_bb, cur;
-} Saved;
-
-static LLVMValueRef helper_begin(Lower *L, const char *name, LLVMTypeRef fnty, Saved *sv) {
-    sv->fn = L->fn;
-    sv->entry_bb = L->entry_bb;
-    sv->cur = LLVMGetInsertBlock(L->b);
-    LLVMValueRef f = LLVMAddFunction(L->mod, name, fnty);
-    LLVMSetLinkage(f, LLVMInternalLinkage);
-    L->fn = f;
-    L->entry_bb = LLVMAppendBasicBlockInContext(L->ctx, f, "entry");
-    lower_at(L, L->entry_bb);
-    return f;
-}
-
-static void helper_end(Lower *L, Saved *sv) {
-    L->fn = sv->fn;
-    L->entry_bb = sv->entry_bb;
-    lower_at(L, sv->cur);
-}
-
 /* CPython's hash() of v (a number or a tuple of them) as an i64. */
 static LLVMValueRef hash_value(Lower *L, Type *t, LLVMValueRef v) {
     LLVMTypeRef i64 = L->t_i64;
@@ -180,14 +133,14 @@ static void repr_value(Lower *L, Type *t, LLVMValueRef v) {
 /* The hash, eq or repr function of keys of type t. */
 static LLVMValueRef key_fn(Lower *L, Type *t, int which) {
     static const char *const what[3] = {"hash", "eq", "repr"};
-    const char *name = arena_printf(&L->c->arena, "hj.dict.%s.%s", what[which], type_key(L, t));
+    const char *name = arena_printf(&L->c->arena, "hj.dict.%s.%s", what[which], lower_typecode(L, t));
     LLVMValueRef f = LLVMGetNamedFunction(L->mod, name);
     if (f)
         return f;
     LLVMTypeRef ps[2] = {L->t_ptr, L->t_ptr};
     LLVMTypeRef ret = which == 0 ? L->t_i64 : which == 1 ? L->t_i32 : L->t_void;
-    Saved sv;
-    f = helper_begin(L, name, LLVMFunctionType(ret, ps, which == 1 ? 2 : 1, 0), &sv);
+    LowerSaved sv;
+    f = lower_helper_begin(L, name, LLVMFunctionType(ret, ps, which == 1 ? 2 : 1, 0), &sv);
     LLVMValueRef a = load_item(L, t, LLVMGetParam(f, 0));
     if (which == 0) {
         LLVMBuildRet(L->b, hash_value(L, t, a));
@@ -199,7 +152,7 @@ static LLVMValueRef key_fn(Lower *L, Type *t, int which) {
         repr_value(L, t, a);
         LLVMBuildRetVoid(L->b);
     }
-    helper_end(L, &sv);
+    lower_helper_end(L, &sv);
     return f;
 }
 
@@ -208,9 +161,9 @@ static LLVMValueRef key_ops(Lower *L, const Node *at, Type *t) {
     if (ty_has_unknown(t) || !dict_hashable(t))
         return lower_fail(L, at, HJ_DIAG_TYPING, "cannot determine the key type of this dict or set");
     LLVMTypeRef oty = ops_type(L);
-    const char *sfx = rt_suffix(t);
+    const char *sfx = lower_rt_suffix(t);
     const char *name = sfx ? arena_printf(&L->c->arena, "rt_ops_%s", sfx)
-                           : arena_printf(&L->c->arena, "hj.keyops.%s", type_key(L, t));
+                           : arena_printf(&L->c->arena, "hj.keyops.%s", lower_typecode(L, t));
     LLVMValueRef g = LLVMGetNamedGlobal(L->mod, name);
     if (g)
         return g;

@@ -149,13 +149,69 @@ static LLVMValueRef matmul_nd(Lower *L, Node *n, Opnd *A, Opnd *B, bool *owned) 
     return np_give(L, out, rty, owned);
 }
 
-/* dot, matmul, vdot, inner: rt_linalg_matmul with the result's shape. */
+/* float32/64, complex64/128: the types BLAS multiplies */
+static bool blas_type(const Type *t) {
+    return t->kind == TY_FLOAT32 || t->kind == TY_FLOAT64 || ty_is_complex(t);
+}
+
+/* The array of an operand `alpha * x` or `x * alpha` of a product whose
+ * scaling can go to BLAS's alpha instead of a scaled copy of x: x an
+ * array already of the product's type dt (a name, a view or an attribute,
+ * not another elementwise node) of at most 2 dimensions, alpha a scalar
+ * the multiplication converts to dt (it does not promote x).  NULL when
+ * the operand is not of that shape; *alpha gets the scalar's node. */
+static Node *scaled_operand(Node *e, Type *dt, Node **alpha) {
+    if (e->kind != N_ARRAYEXPR || !e->a || e->a->kind != N_BINOP || e->a->op != OP_MUL || e->a->op_ty != dt ||
+        !blas_type(dt) || e->ty->kind != TY_ARRAY || e->ty->dtype != dt)
+        return NULL;
+    Node *x = e->a->a, *s = e->a->b;
+    if (s->ty->kind == TY_ARRAY) {
+        x = e->a->b;
+        s = e->a->a;
+    }
+    if (s->ty->kind == TY_ARRAY || !ty_is_number(s->ty) || x->ty->kind != TY_ARRAY || x->ty->dtype != dt ||
+        x->ty->ndim > 2 || (x->kind != N_NAME && x->kind != N_SUBSCRIPT && x->kind != N_ATTRIBUTE))
+        return NULL;
+    *alpha = s;
+    return x;
+}
+
+/* dot, matmul, vdot, inner: rt_linalg_matmul with the result's shape.
+ * `(alpha * A) @ B` and `A @ (alpha * B)` (NPBench's gemm, k2mm, gesummv,
+ * gemver) call rt_linalg_matmul_scaled with alpha instead, when both
+ * operands have at most 2 dimensions: no scaled copy of the operand. */
 static LLVMValueRef product_call(Lower *L, Node *n, bool *owned) {
     BuiltinId id = n->builtin;
     Type *dt = n->op_ty;
     bool vdot = id == BI_NP_VDOT;
     Opnd A, B, C;
-    if (!operand(L, np_arg(n, 0), dt, vdot, &A) || !operand(L, np_arg(n, 1), dt, vdot, &B))
+    Node *ea = np_arg(n, 0), *eb = np_arg(n, 1), *alpha = NULL, *x;
+    int side = -1;
+    if ((id == BI_NP_MATMUL || id == BI_NP_DOT) && ea->ty->kind == TY_ARRAY && eb->ty->kind == TY_ARRAY &&
+        ea->ty->ndim <= 2 && eb->ty->ndim <= 2) {
+        if ((x = scaled_operand(ea, dt, &alpha)) != NULL) {
+            ea = x;
+            side = 0;
+        } else if ((x = scaled_operand(eb, dt, &alpha)) != NULL) {
+            eb = x;
+            side = 1;
+        }
+    }
+    /* Python's order: the left operand, then the right; alpha before or
+     * after its array as it was written */
+    LLVMValueRef av = NULL;
+    bool alpha_first = side >= 0 && alpha == np_arg(n, side)->a->a;
+    if (side == 0 && alpha_first && !(av = lower_expr_use(L, alpha)))
+        return NULL;
+    if (!operand(L, ea, dt, vdot, &A))
+        return NULL;
+    if (side == 0 && !alpha_first && !(av = lower_expr_use(L, alpha)))
+        return NULL;
+    if (side == 1 && alpha_first && !(av = lower_expr_use(L, alpha)))
+        return NULL;
+    if (!operand(L, eb, dt, vdot, &B))
+        return NULL;
+    if (side == 1 && !alpha_first && !(av = lower_expr_use(L, alpha)))
         return NULL;
     if (!vdot && (A.nd > 2 || B.nd > 2))
         return matmul_nd(L, n, &A, &B, owned);
@@ -193,8 +249,16 @@ static LLVMValueRef product_call(Lower *L, Node *n, bool *owned) {
     } else {
         slot = scalar_slot(L, dt, &mc);
     }
-    LLVMValueRef as[5] = {lower_i32(L, np_dt_code(dt)), lower_i32(L, how), ma, mb, mc};
-    call_checked(L, "rt_linalg_matmul", as, 5);
+    LLVMValueRef as[7] = {lower_i32(L, np_dt_code(dt)), lower_i32(L, how), ma, mb, mc, NULL, NULL};
+    if (side >= 0) {
+        LLVMValueRef ap = lower_alloca(L, lower_mem_type(L, dt), "alpha");
+        np_store(L, ap, lower_convert(L, alpha, av, alpha->ty, dt), dt);
+        as[5] = ap;
+        as[6] = lower_i32(L, side);
+        call_checked(L, "rt_linalg_matmul_scaled", as, 7);
+    } else {
+        call_checked(L, "rt_linalg_matmul", as, 5);
+    }
     if (out)
         return np_give(L, out, rty, owned);
     return load_scalar(L, slot, dt);

@@ -89,93 +89,46 @@ static LLVMValueRef extern_fn(Lower *L, const char *name, LLVMTypeRef ty) {
     return f ? f : LLVMAddFunction(L->mod, name, ty);
 }
 
-static const char *rt_suffix(const Type *t) {
-    switch (t->kind) {
-    case TY_INT64: return "i64";
-    case TY_UINT64: return "u64";
-    case TY_INT32: return "i32";
-    case TY_FLOAT64: return "f64";
-    case TY_FLOAT32: return "f32";
-    case TY_BOOL: return "bool";
-    case TY_STRING: return "str"; /* rt_ops_str (lib/str) */
-    default: return NULL;
-    }
-}
-
-static const char *type_key(Lower *L, Type *t) {
-    StrBuf b;
-    sb_init(&b);
-    ty_typecode(&b, t);
-    const char *s = arena_strdup(&L->c->arena, b.s ? b.s : "");
-    sb_free(&b);
-    return s;
-}
-
-/* A helper function of the module being emitted while another is: the
- * builder's place and the function-level state are saved. */
-typedef struct Saved {
-    LLVMValueRef fn;
-    LLVMBasicBlockRef entry_bb, cur;
-} Saved;
-
-static LLVMValueRef helper_begin(Lower *L, const char *name, LLVMTypeRef fnty, Saved *sv) {
-    sv->fn = L->fn;
-    sv->entry_bb = L->entry_bb;
-    sv->cur = LLVMGetInsertBlock(L->b);
-    LLVMValueRef f = LLVMAddFunction(L->mod, name, fnty);
-    LLVMSetLinkage(f, LLVMInternalLinkage);
-    L->fn = f;
-    L->entry_bb = LLVMAppendBasicBlockInContext(L->ctx, f, "entry");
-    lower_at(L, L->entry_bb);
-    return f;
-}
-
-static void helper_end(Lower *L, Saved *sv) {
-    L->fn = sv->fn;
-    L->entry_bb = sv->entry_bb;
-    lower_at(L, sv->cur);
-}
-
 static LLVMValueRef item_cmp(Lower *L, const Node *at, OpKind op, Type *t, LLVMValueRef a, LLVMValueRef b);
 
 /* void f(ptr item): incref or decref the references inside one item. */
 static LLVMValueRef refop_fn(Lower *L, Type *item, bool inc) {
-    const char *name = arena_printf(&L->c->arena, "hj.list.%s.%s", inc ? "incref" : "decref", type_key(L, item));
+    const char *name = arena_printf(&L->c->arena, "hj.list.%s.%s", inc ? "incref" : "decref", lower_typecode(L, item));
     LLVMValueRef f = LLVMGetNamedFunction(L->mod, name);
     if (f)
         return f;
     LLVMTypeRef p = L->t_ptr;
-    Saved sv;
-    f = helper_begin(L, name, LLVMFunctionType(L->t_void, &p, 1, 0), &sv);
+    LowerSaved sv;
+    f = lower_helper_begin(L, name, LLVMFunctionType(L->t_void, &p, 1, 0), &sv);
     LLVMValueRef v = load_item(L, item, LLVMGetParam(f, 0));
     if (inc)
         lower_incref(L, v, item);
     else
         lower_decref(L, v, item);
     LLVMBuildRetVoid(L->b);
-    helper_end(L, &sv);
+    lower_helper_end(L, &sv);
     return f;
 }
 
 /* i32 f(ptr a, ptr b): a < b (op OP_LT) or a == b (OP_EQ). */
 static LLVMValueRef cmp_fn(Lower *L, const Node *at, Type *item, OpKind op) {
-    const char *sfx = rt_suffix(item);
+    const char *sfx = lower_rt_suffix(item);
     LLVMTypeRef ps[2] = {L->t_ptr, L->t_ptr};
     LLVMTypeRef fty = LLVMFunctionType(L->t_i32, ps, 2, 0);
     if (sfx && !(op == OP_EQ && item->kind == TY_UINT64))
         return extern_fn(L, arena_printf(&L->c->arena, "rt_%s_%s", op == OP_LT ? "lt" : "eq", sfx), fty);
-    const char *name = arena_printf(&L->c->arena, "hj.list.%s.%s", op == OP_LT ? "lt" : "eq", type_key(L, item));
+    const char *name = arena_printf(&L->c->arena, "hj.list.%s.%s", op == OP_LT ? "lt" : "eq", lower_typecode(L, item));
     LLVMValueRef f = LLVMGetNamedFunction(L->mod, name);
     if (f)
         return f;
-    Saved sv;
-    f = helper_begin(L, name, fty, &sv);
+    LowerSaved sv;
+    f = lower_helper_begin(L, name, fty, &sv);
     LLVMValueRef a = load_item(L, item, LLVMGetParam(f, 0));
     LLVMValueRef b = load_item(L, item, LLVMGetParam(f, 1));
     LLVMValueRef c = item_cmp(L, at, op, item, a, b);
     if (c)
         LLVMBuildRet(L->b, LLVMBuildZExt(L->b, c, L->t_i32, ""));
-    helper_end(L, &sv);
+    lower_helper_end(L, &sv);
     return c ? f : NULL;
 }
 
@@ -204,13 +157,13 @@ static bool comparable(const Type *t) {
 }
 
 LLVMValueRef lower_list_ops(Lower *L, Type *item) {
-    const char *sfx = rt_suffix(item);
+    const char *sfx = lower_rt_suffix(item);
     LLVMTypeRef oty = ops_type(L);
     if (sfx)
         return extern_global(L, arena_printf(&L->c->arena, "rt_ops_%s", sfx), oty);
     if (item->kind == TY_LIST)
         return extern_global(L, "rt_ops_meminfo", oty);
-    const char *name = arena_printf(&L->c->arena, "hj.listops.%s", type_key(L, item));
+    const char *name = arena_printf(&L->c->arena, "hj.listops.%s", lower_typecode(L, item));
     LLVMValueRef g = LLVMGetNamedGlobal(L->mod, name);
     if (g)
         return g;

@@ -113,39 +113,6 @@ static Type *var_dtype(Inf *I, Type *t) {
 
 /* ---- argument helpers ---- */
 
-static bool is_none_const(const Node *n) {
-    return n && n->kind == N_CONST && n->cval.kind == CVAL_NONE;
-}
-
-/* The scalar type a dtype argument stands for (np.float64, a.dtype, float,
- * 'float32'...). */
-static Type *dtype_of(Inf *I, Node **pd) {
-    Node *d = *pd;
-    if (d->kind == N_CONST && d->cval.kind == CVAL_STR) {
-        const char *e = NULL;
-        Type *t = ty_parse(I->tc, d->cval.s, NULL, &e);
-        if (!t || !ty_is_number(t))
-            return TYPING(I, d, "unknown dtype '%s'", d->cval.s);
-        d->ty = ty_dtype(I->tc, t);
-        return t;
-    }
-    Type *t = infer_expr(I, pd);
-    if (!t || IS_UNK(t))
-        return t;
-    if (t->kind == TY_DTYPE && ty_is_number(t->dtype))
-        return t->dtype;
-    if (t->kind == TY_BUILTIN) {
-        switch (t->builtin) {
-        case BI_FLOAT: return T(I, TY_FLOAT64);
-        case BI_INT: return T(I, TY_INT64);
-        case BI_BOOL: return T(I, TY_BOOL);
-        case BI_COMPLEX: return T(I, TY_COMPLEX128);
-        default: break;
-        }
-    }
-    return TYPING(I, d, "%s is not a dtype", infer_tyname(I, t));
-}
-
 /* Type slot i: the receiver (already typed) or an argument. */
 static Type *slot_type(Inf *I, Node **sl, int i, Node *self) {
     if (i == 0 && self)
@@ -153,64 +120,10 @@ static Type *slot_type(Inf *I, Node **sl, int i, Node *self) {
     return infer_expr(I, &sl[i]);
 }
 
-/* An optional integer argument (axis, ddof, n...): NULL slot or None stays
- * NULL; ints and bools are cast to int64.  Returns false on error. */
-static bool opt_int(Inf *I, Node **sl, int i, const char *fname, const char *what, bool *unk) {
-    if (!sl[i] || is_none_const(sl[i])) {
-        sl[i] = NULL;
-        return true;
-    }
-    Type *t = infer_expr(I, &sl[i]);
-    if (!t)
-        return false;
-    if (IS_UNK(t)) {
-        *unk = true;
-        return true;
-    }
-    if (!ty_is_int(t) && t->kind != TY_BOOL) {
-        TYPING(I, sl[i], "%s() %s must be an integer, not %s", fname, what, infer_tyname(I, t));
-        return false;
-    }
-    infer_cast(I, &sl[i], T(I, TY_INT64));
-    return true;
-}
-
 static Type *need_array(Inf *I, Node *at, Type *t, const char *fname) {
     if (t->kind == TY_ARRAY)
         return t;
     return TYPING(I, at, "%s() needs an array, not %s", fname, infer_tyname(I, t));
-}
-
-/* A tuple of ints (or one int) giving a shape or reps: its length, -1 on
- * error; cast to int64 / UniTuple(int64). */
-static int int_tuple(Inf *I, Node **ps, const char *fname, const char *what, bool *unk) {
-    Type *t = infer_expr(I, ps);
-    if (!t)
-        return -1;
-    if (IS_UNK(t)) {
-        *unk = true;
-        return 0;
-    }
-    if (ty_is_int(t)) {
-        infer_cast(I, ps, T(I, TY_INT64));
-        return 1;
-    }
-    if (t->kind == TY_TUPLE) {
-        Type **el = arena_alloc(I->a, sizeof(Type *) * (size_t)(t->nelems + 1));
-        for (int i = 0; i < t->nelems; i++) {
-            if (!ty_is_int(t->elems[i])) {
-                TYPING(I, *ps, "%s() %s must be an int or a tuple of ints, not %s", fname, what,
-                     infer_tyname(I, t));
-                return -1;
-            }
-            el[i] = T(I, TY_INT64);
-        }
-        infer_cast(I, ps, ty_tuple(I->tc, el, t->nelems));
-        return t->nelems;
-    }
-    TYPING(I, *ps, "%s() %s must be an int or a tuple of ints, not %s", fname, what,
-         infer_tyname(I, t));
-    return -1;
 }
 
 /* A tuple of arrays (concatenate & co): checks ndim, gives the dtype. */
@@ -272,6 +185,22 @@ static Type *nested_numbers(Inf *I, Node *at, Type *t, int depth, int *nd, int64
     return dt;
 }
 
+/* A list, or a tuple holding lists or arrays (a list display of arrays
+ * becomes a tuple here): np.array's overload in python/hpcjit/_nplist.py
+ * makes the array, the builtin the others. */
+static bool for_list_overload(const Type *t) {
+    if (!t)
+        return false;
+    if (t->kind == TY_LIST)
+        return true;
+    if (t->kind != TY_TUPLE)
+        return false;
+    for (int i = 0; i < t->nelems; i++)
+        if (t->elems[i]->kind == TY_ARRAY || for_list_overload(t->elems[i]))
+            return true;
+    return false;
+}
+
 /* The argument of np.array/np.asarray is the one place a list literal is
  * accepted (infer.c lets lists through only as call arguments): a nested
  * sequence of scalars, typed as the tuple of the same elements. */
@@ -305,7 +234,7 @@ static Type *cov_call(Inf *I, Node *n, BuiltinId id, const Sig *s) {
     bool unk = false, cx = false;
     Type *tys[2] = {NULL, NULL};
     for (int i = 0; i < 2; i++) {
-        if (!sl[i] || is_none_const(sl[i])) {
+        if (!sl[i] || infer_is_none(sl[i])) {
             sl[i] = NULL;
             continue;
         }
@@ -327,7 +256,7 @@ static Type *cov_call(Inf *I, Node *n, BuiltinId id, const Sig *s) {
     for (int i = 2; i < 4 && i < s->n; i++) /* rowvar, bias */
         if (sl[i] && !infer_truth(I, &sl[i]))
             return NULL;
-    if (s->n > 4 && !opt_int(I, sl, 4, s->fname, "ddof", &unk))
+    if (s->n > 4 && !infer_opt_int(I, sl, 4, s->fname, "ddof", &unk))
         return NULL;
     if (unk)
         return TY_UNK(I);
@@ -414,7 +343,7 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return TYPING(I, n, "reshape() missing required argument 'shape'");
         int nd = 0;
         for (int i = 0; i < dims.len; i++) {
-            int k = int_tuple(I, (Node **)&VEC_AT(dims, i), fname, "shape", &unk);
+            int k = infer_int_tuple(I, (Node **)&VEC_AT(dims, i), fname, "shape", &unk);
             if (k < 0)
                 return NULL;
             if (dims.len > 1 && ((Node *)VEC_AT(dims, i))->ty && ((Node *)VEC_AT(dims, i))->ty->kind == TY_TUPLE)
@@ -460,11 +389,11 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         Type *at = slot_type(I, sl, 0, self);
         if (!at)
             return NULL;
-        if (!opt_int(I, sl, 1, fname, "axis", &unk))
+        if (!infer_opt_int(I, sl, 1, fname, "axis", &unk))
             return NULL;
         Type *want = NULL; /* dtype= of sum/prod/mean/cumsum/cumprod: accumulate in it */
-        if (ns == 3 && sl[2] && !is_none_const(sl[2])) {
-            want = dtype_of(I, &sl[2]);
+        if (ns == 3 && sl[2] && !infer_is_none(sl[2])) {
+            want = infer_dtype_arg(I, &sl[2]);
             if (!want)
                 return NULL;
             if (IS_UNK(want))
@@ -473,12 +402,12 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         if (ns == 3)
             sl[2] = NULL;
         if (ns > 3) {
-            if (sl[2] && !is_none_const(sl[2]))
+            if (sl[2] && !infer_is_none(sl[2]))
                 return UNSUP(I, sl[2], "%s() with dtype= is not supported by hpcjit", fname);
-            if (sl[3] && !is_none_const(sl[3]))
+            if (sl[3] && !infer_is_none(sl[3]))
                 return UNSUP(I, sl[3], "%s() with out= is not supported by hpcjit", fname);
             sl[2] = sl[3] = NULL;
-            if (!opt_int(I, sl, 4, fname, "ddof", &unk))
+            if (!infer_opt_int(I, sl, 4, fname, "ddof", &unk))
                 return NULL;
         }
         if (unk || IS_UNK(at))
@@ -522,7 +451,7 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         Type *at = slot_type(I, sl, 0, self);
         if (!at)
             return NULL;
-        if (!opt_int(I, sl, 1, fname, "decimals", &unk))
+        if (!infer_opt_int(I, sl, 1, fname, "decimals", &unk))
             return NULL;
         if (unk || IS_UNK(at))
             return TY_UNK(I);
@@ -542,45 +471,45 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         int k = 0;
         switch (id) {
         case BI_NP_SQUEEZE: case BI_NP_FLIP:
-            if (!opt_int(I, sl, 1, fname, "axis", &unk))
+            if (!infer_opt_int(I, sl, 1, fname, "axis", &unk))
                 return NULL;
             break;
         case BI_NP_EXPAND_DIMS:
             if (!sl[1])
                 return TYPING(I, n, "expand_dims() missing required argument 'axis'");
-            if (!opt_int(I, sl, 1, fname, "axis", &unk))
+            if (!infer_opt_int(I, sl, 1, fname, "axis", &unk))
                 return NULL;
             break;
         case BI_NP_DIFF:
-            if (!opt_int(I, sl, 1, fname, "n", &unk) || !opt_int(I, sl, 2, fname, "axis", &unk))
+            if (!infer_opt_int(I, sl, 1, fname, "n", &unk) || !infer_opt_int(I, sl, 2, fname, "axis", &unk))
                 return NULL;
             break;
         case BI_NP_TRIU: case BI_NP_TRIL:
-            if (!opt_int(I, sl, 1, fname, "k", &unk))
+            if (!infer_opt_int(I, sl, 1, fname, "k", &unk))
                 return NULL;
             break;
         case BI_NP_TRANSPOSE: /* axes: None, or a permutation of the axes (checked at run time) */
-            if (sl[1] && is_none_const(sl[1]))
+            if (sl[1] && infer_is_none(sl[1]))
                 sl[1] = NULL;
-            if (sl[1] && (k = int_tuple(I, &sl[1], fname, "axes", &unk)) < 0)
+            if (sl[1] && (k = infer_int_tuple(I, &sl[1], fname, "axes", &unk)) < 0)
                 return NULL;
             break;
         case BI_NP_ROLL: case BI_NP_REPEAT:
             if (!sl[1])
                 return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[1]);
-            if (!opt_int(I, sl, 1, fname, s.names[1], &unk) || !opt_int(I, sl, 2, fname, "axis", &unk))
+            if (!infer_opt_int(I, sl, 1, fname, s.names[1], &unk) || !infer_opt_int(I, sl, 2, fname, "axis", &unk))
                 return NULL;
             break;
         case BI_NP_TILE:
             if (!sl[1])
                 return TYPING(I, n, "tile() missing required argument 'reps'");
-            if ((k = int_tuple(I, &sl[1], fname, "reps", &unk)) < 0)
+            if ((k = infer_int_tuple(I, &sl[1], fname, "reps", &unk)) < 0)
                 return NULL;
             break;
         case BI_ARRAY_ASTYPE:
             if (!sl[1])
                 return TYPING(I, n, "astype() missing required argument 'dtype'");
-            if (!(dt = dtype_of(I, &sl[1])))
+            if (!(dt = infer_dtype_arg(I, &sl[1])))
                 return NULL;
             unk = unk || IS_UNK(dt);
             sl[1] = NULL;
@@ -594,7 +523,7 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
                 return TYPING(I, sl[1], "%s() needs a number, not %s", fname, infer_tyname(I, vt));
             unk = unk || IS_UNK(vt);
             if (id == BI_NP_FULL_LIKE && sl[2]) {
-                if (!(dt = dtype_of(I, &sl[2])))
+                if (!(dt = infer_dtype_arg(I, &sl[2])))
                     return NULL;
                 unk = unk || IS_UNK(dt);
                 sl[2] = NULL;
@@ -681,9 +610,9 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         Type *dt = array_seq(I, &sl[0], fname, &nd, &unk);
         if (!dt)
             return NULL;
-        if (id == BI_NP_CONCATENATE && is_none_const(sl[1]))
+        if (id == BI_NP_CONCATENATE && infer_is_none(sl[1]))
             return UNSUP(I, sl[1], "concatenate() with axis=None is not supported by hpcjit");
-        if (ns > 1 && !opt_int(I, sl, 1, fname, "axis", &unk))
+        if (ns > 1 && !infer_opt_int(I, sl, 1, fname, "axis", &unk))
             return NULL;
         if (unk)
             return TY_UNK(I);
@@ -698,7 +627,7 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         return ty_array(I->tc, dt, rnd, LAYOUT_C);
     }
     case BI_NP_FULL: {
-        int nd = int_tuple(I, &sl[0], fname, "shape", &unk);
+        int nd = infer_int_tuple(I, &sl[0], fname, "shape", &unk);
         if (nd < 0)
             return NULL;
         if (!sl[1])
@@ -707,7 +636,7 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         if (!vt)
             return NULL;
         Type *dt = NULL;
-        if (sl[2] && !(dt = dtype_of(I, &sl[2])))
+        if (sl[2] && !(dt = infer_dtype_arg(I, &sl[2])))
             return NULL;
         if (unk || IS_UNK(vt) || (dt && IS_UNK(dt)))
             return TY_UNK(I);
@@ -723,12 +652,12 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     }
     case BI_NP_EYE: case BI_NP_IDENTITY: {
         int di = id == BI_NP_EYE ? 3 : 1;
-        if (!opt_int(I, sl, 0, fname, s.names[0], &unk))
+        if (!infer_opt_int(I, sl, 0, fname, s.names[0], &unk))
             return NULL;
-        if (id == BI_NP_EYE && (!opt_int(I, sl, 1, fname, "M", &unk) || !opt_int(I, sl, 2, fname, "k", &unk)))
+        if (id == BI_NP_EYE && (!infer_opt_int(I, sl, 1, fname, "M", &unk) || !infer_opt_int(I, sl, 2, fname, "k", &unk)))
             return NULL;
         Type *dt = T(I, TY_FLOAT64);
-        if (sl[di] && !(dt = dtype_of(I, &sl[di])))
+        if (sl[di] && !(dt = infer_dtype_arg(I, &sl[di])))
             return NULL;
         if (unk || IS_UNK(dt))
             return TY_UNK(I);
@@ -745,7 +674,7 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return NULL;
         if (!sl[1])
             return TYPING(I, n, "linspace() missing required argument 'stop'");
-        if (!opt_int(I, sl, 2, fname, "num", &unk))
+        if (!infer_opt_int(I, sl, 2, fname, "num", &unk))
             return NULL;
         if (sl[3]) {
             Type *te = infer_expr(I, &sl[3]);
@@ -772,11 +701,21 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         if (!sl[0])
             return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[0]);
         lists_to_tuples(sl[0]);
+        /* a list (reflected or typed), or a tuple of arrays: the overload
+         * (for_list_overload) makes the array.  The stub
+         * call types the argument itself: in the final pass (which rewrites
+         * what it types, once) the type of the pass before decides */
+        int stub = self ? -1 : infer_extend_named(I, id == BI_NP_ARRAY ? "numpy.array" : "numpy.asarray");
+        const Type *before = sl[0]->ty ? infer_value_ty(sl[0]) : NULL;
+        if (stub >= 0 && I->final && for_list_overload(before))
+            return infer_stub_call(I, n, stub);
         Type *ot = infer_expr(I, &sl[0]);
         if (!ot)
             return NULL;
+        if (stub >= 0 && !I->final && for_list_overload(ot))
+            return infer_stub_call(I, n, stub);
         Type *dt = NULL;
-        if (sl[1] && !(dt = dtype_of(I, &sl[1])))
+        if (sl[1] && !(dt = infer_dtype_arg(I, &sl[1])))
             return NULL;
         if (IS_UNK(ot) || (dt && IS_UNK(dt)))
             return TY_UNK(I);

@@ -449,6 +449,7 @@ typedef struct Red {
     int nan;           /* float sources: 1 skip NaNs (nan* functions), 2 count the non-NaNs */
     Type *ct;          /* mode 1: type of the centre */
     LLVMValueRef centre;
+    LLVMValueRef cstride; /* red_row_par: the row's byte stride when a constant, else NULL */
 } Red;
 
 static bool is_minmax(BuiltinId op) {
@@ -627,7 +628,11 @@ static bool red_par_body(Lower *L, void *arg, LLVMValueRef *v, LLVMValueRef begi
     LLVMValueRef left = LLVMBuildSub(L->b, v[1], lo, "");
     LLVMValueRef cnt = np_sel(L, LLVMBuildICmp(L->b, LLVMIntSLT, left, v[3], ""), left, v[3]);
     red_init(L, &R);
-    red_row(L, &R, np_offset(L, v[0], np_mul(L, lo, v[2])), cnt, v[2], lo);
+    /* a constant stride (contiguous source) stays a constant in the block
+     * body, so the vectorizer sees unit-stride loads; through the closure
+     * it would be a run-time value */
+    LLVMValueRef s = R.cstride ? R.cstride : v[2];
+    red_row(L, &R, np_offset(L, v[0], np_mul(L, lo, s)), cnt, s, lo);
     LLVMBuildStore(L->b, lower_load(L, at, R.slot, ""), lower_gep(L, at, v[4], &blk, 1, ""));
     np_loop_end(L, &lp);
     return true;
@@ -657,6 +662,7 @@ static void red_row_par(Lower *L, Red *R, LLVMValueRef p, LLVMValueRef n, LLVMVa
                                     "nblocks");
     LLVMValueRef parts = lower_alloca(L, LLVMArrayType2(at, PAR_MAX_BLOCKS), "partials");
     LLVMValueRef vals[6] = {p, n, s, B, parts, R->mode ? R->centre : NULL};
+    R->cstride = LLVMIsAConstantInt(s) ? s : NULL;
     if (!lower_par_range(L, "reduce", nb, lower_i64(L, 1), R->mode ? 6 : 5, vals, red_par_body, R))
         return;
     /* tree: P[k] = P[k] op P[k + st] for k = 0, 2st, 4st, ...; st = 1, 2, 4, ... */

@@ -54,6 +54,10 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NPA_ARRAY_CONJ: S("conj", "a"); break;
     case BI_NPA_ARRAY_ITEM: S("item", "a", "index"); break;
     case BI_NPA_ARRAY_VIEW: S("view", "a", "dtype"); break;
+    case BI_NPA_ARRAY_TOBYTES: S("tobytes", "a"); break;
+    case BI_NPA_FROMBUFFER: S("frombuffer", "buffer", "dtype", "count", "offset"); break;
+    case BI_NPA_FLAT_VIEW: S("flat", "a", "index"); break;
+    case BI_NPA_NDITER_VIEW: S("nditer_view", "a", "index", "shape", "fortran"); break;
     case BI_NPA_DIAG: S("diag", "v", "k"); break;
     case BI_NPA_DIAGFLAT: S("diagflat", "v", "k"); break;
     case BI_NPA_TRI: S("tri", "N", "M", "k", "dtype"); break;
@@ -122,63 +126,11 @@ static bool handles(BuiltinId id) {
 
 /* ---- argument helpers ---- */
 
-static bool is_none_const(const Node *n) { return n && n->kind == N_CONST && n->cval.kind == CVAL_NONE; }
-
 static Type *elt(Type *t) { return t->kind == TY_ARRAY ? t->dtype : t; }
-
-/* The scalar type a dtype argument stands for (np.float64, a.dtype, float,
- * 'float32'...). */
-static Type *dtype_of(Inf *I, Node **pd) {
-    Node *d = *pd;
-    if (d->kind == N_CONST && d->cval.kind == CVAL_STR) {
-        const char *e = NULL;
-        Type *t = ty_parse(I->tc, d->cval.s, NULL, &e);
-        if (!t || !ty_is_number(t))
-            return TYPING(I, d, "unknown dtype '%s'", d->cval.s);
-        return t;
-    }
-    Type *t = infer_expr(I, pd);
-    if (!t || IS_UNK(t))
-        return t;
-    if (t->kind == TY_DTYPE && ty_is_number(t->dtype))
-        return t->dtype;
-    if (t->kind == TY_BUILTIN) {
-        switch (t->builtin) {
-        case BI_FLOAT: return T(I, TY_FLOAT64);
-        case BI_INT: return T(I, TY_INT64);
-        case BI_BOOL: return T(I, TY_BOOL);
-        case BI_COMPLEX: return T(I, TY_COMPLEX128);
-        default: break;
-        }
-    }
-    return TYPING(I, d, "%s is not a dtype", infer_tyname(I, t));
-}
-
-/* An optional integer argument: NULL slot or None stays NULL; ints and
- * bools are cast to int64.  False after a diagnostic. */
-static bool opt_int(Inf *I, Node **sl, int i, const char *fname, const char *what, bool *unk) {
-    if (!sl[i] || is_none_const(sl[i])) {
-        sl[i] = NULL;
-        return true;
-    }
-    Type *t = infer_expr(I, &sl[i]);
-    if (!t)
-        return false;
-    if (IS_UNK(t)) {
-        *unk = true;
-        return true;
-    }
-    if (!ty_is_int(t) && t->kind != TY_BOOL) {
-        TYPING(I, sl[i], "%s() %s must be an integer, not %s", fname, what, infer_tyname(I, t));
-        return false;
-    }
-    infer_cast(I, &sl[i], T(I, TY_INT64));
-    return true;
-}
 
 /* An optional real number (rtol, nan=...): cast to `to`. */
 static bool opt_real(Inf *I, Node **sl, int i, const char *fname, const char *what, Type *to, bool *unk) {
-    if (!sl[i] || is_none_const(sl[i])) {
+    if (!sl[i] || infer_is_none(sl[i])) {
         sl[i] = NULL;
         return true;
     }
@@ -228,35 +180,6 @@ static Type *need_array(Inf *I, Node *at, Type *t, const char *fname, const char
     if (t->kind == TY_ARRAY)
         return t;
     return TYPING(I, at, "%s() %s must be an array, not %s", fname, what, infer_tyname(I, t));
-}
-
-/* A tuple of ints (or one int) giving a shape: its length, -1 on error;
- * cast to int64 / UniTuple(int64). */
-static int int_tuple(Inf *I, Node **ps, const char *fname, const char *what, bool *unk) {
-    Type *t = infer_expr(I, ps);
-    if (!t)
-        return -1;
-    if (IS_UNK(t)) {
-        *unk = true;
-        return 0;
-    }
-    if (ty_is_int(t)) {
-        infer_cast(I, ps, T(I, TY_INT64));
-        return 1;
-    }
-    if (t->kind == TY_TUPLE) {
-        Type **el = arena_alloc(I->a, sizeof(Type *) * (size_t)(t->nelems + 1));
-        for (int i = 0; i < t->nelems; i++) {
-            if (!ty_is_int(t->elems[i]))
-                goto bad;
-            el[i] = T(I, TY_INT64);
-        }
-        infer_cast(I, ps, ty_tuple(I->tc, el, t->nelems));
-        return t->nelems;
-    }
-bad:
-    TYPING(I, *ps, "%s() %s must be an int or a tuple of ints, not %s", fname, what, infer_tyname(I, t));
-    return -1;
 }
 
 /* The final pass turns the call n into a constant bool. */
@@ -399,18 +322,18 @@ static Type *make_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, T
     switch (id) {
     case BI_NPA_DIAG: case BI_NPA_DIAGFLAT:
         if (!(id == BI_NPA_DIAG ? need_array(I, sl[0], at, fname, "v") : num_or_array(I, sl[0], at, fname, "v")) ||
-            !opt_int(I, sl, 1, fname, "k", &unk))
+            !infer_opt_int(I, sl, 1, fname, "k", &unk))
             return NULL;
         if (id == BI_NPA_DIAG && at->ndim != 1 && at->ndim != 2)
             return TYPING(I, sl[0], "diag(): Input must be 1- or 2-d.");
         rt = ty_array(I->tc, elt(at), id == BI_NPA_DIAG && at->ndim == 2 ? 1 : 2, LAYOUT_C);
         break;
     case BI_NPA_TRI: {
-        if (!opt_int(I, sl, 0, fname, "N", &unk) || !opt_int(I, sl, 1, fname, "M", &unk) ||
-            !opt_int(I, sl, 2, fname, "k", &unk))
+        if (!infer_opt_int(I, sl, 0, fname, "N", &unk) || !infer_opt_int(I, sl, 1, fname, "M", &unk) ||
+            !infer_opt_int(I, sl, 2, fname, "k", &unk))
             return NULL;
         Type *dt = T(I, TY_FLOAT64);
-        if (sl[3] && !is_none_const(sl[3]) && !(dt = dtype_of(I, &sl[3])))
+        if (sl[3] && !infer_is_none(sl[3]) && !(dt = infer_dtype_arg(I, &sl[3])))
             return NULL;
         if (unk || IS_UNK(dt))
             return TY_UNK(I);
@@ -438,11 +361,11 @@ static Type *make_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, T
         rt = T(I, TY_NONE);
         break;
     case BI_NPA_INDICES: {
-        int k = int_tuple(I, &sl[0], fname, "dimensions", &unk);
+        int k = infer_int_tuple(I, &sl[0], fname, "dimensions", &unk);
         if (k < 0)
             return NULL;
         Type *dt = i64;
-        if (sl[1] && !(dt = dtype_of(I, &sl[1])))
+        if (sl[1] && !(dt = infer_dtype_arg(I, &sl[1])))
             return NULL;
         if (unk || IS_UNK(dt))
             return TY_UNK(I);
@@ -453,7 +376,7 @@ static Type *make_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, T
         break;
     }
     case BI_NPA_VANDER:
-        if (!need_array(I, sl[0], at, fname, "x") || !opt_int(I, sl, 1, fname, "N", &unk) ||
+        if (!need_array(I, sl[0], at, fname, "x") || !infer_opt_int(I, sl, 1, fname, "N", &unk) ||
             !opt_flag(I, sl, 2, fname, "increasing", &unk))
             return NULL;
         if (at->ndim != 1)
@@ -469,10 +392,10 @@ static Type *make_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, T
                 return NULL;
             if (at->ndim != 2)
                 return TYPING(I, sl[0], "%s(): input array must be 2-d", fname);
-        } else if (!opt_int(I, sl, 0, fname, "n", &unk) || (s->n > 2 && !opt_int(I, sl, 2, fname, "m", &unk))) {
+        } else if (!infer_opt_int(I, sl, 0, fname, "n", &unk) || (s->n > 2 && !infer_opt_int(I, sl, 2, fname, "m", &unk))) {
             return NULL;
         }
-        if (!opt_int(I, sl, 1, fname, "k", &unk))
+        if (!infer_opt_int(I, sl, 1, fname, "k", &unk))
             return NULL;
         Type *a1 = ty_array(I->tc, i64, 1, LAYOUT_C);
         Type *el[2] = {a1, a1};
@@ -494,7 +417,7 @@ static Type *make_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, T
         break;
     case BI_NPA_APPEND:
         if (!num_or_array(I, sl[0], at, fname, "arr") || !num_or_array(I, sl[1], t1, fname, "values") ||
-            !opt_int(I, sl, 2, fname, "axis", &unk))
+            !infer_opt_int(I, sl, 2, fname, "axis", &unk))
             return NULL;
         if (sl[2] && (at->kind != TY_ARRAY || t1->kind != TY_ARRAY || at->ndim != t1->ndim))
             return TYPING(I, n, "append(): with an axis, arr and values must be arrays of the same number of "
@@ -506,7 +429,7 @@ static Type *make_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, T
     case BI_NPA_DELETE: case BI_NPA_TAKE:
         if (!need_array(I, sl[0], at, fname, id == BI_NPA_TAKE ? "a" : "arr"))
             return NULL;
-        if (sl[2] && !is_none_const(sl[2]))
+        if (sl[2] && !infer_is_none(sl[2]))
             return UNSUP(I, sl[2], "%s() with an axis is not supported by hpcjit", fname);
         sl[2] = NULL;
         if (ty_is_int(t1) || t1->kind == TY_BOOL) {
@@ -540,7 +463,7 @@ static Type *make_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, T
         if (ty_is_complex(elt(vt)) && !ty_is_complex(at->dtype))
             return TYPING(I, sl[2], "insert(): cannot insert %s into a %s array", infer_tyname(I, elt(vt)),
                           infer_tyname(I, at->dtype));
-        if (sl[3] && !is_none_const(sl[3]))
+        if (sl[3] && !infer_is_none(sl[3]))
             return UNSUP(I, sl[3], "insert() with an axis is not supported by hpcjit");
         sl[3] = NULL;
         if (vt->kind != TY_ARRAY)
@@ -581,7 +504,7 @@ static Type *make_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, T
             return TYPING(I, sl[0], "ediff1d(): numpy boolean subtract, the `-` operator, is not supported, use the "
                           "bitwise_xor, the `^` operator, or the logical_xor function instead.");
         for (int i = 1; i < 3; i++) {
-            if (!sl[i] || is_none_const(sl[i])) {
+            if (!sl[i] || infer_is_none(sl[i])) {
                 sl[i] = NULL;
                 continue;
             }
@@ -607,9 +530,9 @@ static Type *make_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, T
             return TYPING(I, sl[1], "take_along_axis(): `indices` must be an integer array");
         if (t1->ndim != at->ndim)
             return TYPING(I, sl[1], "take_along_axis(): `indices` and `arr` must have the same number of dimensions");
-        if (sl[2] && is_none_const(sl[2]))
+        if (sl[2] && infer_is_none(sl[2]))
             return UNSUP(I, sl[2], "take_along_axis() with axis=None is not supported by hpcjit");
-        if (!opt_int(I, sl, 2, fname, "axis", &unk))
+        if (!infer_opt_int(I, sl, 2, fname, "axis", &unk))
             return NULL;
         if (at->ndim == 0)
             return TYPING(I, sl[0], "take_along_axis(): axis -1 is out of bounds for array of dimension 0");
@@ -620,7 +543,7 @@ static Type *make_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, T
             return NULL;
         if (!sl[1])
             return TYPING(I, n, "resize() missing required argument 'new_shape'");
-        int k = int_tuple(I, &sl[1], fname, "new_shape", &unk);
+        int k = infer_int_tuple(I, &sl[1], fname, "new_shape", &unk);
         if (k < 0)
             return NULL;
         rt = ty_array(I->tc, at->dtype, k, LAYOUT_C);
@@ -708,7 +631,7 @@ static Type *make_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, T
         if (ty_is_int(t1) || t1->kind == TY_BOOL) {
             infer_cast(I, &sl[1], i64);
         } else if (t1->kind == TY_TUPLE) {
-            if (int_tuple(I, &sl[1], fname, "indices_or_sections", &unk) < 0)
+            if (infer_int_tuple(I, &sl[1], fname, "indices_or_sections", &unk) < 0)
                 return NULL;
         } else if (!(t1->kind == TY_ARRAY && t1->ndim == 1 && ty_is_int(t1->dtype))) {
             return TYPING(I, sl[1], "%s() indices_or_sections must be an integer, a tuple or a 1d array of integers, "
@@ -716,7 +639,7 @@ static Type *make_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, T
         }
         bool axis0 = id == BI_NPA_VSPLIT || (id == BI_NPA_HSPLIT && at->ndim == 1);
         if (id == BI_NPA_SPLIT || id == BI_NPA_ARRAY_SPLIT) {
-            if (!opt_int(I, sl, 2, fname, "axis", &unk))
+            if (!infer_opt_int(I, sl, 2, fname, "axis", &unk))
                 return NULL;
             axis0 = !sl[2];
         }
@@ -748,7 +671,7 @@ static Type *num_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, Ty
         return at;
     switch (id) {
     case BI_NPA_BARTLETT: case BI_NPA_BLACKMAN: case BI_NPA_HAMMING: case BI_NPA_HANNING: case BI_NPA_KAISER:
-        if (!opt_int(I, sl, 0, fname, "M", &unk))
+        if (!infer_opt_int(I, sl, 0, fname, "M", &unk))
             return NULL;
         if (id == BI_NPA_KAISER) {
             if (!sl[1])
@@ -770,7 +693,7 @@ static Type *num_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, Ty
             if (!opt_real(I, sl, i, fname, s->names[i], f64, &unk))
                 return NULL;
         }
-        if (!opt_int(I, sl, 2, fname, "num", &unk) || !opt_flag(I, sl, 3, fname, "endpoint", &unk))
+        if (!infer_opt_int(I, sl, 2, fname, "num", &unk) || !opt_flag(I, sl, 3, fname, "endpoint", &unk))
             return NULL;
         if (id == BI_NPA_LOGSPACE && !opt_real(I, sl, 4, fname, "base", f64, &unk))
             return NULL;
@@ -784,7 +707,7 @@ static Type *num_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, Ty
         if (!ty_is_number(at->dtype) || at->dtype->kind == TY_BOOL)
             return TYPING(I, sl[0], "trapezoid() needs numbers, not %s", infer_tyname(I, at));
         Type *base = at->dtype;
-        if (sl[1] && is_none_const(sl[1]))
+        if (sl[1] && infer_is_none(sl[1]))
             sl[1] = NULL;
         if (sl[1]) {
             Type *xt = infer_expr(I, &sl[1]);
@@ -797,7 +720,7 @@ static Type *num_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, Ty
                              infer_tyname(I, xt));
             base = ty_np_promote(I->tc, base, xt->dtype);
         }
-        if (!opt_real(I, sl, 2, fname, "dx", f64, &unk) || !opt_int(I, sl, 3, fname, "axis", &unk))
+        if (!opt_real(I, sl, 2, fname, "dx", f64, &unk) || !infer_opt_int(I, sl, 3, fname, "axis", &unk))
             return NULL;
         rt = inexact(I, base);
         n->op_ty = at->dtype->kind == TY_BOOL ? T(I, TY_INT64) : at->dtype;
@@ -854,7 +777,7 @@ static Type *num_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, Ty
         if (!ty_is_number(at->dtype) || ty_is_complex(at->dtype) || at->dtype->kind == TY_BOOL)
             return TYPING(I, sl[0], "unwrap() needs real numbers, not %s", infer_tyname(I, at));
         rt = ty_array(I->tc, inexact(I, at->dtype), 1, LAYOUT_C);
-        if (!opt_real(I, sl, 1, fname, "discont", rt->dtype, &unk) || !opt_int(I, sl, 2, fname, "axis", &unk) ||
+        if (!opt_real(I, sl, 1, fname, "discont", rt->dtype, &unk) || !infer_opt_int(I, sl, 2, fname, "axis", &unk) ||
             !opt_real(I, sl, 3, fname, "period", rt->dtype, &unk))
             return NULL;
         break;
@@ -896,9 +819,9 @@ static Type *num_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, Ty
         if (IS_UNK(kt))
             return kt;
         if (kt->kind == TY_TUPLE) {
-            if (int_tuple(I, &sl[1], fname, "kth", &unk) < 0)
+            if (infer_int_tuple(I, &sl[1], fname, "kth", &unk) < 0)
                 return NULL;
-        } else if (!opt_int(I, sl, 1, fname, "kth", &unk)) {
+        } else if (!infer_opt_int(I, sl, 1, fname, "kth", &unk)) {
             return NULL;
         }
         if (sl[2]) { /* the last axis only: a constant */
@@ -952,10 +875,10 @@ static Type *stride_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl,
         if (id == BI_NPA_AS_STRIDED) {
             /* shape, strides: x's own where None (then of x's length) */
             for (int i = 1; i < 3; i++)
-                if (sl[i] && is_none_const(sl[i]))
+                if (sl[i] && infer_is_none(sl[i]))
                     sl[i] = NULL;
-            nd = sl[1] ? int_tuple(I, &sl[1], fname, "shape", &unk) : at->ndim;
-            int ns = nd < 0 ? -1 : sl[2] ? int_tuple(I, &sl[2], fname, "strides", &unk) : at->ndim;
+            nd = sl[1] ? infer_int_tuple(I, &sl[1], fname, "shape", &unk) : at->ndim;
+            int ns = nd < 0 ? -1 : sl[2] ? infer_int_tuple(I, &sl[2], fname, "strides", &unk) : at->ndim;
             if (nd < 0 || ns < 0)
                 return NULL;
             if (!unk && ns != nd)
@@ -963,13 +886,13 @@ static Type *stride_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl,
         } else {
             if (!sl[1])
                 return TYPING(I, n, "sliding_window_view() missing required argument 'window_shape'");
-            int k = int_tuple(I, &sl[1], fname, "window_shape", &unk);
+            int k = infer_int_tuple(I, &sl[1], fname, "window_shape", &unk);
             if (k < 0)
                 return NULL;
-            if (sl[2] && is_none_const(sl[2]))
+            if (sl[2] && infer_is_none(sl[2]))
                 sl[2] = NULL;
             if (sl[2]) {
-                int ka = int_tuple(I, &sl[2], fname, "axis", &unk);
+                int ka = infer_int_tuple(I, &sl[2], fname, "axis", &unk);
                 if (ka < 0)
                     return NULL;
                 if (!unk && ka != k)
@@ -993,7 +916,7 @@ static Type *stride_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl,
             k++;
         for (int i = 0; i < k; i++) {
             if (id == BI_NPA_BROADCAST_SHAPES) {
-                nds[i] = int_tuple(I, &sl[i], fname, "shape", &unk);
+                nds[i] = infer_int_tuple(I, &sl[i], fname, "shape", &unk);
                 if (nds[i] < 0)
                     return NULL;
             } else {
@@ -1028,7 +951,7 @@ static Type *stride_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl,
             return NULL;
         Type *dt = at->dtype;
         if (sl[1]) {
-            if (!(dt = dtype_of(I, &sl[1])))
+            if (!(dt = infer_dtype_arg(I, &sl[1])))
                 return NULL;
             if (IS_UNK(dt))
                 return dt;
@@ -1163,7 +1086,7 @@ static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     }
     case BI_NPA_ARRAY_CLIP: { /* one bound: np.maximum / np.minimum (None is no bound) */
         for (int i = 1; i < 3; i++)
-            if (is_none_const(sl[i]))
+            if (infer_is_none(sl[i]))
                 sl[i] = NULL;
         if (!sl[1] && !sl[2])
             return TYPING(I, n, "clip(): One of max or min must be given");
@@ -1181,7 +1104,7 @@ static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return NULL;
         if (!sl[1])
             return UNSUP(I, n, "view() needs a dtype in hpcjit");
-        Type *dt = dtype_of(I, &sl[1]);
+        Type *dt = infer_dtype_arg(I, &sl[1]);
         if (!dt)
             return NULL;
         if (IS_UNK(dt))
@@ -1193,6 +1116,68 @@ static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
                           "unchanged");
         infer_store_slots(I, n, sl, ns);
         return ty_array_ro(I->tc, dt, at->ndim, same || at->layout == LAYOUT_C ? at->layout : LAYOUT_A, at->readonly);
+    }
+    case BI_NPA_ARRAY_TOBYTES: /* a new bytes object of the elements in C order */
+        if (IS_UNK(at))
+            return at;
+        if (!need_array(I, n, at, fname, "a"))
+            return NULL;
+        if (!ty_is_number(at->dtype))
+            return UNSUP(I, n, "tobytes() of %s is not supported by hpcjit", infer_tyname(I, at));
+        infer_store_slots(I, n, sl, ns);
+        return ty_bytes(I->tc, false);
+    case BI_NPA_FROMBUFFER: { /* a 1-d view of a contiguous buffer's bytes, read-only as it */
+        if (IS_UNK(at))
+            return at;
+        if (at->kind != TY_ARRAY || at->layout != LAYOUT_C || !ty_is_number(at->dtype) || ty_is_nested_array(at))
+            return TYPING(I, sl[0], "Argument \"buffer\" must be buffer-like. Got %s", infer_tyname(I, at));
+        Type *dt = T(I, TY_FLOAT64);
+        if (sl[1] && !infer_is_none(sl[1]) && !(dt = infer_dtype_arg(I, &sl[1])))
+            return NULL;
+        if (IS_UNK(dt))
+            return dt;
+        sl[1] = NULL;
+        if (!infer_opt_int(I, sl, 2, fname, "count", &unk) || !infer_opt_int(I, sl, 3, fname, "offset", &unk))
+            return NULL;
+        if (unk)
+            return TY_UNK(I);
+        infer_store_slots(I, n, sl, ns);
+        return ty_array_ro(I->tc, dt, 1, LAYOUT_C, at->readonly);
+    }
+    case BI_NPA_FLAT_VIEW: { /* a.flat[i]: the element at C-order index i, as a 1-element view */
+        if (IS_UNK(at))
+            return at;
+        if (at->kind != TY_ARRAY)
+            return TYPING(I, sl[0], "unknown attribute 'flat' of %s", infer_tyname(I, at));
+        Type *it = infer_expr(I, &sl[1]);
+        if (!it)
+            return NULL;
+        if (IS_UNK(it))
+            return it;
+        if (!ty_is_int(it) && it->kind != TY_BOOL)
+            return UNSUP(I, sl[1], "a.flat takes one integer index in hpcjit, not %s", infer_tyname(I, it));
+        infer_cast(I, &sl[1], T(I, TY_INT64));
+        infer_store_slots(I, n, sl, ns);
+        return ty_array_ro(I->tc, at->dtype, 1, LAYOUT_C, at->readonly);
+    }
+    case BI_NPA_NDITER_VIEW: { /* $nditer_view(a, i, shape, fortran): a 0-d view */
+        if (IS_UNK(at))
+            return at;
+        if (at->kind != TY_ARRAY)
+            return TYPING(I, sl[0], "nditer(): operands must be arrays, not %s", infer_tyname(I, at));
+        if (!sl[1] || !sl[2] || !sl[3] || sl[3]->kind != N_CONST || sl[3]->cval.kind != CVAL_BOOL)
+            return TYPING(I, n, "$nditer_view(a, i, shape, fortran) takes a constant bool fortran");
+        if (!infer_opt_int(I, sl, 1, fname, "index", &unk))
+            return NULL;
+        int k = infer_int_tuple(I, &sl[2], fname, "shape", &unk);
+        if (k < 0)
+            return NULL;
+        if (unk)
+            return TY_UNK(I);
+        if (k < at->ndim)
+            return TYPING(I, sl[2], "nditer(): the shape has fewer dimensions than the operand");
+        infer_store_slots(I, n, sl, ns);
+        return ty_array_ro(I->tc, at->dtype, 0, LAYOUT_C, at->readonly);
     }
     case BI_NPA_ARRAY_ITEM:
         if (IS_UNK(at))
@@ -1252,7 +1237,7 @@ static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     case BI_NPA_SWAPAXES: case BI_NPA_MOVEAXIS:
         if (!sl[1] || !sl[2])
             return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[sl[1] ? 2 : 1]);
-        if (!opt_int(I, sl, 1, fname, s.names[1], &unk) || !opt_int(I, sl, 2, fname, s.names[2], &unk))
+        if (!infer_opt_int(I, sl, 1, fname, s.names[1], &unk) || !infer_opt_int(I, sl, 2, fname, s.names[2], &unk))
             return NULL;
         if (unk)
             return TY_UNK(I);
@@ -1275,10 +1260,10 @@ static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     case BI_NPA_ROT90: {
         if (nd < 2)
             return TYPING(I, sl[0], "rot90(): Axes must be different.");
-        if (!opt_int(I, sl, 1, fname, "k", &unk))
+        if (!infer_opt_int(I, sl, 1, fname, "k", &unk))
             return NULL;
         if (sl[2]) {
-            int k = int_tuple(I, &sl[2], fname, "axes", &unk);
+            int k = infer_int_tuple(I, &sl[2], fname, "axes", &unk);
             if (k < 0)
                 return NULL;
             if (!unk && k != 2)
@@ -1292,7 +1277,7 @@ static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     case BI_NPA_BROADCAST_TO: {
         if (!sl[1])
             return TYPING(I, n, "broadcast_to() missing required argument 'shape'");
-        int k = int_tuple(I, &sl[1], fname, "shape", &unk);
+        int k = infer_int_tuple(I, &sl[1], fname, "shape", &unk);
         if (k < 0)
             return NULL;
         if (unk)
@@ -1305,7 +1290,7 @@ static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     }
     case BI_NPA_ASCONTIGUOUSARRAY: case BI_NPA_ASFORTRANARRAY: {
         if (sl[1]) {
-            Type *d = dtype_of(I, &sl[1]);
+            Type *d = infer_dtype_arg(I, &sl[1]);
             if (!d)
                 return NULL;
             if (IS_UNK(d))
@@ -1339,6 +1324,7 @@ static bool nparray_is_view(const Node *call, const Type *result) {
     case BI_NPA_ATLEAST_1D: case BI_NPA_ATLEAST_2D: case BI_NPA_ATLEAST_3D:
         return a0 && a0->ty && a0->ty->kind == TY_ARRAY;
     case BI_NPA_TRIM_ZEROS: case BI_NPA_AS_STRIDED: case BI_NPA_SLIDING_WINDOW_VIEW: case BI_NPA_ARRAY_VIEW:
+    case BI_NPA_FROMBUFFER: case BI_NPA_FLAT_VIEW: case BI_NPA_NDITER_VIEW:
         return true;
     case BI_NPA_ASARRAY_CHKFINITE:
         return a0 && a0->ty == result;

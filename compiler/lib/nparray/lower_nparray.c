@@ -708,6 +708,129 @@ static LLVMValueRef view_as(Lower *L, Node *n, bool *owned) {
     return np_view(L, a, rty, data_of(L, a), sh, st);
 }
 
+/* a.tobytes(): a copy of the elements in C order, then seen as the bytes
+ * buffer it is (the copy's meminfo passes to the result). */
+static LLVMValueRef tobytes(Lower *L, Node *n, bool *owned) {
+    Node *an = np_arg(n, 0);
+    Type *aty = an->ty;
+    LLVMValueRef a = lower_expr_use(L, an);
+    if (!a)
+        return NULL;
+    if (aty->ndim > HJ_MAX_NDIM_LOWER)
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "tobytes() of too many dimensions");
+    int nd = aty->ndim ? aty->ndim : 1; /* a 0-d array: its one element */
+    LLVMValueRef sh[MAXD], st[MAXD], dst[MAXD];
+    if (aty->ndim) {
+        np_dims(L, a, nd, sh, st);
+    } else {
+        sh[0] = lower_i64(L, 1);
+        st[0] = lower_i64(L, 0);
+    }
+    LLVMValueRef c = np_alloc(L, ty_array(L->c->tc, aty->dtype, nd, LAYOUT_C), sh, false);
+    np_dims(L, c, nd, NULL, dst);
+    np_copy_nd(L, nd, sh, data_of(L, a), st, aty->dtype, data_of(L, c), dst, aty->dtype);
+    LLVMValueRef nb = np_mul(L, lower_array_field(L, c, ARR_NITEMS, ""), lower_i64(L, ty_itemsize(aty->dtype)));
+    LLVMValueRef one = lower_i64(L, 1);
+    *owned = true;
+    return np_make(L, n->ty, lower_array_field(L, c, ARR_MEMINFO, ""), LLVMConstNull(L->t_ptr), data_of(L, c), &nb,
+                   &one);
+}
+
+/* np.frombuffer(buffer, dtype, count, offset): the buffer's bytes from
+ * `offset` as `count` items (all that fit when negative), NumPy's checks. */
+static LLVMValueRef frombuffer(Lower *L, Node *n, bool *owned) {
+    Node *bn = np_arg(n, 0), *cn = np_arg(n, 2), *on = np_arg(n, 3);
+    Type *bty = bn->ty;
+    LLVMValueRef b = lower_expr_use(L, bn);
+    LLVMValueRef count = b && cn ? int_arg(L, cn) : lower_i64(L, -1);
+    LLVMValueRef off = b && on ? int_arg(L, on) : lower_i64(L, 0);
+    if (!b || !count || !off)
+        return NULL;
+    LLVMValueRef nitems = bty->ndim ? lower_array_field(L, b, ARR_NITEMS, "") : lower_i64(L, 1);
+    LLVMValueRef nbytes = np_mul(L, nitems, lower_i64(L, ty_itemsize(bty->dtype)));
+    LLVMValueRef isz = lower_i64(L, ty_itemsize(n->ty->dtype)), zero = lower_i64(L, 0);
+    lower_raise_if(L, LLVMBuildOr(L->b, lt64(L, off, zero), LLVMBuildICmp(L->b, LLVMIntSGT, off, nbytes, ""), ""),
+                   "ValueError", "offset must be non-negative and no greater than buffer length");
+    LLVMValueRef avail = LLVMBuildSub(L->b, nbytes, off, "");
+    LLVMValueRef all = lt64(L, count, zero);
+    lower_raise_if(L, LLVMBuildAnd(L->b, all, LLVMBuildICmp(L->b, LLVMIntNE, LLVMBuildSRem(L->b, avail, isz, ""), zero, ""), ""),
+                   "ValueError", "buffer size must be a multiple of element size");
+    lower_raise_if(L, LLVMBuildAnd(L->b, LLVMBuildNot(L->b, all, ""),
+                                   LLVMBuildICmp(L->b, LLVMIntSGT, np_mul(L, count, isz), avail, ""), ""),
+                   "ValueError", "buffer is smaller than requested size");
+    LLVMValueRef len = np_sel(L, all, LLVMBuildSDiv(L->b, avail, isz, ""), count);
+    /* NumPy would make an unaligned array; compiled code loads items at
+     * their alignment, so such an offset is refused */
+    Type *dt = n->ty->dtype;
+    int64_t align = ty_is_complex(dt) ? ty_itemsize(dt) / 2 : ty_itemsize(dt);
+    LLVMValueRef data = np_offset(L, data_of(L, b), off);
+    LLVMValueRef mis = LLVMBuildAnd(L->b, LLVMBuildPtrToInt(L->b, data, L->t_i64, ""), lower_i64(L, align - 1), "");
+    lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntNE, mis, zero, ""), "ValueError",
+                   "frombuffer(): hpcjit needs the data at offset aligned to the dtype's size");
+    *owned = true;
+    return np_view(L, b, n->ty, data, &len, &isz);
+}
+
+/* $flat_view(a, i): a.flat[i]'s element (C order, negative from the end,
+ * IndexError outside) as a one-element view of a. */
+static LLVMValueRef flat_view(Lower *L, Node *n, bool *owned) {
+    Node *an = np_arg(n, 0);
+    Type *aty = an->ty;
+    int nd = aty->ndim;
+    if (nd > HJ_MAX_NDIM_LOWER)
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "a.flat of too many dimensions");
+    LLVMValueRef a = lower_expr_use(L, an);
+    LLVMValueRef i = a ? int_arg(L, np_arg(n, 1)) : NULL;
+    if (!a || !i)
+        return NULL;
+    LLVMValueRef size = nd ? lower_array_field(L, a, ARR_NITEMS, "") : lower_i64(L, 1);
+    LLVMValueRef j = np_sel(L, lt64(L, i, lower_i64(L, 0)), LLVMBuildAdd(L->b, i, size, ""), i);
+    lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntUGE, j, size, ""), "IndexError", "index out of bounds for a.flat");
+    LLVMValueRef sh[MAXD], st[MAXD], off = lower_i64(L, 0);
+    np_dims(L, a, nd, sh, st);
+    for (int d = nd - 1; d >= 0; d--) { /* the C-order multi-index of j */
+        LLVMValueRef q = d ? LLVMBuildUDiv(L->b, j, sh[d], "") : lower_i64(L, 0);
+        LLVMValueRef r = d ? LLVMBuildSub(L->b, j, np_mul(L, q, sh[d]), "") : j;
+        off = LLVMBuildAdd(L->b, off, np_mul(L, r, st[d]), "");
+        j = q;
+    }
+    LLVMValueRef one = lower_i64(L, 1), isz = lower_i64(L, ty_itemsize(aty->dtype));
+    *owned = true;
+    return np_view(L, a, n->ty, np_offset(L, data_of(L, a), off), &one, &isz);
+}
+
+/* $nditer_view(a, i, shape, fortran): the 0-d view of a's element at flat
+ * index i of `shape` (a broadcast shape: a's axes align to its last ones,
+ * an axis of length 1 repeats), i counted in C order, or in F order. */
+static LLVMValueRef nditer_view(Lower *L, Node *n, bool *owned) {
+    Node *an = np_arg(n, 0), *shn = np_arg(n, 2);
+    Type *aty = an->ty;
+    int nd = aty->ndim, k = shn->ty->kind == TY_TUPLE ? shn->ty->nelems : 1;
+    bool fortran = np_arg(n, 3)->cval.i != 0;
+    if (k > HJ_MAX_NDIM_LOWER)
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "nditer() of too many dimensions");
+    LLVMValueRef a = lower_expr_use(L, an);
+    LLVMValueRef j = a ? int_arg(L, np_arg(n, 1)) : NULL;
+    LLVMValueRef shv = j ? lower_expr_use(L, shn) : NULL;
+    if (!shv)
+        return NULL;
+    LLVMValueRef sh[MAXD], st[MAXD], dims[MAXD], off = lower_i64(L, 0), zero = lower_i64(L, 0);
+    np_dims(L, a, nd, sh, st);
+    for (int d = 0; d < k; d++)
+        dims[d] = shn->ty->kind == TY_TUPLE ? LLVMBuildExtractValue(L->b, shv, (unsigned)d, "") : shv;
+    for (int s = 0; s < k; s++) {
+        int d = fortran ? s : k - 1 - s; /* the fastest axis first */
+        LLVMValueRef q = LLVMBuildUDiv(L->b, j, dims[d], "");
+        LLVMValueRef r = LLVMBuildSub(L->b, j, np_mul(L, q, dims[d]), "");
+        int ad = d - (k - nd);
+        if (ad >= 0) /* broadcast axes of length 1 stay at 0 */
+            off = LLVMBuildAdd(L->b, off, np_sel(L, np_ieq(L, sh[ad], lower_i64(L, 1)), zero, np_mul(L, r, st[ad])), "");
+        j = q;
+    }
+    *owned = true;
+    return np_view(L, a, n->ty, np_offset(L, data_of(L, a), off), NULL, NULL);
+}
+
 LLVMValueRef lower_nparray_call(Lower *L, Node *n, bool *owned) {
     *owned = false;
     switch (n->builtin) {
@@ -717,6 +840,10 @@ LLVMValueRef lower_nparray_call(Lower *L, Node *n, bool *owned) {
         return unary_call(L, n, owned);
     case BI_NPA_ARRAY_ITEM: return item(L, n);
     case BI_NPA_ARRAY_VIEW: return view_as(L, n, owned);
+    case BI_NPA_ARRAY_TOBYTES: return tobytes(L, n, owned);
+    case BI_NPA_FROMBUFFER: return frombuffer(L, n, owned);
+    case BI_NPA_FLAT_VIEW: return flat_view(L, n, owned);
+    case BI_NPA_NDITER_VIEW: return nditer_view(L, n, owned);
     case BI_NPA_AS_STRIDED: case BI_NPA_SLIDING_WINDOW_VIEW: return strided(L, n, owned);
     case BI_NPA_BROADCAST_ARRAYS: case BI_NPA_BROADCAST_SHAPES: return broadcast(L, n, owned);
     case BI_NPA_ASARRAY_CHKFINITE: return chkfinite(L, n, owned);

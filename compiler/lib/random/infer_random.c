@@ -160,8 +160,6 @@ static bool sig_of(BuiltinId id, Sig *s) {
 
 /* ---- arguments -------------------------------------------------------------- */
 
-static bool is_none_const(const Node *n) { return n && n->kind == N_CONST && n->cval.kind == CVAL_NONE; }
-
 static Node *int_const(Inf *I, SrcLoc loc, int64_t v) { return infer_const_int(I, loc, v); }
 
 /* A constant bool option (replace=, endpoint=). -1 after a diagnostic. */
@@ -178,7 +176,7 @@ static int bool_option(Inf *I, Node **sl, int i, const char *fname, const char *
 /* size=None | int | tuple of ints: the ndim of the result (0 for None),
  * -1 after a diagnostic, -2 when not known yet. */
 static int size_arg(Inf *I, Node **sl, int i, const char *fname) {
-    if (!sl[i] || is_none_const(sl[i])) {
+    if (!sl[i] || infer_is_none(sl[i])) {
         sl[i] = NULL;
         return 0;
     }
@@ -213,7 +211,7 @@ bad:
 /* An optional real-number parameter cast to float64 (an integer one
  * through int64, as NumPy casts it); false on error. */
 static bool real_arg(Inf *I, Node **sl, int i, const char *fname, const char *what, bool integer, bool *unk) {
-    if (!sl[i] || is_none_const(sl[i])) {
+    if (!sl[i] || infer_is_none(sl[i])) {
         sl[i] = NULL;
         return true;
     }
@@ -231,26 +229,6 @@ static bool real_arg(Inf *I, Node **sl, int i, const char *fname, const char *wh
     if (integer && !ty_is_int(t))
         infer_cast(I, &sl[i], T(I, TY_INT64));
     infer_cast(I, &sl[i], T(I, TY_FLOAT64));
-    return true;
-}
-
-static bool int_arg(Inf *I, Node **sl, int i, const char *fname, const char *what, bool *unk) {
-    if (!sl[i] || is_none_const(sl[i])) {
-        sl[i] = NULL;
-        return true;
-    }
-    Type *t = infer_expr(I, &sl[i]);
-    if (!t)
-        return false;
-    if (IS_UNK(t)) {
-        *unk = true;
-        return true;
-    }
-    if (!ty_is_int(t) && t->kind != TY_BOOL) {
-        TYPING(I, sl[i], "%s() %s must be an integer, not %s", fname, what, infer_tyname(I, t));
-        return false;
-    }
-    infer_cast(I, &sl[i], T(I, TY_INT64));
     return true;
 }
 
@@ -297,7 +275,7 @@ static Type *dist_call(Inf *I, Node *n, const RandomDist *d, RandomApi api, cons
     if (api == RND_GEN && has_dtype(d)) { /* dtype=: an N_CONST int, 1 for float32 */
         Node **pd = &sl[first + d->np + 1];
         bool f32 = false;
-        if (*pd && !is_none_const(*pd)) {
+        if (*pd && !infer_is_none(*pd)) {
             Type *t = infer_expr(I, pd);
             if (!t)
                 return NULL;
@@ -393,14 +371,14 @@ static Type *random_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl,
     case BI_PYRANDOM_SEED:
         if (!sl[0])
             return TYPING(I, n, "seed() missing required argument '%s'", s->names[0]);
-        if (!int_arg(I, sl, 0, fname, s->names[0], &unk))
+        if (!infer_opt_int(I, sl, 0, fname, s->names[0], &unk))
             return NULL;
         r = T(I, TY_NONE);
         break;
     case BI_RANDOM_RANDINT:
         if (!sl[0])
             return TYPING(I, n, "randint() missing required argument 'low'");
-        if (!int_arg(I, sl, 0, fname, "low", &unk) || !int_arg(I, sl, 1, fname, "high", &unk))
+        if (!infer_opt_int(I, sl, 0, fname, "low", &unk) || !infer_opt_int(I, sl, 1, fname, "high", &unk))
             return NULL;
         nd = size_arg(I, sl, 2, fname);
         r = T(I, TY_INT64);
@@ -408,11 +386,11 @@ static Type *random_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl,
     case BI_GEN_INTEGERS: {
         if (!sl[1])
             return TYPING(I, n, "integers() missing required argument 'low'");
-        if (!int_arg(I, sl, 1, fname, "low", &unk) || !int_arg(I, sl, 2, fname, "high", &unk))
+        if (!infer_opt_int(I, sl, 1, fname, "low", &unk) || !infer_opt_int(I, sl, 2, fname, "high", &unk))
             return NULL;
         nd = size_arg(I, sl, 3, fname);
         r = T(I, TY_INT64);
-        if (sl[4] && !is_none_const(sl[4])) { /* dtype=: the result's (n->ty) */
+        if (sl[4] && !infer_is_none(sl[4])) { /* dtype=: the result's (n->ty) */
             Type *dt = infer_expr(I, &sl[4]);
             if (!dt)
                 return NULL;
@@ -437,7 +415,7 @@ static Type *random_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl,
         if (!dir) {
             if (!sl[0])
                 return TYPING(I, n, "multinomial() missing required argument 'n'");
-            if (!int_arg(I, sl, 0, fname, "n", &unk))
+            if (!infer_opt_int(I, sl, 0, fname, "n", &unk))
                 return NULL;
         }
         if (!vector_arg(I, n, sl, dir ? 0 : 1, fname, dir ? "alpha" : "pvals", &unk))
@@ -493,7 +471,7 @@ static Type *random_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl,
     case BI_PYRANDOM_GETRANDBITS:
         if (!sl[0])
             return TYPING(I, n, "getrandbits() missing required argument 'k'");
-        if (!int_arg(I, sl, 0, fname, "k", &unk))
+        if (!infer_opt_int(I, sl, 0, fname, "k", &unk))
             return NULL;
         r = T(I, TY_UINT64); /* as Numba's: k may be 64 */
         break;
@@ -504,7 +482,7 @@ static Type *random_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl,
             if (!sl[i])
                 return TYPING(I, n, "%s() missing required argument '%s'", fname, s->names[i]);
         for (int i = 0; i < s->n; i++)
-            if (!int_arg(I, sl, i, fname, s->names[i], &unk))
+            if (!infer_opt_int(I, sl, i, fname, s->names[i], &unk))
                 return NULL;
         if (unk)
             return TY_UNK(I);

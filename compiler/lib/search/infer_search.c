@@ -59,8 +59,6 @@ static bool infer_search_attr(Inf *I, Node *n, Type *base, Type **out) {
     return infer_method_attr(I, n, base, infer_search_handles, out);
 }
 
-static bool is_none_const(const Node *n) { return n && n->kind == N_CONST && n->cval.kind == CVAL_NONE; }
-
 static Node *int_const(Inf *I, SrcLoc loc, int64_t v) { return infer_const_int(I, loc, v); }
 
 /* Type slot i (the receiver is typed already). */
@@ -74,7 +72,7 @@ static Type *slot_type(Inf *I, Node **sl, int i, Node *self) {
 static int str_option(Inf *I, Node **sl, int i, const char *fname, const char *what, const char *const *vals,
                       int nvals, int dflt) {
     Node *o = sl[i];
-    if (!o || is_none_const(o))
+    if (!o || infer_is_none(o))
         return dflt;
     if (o->kind != N_CONST || o->cval.kind != CVAL_STR) {
         TYPING(I, o, "%s() %s must be a constant string", fname, what);
@@ -102,7 +100,7 @@ static int bool_option(Inf *I, Node **sl, int i, const char *fname, const char *
 
 /* An optional real-number parameter cast to float64; false on error. */
 static bool real_arg(Inf *I, Node **sl, int i, const char *fname, bool *unk) {
-    if (!sl[i] || is_none_const(sl[i])) {
+    if (!sl[i] || infer_is_none(sl[i])) {
         sl[i] = NULL;
         return true;
     }
@@ -118,26 +116,6 @@ static bool real_arg(Inf *I, Node **sl, int i, const char *fname, bool *unk) {
         return false;
     }
     infer_cast(I, &sl[i], T(I, TY_FLOAT64));
-    return true;
-}
-
-static bool int_arg(Inf *I, Node **sl, int i, const char *fname, bool *unk) {
-    if (!sl[i] || is_none_const(sl[i])) {
-        sl[i] = NULL;
-        return true;
-    }
-    Type *t = infer_expr(I, &sl[i]);
-    if (!t)
-        return false;
-    if (IS_UNK(t)) {
-        *unk = true;
-        return true;
-    }
-    if (!ty_is_int(t) && t->kind != TY_BOOL) {
-        TYPING(I, sl[i], "%s() %s must be an integer, not %s", fname, "argument", infer_tyname(I, t));
-        return false;
-    }
-    infer_cast(I, &sl[i], T(I, TY_INT64));
     return true;
 }
 
@@ -199,13 +177,13 @@ static Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         /* axis: None flattens (not for a.sort()); an int (default -1) may be
          * any expression, checked at run time (AxisError) */
         bool flat = false, unk_axis = false;
-        if (sl[1] && is_none_const(sl[1])) {
+        if (sl[1] && infer_is_none(sl[1])) {
             if (id == BI_ARRAY_SORT)
                 return TYPING(I, sl[1], "sort() axis must be an integer, not None");
             flat = true;
             sl[1] = NULL;
         } else if (sl[1]) {
-            if (!int_arg(I, sl, 1, fname, &unk_axis))
+            if (!infer_opt_int(I, sl, 1, fname, "argument", &unk_axis))
                 return NULL;
             if (unk_axis)
                 return TY_UNK(I);
@@ -229,7 +207,7 @@ static Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         if (ty_is_complex(at->dtype) || at->dtype->kind == TY_BOOL)
             return UNSUP(I, sl[0], "median() of %s is not supported by hpcjit", infer_tyname(I, at));
         bool unk_axis = false;
-        if (!int_arg(I, sl, 1, fname, &unk_axis))
+        if (!infer_opt_int(I, sl, 1, fname, "argument", &unk_axis))
             return NULL;
         if (unk_axis)
             return TY_UNK(I);
@@ -327,7 +305,7 @@ static Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         if (at->ndim != 1 || (!ty_is_int(at->dtype) && at->dtype->kind != TY_BOOL))
             return TYPING(I, sl[0], "bincount() needs a 1-D array of integers, not %s", infer_tyname(I, at));
         bool u = false;
-        if (sl[1] && is_none_const(sl[1]))
+        if (sl[1] && infer_is_none(sl[1]))
             sl[1] = NULL;
         if (sl[1]) {
             Type *wt = infer_expr(I, &sl[1]);
@@ -338,7 +316,7 @@ static Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             if (wt->kind != TY_ARRAY || wt->ndim != 1 || ty_is_complex(wt->dtype))
                 return TYPING(I, sl[1], "bincount() weights must be a 1-D real array, not %s", infer_tyname(I, wt));
         }
-        if (!int_arg(I, sl, 2, fname, &u))
+        if (!infer_opt_int(I, sl, 2, fname, "argument", &u))
             return NULL;
         if (u)
             return TY_UNK(I);
@@ -378,7 +356,7 @@ static Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             if (bt->kind == TY_ARRAY) {
                 if (bt->ndim != 1 || !real_dtype(I, sl[1], bt->dtype, fname))
                     return TYPING(I, sl[1], "histogram() bins must be 1d");
-                if (sl[2] && !is_none_const(sl[2]))
+                if (sl[2] && !infer_is_none(sl[2]))
                     return UNSUP(I, sl[2], "histogram() range= with an array of bins is not supported by hpcjit");
                 sl[2] = NULL;
                 et = bt->dtype;
@@ -389,7 +367,7 @@ static Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
                               infer_tyname(I, bt));
             }
         }
-        if (sl[2] && is_none_const(sl[2]))
+        if (sl[2] && infer_is_none(sl[2]))
             sl[2] = NULL;
         if (sl[2]) {
             Type *rt = infer_expr(I, &sl[2]);

@@ -39,8 +39,6 @@ static Node *mkcall(Inf *I, SrcLoc loc, BuiltinId id, Type *ty, Node **args, int
     return c;
 }
 
-static bool is_none_const(const Node *e) { return e && e->kind == N_CONST && e->cval.kind == CVAL_NONE; }
-
 /* An int argument (bools too), cast to int64. */
 static bool need_int(Inf *I, Node **pe, const char *what) {
     Type *t = infer_expr(I, pe);
@@ -178,7 +176,7 @@ static Type *method_call(Inf *I, Node *n, const Method *m, Node *self) {
                 return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[i]);
             continue;
         }
-        if ((k == 's' || k == 'i') && is_none_const(sl[i])) {
+        if ((k == 's' || k == 'i') && infer_is_none(sl[i])) {
             sl[i] = NULL;
             continue;
         }
@@ -363,7 +361,7 @@ static Type *infer_str_subscript(Inf *I, Node **pn, Type *base) {
         Node **parts[3] = {&ix->a, &ix->b, &ix->c};
         for (int k = 0; k < 3; k++)
             if (*parts[k]) {
-                if (is_none_const(*parts[k]))
+                if (infer_is_none(*parts[k]))
                     *parts[k] = NULL;
                 else if (!need_int(I, parts[k], "slice index"))
                     return NULL;

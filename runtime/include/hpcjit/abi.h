@@ -22,6 +22,11 @@
  *                                    into it.  An 'r' parameter accepts
  *                                    writable arrays too, an 'a' one not
  *                                    read-only ones.    "rd1C"
+ *   'y'                              bytes: its buffer as a read-only uint8
+ *                                    1-d C array (parent: the bytes object,
+ *                                    borrowed); returned as a bytes object
+ *   'Y'                              bytearray: the same, writable; returned
+ *                                    as a bytearray
  *   '(' <typecode>* ')'              tuple (homogeneous or not): "(ll)"
  *   'o' <typecode>                   Optional (returns only): None or a value
  *                                    of that type: "ol"

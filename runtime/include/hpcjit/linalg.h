@@ -45,6 +45,13 @@ enum { RT_LA_DOT, RT_LA_MATMUL, RT_LA_VDOT };
  * with wrapping arithmetic for integers and bool).  ValueError with
  * NumPy's message when the inner dimensions differ. */
 int32_t rt_linalg_matmul(int32_t code, int32_t how, const RtMat *a, const RtMat *b, const RtMat *c);
+/* c = alpha * (a @ b) for the program's (alpha * a) @ b (side 0) or
+ * a @ (alpha * b) (side 1); alpha points to a value of code's float or
+ * complex type.  BLAS takes alpha (gemm/gemv's own argument), so the
+ * scaled operand is never built; a zero or non-finite alpha scales a copy
+ * of the operand first, as written.  Thread-safe as rt_linalg_matmul. */
+int32_t rt_linalg_matmul_scaled(int32_t code, int32_t how, const RtMat *a, const RtMat *b, const RtMat *c,
+                                const void *alpha, int32_t side);
 /* np.matmul of N-d operands (at least one of ndim > 2), broadcasting the
  * leading (batch) dimensions: rt_linalg_matmul_shape checks the shapes
  * (NumPy's ValueErrors) and writes the result's shape (ndim: the batch
