@@ -293,6 +293,14 @@ bool lower_ae_is_ufunc_call(const Node *n);
 /* arr.real / arr.imag: a view (complex arrays), arr itself or new zeros; owned. */
 LLVMValueRef lower_ae_real_imag(Lower *L, Node *n, LLVMValueRef arr, bool *owned);
 LLVMValueRef lower_ae_call(Lower *L, Node *n, bool *owned);
+/* An N_ARRAYEXPR read element by element by another loop nest (a reduction
+ * that fuses it, lib/np), never stored: lower_ae_open evaluates the leaves
+ * (temporaries of the statement) and fills shape[0..ndim) with the checked
+ * broadcast shape (NULL on error); lower_ae_at is the element at index
+ * idx[0..ndim), in the expression's dtype, emitted where the builder is. */
+typedef struct AeSrc AeSrc;
+AeSrc *lower_ae_open(Lower *L, Node *n, LLVMValueRef *shape);
+LLVMValueRef lower_ae_at(Lower *L, AeSrc *s, LLVMValueRef *idx);
 
 /* ---- lower.c, for lower_parallel.c ---- */
 bool lower_body(Lower *L, PtrVec *body);

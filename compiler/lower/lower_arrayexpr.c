@@ -974,6 +974,50 @@ LLVMValueRef lower_arrayexpr(Lower *L, Node *n, bool *owned) {
     return out;
 }
 
+/* ---- read element by element by another nest (lower.h) ---- */
+struct AeSrc {
+    Ae ae;
+    Node *n, *root;
+    int nd;
+    LLVMValueRef *lstr; /* leaf i's byte stride along axis d: lstr[i * nd + d] */
+};
+
+AeSrc *lower_ae_open(Lower *L, Node *n, LLVMValueRef *shape) {
+    AeSrc *s = arena_alloc(&L->c->arena, sizeof(AeSrc));
+    memset(s, 0, sizeof *s);
+    s->n = n;
+    s->root = n->kind == N_ARRAYEXPR ? n->a : n;
+    s->nd = n->ty->ndim;
+    if (!collect(L, &s->ae, s->root))
+        return NULL;
+    broadcast_shape(L, &s->ae, s->nd, shape);
+    s->lstr = arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)(s->ae.nleaves * s->nd + 1));
+    for (int i = 0; i < s->ae.nleaves; i++)
+        if (is_arr(s->ae.leaves[i]))
+            for (int d = 0; d < s->nd; d++)
+                s->lstr[i * s->nd + d] = leaf_stride(L, s->ae.leaves[i], d, s->nd);
+    return s;
+}
+
+LLVMValueRef lower_ae_at(Lower *L, AeSrc *s, LLVMValueRef *idx) {
+    int nd = s->nd;
+    for (int i = 0; i < s->ae.nleaves; i++) {
+        Leaf *f = s->ae.leaves[i];
+        if (!is_arr(f))
+            continue;
+        LLVMValueRef off = lower_i64(L, 0);
+        for (int d = 0; d < nd; d++)
+            off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, idx[d], s->lstr[i * nd + d], ""), "");
+        LLVMValueRef p = LLVMBuildGEP2(L->b, L->t_i8, lower_array_field(L, f->v, ARR_DATA, ""), &off, 1, "");
+        f->elem = load_elem(L, p, f->ty->dtype);
+    }
+    int saved_em = L->error_model;
+    L->error_model = 1; /* NumPy: no exceptions from element arithmetic */
+    LLVMValueRef v = conv(L, s->n, ev(L, s->root), ety(s->root->ty), s->n->ty->dtype);
+    L->error_model = saved_em;
+    return v;
+}
+
 /* Byte range [lo, hi) an array's elements span (empty: lo == hi). */
 static void extent(Lower *L, LLVMValueRef v, Type *t, LLVMValueRef *lo, LLVMValueRef *hi) {
     LLVMValueRef base = LLVMBuildPtrToInt(L->b, lower_array_field(L, v, ARR_DATA, ""), L->t_i64, "");

@@ -637,6 +637,47 @@ static LLVMValueRef np_arange(Lower *L, Node *n, bool *owned) {
 }
 
 /* arr.copy() / np.copy(arr): a new array, any source layout. */
+/* dst[...] = src[...] over sh[d..nd) (byte strides ss / ds). */
+static void copy_nest(Lower *L, int d, int nd, LLVMValueRef *sh, LLVMValueRef sp, LLVMValueRef *ss, Type *sdt,
+                      LLVMValueRef dp, LLVMValueRef *ds, Type *ddt) {
+    if (nd == 0) {
+        store_elem(L, dp, load_elem(L, sp, sdt), ddt);
+        return;
+    }
+    if (d < nd - 1) {
+        CLoop lp;
+        loop_begin(L, &lp, sh[d]);
+        LLVMValueRef so = LLVMBuildMul(L->b, lp.i, ss[d], ""), doff = LLVMBuildMul(L->b, lp.i, ds[d], "");
+        copy_nest(L, d + 1, nd, sh, LLVMBuildGEP2(L->b, L->t_i8, sp, &so, 1, ""), ss, sdt,
+                  LLVMBuildGEP2(L->b, L->t_i8, dp, &doff, 1, ""), ds, ddt);
+        loop_end(L, &lp);
+        return;
+    }
+    LLVMValueRef unit = LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, ss[d], lower_i64(L, ty_itemsize(sdt)), ""),
+                                     LLVMBuildICmp(L->b, LLVMIntEQ, ds[d], lower_i64(L, ty_itemsize(ddt)), ""), "");
+    LLVMBasicBlockRef cont = lower_block(L, "copy.unit"), strided = lower_block(L, "copy.strided"),
+                      done = lower_block(L, "copy.row");
+    LLVMBuildCondBr(L->b, unit, cont, strided);
+    for (int pass = 0; pass < 2; pass++) {
+        lower_at(L, pass ? strided : cont);
+        CLoop lp;
+        loop_begin(L, &lp, sh[d]);
+        LLVMValueRef a, b;
+        if (pass) {
+            LLVMValueRef so = LLVMBuildMul(L->b, lp.i, ss[d], ""), doff = LLVMBuildMul(L->b, lp.i, ds[d], "");
+            a = LLVMBuildGEP2(L->b, L->t_i8, sp, &so, 1, "");
+            b = LLVMBuildGEP2(L->b, L->t_i8, dp, &doff, 1, "");
+        } else {
+            a = lower_gep(L, lower_mem_type(L, sdt), sp, &lp.i, 1, "");
+            b = lower_gep(L, lower_mem_type(L, ddt), dp, &lp.i, 1, "");
+        }
+        store_elem(L, b, load_elem(L, a, sdt), ddt);
+        loop_end(L, &lp);
+        LLVMBuildBr(L->b, done);
+    }
+    lower_at(L, done);
+}
+
 static LLVMValueRef array_copy(Lower *L, Node *n, bool *owned) {
     Node *src = n->self_node ? n->self_node : arg(n, 0);
     Type *aty = n->ty;
@@ -658,24 +699,18 @@ static LLVMValueRef array_copy(Lower *L, Node *n, bool *owned) {
         LLVMValueRef nb = LLVMBuildMul(L->b, lower_array_field(L, r, ARR_NITEMS, ""), lower_i64(L, isz), "");
         LLVMBuildMemCpy(L->b, ddata, 64, sdata, (unsigned)isz, nb);
     } else {
-        /* flat loop over the destination, unravelling the index against
-         * the shape (rare path: layouts differ) */
-        CLoop lp;
-        loop_begin(L, &lp, lower_array_field(L, r, ARR_NITEMS, ""));
-        LLVMValueRef rem = lp.i, soff = lower_i64(L, 0), doff = lower_i64(L, 0);
+        /* layouts differ: a nest over the shape in the destination's order,
+         * the innermost axis a typed (vectorizable) loop when both sides are
+         * contiguous along it */
+        LLVMValueRef sst[HJ_MAX_NDIM_LOWER], dst[HJ_MAX_NDIM_LOWER], sh[HJ_MAX_NDIM_LOWER];
         bool cdst = aty->layout != LAYOUT_F;
         for (int k = 0; k < nd; k++) {
-            int d = cdst ? nd - 1 - k : k;
-            LLVMValueRef dim = dims[d];
-            LLVMValueRef i = LLVMBuildURem(L->b, rem, dim, "");
-            rem = LLVMBuildUDiv(L->b, rem, dim, "");
-            soff = LLVMBuildAdd(L->b, soff, LLVMBuildMul(L->b, i, lower_array_dim(L, s, ARR_STRIDES, d), ""), "");
-            doff = LLVMBuildAdd(L->b, doff, LLVMBuildMul(L->b, i, lower_array_dim(L, r, ARR_STRIDES, d), ""), "");
+            int d = cdst ? k : nd - 1 - k;
+            sh[k] = dims[d];
+            sst[k] = lower_array_dim(L, s, ARR_STRIDES, d);
+            dst[k] = lower_array_dim(L, r, ARR_STRIDES, d);
         }
-        LLVMValueRef sp = LLVMBuildGEP2(L->b, L->t_i8, sdata, &soff, 1, "");
-        LLVMValueRef dp = LLVMBuildGEP2(L->b, L->t_i8, ddata, &doff, 1, "");
-        store_elem(L, dp, load_elem(L, sp, sty->dtype), aty->dtype);
-        loop_end(L, &lp);
+        copy_nest(L, 0, nd, sh, sdata, sst, sty->dtype, ddata, dst, aty->dtype);
     }
     *owned = true;
     return r;

@@ -1054,6 +1054,20 @@ static bool rows_ok(const RedPlan *P) {
     }
 }
 
+/* cur op x for the reductions rows_ok accepts (x already in P->rt). */
+static LLVMValueRef fold_elem(Lower *L, RedPlan *P, LLVMValueRef cur, LLVMValueRef x) {
+    Type *rt = P->rt;
+    bool mm = P->op == BI_NP_AMIN || P->op == BI_NP_AMAX, mn = P->op == BI_NP_AMIN;
+    if (mm && ty_is_float(rt)) {
+        LLVMTypeRef ft = lower_type(L, rt);
+        LLVMValueRef ab[2] = {cur, x};
+        return lower_intrinsic(L, mn ? "llvm.minimum" : "llvm.maximum", &ft, 1, ab, 2);
+    }
+    if (mm)
+        return np_sel(L, better(L, rt, mn, x, cur), x, cur);
+    return np_arith(L, P->op == BI_NP_PROD ? '*' : '+', rt, cur, x);
+}
+
 static void fold_rows(Lower *L, RedPlan *P, LLVMValueRef data, LLVMValueRef *shape, LLVMValueRef *st,
                       LLVMValueRef out, LLVMValueRef ost) {
     Type *rt = P->rt;
@@ -1071,17 +1085,7 @@ static void fold_rows(Lower *L, RedPlan *P, LLVMValueRef data, LLVMValueRef *sha
     np_loop_begin(L, &j, shape[1]);
     LLVMValueRef po = np_offset(L, od, np_mul(L, j.i, ost));
     LLVMValueRef x = lower_convert(L, np_at(L), np_load(L, np_offset(L, row, np_mul(L, j.i, st[1])), P->dt), P->dt, rt);
-    LLVMValueRef cur = np_load(L, po, rt), nv;
-    if (mm && ty_is_float(rt)) {
-        LLVMTypeRef ft = lower_type(L, rt);
-        LLVMValueRef ab[2] = {cur, x};
-        nv = lower_intrinsic(L, mn ? "llvm.minimum" : "llvm.maximum", &ft, 1, ab, 2);
-    } else if (mm) {
-        nv = np_sel(L, better(L, rt, mn, x, cur), x, cur);
-    } else {
-        nv = np_arith(L, P->op == BI_NP_PROD ? '*' : '+', rt, cur, x);
-    }
-    np_store(L, po, nv, rt);
+    np_store(L, po, fold_elem(L, P, np_load(L, po, rt), x), rt);
     np_loop_end(L, &j);
     np_loop_end(L, &i);
     if (P->op == BI_NP_MEAN) {
@@ -1094,12 +1098,203 @@ static void fold_rows(Lower *L, RedPlan *P, LLVMValueRef data, LLVMValueRef *sha
     }
 }
 
+/* The same over a constant axis k < nd - 1 of an N-d array: out[o, j] op=
+ * a[o, i, j] for i = 0, 1, ... in order (NumPy's order for such an axis),
+ * with the block j of the axes after k innermost: one flat, vectorizable
+ * loop when that block is contiguous in the source.  The output is a new
+ * C array (its blocks contiguous). */
+typedef struct AxisFold {
+    RedPlan *P;
+    int nd, k;
+    LLVMValueRef *shape, *st, *ost; /* source shape and strides, output strides */
+    LLVMValueRef inner, contig;     /* items in a block; the source's blocks contiguous */
+} AxisFold;
+
+typedef struct InnerFold {
+    RedPlan *P;
+} InnerFold;
+
+static void inner_cb(Lower *L, void *vctx, LLVMValueRef *p) {
+    InnerFold *c = vctx;
+    Type *rt = c->P->rt;
+    LLVMValueRef x = lower_convert(L, np_at(L), np_load(L, p[0], c->P->dt), c->P->dt, rt);
+    np_store(L, p[1], fold_elem(L, c->P, np_load(L, p[1], rt), x), rt);
+}
+
+static void axis_fold_cb(Lower *L, void *vctx, LLVMValueRef *p) {
+    AxisFold *c = vctx;
+    RedPlan *P = c->P;
+    int nd = c->nd, k = c->k;
+    NpLoop i;
+    np_loop_begin(L, &i, c->shape[k]);
+    LLVMValueRef src = np_offset(L, p[0], np_mul(L, i.i, c->st[k]));
+    LLVMBasicBlockRef flat = lower_block(L, "axis.flat"), nest = lower_block(L, "axis.nest"),
+                      next = lower_block(L, "axis.next");
+    LLVMBuildCondBr(L->b, c->contig, flat, nest);
+    lower_at(L, flat);
+    NpLoop j;
+    np_loop_begin(L, &j, c->inner);
+    LLVMValueRef x = np_load(L, lower_gep(L, lower_mem_type(L, P->dt), src, &j.i, 1, ""), P->dt);
+    x = lower_convert(L, np_at(L), x, P->dt, P->rt);
+    LLVMValueRef po = lower_gep(L, lower_mem_type(L, P->rt), p[1], &j.i, 1, "");
+    np_store(L, po, fold_elem(L, P, np_load(L, po, P->rt), x), P->rt);
+    np_loop_end(L, &j);
+    LLVMBuildBr(L->b, next);
+    lower_at(L, nest);
+    LLVMValueRef strides[NP_MAX_OPS][HJ_MAX_NDIM_LOWER + 2];
+    for (int d = k + 1; d < nd; d++) {
+        strides[0][d - k - 1] = c->st[d];
+        strides[1][d - k - 1] = c->ost[d - 1];
+    }
+    LLVMValueRef base[2] = {src, p[1]};
+    InnerFold ic = {P};
+    np_nest(L, nd - k - 1, c->shape + k + 1, 2, base, strides, inner_cb, &ic);
+    LLVMBuildBr(L->b, next);
+    lower_at(L, next);
+    np_loop_end(L, &i);
+}
+
+static void fold_axis(Lower *L, RedPlan *P, LLVMValueRef data, LLVMValueRef *shape, LLVMValueRef *st, int nd, int k,
+                      LLVMValueRef out) {
+    Type *rt = P->rt;
+    bool mm = P->op == BI_NP_AMIN || P->op == BI_NP_AMAX;
+    LLVMValueRef od = lower_array_field(L, out, ARR_DATA, "");
+    LLVMValueRef init = mm ? extreme(L, rt, P->op == BI_NP_AMIN) : P->op == BI_NP_PROD ? np_one(L, rt) : lower_zero(L, rt);
+    LLVMValueRef total = lower_array_field(L, out, ARR_NITEMS, "");
+    NpLoop f;
+    np_loop_begin(L, &f, total);
+    np_store(L, lower_gep(L, lower_mem_type(L, rt), od, &f.i, 1, ""), init, rt);
+    np_loop_end(L, &f);
+    LLVMValueRef ost[HJ_MAX_NDIM_LOWER + 1];
+    np_dims(L, out, nd - 1, NULL, ost);
+    AxisFold c = {P, nd, k, shape, st, ost, lower_i64(L, 1), LLVMConstInt(L->t_i1, 1, 0)};
+    LLVMValueRef want = lower_i64(L, ty_itemsize(P->dt));
+    for (int d = nd - 1; d > k; d--) {
+        c.contig = LLVMBuildAnd(L->b, c.contig, np_ieq(L, st[d], want), "");
+        want = np_mul(L, want, shape[d]);
+        c.inner = np_mul(L, c.inner, shape[d]);
+    }
+    LLVMValueRef strides[NP_MAX_OPS][HJ_MAX_NDIM_LOWER + 2];
+    for (int d = 0; d < k; d++) {
+        strides[0][d] = st[d];
+        strides[1][d] = ost[d];
+    }
+    LLVMValueRef base[2] = {data, od};
+    np_nest(L, k, shape, 2, base, strides, axis_fold_cb, &c);
+    if (P->op == BI_NP_MEAN) {
+        NpLoop m;
+        np_loop_begin(L, &m, total);
+        LLVMValueRef pm = lower_gep(L, lower_mem_type(L, rt), od, &m.i, 1, "");
+        Red R = {.op = BI_NP_MEAN, .acc = rt, .slot = pm};
+        np_store(L, pm, red_value(L, &R, shape[k]), rt);
+        np_loop_end(L, &m);
+    }
+}
+
+/* The same fold over an array expression (N_ARRAYEXPR) whose elements are
+ * computed in the fold's own nest, index by index, and never stored (no
+ * temporary array): np.sum(a * b, axis=1). */
+typedef struct FusedFold {
+    RedPlan *P;
+    AeSrc *src;
+    int nd, k;
+    LLVMValueRef *shape, *ost;
+    LLVMValueRef idx[HJ_MAX_NDIM_LOWER];
+    bool ok;
+} FusedFold;
+
+static void fused_nest(Lower *L, FusedFold *c, int d, LLVMValueRef po) {
+    if (d == c->nd) {
+        LLVMValueRef x = lower_ae_at(L, c->src, c->idx);
+        if (!x) {
+            c->ok = false;
+            return;
+        }
+        x = lower_convert(L, np_at(L), x, c->P->dt, c->P->rt);
+        np_store(L, po, fold_elem(L, c->P, np_load(L, po, c->P->rt), x), c->P->rt);
+        return;
+    }
+    NpLoop lp;
+    np_loop_begin(L, &lp, c->shape[d]);
+    c->idx[d] = lp.i;
+    LLVMValueRef next = d == c->k ? po : np_offset(L, po, np_mul(L, lp.i, c->ost[d < c->k ? d : d - 1]));
+    fused_nest(L, c, d + 1, next);
+    np_loop_end(L, &lp);
+}
+
+/* NULL with *done false when n is not such a reduction: an N_ARRAYEXPR
+ * argument, a constant axis before the last, an op fold_axis takes. */
+static LLVMValueRef fused_reduce(Lower *L, Node *n, bool *owned, bool *done) {
+    *done = false;
+    Node *an = np_arg(n, 0), *axis = np_arg(n, 1);
+    Type *aty = an->ty;
+    int nd = aty->ndim;
+    if (an->kind != N_ARRAYEXPR || !axis || axis->kind != N_CONST || nd < 2 || nd > HJ_MAX_NDIM_LOWER ||
+        n->ty->kind != TY_ARRAY || n->ty->layout != LAYOUT_C || np_arg(n, 2) || np_arg(n, 3) || np_arg(n, 4))
+        return NULL;
+    RedPlan P = {n->builtin, aty->dtype, n->ty->dtype, NULL};
+    if (!rows_ok(&P) || P.op == BI_NP_VAR || P.op == BI_NP_STD)
+        return NULL;
+    LLVMValueRef a = lower_expr_use(L, axis);
+    if (!a || !LLVMIsAConstantInt(a))
+        return NULL; /* a constant node: nothing emitted */
+    int64_t k = LLVMConstIntGetSExtValue(a);
+    if (k < 0)
+        k += nd;
+    if (k < 0 || k >= nd - 1)
+        return NULL;
+    *done = true;
+    LLVMValueRef shape[HJ_MAX_NDIM_LOWER + 1], outer[HJ_MAX_NDIM_LOWER + 1];
+    AeSrc *src = lower_ae_open(L, an, shape);
+    if (!src)
+        return NULL;
+    const char *emsg = empty_msg(P.op);
+    if (emsg)
+        lower_raise_if(L, np_ieq(L, shape[k], lower_i64(L, 0)), "ValueError", emsg);
+    for (int d = 0, j = 0; d < nd; d++)
+        if (d != k)
+            outer[j++] = shape[d];
+    LLVMValueRef out = np_alloc(L, n->ty, outer, false);
+    int mark = lower_temps_mark(L);
+    lower_temp(L, out, n->ty, true); /* released if an element raises */
+    Type *rt = P.rt;
+    bool mm = P.op == BI_NP_AMIN || P.op == BI_NP_AMAX;
+    LLVMValueRef od = lower_array_field(L, out, ARR_DATA, "");
+    LLVMValueRef init = mm ? extreme(L, rt, P.op == BI_NP_AMIN) : P.op == BI_NP_PROD ? np_one(L, rt) : lower_zero(L, rt);
+    LLVMValueRef total = lower_array_field(L, out, ARR_NITEMS, "");
+    NpLoop f;
+    np_loop_begin(L, &f, total);
+    np_store(L, lower_gep(L, lower_mem_type(L, rt), od, &f.i, 1, ""), init, rt);
+    np_loop_end(L, &f);
+    LLVMValueRef ost[HJ_MAX_NDIM_LOWER + 1];
+    np_dims(L, out, nd - 1, NULL, ost);
+    FusedFold c = {&P, src, nd, (int)k, shape, ost, {0}, true};
+    fused_nest(L, &c, 0, od);
+    if (c.ok && P.op == BI_NP_MEAN) {
+        NpLoop m;
+        np_loop_begin(L, &m, total);
+        LLVMValueRef pm = lower_gep(L, lower_mem_type(L, rt), od, &m.i, 1, "");
+        Red R = {.op = BI_NP_MEAN, .acc = rt, .slot = pm};
+        np_store(L, pm, red_value(L, &R, shape[k]), rt);
+        np_loop_end(L, &m);
+    }
+    L->temps.len = L->temp_tys.len = mark;
+    if (!c.ok)
+        return NULL;
+    *owned = true;
+    return out;
+}
+
 LLVMValueRef lower_np_reduce(Lower *L, Node *n, bool *owned) {
     *owned = false;
     Node *an = np_arg(n, 0), *axis = np_arg(n, 1);
     Type *aty = an ? an->ty : NULL;
     if (!aty || aty->kind != TY_ARRAY || aty->ndim > HJ_MAX_NDIM_LOWER)
         return lower_fail(L, n, HJ_DIAG_LOWERING, "reduction of a non-array");
+    bool fused;
+    LLVMValueRef fr = fused_reduce(L, n, owned, &fused);
+    if (fused)
+        return fr;
     LLVMValueRef arr = lower_expr_use(L, an);
     if (!arr)
         return NULL;
@@ -1145,6 +1340,12 @@ LLVMValueRef lower_np_reduce(Lower *L, Node *n, bool *owned) {
     LLVMValueRef outer[HJ_MAX_NDIM_LOWER], tmp[HJ_MAX_NDIM_LOWER];
     LLVMValueRef full_st[2] = {strides[0][0], strides[0][1]}; /* the source's, for fold_rows */
     np_drop(L, shape, nd, a, outer);
+    if (LLVMIsAConstantInt(a) && LLVMConstIntGetSExtValue(a) < nd - 1 && rows_ok(&P) && n->ty->layout == LAYOUT_C) {
+        LLVMValueRef out = np_alloc(L, n->ty, outer, false);
+        fold_axis(L, &P, data, shape, strides[0], nd, (int)LLVMConstIntGetSExtValue(a), out);
+        *owned = true;
+        return out;
+    }
     np_drop(L, strides[0], nd, a, tmp);
     for (int d = 0; d < nd - 1; d++)
         strides[0][d] = tmp[d];
