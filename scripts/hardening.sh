@@ -52,6 +52,8 @@ LD_PRELOAD="$asan $ubsan" ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0 \
     tests/python/test_try.py tests/python/test_parallel.py tests/python/test_str_runtime.py \
     tests/python/test_signals.py tests/python/test_np_creation.py tests/python/test_records.py \
     tests/python/test_typed_set.py tests/python/test_literally.py tests/python/test_lowlevel_extending.py \
+    tests/python/test_np_array_list.py tests/python/test_np_buffers.py tests/python/test_axis_fusion.py \
+    tests/python/test_np_search.py::test_histogram_blocks tests/python/test_np_search.py::test_histogram_nan_in_range_scan \
     -k "not rss_flat" || rc=1  # RSS grows with ASan's quarantine
 
 echo "== hardening 4/4: allocation-owner debug mode over the container tests"

@@ -589,8 +589,10 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
         a->nitems = PyArray_SIZE(arr);
         a->itemsize = PyArray_ITEMSIZE(arr);
         a->data = PyArray_DATA(arr);
-        memcpy(a->shape_strides, PyArray_DIMS(arr), (size_t)nd * sizeof(int64_t));
-        memcpy(a->shape_strides + nd, PyArray_STRIDES(arr), (size_t)nd * sizeof(int64_t));
+        if (nd) { /* a 0-d array's dims and strides may be NULL */
+            memcpy(a->shape_strides, PyArray_DIMS(arr), (size_t)nd * sizeof(int64_t));
+            memcpy(a->shape_strides + nd, PyArray_STRIDES(arr), (size_t)nd * sizeof(int64_t));
+        }
         *tc = q + 2;
         return 0;
     }
