@@ -9,6 +9,7 @@
 """
 import math
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -248,3 +249,17 @@ def run_python(code, env=None, timeout=300):
                 full_env["NUMBA_" + k[len("HPCJIT_"):]] = v
     return subprocess.run([sys.executable, "-c", prefix + textwrap.dedent(code)],
                           env=full_env, capture_output=True, text=True, timeout=timeout)
+
+
+def assert_located_in(path, exc, marker):
+    """The message of exc names path:line:col, the line being the one of
+    `path` that ends with the comment `# marker`, and has a caret line."""
+    with open(path) as fh:
+        lines = fh.read().splitlines()
+    want = next((i for i, text in enumerate(lines, 1) if text.rstrip().endswith("# " + marker)), None)
+    assert want is not None, f"no line ends with '# {marker}' in {path}"
+    msg = str(exc)
+    m = re.search(re.escape(os.path.basename(path)) + r":(\d+):(\d+)", msg)
+    assert m, f"no file:line:col in message:\n{msg}"
+    assert int(m.group(1)) == want, msg
+    assert re.search(r"^\s*\^", msg, re.M), f"no caret line:\n{msg}"

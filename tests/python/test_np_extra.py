@@ -14,30 +14,14 @@ import numpy as np
 import pytest
 
 import hpcjit
-from conftest import AGAINST_NUMBA, check, make_array
+from conftest import assert_located_in, AGAINST_NUMBA, check, make_array
 
 # Numba compiles slowly: two layouts in that mode
 LAYOUTS = ["C", "strided"] if AGAINST_NUMBA else ["C", "F", "strided", "reversed"]
 DTYPES = [np.int32, np.int64, np.float32, np.float64, np.complex128, np.bool_]
 
-THIS_FILE = os.path.abspath(__file__)
-with open(THIS_FILE) as _fh:
-    _LINES = _fh.read().splitlines()
-
-
-def line_of(marker):
-    for i, text in enumerate(_LINES, 1):
-        if text.rstrip().endswith("# " + marker):
-            return i
-    raise KeyError(marker)
-
-
 def assert_located(exc, marker):
-    msg = str(exc)
-    m = re.search(re.escape(os.path.basename(THIS_FILE)) + r":(\d+):(\d+)", msg)
-    assert m, f"no file:line:col in message:\n{msg}"
-    assert int(m.group(1)) == line_of(marker), msg
-    assert re.search(r"^\s*\^", msg, re.M), f"no caret line:\n{msg}"
+    assert_located_in(os.path.abspath(__file__), exc, marker)
 
 
 # ---- isclose, allclose, array_equal -------------------------------------------

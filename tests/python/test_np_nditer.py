@@ -5,34 +5,17 @@ F arrays and positive strides (C order for other layouts, as Numba).  Compared w
 writes through the views (Numba allows them, NumPy's default op_flags
 refuse them) are checked by hand."""
 import os
-import re
 
 import numpy as np
 import pytest
 
 import hpcjit
-from conftest import AGAINST_NUMBA, check, make_array
+from conftest import assert_located_in, AGAINST_NUMBA, check, make_array
 
 LAYOUTS = ["C", "strided"] if AGAINST_NUMBA else ["C", "F", "strided", "reversed"]
 
-THIS_FILE = os.path.abspath(__file__)
-with open(THIS_FILE) as _fh:
-    _LINES = _fh.read().splitlines()
-
-
-def line_of(marker):
-    for i, text in enumerate(_LINES, 1):
-        if text.rstrip().endswith("# " + marker):
-            return i
-    raise KeyError(marker)
-
-
 def assert_located(exc, marker):
-    msg = str(exc)
-    m = re.search(re.escape(os.path.basename(THIS_FILE)) + r":(\d+):(\d+)", msg)
-    assert m, f"no file:line:col in message:\n{msg}"
-    assert int(m.group(1)) == line_of(marker), msg
-    assert re.search(r"^\s*\^", msg, re.M), f"no caret line:\n{msg}"
+    assert_located_in(os.path.abspath(__file__), exc, marker)
 
 
 @hpcjit.njit

@@ -6,7 +6,6 @@ polymul, polydiv, polyval, polyint(c, m).  Each compiled function is
 compared with NumPy (py_func); bad arguments are located TypingErrors,
 NumPy's run-time errors its exception classes."""
 import os
-import re
 
 import numpy as np
 import pytest
@@ -14,26 +13,10 @@ from numpy.polynomial import Polynomial
 from numpy.polynomial import polynomial as P
 
 import hpcjit
-from conftest import check
-
-THIS_FILE = os.path.abspath(__file__)
-with open(THIS_FILE) as _fh:
-    _LINES = _fh.read().splitlines()
-
-
-def line_of(marker):
-    for i, text in enumerate(_LINES, 1):
-        if text.rstrip().endswith("# " + marker):
-            return i
-    raise KeyError(marker)
-
+from conftest import assert_located_in, check
 
 def assert_located(exc, marker):
-    msg = str(exc)
-    m = re.search(re.escape(os.path.basename(THIS_FILE)) + r":(\d+):(\d+)", msg)
-    assert m, f"no file:line:col in message:\n{msg}"
-    assert int(m.group(1)) == line_of(marker), msg
-    assert re.search(r"^\s*\^", msg, re.M), f"no caret line:\n{msg}"
+    assert_located_in(os.path.abspath(__file__), exc, marker)
 
 
 # ---- the Polynomial class ---------------------------------------------------------
