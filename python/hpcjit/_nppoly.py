@@ -127,6 +127,15 @@ def _check_nonempty(a):
         raise ValueError("Coefficient array is empty")
 
 
+@register_jitable
+def _trimmed_pair(a, b):
+    """Both series checked non-empty, trailing zeros trimmed (NumPy's
+    pu.as_series and trimseq for two coefficient arrays)."""
+    _check_nonempty(a)
+    _check_nonempty(b)
+    return _trimseq(a), _trimseq(b)
+
+
 @overload(_P.polyadd)
 def _ol_polyadd(c1, c2):
     dt = _series_dtype("polyadd", c1, c2)
@@ -134,10 +143,7 @@ def _ol_polyadd(c1, c2):
     def impl(c1, c2):
         a = np.atleast_1d(c1).astype(dt)
         b = np.atleast_1d(c2).astype(dt)
-        _check_nonempty(a)
-        _check_nonempty(b)
-        a = _trimseq(a)
-        b = _trimseq(b)
+        a, b = _trimmed_pair(a, b)
         if len(a) > len(b):
             a[:len(b)] += b
             return _trimseq(a)
@@ -153,10 +159,7 @@ def _ol_polysub(c1, c2):
     def impl(c1, c2):
         a = np.atleast_1d(c1).astype(dt)
         b = np.atleast_1d(c2).astype(dt)
-        _check_nonempty(a)
-        _check_nonempty(b)
-        a = _trimseq(a)
-        b = _trimseq(b)
+        a, b = _trimmed_pair(a, b)
         if len(a) > len(b):
             a[:len(b)] -= b
             return _trimseq(a)
@@ -173,9 +176,8 @@ def _ol_polymul(c1, c2):
     def impl(c1, c2):
         a = np.atleast_1d(c1).astype(dt)
         b = np.atleast_1d(c2).astype(dt)
-        _check_nonempty(a)
-        _check_nonempty(b)
-        return _trimseq(np.convolve(_trimseq(a), _trimseq(b)))
+        a, b = _trimmed_pair(a, b)
+        return _trimseq(np.convolve(a, b))
     return impl
 
 
@@ -186,10 +188,8 @@ def _ol_polydiv(c1, c2):
     def impl(c1, c2):
         a = np.atleast_1d(c1).astype(dt)
         b = np.atleast_1d(c2).astype(dt)
-        _check_nonempty(a)
-        _check_nonempty(b)
-        a = _trimseq(a).copy()
-        b = _trimseq(b)
+        a, b = _trimmed_pair(a, b)
+        a = a.copy()
         if b[-1] == 0:
             raise ZeroDivisionError()
         lc1 = len(a)
