@@ -800,6 +800,13 @@ static Type *gen_as_list(Inf *I, Node **px) {
     return lt;
 }
 
+/* A value sum(), min() and max() take as list(v): a generator object, or
+ * a value iterated by a cursor (a set, a dict or one of its views). */
+static bool via_list(const Type *t) {
+    const LibOps *own = t->kind == TY_GENERATOR ? NULL : lib_type_owner(t);
+    return t->kind == TY_GENERATOR || (own && own->lower_iter_begin);
+}
+
 /* sum(iterable, start=0): iterable a 1-D array, a range or a tuple of
  * numbers; args become [iterable, start or NULL], ty the accumulator. */
 static Type *sum_call(Inf *I, Node *n, const char *fname) {
@@ -810,14 +817,17 @@ static Type *sum_call(Inf *I, Node *n, const char *fname) {
     if (!sl[0])
         return TYPING(I, n, "sum() missing required argument 'iterable'");
     set_args(I, n, sl, 2);
-    Type *x = infer_expr(I, &sl[0]);
+    /* taken as list(v): list() types v, once in the final pass (which
+     * rewrites what it types), where the pass before gave v's type */
+    Type *prev = I->final && sl[0]->ty ? infer_value_ty(sl[0]) : NULL;
+    Type *x = prev && via_list(prev) ? prev : infer_expr(I, &sl[0]);
     Type *st = x && sl[1] ? infer_expr(I, &sl[1]) : T(I, TY_INT64);
     if (!x || !st)
         return NULL;
     if (IS_UNK(x) || IS_UNK(st))
         return TY_UNK(I);
-    Node *gen = x->kind == TY_GENERATOR ? sl[0] : NULL;
-    if (gen && !(x = gen_as_list(I, &sl[0]))) /* sum(g): of list(g) */
+    Node *gen = via_list(x) ? sl[0] : NULL;
+    if (gen && !(x = gen_as_list(I, &sl[0]))) /* sum(g), sum(d.values()): of list(g) */
         return NULL;
     if (lib_type_owner(x) && lib_type_owner(x)->infer_call) { /* sum(lst): args [iterable, start or NULL] */
         set_args(I, n, sl, 2);
@@ -1054,6 +1064,12 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     int k = n->args.len;
     if (k > 8)
         return TYPING(I, n, "too many arguments for %s()", fname);
+    if ((id == BI_MIN || id == BI_MAX) && k == 1 && I->final && (*ARG(0))->ty &&
+        via_list(infer_value_ty(*ARG(0)))) { /* min(g), min(d): list() types g, once */
+        if (!gen_as_list(I, ARG(0)))
+            return NULL;
+        return lib_ops(BI_LIST)->infer_call(I, n, id, NULL);
+    }
     if (!type_args(I, n, tys, &unk))
         return NULL;
     if (unk)
@@ -1073,7 +1089,7 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         return abs_type(I, n, tys[0], fname);
     case BI_MIN:
     case BI_MAX: {
-        if (k == 1 && tys[0]->kind == TY_GENERATOR) { /* min(g): of list(g) */
+        if (k == 1 && via_list(tys[0])) { /* min(g), min(d): of list(g) */
             Node *gen = VEC_AT(n->args, 0);
             if (!gen_as_list(I, ARG(0)))
                 return NULL;

@@ -634,7 +634,9 @@ bool infer_rewrite_for(Inf *I, Node *n) {
 
 /* list(gen(n)), set(gen(n)), sum/min/max/sorted(gen(n)): the generator
  * consumed by a comprehension's loop, [v for v in gen(n)] (a set
- * comprehension for set()), which list() / set() then is. */
+ * comprehension for set()), which list() / set() then is.  The same for
+ * map(), filter(), zip() and enumerate() calls, and dict() of any of them
+ * is the dict comprehension {k: v for k, v in zip(a, b)}. */
 void infer_rewrite_gen_arg(Inf *I, Node **pn) {
     Node *n = *pn;
     int func = -1;
@@ -645,20 +647,33 @@ void infer_rewrite_gen_arg(Inf *I, Node **pn) {
     if (!e || e->kind != HJ_ENV_BUILTIN)
         return;
     int id = builtin_lookup(e->qualname);
-    bool whole = id == builtin_lookup("builtins.list") || id == builtin_lookup("builtins.set");
+    bool is_dict = id == builtin_lookup("builtins.dict");
+    bool whole = id == builtin_lookup("builtins.list") || id == builtin_lookup("builtins.set") || is_dict;
     if (!whole && id != BI_SUM && id != BI_MIN && id != BI_MAX && id != builtin_lookup("builtins.sorted"))
         return;
     Node *g = VEC_AT(n->args, 0);
-    if (iter_kind(I, g, &func) != ITER_GEN)
+    switch (iter_kind(I, g, &func)) {
+    case ITER_GEN: case ITER_MAP: case ITER_FILTER: case ITER_ZIP: case ITER_ENUMERATE:
+        break; /* map, filter, zip, enumerate: the comprehension's loop rewrites them (infer_rewrite_for) */
+    default:
         return;
+    }
     SrcLoc loc = g->loc;
     const char *v = arena_printf(I->a, "$v%d", I->nrewrites++);
     Node *comp = ast_new(I->a, N_COMP, loc);
-    comp->comp_kind = id == builtin_lookup("builtins.set") ? 1 : 0;
+    comp->comp_kind = is_dict ? 2 : id == builtin_lookup("builtins.set") ? 1 : 0;
     comp->a = name_node(I, v, loc);
     Node *cf = ast_new(I->a, N_COMPFOR, loc);
     cf->a = name_node(I, v, loc);
     cf->b = g;
+    if (is_dict) { /* dict(zip(keys, values)): {$k: $v for $k, $v in ...} */
+        const char *k = arena_printf(I->a, "$k%d", I->nrewrites++);
+        cf->a = ast_new(I->a, N_TUPLE, loc);
+        vec_push(I->a, &cf->a->args, name_node(I, k, loc));
+        vec_push(I->a, &cf->a->args, name_node(I, v, loc));
+        comp->a = name_node(I, k, loc);
+        comp->b = name_node(I, v, loc);
+    }
     vec_push(I->a, &comp->generators, cf);
     if (whole && n->keywords.len == 0)
         *pn = comp;

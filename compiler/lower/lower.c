@@ -528,6 +528,22 @@ void lower_temp(Lower *L, LLVMValueRef v, Type *t, bool owned) {
 
 int lower_temps_mark(Lower *L) { return L->temps.len; }
 
+void lower_temps_keep(Lower *L, int mark) { L->temps.len = L->temp_tys.len = mark; }
+
+void lower_temp_handed_over(Lower *L, LLVMValueRef v) {
+    for (int i = L->temps.len - 1; i >= 0; i--) {
+        if (VEC_AT(L->temps, i) != v)
+            continue;
+        for (int j = i + 1; j < L->temps.len; j++) {
+            VEC_AT(L->temps, j - 1) = VEC_AT(L->temps, j);
+            VEC_AT(L->temp_tys, j - 1) = VEC_AT(L->temp_tys, j);
+        }
+        L->temps.len--;
+        L->temp_tys.len--;
+        return;
+    }
+}
+
 void lower_temps_release(Lower *L, int mark) {
     while (L->temps.len > mark) {
         L->temps.len--;

@@ -164,6 +164,12 @@ void lower_decref(Lower *L, LLVMValueRef v, Type *t);
 void lower_temp(Lower *L, LLVMValueRef v, Type *t, bool owned);
 int lower_temps_mark(Lower *L);
 void lower_temps_release(Lower *L, int mark);
+/* Forget the temporaries registered since `mark` without releasing them:
+ * their references were handed over (into a tuple, a new array). */
+void lower_temps_keep(Lower *L, int mark);
+/* Forget the one temporary v (registered by lower_temp) without releasing
+ * it, leaving the others (registered after it too) live. */
+void lower_temp_handed_over(Lower *L, LLVMValueRef v);
 
 /* ---- exits ---- */
 /* Branch to the error exit when status (i32) is nonzero. */

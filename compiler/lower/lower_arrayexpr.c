@@ -967,7 +967,7 @@ LLVMValueRef lower_arrayexpr(Lower *L, Node *n, bool *owned) {
     lower_temp(L, out, oty, true);
     Emit e = {.root = root, .out_dt = oty->dtype, .aug_op = OP_NONE, .at = n};
     bool ok = emit_loops(L, &ae, &e, out, oty);
-    L->temps.len = L->temp_tys.len = mark;
+    lower_temps_keep(L, mark);
     if (!ok)
         return NULL;
     *owned = true;

@@ -804,14 +804,22 @@ static LLVMValueRef tuple_expr(Lower *L, Node *n, bool *owned) {
         return lower_fail(L, n, HJ_DIAG_LOWERING, "tuple expression without a tuple type");
     bool refs = lower_has_refs(t);
     LLVMValueRef r = LLVMGetUndef(lower_type(L, t));
+    /* the elements made so far are released if a later one raises, and
+     * handed over to the tuple at the end (the temporaries made while
+     * computing them stay live until the statement ends) */
+    LLVMValueRef *held = refs ? arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)n->args.len) : NULL;
     for (int i = 0; i < n->args.len; i++) {
         Node *e = VEC_AT(n->args, i);
         LLVMValueRef v = refs ? lower_expr_owned(L, e) : lower_expr_use(L, e);
         v = lower_convert(L, e, v, e->ty, t->elems[i]);
         if (!v)
             return NULL;
+        if (refs)
+            lower_temp(L, held[i] = v, t->elems[i], true);
         r = LLVMBuildInsertValue(L->b, r, v, (unsigned)i, "");
     }
+    for (int i = 0; refs && i < n->args.len; i++)
+        lower_temp_handed_over(L, held[i]);
     *owned = refs;
     return r;
 }

@@ -357,11 +357,20 @@ static Type *infer_dict_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             Type *t = infer_expr(I, &sl[0]);
             if (!t || IS_UNK(t))
                 return t;
-            if (id == BI_DICT) {
-                if (!is_dict(t))
-                    return UNSUP(I, sl[0], "dict() of %s is not supported by hpcjit (only of a dict)",
-                                 infer_tyname(I, t));
+            if (id == BI_DICT && is_dict(t)) {
                 r = t;
+            } else if (id == BI_DICT) { /* dict(pairs): of any iterable of (key, value) pairs */
+                Type *it = iter_item(I, sl[0], t, "dict");
+                if (!it)
+                    return NULL;
+                if (IS_UNK(it))
+                    return ty_dict(I->tc, it, it);
+                if (it->kind != TY_TUPLE || it->nelems != 2)
+                    return TYPING(I, sl[0], "dict() needs (key, value) pairs, not items of type %s",
+                                  infer_tyname(I, it));
+                if (!check_key(I, sl[0], it->elems[0]))
+                    return NULL;
+                r = ty_dict(I->tc, it->elems[0], it->elems[1]);
             } else {
                 Type *it = iter_item(I, sl[0], t, "set");
                 if (!it)

@@ -311,9 +311,16 @@ LLVMValueRef lower_dict_iter_next(Lower *L, const Node *at, LLVMValueRef v, Type
     LLVMValueRef val = read_item(L, t->item, lower_load(L, L->t_ptr, vp, ""), owned);
     if (view == 1)
         return val;
+    /* items(): the pair is owned as a whole when either part holds
+     * references (a str key is then a reference of its own) */
     Type *pair[2] = {kt, t->item};
+    LLVMValueRef key = load_item(L, kt, lower_load(L, L->t_ptr, kp, ""));
+    if (lower_has_refs(kt)) {
+        lower_incref(L, key, kt);
+        *owned = true;
+    }
     LLVMValueRef r = LLVMGetUndef(lower_type(L, ty_tuple(L->c->tc, pair, 2)));
-    r = LLVMBuildInsertValue(L->b, r, load_item(L, kt, lower_load(L, L->t_ptr, kp, "")), 0, "");
+    r = LLVMBuildInsertValue(L->b, r, key, 0, "");
     return LLVMBuildInsertValue(L->b, r, val, 1, "item");
 }
 
@@ -358,9 +365,28 @@ bool lower_dict_store(Lower *L, Node *target, LLVMValueRef v, Type *vt) {
     return true;
 }
 
+/* Put x (of type xt, borrowed) into c: a set's item, or for a dict a
+ * (key, value) pair, as dict(pairs) takes them. */
+static void put_item(Lower *L, const Node *at, LLVMValueRef c, Type *ct, LLVMValueRef x, Type *xt) {
+    if (ct->kind == TY_SET) {
+        set_add(L, c, ct->item, lower_convert(L, at, x, xt, ct->item));
+        return;
+    }
+    LLVMValueRef k = LLVMBuildExtractValue(L->b, x, 0, "key"), v = LLVMBuildExtractValue(L->b, x, 1, "value");
+    dict_set(L, c, ct, lower_convert(L, at, k, xt->elems[0], ct->key), lower_convert(L, at, v, xt->elems[1], ct->item));
+}
+
+/* An item read by a loop below: put into c, then released when the read
+ * gave a reference (a str of a list, a row of an array). */
+static void put_read(Lower *L, const Node *at, LLVMValueRef c, Type *ct, LLVMValueRef x, Type *xt, bool owned) {
+    put_item(L, at, c, ct, x, xt);
+    if (owned)
+        lower_decref(L, x, xt);
+}
+
 /* Add every item of `src` (a list, 1-d array, range, tuple, set, dict,
- * view or generator object) to the set s. */
-static bool fill_set(Lower *L, const Node *at, LLVMValueRef s, Type *item, Node *src_node) {
+ * view or generator object) to the set c, or every pair to the dict c. */
+static bool fill(Lower *L, const Node *at, LLVMValueRef c, Type *ct, Node *src_node) {
     Type *st = src_node->ty;
     LLVMValueRef src = lower_expr_use(L, src_node);
     if (!src)
@@ -374,7 +400,7 @@ static bool fill_set(Lower *L, const Node *at, LLVMValueRef s, Type *item, Node 
         LLVMValueRef x = lower_list_item(L, at, src, st, i, &o);
         if (!x)
             return false;
-        set_add(L, s, item, lower_convert(L, at, x, st->item, item));
+        put_read(L, at, c, ct, x, st->item, o);
         loop_end(L, &lp, i);
         return true;
     }
@@ -384,7 +410,7 @@ static bool fill_set(Lower *L, const Node *at, LLVMValueRef s, Type *item, Node 
         LLVMValueRef n = lower_range_len(L, start, LLVMBuildExtractValue(L->b, src, 1, "stop"), step);
         LLVMValueRef i = loop_begin(L, &lp, n);
         LLVMValueRef x = LLVMBuildAdd(L->b, start, LLVMBuildMul(L->b, i, step, ""), "");
-        set_add(L, s, item, lower_convert(L, at, x, ty_scalar(L->c->tc, TY_INT64), item));
+        put_item(L, at, c, ct, x, ty_scalar(L->c->tc, TY_INT64));
         loop_end(L, &lp, i);
         return true;
     }
@@ -396,13 +422,13 @@ static bool fill_set(Lower *L, const Node *at, LLVMValueRef s, Type *item, Node 
         LLVMValueRef x = lower_array_item(L, at, src, st, i, &ety, &o);
         if (!x)
             return false;
-        set_add(L, s, item, lower_convert(L, at, x, ety, item));
+        put_read(L, at, c, ct, x, ety, o);
         loop_end(L, &lp, i);
         return true;
     }
     case TY_TUPLE:
         for (int k = 0; k < st->nelems; k++)
-            set_add(L, s, item, lower_convert(L, at, LLVMBuildExtractValue(L->b, src, (unsigned)k, ""), st->elems[k], item));
+            put_item(L, at, c, ct, LLVMBuildExtractValue(L->b, src, (unsigned)k, ""), st->elems[k]);
         return true;
     case TY_GENERATOR: { /* resumed until it ends */
         LLVMBasicBlockRef head = lower_block(L, "fill.next"), body = lower_block(L, "fill.item");
@@ -414,7 +440,7 @@ static bool fill_set(Lower *L, const Node *at, LLVMValueRef s, Type *item, Node 
         int mark = lower_temps_mark(L);
         LLVMValueRef x = lower_gen_value(L, src, st->item);
         lower_temp(L, x, st->item, true); /* released after the add, or by its failure */
-        set_add(L, s, item, lower_convert(L, at, x, st->item, item));
+        put_item(L, at, c, ct, x, st->item);
         lower_temps_release(L, mark);
         LLVMBuildBr(L->b, head);
         lower_at(L, done);
@@ -423,22 +449,20 @@ static bool fill_set(Lower *L, const Node *at, LLVMValueRef s, Type *item, Node 
     case TY_SET:
     case TY_DICT:
     case TY_DICT_VIEW: {
-        Type *et = key_of(st);
-        if (st->kind == TY_DICT_VIEW && st->ndim == 1)
-            et = st->item;
-        else if (st->kind == TY_DICT_VIEW && st->ndim == 2)
-            return lower_fail(L, at, HJ_DIAG_UNSUPPORTED, "set() of dict items is not supported"), false;
+        Type *et = lib_type_owner(st)->item_type(L->c->tc, st); /* a key, a value, or a (key, value) pair */
         LLVMValueRef n = lower_dict_len(L, at, src, st);
         LLVMValueRef cur = lower_dict_iter_begin(L, at, src, st, n);
         LLVMValueRef i = loop_begin(L, &lp, n);
         bool o = false;
         LLVMValueRef x = lower_dict_iter_next(L, at, src, st, cur, &o);
-        set_add(L, s, item, lower_convert(L, at, x, et, item));
+        if (!x)
+            return false;
+        put_read(L, at, c, ct, x, et, o);
         loop_end(L, &lp, i);
         return true;
     }
     default:
-        lower_fail(L, at, HJ_DIAG_UNSUPPORTED, "cannot make a set from this value");
+        lower_fail(L, at, HJ_DIAG_UNSUPPORTED, "cannot make a %s from this value", ct->kind == TY_SET ? "set" : "dict");
         return false;
     }
 }
@@ -546,7 +570,7 @@ LLVMValueRef lower_dict_call(Lower *L, Node *n, bool *owned) {
             return c;
         }
         LLVMValueRef mi = new_container(L, n, rt_ty, lower_i64(L, 0));
-        if (!mi || (src && !fill_set(L, n, mi, rt_ty->item, src)))
+        if (!mi || (src && !fill(L, n, mi, rt_ty, src)))
             return NULL;
         return give(L, mi, rt_ty, owned);
     }

@@ -154,8 +154,16 @@ static Type *iter_item(Inf *I, Node *at, Type *t, const char *fname) {
         if (t->nelems == 0)
             return T(I, TY_UNKNOWN);
         return t->elems[0];
-    default:
+    default: {
+        const LibOps *own = lib_type_owner(t); /* a set, dict or dict view: iterated by a cursor */
+        if (own && own->lower_iter_begin && own->item_type) {
+            if (ty_has_unknown(t))
+                return I->final ? TYPING(I, at, "%s() of %s: its types are never known", fname, infer_tyname(I, t))
+                                : T(I, TY_UNKNOWN);
+            return own->item_type(I->tc, t);
+        }
         return TYPING(I, at, "%s() of %s is not supported by hpcjit", fname, infer_tyname(I, t));
+    }
     }
 }
 

@@ -448,6 +448,22 @@ static bool fill(Lower *L, const Node *at, LLVMValueRef mi, Type *item, Node *sr
             loop_end(L, &lp, i);
             return true;
         }
+        if (own && own->lower_len && own->lower_iter_begin && own->lower_iter_next) { /* a set, dict or view */
+            LLVMValueRef n = own->lower_len(L, at, src, st);
+            reserve(L, mi, n);
+            LLVMValueRef cur = own->lower_iter_begin(L, at, src, st, n);
+            LLVMValueRef i = loop_begin(L, &lp, lower_i64(L, 0), n);
+            bool o = false;
+            LLVMValueRef x = own->lower_iter_next(L, at, src, st, cur, &o);
+            if (!x)
+                return false;
+            Type *ety = own->item_type(L->c->tc, st);
+            append(L, mi, item, lower_convert(L, at, x, ety, item));
+            if (o)
+                lower_decref(L, x, ety);
+            loop_end(L, &lp, i);
+            return true;
+        }
         lower_fail(L, at, HJ_DIAG_UNSUPPORTED, "cannot make a list from this value");
         return false;
     }

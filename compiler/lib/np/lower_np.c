@@ -1278,7 +1278,7 @@ static LLVMValueRef fused_reduce(Lower *L, Node *n, bool *owned, bool *done) {
         np_store(L, pm, red_value(L, &R, shape[k]), rt);
         np_loop_end(L, &m);
     }
-    L->temps.len = L->temp_tys.len = mark;
+    lower_temps_keep(L, mark);
     if (!c.ok)
         return NULL;
     *owned = true;
