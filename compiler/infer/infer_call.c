@@ -1106,6 +1106,15 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             n->builtin = np;
             return lib_ops(np)->infer_call(I, n, np, NULL);
         }
+        if (k == 1 && tys[0]->kind == TY_TUPLE && tys[0]->nelems > 0) { /* max((a, b, c)): of list(t) */
+            Node *tup = VEC_AT(n->args, 0);
+            if (!gen_as_list(I, ARG(0)))
+                return NULL;
+            Type *r = lib_ops(BI_LIST)->infer_call(I, n, id, NULL);
+            if (!I->final)
+                VEC_AT(n->args, 0) = tup;
+            return r;
+        }
         if (k < 2)
             return TYPING(I, n, "%s() of a single argument is not supported yet (give 2 or more numbers)",
                           fname);

@@ -214,3 +214,14 @@ def test_tuple_elements_released_when_a_later_one_raises(balanced):
     for _ in range(3):
         assert isinstance(check(tuple_then_raise, 0), ValueError)
     check(tuple_then_raise, 3)
+
+
+@njit
+def min_max_of_tuples(n):
+    t = (3, n, 2)
+    return min(t), max((1.5, 2.5, -1.0)), max(t)
+
+
+def test_min_max_of_a_tuple(balanced):
+    check(min_max_of_tuples, 5)
+    check(min_max_of_tuples, -5)
