@@ -2392,6 +2392,7 @@ static bool bind_params(Compilation *c, Spec *s) {
     bool *hide = arena_alloc(&c->arena, sizeof(bool) * (size_t)(s->fn->params.len + 1));
     infer_literal_params(&I); /* reads of literal parameters are their constants */
     infer_prune_branches(&I, hide);
+    infer_flat_aliases(&I, s->fn); /* it = a.flat: a.flat where it is read (infer_flat.c) */
     infer_ssa_rename(&I, hide); /* versions of rebound names (infer_ssa.c) */
     for (int i = 0; i < s->fn->params.len; i++) {
         Node *p = VEC_AT(s->fn->params, i);

@@ -163,6 +163,8 @@ void infer_prune_branches(Inf *I, bool *hide);
  * renaming the spec's N_NAME nodes, before typing; hide[i]: argument i
  * has a hidden name (infer_prune.c).  The source name of a version. */
 void infer_ssa_rename(Inf *I, const bool *hide);
+/* `it = a.flat` then reads of it: a.flat at each read (infer_flat.c). */
+void infer_flat_aliases(Inf *I, Node *fn);
 bool infer_ssa_is_version(const char *name);
 /* n is `with parallel_chunksize(k):` (hpcjit's or numba's), which the
  * SSA pass rewrites into a save, a try and a restoring finally. */

@@ -2,9 +2,10 @@
 element at C-order index i, negative from the end, IndexError outside as
 NumPy; Numba 0.68 reads out of bounds instead), a.flat[i] = v and
 a.flat[i] += v (stores into a, refused on read-only arrays) and
-len(a.flat).  a.flat as a value of its own (a variable, a return value,
-next()) is not supported: a located UnsupportedError.  Each compiled
-function is compared with NumPy (py_func)."""
+len(a.flat), a variable bound to a.flat and then indexed, stored through
+or iterated, and np.array(a.flat).  a.flat as a value of its own beyond
+that (a return value, an argument, next()) is not supported: a located
+UnsupportedError.  Each compiled function is compared with NumPy (py_func)."""
 import os
 
 import numpy as np
@@ -84,6 +85,39 @@ def test_flat_out_of_bounds():
         assert isinstance(e, IndexError)
     assert isinstance(check(flat_get, np.zeros(0), 0), IndexError)
     assert isinstance(check(flat_set, a, 6, 1.0), IndexError)
+
+
+@hpcjit.njit
+def flat_variable(a, i):
+    it = a.flat
+    s = 0.0
+    for x in it:
+        s += x
+    it[i] = s
+    b = a
+    jt = b.flat
+    return it[i] + jt[0], len(it), np.array(jt), np.asarray(a.T.flat)
+
+
+@hpcjit.njit
+def flat_variable_rebound_array(a):
+    # a is rebound below, so `it` would be a value of its own (refused)
+    it = a.flat  # FLAT_REBOUND
+    a = a * 2.0
+    return it[1], a.flat[1]
+
+
+@pytest.mark.numba_skip("Numba 0.68 aborts on np.asarray(a.T.flat)")
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_flat_variable(layout):
+    a = make_array(np.float64, (3, 4), layout)
+    check(flat_variable, a, 5)
+    check(flat_variable, a, -1)
+    if not AGAINST_NUMBA:  # Numba reads out of bounds
+        assert isinstance(check(flat_variable, a, 12), IndexError)
+        with pytest.raises(hpcjit.UnsupportedError, match="not as a value") as ei:
+            flat_variable_rebound_array(a)
+        assert_located(ei.value, "FLAT_REBOUND")
 
 
 @hpcjit.njit

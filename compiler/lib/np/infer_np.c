@@ -701,6 +701,15 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         if (!sl[0])
             return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[0]);
         lists_to_tuples(sl[0]);
+        if (sl[0]->kind == N_ATTRIBUTE && strcmp(sl[0]->name, "flat") == 0) { /* np.array(a.flat): a.flatten() */
+            Node *m = ast_new(I->a, N_ATTRIBUTE, sl[0]->loc);
+            m->a = sl[0]->a;
+            m->name = "flatten";
+            Node *c = ast_new(I->a, N_CALL, sl[0]->loc);
+            c->a = m;
+            sl[0] = c;
+            infer_store_slots(I, n, sl, ns);
+        }
         /* a list (reflected or typed), or a tuple of arrays: the overload
          * (for_list_overload) makes the array.  The stub
          * call types the argument itself: in the final pass (which rewrites
