@@ -39,11 +39,27 @@ static const char *const_text(Lower *L, const Node *n) {
 
 static bool eval_value(Lower *L, Node *n, Vals *vs);
 
+/* A replacement field with a non-empty format spec. */
+static bool has_spec(const Node *p) {
+    for (int j = 0; p->b && j < p->b->args.len; j++)
+        if (((Node *)VEC_AT(p->b->args, j))->cval.slen > 0)
+            return true;
+    return false;
+}
+
 static bool eval_fstring(Lower *L, Node *f, Vals *vs) {
     for (int i = 0; i < f->args.len; i++) {
         Node *p = VEC_AT(f->args, i);
-        if (p->kind == N_FORMATTED && !eval_value(L, p->a, vs))
+        if (p->kind != N_FORMATTED)
+            continue;
+        if (has_spec(p) && infer_text_is_strconst(p->a)) { /* f"{'ab':*<4}": formatted as a str value */
+            LLVMValueRef v = lower_expr_use(L, p->a);
+            if (!v)
+                return false;
+            push(L, vs, v);
+        } else if (!eval_value(L, p->a, vs)) {
             return false;
+        }
     }
     return true;
 }
@@ -173,7 +189,7 @@ static void write_fstring(Lower *L, Node *f, const Vals *vs, int *k) {
             sb_putn(&spec, s->cval.s ? s->cval.s : "", (size_t)s->cval.slen);
         }
         bool repr = p->name && strcmp(p->name, "r") == 0;
-        if (spec.len > 0 && !infer_text_is_strconst(p->a) && p->a->ty->kind != TY_NONE) {
+        if (spec.len > 0 && p->a->ty->kind != TY_NONE) {
             write_formatted(L, vs->v[(*k)++], p->a->ty, arena_strndup(&L->c->arena, spec.s, spec.len));
         } else if (p->a->ty->kind == TY_FLOAT32 && !infer_text_is_strconst(p->a)) {
             /* np.float32.__format__ formats the value as a Python float */

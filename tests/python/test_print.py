@@ -135,6 +135,21 @@ def test_fstring_specs():
         same_output(f, *args)
 
 
+GLOBAL_TEXT = "gl"
+
+
+@fstrings
+def test_fstring_specs_of_constant_text():
+    # a string constant (a literal, a global) with a spec is padded and cut as a str value
+    @njit
+    def f(i):
+        print(f"[{'ab':*<4}|{'x':^5}|{GLOBAL_TEXT:>6}|{'abcdef':.3}|{'s':<3}|{i}]")
+        return f"{'ab':->4}{i}"
+
+    same_output(f, 3)
+    assert f(3) == f.py_func(3)
+
+
 @fstrings
 def test_fstring_nan_inf_and_float32():
     @njit
