@@ -15,6 +15,7 @@ from . import _npinfo  # noqa: F401  np.iinfo / np.finfo (overloads)
 from . import _nplist  # noqa: F401  np.array / np.asarray of lists (overloads)
 from . import _nppoly  # noqa: F401  np.polynomial.polynomial (overloads)
 from . import _npiter  # noqa: F401  np.nditer (an overload)
+from . import _ctypesfn  # ctypes functions called through their address
 from . import types as _types
 from . import ufunc as _ufunc
 
@@ -210,6 +211,11 @@ def _classify(value, gather):
         header = _core._nt_header(value)  # a named tuple class: "N<id>:<name>:<fields>:"
         if header is not None:
             return ("builtin", "$nt:" + header[1:-1])
+    if _ctypesfn.is_foreign(value):  # a ctypes function: called through its address (_ctypesfn.py)
+        try:
+            value = _ctypesfn.intrinsic_of(value)
+        except errors.TypingError as e:
+            return ("other", f"a ctypes function ({e})")
     if callable(value):
         from . import extending  # hpcjit.extending.overload(func) / @intrinsic
         ov = extending.overloads_of(value)

@@ -1,0 +1,71 @@
+"""ctypes foreign functions called from compiled code (Numba's "ctypes
+support"): a global `proc.sin` with `argtypes` and `restype` set, or a
+CFUNCTYPE object (a C pointer to a Python callback), is called through its
+address with the C signature its ctypes types give.
+
+Each function object becomes an @intrinsic (hpcjit.extending) whose code
+is a call through the address as a constant, so it is inlined into the
+caller like any portable intrinsic (compiler/lower/lower_llvmir.c).  The
+address is part of the code, so a disk-cache entry of a function calling
+it is keyed by it and never reused by another process where the library
+sits elsewhere.  Numbers, bool and a void result only, as Numba (pointers
+and structures: a located TypingError naming the ctypes type)."""
+import ctypes
+
+from . import errors
+from . import types as _types
+
+_BY_ID = {}  # id(function object) -> (function object, intrinsic)
+
+
+def _number_type(ct, fname, what):
+    """The hpcjit type of a ctypes number type."""
+    if ct is None and what == "restype":
+        return _types.void
+    if ct is ctypes.c_bool:
+        return _types.boolean
+    if ct in (ctypes.c_double, ctypes.c_longdouble) and ctypes.sizeof(ct) == 8:
+        return _types.float64
+    if ct is ctypes.c_float:
+        return _types.float32
+    if isinstance(ct, type) and issubclass(ct, ctypes._SimpleCData) and ct._type_ in "bBhHiIlLqQ":
+        bits = 8 * ctypes.sizeof(ct)
+        return getattr(_types, ("int" if ct._type_.islower() else "uint") + str(bits))
+    name = getattr(ct, "__name__", repr(ct))
+    raise errors.TypingError(f"ctypes function {fname}: its {what} {name} is not supported by hpcjit "
+                             f"(numbers and bool only, as in Numba)")
+
+
+def is_foreign(value):
+    return isinstance(value, ctypes._CFuncPtr)
+
+
+def intrinsic_of(fn):
+    """The @intrinsic calling ctypes function object fn, made once."""
+    got = _BY_ID.get(id(fn))
+    if got is not None and got[0] is fn:
+        return got[1]
+    from . import extending
+    name = getattr(fn, "__name__", "ctypes_function")
+    argtypes = getattr(fn, "argtypes", None)
+    if argtypes is None:
+        raise errors.TypingError(f"ctypes function {name} has no argtypes: set them so that hpcjit knows "
+                                 f"its C signature")
+    args = [_number_type(t, name, "argument type") for t in argtypes]
+    ret = _number_type(getattr(fn, "restype", ctypes.c_int), name, "restype")
+    addr = ctypes.cast(fn, ctypes.c_void_p).value
+    sig = ret(*args)
+
+    def codegen(context, builder, signature, llargs):
+        from llvmlite import ir
+        fnty = ir.FunctionType(context.get_value_type(ret), [context.get_value_type(a) for a in args])
+        ptr = builder.inttoptr(ir.Constant(ir.IntType(64), addr), fnty.as_pointer())
+        res = builder.call(ptr, list(llargs))
+        return res if ret != _types.void else context.get_dummy_value()
+
+    params = ", ".join(f"a{i}" for i in range(len(args)))
+    ns = {"sig": sig, "codegen": codegen}
+    exec(f"def {name}(typingctx{', ' if params else ''}{params}):\n    return sig, codegen\n", ns)
+    intr = extending.intrinsic(ns[name])
+    _BY_ID[id(fn)] = (fn, intr)
+    return intr
