@@ -296,6 +296,11 @@ struct Spec {
                           `yield_ty`, the function is lowered as a coroutine
                           (lower_gen.c) that makes the generator object */
     Type *yield_ty;    /* is_gen: the unified type of its yields */
+    bool incomplete;   /* called with an argument whose type has unknown
+                          parts (an empty list, dict or set): typed without
+                          its final pass only so that the caller learns what
+                          the body puts into it (infer_spec_param); never
+                          lowered, dropped from `specs` when inference ends */
     char *symbol;      /* LLVM name of the function */
     void *llvm_fn;     /* lowering: LLVMValueRef */
     Spec *next;        /* list of all specs of a compilation */

@@ -2443,6 +2443,9 @@ static Spec *infer_spec_impl(Compilation *c, int func, Type **argtys, int nargs,
             return NULL;
         if (is_new && !bind_params(c, s))
             return NULL;
+        if (is_new && caller)
+            for (int i = 0; i < s->nargs; i++)
+                s->incomplete |= ty_has_unknown(s->argtys[i]);
     }
     if (s->state == SPEC_DONE)
         return s;
@@ -2500,6 +2503,15 @@ static Spec *infer_spec_impl(Compilation *c, int func, Type **argtys, int nargs,
             ok = false;
         }
     }
+    if (ok && s->incomplete) {
+        /* what the body put into the empty containers it was given is in
+         * its parameters' types now (infer_spec_param); the caller widens
+         * its own variables and calls a complete specialisation */
+        s->state = SPEC_DONE;
+        s->provisional = false;
+        c->depth--;
+        return s;
+    }
     if (ok) {
         s->state = SPEC_DONE; /* calls back into it see the final return type */
         s->provisional = false;
@@ -2530,7 +2542,23 @@ Spec *infer_spec(Compilation *c, int func, Type **argtys, int nargs, Type *expli
     }
     if (s && !c->entry)
         c->entry = s;
+    /* the specialisations typed for incomplete argument types only served
+     * their callers' inference: no final call refers to them */
+    for (Spec **p = &c->specs; s && *p;)
+        if ((*p)->incomplete)
+            *p = (*p)->next;
+        else
+            p = &(*p)->next;
     return s;
+}
+
+Type *infer_spec_param(const Spec *s, int i) {
+    for (int k = 0; k < s->vars.len; k++) {
+        const Var *v = VEC_AT(s->vars, k);
+        if (v->is_param && v->param_index == i)
+            return v->ty;
+    }
+    return i < s->nargs ? s->argtys[i] : NULL;
 }
 
 /* ---- inspect_types ---- */

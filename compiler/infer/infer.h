@@ -102,6 +102,10 @@ bool infer_check_value(Inf *I, Node *n, Type *t);
 Type *infer_binop_type(Inf *I, Node *at, OpKind op, Type *a, Type *b, Type **op_ty);
 Node *infer_const_int(Inf *I, SrcLoc loc, int64_t v);
 Spec *infer_spec_at(Inf *I, SrcLoc loc, int func, Type **argtys, int nargs);
+/* The type of parameter i of s after its typing: for an incomplete spec
+ * (Spec.incomplete) what its body made of an empty container it was
+ * given (`acc.append(x)` makes list(undefined) a list(int64)). */
+Type *infer_spec_param(const Spec *s, int i);
 /* infer_spec_at with literal parameters: lits[i] (i < nlits) the N_CONST
  * parameter i is the literal of, or NULL (infer_literal.c). */
 Spec *infer_spec_lits(Inf *I, SrcLoc loc, int func, Type **argtys, int nargs, Node **lits, int nlits);
