@@ -2393,6 +2393,8 @@ static bool bind_params(Compilation *c, Spec *s) {
     infer_literal_params(&I); /* reads of literal parameters are their constants */
     infer_prune_branches(&I, hide);
     infer_flat_aliases(&I, s->fn); /* it = a.flat: a.flat where it is read (infer_flat.c) */
+    if (!infer_iter_bindings(&I, s->fn)) /* z = zip(a, b): the call where z is used */
+        return false;
     infer_ssa_rename(&I, hide); /* versions of rebound names (infer_ssa.c) */
     for (int i = 0; i < s->fn->params.len; i++) {
         Node *p = VEC_AT(s->fn->params, i);

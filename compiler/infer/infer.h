@@ -170,6 +170,9 @@ void infer_ssa_rename(Inf *I, const bool *hide);
 /* `it = a.flat` then reads of it: a.flat at each read (infer_flat.c). */
 void infer_flat_aliases(Inf *I, Node *fn);
 bool infer_ssa_is_version(const char *name);
+/* `z = zip(a, b)` (enumerate, map, filter) then one use of z: the call at
+ * that use (infer_iterbind.c); false after a diagnostic. */
+bool infer_iter_bindings(Inf *I, Node *fn);
 /* n is `with parallel_chunksize(k):` (hpcjit's or numba's), which the
  * SSA pass rewrites into a save, a try and a restoring finally. */
 bool infer_ssa_is_chunksize_with(Inf *I, const Node *n);

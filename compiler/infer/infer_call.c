@@ -993,8 +993,13 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         return sum_call(I, n, fname);
     case BI_CARRAY: case BI_FARRAY: case BI_PTR_VIEW:
         return carray_call(I, n, id, fname);
-    case BI_ENUMERATE:
-    case BI_ZIP:
+    case BI_ENUMERATE: case BI_ZIP: case BI_MAP: case BI_FILTER:
+        /* what infer_unroll.c and infer_iterbind.c do not rewrite into a
+         * consumer: the object is a value hpcjit has no type for */
+        return UNSUP(I, n, "a %s() object used as a value (passed to a function, returned, stored, or bound to a "
+                     "name that is not used once after it in the same block) is not supported by hpcjit: it can "
+                     "be the iterable of a for loop or comprehension, or the argument of list(), set(), dict(), "
+                     "sum(), min(), max() or sorted()", fname);
     case BI_NP_NDINDEX:
     case BI_NP_NDENUMERATE:
         return UNSUP(I, n, "%s() is only supported as the iterable of a for loop", fname);
