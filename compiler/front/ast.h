@@ -265,6 +265,9 @@ struct Var {
     bool is_param;
     int param_index;
     SrcLoc first_def;
+    PtrVec shares;     /* Var*: the variables whose container it was assigned
+                          (`b = acc`) while that container's items were unknown;
+                          widening it widens them (infer_widen_var) */
     void *slot;        /* lowering: the alloca (LLVMValueRef) */
     bool defflag;      /* some read may find it unassigned (N_NAME.maybe_unbound):
                           lowering keeps an i1 "assigned" flag in defslot */

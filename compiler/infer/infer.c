@@ -176,11 +176,37 @@ static bool var_assign(Inf *I, Node *at, Var *v, Type *t) {
     return true;
 }
 
+/* v and the variables it shares its container with take t (an append
+ * through either fills the same list). */
+static bool widen(Inf *I, Node *at, Var *v, Type *t) {
+    Type *before = v->ty;
+    if (!var_assign(I, at, v, t))
+        return false;
+    for (int i = 0; v->ty != before && i < v->shares.len; i++)
+        if (!widen(I, at, VEC_AT(v->shares, i), v->ty))
+            return false;
+    return true;
+}
+
 bool infer_widen_var(Inf *I, Node *at, Node *name, Type *t) {
     if (!name || name->kind != N_NAME)
         return true;
     Var *v = name->var ? name->var : find_var(I->s, name->name);
-    return !v || var_assign(I, at, v, t);
+    return !v || widen(I, at, v, t);
+}
+
+/* `b = acc` with acc's items unknown yet: what fills b fills acc. */
+static void note_share(Inf *I, Node *t, const Node *value, Type *vt) {
+    if (t->kind != N_NAME || !t->var || value->kind != N_NAME || !ty_has_unknown(vt))
+        return;
+    Var *src = value->var ? value->var : find_var(I->s, value->name);
+    if (!src || src == t->var)
+        return;
+    for (int i = 0; i < t->var->shares.len; i++)
+        if (VEC_AT(t->var->shares, i) == src)
+            return;
+    vec_push(I->a, &t->var->shares, src);
+    vec_push(I->a, &src->shares, t->var); /* both ways: acc.append(x) fixes b too */
 }
 
 /* ---- names declared by assignment ---- */
@@ -1524,9 +1550,11 @@ static bool assign_value(Inf *I, PtrVec *targets, Node **pv, Node *stmt) {
     }
     if (!IS_UNK(vt) && !infer_check_value(I, *pv, vt))
         return false;
-    for (int i = 0; i < targets->len; i++)
+    for (int i = 0; i < targets->len; i++) {
         if (!bind_target(I, VEC_AT(*targets, i), vt, stmt))
             return false;
+        note_share(I, VEC_AT(*targets, i), *pv, vt);
+    }
     for (int i = 0; i < targets->len; i++) {
         Node *t = VEC_AT(*targets, i);
         if (t->kind == N_SUBSCRIPT) {

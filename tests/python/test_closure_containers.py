@@ -140,8 +140,30 @@ def closure_reads_and_fills(n):
     return last, acc
 
 
+@njit
+def alias_fills(n):
+    acc = []
+    b = acc  # the same list: what fills b fills acc
+    for i in range(n):
+        b.append(i * 2)
+    return acc, b
+
+
+@njit
+def alias_closure(n):
+    acc = []
+    view = acc
+
+    def add(x):
+        view.append(x)
+
+    for i in range(n):
+        add(float(i))
+    return acc
+
+
 @pytest.mark.parametrize("f, arg", [
-    (closure_list, 5), (closure_list, 0), (closure_list_len_sum, 6), (closure_dict, 4),
+    (alias_fills, 4), (alias_closure, 3), (closure_list, 5), (closure_list, 0), (closure_list_len_sum, 6), (closure_dict, 4),
     (closure_set, 10), (closure_set, 0), (closure_lambda, 5), (closure_two_containers, np.linspace(0, 1, 4)),
     (closure_siblings, 3), (closure_reads_and_fills, 9),
 ])
@@ -177,6 +199,13 @@ def store_key(d, k):
 
 
 @njit
+def counting_gen(acc, n):
+    for i in range(n):
+        acc.append(i)
+        yield i
+
+
+@njit
 def fill_via_function(n):
     acc = []
     for i in range(n):
@@ -204,6 +233,25 @@ def fill_display_argument(n):
     return len(d), d[n]
 
 
+@njit
+def fill_inlined_generator(n):
+    acc = []
+    t = 0
+    for v in counting_gen(acc, n):  # the generator's body inlined into the loop
+        t += v
+    return t, acc
+
+
+@njit
+def fill_generator_object(n):
+    acc = []
+    g = counting_gen(acc, n)
+    t = 0
+    for v in g:
+        t += v
+    return t, acc
+
+
 # the expected values in plain Python: py_func would give the dispatchers an
 # empty list, whose items no compiler can know
 @pytest.mark.numba_skip("Numba types a callee for the caller's list(undefined)")
@@ -212,6 +260,8 @@ def test_function_fills_empty_container(balanced):
     assert fill_two_levels(3) == [0.0, 1.5, 3.0]
     assert fill_recursive(4) == [1, 2, 3, 4]
     assert fill_display_argument(3) == (1, (3, -3))
+    assert fill_inlined_generator(4) == (6, [0, 1, 2, 3])
+    assert fill_generator_object(3) == (3, [0, 1, 2])
 
 
 # ---- a container whose items are known nowhere: the located error of today ----
