@@ -179,12 +179,13 @@ static bool var_assign(Inf *I, Node *at, Var *v, Type *t) {
 /* v and the variables it shares its container with take t (an append
  * through either fills the same list). */
 static bool widen(Inf *I, Node *at, Var *v, Type *t) {
-    Type *before = v->ty;
     if (!var_assign(I, at, v, t))
         return false;
-    for (int i = 0; v->ty != before && i < v->shares.len; i++)
-        if (!widen(I, at, VEC_AT(v->shares, i), v->ty))
+    for (int i = 0; i < v->shares.len; i++) {
+        Var *o = VEC_AT(v->shares, i);
+        if (o->ty != v->ty && ty_has_unknown(o->ty) && !widen(I, at, o, v->ty))
             return false;
+    }
     return true;
 }
 
@@ -195,18 +196,22 @@ bool infer_widen_var(Inf *I, Node *at, Node *name, Type *t) {
     return !v || widen(I, at, v, t);
 }
 
-/* `b = acc` with acc's items unknown yet: what fills b fills acc. */
-static void note_share(Inf *I, Node *t, const Node *value, Type *vt) {
+/* `b = acc` with acc's items unknown yet: what fills b fills acc (and b
+ * may hold other lists too: they all have one type). */
+static bool note_share(Inf *I, Node *t, const Node *value, Type *vt, Node *at) {
     if (t->kind != N_NAME || !t->var || value->kind != N_NAME || !ty_has_unknown(vt))
-        return;
+        return true;
     Var *src = value->var ? value->var : find_var(I->s, value->name);
     if (!src || src == t->var)
-        return;
+        return true;
+    bool known = false;
     for (int i = 0; i < t->var->shares.len; i++)
-        if (VEC_AT(t->var->shares, i) == src)
-            return;
-    vec_push(I->a, &t->var->shares, src);
-    vec_push(I->a, &src->shares, t->var); /* both ways: acc.append(x) fixes b too */
+        known = known || VEC_AT(t->var->shares, i) == src;
+    if (!known) {
+        vec_push(I->a, &t->var->shares, src);
+        vec_push(I->a, &src->shares, t->var); /* both ways: acc.append(x) fixes b too */
+    }
+    return src->ty == t->var->ty || !ty_has_unknown(src->ty) || widen(I, at, src, t->var->ty);
 }
 
 /* ---- names declared by assignment ---- */
@@ -1553,7 +1558,8 @@ static bool assign_value(Inf *I, PtrVec *targets, Node **pv, Node *stmt) {
     for (int i = 0; i < targets->len; i++) {
         if (!bind_target(I, VEC_AT(*targets, i), vt, stmt))
             return false;
-        note_share(I, VEC_AT(*targets, i), *pv, vt);
+        if (!note_share(I, VEC_AT(*targets, i), *pv, vt, stmt))
+            return false;
     }
     for (int i = 0; i < targets->len; i++) {
         Node *t = VEC_AT(*targets, i);

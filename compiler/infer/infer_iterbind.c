@@ -232,10 +232,12 @@ static int iter_builtin(Inf *I, const Node *fn, const Node *n) {
     if (!n || n->kind != N_CALL || n->has_star || n->a->kind != N_NAME)
         return -1;
     const HjEnvEntry *e = infer_env_find(I->s->hf, n->a->name);
-    if (!e || e->kind != HJ_ENV_BUILTIN || !never_local(fn, n->a->name))
+    if (!e || e->kind != HJ_ENV_BUILTIN)
         return -1;
     int id = builtin_lookup(e->qualname);
-    return id == BI_ZIP || id == BI_ENUMERATE || id == BI_MAP || id == BI_FILTER ? id : -1;
+    if (id != BI_ZIP && id != BI_ENUMERATE && id != BI_MAP && id != BI_FILTER)
+        return -1;
+    return never_local(fn, n->a->name) ? id : -1;
 }
 
 static const char *iter_name(int id) {

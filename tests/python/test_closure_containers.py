@@ -150,6 +150,17 @@ def alias_fills(n):
 
 
 @njit
+def alias_merged(n):
+    acc = []
+    if n > 2:
+        b = acc  # b may be acc: both hold one item type
+    else:
+        b = [1.5]
+    b.append(2.0)
+    return acc, b
+
+
+@njit
 def alias_closure(n):
     acc = []
     view = acc
@@ -163,7 +174,9 @@ def alias_closure(n):
 
 
 @pytest.mark.parametrize("f, arg", [
-    (alias_fills, 4), (alias_closure, 3), (closure_list, 5), (closure_list, 0), (closure_list_len_sum, 6), (closure_dict, 4),
+    (alias_fills, 4), (alias_closure, 3),
+    pytest.param(alias_merged, 1, marks=pytest.mark.numba_skip("Numba: list(undefined) from a merge")),
+    pytest.param(alias_merged, 3, marks=pytest.mark.numba_skip("Numba: list(undefined) from a merge")), (closure_list, 5), (closure_list, 0), (closure_list_len_sum, 6), (closure_dict, 4),
     (closure_set, 10), (closure_set, 0), (closure_lambda, 5), (closure_two_containers, np.linspace(0, 1, 4)),
     (closure_siblings, 3), (closure_reads_and_fills, 9),
 ])
