@@ -1174,6 +1174,8 @@ PyObject *jc_box(const char **tc, char *in)
     const char *end;
     long id = jc_code_id(*tc, &end);
     *tc = end;
+    if (!mi) /* an instance field never assigned (instances start zeroed): None, not a dangling object */
+        Py_RETURN_NONE;
     if (!jit_classes || id < 0 || id >= PyList_GET_SIZE(jit_classes)) {
         rt_decref(mi);
         PyErr_Format(PyExc_SystemError, "hpcjit: unknown jitclass #%ld", id);

@@ -194,6 +194,57 @@ def test_long_list_freed(balanced):
     del head
 
 
+@njit
+def second_data(n):
+    head = build_list(n)
+    return head.next.data  # an optional instance used as one: checked
+
+
+@pytest.mark.numba_skip("the exception raised for None.data")
+def test_none_field_read(balanced):
+    assert second_data(2) == 0
+    with pytest.raises(TypeError, match="got None"):
+        second_data(1)
+
+
+# ---- a field of the class's own type (not optional) --------------------------
+
+ring_type = deferred_type()
+
+
+@jitclass([("value", types.int64), ("link", ring_type)])
+class Ring:
+    def __init__(self, value):
+        self.value = value
+
+    def follow(self):
+        return self.link.value
+
+
+ring_type.define(Ring.class_type.instance_type)
+
+
+@njit
+def ring_pair(x):
+    a = Ring(x)
+    b = Ring(x + 1)
+    b.link = a
+    return b.follow() + 10 * b.link.value + 100 * b.value
+
+
+def test_self_typed_field(balanced):
+    check(ring_pair, 3)
+    b, a = Ring(5), Ring(6)
+    b.link = a
+    assert b.link.value == 6 and b.follow() == 6
+    del a, b
+
+
+@pytest.mark.numba_skip("hpcjit boxes a never assigned instance field as None")
+def test_unassigned_instance_field_is_none(balanced):
+    assert Ring(1).link is None
+
+
 # ---- a binary tree ----------------------------------------------------------
 
 tree_node_type = deferred_type()
@@ -480,11 +531,15 @@ def test_dropin_linked_list(tmp_path):
         "        head = Node(i, head)\n"
         "    return head\n"
         "h = build(3)\n"
-        "print(h.data, h.next.data, h.next.next.next)\n")
+        "print(h.data, h.next.data, h.next.next.next)\n"
+        "del h\n"
+        "from numba.core.runtime import rtsys\n"
+        "s = rtsys.get_allocation_stats()\n"
+        "print(s.alloc - s.free, s.mi_alloc - s.mi_free)\n")
     r = run_python(f"import runpy, sys; sys.argv = [{str(script)!r}]; "
                    f"from hpcjit import numba as _n; _n.install(); runpy.run_path({str(script)!r})")
     assert r.returncode == 0, r.stderr
-    assert r.stdout.split() == ["2", "1", "None"]
+    assert r.stdout.split() == ["2", "1", "None", "0", "0"]
 
 
 undefined_type = deferred_type()
