@@ -232,6 +232,7 @@ def ring_pair(x):
     return b.follow() + 10 * b.link.value + 100 * b.value
 
 
+@pytest.mark.numba_skip("Numba 0.68 fails in LLVM on a non-optional field of the class's own type")
 def test_self_typed_field(balanced):
     check(ring_pair, 3)
     b, a = Ring(5), Ring(6)
@@ -243,6 +244,43 @@ def test_self_typed_field(balanced):
 @pytest.mark.numba_skip("hpcjit boxes a never assigned instance field as None")
 def test_unassigned_instance_field_is_none(balanced):
     assert Ring(1).link is None
+
+
+# ---- optional fields of other types: laid out as {valid, value} ---------------
+
+@jitclass([("k", optional(types.int64)), ("arr", optional(types.float64[::1])), ("x", types.float64)])
+class Maybe:
+    def __init__(self, x):
+        self.k = None
+        self.arr = None
+        self.x = x
+
+
+@njit
+def maybe_use(n):
+    m = Maybe(1.5)
+    s = 0.0
+    if m.k is None and m.arr is None:
+        s += 1.0
+    m.k = n
+    m.arr = np.arange(n) * 1.0
+    m.arr = np.ones(n)  # the first array is released
+    k = m.k
+    a = m.arr
+    if k is not None and a is not None:
+        s += k + a.sum()
+    m.arr = None
+    return s + m.x
+
+
+def test_optional_fields(balanced):
+    check(maybe_use, 4)
+    m = Maybe(2.0)
+    assert m.k is None and m.arr is None and m.x == 2.0
+    m.k = 3
+    m.arr = np.arange(3.0)
+    assert m.k == 3 and list(m.arr) == [0.0, 1.0, 2.0] and m.x == 2.0
+    del m
 
 
 # ---- a binary tree ----------------------------------------------------------
@@ -337,6 +375,17 @@ def test_tree(balanced):
     got = check(sorted_by_tree, values)
     np.testing.assert_equal(got[0], np.arange(50))
     check(sorted_by_tree, np.array([3, 1, 2], np.int64))
+
+
+def test_tree_walks_of_python_tree(balanced):
+    tree = simple_tree()
+    assert check(tree_sum, tree) == 15
+    assert check(tree_depth, tree) == 3
+    out = np.zeros(5, np.int64)
+    assert check(tree_inorder, tree, out, 0) == 5
+    tree_inorder(tree, out, 0)
+    assert list(out) == [2, 1, 4, 3, 5]
+    del tree
 
 
 @pytest.mark.numba_skip(NO_NARROWING)
