@@ -308,6 +308,13 @@ static int adopt_value(const char *tc, char *p, int depth)
         }
         return 0;
     }
+    if (tc[0] == 'o') { /* an Optional: the value after the flag, when not None */
+        const char *q = tc + 1;
+        size_t s, a;
+        if (!p[0] || tc_layout(&q, &s, &a) < 0)
+            return 0;
+        return adopt_value(tc + 1, p + a, depth + 1);
+    }
     HjMemInfo *mi;
     if (tc[0] == 'J') { /* a jitclass instance: its fields (hpcjit/jitclass.h) */
         memcpy(&mi, p, sizeof mi);

@@ -278,9 +278,10 @@ def test_optional_fields(balanced):
     m = Maybe(2.0)
     assert m.k is None and m.arr is None and m.x == 2.0
     m.k = 3
-    m.arr = np.arange(3.0)
+    m.arr = np.arange(3.0)  # the field keeps the (temporary) ndarray alive
+    junk = [np.full(3, 7.0) for _ in range(8)]
     assert m.k == 3 and list(m.arr) == [0.0, 1.0, 2.0] and m.x == 2.0
-    del m
+    del m, junk
 
 
 # ---- a binary tree ----------------------------------------------------------
