@@ -613,3 +613,17 @@ def test_undefined_deferred_type():
     with pytest.raises(hpcjit.TypingError, match="deferred_type.*never defined") as e:
         make_orphan()
     assert_located_in(__file__, e.value, "orphan")
+
+
+@pytest.mark.numba_skip("hpcjit's type objects")
+def test_deferred_type_object():
+    d = deferred_type()
+    o = optional(d)
+    assert d.typecode is None and o.typecode is None
+    d.define(types.int64)
+    assert d.get() is types.int64 and o.typecode == "ol" and o == optional(types.int64)
+    with pytest.raises(TypeError, match="already defined"):
+        d.define(types.int32)
+    with pytest.raises(TypeError, match="not defined"):
+        deferred_type().get()
+    assert hpcjit.types.deferred_type is hpcjit.deferred_type is hpcjit.types.DeferredType
