@@ -93,7 +93,11 @@ class StencilFunc:
         if unknown:
             raise ValueError(f"stencil {func.__name__}: standard_indexing names {sorted(unknown)} "
                              "are not arguments")
-        self.rel = [p for p in self.params if p not in self.standard]
+        # relatively indexed: the arguments the kernel subscripts (others,
+        # scalars such as a coefficient, pass through as they are)
+        indexed = {n.value.id for n in ast.walk(fdef) if isinstance(n, ast.Subscript)
+                   and isinstance(n.value, ast.Name)}
+        self.rel = [p for p in self.params if p not in self.standard and p in indexed]
         if not self.rel:
             raise ValueError(f"stencil {func.__name__}: no relatively indexed argument")
         self.neighborhood = self._neighborhood(neighborhood)

@@ -138,3 +138,27 @@ def test_called_from_njit_errors():
         mismatched(np.ones((4, 4)), np.ones((4, 5)))
     with pytest.raises(hpcjit.TypingError, match="dimensions"):
         jacobi_steps(np.ones(5), 1)
+
+
+@hpcjit.stencil
+def wave(p, c, r):
+    # r is a scalar: only the subscripted arguments are relatively indexed
+    return 2 * c[0, 0] - p[0, 0] + r * r * (c[-1, 0] + c[1, 0] + c[0, -1] + c[0, 1] - 4 * c[0, 0])
+
+
+@hpcjit.njit
+def wave_step(p, c, r):
+    f = np.zeros_like(c)
+    wave(p, c, r, out=f)
+    return f, wave(p, c, r)
+
+
+def test_scalar_argument():
+    from conftest import check
+    rng = np.random.default_rng(6)
+    p, c = rng.random((5, 6)), rng.random((5, 6))
+    ref = np.zeros_like(c)
+    ref[1:-1, 1:-1] = (2 * c[1:-1, 1:-1] - p[1:-1, 1:-1] + 0.25 * (c[:-2, 1:-1] + c[2:, 1:-1] + c[1:-1, :-2]
+                                                                  + c[1:-1, 2:] - 4 * c[1:-1, 1:-1]))
+    np.testing.assert_allclose(wave(p, c, 0.5), ref, rtol=1e-14)
+    check(wave_step, p, c, 0.5)
