@@ -1534,9 +1534,8 @@ static bool assign_value(Inf *I, PtrVec *targets, Node **pv, Node *stmt) {
     bool names_only = true;
     for (int i = 0; i < targets->len; i++)
         names_only = names_only && ((Node *)VEC_AT(*targets, i))->kind == N_NAME;
-    Type *t0 = vt->kind == TY_OPTIONAL && targets->len == 1 && ((Node *)VEC_AT(*targets, 0))->kind == N_ATTRIBUTE
-                   ? target_type(I, VEC_AT(*targets, 0)) : NULL;
-    if (vt->kind == TY_OPTIONAL && !names_only && !(t0 && t0->kind == TY_OPTIONAL)) {
+    Type *ft = vt->kind == TY_OPTIONAL && t0 && t0->kind == N_ATTRIBUTE ? target_type(I, t0) : NULL;
+    if (vt->kind == TY_OPTIONAL && !names_only && !(ft && ft->kind == TY_OPTIONAL)) {
         infer_cast(I, pv, vt->base); /* stored into an array or unpacked: must not be None (an optional field may) */
         vt = vt->base;
     }
