@@ -1565,8 +1565,9 @@ static bool assign_value(Inf *I, PtrVec *targets, Node **pv, Node *stmt) {
     bool names_only = true;
     for (int i = 0; i < targets->len; i++)
         names_only = names_only && ((Node *)VEC_AT(*targets, i))->kind == N_NAME;
-    if (vt->kind == TY_OPTIONAL && !names_only) {
-        infer_cast(I, pv, vt->base); /* stored into an array or unpacked: must not be None */
+    Type *ft = vt->kind == TY_OPTIONAL && t0 && t0->kind == N_ATTRIBUTE ? target_type(I, t0) : NULL;
+    if (vt->kind == TY_OPTIONAL && !names_only && !(ft && ft->kind == TY_OPTIONAL)) {
+        infer_cast(I, pv, vt->base); /* stored into an array or unpacked: must not be None (an optional field may) */
         vt = vt->base;
     }
     if (!IS_UNK(vt) && !infer_check_value(I, *pv, vt))

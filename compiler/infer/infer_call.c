@@ -1475,8 +1475,7 @@ Type *infer_call(Inf *I, Node **pn) {
         if (ty_is_named_tuple(ft->dtype)) /* Point(1, 2.0): a named tuple class */
             return infer_nt_construct(I, n, ft->dtype);
         if (ft->dtype->kind == TY_JITCLASS) { /* Cls(args): its constructor */
-            infer_jc_method_call(I, n, ft);
-            return infer_call(I, pn);
+            return infer_jc_method_call(I, n, ft) ? infer_call(I, pn) : NULL; /* NULL: reported */
         }
         if (!ty_is_number(ft->dtype))
             return TYPING(I, n, "the type %s is not callable", infer_tyname(I, ft->dtype));

@@ -598,7 +598,7 @@ class _Gather:
                 cls = exp._classes[i]
                 extra += cls._env(self)  # may meet more classes
                 for _, t in cls.spec:
-                    self.jitclasses |= ids(t.typecode)
+                    self.jitclasses |= ids(t.typecode or "")  # None: a deferred_type() not defined yet
         for f in self.funcs:
             f[6].extend(extra)
         return entry

@@ -68,7 +68,7 @@ UNSUPPORTED = {
         "vectorize": "", "guvectorize": "", "cfunc": "", "stencil": "",
         "jit_module": "", "generated_jit": "removed in Numba 0.59 too",
         "gdb": "", "gdb_breakpoint": "", "gdb_init": "",
-        "deferred_type": "", "pndindex": "", "ffi": "",
+        "pndindex": "", "ffi": "",
     },
     "numba.typed": {"typedlist": "", "typeddict": ""},
     "numba.experimental": {"function_type": ""},
@@ -79,7 +79,7 @@ UNSUPPORTED = {
         "sentry_literal_args": "", "SentryLiteralArgs": "", "include_path": "",
     },
     "numba.core.types": {
-        "deferred_type": "", "DeferredType": "", "Record": "", "ClassType": "",
+        "Record": "", "ClassType": "",
         "ClassInstanceType": "", "FunctionType": "", "Dispatcher": "",
         "EnumMember": "", "IntEnumMember": "", "Generator": "", "Buffer": "", "Bytes": "",
         "ByteArray": "", "MemoryView": "", "CharSeq": "", "UnicodeCharSeq": "",
