@@ -210,6 +210,11 @@ Type *infer_attribute(Inf *I, Node *n) {
     }
     if (base->kind == TY_JITCLASS || (base->kind == TY_DTYPE && base->dtype->kind == TY_JITCLASS))
         return infer_jc_attr(I, n, base);
+    if (ty_is_enum(base) && strcmp(a, "value") == 0)
+        a = "_value_"; /* Color.RED.value: the member's one field */
+    else if (ty_is_enum(base) && strcmp(a, "name") == 0)
+        return UNSUP(I, n, "the name of an Enum member (%s) is not supported (nor by Numba)",
+                     infer_tyname(I, base));
     if (ty_is_named_tuple(base)) { /* p.x: the field's element */
         for (int i = 0; i < base->nelems; i++)
             if (strcmp(base->fields[i], a) == 0) {
@@ -1435,6 +1440,9 @@ Type *infer_call(Inf *I, Node **pn) {
     case TY_EXC_CLASS:
         return exc_call(I, n, ft);
     default:
+        if (ft->kind == TY_MODULE && strncmp(ft->name, "$enum:", 6) == 0) /* compiler.py _enum_qualname */
+            return UNSUP(I, n, "calling the Enum class %s (a member from its value) is not supported (nor by Numba)",
+                         ft->name + 6);
         return TYPING(I, n, "%s is not callable", infer_tyname(I, ft));
     }
 }
