@@ -366,6 +366,11 @@ def _module_attrs(mod, names, gather, env, depth):
     their qualified names (compiler/infer/infer.c, infer_module_env_attr)."""
     target = getattr(mod, "__hpcjit_target__", mod)
     modname = getattr(target, "__name__", "")
+    if modname == "operator":  # operator.add...: compiled Python (_pylib.py)
+        from . import _pylib as pl
+        for attr in sorted(names & pl.operator_names()):
+            env.append((f"operator.{attr}",) + _classify(getattr(mod, attr), gather))
+        return
     if depth > 3 or modname.split(".")[0] in _KNOWN_PACKAGES or modname in _NAMED_MODULES:
         return
     d = getattr(target, "__dict__", {})
