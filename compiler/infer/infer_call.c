@@ -908,6 +908,23 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         }
         return T(I, TY_BOOL);
     }
+    if (id == BI_GETATTR) { /* getattr(obj, "name"): the node becomes obj.name, as Numba */
+        if (!no_keywords(I, n, "getattr") || !nargs_between(I, n, "getattr", 2, 2))
+            return NULL;
+        Node *nm = VEC_AT(n->args, 1);
+        if (nm->kind != N_CONST || nm->cval.kind != CVAL_STR || nm->cval.is_bytes)
+            return UNSUP(I, nm, "getattr() needs the attribute's name as a string constant (and no default) "
+                         "in hpcjit, as in Numba");
+        Node *at = ast_new(I->a, N_ATTRIBUTE, n->loc);
+        at->a = VEC_AT(n->args, 0);
+        at->name = arena_printf(I->a, "%.*s", nm->cval.slen, nm->cval.s);
+        *n = *at;
+        Node *p = n;
+        Type *t = infer_expr(I, &p);
+        if (p != n)
+            *n = *p;
+        return t;
+    }
     Node *fa = n->args.len == 1 ? VEC_AT(n->args, 0) : NULL;
     if (id == BI_LEN && fa && fa->kind == N_ATTRIBUTE && strcmp(fa->name, "flat") == 0) {
         /* len(a.flat) is a.size (a.flat has no value of its own in hpcjit) */
