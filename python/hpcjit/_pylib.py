@@ -119,6 +119,57 @@ def nlargest(n, iterable):
     return out[:max(n, 0)]
 
 
+# ---- repr(): CPython's, for numbers, bool, None (their str) and str ----
+
+@njit
+def _hex(o, width):
+    digits = "0123456789abcdef"
+    out = ""
+    for k in range(width - 1, -1, -1):
+        out += digits[(o >> (4 * k)) & 15]
+    return out
+
+
+@njit
+def _repr_str(s):
+    """unicode_repr (Objects/unicodeobject.c): single quotes unless the text
+    has one and no double quote; escapes for the quote, the backslash, tab,
+    newline, carriage return, other control characters and the characters
+    str.isprintable refuses."""
+    q = "'"
+    if "'" in s and '"' not in s:
+        q = '"'
+    out = q
+    for c in s:
+        o = ord(c)
+        if c == q or c == "\\":
+            out += "\\" + c
+        elif c == "\t":
+            out += "\\t"
+        elif c == "\n":
+            out += "\\n"
+        elif c == "\r":
+            out += "\\r"
+        elif o < 0x20 or o == 0x7f:
+            out += "\\x" + _hex(o, 2)
+        elif o < 0x7f or c.isprintable():
+            out += c
+        elif o <= 0xff:
+            out += "\\x" + _hex(o, 2)
+        elif o <= 0xffff:
+            out += "\\u" + _hex(o, 4)
+        else:
+            out += "\\U" + _hex(o, 8)
+    return out + q
+
+
+@njit
+def repr_(obj):
+    if isinstance(obj, str):
+        return _repr_str(obj)
+    return str(obj)
+
+
 # ---- operator: the functions Numba 0.68 lists, each the operator it names
 # (the in-place ones return their first argument, updated as `a += b` does) ----
 
@@ -325,7 +376,7 @@ def op_not_(a):
 def _table():
     import builtins
     import heapq
-    pairs = [(builtins.any, any_), (builtins.all, all_)]
+    pairs = [(builtins.any, any_), (builtins.all, all_), (builtins.repr, repr_)]
     for name in ("heappush", "heappop", "heapify", "heapreplace", "heappushpop", "nsmallest", "nlargest"):
         pairs.append((getattr(heapq, name), globals()[name]))
         cpy = getattr(heapq, "_" + name, None)  # the pure-Python twins heapq keeps
