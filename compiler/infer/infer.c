@@ -1520,7 +1520,7 @@ static bool bind_target(Inf *I, Node *t, Type *vt, Node *at) {
     case N_LIST:
         if (vt->kind != TY_TUPLE) {
             err(I, HJ_DIAG_TYPING, at, "cannot unpack %s into %d targets%s", infer_tyname(I, vt),
-                t->args.len, vt->kind == TY_ARRAY ? " (unpacking arrays is not supported yet)" : "");
+                t->args.len, vt->kind == TY_ARRAY ? " (only a whole target list of names and items, no *)" : "");
             return false;
         }
         if (vt->nelems != t->args.len) {
@@ -1560,6 +1560,22 @@ static bool assign_value(Inf *I, PtrVec *targets, Node **pv, Node *stmt) {
     Type *vt = infer_expr_opt(I, pv);
     if (!vt)
         return false;
+    Node *t0 = targets->len == 1 ? VEC_AT(*targets, 0) : NULL;
+    if (vt->kind == TY_ARRAY && vt->ndim > 0 && t0 && (t0->kind == N_TUPLE || t0->kind == N_LIST)) {
+        bool star = false;
+        for (int i = 0; i < t0->args.len; i++)
+            star = star || ((Node *)VEC_AT(t0->args, i))->kind == N_STARRED;
+        if (!star) { /* x, y = a: $unpack(a, 2), a tuple of a's items (lib/nparray) */
+            Node *c = ast_new(I->a, N_CALL, (*pv)->loc);
+            c->a = ast_new(I->a, N_NAME, (*pv)->loc);
+            c->a->name = "$q:numpy.$unpack";
+            vec_push(I->a, &c->args, *pv);
+            vec_push(I->a, &c->args, infer_const_int(I, (*pv)->loc, t0->args.len));
+            *pv = c;
+            if (!(vt = infer_expr_opt(I, pv)))
+                return false;
+        }
+    }
     bool names_only = true;
     for (int i = 0; i < targets->len; i++)
         names_only = names_only && ((Node *)VEC_AT(*targets, i))->kind == N_NAME;
