@@ -34,6 +34,16 @@ class Letter(enum.Enum):
     B = "b"
 
 
+class Planet(enum.Enum):
+    MERCURY = (3.303e+23, 2.4397e6)
+    EARTH = (5.976e+24, 6.37814e6)
+
+
+class Perm(enum.Flag):
+    R = 1
+    W = 2
+
+
 class Shape(enum.IntEnum):
     CIRCLE = 1
     SQUARE = 2
@@ -147,6 +157,22 @@ def test_member_str_values():
     check(value_of, Letter.A)
     check(compare, Letter.A, Letter.B)
     check(compare, Letter.B, Letter.B)
+
+
+@njit
+def gravity(p):
+    m, r = p.value
+    return m / (r * r), p is Planet.EARTH, Planet.MERCURY
+
+
+def test_member_tuple_values():
+    check(gravity, Planet.EARTH)
+    check(gravity, Planet.MERCURY)
+
+
+def test_flag_members_round_trip():
+    assert identity(Perm.R) is Perm.R
+    assert identity(Perm.R | Perm.W) == Perm.R | Perm.W
 
 
 @njit
