@@ -556,6 +556,13 @@ static Node *env_const(Inf *I, const HjEnvEntry *e, SrcLoc loc, Node *into) {
         t->kind = N_TUPLE;
         t->args = args;
         t->ty = ty_tuple(I->tc, el, e->nitems);
+        if (e->qualname) { /* a named tuple or Enum member: its class (compiler.py "ntuple") */
+            Type *cls = infer_nt_class(I, e->qualname);
+            if (!cls || cls->kind != TY_DTYPE || cls->dtype->nelems != e->nitems)
+                return NULL;
+            cls = cls->dtype;
+            t->ty = ty_named_tuple(I->tc, el, e->nitems, cls->func, cls->name, cls->fields);
+        }
         return t;
     }
     Node *k = ast_new(I->a, N_CONST, loc);
@@ -845,6 +852,37 @@ static Type *unary_expr(Inf *I, Node *n) {
     return t;
 }
 
+/* A comparison of Enum members (ty_is_enum): within one class `==`, `!=`,
+ * `is`, `is not` compare the members' values (a class's members are
+ * singletons with distinct values), so both operands become their value
+ * and `is` becomes `==`; anything else but `is None` is a TypingError, as
+ * in Numba (members of different classes are never equal).  Returns the
+ * value type. */
+static Type *enum_compare(Inf *I, Node *n, int i, Type *left, Type *right, Node **pr) {
+    OpKind op = n->ops[i];
+    bool eq = op == OP_EQ || op == OP_NE || op == OP_IS || op == OP_ISNOT;
+    if (left != right || !eq)
+        return TYPING(I, n, "cannot compare %s and %s with '%s'%s", infer_tyname(I, left),
+                      infer_tyname(I, right), ast_op_str(op),
+                      ty_is_enum(left) && ty_is_enum(right) && eq
+                          ? " (members of different Enum classes are never equal)" : "");
+    Node **pl = i == 0 ? &n->a : (Node **)&VEC_AT(n->args, i - 1);
+    Node **ops[2] = {pl, pr};
+    for (int k = 0; k < 2; k++) {
+        Node *v = ast_new(I->a, N_ATTRIBUTE, (*ops[k])->loc);
+        v->a = *ops[k];
+        v->name = "_value_";
+        *ops[k] = v;
+        if (!infer_expr(I, ops[k]))
+            return NULL;
+    }
+    if (op == OP_IS)
+        n->ops[i] = OP_EQ;
+    else if (op == OP_ISNOT)
+        n->ops[i] = OP_NE;
+    return left->elems[0];
+}
+
 static Type *compare_expr(Inf *I, Node *n) {
     Type *left = infer_expr_opt(I, &n->a);
     if (!left)
@@ -861,6 +899,13 @@ static Type *compare_expr(Inf *I, Node *n) {
             n->ops[0] != OP_ISNOT) /* a dunder method of the instance */
             return infer_jc_compare(I, n, left, right);
         OpKind op = n->ops[i];
+        bool is_none = (op == OP_IS || op == OP_ISNOT) && (left->kind == TY_NONE || right->kind == TY_NONE);
+        if ((ty_is_enum(left) || ty_is_enum(right)) && !is_none) { /* Color.RED == c, c is Color.RED */
+            if (!(left = enum_compare(I, n, i, left, right, pr)))
+                return NULL;
+            right = left;
+            op = n->ops[i];
+        }
         if (op != OP_IS && op != OP_ISNOT && refuse_bytes_op(I, n, left, right))
             return NULL;
         Type *ot = NULL;

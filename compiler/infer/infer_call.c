@@ -210,6 +210,11 @@ Type *infer_attribute(Inf *I, Node *n) {
     }
     if (base->kind == TY_JITCLASS || (base->kind == TY_DTYPE && base->dtype->kind == TY_JITCLASS))
         return infer_jc_attr(I, n, base);
+    if (ty_is_enum(base) && strcmp(a, "value") == 0)
+        a = "_value_"; /* Color.RED.value: the member's one field */
+    else if (ty_is_enum(base) && strcmp(a, "name") == 0)
+        return UNSUP(I, n, "the name of an Enum member (%s) is not supported (nor by Numba)",
+                     infer_tyname(I, base));
     if (ty_is_named_tuple(base)) { /* p.x: the field's element */
         for (int i = 0; i < base->nelems; i++)
             if (strcmp(base->fields[i], a) == 0) {
@@ -903,6 +908,23 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         }
         return T(I, TY_BOOL);
     }
+    if (id == BI_GETATTR) { /* getattr(obj, "name"): the node becomes obj.name, as Numba */
+        if (!no_keywords(I, n, "getattr") || !nargs_between(I, n, "getattr", 2, 2))
+            return NULL;
+        Node *nm = VEC_AT(n->args, 1);
+        if (nm->kind != N_CONST || nm->cval.kind != CVAL_STR || nm->cval.is_bytes)
+            return UNSUP(I, nm, "getattr() needs the attribute's name as a string constant (and no default) "
+                         "in hpcjit, as in Numba");
+        Node *at = ast_new(I->a, N_ATTRIBUTE, n->loc);
+        at->a = VEC_AT(n->args, 0);
+        at->name = arena_printf(I->a, "%.*s", nm->cval.slen, nm->cval.s);
+        *n = *at;
+        Node *p = n;
+        Type *t = infer_expr(I, &p);
+        if (p != n)
+            *n = *p;
+        return t;
+    }
     Node *fa = n->args.len == 1 ? VEC_AT(n->args, 0) : NULL;
     if (id == BI_LEN && fa && fa->kind == N_ATTRIBUTE && strcmp(fa->name, "flat") == 0) {
         /* len(a.flat) is a.size (a.flat has no value of its own in hpcjit) */
@@ -1488,6 +1510,9 @@ Type *infer_call(Inf *I, Node **pn) {
     case TY_EXC_CLASS:
         return exc_call(I, n, ft);
     default:
+        if (ft->kind == TY_MODULE && strncmp(ft->name, "$enum:", 6) == 0) /* compiler.py _enum_qualname */
+            return UNSUP(I, n, "calling the Enum class %s (a member from its value) is not supported (nor by Numba)",
+                         ft->name + 6);
         return TYPING(I, n, "%s is not callable", infer_tyname(I, ft));
     }
 }
