@@ -65,7 +65,6 @@ MODULES = {
 _LATER = "not supported by hpcjit yet"
 UNSUPPORTED = {
     "numba": {
-        "vectorize": "", "guvectorize": "", "cfunc": "", "stencil": "",
         "jit_module": "", "generated_jit": "removed in Numba 0.59 too",
         "gdb": "", "gdb_breakpoint": "", "gdb_init": "",
         "pndindex": "", "ffi": "",
@@ -79,17 +78,17 @@ UNSUPPORTED = {
         "sentry_literal_args": "", "SentryLiteralArgs": "", "include_path": "",
     },
     "numba.core.types": {
-        "Record": "", "ClassType": "",
+        "ClassType": "",
         "ClassInstanceType": "", "FunctionType": "", "Dispatcher": "",
-        "EnumMember": "", "IntEnumMember": "", "Generator": "", "Buffer": "", "Bytes": "",
-        "ByteArray": "", "MemoryView": "", "CharSeq": "", "UnicodeCharSeq": "",
-        "NestedArray": "", "SliceType": "", "RangeType": "", "ExternalFunction": "",
+        "EnumMember": "", "IntEnumMember": "", "Buffer": "", "ByteArray": "", "MemoryView": "",
+        "UnicodeCharSeq": "",
+        "SliceType": "", "RangeType": "", "ExternalFunction": "",
         "ExternalFunctionPointer": "", "RawPointer": "", "MemInfoPointer": "",
-        "NumPyRandomGeneratorType": "", "NumPyRandomBitGeneratorType": "", "slice2_type": "",
+        "NumPyRandomBitGeneratorType": "", "slice2_type": "",
         "slice3_type": "", "range_iter64_type": "", "range_state64_type": "", "Poison": "",
         "Dummy": "", "Opaque": "", "Function": "", "BoundFunction": "", "TypeRef": "",
         "NumberClass": "", "Callable": "", "UnionType": "", "ListTypeIterableType": "",
-        "LiteralList": "", "LiteralStrKeyDict": "", "EphemeralArray": "",
+        "EphemeralArray": "",
     },
     "numba.np": {"ufunc": "", "arraymath": "", "npyfuncs": "", "extensions": ""},
     "numba.np.numpy_support": {"from_struct_dtype": ""},
