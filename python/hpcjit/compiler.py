@@ -164,9 +164,9 @@ def _classify(value, gather):
     gu = _ufunc.gufunc_overload(value) if id(value) in _ufunc.GUFUNCS else None
     if gu is not None:  # a @guvectorize gufunc: a loop over its kernel, generated per call types
         return ("func", gather.add_stub(gu))
-    kern = _ufunc.SCALAR_KERNELS.get(id(value))
-    if kern is not None and kern[0] is value:  # a @vectorize ufunc: its scalar kernel
-        return ("func", gather.add(kern[1]))
+    vec = _ufunc.vectorize_overload(value) if id(value) in _ufunc.SCALAR_KERNELS else None
+    if vec is not None:  # a @vectorize ufunc: its kernel on numbers, a broadcasting loop on arrays
+        return ("func", gather.add_stub(vec))
     if isinstance(value, _pytypes.ModuleType):
         # numba, numba.types, numba.cuda... under the drop-in are aliases of
         # hpcjit's modules (numba.py): the compiler knows those names
