@@ -171,6 +171,7 @@ static const RtSymbol symbol_table[] = {
     /* linear algebra (linalg.c; compiler/lower_linalg.c) */
     RT_SYM(rt_linalg_matmul),
     RT_SYM(rt_linalg_matmul_scaled),
+    RT_SYM(rt_linalg_gather_dot),
     RT_SYM(rt_linalg_matmul_shape),
     RT_SYM(rt_linalg_matmul_nd),
     RT_SYM(rt_linalg_outer),
