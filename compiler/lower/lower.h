@@ -173,6 +173,8 @@ void lower_temp_handed_over(Lower *L, LLVMValueRef v);
 
 /* ---- exits ---- */
 /* Branch to the error exit when status (i32) is nonzero. */
+/* br (a conditional branch) rarely takes its first successor. */
+void lower_unlikely(Lower *L, LLVMValueRef br);
 void lower_check_status(Lower *L, LLVMValueRef status);
 /* Branch on cond (i1) to a new block where the builder is left to emit
  * the raise (then lower_goto_error); returns the block to continue in. */
