@@ -312,6 +312,8 @@ def main(argv=None):
     ap.add_argument("--no-compile-time", action="store_true", help="skip the first-call compile timings")
     ap.add_argument("--no-import-time", action="store_true", help="skip the import timings")
     ap.add_argument("--no-cpython", action="store_true", help="skip CPython timings")
+    ap.add_argument("--markdown", action="store_true",
+                    help="also print the table as Markdown (the README's Performance table)")
     opts = ap.parse_args(argv)
 
     size_class = "quick" if opts.quick else "full"
@@ -436,6 +438,8 @@ def main(argv=None):
                 report["call_overhead_ns"][be] = f"{type(e).__name__}: {e}"
 
     print_table(report)
+    if opts.markdown:
+        print_markdown(report)
     if opts.json:
         with open(opts.json, "w") as fh:
             json.dump(report, fh, indent=2, default=str)
@@ -446,6 +450,23 @@ def main(argv=None):
 
 def _ratio(a, b):
     return a / b if a and b else None
+
+
+def print_markdown(report):
+    """The README's table: times in ms and ratios (> 1: hpcjit faster)."""
+    print()
+    print("| kernel | kind | hpcjit ms | Numba ms | C -O3 ms | speed vs Numba | vs C | hpcjit compile ms "
+          "| Numba compile ms | compile ratio |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name, r in report["kernels"].items():
+        def ms(key, digits=None):
+            v = r.get(key)
+            return "-" if v is None else f"{v * 1e3:.{digits}f}" if digits is not None else fmt_ms(v)
+        cells = [name, r["kind"], ms("hpcjit_s"), ms("numba_s"), ms("c_s"),
+                 fmt_x(_ratio(r.get("numba_s"), r.get("hpcjit_s"))), fmt_x(_ratio(r.get("c_s"), r.get("hpcjit_s"))),
+                 ms("hpcjit_compile_s", 1), ms("numba_compile_s", 1),
+                 fmt_x(_ratio(r.get("numba_compile_s"), r.get("hpcjit_compile_s")))]
+        print("| " + " | ".join(c.strip() for c in cells) + " |")
 
 
 def print_table(report):

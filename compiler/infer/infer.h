@@ -165,6 +165,9 @@ void infer_prune_branches(Inf *I, bool *hide);
 void infer_ssa_rename(Inf *I, const bool *hide);
 /* `it = a.flat` then reads of it: a.flat at each read (infer_flat.c). */
 void infer_flat_aliases(Inf *I, Node *fn);
+/* How many statements or targets in fn's body bind `name` (assignments,
+ * loop targets, del, with-as, except-as, walrus; infer_flat.c). */
+int infer_count_binds(const Node *fn, const char *name);
 bool infer_ssa_is_version(const char *name);
 /* n is `with parallel_chunksize(k):` (hpcjit's or numba's), which the
  * SSA pass rewrites into a save, a try and a restoring finally. */

@@ -78,11 +78,13 @@ static void count_binds(Binds *b, const Node *n) {
     count_vec(b, &n->handlers);
 }
 
-static int binds_of(const Node *fn, const char *name) {
+int infer_count_binds(const Node *fn, const char *name) {
     Binds b = {name, 0};
     count_vec(&b, &fn->body);
     return b.n;
 }
+
+static int binds_of(const Node *fn, const char *name) { return infer_count_binds(fn, name); }
 
 /* Every read of `alias` below n becomes base.flat. */
 static void substitute(Inf *I, Node **pn, const char *alias, const char *base);

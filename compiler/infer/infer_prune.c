@@ -1,5 +1,9 @@
-/* infer_prune.c - dead branches on argument types, before typing (as
- * Numba's dead-branch pruning).
+/* infer_prune.c - dead branches on argument types and on constants,
+ * before typing (as Numba's dead-branch pruning).
+ *
+ * A condition made of constants (`if DEBUG:` on a global bool, `MODE == 2`,
+ * `x if VERBOSE else y`) keeps only the branch that runs, so the other is
+ * never typed, as in Numba.
  *
  * A spec knows whether each argument is None: `if out is None:`, `if scale
  * is not None:` (and `not`, `and`, `or` of such tests, `x if p is None else
@@ -114,6 +118,66 @@ static void mentioned_vec(const Prune *P, PtrVec *v, bool *set) {
         mentioned(P, VEC_AT(*v, i), set);
 }
 
+/* ---- constants ---------------------------------------------------------------- */
+
+/* A condition made of constants: a literal number, bool or None, or a
+ * global (frozen when the function compiles, as in Numba) that no
+ * statement of the function binds.  *v its value, *none for None. */
+static bool constant(const Prune *P, const Node *e, double *v, bool *none) {
+    *none = false;
+    if (e->kind == N_CONST) {
+        switch (e->cval.kind) {
+        case CVAL_INT: if (e->cval.overflow) return false; *v = (double)e->cval.i; return true;
+        case CVAL_BOOL: *v = (double)e->cval.i; return true;
+        case CVAL_FLOAT: *v = e->cval.f; return true;
+        case CVAL_NONE: *none = true; *v = 0; return true;
+        default: return false;
+        }
+    }
+    if (e->kind != N_NAME || !P->s->hf || param_of(P, e->name) >= 0 || infer_count_binds(P->s->fn, e->name) > 0)
+        return false;
+    const HjFunction *hf = P->s->hf;
+    for (int i = 0; i < hf->nenv; i++) {
+        const HjEnvEntry *g = &hf->env[i];
+        if (!g->name || strcmp(g->name, e->name) != 0)
+            continue;
+        switch (g->kind) {
+        case HJ_ENV_INT: *v = (double)g->i; return true; /* bools too */
+        case HJ_ENV_FLOAT: *v = g->f; return true;
+        case HJ_ENV_NONE: *none = true; *v = 0; return true;
+        default: return false;
+        }
+    }
+    return false;
+}
+
+/* `DEBUG`, `not VERBOSE`, `MODE == 2`, `LEVEL > 1`, `None is X`: decided
+ * by constants alone. */
+static Tri decide_constant(const Prune *P, const Node *e) {
+    double x, y;
+    bool xn, yn;
+    if (e->kind == N_COMPARE && e->args.len == 1) {
+        if (!constant(P, e->a, &x, &xn) || !constant(P, VEC_AT(e->args, 0), &y, &yn))
+            return UNKNOWN;
+        bool r;
+        switch (e->ops[0]) {
+        case OP_IS: case OP_EQ: r = xn || yn ? xn == yn : x == y; break;
+        case OP_ISNOT: case OP_NE: r = xn || yn ? xn != yn : x != y; break;
+        case OP_LT: if (xn || yn) return UNKNOWN; r = x < y; break;
+        case OP_LE: if (xn || yn) return UNKNOWN; r = x <= y; break;
+        case OP_GT: if (xn || yn) return UNKNOWN; r = x > y; break;
+        case OP_GE: if (xn || yn) return UNKNOWN; r = x >= y; break;
+        default: return UNKNOWN;
+        }
+        if ((e->ops[0] == OP_IS || e->ops[0] == OP_ISNOT) && !xn && !yn)
+            return UNKNOWN; /* `is` between numbers: identity, not decided here */
+        return r ? TRUE_ : FALSE_;
+    }
+    if (!constant(P, e, &x, &xn))
+        return UNKNOWN;
+    return !xn && x != 0 ? TRUE_ : FALSE_;
+}
+
 /* ---- deciding a test ------------------------------------------------------- */
 
 /* `p is None` / `p is not None` / `None is p`: true when the argument is
@@ -121,6 +185,9 @@ static void mentioned_vec(const Prune *P, PtrVec *v, bool *set) {
 static Tri decide_isinstance(const Prune *P, const Node *e, const bool *ok);
 
 static Tri decide(const Prune *P, const Node *e, const bool *ok) {
+    Tri c = decide_constant(P, e);
+    if (c != UNKNOWN)
+        return c;
     switch (e->kind) {
     case N_COMPARE: {
         if (e->args.len != 1 || (e->ops[0] != OP_IS && e->ops[0] != OP_ISNOT))

@@ -121,3 +121,47 @@ def assigned_then_tested(a, out=None):
 
 def test_test_after_reassignment_is_not_decided():
     check(assigned_then_tested, np.arange(3.0))
+
+
+# ---- branches decided by constants (globals frozen at compile time) ----
+
+DEBUG = False
+VERBOSE = 1
+MODE = 2
+NOTHING = None
+
+
+@hpcjit.njit
+def constant_branches(x):
+    if DEBUG:
+        print(not_defined_anywhere(x))  # never typed: the branch cannot run
+    y = x * 2 if not DEBUG else not_defined_anywhere(x)
+    if MODE == 2 and VERBOSE:
+        y += 1
+    elif MODE > 2:
+        y = not_defined_anywhere(y)
+    if NOTHING is None:
+        y += 10
+    else:
+        y = NOTHING(y)
+    if 0:
+        y = not_defined_anywhere(y)
+    return y
+
+
+def test_branches_decided_by_constants():
+    check(constant_branches, 3)
+    check(constant_branches, 2.5)
+
+
+@hpcjit.njit
+def rebound_global_is_not_decided(x):
+    DEBUG = x > 0  # a local of the same name: the test depends on x
+    if DEBUG:
+        return 1
+    return 0
+
+
+def test_a_local_shadowing_a_constant_is_not_decided():
+    check(rebound_global_is_not_decided, 1)
+    check(rebound_global_is_not_decided, -1)
