@@ -263,3 +263,20 @@ def assert_located_in(path, exc, marker):
     assert m, f"no file:line:col in message:\n{msg}"
     assert int(m.group(1)) == want, msg
     assert re.search(r"^\s*\^", msg, re.M), f"no caret line:\n{msg}"
+
+
+@pytest.fixture
+def balanced():
+    """Every allocation made by the test (arrays, containers, str, instances)
+    is freed: hpcjit's memstats balance around it (not under Numba)."""
+    if AGAINST_NUMBA:
+        yield
+        return
+    import gc
+    import hpcjit
+    gc.collect()
+    before = hpcjit._core.memstats()
+    yield
+    gc.collect()
+    after = hpcjit._core.memstats()
+    assert after[0] - before[0] == after[1] - before[1], (before, after)

@@ -20,16 +20,6 @@ from conftest import AGAINST_NUMBA, assert_located_in, check
 memstats = None if AGAINST_NUMBA else hpcjit._core.memstats
 
 
-@pytest.fixture
-def balanced():
-    """Every allocation made by the test is freed."""
-    if memstats is None:
-        yield
-        return
-    before = memstats()
-    yield
-    after = memstats()
-    assert after[0] - before[0] == after[1] - before[1], (before, after)
 
 
 def assert_located(exc, marker):

@@ -25,18 +25,6 @@ else:
 memstats = None if AGAINST_NUMBA else hpcjit._core.memstats
 
 
-@pytest.fixture
-def balanced():
-    """Every allocation made by the test is freed."""
-    if memstats is None:
-        yield
-        return
-    gc.collect()
-    before = memstats()
-    yield
-    gc.collect()
-    after = memstats()
-    assert after[0] - before[0] == after[1] - before[1], (before, after)
 
 
 # ---- a singly linked list -------------------------------------------------

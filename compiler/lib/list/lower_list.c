@@ -432,29 +432,18 @@ static bool fill(Lower *L, const Node *at, LLVMValueRef mi, Type *item, Node *sr
         return true;
     }
     default: {
-        const LibOps *own = lib_type_owner(st); /* a str: its items as its feature gives them */
-        if (own && own->lower_len && own->lower_item && !own->lower_iter_begin) {
+        /* a str (by index), a set, dict or view (by its cursor): the items
+         * as the value's feature gives them */
+        const LibOps *own = lib_type_owner(st);
+        bool cursor = own && own->lower_iter_begin && own->lower_iter_next;
+        if (own && own->lower_len && (cursor || own->lower_item)) {
             LLVMValueRef n = own->lower_len(L, at, src, st);
             reserve(L, mi, n);
+            LLVMValueRef cur = cursor ? own->lower_iter_begin(L, at, src, st, n) : NULL;
             LLVMValueRef i = loop_begin(L, &lp, lower_i64(L, 0), n);
             bool o = false;
-            LLVMValueRef x = own->lower_item(L, at, src, st, i, &o);
-            if (!x)
-                return false;
-            Type *ety = own->item_type(L->c->tc, st);
-            append(L, mi, item, lower_convert(L, at, x, ety, item));
-            if (o)
-                lower_decref(L, x, ety);
-            loop_end(L, &lp, i);
-            return true;
-        }
-        if (own && own->lower_len && own->lower_iter_begin && own->lower_iter_next) { /* a set, dict or view */
-            LLVMValueRef n = own->lower_len(L, at, src, st);
-            reserve(L, mi, n);
-            LLVMValueRef cur = own->lower_iter_begin(L, at, src, st, n);
-            LLVMValueRef i = loop_begin(L, &lp, lower_i64(L, 0), n);
-            bool o = false;
-            LLVMValueRef x = own->lower_iter_next(L, at, src, st, cur, &o);
+            LLVMValueRef x = cursor ? own->lower_iter_next(L, at, src, st, cur, &o)
+                                    : own->lower_item(L, at, src, st, i, &o);
             if (!x)
                 return false;
             Type *ety = own->item_type(L->c->tc, st);
