@@ -200,6 +200,7 @@ def tuple_then_raise(n):
     return (list(range(n)), str(n), max([x for x in range(n)]))
 
 
+@pytest.mark.numba_skip("Numba's max() of an empty list raises StopIteration, not ValueError")
 def test_tuple_elements_released_when_a_later_one_raises(balanced):
     for _ in range(3):
         assert isinstance(check(tuple_then_raise, 0), ValueError)
