@@ -127,6 +127,16 @@ static Type *elem_binop(Inf *I, Node *at, OpKind op, Type *pa, Type *pb, Type **
 }
 
 Type *infer_ae_binop(Inf *I, Node *n, Type *a, Type *b) {
+    if (ty_is_npdt(elt(a)) || ty_is_npdt(elt(b))) { /* elements keep their units (infer_datetime.c) */
+        Type *op_ty = NULL, *tys[2] = {a, b};
+        Type *r = infer_dt_binop(I, n, n->op, elt(a), elt(b), &op_ty);
+        if (!r)
+            return NULL;
+        n->op_ty = op_ty;
+        unwrap(I, &n->a);
+        unwrap(I, &n->b);
+        return result(I, r, tys, 2);
+    }
     /* name both operand types, as the scalar path does */
     if (!ty_is_number(elt(a)) || !ty_is_number(elt(b)))
         return TYPING(I, n, "unsupported operand types for '%s': %s and %s", ast_op_str(n->op),
@@ -143,6 +153,13 @@ Type *infer_ae_binop(Inf *I, Node *n, Type *a, Type *b) {
 }
 
 Type *infer_ae_unary(Inf *I, Node *n, Type *a) {
+    if (ty_is_npdt(elt(a))) {
+        if (!infer_dt_unary(I, n, n->op, elt(a)))
+            return NULL;
+        n->op_ty = elt(a);
+        unwrap(I, &n->a);
+        return ty_array(I->tc, elt(a), a->ndim, LAYOUT_C);
+    }
     if (!operand_ok(I, n->a, a))
         return NULL;
     Type *e = elt(a);
@@ -160,9 +177,22 @@ Type *infer_ae_compare(Inf *I, Node *n, Type *a, Type *b) {
     if (n->args.len != 1)
         return TYPING(I, n, "chained comparisons of arrays are ambiguous (the truth value of an array "
                             "with more than one element is ambiguous)");
+    OpKind op = n->ops[0];
+    if (ty_is_npdt(elt(a)) || ty_is_npdt(elt(b))) { /* compared in the finer unit (infer_datetime.c) */
+        Type *tys[2] = {a, b};
+        Type *t = infer_dt_compare(I, n, op, elt(a), elt(b));
+        if (!t)
+            return NULL;
+        if (I->final || !n->op_tys)
+            n->op_tys = arena_alloc(I->a, sizeof(Type *) * 2);
+        n->op_tys[0] = t;
+        n->op_ty = t;
+        unwrap(I, &n->a);
+        unwrap(I, (Node **)&VEC_AT(n->args, 0));
+        return result(I, T(I, TY_BOOL), tys, 2);
+    }
     if (!operand_ok(I, n->a, a) || !operand_ok(I, VEC_AT(n->args, 0), b))
         return NULL;
-    OpKind op = n->ops[0];
     if (op != OP_EQ && op != OP_NE && op != OP_LT && op != OP_LE && op != OP_GT && op != OP_GE)
         return UNSUP(I, n, "'%s' is not supported on arrays", ast_op_str(op));
     Type *tys[2] = {a, b};

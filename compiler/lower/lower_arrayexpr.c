@@ -547,6 +547,11 @@ static LLVMValueRef ev(Lower *L, Node *n) {
     Type *rt = ety(n->ty);
     switch (n->kind) {
     case N_BINOP: {
+        if (ty_is_npdt(n->op_ty)) { /* elements in their own units (lower_datetime.c) */
+            LLVMValueRef a = ev(L, n->a);
+            LLVMValueRef b = a ? ev(L, n->b) : NULL;
+            return b ? lower_dt_binop(L, n, n->op, n->op_ty, a, ety(n->a->ty), b, ety(n->b->ty)) : NULL;
+        }
         LLVMValueRef a = conv(L, n->a, ev(L, n->a), ety(n->a->ty), n->op_ty);
         LLVMValueRef b = a ? conv(L, n->b, ev(L, n->b), ety(n->b->ty), n->op_ty) : NULL;
         if (!b)
@@ -556,6 +561,10 @@ static LLVMValueRef ev(Lower *L, Node *n) {
         return conv(L, n, v, r, rt);
     }
     case N_UNARYOP: {
+        if (ty_is_npdt(n->op_ty)) {
+            LLVMValueRef a = ev(L, n->a);
+            return a ? lower_dt_unary(L, n->op, a) : NULL;
+        }
         LLVMValueRef a = conv(L, n->a, ev(L, n->a), ety(n->a->ty), n->op_ty);
         if (!a)
             return NULL;
@@ -568,6 +577,11 @@ static LLVMValueRef ev(Lower *L, Node *n) {
     case N_COMPARE: {
         Node *rn = VEC_AT(n->args, 0);
         Type *t = n->op_tys[0];
+        if (ty_is_npdt(t)) {
+            LLVMValueRef a = ev(L, n->a);
+            LLVMValueRef b = a ? ev(L, rn) : NULL;
+            return b ? lower_dt_compare(L, n, n->ops[0], t, a, ety(n->a->ty), b, ety(rn->ty)) : NULL;
+        }
         LLVMValueRef a = conv(L, n->a, ev(L, n->a), ety(n->a->ty), t);
         LLVMValueRef b = a ? conv(L, rn, ev(L, rn), ety(rn->ty), t) : NULL;
         if (!b)
