@@ -1356,6 +1356,17 @@ static Type *parse_base(TyParser *P) {
     if (n == 0)
         return fail(P, "expected a type name");
     P->p = e;
+    if (n == 2 && (s[0] == 'M' || s[0] == 'm') && s[1] == '8' && *P->p == '[') { /* NumPy's 'M8[D]', 'm8[s]' */
+        P->p++;
+        const char *ue = P->p;
+        while (isalpha((unsigned char)*ue))
+            ue++;
+        int unit = ty_dt_unit_parse(P->p, (size_t)(ue - P->p));
+        if (unit < 0 || *ue != ']')
+            return fail(P, "unknown datetime unit");
+        P->p = ue + 1;
+        return ty_datetime(P->tc, s[0] == 'm', unit);
+    }
     if ((n == 10 && strncmp(s, "datetime64", 10) == 0) || (n == 11 && strncmp(s, "timedelta64", 11) == 0) ||
         (n == 10 && strncmp(s, "NPDatetime", 10) == 0) || (n == 11 && strncmp(s, "NPTimedelta", 11) == 0)) {
         /* datetime64[D], timedelta64[ms], datetime64[] (generic); NPDatetime('D') */
