@@ -165,8 +165,7 @@ static bool dt_ok(BuiltinId id) {
     static const char *const ok[] = {"array.copy", "numpy.copy", "array.reshape", "numpy.reshape",
                                      "array.transpose", "numpy.transpose", "numpy.empty_like", "numpy.zeros_like",
                                      "numpy.full_like", "numpy.full", "numpy.shape", "numpy.ndim", "array.ravel",
-                                     "numpy.ravel", "array.flatten", "array.fill", "numpy.sort", "array.sort",
-                                     "numpy.argsort", "array.argsort"};
+                                     "numpy.ravel", "array.flatten", "array.fill"};
     const char *nm = builtin_name(id);
     for (size_t i = 0; nm && i < sizeof ok / sizeof ok[0]; i++)
         if (strcmp(nm, ok[i]) == 0)

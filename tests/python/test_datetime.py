@@ -158,9 +158,15 @@ def test_empty_zeros_with_datetime_dtype():
     def empty_shape(n):
         return np.empty(n, "datetime64[ns]").shape
 
+    @njit
+    def like(a):
+        return np.zeros_like(a), np.empty_like(a).shape
+
     check(zeros, 3)
     check(zeros_td, 2)
     check(empty_shape, 4)
+    check(like, DATES)
+    check(like, HOURS.reshape(5, 1))
 
 
 # ---- arithmetic -------------------------------------------------------------
@@ -480,3 +486,10 @@ def test_errors_are_located():
 
     with pytest.raises(hpcjit.UnsupportedError, match="datetime64"):
         h(HOURS)
+
+    @njit
+    def srt(a):
+        return np.sort(a)
+
+    with pytest.raises(hpcjit.UnsupportedError, match="datetime64"):
+        srt(HOURS)
