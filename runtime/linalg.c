@@ -632,6 +632,28 @@ static void small_gemv(int t, const void *x, int64_t xs, const void *mat, int64_
 #undef GEMV_DOTS_BLOCK
 #undef GEMV_AXPY
 
+/* ---- x @ base[idx] without the copy of base[idx] ---------------------------- */
+
+/* idx's item i as an int64; an unsigned one above INT64_MAX becomes -1 -
+ * INT64_MAX, out of range of any array. */
+static int64_t index_at(const char *idx, int64_t is, int32_t icode, int64_t i) {
+    const char *p = idx + i * is;
+    switch (icode) {
+    case RT_DT(RT_K_INT, 1): return *(const int8_t *)p;
+    case RT_DT(RT_K_INT, 2): return *(const int16_t *)p;
+    case RT_DT(RT_K_INT, 4): return *(const int32_t *)p;
+    case RT_DT(RT_K_UINT, 1): return *(const uint8_t *)p;
+    case RT_DT(RT_K_UINT, 2): return *(const uint16_t *)p;
+    case RT_DT(RT_K_UINT, 4): return *(const uint32_t *)p;
+    case RT_DT(RT_K_UINT, 8): {
+        uint64_t u = *(const uint64_t *)p;
+        return u > (uint64_t)INT64_MAX ? INT64_MIN : (int64_t)u;
+    }
+    default: return *(const int64_t *)p;
+    }
+}
+
+
 /* a @ b without BLAS when one side is a vector and the product is small
  * (real types); false when BLAS should do it. */
 static bool try_small_gemv(int t, const RtMat *a, const RtMat *b, const RtMat *c) {
@@ -877,6 +899,47 @@ static void tuple_str(char *b, size_t nb, const int64_t *sh, int n, int newaxes)
     }
     if (k < nb)
         snprintf(b + k, nb - k, ")");
+}
+
+int32_t rt_linalg_gather_dot(int32_t code, int32_t how, int32_t side, const void *x, int64_t k, int64_t xs,
+                             const void *base, int64_t nbase, int64_t bs, const void *idx, int64_t nidx, int64_t is,
+                             int32_t icode, int32_t axis, void *out) {
+    for (int64_t i = 0; i < nidx; i++) { /* base[idx] first: its IndexError, as NumPy */
+        int64_t v = index_at(idx, is, icode, i);
+        if (v < -nbase || v >= nbase) {
+            rt_raise_index(v, axis, nbase);
+            return -1;
+        }
+    }
+    size_t sz = (size_t)(code % 32);
+    RtMat X = {(void *)x, 1, k, 0, xs}, G = {NULL, nidx, 1, (int64_t)sz, 0};
+    if (side == 0) { /* base[idx] @ x */
+        X = (RtMat){(void *)x, k, 1, xs, 0};
+        G = (RtMat){NULL, 1, nidx, 0, (int64_t)sz};
+    }
+    const RtMat *a = side ? &X : &G, *b = side ? &G : &X;
+    if (a->n != b->m) {
+        mismatch(how, a, b);
+        return -1;
+    }
+    /* the items are gathered into a buffer on the stack (a short row of
+     * a sparse matrix) or the heap, and multiplied by the same code as a
+     * copy a[idx] would be: the same sums, bit for bit, without making
+     * an array of the copy */
+    _Alignas(16) char stack[2048];
+    char *buf = stack;
+    if ((uint64_t)nidx * sz > sizeof stack && !(buf = scratch((size_t)nidx, sz)))
+        return -1;
+    for (int64_t i = 0; i < nidx; i++) {
+        int64_t v = index_at(idx, is, icode, i);
+        copy_item(buf + i * (int64_t)sz, (const char *)base + (v < 0 ? v + nbase : v) * bs, sz);
+    }
+    G.data = buf;
+    RtMat C = {out, 1, 1, (int64_t)sz, (int64_t)sz};
+    int32_t st = matmul_alpha(code, how, a, b, &C, NULL);
+    if (buf != stack)
+        free(buf);
+    return st;
 }
 
 int32_t rt_linalg_matmul_shape(int32_t nda, const int64_t *sha, int32_t ndb, const int64_t *shb, int64_t *out) {

@@ -40,7 +40,6 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_objmode_unlock),
     RT_SYM(rt_objmode_relock),
     RT_SYM(rt_stack_check),
-    RT_SYM(rt_stack_hint), /* data: a uintptr_t */
     RT_SYM(rt_exc_reraise),
     /* prange loops of parallel=True functions (compiler/lower_parallel.c) */
     RT_SYM(rt_parallel_for),
@@ -171,6 +170,7 @@ static const RtSymbol symbol_table[] = {
     /* linear algebra (linalg.c; compiler/lower_linalg.c) */
     RT_SYM(rt_linalg_matmul),
     RT_SYM(rt_linalg_matmul_scaled),
+    RT_SYM(rt_linalg_gather_dot),
     RT_SYM(rt_linalg_matmul_shape),
     RT_SYM(rt_linalg_matmul_nd),
     RT_SYM(rt_linalg_outer),

@@ -265,6 +265,9 @@ struct Var {
     bool is_param;
     int param_index;
     SrcLoc first_def;
+    PtrVec shares;     /* Var*: the variables whose container it was assigned
+                          (`b = acc`) while that container's items were unknown;
+                          widening it widens them (infer_widen_var) */
     void *slot;        /* lowering: the alloca (LLVMValueRef) */
     bool defflag;      /* some read may find it unassigned (N_NAME.maybe_unbound):
                           lowering keeps an i1 "assigned" flag in defslot */
@@ -296,6 +299,11 @@ struct Spec {
                           `yield_ty`, the function is lowered as a coroutine
                           (lower_gen.c) that makes the generator object */
     Type *yield_ty;    /* is_gen: the unified type of its yields */
+    bool incomplete;   /* called with an argument whose type has unknown
+                          parts (an empty list, dict or set): typed without
+                          its final pass only so that the caller learns what
+                          the body puts into it (infer_spec_param); never
+                          lowered, dropped from `specs` when inference ends */
     char *symbol;      /* LLVM name of the function */
     void *llvm_fn;     /* lowering: LLVMValueRef */
     Spec *next;        /* list of all specs of a compilation */

@@ -176,11 +176,42 @@ static bool var_assign(Inf *I, Node *at, Var *v, Type *t) {
     return true;
 }
 
+/* v and the variables it shares its container with take t (an append
+ * through either fills the same list). */
+static bool widen(Inf *I, Node *at, Var *v, Type *t) {
+    if (!var_assign(I, at, v, t))
+        return false;
+    for (int i = 0; i < v->shares.len; i++) {
+        Var *o = VEC_AT(v->shares, i);
+        if (o->ty != v->ty && ty_has_unknown(o->ty) && !widen(I, at, o, v->ty))
+            return false;
+    }
+    return true;
+}
+
 bool infer_widen_var(Inf *I, Node *at, Node *name, Type *t) {
     if (!name || name->kind != N_NAME)
         return true;
     Var *v = name->var ? name->var : find_var(I->s, name->name);
-    return !v || var_assign(I, at, v, t);
+    return !v || widen(I, at, v, t);
+}
+
+/* `b = acc` with acc's items unknown yet: what fills b fills acc (and b
+ * may hold other lists too: they all have one type). */
+static bool note_share(Inf *I, Node *t, const Node *value, Type *vt, Node *at) {
+    if (t->kind != N_NAME || !t->var || value->kind != N_NAME || !ty_has_unknown(vt))
+        return true;
+    Var *src = value->var ? value->var : find_var(I->s, value->name);
+    if (!src || src == t->var)
+        return true;
+    bool known = false;
+    for (int i = 0; i < t->var->shares.len; i++)
+        known = known || VEC_AT(t->var->shares, i) == src;
+    if (!known) {
+        vec_push(I->a, &t->var->shares, src);
+        vec_push(I->a, &src->shares, t->var); /* both ways: acc.append(x) fixes b too */
+    }
+    return src->ty == t->var->ty || !ty_has_unknown(src->ty) || widen(I, at, src, t->var->ty);
 }
 
 /* ---- names declared by assignment ---- */
@@ -525,6 +556,13 @@ static Node *env_const(Inf *I, const HjEnvEntry *e, SrcLoc loc, Node *into) {
         t->kind = N_TUPLE;
         t->args = args;
         t->ty = ty_tuple(I->tc, el, e->nitems);
+        if (e->qualname) { /* a named tuple or Enum member: its class (compiler.py "ntuple") */
+            Type *cls = infer_nt_class(I, e->qualname);
+            if (!cls || cls->kind != TY_DTYPE || cls->dtype->nelems != e->nitems)
+                return NULL;
+            cls = cls->dtype;
+            t->ty = ty_named_tuple(I->tc, el, e->nitems, cls->func, cls->name, cls->fields);
+        }
         return t;
     }
     Node *k = ast_new(I->a, N_CONST, loc);
@@ -825,6 +863,37 @@ static Type *unary_expr(Inf *I, Node *n) {
     return t;
 }
 
+/* A comparison of Enum members (ty_is_enum): within one class `==`, `!=`,
+ * `is`, `is not` compare the members' values (a class's members are
+ * singletons with distinct values), so both operands become their value
+ * and `is` becomes `==`; anything else but `is None` is a TypingError, as
+ * in Numba (members of different classes are never equal).  Returns the
+ * value type. */
+static Type *enum_compare(Inf *I, Node *n, int i, Type *left, Type *right, Node **pr) {
+    OpKind op = n->ops[i];
+    bool eq = op == OP_EQ || op == OP_NE || op == OP_IS || op == OP_ISNOT;
+    if (left != right || !eq)
+        return TYPING(I, n, "cannot compare %s and %s with '%s'%s", infer_tyname(I, left),
+                      infer_tyname(I, right), ast_op_str(op),
+                      ty_is_enum(left) && ty_is_enum(right) && eq
+                          ? " (members of different Enum classes are never equal)" : "");
+    Node **pl = i == 0 ? &n->a : (Node **)&VEC_AT(n->args, i - 1);
+    Node **ops[2] = {pl, pr};
+    for (int k = 0; k < 2; k++) {
+        Node *v = ast_new(I->a, N_ATTRIBUTE, (*ops[k])->loc);
+        v->a = *ops[k];
+        v->name = "_value_";
+        *ops[k] = v;
+        if (!infer_expr(I, ops[k]))
+            return NULL;
+    }
+    if (op == OP_IS)
+        n->ops[i] = OP_EQ;
+    else if (op == OP_ISNOT)
+        n->ops[i] = OP_NE;
+    return left->elems[0];
+}
+
 static Type *compare_expr(Inf *I, Node *n) {
     Type *left = infer_expr_opt(I, &n->a);
     if (!left)
@@ -841,6 +910,13 @@ static Type *compare_expr(Inf *I, Node *n) {
             n->ops[0] != OP_ISNOT) /* a dunder method of the instance */
             return infer_jc_compare(I, n, left, right);
         OpKind op = n->ops[i];
+        bool is_none = (op == OP_IS || op == OP_ISNOT) && (left->kind == TY_NONE || right->kind == TY_NONE);
+        if ((ty_is_enum(left) || ty_is_enum(right)) && !is_none) { /* Color.RED == c, c is Color.RED */
+            if (!(left = enum_compare(I, n, i, left, right, pr)))
+                return NULL;
+            right = left;
+            op = n->ops[i];
+        }
         if (op != OP_IS && op != OP_ISNOT && refuse_bytes_op(I, n, left, right))
             return NULL;
         Type *ot = NULL;
@@ -1489,7 +1565,7 @@ static bool bind_target(Inf *I, Node *t, Type *vt, Node *at) {
     case N_LIST:
         if (vt->kind != TY_TUPLE) {
             err(I, HJ_DIAG_TYPING, at, "cannot unpack %s into %d targets%s", infer_tyname(I, vt),
-                t->args.len, vt->kind == TY_ARRAY ? " (unpacking arrays is not supported yet)" : "");
+                t->args.len, vt->kind == TY_ARRAY ? " (only a whole target list of names and items, no *)" : "");
             return false;
         }
         if (vt->nelems != t->args.len) {
@@ -1529,18 +1605,38 @@ static bool assign_value(Inf *I, PtrVec *targets, Node **pv, Node *stmt) {
     Type *vt = infer_expr_opt(I, pv);
     if (!vt)
         return false;
+    Node *t0 = targets->len == 1 ? VEC_AT(*targets, 0) : NULL;
+    if (vt->kind == TY_ARRAY && vt->ndim > 0 && t0 && (t0->kind == N_TUPLE || t0->kind == N_LIST)) {
+        bool star = false;
+        for (int i = 0; i < t0->args.len; i++)
+            star = star || ((Node *)VEC_AT(t0->args, i))->kind == N_STARRED;
+        if (!star) { /* x, y = a: $unpack(a, 2), a tuple of a's items (lib/nparray) */
+            Node *c = ast_new(I->a, N_CALL, (*pv)->loc);
+            c->a = ast_new(I->a, N_NAME, (*pv)->loc);
+            c->a->name = "$q:numpy.$unpack";
+            vec_push(I->a, &c->args, *pv);
+            vec_push(I->a, &c->args, infer_const_int(I, (*pv)->loc, t0->args.len));
+            *pv = c;
+            if (!(vt = infer_expr_opt(I, pv)))
+                return false;
+        }
+    }
     bool names_only = true;
     for (int i = 0; i < targets->len; i++)
         names_only = names_only && ((Node *)VEC_AT(*targets, i))->kind == N_NAME;
-    if (vt->kind == TY_OPTIONAL && !names_only) {
-        infer_cast(I, pv, vt->base); /* stored into an array or unpacked: must not be None */
+    Type *ft = vt->kind == TY_OPTIONAL && t0 && t0->kind == N_ATTRIBUTE ? target_type(I, t0) : NULL;
+    if (vt->kind == TY_OPTIONAL && !names_only && !(ft && ft->kind == TY_OPTIONAL)) {
+        infer_cast(I, pv, vt->base); /* stored into an array or unpacked: must not be None (an optional field may) */
         vt = vt->base;
     }
     if (!IS_UNK(vt) && !infer_check_value(I, *pv, vt))
         return false;
-    for (int i = 0; i < targets->len; i++)
+    for (int i = 0; i < targets->len; i++) {
         if (!bind_target(I, VEC_AT(*targets, i), vt, stmt))
             return false;
+        if (!note_share(I, VEC_AT(*targets, i), *pv, vt, stmt))
+            return false;
+    }
     for (int i = 0; i < targets->len; i++) {
         Node *t = VEC_AT(*targets, i);
         if (t->kind == N_SUBSCRIPT) {
@@ -2407,6 +2503,8 @@ static bool bind_params(Compilation *c, Spec *s) {
     infer_literal_params(&I); /* reads of literal parameters are their constants */
     infer_prune_branches(&I, hide);
     infer_flat_aliases(&I, s->fn); /* it = a.flat: a.flat where it is read (infer_flat.c) */
+    if (!infer_iter_bindings(&I, s->fn)) /* z = zip(a, b): the call where z is used */
+        return false;
     infer_ssa_rename(&I, hide); /* versions of rebound names (infer_ssa.c) */
     for (int i = 0; i < s->fn->params.len; i++) {
         Node *p = VEC_AT(s->fn->params, i);
@@ -2457,6 +2555,9 @@ static Spec *infer_spec_impl(Compilation *c, int func, Type **argtys, int nargs,
             return NULL;
         if (is_new && !bind_params(c, s))
             return NULL;
+        if (is_new && caller)
+            for (int i = 0; i < s->nargs; i++)
+                s->incomplete |= ty_has_unknown(s->argtys[i]);
     }
     if (s->state == SPEC_DONE)
         return s;
@@ -2514,6 +2615,15 @@ static Spec *infer_spec_impl(Compilation *c, int func, Type **argtys, int nargs,
             ok = false;
         }
     }
+    if (ok && s->incomplete) {
+        /* what the body put into the empty containers it was given is in
+         * its parameters' types now (infer_spec_param); the caller widens
+         * its own variables and calls a complete specialisation */
+        s->state = SPEC_DONE;
+        s->provisional = false;
+        c->depth--;
+        return s;
+    }
     if (ok) {
         s->state = SPEC_DONE; /* calls back into it see the final return type */
         s->provisional = false;
@@ -2544,7 +2654,23 @@ Spec *infer_spec(Compilation *c, int func, Type **argtys, int nargs, Type *expli
     }
     if (s && !c->entry)
         c->entry = s;
+    /* the specialisations typed for incomplete argument types only served
+     * their callers' inference: no final call refers to them */
+    for (Spec **p = &c->specs; s && *p;)
+        if ((*p)->incomplete)
+            *p = (*p)->next;
+        else
+            p = &(*p)->next;
     return s;
+}
+
+Type *infer_spec_param(const Spec *s, int i) {
+    for (int k = 0; k < s->vars.len; k++) {
+        const Var *v = VEC_AT(s->vars, k);
+        if (v->is_param && v->param_index == i)
+            return v->ty;
+    }
+    return i < s->nargs ? s->argtys[i] : NULL;
 }
 
 /* ---- inspect_types ---- */

@@ -102,6 +102,10 @@ bool infer_check_value(Inf *I, Node *n, Type *t);
 Type *infer_binop_type(Inf *I, Node *at, OpKind op, Type *a, Type *b, Type **op_ty);
 Node *infer_const_int(Inf *I, SrcLoc loc, int64_t v);
 Spec *infer_spec_at(Inf *I, SrcLoc loc, int func, Type **argtys, int nargs);
+/* The type of parameter i of s after its typing: for an incomplete spec
+ * (Spec.incomplete) what its body made of an empty container it was
+ * given (`acc.append(x)` makes list(undefined) a list(int64)). */
+Type *infer_spec_param(const Spec *s, int i);
 /* infer_spec_at with literal parameters: lits[i] (i < nlits) the N_CONST
  * parameter i is the literal of, or NULL (infer_literal.c). */
 Spec *infer_spec_lits(Inf *I, SrcLoc loc, int func, Type **argtys, int nargs, Node **lits, int nlits);
@@ -169,6 +173,9 @@ void infer_flat_aliases(Inf *I, Node *fn);
  * loop targets, del, with-as, except-as, walrus; infer_flat.c). */
 int infer_count_binds(const Node *fn, const char *name);
 bool infer_ssa_is_version(const char *name);
+/* `z = zip(a, b)` (enumerate, map, filter) then one use of z: the call at
+ * that use (infer_iterbind.c); false after a diagnostic. */
+bool infer_iter_bindings(Inf *I, Node *fn);
 /* n is `with parallel_chunksize(k):` (hpcjit's or numba's), which the
  * SSA pass rewrites into a save, a try and a restoring finally. */
 bool infer_ssa_is_chunksize_with(Inf *I, const Node *n);

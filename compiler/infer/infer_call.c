@@ -242,6 +242,11 @@ Type *infer_attribute(Inf *I, Node *n) {
     }
     if (base->kind == TY_JITCLASS || (base->kind == TY_DTYPE && base->dtype->kind == TY_JITCLASS))
         return infer_jc_attr(I, n, base);
+    if (ty_is_enum(base) && strcmp(a, "value") == 0)
+        a = "_value_"; /* Color.RED.value: the member's one field */
+    else if (ty_is_enum(base) && strcmp(a, "name") == 0)
+        return UNSUP(I, n, "the name of an Enum member (%s) is not supported (nor by Numba)",
+                     infer_tyname(I, base));
     if (ty_is_named_tuple(base)) { /* p.x: the field's element */
         for (int i = 0; i < base->nelems; i++)
             if (strcmp(base->fields[i], a) == 0) {
@@ -935,6 +940,23 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         }
         return T(I, TY_BOOL);
     }
+    if (id == BI_GETATTR) { /* getattr(obj, "name"): the node becomes obj.name, as Numba */
+        if (!no_keywords(I, n, "getattr") || !nargs_between(I, n, "getattr", 2, 2))
+            return NULL;
+        Node *nm = VEC_AT(n->args, 1);
+        if (nm->kind != N_CONST || nm->cval.kind != CVAL_STR || nm->cval.is_bytes)
+            return UNSUP(I, nm, "getattr() needs the attribute's name as a string constant (and no default) "
+                         "in hpcjit, as in Numba");
+        Node *at = ast_new(I->a, N_ATTRIBUTE, n->loc);
+        at->a = VEC_AT(n->args, 0);
+        at->name = arena_printf(I->a, "%.*s", nm->cval.slen, nm->cval.s);
+        *n = *at;
+        Node *p = n;
+        Type *t = infer_expr(I, &p);
+        if (p != n)
+            *n = *p;
+        return t;
+    }
     Node *fa = n->args.len == 1 ? VEC_AT(n->args, 0) : NULL;
     if (id == BI_LEN && fa && fa->kind == N_ATTRIBUTE && strcmp(fa->name, "flat") == 0) {
         /* len(a.flat) is a.size (a.flat has no value of its own in hpcjit) */
@@ -1028,8 +1050,13 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         return sum_call(I, n, fname);
     case BI_CARRAY: case BI_FARRAY: case BI_PTR_VIEW:
         return carray_call(I, n, id, fname);
-    case BI_ENUMERATE:
-    case BI_ZIP:
+    case BI_ENUMERATE: case BI_ZIP: case BI_MAP: case BI_FILTER:
+        /* what infer_unroll.c and infer_iterbind.c do not rewrite into a
+         * consumer: the object is a value hpcjit has no type for */
+        return UNSUP(I, n, "a %s() object used as a value (passed to a function, returned, stored, or bound to a "
+                     "name that is not used once after it in the same block) is not supported by hpcjit: it can "
+                     "be the iterable of a for loop or comprehension, or the argument of list(), set(), dict(), "
+                     "sum(), min(), max() or sorted()", fname);
     case BI_NP_NDINDEX:
     case BI_NP_NDENUMERATE:
         return UNSUP(I, n, "%s() is only supported as the iterable of a for loop", fname);
@@ -1304,6 +1331,47 @@ static Node *copy_default(Inf *I, Node *d, SrcLoc loc) {
     return k;
 }
 
+static const char *container_word(const Type *t) {
+    return t->kind == TY_DICT ? "dict" : t->kind == TY_SET ? "set" : "list";
+}
+
+/* A call passing an empty container (`acc = []; add(acc, x)`, or a
+ * closure's free variable: closures.py makes it an argument): the spec s
+ * typed for the incomplete types tells what the body puts into it (its
+ * parameters' types).  The caller's variable is widened to that, as an
+ * append in the caller would (infer_widen_var: the next pass sees the
+ * complete type), a display passed as it is (`add([], x)`) takes it, and
+ * the call goes to the spec for the complete types.  Arguments still
+ * incomplete after that are a TypingError in the final pass (the items
+ * are known nowhere): an incomplete spec is never lowered. */
+static Spec *refine_args(Inf *I, Node *n, int func, Spec *s, Node **sl, Type **tys, int nt, Node **lits,
+                         int np) {
+    bool again = false;
+    for (int i = 0; i < nt; i++) {
+        if (!ty_has_unknown(tys[i]))
+            continue;
+        Type *r = infer_spec_param(s, i);
+        Type *u = r ? ty_unify(I->tc, tys[i], r) : NULL;
+        if (!u || u == tys[i])
+            continue;
+        if (!infer_widen_var(I, sl[i], sl[i], u))
+            return NULL;
+        infer_cast(I, &sl[i], u);
+        tys[i] = u;
+        again = true;
+    }
+    if (again && !(s = infer_spec_lits(I, n->loc, func, tys, nt, lits, np)))
+        return NULL;
+    for (int i = 0; I->final && s->incomplete && i < nt; i++)
+        if (ty_has_unknown(tys[i])) {
+            Node *p = VEC_AT(s->fn->params, i);
+            TYPING(I, sl[i], "cannot determine the type of argument '%s' of %s(): %s (the items of an empty %s "
+                   "are never known)", p->name, s->hf->name, infer_tyname(I, tys[i]), container_word(tys[i]));
+            return NULL;
+        }
+    return s;
+}
+
 static Type *func_call(Inf *I, Node *n, int func) {
     Compilation *c = I->c;
     const HjFunction *hf = &c->req->funcs[func];
@@ -1356,8 +1424,11 @@ static Type *func_call(Inf *I, Node *n, int func) {
     Node **lits = NULL; /* parameters typed as literals (infer_literal.c) */
     if (!infer_call_lits(I, n, func, sl, np, &lits))
         return NULL;
-    Spec *s = infer_spec_lits(I, n->loc, func, tys, I->final ? np : given, lits, np);
+    int nt = I->final ? np : given;
+    Spec *s = infer_spec_lits(I, n->loc, func, tys, nt, lits, np);
     if (!s)
+        return NULL;
+    if (s->incomplete && !(s = refine_args(I, n, func, s, sl, tys, nt, lits, np)))
         return NULL;
     n->call_kind = CALL_FUNC;
     n->spec = s;
@@ -1404,6 +1475,11 @@ static Type *funcset_call(Inf *I, Node *n, Type *fs) {
         specs[k] = infer_spec_at(I, n->loc, func, tys, na);
         if (!specs[k])
             return NULL;
+        for (int i = 0; I->final && specs[k]->incomplete && i < na; i++)
+            if (ty_has_unknown(tys[i]))
+                return TYPING(I, VEC_AT(n->args, i), "cannot determine the type of this argument: %s (the items "
+                              "of an empty %s are never known; a call through a function variable does not "
+                              "learn them)", infer_tyname(I, tys[i]), container_word(tys[i]));
         Type *r = specs[k]->ret;
         if (IS_UNK(r)) {
             if (I->final)
@@ -1456,8 +1532,7 @@ Type *infer_call(Inf *I, Node **pn) {
         if (ty_is_named_tuple(ft->dtype)) /* Point(1, 2.0): a named tuple class */
             return infer_nt_construct(I, n, ft->dtype);
         if (ft->dtype->kind == TY_JITCLASS) { /* Cls(args): its constructor */
-            infer_jc_method_call(I, n, ft);
-            return infer_call(I, pn);
+            return infer_jc_method_call(I, n, ft) ? infer_call(I, pn) : NULL; /* NULL: reported */
         }
         if (!ty_is_number(ft->dtype))
             return TYPING(I, n, "the type %s is not callable", infer_tyname(I, ft->dtype));
@@ -1470,6 +1545,9 @@ Type *infer_call(Inf *I, Node **pn) {
     case TY_EXC_CLASS:
         return exc_call(I, n, ft);
     default:
+        if (ft->kind == TY_MODULE && strncmp(ft->name, "$enum:", 6) == 0) /* compiler.py _enum_qualname */
+            return UNSUP(I, n, "calling the Enum class %s (a member from its value) is not supported (nor by Numba)",
+                         ft->name + 6);
         return TYPING(I, n, "%s is not callable", infer_tyname(I, ft));
     }
 }

@@ -83,6 +83,9 @@ bool infer_jc_resolve(Inf *I, const Node *at, Type *t) {
             return TYPING(I, at, "bad jitclass description"), false;
         *eq = '\0';
         const char *q = eq + 1;
+        if (*q == '?') /* experimental.py's mark of a deferred_type() not defined yet */
+            return TYPING(I, at, "jitclass %s: the type of field '%s' is a deferred_type() that was never defined "
+                          "(call its define() before compiling)", part(I, d, 1), tok), false;
         Type *ft = ty_from_typecode(I->tc, &q);
         if (!ft || *q)
             return TYPING(I, at, "bad type of jitclass field '%s'", tok), false;
@@ -113,6 +116,8 @@ static Node *hidden_name(Inf *I, SrcLoc loc, const char *fmt, int id, const char
 bool infer_jc_method_call(Inf *I, Node *n, Type *base) {
     Node *att = n->a;
     if (base->kind == TY_DTYPE && base->dtype->kind == TY_JITCLASS) { /* Cls(args): the constructor */
+        if (!infer_jc_resolve(I, att, base->dtype)) /* a bad class is reported here, not in the constructor */
+            return false;
         n->a = hidden_name(I, att->loc, "$jcnew%d%s", base->dtype->func, "");
         return true;
     }

@@ -612,11 +612,21 @@ void lower_goto_error(Lower *L) {
     LLVMBuildBr(L->b, L->exit_bb);
 }
 
+/* Mark the conditional branch br as rarely taking its first successor
+ * (an error exit), so that the block placement keeps the hot path
+ * falling through: a recursive fib took a jump after every call. */
+void lower_unlikely(Lower *L, LLVMValueRef br) {
+    LLVMMetadataRef md[3] = {LLVMMDStringInContext2(L->ctx, "branch_weights", 14),
+                             LLVMValueAsMetadata(lower_i32(L, 1)), LLVMValueAsMetadata(lower_i32(L, 2000))};
+    LLVMSetMetadata(br, LLVMGetMDKindIDInContext(L->ctx, "prof", 4),
+                    LLVMMetadataAsValue(L->ctx, LLVMMDNodeInContext2(L->ctx, md, 3)));
+}
+
 void lower_check_status(Lower *L, LLVMValueRef status) {
     LLVMValueRef bad = LLVMBuildICmp(L->b, LLVMIntNE, status, lower_i32(L, 0), "failed");
     LLVMBasicBlockRef err = lower_block(L, "call.err");
     LLVMBasicBlockRef ok = lower_block(L, "call.ok");
-    LLVMBuildCondBr(L->b, bad, err, ok);
+    lower_unlikely(L, LLVMBuildCondBr(L->b, bad, err, ok));
     lower_at(L, err);
     lower_goto_error(L);
     lower_at(L, ok);
@@ -2033,23 +2043,30 @@ static bool in_vec(const PtrVec *v, const void *p) {
 }
 
 /* A spec on a call cycle: deep recursion raises RecursionError when the
- * thread's stack is nearly full (runtime/stack.c), not SIGSEGV.  Frames
- * above the main thread's limit (rt_stack_hint) skip the call: one
- * compare. */
+ * thread's stack is nearly full (runtime/stack.c), not SIGSEGV.  The stack
+ * pointer (llvm.stacksave: no frame pointer kept, unlike frameaddress) is
+ * compared with this module's own copy of the main thread's limit, an
+ * internal global read PC-relative (no GOT load); it starts at the
+ * maximum, so the first frame takes the call, which fills it in.  Frames
+ * below it (other threads' stacks, or a stack nearly full) call
+ * rt_stack_check, which knows each thread's limit. */
 static void stack_check(Lower *L) {
-    LLVMValueRef zero = lower_i32(L, 0);
-    LLVMValueRef sp = lower_intrinsic(L, "llvm.frameaddress", &L->t_ptr, 1, &zero, 1);
-    LLVMValueRef hint = LLVMGetNamedGlobal(L->mod, "rt_stack_hint");
-    if (!hint)
-        hint = LLVMAddGlobal(L->mod, L->t_i64, "rt_stack_hint");
+    LLVMValueRef sp = lower_intrinsic(L, "llvm.stacksave", &L->t_ptr, 1, NULL, 0);
+    LLVMValueRef hint = LLVMGetNamedGlobal(L->mod, "hj.stack_hint");
+    if (!hint) {
+        hint = LLVMAddGlobal(L->mod, L->t_i64, "hj.stack_hint");
+        LLVMSetLinkage(hint, LLVMInternalLinkage);
+        LLVMSetInitializer(hint, LLVMConstAllOnes(L->t_i64));
+    }
     LLVMValueRef low = LLVMBuildICmp(L->b, LLVMIntULT, LLVMBuildPtrToInt(L->b, sp, L->t_i64, ""),
                                      lower_load(L, L->t_i64, hint, "stack.hint"), "stack.low");
     LLVMBasicBlockRef check = lower_block(L, "stack.check");
     LLVMBasicBlockRef go = lower_block(L, "stack.ok");
-    LLVMBuildCondBr(L->b, low, check, go);
+    lower_unlikely(L, LLVMBuildCondBr(L->b, low, check, go));
     lower_at(L, check);
-    LLVMTypeRef pt = L->t_ptr;
-    lower_check_status(L, lower_rt(L, "rt_stack_check", L->t_i32, &pt, 1, &sp));
+    LLVMTypeRef pt[2] = {L->t_ptr, L->t_ptr};
+    LLVMValueRef as[2] = {sp, hint};
+    lower_check_status(L, lower_rt(L, "rt_stack_check", L->t_i32, pt, 2, as));
     LLVMBuildBr(L->b, go);
     lower_at(L, go);
 }

@@ -186,6 +186,8 @@ void lower_temp_handed_over(Lower *L, LLVMValueRef v);
 
 /* ---- exits ---- */
 /* Branch to the error exit when status (i32) is nonzero. */
+/* br (a conditional branch) rarely takes its first successor. */
+void lower_unlikely(Lower *L, LLVMValueRef br);
 void lower_check_status(Lower *L, LLVMValueRef status);
 /* Branch on cond (i1) to a new block where the builder is left to emit
  * the raise (then lower_goto_error); returns the block to continue in. */
@@ -297,6 +299,20 @@ LLVMValueRef lower_index_expr(Lower *L, Node *n, bool *owned);
 bool lower_index_store(Lower *L, Node *n, LLVMValueRef v, Type *t);
 /* The destination view of an IDX_BASIC store target (type n->op_ty); owned. */
 LLVMValueRef lower_index_view(Lower *L, Node *n);
+/* A 1-D read a[idx] of integer-array idx, left as its parts so that a
+ * consumer (lower_linalg.c's gather-dot) reads the items in place instead
+ * of copying them: the base's data, length and byte stride along the
+ * selected axis (`axis` of the error message), and idx's data, length,
+ * byte stride and dtype.  lower_fancy_gathers(n) says whether n is such a
+ * read; lower_fancy_gather evaluates it as far as the copy would before
+ * its bounds checks, which the consumer makes (NULL fields after a failure). */
+typedef struct LowerGather {
+    LLVMValueRef data, len, stride, idx, nidx, istride;
+    Type *ity;
+    int axis;
+} LowerGather;
+bool lower_fancy_gathers(const Node *n);
+bool lower_fancy_gather(Lower *L, Node *n, LowerGather *g);
 
 /* ---- lower_arrayexpr.c: fused array expressions (area "arrexpr") ---- */
 /* An N_ARRAYEXPR (or an unfused elementwise array node): a new array, owned. */

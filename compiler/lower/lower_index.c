@@ -545,6 +545,34 @@ static bool fancy_set(Lower *L, Node *n, LLVMValueRef v, Type *t) {
     return true;
 }
 
+bool lower_fancy_gathers(const Node *n) {
+    if (n->kind != N_SUBSCRIPT || n->idx_kind != IDX_FANCY || n->ty->kind != TY_ARRAY || n->ty->ndim != 1 || !n->b)
+        return false;
+    for (int i = 0; i < n->b->args.len; i++) {
+        Node *e = VEC_AT(n->b->args, i);
+        if (e->ty && e->ty->kind == TY_ARRAY)
+            return e->ty->ndim == 1 && ty_is_int(e->ty->dtype);
+    }
+    return false;
+}
+
+bool lower_fancy_gather(Lower *L, Node *n, LowerGather *g) {
+    Fancy f;
+    if (!fancy_operands(L, n, &f))
+        return false;
+    if (f.v.nd != 1 || f.ity->dtype->kind == TY_BOOL)
+        return lower_fail(L, n, HJ_DIAG_LOWERING, "gather of the wrong type"), false;
+    g->data = f.v.data;
+    g->len = f.v.shape[0];
+    g->stride = f.v.strides[0];
+    g->idx = lower_array_field(L, f.idx, ARR_DATA, "idx");
+    g->nidx = f.m;
+    g->istride = lower_array_dim(L, f.idx, ARR_STRIDES, 0);
+    g->ity = f.ity->dtype;
+    g->axis = f.pos;
+    return true;
+}
+
 /* ---- entry points ------------------------------------------------------- */
 
 LLVMValueRef lower_index_expr(Lower *L, Node *n, bool *owned) {

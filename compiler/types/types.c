@@ -246,7 +246,9 @@ bool ty_has_unknown(const Type *t) {
 
 /* A type that may become Optional(t): a value other than None. */
 static bool optionable(const Type *t) {
-    return ty_is_number(t) || ty_is_npdt(t) || t->kind == TY_ARRAY || t->kind == TY_TUPLE || t->kind == TY_STRING;
+    /* a jitclass instance: None or a reference (recursive classes' optional(node_type) fields) */
+    return ty_is_number(t) || ty_is_npdt(t) || t->kind == TY_ARRAY || t->kind == TY_TUPLE || t->kind == TY_STRING ||
+           t->kind == TY_JITCLASS;
 }
 
 Type *ty_tuple(TyCtx *tc, Type **elems, int n) {

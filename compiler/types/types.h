@@ -135,6 +135,14 @@ Type *ty_tuple(TyCtx *tc, Type **elems, int n);
 /* A named tuple of class `cls_id` (named `name`, fields[n]) holding elems. */
 Type *ty_named_tuple(TyCtx *tc, Type **elems, int n, int cls_id, const char *name, const char **fields);
 static inline bool ty_is_named_tuple(const Type *t) { return t && t->kind == TY_TUPLE && t->fields; }
+/* An enum.Enum member (not IntEnum: those are ints): a named tuple of the
+ * member's class with the one field "_value_" (python/core/namedtuple.c,
+ * enum_fields), which no namedtuple class can have (no leading '_').  Boxed
+ * by cls(value), which gives the member itself. */
+static inline bool ty_is_enum(const Type *t)
+{
+    return ty_is_named_tuple(t) && t->nelems == 1 && t->fields[0][0] == '_' && !__builtin_strcmp(t->fields[0], "_value_");
+}
 Type *ty_array(TyCtx *tc, Type *dtype, int ndim, Layout layout);
 /* ty_array with the read-only flag ("readonly array(float64, 1d, C)"). */
 Type *ty_array_ro(TyCtx *tc, Type *dtype, int ndim, Layout layout, bool readonly);

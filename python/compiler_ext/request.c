@@ -111,8 +111,19 @@ static int entry_from(Arena *a, HjEnvEntry *e, PyObject *item, int depth) {
         e->f_imag = c.imag;
     } else if (!strcmp(k, "none")) {
         e->kind = HJ_ENV_NONE;
-    } else if (!strcmp(k, "tuple")) {
+    } else if (!strcmp(k, "tuple") || !strcmp(k, "ntuple")) {
+        /* "ntuple": (class header "<id>:<name>:<fields>", items), a named
+         * tuple or Enum member constant; the header rides in qualname */
         e->kind = HJ_ENV_TUPLE;
+        if (k[0] == 'n') {
+            if (!PyTuple_Check(payload) || PyTuple_GET_SIZE(payload) != 2) {
+                PyErr_SetString(PyExc_TypeError, "hpcjit._compiler: ntuple payload must be (header, items)");
+                return -1;
+            }
+            if (!(e->qualname = copy_str(a, PyTuple_GET_ITEM(payload, 0), "ntuple header")))
+                return -1;
+            payload = PyTuple_GET_ITEM(payload, 1);
+        }
         if (depth >= MAX_ENV_DEPTH) {
             e->kind = HJ_ENV_OTHER;
             e->qualname = "a tuple nested too deeply";

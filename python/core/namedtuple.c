@@ -13,14 +13,43 @@ static PyObject *nt_classes; /* list: id -> class (kept alive: ids stay valid) *
 static PyObject *nt_ids;     /* dict: class -> id */
 static PyObject *nt_structs; /* dict: class -> its fields, for classes that are not tuples */
 
+/* An enum.Enum subclass that is not an int (IntEnum/IntFlag members are
+ * ints in compiled code, as Numba's IntEnumMember): its members cross as
+ * named tuples of their `_value_` and box again by cls(value), which returns
+ * the member itself.  Registered when first seen. */
+static PyObject *enum_fields(PyObject *cls)
+{
+    static PyObject *enum_base, *value_fields;
+    if (!enum_base) {
+        PyObject *m = PyImport_ImportModule("enum");
+        enum_base = m ? PyObject_GetAttrString(m, "Enum") : NULL;
+        Py_XDECREF(m);
+        if (!enum_base || !PyType_Check(enum_base)) {
+            Py_CLEAR(enum_base);
+            PyErr_Clear();
+            return NULL;
+        }
+        value_fields = Py_BuildValue("(s)", "_value_"); /* compiler/types/types.h ty_is_enum */
+    }
+    if (!PyType_Check(cls) || !value_fields || !PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)enum_base) ||
+        PyType_IsSubtype((PyTypeObject *)cls, &PyLong_Type))
+        return NULL;
+    if ((!nt_structs && !(nt_structs = PyDict_New())) || PyDict_SetItem(nt_structs, cls, value_fields) < 0 ||
+        nt_id(cls) < 0) {
+        PyErr_Clear();
+        return NULL;
+    }
+    return value_fields;
+}
+
 /* The registered fields of a struct class (borrowed), or NULL. */
 static PyObject *struct_fields(PyObject *cls)
 {
-    if (!nt_structs)
-        return NULL;
-    PyObject *f = PyDict_GetItemWithError(nt_structs, cls);
-    if (!f)
+    PyObject *f = nt_structs ? PyDict_GetItemWithError(nt_structs, cls) : NULL;
+    if (!f) {
         PyErr_Clear();
+        f = enum_fields(cls);
+    }
     return f;
 }
 

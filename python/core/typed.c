@@ -308,6 +308,13 @@ static int adopt_value(const char *tc, char *p, int depth)
         }
         return 0;
     }
+    if (tc[0] == 'o') { /* an Optional: the value after the flag, when not None */
+        const char *q = tc + 1;
+        size_t s, a;
+        if (!p[0] || tc_layout(&q, &s, &a) < 0)
+            return 0;
+        return adopt_value(tc + 1, p + a, depth + 1);
+    }
     HjMemInfo *mi;
     if (tc[0] == 'J') { /* a jitclass instance: its fields (hpcjit/jitclass.h) */
         memcpy(&mi, p, sizeof mi);
@@ -1174,6 +1181,8 @@ PyObject *jc_box(const char **tc, char *in)
     const char *end;
     long id = jc_code_id(*tc, &end);
     *tc = end;
+    if (!mi) /* an instance field never assigned (instances start zeroed): None, not a dangling object */
+        Py_RETURN_NONE;
     if (!jit_classes || id < 0 || id >= PyList_GET_SIZE(jit_classes)) {
         rt_decref(mi);
         PyErr_Format(PyExc_SystemError, "hpcjit: unknown jitclass #%ld", id);

@@ -19,11 +19,10 @@ from . import typed
 from .ufunc import CFunc, DUFunc, cfunc, guvectorize, vectorize
 from .stencil import stencil
 from .extending import objmode
-from .types import (b1, boolean, bool_, c8, c16, complex64, complex128, double, f2, f4, f8, float16,
-                    float32, float64, i1, i2, i4, i8, int8, int16, int32, int64, intc, intp,
-                    none, typeof, u1, u2, u4, u8, uint8, uint16, uint32, uint64, uintc, uintp,
+from .types import (b1, boolean, bool_, c8, c16, complex64, complex128, deferred_type, double, f2, f4, f8,
+                    float16, float32, float64, i1, i2, i4, i8, int8, int16, int32, int64, intc, intp,
+                    none, optional, typeof, u1, u2, u4, u8, uint8, uint16, uint32, uint64, uintc, uintp,
                     void)
-
 __version__ = "0.1.0"
 
 __all__ = [
@@ -33,7 +32,7 @@ __all__ = [
     "float16", "float32", "float64", "complex64", "complex128", "intp", "none", "void",
     "set_num_threads", "get_num_threads", "get_thread_id", "set_parallel_chunksize",
     "get_parallel_chunksize", "parallel_chunksize", "threading_layer", "from_dtype",
-    "objmode", "carray", "farray",
+    "objmode", "carray", "farray", "deferred_type", "optional",
 ]
 
 memstats = _core.memstats

@@ -5,7 +5,8 @@ implements these the same way).  compiler._classify maps the real objects
 
 Each works on whatever a `for` loop iterates in compiled code (lists,
 1-D arrays, tuples of one type, ranges, sets, dict keys, strings);
-heapq's functions work on lists, as in Numba (a list of one item type)."""
+heapq's functions work on lists, as in Numba (a list of one item type);
+the operator module's functions are the operators they name."""
 from . import njit
 
 __all__ = ["PYLIB"]
@@ -118,16 +119,278 @@ def nlargest(n, iterable):
     return out[:max(n, 0)]
 
 
+# ---- repr(): CPython's, for numbers, bool, None (their str) and str ----
+
+@njit
+def _hex(o, width):
+    digits = "0123456789abcdef"
+    out = ""
+    for k in range(width - 1, -1, -1):
+        out += digits[(o >> (4 * k)) & 15]
+    return out
+
+
+@njit
+def _repr_str(s):
+    """unicode_repr (Objects/unicodeobject.c): single quotes unless the text
+    has one and no double quote; escapes for the quote, the backslash, tab,
+    newline, carriage return, other control characters and the characters
+    str.isprintable refuses."""
+    q = "'"
+    if "'" in s and '"' not in s:
+        q = '"'
+    out = q
+    for c in s:
+        o = ord(c)
+        if c == q or c == "\\":
+            out += "\\" + c
+        elif c == "\t":
+            out += "\\t"
+        elif c == "\n":
+            out += "\\n"
+        elif c == "\r":
+            out += "\\r"
+        elif o < 0x20 or o == 0x7f:
+            out += "\\x" + _hex(o, 2)
+        elif o < 0x7f or c.isprintable():
+            out += c
+        elif o <= 0xff:
+            out += "\\x" + _hex(o, 2)
+        elif o <= 0xffff:
+            out += "\\u" + _hex(o, 4)
+        else:
+            out += "\\U" + _hex(o, 8)
+    return out + q
+
+
+@njit
+def repr_(obj):
+    if isinstance(obj, str):
+        return _repr_str(obj)
+    return str(obj)
+
+
+# ---- operator: the functions Numba 0.68 lists, each the operator it names
+# (the in-place ones return their first argument, updated as `a += b` does) ----
+
+_BINARY = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "lshift", "rshift",
+           "and_", "or_", "xor", "eq", "ne", "lt", "le", "gt", "ge")
+_INPLACE = ("iadd", "isub", "imul", "itruediv", "ifloordiv", "imod", "ipow", "imatmul", "ilshift",
+            "irshift", "iand", "ior", "ixor")
+_UNARY = ("neg", "pos", "invert", "not_")
+
+
+@njit
+def op_add(a, b):
+    return a + b
+
+
+@njit
+def op_sub(a, b):
+    return a - b
+
+
+@njit
+def op_mul(a, b):
+    return a * b
+
+
+@njit
+def op_truediv(a, b):
+    return a / b
+
+
+@njit
+def op_floordiv(a, b):
+    return a // b
+
+
+@njit
+def op_mod(a, b):
+    return a % b
+
+
+@njit
+def op_pow(a, b):
+    return a ** b
+
+
+@njit
+def op_matmul(a, b):
+    return a @ b
+
+
+@njit
+def op_lshift(a, b):
+    return a << b
+
+
+@njit
+def op_rshift(a, b):
+    return a >> b
+
+
+@njit
+def op_and_(a, b):
+    return a & b
+
+
+@njit
+def op_or_(a, b):
+    return a | b
+
+
+@njit
+def op_xor(a, b):
+    return a ^ b
+
+
+@njit
+def op_eq(a, b):
+    return a == b
+
+
+@njit
+def op_ne(a, b):
+    return a != b
+
+
+@njit
+def op_lt(a, b):
+    return a < b
+
+
+@njit
+def op_le(a, b):
+    return a <= b
+
+
+@njit
+def op_gt(a, b):
+    return a > b
+
+
+@njit
+def op_ge(a, b):
+    return a >= b
+
+
+@njit
+def op_iadd(a, b):
+    a += b
+    return a
+
+
+@njit
+def op_isub(a, b):
+    a -= b
+    return a
+
+
+@njit
+def op_imul(a, b):
+    a *= b
+    return a
+
+
+@njit
+def op_itruediv(a, b):
+    a /= b
+    return a
+
+
+@njit
+def op_ifloordiv(a, b):
+    a //= b
+    return a
+
+
+@njit
+def op_imod(a, b):
+    a %= b
+    return a
+
+
+@njit
+def op_ipow(a, b):
+    a **= b
+    return a
+
+
+@njit
+def op_imatmul(a, b):
+    a @= b
+    return a
+
+
+@njit
+def op_ilshift(a, b):
+    a <<= b
+    return a
+
+
+@njit
+def op_irshift(a, b):
+    a >>= b
+    return a
+
+
+@njit
+def op_iand(a, b):
+    a &= b
+    return a
+
+
+@njit
+def op_ior(a, b):
+    a |= b
+    return a
+
+
+@njit
+def op_ixor(a, b):
+    a ^= b
+    return a
+
+
+@njit
+def op_neg(a):
+    return -a
+
+
+@njit
+def op_pos(a):
+    return +a
+
+
+@njit
+def op_invert(a):
+    return ~a
+
+
+@njit
+def op_not_(a):
+    return not a
+
+
 def _table():
     import builtins
     import heapq
-    pairs = [(builtins.any, any_), (builtins.all, all_)]
+    pairs = [(builtins.any, any_), (builtins.all, all_), (builtins.repr, repr_)]
     for name in ("heappush", "heappop", "heapify", "heapreplace", "heappushpop", "nsmallest", "nlargest"):
         pairs.append((getattr(heapq, name), globals()[name]))
         cpy = getattr(heapq, "_" + name, None)  # the pure-Python twins heapq keeps
         if cpy is not None:
             pairs.append((cpy, globals()[name]))
+    import operator
+    for name in _BINARY + _INPLACE + _UNARY:
+        pairs.append((getattr(operator, name), globals()["op_" + name]))
     return {id(obj): (obj, disp) for obj, disp in pairs}
+
+
+def operator_names():
+    """The operator module's names that _table maps (compiler.py: `operator.add`)."""
+    return set(_BINARY) | set(_INPLACE) | set(_UNARY)
 
 
 PYLIB = _table()

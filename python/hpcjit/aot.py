@@ -216,9 +216,9 @@ def _undefined(objcopy_dir, paths, args):
 
 
 # The runtime's data symbols compiled code reads (not functions: no jump
-# stub), with the value an ahead-of-time module gives them: rt_stack_hint at
-# its maximum sends every recursive frame through rt_stack_check.
-_RUNTIME_DATA = {"rt_stack_hint": "UINTPTR_MAX"}
+# stub), with the value an ahead-of-time module gives them.  None now:
+# recursive functions keep their stack limit in their own module.
+_RUNTIME_DATA = {}
 
 
 def _runtime_data_c():

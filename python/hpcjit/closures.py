@@ -12,8 +12,11 @@ bound to a name) of the function is lifted into a function of its own whose
 free variables come first as extra parameters, and each call `scale(y)` in
 the function becomes `scale(k, y)`: the inner function sees the values the
 variables have at the call, which is what a closure that is only called
-reads.  The edits keep every other line and column of the user's text, so
-diagnostics still point into it.  Refused with a located error: an inner
+reads.  A free variable holding an empty list, dict or set that the inner
+function fills (`acc.append(x)`) gets its items from that body: the
+compiler's call typing learns them (infer_call.c refine_args).  The edits
+keep every other line and column of the user's text, so diagnostics still
+point into it.  Refused with a located error: an inner
 function used other than by calling it (returned, passed, stored), one that
 assigns a variable of the outer function (nonlocal), and defs nested two
 deep."""

@@ -4,6 +4,7 @@ reachable @njit function and hand them to hpcjit._compiler.
 Imported on the first compilation only (_compiler loads libLLVM)."""
 import ast
 import builtins
+import enum as _enum
 import os
 import sys
 import types as _pytypes
@@ -13,6 +14,7 @@ import numpy as np
 from . import _core, _srctext, config, errors
 from . import _npinfo  # noqa: F401  np.iinfo / np.finfo (overloads)
 from . import _nplist  # noqa: F401  np.array / np.asarray of lists (overloads)
+from . import _pymethods  # noqa: F401  tuple.index (an overload)
 from . import _nppoly  # noqa: F401  np.polynomial.polynomial (overloads)
 from . import _npiter  # noqa: F401  np.nditer (an overload)
 from . import _ctypesfn  # ctypes functions called through their address
@@ -162,9 +164,9 @@ def _classify(value, gather):
     gu = _ufunc.gufunc_overload(value) if id(value) in _ufunc.GUFUNCS else None
     if gu is not None:  # a @guvectorize gufunc: a loop over its kernel, generated per call types
         return ("func", gather.add_stub(gu))
-    kern = _ufunc.SCALAR_KERNELS.get(id(value))
-    if kern is not None and kern[0] is value:  # a @vectorize ufunc: its scalar kernel
-        return ("func", gather.add(kern[1]))
+    vec = _ufunc.vectorize_overload(value) if id(value) in _ufunc.SCALAR_KERNELS else None
+    if vec is not None:  # a @vectorize ufunc: its kernel on numbers, a broadcasting loop on arrays
+        return ("func", gather.add_stub(vec))
     if isinstance(value, _pytypes.ModuleType):
         # numba, numba.types, numba.cuda... under the drop-in are aliases of
         # hpcjit's modules (numba.py): the compiler knows those names
@@ -172,6 +174,18 @@ def _classify(value, gather):
         if isinstance(target, _pytypes.ModuleType) and target.__name__.split(".")[0] == "hpcjit":
             return ("module", target.__name__)
         return ("module", value.__name__)
+    if isinstance(value, _enum.EnumMeta):  # `Color.RED`: the members are its env attributes
+        return ("module", _enum_qualname(value))
+    if isinstance(value, _enum.Enum):
+        if isinstance(value, int):  # IntEnum/IntFlag: an int, as Numba's IntEnumMember
+            v = int(value)
+            if _INT64_MIN <= v <= _INT64_MAX:
+                return ("int", v)
+            return ("other", "an IntEnum member that does not fit in int64")
+        header = _core._nt_header(type(value))  # "N<id>:<name>:value:" (namedtuple.c)
+        if header is None:
+            return ("other", f"the member {value!r} of an Enum class hpcjit cannot name")
+        return ("ntuple", (header[1:-1], [(None,) + _classify(value.value, gather)]))
     cuda_api = sys.modules.get("hpcjit.cuda.device_api")
     if cuda_api is not None and isinstance(value, cuda_api.DeviceObject):
         # cuda.threadIdx, cuda.syncthreads...: compiler/lib/cuda by name
@@ -248,6 +262,22 @@ def _classify(value, gather):
     return ("other", _article(type(value).__name__))
 
 
+def _enum_qualname(cls):
+    """The module-like name an Enum class has in the env: `Color.RED` is
+    the env entry "<it>.RED" (infer_module_env_attr)."""
+    return f"$enum:{cls.__module__}.{cls.__qualname__}"
+
+
+def _enum_attrs(cls, names, gather, env):
+    """The members of an Enum class that the code names, as module attributes."""
+    q = _enum_qualname(cls)
+    members = cls.__members__
+    for attr in sorted(names):
+        m = members.get(attr)
+        if m is not None:
+            env.append((f"{q}.{attr}",) + _classify(m, gather))
+
+
 _ARRAY_CODES = {np.dtype(t): c for t, c in (
     (np.bool_, "?"), (np.int8, "b"), (np.int16, "h"), (np.int32, "i"), (np.int64, "l"),
     (np.uint8, "B"), (np.uint16, "H"), (np.uint32, "I"), (np.uint64, "L"), (np.float32, "f"),
@@ -302,6 +332,8 @@ def _env(py_func, gather):
             env.append((name,) + _classify(value, gather))
             if isinstance(value, _pytypes.ModuleType):
                 _module_attrs(value, names, gather, env, 0)
+            elif isinstance(value, _enum.EnumMeta):
+                _enum_attrs(value, names, gather, env)
     glb = py_func.__globals__
     blt = glb.get("__builtins__", builtins)
     if isinstance(blt, _pytypes.ModuleType):
@@ -318,6 +350,8 @@ def _env(py_func, gather):
         env.append((name,) + _classify(value, gather))
         if isinstance(value, _pytypes.ModuleType):
             _module_attrs(value, names, gather, env, 0)
+        elif isinstance(value, _enum.EnumMeta):
+            _enum_attrs(value, names, gather, env)
     return env
 
 
@@ -333,6 +367,11 @@ def _module_attrs(mod, names, gather, env, depth):
     their qualified names (compiler/infer/infer.c, infer_module_env_attr)."""
     target = getattr(mod, "__hpcjit_target__", mod)
     modname = getattr(target, "__name__", "")
+    if modname == "operator":  # operator.add...: compiled Python (_pylib.py)
+        from . import _pylib as pl
+        for attr in sorted(names & pl.operator_names()):
+            env.append((f"operator.{attr}",) + _classify(getattr(mod, attr), gather))
+        return
     if depth > 3 or modname.split(".")[0] in _KNOWN_PACKAGES or modname in _NAMED_MODULES:
         return
     d = getattr(target, "__dict__", {})
@@ -343,6 +382,8 @@ def _module_attrs(mod, names, gather, env, depth):
         env.append((f"{modname}.{attr}",) + _classify(value, gather))
         if isinstance(value, _pytypes.ModuleType):
             _module_attrs(value, names, gather, env, depth + 1)
+        elif isinstance(value, _enum.EnumMeta):
+            _enum_attrs(value, names, gather, env)
 
 
 _MISSING = object()
@@ -598,7 +639,7 @@ class _Gather:
                 cls = exp._classes[i]
                 extra += cls._env(self)  # may meet more classes
                 for _, t in cls.spec:
-                    self.jitclasses |= ids(t.typecode)
+                    self.jitclasses |= ids(t.typecode or "")  # None: a deferred_type() not defined yet
         for f in self.funcs:
             f[6].extend(extra)
         return entry

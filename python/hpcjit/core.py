@@ -25,6 +25,25 @@ def _signature(return_type, *args):
 
 typing.signature = _signature
 typing.Signature = types.Signature
-for _name, _mod in (("types", types), ("errors", errors), ("config", config), ("typing", typing)):
+
+# numba.core.runtime.rtsys.get_allocation_stats(), which Numba's examples
+# print to show that nothing leaked: hpcjit counts MemInfos only
+runtime = _pytypes.ModuleType(f"{__name__}.runtime")
+runtime.__doc__ = "numba.core.runtime's rtsys.get_allocation_stats()."
+
+
+class _RtSys:
+    def get_allocation_stats(self):
+        """(alloc, free, mi_alloc, mi_free) so far, as Numba's _nrt_mstats."""
+        import collections
+        from . import _core
+        alloc, free = _core.memstats()
+        stats = collections.namedtuple("_nrt_mstats", "alloc free mi_alloc mi_free")
+        return stats(alloc, free, alloc, free)
+
+
+runtime.rtsys = _RtSys()
+for _name, _mod in (("types", types), ("errors", errors), ("config", config), ("typing", typing),
+                    ("runtime", runtime)):
     sys.modules.setdefault(f"{__name__}.{_name}", _mod)
 del _name, _mod

@@ -122,9 +122,12 @@ def _signature_typecodes(sig):
 
 
 def _compile_signature(disp, sig):
+    """disp.compile(sig): compiled now; returns a callable running it (the
+    dispatcher, as Numba returns the overload's entry point)."""
     from . import compiler
     ret, args = _signature_typecodes(sig)
     compiler.compile_for(disp, args, ret)
+    return disp
 
 
 # ---- slow paths called from C ------------------------------------------------

@@ -24,7 +24,10 @@ function taking the instance first; the constructor and the field accessors
 used from Python are small @njit functions generated here.  The compiler
 learns a class from hidden globals added to every function's environment
 (compiler.py, compiler/infer/infer_jitclass.c).  Fields: numbers, tuples,
-arrays, typed containers, other jitclass instances.  Property setters and
+arrays, typed containers, other jitclass instances, optionals of these
+(None or a value), and deferred_type()s defined after the class (recursive
+classes: a field optional(node_type) where node_type.define(
+Cls.class_type.instance_type) follows the class).  Property setters and
 Numba's dunder methods (_DUNDERS: len, items, operators, comparisons,
 conversions) are methods too.  Not supported: class attributes other than
 methods, inheritance, __iter__ (as in Numba)."""
@@ -73,11 +76,29 @@ def _field_type(name, t):
     t = _from_typing(name, t)
     if isinstance(t, JitClassType):  # an instance of another jitclass
         t = t.instance_type
+    if isinstance(t, _types.DeferredType) or (isinstance(t, _types.Optional)
+                                              and isinstance(t.type, _types.DeferredType)):
+        return t  # defined later (recursive classes): its typecode is read at compile time
     if not isinstance(t, _types.Type) or t.typecode is None:
         raise errors.UnsupportedError(f"jitclass field '{name}': the type {t!r} is not supported by hpcjit")
     if ";" in t.typecode or "|" in t.typecode:
         raise errors.UnsupportedError(f"jitclass field '{name}': the type {t} is not supported by hpcjit")
     return t
+
+
+def _deferred_typecode(name, t):
+    """A field's typecode at compile time: a deferred_type() (or an optional
+    of one) is known once defined; "?" until then, which the compiler
+    reports where the class is used (infer/infer_jitclass.c)."""
+    if not isinstance(t, (_types.DeferredType, _types.Optional)) or t.typecode is not None:
+        return t.typecode
+    d = t if isinstance(t, _types.DeferredType) else t.type
+    if d._define is None:
+        return "?"
+    tc = t.typecode
+    if tc is None or ";" in tc or "|" in tc:
+        raise errors.UnsupportedError(f"jitclass field '{name}': the type {t} is not supported by hpcjit")
+    return tc
 
 
 def _generated(name, text, glb, options=None):
@@ -189,7 +210,7 @@ class JitClassType:
 
     # ---- what the compiler needs (compiler.py) ----
     def _description(self):
-        fields = ";".join(f"{n}={t.typecode}" for n, t in self.spec)
+        fields = ";".join(f"{n}={_deferred_typecode(n, t)}" for n, t in self.spec)
         methods = ";".join(n for n in self.methods if n != "__init__")
         return (f"$jc:{self._id}|{self.__name__}|{fields}|{methods}|{';'.join(self.properties)}|"
                 f"{';'.join(self.statics)}|{';'.join(self.setters)}")

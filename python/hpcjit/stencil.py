@@ -93,12 +93,22 @@ class StencilFunc:
         if unknown:
             raise ValueError(f"stencil {func.__name__}: standard_indexing names {sorted(unknown)} "
                              "are not arguments")
-        self.rel = [p for p in self.params if p not in self.standard]
+        # relatively indexed: the arguments the kernel subscripts (others,
+        # scalars such as a coefficient, pass through as they are)
+        indexed = {n.value.id for n in ast.walk(fdef) if isinstance(n, ast.Subscript)
+                   and isinstance(n.value, ast.Name)}
+        self.rel = [p for p in self.params if p not in self.standard and p in indexed]
         if not self.rel:
             raise ValueError(f"stencil {func.__name__}: no relatively indexed argument")
         self.neighborhood = self._neighborhood(neighborhood)
         self.ndim = len(self.neighborhood)
         self._runners = {}
+        self._calls = {}
+        self._dtypes = {}  # argument typecodes -> the output's dtype
+        from . import extending  # called from @njit code: an overload giving _call_impl
+        ov = extending._Overload("function", self.__name__, self)
+        ov.templates.append((self._typing, {}, False, None))
+        extending._BY_ID[id(self)] = (self, ov)
 
     def _neighborhood(self, given):
         lo, hi, nd, fixed = [], [], None, True
@@ -186,16 +196,74 @@ class StencilFunc:
                 raise ValueError(f"stencil {self.__name__}: relatively indexed arrays must have the same "
                                  f"shape ({p}: {np.shape(named[p])}, {self.rel[0]}: {a0.shape})")
         if out is None:
-            start = [max(-lo, 0) for lo, _ in self.neighborhood]
-            inside = all(s < n - max(hi, 0) for s, n, (_, hi) in zip(start, a0.shape, self.neighborhood))
-            if inside:
-                dtype = np.asarray(self._runner("point")(*args, *start)).dtype
-            else:
-                dtype = np.result_type(*[np.asarray(named[p]).dtype for p in self.rel])
+            from .types import typeof
+            dtype = self._out_dtype(tuple(typeof(a) for a in args))
             out = np.full(a0.shape, self.cval, dtype=dtype)
         elif np.shape(out) != a0.shape:
             raise ValueError(f"stencil {self.__name__}: out has shape {np.shape(out)}, the input {a0.shape}")
         return self._runner("loop")(*args, out)
+
+    def _typing(self, *args, **kws):
+        """The overload's typing function: the implementation of a call from
+        compiled code for these argument types (hpcjit.types)."""
+        from . import types as _t
+        if set(kws) - {"out"}:
+            raise errors.TypingError(f"stencil {self.__name__}: unexpected keyword "
+                                     f"{sorted(set(kws) - {'out'})[0]!r}")
+        if len(args) != len(self.params):
+            raise errors.TypingError(f"stencil {self.__name__} takes {len(self.params)} arguments, "
+                                     f"got {len(args)}")
+        for p, t in zip(self.params, args):
+            if p in self.rel and not isinstance(t, _t.Array):
+                raise errors.TypingError(f"stencil {self.__name__}: argument {p!r} is relatively indexed "
+                                         f"and must be an array, not {t}")
+        first = args[self.params.index(self.rel[0])]
+        if first.ndim != self.ndim:
+            raise errors.TypingError(f"stencil {self.__name__}: the kernel indexes {self.ndim} dimensions, "
+                                     f"the argument has {first.ndim}")
+        out_t = kws.get("out")
+        has_out = out_t is not None and not isinstance(out_t, (_t.NoneType, _t.Omitted))
+        return self._call_impl(None if has_out else self._out_dtype(args))
+
+    def _out_dtype(self, argtypes):
+        """The output's dtype for arguments of these types: what the kernel
+        returns (as Numba; also when no point is inside the border)."""
+        from . import compiler, numpy_support
+        codes = tuple(t.typecode for t in argtypes) + ("l",) * self.ndim
+        if any(c is None for c in codes):
+            raise errors.TypingError(f"stencil {self.__name__}: arguments of types {argtypes} are not "
+                                     f"supported")
+        dt = self._dtypes.get(codes)
+        if dt is None:
+            res = compiler._compile(self._runner("point"), codes, None, False, False)
+            dt = self._dtypes[codes] = numpy_support.as_dtype(compiler.code_type(res["rettype"]))
+        return dt
+
+    def _call_impl(self, dtype):
+        """`kernel(a, b, out=None)` in compiled code: the output (cval at the
+        border, `dtype`) made when not given, then the loop nest."""
+        key = None if dtype is None else dtype.str
+        impl = self._calls.get(key)
+        if impl is not None:
+            return impl
+        params = ", ".join(self.params)
+        first = self.rel[0]
+        checks = "".join(f"    if {p}.shape != {first}.shape:\n"
+                         f"        raise ValueError('stencil {self.__name__}: relatively indexed arrays must "
+                         f"have the same shape')\n" for p in self.rel[1:])
+        src = (f"def __hpcjit_stencil_{self.__name__}_call({params}, out=None):\n{checks}"
+               f"    if out is None:\n"
+               f"        out = __np.full({first}.shape, __cval, __dtype)\n"
+               f"    elif out.shape != {first}.shape:\n"
+               f"        raise ValueError('stencil {self.__name__}: out must have the shape of the input')\n"
+               f"    return __loop({params}, out)\n")
+        filename = f"<hpcjit-stencil {self.__name__} call {next(_counter)}>"
+        linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+        ns = {"__np": np, "__cval": self.cval, "__dtype": None if dtype is None else dtype.type,
+              "__loop": self._runner("loop")}
+        exec(compile(src, filename, "exec"), ns)
+        impl = self._calls[key] = ns[f"__hpcjit_stencil_{self.__name__}_call"]
+        return impl
 
     def __repr__(self):
         return f"<hpcjit stencil {self.__name__!r} neighborhood={self.neighborhood}>"

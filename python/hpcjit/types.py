@@ -19,7 +19,7 @@ __all__ = [
     "intc", "uintc", "int_", "float32", "float64", "f4", "f8", "float_", "double",
     "complex64", "complex128", "c8", "c16", "none", "void",
     # Numba's other names (see the end of the file)
-    "Optional", "optional", "UnicodeType", "unicode_type", "string", "ListType", "DictType",
+    "Optional", "optional", "DeferredType", "deferred_type", "UnicodeType", "unicode_type", "string", "ListType", "DictType",
     "List", "Set", "SetType", "NamedTuple", "NamedUniTuple", "BaseTuple", "Literal", "IntegerLiteral",
     "BooleanLiteral", "StringLiteral", "LiteralList", "LiteralStrKeyDict", "literal", "unliteral", "Omitted", "PyObject",
     "pyobject", "ffi_forced_object", "Any", "CPointer", "voidptr", "NPDatetime", "StructRef",
@@ -577,9 +577,44 @@ class Optional(Type):
             typ = typ.type
         super().__init__(f"OptionalType({typ})", None if typ.typecode is None else "o" + typ.typecode)
         self.type = typ
+        if isinstance(typ, DeferredType) and typ.typecode is None:
+            typ._users.append(self)  # completed by define()
 
 
 optional = Optional
+
+
+class DeferredType(Type):
+    """deferred_type(): a type named before it exists, for recursive
+    jitclasses (a field optional(node_type) of the class node_type will
+    stand for).  define(t) fixes it once; until then its typecode is None,
+    and so is that of an Optional of it (define() completes those)."""
+    __slots__ = ("_users", "_define")
+
+    def __init__(self):
+        super().__init__(f"DeferredType#{id(self):x}", None)
+        self._users, self._define = [], None
+
+    def define(self, typ):
+        if self._define is not None:
+            raise TypeError("deferred type already defined")
+        if not isinstance(typ, Type) or isinstance(typ, DeferredType):
+            raise TypeError(f"deferred_type().define() takes an hpcjit type, not {typ!r}")
+        self._define = typ
+        self.name, self.typecode = f"DeferredType({typ})", typ.typecode
+        for opt in self._users:
+            opt.name = f"OptionalType({typ})"
+            opt.typecode = None if typ.typecode is None else "o" + typ.typecode
+        self._users = []
+
+    def get(self):
+        """The defined type (Numba's DeferredType.get())."""
+        if self._define is None:
+            raise TypeError("deferred type not defined")
+        return self._define
+
+
+deferred_type = DeferredType
 
 
 class UnicodeType(Type):

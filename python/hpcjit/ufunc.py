@@ -14,8 +14,9 @@ convention by hpcjit._core, so broadcasting, `out=`, `where=`, `dtype=`,
 `target="parallel"` splits each loop call over the pinned thread pool.
 As in Numba the kernels use error_model="numpy" (x / 0.0 is inf, no
 ZeroDivisionError); an exception the function raises itself propagates
-from the ufunc call.  From `@njit` code a vectorized function is
-called as its scalar kernel.
+from the ufunc call.  From `@njit` code a vectorized function called on numbers
+is its scalar kernel; with arrays, a broadcasting loop over the kernel
+(vectorize_overload below).
 """
 import re
 
@@ -267,6 +268,110 @@ def vectorize(ftylist_or_function=(), identity=None, target="cpu", **options):
         return uf
 
     return wrap
+
+
+# ---- @vectorize functions called from compiled code --------------------------
+# compiler._classify makes a call of one an overload (hpcjit.extending): on
+# numbers, the scalar kernel; with an array among the arguments, a loop
+# generated for their dimensions that broadcasts them as NumPy does and
+# fills a new array, each element computed by the kernel on the loop's
+# types (the np.ufunc's own type resolution when it has signatures, the
+# arguments' element types for a DUFunc).
+_vec_counter = [0]
+
+
+def vectorize_overload(value):
+    """The hpcjit.extending overload of a @vectorize function named in
+    compiled code (made at its first use), or None."""
+    entry = SCALAR_KERNELS.get(id(value))
+    if entry is None or entry[0] is not value:
+        return None
+    from . import extending
+    ov = extending.overloads_of(value)
+    if ov is None:
+        kernel = entry[1]
+
+        def typing(*args):
+            return _vectorize_impl(value, kernel, args)
+
+        extending.overload(value)(typing)
+        ov = extending.overloads_of(value)
+    return ov
+
+
+def _element_dtype(t):
+    from . import numpy_support
+    from . import types as _t
+    base = t.dtype if isinstance(t, _t.Array) else _t.unliteral(t) if isinstance(t, _t.Literal) else t
+    try:
+        return numpy_support.as_dtype(base)
+    except Exception:
+        return None
+
+
+def _vectorize_impl(uf, kernel, argtys):
+    import linecache
+    from . import types as _t
+    name = getattr(uf, "__name__", "ufunc")
+    nds = [t.ndim if isinstance(t, _t.Array) else 0 for t in argtys]
+    dts = [_element_dtype(t) for t in argtys]
+    if any(d is None for d in dts):
+        raise errors.TypingError(f"{name}(): a vectorized function takes numbers and arrays of numbers, not "
+                                 f"{', '.join(str(t) for t in argtys)}")
+    npuf = uf
+    if not isinstance(uf, np.ufunc):  # a DUFunc: grown as a call from Python would grow it
+        if any(d not in _DTYPE_CODES for d in dts):
+            raise errors.TypingError(f"{name}(): no loop for arguments of types "
+                                     f"{', '.join(str(t) for t in argtys)}")
+        try:
+            npuf = uf._ensure(tuple(_DTYPE_CODES[d] for d in dts))
+        except TypeError as e:
+            raise errors.TypingError(f"{name}(): {e}") from None
+    try:  # NumPy picks the loop, as for a call from Python
+        loop = npuf.resolve_dtypes(tuple(dts) + (None,) * npuf.nout)
+    except Exception as e:
+        raise errors.TypingError(f"{name}(): no loop for arguments of types "
+                                 f"{', '.join(str(t) for t in argtys)} ({e})") from None
+    ins, out_dt = list(loop[:len(dts)]), loop[len(dts)]
+    a = [f"a{k}" for k in range(len(argtys))]
+    ns = {"kernel": kernel, "np": np, "out_t": out_dt.type}
+    for k, d in enumerate(ins):
+        ns[f"t{k}"] = d.type
+    L = max(nds)
+    src = [f"def vectorize_call({', '.join(a)}):"]
+    if L == 0:
+        src.append(f"    return out_t(kernel({', '.join(f't{k}({x})' for k, x in enumerate(a))}))")
+    else:
+        for j in range(L):  # the broadcast shape
+            src.append(f"    s{j} = 1")
+            for k, nd in enumerate(nds):
+                d = j - (L - nd)
+                if d >= 0:
+                    src += [f"    if {a[k]}.shape[{d}] != 1:",
+                            f"        if s{j} != 1 and s{j} != {a[k]}.shape[{d}]:",
+                            "            raise ValueError('operands could not be broadcast together')",
+                            f"        s{j} = {a[k]}.shape[{d}]"]
+        shape = ", ".join(f"s{j}" for j in range(L))
+        src.append(f"    out = np.empty(({shape},), out_t)")
+        ind = "    "
+        for j in range(L):
+            src.append(f"{ind}for i{j} in range({'s' + str(j)}):")
+            ind += "    "
+        call = []
+        for k, nd in enumerate(nds):
+            if nd == 0:
+                call.append(f"t{k}({a[k]})")
+                continue
+            idx = [f"(i{d + L - nd} if {a[k]}.shape[{d}] != 1 else 0)" for d in range(nd)]
+            call.append(f"t{k}({a[k]}[{', '.join(idx)}])")
+        src.append(f"{ind}out[{', '.join(f'i{j}' for j in range(L))}] = kernel({', '.join(call)})")
+        src.append("    return out")
+    text = "\n".join(src) + "\n"
+    _vec_counter[0] += 1
+    filename = f"<vectorize {name} {_vec_counter[0]}>"
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    exec(compile(text, filename, "exec"), ns)
+    return ns["vectorize_call"]
 
 
 # ---- @guvectorize -----------------------------------------------------------

@@ -67,6 +67,16 @@ def psum(a):
     return s
 
 @njit
+def rdepth_(n):
+    if n == 0:
+        return 0
+    return rdepth_(n - 1) + 1
+
+@njit("int64(int64)")
+def rdepth(n):
+    return rdepth_(n)
+
+@njit
 def not_exported(x):
     return x
 '''
@@ -93,6 +103,11 @@ try:
     m.div(1, 0)
 except ZeroDivisionError as exc:
     out["zerodiv"] = str(exc)
+out["rdepth"] = m.rdepth(5000)
+try:
+    m.rdepth(10**9)
+except RecursionError as exc:
+    out["recursion"] = str(exc)
 try:
     m.dot("x", b)
 except TypeError as exc:
@@ -169,6 +184,7 @@ def _check(got, src):
                                    rtol=1e-12, err_msg=k)
     assert isinstance(got["poly_i"], int) and isinstance(got["poly_f"], float)
     assert got["zerodiv"] == "integer division or modulo by zero"
+    assert got["rdepth"] == 5000 and "stack is nearly full" in got["recursion"]
     assert got["typeerror"].startswith("No matching definition")
     assert got["doc"] == "helper(x) + x**2"
     assert got["balanced"]
@@ -179,12 +195,12 @@ def test_build_report(kernels):
     src, out, report = kernels
     assert os.path.isfile(report["path"]) and os.path.dirname(report["path"]) == str(out)
     names = {f["name"] for f in report["functions"]}
-    assert names == {"poly", "dot", "grid", "minmax", "div", "psum"}  # explicit signatures only
+    assert names == {"poly", "dot", "grid", "minmax", "div", "psum", "rdepth"}  # explicit signatures only
     per_arch = {}
     for f in report["functions"]:
         per_arch.setdefault(f["arch"], []).append(f["name"])
     assert set(per_arch) == set(report["archs"]) and len(report["archs"]) >= 2
-    assert all(len(v) == 7 for v in per_arch.values())  # poly has two signatures
+    assert all(len(v) == 8 for v in per_arch.values())  # poly has two signatures
     assert "rt_alloc" in report["runtime_symbols"]
 
 

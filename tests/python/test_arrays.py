@@ -540,3 +540,28 @@ def dtype_facts(a, b):
 ])
 def test_nbytes_itemsize_and_dtype_comparisons(a, b):
     check(dtype_facts, a, b)
+
+
+# ---- unpacking an array's first axis: x, y = a ----
+
+@njit
+def unpack_pair(a):
+    x, y = a
+    return x * 10 + y
+
+
+@njit
+def unpack_rows(m):
+    r0, r1, r2 = m
+    return r0.sum(), r2[1], r1 * 2
+
+
+@pytest.mark.parametrize("a", [np.array([1.0, 2.0]), np.arange(2), np.arange(3.0), np.arange(1.0),
+                               np.arange(4.0)[::2]])
+def test_unpack_array(a):
+    check(unpack_pair, a)  # ValueError as CPython when the length differs
+
+
+@pytest.mark.parametrize("shape", [(3, 2), (2, 3), (4, 2)])
+def test_unpack_rows(shape):
+    check(unpack_rows, np.arange(float(np.prod(shape))).reshape(shape))

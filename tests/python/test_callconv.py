@@ -129,5 +129,7 @@ def test_fib_recursion_checks_the_stack():
     m = re.search(r"define internal[^\n]*@(\S+)\(.*?\n}", ir, re.S)
     assert m, ir
     body, name = m.group(0), m.group(1)
-    assert "rt_stack_hint" in body and "@rt_stack_check(" in body, body
+    assert "@hj.stack_hint" in body and "@rt_stack_check(" in body, body
+    # the limit is the module's own (no GOT load) and no frame pointer is kept
+    assert "llvm.frameaddress" not in body and "@llvm.stacksave" in body, body
     assert body.count("@" + name + "(") <= 3, body  # its definition + at most two calls

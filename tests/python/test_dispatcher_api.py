@@ -616,3 +616,20 @@ def test_parallel_diagnostics(capsys):
     assert "Loop #1" in out and "reductions: acc" in out and "Loop #2" in out and "serial" in out
     with pytest.raises(ValueError):
         loops.parallel_diagnostics(level=9)
+
+
+def test_compile_returns_a_callable():
+    # Numba's dispatcher.compile(sig) returns the overload's entry point;
+    # scripts call it (numba-examples legacy/sum.py)
+    @hpcjit.njit
+    def total(a):
+        s = 0.0
+        for i in range(a.shape[0]):
+            for j in range(a.shape[1]):
+                s += a[i, j]
+        return s
+
+    entry = total.compile("float64(float64[:, ::1])")
+    a = np.arange(12.0).reshape(3, 4)
+    assert callable(entry)
+    assert entry(a) == total.py_func(a)

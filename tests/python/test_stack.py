@@ -88,3 +88,46 @@ def test_only_recursive_functions_check():
     ir = depth.inspect_llvm()
     ir = "\n".join(ir.values()) if isinstance(ir, dict) else ir
     assert "rt_stack_check" in ir
+
+
+def test_other_threads_raise():
+    """Threads other than the main one compare their own limit (their
+    stacks lie below the main thread's, so every frame asks the runtime)."""
+    import threading
+    a = np.ones(3)
+    depth(50, a)  # the module's copy of the main thread's limit is known
+    out = {}
+
+    def run():
+        try:
+            out["small"] = depth(200, a)
+            depth(10**8, a)
+        except RecursionError as e:
+            out["err"] = str(e)
+
+    old = threading.stack_size(4 * 1024 * 1024)
+    try:
+        t = threading.Thread(target=run)
+        t.start()
+        t.join()
+    finally:
+        threading.stack_size(old)
+    assert out["small"] == depth.py_func(200, a)
+    assert "compiled code" in out["err"]
+
+
+def test_entry_check_is_cheap():
+    """The entry check reads the stack pointer (no frame pointer kept) and
+    the module's own copy of the limit (PC-relative, no GOT load)."""
+    @njit
+    def fib(n):
+        if n < 2:
+            return n
+        return fib(n - 1) + fib(n - 2)
+
+    assert fib(20) == 6765
+    asm = fib.inspect_asm()
+    asm = "\n".join(asm.values()) if isinstance(asm, dict) else asm
+    if "x86" not in __import__("platform").machine() and "amd64" not in __import__("platform").machine().lower():
+        return
+    assert "GOTPCREL" not in asm and "%rbp" not in asm, asm

@@ -92,3 +92,73 @@ def test_errors():
             return a[i]
     with pytest.raises(hpcjit.TypingError, match="dimensions"):
         blur(np.arange(5.0))
+
+
+# ---- stencils called from @njit code (an overload: the output made with
+# the kernel's result dtype and cval, then the loop nest), checked against
+# the same function run by CPython, which calls the stencil from Python ----
+
+@hpcjit.njit
+def jacobi_steps(a, n):
+    for _ in range(n):
+        a = blur(a)
+    return a
+
+
+@hpcjit.njit
+def stencils_in_njit(a, b, w):
+    out = np.full_like(a, 7.0)
+    grad(a, b, out=out)
+    return grad(a, b), out, weighted(a[0], w), moving_avg(a[1])
+
+
+@hpcjit.njit
+def int_stencil(a):
+    return clipped(a), blur(a)  # int result, float result
+
+
+def test_called_from_njit():
+    from conftest import check
+    rng = np.random.default_rng(5)
+    a, b = rng.random((6, 8)), rng.random((6, 8))
+    check(jacobi_steps, a, 3)
+    check(stencils_in_njit, a, b, np.array([1.0, -2.0, 0.5]))
+    check(int_stencil, np.arange(30).reshape(5, 6))
+    check(int_stencil, np.arange(2).reshape(1, 2))  # no interior point: all cval
+
+
+@hpcjit.njit
+def mismatched(a, b):
+    return grad(a, b)
+
+
+@pytest.mark.numba_skip(reason="hpcjit's messages")
+def test_called_from_njit_errors():
+    with pytest.raises(ValueError, match="same shape"):
+        mismatched(np.ones((4, 4)), np.ones((4, 5)))
+    with pytest.raises(hpcjit.TypingError, match="dimensions"):
+        jacobi_steps(np.ones(5), 1)
+
+
+@hpcjit.stencil
+def wave(p, c, r):
+    # r is a scalar: only the subscripted arguments are relatively indexed
+    return 2 * c[0, 0] - p[0, 0] + r * r * (c[-1, 0] + c[1, 0] + c[0, -1] + c[0, 1] - 4 * c[0, 0])
+
+
+@hpcjit.njit
+def wave_step(p, c, r):
+    f = np.zeros_like(c)
+    wave(p, c, r, out=f)
+    return f, wave(p, c, r)
+
+
+def test_scalar_argument():
+    from conftest import check
+    rng = np.random.default_rng(6)
+    p, c = rng.random((5, 6)), rng.random((5, 6))
+    ref = np.zeros_like(c)
+    ref[1:-1, 1:-1] = (2 * c[1:-1, 1:-1] - p[1:-1, 1:-1] + 0.25 * (c[:-2, 1:-1] + c[2:, 1:-1] + c[1:-1, :-2]
+                                                                  + c[1:-1, 2:] - 4 * c[1:-1, 1:-1]))
+    np.testing.assert_allclose(wave(p, c, 0.5), ref, rtol=1e-14)
+    check(wave_step, p, c, 0.5)

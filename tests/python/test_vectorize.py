@@ -371,3 +371,56 @@ def test_gufunc_from_njit_shape_errors():
 
     with pytest.raises(ValueError, match="Loop and array shapes are incompatible"):
         jit_fn(np.ones((1, 5)), np.empty((5,)))
+
+
+# ---- vectorized functions called on arrays from @njit code: a broadcasting
+# loop over the kernel (ufunc.vectorize_overload), checked against the same
+# function run by CPython, which calls the ufunc itself ----
+
+@hpcjit.vectorize(["float64(float64, float64)", "float32(float32, float32)"])
+def vec_rel_diff(x, y):
+    return 2 * (x - y) / (x + y)
+
+
+@hpcjit.vectorize
+def vec_erf_shift(x):
+    return math.erf(x) + 1
+
+
+@hpcjit.njit
+def njit_calls_ufuncs(a, b, m, col):
+    return (vec_rel_diff(a, b), vec_rel_diff(a, 2.0), vec_erf_shift(a), vec_erf_shift(0.5),
+            vec_rel_diff(m, col), vec_erf_shift(m) * 2)
+
+
+@hpcjit.njit
+def njit_ufunc_on_ints(k):
+    return vec_rel_diff(k, k + 1), vec_erf_shift(k)
+
+
+def test_vectorize_on_arrays_from_njit():
+    from conftest import check
+    a = np.linspace(0.5, 2.0, 7)
+    m = np.arange(1.0, 13.0).reshape(3, 4)
+    check(njit_calls_ufuncs, a, a[::-1] + 1, m, np.arange(1.0, 4.0).reshape(3, 1))
+    check(njit_ufunc_on_ints, np.arange(1, 6))
+
+
+@pytest.mark.numba_skip("Numba's compiled call runs a float32 kernel where its Python call reuses the "
+                        "float64 loop")
+def test_vectorize_on_float32_arrays_from_njit():
+    from conftest import check
+    a = np.linspace(0.5, 2.0, 7)
+    m = np.arange(1.0, 13.0).reshape(3, 4)
+    check(njit_calls_ufuncs, a, a + 1, m, m[:, :1])  # the float64 loops exist first
+    check(njit_calls_ufuncs, a.astype(np.float32), (a + 1).astype(np.float32), m, m[:, :1])
+
+
+@hpcjit.njit
+def njit_ufunc_shapes_clash(a, b):
+    return vec_rel_diff(a, b)
+
+
+def test_vectorize_from_njit_broadcast_error():
+    with pytest.raises(ValueError):
+        njit_ufunc_shapes_clash(np.ones(3), np.ones(4))

@@ -57,6 +57,13 @@ static void layout(const Type *t, int64_t *size, int64_t *align) {
         *size = 0;
         *align = 1;
         return;
+    case TY_OPTIONAL: { /* {i8 valid, value} (lower_mem_type) */
+        int64_t s, a;
+        layout(t->base, &s, &a);
+        *align = a;
+        *size = (a + s + a - 1) / a * a;
+        return;
+    }
     default: /* lists, dicts, sets, instances: a pointer */
         *size = 8;
         *align = 8;
@@ -88,9 +95,14 @@ static LLVMValueRef class_info(Lower *L, Type *t, int64_t *size) {
         int64_t s, a;
         layout(t->elems[i], &s, &a);
         off = (off + a - 1) / a * a;
-        if (lower_has_refs(t->elems[i]) && t->elems[i]->kind != TY_TUPLE && t->elems[i]->kind != TY_OPTIONAL &&
-            nrefs < 64)
-            offs[nrefs++] = off; /* an array's MemInfo is its first field; the others are the pointer */
+        Type *ft = t->elems[i];
+        int64_t inner = 0;
+        if (ft->kind == TY_OPTIONAL) { /* the value follows the valid byte; None holds a NULL MemInfo */
+            inner = a;
+            ft = ft->base;
+        }
+        if (lower_has_refs(ft) && ft->kind != TY_TUPLE && nrefs < 64)
+            offs[nrefs++] = off + inner; /* an array's MemInfo is its first field; the others are the pointer */
         off += s;
         if (a > maxa)
             maxa = a;

@@ -176,6 +176,42 @@ static Node *scaled_operand(Node *e, Type *dt, Node **alpha) {
     return x;
 }
 
+/* `x @ a[idx]` / np.dot(x, a[idx]) of 1-D operands, idx an integer
+ * array (NPBench's spmv: `vals @ x[cols]` per row): rt_linalg_gather_dot
+ * reads a's items in place instead of a copy of a[idx], with the copy's
+ * bounds checks and the product's exact sums.  gside: which operand
+ * gathers.  Python's order: the left operand, then the right one. */
+static LLVMValueRef gather_dot(Lower *L, Node *n, int gside) {
+    Type *dt = n->op_ty;
+    Opnd X;
+    LowerGather g;
+    if (gside == 1 ? !operand(L, np_arg(n, 0), dt, false, &X) || !lower_fancy_gather(L, np_arg(n, 1), &g)
+                   : !lower_fancy_gather(L, np_arg(n, 0), &g) || !operand(L, np_arg(n, 1), dt, false, &X))
+        return NULL;
+    LLVMValueRef out = scalar_slot(L, dt, NULL);
+    int32_t how = (n->builtin == BI_NP_MATMUL ? RT_LA_MATMUL : RT_LA_DOT) | (1 << 2) | (1 << 4);
+    LLVMValueRef as[15] = {lower_i32(L, np_dt_code(dt)), lower_i32(L, how), lower_i32(L, gside), X.data,
+                           X.dims[0], X.st[0], g.data, g.len, g.stride, g.idx, g.nidx, g.istride,
+                           lower_i32(L, np_dt_code(g.ity)), lower_i32(L, g.axis), out};
+    call_checked(L, "rt_linalg_gather_dot", as, 15);
+    return load_scalar(L, out, dt);
+}
+
+/* Which operand of a 1-D product gathers (see gather_dot), -1 if none.  A
+ * gathering left operand only before a name: the copy's IndexError would
+ * come before anything the right operand may raise. */
+static int gather_side(Node *n) {
+    Node *ea = np_arg(n, 0), *eb = np_arg(n, 1);
+    if ((n->builtin != BI_NP_MATMUL && n->builtin != BI_NP_DOT) || n->ty->kind == TY_ARRAY ||
+        ea->ty->kind != TY_ARRAY || eb->ty->kind != TY_ARRAY || ea->ty->ndim != 1 || eb->ty->ndim != 1)
+        return -1;
+    if (lower_fancy_gathers(eb) && eb->ty->dtype == n->op_ty)
+        return 1;
+    if (lower_fancy_gathers(ea) && ea->ty->dtype == n->op_ty && eb->kind == N_NAME)
+        return 0;
+    return -1;
+}
+
 /* dot, matmul, vdot, inner: rt_linalg_matmul with the result's shape.
  * `(alpha * A) @ B` and `A @ (alpha * B)` (NPBench's gemm, k2mm, gesummv,
  * gemver) call rt_linalg_matmul_scaled with alpha instead, when both
@@ -187,6 +223,9 @@ static LLVMValueRef product_call(Lower *L, Node *n, bool *owned) {
     Opnd A, B, C;
     Node *ea = np_arg(n, 0), *eb = np_arg(n, 1), *alpha = NULL, *x;
     int side = -1;
+    int gside = gather_side(n);
+    if (gside >= 0)
+        return gather_dot(L, n, gside);
     if ((id == BI_NP_MATMUL || id == BI_NP_DOT) && ea->ty->kind == TY_ARRAY && eb->ty->kind == TY_ARRAY &&
         ea->ty->ndim <= 2 && eb->ty->ndim <= 2) {
         if ((x = scaled_operand(ea, dt, &alpha)) != NULL) {

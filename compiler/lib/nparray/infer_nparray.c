@@ -58,6 +58,7 @@ static bool sig_of(BuiltinId id, Sig *s) {
     case BI_NPA_FROMBUFFER: S("frombuffer", "buffer", "dtype", "count", "offset"); break;
     case BI_NPA_FLAT_VIEW: S("flat", "a", "index"); break;
     case BI_NPA_NDITER_VIEW: S("nditer_view", "a", "index", "shape", "fortran"); break;
+    case BI_NPA_UNPACK: S("unpack", "a", "n"); break;
     case BI_NPA_DIAG: S("diag", "v", "k"); break;
     case BI_NPA_DIAGFLAT: S("diagflat", "v", "k"); break;
     case BI_NPA_TRI: S("tri", "N", "M", "k", "dtype"); break;
@@ -1159,6 +1160,23 @@ static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         infer_cast(I, &sl[1], T(I, TY_INT64));
         infer_store_slots(I, n, sl, ns);
         return ty_array_ro(I->tc, at->dtype, 1, LAYOUT_C, at->readonly);
+    }
+    case BI_NPA_UNPACK: { /* $unpack(a, k): a's k items along its first axis, as a tuple */
+        if (IS_UNK(at))
+            return at;
+        if (at->kind != TY_ARRAY || at->ndim == 0 || !sl[1] || sl[1]->kind != N_CONST || sl[1]->cval.kind != CVAL_INT)
+            return TYPING(I, n, "cannot unpack %s", infer_tyname(I, at));
+        int k = (int)sl[1]->cval.i;
+        if (k < 1 || k > 64)
+            return UNSUP(I, n, "unpacking an array into %d targets is not supported by hpcjit", k);
+        Type *item = at->ndim == 1 ? at->dtype
+                                   : ty_array_ro(I->tc, at->dtype, at->ndim - 1,
+                                                 at->layout == LAYOUT_C ? LAYOUT_C : LAYOUT_A, at->readonly);
+        Type **el = arena_alloc(I->a, sizeof(Type *) * (size_t)k);
+        for (int i = 0; i < k; i++)
+            el[i] = item;
+        infer_store_slots(I, n, sl, ns);
+        return ty_tuple(I->tc, el, k);
     }
     case BI_NPA_NDITER_VIEW: { /* $nditer_view(a, i, shape, fortran): a 0-d view */
         if (IS_UNK(at))

@@ -799,6 +799,39 @@ static LLVMValueRef flat_view(Lower *L, Node *n, bool *owned) {
     return np_view(L, a, n->ty, np_offset(L, data_of(L, a), off), &one, &isz);
 }
 
+/* $unpack(a, k): `x, y = a` checks that a's first axis has k items (the
+ * ValueError of CPython's unpacking otherwise) and gives them as a tuple
+ * (numbers, or views of the rows, owned by the tuple). */
+static LLVMValueRef unpack(Lower *L, Node *n, bool *owned) {
+    Node *an = np_arg(n, 0);
+    int k = (int)np_arg(n, 1)->cval.i;
+    LLVMValueRef a = lower_expr_use(L, an);
+    if (!a)
+        return NULL;
+    LLVMValueRef len = lower_array_dim(L, a, ARR_SHAPE, 0), kk = lower_i64(L, k);
+    char more[96], fewer[96];
+    snprintf(more, sizeof more, "too many values to unpack (expected %d)", k);
+    snprintf(fewer, sizeof fewer, "not enough values to unpack (expected %d)", k);
+    lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntSGT, len, kk, ""), "ValueError", more);
+    lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, len, kk, ""), "ValueError", fewer);
+    Type *tt = n->ty, *item = tt->elems[0];
+    bool refs = lower_has_refs(item);
+    LLVMValueRef r = LLVMGetUndef(lower_type(L, tt));
+    for (int i = 0; i < k; i++) {
+        Type *ety = NULL;
+        bool o = false;
+        LLVMValueRef x = lower_array_item(L, n, a, an->ty, lower_i64(L, i), &ety, &o);
+        if (!x)
+            return NULL;
+        x = lower_convert(L, n, x, ety, item);
+        if (refs && !o)
+            lower_incref(L, x, item);
+        r = LLVMBuildInsertValue(L->b, r, x, (unsigned)i, "");
+    }
+    *owned = refs;
+    return r;
+}
+
 /* $nditer_view(a, i, shape, fortran): the 0-d view of a's element at flat
  * index i of `shape` (a broadcast shape: a's axes align to its last ones,
  * an axis of length 1 repeats), i counted in C order, or in F order. */
@@ -843,6 +876,7 @@ LLVMValueRef lower_nparray_call(Lower *L, Node *n, bool *owned) {
     case BI_NPA_ARRAY_TOBYTES: return tobytes(L, n, owned);
     case BI_NPA_FROMBUFFER: return frombuffer(L, n, owned);
     case BI_NPA_FLAT_VIEW: return flat_view(L, n, owned);
+    case BI_NPA_UNPACK: return unpack(L, n, owned);
     case BI_NPA_NDITER_VIEW: return nditer_view(L, n, owned);
     case BI_NPA_AS_STRIDED: case BI_NPA_SLIDING_WINDOW_VIEW: return strided(L, n, owned);
     case BI_NPA_BROADCAST_ARRAYS: case BI_NPA_BROADCAST_SHAPES: return broadcast(L, n, owned);

@@ -52,6 +52,17 @@ int32_t rt_linalg_matmul(int32_t code, int32_t how, const RtMat *a, const RtMat 
  * of the operand first, as written.  Thread-safe as rt_linalg_matmul. */
 int32_t rt_linalg_matmul_scaled(int32_t code, int32_t how, const RtMat *a, const RtMat *b, const RtMat *c,
                                 const void *alpha, int32_t side);
+/* x @ base[idx] (side 1) or base[idx] @ x (side 0) for 1-D x (k items,
+ * byte stride xs) and an integer index array idx (nidx items of dtype
+ * icode, byte stride is) into base (nbase items, byte stride bs, element
+ * type code as x): *out gets the product as rt_linalg_matmul gives it
+ * for x and an array copy of base[idx], bit for bit, without the array
+ * (the items are gathered into a stack buffer when they fit in 2 KiB).
+ * IndexError (NumPy's message, for `axis`) for the first index out of
+ * [-nbase, nbase), then ValueError when nidx != k.  Thread-safe. */
+int32_t rt_linalg_gather_dot(int32_t code, int32_t how, int32_t side, const void *x, int64_t k, int64_t xs,
+                             const void *base, int64_t nbase, int64_t bs, const void *idx, int64_t nidx, int64_t is,
+                             int32_t icode, int32_t axis, void *out);
 /* np.matmul of N-d operands (at least one of ndim > 2), broadcasting the
  * leading (batch) dimensions: rt_linalg_matmul_shape checks the shapes
  * (NumPy's ValueErrors) and writes the result's shape (ndim: the batch

@@ -114,11 +114,11 @@ void rt_exc_clear(void);
 #define RT_EXC_SAVE_SIZE (RT_EXC_TYPE_MAX + RT_EXC_MSG_MAX)
 int rt_exc_matches(const char *cls);
 /* stack.c: called at the entry of functions on a call cycle with their
- * frame address: 0, or -1 with RecursionError pending when the thread's
- * stack is nearly full. */
-int rt_stack_check(void *frame);
-/* Frames at or above this address need no rt_stack_check (stack.c). */
-extern uintptr_t rt_stack_hint;
+ * stack pointer when it lies below *hint (the calling module's copy of the
+ * main thread's limit, which it updates; may be NULL): 0, or -1 with
+ * RecursionError pending when the thread's stack is nearly full.
+ * Thread-safe. */
+int rt_stack_check(void *frame, uintptr_t *hint);
 void rt_exc_save(char *buf);
 void rt_exc_reraise(const char *buf);
 /* A C callback (@cfunc) cannot raise: write the pending exception to
