@@ -787,6 +787,15 @@ static Type *binop_expr(Inf *I, Node **pn) {
         return own->infer_binop(I, pn, a, b);
     if (!IS_UNK(a) && !IS_UNK(b) && (ty_is_array(a) || ty_is_array(b)) && n->op != OP_MATMUL)
         return infer_ae_binop(I, n, a, b);
+    if (!IS_UNK(a) && !IS_UNK(b) && (ty_is_npdt(a) || ty_is_npdt(b))) { /* operands keep their units */
+        Type *op_ty = NULL, *t = infer_dt_binop(I, n, n->op, a, b, &op_ty);
+        if (t && ty_is_int(a) && !ty_is_npdt(a)) /* td * 3: the int as int64, as Numba */
+            infer_cast(I, &n->a, infer_ty(I, TY_INT64));
+        if (t && ty_is_int(b) && !ty_is_npdt(b))
+            infer_cast(I, &n->b, infer_ty(I, TY_INT64));
+        n->op_ty = op_ty;
+        return t;
+    }
     if (n->op == OP_ADD && a->kind == TY_TUPLE && b->kind == TY_TUPLE && !ty_is_named_tuple(a) &&
         !ty_is_named_tuple(b)) { /* (1, 2) + (3,): the concatenation; op_ty stays NULL */
         Type **el = arena_alloc(I->a, sizeof(Type *) * (size_t)(a->nelems + b->nelems + 1));
@@ -832,6 +841,8 @@ static Type *unary_expr(Inf *I, Node *n) {
         return NULL;
     if (ty_is_array(a))
         return infer_ae_unary(I, n, a);
+    if (ty_is_npdt(a))
+        return n->op_ty = infer_dt_unary(I, n, n->op, a);
     if (!ty_is_number(a)) {
         if (ty_is_array(a))
             return TYPING(I, n, "cannot apply unary '%s' to %s (array expressions are not supported yet)",
@@ -938,6 +949,9 @@ static Type *compare_expr(Inf *I, Node *n) {
         if (IS_UNK(left) || IS_UNK(right)) {
             unk = true;
             ot = TY_UNK(I);
+        } else if ((ty_is_npdt(left) || ty_is_npdt(right)) && !ty_is_array(left) && !ty_is_array(right)) {
+            if (!(ot = infer_dt_compare(I, n, op, left, right)))
+                return NULL;
         } else if (own && own->infer_compare) { /* a library type's comparison, `x in lst` */
             if (!(ot = own->infer_compare(I, n, op, left, right)))
                 return NULL;

@@ -280,6 +280,13 @@ void infer_store_slots(Inf *I, Node *n, Node **sl, int ns);
 /* infer_arrayexpr.c: operators and ufuncs on arrays (area "arrexpr").
  * The *_binop/_unary/_compare/_augassign hooks are called with operand
  * types known and at least one of them an array. */
+/* datetime64 / timedelta64 operators (infer_datetime.c): the result type,
+ * *op_ty (binop) or the returned type (compare) the type the operation
+ * computes in; operands are not cast (lower_datetime.c converts their
+ * units).  NULL after a diagnostic. */
+Type *infer_dt_binop(Inf *I, Node *at, OpKind op, Type *a, Type *b, Type **op_ty);
+Type *infer_dt_compare(Inf *I, Node *at, OpKind op, Type *a, Type *b);
+Type *infer_dt_unary(Inf *I, Node *at, OpKind op, Type *a);
 Type *infer_ae_binop(Inf *I, Node *n, Type *a, Type *b);
 Type *infer_ae_unary(Inf *I, Node *n, Type *a);
 Type *infer_ae_compare(Inf *I, Node *n, Type *a, Type *b);

@@ -14,7 +14,7 @@ Type *infer_dtype_of(Inf *I, Node *d, Type *t) {
         return NULL;
     if (IS_UNK(t))
         return t;
-    if (t->kind == TY_DTYPE && ty_is_number(t->dtype))
+    if (t->kind == TY_DTYPE && (ty_is_number(t->dtype) || ty_is_npdt(t->dtype)))
         return t->dtype;
     if (t->kind == TY_BUILTIN) {
         switch (t->builtin) {
@@ -33,7 +33,7 @@ Type *infer_dtype_arg(Inf *I, Node **pd) {
     if (d->kind == N_CONST && d->cval.kind == CVAL_STR) {
         const char *e = NULL;
         Type *t = ty_parse(I->tc, d->cval.s, NULL, &e);
-        if (!t || !ty_is_number(t))
+        if (!t || !(ty_is_number(t) || ty_is_npdt(t)))
             return TYPING(I, d, "unknown dtype '%s'", d->cval.s);
         d->ty = ty_dtype(I->tc, t);
         return t;

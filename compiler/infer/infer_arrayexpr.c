@@ -127,6 +127,16 @@ static Type *elem_binop(Inf *I, Node *at, OpKind op, Type *pa, Type *pb, Type **
 }
 
 Type *infer_ae_binop(Inf *I, Node *n, Type *a, Type *b) {
+    if (ty_is_npdt(elt(a)) || ty_is_npdt(elt(b))) { /* elements keep their units (infer_datetime.c) */
+        Type *op_ty = NULL, *tys[2] = {a, b};
+        Type *r = infer_dt_binop(I, n, n->op, elt(a), elt(b), &op_ty);
+        if (!r)
+            return NULL;
+        n->op_ty = op_ty;
+        unwrap(I, &n->a);
+        unwrap(I, &n->b);
+        return result(I, r, tys, 2);
+    }
     /* name both operand types, as the scalar path does */
     if (!ty_is_number(elt(a)) || !ty_is_number(elt(b)))
         return TYPING(I, n, "unsupported operand types for '%s': %s and %s", ast_op_str(n->op),
@@ -143,6 +153,13 @@ Type *infer_ae_binop(Inf *I, Node *n, Type *a, Type *b) {
 }
 
 Type *infer_ae_unary(Inf *I, Node *n, Type *a) {
+    if (ty_is_npdt(elt(a))) {
+        if (!infer_dt_unary(I, n, n->op, elt(a)))
+            return NULL;
+        n->op_ty = elt(a);
+        unwrap(I, &n->a);
+        return ty_array(I->tc, elt(a), a->ndim, LAYOUT_C);
+    }
     if (!operand_ok(I, n->a, a))
         return NULL;
     Type *e = elt(a);
@@ -160,9 +177,22 @@ Type *infer_ae_compare(Inf *I, Node *n, Type *a, Type *b) {
     if (n->args.len != 1)
         return TYPING(I, n, "chained comparisons of arrays are ambiguous (the truth value of an array "
                             "with more than one element is ambiguous)");
+    OpKind op = n->ops[0];
+    if (ty_is_npdt(elt(a)) || ty_is_npdt(elt(b))) { /* compared in the finer unit (infer_datetime.c) */
+        Type *tys[2] = {a, b};
+        Type *t = infer_dt_compare(I, n, op, elt(a), elt(b));
+        if (!t)
+            return NULL;
+        if (I->final || !n->op_tys)
+            n->op_tys = arena_alloc(I->a, sizeof(Type *) * 2);
+        n->op_tys[0] = t;
+        n->op_ty = t;
+        unwrap(I, &n->a);
+        unwrap(I, (Node **)&VEC_AT(n->args, 0));
+        return result(I, T(I, TY_BOOL), tys, 2);
+    }
     if (!operand_ok(I, n->a, a) || !operand_ok(I, VEC_AT(n->args, 0), b))
         return NULL;
-    OpKind op = n->ops[0];
     if (op != OP_EQ && op != OP_NE && op != OP_LT && op != OP_LE && op != OP_GT && op != OP_GE)
         return UNSUP(I, n, "'%s' is not supported on arrays", ast_op_str(op));
     Type *tys[2] = {a, b};
@@ -177,6 +207,20 @@ Type *infer_ae_compare(Inf *I, Node *n, Type *a, Type *b) {
 }
 
 Type *infer_ae_augassign(Inf *I, Node *n, Type *tt, Type *vt) {
+    if (ty_is_npdt(tt->dtype) || ty_is_npdt(elt(vt))) {
+        Type *op_ty = NULL, *r = NULL;
+        if (ndim_of(vt) > tt->ndim)
+            return TYPING(I, n, "cannot update %s in place with %s (the value has more dimensions)",
+                          infer_tyname(I, tt), infer_tyname(I, vt));
+        if (!(r = infer_dt_binop(I, n, n->op, tt->dtype, elt(vt), &op_ty)))
+            return NULL;
+        if (!ty_is_npdt(r) || !ty_can_convert(r, tt->dtype))
+            return TYPING(I, n, "Cannot cast ufunc '%s' output from %s to %s with casting rule 'same_kind'",
+                          ast_op_str(n->op), infer_tyname(I, r), infer_tyname(I, tt->dtype));
+        n->op_ty = op_ty;
+        unwrap(I, &n->b);
+        return ty_array(I->tc, r, tt->ndim, LAYOUT_C);
+    }
     if (!operand_ok(I, n->a, tt) || !operand_ok(I, n->b, vt))
         return NULL;
     if (ndim_of(vt) > tt->ndim)
@@ -267,6 +311,7 @@ static UfCat ufunc_cat(BuiltinId id, OpKind *op) {
     case BI_ABS: case BI_NP_ABS: case BI_NP_FABS:
         return UF_ABS;
     case BI_NP_ISNAN: case BI_NP_ISINF: case BI_NP_ISFINITE: case BI_NP_LOGICAL_NOT: case BI_NP_SIGNBIT:
+    case BI_NP_ISNAT:
         return UF_PRED;
     case BI_NP_FMOD: return UF_FMOD;
     case BI_NP_GCD: case BI_NP_LCM: return UF_INT2;
@@ -373,6 +418,48 @@ bool infer_ae_ufunc_out_stmt(Inf *I, Node *st) {
     return true;
 }
 
+/* A ufunc with a datetime64/timedelta64 operand (Numba's table of their
+ * loops), or np.isnat: op_ty is the type it computes in (the operands keep
+ * their units: lower_datetime.c); NULL after a diagnostic. */
+static Type *dt_ufunc(Inf *I, Node *n, BuiltinId id, UfCat cat, OpKind op, Type **tys, int k, Type **op_ty) {
+    Type *a = elt(tys[0]), *b = k > 1 ? elt(tys[1]) : NULL;
+    const char *fname = np_name(id);
+    for (int i = 0; i < k; i++)
+        if (!ty_is_npdt(elt(tys[i])) && !ty_is_number(elt(tys[i])))
+            return TYPING(I, VEC_AT(n->args, i), "np.%s() cannot take %s", fname, infer_tyname(I, tys[i]));
+    switch (cat) {
+    case UF_BINOP:
+        if (op != OP_ADD && op != OP_SUB && op != OP_MUL && op != OP_DIV && op != OP_FLOORDIV)
+            break;
+        n->op = op;
+        return infer_dt_binop(I, n, op, a, b, op_ty);
+    case UF_CMP:
+        n->op = op;
+        *op_ty = infer_dt_compare(I, n, op, a, b);
+        return *op_ty ? T(I, TY_BOOL) : NULL;
+    case UF_MINMAX: /* in the finer unit; two datetimes or two timedeltas */
+        if (a->kind != b->kind)
+            break;
+        *op_ty = infer_dt_compare(I, n, OP_LT, a, b);
+        return *op_ty;
+    case UF_SAME:
+    case UF_ABS:
+        if (a->kind != TY_TIMEDELTA || (id != BI_NP_NEGATIVE && id != BI_NP_POSITIVE && id != BI_NP_ABS && id != BI_ABS))
+            break;
+        return *op_ty = a;
+    case UF_PRED:
+        if (!ty_is_npdt(a) || (id != BI_NP_ISNAT && id != BI_NP_ISNAN && id != BI_NP_ISFINITE && id != BI_NP_ISINF))
+            return TYPING(I, n, "np.%s() is not defined for %s%s", fname, infer_tyname(I, tys[0]),
+                          id == BI_NP_ISNAT ? " (only for datetime64 and timedelta64)" : "");
+        *op_ty = a;
+        return T(I, TY_BOOL);
+    default:
+        break;
+    }
+    return TYPING(I, n, "np.%s() is not supported on %s%s%s", fname, infer_tyname(I, tys[0]), k > 1 ? " and " : "",
+                  k > 1 ? infer_tyname(I, tys[1]) : "");
+}
+
 /* np.f(...) with `tys` the types of n->args (all known). */
 Type *infer_ae_ufunc_call(Inf *I, Node *n, BuiltinId id, Type **tys) {
     OpKind op = OP_NONE;
@@ -384,9 +471,24 @@ Type *infer_ae_ufunc_call(Inf *I, Node *n, BuiltinId id, Type **tys) {
     for (int i = 0; i < k; i++) {
         if (!VEC_AT(n->args, i))
             return TYPING(I, n, "np.%s() takes %d arguments", fname, k);
+    }
+    bool dt = id == BI_NP_ISNAT;
+    for (int i = 0; i < k; i++)
+        dt = dt || ty_is_npdt(elt(tys[i]));
+    if (dt) {
+        Type *ot = NULL, *r = dt_ufunc(I, n, id, cat, op, tys, k, &ot);
+        if (!r)
+            return NULL;
+        n->call_kind = CALL_BUILTIN;
+        n->builtin = id;
+        n->op_ty = ot;
+        for (int i = 0; i < k; i++)
+            unwrap(I, (Node **)&VEC_AT(n->args, i));
+        return result(I, r, tys, k);
+    }
+    for (int i = 0; i < k; i++)
         if (!operand_ok(I, VEC_AT(n->args, i), tys[i]))
             return NULL;
-    }
     Type *t = ae_promote(I, tys, k);
     Type *r = NULL;
     bool cplx = ty_is_complex(t);

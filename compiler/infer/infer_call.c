@@ -141,6 +141,38 @@ static bool record_array_ok(BuiltinId id) {
     return false;
 }
 
+/* A datetime64/timedelta64 value or array among a call's operands: only
+ * the calls below know their NaT and units; others would treat them as
+ * int64 (or crash lowering), so they are refused. */
+static bool is_dt_node(const Node *e) {
+    const Type *t = e ? e->ty : NULL;
+    return t && (ty_is_npdt(t) || (t->kind == TY_ARRAY && ty_is_npdt(t->dtype)));
+}
+
+static bool dt_operand(const Node *n, const Node *self) {
+    if (is_dt_node(self))
+        return true;
+    for (int i = 0; i < n->args.len; i++)
+        if (is_dt_node(VEC_AT(n->args, i)))
+            return true;
+    for (int i = 0; i < n->keywords.len; i++)
+        if (is_dt_node(((const Node *)VEC_AT(n->keywords, i))->a))
+            return true;
+    return false;
+}
+
+static bool dt_ok(BuiltinId id) {
+    static const char *const ok[] = {"array.copy", "numpy.copy", "array.reshape", "numpy.reshape",
+                                     "array.transpose", "numpy.transpose", "numpy.empty_like", "numpy.zeros_like",
+                                     "numpy.full_like", "numpy.full", "numpy.shape", "numpy.ndim", "array.ravel",
+                                     "numpy.ravel", "array.flatten", "array.fill"};
+    const char *nm = builtin_name(id);
+    for (size_t i = 0; nm && i < sizeof ok / sizeof ok[0]; i++)
+        if (strcmp(nm, ok[i]) == 0)
+            return true;
+    return false;
+}
+
 static bool record_array_attr_ok(const char *a) {
     static const char *const ok[] = {"T", "transpose", "reshape", "copy"};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
@@ -964,6 +996,9 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         if (r && !IS_UNK(r) && record_array_operand(n, self) && !record_array_ok(id))
             return UNSUP(I, n, "%s() of an array of records (a structured dtype) is not supported by hpcjit",
                          builtin_name(id));
+        if (r && !IS_UNK(r) && dt_operand(n, self) && !dt_ok(id))
+            return UNSUP(I, n, "%s() of datetime64/timedelta64 values is not supported by hpcjit",
+                         builtin_name(id));
         return r;
     }
     switch (id) {
@@ -1104,7 +1139,7 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     if (infer_ae_is_ufunc(id)) { /* arrexpr: ufuncs (arrays always, new ones on scalars too) */
         bool arr = infer_ae_owns_scalar(id);
         for (int i = 0; i < k; i++) /* complex scalars too: one set of complex kernels */
-            arr = arr || tys[i]->kind == TY_ARRAY || (ty_is_complex(tys[i]) && id != BI_ABS);
+            arr = arr || tys[i]->kind == TY_ARRAY || (ty_is_complex(tys[i]) && id != BI_ABS) || ty_is_npdt(tys[i]);
         if (arr)
             return infer_ae_ufunc_call(I, n, id, tys);
     }

@@ -81,6 +81,7 @@ static LLVMTypeRef make_type(Lower *L, Type *t, bool mem) {
     case TY_FUNCSET: return L->t_i64; /* which function of the set */
     case TY_CPOINTER: return L->t_ptr;
     case TY_RECORD: return L->t_ptr; /* its bytes (lower_record.c) */
+    case TY_DATETIME: case TY_TIMEDELTA: return L->t_i64; /* NaT: INT64_MIN */
     case TY_GENERATOR: return L->t_ptr; /* HjMemInfo * (hpcjit/generator.h) */
     case TY_NPGENERATOR: return L->t_ptr; /* its bitgen_t *, borrowed: not reference counted */
     default:
@@ -375,6 +376,8 @@ LLVMValueRef lower_convert(Lower *L, const Node *at, LLVMValueRef v, Type *from,
         return lower_truth(L, at, v, from);
     if (from->kind == TY_OPTIONAL || to->kind == TY_OPTIONAL)
         return convert_optional(L, at, v, from, to);
+    if (ty_is_npdt(from) || ty_is_npdt(to)) /* a unit change (lower_datetime.c) */
+        return lower_dt_convert(L, at, v, from, to);
     if (ty_is_number(from) && ty_is_number(to)) {
         if (ty_is_complex(to)) {
             Type *pt = ty_scalar(L->c->tc, to->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64);

@@ -151,6 +151,19 @@ LLVMValueRef lower_zero(Lower *L, Type *t);
 
 /* Conversion as an N_CAST does it (numbers, truth values, layouts). */
 LLVMValueRef lower_convert(Lower *L, const Node *at, LLVMValueRef v, Type *from, Type *to);
+
+/* ---- datetime64 / timedelta64 (lower_datetime.c) ----
+ * Values are i64 counts of their unit, NaT INT64_MIN.  lower_dt_binop and
+ * lower_dt_compare take the operands in their own types (ta, tb) and
+ * op_ty, the type infer_datetime.c computes in; they return the result
+ * (the node's type: a datetime, timedelta, float64 or int64) or the i1. */
+LLVMValueRef lower_dt_isnat(Lower *L, LLVMValueRef v);
+LLVMValueRef lower_dt_convert(Lower *L, const Node *at, LLVMValueRef v, Type *from, Type *to);
+LLVMValueRef lower_dt_binop(Lower *L, const Node *at, OpKind op, Type *op_ty, LLVMValueRef a, Type *ta,
+                            LLVMValueRef b, Type *tb);
+LLVMValueRef lower_dt_compare(Lower *L, const Node *at, OpKind op, Type *op_ty, LLVMValueRef a, Type *ta,
+                              LLVMValueRef b, Type *tb);
+LLVMValueRef lower_dt_unary(Lower *L, OpKind op, LLVMValueRef v);
 LLVMValueRef lower_truth(Lower *L, const Node *at, LLVMValueRef v, Type *from);
 /* Register form <-> in-memory form (bool i1 <-> i8, element-wise in tuples). */
 LLVMValueRef lower_to_mem(Lower *L, LLVMValueRef v, Type *t);

@@ -512,9 +512,46 @@ static LLVMValueRef ufunc_elem(Lower *L, Node *n, Type *t, LLVMValueRef *x, Type
 /* Element type of an operand (arrays: their dtype). */
 static LLVMValueRef ev(Lower *L, Node *n);
 
+/* A ufunc typed by infer_arrayexpr.c's dt_ufunc: operands in their own units. */
+static LLVMValueRef dt_ufunc_elem(Lower *L, Node *n, LLVMValueRef *args) {
+    Type *t = n->op_ty;
+    Type *ta = ety(((Node *)VEC_AT(n->args, 0))->ty), *tb = n->args.len > 1 ? ety(((Node *)VEC_AT(n->args, 1))->ty) : NULL;
+    switch (n->builtin) {
+    case BI_NP_ADD: case BI_NP_SUBTRACT: case BI_NP_MULTIPLY: case BI_NP_DIVIDE: case BI_NP_FLOOR_DIVIDE:
+        return lower_dt_binop(L, n, n->op, t, args[0], ta, args[1], tb);
+    case BI_NP_EQUAL: case BI_NP_NOT_EQUAL: case BI_NP_LESS: case BI_NP_LESS_EQUAL: case BI_NP_GREATER:
+    case BI_NP_GREATER_EQUAL:
+        return lower_dt_compare(L, n, n->op, t, args[0], ta, args[1], tb);
+    case BI_NP_NEGATIVE: return lower_dt_unary(L, OP_NEG, args[0]);
+    case BI_NP_POSITIVE: return args[0];
+    case BI_ABS: case BI_NP_ABS: return lower_dt_unary(L, OP_NONE, args[0]);
+    case BI_NP_ISNAT: case BI_NP_ISNAN: return lower_dt_isnat(L, args[0]);
+    case BI_NP_ISFINITE: return LLVMBuildNot(L->b, lower_dt_isnat(L, args[0]), "");
+    case BI_NP_ISINF: return LLVMConstInt(L->t_i1, 0, 0);
+    case BI_NP_MINIMUM: case BI_NP_MAXIMUM: case BI_NP_FMIN: case BI_NP_FMAX: {
+        /* maximum/minimum propagate NaT (as NaN), fmax/fmin take the other */
+        bool mx = n->builtin == BI_NP_MAXIMUM || n->builtin == BI_NP_FMAX;
+        bool prop = n->builtin == BI_NP_MAXIMUM || n->builtin == BI_NP_MINIMUM;
+        LLVMValueRef x = lower_convert(L, n, args[0], ta, t), y = x ? lower_convert(L, n, args[1], tb, t) : NULL;
+        if (!y)
+            return NULL;
+        LLVMValueRef pick = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, mx ? LLVMIntSGE : LLVMIntSLE, x, y, ""), x, y, "");
+        LLVMValueRef xn = lower_dt_isnat(L, x), yn = lower_dt_isnat(L, y);
+        if (prop)
+            return LLVMBuildSelect(L->b, LLVMBuildOr(L->b, xn, yn, ""), lower_i64(L, TY_NAT), pick, "");
+        return LLVMBuildSelect(L->b, xn, y, LLVMBuildSelect(L->b, yn, x, pick, ""), "");
+    }
+    default:
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "%s() is not supported on datetime64/timedelta64",
+                          builtin_name(n->builtin));
+    }
+}
+
 static LLVMValueRef ev_call(Lower *L, Node *n, LLVMValueRef *args) {
     Type *t = n->op_ty, *rt = ety(n->ty);
     LLVMValueRef x[3] = {0};
+    if (ty_is_npdt(t))
+        return dt_ufunc_elem(L, n, args);
     int k = n->args.len > 3 ? 3 : n->args.len;
     for (int i = 0; i < k; i++) {
         Node *a = VEC_AT(n->args, i);
@@ -547,6 +584,11 @@ static LLVMValueRef ev(Lower *L, Node *n) {
     Type *rt = ety(n->ty);
     switch (n->kind) {
     case N_BINOP: {
+        if (ty_is_npdt(n->op_ty)) { /* elements in their own units (lower_datetime.c) */
+            LLVMValueRef a = ev(L, n->a);
+            LLVMValueRef b = a ? ev(L, n->b) : NULL;
+            return b ? lower_dt_binop(L, n, n->op, n->op_ty, a, ety(n->a->ty), b, ety(n->b->ty)) : NULL;
+        }
         LLVMValueRef a = conv(L, n->a, ev(L, n->a), ety(n->a->ty), n->op_ty);
         LLVMValueRef b = a ? conv(L, n->b, ev(L, n->b), ety(n->b->ty), n->op_ty) : NULL;
         if (!b)
@@ -556,6 +598,10 @@ static LLVMValueRef ev(Lower *L, Node *n) {
         return conv(L, n, v, r, rt);
     }
     case N_UNARYOP: {
+        if (ty_is_npdt(n->op_ty)) {
+            LLVMValueRef a = ev(L, n->a);
+            return a ? lower_dt_unary(L, n->op, a) : NULL;
+        }
         LLVMValueRef a = conv(L, n->a, ev(L, n->a), ety(n->a->ty), n->op_ty);
         if (!a)
             return NULL;
@@ -568,6 +614,11 @@ static LLVMValueRef ev(Lower *L, Node *n) {
     case N_COMPARE: {
         Node *rn = VEC_AT(n->args, 0);
         Type *t = n->op_tys[0];
+        if (ty_is_npdt(t)) {
+            LLVMValueRef a = ev(L, n->a);
+            LLVMValueRef b = a ? ev(L, rn) : NULL;
+            return b ? lower_dt_compare(L, n, n->ops[0], t, a, ety(n->a->ty), b, ety(rn->ty)) : NULL;
+        }
         LLVMValueRef a = conv(L, n->a, ev(L, n->a), ety(n->a->ty), t);
         LLVMValueRef b = a ? conv(L, rn, ev(L, rn), ety(rn->ty), t) : NULL;
         if (!b)
@@ -714,7 +765,10 @@ static bool emit_elem(Lower *L, const Emit *e, LLVMValueRef p) {
     if (!v)
         return false;
     Type *vt = ety(e->root->ty);
-    if (e->aug_op != OP_NONE) {
+    if (e->aug_op != OP_NONE && ty_is_npdt(e->aug_op_ty)) { /* in the result's unit (lower_datetime.c) */
+        v = lower_dt_binop(L, e->at, e->aug_op, e->aug_op_ty, load_elem(L, p, e->out_dt), e->out_dt, v, vt);
+        vt = e->aug_op_ty;
+    } else if (e->aug_op != OP_NONE) {
         LLVMValueRef cur = conv(L, e->at, load_elem(L, p, e->out_dt), e->out_dt, e->aug_op_ty);
         LLVMValueRef y = conv(L, e->at, v, vt, e->aug_op_ty);
         if (!cur || !y)

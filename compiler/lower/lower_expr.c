@@ -473,6 +473,8 @@ static LLVMValueRef unaryop(Lower *L, Node *n) {
         return NULL;
     if (n->op == OP_NOT)
         return LLVMBuildNot(L->b, lower_truth(L, n, v, n->a->ty), "not");
+    if (ty_is_npdt(t))
+        return lower_dt_unary(L, n->op, v);
     v = lower_convert(L, n, v, n->a->ty, t);
     if (!v)
         return NULL;
@@ -595,6 +597,8 @@ static LLVMValueRef compare_one(Lower *L, Node *n, OpKind op, Type *t, LLVMValue
     const LibOps *own = with_none ? NULL : lib_type_owner2(at, bt); /* typed by its infer_compare */
     if (own && own->lower_compare)
         return own->lower_compare(L, n, op, t, a, at, b, bt);
+    if (t && ty_is_npdt(t)) /* NaT compares false but for != (lower_datetime.c) */
+        return lower_dt_compare(L, n, op, t, a, at, b, bt);
     if (op == OP_IS || op == OP_ISNOT) {
         bool same;
         if ((at->kind == TY_OPTIONAL && bt->kind == TY_NONE) || (bt->kind == TY_OPTIONAL && at->kind == TY_NONE)) {
@@ -1048,6 +1052,11 @@ static LLVMValueRef expr(Lower *L, Node *n, bool *owned) {
             return r;
         }
         Type *t = n->op_ty ? n->op_ty : n->ty;
+        if (ty_is_npdt(t)) { /* operands in their own units (lower_datetime.c) */
+            LLVMValueRef a = lower_expr_use(L, n->a);
+            LLVMValueRef b = a ? lower_expr_use(L, n->b) : NULL;
+            return b ? lower_dt_binop(L, n, n->op, t, a, n->a->ty, b, n->b->ty) : NULL;
+        }
         LLVMValueRef a = lower_expr_use(L, n->a);
         a = lower_convert(L, n, a, n->a->ty, t);
         if (!a)

@@ -80,6 +80,9 @@ static bool same_shape(const Type *a, const Type *b) {
         return a->func == b->func;
     case TY_CHARSEQ:
         return a->size == b->size && a->ndim == b->ndim;
+    case TY_DATETIME:
+    case TY_TIMEDELTA:
+        return a->unit == b->unit;
     case TY_RECORD:
         if (a->func != b->func || a->nelems != b->nelems || a->size != b->size || a->aligned != b->aligned)
             return false;
@@ -244,7 +247,7 @@ bool ty_has_unknown(const Type *t) {
 /* A type that may become Optional(t): a value other than None. */
 static bool optionable(const Type *t) {
     /* a jitclass instance: None or a reference (recursive classes' optional(node_type) fields) */
-    return ty_is_number(t) || t->kind == TY_ARRAY || t->kind == TY_TUPLE || t->kind == TY_STRING ||
+    return ty_is_number(t) || ty_is_npdt(t) || t->kind == TY_ARRAY || t->kind == TY_TUPLE || t->kind == TY_STRING ||
            t->kind == TY_JITCLASS;
 }
 
@@ -378,6 +381,61 @@ Type *ty_exc_value(TyCtx *tc, const char *name) {
     return intern(tc, &p);
 }
 
+/* ---- datetime64 / timedelta64 units ---- */
+
+/* ORDER: DtUnit.  The typecode characters (abi.h): 'x' is ms, 'g' generic. */
+static const char dt_unit_codes[] = "YMWDhmsxunpfag";
+static const char *const dt_unit_names[] = {"Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns", "ps", "fs", "as", ""};
+
+Type *ty_datetime(TyCtx *tc, bool timedelta, int unit) {
+    Type p = {.kind = timedelta ? TY_TIMEDELTA : TY_DATETIME, .unit = unit};
+    return intern(tc, &p);
+}
+
+const char *ty_dt_unit_name(int unit) { return unit >= 0 && unit < DT_NUNITS ? dt_unit_names[unit] : "?"; }
+
+char ty_dt_unit_code(int unit) { return unit >= 0 && unit < DT_NUNITS ? dt_unit_codes[unit] : '?'; }
+
+int ty_dt_unit_parse(const char *s, size_t n) {
+    for (int u = 0; u < DT_NUNITS; u++)
+        if (strlen(dt_unit_names[u]) == n && strncmp(dt_unit_names[u], s, n) == 0)
+            return u;
+    return -1;
+}
+
+static int dt_unit_from_code(char c) {
+    const char *p = c ? strchr(dt_unit_codes, c) : NULL;
+    return p ? (int)(p - dt_unit_codes) : -1;
+}
+
+bool ty_dt_factor(int from, int to, int64_t *factor) {
+    /* the step from each unit to the next finer one it divides into
+     * exactly: Y->M 12, W->D 7, D->h 24, ...; M and the generic unit have
+     * none (a month is no whole number of weeks) */
+    static const int next[DT_NUNITS] = {DT_M, -1, DT_D, DT_h, DT_m, DT_s, DT_ms, DT_us, DT_ns, DT_ps, DT_fs, DT_as, -1, -1};
+    static const int64_t mult[DT_NUNITS] = {12, 0, 7, 24, 60, 60, 1000, 1000, 1000, 1000, 1000, 1000, 0, 0};
+    int64_t f = 1;
+    if (from == DT_GENERIC) {
+        *factor = 1;
+        return true;
+    }
+    int u = from;
+    while (u >= 0 && u < to) {
+        f *= mult[u];
+        u = next[u];
+    }
+    *factor = f;
+    return u == to;
+}
+
+int ty_dt_best_unit(int a, int b) {
+    if (a == DT_GENERIC)
+        return b;
+    if (b == DT_GENERIC)
+        return a;
+    return a > b ? a : b;
+}
+
 Type *ty_bound_method(TyCtx *tc, int builtin, Type *self_ty) {
     Type p = {.kind = TY_BOUND_METHOD, .builtin = builtin, .self_ty = self_ty};
     return intern(tc, &p);
@@ -401,6 +459,7 @@ int ty_itemsize(const Type *t) {
     case TY_COMPLEX128: return 16;
     case TY_RECORD: return t->size;
     case TY_CHARSEQ: return t->size * t->ndim;
+    case TY_DATETIME: case TY_TIMEDELTA: return 8;
     case TY_ARRAY: { /* a nested array: its bytes */
         int n = t->offsets ? ty_itemsize(t->dtype) : 0;
         for (int d = 0; t->offsets && d < t->ndim; d++)
@@ -499,6 +558,13 @@ Type *ty_unify(TyCtx *tc, Type *a, Type *b) {
     if (a->kind != b->kind)
         return NULL;
     switch (a->kind) {
+    case TY_DATETIME:
+    case TY_TIMEDELTA: { /* the finer unit, when the coarser one converts to it */
+        int64_t f;
+        int best = ty_dt_best_unit(a->unit, b->unit);
+        Type *fine = best == a->unit ? a : b, *coarse = fine == a ? b : a;
+        return ty_dt_factor(coarse->unit, fine->unit, &f) ? fine : NULL;
+    }
     case TY_ARRAY:
         if (a->dtype != b->dtype || a->ndim != b->ndim)
             return NULL;
@@ -649,6 +715,11 @@ bool ty_can_convert(const Type *from, const Type *to) {
         return true;
     case TY_CPOINTER: /* any pointer is a void* */
         return from->dtype == to->dtype || !to->dtype;
+    case TY_DATETIME:
+    case TY_TIMEDELTA: { /* to a finer unit by an integer factor */
+        int64_t f;
+        return ty_dt_factor(from->unit, to->unit, &f);
+    }
     case TY_LIST: /* an empty list takes the item type it is given */
     case TY_DICT:
     case TY_SET:
@@ -713,6 +784,8 @@ void ty_name(StrBuf *b, const Type *t) {
         break;
     }
     case TY_CHARSEQ: sb_printf(b, "[%s x %d]", t->ndim == 1 ? "char" : "unichr", t->size); break;
+    case TY_DATETIME: sb_printf(b, "datetime64[%s]", ty_dt_unit_name(t->unit)); break;
+    case TY_TIMEDELTA: sb_printf(b, "timedelta64[%s]", ty_dt_unit_name(t->unit)); break;
     case TY_RECORD: /* Numba: "Record(a[type=float64;offset=0],b[type=int32;offset=8];12;False)" */
         sb_puts(b, "Record(");
         for (int i = 0; i < t->nelems; i++) {
@@ -891,6 +964,8 @@ void ty_typecode(StrBuf *b, const Type *t) {
             sb_putc(b, 'v');
         break;
     case TY_NPGENERATOR: sb_putc(b, 'R'); break;
+    case TY_DATETIME: sb_printf(b, "M%c", ty_dt_unit_code(t->unit)); break;
+    case TY_TIMEDELTA: sb_printf(b, "m%c", ty_dt_unit_code(t->unit)); break;
     case TY_CHARSEQ: sb_printf(b, "%c%d,", t->ndim == 1 ? 'c' : 'w', t->size); break;
     case TY_RECORD: /* 'V' id ':' size ':' A|U '{' (name '@' offset typecode)* '}' (abi.h) */
         sb_printf(b, "V%d:%d:%c{", t->func, t->size, t->aligned ? 'A' : 'U');
@@ -908,6 +983,23 @@ void ty_typecode(StrBuf *b, const Type *t) {
 static Type *scalar_from_code(TyCtx *tc, char c) {
     const char *p = c ? strchr(scalar_codes, c) : NULL;
     return p ? ty_scalar(tc, (TyKind)(TY_BOOL + (p - scalar_codes))) : NULL;
+}
+
+/* A number code, or a datetime64/timedelta64 'M'|'m' <unit>: an array's
+ * element, a dtype object's scalar; advances *s. */
+static Type *elem_from_code(TyCtx *tc, const char **s) {
+    const char *p = *s;
+    if (*p == 'M' || *p == 'm') {
+        int u = dt_unit_from_code(p[1]);
+        if (u < 0)
+            return NULL;
+        *s = p + 2;
+        return ty_datetime(tc, *p == 'm', u);
+    }
+    Type *t = scalar_from_code(tc, *p);
+    if (t)
+        *s = p + 1;
+    return t;
 }
 
 static Type *from_typecode(TyCtx *tc, const char **p, int depth);
@@ -993,11 +1085,9 @@ static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
     if (depth > 64)
         return NULL;
     char c = *s;
-    Type *t = scalar_from_code(tc, c);
-    if (t) {
-        *p = s + 1;
+    Type *t = elem_from_code(tc, p);
+    if (t)
         return t;
-    }
     switch (c) {
     case 'n':
         *p = s + 1;
@@ -1020,7 +1110,7 @@ static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
         return ty_scalar(tc, TY_NPGENERATOR);
     case 't':
         s++;
-        t = s[0] == 'V' ? from_typecode(tc, &s, depth + 1) : scalar_from_code(tc, *s++);
+        t = s[0] == 'V' ? from_typecode(tc, &s, depth + 1) : elem_from_code(tc, &s);
         if (!t)
             return NULL;
         *p = s;
@@ -1037,7 +1127,7 @@ static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
     case 'a':
     case 'r': {
         s++;
-        Type *dt = s[0] == 'V' ? from_typecode(tc, &s, depth + 1) : scalar_from_code(tc, *s++);
+        Type *dt = s[0] == 'V' ? from_typecode(tc, &s, depth + 1) : elem_from_code(tc, &s);
         if (!dt || s[0] < '0' || s[0] > '0' + HJ_MAX_NDIM)
             return NULL;
         int nd = s[0] - '0';
@@ -1268,6 +1358,40 @@ static Type *parse_base(TyParser *P) {
     if (n == 0)
         return fail(P, "expected a type name");
     P->p = e;
+    if (n == 2 && (s[0] == 'M' || s[0] == 'm') && s[1] == '8' && *P->p == '[') { /* NumPy's 'M8[D]', 'm8[s]' */
+        P->p++;
+        const char *ue = P->p;
+        while (isalpha((unsigned char)*ue))
+            ue++;
+        int unit = ty_dt_unit_parse(P->p, (size_t)(ue - P->p));
+        if (unit < 0 || *ue != ']')
+            return fail(P, "unknown datetime unit");
+        P->p = ue + 1;
+        return ty_datetime(P->tc, s[0] == 'm', unit);
+    }
+    if ((n == 10 && strncmp(s, "datetime64", 10) == 0) || (n == 11 && strncmp(s, "timedelta64", 11) == 0) ||
+        (n == 10 && strncmp(s, "NPDatetime", 10) == 0) || (n == 11 && strncmp(s, "NPTimedelta", 11) == 0)) {
+        /* datetime64[D], timedelta64[ms], datetime64[] (generic); NPDatetime('D') */
+        bool td = n == 11, call = s[0] == 'N';
+        skip_ws(P);
+        if (*P->p != (call ? '(' : '['))
+            return fail(P, call ? "expected '(' after NPDatetime" : "expected '[unit]' after datetime64");
+        const char *u = ++P->p;
+        if (call && (*u == '\'' || *u == '"'))
+            u++;
+        const char *ue = u;
+        while (isalpha((unsigned char)*ue))
+            ue++;
+        int unit = ty_dt_unit_parse(u, (size_t)(ue - u));
+        if (unit < 0)
+            return fail(P, "unknown datetime unit");
+        P->p = ue;
+        if (call && (*P->p == '\'' || *P->p == '"'))
+            P->p++;
+        if (!accept(P, call ? ")" : "]"))
+            return fail(P, "expected the end of the datetime unit");
+        return ty_datetime(P->tc, td, unit);
+    }
     if (n == 8 && strncmp(s, "readonly", 8) == 0) { /* Numba's name of a read-only array type */
         Type *t = parse_base(P);
         if (t && t->kind != TY_ARRAY)
@@ -1318,7 +1442,7 @@ static Type *parse_base(TyParser *P) {
         Type *dt = parse_type(P);
         if (!dt)
             return NULL;
-        if (!ty_is_number(dt))
+        if (!ty_is_number(dt) && !ty_is_npdt(dt))
             return fail(P, "array dtype must be a number type");
         long nd;
         if (!accept(P, ",") || !parse_int(P, &nd) || nd < 0 || nd > HJ_MAX_NDIM)
@@ -1353,7 +1477,7 @@ static Type *parse_type(TyParser *P) {
     }
     Type *t = parse_base(P);
     while (t && accept(P, "[")) {
-        if (!ty_is_number(t)) {
+        if (!ty_is_number(t) && !ty_is_npdt(t)) {
             t = fail(P, "only number types can be array dtypes");
             break;
         }

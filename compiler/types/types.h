@@ -71,6 +71,11 @@ typedef enum TyKind {
                       characters of ndim bytes (1: bytes, Numba's "[char x 10]";
                       4: str, "[unichr x 3]"); moved with its record, no
                       other operation */
+    TY_DATETIME,   /* unit (DtUnit): NumPy's datetime64[unit] (Numba's
+                      NPDatetime): an i64 count of units since 1970-01-01,
+                      NaT is INT64_MIN (lower/lower_datetime.c) */
+    TY_TIMEDELTA,  /* unit (DtUnit): timedelta64[unit] (NPTimedelta): an i64
+                      count of units, NaT is INT64_MIN */
     TY_COUNT
 } TyKind;
 
@@ -115,6 +120,8 @@ struct Type {
                        (Numba's ListType/DictType/SetType: shared with Python
                        by reference, typecodes '#'/'&'/'%'), else reflected /
                        a plain dict */
+    /* TY_DATETIME, TY_TIMEDELTA: the DtUnit */
+    int unit;
     /* owned by the lowering of the current compilation: cached LLVMTypeRef */
     void *llvm;
     void *llvm_mem; /* in-memory form when it differs (bool: i8) */
@@ -213,6 +220,30 @@ static inline bool ty_is_record(const Type *t) { return t && t->kind == TY_RECOR
 int ty_bits(const Type *t);
 /* Size in bytes of a scalar's (or record's) in-memory (array element) form. */
 int ty_itemsize(const Type *t);
+
+/* NumPy's datetime units, coarse to fine (ORDER: dt_unit_codes and
+ * dt_unit_names in types.c); DT_GENERIC is the unit-less datetime64 that
+ * converts to any unit (np.datetime64('NaT')). */
+typedef enum DtUnit {
+    DT_Y, DT_M, DT_W, DT_D, DT_h, DT_m, DT_s, DT_ms, DT_us, DT_ns, DT_ps, DT_fs, DT_as, DT_GENERIC, DT_NUNITS
+} DtUnit;
+#define TY_NAT INT64_MIN
+/* datetime64[unit] (timedelta false) or timedelta64[unit]. */
+Type *ty_datetime(TyCtx *tc, bool timedelta, int unit);
+static inline bool ty_is_npdt(const Type *t) {
+    return t && (t->kind == TY_DATETIME || t->kind == TY_TIMEDELTA);
+}
+/* "D", "ms", "" (generic); the one-character typecode of a unit (abi.h). */
+const char *ty_dt_unit_name(int unit);
+char ty_dt_unit_code(int unit);
+/* The unit named s[0..n) ("D", "us", "" generic), or -1. */
+int ty_dt_unit_parse(const char *s, size_t n);
+/* The integer factor that turns a count of `from` units into `to` units
+ * (Numba's get_timedelta_conversion_factor: Y->M, W->D->h->...->as, generic
+ * to anything); false when no integer factor does (M to D, ms to s). */
+bool ty_dt_factor(int from, int to, int64_t *factor);
+/* The finer of two units (Numba's get_best_unit; generic yields). */
+int ty_dt_best_unit(int a, int b);
 
 /* Numba's unification: the smallest type both can be converted to, or NULL.
  * int64+float64 -> float64, int32+int64 -> int64, int64+uint64 -> float64,

@@ -83,6 +83,20 @@ static char dtype_obj_code(PyObject *obj)
     return 0;
 }
 
+/* A datetime64/timedelta64 dtype object (M8[D]) or class (np.datetime64:
+ * generic): its two typecode characters into out, else 0. */
+static int dtype_obj_dt(PyObject *obj, char *out)
+{
+    if (PyArray_DescrCheck(obj))
+        return tc_dt_of_descr((PyArray_Descr *)obj, out);
+    if (PyType_Check(obj) && (obj == (PyObject *)&PyDatetimeArrType_Type || obj == (PyObject *)&PyTimedeltaArrType_Type)) {
+        out[0] = obj == (PyObject *)&PyDatetimeArrType_Type ? 'M' : 'm';
+        out[1] = 'g';
+        return 1;
+    }
+    return 0;
+}
+
 /* 'l' for an int that fits int64, 'L' for one above it that fits uint64 (as
  * Numba types it); larger ones stay 'l' and raise OverflowError when
  * unboxed.  Ints of up to two 30-bit digits (the common case) are decided
@@ -132,7 +146,17 @@ int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
                 return -1;
             return put(buf, len, cap, array_layout(arr));
         }
-        char dt = array_dtype(arr);
+        char dt = array_dtype(arr), mc[2];
+        if (!dt && PyArray_ISALIGNED(arr) && tc_dt_of_descr(PyArray_DESCR(arr), mc)) { /* 'a' 'M' <unit> nd layout */
+            if (nd > HJ_MAX_NDIM || *len + 5 >= cap)
+                return -1;
+            buf[(*len)++] = PyArray_ISWRITEABLE(arr) ? 'a' : 'r';
+            buf[(*len)++] = mc[0];
+            buf[(*len)++] = mc[1];
+            buf[(*len)++] = (char)('0' + nd);
+            buf[(*len)++] = array_layout(arr);
+            return 0;
+        }
         if (!dt || nd > HJ_MAX_NDIM || *len + 4 >= cap)
             return -1;
         /* read-only arrays are their own type: stores into them are refused */
@@ -211,9 +235,15 @@ int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
     if (PyArray_DescrCheck(obj) && PyDataType_HASFIELDS((PyArray_Descr *)obj))
         return put(buf, len, cap, 't') < 0 ? -1 : rec_typecode((PyArray_Descr *)obj, buf, len, cap);
     if (PyArray_IsScalar(obj, Generic)) {
+        char mc[2];
+        if (tc_dt_of_scalar(obj, mc)) /* np.datetime64 / np.timedelta64: 'M'|'m' <unit> */
+            return put(buf, len, cap, mc[0]) < 0 ? -1 : put(buf, len, cap, mc[1]);
         char c = scalar_obj_code(obj);
         return c ? put(buf, len, cap, c) : -1;
     }
+    char mc[2];
+    if (dtype_obj_dt(obj, mc))
+        return put(buf, len, cap, 't') < 0 || put(buf, len, cap, mc[0]) < 0 ? -1 : put(buf, len, cap, mc[1]);
     char dc = dtype_obj_code(obj);
     if (dc) {
         if (put(buf, len, cap, 't') < 0)
@@ -429,9 +459,18 @@ int cv_matches(PyObject *obj, const char **tc)
         if (p[1] == 'V')
             ok = PyArray_DescrCheck(obj) && PyDataType_HASFIELDS((PyArray_Descr *)obj) &&
                  rec_same((PyArray_Descr *)obj, p + 1);
-        else
+        else if (p[1] == 'M' || p[1] == 'm') {
+            char mc[2];
+            ok = dtype_obj_dt(obj, mc) && mc[0] == p[1] && mc[1] == p[2];
+        } else
             ok = dtype_obj_code(obj) == p[1];
         break;
+    case 'M':
+    case 'm': {
+        char mc[2];
+        ok = tc_dt_of_scalar(obj, mc) && mc[0] == p[0] && mc[1] == p[1];
+        break;
+    }
     case 'V':
         ok = rec_is_record_scalar(obj) && rec_subtype(rec_scalar_descr(obj), p); /* width subtyping */
         break;
@@ -440,9 +479,13 @@ int cv_matches(PyObject *obj, const char **tc)
         if (PyArray_Check(obj)) {
             PyArrayObject *arr = (PyArrayObject *)obj;
             const char *q = p + 1;
+            char mc[2];
             int dt_ok = *q == 'V' ? PyArray_HASFIELDS(arr) && rec_same(PyArray_DESCR(arr), q)
-                                  : !PyArray_HASFIELDS(arr) && array_dtype(arr) == *q;
-            q = *q == 'V' ? rec_skip(q, NULL) : q + 1;
+                        : *q == 'M' || *q == 'm'
+                            ? PyArray_ISALIGNED(arr) && tc_dt_of_descr(PyArray_DESCR(arr), mc) && mc[0] == q[0] &&
+                                  mc[1] == q[1]
+                            : !PyArray_HASFIELDS(arr) && array_dtype(arr) == *q;
+            q = tc_elem_skip(q);
             char lay = q ? q[1] : 0;
             ok = (c == 'r' || PyArray_ISWRITEABLE(arr)) && dt_ok && q &&
                  PyArray_NDIM(arr) == q[0] - '0' &&
@@ -566,6 +609,18 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
         memcpy(out, &data, sizeof data);
         return tc_skip(tc);
     }
+    case 'M': /* datetime64 / timedelta64: its int64 */
+    case 'm': {
+        char mc[2];
+        if (!tc_dt_of_scalar(obj, mc) || mc[0] != c || mc[1] != p[1]) {
+            PyErr_SetString(PyExc_TypeError, "hpcjit: datetime argument does not match the signature");
+            return -1;
+        }
+        int64_t v = c == 'M' ? ((PyDatetimeScalarObject *)obj)->obval : ((PyTimedeltaScalarObject *)obj)->obval;
+        memcpy(out, &v, sizeof v);
+        *tc = p + 2;
+        return 0;
+    }
     case 'R': {
         void *bg = np_generator_bitgen(obj);
         if (!bg)
@@ -578,7 +633,7 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
     case 'r': {
         PyArrayObject *arr = (PyArrayObject *)obj;
         HjArray *a = (HjArray *)out;
-        const char *q = p[1] == 'V' ? rec_skip(p + 1, NULL) : p + 2;
+        const char *q = tc_elem_skip(p + 1);
         if (!q || !PyArray_Check(obj) || PyArray_NDIM(arr) != q[0] - '0') {
             PyErr_SetString(PyExc_TypeError, "hpcjit: array argument does not match the signature");
             return -1;
@@ -730,6 +785,8 @@ PyObject *cv_owner_new(CoreState *st, HjMemInfo *mi)
 static PyArray_Descr *elem_descr(const char *p)
 {
     long id;
+    if (p[1] == 'M' || p[1] == 'm')
+        return tc_dt_descr(p + 1);
     if (p[1] != 'V')
         return PyArray_DescrFromType(tc_npy_type(p[1]));
     PyArray_Descr *d = rec_skip(p + 1, &id) ? rec_descr(id) : NULL;
@@ -740,7 +797,7 @@ static PyArray_Descr *elem_descr(const char *p)
  * keeping it alive; writable when obj is a bytearray (np.frombuffer). */
 static PyObject *array_over_buffer(const char *p, HjArray *a, PyObject *obj)
 {
-    const char *q = p[1] == 'V' ? rec_skip(p + 1, NULL) : p + 2;
+    const char *q = tc_elem_skip(p + 1);
     int nd = q ? q[0] - '0' : 0;
     PyArray_Descr *descr = elem_descr(p);
     if (!descr)
@@ -782,14 +839,21 @@ static PyObject *box_bytes(int bytearray, HjArray *a)
     return res;
 }
 
+/* d is the datetime dtype of the two typecode characters at p. */
+static int same_dt_unit(PyArray_Descr *d, const char *p)
+{
+    char mc[2];
+    return tc_dt_of_descr(d, mc) && mc[0] == p[0] && mc[1] == p[1];
+}
+
 static PyObject *box_array(CoreState *st, const char *p, HjArray *a)
 {
-    const char *q = p[1] == 'V' ? rec_skip(p + 1, NULL) : p + 2;
+    const char *q = tc_elem_skip(p + 1);
     if (!q) {
         PyErr_SetString(PyExc_SystemError, "hpcjit: bad record array typecode");
         return NULL;
     }
-    int tn = p[1] == 'V' ? NPY_VOID : tc_npy_type(p[1]);
+    int tn = p[1] == 'V' ? NPY_VOID : p[1] == 'M' ? NPY_DATETIME : p[1] == 'm' ? NPY_TIMEDELTA : tc_npy_type(p[1]);
     int nd = q[0] - '0';
     npy_intp *shape = (npy_intp *)a->shape_strides;
     npy_intp *strides = (npy_intp *)a->shape_strides + nd;
@@ -818,6 +882,7 @@ static PyObject *box_array(CoreState *st, const char *p, HjArray *a)
             return array_over_buffer(p, a, (PyObject *)par);
         if (PyArray_DATA(par) == a->data && PyArray_NDIM(par) == nd && PyArray_TYPE(par) == tn &&
             (tn != NPY_VOID || PyArray_ITEMSIZE(par) == a->itemsize) &&
+            ((tn != NPY_DATETIME && tn != NPY_TIMEDELTA) || same_dt_unit(PyArray_DESCR(par), p + 1)) &&
             memcmp(PyArray_DIMS(par), shape, (size_t)nd * sizeof(npy_intp)) == 0 &&
             memcmp(PyArray_STRIDES(par), strides, (size_t)nd * sizeof(npy_intp)) == 0)
             return Py_NewRef((PyObject *)par);
@@ -891,10 +956,21 @@ PyObject *cv_box(CoreState *st, const char **tc, char *in)
             long id;
             PyArray_Descr *d = rec_skip(p + 1, &id) ? rec_descr(id) : NULL;
             res = d ? Py_NewRef((PyObject *)d) : NULL;
+        } else if (p[1] == 'M' || p[1] == 'm') {
+            res = (PyObject *)tc_dt_descr(p + 1);
         } else {
             res = (PyObject *)PyArray_DescrFromType(tc_npy_type(p[1]));
         }
         break;
+    case 'M': /* a datetime64 / timedelta64 scalar of its unit */
+    case 'm': {
+        PyArray_Descr *d = tc_dt_descr(p);
+        if (d) {
+            res = PyArray_Scalar(in, d, NULL);
+            Py_DECREF(d);
+        }
+        break;
+    }
     case 'V': { /* a record: a new np.record holding a copy of its bytes */
         long id;
         void *data;

@@ -13,6 +13,7 @@
 #define NO_IMPORT_ARRAY
 #endif
 #include <numpy/arrayobject.h>
+#include <numpy/arrayscalars.h>
 
 #include "hpcjit/abi.h"
 #include "hpcjit/mpi_hooks.h"
@@ -64,6 +65,17 @@ int tc_skip(const char **tc);
 int tc_npy_type(char c);
 /* Scalar typecode char of a dtype (native byte order), 0 if unsupported. */
 char tc_of_descr(PyArray_Descr *d);
+/* datetime64 / timedelta64 (abi.h: 'M' | 'm' <unit char>).  tc_dt_of_descr:
+ * the two characters of a datetime dtype of one whole unit (M8[D], not
+ * M8[2D]) into out[0..2), 0 when d is none such.  tc_dt_of_scalar: the same
+ * for an np.datetime64/np.timedelta64 scalar.  tc_dt_descr: a new
+ * reference to the dtype of the two characters at p. */
+int tc_dt_of_descr(PyArray_Descr *d, char *out);
+int tc_dt_of_scalar(PyObject *obj, char *out);
+PyArray_Descr *tc_dt_descr(const char *p);
+/* The end of an element typecode at p (a number char, 'M'/'m' <unit>, a
+ * 'V' record), NULL when malformed. */
+const char *tc_elem_skip(const char *p);
 /* IEEE binary16 ('e', float16: CUDA kernels only) to and from double, the
  * conversion rounding to nearest even as NumPy's np.float16(x). */
 double tc_half_to_double(uint16_t h);

@@ -17,6 +17,75 @@ static int scalar_layout(char c, size_t *size, size_t *align)
     }
 }
 
+/* ---- datetime64 / timedelta64 ---------------------------------------------- */
+
+/* ORDER: NumPy's NPY_DATETIMEUNIT from NPY_FR_Y (0) to NPY_FR_GENERIC (14),
+ * with the gap of the old business day (3); the characters are
+ * compiler/types/types.c's dt_unit_codes ('x' ms, 'g' generic). */
+static const char npy_unit_codes[] = "YMW?Dhmsxunpfag";
+static const char *const npy_unit_names[] = {"Y", "M", "W", NULL, "D", "h", "m", "s", "ms", "us", "ns", "ps", "fs", "as", NULL};
+
+/* The NPY_DATETIMEUNIT of a unit character, -1 if none. */
+static int npy_unit_of(char c)
+{
+    for (int i = 0; i <= NPY_FR_GENERIC; i++)
+        if (i != 3 && npy_unit_codes[i] == c)
+            return i;
+    return -1;
+}
+
+static int dt_meta_code(const PyArray_DatetimeMetaData *m, char kind, char *out)
+{
+    if ((int)m->base < 0 || (int)m->base > NPY_FR_GENERIC || m->base == 3 || (m->num != 1 && m->base != NPY_FR_GENERIC))
+        return 0;
+    out[0] = kind;
+    out[1] = npy_unit_codes[m->base];
+    return 1;
+}
+
+int tc_dt_of_descr(PyArray_Descr *d, char *out)
+{
+    if ((d->type_num != NPY_DATETIME && d->type_num != NPY_TIMEDELTA) || !PyArray_ISNBO(d->byteorder))
+        return 0;
+    PyArray_DatetimeDTypeMetaData *md = (PyArray_DatetimeDTypeMetaData *)PyDataType_C_METADATA(d);
+    return md ? dt_meta_code(&md->meta, d->type_num == NPY_DATETIME ? 'M' : 'm', out) : 0;
+}
+
+int tc_dt_of_scalar(PyObject *obj, char *out)
+{
+    if (PyArray_IsScalar(obj, Datetime))
+        return dt_meta_code(&((PyDatetimeScalarObject *)obj)->obmeta, 'M', out);
+    if (PyArray_IsScalar(obj, Timedelta))
+        return dt_meta_code(&((PyTimedeltaScalarObject *)obj)->obmeta, 'm', out);
+    return 0;
+}
+
+PyArray_Descr *tc_dt_descr(const char *p)
+{
+    int u = npy_unit_of(p[1]);
+    if ((p[0] != 'M' && p[0] != 'm') || u < 0) {
+        PyErr_SetString(PyExc_SystemError, "hpcjit: bad datetime typecode");
+        return NULL;
+    }
+    const char *name = npy_unit_names[u];
+    PyObject *s = name ? PyUnicode_FromFormat("%c8[%s]", p[0], name) : PyUnicode_FromFormat("%c8", p[0]);
+    PyArray_Descr *d = NULL;
+    if (s && !PyArray_DescrConverter(s, &d))
+        d = NULL;
+    Py_XDECREF(s);
+    return d;
+}
+
+const char *tc_elem_skip(const char *p)
+{
+    size_t s, a;
+    if (*p == 'V')
+        return rec_skip(p, NULL);
+    if (*p == 'M' || *p == 'm')
+        return npy_unit_of(p[1]) >= 0 ? p + 2 : NULL;
+    return scalar_layout(*p, &s, &a) < 0 ? NULL : p + 1;
+}
+
 int tc_layout(const char **tc, size_t *size, size_t *align)
 {
     const char *p = *tc;
@@ -38,8 +107,7 @@ int tc_layout(const char **tc, size_t *size, size_t *align)
         *align = sizeof(void *);
         break;
     case 't': {
-        size_t s, a;
-        if (*p == 'V' ? !(p = rec_skip(p, NULL)) : scalar_layout(*p++, &s, &a) < 0)
+        if (!(p = tc_elem_skip(p)))
             return -1;
         *size = 0;
         *align = 1;
@@ -47,8 +115,7 @@ int tc_layout(const char **tc, size_t *size, size_t *align)
     }
     case 'a':
     case 'r': {
-        size_t s, a;
-        if (*p == 'V' ? !(p = rec_skip(p, NULL)) : scalar_layout(*p++, &s, &a) < 0)
+        if (!(p = tc_elem_skip(p)))
             return -1;
         int nd = *p++ - '0';
         if (nd < 0 || nd > HJ_MAX_NDIM)
@@ -94,6 +161,13 @@ int tc_layout(const char **tc, size_t *size, size_t *align)
         *align = a;
         break;
     }
+    case 'M': /* datetime64, timedelta64: int64 (NaT INT64_MIN) */
+    case 'm':
+        if (!(p = tc_elem_skip(p - 1)))
+            return -1;
+        *size = 8;
+        *align = 8;
+        break;
     case 'J': /* a jitclass instance: HjMemInfo * */
         if (*p < '0' || *p > '9')
             return -1;

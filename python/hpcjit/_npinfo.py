@@ -81,6 +81,8 @@ def _ol_dtype(obj):
             scalar = np.dtype(lit).type
         except TypeError as e:
             raise errors.TypingError(f"np.dtype({lit!r}): {e}") from None
+        if np.dtype(lit).kind in "Mm":  # the class would lose the unit: the dtype object itself
+            scalar = np.dtype(lit)
         return lambda obj: scalar
     return None
 

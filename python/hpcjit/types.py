@@ -369,6 +369,9 @@ def _parse(tc, i):
     c = tc[i]
     if c in _SCALARS:
         return _SCALARS[c], i + 1
+    if c in "Mm":
+        unit = _DT_UNITS[_DT_CODES.index(tc[i + 1])]
+        return (NPDatetime(unit) if c == "M" else NPTimedelta(unit)), i + 2
     if c in "ar":
         dt, j = _parse(tc, i + 1)
         return Array(dt, ord(tc[j]) - ord("0"), tc[j + 1], c == "r"), j + 2
@@ -544,6 +547,13 @@ def _dtype_type(dtype):
         return t if t.typecode is not None else None
     if not dtype.isnative:
         return None
+    if dtype.kind in "Mm":
+        import numpy as np
+        unit, count = np.datetime_data(dtype)
+        if count != 1 and unit != "generic":
+            return None
+        unit = "" if unit == "generic" else unit
+        return NPDatetime(unit) if dtype.kind == "M" else NPTimedelta(unit)
     code = {"b": {1: "b", 2: "h", 4: "i", 8: "l"}, "u": {1: "B", 2: "H", 4: "I", 8: "L"},
             "f": {2: "e", 4: "f", 8: "d"}, "c": {8: "F", 16: "D"}, "?": {1: "?"}}
     kind = "?" if dtype.kind == "b" else ("b" if dtype.kind == "i" else dtype.kind)
@@ -892,20 +902,34 @@ class _VoidPtr(CPointer):
 voidptr = _VoidPtr()
 
 
-class NPDatetime(Type):
+# ORDER: the unit characters of the typecodes 'M<u>'/'m<u>' (abi.h,
+# compiler/types/types.c dt_unit_codes)
+_DT_UNITS = ("Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns", "ps", "fs", "as", "")
+_DT_CODES = "YMWDhmsxunpfag"
+
+
+class _NPDatetimeBase(Number):
+    """datetime64[unit] / timedelta64[unit] (Numba's NPDatetime/NPTimedelta):
+    typecode 'M'/'m' and the unit's character; `unit` "" is the generic one."""
     __slots__ = ("unit",)
+    _kind = "M"
+    _type_name = "datetime64"
 
     def __init__(self, unit=""):
-        super().__init__(f"datetime64[{unit}]" if unit else "datetime64", None)
+        if unit not in _DT_UNITS:
+            raise ValueError(f"unknown datetime unit {unit!r}")
+        super().__init__(f"{self._type_name}[{unit}]", self._kind + _DT_CODES[_DT_UNITS.index(unit)])
         self.unit = unit
 
 
-class NPTimedelta(Type):
-    __slots__ = ("unit",)
+class NPDatetime(_NPDatetimeBase):
+    __slots__ = ()
 
-    def __init__(self, unit=""):
-        super().__init__(f"timedelta64[{unit}]" if unit else "timedelta64", None)
-        self.unit = unit
+
+class NPTimedelta(_NPDatetimeBase):
+    __slots__ = ()
+    _kind = "m"
+    _type_name = "timedelta64"
 
 
 # C names, with the sizes of the LP64 ABI hpcjit runs on (as Numba's)

@@ -1,0 +1,495 @@
+"""NumPy datetime64 / timedelta64 in compiled code, as Numba 0.68 supports
+them: scalars and arrays of every unit as arguments and results, indexing,
+stores and iteration, arithmetic and comparisons with NumPy's unit rules
+(the finer unit; years and months through the calendar for datetimes) and
+NaT (arithmetic gives NaT, comparisons are False but !=), the same
+element-wise on arrays and through the ufuncs, np.isnat, np.empty/np.zeros
+with a datetime dtype.  Each compiled function is compared with its py_func
+on fresh copies of the inputs (conftest.check: NaT compares equal to NaT of
+the same unit)."""
+import numpy as np
+import pytest
+
+import hpcjit
+from hpcjit import njit
+TypingError = hpcjit.TypingError
+
+from conftest import check
+
+NUMBA = getattr(hpcjit, "__hpcjit_numba_shim__", False)
+
+D = np.datetime64
+T = np.timedelta64
+NAT_D = D("NaT", "D")
+NAT_S = T("NaT", "s")
+
+DATES = np.array(["2020-01-01", "1969-07-20", "NaT", "2000-02-29", "1900-03-01"], "M8[D]")
+HOURS = np.array([1, -5, "NaT", 49, 0], "m8[h]")
+UNITS = ["Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns", "ps", "fs", "as"]
+
+
+# ---- types, arguments and results -------------------------------------------
+
+@pytest.mark.parametrize("unit", UNITS)
+def test_scalar_roundtrip_every_unit(unit):
+    @njit
+    def f(a, b):
+        return a, b
+
+    check(f, D(3, unit), T(-7, unit))
+    check(f, D("NaT", unit), T("NaT", unit))
+
+
+def test_generic_nat_roundtrip():
+    @njit
+    def f(a):
+        return a
+
+    check(f, D("NaT"))
+    check(f, T("NaT"))
+
+
+@pytest.mark.parametrize("unit", ["D", "s", "ns", "M"])
+def test_array_roundtrip_and_copy(unit):
+    @njit
+    def ident(a):
+        return a
+
+    @njit
+    def copy(a):
+        return a.copy()
+
+    a = np.array([0, 5, "NaT", -3], f"M8[{unit}]")
+    check(ident, a)
+    check(copy, a)
+    check(copy, a.astype(f"m8[{unit}]") if unit != "M" else np.array([1, "NaT"], "m8[M]"))
+    check(copy, a.reshape(2, 2).T)
+
+
+def test_typeof_and_type_names():
+    assert str(hpcjit.typeof(D("2020-01-01"))) == "datetime64[D]"
+    assert str(hpcjit.typeof(T(3, "ms"))) == "timedelta64[ms]"
+    assert str(hpcjit.typeof(D("NaT"))) == "datetime64[]"
+    assert str(hpcjit.typeof(DATES)) == "array(datetime64[D], 1d, C)"
+    assert str(hpcjit.typeof(HOURS[::2])) == "array(timedelta64[h], 1d, A)"
+    assert hpcjit.types.NPDatetime("D") == hpcjit.typeof(D(1, "D"))
+    assert hpcjit.types.NPTimedelta("s") != hpcjit.types.NPTimedelta("ms")
+    assert str(hpcjit.types.NPDatetime("D")[:]) == "array(datetime64[D], 1d, A)"
+
+
+@pytest.mark.numba_skip("hpcjit's signature strings")
+def test_explicit_signature():
+    f = njit("timedelta64[s](datetime64[s], datetime64[s])")(lambda a, b: a - b)
+    assert f(D(10, "s"), D(3, "s")) == T(7, "s")
+    g = njit(hpcjit.types.NPTimedelta("h")(hpcjit.types.NPTimedelta("h")[:]))(lambda a: a[1])
+    assert g(HOURS) == T(-5, "h")
+
+
+def test_dispatch_by_unit():
+    @njit
+    def f(a):
+        return a
+
+    assert f(D(1, "D")).dtype == np.dtype("M8[D]")
+    assert f(D(1, "s")).dtype == np.dtype("M8[s]")
+    assert len(f.signatures) == 2
+
+
+# ---- indexing, stores, slicing, iteration -----------------------------------
+
+def test_index_store_slice_iterate():
+    @njit
+    def get(a, i):
+        return a[i]
+
+    @njit
+    def put(a, i, v):
+        a[i] = v
+        return a
+
+    @njit
+    def total(a):
+        s = a[0]
+        for x in a[1:]:
+            if not np.isnat(x):
+                s = s + x
+        return s
+
+    @njit
+    def latest(a):
+        best = a[0]
+        for i in range(a.shape[0]):
+            if a[i] > best:
+                best = a[i]
+        return best
+
+    for i in range(5):
+        check(get, DATES, i)
+    check(get, DATES, -1)
+    check(put, DATES, 1, D("2024-02-29"))
+    check(put, DATES, 0, NAT_D)
+    check(put, HOURS, 3, T(2, "h"))
+    check(total, HOURS)
+    check(latest, DATES)
+    check(get, DATES[::2], 1)
+
+
+@pytest.mark.numba_skip("Numba has no setitem converting a timedelta's unit")
+def test_store_converts_unit():
+    @njit
+    def put(a, v):
+        a[0] = v
+        return a
+
+    check(put, np.array([1, 2], "m8[ms]"), T(3, "s"))
+    check(put, np.array([1, 2], "M8[s]"), D("2020-01-02", "D"))
+
+
+def test_empty_zeros_with_datetime_dtype():
+    @njit
+    def zeros(n):
+        return np.zeros(n, "M8[D]")
+
+    @njit
+    def zeros_td(n):
+        return np.zeros((n, 2), np.dtype("m8[s]"))
+
+    @njit
+    def empty_shape(n):
+        return np.empty(n, "datetime64[ns]").shape
+
+    @njit
+    def like(a):
+        return np.zeros_like(a), np.empty_like(a).shape
+
+    check(zeros, 3)
+    check(zeros_td, 2)
+    check(empty_shape, 4)
+    check(like, DATES)
+    check(like, HOURS.reshape(5, 1))
+
+
+# ---- arithmetic -------------------------------------------------------------
+
+DT_PAIRS = [
+    (D("2020-03-01"), D("2019-12-31T12", "h")),
+    (D("2020", "Y"), D("2020-03-01")),
+    (D("2021-05", "M"), D("1969-02-03")),
+    (D("1969", "Y"), D("1970-01-01T00:00:01", "s")),
+    (D("2020-01-01"), NAT_D),
+    (D("NaT", "s"), D("2020-01-01")),
+    (D(10, "W"), D(3, "D")),
+]
+
+
+@pytest.mark.parametrize("a,b", DT_PAIRS)
+def test_datetime_minus_datetime(a, b):
+    @njit
+    def f(x, y):
+        return x - y
+
+    check(f, a, b)
+
+
+TD_PAIRS = [
+    (T(7, "h"), T(1, "D")),
+    (T(3, "s"), T(250, "ms")),
+    (T(1, "Y"), T(5, "M")),
+    (T(2, "W"), T(-3, "D")),
+    (T(5, "s"), NAT_S),
+    (T("NaT", "m"), T(1, "s")),
+    (T(-7, "D"), T(2, "D")),
+]
+
+
+@pytest.mark.parametrize("a,b", TD_PAIRS)
+def test_timedelta_add_sub_div(a, b):
+    @njit
+    def add(x, y):
+        return x + y
+
+    @njit
+    def sub(x, y):
+        return x - y
+
+    @njit
+    def div(x, y):
+        return x / y
+
+    check(add, a, b)
+    check(sub, a, b)
+    check(div, a, b)
+
+
+@pytest.mark.numba_skip("Numba's timedelta // timedelta fails to lower")
+@pytest.mark.parametrize("a,b", TD_PAIRS + [(T(7, "D"), T(0, "D")), (T(-7, "s"), T(-2, "s"))])
+def test_timedelta_floordiv_timedelta(a, b):
+    @njit
+    def f(x, y):
+        return x // y
+
+    check(f, a, b)
+
+
+@pytest.mark.parametrize("d,t", [
+    (D("2020-01-31"), T(1, "D")),
+    (D("2020-01", "M"), T(45, "D")),
+    (D("2020", "Y"), T(3, "M")),
+    (D("2020", "Y"), T(2, "W")),
+    (D("2020-01-01T10", "h"), T(-90, "m")),
+    (NAT_D, T(1, "D")),
+    (D("2020-01-01"), T("NaT", "h")),
+])
+def test_datetime_plus_minus_timedelta(d, t):
+    @njit
+    def add(x, y):
+        return x + y
+
+    @njit
+    def radd(x, y):
+        return y + x
+
+    @njit
+    def sub(x, y):
+        return x - y
+
+    check(add, d, t)
+    check(radd, d, t)
+    check(sub, d, t)
+
+
+@pytest.mark.parametrize("t", [T(7, "D"), T(-7, "h"), NAT_S, T(0, "ms")])
+def test_timedelta_times_and_over_numbers(t):
+    @njit
+    def mul(x, k):
+        return x * k
+
+    @njit
+    def rmul(x, k):
+        return k * x
+
+    @njit
+    def div(x, k):
+        return x / k
+
+    @njit
+    def fdiv(x, k):
+        return x // k
+
+    for k in (3, -2, 0):
+        check(mul, t, k)
+        check(rmul, t, k)
+        check(div, t, k)
+        check(fdiv, t, k)
+    for k in (1.5, -0.25):
+        check(mul, t, k)
+        check(rmul, t, k)
+        check(div, t, k)
+
+
+def test_timedelta_unary():
+    @njit
+    def f(x):
+        return -x, +x, abs(x)
+
+    for t in (T(3, "s"), T(-4, "D"), NAT_S):
+        check(f, t)
+
+
+# ---- comparisons ------------------------------------------------------------
+
+CMP_PAIRS = [
+    (D("2020-01-01"), D("2020-01-01T00", "h")),
+    (D("2020-01-01"), D("2020-01", "M")),
+    (D("2020", "Y"), D("2019-12-31T23:59:59", "s")),
+    (D("2020-01-01"), NAT_D),
+    (NAT_D, NAT_D),
+    (T(1, "h"), T(60, "m")),
+    (T(1, "D"), T(25, "h")),
+    (T(13, "M"), T(1, "Y")),
+    (T(1, "s"), NAT_S),
+]
+
+
+@pytest.mark.parametrize("a,b", CMP_PAIRS)
+def test_comparisons(a, b):
+    @njit
+    def f(x, y):
+        return x == y, x != y, x < y, x <= y, x > y, x >= y
+
+    check(f, a, b)
+    check(f, b, a)
+
+
+def test_chained_comparison():
+    @njit
+    def f(x, y, z):
+        return x < y < z
+
+    check(f, D("2020-01-01"), D("2020-01-02T01", "h"), D("2020-02", "M"))
+
+
+# ---- arrays -----------------------------------------------------------------
+
+def test_array_expressions():
+    @njit
+    def shift(a, t):
+        return a + t * 2
+
+    @njit
+    def cmp(a, b):
+        return a >= b
+
+    @njit
+    def neg(t):
+        return -t
+
+    check(shift, DATES, T(12, "h"))
+    check(shift, HOURS, HOURS)
+    check(cmp, DATES, D("1970-01-01"))
+    check(cmp, HOURS, HOURS[::-1])
+    check(neg, HOURS)
+
+
+@pytest.mark.numba_skip("Numba types datetime - datetime arrays as timedelta64[] and fails; "
+                        "its td / td arrays give other NaNs")
+def test_array_expressions_mixed_units():
+    @njit
+    def since(a, b):
+        return a - b
+
+    @njit
+    def shift(a, t):
+        return a + t * 2
+
+    @njit
+    def ratio(t, u):
+        return t / u
+
+    check(since, DATES, D("2000-01-01"))
+    check(since, DATES, DATES[::-1])
+    check(shift, DATES, HOURS)
+    check(ratio, HOURS, T(30, "m"))
+    check(ratio, HOURS, HOURS[::-1])
+
+
+def test_array_inplace():
+    @njit
+    def f(a, t):
+        a += t
+        return a
+
+    check(f, DATES.copy(), T(1, "D"))
+    check(f, HOURS.copy(), HOURS[::-1].copy())
+
+
+def test_ufuncs_same_unit():
+    @njit
+    def f(t, u):
+        return np.equal(t, u), np.negative(t), np.multiply(t, 3), np.less(t, t[::-1])
+
+    check(f, HOURS, T(1, "h"))
+
+
+@pytest.mark.numba_skip("Numba fails to lower datetime - datetime arrays (timedelta64[])")
+def test_ufuncs():
+    @njit
+    def arith(a, b, t):
+        return (np.add(a, t), np.subtract(a, b), np.multiply(t, 3), np.divide(t, 2),
+                np.floor_divide(t, 4), np.negative(t), np.absolute(t))
+
+    @njit
+    def cmps(a, b):
+        return np.equal(a, b), np.not_equal(a, b), np.less(a, b), np.greater_equal(a, b)
+
+    check(arith, DATES, DATES[::-1], HOURS)
+    check(cmps, DATES, DATES[::-1])
+    check(cmps, HOURS, T(1, "h"))
+
+
+@pytest.mark.numba_skip("Numba fails to lower np.maximum/np.fmax of datetime arrays")
+def test_minimum_maximum_fmin_fmax():
+    @njit
+    def f(a, b):
+        return np.maximum(a, b), np.minimum(a, b), np.fmax(a, b), np.fmin(a, b)
+
+    check(f, DATES, DATES[::-1])
+    check(f, HOURS, T(0, "h"))
+    check(f, D("2020-01-01"), D("NaT", "s"))
+
+
+def test_isnat_scalars_and_arrays():
+    @njit
+    def f(x):
+        return np.isnat(x)
+
+    for x in (NAT_D, D("2020-01-01"), NAT_S, T(0, "s"), D("NaT")):
+        check(f, x)
+    check(f, DATES)
+    check(f, HOURS.reshape(5, 1))
+
+
+def test_isfinite_isinf_isnan():
+    @njit
+    def f(x):
+        return np.isfinite(x), np.isinf(x), np.isnan(x)
+
+    check(f, DATES)
+    check(f, HOURS)
+
+
+# ---- refused uses -----------------------------------------------------------
+
+def test_mixed_units_refused():
+    @njit
+    def add(a, b):
+        return a + b
+
+    @njit
+    def cmp(a, b):
+        return a < b
+
+    @njit
+    def plus(a, b):
+        return a + b
+
+    with pytest.raises(TypingError):
+        add(T(1, "M"), T(1, "D"))
+    with pytest.raises(TypingError):
+        cmp(T(1, "Y"), T(1, "h"))
+    with pytest.raises(TypingError):
+        plus(D("2020-01-01"), T(1, "M"))
+    with pytest.raises(TypingError):
+        plus(D("2020-01-01"), D("2020-01-01"))
+
+
+@pytest.mark.numba_skip("hpcjit's messages and located errors")
+def test_errors_are_located():
+    @njit
+    def f(a, b):
+        return a + b  # here
+
+    with pytest.raises(TypingError) as ei:
+        f(T(1, "M"), T(1, "D"))
+    assert "test_datetime.py" in str(ei.value) and "timedelta64[M]" in str(ei.value)
+
+    @njit
+    def g(x):
+        return np.isnat(x)
+
+    with pytest.raises(TypingError, match="isnat"):
+        g(1.5)
+
+    @njit
+    def h(a):
+        return np.sum(a)
+
+    with pytest.raises(hpcjit.UnsupportedError, match="datetime64"):
+        h(HOURS)
+
+    @njit
+    def srt(a):
+        return np.sort(a)
+
+    with pytest.raises(hpcjit.UnsupportedError, match="datetime64"):
+        srt(HOURS)
