@@ -15,6 +15,9 @@
 #   gpu:F    each tests/python/test_cuda*.py that ctest -L gpu did not run,
 #            with a per-file timeout
 #   bench    python3 benchmarks/gpu/run_all.py --out DIR, when it exists
+#   scaling  benchmarks/scaling/scaling.py: the prange kernels on 1..N
+#            threads of the node, through the real package (its table and
+#            plot come back as bench-scaling.*)
 # Everything ends within HPCJIT_GPU_CHECK_BUDGET seconds (default 450: the
 # steps' timeouts shrink to what is left, keeping a reserve for the later
 # ones).  Results go to $OUT (at most 8 flat files): device_check.log (all
@@ -208,7 +211,12 @@ gpu_test() {
 bench() {
   "$PY" "$root/benchmarks/gpu/run_all.py" --out "$work/bench"
 }
-export -f env_facts build topo ctest_gpu cpu_tests gpu_test bench
+scaling() {
+  mkdir -p "$work/bench"
+  "$PY" "$root/benchmarks/scaling/scaling.py" --rounds "${HPCJIT_GPU_SCALING_ROUNDS:-3}" \
+    --png "$work/bench/scaling.png" --json "$work/bench/scaling.json" --md "$work/bench/scaling.md"
+}
+export -f env_facts build topo ctest_gpu cpu_tests gpu_test bench scaling
 
 # ---- run them -----------------------------------------------------------------
 log "device_check: $(date -u +%FT%TZ) on $(uname -n), budget $BUDGET s, results in $OUT"
@@ -239,10 +247,11 @@ done
 [ -n "$gpu_files" ] || log "device_check: no tests/python/test_cuda*.py in this tree"
 if [ -f "$root/benchmarks/gpu/run_all.py" ]; then
   mkdir -p "$work/bench"
-  step bench 300 10 bench
+  step bench 300 70 bench
 else
   log "device_check: no benchmarks/gpu/run_all.py in this tree"
 fi
+[ -f "$root/benchmarks/scaling/scaling.py" ] && step scaling 90 0 scaling
 
 # ---- results --------------------------------------------------------------------
 stale=false
