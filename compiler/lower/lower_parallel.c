@@ -39,6 +39,7 @@ typedef struct Par {
     int nvars;
     LLVMTypeRef ctx_ty;
     int written_base;  /* first field of the out pointers */
+    LLVMValueRef cstart, cstep; /* the range's start and step where constants, else NULL */
 } Par;
 
 static LLVMValueRef field_ptr(Lower *L, Par *P, LLVMValueRef ctx, int k) {
@@ -138,10 +139,35 @@ static LLVMValueRef loop_begin(Lower *L, CLoop *c, LLVMValueRef from, LLVMValueR
 /* Returns the back edge. */
 static LLVMValueRef loop_end(Lower *L, CLoop *c) {
     LLVMValueRef k = lower_load(L, L->t_i64, c->slot, "k");
-    LLVMBuildStore(L->b, LLVMBuildAdd(L->b, k, c->by, ""), c->slot);
+    LLVMBuildStore(L->b, LLVMBuildNSWAdd(L->b, k, c->by, ""), c->slot); /* k < to: no overflow */
     LLVMValueRef br = LLVMBuildBr(L->b, c->head);
     lower_at(L, c->end);
     return br;
+}
+
+/* Field k of the range value when it is a constant: looks through the
+ * insertvalue chain that built it (range(n) has start 0 and step 1). */
+static LLVMValueRef range_const(LLVMValueRef range, unsigned k) {
+    LLVMValueRef v = range;
+    while (v && !LLVMIsConstant(v) && LLVMIsAInsertValueInst(v)) {
+        if (LLVMGetNumIndices(v) == 1 && LLVMGetIndices(v)[0] == k) {
+            LLVMValueRef f = LLVMGetOperand(v, 1);
+            return LLVMIsAConstantInt(f) ? f : NULL;
+        }
+        v = LLVMGetOperand(v, 0);
+    }
+    if (v && LLVMIsConstant(v) && !LLVMIsUndef(v) && !LLVMIsPoison(v)) {
+        LLVMValueRef f = LLVMGetAggregateElement(v, k);
+        return f && LLVMIsAConstantInt(f) ? f : NULL;
+    }
+    return NULL;
+}
+
+/* llvm.assume(cond): a fact for LLVM's analyses. */
+static void assume(Lower *L, LLVMValueRef cond) {
+    unsigned id = LLVMLookupIntrinsicID("llvm.assume", 11);
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(L->mod, id, NULL, 0);
+    lower_call(L, LLVMIntrinsicGetType(L->ctx, id, NULL, 0), fn, &cond, 1, "");
 }
 
 /* Keep LLVM from unrolling the loop whose back edge is `br`: unrolling the
@@ -264,8 +290,13 @@ static LLVMValueRef outline_body(Lower *L, Par *P) {
         LLVMBuildStore(L->b, val, slot);
         v->slot = slot;
     }
-    LLVMValueRef start = lower_load(L, L->t_i64, field_ptr(L, P, ctx, CTX_START), "start");
-    LLVMValueRef step = lower_load(L, L->t_i64, field_ptr(L, P, ctx, CTX_STEP), "step");
+    /* constants stay constants (prange(n): i is k), and the pool's chunk
+     * bounds are never negative: with both, LLVM drops the negative-index
+     * wrap of a[i] */
+    LLVMValueRef start = P->cstart ? P->cstart : lower_load(L, L->t_i64, field_ptr(L, P, ctx, CTX_START), "start");
+    LLVMValueRef step = P->cstep ? P->cstep : lower_load(L, L->t_i64, field_ptr(L, P, ctx, CTX_STEP), "step");
+    assume(L, LLVMBuildICmp(L->b, LLVMIntSGE, begin, lower_i64(L, 0), ""));
+    assume(L, LLVMBuildICmp(L->b, LLVMIntSLE, begin, end, ""));
     LLVMValueRef len = lower_load(L, L->t_i64, field_ptr(L, P, ctx, CTX_LEN), "len");
     LLVMValueRef parts = lower_load(L, L->t_ptr, field_ptr(L, P, ctx, CTX_PARTIALS), "partials");
     LLVMValueRef flag = lower_load(L, L->t_ptr, field_ptr(L, P, ctx, CTX_FLAG), "lastflag");
@@ -312,7 +343,8 @@ static LLVMValueRef outline_body(Lower *L, Par *P) {
     CLoop it;
     LLVMValueRef flagp = lower_poll_setup(L, P->n);
     LLVMValueRef idx = loop_begin(L, &it, lo, hi, lower_i64(L, 1));
-    LLVMValueRef val = LLVMBuildAdd(L->b, start, LLVMBuildMul(L->b, idx, step, ""), "i");
+    /* a value of the range: no overflow */
+    LLVMValueRef val = LLVMBuildNSWAdd(L->b, start, LLVMBuildNSWMul(L->b, idx, step, ""), "i");
     LLVMBasicBlockRef next = lower_block(L, "par.next");
     bool ok = lower_assign(L, P->n->a, val, ty_scalar(L->c->tc, TY_INT64), false);
     if (ok && L->nloops >= LOWER_MAX_LOOPS) {
@@ -505,6 +537,8 @@ bool lower_parallel_for(Lower *L, Node *n) {
     LLVMValueRef len = lower_range_len(L, start, stop, step);
     lower_temps_release(L, mark);
 
+    P.cstart = range_const(range, 0);
+    P.cstep = range_const(range, 2);
     LLVMValueRef bodyfn = outline_body(L, &P);
     if (!bodyfn)
         return false;

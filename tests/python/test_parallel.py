@@ -854,3 +854,25 @@ def test_parallel_min_max_contiguous(dt):
             b[pos] = np.nan
             check(par_min_max, b)
     check(par_min_max, a[:0])  # ValueError: zero-size array
+
+
+@njit(parallel=True)
+def _const_ranges(a):
+    s = 0.0
+    for i in prange(-5, 5):  # negative indices: still wrapped
+        s += a[i] * i
+    t = 0.0
+    for i in prange(a.shape[0] - 1, -1, -2):
+        t += a[i] * i
+    u = 0.0
+    for i in prange(3, a.shape[0], 3):
+        u += a[i - 4]
+    w = 0.0
+    for i in prange(a.shape[0]):  # start 0, step 1: the index is the chunk counter
+        w += a[i]
+    return s, t, u, w
+
+
+def test_constant_start_and_step_keep_python_indexing(nthreads):
+    a = np.random.default_rng(3).random(100_001)
+    assert np.allclose(_const_ranges(a), _const_ranges.py_func(a), rtol=1e-9)
