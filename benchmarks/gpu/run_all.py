@@ -15,6 +15,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
 import launch_overhead  # noqa: E402
 import matmul_reduce  # noqa: E402
+import nccl_allreduce  # noqa: E402
 import triad  # noqa: E402
 
 
@@ -30,7 +31,7 @@ def main(argv=None):
         common.save(args.out, "summary", summary)
         return 0
     print("GPU benchmarks on %s" % dev, flush=True)
-    for mod in (launch_overhead, triad, matmul_reduce):
+    for mod in (launch_overhead, triad, matmul_reduce, nccl_allreduce):
         name = mod.__name__
         t0 = time.perf_counter()
         try:

@@ -22,7 +22,7 @@ bdir=${HPCJIT_GPU_BUILD:-$root/build-gpu-node}
 lib=$root/.gpu-carry/libhpcjit_compiler.so
 PY=$(command -v python3 || echo python3)
 export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$bdir/python${PYTHONPATH:+:$PYTHONPATH}
+export PYTHONUNBUFFERED=1 PYTHONPATH=$bdir/python${PYTHONPATH:+:$PYTHONPATH}
 left() { echo $((BUDGET - $(date +%s) + T0)); }
 {
   echo "node_bench: $(date -u +%FT%TZ) on $(uname -n), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo)"
