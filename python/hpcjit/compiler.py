@@ -357,6 +357,9 @@ def _env(py_func, gather, disp=None):
         if value is missing:
             continue  # an attribute name, or truly undefined: the compiler says which
         env.append((name,) + _classify(value, gather))
+        if value is builtins.iter or value is builtins.zip or value is builtins.enumerate:
+            from . import _pylib as pl  # their objects as values: generators (_pylib.helpers)
+            env += [(hname, "func", gather.add(h)) for hname, h in pl.helpers(value)]
         if isinstance(value, _pytypes.ModuleType):
             _module_attrs(value, names, gather, env, 0)
         elif isinstance(value, _enum.EnumMeta):
