@@ -304,6 +304,23 @@ Type *infer_attribute(Inf *I, Node *n) {
     return TYPING(I, n, "unknown attribute '%s' of %s", a, infer_tyname(I, base));
 }
 
+int infer_has_attr(Inf *I, Type *t, const char *name, SrcLoc loc) {
+    if (diag_failed(&I->c->diag))
+        return -1;
+    Node *base = ast_new(I->a, N_ARRAYEXPR, loc); /* a placeholder typed t: typing it returns t */
+    base->ty = t;
+    Node *at = ast_new(I->a, N_ATTRIBUTE, loc);
+    at->a = base;
+    at->name = name;
+    if (infer_attribute(I, at))
+        return 1;
+    if (I->a->oom)
+        return -1;
+    diag_free(&I->c->diag); /* no such attribute: the attempt's error is not the user's */
+    diag_init(&I->c->diag);
+    return 0;
+}
+
 /* ---- argument slots ---- */
 
 /* Put positional and keyword arguments of `n` into `nslot` slots named
@@ -899,6 +916,32 @@ static Type *sum_call(Inf *I, Node *n, const char *fname) {
     return acc;
 }
 
+/* hasattr(obj, "name"): a constant (the call becomes it in the final
+ * pass; obj is not evaluated, as isinstance). */
+static Type *hasattr_call(Inf *I, Node *n) {
+    if (!no_keywords(I, n, "hasattr") || !nargs_between(I, n, "hasattr", 2, 2))
+        return NULL;
+    Node *nm = VEC_AT(n->args, 1);
+    if (nm->kind != N_CONST || nm->cval.kind != CVAL_STR || nm->cval.is_bytes)
+        return TYPING(I, nm, "hasattr() needs the attribute's name as a string constant (as in Numba)");
+    Type *t = infer_expr(I, ARG(0));
+    if (!t)
+        return NULL;
+    if (IS_UNK(t))
+        return t;
+    const char *name = arena_printf(I->a, "%.*s", nm->cval.slen, nm->cval.s);
+    int r = infer_has_attr(I, infer_value_ty(VEC_AT(n->args, 0)), name, n->loc);
+    if (r < 0)
+        return NULL;
+    if (I->final) {
+        n->kind = N_CONST;
+        n->cval.kind = CVAL_BOOL;
+        n->cval.i = r;
+        n->args.len = 0;
+    }
+    return T(I, TY_BOOL);
+}
+
 /* ---- iterators: generator objects of _pylib.py's helpers ---- */
 
 static Type *func_call(Inf *I, Node *n, int func);
@@ -1041,6 +1084,8 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         }
         return T(I, TY_BOOL);
     }
+    if (id == BI_HASATTR)
+        return hasattr_call(I, n);
     if (id == BI_GETATTR) { /* getattr(obj, "name"): the node becomes obj.name, as Numba */
         if (!no_keywords(I, n, "getattr") || !nargs_between(I, n, "getattr", 2, 2))
             return NULL;
