@@ -1006,6 +1006,19 @@ static bool iterator_value(Inf *I, Node *n, BuiltinId id, Type **out) {
         }
         if (it && !iterable_arg(I, it, &unk))
             return true;
+        Node **st = n->args.len > 1 ? ARG(1) : NULL; /* start: an integer (checked here, not in the helper) */
+        for (int i = 0; i < n->keywords.len && !st; i++) {
+            Node *kw = VEC_AT(n->keywords, i);
+            if (kw->name && strcmp(kw->name, "start") == 0)
+                st = &kw->a;
+        }
+        Type *stt = st ? arg_type(I, st) : NULL;
+        if (st && !stt)
+            return true;
+        if (stt && !IS_UNK(stt) && !ty_is_int(stt) && stt->kind != TY_BOOL) {
+            TYPING(I, *st, "enumerate() start must be an integer, not %s", infer_tyname(I, stt));
+            return true;
+        }
     } else {
         for (int i = 0; i < n->args.len; i++)
             if (!iterable_arg(I, ARG(i), &unk))

@@ -219,6 +219,17 @@ def zip_of_int(a, n):
     return next(it)
 
 
+@njit
+def enumerate_float_start(a):
+    it = enumerate(a, 1.5)  # enum-start
+    return next(it)
+
+
+@njit
+def next_of_none():
+    return next(None)  # next-none
+
+
 @pytest.mark.numba_skip("hpcjit's located messages; Numba refuses these too")
 @pytest.mark.parametrize("fn,args,words,marker", [
     (iter_of_int, (3,), "cannot iterate over int64", "iter-int"),
@@ -226,6 +237,8 @@ def zip_of_int(a, n):
     (next_of_list, ([1],), "is not an iterator", "next-list"),
     (iter_two_args, ([1],), "iter()", "iter-two"),
     (zip_of_int, ([1], 2), "cannot iterate over int64", "zip-int"),
+    (enumerate_float_start, ([1],), "start must be an integer", "enum-start"),
+    (next_of_none, (), "is not an iterator", "next-none"),
 ])
 def test_bad_uses_are_located(fn, args, words, marker):
     with pytest.raises(hpcjit.errors.TypingError) as ei:
