@@ -1836,6 +1836,11 @@ Type *infer_iter(Inf *I, Node **pn) {
             return NULL;
         if (ft->kind == TY_BUILTIN && (ft->builtin == BI_NP_NDINDEX || ft->builtin == BI_NP_NDENUMERATE))
             return ndindex_iter(I, n, (BuiltinId)ft->builtin);
+        if (ft->kind == TY_BUILTIN && ft->builtin == BI_ITER && n->args.len == 1 && !n->keywords.len &&
+            !n->has_star) { /* for x in iter(y): the loop over y (the same items, no generator object) */
+            *pn = VEC_AT(n->args, 0);
+            return infer_iter(I, pn);
+        }
         if (ft->kind == TY_BUILTIN && ft->builtin == BI_REVERSED) { /* for x in reversed(seq) */
             n->call_kind = CALL_BUILTIN;
             n->builtin = BI_REVERSED;
