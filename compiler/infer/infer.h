@@ -65,6 +65,10 @@ Type *infer_range_call(Inf *I, Node *n, const char *fname);
  * op(a, b), which replaces the N_BINOP in the final pass. */
 Type *infer_operator_call(Inf *I, Node **pn, const char *opname);
 Type *infer_attribute(Inf *I, Node *n);
+/* Whether `obj.name` types for an obj of type t (hasattr(obj, "name"), as
+ * Numba's typing resolves the attribute): 1 or 0; -1 when it cannot be
+ * decided (an error is pending).  The attempt's diagnostic is dropped. */
+int infer_has_attr(Inf *I, Type *t, const char *name, SrcLoc loc);
 /* A tuple of two or more functions, not all the same: the homogeneous
  * tuple of their TY_FUNCSET it converts to (iteration, a run-time index);
  * NULL for other types. */

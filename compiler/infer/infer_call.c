@@ -304,6 +304,23 @@ Type *infer_attribute(Inf *I, Node *n) {
     return TYPING(I, n, "unknown attribute '%s' of %s", a, infer_tyname(I, base));
 }
 
+int infer_has_attr(Inf *I, Type *t, const char *name, SrcLoc loc) {
+    if (diag_failed(&I->c->diag))
+        return -1;
+    Node *base = ast_new(I->a, N_ARRAYEXPR, loc); /* a placeholder typed t: typing it returns t */
+    base->ty = t;
+    Node *at = ast_new(I->a, N_ATTRIBUTE, loc);
+    at->a = base;
+    at->name = name;
+    if (infer_attribute(I, at))
+        return 1;
+    if (I->a->oom)
+        return -1;
+    diag_free(&I->c->diag); /* no such attribute: the attempt's error is not the user's */
+    diag_init(&I->c->diag);
+    return 0;
+}
+
 /* ---- argument slots ---- */
 
 /* Put positional and keyword arguments of `n` into `nslot` slots named
@@ -899,6 +916,144 @@ static Type *sum_call(Inf *I, Node *n, const char *fname) {
     return acc;
 }
 
+/* hasattr(obj, "name"): a constant (the call becomes it in the final
+ * pass; obj is not evaluated, as isinstance). */
+static Type *hasattr_call(Inf *I, Node *n) {
+    if (!no_keywords(I, n, "hasattr") || !nargs_between(I, n, "hasattr", 2, 2))
+        return NULL;
+    Node *nm = VEC_AT(n->args, 1);
+    if (nm->kind != N_CONST || nm->cval.kind != CVAL_STR || nm->cval.is_bytes)
+        return TYPING(I, nm, "hasattr() needs the attribute's name as a string constant (as in Numba)");
+    Type *t = infer_expr(I, ARG(0));
+    if (!t)
+        return NULL;
+    if (IS_UNK(t))
+        return t;
+    const char *name = arena_printf(I->a, "%.*s", nm->cval.slen, nm->cval.s);
+    int r = infer_has_attr(I, infer_value_ty(VEC_AT(n->args, 0)), name, n->loc);
+    if (r < 0)
+        return NULL;
+    if (I->final) {
+        n->kind = N_CONST;
+        n->cval.kind = CVAL_BOOL;
+        n->cval.i = r;
+        n->args.len = 0;
+    }
+    return T(I, TY_BOOL);
+}
+
+/* ---- iterators: generator objects of _pylib.py's helpers ---- */
+
+static Type *func_call(Inf *I, Node *n, int func);
+static Type *iter_of(Inf *I, Node *at, Type *t);
+
+/* Helper `name` of _pylib.py that the gatherer put in the environment of
+ * the function making call n ("<pylib>name": python/hpcjit/compiler.py), or
+ * -1 (a call that a rewrite made, named by qualname). */
+static int pylib_func(Inf *I, const Node *n, const char *name) {
+    const HjFunction *hf = n->a && n->a->env_hf ? n->a->env_hf : I->s->hf;
+    const HjEnvEntry *e = hf ? infer_env_find(hf, arena_printf(I->a, "<pylib>%s", name)) : NULL;
+    return e && e->kind == HJ_ENV_FUNC ? e->func : -1;
+}
+
+/* The type of argument *pn, typed once per pass: func_call types it again,
+ * and a final pass must type a node once (its rewrites, as a method call's
+ * receiver moving into the arguments, are not idempotent), so there it is
+ * the previous pass's type (NULL if none: nothing to check). */
+static Type *arg_type(Inf *I, Node **pn) {
+    if (!I->final)
+        return infer_expr(I, pn);
+    return (*pn)->ty ? infer_value_ty(*pn) : TY_UNK(I);
+}
+
+/* The argument at *pn can be iterated: false after a located error in the
+ * user's code (rather than one in the helper's loop); *unk while its type
+ * is not known yet. */
+static bool iterable_arg(Inf *I, Node **pn, bool *unk) {
+    Type *t = arg_type(I, pn);
+    if (!t)
+        return false;
+    if (IS_UNK(t)) {
+        *unk = !I->final;
+        return true;
+    }
+    const LibOps *own = lib_type_owner(t);
+    Type *el = own && own->infer_iter ? own->infer_iter(I, pn, t) /* reads *pn for messages only */
+             : t->kind == TY_GENERATOR ? t->item
+             : infer_funcs_tuple(I, t) ? t->elems[0]
+             : iter_of(I, *pn, t);
+    return el != NULL;
+}
+
+/* zip(a, b) or enumerate(a, start) as a value (`it = zip(a, b)` then
+ * next(it)): a generator object of _pylib's zip2_/enumerate_ over them,
+ * its type in *out (NULL after a diagnostic).  False when the helper is
+ * not in the environment. */
+static bool iterator_value(Inf *I, Node *n, BuiltinId id, Type **out) {
+    int f = id == BI_ZIP ? pylib_func(I, n, arena_printf(I->a, "zip%d", n->args.len)) : pylib_func(I, n, "enumerate");
+    if (f < 0)
+        return false;
+    *out = NULL;
+    bool unk = false;
+    Node **it = NULL; /* the iterable: enumerate's first argument or iterable= */
+    if (id == BI_ENUMERATE) {
+        if (n->args.len)
+            it = ARG(0);
+        for (int i = 0; i < n->keywords.len && !it; i++) {
+            Node *kw = VEC_AT(n->keywords, i);
+            if (kw->name && strcmp(kw->name, "iterable") == 0)
+                it = &kw->a;
+        }
+        if (it && !iterable_arg(I, it, &unk))
+            return true;
+        Node **st = n->args.len > 1 ? ARG(1) : NULL; /* start: an integer (checked here, not in the helper) */
+        for (int i = 0; i < n->keywords.len && !st; i++) {
+            Node *kw = VEC_AT(n->keywords, i);
+            if (kw->name && strcmp(kw->name, "start") == 0)
+                st = &kw->a;
+        }
+        Type *stt = st ? arg_type(I, st) : NULL;
+        if (st && !stt)
+            return true;
+        if (stt && !IS_UNK(stt) && !ty_is_int(stt) && stt->kind != TY_BOOL) {
+            TYPING(I, *st, "enumerate() start must be an integer, not %s", infer_tyname(I, stt));
+            return true;
+        }
+    } else {
+        for (int i = 0; i < n->args.len; i++)
+            if (!iterable_arg(I, ARG(i), &unk))
+                return true;
+    }
+    *out = unk ? TY_UNK(I) : func_call(I, n, f);
+    return true;
+}
+
+/* iter(x) of anything a for loop iterates (Numba: lists, homogeneous
+ * tuples, arrays, ranges, str, dicts and their views, sets, zip and
+ * enumerate objects): a generator object of _pylib's iter_ over x, which
+ * next() resumes and a for loop finishes; of a generator object, that
+ * object.  Numba's type is iter(...); a heterogeneous tuple has none (as
+ * in Numba, a TypingError). */
+static Type *iter_call(Inf *I, Node *n) {
+    if (!no_keywords(I, n, "iter") || !nargs_between(I, n, "iter", 1, 1))
+        return NULL;
+    Type *t = arg_type(I, ARG(0));
+    if (!t)
+        return NULL;
+    if (IS_UNK(t) && !I->final)
+        return t;
+    if (t->kind == TY_GENERATOR || IS_UNK(t)) /* itself */
+        return I->final ? infer_expr(I, ARG(0)) : t;
+    int f = pylib_func(I, n, "iter");
+    if (f < 0)
+        return UNSUP(I, n, "iter() of %s here (a call a rewrite made) is not supported by hpcjit",
+                     infer_tyname(I, t));
+    bool unk = false;
+    if (!iterable_arg(I, ARG(0), &unk))
+        return NULL;
+    return func_call(I, n, f);
+}
+
 static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     const char *fname = short_name(id);
     Type *tys[8] = {0};
@@ -912,6 +1067,8 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     }
     if (id == BI_LITERALLY)
         return infer_literally_call(I, n);
+    if (id == BI_ITER)
+        return iter_call(I, n);
     if (id == BI_ISINSTANCE) { /* decided from the typed value: a constant */
         if (!no_keywords(I, n, "isinstance") || !nargs_between(I, n, "isinstance", 2, 2))
             return NULL;
@@ -940,6 +1097,8 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         }
         return T(I, TY_BOOL);
     }
+    if (id == BI_HASATTR)
+        return hasattr_call(I, n);
     if (id == BI_GETATTR) { /* getattr(obj, "name"): the node becomes obj.name, as Numba */
         if (!no_keywords(I, n, "getattr") || !nargs_between(I, n, "getattr", 2, 2))
             return NULL;
@@ -1052,7 +1211,13 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         return carray_call(I, n, id, fname);
     case BI_ENUMERATE: case BI_ZIP: case BI_MAP: case BI_FILTER:
         /* what infer_unroll.c and infer_iterbind.c do not rewrite into a
-         * consumer: the object is a value hpcjit has no type for */
+         * consumer: enumerate and zip objects are generator objects
+         * (_pylib.py), map and filter objects a value hpcjit has no type for */
+        if (id == BI_ENUMERATE || (id == BI_ZIP && n->args.len >= 1 && n->args.len <= 4 && !n->keywords.len)) {
+            Type *r;
+            if (iterator_value(I, n, id, &r))
+                return r;
+        }
         return UNSUP(I, n, "a %s() object used as a value (passed to a function, returned, stored, or bound to a "
                      "name that is not used once after it in the same block) is not supported by hpcjit: it can "
                      "be the iterable of a for loop or comprehension, or the argument of list(), set(), dict(), "
@@ -1197,13 +1362,13 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             !(lib_type_owner(tys[0]) && lib_type_owner(tys[0])->lower_len))
             return TYPING(I, n, "len() of %s is not supported", infer_tyname(I, tys[0]));
         return T(I, TY_INT64);
-    case BI_NEXT: /* next(g), next(g, default) of a generator object */
+    case BI_NEXT: /* next(it), next(it, default) of an iterator (a generator object) */
     case BI_ITER: {
         if (!nargs_between(I, n, fname, 1, id == BI_NEXT ? 2 : 1))
             return NULL;
         if (tys[0]->kind != TY_GENERATOR)
-            return UNSUP(I, n, "%s() of %s is not supported by hpcjit (only of generator objects)", fname,
-                         infer_tyname(I, tys[0]));
+            return TYPING(I, VEC_AT(n->args, 0), "'%s' is not an iterator: next() takes what iter(x) or a "
+                          "generator function returns", infer_tyname(I, tys[0]));
         if (id == BI_ITER)
             return tys[0];
         if (k == 1)
@@ -1671,6 +1836,11 @@ Type *infer_iter(Inf *I, Node **pn) {
             return NULL;
         if (ft->kind == TY_BUILTIN && (ft->builtin == BI_NP_NDINDEX || ft->builtin == BI_NP_NDENUMERATE))
             return ndindex_iter(I, n, (BuiltinId)ft->builtin);
+        if (ft->kind == TY_BUILTIN && ft->builtin == BI_ITER && n->args.len == 1 && !n->keywords.len &&
+            !n->has_star) { /* for x in iter(y): the loop over y (the same items, no generator object) */
+            *pn = VEC_AT(n->args, 0);
+            return infer_iter(I, pn);
+        }
         if (ft->kind == TY_BUILTIN && ft->builtin == BI_REVERSED) { /* for x in reversed(seq) */
             n->call_kind = CALL_BUILTIN;
             n->builtin = BI_REVERSED;

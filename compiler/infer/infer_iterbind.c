@@ -16,13 +16,15 @@
  * in the statements after the binding in its block, outside any loop that
  * does not also hold the binding (a loop would consume the object again).
  *
- * Unsupported, as located UnsupportedErrors: an object used twice (say
- * iterated twice, the second time empty in Python), consumed inside a
- * loop that does not make it, or with a name it reads rebound before the
- * use (here); an object passed to another function, returned or stored,
- * where the call at that use cannot be typed as a value (infer_call.c).
- * A name bound to such a call more than once, or used in another block
- * than its binding's, keeps the binding and gets that error too. */
+ * A zip() (of 1 to 4 iterables) or enumerate() object used twice (say
+ * next(z) then a loop), consumed inside a loop that does not make it, or
+ * with a name it reads rebound before the use keeps its binding: it is a
+ * generator object (infer_call.c iterator_value), as is one passed to
+ * another function, returned or stored.  For map() and filter() these
+ * are located UnsupportedErrors (here, or at the call typed as a value,
+ * infer_call.c).  A name bound to such a call more than once, or used in
+ * another block than its binding's, keeps the binding and gets that
+ * error too (or is a generator object: zip, enumerate). */
 #include "infer.h"
 #include "registry.h"
 
@@ -292,6 +294,20 @@ static void hoist(Inf *I, const Node *fn, Hoist *h, Node **pe) {
     *pe = r;
 }
 
+/* A zip() or enumerate() call that can be a value of its own: a generator
+ * object of _pylib.py's helper for it, which the gatherer put in the
+ * environment ("<pylib>zip2", "<pylib>enumerate"; infer_call.c). */
+static bool as_value(Inf *I, const Node *fn, const Node *call) {
+    int id = iter_builtin(I, fn, call);
+    const char *helper = NULL;
+    if (id == BI_ZIP && !call->keywords.len && call->args.len >= 1 && call->args.len <= 4)
+        helper = arena_printf(I->a, "<pylib>zip%d", call->args.len);
+    else if (id == BI_ENUMERATE)
+        helper = "<pylib>enumerate";
+    const HjEnvEntry *e = helper ? infer_env_find(I->s->hf, helper) : NULL;
+    return e && e->kind == HJ_ENV_FUNC;
+}
+
 /* Statement i of block v binds a name to an iterator call: replace it by
  * its temporaries and its one use by the call.  False after a diagnostic. */
 static bool bind_one(Inf *I, Node *fn, PtrVec *v, int i, PtrVec *out) {
@@ -310,6 +326,20 @@ static bool bind_one(Inf *I, Node *fn, PtrVec *v, int i, PtrVec *out) {
     if (rest.reads < all.reads) { /* a read before the binding or in another block */
         vec_push(I->a, out, st);
         return true;
+    }
+    if (as_value(I, fn, st->a)) { /* where the one use cannot take the call: a generator object */
+        bool keep = rest.reads > 1 || (rest.reads && rest.first_loop);
+        if (!keep && rest.reads) { /* the names the call reads (all of them: no hoisting) rebound */
+            Hoist names = {{0}, {0}};
+            read_names(I, &names, st->a);
+            Scan rb = {.z = z, .ops = (const char **)names.names.data, .nops = names.names.len};
+            scan_stmts(&rb, &tail);
+            keep = rb.rebind != NULL;
+        }
+        if (keep) {
+            vec_push(I->a, out, st);
+            return true;
+        }
     }
     if (rest.reads > 1)
         return UNSUP(I, rest.second, "using the %s() object '%s' more than once is not supported by hpcjit (the call "

@@ -29,6 +29,7 @@
 typedef enum { UNKNOWN, FALSE_, TRUE_ } Tri;
 
 typedef struct Prune {
+    Inf *I;
     Spec *s;
     int np;
     bool *pristine;   /* per argument: not assigned on the path so far */
@@ -183,6 +184,7 @@ static Tri decide_constant(const Prune *P, const Node *e) {
 /* `p is None` / `p is not None` / `None is p`: true when the argument is
  * None, as far as `ok` (the arguments nothing has assigned) allows. */
 static Tri decide_isinstance(const Prune *P, const Node *e, const bool *ok);
+static Tri decide_hasattr(const Prune *P, const Node *e, const bool *ok);
 
 static Tri decide(const Prune *P, const Node *e, const bool *ok) {
     Tri c = decide_constant(P, e);
@@ -202,8 +204,10 @@ static Tri decide(const Prune *P, const Node *e, const bool *ok) {
         bool none = P->s->argtys[i]->kind == TY_NONE;
         return none == (e->ops[0] == OP_IS) ? TRUE_ : FALSE_;
     }
-    case N_CALL:
-        return decide_isinstance(P, e, ok);
+    case N_CALL: {
+        Tri t = decide_hasattr(P, e, ok);
+        return t != UNKNOWN ? t : decide_isinstance(P, e, ok);
+    }
     case N_UNARYOP:
         if (e->op == OP_NOT) {
             Tri t = decide(P, e->a, ok);
@@ -294,6 +298,25 @@ static Tri decide_isinstance(const Prune *P, const Node *e, const bool *ok) {
         any = any || r;
     }
     return any ? TRUE_ : FALSE_;
+}
+
+/* hasattr(arg, "name") on an argument nothing assigned: decided by the
+ * argument's type (infer_has_attr), so that `if hasattr(obj, "y"): obj.y`
+ * is not typed where obj has no y, as in Numba. */
+static Tri decide_hasattr(const Prune *P, const Node *e, const bool *ok) {
+    if (e->args.len != 2 || e->keywords.len || e->a->kind != N_NAME || !P->s->hf)
+        return UNKNOWN;
+    const char *fn = infer_class_name(P->s->hf, e->a);
+    const Node *x = VEC_AT(e->args, 0), *nm = VEC_AT(e->args, 1);
+    if (!fn || strcmp(fn, "builtins.hasattr") != 0 || x->kind != N_NAME || nm->kind != N_CONST ||
+        nm->cval.kind != CVAL_STR || nm->cval.is_bytes)
+        return UNKNOWN;
+    int i = param_of(P, x->name);
+    if (i < 0 || !ok[i] || P->s->argtys[i]->kind == TY_OPTIONAL || P->s->argtys[i]->kind == TY_UNKNOWN)
+        return UNKNOWN;
+    const char *name = arena_printf(P->I->a, "%.*s", nm->cval.slen, nm->cval.s);
+    int r = infer_has_attr(P->I, P->s->argtys[i], name, e->loc);
+    return r < 0 ? UNKNOWN : r ? TRUE_ : FALSE_;
 }
 
 /* ---- rewriting ---------------------------------------------------------------- */
@@ -406,7 +429,7 @@ static void prune_block(Prune *P, Arena *a, PtrVec *v, bool top) {
 
 void infer_prune_branches(Inf *I, bool *hide) {
     Spec *s = I->s;
-    Prune P = {.s = s, .np = s->fn->params.len};
+    Prune P = {.I = I, .s = s, .np = s->fn->params.len};
     size_t sz = sizeof(bool) * (size_t)(P.np + 1);
     P.pristine = arena_alloc(I->a, sz);
     P.ever = arena_alloc(I->a, sz);

@@ -373,6 +373,60 @@ def op_not_(a):
     return not a
 
 
+# ---- iterators: iter(x) and zip()/enumerate() objects used as values are
+# generator objects over what a for loop iterates (the compiler calls these
+# for its builtins, compiler/infer/infer_call.c pylib_call; Numba has an
+# iterator type per iterable instead) ----
+
+@njit
+def iter_(iterable):
+    for v in iterable:
+        yield v
+
+
+@njit
+def enumerate_(iterable, start=0):
+    for v in enumerate(iterable, start):
+        yield v
+
+
+@njit
+def zip1_(a):
+    for v in zip(a):
+        yield v
+
+
+@njit
+def zip2_(a, b):
+    for v in zip(a, b):
+        yield v
+
+
+@njit
+def zip3_(a, b, c):
+    for v in zip(a, b, c):
+        yield v
+
+
+@njit
+def zip4_(a, b, c, d):
+    for v in zip(a, b, c, d):
+        yield v
+
+
+def helpers(obj):
+    """The (env name, dispatcher) pairs the compiler may call for the
+    builtin `obj` (named "<pylib>NAME" in a function's environment)."""
+    import builtins
+    if obj is builtins.iter:
+        return [("<pylib>iter", iter_)]
+    if obj is builtins.enumerate:
+        return [("<pylib>enumerate", enumerate_)]
+    if obj is builtins.zip:
+        return [("<pylib>zip1", zip1_), ("<pylib>zip2", zip2_), ("<pylib>zip3", zip3_), ("<pylib>zip4", zip4_)]
+    return []
+
+
 def _table():
     import builtins
     import heapq

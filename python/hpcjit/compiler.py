@@ -316,8 +316,11 @@ def _global_chain_names(code, out):
     return out
 
 
-def _env(py_func, gather):
-    """Every global, builtin and closure name the function's code uses."""
+def _env(py_func, gather, disp=None):
+    """Every global, builtin and closure name the function's code uses.
+    The function's own name, not bound yet (an explicit signature compiles
+    at decoration, before `fib = njit(sig)(fib)` binds it), is the
+    dispatcher `disp` being compiled: self-recursion, as Numba resolves it."""
     code = py_func.__code__
     env = []
     seen = set()
@@ -327,6 +330,9 @@ def _env(py_func, gather):
             try:
                 value = cell.cell_contents
             except ValueError:  # an empty cell: assigned later in the outer function
+                if disp is not None and name == py_func.__name__:  # itself, eagerly compiled
+                    seen.add(name)
+                    env.append((name, "func", gather.add(disp)))
                 continue
             seen.add(name)
             env.append((name,) + _classify(value, gather))
@@ -345,9 +351,15 @@ def _env(py_func, gather):
         value = glb.get(name, missing)
         if value is missing:
             value = blt.get(name, missing)
+        if value is missing and disp is not None and name == py_func.__name__:
+            env.append((name, "func", gather.add(disp)))  # already gathered: its index
+            continue
         if value is missing:
             continue  # an attribute name, or truly undefined: the compiler says which
         env.append((name,) + _classify(value, gather))
+        if value is builtins.iter or value is builtins.zip or value is builtins.enumerate:
+            from . import _pylib as pl  # their objects as values: generators (_pylib.helpers)
+            env += [(hname, "func", gather.add(h)) for hname, h in pl.helpers(value)]
         if isinstance(value, _pytypes.ModuleType):
             _module_attrs(value, names, gather, env, 0)
         elif isinstance(value, _enum.EnumMeta):
@@ -702,7 +714,7 @@ class _Gather:
         src = _source(disp)
         if src.decompiled:
             self.decompiled.setdefault(src.filename, []).append(py_func.__qualname__)
-        env = _env(py_func, self)
+        env = _env(py_func, self, disp)
         for name, lf in getattr(disp, "siblings", {}).items():  # a lifted inner function's
             env.append((name, "func", self.add(lf)))
         lifted = _lifted(disp, src)

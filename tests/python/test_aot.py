@@ -76,6 +76,13 @@ def rdepth_(n):
 def rdepth(n):
     return rdepth_(n)
 
+@njit("int64(int64)")
+def fib(n):
+    # calls itself by its name, which the signature compiles before it is bound
+    if n < 2:
+        return n
+    return fib(n - 1) + fib(n - 2)
+
 @njit
 def not_exported(x):
     return x
@@ -96,6 +103,7 @@ out = {{
     "minmax": list(m.minmax(a)),
     "div": [m.div(7, 2), m.div(-7, 2)],
     "psum": m.psum(a),
+    "fib": m.fib(20),
     "doc": m.poly.__doc__,
     "names": sorted(k for k in vars(m) if not k.startswith("_")),
 }}
@@ -174,6 +182,7 @@ def _expected(src):
         "grid": src.grid.py_func(4, 5).tolist(), "minmax": list(src.minmax.py_func(a)),
         "div": [src.div.py_func(7, 2), src.div.py_func(-7, 2)],
         "psum": src.psum.py_func(a),
+        "fib": src.fib.py_func(20),
     }
 
 
@@ -195,12 +204,12 @@ def test_build_report(kernels):
     src, out, report = kernels
     assert os.path.isfile(report["path"]) and os.path.dirname(report["path"]) == str(out)
     names = {f["name"] for f in report["functions"]}
-    assert names == {"poly", "dot", "grid", "minmax", "div", "psum", "rdepth"}  # explicit signatures only
+    assert names == {"poly", "dot", "grid", "minmax", "div", "psum", "rdepth", "fib"}  # explicit signatures only
     per_arch = {}
     for f in report["functions"]:
         per_arch.setdefault(f["arch"], []).append(f["name"])
     assert set(per_arch) == set(report["archs"]) and len(report["archs"]) >= 2
-    assert all(len(v) == 8 for v in per_arch.values())  # poly has two signatures
+    assert all(len(v) == 9 for v in per_arch.values())  # poly has two signatures
     assert "rt_alloc" in report["runtime_symbols"]
 
 

@@ -176,6 +176,23 @@ def test_fib_value():
     assert fib(25) == 75025
 
 
+def test_self_recursion_with_signature():
+    # the signature compiles at decoration, before the name is bound
+    @njit("int64(int64)")
+    def fib_sig(n):
+        if n < 2:
+            return n
+        return fib_sig(n - 1) + fib_sig(n - 2)
+
+    @njit(["float64(float64, int64)"])
+    def power(x, k):
+        return 1.0 if k == 0 else x * power(x, k - 1)
+
+    assert len(fib_sig.signatures) == 1
+    check(fib_sig, 20)
+    check(power, 1.5, 7)
+
+
 @pytest.mark.parametrize("n", [0, 1, 7, 10, 101])
 def test_mutual_recursion(n):
     check(is_even, n)

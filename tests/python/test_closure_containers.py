@@ -414,28 +414,28 @@ def test_iterator_bound_to_name(balanced, f, args):
     check(f, *args)
 
 
-# ---- what stays unsupported: located errors ----
+# ---- zip and enumerate objects the one use cannot take: generator objects ----
 
 @njit
-def used_twice(a, b):
+def zip_used_twice(a, b):
     z = zip(a, b)
     first = list(z)
-    return first, list(z)  # U:twice
+    return first, list(z)  # the second is empty, as in Python
 
 
 @njit
-def consumed_in_loop(a, b):
+def zip_consumed_in_loop(a, b):
     z = zip(a, b)
     s = 0
     for i in range(2):
-        s += len(list(z))  # U:loop
+        s += len(list(z))
     return s
 
 
 @njit
-def operand_rebound(a, b):
-    z = zip(a, b)
-    a = b  # U:rebound
+def zip_operand_rebound(a, b):
+    z = enumerate(a)
+    a = b
     return list(z)
 
 
@@ -445,8 +445,49 @@ def takes_anything(x):
 
 
 @njit
+def zip_passed_to_function(a, b):
+    z = zip(a, b)
+    return takes_anything(z)
+
+
+@pytest.mark.parametrize("f", [zip_used_twice, zip_consumed_in_loop, zip_operand_rebound])
+def test_zip_enumerate_objects_as_values(balanced, f):
+    check(f, np.arange(3.0), np.arange(3.0) + 1)
+
+
+@pytest.mark.numba_skip("py_func would pass a Python zip object to a compiled function")
+def test_zip_object_passed_to_a_function(balanced):
+    assert zip_passed_to_function(np.arange(3.0), np.arange(3.0)) == 1
+
+
+# ---- what stays unsupported: located errors ----
+
+@njit
+def used_twice(a, b):
+    z = map(double_j, a)
+    first = list(z)
+    return first, list(z)  # U:twice
+
+
+@njit
+def consumed_in_loop(a, b):
+    z = map(double_j, a)
+    s = 0
+    for i in range(2):
+        s += len(list(z))  # U:loop
+    return s
+
+
+@njit
+def operand_rebound(a, b):
+    z = map(double_j, a)
+    a = b  # U:rebound
+    return list(z)
+
+
+@njit
 def passed_to_function(a, b):
-    z = zip(a, b)  # U:passed
+    z = filter(None, a)  # U:passed
     return takes_anything(z)
 
 
@@ -458,10 +499,10 @@ def returned(a):
 
 @pytest.mark.numba_skip("hpcjit's messages (Numba keeps iterator objects as values)")
 @pytest.mark.parametrize("f, marker, what", [
-    (used_twice, "U:twice", "zip() object 'z' more than once"),
+    (used_twice, "U:twice", "map() object 'z' more than once"),
     (consumed_in_loop, "U:loop", "inside a loop"),
     (operand_rebound, "U:rebound", "rebinding a name"),
-    (passed_to_function, "U:passed", "a zip() object used as a value"),
+    (passed_to_function, "U:passed", "a filter() object used as a value"),
     (returned, "U:returned", "a map() object used as a value"),
 ])
 def test_iterator_objects_unsupported_are_located(f, marker, what):

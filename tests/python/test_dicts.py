@@ -419,3 +419,55 @@ def test_augassign_to_an_array_value_is_in_place():
     for k in ("posx", "velx"):
         np.testing.assert_array_equal(d[k], want[k])
     np.testing.assert_array_equal(alias, want["posx"])  # the same array, updated
+
+
+# ---- items holding lists: ordered as Python orders tuples and lists ----
+
+@njit
+def sorted_list_values():
+    d = {}
+    d[2] = [1, 2]
+    d[1] = [3]
+    d[3] = [0]
+    return sorted(d.items()), sorted(d.items(), reverse=True), list(d.items())
+
+
+@njit
+def tuples_holding_lists():
+    l = [(1, [2, 3]), (1, [2]), (0, [5]), (1, [2, 3])]
+    return sorted(l), l.count((1, [2, 3])), (1, [2]) in l, l.index((1, [2])), max(l), min(l)
+
+
+@njit
+def nested_tuples_holding_lists():
+    l = [((1, [2, 3]), 1.0), ((1, [2]), 2.0), ((0, [9]), 0.5)]
+    l.sort()
+    return l
+
+
+@pytest.mark.numba_skip("Numba 0.68 refuses reflected lists as dict values (typed.List values only)")
+def test_sorted_items_with_list_values(balanced):
+    check_ret(sorted_list_values)
+    check_ret(tuples_holding_lists)
+    check_ret(nested_tuples_holding_lists)
+
+
+@njit
+def sorted_typed_items(d):
+    s = 0
+    for k, v in sorted(d.items()):
+        s = s * 10 + k + v[0]
+    return s
+
+
+def test_sorted_items_with_typed_list_values(balanced):
+    from hpcjit import typed, types
+    if AGAINST_NUMBA:
+        from numba import typed, types  # noqa: F811
+    d = typed.Dict.empty(types.int64, types.ListType(types.int64))
+    for k in (3, 1, 2):
+        v = typed.List.empty_list(types.int64)
+        v.append(k * 10)
+        d[k] = v
+    assert sorted_typed_items(d) == sorted_typed_items.py_func(d) == 1353
+    del d, v

@@ -311,3 +311,42 @@ def test_fields_from_typing_annotations():
     got = [it.get() for _ in range(6)]
     assert got == [items[i % 4] for i in range(6)]
     assert it.counter.value == 6 and it.pair == (1, 2.5) and it.names["a"] == 3
+
+
+class Pair:
+    def __init__(self, a, n):
+        self.t = (a.copy(), n)
+        self.u = (a + 1.0, (a * 2.0, a.copy()))
+
+    def total(self):
+        return self.t[0].sum() + self.t[1] + self.u[0].sum() + self.u[1][0].sum() + self.u[1][1].sum()
+
+
+PairJ = jitclass([("t", types.Tuple((types.float64[:], types.int64))),
+                  ("u", types.Tuple((types.float64[:], types.UniTuple(types.float64[:], 2))))])(Pair)
+
+
+@njit
+def pair_total(a, n):
+    p = PairJ(a, n)
+    return p.total()
+
+
+@njit
+def pair_make(a):
+    return PairJ(a, 2)
+
+
+def test_tuple_fields_holding_arrays_are_released(balanced):
+    # the arrays inside tuple fields die with the instance (they leaked)
+    a = np.arange(4.0)
+    for _ in range(3):
+        assert pair_total(a, 3) == pair_total.py_func(a, 3)
+    p = pair_make(a)
+    assert p.total() == Pair(a, 2).total()
+    assert p.t[0].tolist() == a.tolist()
+    del p
+    for _ in range(3):
+        q = PairJ(a, 5)
+        assert q.total() == Pair(a, 5).total()
+        del q

@@ -85,24 +85,51 @@ static LLVMValueRef field_ptr(Lower *L, LLVMValueRef obj, Type *t, int i) {
     return LLVMBuildStructGEP2(L->b, fields_type(L, t), data, (unsigned)i, t->fields[i]);
 }
 
-/* The class's RtJcInfo constant (one per class per module). */
-static LLVMValueRef class_info(Lower *L, Type *t, int64_t *size) {
+enum { MAX_REFS = 256 };
+
+/* The offsets (from `at`) of the references a value of type t stored at
+ * `at` holds, appended to offs[*n]; false when there are more than
+ * MAX_REFS (the class is then refused, never leaked silently). */
+static bool ref_offsets(const Type *t, int64_t at, int64_t *offs, int *n) {
+    if (t->kind == TY_OPTIONAL) { /* the value follows the valid byte; None holds NULLs */
+        int64_t s, a;
+        layout(t, &s, &a);
+        return ref_offsets(t->base, at + a, offs, n);
+    }
+    if (t->kind == TY_TUPLE) { /* each element at its offset in the tuple's struct (layout) */
+        int64_t off = 0;
+        for (int i = 0; i < t->nelems; i++) {
+            int64_t s, a;
+            layout(t->elems[i], &s, &a);
+            off = (off + a - 1) / a * a;
+            if (!ref_offsets(t->elems[i], at + off, offs, n))
+                return false;
+            off += s;
+        }
+        return true;
+    }
+    if (!lower_has_refs((Type *)t))
+        return true;
+    if (*n >= MAX_REFS)
+        return false;
+    offs[(*n)++] = at; /* an array's MemInfo is its first field; the others are the pointer */
+    return true;
+}
+
+/* The class's RtJcInfo constant (one per class per module); NULL after a
+ * diagnostic. */
+static LLVMValueRef class_info(Lower *L, const Node *n, Type *t, int64_t *size) {
     int64_t off = 0, maxa = 1;
-    int64_t offs[64];
+    int64_t offs[MAX_REFS];
     int nrefs = 0;
     Type *tup = ty_tuple(L->c->tc, t->elems, t->nelems);
     for (int i = 0; i < t->nelems; i++) {
         int64_t s, a;
         layout(t->elems[i], &s, &a);
         off = (off + a - 1) / a * a;
-        Type *ft = t->elems[i];
-        int64_t inner = 0;
-        if (ft->kind == TY_OPTIONAL) { /* the value follows the valid byte; None holds a NULL MemInfo */
-            inner = a;
-            ft = ft->base;
-        }
-        if (lower_has_refs(ft) && ft->kind != TY_TUPLE && nrefs < 64)
-            offs[nrefs++] = off + inner; /* an array's MemInfo is its first field; the others are the pointer */
+        if (!ref_offsets(t->elems[i], off, offs, &nrefs))
+            return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "jitclass %s: its fields hold more than %d arrays, "
+                              "containers or instances, which hpcjit does not support", t->name, MAX_REFS);
         off += s;
         if (a > maxa)
             maxa = a;
@@ -122,7 +149,7 @@ static LLVMValueRef class_info(Lower *L, Type *t, int64_t *size) {
     LLVMSetInitializer(gs, str);
     LLVMSetGlobalConstant(gs, 1);
     LLVMSetLinkage(gs, LLVMPrivateLinkage);
-    LLVMValueRef ov[64];
+    LLVMValueRef ov[MAX_REFS];
     for (int i = 0; i < nrefs; i++)
         ov[i] = LLVMConstInt(L->t_i64, (unsigned long long)offs[i], 0);
     LLVMTypeRef at = LLVMArrayType2(L->t_i64, (uint64_t)nrefs);
@@ -145,7 +172,9 @@ static LLVMValueRef lower_jc_call(Lower *L, Node *n, bool *owned) {
     Type *t = n->ty;
     if (n->builtin == BI_JC_ALLOC) {
         int64_t size = 0;
-        LLVMValueRef info = class_info(L, t, &size);
+        LLVMValueRef info = class_info(L, n, t, &size);
+        if (!info)
+            return NULL;
         LLVMTypeRef ps[2] = {L->t_i64, L->t_ptr};
         LLVMValueRef as[2] = {lower_i64(L, size), info};
         LLVMValueRef obj = lower_rt(L, "rt_jc_new", L->t_ptr, ps, 2, as);

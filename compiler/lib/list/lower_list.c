@@ -230,14 +230,44 @@ static void loop_end(Lower *L, Loop *lp, LLVMValueRef i) {
 
 static LLVMValueRef list_richcmp(Lower *L, const Node *at, OpKind op, Type *lt, LLVMValueRef a, LLVMValueRef b);
 
+static bool holds_list(const Type *t) {
+    if (t->kind == TY_LIST)
+        return true;
+    if (t->kind == TY_TUPLE)
+        for (int i = 0; i < t->nelems; i++)
+            if (holds_list(t->elems[i]))
+                return true;
+    return false;
+}
+
+
+/* Python's tuple comparison, for tuples holding lists (the core's
+ * lower_cmp knows no lists): the first unequal elements decide, all equal
+ * gives ==, <= and >=.  Every element is compared (no side effects). */
+static LLVMValueRef tuple_cmp(Lower *L, const Node *at, OpKind op, Type *t, LLVMValueRef a, LLVMValueRef b) {
+    bool eqop = op == OP_EQ || op == OP_NE;
+    OpKind strict = op == OP_LT || op == OP_LE ? OP_LT : OP_GT;
+    LLVMValueRef r = LLVMConstInt(L->t_i1, op == OP_EQ || op == OP_LE || op == OP_GE, 0);
+    for (int i = t->nelems - 1; i >= 0; i--) {
+        LLVMValueRef x = LLVMBuildExtractValue(L->b, a, (unsigned)i, "");
+        LLVMValueRef y = LLVMBuildExtractValue(L->b, b, (unsigned)i, "");
+        LLVMValueRef eq = item_cmp(L, at, OP_EQ, t->elems[i], x, y);
+        if (!eq)
+            return NULL;
+        LLVMValueRef c = eqop ? LLVMConstInt(L->t_i1, op == OP_NE, 0) : item_cmp(L, at, strict, t->elems[i], x, y);
+        if (!c)
+            return NULL;
+        r = LLVMBuildSelect(L->b, eq, r, c, "");
+    }
+    return r;
+}
+
 /* One comparison of two items of type t (numbers, tuples, lists). */
 static LLVMValueRef item_cmp(Lower *L, const Node *at, OpKind op, Type *t, LLVMValueRef a, LLVMValueRef b) {
     if (t->kind == TY_LIST)
         return list_richcmp(L, at, op, t, a, b);
-    if (t->kind == TY_TUPLE)
-        for (int i = 0; i < t->nelems; i++)
-            if (t->elems[i]->kind == TY_LIST)
-                return lower_fail(L, at, HJ_DIAG_UNSUPPORTED, "comparing tuples holding lists is not supported");
+    if (t->kind == TY_TUPLE && holds_list(t))
+        return tuple_cmp(L, at, op, t, a, b);
     return lower_cmp(L, at, op, t, a, b);
 }
 
