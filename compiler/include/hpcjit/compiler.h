@@ -114,6 +114,10 @@ typedef struct HjStubImpl {
     int func;
     int diag_kind;       /* HjDiagKind when func is -1 */
     const char *message; /* when func is -1 */
+    int elementwise;     /* funcs[func] computes one element from the arguments'
+                            elements (a @vectorize function called on arrays):
+                            the call is an elementwise node of the caller's
+                            array expressions (infer_arrayexpr.c) */
 } HjStubImpl;
 
 /* One Python function that may be compiled. */
