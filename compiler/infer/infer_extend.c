@@ -17,7 +17,10 @@
  *
  * (name= for keyword arguments; the literal suffix for integer and bool
  * constants).  The key with literals is looked up first, then the one
- * without.  A method's receiver is the first argument. */
+ * without.  A method's receiver is the first argument.  A stub with
+ * HjFunction.caller_parallel called from a parallel=True function has one
+ * more token, "$parallel" (its implementation may differ: a stencil's loop
+ * nest runs on the pool there). */
 #include "infer.h"
 
 #include <stdio.h>
@@ -92,6 +95,11 @@ static char *call_key(Inf *I, Node *n, Node *self, const HjFunction *hf, bool li
         }
     }
     I->final = fin;
+    if (hf->caller_parallel && I->s && I->s->hf && I->s->hf->options.parallel) {
+        if (total)
+            sb_putc(&b, '\t');
+        sb_puts(&b, "$parallel");
+    }
     {
         char *key = arena_strdup(I->a, b.s ? b.s : "");
         sb_free(&b);

@@ -227,7 +227,7 @@ static int options_from(HjOptions *o, PyObject *opts) {
 }
 
 /* A stub's description (HjStubKind):
- *   ("overload", [(key, func, diag_kind, message or None[, elementwise]), ...])
+ *   ("overload", [(key, func, diag_kind, message or None[, elementwise]), ...][, caller_parallel])
  *   ("pycall", handle, ret_typecode)
  *   ("llvmir", ret_typecode, arg_typecodes): the source is LLVM IR text */
 static int stub_from(Arena *a, HjFunction *f, PyObject *d) {
@@ -257,6 +257,8 @@ static int stub_from(Arena *a, HjFunction *f, PyObject *d) {
         return -1;
     }
     f->stub = HJ_STUB_OVERLOAD;
+    if (PyTuple_GET_SIZE(d) > 2 && (f->caller_parallel = PyObject_IsTrue(PyTuple_GET_ITEM(d, 2))) < 0)
+        return -1;
     seq = PySequence_Fast(PyTuple_GET_ITEM(d, 1), "hpcjit._compiler: overload impls must be a list");
     if (!seq)
         return -1;

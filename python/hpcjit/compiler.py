@@ -667,7 +667,8 @@ class _Gather:
                 impls.append((key, self.add(disp), kind, msg, 1))
                 continue
             impls.append((key, self.add(disp) if disp is not None else -1, kind, msg))
-        self.funcs[idx] = (ov.name, ov.name, "<overload>", "", 1, 0, [], {}, ("overload", impls))
+        stub = ("overload", impls, 1) if ov.caller_parallel else ("overload", impls)
+        self.funcs[idx] = (ov.name, ov.name, "<overload>", "", 1, 0, [], {}, stub)
         return idx
 
     def named_env(self, code):

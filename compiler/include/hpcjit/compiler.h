@@ -135,6 +135,9 @@ typedef struct HjFunction {
     int stub;
     const HjStubImpl *impls; /* HJ_STUB_OVERLOAD: the resolutions so far   */
     int nimpls;
+    int caller_parallel;     /* HJ_STUB_OVERLOAD: the key of a call from a
+                                parallel=True function ends in "$parallel"
+                                (a stencil's loop nest goes on the pool) */
     int64_t handle;            /* HJ_STUB_PYCALL: the block's number (hpcjit.extending) */
     const char *ret_typecode;  /* HJ_STUB_PYCALL: the outputs, a tuple typecode;
                                   HJ_STUB_LLVMIR: the return typecode         */
