@@ -165,6 +165,13 @@ typedef enum CallKind {
     CALL_LLVMIR,    /* a portable @intrinsic (HJ_STUB_LLVMIR): cval.i is the
                        stub's function index; args cast to its parameter
                        types (lower_llvmir.c) */
+    CALL_ELEMWISE,  /* an overload resolved elementwise (HjStubImpl.elementwise:
+                       a @vectorize function on arrays): spec = the element
+                       function, typed on the arguments' element types; args
+                       NOT cast (arrays and numbers, possibly elementwise
+                       nodes of the same tree); ty = array(spec->ret, largest
+                       ndim, C).  An elementwise node of an array expression
+                       (infer_arrayexpr.c, lower_arrayexpr.c) */
 } CallKind;
 
 /* After inference, what an attribute access is. */

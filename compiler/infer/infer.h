@@ -309,6 +309,10 @@ bool infer_ae_is_ufunc(BuiltinId id);
 bool infer_ae_ufunc_out_stmt(Inf *I, Node *st);
 bool infer_ae_owns_scalar(BuiltinId id);
 Type *infer_ae_ufunc_call(Inf *I, Node *n, BuiltinId id, Type **tys);
+/* A call of overload stub `stub` whose implementation `impl` computes one
+ * element (HjStubImpl.elementwise): a CALL_ELEMWISE node when an argument
+ * is an array (else NULL with *not_here set: an ordinary call). */
+Type *infer_ae_elemwise_call(Inf *I, Node *n, int stub, int impl, bool *not_here);
 bool infer_ae_is_elementwise(const Node *n);
 /* Final pass: wrap an elementwise array node into its N_ARRAYEXPR root. */
 Node *infer_ae_root(Inf *I, Node *n);

@@ -4,7 +4,8 @@
  *
  * Tree shape (docs/TYPED_AST.md, "Array expressions"): an N_ARRAYEXPR's `a`
  * is an elementwise node (N_BINOP, N_UNARYOP, N_COMPARE with one
- * comparison, or an N_CALL of a ufunc) whose `ty` is an array.  Its operands
+ * comparison, an N_CALL of a ufunc or a CALL_ELEMWISE one) whose `ty` is
+ * an array.  Its operands
  * are NOT cast: each elementwise node has `op_ty`, the scalar type the
  * operation is done in, and lowering converts each operand's element to it
  * as an N_CAST would.  Operands that are themselves elementwise array nodes
@@ -593,6 +594,54 @@ Type *infer_ae_ufunc_call(Inf *I, Node *n, BuiltinId id, Type **tys) {
     return result(I, r, tys, k);
 }
 
+/* f(a, b) with f an overload resolved elementwise (a @vectorize function:
+ * python/hpcjit/ufunc.py gives the function of one element, which converts
+ * the elements to the loop types NumPy picked and calls the kernel): the
+ * element function is specialised for the arguments' element types and
+ * the call is one more node of the caller's fused tree, so it broadcasts
+ * and runs on the pool as np.exp does. */
+Type *infer_ae_elemwise_call(Inf *I, Node *n, int stub, int impl, bool *not_here) {
+    const char *name = I->c->req->funcs[stub].name;
+    int k = n->args.len;
+    *not_here = false;
+    if (n->keywords.len || n->has_star)
+        return TYPING(I, n, "%s() takes positional arguments only on arrays", name);
+    Type **tys = arena_alloc(I->a, sizeof(Type *) * (size_t)(k + 1));
+    Type **etys = arena_alloc(I->a, sizeof(Type *) * (size_t)(k + 1));
+    bool any_array = false;
+    for (int i = 0; i < k; i++) {
+        Type *t = infer_expr(I, (Node **)&VEC_AT(n->args, i));
+        if (!t)
+            return NULL;
+        if (IS_UNK(t))
+            return t;
+        if (!operand_ok(I, VEC_AT(n->args, i), t))
+            return NULL;
+        any_array = any_array || t->kind == TY_ARRAY;
+        tys[i] = t;
+        etys[i] = elt(t);
+    }
+    if (!any_array) {
+        *not_here = true;
+        return NULL;
+    }
+    Spec *s = infer_spec_at(I, n->loc, impl, etys, k);
+    if (!s)
+        return NULL;
+    if (IS_UNK(s->ret)) {
+        if (I->final)
+            return TYPING(I, n, "cannot infer the element type of %s()", name);
+        return s->ret;
+    }
+    if (!ty_is_number(s->ret))
+        return TYPING(I, n, "%s() returns %s for one element, not a number", name, infer_tyname(I, s->ret));
+    n->call_kind = CALL_ELEMWISE;
+    n->spec = s;
+    for (int i = 0; i < k; i++)
+        unwrap(I, (Node **)&VEC_AT(n->args, i));
+    return result(I, s->ret, tys, k);
+}
+
 /* An elementwise node whose value is an array: the root of a fused tree. */
 bool infer_ae_is_elementwise(const Node *n) {
     if (!n->ty || n->ty->kind != TY_ARRAY)
@@ -601,7 +650,8 @@ bool infer_ae_is_elementwise(const Node *n) {
     case N_BINOP: return n->op != OP_MATMUL && n->op_ty && n->op_ty->kind != TY_ARRAY;
     case N_UNARYOP: return n->op != OP_NOT;
     case N_COMPARE: return true;
-    case N_CALL: return n->call_kind == CALL_BUILTIN && infer_ae_is_ufunc(n->builtin);
+    case N_CALL:
+        return (n->call_kind == CALL_BUILTIN && infer_ae_is_ufunc(n->builtin)) || n->call_kind == CALL_ELEMWISE;
     default: return false;
     }
 }

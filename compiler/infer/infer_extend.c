@@ -17,7 +17,10 @@
  *
  * (name= for keyword arguments; the literal suffix for integer and bool
  * constants).  The key with literals is looked up first, then the one
- * without.  A method's receiver is the first argument. */
+ * without.  A method's receiver is the first argument.  A stub with
+ * HjFunction.caller_parallel called from a parallel=True function has one
+ * more token, "$parallel" (its implementation may differ: a stencil's loop
+ * nest runs on the pool there). */
 #include "infer.h"
 
 #include <stdio.h>
@@ -92,6 +95,11 @@ static char *call_key(Inf *I, Node *n, Node *self, const HjFunction *hf, bool li
         }
     }
     I->final = fin;
+    if (hf->caller_parallel && I->s && I->s->hf && I->s->hf->options.parallel) {
+        if (total)
+            sb_putc(&b, '\t');
+        sb_puts(&b, "$parallel");
+    }
     {
         char *key = arena_strdup(I->a, b.s ? b.s : "");
         sb_free(&b);
@@ -114,8 +122,9 @@ static const HjStubImpl *find_impl(const HjFunction *hf, const char *key) {
  * function index; -1 with a diagnostic, -2 when an argument type is not
  * known yet.  *need: the request for the key with literals when the
  * implementation was found for the key without them (infer_call_lits asks
- * for it if the implementation wants a literal argument). */
-static int resolve(Inf *I, Node *at, Node *n, Node *self, int func, const char **need) {
+ * for it if the implementation wants a literal argument).  *elementwise
+ * (when given): the implementation computes one element. */
+static int resolve(Inf *I, Node *at, Node *n, Node *self, int func, const char **need, bool *elementwise) {
     const HjFunction *hf = &I->c->req->funcs[func];
     bool unk = false;
     char *lit = call_key(I, n, self, hf, true, &unk);
@@ -144,6 +153,8 @@ static int resolve(Inf *I, Node *at, Node *n, Node *self, int func, const char *
                    im->message ? im->message : "no implementation");
         return -1;
     }
+    if (elementwise)
+        *elementwise = im->elementwise != 0;
     return im->func;
 }
 
@@ -226,13 +237,20 @@ Type *infer_stub_call(Inf *I, Node *n, int func) {
         return ret;
     }
     const char *need = NULL;
-    int impl = resolve(I, n, n, self, func, &need);
+    bool elementwise = false;
+    int impl = resolve(I, n, n, self, func, &need, &elementwise);
     if (impl == -2)
         return TY_UNK(I);
     if (impl < 0)
         return NULL;
     if (I->c->req->funcs[impl].stub == HJ_STUB_LLVMIR)
         return llvmir_call(I, n, impl);
+    if (elementwise && !self) { /* a @vectorize function on arrays: fused (infer_arrayexpr.c) */
+        bool not_here = false;
+        Type *t = infer_ae_elemwise_call(I, n, func, impl, &not_here);
+        if (!not_here)
+            return t;
+    }
     I->stub_need = need;
     if (!self) {
         Type *t = infer_func_call(I, n, impl);
@@ -292,7 +310,7 @@ bool infer_extend_attr(Inf *I, Node *n, Type *base, Type **out) {
     int f = env_stub(I->s->hf, "<attr>", n->name);
     if (f < 0)
         return false;
-    int impl = resolve(I, n, NULL, n->a, f, NULL);
+    int impl = resolve(I, n, NULL, n->a, f, NULL, NULL);
     if (impl == -2) {
         *out = TY_UNK(I);
         return true;

@@ -350,7 +350,9 @@ bool lower_parallel_for(Lower *L, Node *n);
 bool lower_par_library(Lower *L);
 /* Emits the loop over [begin, end) of the outlined body; vals are the
  * caller's values reloaded in the body (same order).  False after
- * lower_fail.  The body must not raise. */
+ * lower_fail.  The body may raise (lower_check_status, lower_goto_error):
+ * the pool stops the loop and the caller raises the exception's type and
+ * message. */
 typedef bool (*LowerParEmit)(Lower *L, void *arg, LLVMValueRef *vals, LLVMValueRef begin, LLVMValueRef end);
 /* Run emit's loop over [0, n) on the pool, on at most n / grain threads
  * (rt_parallel_for_grain); what names the outlined function. */

@@ -46,7 +46,8 @@ static bool elementwise(const Node *n) {
     case N_BINOP: return n->op != OP_MATMUL && n->op_ty && n->op_ty->kind != TY_ARRAY;
     case N_UNARYOP: return n->op != OP_NOT;
     case N_COMPARE: return true;
-    case N_CALL: return n->call_kind == CALL_BUILTIN && n->op_ty && is_ufunc(n->builtin);
+    case N_CALL:
+        return (n->call_kind == CALL_BUILTIN && n->op_ty && is_ufunc(n->builtin)) || n->call_kind == CALL_ELEMWISE;
     default: return false;
     }
 }
@@ -574,6 +575,27 @@ static LLVMValueRef ev_call(Lower *L, Node *n, LLVMValueRef *args) {
     return conv(L, n, r, kt, rt);
 }
 
+/* CALL_ELEMWISE: the element function (a @vectorize kernel behind its
+ * conversions) on the operands' elements; LLVM inlines it into the loop.
+ * It may raise: the status goes to the loop's error path (on the pool, the
+ * body's, which stops the loop and re-raises in the caller). */
+static LLVMValueRef ev_elemwise(Lower *L, Node *n) {
+    Spec *s = n->spec;
+    if (!s || !s->llvm_fn || s->nargs != n->args.len)
+        return lower_fail(L, n, HJ_DIAG_LOWERING, "elementwise call of a function that was not specialised");
+    LLVMValueRef small[8];
+    LLVMValueRef *a = s->nargs <= 8 ? small : arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)s->nargs);
+    for (int i = 0; i < s->nargs; i++) {
+        Node *e = VEC_AT(n->args, i);
+        if (!(a[i] = conv(L, e, ev(L, e), ety(e->ty), s->argtys[i])))
+            return NULL;
+    }
+    LLVMValueRef fn = (LLVMValueRef)s->llvm_fn;
+    LLVMValueRef res = lower_call(L, LLVMGlobalGetValueType(fn), fn, a, (unsigned)s->nargs, "elem");
+    lower_check_status(L, LLVMBuildExtractValue(L->b, res, 0, "status"));
+    return conv(L, n, LLVMBuildExtractValue(L->b, res, 1, "result"), s->ret, ety(n->ty));
+}
+
 static LLVMValueRef ev(Lower *L, Node *n) {
     if (!elementwise(n)) {
         Leaf *f = (Leaf *)n->lower_data;
@@ -626,6 +648,8 @@ static LLVMValueRef ev(Lower *L, Node *n) {
         return cmp_elem(L, n, n->ops[0], t, a, b);
     }
     default: {
+        if (n->call_kind == CALL_ELEMWISE)
+            return ev_elemwise(L, n);
         LLVMValueRef args[3] = {0};
         int k = n->args.len > 3 ? 3 : n->args.len;
         for (int i = 0; i < k; i++)

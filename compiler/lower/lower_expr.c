@@ -919,6 +919,7 @@ static LLVMValueRef call_expr(Lower *L, Node *n, bool *owned) {
     case CALL_EXC: return LLVMConstNull(lower_type(L, n->ty));
     case CALL_PYCALL: return lower_pycall(L, n, owned); /* lower_objmode.c */
     case CALL_LLVMIR: *owned = false; return lower_llvmir_call(L, n); /* lower_llvmir.c */
+    case CALL_ELEMWISE: return lower_arrayexpr(L, n, owned); /* a tree of one node (lower_arrayexpr.c) */
     case CALL_DTYPE: {
         Node *e = n->args.len ? VEC_AT(n->args, 0) : NULL;
         if (!e)

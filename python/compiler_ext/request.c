@@ -227,7 +227,7 @@ static int options_from(HjOptions *o, PyObject *opts) {
 }
 
 /* A stub's description (HjStubKind):
- *   ("overload", [(key, func, diag_kind, message or None), ...])
+ *   ("overload", [(key, func, diag_kind, message or None[, elementwise]), ...][, caller_parallel])
  *   ("pycall", handle, ret_typecode)
  *   ("llvmir", ret_typecode, arg_typecodes): the source is LLVM IR text */
 static int stub_from(Arena *a, HjFunction *f, PyObject *d) {
@@ -257,6 +257,8 @@ static int stub_from(Arena *a, HjFunction *f, PyObject *d) {
         return -1;
     }
     f->stub = HJ_STUB_OVERLOAD;
+    if (PyTuple_GET_SIZE(d) > 2 && (f->caller_parallel = PyObject_IsTrue(PyTuple_GET_ITEM(d, 2))) < 0)
+        return -1;
     seq = PySequence_Fast(PyTuple_GET_ITEM(d, 1), "hpcjit._compiler: overload impls must be a list");
     if (!seq)
         return -1;
@@ -268,14 +270,17 @@ static int stub_from(Arena *a, HjFunction *f, PyObject *d) {
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *it = PySequence_Fast_GET_ITEM(seq, i);
-        if (!PyTuple_Check(it) || PyTuple_GET_SIZE(it) != 4) {
-            PyErr_SetString(PyExc_TypeError, "hpcjit._compiler: overload impls are (key, func, kind, message)");
+        if (!PyTuple_Check(it) || (PyTuple_GET_SIZE(it) != 4 && PyTuple_GET_SIZE(it) != 5)) {
+            PyErr_SetString(PyExc_TypeError,
+                            "hpcjit._compiler: overload impls are (key, func, kind, message[, elementwise])");
             goto error;
         }
         if (!(im[i].key = copy_str(a, PyTuple_GET_ITEM(it, 0), "overload key")))
             goto error;
         im[i].func = (int)PyLong_AsLong(PyTuple_GET_ITEM(it, 1));
         im[i].diag_kind = (int)PyLong_AsLong(PyTuple_GET_ITEM(it, 2));
+        if (PyTuple_GET_SIZE(it) == 5)
+            im[i].elementwise = PyObject_IsTrue(PyTuple_GET_ITEM(it, 4)) == 1;
         if (PyErr_Occurred())
             goto error;
         PyObject *m = PyTuple_GET_ITEM(it, 3);

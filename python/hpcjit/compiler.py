@@ -674,8 +674,13 @@ class _Gather:
                                    ("llvmir", disp.ret_typecode, disp.arg_typecodes)))
                 impls.append((key, fidx, kind, msg))
                 continue
+            if disp is not None and getattr(getattr(disp, "py_func", None), "__hpcjit_elementwise__", False):
+                # one element of a @vectorize call on arrays (ufunc.py): fused by the compiler
+                impls.append((key, self.add(disp), kind, msg, 1))
+                continue
             impls.append((key, self.add(disp) if disp is not None else -1, kind, msg))
-        self.funcs[idx] = (ov.name, ov.name, "<overload>", "", 1, 0, [], {}, ("overload", impls))
+        stub = ("overload", impls, 1) if ov.caller_parallel else ("overload", impls)
+        self.funcs[idx] = (ov.name, ov.name, "<overload>", "", 1, 0, [], {}, stub)
         return idx
 
     def named_env(self, code):

@@ -64,7 +64,9 @@ class _Overload:
     """One overloaded name: a function (by identity), or a method / an
     attribute name.  `templates` are (typing_fn, jit_options,
     prefer_literal, cls); `impls` the resolutions, key -> (dispatcher or
-    None, diag kind, message)."""
+    None, diag kind, message).  With `caller_parallel` the key of a call
+    from a parallel=True function ends in "$parallel" (compiler.h), and
+    the typing function sees caller_is_parallel() true (stencils)."""
 
     def __init__(self, kind, name, target=None):
         self.kind = kind  # "function", "method", "attribute", "intrinsic"
@@ -72,6 +74,7 @@ class _Overload:
         self.target = target
         self.templates = []
         self.impls = {}
+        self.caller_parallel = False
 
 
 _BY_ID = {}        # id(func) -> (func, _Overload)
@@ -370,12 +373,34 @@ def _wants_literal(impl, parsed):
     return False
 
 
+_CALLER = {"parallel": False}
+
+
+def caller_is_parallel():
+    """While an overload with caller_parallel resolves a key: whether the
+    call is in a parallel=True function."""
+    return _CALLER["parallel"]
+
+
+_PARALLEL_TOKEN = "$parallel"
+
+
 def resolve_need(ov, key):
     """Resolve one key of `ov` (a compilation needs it): add the
     resolution to ov.impls."""
+    toks = key.split("\t") if key else []
+    parallel = ov.caller_parallel and bool(toks) and toks[-1] == _PARALLEL_TOKEN
+    _CALLER["parallel"] = parallel
+    try:
+        _resolve(ov, key, "\t".join(toks[:-1]) if parallel else key)
+    finally:
+        _CALLER["parallel"] = False
+
+
+def _resolve(ov, key, args_key):
     from . import njit
 
-    parsed = _parse_key(key)
+    parsed = _parse_key(args_key)
     has_lit = any(lit is not _NOLIT and not isinstance(lit, _Container) for _, _, lit in parsed)
     plain = _plain_key(key)
     last_error = None

@@ -108,6 +108,7 @@ class StencilFunc:
         from . import extending  # called from @njit code: an overload giving _call_impl
         ov = extending._Overload("function", self.__name__, self)
         ov.templates.append((self._typing, {}, False, None))
+        ov.caller_parallel = True  # from parallel=True code: the nest on the pool
         extending._BY_ID[id(self)] = (self, ov)
 
     def _neighborhood(self, given):
@@ -142,12 +143,13 @@ class StencilFunc:
         return tuple(zip(lo, hi))
 
     def _make(self, kind):
-        """The loop nest (kind "loop") or one point (kind "point") as an
-        @njit function of the kernel's arguments."""
-        from . import njit
+        """The loop nest over the interior points (kind "loop"), its
+        parallel form (kind "ploop", below) or one point (kind "point") as
+        an @njit function of the kernel's arguments."""
+        from . import njit, prange
 
         fdef = ast.parse(ast.unparse(self._fdef)).body[0]  # a fresh copy
-        body = _Rewrite(set(self.rel), self.ndim, kind == "loop").visit(fdef).body
+        body = _Rewrite(set(self.rel), self.ndim, kind in ("loop", "ploop")).visit(fdef).body
         n = next(_counter)
         name = f"__hpcjit_stencil_{self.__name__}_{kind}_{n}"
         first = self.rel[0]
@@ -162,6 +164,9 @@ class StencilFunc:
                                 stmt, [])]
             body = stmt + [ast.Return(ast.Name("__out", ast.Load()))]
             args = self.params + ["__out"]
+        elif kind == "ploop":
+            body = self._parallel_nest(body, first)
+            args = self.params + ["__out", "__fill", "__cv"]
         else:
             args = self.params + [f"__i{d}" for d in range(self.ndim)]
         new = ast.FunctionDef(name, ast.arguments([], [ast.arg(a) for a in args], None, [], [], None, []),
@@ -174,8 +179,40 @@ class StencilFunc:
         if self.py_func.__closure__:
             for var, cell in zip(self.py_func.__code__.co_freevars, self.py_func.__closure__):
                 ns[var] = cell.cell_contents
+        ns["__hpcjit_prange"] = prange
         exec(compile(src, filename, "exec"), ns)
+        if kind == "ploop":  # the interior points' outer axis split over the pool's threads
+            return njit(**{**self.options, "parallel": True})(ns[name])
         return njit(**self.options)(ns[name])
+
+    def _parallel_nest(self, body, first):
+        """The nest of a call from a parallel=True function (Numba makes it a
+        parfor): a prange over the whole first axis, compiled with
+        parallel=True; with __fill (the output was allocated, not given)
+        each thread also writes the border of its rows with __cv, the cval
+        in the output's dtype, so that no serial pass fills the array
+        first.  Interior points are computed by the same kernel code as in
+        the serial nest."""
+        stmt = body
+        for d in reversed(range(1, self.ndim)):
+            lo, hi = self.neighborhood[d]
+            start, h = max(-lo, 0), max(hi, 0)
+            loop = ast.For(ast.Name(f"__i{d}", ast.Store()),
+                           ast.parse(f"range({start}, {first}.shape[{d}] - {h})", mode="eval").body, stmt, [])
+            idx = ", ".join(f"__i{k}" for k in range(d))
+            fill = []
+            if start:
+                fill.append(f"    __out[{idx}, :{start}] = __cv")
+            if h:
+                fill.append(f"    __out[{idx}, max({first}.shape[{d}] - {h}, 0):] = __cv")
+            stmt = (ast.parse("if __fill:\n" + "\n".join(fill)).body if fill else []) + [loop]
+        lo, hi = self.neighborhood[0]
+        start, h = max(-lo, 0), max(hi, 0)
+        border = ast.parse(f"if __i0 < {start} or __i0 >= {first}.shape[0] - {h}:\n"
+                           f"    if __fill:\n        __out[__i0] = __cv\n    continue\n").body
+        outer = ast.For(ast.Name("__i0", ast.Store()),
+                        ast.parse(f"__hpcjit_prange({first}.shape[0])", mode="eval").body, border + stmt, [])
+        return [outer, ast.Return(ast.Name("__out", ast.Load()))]
 
     def _runner(self, kind):
         r = self._runners.get(kind)
@@ -223,7 +260,8 @@ class StencilFunc:
                                      f"the argument has {first.ndim}")
         out_t = kws.get("out")
         has_out = out_t is not None and not isinstance(out_t, (_t.NoneType, _t.Omitted))
-        return self._call_impl(None if has_out else self._out_dtype(args))
+        from . import extending  # called from a parallel=True function: the nest on the pool
+        return self._call_impl(None if has_out else self._out_dtype(args), extending.caller_is_parallel())
 
     def _out_dtype(self, argtypes):
         """The output's dtype for arguments of these types: what the kernel
@@ -239,10 +277,12 @@ class StencilFunc:
             dt = self._dtypes[codes] = numpy_support.as_dtype(compiler.code_type(res["rettype"]))
         return dt
 
-    def _call_impl(self, dtype):
+    def _call_impl(self, dtype, parallel=False):
         """`kernel(a, b, out=None)` in compiled code: the output (cval at the
-        border, `dtype`) made when not given, then the loop nest."""
-        key = None if dtype is None else dtype.str
+        border, `dtype`) made when not given, then the loop nest (from a
+        parallel=True function, as Numba's stencil parfor: its outer loop a
+        prange over the interior points)."""
+        key = (None if dtype is None else dtype.str, parallel)
         impl = self._calls.get(key)
         if impl is not None:
             return impl
@@ -252,15 +292,22 @@ class StencilFunc:
                          f"        raise ValueError('stencil {self.__name__}: relatively indexed arrays must "
                          f"have the same shape')\n" for p in self.rel[1:])
         src = (f"def __hpcjit_stencil_{self.__name__}_call({params}, out=None):\n{checks}"
-               f"    if out is None:\n"
-               f"        out = __np.full({first}.shape, __cval, __dtype)\n"
-               f"    elif out.shape != {first}.shape:\n"
-               f"        raise ValueError('stencil {self.__name__}: out must have the shape of the input')\n"
-               f"    return __loop({params}, out)\n")
+               f"    if out is None:\n")
+        if parallel:  # the border written by the nest's threads (_parallel_nest)
+            src += (f"        return __loop({params}, __np.empty({first}.shape, __dtype), True, __cv)\n"
+                    f"    elif out.shape != {first}.shape:\n"
+                    f"        raise ValueError('stencil {self.__name__}: out must have the shape of the input')\n"
+                    f"    return __loop({params}, out, False, __cv)\n")
+        else:
+            src += (f"        out = __np.full({first}.shape, __cval, __dtype)\n"
+                    f"    elif out.shape != {first}.shape:\n"
+                    f"        raise ValueError('stencil {self.__name__}: out must have the shape of the input')\n"
+                    f"    return __loop({params}, out)\n")
         filename = f"<hpcjit-stencil {self.__name__} call {next(_counter)}>"
         linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
-        ns = {"__np": np, "__cval": self.cval, "__dtype": None if dtype is None else dtype.type,
-              "__loop": self._runner("loop")}
+        cv = 0 if dtype is None else np.full((), self.cval, dtype)[()]  # as np.full converts it
+        ns = {"__np": np, "__cval": self.cval, "__dtype": None if dtype is None else dtype.type, "__cv": cv,
+              "__loop": self._runner("ploop" if parallel else "loop")}
         exec(compile(src, filename, "exec"), ns)
         impl = self._calls[key] = ns[f"__hpcjit_stencil_{self.__name__}_call"]
         return impl

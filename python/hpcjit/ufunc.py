@@ -271,12 +271,14 @@ def vectorize(ftylist_or_function=(), identity=None, target="cpu", **options):
 
 
 # ---- @vectorize functions called from compiled code --------------------------
-# compiler._classify makes a call of one an overload (hpcjit.extending): on
-# numbers, the scalar kernel; with an array among the arguments, a loop
-# generated for their dimensions that broadcasts them as NumPy does and
-# fills a new array, each element computed by the kernel on the loop's
+# compiler._classify makes a call of one an overload (hpcjit.extending) whose
+# implementation is the function of one element: the kernel on the loop's
 # types (the np.ufunc's own type resolution when it has signatures, the
-# arguments' element types for a DUFunc).
+# arguments' element types for a DUFunc), its result converted to the
+# loop's output type.  On numbers that is the call; with an array among the
+# arguments the resolution is marked elementwise and the compiler makes the
+# call a node of the caller's fused array expression (broadcasting as
+# NumPy does, on the pool under parallel=True: infer_arrayexpr.c).
 _vec_counter = [0]
 
 
@@ -337,41 +339,22 @@ def _vectorize_impl(uf, kernel, argtys):
     ns = {"kernel": kernel, "np": np, "out_t": out_dt.type}
     for k, d in enumerate(ins):
         ns[f"t{k}"] = d.type
-    L = max(nds)
-    src = [f"def vectorize_call({', '.join(a)}):"]
-    if L == 0:
-        src.append(f"    return out_t(kernel({', '.join(f't{k}({x})' for k, x in enumerate(a))}))")
-    else:
-        for j in range(L):  # the broadcast shape
-            src.append(f"    s{j} = 1")
-            for k, nd in enumerate(nds):
-                d = j - (L - nd)
-                if d >= 0:
-                    src += [f"    if {a[k]}.shape[{d}] != 1:",
-                            f"        if s{j} != 1 and s{j} != {a[k]}.shape[{d}]:",
-                            "            raise ValueError('operands could not be broadcast together')",
-                            f"        s{j} = {a[k]}.shape[{d}]"]
-        shape = ", ".join(f"s{j}" for j in range(L))
-        src.append(f"    out = np.empty(({shape},), out_t)")
-        ind = "    "
-        for j in range(L):
-            src.append(f"{ind}for i{j} in range({'s' + str(j)}):")
-            ind += "    "
-        call = []
-        for k, nd in enumerate(nds):
-            if nd == 0:
-                call.append(f"t{k}({a[k]})")
-                continue
-            idx = [f"(i{d + L - nd} if {a[k]}.shape[{d}] != 1 else 0)" for d in range(nd)]
-            call.append(f"t{k}({a[k]}[{', '.join(idx)}])")
-        src.append(f"{ind}out[{', '.join(f'i{j}' for j in range(L))}] = kernel({', '.join(call)})")
-        src.append("    return out")
+    # one element: the loop types NumPy picked, the kernel, the output type;
+    # on arrays the compiler makes the call an elementwise node of the
+    # caller's array expression (HjStubImpl.elementwise): it broadcasts,
+    # fuses with the operations around it and runs on the pool under
+    # parallel=True, as np.exp does
+    src = [f"def vectorize_call({', '.join(a)}):",
+           f"    return out_t(kernel({', '.join(f't{k}({x})' for k, x in enumerate(a))}))"]
     text = "\n".join(src) + "\n"
     _vec_counter[0] += 1
     filename = f"<vectorize {name} {_vec_counter[0]}>"
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
     exec(compile(text, filename, "exec"), ns)
-    return ns["vectorize_call"]
+    fn = ns["vectorize_call"]
+    if max(nds) > 0:
+        fn.__hpcjit_elementwise__ = True  # compiler.py: the resolution is elementwise
+    return fn
 
 
 # ---- @guvectorize -----------------------------------------------------------

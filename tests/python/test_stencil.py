@@ -162,3 +162,93 @@ def test_scalar_argument():
                                                                   + c[1:-1, 2:] - 4 * c[1:-1, 1:-1]))
     np.testing.assert_allclose(wave(p, c, 0.5), ref, rtol=1e-14)
     check(wave_step, p, c, 0.5)
+
+
+# ---- stencils called from parallel=True code (issue 12): as Numba's stencil
+# parfor, the outer loop over the first axis runs on the pool, each thread
+# also writing the border (cval) of its rows; the results equal the serial
+# ones and CPython's ----
+
+@hpcjit.stencil(cval=1.5)
+def int_sum(a):
+    return a[-1] + a[1]
+
+
+@hpcjit.stencil(neighborhood=((0, 2), (-1, 0)), cval=2.5)
+def forward(a):
+    return a[0, 0] + a[2, -1] + a[1, 0]
+
+
+@hpcjit.stencil(cval=7)
+def in_3d(a, b, c):
+    return a[0, -1, 1] + b[1, 0, -1] * c
+
+
+def _stencil_body(a, b, w, v, vi, a3, b3):
+    out = np.full_like(a, 7.0)
+    grad(a, b, out=out)  # out= given: its border is left as it is
+    return (blur(a) + 1.0, grad(a, b), out, forward(a), weighted(v, w), moving_avg(v), int_sum(vi),
+            in_3d(a3, b3, 0.5), in_3d(a3, b3, 2), wave(a, b, 0.25))
+
+
+stencils_serial = hpcjit.njit(_stencil_body)
+stencils_parallel = hpcjit.njit(parallel=True)(_stencil_body)
+
+
+def _stencil_args(n):
+    rng = np.random.default_rng(9)
+    return (rng.random((n, n + 3)), rng.random((n, n + 3)), np.array([1.0, -2.0, 0.5]), rng.random(n * 50),
+            np.arange(n * 50), rng.random((n, 4, n + 1)), rng.random((n, 4, n + 1)))
+
+
+@pytest.mark.parametrize("n", [1, 2, 6, 300])  # no interior point, some, enough for the pool
+def test_called_from_parallel(n):
+    from conftest import check
+    args = _stencil_args(n)
+    got = check(stencils_parallel, *args)
+    for x, y in zip(got, stencils_serial(*args)):
+        assert x.dtype == y.dtype
+        np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.numba_skip(reason="Numba 0.68's stencil parfor does not compile for an F-ordered input "
+                        "(an assertion in its array_to_array cast)")
+@pytest.mark.parametrize("n", [6, 300])
+def test_called_from_parallel_strided(n):
+    from conftest import check
+    args = _stencil_args(n)
+    check(stencils_parallel, np.asfortranarray(args[0]), args[1][::-1], *args[2:])
+
+
+@hpcjit.njit(parallel=True)
+def jacobi_parallel(a, n):
+    for _ in range(n):
+        a = blur(a)
+    return a
+
+
+@hpcjit.njit(parallel=True)
+def stencil_in_prange(a):
+    out = np.empty((a.shape[0],) + a.shape[1:])
+    for i in hpcjit.prange(a.shape[0]):
+        out[i] = blur(a[i])  # the body's thread runs the nest
+    return out
+
+
+def test_parallel_steps_and_prange_body():
+    from conftest import check
+    rng = np.random.default_rng(10)
+    a = rng.random((200, 150))
+    np.testing.assert_array_equal(jacobi_parallel(a, 4), jacobi_steps(a, 4))
+    check(jacobi_parallel, a, 2)
+    check(stencil_in_prange, rng.random((8, 30, 20)))
+
+
+@pytest.mark.numba_skip(reason="hpcjit's messages")
+def test_called_from_parallel_errors():
+    @hpcjit.njit(parallel=True)
+    def bad(a, b):
+        return grad(a, b)
+
+    with pytest.raises(ValueError, match="same shape"):
+        bad(np.ones((4, 4)), np.ones((4, 5)))

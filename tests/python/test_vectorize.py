@@ -424,3 +424,115 @@ def njit_ufunc_shapes_clash(a, b):
 def test_vectorize_from_njit_broadcast_error():
     with pytest.raises(ValueError):
         njit_ufunc_shapes_clash(np.ones(3), np.ones(4))
+
+
+# ---- fused into the caller's array expressions (issue 12): a vectorized
+# function on arrays is one more elementwise node of the expression around
+# it (one loop, no temporaries), and under parallel=True that loop runs on
+# the pool; results equal the serial ones and CPython's ----
+
+@hpcjit.vectorize
+def vec_cndf(x):
+    return 0.5 + 0.5 * math.erf((math.sqrt(2.0) / 2.0) * x)
+
+
+def _fused_body(a, b, s):
+    d = a * 2.0 - b
+    return (vec_cndf(d) * s + vec_rel_diff(a, b), vec_rel_diff(s, b), vec_cndf(vec_cndf(a) - 0.5),
+            vec_rel_diff(a, 3))
+
+
+fused_serial = hpcjit.njit(_fused_body)
+fused_parallel = hpcjit.njit(parallel=True)(_fused_body)
+
+
+@pytest.mark.parametrize("shape", [(7,), (3, 5), (400, 300)])  # the last one runs on the pool
+def test_vectorize_fused_parallel_caller(shape):
+    from conftest import check
+    rng = np.random.default_rng(5)
+    a = rng.random(shape) + 1
+    b = rng.random(shape[-1:]) + 1  # broadcast along the rows
+    got = check(fused_parallel, a, b, 2.5)
+    for x, y in zip(got, fused_serial(a, b, 2.5)):
+        np.testing.assert_array_equal(x, y)  # the same element code on every thread
+    at = np.asfortranarray(a) if len(shape) == 2 else a[::-1]  # strided operands
+    check(fused_parallel, at, b, 2.5)
+
+
+@hpcjit.njit(parallel=True)
+def vec_broadcast_column(a, col):
+    return vec_rel_diff(a, col) + vec_cndf(col)
+
+
+@pytest.mark.numba_skip(reason="Numba's parfors assert equal sizes where NumPy broadcasts (3, 5) with (3, 1)")
+@pytest.mark.parametrize("rows", [3, 400])
+def test_vectorize_fused_broadcast_column(rows):
+    from conftest import check
+    rng = np.random.default_rng(8)
+    a, col = rng.random((rows, 300)) + 1, rng.random((rows, 1)) + 1
+    check(vec_broadcast_column, a, col)
+    check(vec_broadcast_column, a, col[:1])
+    assert isinstance(check(vec_broadcast_column, a, np.ones((2, 1))), ValueError)
+
+
+@hpcjit.njit(parallel=True)
+def vec_store_update_reduce(a, b, out):
+    out[:] = vec_rel_diff(a, b)
+    out += vec_cndf(b) * 2.0
+    return np.sum(vec_rel_diff(a, b)), vec_erf_shift(a[:, 0])
+
+
+@pytest.mark.parametrize("rows", [3, 500])
+def test_vectorize_fused_stores_and_reductions(rows):
+    from conftest import check
+    rng = np.random.default_rng(6)
+    check(vec_store_update_reduce, rng.random((rows, 200)) + 1, rng.random((rows, 200)) + 1,
+          np.zeros((rows, 200)), rtol=1e-10)
+
+
+@hpcjit.njit(parallel=True)
+def vec_in_prange(m):
+    r = np.empty(m.shape[0])
+    for i in hpcjit.prange(m.shape[0]):
+        r[i] = np.sum(vec_rel_diff(m[i], 2.0))  # in a prange body: the row's loop on its thread
+    return r
+
+
+def test_vectorize_in_prange_body():
+    from conftest import check
+    check(vec_in_prange, np.random.default_rng(7).random((50, 40)) + 1)
+
+
+@pytest.mark.numba_skip(reason="hpcjit's memory statistics")
+def test_vectorize_fused_one_allocation():
+    from hpcjit import _core
+    a = np.random.rand(1000) + 1
+    for f in (fused_serial, fused_parallel):
+        f(a, a, 2.0)
+        a0, f0 = _core.memstats()
+        r = f(a, a, 2.0)
+        a1, f1 = _core.memstats()
+        assert a1 - a0 == len(r) + 1  # the four results and d: no temporaries
+        del r
+
+
+@hpcjit.njit(parallel=True)
+def vec_raises_parallel(a):
+    return vec_checked_sqrt(a) + 1.0
+
+
+@hpcjit.vectorize
+def vec_checked_sqrt(x):
+    if x < 0:
+        raise ValueError("negative input")
+    return math.sqrt(x)
+
+
+@pytest.mark.numba_skip(reason="hpcjit raises from the kernel; Numba's parallel loops do not")
+@pytest.mark.parametrize("n", [10, 100000])  # on the calling thread, on the pool
+def test_vectorize_raises_in_parallel_caller(n, balanced):
+    a = np.arange(float(n))
+    np.testing.assert_array_equal(vec_raises_parallel(a), np.sqrt(a) + 1.0)
+    a[n // 2] = -1.0
+    with pytest.raises(ValueError, match="negative input"):
+        vec_raises_parallel(a)

@@ -114,6 +114,10 @@ typedef struct HjStubImpl {
     int func;
     int diag_kind;       /* HjDiagKind when func is -1 */
     const char *message; /* when func is -1 */
+    int elementwise;     /* funcs[func] computes one element from the arguments'
+                            elements (a @vectorize function called on arrays):
+                            the call is an elementwise node of the caller's
+                            array expressions (infer_arrayexpr.c) */
 } HjStubImpl;
 
 /* One Python function that may be compiled. */
@@ -131,6 +135,9 @@ typedef struct HjFunction {
     int stub;
     const HjStubImpl *impls; /* HJ_STUB_OVERLOAD: the resolutions so far   */
     int nimpls;
+    int caller_parallel;     /* HJ_STUB_OVERLOAD: the key of a call from a
+                                parallel=True function ends in "$parallel"
+                                (a stencil's loop nest goes on the pool) */
     int64_t handle;            /* HJ_STUB_PYCALL: the block's number (hpcjit.extending) */
     const char *ret_typecode;  /* HJ_STUB_PYCALL: the outputs, a tuple typecode;
                                   HJ_STUB_LLVMIR: the return typecode         */
