@@ -165,7 +165,10 @@ static bool dt_ok(BuiltinId id) {
     static const char *const ok[] = {"array.copy", "numpy.copy", "array.reshape", "numpy.reshape",
                                      "array.transpose", "numpy.transpose", "numpy.empty_like", "numpy.zeros_like",
                                      "numpy.full_like", "numpy.full", "numpy.shape", "numpy.ndim", "array.ravel",
-                                     "numpy.ravel", "array.flatten", "array.fill"};
+                                     "numpy.ravel", "array.flatten", "array.fill",
+                                     /* NaT wins min/max and sorts last (lower_np.c, runtime/search.c) */
+                                     "numpy.min", "numpy.max", "numpy.argmin", "numpy.argmax", "numpy.nanmin",
+                                     "numpy.nanmax", "numpy.sort", "array.sort", "numpy.argsort", "numpy.unique"};
     const char *nm = builtin_name(id);
     for (size_t i = 0; nm && i < sizeof ok / sizeof ok[0]; i++)
         if (strcmp(nm, ok[i]) == 0)

@@ -438,6 +438,106 @@ def test_isfinite_isinf_isnan():
     check(f, HOURS)
 
 
+# ---- reductions and sorting (NaT as NumPy: it wins min/max, sorts last) ---
+
+NONAT = np.array(["2020-01-01", "1969-07-20", "2000-02-29", "1900-03-01"], "M8[D]")
+ALLNAT = np.array(["NaT", "NaT", "NaT"], "M8[s]")
+GRID = np.array([[3, "NaT", -1], [7, 2, 2], [0, 5, "NaT"]], "m8[ms]")
+
+
+@pytest.mark.parametrize("a", [DATES, HOURS, NONAT, HOURS[[0, 1, 3, 4]], ALLNAT, DATES[::-2], GRID,
+                               pytest.param(GRID.T, marks=pytest.mark.numba_skip(
+                                   "Numba 0.68's argmin of a transposed datetime array is off"))],
+                         ids=["dates", "hours", "nonat", "hours-nonat", "allnat", "strided", "grid", "grid-T"])
+def test_min_max_argmin_argmax(a):
+    @njit
+    def methods(a):
+        return a.min(), a.max(), a.argmin(), a.argmax()
+
+    @njit
+    def functions(a):
+        return np.min(a), np.max(a), np.argmin(a), np.argmax(a)
+
+    @njit
+    def nan_functions(a):
+        return np.nanmin(a), np.nanmax(a)
+
+    check(methods, a)
+    check(functions, a)
+    with np.errstate(invalid="ignore"), __import__("warnings").catch_warnings():
+        __import__("warnings").simplefilter("ignore", RuntimeWarning)  # all-NaT
+        check(nan_functions, a)
+
+
+@pytest.mark.numba_skip("Numba 0.68 has no axis= for datetime min/max")
+def test_min_max_axis():
+    @njit
+    def f(a):
+        return np.min(a, axis=0), np.max(a, axis=1), np.min(a, 1)
+
+    check(f, GRID)
+    check(f, GRID.T.copy())
+    check(f, np.array([["2020-01-01", "NaT"], ["2020-01-03", "2019-12-31"]], "M8[D]"))
+
+
+def test_min_max_empty_raises():
+    @njit
+    def f(a):
+        return a.min()
+
+    check(f, DATES[:0])
+
+
+@pytest.mark.numba_skip("Numba 0.68 sorts with datetime comparisons, so NaT lands anywhere")
+@pytest.mark.parametrize("a", [DATES, HOURS, NONAT, ALLNAT, DATES[::-1], GRID, GRID.T,
+                               np.array([5, "NaT", 3, "NaT", 3, -2] * 7, "m8[s]")],
+                         ids=["dates", "hours", "nonat", "allnat", "strided", "grid", "grid-T", "long"])
+def test_sort_argsort_nat_last(a):
+    @njit
+    def sort(a):
+        return np.sort(a)
+
+    @njit
+    def sort_method(a):
+        b = a.copy()
+        b.sort()
+        return b
+
+    @njit
+    def sort_in_place(a):
+        a.sort()
+
+    @njit
+    def argsort(a):
+        return np.argsort(a, kind="mergesort"), a.argsort(kind="stable")
+
+    @njit
+    def argsort_default(a):
+        return np.argsort(a), a.argsort()
+
+    check(sort, a)
+    check(sort_method, a)
+    check(sort_in_place, a.copy())
+    check(argsort, a)
+    if a.size <= 16:  # NumPy's quicksort orders ties stably only so far
+        check(argsort_default, a)
+
+
+@pytest.mark.numba_skip("Numba 0.68 sorts with datetime comparisons, so NaT lands anywhere")
+def test_sort_axes_and_unique():
+    @njit
+    def f(a):
+        return np.sort(a, axis=0), np.sort(a, axis=None), np.argsort(a, axis=0)
+
+    @njit
+    def u(a):
+        return np.unique(a)
+
+    check(f, GRID)
+    check(u, np.array([3, "NaT", 3, -1, "NaT", 0], "m8[h]"))
+    check(u, DATES)
+
+
 # ---- refused uses -----------------------------------------------------------
 
 def test_mixed_units_refused():
@@ -488,8 +588,8 @@ def test_errors_are_located():
         h(HOURS)
 
     @njit
-    def srt(a):
-        return np.sort(a)
+    def ptp(a):
+        return np.ptp(a)  # Numba has no datetime ptp either
 
     with pytest.raises(hpcjit.UnsupportedError, match="datetime64"):
-        srt(HOURS)
+        ptp(HOURS)
