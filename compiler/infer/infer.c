@@ -529,6 +529,16 @@ static bool env_scalar(Inf *I, const HjEnvEntry *e, Node *n) {
         n->cval.kind = CVAL_NONE;
         n->ty = infer_ty(I, TY_NONE);
         return true;
+    case HJ_ENV_DATETIME: { /* frozen, as Numba freezes datetime globals */
+        const char *p = e->qualname;
+        Type *t = p ? ty_from_typecode(I->tc, &p) : NULL;
+        if (!ty_is_npdt(t))
+            return false;
+        n->cval.kind = CVAL_NPDT;
+        n->cval.i = e->i;
+        n->ty = t;
+        return true;
+    }
     case HJ_ENV_STR: /* a str in a global tuple: a constant (lib/str) */
         n->cval.kind = CVAL_STR;
         n->cval.s = e->qualname ? e->qualname : "";
@@ -605,6 +615,11 @@ static Type *env_name(Inf *I, Node *n, const HjEnvEntry *e) {
         return n->ty;
     case HJ_ENV_INT: case HJ_ENV_FLOAT: case HJ_ENV_COMPLEX: case HJ_ENV_NONE:
         env_scalar(I, e, n);
+        return n->ty;
+    case HJ_ENV_DATETIME:
+        if (!env_scalar(I, e, n))
+            return TYPING(I, n, "global name '%s' is a datetime64/timedelta64 of a unit hpcjit cannot use",
+                          n->name);
         return n->ty;
     case HJ_ENV_TUPLE: {
         Node *t = env_const(I, e, n->loc, I->final ? n : NULL);
@@ -1416,6 +1431,9 @@ Type *infer_expr_opt(Inf *I, Node **pn) {
             break;
         case CVAL_ELLIPSIS:
             return UNSUP(I, n, "'...' is not supported by hpcjit");
+        case CVAL_NPDT: /* a frozen datetime global: typed when it was made */
+            t = n->ty;
+            break;
         }
         break;
     case N_BINOP:

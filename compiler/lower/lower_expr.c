@@ -37,6 +37,8 @@ static LLVMValueRef const_value(Lower *L, const Node *at, Type *ty, const Cval *
         v = LLVMConstStructInContext(L->ctx, p, 2, 0);
         break;
     }
+    case CVAL_NPDT: /* a datetime global's count (lower_type: i64) */
+        return LLVMConstInt(lower_type(L, ty), (unsigned long long)cv->i, 1);
     case CVAL_STR:
         if (ty->kind == TY_STRING && !cv->is_bytes) /* a str value: an immortal literal */
             return lower_str_const(L, cv->s, cv->slen);
@@ -1013,7 +1015,7 @@ static LLVMValueRef expr(Lower *L, Node *n, bool *owned) {
             LLVMValueRef x = lower_load(L, lower_type(L, v->ty), (LLVMValueRef)v->slot, v->name);
             return lower_convert(L, n, x, v->ty, n->ty);
         }
-        if (ty_is_number(n->ty) || (n->ty->kind == TY_STRING && n->cval.kind == CVAL_STR))
+        if (ty_is_number(n->ty) || ty_is_npdt(n->ty) || (n->ty->kind == TY_STRING && n->cval.kind == CVAL_STR))
             return const_value(L, n, n->ty, &n->cval);
         if (n->ty->kind == TY_ARRAY)
             return frozen_array(L, n);

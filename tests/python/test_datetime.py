@@ -538,6 +538,63 @@ def test_sort_axes_and_unique():
     check(u, DATES)
 
 
+# ---- globals and closure values (frozen when the function compiles) -------
+
+G_DAY = D("2020-01-01")
+G_NAT = D("NaT")
+G_NAT_S = T("NaT", "s")
+G_3H = T(3, "h")
+G_NS = T(7, "ns")
+G_DATES = np.array(["2020-01-01", "NaT", "2021-06-01"], "M8[D]")
+G_GRID = np.array([[1, 2], [3, "NaT"]], "m8[s]")
+G_TUP = (G_DAY, G_3H, 5)
+
+
+def test_global_scalars():
+    @njit
+    def f(x):
+        return G_DAY, G_NAT, G_NAT_S, G_3H, G_NS, x - G_DAY, x + G_3H, x > G_DAY, G_DAY + G_NS
+
+    check(f, D("2021-03-04"))
+    check(f, D("NaT", "D"))
+
+
+def test_global_tuple_and_closure():
+    @njit
+    def f():
+        return G_TUP, G_TUP[0] + G_TUP[1]
+
+    check(f)
+    start = D("2019-01-01T00:00")
+
+    @njit
+    def since(x):
+        return x - start
+
+    check(since, D("2020-01-01"))
+
+
+@pytest.mark.numba_skip("Numba 0.68 cannot freeze datetime arrays (no buffer format for M8)")
+def test_global_arrays_frozen():
+    @njit
+    def f(i):
+        return G_DATES, G_DATES.min(), G_DATES[i], G_GRID[1, 0], np.isnat(G_GRID)
+
+    check(f, 2)
+
+
+@pytest.mark.numba_skip("hpcjit's message")
+def test_global_of_a_multiple_unit_refused():
+    two_h = T(3, "2h")
+
+    @njit
+    def f():
+        return two_h
+
+    with pytest.raises(TypingError, match="timedelta64.2h"):
+        f()
+
+
 # ---- refused uses -----------------------------------------------------------
 
 def test_mixed_units_refused():
