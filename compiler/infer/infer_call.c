@@ -168,7 +168,14 @@ static bool dt_ok(BuiltinId id) {
                                      "numpy.ravel", "array.flatten", "array.fill",
                                      /* NaT wins min/max and sorts last (lower_np.c, runtime/search.c) */
                                      "numpy.min", "numpy.max", "numpy.argmin", "numpy.argmax", "numpy.nanmin",
-                                     "numpy.nanmax", "numpy.sort", "array.sort", "numpy.argsort", "numpy.unique"};
+                                     "numpy.nanmax", "numpy.sort", "array.sort", "numpy.argsort", "numpy.unique",
+                                     /* items moved, not computed with */
+                                     "numpy.expand_dims", "numpy.squeeze", "numpy.repeat", "numpy.tile", "numpy.roll",
+                                     "numpy.flip", "numpy.fliplr", "numpy.flipud", "numpy.rot90", "numpy.asarray",
+                                     "numpy.ascontiguousarray", "numpy.swapaxes", "numpy.moveaxis",
+                                     "numpy.atleast_1d", "numpy.atleast_2d", "numpy.atleast_3d", "numpy.take",
+                                     "numpy.delete", "numpy.triu", "numpy.tril", "numpy.diag", "array.view",
+                                     "numpy.array_equal"};
     const char *nm = builtin_name(id);
     for (size_t i = 0; nm && i < sizeof ok / sizeof ok[0]; i++)
         if (strcmp(nm, ok[i]) == 0)

@@ -519,6 +519,8 @@ LLVMValueRef lower_cmp(Lower *L, const Node *at, OpKind op, Type *t, LLVMValueRe
     const LibOps *own = lib_type_owner(t); /* a str inside a tuple or a list: its owner compares */
     if (own && own->lower_compare && t->kind == TY_STRING)
         return own->lower_compare(L, at, op, t, a, t, b, t);
+    if (ty_is_npdt(t)) /* two values of one datetime type: NaT is unordered */
+        return lower_dt_compare(L, at, op, t, a, t, b, t);
     if (t->kind == TY_BOOL || ty_is_int(t)) {
         bool s = ty_is_signed(t);
         LLVMIntPredicate p;

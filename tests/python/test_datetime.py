@@ -538,6 +538,96 @@ def test_sort_axes_and_unique():
     check(u, DATES)
 
 
+# ---- shape functions and views (items moved, not computed with) -----------
+
+def _expand(a):
+    return np.expand_dims(a, 0)
+
+
+def _repeat(a):
+    return np.repeat(a, 2), a.repeat(3)
+
+
+def _roll(a):
+    return np.roll(a, 1)
+
+
+def _flip(a):
+    return np.flip(a), np.flipud(a)
+
+
+def _asarray(a):
+    return np.asarray(a), np.ascontiguousarray(a[::-1])
+
+
+def _atleast(a):
+    return np.atleast_1d(a), np.atleast_2d(a), np.atleast_3d(a)
+
+
+def _take(a):
+    return np.take(a, np.array([0, 2])), a.take(np.array([1, 0])), np.delete(a, 1)
+
+
+def _diag(a):
+    return np.diag(a)
+
+
+def _view(a):
+    return a.view(np.int64)
+
+
+def _stack(a):
+    return np.concatenate((a, a)), np.vstack((a, a)), np.hstack((a, a)), np.stack((a, a))
+
+
+@pytest.mark.parametrize("fn", [_expand, _repeat, _roll, _flip, _asarray, _atleast, _take, _diag, _view, _stack])
+@pytest.mark.parametrize("a", [DATES, HOURS, DATES.reshape(5, 1)[:, 0]], ids=["dates", "hours", "strided"])
+def test_shape_functions_1d(fn, a):
+    check(njit(fn), a)
+
+
+def _two_d(a):
+    return (np.swapaxes(a, 0, 1), np.moveaxis(a, 0, 1), np.fliplr(a), np.rot90(a), np.triu(a), np.tril(a),
+            np.diag(a), a.view(np.int64), np.ascontiguousarray(a.T))
+
+
+@pytest.mark.parametrize("a", [GRID, GRID.astype("M8[D]")], ids=["timedelta", "datetime"])
+def test_shape_functions_2d(a):
+    check(njit(_two_d), a)
+
+
+@pytest.mark.numba_skip("Numba 0.68 has no datetime np.tile or view from int64")
+def test_tile_and_view_back():
+    @njit
+    def f(a, i):
+        return np.tile(a, 2), i.view("M8[D]"), a.view("m8[D]")
+
+    check(f, DATES, np.arange(3))
+
+
+def test_array_equal():
+    @njit
+    def f(a, b):
+        return np.array_equal(a, b)
+
+    check(f, DATES, DATES)
+    check(f, DATES, DATES.copy()[::-1])
+    check(f, DATES, DATES[:3])
+    check(f, NONAT, NONAT.astype("M8[s]"))
+    check(f, HOURS, HOURS.astype("m8[m]"))
+
+
+@pytest.mark.numba_skip("Numba 0.68 has no equal_nan= for datetime arrays")
+def test_array_equal_nan():
+    @njit
+    def f(a, b):
+        return np.array_equal(a, b, equal_nan=True)
+
+    check(f, DATES, DATES)
+    check(f, DATES, DATES.astype("M8[s]"))
+    check(f, HOURS, HOURS[::-1])
+
+
 # ---- globals and closure values (frozen when the function compiles) -------
 
 G_DAY = D("2020-01-01")
