@@ -244,7 +244,7 @@ int infer_ae_store(Inf *I, Node *t, Node **pv, Type *vt) {
     if (t->idx_kind != IDX_BASIC || !t->op_ty || t->op_ty->kind != TY_ARRAY || vt->kind != TY_ARRAY)
         return -1;
     Type *vty = t->op_ty;
-    if (!operand_ok(I, *pv, vt))
+    if (!ty_is_npdt(vt->dtype) && !operand_ok(I, *pv, vt)) /* datetimes: copied, units converted */
         return 0;
     if (vt->ndim > vty->ndim) {
         TYPING(I, *pv, "could not broadcast %s into %s (the value has more dimensions)", infer_tyname(I, vt),

@@ -628,6 +628,94 @@ def test_array_equal_nan():
     check(f, HOURS, HOURS[::-1])
 
 
+# ---- filling and slice stores ---------------------------------------------
+
+def test_full_full_like_fill():
+    @njit
+    def f(v, a):
+        b = a.copy()
+        b.fill(v)
+        return np.full(3, v), np.full((2, 2), v), np.full_like(a, v), b
+
+    check(f, D("2020-01-01"), DATES)
+    check(f, D("NaT", "D"), DATES)
+    check(f, T(4, "s"), np.array([1, 2], "m8[s]"))
+
+
+@pytest.mark.numba_skip("Numba 0.68 fills and stores datetimes of the array's unit only")
+def test_fill_and_stores_convert_to_a_finer_unit():
+    @njit
+    def f(v, a):
+        b = a.copy()
+        b.fill(v)
+        c = a.copy()
+        c[1:3] = v
+        d = a.copy()
+        d[::2] = a[:3]
+        return np.full_like(a, v), b, c
+
+    check(f, D("NaT", "D"), DATES.astype("M8[s]"))
+    check(f, D("2020-01-01"), DATES.astype("M8[h]"))
+    check(f, T(4, "s"), np.array([1, 2, 3, 4, 5], "m8[ms]"))
+    check(f, T("NaT", "s"), HOURS.astype("m8[us]"))
+
+
+def test_slice_stores():
+    @njit
+    def scalar(a, v):
+        a[1:3] = v
+        a[-1:] = a[0]
+        return a
+
+    @njit
+    def array(a, b):
+        a[::2] = b
+        return a
+
+    @njit
+    def shift(a):
+        a[1:] = a[:-1]
+        return a
+
+    @njit
+    def copyto(a):
+        b = np.empty_like(a)
+        b[:] = a
+        return b
+
+    @njit
+    def mask(a, v):
+        a[np.isnat(a)] = v
+        return a
+
+    check(scalar, DATES.copy(), D("2020-05-05"))
+    check(scalar, DATES.copy(), D("NaT", "D"))
+    check(array, DATES.copy(), np.array(["1999-01-01", "NaT", "2001-01-01"], "M8[D]"))
+    check(array, DATES.copy(), D("2001-01-01"))
+    check(shift, DATES)
+    check(shift, HOURS)
+    check(copyto, GRID)
+    check(mask, DATES, D("2000-01-01"))
+
+
+@pytest.mark.numba_skip("hpcjit's messages")
+def test_fill_and_stores_refuse_coarser_units():
+    @njit
+    def fill(a, v):
+        a.fill(v)
+
+    @njit
+    def store(a, v):
+        a[:] = v
+
+    with pytest.raises(TypingError, match="cannot fill a datetime64.s. array with datetime64.ms."):
+        fill(DATES.astype("M8[s]"), D(1, "ms"))
+    with pytest.raises(TypingError, match="cannot fill a timedelta64.h. array with int64"):
+        fill(HOURS, 3)
+    with pytest.raises(TypingError, match="cannot assign"):
+        store(DATES, HOURS)
+
+
 # ---- globals and closure values (frozen when the function compiles) -------
 
 G_DAY = D("2020-01-01")
