@@ -1178,6 +1178,17 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             n->builtin = np;
             return lib_ops(np)->infer_call(I, n, np, NULL);
         }
+        if (k == 1 && tys[0]->kind == TY_ARRAY && tys[0]->ndim == 1 && ty_is_npdt(tys[0]->dtype))
+            return tys[0]->dtype; /* Python's loop of '<': a NaT is kept only when it comes first */
+        if (k >= 2 && ty_is_npdt(tys[0])) { /* datetimes: in their common unit (infer_dt_compare) */
+            Type *u = tys[0];
+            for (int i = 1; i < k; i++)
+                if (!(u = infer_dt_compare(I, VEC_AT(n->args, i), OP_LT, u, tys[i])))
+                    return NULL;
+            for (int i = 0; i < k; i++)
+                infer_cast(I, ARG(i), u);
+            return u;
+        }
         if (k == 1 && tys[0]->kind == TY_TUPLE && tys[0]->nelems > 0) { /* max((a, b, c)): of list(t) */
             Node *tup = VEC_AT(n->args, 0);
             if (!gen_as_list(I, ARG(0)))

@@ -716,6 +716,43 @@ def test_fill_and_stores_refuse_coarser_units():
         store(DATES, HOURS)
 
 
+# ---- builtins min() and max() (Python's comparisons: NaT never wins) ------
+
+@pytest.mark.parametrize("a, b, c", [
+    (D("2020-01-01"), D("2019-01-01"), D("2021-01-01")),
+    (D("NaT", "D"), D("2019-01-01"), D("2021-01-01")),
+    (D("2019-01-01"), D("NaT", "D"), D("2021-01-01")),
+    (T(3, "h"), T("NaT", "h"), T(-1, "h")),
+])
+def test_builtin_min_max_of_scalars(a, b, c):
+    @njit
+    def f(a, b, c):
+        return max(a, b), min(a, b), max(a, b, c), min(c, b, a)
+
+    check(f, a, b, c)
+
+
+@pytest.mark.parametrize("a", [HOURS, HOURS[::-1], np.array(["NaT", 1, -5], "m8[h]"), DATES[::2]])
+def test_builtin_min_max_of_an_array(a):
+    @njit
+    def f(a):
+        return max(a), min(a)
+
+    check(f, a)
+
+
+@pytest.mark.numba_skip("Numba 0.68 has no min/max of datetimes of two units")
+def test_builtin_min_max_mixed_units():
+    @njit
+    def f(a, b):
+        return max(a, b), min(a, b)
+
+    hi, lo = f(D("2020-01-01"), D("2020-01-01T05", "h"))
+    assert hi == D("2020-01-01T05", "h") and lo == D("2020-01-01")
+    hi, lo = f(T(3, "h"), T(2, "m"))
+    assert hi == T(3, "h") and lo == T(2, "m")
+
+
 # ---- globals and closure values (frozen when the function compiles) -------
 
 G_DAY = D("2020-01-01")
