@@ -964,14 +964,15 @@ static Type *compare_expr(Inf *I, Node *n) {
         if (IS_UNK(left) || IS_UNK(right)) {
             unk = true;
             ot = TY_UNK(I);
-        } else if ((ty_is_npdt(left) || ty_is_npdt(right)) && !ty_is_array(left) && !ty_is_array(right)) {
+        } else if (!own && (ty_is_npdt(left) || ty_is_npdt(right)) && !ty_is_array(left) && !ty_is_array(right)) {
             if (!(ot = infer_dt_compare(I, n, op, left, right)))
                 return NULL;
         } else if (own && own->infer_compare) { /* a library type's comparison, `x in lst` */
             if (!(ot = own->infer_compare(I, n, op, left, right)))
                 return NULL;
         } else if ((op == OP_IN || op == OP_NOTIN) && n->args.len == 1 && ty_is_array(right) &&
-                   ty_is_number(left) && ty_is_number(right->dtype)) {
+                   ((ty_is_number(left) && ty_is_number(right->dtype)) ||
+                    (ty_is_npdt(left) && ty_is_npdt(right->dtype)))) {
             /* x in a: np.any(a == x), as ndarray.__contains__; the node
              * becomes that call (negated for `not in`) */
             Node *eq = ast_new(I->a, N_COMPARE, n->loc);

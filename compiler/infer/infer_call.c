@@ -175,7 +175,13 @@ static bool dt_ok(BuiltinId id) {
                                      "numpy.ascontiguousarray", "numpy.swapaxes", "numpy.moveaxis",
                                      "numpy.atleast_1d", "numpy.atleast_2d", "numpy.atleast_3d", "numpy.take",
                                      "numpy.delete", "numpy.triu", "numpy.tril", "numpy.diag", "array.view",
-                                     "numpy.array_equal"};
+                                     "numpy.array_equal",
+                                     /* lists hold them; lower_cmp compares them (NaT unordered) */
+                                     "builtins.list", "builtins.sorted", "list.append", "list.extend", "list.insert",
+                                     "list.pop", "list.remove", "list.index", "list.count", "list.reverse",
+                                     "list.clear", "list.copy", "list.sort", "list.$getitem", "list.$getslice",
+                                     "list.$delitem", "list.$delslice", "list.$add", "list.$mul", "list.$iadd",
+                                     "list.$imul", "list.$min", "list.$max", "hpcjit.typed.List"};
     const char *nm = builtin_name(id);
     for (size_t i = 0; nm && i < sizeof ok / sizeof ok[0]; i++)
         if (strcmp(nm, ok[i]) == 0)

@@ -753,6 +753,71 @@ def test_builtin_min_max_mixed_units():
     assert hi == T(3, "h") and lo == T(2, "m")
 
 
+# ---- lists of datetimes (reflected and typed) and `in` -------------------
+
+def test_typed_list_of_datetimes():
+    @njit
+    def f(a):
+        lst = hpcjit.typed.List()
+        for x in a:
+            lst.append(x)
+        return lst[1], lst[2], len(lst), lst[-1]
+
+    @njit
+    def g(a):
+        lst = hpcjit.typed.List()
+        for x in a:
+            lst.append(x)
+        return lst
+
+    check(f, DATES)
+    check(f, HOURS)
+    check(g, NONAT)  # lists compare their items with ==: NaT would differ from itself
+
+
+def test_reflected_list_methods():
+    @njit
+    def sort(a):
+        lst = [x for x in a]
+        lst.sort()
+        return lst, sorted(a)
+
+    @njit
+    def methods(a):
+        lst = list(a)
+        lst.append(a[0])
+        lst.insert(0, a[2])
+        return lst.index(a[2]), lst.count(a[0]), lst.pop(), min(lst), max(lst), a[1] in lst, lst
+
+    @njit
+    def remove(a):
+        lst = [a[0], a[1]]
+        lst.remove(a[0])
+        return lst + lst, lst * 2
+
+    @njit
+    def nat(a):
+        lst = [x for x in a]
+        return lst.count(a[2]), a[2] in lst, a[0] in lst
+
+    check(sort, NONAT)
+    check(methods, NONAT)
+    check(methods, HOURS[[0, 1, 3]])
+    check(remove, HOURS)
+    check(nat, HOURS)
+
+
+def test_in_array():
+    @njit
+    def f(a, x):
+        return x in a, x not in a
+
+    check(f, DATES, DATES[0])
+    check(f, DATES, DATES[2])
+    check(f, HOURS, T(49, "h"))
+    check(f, HOURS, T(2, "h"))
+
+
 # ---- globals and closure values (frozen when the function compiles) -------
 
 G_DAY = D("2020-01-01")
