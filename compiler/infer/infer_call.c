@@ -181,7 +181,9 @@ static bool dt_ok(BuiltinId id) {
                                      "list.pop", "list.remove", "list.index", "list.count", "list.reverse",
                                      "list.clear", "list.copy", "list.sort", "list.$getitem", "list.$getslice",
                                      "list.$delitem", "list.$delslice", "list.$add", "list.$mul", "list.$iadd",
-                                     "list.$imul", "list.$min", "list.$max", "hpcjit.typed.List"};
+                                     "list.$imul", "list.$min", "list.$max", "hpcjit.typed.List",
+                                     /* timedeltas only (infer_np.c) */
+                                     "numpy.sum", "numpy.cumsum", "numpy.mean"};
     const char *nm = builtin_name(id);
     for (size_t i = 0; nm && i < sizeof ok / sizeof ok[0]; i++)
         if (strcmp(nm, ok[i]) == 0)

@@ -538,6 +538,66 @@ def test_sort_axes_and_unique():
     check(u, DATES)
 
 
+# ---- sums of timedeltas (NaT propagates; datetimes do not add) -------------
+
+TD_GRID = np.array([[3, -7, 11], [2, 2, 5], [-1, 0, 4]], "m8[s]")
+
+
+@pytest.mark.parametrize("a", [HOURS, HOURS[[0, 1, 3, 4]], GRID, TD_GRID, TD_GRID.T, HOURS[:0],
+                               np.arange(-500, 1500, 3).astype("m8[ms]")],
+                         ids=["nat", "nonat", "grid-nat", "grid", "grid-T", "empty", "long"])
+def test_timedelta_sum_mean_cumsum(a):
+    @njit
+    def f(a):
+        return np.sum(a), a.sum(), np.cumsum(a), a.cumsum()
+
+    @njit
+    def mean(a):
+        return np.mean(a), a.mean()
+
+    check(f, a)
+    if a.size:
+        check(mean, a)
+
+
+@pytest.mark.numba_skip("Numba 0.68 has no axis= sums of timedeltas nor their fused forms")
+def test_timedelta_sum_axes_and_fused():
+    @njit
+    def f(a):
+        return np.sum(a, axis=0), np.sum(a, axis=1), np.mean(a, axis=0), np.cumsum(a, axis=1)
+
+    @njit
+    def fused(d, e):
+        return np.sum(d - e), (d - e).mean()
+
+    check(f, TD_GRID)
+    check(f, GRID)
+    check(fused, NONAT, NONAT[::-1].copy())
+    check(fused, DATES, DATES[::-1].copy())
+
+
+@pytest.mark.numba_skip("Numba 0.68's parallel sum of timedeltas fails (an int has no astype)")
+def test_timedelta_sum_parallel():
+    @njit(parallel=True)
+    def f(a):
+        return np.sum(a)
+
+    a = np.arange(-50000, 150000, 7).astype("m8[us]")
+    check(f, a)
+    a[12345] = np.timedelta64("NaT")
+    check(f, a)
+
+
+@pytest.mark.numba_skip("hpcjit's message")
+def test_datetime_sum_refused():
+    @njit
+    def f(a):
+        return np.sum(a)
+
+    with pytest.raises(TypingError, match="cannot add datetimes"):
+        f(DATES)
+
+
 # ---- shape functions and views (items moved, not computed with) -----------
 
 def _expand(a):
@@ -919,7 +979,7 @@ def test_errors_are_located():
 
     @njit
     def h(a):
-        return np.sum(a)
+        return np.prod(a)
 
     with pytest.raises(hpcjit.UnsupportedError, match="datetime64"):
         h(HOURS)

@@ -425,6 +425,17 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         if (!need_array(I, n, at, fname))
             return NULL;
         Type *dt = at->dtype, *rt;
+        if (ty_is_npdt(dt) && (id == BI_NP_SUM || id == BI_NP_CUMSUM || id == BI_NP_MEAN)) {
+            /* timedeltas add up in their unit (NaT propagates); datetimes do not add */
+            if (dt->kind == TY_DATETIME)
+                return TYPING(I, n, "%s() of %s: NumPy cannot add datetimes", fname, infer_tyname(I, at));
+            if (want)
+                return UNSUP(I, sl[2], "%s() of timedeltas with dtype= is not supported by hpcjit", fname);
+            infer_store_slots(I, n, sl, ns);
+            if (id == BI_NP_CUMSUM)
+                return ty_array(I->tc, dt, sl[1] ? (at->ndim ? at->ndim : 1) : 1, LAYOUT_C);
+            return !sl[1] || at->ndim <= 1 ? dt : ty_array(I->tc, dt, at->ndim - 1, LAYOUT_C);
+        }
         bool nanf = id == BI_NP_NANSUM || id == BI_NP_NANPROD || id == BI_NP_NANMEAN || id == BI_NP_NANMIN ||
                     id == BI_NP_NANMAX || id == BI_NP_NANCUMSUM || id == BI_NP_NANCUMPROD || id == BI_NP_NANVAR ||
                     id == BI_NP_NANSTD;

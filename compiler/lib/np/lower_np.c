@@ -263,6 +263,11 @@ LLVMValueRef np_arith(Lower *L, char op, Type *t, LLVMValueRef a, LLVMValueRef b
             return LLVMBuildAnd(B, a, b, "");
         return LLVMBuildXor(B, a, b, "");
     }
+    if (ty_is_npdt(t)) { /* sums of timedeltas (infer_np.c): NaT in, NaT out */
+        LLVMValueRef r = op == '-' ? LLVMBuildSub(B, a, b, "") : LLVMBuildAdd(B, a, b, "");
+        return LLVMBuildSelect(B, LLVMBuildOr(B, lower_dt_isnat(L, a), lower_dt_isnat(L, b), ""),
+                               lower_i64(L, TY_NAT), r, "");
+    }
     if (ty_is_int(t))
         return op == '+' ? LLVMBuildAdd(B, a, b, "") : op == '-' ? LLVMBuildSub(B, a, b, "") : LLVMBuildMul(B, a, b, "");
     if (ty_is_float(t))
@@ -548,7 +553,8 @@ static void red_init(Lower *L, Red *R) {
  * element `base`) into the accumulator. */
 static void red_row(Lower *L, Red *R, LLVMValueRef p, LLVMValueRef n, LLVMValueRef s, LLVMValueRef base) {
     LLVMTypeRef at = lower_type(L, R->acc);
-    if ((R->op == BI_NP_SUM || R->op == BI_NP_MEAN) && !ty_is_int(R->acc) && R->acc->kind != TY_BOOL) {
+    if ((R->op == BI_NP_SUM || R->op == BI_NP_MEAN) && !ty_is_int(R->acc) && R->acc->kind != TY_BOOL &&
+        !ty_is_npdt(R->acc)) {
         LLVMValueRef fn = pairwise_fn(L, R->dt, R->acc, R->ct, R->mode);
         bool centred = R->mode == 1 || R->mode == 3;
         LLVMTypeRef params[4] = {L->t_ptr, L->t_i64, L->t_i64, centred ? lower_type(L, R->ct) : L->t_i64};
@@ -749,6 +755,11 @@ static LLVMValueRef red_value(Lower *L, Red *R, LLVMValueRef count) {
         return lower_load(L, L->t_i64, R->idx, "arg");
     if (R->op != BI_NP_MEAN)
         return v;
+    if (ty_is_npdt(R->acc)) { /* NumPy's timedelta / int: truncated; NaT when empty */
+        LLVMValueRef bad = LLVMBuildOr(L->b, lower_dt_isnat(L, v), np_ieq(L, count, lower_i64(L, 0)), "");
+        LLVMValueRef q = LLVMBuildSDiv(L->b, v, np_sel(L, bad, lower_i64(L, 1), count), "mean");
+        return np_sel(L, bad, lower_i64(L, TY_NAT), q);
+    }
     if (is_cplx(R->acc)) {
         LLVMTypeRef pt = R->acc->kind == TY_COMPLEX64 ? L->t_f32 : L->t_f64;
         LLVMValueRef k = LLVMBuildSIToFP(L->b, count, pt, "");
