@@ -18,6 +18,9 @@ from conftest import check
 
 NUMBA = getattr(hpcjit, "__hpcjit_numba_shim__", False)
 
+# every test frees what it allocates (conftest.balanced: hpcjit's memstats)
+pytestmark = pytest.mark.usefixtures("balanced")
+
 D = np.datetime64
 T = np.timedelta64
 NAT_D = D("NaT", "D")
