@@ -444,7 +444,8 @@ static Type *dt_ufunc(Inf *I, Node *n, BuiltinId id, UfCat cat, OpKind op, Type 
         return *op_ty;
     case UF_SAME:
     case UF_ABS:
-        if (a->kind != TY_TIMEDELTA || (id != BI_NP_NEGATIVE && id != BI_NP_POSITIVE && id != BI_NP_ABS && id != BI_ABS))
+        if (a->kind != TY_TIMEDELTA ||
+            (id != BI_NP_NEGATIVE && id != BI_NP_POSITIVE && id != BI_NP_ABS && id != BI_ABS && id != BI_NP_SIGN))
             break;
         return *op_ty = a;
     case UF_PRED:

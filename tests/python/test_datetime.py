@@ -410,6 +410,15 @@ def test_ufuncs():
     check(cmps, HOURS, T(1, "h"))
 
 
+def test_sign_of_timedeltas():
+    @njit
+    def f(a, t):
+        return np.sign(a), np.sign(t)
+
+    check(f, HOURS, T(-3, "h"))
+    check(f, GRID, T("NaT", "s"))
+
+
 @pytest.mark.numba_skip("Numba fails to lower np.maximum/np.fmax of datetime arrays")
 def test_minimum_maximum_fmin_fmax():
     @njit
