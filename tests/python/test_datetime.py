@@ -879,6 +879,31 @@ def test_reflected_list_methods():
     check(nat, HOURS)
 
 
+def test_dict_keys():
+    @njit
+    def f(a):
+        d = {}
+        for i in range(len(a)):
+            d[a[i]] = i
+        return len(d), d[a[0]], a[1] in d, a[3] in d  # NaT equals no key, as in Python
+
+    check(f, np.array(["2020-01-01", "2021-01-01", "2020-01-01", "1999-01-01"], "M8[D]"))
+    check(f, HOURS[[0, 1, 3, 4]])
+
+
+@pytest.mark.numba_skip("Numba 0.68's dict takes NaT keys for equal")
+def test_dict_nat_keys():
+    @njit
+    def f(a):
+        d = {}
+        for i in range(len(a)):
+            d[a[i]] = i
+        return len(d), d[a[0]], a[1] in d, a[3] in d
+
+    check(f, np.array(["2020-01-01", "2021-01-01", "2020-01-01", "NaT", "NaT"], "M8[D]"))
+    check(f, HOURS)
+
+
 def test_in_array():
     @njit
     def f(a, x):
