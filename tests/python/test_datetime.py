@@ -572,6 +572,26 @@ def test_timedelta_sum_mean_cumsum(a):
         check(mean, a)
 
 
+@pytest.mark.parametrize("a", [HOURS, HOURS[[0, 1, 3, 4]], HOURS[[0, 1, 3]], np.array([1, -4], "m8[h]"),
+                               TD_GRID.T], ids=["nat", "even", "odd", "truncated", "grid-T"])
+def test_timedelta_median(a):
+    @njit
+    def f(a):
+        return np.median(a)
+
+    check(f, a)
+
+
+@pytest.mark.numba_skip("Numba 0.68 has no axis= median of timedeltas")
+def test_timedelta_median_axis():
+    @njit
+    def f(a):
+        return np.median(a, axis=0), np.median(a, axis=1)
+
+    check(f, TD_GRID)
+    check(f, GRID)
+
+
 @pytest.mark.numba_skip("Numba 0.68 has no axis= sums of timedeltas nor their fused forms")
 def test_timedelta_sum_axes_and_fused():
     @njit

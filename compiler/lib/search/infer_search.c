@@ -211,7 +211,11 @@ static Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return NULL;
         if (unk_axis)
             return TY_UNK(I);
-        Type *ft = ty_is_float(at->dtype) ? at->dtype : T(I, TY_FLOAT64);
+        if (at->dtype->kind == TY_DATETIME)
+            return TYPING(I, sl[0], "%s() of %s: NumPy cannot add datetimes", fname, infer_tyname(I, at));
+        if (ty_is_npdt(at->dtype) && id == BI_NP_NANMEDIAN)
+            return UNSUP(I, sl[0], "nanmedian() of %s is not supported by hpcjit", infer_tyname(I, at));
+        Type *ft = ty_is_float(at->dtype) || ty_is_npdt(at->dtype) ? at->dtype : T(I, TY_FLOAT64);
         r = (!sl[1] || at->ndim <= 1) ? ft : ty_array(I->tc, ft, at->ndim - 1, LAYOUT_C);
         break;
     }
