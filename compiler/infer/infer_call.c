@@ -183,7 +183,8 @@ static bool dt_ok(BuiltinId id) {
                                      "list.$delitem", "list.$delslice", "list.$add", "list.$mul", "list.$iadd",
                                      "list.$imul", "list.$min", "list.$max", "hpcjit.typed.List",
                                      /* timedeltas only (infer_np.c) */
-                                     "numpy.sum", "numpy.cumsum", "numpy.mean", "numpy.median"};
+                                     "numpy.sum", "numpy.cumsum", "numpy.mean", "numpy.median",
+                                     "numpy.searchsorted"};
     const char *nm = builtin_name(id);
     for (size_t i = 0; nm && i < sizeof ok / sizeof ok[0]; i++)
         if (strcmp(nm, ok[i]) == 0)

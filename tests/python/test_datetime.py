@@ -550,6 +550,29 @@ def test_sort_axes_and_unique():
     check(u, DATES)
 
 
+SORTED = np.sort(np.array(["2020-01-01", "1969-07-20", "NaT", "2000-02-29", "1900-03-01", "2000-02-29"], "M8[D]"))
+
+
+@pytest.mark.parametrize("v", [D("2000-02-29"), D("NaT", "D"), D("1800-01-01"), SORTED[::-1].copy()],
+                         ids=["equal", "nat", "before", "array"])
+def test_searchsorted(v):
+    @njit
+    def f(a, v):
+        return np.searchsorted(a, v), np.searchsorted(a, v, side="right")
+
+    check(f, SORTED, v)
+
+
+@pytest.mark.numba_skip("Numba 0.68 searches datetimes of the array's unit only, and has no a.searchsorted")
+@pytest.mark.parametrize("v", [D("2000-02-29T05", "h"), SORTED.astype("M8[s]")], ids=["scalar", "array"])
+def test_searchsorted_mixed_units(v):
+    @njit
+    def f(a, v):
+        return np.searchsorted(a, v), np.searchsorted(a, v, side="right"), a.searchsorted(v)
+
+    check(f, SORTED, v)
+
+
 # ---- sums of timedeltas (NaT propagates; datetimes do not add) -------------
 
 TD_GRID = np.array([[3, -7, 11], [2, 2, 5], [-1, 0, 4]], "m8[s]")
