@@ -4,7 +4,10 @@ stores and iteration, arithmetic and comparisons with NumPy's unit rules
 (the finer unit; years and months through the calendar for datetimes) and
 NaT (arithmetic gives NaT, comparisons are False but !=), the same
 element-wise on arrays and through the ufuncs, np.isnat, np.empty/np.zeros
-with a datetime dtype.  Each compiled function is compared with its py_func
+with a datetime dtype; reductions, sorts and searches with NumPy's NaT rules
+(NaT wins min/max and sorts last), timedelta sums/means/medians, fills,
+slice stores, the shape functions, lists and dict keys of datetimes, and
+datetime globals frozen as constants.  Every test frees what it allocates.  Each compiled function is compared with its py_func
 on fresh copies of the inputs (conftest.check: NaT compares equal to NaT of
 the same unit)."""
 import numpy as np
@@ -1063,6 +1066,14 @@ def test_errors_are_located():
 
     with pytest.raises(hpcjit.UnsupportedError, match="datetime64"):
         h(HOURS)
+
+    @njit
+    def make():
+        return np.datetime64("2020-01-01")  # here: Numba builds none either
+
+    with pytest.raises(TypingError, match="datetime64") as ei:
+        make()
+    assert "test_datetime.py" in str(ei.value)
 
     @njit
     def ptp(a):
