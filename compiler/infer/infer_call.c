@@ -526,6 +526,8 @@ static Type *conversion(Inf *I, Node *n, const char *fname, Type *to) {
         return NULL;
     if (IS_UNK(t))
         return t;
+    if (to->kind == TY_INT64 && t->kind == TY_TIMEDELTA) /* int(td): its count, as Numba (NaT: INT64_MIN) */
+        return rewrite_cast(I, n, to);
     if (to->kind == TY_BOOL) {
         if (!(ty_is_number(t) || t->kind == TY_NONE || t->kind == TY_ARRAY || t->kind == TY_TUPLE ||
               (lib_type_owner(t) && lib_type_owner(t)->lower_len)))

@@ -925,6 +925,26 @@ def test_reflected_list_methods():
     check(nat, HOURS)
 
 
+def test_int_of_a_timedelta_is_its_count():
+    @njit
+    def f(t):
+        return int(t)
+
+    check(f, T(-7, "ns"))  # CPython gives the count for [ns] too
+    check(f, T(12345, "ns"))
+
+
+@pytest.mark.numba_skip("CPython refuses int() of these; hpcjit's message")
+def test_int_of_coarse_timedelta_and_datetime():
+    @njit
+    def f(t):
+        return int(t)
+
+    assert f(T(5, "h")) == 5  # Numba's count
+    with pytest.raises(TypingError, match="cannot convert datetime64"):
+        f(D("1970-01-03"))
+
+
 def test_dict_keys():
     @njit
     def f(a):
