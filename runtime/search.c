@@ -2,7 +2,7 @@
  * (np.sort, argsort, unique, searchsorted, digitize, nonzero, argwhere,
  * count_nonzero, bincount, interp, histogram).  Data is C-contiguous; the
  * element type comes as a code (hpcjit/search.h).  Orderings are NumPy's:
- * NaNs after every number, complex lexicographic. */
+ * NaNs after every number, NaT after every datetime, complex lexicographic. */
 #include "hpcjit/search.h"
 
 #include <float.h>
@@ -32,10 +32,13 @@ typedef struct { double re, im; } c128_t;
      : ((a).re == (b).re || ((a).re != (a).re && (b).re != (b).re))                                          \
          ? ((a).im < (b).im || ((b).im != (b).im && (a).im == (a).im))                                       \
          : ((b).re != (b).re))
+/* NaT (INT64_MIN) after every count, as NumPy's datetime sort */
+#define LT_NAT(a, b) ((a) != INT64_MIN && ((b) == INT64_MIN || (a) < (b)))
 #define NZ_PLAIN(a) ((a) != 0)
 #define NZ_CPLX(a) ((a).re != 0 || (a).im != 0)
 #define NAN_NO(a) 0
 #define NAN_FLOAT(a) ((a) != (a))
+#define NAN_NAT(a) ((a) == INT64_MIN)
 #define NAN_CPLX(a) ((a).re != (a).re || (a).im != (a).im)
 
 #define SMALL 16
@@ -145,6 +148,7 @@ DEF_TYPE(f32, float, LT_FLOAT, NZ_PLAIN, NAN_FLOAT)
 DEF_TYPE(f64, double, LT_FLOAT, NZ_PLAIN, NAN_FLOAT)
 DEF_TYPE(c64, c64_t, LT_CPLX, NZ_CPLX, NAN_CPLX)
 DEF_TYPE(c128, c128_t, LT_CPLX, NZ_CPLX, NAN_CPLX)
+DEF_TYPE(dt, int64_t, LT_NAT, NZ_PLAIN, NAN_NAT)
 
 /* X(NAME, T, code) for every element type */
 #define FOR_TYPES(X)                                                                                         \
@@ -160,7 +164,8 @@ DEF_TYPE(c128, c128_t, LT_CPLX, NZ_CPLX, NAN_CPLX)
     X(f32, float, RT_DT(RT_K_FLOAT, 4))                                                                      \
     X(f64, double, RT_DT(RT_K_FLOAT, 8))                                                                     \
     X(c64, c64_t, RT_DT(RT_K_COMPLEX, 8))                                                                    \
-    X(c128, c128_t, RT_DT(RT_K_COMPLEX, 16))
+    X(c128, c128_t, RT_DT(RT_K_COMPLEX, 16))                                                                 \
+    X(dt, int64_t, RT_DT(RT_K_DATETIME, 8))
 
 static int64_t itemsize(int32_t code) { return code % 32; }
 

@@ -119,6 +119,7 @@ static void put_cval(StrBuf *b, const Cval *v) {
     case CVAL_NONE: sb_puts(b, "None"); break;
     case CVAL_STR: put_quoted(b, v->s ? v->s : "", v->slen, v->is_bytes); break;
     case CVAL_ELLIPSIS: sb_puts(b, "Ellipsis"); break;
+    case CVAL_NPDT: sb_printf(b, "<datetime count %lld>", (long long)v->i); break;
     }
 }
 

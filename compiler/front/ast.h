@@ -134,6 +134,8 @@ typedef enum CvalKind {
     CVAL_NONE,
     CVAL_STR,     /* s, slen (bytes: is_bytes) */
     CVAL_ELLIPSIS,
+    CVAL_NPDT,    /* i: the count of a datetime64/timedelta64 global (a frozen
+                     constant), its type already in the node's ty */
 } CvalKind;
 
 typedef struct Cval {

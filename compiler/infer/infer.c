@@ -529,6 +529,16 @@ static bool env_scalar(Inf *I, const HjEnvEntry *e, Node *n) {
         n->cval.kind = CVAL_NONE;
         n->ty = infer_ty(I, TY_NONE);
         return true;
+    case HJ_ENV_DATETIME: { /* frozen, as Numba freezes datetime globals */
+        const char *p = e->qualname;
+        Type *t = p ? ty_from_typecode(I->tc, &p) : NULL;
+        if (!ty_is_npdt(t))
+            return false;
+        n->cval.kind = CVAL_NPDT;
+        n->cval.i = e->i;
+        n->ty = t;
+        return true;
+    }
     case HJ_ENV_STR: /* a str in a global tuple: a constant (lib/str) */
         n->cval.kind = CVAL_STR;
         n->cval.s = e->qualname ? e->qualname : "";
@@ -605,6 +615,11 @@ static Type *env_name(Inf *I, Node *n, const HjEnvEntry *e) {
         return n->ty;
     case HJ_ENV_INT: case HJ_ENV_FLOAT: case HJ_ENV_COMPLEX: case HJ_ENV_NONE:
         env_scalar(I, e, n);
+        return n->ty;
+    case HJ_ENV_DATETIME:
+        if (!env_scalar(I, e, n))
+            return TYPING(I, n, "global name '%s' is a datetime64/timedelta64 of a unit hpcjit cannot use",
+                          n->name);
         return n->ty;
     case HJ_ENV_TUPLE: {
         Node *t = env_const(I, e, n->loc, I->final ? n : NULL);
@@ -949,14 +964,15 @@ static Type *compare_expr(Inf *I, Node *n) {
         if (IS_UNK(left) || IS_UNK(right)) {
             unk = true;
             ot = TY_UNK(I);
-        } else if ((ty_is_npdt(left) || ty_is_npdt(right)) && !ty_is_array(left) && !ty_is_array(right)) {
+        } else if (!own && (ty_is_npdt(left) || ty_is_npdt(right)) && !ty_is_array(left) && !ty_is_array(right)) {
             if (!(ot = infer_dt_compare(I, n, op, left, right)))
                 return NULL;
         } else if (own && own->infer_compare) { /* a library type's comparison, `x in lst` */
             if (!(ot = own->infer_compare(I, n, op, left, right)))
                 return NULL;
         } else if ((op == OP_IN || op == OP_NOTIN) && n->args.len == 1 && ty_is_array(right) &&
-                   ty_is_number(left) && ty_is_number(right->dtype)) {
+                   ((ty_is_number(left) && ty_is_number(right->dtype)) ||
+                    (ty_is_npdt(left) && ty_is_npdt(right->dtype)))) {
             /* x in a: np.any(a == x), as ndarray.__contains__; the node
              * becomes that call (negated for `not in`) */
             Node *eq = ast_new(I->a, N_COMPARE, n->loc);
@@ -1416,6 +1432,9 @@ Type *infer_expr_opt(Inf *I, Node **pn) {
             break;
         case CVAL_ELLIPSIS:
             return UNSUP(I, n, "'...' is not supported by hpcjit");
+        case CVAL_NPDT: /* a frozen datetime global: typed when it was made */
+            t = n->ty;
+            break;
         }
         break;
     case N_BINOP:

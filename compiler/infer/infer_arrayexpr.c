@@ -245,7 +245,7 @@ int infer_ae_store(Inf *I, Node *t, Node **pv, Type *vt) {
     if (t->idx_kind != IDX_BASIC || !t->op_ty || t->op_ty->kind != TY_ARRAY || vt->kind != TY_ARRAY)
         return -1;
     Type *vty = t->op_ty;
-    if (!operand_ok(I, *pv, vt))
+    if (!ty_is_npdt(vt->dtype) && !operand_ok(I, *pv, vt)) /* datetimes: copied, units converted */
         return 0;
     if (vt->ndim > vty->ndim) {
         TYPING(I, *pv, "could not broadcast %s into %s (the value has more dimensions)", infer_tyname(I, vt),
@@ -445,7 +445,8 @@ static Type *dt_ufunc(Inf *I, Node *n, BuiltinId id, UfCat cat, OpKind op, Type 
         return *op_ty;
     case UF_SAME:
     case UF_ABS:
-        if (a->kind != TY_TIMEDELTA || (id != BI_NP_NEGATIVE && id != BI_NP_POSITIVE && id != BI_NP_ABS && id != BI_ABS))
+        if (a->kind != TY_TIMEDELTA ||
+            (id != BI_NP_NEGATIVE && id != BI_NP_POSITIVE && id != BI_NP_ABS && id != BI_ABS && id != BI_NP_SIGN))
             break;
         return *op_ty = a;
     case UF_PRED:

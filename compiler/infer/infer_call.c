@@ -165,7 +165,26 @@ static bool dt_ok(BuiltinId id) {
     static const char *const ok[] = {"array.copy", "numpy.copy", "array.reshape", "numpy.reshape",
                                      "array.transpose", "numpy.transpose", "numpy.empty_like", "numpy.zeros_like",
                                      "numpy.full_like", "numpy.full", "numpy.shape", "numpy.ndim", "array.ravel",
-                                     "numpy.ravel", "array.flatten", "array.fill"};
+                                     "numpy.ravel", "array.flatten", "array.fill",
+                                     /* NaT wins min/max and sorts last (lower_np.c, runtime/search.c) */
+                                     "numpy.min", "numpy.max", "numpy.argmin", "numpy.argmax", "numpy.nanmin",
+                                     "numpy.nanmax", "numpy.sort", "array.sort", "numpy.argsort", "numpy.unique",
+                                     /* items moved, not computed with */
+                                     "numpy.expand_dims", "numpy.squeeze", "numpy.repeat", "numpy.tile", "numpy.roll",
+                                     "numpy.flip", "numpy.fliplr", "numpy.flipud", "numpy.rot90", "numpy.asarray",
+                                     "numpy.ascontiguousarray", "numpy.swapaxes", "numpy.moveaxis",
+                                     "numpy.atleast_1d", "numpy.atleast_2d", "numpy.atleast_3d", "numpy.take",
+                                     "numpy.delete", "numpy.triu", "numpy.tril", "numpy.diag", "array.view",
+                                     "numpy.array_equal",
+                                     /* lists hold them; lower_cmp compares them (NaT unordered) */
+                                     "builtins.list", "builtins.sorted", "list.append", "list.extend", "list.insert",
+                                     "list.pop", "list.remove", "list.index", "list.count", "list.reverse",
+                                     "list.clear", "list.copy", "list.sort", "list.$getitem", "list.$getslice",
+                                     "list.$delitem", "list.$delslice", "list.$add", "list.$mul", "list.$iadd",
+                                     "list.$imul", "list.$min", "list.$max", "hpcjit.typed.List",
+                                     /* timedeltas only (infer_np.c) */
+                                     "numpy.sum", "numpy.cumsum", "numpy.mean", "numpy.median",
+                                     "numpy.searchsorted"};
     const char *nm = builtin_name(id);
     for (size_t i = 0; nm && i < sizeof ok / sizeof ok[0]; i++)
         if (strcmp(nm, ok[i]) == 0)
@@ -524,6 +543,8 @@ static Type *conversion(Inf *I, Node *n, const char *fname, Type *to) {
         return NULL;
     if (IS_UNK(t))
         return t;
+    if (to->kind == TY_INT64 && t->kind == TY_TIMEDELTA) /* int(td): its count, as Numba (NaT: INT64_MIN) */
+        return rewrite_cast(I, n, to);
     if (to->kind == TY_BOOL) {
         if (!(ty_is_number(t) || t->kind == TY_NONE || t->kind == TY_ARRAY || t->kind == TY_TUPLE ||
               (lib_type_owner(t) && lib_type_owner(t)->lower_len)))
@@ -1332,6 +1353,17 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             BuiltinId np = id == BI_MIN ? BI_NP_AMIN : BI_NP_AMAX;
             n->builtin = np;
             return lib_ops(np)->infer_call(I, n, np, NULL);
+        }
+        if (k == 1 && tys[0]->kind == TY_ARRAY && tys[0]->ndim == 1 && ty_is_npdt(tys[0]->dtype))
+            return tys[0]->dtype; /* Python's loop of '<': a NaT is kept only when it comes first */
+        if (k >= 2 && ty_is_npdt(tys[0])) { /* datetimes: in their common unit (infer_dt_compare) */
+            Type *u = tys[0];
+            for (int i = 1; i < k; i++)
+                if (!(u = infer_dt_compare(I, VEC_AT(n->args, i), OP_LT, u, tys[i])))
+                    return NULL;
+            for (int i = 0; i < k; i++)
+                infer_cast(I, ARG(i), u);
+            return u;
         }
         if (k == 1 && tys[0]->kind == TY_TUPLE && tys[0]->nelems > 0) { /* max((a, b, c)): of list(t) */
             Node *tup = VEC_AT(n->args, 0);

@@ -525,6 +525,11 @@ static LLVMValueRef dt_ufunc_elem(Lower *L, Node *n, LLVMValueRef *args) {
         return lower_dt_compare(L, n, n->op, t, args[0], ta, args[1], tb);
     case BI_NP_NEGATIVE: return lower_dt_unary(L, OP_NEG, args[0]);
     case BI_NP_POSITIVE: return args[0];
+    case BI_NP_SIGN: { /* NumPy's integer loop: NaT (INT64_MIN) is -1 */
+        LLVMValueRef gt = LLVMBuildICmp(L->b, LLVMIntSGT, args[0], lower_i64(L, 0), "");
+        LLVMValueRef lt = LLVMBuildICmp(L->b, LLVMIntSLT, args[0], lower_i64(L, 0), "");
+        return LLVMBuildSub(L->b, LLVMBuildZExt(L->b, gt, L->t_i64, ""), LLVMBuildZExt(L->b, lt, L->t_i64, ""), "sign");
+    }
     case BI_ABS: case BI_NP_ABS: return lower_dt_unary(L, OP_NONE, args[0]);
     case BI_NP_ISNAT: case BI_NP_ISNAN: return lower_dt_isnat(L, args[0]);
     case BI_NP_ISFINITE: return LLVMBuildNot(L->b, lower_dt_isnat(L, args[0]), "");

@@ -1094,7 +1094,7 @@ static LLVMValueRef abs_value(Lower *L, Node *n) {
 static LLVMValueRef minmax(Lower *L, Node *n) {
     bool is_min = n->builtin == BI_MIN;
     Type *t = n->ty;
-    if (!ty_is_number(t) || ty_is_complex(t))
+    if ((!ty_is_number(t) && !ty_is_npdt(t)) || ty_is_complex(t))
         return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "%s() of this type", is_min ? "min" : "max");
     OpKind op = is_min ? OP_LT : OP_GT;
     int np = nargs_present(n);

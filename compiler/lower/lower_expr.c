@@ -37,6 +37,8 @@ static LLVMValueRef const_value(Lower *L, const Node *at, Type *ty, const Cval *
         v = LLVMConstStructInContext(L->ctx, p, 2, 0);
         break;
     }
+    case CVAL_NPDT: /* a datetime global's count (lower_type: i64) */
+        return LLVMConstInt(lower_type(L, ty), (unsigned long long)cv->i, 1);
     case CVAL_STR:
         if (ty->kind == TY_STRING && !cv->is_bytes) /* a str value: an immortal literal */
             return lower_str_const(L, cv->s, cv->slen);
@@ -517,6 +519,8 @@ LLVMValueRef lower_cmp(Lower *L, const Node *at, OpKind op, Type *t, LLVMValueRe
     const LibOps *own = lib_type_owner(t); /* a str inside a tuple or a list: its owner compares */
     if (own && own->lower_compare && t->kind == TY_STRING)
         return own->lower_compare(L, at, op, t, a, t, b, t);
+    if (ty_is_npdt(t)) /* two values of one datetime type: NaT is unordered */
+        return lower_dt_compare(L, at, op, t, a, t, b, t);
     if (t->kind == TY_BOOL || ty_is_int(t)) {
         bool s = ty_is_signed(t);
         LLVMIntPredicate p;
@@ -1014,7 +1018,7 @@ static LLVMValueRef expr(Lower *L, Node *n, bool *owned) {
             LLVMValueRef x = lower_load(L, lower_type(L, v->ty), (LLVMValueRef)v->slot, v->name);
             return lower_convert(L, n, x, v->ty, n->ty);
         }
-        if (ty_is_number(n->ty) || (n->ty->kind == TY_STRING && n->cval.kind == CVAL_STR))
+        if (ty_is_number(n->ty) || ty_is_npdt(n->ty) || (n->ty->kind == TY_STRING && n->cval.kind == CVAL_STR))
             return const_value(L, n, n->ty, &n->cval);
         if (n->ty->kind == TY_ARRAY)
             return frozen_array(L, n);

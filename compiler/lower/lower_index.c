@@ -593,7 +593,7 @@ LLVMValueRef lower_index_expr(Lower *L, Node *n, bool *owned) {
 bool lower_index_store(Lower *L, Node *n, LLVMValueRef v, Type *t) {
     switch (n->idx_kind) {
     case IDX_BASIC: {
-        if (!ty_is_number(t))
+        if (!ty_is_number(t) && !ty_is_npdt(t))
             return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "assigning an array to a slice is not supported yet"),
                    false;
         LLVMValueRef arr;

@@ -97,6 +97,17 @@ static int entry_from(Arena *a, HjEnvEntry *e, PyObject *item, int depth) {
             e->qualname = "an int too large for int64";
         }
         e->i = v;
+    } else if (!strcmp(k, "datetime")) { /* (typecode, count) */
+        e->kind = HJ_ENV_DATETIME;
+        if (!PyTuple_Check(payload) || PyTuple_GET_SIZE(payload) != 2) {
+            PyErr_SetString(PyExc_TypeError, "hpcjit._compiler: datetime payload must be (typecode, count)");
+            return -1;
+        }
+        if (!(e->qualname = copy_str(a, PyTuple_GET_ITEM(payload, 0), "datetime typecode")))
+            return -1;
+        e->i = PyLong_AsLongLong(PyTuple_GET_ITEM(payload, 1));
+        if (e->i == -1 && PyErr_Occurred())
+            return -1;
     } else if (!strcmp(k, "float")) {
         e->kind = HJ_ENV_FLOAT;
         e->f = PyFloat_AsDouble(payload);

@@ -235,6 +235,11 @@ def _classify(value, gather):
         ov = extending.overloads_of(value)
         if ov is not None:
             return ("func", gather.add_stub(ov))
+    if isinstance(value, (np.datetime64, np.timedelta64)):  # before int: np.timedelta64 is an np.integer
+        t = _types._dtype_type(value.dtype)  # frozen, as Numba freezes them
+        if t is None:
+            return ("other", f"a {value.dtype} value (a unit of more than one base unit)")
+        return ("datetime", (t.typecode, int(value.view(np.int64))))
     if isinstance(value, (bool, np.bool_)):  # before int: bool is an int
         return ("bool", bool(value))
     if isinstance(value, (int, np.integer)):
@@ -255,6 +260,9 @@ def _classify(value, gather):
     if isinstance(value, np.ndarray):
         # frozen into the compiled code as a read-only constant (Numba's rule)
         code = _ARRAY_CODES.get(value.dtype)
+        if code is None and value.dtype.kind in "Mm":  # datetime64/timedelta64: "MD", "ms"
+            t = _types._dtype_type(value.dtype)
+            code = t.typecode if t is not None else None
         if code is None or value.ndim > 9:
             return ("other", f"an array of {value.dtype} with {value.ndim} dimensions")
         return ("array", (f"r{code}{value.ndim}C", [int(n) for n in value.shape],

@@ -60,6 +60,8 @@ typedef enum HjEnvKind {
                         rule for global and closure arrays): qualname = its
                         typecode ("rd2C"), shape (ndim items), data/nbytes =
                         its items in C order                                  */
+    HJ_ENV_DATETIME, /* a datetime64/timedelta64 scalar: qualname = its
+                        typecode ("MD", "ms"), i = its count (NaT INT64_MIN)  */
     HJ_ENV_OTHER,    /* qualname: a description ("a dict") for the error      */
 } HjEnvKind;
 

@@ -35,6 +35,8 @@ static bool is_view(const Type *t) { return t && t->kind == TY_DICT_VIEW; }
 static bool dict_owns(const Type *t) { return is_dict(t) || is_set(t) || is_view(t); }
 
 bool dict_hashable(const Type *t) {
+    if (ty_is_npdt(t)) /* hashed as their count, as Numba; NaT equals nothing */
+        return true;
     if (ty_is_number(t))
         return !ty_is_complex(t);
     if (t->kind == TY_STRING)

@@ -292,6 +292,8 @@ static bool sort_options(Inf *I, Node **key, Node **rev, Type *item, Type **key_
 }
 
 static bool orderable(const Type *t) {
+    if (ty_is_npdt(t)) /* NaT compares false, as in Python */
+        return true;
     if (ty_is_number(t))
         return !ty_is_complex(t);
     if (t->kind == TY_TUPLE) {

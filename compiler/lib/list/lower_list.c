@@ -133,6 +133,8 @@ static LLVMValueRef cmp_fn(Lower *L, const Node *at, Type *item, OpKind op) {
 }
 
 static bool orderable(const Type *t) {
+    if (ty_is_npdt(t)) /* NaT compares false, as in Python */
+        return true;
     if (ty_is_number(t))
         return !ty_is_complex(t);
     if (t->kind == TY_TUPLE) {
@@ -145,7 +147,7 @@ static bool orderable(const Type *t) {
 }
 
 static bool comparable(const Type *t) {
-    if (ty_is_number(t))
+    if (ty_is_number(t) || ty_is_npdt(t))
         return true;
     if (t->kind == TY_TUPLE) {
         for (int i = 0; i < t->nelems; i++)

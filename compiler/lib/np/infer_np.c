@@ -213,6 +213,16 @@ static void lists_to_tuples(Node *e) {
 }
 
 /* Python's int, float, bool, complex values as NumPy dtypes of fill values. */
+/* A datetime fills a datetime array of its unit or a finer one (as a store
+ * converts); numbers do not fill datetime arrays, nor datetimes numbers. */
+static bool fill_ok(Inf *I, Node *v, Type *vt, Type *et, const char *fname) {
+    if ((ty_is_npdt(vt) || ty_is_npdt(et)) && !ty_can_convert(vt, et)) {
+        TYPING(I, v, "%s(): cannot fill a %s array with %s", fname, infer_tyname(I, et), infer_tyname(I, vt));
+        return false;
+    }
+    return true;
+}
+
 static Type *value_dtype(Inf *I, Type *t) {
     if (t->kind == TY_BOOL || ty_is_number(t))
         return t;
@@ -415,6 +425,17 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         if (!need_array(I, n, at, fname))
             return NULL;
         Type *dt = at->dtype, *rt;
+        if (ty_is_npdt(dt) && (id == BI_NP_SUM || id == BI_NP_CUMSUM || id == BI_NP_MEAN)) {
+            /* timedeltas add up in their unit (NaT propagates); datetimes do not add */
+            if (dt->kind == TY_DATETIME)
+                return TYPING(I, n, "%s() of %s: NumPy cannot add datetimes", fname, infer_tyname(I, at));
+            if (want)
+                return UNSUP(I, sl[2], "%s() of timedeltas with dtype= is not supported by hpcjit", fname);
+            infer_store_slots(I, n, sl, ns);
+            if (id == BI_NP_CUMSUM)
+                return ty_array(I->tc, dt, sl[1] ? (at->ndim ? at->ndim : 1) : 1, LAYOUT_C);
+            return !sl[1] || at->ndim <= 1 ? dt : ty_array(I->tc, dt, at->ndim - 1, LAYOUT_C);
+        }
         bool nanf = id == BI_NP_NANSUM || id == BI_NP_NANPROD || id == BI_NP_NANMEAN || id == BI_NP_NANMIN ||
                     id == BI_NP_NANMAX || id == BI_NP_NANCUMSUM || id == BI_NP_NANCUMPROD || id == BI_NP_NANVAR ||
                     id == BI_NP_NANSTD;
@@ -519,7 +540,7 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
                 return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[1]);
             if (!(vt = infer_expr(I, &sl[1])))
                 return NULL;
-            if (!IS_UNK(vt) && !ty_is_number(vt))
+            if (!IS_UNK(vt) && !ty_is_number(vt) && !ty_is_npdt(vt))
                 return TYPING(I, sl[1], "%s() needs a number, not %s", fname, infer_tyname(I, vt));
             unk = unk || IS_UNK(vt);
             if (id == BI_NP_FULL_LIKE && sl[2]) {
@@ -588,11 +609,15 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         case BI_NP_TILE: rt = ty_array(I->tc, at->dtype, nd > k ? nd : k, LAYOUT_C); break;
         case BI_ARRAY_ASTYPE: rt = ty_array(I->tc, dt, nd, LAYOUT_C); break;
         case BI_ARRAY_FILL:
+            if (!fill_ok(I, sl[1], vt, at->dtype, fname))
+                return NULL;
             infer_cast(I, &sl[1], at->dtype);
             rt = T(I, TY_NONE);
             break;
         case BI_NP_FULL_LIKE: {
             Type *et = dt ? dt : at->dtype;
+            if (!fill_ok(I, sl[1], vt, et, fname))
+                return NULL;
             if (ty_is_complex(vt) && !ty_is_complex(et))
                 return TYPING(I, sl[1], "full_like(): cannot fill a %s array with %s", infer_tyname(I, et),
                               infer_tyname(I, vt));
@@ -640,9 +665,11 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return NULL;
         if (unk || IS_UNK(vt) || (dt && IS_UNK(dt)))
             return TY_UNK(I);
-        if (!ty_is_number(vt))
+        if (!ty_is_number(vt) && !ty_is_npdt(vt))
             return TYPING(I, sl[1], "full() needs a number as fill_value, not %s", infer_tyname(I, vt));
-        Type *et = dt ? dt : value_dtype(I, vt);
+        Type *et = dt ? dt : ty_is_npdt(vt) ? vt : value_dtype(I, vt);
+        if (!fill_ok(I, sl[1], vt, et, fname))
+            return NULL;
         if (ty_is_complex(vt) && !ty_is_complex(et))
             return TYPING(I, sl[1], "full(): cannot fill a %s array with %s", infer_tyname(I, et), infer_tyname(I, vt));
         infer_cast(I, &sl[1], et);

@@ -263,6 +263,11 @@ LLVMValueRef np_arith(Lower *L, char op, Type *t, LLVMValueRef a, LLVMValueRef b
             return LLVMBuildAnd(B, a, b, "");
         return LLVMBuildXor(B, a, b, "");
     }
+    if (ty_is_npdt(t)) { /* sums of timedeltas (infer_np.c): NaT in, NaT out */
+        LLVMValueRef r = op == '-' ? LLVMBuildSub(B, a, b, "") : LLVMBuildAdd(B, a, b, "");
+        return LLVMBuildSelect(B, LLVMBuildOr(B, lower_dt_isnat(L, a), lower_dt_isnat(L, b), ""),
+                               lower_i64(L, TY_NAT), r, "");
+    }
     if (ty_is_int(t))
         return op == '+' ? LLVMBuildAdd(B, a, b, "") : op == '-' ? LLVMBuildSub(B, a, b, "") : LLVMBuildMul(B, a, b, "");
     if (ty_is_float(t))
@@ -294,6 +299,7 @@ int32_t np_dt_code(Type *dt) {
             : ty_is_signed(dt)      ? RT_K_INT
             : ty_is_unsigned(dt)    ? RT_K_UINT
             : ty_is_float(dt)       ? RT_K_FLOAT
+            : ty_is_npdt(dt)        ? RT_K_DATETIME
                                     : RT_K_COMPLEX;
     return RT_DT(k, ty_itemsize(dt));
 }
@@ -464,6 +470,8 @@ static LLVMValueRef better_nan(Lower *L, Type *t, bool for_min, LLVMValueRef x, 
 static LLVMValueRef extreme(Lower *L, Type *t, bool for_min) {
     if (t->kind == TY_BOOL)
         return LLVMConstInt(L->t_i1, for_min ? 1 : 0, 0);
+    if (ty_is_npdt(t)) /* INT64_MIN is NaT: the least count is one above */
+        return lower_i64(L, for_min ? INT64_MAX : TY_NAT + 1);
     if (ty_is_float(t))
         return LLVMConstReal(lower_type(L, t), for_min ? INFINITY : -INFINITY);
     if (is_cplx(t)) {
@@ -484,9 +492,18 @@ static LLVMValueRef better(Lower *L, Type *t, bool for_min, LLVMValueRef x, LLVM
     return better_nan(L, t, for_min, x, cur, false);
 }
 
-/* skip_nan (np.nanmin/nanmax): a NaN never wins, a number beats a NaN. */
+/* skip_nan (np.nanmin/nanmax): a NaN never wins, a number beats a NaN.
+ * NaT is a datetime's NaN (NumPy's loops). */
 static LLVMValueRef better_nan(Lower *L, Type *t, bool for_min, LLVMValueRef x, LLVMValueRef cur, bool skip_nan) {
     LLVMBuilderRef B = L->b;
+    if (ty_is_npdt(t)) {
+        LLVMValueRef xnat = lower_dt_isnat(L, x), cnat = lower_dt_isnat(L, cur);
+        LLVMValueRef lt = LLVMBuildICmp(B, for_min ? LLVMIntSLT : LLVMIntSGT, x, cur, "");
+        lt = LLVMBuildAnd(B, lt, LLVMBuildNot(B, LLVMBuildOr(B, xnat, cnat, ""), ""), "");
+        if (skip_nan) /* a count beats NaT */
+            return LLVMBuildOr(B, lt, LLVMBuildAnd(B, cnat, LLVMBuildNot(B, xnat, ""), ""), "");
+        return LLVMBuildOr(B, lt, LLVMBuildAnd(B, xnat, LLVMBuildNot(B, cnat, ""), ""), "");
+    }
     if (skip_nan && ty_is_float(t)) {
         LLVMValueRef lt = LLVMBuildFCmp(B, for_min ? LLVMRealOLT : LLVMRealOGT, x, cur, "");
         LLVMValueRef fill = LLVMBuildAnd(B, LLVMBuildFCmp(B, LLVMRealUNO, cur, cur, ""),
@@ -522,6 +539,8 @@ static void red_init(Lower *L, Red *R) {
         v = extreme(L, R->acc, wants_min(R->op));
         if (R->nan == 1 && ty_is_float(R->acc)) /* all-NaN gives NaN */
             v = LLVMConstReal(lower_type(L, R->acc), NAN);
+        if (R->nan == 1 && ty_is_npdt(R->acc)) /* all-NaT gives NaT */
+            v = lower_i64(L, TY_NAT);
         break;
     default: v = lower_zero(L, R->acc); break;
     }
@@ -534,7 +553,8 @@ static void red_init(Lower *L, Red *R) {
  * element `base`) into the accumulator. */
 static void red_row(Lower *L, Red *R, LLVMValueRef p, LLVMValueRef n, LLVMValueRef s, LLVMValueRef base) {
     LLVMTypeRef at = lower_type(L, R->acc);
-    if ((R->op == BI_NP_SUM || R->op == BI_NP_MEAN) && !ty_is_int(R->acc) && R->acc->kind != TY_BOOL) {
+    if ((R->op == BI_NP_SUM || R->op == BI_NP_MEAN) && !ty_is_int(R->acc) && R->acc->kind != TY_BOOL &&
+        !ty_is_npdt(R->acc)) {
         LLVMValueRef fn = pairwise_fn(L, R->dt, R->acc, R->ct, R->mode);
         bool centred = R->mode == 1 || R->mode == 3;
         LLVMTypeRef params[4] = {L->t_ptr, L->t_i64, L->t_i64, centred ? lower_type(L, R->ct) : L->t_i64};
@@ -735,6 +755,11 @@ static LLVMValueRef red_value(Lower *L, Red *R, LLVMValueRef count) {
         return lower_load(L, L->t_i64, R->idx, "arg");
     if (R->op != BI_NP_MEAN)
         return v;
+    if (ty_is_npdt(R->acc)) { /* NumPy's timedelta / int: truncated; NaT when empty */
+        LLVMValueRef bad = LLVMBuildOr(L->b, lower_dt_isnat(L, v), np_ieq(L, count, lower_i64(L, 0)), "");
+        LLVMValueRef q = LLVMBuildSDiv(L->b, v, np_sel(L, bad, lower_i64(L, 1), count), "mean");
+        return np_sel(L, bad, lower_i64(L, TY_NAT), q);
+    }
     if (is_cplx(R->acc)) {
         LLVMTypeRef pt = R->acc->kind == TY_COMPLEX64 ? L->t_f32 : L->t_f64;
         LLVMValueRef k = LLVMBuildSIToFP(L->b, count, pt, "");

@@ -1005,6 +1005,13 @@ static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         }
         if (unk || IS_UNK(at) || IS_UNK(bt))
             return TY_UNK(I);
+        if (id == BI_NPA_ARRAY_EQUAL && (ty_is_npdt(elt(at)) || ty_is_npdt(elt(bt)))) {
+            /* datetimes: compared in their common unit, NaT never equal (but for equal_nan) */
+            if (!(n->op_ty = infer_dt_compare(I, n, OP_EQ, elt(at), elt(bt))))
+                return NULL;
+            infer_store_slots(I, n, sl, ns);
+            return T(I, TY_BOOL);
+        }
         if (!num_or_array(I, sl[0], at, fname, s.names[0]) || !num_or_array(I, sl[1], bt, fname, s.names[1]))
             return NULL;
         n->op_ty = id == BI_NPA_ARRAY_EQUAL ? ty_np_promote(I->tc, elt(at), elt(bt)) : close_type(I, at, bt);

@@ -86,6 +86,8 @@ void npa_bcast(Lower *L, NpaOpnd *o, int k, int rnd, LLVMValueRef *rdims, LLVMVa
 /* ---- element kernels ---- */
 
 static LLVMValueRef isnan_v(Lower *L, Type *t, LLVMValueRef x) {
+    if (ty_is_npdt(t))
+        return lower_dt_isnat(L, x);
     if (ty_is_float(t))
         return LLVMBuildFCmp(L->b, LLVMRealUNO, x, x, "");
     if (ty_is_complex(t)) {

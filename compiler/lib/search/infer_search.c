@@ -211,7 +211,11 @@ static Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return NULL;
         if (unk_axis)
             return TY_UNK(I);
-        Type *ft = ty_is_float(at->dtype) ? at->dtype : T(I, TY_FLOAT64);
+        if (at->dtype->kind == TY_DATETIME)
+            return TYPING(I, sl[0], "%s() of %s: NumPy cannot add datetimes", fname, infer_tyname(I, at));
+        if (ty_is_npdt(at->dtype) && id == BI_NP_NANMEDIAN)
+            return UNSUP(I, sl[0], "nanmedian() of %s is not supported by hpcjit", infer_tyname(I, at));
+        Type *ft = ty_is_float(at->dtype) || ty_is_npdt(at->dtype) ? at->dtype : T(I, TY_FLOAT64);
         r = (!sl[1] || at->ndim <= 1) ? ft : ty_array(I->tc, ft, at->ndim - 1, LAYOUT_C);
         break;
     }
@@ -241,13 +245,24 @@ static Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         if (at->ndim != 1)
             return TYPING(I, sl[0], "searchsorted() needs a 1-D array, not %s", infer_tyname(I, at));
         Type *vt = types[1];
-        if (vt->kind != TY_ARRAY && !ty_is_number(vt))
+        if (vt->kind != TY_ARRAY && !ty_is_number(vt) && !ty_is_npdt(vt))
             return TYPING(I, sl[1], "searchsorted() v must be a number or an array, not %s", infer_tyname(I, vt));
+        Type *ve = vt->kind == TY_ARRAY ? vt->dtype : vt;
+        Type *dct = NULL; /* datetimes: searched in their common unit (NaT sorts last) */
+        if (ty_is_npdt(at->dtype) || ty_is_npdt(ve)) {
+            if (!ty_is_npdt(at->dtype) || !ty_is_npdt(ve))
+                return TYPING(I, sl[1], "searchsorted() cannot search %s in %s", infer_tyname(I, vt),
+                              infer_tyname(I, at));
+            if (!(dct = infer_dt_compare(I, sl[1], OP_LT, at->dtype, ve)))
+                return NULL;
+        }
         static const char *const sides[] = {"left", "right"};
         int side = str_option(I, sl, 2, fname, "side", sides, 2, 0);
         if (side < 0)
             return NULL;
-        n->op_ty = vt->kind == TY_ARRAY ? ty_np_promote(I->tc, at->dtype, vt->dtype) : ty_np_promote(I->tc, at->dtype, vt); /* v goes through np.asarray */
+        n->op_ty = dct                    ? dct
+                   : vt->kind == TY_ARRAY ? ty_np_promote(I->tc, at->dtype, vt->dtype)
+                                          : ty_np_promote(I->tc, at->dtype, vt); /* v goes through np.asarray */
         if (I->final)
             sl[2] = int_const(I, n->loc, side);
         r = vt->kind == TY_ARRAY ? ty_array(I->tc, i64, vt->ndim, LAYOUT_C) : i64;

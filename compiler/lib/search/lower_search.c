@@ -132,11 +132,35 @@ static LLVMValueRef sort_axis(Lower *L, Node *n, LLVMValueRef av, LLVMValueRef a
     return np_give(L, out, rty, owned);
 }
 
+/* The median of the sorted timedeltas p[0..len): the middle item or
+ * NumPy's mean of the two middle ones (their sum / 2, truncated); NaT
+ * when the row is empty or holds a NaT (sorted last). */
+static LLVMValueRef median_row_td(Lower *L, LLVMValueRef p, LLVMValueRef len) {
+    LLVMValueRef res = lower_alloca(L, L->t_i64, "median");
+    LLVMBuildStore(L->b, lower_i64(L, TY_NAT), res);
+    LLVMBasicBlockRef some = lower_block(L, "median.some"), done = lower_block(L, "median.done");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSGT, len, lower_i64(L, 0), ""), some, done);
+    lower_at(L, some);
+    LLVMValueRef mid = LLVMBuildSDiv(L->b, len, lower_i64(L, 2), "");
+    LLVMValueRef lo = LLVMBuildSub(L->b, len, LLVMBuildAdd(L->b, mid, lower_i64(L, 1), ""), "");
+    LLVMValueRef a = lower_load(L, L->t_i64, lower_gep(L, L->t_i64, p, &lo, 1, ""), "");
+    LLVMValueRef b = lower_load(L, L->t_i64, lower_gep(L, L->t_i64, p, &mid, 1, ""), "");
+    LLVMValueRef lasti = LLVMBuildSub(L->b, len, lower_i64(L, 1), "");
+    LLVMValueRef last = lower_load(L, L->t_i64, lower_gep(L, L->t_i64, p, &lasti, 1, ""), "");
+    LLVMValueRef m = LLVMBuildSDiv(L->b, LLVMBuildAdd(L->b, a, b, ""), lower_i64(L, 2), "");
+    LLVMBuildStore(L->b, np_sel(L, lower_dt_isnat(L, last), lower_i64(L, TY_NAT), m), res);
+    LLVMBuildBr(L->b, done);
+    lower_at(L, done);
+    return lower_load(L, L->t_i64, res, "");
+}
+
 /* The median of the sorted row p[0..len) (NaNs last) in float type ft:
  * the middle item or the mean of the two middle ones; NaN when the row is
  * empty or holds a NaN (as NumPy).  skipnan (np.nanmedian): the row ends
  * before its first NaN. */
 static LLVMValueRef median_row(Lower *L, LLVMValueRef p, LLVMValueRef len, Type *dt, Type *ft, bool skipnan) {
+    if (ty_is_npdt(dt)) /* timedeltas, NaT sorted last */
+        return median_row_td(L, p, len);
     LLVMTypeRef flt = lower_type(L, ft);
     LLVMValueRef res = lower_alloca(L, flt, "median");
     LLVMBuildStore(L->b, LLVMConstReal(flt, NAN), res);
@@ -335,7 +359,8 @@ static LLVMValueRef median_call(Lower *L, Node *n, bool *owned) {
                                        LLVMBuildICmp(L->b, LLVMIntSGT, on, lower_i64(L, 0), ""), ""), fill, ok);
     lower_at(L, fill);
     np_loop_begin(L, &lp, on);
-    np_store(L, np_offset(L, od, np_mul(L, lp.i, lower_i64(L, ty_itemsize(ft)))), LLVMConstReal(lower_type(L, ft), NAN), ft);
+    LLVMValueRef none = ty_is_npdt(ft) ? lower_i64(L, TY_NAT) : LLVMConstReal(lower_type(L, ft), NAN);
+    np_store(L, np_offset(L, od, np_mul(L, lp.i, lower_i64(L, ty_itemsize(ft)))), none, ft);
     np_loop_end(L, &lp);
     LLVMBuildBr(L->b, ok);
     lower_at(L, ok);

@@ -12,7 +12,8 @@
 extern "C" {
 #endif
 
-enum { RT_K_BOOL, RT_K_INT, RT_K_UINT, RT_K_FLOAT, RT_K_COMPLEX };
+/* RT_K_DATETIME: datetime64/timedelta64 counts (int64), NaT (INT64_MIN) last */
+enum { RT_K_BOOL, RT_K_INT, RT_K_UINT, RT_K_FLOAT, RT_K_COMPLEX, RT_K_DATETIME };
 #define RT_DT(kind, size) ((kind) * 32 + (size))
 
 /* Raise numpy.exceptions.AxisError "axis 3 is out of bounds for array of
@@ -30,7 +31,7 @@ typedef struct RtCovIn {
 } RtCovIn;
 int32_t rt_cov(const RtCovIn *in, int64_t nobs, int64_t ddof, int32_t cplx, int32_t corr, void *out);
 
-/* Sort each of `rows` rows of `len` items in place (NaNs last, stable).
+/* Sort each of `rows` rows of `len` items in place (NaNs and NaTs last, stable).
  * 0, or -1 with MemoryError pending. */
 int32_t rt_sort(void *data, int64_t rows, int64_t len, int32_t code);
 /* Stable argsort of each row into out (rows x len int64). */
