@@ -53,10 +53,11 @@ class _Iter(_Marker):
 
 class _Func(_Marker):
     """MAKE_FUNCTION of a nested code object."""
-    __slots__ = ("code", "defaults", "line")
+    __slots__ = ("code", "defaults", "kwdefaults", "line")
 
-    def __init__(self, code, defaults, line):
+    def __init__(self, code, defaults, line, kwdefaults=None):
         self.code, self.defaults, self.line = code, defaults, line
+        self.kwdefaults = kwdefaults
 
 
 class _Closure(_Marker):
@@ -772,16 +773,17 @@ class _Decompiler:
                     pop()
                 if flags & 4:
                     pop()
-                if flags & 2:
-                    pop()
+                kwdefaults = val(pop()) if flags & 2 else None
                 defaults = val(pop()) if flags & 1 else None
-                st.append(_Func(c, defaults, line))
+                st.append(_Func(c, defaults, line, kwdefaults))
             elif op == "SET_FUNCTION_ATTRIBUTE":  # 3.13
                 f, v = pop(), pop()
                 if not isinstance(f, _Func):
                     self.fail("a function attribute of an unknown function", line)
                 if ins.arg == 1:
                     f.defaults = val(v)
+                elif ins.arg == 2:
+                    f.kwdefaults = val(v)
                 st.append(f)
             elif op == "RETURN_CONST":  # 3.12+
                 emit(ast.Return(value=_const(ins.argval)))
@@ -871,7 +873,7 @@ class _Decompiler:
     def store_func(self, target, f, emit, stores):
         if not isinstance(target, ast.Name):
             self.fail("storing a function other than in a variable", f.line)
-        body, args = _decompile_body(f.code, f.defaults)
+        body, args = _decompile_body(f.code, f.defaults, f.kwdefaults)
         if f.code.co_name == "<lambda>":
             if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
                 self.fail("a lambda whose body is not one expression", f.line)
@@ -1419,7 +1421,7 @@ def _joined(parts, line, d):
 
 
 def _stored_derefs(code):
-    return {i.argval for i in dis.get_instructions(code) if i.opname == "STORE_DEREF"}
+    return {i.argval for i in dis.get_instructions(code) if i.opname in ("STORE_DEREF", "DELETE_DEREF")}
 
 
 def _stmt(s, line):
@@ -1483,7 +1485,7 @@ def _strip_continue(body):
     return body
 
 
-def _arguments(code, defaults):
+def _arguments(code, defaults, kwdefaults=None):
     names = code.co_varnames
     npos = code.co_argcount
     nkw = code.co_kwonlyargcount
@@ -1506,9 +1508,17 @@ def _arguments(code, defaults):
             defs = list(defaults.elts)
         elif isinstance(defaults, tuple):
             defs = [_literal(v) for v in defaults]
+    kwdefs = {}
+    if isinstance(kwdefaults, dict):  # a function's __kwdefaults__
+        kwdefs = {k: _literal(v) for k, v in kwdefaults.items()}
+    elif isinstance(kwdefaults, ast.Dict):  # MAKE_FUNCTION's (BUILD_CONST_KEY_MAP)
+        for k, v in zip(kwdefaults.keys, kwdefaults.values):
+            if not (isinstance(k, ast.Constant) and isinstance(k.value, str)):
+                raise DecompileError("keyword-only defaults of an unexpected shape")
+            kwdefs[k.value] = v
     return ast.arguments(posonlyargs=args[:posonly], args=args[posonly:], vararg=vararg,
-                         kwonlyargs=kwonly, kw_defaults=[None] * len(kwonly), kwarg=kwarg,
-                         defaults=defs)
+                         kwonlyargs=kwonly, kw_defaults=[kwdefs.get(a.arg) for a in kwonly],
+                         kwarg=kwarg, defaults=defs)
 
 
 def _literal(v):
@@ -1519,15 +1529,19 @@ def _literal(v):
     raise DecompileError(f"a default argument value of type {type(v).__name__}")
 
 
-def _decompile_body(code, defaults):
+def _decompile_body(code, defaults, kwdefaults=None):
     d = _Decompiler(code)
     d.acc = None
     body = d.structure()
+    # a variable of the enclosing function this one assigns
+    outer = sorted(_stored_derefs(code) & set(code.co_freevars))
+    if outer:
+        body.insert(0, _stmt(ast.Nonlocal(names=outer), None))
     # the implicit `return None` at the end
     if body and isinstance(body[-1], ast.Return) and isinstance(body[-1].value, ast.Constant) and \
             body[-1].value.value is None and getattr(body[-1], "lineno", None) in (None, code.co_firstlineno):
         pass
-    return body, _arguments(code, defaults)
+    return body, _arguments(code, defaults, kwdefaults)
 
 
 # ---- text ----------------------------------------------------------------------
@@ -1657,7 +1671,7 @@ def decompile(py_func):
             code.co_firstlineno)
     if code.co_flags & (0x20 | 0x80 | 0x100 | 0x200):  # generator, coroutine, async
         raise DecompileError("a generator or coroutine", code.co_firstlineno)
-    body, args = _decompile_body(code, py_func.__defaults__)
+    body, args = _decompile_body(code, py_func.__defaults__, py_func.__kwdefaults__)
     name = code.co_name
     if name == "<lambda>":
         name = "_lambda_"

@@ -253,10 +253,101 @@ CORPUS = {
                     n -= 1
             return n
         """, [("education", "u"), ("xyz", "")]),
+    "nonlocal": ("""
+        def f(n):
+            t = 0
+            def add(v):
+                nonlocal t
+                t += v
+            for i in range(n):
+                add(i)
+            return t
+        """, [(4,)]),
+    "keyword_only_defaults": ("""
+        def f(x, *, k=3):
+            def g(y, *, m=2):
+                return y * m
+            return g(x) + k + g(x, m=k)
+        """, [(2,)]),
+    "comprehension_variable_is_a_cell": ("""
+        def f(n):
+            i = 5
+            g = lambda: i
+            r = [i for i in range(n)]
+            return r, g()
+        """, [(3,)]),
+    "comprehension_in_condition_and_iterable": ("""
+        def f(a):
+            if [x for x in a if x]:
+                return [x + 1 for x in [y * 2 for y in a]]
+            return {v: k for k, v in enumerate(a) if v}
+        """, [([0, 0],), ([0, 1],)]),
+    "literals_del_attrs": ("""
+        def f(x):
+            d = {'a': x, 'b': 2}
+            s = {x, 1, 2}
+            l = [1, 2, 3, 4, 5, x]
+            b = list(l)
+            del b[0]
+            c = 1
+            del c
+            return d, sorted(s), l, {x: 1}, b, (x + 0j).real
+        """, [(7,)]),
+    "loops_else_and_returns": ("""
+        def f(n, a):
+            r = 0
+            for i in range(n):
+                j = 0
+                while j < i and (j % 7 != 6 or j < 3):
+                    if j * i == 6:
+                        break
+                    j += 1
+                else:
+                    r += 1
+                    continue
+                r += 100
+            for x in a:
+                if x:
+                    break
+            else:
+                return -1
+            return r, x, 'neg' if x < 0 else 'zero' if x == 0 else 'pos'
+        """, [(6, [0, 2]), (3, [0]), (0, [-1])]),
+    "strings_and_membership": ("""
+        def f(s, b=None):
+            c = 0
+            for ch in s:
+                if b is not None and ch in b:
+                    c += 1
+            return s.upper().split(','), s[::-1], len(s) > 3 and s.startswith('a'), c
+        """, [('abc,d',), ('x', 'xy')]),
 }
 
-# refused on every version (a located DecompileError): as 3.11 always was
+# refused on every version (a located DecompileError), as by the 3.11
+# decompiler: try/with/generators, and shapes it does not reconstruct yet
 REFUSED = {
+    "conditional_expression_in_comprehension": """
+        def f(a):
+            return [x if x > 0 else -x for x in a]
+        """,
+    "lambda_in_comprehension": """
+        def f(n):
+            return [(lambda: i) for i in range(n)]
+        """,
+    "dict_unpacking_call": """
+        def f(k):
+            return dict(**k)
+        """,
+    "nested_unpacking_target": """
+        def f(a):
+            for i, (x, y) in enumerate(a):
+                return x
+        """,
+    "global_store": """
+        def f(x):
+            global G
+            G = x
+        """,
     "try_except": """
         def f(a):
             try:
@@ -272,6 +363,14 @@ REFUSED = {
     "generator": """
         def f(n):
             yield n
+        """,
+    "try_beside_a_comprehension": """
+        def f(a):
+            b = [x for x in a]
+            try:
+                return b[0]
+            except IndexError:
+                return 0
         """,
     "genexpr": """
         def f(a):
