@@ -431,6 +431,8 @@ class _Decompiler:
             return st.pop()
 
         def val(x):
+            if isinstance(x, _Func) and x.code.co_name == "<lambda>":
+                return self.lambda_expr(x)  # a lambda used as a value: f(lambda v: v)
             if isinstance(x, _Marker):
                 self.fail("an unexpected value on the stack", line)
             return x
@@ -870,15 +872,19 @@ class _Decompiler:
         return _name(t)
 
     # ---- nested code: functions, lambdas, comprehensions ---------------------
+    def lambda_expr(self, f):
+        body, args = _decompile_body(f.code, f.defaults, f.kwdefaults)
+        if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
+            self.fail("a lambda whose body is not one expression", f.line)
+        return ast.Lambda(args=args, body=body[0].value)
+
     def store_func(self, target, f, emit, stores):
+        if f.code.co_name == "<lambda>":
+            emit(ast.Assign(targets=[target], value=self.lambda_expr(f)), stores)
+            return
         if not isinstance(target, ast.Name):
             self.fail("storing a function other than in a variable", f.line)
         body, args = _decompile_body(f.code, f.defaults, f.kwdefaults)
-        if f.code.co_name == "<lambda>":
-            if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
-                self.fail("a lambda whose body is not one expression", f.line)
-            emit(ast.Assign(targets=[target], value=ast.Lambda(args=args, body=body[0].value)), stores)
-            return
         if target.id != f.code.co_name:
             self.fail("a function stored under another name", f.line)
         fd = ast.FunctionDef(name=target.id, args=args, body=body, decorator_list=[], returns=None,

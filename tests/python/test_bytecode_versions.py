@@ -321,6 +321,15 @@ CORPUS = {
                     c += 1
             return s.upper().split(','), s[::-1], len(s) > 3 and s.startswith('a'), c
         """, [('abc,d',), ('x', 'xy')]),
+    "lambdas_as_values": ("""
+        def f(a, k):
+            s = sorted(a, key=lambda v: -v)
+            m = list(map(lambda v, w=k: v * w, a))
+            t = list(filter(lambda v: v > k, a))
+            fs = [(lambda: i) for i in range(3)]
+            gs = [(lambda j=i: j * k) for i in range(3)]
+            return s, m, t, (lambda x: x + k)(2), [g() for g in fs], [g() for g in gs]
+        """, [([3, -1, 2], 1), ([], 0)]),
 }
 
 # refused on every version (a located DecompileError), as by the 3.11
@@ -329,10 +338,6 @@ REFUSED = {
     "conditional_expression_in_comprehension": """
         def f(a):
             return [x if x > 0 else -x for x in a]
-        """,
-    "lambda_in_comprehension": """
-        def f(n):
-            return [(lambda: i) for i in range(n)]
         """,
     "dict_unpacking_call": """
         def f(k):
