@@ -828,6 +828,13 @@ class _Decompiler:
                     if op.endswith("NONE"):
                         c = ast.Compare(left=c, ops=[ast.IsNot() if "NOT_NONE" in op else ast.Is()],
                                         comparators=[_const(None)])
+                    if b.succs[0] is b.succs[1]:
+                        # both sides jump back to one place (3.12+, the
+                        # JUMP_BACKWARDs followed): `if c: pass`
+                        emit(ast.If(test=c, body=[_stmt(ast.Pass(), None)], orelse=[]))
+                        b.kind, b.succs = "jump", b.succs[:1]
+                        b.outs[b.succs[0].id] = list(st)
+                        return
                     b.cond = c
                     b.outs[b.succs[0].id] = list(st)
                     b.outs[b.succs[1].id] = list(st)

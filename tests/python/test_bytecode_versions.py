@@ -332,6 +332,26 @@ CORPUS = {
         """, [([3, -1, 2], 1), ([], 0)]),
 }
 
+# loop and branch shapes that 3.12 lays out differently from 3.11 (jumps to
+# jumps followed, returns copied into branches, breaks to an outer header)
+CORPUS.update({
+ "if_pass_end": ("def f(a):\n    n = 0\n    for x in a:\n        n += 1\n        if x > n:\n            pass\n    return n\n", [([1, 5],)]),
+ "if_continue_end": ("def f(a):\n    n = 0\n    for x in a:\n        n += 1\n        if x > n:\n            continue\n    return n\n", [([1, 5],)]),
+ "if_call_end": ("def f(a):\n    n = []\n    for x in a:\n        if x > 1:\n            n.append(x)\n    return n\n", [([1, 5],)]),
+ "while_if_end": ("def f(n):\n    i = 0\n    k = 0\n    while i < n:\n        i += 1\n        if i % 2:\n            k += 1\n    return k\n", [(5,)]),
+ "while_ifelse_end": ("def f(n):\n    i = 0\n    k = 0\n    while i < n:\n        i += 1\n        if i % 2:\n            k += 1\n        else:\n            k -= 2\n    return k\n", [(5,)]),
+ "ternary_at_end_of_loop": ("def f(a):\n    s = 0\n    for x in a:\n        s = s + (x if x > 0 else -x)\n    return s\n", [([1, -5],)]),
+ "and_at_end_of_loop": ("def f(a):\n    s = 0\n    for x in a:\n        if x > 0 and x < 4:\n            s += x\n    return s\n", [([1, -5, 3, 9],)]),
+ "nested_while_break_outer_continue": ("def f(n):\n    r = 0\n    i = 0\n    while i < n:\n        i += 1\n        j = 0\n        while j < i:\n            j += 1\n            if j == 3:\n                break\n        r += j\n    return r\n", [(6,)]),
+ "for_in_while_break": ("def f(a, n):\n    r = 0\n    while n > 0:\n        n -= 1\n        for x in a:\n            if x == n:\n                break\n            r += x\n    return r\n", [([1, 2, 3], 4)]),
+ "triple_nested_break": ("def f(n):\n    c = 0\n    for i in range(n):\n        for j in range(n):\n            for k in range(n):\n                if k > j:\n                    break\n                c += 1\n    return c\n", [(4,)]),
+ "return_none_paths": ("def f(x):\n    if x > 0:\n        return\n    print_ = x\n", [(1,), (-1,)]),
+ "while_true_return": ("def f(n):\n    while True:\n        n -= 1\n        if n < 0:\n            return n\n", [(3,)]),
+ "break_in_else_of_if": ("def f(a):\n    t = 0\n    for x in a:\n        if x < 5:\n            t += x\n        else:\n            break\n    return t\n", [([1, 2, 7, 1],)]),
+ "multiple_returns_in_loop": ("def f(a):\n    for x in a:\n        if x == 1:\n            return 'one'\n        elif x == 2:\n            return 'two'\n    return 'none'\n", [([3, 2],), ([],)]),
+ "not_in_loop_cond": ("def f(a):\n    i = 0\n    while not a[i] == 3:\n        i += 1\n    return i\n", [([1, 3],)]),
+})
+
 # refused on every version (a located DecompileError), as by the 3.11
 # decompiler: try/with/generators, and shapes it does not reconstruct yet
 REFUSED = {
@@ -395,7 +415,7 @@ def _kernels_of_test_nosource():
 
 
 def _module_functions():
-    """(id, source, globals, literal calls) for each function of the
+    """(id, source, literal calls) for each function of the
     property modules (decorators dropped)."""
     out = []
     for mod in PROPERTY_MODULES:
@@ -414,11 +434,9 @@ def _module_functions():
         for node in tree.body:
             if not isinstance(node, ast.FunctionDef) or node.name.startswith("test_"):
                 continue
-            first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
             src = "".join(lines[node.lineno - 1:node.end_lineno])
             # the def at its line in the module, so that lines can be compared
             src = "\n" * (node.lineno - 1) + src
-            del first
             out.append((f"{mod[5:-3]}.{node.name}", src, calls.get(node.name, [])))
     return out
 
