@@ -520,6 +520,23 @@ def test_lambda_round_trip():
     _check_round_trip(ns["g"], ns, [(3,), (0, 5)])
 
 
+def test_super_round_trip():
+    # 3.12+: LOAD_SUPER_ATTR (3.11: a call of the global super)
+    ns = {}
+    exec(textwrap.dedent("""
+        class A:
+            def m(self, x):
+                return x + 1
+        class B(A):
+            def m(self, x):
+                return super().m(x) + super(B, self).m(x) * super().m.__name__.count("m")
+        """), ns)
+    text, _ = bytecode.decompile(ns["B"].m)
+    ns2 = {"A": ns["A"]}
+    exec("class B(A):\n" + textwrap.indent(text, "    "), ns2)
+    assert ns2["B"]().m(3) == ns["B"]().m(3) == 8
+
+
 @pytest.mark.parametrize("name", sorted(REFUSED))
 def test_refused(name):
     f, _ = _define(REFUSED[name])
