@@ -1,5 +1,6 @@
 """Source text for functions that have none (issue 11): a decompiler from
-CPython 3.11, 3.12 and 3.13 bytecode to the Python subset hpcjit compiles.
+CPython 3.10, 3.11, 3.12 and 3.13 bytecode to the Python subset hpcjit
+compiles.
 
 Functions defined by exec() of a string, by `python - <<EOF` or in a
 session that keeps no source have a code object but no text for inspect to
@@ -7,8 +8,9 @@ find.  Numba reads the bytecode; hpcjit has one front end, the parser of
 Python text, so this module turns the code object back into equivalent
 Python text, which then goes through the usual path.
 
-    instructions (3.13 superinstructions split, 3.12 inlined comprehensions
-    cut out and decompiled apart) -> basic blocks -> per-block symbolic execution (stack of
+    instructions (3.10's renamed as 3.11's, 3.13 superinstructions split,
+    3.12 inlined comprehensions cut out and decompiled apart) -> basic
+    blocks -> per-block symbolic execution (stack of
     ast expressions; values alive across a jump go through variables named
     _hj_v<block>_<slot>) -> short-circuit conditions folded into `and`/`or`
     -> while-loop rotation undone -> dominators and natural loops ->
@@ -24,7 +26,7 @@ import dis
 import sys
 import types as _pytypes
 
-SUPPORTED = ((3, 11), (3, 12), (3, 13))
+SUPPORTED = ((3, 10), (3, 11), (3, 12), (3, 13))
 _PY = sys.version_info[:2]
 
 
@@ -179,6 +181,8 @@ class _Block:
 
 
 def _line(ins, default):
+    if _PY < (3, 11):  # _instructions put each instruction's line there
+        return ins.starts_line or default
     pos = getattr(ins, "positions", None)
     if pos is not None and pos.lineno is not None:
         return pos.lineno
@@ -196,11 +200,49 @@ def _synth(ins, opname, argval, offset=None):
                         argrepr=str(argval), offset=ins.offset if offset is None else offset)
 
 
+_BINARY310 = {"ADD": "+", "SUBTRACT": "-", "MULTIPLY": "*", "TRUE_DIVIDE": "/", "FLOOR_DIVIDE": "//",
+              "MODULO": "%", "POWER": "**", "MATRIX_MULTIPLY": "@", "LSHIFT": "<<", "RSHIFT": ">>",
+              "AND": "&", "OR": "|", "XOR": "^"}
+_TRY310 = {"SETUP_FINALLY", "SETUP_WITH", "SETUP_ASYNC_WITH", "POP_EXCEPT", "JUMP_IF_NOT_EXC_MATCH"}
+
+
+def _instructions310(code):
+    """3.10's instructions in the names of 3.11: BINARY_ADD/INPLACE_ADD as
+    BINARY_OP `+`/`+=`, DUP_TOP as COPY 1, JUMP_ABSOLUTE as JUMP_FORWARD or
+    JUMP_BACKWARD; each with its line in starts_line."""
+    out = []
+    line = code.co_firstlineno
+    for i in dis.get_instructions(code):
+        line = i.starts_line or line
+        i = i._replace(starts_line=line)
+        op = i.opname
+        if op == "EXTENDED_ARG":
+            continue
+        if op in _TRY310:
+            raise DecompileError("try/except, with and generators are not reconstructed from bytecode",
+                                 line)
+        kind, _, what = op.partition("_")
+        if kind in ("BINARY", "INPLACE") and what in _BINARY310:
+            sym = _BINARY310[what] + ("=" if kind == "INPLACE" else "")
+            i = i._replace(opname="BINARY_OP", argrepr=sym)
+        elif op == "DUP_TOP":
+            i = i._replace(opname="COPY", arg=1)
+        elif op == "DUP_TOP_TWO":
+            out.append(i._replace(opname="COPY", arg=2))
+            i = i._replace(opname="COPY", arg=2, offset=i.offset + 1)
+        elif op == "JUMP_ABSOLUTE":  # the opcode stays: a jump (_target_ok)
+            i = i._replace(opname="JUMP_BACKWARD" if i.argval <= i.offset else "JUMP_FORWARD")
+        out.append(i)
+    return out
+
+
 def _instructions(code):
     """The instructions of `code` as the decompiler reads them: no CACHE or
     EXTENDED_ARG; 3.13's LOAD_FAST_LOAD_FAST, STORE_FAST_STORE_FAST and
     STORE_FAST_LOAD_FAST as two instructions (the second at an odd offset,
     which no jump names); 3.13's END_FOR + POP_TOP as one END_FOR."""
+    if _PY < (3, 11):
+        return _instructions310(code)
     out = []
     for i in dis.get_instructions(code):
         op = i.opname
@@ -512,7 +554,7 @@ class _Decompiler:
                 else:
                     st.append(_name(ins.argval))
             elif op == "LOAD_GLOBAL":
-                if ins.arg & 1:
+                if ins.arg & 1 and _PY >= (3, 11):
                     st.append(_Null())
                 st.append(_name(ins.argval, stable=True))
             elif op in ("LOAD_DEREF", "LOAD_CLASSDEREF"):
@@ -543,13 +585,19 @@ class _Decompiler:
                 st.append(_Null())
             elif op == "KW_NAMES":
                 kw = ins.argval if isinstance(ins.argval, tuple) else code.co_consts[ins.arg]
-            elif op in ("CALL", "CALL_KW"):
-                if op == "CALL_KW":  # 3.13: the names are on the stack
+            elif op in ("CALL", "CALL_KW", "CALL_FUNCTION", "CALL_FUNCTION_KW", "CALL_METHOD"):
+                nargs = ins.arg
+                if op in ("CALL_KW", "CALL_FUNCTION_KW"):  # 3.13, 3.10: the names are on the stack
                     names = pop()
                     if not (isinstance(names, ast.Constant) and isinstance(names.value, tuple)):
                         self.fail("keyword names that are not a constant", line)
                     kw = names.value
-                nargs = ins.arg
+                if op in ("CALL_FUNCTION", "CALL_FUNCTION_KW"):  # 3.10: no NULL below the callable
+                    if nargs == 1 and len(st) >= 2 and isinstance(st[-1], _Iter) and \
+                            isinstance(st[-2], _Func):
+                        nargs = 0  # a comprehension's call, as 3.11's CALL 0
+                    elif len(st) > nargs:
+                        st.insert(len(st) - nargs - 1, _Null())
                 args = [pop() for _ in range(nargs)][::-1]
                 a, f = pop(), pop()
                 # 3.11: [NULL, callable, args] or [callable, self, args]
@@ -764,10 +812,21 @@ class _Decompiler:
                     st.extend(saved)
                     v = st[-ins.arg]
                 st.append(v)
-            elif op == "SWAP":
-                st[-1], st[-ins.arg] = st[-ins.arg], st[-1]
+            elif op in ("SWAP", "ROT_TWO", "ROT_THREE", "ROT_FOUR", "ROT_N"):  # ROT_*: 3.10
+                n_ = {"ROT_TWO": 2, "ROT_THREE": 3, "ROT_FOUR": 4}.get(op) or ins.arg
+                if len(st) < n_:
+                    self.fail("the stack underflows", line)
+                # values that may have effects keep their order: a, b = f(), g()
+                if sum(not isinstance(x, _Marker) and not _dupable(x) for x in st[-n_:]) >= 2:
+                    spill()
+                if op == "SWAP":
+                    st[-1], st[-n_] = st[-n_], st[-1]
+                else:
+                    st[-n_:] = [st[-1]] + st[-n_:-1]
             elif op == "MAKE_FUNCTION":
                 c = pop()
+                if _PY < (3, 11):  # 3.10: the qualified name above the code
+                    c = pop()
                 if not isinstance(c, _pytypes.CodeType):
                     self.fail("MAKE_FUNCTION of a computed code object", line)
                 flags = ins.arg or 0  # 3.13: none; SET_FUNCTION_ATTRIBUTE follows
@@ -1607,7 +1666,7 @@ def _order(stmts, out):
 
 
 def _mark_copied_returns(fd, out):
-    """3.12+ copies a small `return` into the branches that jump to it; a
+    """3.10 and 3.12+ copy a small `return` into the branches that jump to it; a
     copy keeps the line of the original, below the statements that follow
     the copy.  Such a return is written at the end of the line before it
     (out.joins: positions, as a node can be written twice), so that the

@@ -1,7 +1,7 @@
 """The decompiler (python/hpcjit/bytecode.py) on the bytecode of the CPython
 that runs this file, without the compiled extension: bytecode.py is loaded
 from its path, so the file runs under any interpreter with NumPy and
-pytest (3.11, 3.12, 3.13), built or not:
+pytest (3.10, 3.11, 3.12, 3.13), built or not:
 
     python3.12 -m pytest -q -p no:cacheprovider tests/python/test_bytecode_versions.py
 
@@ -321,6 +321,17 @@ CORPUS = {
                     c += 1
             return s.upper().split(','), s[::-1], len(s) > 3 and s.startswith('a'), c
         """, [('abc,d',), ('x', 'xy')]),
+    "evaluation_order": ("""
+        def f(log):
+            def p(v):
+                log.append(v)
+                return v
+            a, b = p(1), p(2)
+            c, d, e = p(3), p(4), p(5)
+            a, b = b, a
+            g = p(6) < p(7) < p(8)
+            return a, b, c, d, e, g, log
+        """, [([],)]),
     "lambdas_as_values": ("""
         def f(a, k):
             s = sorted(a, key=lambda v: -v)

@@ -19,7 +19,7 @@ from conftest import check, run_python, AGAINST_NUMBA
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # The decompiler reads the bytecode of the CPython versions in
-# hpcjit.bytecode.SUPPORTED (3.11, 3.12, 3.13); on others a function without
+# hpcjit.bytecode.SUPPORTED (3.10 to 3.13); on others a function without
 # source is refused with an UnsupportedError
 # (test_other_python_versions_are_refused).  test_bytecode_versions.py checks
 # the decompiler alone under each version, without the extension.
@@ -329,8 +329,8 @@ def test_decompiled_text_keeps_lines():
 
 @pytest.mark.numba_skip("hpcjit's own diagnostics")
 def test_other_python_versions_are_refused(monkeypatch):
-    """Where the decompiler does not read this CPython's bytecode (3.10,
-    3.14), a function without source is a clear UnsupportedError at its
+    """Where the decompiler does not read this CPython's bytecode (3.14),
+    a function without source is a clear UnsupportedError at its
     call, and everything else works."""
     from hpcjit import bytecode
     monkeypatch.setattr(bytecode, "SUPPORTED", ((2, 7),))
