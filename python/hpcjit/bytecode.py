@@ -1,5 +1,6 @@
 """Source text for functions that have none (issue 11): a decompiler from
-CPython 3.11 bytecode to the Python subset hpcjit compiles.
+CPython 3.10, 3.11, 3.12 and 3.13 bytecode to the Python subset hpcjit
+compiles.
 
 Functions defined by exec() of a string, by `python - <<EOF` or in a
 session that keeps no source have a code object but no text for inspect to
@@ -7,7 +8,9 @@ find.  Numba reads the bytecode; hpcjit has one front end, the parser of
 Python text, so this module turns the code object back into equivalent
 Python text, which then goes through the usual path.
 
-    instructions -> basic blocks -> per-block symbolic execution (stack of
+    instructions (3.10's renamed as 3.11's, 3.13 superinstructions split,
+    3.12 inlined comprehensions cut out and decompiled apart) -> basic
+    blocks -> per-block symbolic execution (stack of
     ast expressions; values alive across a jump go through variables named
     _hj_v<block>_<slot>) -> short-circuit conditions folded into `and`/`or`
     -> while-loop rotation undone -> dominators and natural loops ->
@@ -23,7 +26,8 @@ import dis
 import sys
 import types as _pytypes
 
-SUPPORTED = ((3, 11),)
+SUPPORTED = ((3, 10), (3, 11), (3, 12), (3, 13))
+_PY = sys.version_info[:2]
 
 
 class DecompileError(Exception):
@@ -51,10 +55,11 @@ class _Iter(_Marker):
 
 class _Func(_Marker):
     """MAKE_FUNCTION of a nested code object."""
-    __slots__ = ("code", "defaults", "line")
+    __slots__ = ("code", "defaults", "kwdefaults", "line")
 
-    def __init__(self, code, defaults, line):
+    def __init__(self, code, defaults, line, kwdefaults=None):
         self.code, self.defaults, self.line = code, defaults, line
+        self.kwdefaults = kwdefaults
 
 
 class _Closure(_Marker):
@@ -77,6 +82,15 @@ class _UnpackItem(_Marker):
         self.group, self.k = group, k
 
 
+class _Saved(_Marker):
+    """LOAD_FAST_AND_CLEAR (3.12+): the value of `name` an inlined
+    comprehension saves; the STORE_FAST that restores it is no statement."""
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+
 class _Append(ast.stmt):
     """A comprehension's LIST_APPEND/SET_ADD/MAP_ADD (value, key)."""
     _fields = ("value", "key")
@@ -88,8 +102,13 @@ _BINOPS = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult, "/": ast.Div, "//": ast.Fl
 _CMPOPS = {"<": ast.Lt, "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE, "==": ast.Eq, "!=": ast.NotEq}
 _UNARY = {"UNARY_NEGATIVE": ast.USub, "UNARY_POSITIVE": ast.UAdd, "UNARY_NOT": ast.Not,
           "UNARY_INVERT": ast.Invert}
-_NOPS = {"RESUME", "NOP", "PRECALL", "MAKE_CELL", "COPY_FREE_VARS", "EXTENDED_ARG", "CACHE"}
-_ENDS = {"RETURN_VALUE", "RAISE_VARARGS", "RERAISE"}
+# END_FOR: the exhausted edge of FOR_ITER already drops the iterator (3.12+);
+# TO_BOOL: a jump tests the truth of the value itself (3.13)
+_NOPS = {"RESUME", "NOP", "PRECALL", "MAKE_CELL", "COPY_FREE_VARS", "EXTENDED_ARG", "CACHE",
+         "END_FOR", "TO_BOOL", "NOT_TAKEN"}
+_ENDS = {"RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE"}
+_CONVERSIONS = {0: -1, 1: ord("s"), 2: ord("r"), 3: ord("a")}
+_BUILDS = {"BUILD_LIST": "list", "BUILD_SET": "set", "BUILD_MAP": "dict"}
 
 
 def _name(ident, stable=False):
@@ -162,6 +181,8 @@ class _Block:
 
 
 def _line(ins, default):
+    if _PY < (3, 11):  # _instructions put each instruction's line there
+        return ins.starts_line or default
     pos = getattr(ins, "positions", None)
     if pos is not None and pos.lineno is not None:
         return pos.lineno
@@ -172,12 +193,131 @@ def _target_ok(ins):
     return ins.opcode in dis.hasjrel or ins.opcode in dis.hasjabs
 
 
+def _synth(ins, opname, argval, offset=None):
+    """An instruction made from `ins` (same line): a half of a 3.13
+    superinstruction, or the frame of an inlined comprehension."""
+    return ins._replace(opname=opname, opcode=dis.opmap.get(opname, -1), arg=None, argval=argval,
+                        argrepr=str(argval), offset=ins.offset if offset is None else offset)
+
+
+_BINARY310 = {"ADD": "+", "SUBTRACT": "-", "MULTIPLY": "*", "TRUE_DIVIDE": "/", "FLOOR_DIVIDE": "//",
+              "MODULO": "%", "POWER": "**", "MATRIX_MULTIPLY": "@", "LSHIFT": "<<", "RSHIFT": ">>",
+              "AND": "&", "OR": "|", "XOR": "^"}
+_TRY310 = {"SETUP_FINALLY", "SETUP_WITH", "SETUP_ASYNC_WITH", "POP_EXCEPT", "JUMP_IF_NOT_EXC_MATCH"}
+
+
+def _instructions310(code):
+    """3.10's instructions in the names of 3.11: BINARY_ADD/INPLACE_ADD as
+    BINARY_OP `+`/`+=`, DUP_TOP as COPY 1, JUMP_ABSOLUTE as JUMP_FORWARD or
+    JUMP_BACKWARD; each with its line in starts_line."""
+    out = []
+    line = code.co_firstlineno
+    for i in dis.get_instructions(code):
+        line = i.starts_line or line
+        i = i._replace(starts_line=line)
+        op = i.opname
+        if op == "EXTENDED_ARG":
+            continue
+        if op in _TRY310:
+            raise DecompileError("try/except, with and generators are not reconstructed from bytecode",
+                                 line)
+        kind, _, what = op.partition("_")
+        if kind in ("BINARY", "INPLACE") and what in _BINARY310:
+            sym = _BINARY310[what] + ("=" if kind == "INPLACE" else "")
+            i = i._replace(opname="BINARY_OP", argrepr=sym)
+        elif op == "DUP_TOP":
+            i = i._replace(opname="COPY", arg=1)
+        elif op == "DUP_TOP_TWO":
+            out.append(i._replace(opname="COPY", arg=2))
+            i = i._replace(opname="COPY", arg=2, offset=i.offset + 1)
+        elif op == "JUMP_ABSOLUTE":  # the opcode stays: a jump (_target_ok)
+            i = i._replace(opname="JUMP_BACKWARD" if i.argval <= i.offset else "JUMP_FORWARD")
+        out.append(i)
+    return out
+
+
+def _instructions(code):
+    """The instructions of `code` as the decompiler reads them: no CACHE or
+    EXTENDED_ARG; 3.13's LOAD_FAST_LOAD_FAST, STORE_FAST_STORE_FAST and
+    STORE_FAST_LOAD_FAST as two instructions (the second at an odd offset,
+    which no jump names); 3.13's END_FOR + POP_TOP as one END_FOR."""
+    if _PY < (3, 11):
+        return _instructions310(code)
+    out = []
+    for i in dis.get_instructions(code):
+        op = i.opname
+        if op in ("CACHE", "EXTENDED_ARG"):
+            continue
+        if op in ("LOAD_FAST_LOAD_FAST", "STORE_FAST_STORE_FAST", "STORE_FAST_LOAD_FAST"):
+            first, second = op.split("_FAST_", 1)
+            out.append(_synth(i, first + "_FAST", i.argval[0]))
+            out.append(_synth(i, second if second.endswith("_FAST") else second + "_FAST",
+                              i.argval[1], i.offset + 1))
+            continue
+        if op == "POP_TOP" and _PY >= (3, 13) and out and out[-1].opname == "END_FOR" and \
+                not i.is_jump_target:
+            continue
+        out.append(i)
+    return _inline_comprehensions(out)
+
+
+def _inline_comprehensions(ins):
+    """3.12+ (PEP 709) inlines a list/set/dict comprehension:
+        <iterable> GET_ITER [LOAD_FAST_AND_CLEAR x ... SWAP n]
+        BUILD_LIST 0  SWAP 2  FOR_ITER end  <body>  end: END_FOR
+        [SWAP n  STORE_FAST x ...]
+    The span BUILD_LIST .. END_FOR becomes one _COMPREHENSION instruction
+    whose argval is the comprehension as a code body of its own (BUILD_LIST,
+    LOAD_FAST .0, the loop, RETURN_VALUE), the shape 3.11's <listcomp>
+    code objects have; the saves and restores around it are _Saved
+    markers."""
+    out = []
+    k = 0
+    while k < len(ins):
+        i = ins[k]
+        if (i.opname in _BUILDS and i.arg == 0 and k + 2 < len(ins) and
+                ins[k + 1].opname == "SWAP" and ins[k + 1].arg == 2 and
+                ins[k + 2].opname == "FOR_ITER"):
+            end = next((j for j in range(k + 3, len(ins)) if ins[j].offset == ins[k + 2].argval), None)
+            if end is None or ins[end].opname != "END_FOR":
+                raise DecompileError("a comprehension of an unexpected shape", _line(i, None))
+            body = [i, _synth(ins[k + 1], "LOAD_FAST", ".0")] + ins[k + 2:end + 1]
+            body.append(_synth(ins[end], "RETURN_VALUE", None, ins[end].offset + 1))
+            out.append(_synth(i, "_COMPREHENSION", body))
+            k = end + 1
+            continue
+        out.append(i)
+        k += 1
+    return out
+
+
+def _cleanup_only_handlers(code, ins):
+    """Whether every exception handler of `code` only restores what an
+    inlined comprehension saved and re-raises (3.12+): such code has no
+    try/with of its own, and its handlers are never reached otherwise."""
+    try:
+        entries = dis._parse_exception_table(code)
+    except Exception:
+        return False
+    at = {i.offset: n for n, i in enumerate(ins)}
+    for e in entries:
+        n = at.get(e.target)
+        if n is None:
+            return False
+        while n < len(ins) and ins[n].opname in ("SWAP", "POP_TOP", "STORE_FAST"):
+            n += 1
+        if n >= len(ins) or ins[n].opname != "RERAISE":
+            return False
+    return True
+
+
 class _Decompiler:
-    def __init__(self, code, comp=False):
+    def __init__(self, code, comp=False, instrs=None):
         self.code = code
-        self.comp = comp  # a comprehension's code object
+        self.comp = comp  # a comprehension's code object, or an inlined one
+        self.instrs = instrs  # an inlined comprehension's (else: the code's)
         self.ntemp = 0
-        self.line = code.co_firstlineno
+        self.line = code.co_firstlineno if instrs is None else _line(instrs[0], code.co_firstlineno)
 
     def fail(self, what, line=None):
         raise DecompileError(what, line if line is not None else self.line)
@@ -185,10 +325,14 @@ class _Decompiler:
     # ---- blocks -------------------------------------------------------------
     def blocks(self):
         code = self.code
-        if getattr(code, "co_exceptiontable", b""):
-            self.fail("try/except, with and generators are not reconstructed from bytecode")
-        ins = [i for i in dis.get_instructions(code) if i.opname not in ("CACHE", "EXTENDED_ARG")]
-        leaders = {0}
+        if self.instrs is not None:
+            ins = self.instrs
+        else:
+            ins = _instructions(code)
+            if getattr(code, "co_exceptiontable", b"") and not (
+                    _PY >= (3, 12) and _cleanup_only_handlers(code, ins)):
+                self.fail("try/except, with and generators are not reconstructed from bytecode")
+        leaders = {ins[0].offset}
         jumps = set()
         for k, i in enumerate(ins):
             if "JUMP" in i.opname or i.opname == "FOR_ITER":
@@ -234,6 +378,12 @@ class _Decompiler:
                 b.kind, b.succs = "fall", [nxt]
             if any(s is None for s in b.succs):
                 self.fail("the bytecode runs off its end")
+        if _PY >= (3, 12):
+            # 3.12 ends a rotated while loop with `POP_JUMP_IF_FALSE exit;
+            # JUMP_BACKWARD body` (3.11: POP_JUMP_BACKWARD_IF_TRUE body):
+            # branch to the body directly, as 3.11 does
+            for b in blocks:
+                b.succs = [_through_back_jumps(s) for s in b.succs]
         self.bl = blocks
         return blocks
 
@@ -323,6 +473,8 @@ class _Decompiler:
             return st.pop()
 
         def val(x):
+            if isinstance(x, _Func) and x.code.co_name == "<lambda>":
+                return self.lambda_expr(x)  # a lambda used as a value: f(lambda v: v)
             if isinstance(x, _Marker):
                 self.fail("an unexpected value on the stack", line)
             return x
@@ -389,13 +541,20 @@ class _Decompiler:
                     st.append(c)  # MAKE_FUNCTION follows
                 else:
                     st.append(_const(c))
+            elif op == "LOAD_FAST_AND_CLEAR":
+                st.append(_Saved(ins.argval))
+            elif op == "_COMPREHENSION":
+                it = pop()
+                if not isinstance(it, _Iter):
+                    self.fail("a comprehension over an unknown iterator", line)
+                st.append(self.inline_comprehension(ins.argval, it.expr))
             elif op in ("LOAD_FAST", "LOAD_FAST_CHECK"):
                 if self.comp and ins.argval == ".0":  # a comprehension's iterator
                     st.append(_Iter(_name(".0")))
                 else:
                     st.append(_name(ins.argval))
             elif op == "LOAD_GLOBAL":
-                if ins.arg & 1:
+                if ins.arg & 1 and _PY >= (3, 11):
                     st.append(_Null())
                 st.append(_name(ins.argval, stable=True))
             elif op in ("LOAD_DEREF", "LOAD_CLASSDEREF"):
@@ -407,20 +566,38 @@ class _Decompiler:
                 ae = _name("AssertionError", stable=True)
                 ae._hj_assert = True
                 st.append(ae)
-            elif op == "LOAD_ATTR":
+            elif op == "LOAD_ATTR" and not (_PY >= (3, 12) and ins.arg & 1):
                 o = val(pop())
                 a = ast.Attribute(value=o, attr=ins.argval, ctx=ast.Load())
                 st.append(a)
-            elif op == "LOAD_METHOD":
+            elif op == "LOAD_SUPER_ATTR":  # 3.12+: super().name, super(C, o).name
+                o, cls, sup = val(pop()), val(pop()), val(pop())
+                args = [cls, o] if ins.arg & 2 else []
+                st.append(ast.Attribute(value=ast.Call(func=sup, args=args, keywords=[]),
+                                        attr=ins.argval, ctx=ast.Load()))
+                if ins.arg & 1:
+                    st.append(_Null())
+            elif op in ("LOAD_METHOD", "LOAD_ATTR"):  # LOAD_ATTR: 3.12+ with the method bit
                 o = val(pop())
                 st.append(ast.Attribute(value=o, attr=ins.argval, ctx=ast.Load()))
                 st.append(_Null())
             elif op == "PUSH_NULL":
                 st.append(_Null())
             elif op == "KW_NAMES":
-                kw = code.co_consts[ins.arg]
-            elif op == "CALL":
+                kw = ins.argval if isinstance(ins.argval, tuple) else code.co_consts[ins.arg]
+            elif op in ("CALL", "CALL_KW", "CALL_FUNCTION", "CALL_FUNCTION_KW", "CALL_METHOD"):
                 nargs = ins.arg
+                if op in ("CALL_KW", "CALL_FUNCTION_KW"):  # 3.13, 3.10: the names are on the stack
+                    names = pop()
+                    if not (isinstance(names, ast.Constant) and isinstance(names.value, tuple)):
+                        self.fail("keyword names that are not a constant", line)
+                    kw = names.value
+                if op in ("CALL_FUNCTION", "CALL_FUNCTION_KW"):  # 3.10: no NULL below the callable
+                    if nargs == 1 and len(st) >= 2 and isinstance(st[-1], _Iter) and \
+                            isinstance(st[-2], _Func):
+                        nargs = 0  # a comprehension's call, as 3.11's CALL 0
+                    elif len(st) > nargs:
+                        st.insert(len(st) - nargs - 1, _Null())
                 args = [pop() for _ in range(nargs)][::-1]
                 a, f = pop(), pop()
                 # 3.11: [NULL, callable, args] or [callable, self, args]
@@ -468,6 +645,40 @@ class _Decompiler:
                 st.append(e)
             elif op in _UNARY:
                 st.append(ast.UnaryOp(op=_UNARY[op](), operand=val(pop())))
+            elif op == "CALL_INTRINSIC_1":  # 3.12+
+                if ins.argrepr == "INTRINSIC_UNARY_POSITIVE":
+                    st.append(ast.UnaryOp(op=ast.UAdd(), operand=val(pop())))
+                elif ins.argrepr == "INTRINSIC_LIST_TO_TUPLE":
+                    lst = val(pop())
+                    if not isinstance(lst, ast.List):
+                        self.fail("list unpacking", line)
+                    st.append(ast.Tuple(elts=lst.elts, ctx=ast.Load()))
+                else:
+                    self.fail(f"the intrinsic {ins.argrepr}", line)
+            elif op in ("FORMAT_VALUE", "CONVERT_VALUE", "FORMAT_SIMPLE", "FORMAT_WITH_SPEC"):
+                # f-strings: FORMAT_VALUE (3.11, 3.12); CONVERT_VALUE then
+                # FORMAT_SIMPLE or FORMAT_WITH_SPEC (3.13)
+                flags = ins.arg or 0
+                has_spec = (op == "FORMAT_VALUE" and flags & 4) or op == "FORMAT_WITH_SPEC"
+                spec = val(pop()) if has_spec else None
+                v = val(pop())
+                if op == "CONVERT_VALUE":
+                    fv = ast.FormattedValue(value=v, conversion=_CONVERSIONS.get(flags, -1), format_spec=None)
+                    fv._hj_open = True
+                    st.append(fv)
+                    continue
+                if op == "FORMAT_VALUE":
+                    fv = ast.FormattedValue(value=v, conversion=_CONVERSIONS[flags & 3], format_spec=None)
+                elif isinstance(v, ast.FormattedValue) and getattr(v, "_hj_open", False):
+                    fv, fv._hj_open = v, False
+                else:
+                    fv = ast.FormattedValue(value=v, conversion=-1, format_spec=None)
+                if spec is not None:
+                    fv.format_spec = _joined([spec], line, self)
+                st.append(ast.JoinedStr(values=[fv]))
+            elif op == "BUILD_STRING":
+                parts = [val(pop()) for _ in range(ins.arg)][::-1]
+                st.append(_joined(parts, line, self))
             elif op == "COMPARE_OP":
                 r, l_ = val(pop()), val(pop())
                 st.append(ast.Compare(left=l_, ops=[_CMPOPS[ins.argval]()], comparators=[r]))
@@ -480,6 +691,15 @@ class _Decompiler:
             elif op == "BINARY_SUBSCR":
                 i_, o = val(pop()), val(pop())
                 st.append(ast.Subscript(value=o, slice=i_, ctx=ast.Load()))
+            elif op in ("BINARY_SLICE", "STORE_SLICE"):  # 3.12+: o[lo:hi]
+                hi, lo, o = val(pop()), val(pop()), val(pop())
+                sl = ast.Slice(lower=None if _is_none(lo) else lo, upper=None if _is_none(hi) else hi,
+                               step=None)
+                if op == "BINARY_SLICE":
+                    st.append(ast.Subscript(value=o, slice=sl, ctx=ast.Load()))
+                else:
+                    v = pop()
+                    store(ast.Subscript(value=o, slice=sl, ctx=ast.Store()), v, set())
             elif op == "BUILD_SLICE":
                 parts = [val(pop()) for _ in range(ins.arg)][::-1]
                 parts = [None if isinstance(p, ast.Constant) and p.value is None else p for p in parts]
@@ -535,6 +755,10 @@ class _Decompiler:
             elif op in ("STORE_FAST", "STORE_DEREF"):
                 v = pop()
                 name = ins.argval
+                if isinstance(v, _Saved):  # an inlined comprehension restores name
+                    if v.name != name:
+                        self.fail("a comprehension of an unexpected shape", line)
+                    continue
                 # consecutive stores of values computed before: a, b = x, y
                 group = [(name, v)]
                 j = k
@@ -588,20 +812,42 @@ class _Decompiler:
                     st.extend(saved)
                     v = st[-ins.arg]
                 st.append(v)
-            elif op == "SWAP":
-                st[-1], st[-ins.arg] = st[-ins.arg], st[-1]
+            elif op in ("SWAP", "ROT_TWO", "ROT_THREE", "ROT_FOUR", "ROT_N"):  # ROT_*: 3.10
+                n_ = {"ROT_TWO": 2, "ROT_THREE": 3, "ROT_FOUR": 4}.get(op) or ins.arg
+                if len(st) < n_:
+                    self.fail("the stack underflows", line)
+                # values that may have effects keep their order: a, b = f(), g()
+                if sum(not isinstance(x, _Marker) and not _dupable(x) for x in st[-n_:]) >= 2:
+                    spill()
+                if op == "SWAP":
+                    st[-1], st[-n_] = st[-n_], st[-1]
+                else:
+                    st[-n_:] = [st[-1]] + st[-n_:-1]
             elif op == "MAKE_FUNCTION":
                 c = pop()
+                if _PY < (3, 11):  # 3.10: the qualified name above the code
+                    c = pop()
                 if not isinstance(c, _pytypes.CodeType):
                     self.fail("MAKE_FUNCTION of a computed code object", line)
-                if ins.arg & 8:
+                flags = ins.arg or 0  # 3.13: none; SET_FUNCTION_ATTRIBUTE follows
+                if flags & 8:
                     pop()
-                if ins.arg & 4:
+                if flags & 4:
                     pop()
-                if ins.arg & 2:
-                    pop()
-                defaults = val(pop()) if ins.arg & 1 else None
-                st.append(_Func(c, defaults, line))
+                kwdefaults = val(pop()) if flags & 2 else None
+                defaults = val(pop()) if flags & 1 else None
+                st.append(_Func(c, defaults, line, kwdefaults))
+            elif op == "SET_FUNCTION_ATTRIBUTE":  # 3.13
+                f, v = pop(), pop()
+                if not isinstance(f, _Func):
+                    self.fail("a function attribute of an unknown function", line)
+                if ins.arg == 1:
+                    f.defaults = val(v)
+                elif ins.arg == 2:
+                    f.kwdefaults = val(v)
+                st.append(f)
+            elif op == "RETURN_CONST":  # 3.12+
+                emit(ast.Return(value=_const(ins.argval)))
             elif op == "RETURN_VALUE":
                 v = pop()
                 if isinstance(v, _Acc):
@@ -641,6 +887,13 @@ class _Decompiler:
                     if op.endswith("NONE"):
                         c = ast.Compare(left=c, ops=[ast.IsNot() if "NOT_NONE" in op else ast.Is()],
                                         comparators=[_const(None)])
+                    if b.succs[0] is b.succs[1]:
+                        # both sides jump back to one place (3.12+, the
+                        # JUMP_BACKWARDs followed): `if c: pass`
+                        emit(ast.If(test=c, body=[_stmt(ast.Pass(), None)], orelse=[]))
+                        b.kind, b.succs = "jump", b.succs[:1]
+                        b.outs[b.succs[0].id] = list(st)
+                        return
                     b.cond = c
                     b.outs[b.succs[0].id] = list(st)
                     b.outs[b.succs[1].id] = list(st)
@@ -685,15 +938,19 @@ class _Decompiler:
         return _name(t)
 
     # ---- nested code: functions, lambdas, comprehensions ---------------------
+    def lambda_expr(self, f):
+        body, args = _decompile_body(f.code, f.defaults, f.kwdefaults)
+        if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
+            self.fail("a lambda whose body is not one expression", f.line)
+        return ast.Lambda(args=args, body=body[0].value)
+
     def store_func(self, target, f, emit, stores):
+        if f.code.co_name == "<lambda>":
+            emit(ast.Assign(targets=[target], value=self.lambda_expr(f)), stores)
+            return
         if not isinstance(target, ast.Name):
             self.fail("storing a function other than in a variable", f.line)
-        body, args = _decompile_body(f.code, f.defaults)
-        if f.code.co_name == "<lambda>":
-            if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
-                self.fail("a lambda whose body is not one expression", f.line)
-            emit(ast.Assign(targets=[target], value=ast.Lambda(args=args, body=body[0].value)), stores)
-            return
+        body, args = _decompile_body(f.code, f.defaults, f.kwdefaults)
         if target.id != f.code.co_name:
             self.fail("a function stored under another name", f.line)
         fd = ast.FunctionDef(name=target.id, args=args, body=body, decorator_list=[], returns=None,
@@ -702,23 +959,35 @@ class _Decompiler:
         emit(fd, stores)
 
     def comprehension(self, f, iterable):
+        """3.11: the call of a <listcomp>/<setcomp>/<dictcomp> code object."""
         code = f.code
         kind = code.co_name
         if kind not in ("<listcomp>", "<setcomp>", "<dictcomp>"):
             self.fail(f"a {kind.strip('<>')} (generator expressions are not reconstructed)", f.line)
         d = _Decompiler(code, comp=True)
+        return self.comp_expr(d, kind.strip("<>")[:-4], iterable, f.line)
+
+    def inline_comprehension(self, instrs, iterable):
+        """3.12+: a comprehension inlined in this code (_COMPREHENSION)."""
+        d = _Decompiler(self.code, comp=True, instrs=_inline_comprehensions(instrs))
+        d.ntemp = self.ntemp
+        got = self.comp_expr(d, _BUILDS[instrs[0].opname], iterable, _line(instrs[0], self.line))
+        self.ntemp = d.ntemp
+        return got
+
+    def comp_expr(self, d, kind, iterable, line):
         d.acc = None
         stmts = d.structure()
         if not stmts or not isinstance(stmts[-1], ast.Return):
-            self.fail("a comprehension of an unexpected shape", f.line)
+            self.fail("a comprehension of an unexpected shape", line)
         gens = []
-        elt = self.comp_body(stmts[:-1], gens, f.line)
+        elt = self.comp_body(stmts[:-1], gens, line)
         if not gens or not (isinstance(gens[0].iter, ast.Name) and gens[0].iter.id == ".0"):
-            self.fail("a comprehension of an unexpected shape", f.line)
+            self.fail("a comprehension of an unexpected shape", line)
         gens[0].iter = iterable
-        if kind == "<listcomp>":
+        if kind == "list":
             return ast.ListComp(elt=elt.value, generators=gens)
-        if kind == "<setcomp>":
+        if kind == "set":
             return ast.SetComp(elt=elt.value, generators=gens)
         return ast.DictComp(key=elt.key, value=elt.value, generators=gens)
 
@@ -1085,15 +1354,25 @@ class _Decompiler:
         if not live:
             return None
         common = None
+        outer = set()  # enclosing loop headers the exits jump back to
         for e in live:
-            seen, work = set(), [e]
+            seen, work, back = set(), [e], set()
             while work:
                 x = work.pop()
                 if x.id in seen or x.id in body:
                     continue
                 seen.add(x.id)
-                work.extend(s for s in x.succs if self.rpo_idx[s.id] > self.rpo_idx[x.id])
+                for s in x.succs:
+                    if self.rpo_idx[s.id] > self.rpo_idx[x.id]:
+                        work.append(s)
+                    elif s.id in self.active:
+                        back.add(s.id)
             common = seen if common is None else common & seen
+            outer = back if e is live[0] else outer & back
+        if not common and len(outer) == 1:
+            # 3.12 jumps from a `break` straight to the enclosing loop's
+            # header when only `continue` follows the loop: that header
+            return self.bl[outer.pop()]
         if not common:
             self.fail("a loop whose exits do not meet", h.line)
         return min((self.bl[i] for i in common), key=lambda x: self.rpo_idx[x.id])
@@ -1186,8 +1465,35 @@ class _Decompiler:
         return True
 
 
+def _through_back_jumps(b):
+    seen = set()
+    while (b.kind == "jump" and b.instrs[-1].opname == "JUMP_BACKWARD" and b.id not in seen and
+           all(i.opname == "NOP" for i in b.instrs[:-1])):
+        seen.add(b.id)
+        b = b.succs[0]
+    return b
+
+
+def _is_none(e):
+    return isinstance(e, ast.Constant) and e.value is None
+
+
+def _joined(parts, line, d):
+    """An f-string (BUILD_STRING) of constant strings and formatted values."""
+    values = []
+    for p in parts:
+        if isinstance(p, ast.JoinedStr):
+            values.extend(p.values)
+        elif isinstance(p, ast.FormattedValue) or (isinstance(p, ast.Constant) and isinstance(p.value, str)):
+            values.append(p)
+        else:
+            d.fail("a string built from a value that is not formatted", line)
+    values = [v for v in values if not (isinstance(v, ast.Constant) and v.value == "")]
+    return ast.JoinedStr(values=values)
+
+
 def _stored_derefs(code):
-    return {i.argval for i in dis.get_instructions(code) if i.opname == "STORE_DEREF"}
+    return {i.argval for i in dis.get_instructions(code) if i.opname in ("STORE_DEREF", "DELETE_DEREF")}
 
 
 def _stmt(s, line):
@@ -1251,7 +1557,7 @@ def _strip_continue(body):
     return body
 
 
-def _arguments(code, defaults):
+def _arguments(code, defaults, kwdefaults=None):
     names = code.co_varnames
     npos = code.co_argcount
     nkw = code.co_kwonlyargcount
@@ -1274,9 +1580,17 @@ def _arguments(code, defaults):
             defs = list(defaults.elts)
         elif isinstance(defaults, tuple):
             defs = [_literal(v) for v in defaults]
+    kwdefs = {}
+    if isinstance(kwdefaults, dict):  # a function's __kwdefaults__
+        kwdefs = {k: _literal(v) for k, v in kwdefaults.items()}
+    elif isinstance(kwdefaults, ast.Dict):  # MAKE_FUNCTION's (BUILD_CONST_KEY_MAP)
+        for k, v in zip(kwdefaults.keys, kwdefaults.values):
+            if not (isinstance(k, ast.Constant) and isinstance(k.value, str)):
+                raise DecompileError("keyword-only defaults of an unexpected shape")
+            kwdefs[k.value] = v
     return ast.arguments(posonlyargs=args[:posonly], args=args[posonly:], vararg=vararg,
-                         kwonlyargs=kwonly, kw_defaults=[None] * len(kwonly), kwarg=kwarg,
-                         defaults=defs)
+                         kwonlyargs=kwonly, kw_defaults=[kwdefs.get(a.arg) for a in kwonly],
+                         kwarg=kwarg, defaults=defs)
 
 
 def _literal(v):
@@ -1287,15 +1601,19 @@ def _literal(v):
     raise DecompileError(f"a default argument value of type {type(v).__name__}")
 
 
-def _decompile_body(code, defaults):
+def _decompile_body(code, defaults, kwdefaults=None):
     d = _Decompiler(code)
     d.acc = None
     body = d.structure()
+    # a variable of the enclosing function this one assigns
+    outer = sorted(_stored_derefs(code) & set(code.co_freevars))
+    if outer:
+        body.insert(0, _stmt(ast.Nonlocal(names=outer), None))
     # the implicit `return None` at the end
     if body and isinstance(body[-1], ast.Return) and isinstance(body[-1].value, ast.Constant) and \
             body[-1].value.value is None and getattr(body[-1], "lineno", None) in (None, code.co_firstlineno):
         pass
-    return body, _arguments(code, defaults)
+    return body, _arguments(code, defaults, kwdefaults)
 
 
 # ---- text ----------------------------------------------------------------------
@@ -1316,6 +1634,8 @@ class _Lines:
     def __init__(self, first):
         self.first = first
         self.lines = []  # text of each line from `first`
+        self.pos = -1    # the statement being written, in _order's order
+        self.joins = set()  # positions of copied returns (_mark_copied_returns)
 
     def put(self, text, line):
         want = (line - self.first) if line is not None else None
@@ -1324,11 +1644,55 @@ class _Lines:
                 self.lines.append("")
         self.lines.append(text)
 
+    def join(self, text):
+        """`text` at the end of the last line: `if c: return x`, `a = 1; return a`."""
+        if not self.lines:
+            self.lines.append(text)
+        else:
+            last = self.lines[-1]
+            self.lines[-1] = last + (" " if last.endswith(":") else "; ") + text
+
+
+def _order(stmts, out):
+    """The statements in the order _emit writes them."""
+    for s in stmts:
+        out.append(s)
+        if isinstance(s, (ast.If, ast.For, ast.While)):
+            _order(s.body, out)
+            _order(s.orelse, out)
+        elif isinstance(s, ast.FunctionDef):
+            _order(s.body, out)
+    return out
+
+
+def _mark_copied_returns(fd, out):
+    """3.10 and 3.12+ copy a small `return` into the branches that jump to it; a
+    copy keeps the line of the original, below the statements that follow
+    the copy.  Such a return is written at the end of the line before it
+    (out.joins: positions, as a node can be written twice), so that the
+    lines after keep their numbers."""
+    seq = _order([fd], [])
+    low = None
+    for k in range(len(seq) - 1, -1, -1):
+        s = seq[k]
+        line = getattr(s, "_hj_line", None) or getattr(s, "lineno", None)
+        if line is None:
+            continue
+        if isinstance(s, ast.Return) and low is not None and line > low:
+            out.joins.add(k)
+            continue
+        low = line if low is None else min(low, line)
+
+
+_COMPOUND = (ast.If, ast.For, ast.While, ast.FunctionDef)
+
 
 def _emit(stmts, out, indent):
     pad = "    " * indent
-    for s in stmts:
+    for k, s in enumerate(stmts):
         line = getattr(s, "lineno", None)
+        if not isinstance(s, ast.If):
+            out.pos += 1
         if isinstance(s, ast.If):
             _emit_if(s, out, indent, "if")
         elif isinstance(s, ast.While):
@@ -1348,12 +1712,15 @@ def _emit(stmts, out, indent):
             _emit(s.body, out, indent + 1)
         elif isinstance(s, _Append):
             raise DecompileError("a comprehension of an unexpected shape", line)
+        elif out.pos in out.joins and (k == 0 or not isinstance(stmts[k - 1], _COMPOUND)):
+            out.join(_unparse(s))  # after its header or a simple statement
         else:
             out.put(pad + _unparse(s), line)
 
 
 def _emit_if(s, out, indent, word):
     pad = "    " * indent
+    out.pos += 1
     out.put(f"{pad}{word} {_expr(s.test)}:", getattr(s, "lineno", None))
     _emit(s.body, out, indent + 1)
     if s.orelse:
@@ -1376,7 +1743,7 @@ def decompile(py_func):
             code.co_firstlineno)
     if code.co_flags & (0x20 | 0x80 | 0x100 | 0x200):  # generator, coroutine, async
         raise DecompileError("a generator or coroutine", code.co_firstlineno)
-    body, args = _decompile_body(code, py_func.__defaults__)
+    body, args = _decompile_body(code, py_func.__defaults__, py_func.__kwdefaults__)
     name = code.co_name
     if name == "<lambda>":
         name = "_lambda_"
@@ -1384,6 +1751,7 @@ def decompile(py_func):
                          type_comment=None)
     fd.lineno = code.co_firstlineno
     out = _Lines(code.co_firstlineno)
+    _mark_copied_returns(fd, out)
     _emit([fd], out, 0)
     text = "\n".join(out.lines) + "\n"
     return text, code.co_firstlineno

@@ -19,8 +19,10 @@ from conftest import check, run_python, AGAINST_NUMBA
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # The decompiler reads the bytecode of the CPython versions in
-# hpcjit.bytecode.SUPPORTED; on others a function without source is refused
-# with an UnsupportedError (test_other_python_versions_are_refused).
+# hpcjit.bytecode.SUPPORTED (3.10 to 3.13); on others a function without
+# source is refused with an UnsupportedError
+# (test_other_python_versions_are_refused).  test_bytecode_versions.py checks
+# the decompiler alone under each version, without the extension.
 if AGAINST_NUMBA:
     decompiles = pytest.mark.skipif(False, reason="")
 else:
@@ -327,9 +329,9 @@ def test_decompiled_text_keeps_lines():
 
 @pytest.mark.numba_skip("hpcjit's own diagnostics")
 def test_other_python_versions_are_refused(monkeypatch):
-    """Where the decompiler does not read this CPython's bytecode (3.12 on
-    the GPU nodes), a function without source is a clear UnsupportedError
-    at its call, and everything else works."""
+    """Where the decompiler does not read this CPython's bytecode (3.14),
+    a function without source is a clear UnsupportedError at its
+    call, and everything else works."""
     from hpcjit import bytecode
     monkeypatch.setattr(bytecode, "SUPPORTED", ((2, 7),))
     g = define("""
@@ -417,7 +419,8 @@ def test_python_stdin_heredoc():
 @decompiles
 @pytest.mark.numba_skip("hpcjit's decompiler")
 @pytest.mark.parametrize("module", ["test_control.py", "test_scalars.py", "test_exceptions.py",
-                                    "test_closures.py"])
+                                    "test_closures.py", "test_inline_lambda.py", "test_lists.py",
+                                    "test_dicts.py", "test_globals.py", "test_isinstance.py"])
 def test_modules_from_bytecode(module):
     env = dict(os.environ, HPCJIT_SOURCE_FROM_BYTECODE="1")
     r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
