@@ -170,6 +170,18 @@ static PyMethodDef core_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+#if PY_VERSION_HEX >= 0x030D0000
+/* CPython 3.13 moved the key to an internal header (pycore_pyhash.h); the
+ * symbol is still exported (for _elementtree), with this layout */
+typedef union {
+    unsigned char uc[24];
+    struct {
+        uint64_t k0, k1;
+    } siphash;
+} HashSecret;
+PyAPI_DATA(HashSecret) _Py_HashSecret;
+#endif
+
 static int core_exec(PyObject *mod)
 {
     CoreState *st = PyModule_GetState(mod);

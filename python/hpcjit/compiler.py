@@ -541,7 +541,9 @@ def _source(disp):
     if src is not None:
         return src
     py_func = disp.py_func
-    if os.environ.get("HPCJIT_SOURCE_FROM_BYTECODE") == "1":  # tests of bytecode.py
+    if (os.environ.get("HPCJIT_SOURCE_FROM_BYTECODE") == "1"  # tests of bytecode.py
+            and not (getattr(py_func, "__module__", None) or "").startswith("hpcjit.")):
+        # (hpcjit's own helpers, _pylib's generators among them, keep their source)
         src = _decompiled_source(py_func, "HPCJIT_SOURCE_FROM_BYTECODE=1")
         d["_hj_source"] = src
         return src
