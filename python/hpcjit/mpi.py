@@ -251,15 +251,30 @@ def _is_array(x):
     return isinstance(x, np.ndarray)
 
 
+def _has_cai(x):
+    """x has __cuda_array_interface__, found without computing it (on the
+    class, where device arrays and CuPy define it, else in the instance)."""
+    return hasattr(type(x), "__cuda_array_interface__") or \
+        "__cuda_array_interface__" in getattr(x, "__dict__", ())
+
+
 def _on_device(*xs):
     """Any argument a device array (it has __cuda_array_interface__)?"""
-    return any(x is not None and not isinstance(x, np.ndarray)
-               and hasattr(x, "__cuda_array_interface__") for x in xs)
+    for x in xs:
+        if x is not None and not isinstance(x, np.ndarray) and _has_cai(x):
+            return True
+    return False
+
+
+_nccl_mod = None
 
 
 def _nccl():
-    from .cuda import nccl
-    return nccl
+    global _nccl_mod
+    if _nccl_mod is None:
+        from .cuda import nccl
+        _nccl_mod = nccl
+    return _nccl_mod
 
 
 def _unwrap(value, out):

@@ -13,6 +13,7 @@ the NCCL communicators (ncclCommAbort) before hpcjit.mpi's MPI_Abort.
 import numpy as np
 
 from .. import _core
+from .. import mpi as _mpi
 from .cudadrv import devicearray, driver
 from .cudadrv.error import CudaSupportError
 
@@ -44,7 +45,6 @@ def available():
 
 def communicator(comm=None):
     """The NCCL communicator of an MPI communicator (collective the first time)."""
-    from .. import mpi
     key = None if comm is None else id(comm)
     c = _comms.get(key)
     if c is not None:
@@ -52,14 +52,14 @@ def communicator(comm=None):
     ok, why = available()
     if not ok:
         raise CudaSupportError(why)
-    rank, size = mpi.rank(comm), mpi.size(comm)
+    rank, size = _mpi.rank(comm), _mpi.size(comm)
     uid = _core._nccl_unique_id() if rank == 0 else None
-    uid = mpi.bcast(uid, 0, comm)
+    uid = _mpi.bcast(uid, 0, comm)
     driver.current_context()
     c = Communicator(_core._nccl_comm_init(size, uid, rank), rank, size)
     _comms[key] = c
-    if _abort_all not in mpi._abort_hooks:
-        mpi._abort_hooks.append(_abort_all)
+    if _abort_all not in _mpi._abort_hooks:
+        _mpi._abort_hooks.append(_abort_all)
     return c
 
 
@@ -80,7 +80,7 @@ def destroy_all():
 
 def is_device(x):
     return x is not None and not isinstance(x, np.ndarray) and (
-        isinstance(x, devicearray.DeviceNDArray) or hasattr(x, "__cuda_array_interface__"))
+        isinstance(x, devicearray.DeviceNDArray) or _mpi._has_cai(x))
 
 
 def _dev(x, what):
@@ -94,6 +94,8 @@ def _dev(x, what):
 
 
 def _ptr(d):
+    if isinstance(d, devicearray.DeviceNDArray):
+        return d._ptr if d.size else 0
     return d.device_ctypes_pointer.value or 0
 
 
@@ -115,14 +117,13 @@ def _like(d, shape=None):
 
 
 def allreduce(args, stream=None, comm=None):
-    from .. import mpi
     c = communicator(comm)
     if len(args) >= 2 and is_device(args[1]):
         send, recv = args[0], args[1]
-        op = args[2] if len(args) > 2 else mpi.SUM
+        op = args[2] if len(args) > 2 else _mpi.SUM
     else:
         send, recv = args[0], None
-        op = args[1] if len(args) > 1 else mpi.SUM
+        op = args[1] if len(args) > 1 else _mpi.SUM
     s, code = _dev(send, "send")
     r = _like(s) if recv is None else _dev(recv, "recv")[0]
     if r.dtype != s.dtype or r.size != s.size:
@@ -133,16 +134,15 @@ def allreduce(args, stream=None, comm=None):
 
 
 def reduce(args, stream=None, comm=None):
-    from .. import mpi
     c = communicator(comm)
     if len(args) == 4 or (len(args) >= 2 and (is_device(args[1]) or args[1] is None)):
         send, recv = args[0], args[1]
-        op = args[2] if len(args) > 2 else mpi.SUM
+        op = args[2] if len(args) > 2 else _mpi.SUM
         root = args[3] if len(args) > 3 else 0
         out = recv
     else:
         send = args[0]
-        op = args[1] if len(args) > 1 else mpi.SUM
+        op = args[1] if len(args) > 1 else _mpi.SUM
         root = args[2] if len(args) > 2 else 0
         recv = None
         out = None
@@ -177,14 +177,13 @@ def allgather(args, stream=None, comm=None):
 
 
 def reduce_scatter(args, stream=None, comm=None):
-    from .. import mpi
     c = communicator(comm)
     if len(args) >= 2 and is_device(args[1]):
         send, recv = args[0], args[1]
-        op = args[2] if len(args) > 2 else mpi.SUM
+        op = args[2] if len(args) > 2 else _mpi.SUM
     else:
         send, recv = args[0], None
-        op = args[1] if len(args) > 1 else mpi.SUM
+        op = args[1] if len(args) > 1 else _mpi.SUM
     s, code = _dev(send, "send")
     if recv is None:
         if s.ndim == 0 or s.shape[0] % c.size:

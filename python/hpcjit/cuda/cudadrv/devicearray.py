@@ -75,7 +75,7 @@ class DeviceNDArray(DeviceArrayBase):
     """An array in device memory.  `gpu_data` owns (or keeps alive) the
     memory; `_ptr` is the address of the first element."""
     __slots__ = ("shape", "strides", "dtype", "size", "ndim", "_ptr", "gpu_data", "stream",
-                 "_hj_tc", "_hj_desc", "_readonly", "__weakref__")
+                 "_hj_tc", "_hj_desc", "_readonly", "_cc", "__weakref__")
 
     def __init__(self, shape, strides, dtype, stream=0, gpu_data=None, ptr=None, readonly=False):
         dtype = np.dtype(dtype)
@@ -130,7 +130,11 @@ class DeviceNDArray(DeviceArrayBase):
         return {"C_CONTIGUOUS": c, "F_CONTIGUOUS": f, "WRITEABLE": not self._readonly}
 
     def is_c_contiguous(self):
-        return _is_contig(self.shape, self.strides, self.itemsize, "C")
+        try:  # shape and strides never change: computed once
+            return self._cc
+        except AttributeError:
+            c = self._cc = _is_contig(self.shape, self.strides, self.itemsize, "C")
+            return c
 
     def is_f_contiguous(self):
         return _is_contig(self.shape, self.strides, self.itemsize, "F")
