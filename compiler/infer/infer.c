@@ -146,13 +146,37 @@ static Var *find_var(Spec *s, const char *name) {
     return NULL;
 }
 
+/* The type locals={...} declares for `name` (any SSA version of it), or
+ * NULL.  The entries are "name\ttypecode\n" (python/compiler_ext/request.c). */
+static Type *declared_type(Inf *I, const char *name) {
+    const char *p = I->s->hf ? I->s->hf->options.locals : NULL;
+    if (!p || !*p)
+        return NULL;
+    const char *src = infer_ssa_source_name(I->a, name);
+    size_t len = strlen(src);
+    while (*p) {
+        const char *tab = strchr(p, '\t');
+        if (!tab)
+            return NULL;
+        const char *code = tab + 1;
+        if ((size_t)(tab - p) == len && strncmp(p, src, len) == 0)
+            return ty_from_typecode(I->tc, &code);
+        const char *nl = strchr(code, '\n');
+        if (!nl)
+            return NULL;
+        p = nl + 1;
+    }
+    return NULL;
+}
+
 static Var *add_var(Inf *I, const char *name, SrcLoc loc) {
     Var *v = find_var(I->s, name);
     if (v)
         return v;
     v = arena_alloc(I->a, sizeof *v);
     v->name = name;
-    v->ty = TY_UNK(I);
+    v->decl = declared_type(I, name);
+    v->ty = v->decl ? v->decl : TY_UNK(I);
     v->first_def = loc;
     v->param_index = -1;
     vec_push(I->a, &I->s->vars, v);
@@ -163,6 +187,8 @@ static Var *add_var(Inf *I, const char *name, SrcLoc loc) {
 static bool var_assign(Inf *I, Node *at, Var *v, Type *t) {
     if (!infer_check_value(I, at, t))
         return false;
+    if (v->decl) /* locals={...}: the assignment converts (convert_check says if it can) */
+        return true;
     Type *u = ty_unify(I->tc, v->ty, t);
     if (!u) {
         err(I, HJ_DIAG_TYPING, at, "cannot unify %s and %s for variable '%s'", infer_tyname(I, v->ty),
@@ -2511,6 +2537,7 @@ static bool bind_params(Compilation *c, Spec *s) {
         Var *v = add_var(&I, hide[i] ? arena_printf(&c->arena, "%s.arg", p->name) : p->name, p->loc);
         v->is_param = true;
         v->param_index = i;
+        v->decl = NULL; /* an argument keeps its type; a later binding of the name converts */
         v->ty = s->argtys[i];
         if (!infer_is_value(v->ty)) {
             err(&I, HJ_DIAG_TYPING, p, "argument '%s' of type %s cannot be passed", p->name,

@@ -316,8 +316,11 @@ def _global_chain_names(code, out):
     return out
 
 
-def _env(py_func, gather):
-    """Every global, builtin and closure name the function's code uses."""
+def _env(py_func, gather, disp=None):
+    """Every global, builtin and closure name the function's code uses.
+    `disp`: py_func's dispatcher, which a module-level function compiled at
+    decoration (a signature given) calls by a name not bound yet: a
+    recursive call, as Numba types it."""
     code = py_func.__code__
     env = []
     seen = set()
@@ -345,6 +348,10 @@ def _env(py_func, gather):
         value = glb.get(name, missing)
         if value is missing:
             value = blt.get(name, missing)
+        if value is missing and disp is not None and name == py_func.__name__ and \
+                py_func.__qualname__ == name:
+            env.append((name, "func", gather.add(disp)))
+            continue
         if value is missing:
             continue  # an attribute name, or truly undefined: the compiler says which
         env.append((name,) + _classify(value, gather))
@@ -702,7 +709,7 @@ class _Gather:
         src = _source(disp)
         if src.decompiled:
             self.decompiled.setdefault(src.filename, []).append(py_func.__qualname__)
-        env = _env(py_func, self)
+        env = _env(py_func, self, disp)
         for name, lf in getattr(disp, "siblings", {}).items():  # a lifted inner function's
             env.append((name, "func", self.add(lf)))
         lifted = _lifted(disp, src)
@@ -726,6 +733,9 @@ class _Gather:
         lit = LITERAL_PARAMS.get(py_func.__code__)
         if lit:
             opts["literal_params"] = lit
+        decl = disp.targetoptions.get("locals")
+        if decl:  # the compiler reads "name\ttypecode\n" per variable (infer.c)
+            opts["locals"] = "".join(f"{k}\t{t.typecode}\n" for k, t in sorted(decl.items()))
         if opts.get("parallel"):
             opts.update((k, disp.targetoptions[k]) for k in _PARALLEL_OPTIONS if k in disp.targetoptions)
         self.funcs[idx] = (py_func.__name__, py_func.__qualname__, src.filename, src.source,

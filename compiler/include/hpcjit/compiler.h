@@ -93,6 +93,8 @@ typedef struct HjOptions {
     int no_signal_poll;   /* poll_signals=False: loops do not answer signals    */
     uint64_t literal_params; /* bit i: parameter i is typed as the literal of its
                                 argument at each call (literally(); infer_literal.c) */
+    const char *locals; /* locals={name: type}: "name\ttypecode\n" per entry,
+                           or NULL (infer.c: the variable keeps that type)  */
 } HjOptions;
 
 /* What a stub function (HjFunction.stub) does. */
