@@ -72,7 +72,8 @@ static Type *module_attr(Inf *I, Node *n, Type *mod) {
         n->cval.kind = CVAL_NONE;
         return T(I, TY_NONE);
     }
-    if (strcmp(mod->name, "hpcjit.types") == 0) { /* types.int64: the type as a value */
+    if (strcmp(mod->name, "hpcjit.types") == 0 || strcmp(mod->name, "hpcjit") == 0) {
+        /* types.int64, numba.uint8: the type as a value */
         const char *err = NULL, *end = NULL;
         Type *st = ty_parse(I->tc, n->name, &end, &err);
         if (st && end && !*end && ty_is_number(st)) {
