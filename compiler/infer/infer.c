@@ -889,6 +889,9 @@ static Type *unary_expr(Inf *I, Node *n) {
     return t;
 }
 
+/* A function value: one @njit function, or one of a set (TY_FUNCSET). */
+static bool is_func(const Type *t) { return t->kind == TY_FUNCTION || t->kind == TY_FUNCSET; }
+
 /* A comparison of Enum members (ty_is_enum): within one class `==`, `!=`,
  * `is`, `is not` compare the members' values (a class's members are
  * singletons with distinct values), so both operands become their value
@@ -1015,6 +1018,11 @@ static Type *compare_expr(Inf *I, Node *n) {
             if (!ok)
                 return UNSUP(I, n, "'%s' is supported for a number and a tuple of numbers, not %s and %s",
                              ast_op_str(op), infer_tyname(I, left), infer_tyname(I, right));
+        } else if (is_func(left) && is_func(right) && op != OP_IN && op != OP_NOTIN && op != OP_LT &&
+                   op != OP_LE && op != OP_GT && op != OP_GE) {
+            /* dist == alternative_dot, f is g: the same function or not (a
+             * constant, as Numba's; a set of functions compares its position) */
+            ot = left;
         } else if (op == OP_IS || op == OP_ISNOT) {
             if (left->kind == TY_NONE || right->kind == TY_NONE)
                 ot = infer_ty(I, TY_NONE);

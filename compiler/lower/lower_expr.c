@@ -590,6 +590,34 @@ unsupported: {
 }
 }
 
+/* The position of function `f` in the set `set`, or -1. */
+static int funcset_index(const Type *set, const Type *f) {
+    for (int i = 0; i < set->nelems; i++)
+        if (set->elems[i]->func == f->func)
+            return i;
+    return -1;
+}
+
+/* f == g, f is g on functions (infer.c): a constant for two functions (the
+ * same one or not, as Numba's); a set's value is its position in the set. */
+static LLVMValueRef func_compare(Lower *L, const Node *n, OpKind op, LLVMValueRef a, const Type *at, LLVMValueRef b,
+                                 const Type *bt) {
+    bool eq = op == OP_EQ || op == OP_IS;
+    if (at->kind == TY_FUNCTION && bt->kind == TY_FUNCTION)
+        return LLVMConstInt(L->t_i1, (at->func == bt->func) == eq, 0);
+    if (at->kind == TY_FUNCSET && bt->kind == TY_FUNCSET) {
+        if (at != bt) /* distinct sets: compare what each holds */
+            return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "comparing values of two different sets of functions");
+        return LLVMBuildICmp(L->b, eq ? LLVMIntEQ : LLVMIntNE, a, b, "");
+    }
+    LLVMValueRef pos = at->kind == TY_FUNCSET ? a : b;
+    int j = at->kind == TY_FUNCSET ? funcset_index(at, bt) : funcset_index(bt, at);
+    if (j < 0)
+        return LLVMConstInt(L->t_i1, !eq, 0);
+    return LLVMBuildICmp(L->b, eq ? LLVMIntEQ : LLVMIntNE, pos, LLVMConstInt(LLVMTypeOf(pos), (unsigned long long)j, 0),
+                         "");
+}
+
 /* One comparison of a chain: `is`/`in` need the operands' own types. */
 static LLVMValueRef compare_one(Lower *L, Node *n, OpKind op, Type *t, LLVMValueRef a, Type *at,
                                 LLVMValueRef b, Type *bt) {
@@ -599,6 +627,8 @@ static LLVMValueRef compare_one(Lower *L, Node *n, OpKind op, Type *t, LLVMValue
         return own->lower_compare(L, n, op, t, a, at, b, bt);
     if (t && ty_is_npdt(t)) /* NaT compares false but for != (lower_datetime.c) */
         return lower_dt_compare(L, n, op, t, a, at, b, bt);
+    if ((at->kind == TY_FUNCTION || at->kind == TY_FUNCSET) && (bt->kind == TY_FUNCTION || bt->kind == TY_FUNCSET))
+        return func_compare(L, n, op, a, at, b, bt);
     if (op == OP_IS || op == OP_ISNOT) {
         bool same;
         if ((at->kind == TY_OPTIONAL && bt->kind == TY_NONE) || (bt->kind == TY_OPTIONAL && at->kind == TY_NONE)) {

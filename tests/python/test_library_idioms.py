@@ -223,3 +223,43 @@ def pow_mixed(x, d):
 def test_pow_builtin_mixed_float_widths():
     check(pow_mixed, 1.5, np.float32(3.0), rtol=1e-6)  # NumPy 2 keeps float32 here
     check(pow_mixed, 2.0, np.float32(-0.5), rtol=1e-6)
+
+
+# ---- comparing functions (pynndescent: `if dist == alternative_dot:`) ----------
+
+@njit
+def plus_one(x):
+    return x + 1.0
+
+
+@njit
+def twice(x):
+    return x * 2.0
+
+
+def make_search(dist):
+    @njit
+    def search(x):
+        if dist == twice:  # a different function: a constant False, as Numba's
+            return -dist(x)
+        return dist(x)
+    return search
+
+
+@njit
+def pick(c, x):
+    f = plus_one if c else twice  # one of two: compared by what it holds
+    return f == plus_one, f != twice, f(x)
+
+
+def test_function_equality_with_another_function():
+    s = make_search(plus_one)
+    assert check(s, 3.0) == 4.0
+
+
+@pytest.mark.numba_skip("Numba has no == for two values of one function type, nor for a choice of functions")
+def test_function_equality_same_and_chosen():
+    s = make_search(twice)
+    assert check(s, 3.0) == -6.0
+    assert check(pick, True, 1.0) == (True, True, 2.0)
+    assert check(pick, False, 1.0) == (False, False, 2.0)
