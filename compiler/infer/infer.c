@@ -351,7 +351,6 @@ static const char *unsupported_what(const Node *n, bool top) {
     case N_AWAIT: return "'await' expressions are";
     case N_FOR: return n->is_async ? "'async for' loops are" : NULL;
     case N_STARRED: return "star-expressions are";
-    case N_CALL: return n->has_star ? "star-arguments in calls are" : NULL;
     case N_AUGASSIGN: return n->op == OP_MATMUL ? "the matrix multiplication operator '@=' is" : NULL;
     default:
         return NULL;
@@ -362,6 +361,8 @@ static bool check_vec(Inf *I, PtrVec *v);
 static bool check_supported(Inf *I, Node *n, bool top);
 
 static bool check_call_arg(Inf *I, Node *e) {
+    if (e->kind == N_STARRED) /* f(*t): t's items (infer_call.c) */
+        return check_call_arg(I, e->a);
     if (e->kind != N_LIST && e->kind != N_TUPLE)
         return check_supported(I, e, false);
     for (int i = 0; i < e->args.len; i++)

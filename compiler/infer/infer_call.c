@@ -1514,8 +1514,51 @@ static Type *exc_call(Inf *I, Node *n, Type *cls) {
     return ty_exc_value(I->tc, cls->name);
 }
 
+/* f(a, *t): the items of t, a tuple variable or display, become arguments
+ * (`t[0], t[1], ...`), as Numba's; rewritten once t's type is known.
+ * 1: done, 0: t's type is not known yet, -1: refused. */
+static int expand_star_args(Inf *I, Node *n) {
+    PtrVec out = {0};
+    for (int i = 0; i < n->args.len; i++) {
+        Node *e = VEC_AT(n->args, i);
+        if (e->kind != N_STARRED) {
+            vec_push(I->a, &out, e);
+            continue;
+        }
+        if (e->a->kind == N_TUPLE) {
+            for (int j = 0; j < e->a->args.len; j++)
+                vec_push(I->a, &out, VEC_AT(e->a->args, j));
+            continue;
+        }
+        if (e->a->kind != N_NAME)
+            return UNSUP(I, e, "star-arguments in calls are supported for a tuple variable or a tuple display"),
+                   -1;
+        Type *tt = infer_expr(I, &e->a);
+        if (!tt)
+            return -1;
+        if (IS_UNK(tt))
+            return 0;
+        if (tt->kind != TY_TUPLE)
+            return UNSUP(I, e, "star-arguments in calls are supported for tuples, not %s", infer_tyname(I, tt)), -1;
+        for (int j = 0; j < tt->nelems; j++) {
+            Node *ix = ast_new(I->a, N_SUBSCRIPT, e->loc);
+            ix->a = ast_clone_expr(I->a, e->a);
+            ix->b = infer_const_int(I, e->loc, j);
+            vec_push(I->a, &out, ix);
+        }
+    }
+    n->args = out;
+    n->has_star = 0;
+    return 1;
+}
+
 Type *infer_call(Inf *I, Node **pn) {
     Node *n = *pn;
+    if (n->has_star) { /* `**kw` was refused before typing: these are `*t` */
+        int r = expand_star_args(I, n);
+        if (r <= 0)
+            return r < 0 ? NULL : TY_UNK(I);
+    }
     Type *ft = infer_expr(I, &n->a);
     if (!ft)
         return NULL;

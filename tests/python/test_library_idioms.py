@@ -263,3 +263,40 @@ def test_function_equality_same_and_chosen():
     assert check(s, 3.0) == -6.0
     assert check(pick, True, 1.0) == (True, True, 2.0)
     assert check(pick, False, 1.0) == (False, False, 2.0)
+
+
+# ---- f(x, *t): a tuple's items as arguments (UMAP's output_metric(x, y, *kwds)) --
+
+@njit
+def weighted(x, y, p, q):
+    return x * p + y * q
+
+
+@njit
+def plus(x, y):
+    return x + y
+
+
+@njit
+def star_variable(t, x):
+    return weighted(x, *t)
+
+
+@njit
+def star_empty_and_display(kwds, metric, x):
+    return metric(x, 2.0, *kwds), weighted(*(x, 1.0), *(0.5, 0.25))
+
+
+def test_star_arguments_from_tuples():
+    assert check(star_variable, (1.0, 2.0, 3.0), 4.0) == 11.0
+    assert check(star_variable, (1, 2.5, 3), 4.0) == 13.0
+    assert check(star_empty_and_display, (), plus, 1.5) == (3.5, 1.0)
+
+
+@pytest.mark.numba_skip("hpcjit's own message")
+def test_star_argument_not_a_tuple_refused():
+    @njit
+    def bad(a):
+        return plus(*a)
+    with pytest.raises(hpcjit.UnsupportedError, match="supported for tuples, not array"):
+        bad(np.zeros(2))
