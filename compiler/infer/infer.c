@@ -472,11 +472,23 @@ static bool check_vec(Inf *I, PtrVec *v) {
 static const HjEnvEntry *env_find(const HjFunction *hf, const char *name);
 const HjEnvEntry *infer_env_find(const HjFunction *hf, const char *name) { return env_find(hf, name); }
 
+/* An array inside a global tuple, by the name compiler.py gave it ("$array:..."). */
+static const HjEnvEntry *tuple_array(const HjEnvEntry *env, int n, const char *name) {
+    for (int i = 0; i < n; i++) {
+        if (env[i].kind == HJ_ENV_ARRAY && env[i].name && strcmp(env[i].name, name) == 0)
+            return &env[i];
+        const HjEnvEntry *e = env[i].kind == HJ_ENV_TUPLE ? tuple_array(env[i].items, env[i].nitems, name) : NULL;
+        if (e)
+            return e;
+    }
+    return NULL;
+}
+
 static const HjEnvEntry *env_find(const HjFunction *hf, const char *name) {
     for (int i = 0; i < hf->nenv; i++)
         if (hf->env[i].name && strcmp(hf->env[i].name, name) == 0)
             return &hf->env[i];
-    return NULL;
+    return strncmp(name, "$array:", 7) == 0 ? tuple_array(hf->env, hf->nenv, name) : NULL;
 }
 
 const HjEnvEntry *infer_env_lookup(Inf *I, const char *name) {
@@ -591,6 +603,17 @@ static Node *env_const(Inf *I, const HjEnvEntry *e, SrcLoc loc, Node *into) {
             t->ty = ty_named_tuple(I->tc, el, e->nitems, cls->func, cls->name, cls->fields);
         }
         return t;
+    }
+    if (e->kind == HJ_ENV_ARRAY && e->name) { /* an array in a global tuple: frozen, by the
+                                                  name compiler.py gave it (lower_expr.c) */
+        const char *p = e->qualname;
+        Type *t = p ? ty_from_typecode(I->tc, &p) : NULL;
+        if (!t || t->kind != TY_ARRAY)
+            return NULL;
+        Node *k = ast_new(I->a, N_NAME, loc);
+        k->name = e->name;
+        k->ty = t;
+        return k;
     }
     Node *k = ast_new(I->a, N_CONST, loc);
     if (e->kind == HJ_ENV_FUNC) { /* a function in a global tuple: no runtime value */

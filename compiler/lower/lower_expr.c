@@ -962,12 +962,22 @@ static LLVMValueRef call_expr(Lower *L, Node *n, bool *owned) {
 /* A global or closure NumPy array: its items are a private constant of
  * the module and the value an array without owner (meminfo and parent
  * NULL: references are not counted; boxing copies it). */
+static const HjEnvEntry *find_frozen(const HjEnvEntry *env, int n, const char *name) {
+    for (int i = 0; i < n; i++) {
+        if (env[i].name && strcmp(env[i].name, name) == 0 && env[i].kind == HJ_ENV_ARRAY)
+            return &env[i];
+        if (env[i].kind == HJ_ENV_TUPLE) { /* an array in a global tuple (infer.c env_const) */
+            const HjEnvEntry *e = find_frozen(env[i].items, env[i].nitems, name);
+            if (e)
+                return e;
+        }
+    }
+    return NULL;
+}
+
 static LLVMValueRef frozen_array(Lower *L, Node *n) {
     const HjFunction *hf = L->spec ? L->spec->hf : NULL;
-    const HjEnvEntry *e = NULL;
-    for (int i = 0; hf && i < hf->nenv; i++)
-        if (hf->env[i].name && strcmp(hf->env[i].name, n->name) == 0 && hf->env[i].kind == HJ_ENV_ARRAY)
-            e = &hf->env[i];
+    const HjEnvEntry *e = hf ? find_frozen(hf->env, hf->nenv, n->name) : NULL;
     if (!e)
         return lower_fail(L, n, HJ_DIAG_LOWERING, "global array '%s' has no frozen value", n->name);
     Type *t = n->ty;

@@ -251,7 +251,7 @@ def _classify(value, gather):
     if isinstance(value, str):
         return ("str", value)
     if isinstance(value, tuple):
-        return ("tuple", [(None,) + _classify(v, gather) for v in value])
+        return ("tuple", [(_tuple_item_name(v),) + _classify(v, gather) for v in value])
     if isinstance(value, np.ndarray):
         # frozen into the compiled code as a read-only constant (Numba's rule)
         code = _ARRAY_CODES.get(value.dtype)
@@ -260,6 +260,19 @@ def _classify(value, gather):
         return ("array", (f"r{code}{value.ndim}C", [int(n) for n in value.shape],
                           np.ascontiguousarray(value).tobytes()))
     return ("other", _article(type(value).__name__))
+
+
+def _tuple_item_name(v):
+    """An array in a global tuple (pynndescent's `dist_args = (sigma,)`) is
+    frozen as a global array is: named by its contents, so that compiled
+    code finds its items (infer.c env_const, lower_expr.c frozen_array)
+    and the cache key stays the same from run to run."""
+    if not isinstance(v, np.ndarray):
+        return None
+    import hashlib
+    h = hashlib.sha1(np.ascontiguousarray(v).tobytes())
+    h.update(f"{v.dtype.str}{v.shape}".encode())
+    return f"$array:{h.hexdigest()[:20]}"
 
 
 def _enum_qualname(cls):
