@@ -305,6 +305,30 @@ class CompileResult(dict):
         return _types.from_typecode(self["rettype_code"])
 
 
+def _reduce(disp):
+    """Pickle a dispatcher by reference (its module and qualified name) when
+    they find it, else by value as Numba does: its function (cloudpickle,
+    when installed) and options; compiled again where it is loaded.  A
+    second dispatcher of one function (`njit(parallel=True)(f.py_func)`)
+    is such a one."""
+    py_func = disp.py_func
+    obj = sys.modules.get(py_func.__module__)
+    for part in py_func.__qualname__.split("."):
+        obj = getattr(obj, part, None)
+    if obj is disp:
+        return disp.__qualname__
+    try:
+        import cloudpickle
+    except ImportError:
+        return disp.__qualname__  # pickle says it is not the same object
+    return (_rebuild, (cloudpickle.dumps(py_func), dict(disp.targetoptions)))
+
+
+def _rebuild(payload, options):
+    import pickle
+    return make_dispatcher(pickle.loads(payload), options)
+
+
 def _overloads(disp):
     out = {}
     for info in disp._infos:

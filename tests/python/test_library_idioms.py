@@ -300,3 +300,41 @@ def test_star_argument_not_a_tuple_refused():
         return plus(*a)
     with pytest.raises(hpcjit.UnsupportedError, match="supported for tuples, not array"):
         bad(np.zeros(2))
+
+
+# ---- an array in a global tuple (pynndescent: `dist_args = (sigma,)`) ------------
+
+SIGMA_ARGS = (np.array([1.0, 2.0, 4.0]),)
+
+
+@njit
+def standardised(x, y, sigma):
+    return np.sum((x - y) ** 2 / sigma)
+
+
+@njit
+def partial_dist(x, y):
+    return standardised(x, y, *SIGMA_ARGS)
+
+
+@njit
+def tuple_array_items(x):
+    return SIGMA_ARGS[0][1] + x, len(SIGMA_ARGS), SIGMA_ARGS[0].sum()
+
+
+def test_array_in_global_tuple():
+    x, y = np.ones(3), np.zeros(3)
+    assert check(partial_dist, x, y) == 1.75
+    assert check(tuple_array_items, 1.0) == (3.0, 1, 7.0)
+
+
+# ---- pickling a second dispatcher of one function (pynndescent's NNDescent) ------
+
+def test_pickle_second_dispatcher_of_a_function():
+    import pickle
+    pytest.importorskip("cloudpickle")
+    fast = njit(fastmath=True)(standardised.py_func)  # not what the module names
+    x, y = np.ones(3), np.zeros(3)
+    again = pickle.loads(pickle.dumps(fast))
+    assert again(x, y, SIGMA_ARGS[0]) == fast(x, y, SIGMA_ARGS[0]) == 1.75
+    assert pickle.loads(pickle.dumps(standardised)) is standardised  # by reference
