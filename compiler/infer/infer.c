@@ -2700,6 +2700,10 @@ Spec *infer_spec_lits(Inf *I, SrcLoc loc, int func, Type **argtys, int nargs, No
     return infer_spec_impl(I->c, func, argtys, nargs, NULL, loc, I->s, lits, nlits);
 }
 
+Spec *infer_spec_sig(Inf *I, SrcLoc loc, int func, Type **argtys, int nargs, Type *ret) {
+    return infer_spec_impl(I->c, func, argtys, nargs, ret, loc, I->s, NULL, 0);
+}
+
 Spec *infer_spec(Compilation *c, int func, Type **argtys, int nargs, Type *explicit_ret) {
     SrcLoc none = {0};
     bool entry = !c->entry && c->req && func == c->req->entry;

@@ -1373,6 +1373,51 @@ static Spec *refine_args(Inf *I, Node *n, int func, Spec *s, Node **sl, Type **t
     return s;
 }
 
+/* The argument types of the explicit signature (HjOptions.signatures) a
+ * call with argument types `tys` takes: one equal to them, else the first
+ * they convert to; NULL when none does (the call is then specialised for
+ * the arguments as they are).  *ret: its return type. */
+static Type **pick_signature(Inf *I, const char *sigs, Type **tys, int np, Type **ret) {
+    Type **best = NULL, *best_ret = NULL;
+    for (const char *p = sigs; *p;) {
+        Type *r = ty_from_typecode(I->tc, &p);
+        if (!r || *p != '\t')
+            return NULL;
+        p++;
+        Type **st = arena_alloc(I->a, sizeof(Type *) * (size_t)(np + 1));
+        int k = 0;
+        bool ok = true;
+        while (*p && *p != '\n') {
+            Type *t = ty_from_typecode(I->tc, &p);
+            if (!t)
+                return NULL;
+            if (k < np)
+                st[k] = t;
+            k++;
+        }
+        if (*p == '\n')
+            p++;
+        if (k != np)
+            continue;
+        bool exact = true;
+        for (int i = 0; i < np && ok; i++) {
+            exact = exact && st[i] == tys[i];
+            ok = st[i] == tys[i] || (ty_is_number(st[i]) && ty_is_number(tys[i]) && ty_can_convert(tys[i], st[i])) ||
+                 (st[i]->kind == TY_ARRAY && ty_can_convert(tys[i], st[i]));
+        }
+        if (exact) {
+            *ret = r;
+            return st;
+        }
+        if (ok && !best) {
+            best = st;
+            best_ret = r;
+        }
+    }
+    *ret = best_ret;
+    return best;
+}
+
 static Type *func_call(Inf *I, Node *n, int func) {
     Compilation *c = I->c;
     const HjFunction *hf = &c->req->funcs[func];
@@ -1421,6 +1466,21 @@ static Type *func_call(Inf *I, Node *n, int func) {
         if (!infer_check_value(I, sl[i], t))
             return NULL;
         tys[i] = t;
+    }
+    if (hf->options.signatures && given == np) { /* explicit signatures: Numba calls one of them */
+        Type *ret = NULL;
+        Type **st = pick_signature(I, hf->options.signatures, tys, np, &ret);
+        if (st) {
+            for (int i = 0; i < np; i++)
+                infer_cast(I, &sl[i], st[i]);
+            Spec *s = infer_spec_sig(I, n->loc, func, st, np, ret);
+            if (!s)
+                return NULL;
+            n->call_kind = CALL_FUNC;
+            n->spec = s;
+            set_args(I, n, sl, np);
+            return s->ret;
+        }
     }
     Node **lits = NULL; /* parameters typed as literals (infer_literal.c) */
     if (!infer_call_lits(I, n, func, sl, np, &lits))

@@ -5,7 +5,8 @@
  *   env:   [(name, kind, payload), ...]   kinds as in HjEnvKind
  *   options: {"fastmath", "boundscheck", "error_model", "nogil",
  *             "parallel", "inline", "deterministic", "schedule",
- *             "locals": "name\ttypecode\n"...}
+ *             "locals": "name\ttypecode\n"...,
+ *             "signatures": "rettypecode\targtypecodes\n"...}
  *
  * Everything is copied into one arena, freed after hj_compile(). */
 #include "compiler_ext.h"
@@ -223,6 +224,9 @@ static int options_from(Arena *a, HjOptions *o, PyObject *opts) {
     }
     PyObject *loc = PyDict_GetItemString(opts, "locals"); /* borrowed; "name\ttypecode\n"... */
     if (loc && loc != Py_None && !(o->locals = copy_str(a, loc, "locals")))
+        return -1;
+    PyObject *sigs = PyDict_GetItemString(opts, "signatures"); /* borrowed; "ret\targs\n"... */
+    if (sigs && sigs != Py_None && !(o->signatures = copy_str(a, sigs, "signatures")))
         return -1;
     PyObject *inl = PyDict_GetItemString(opts, "inline");
     if (inl && PyUnicode_Check(inl))

@@ -746,6 +746,11 @@ class _Gather:
         lit = LITERAL_PARAMS.get(py_func.__code__)
         if lit:
             opts["literal_params"] = lit
+        if getattr(disp, "_locked", False):  # explicit signatures: compiled calls use them (infer_call.c)
+            sigs = [f"{i['rettype_code']}\t{''.join(i['argcodes'])}\n" for i in disp._infos
+                    if not any("=" in c or "\x01" in c for c in i["argcodes"])]
+            if sigs:
+                opts["signatures"] = "".join(sigs)
         decl = disp.targetoptions.get("locals")
         if decl:  # the compiler reads "name\ttypecode\n" per variable (infer.c)
             opts["locals"] = "".join(f"{k}\t{t.typecode}\n" for k, t in sorted(decl.items()))

@@ -338,3 +338,41 @@ def test_pickle_second_dispatcher_of_a_function():
     again = pickle.loads(pickle.dumps(fast))
     assert again(x, y, SIGMA_ARGS[0]) == fast(x, y, SIGMA_ARGS[0]) == 1.75
     assert pickle.loads(pickle.dumps(standardised)) is standardised  # by reference
+
+
+# ---- a call of a function with an explicit signature uses it (UMAP's RNG) --------
+
+@njit("i4(i8[:])")
+def tau_like(state):
+    state[0] = (state[0] * 1103515245 + 12345) & 0xFFFFFFFF
+    return state[0]  # int64 truncated to int32: negative half the time
+
+
+@njit
+def draws(state, n, nv):
+    out = np.empty(n, np.int64)
+    for i in range(n):
+        out[i] = tau_like(state) % nv  # the int32 sign-extends, as Numba's
+    return out
+
+
+@njit("f8(f8, i4)")
+def scaled(x, k):
+    return x * k
+
+
+@njit
+def call_converted(x, k):
+    return scaled(x, k)  # int64 k converts to the signature's int32
+
+
+def test_call_uses_explicit_signature():
+    state = np.array([987654321], dtype=np.int64)
+    got = draws(state.copy(), 50, 1000)
+    s = int(state[0])
+    want = []
+    for _ in range(50):
+        s = (s * 1103515245 + 12345) & 0xFFFFFFFF
+        want.append((s - (1 << 32) if s >= (1 << 31) else s) % 1000)
+    assert got.tolist() == want
+    assert check(call_converted, 1.5, 3) == 4.5

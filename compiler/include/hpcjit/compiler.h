@@ -95,6 +95,10 @@ typedef struct HjOptions {
                                 argument at each call (literally(); infer_literal.c) */
     const char *locals; /* locals={name: type}: "name\ttypecode\n" per entry,
                            or NULL (infer.c: the variable keeps that type)  */
+    const char *signatures; /* a dispatcher with explicit signatures: "ret\targs\n"
+                               per signature (typecodes, the arguments' joined),
+                               or NULL; compiled calls convert to the first that
+                               takes the arguments (infer_call.c)              */
 } HjOptions;
 
 /* What a stub function (HjFunction.stub) does. */
