@@ -11,7 +11,8 @@ folder.  Per case the worker fits UMAP(random_state=42, n_epochs=100) on a
 seeded clustered data set twice (first call: compiling included; second:
 compiled code), and scores the embedding by scikit-learn's trustworthiness
 (15 neighbours) and by how well 5-NN on the embedding recovers the cluster
-labels.  The two frameworks' embeddings are compared by the fraction of
+labels ("exact-knn" passes scikit-learn's neighbours as precomputed_knn, so
+both frameworks lay out the same graph).  The two frameworks' embeddings are compared by the fraction of
 points whose 10 nearest neighbours in the embedding agree.
 
 Without umap-learn this prints a line and exits 0.
