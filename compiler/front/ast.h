@@ -274,6 +274,8 @@ struct Var {
     bool is_param;
     int param_index;
     SrcLoc first_def;
+    Type *decl;        /* @njit(locals={name: type}): every assignment converts
+                          to it (all SSA versions of the name), or NULL */
     PtrVec shares;     /* Var*: the variables whose container it was assigned
                           (`b = acc`) while that container's items were unknown;
                           widening it widens them (infer_widen_var) */

@@ -146,13 +146,37 @@ static Var *find_var(Spec *s, const char *name) {
     return NULL;
 }
 
+/* The type locals={...} declares for `name` (any SSA version of it), or
+ * NULL.  The entries are "name\ttypecode\n" (python/compiler_ext/request.c). */
+static Type *declared_type(Inf *I, const char *name) {
+    const char *p = I->s->hf ? I->s->hf->options.locals : NULL;
+    if (!p || !*p)
+        return NULL;
+    const char *src = infer_ssa_source_name(I->a, name);
+    size_t len = strlen(src);
+    while (*p) {
+        const char *tab = strchr(p, '\t');
+        if (!tab)
+            return NULL;
+        const char *code = tab + 1;
+        if ((size_t)(tab - p) == len && strncmp(p, src, len) == 0)
+            return ty_from_typecode(I->tc, &code);
+        const char *nl = strchr(code, '\n');
+        if (!nl)
+            return NULL;
+        p = nl + 1;
+    }
+    return NULL;
+}
+
 static Var *add_var(Inf *I, const char *name, SrcLoc loc) {
     Var *v = find_var(I->s, name);
     if (v)
         return v;
     v = arena_alloc(I->a, sizeof *v);
     v->name = name;
-    v->ty = TY_UNK(I);
+    v->decl = declared_type(I, name);
+    v->ty = v->decl ? v->decl : TY_UNK(I);
     v->first_def = loc;
     v->param_index = -1;
     vec_push(I->a, &I->s->vars, v);
@@ -163,6 +187,8 @@ static Var *add_var(Inf *I, const char *name, SrcLoc loc) {
 static bool var_assign(Inf *I, Node *at, Var *v, Type *t) {
     if (!infer_check_value(I, at, t))
         return false;
+    if (v->decl) /* locals={...}: the assignment converts (convert_check says if it can) */
+        return true;
     Type *u = ty_unify(I->tc, v->ty, t);
     if (!u) {
         err(I, HJ_DIAG_TYPING, at, "cannot unify %s and %s for variable '%s'", infer_tyname(I, v->ty),
@@ -325,7 +351,6 @@ static const char *unsupported_what(const Node *n, bool top) {
     case N_AWAIT: return "'await' expressions are";
     case N_FOR: return n->is_async ? "'async for' loops are" : NULL;
     case N_STARRED: return "star-expressions are";
-    case N_CALL: return n->has_star ? "star-arguments in calls are" : NULL;
     case N_AUGASSIGN: return n->op == OP_MATMUL ? "the matrix multiplication operator '@=' is" : NULL;
     default:
         return NULL;
@@ -336,6 +361,8 @@ static bool check_vec(Inf *I, PtrVec *v);
 static bool check_supported(Inf *I, Node *n, bool top);
 
 static bool check_call_arg(Inf *I, Node *e) {
+    if (e->kind == N_STARRED) /* f(*t): t's items (infer_call.c) */
+        return check_call_arg(I, e->a);
     if (e->kind != N_LIST && e->kind != N_TUPLE)
         return check_supported(I, e, false);
     for (int i = 0; i < e->args.len; i++)
@@ -445,11 +472,23 @@ static bool check_vec(Inf *I, PtrVec *v) {
 static const HjEnvEntry *env_find(const HjFunction *hf, const char *name);
 const HjEnvEntry *infer_env_find(const HjFunction *hf, const char *name) { return env_find(hf, name); }
 
+/* An array inside a global tuple, by the name compiler.py gave it ("$array:..."). */
+static const HjEnvEntry *tuple_array(const HjEnvEntry *env, int n, const char *name) {
+    for (int i = 0; i < n; i++) {
+        if (env[i].kind == HJ_ENV_ARRAY && env[i].name && strcmp(env[i].name, name) == 0)
+            return &env[i];
+        const HjEnvEntry *e = env[i].kind == HJ_ENV_TUPLE ? tuple_array(env[i].items, env[i].nitems, name) : NULL;
+        if (e)
+            return e;
+    }
+    return NULL;
+}
+
 static const HjEnvEntry *env_find(const HjFunction *hf, const char *name) {
     for (int i = 0; i < hf->nenv; i++)
         if (hf->env[i].name && strcmp(hf->env[i].name, name) == 0)
             return &hf->env[i];
-    return NULL;
+    return strncmp(name, "$array:", 7) == 0 ? tuple_array(hf->env, hf->nenv, name) : NULL;
 }
 
 const HjEnvEntry *infer_env_lookup(Inf *I, const char *name) {
@@ -574,6 +613,17 @@ static Node *env_const(Inf *I, const HjEnvEntry *e, SrcLoc loc, Node *into) {
             t->ty = ty_named_tuple(I->tc, el, e->nitems, cls->func, cls->name, cls->fields);
         }
         return t;
+    }
+    if (e->kind == HJ_ENV_ARRAY && e->name) { /* an array in a global tuple: frozen, by the
+                                                  name compiler.py gave it (lower_expr.c) */
+        const char *p = e->qualname;
+        Type *t = p ? ty_from_typecode(I->tc, &p) : NULL;
+        if (!t || t->kind != TY_ARRAY)
+            return NULL;
+        Node *k = ast_new(I->a, N_NAME, loc);
+        k->name = e->name;
+        k->ty = t;
+        return k;
     }
     Node *k = ast_new(I->a, N_CONST, loc);
     if (e->kind == HJ_ENV_FUNC) { /* a function in a global tuple: no runtime value */
@@ -878,6 +928,9 @@ static Type *unary_expr(Inf *I, Node *n) {
     return t;
 }
 
+/* A function value: one @njit function, or one of a set (TY_FUNCSET). */
+static bool is_func(const Type *t) { return t->kind == TY_FUNCTION || t->kind == TY_FUNCSET; }
+
 /* A comparison of Enum members (ty_is_enum): within one class `==`, `!=`,
  * `is`, `is not` compare the members' values (a class's members are
  * singletons with distinct values), so both operands become their value
@@ -1005,6 +1058,11 @@ static Type *compare_expr(Inf *I, Node *n) {
             if (!ok)
                 return UNSUP(I, n, "'%s' is supported for a number and a tuple of numbers, not %s and %s",
                              ast_op_str(op), infer_tyname(I, left), infer_tyname(I, right));
+        } else if (is_func(left) && is_func(right) && op != OP_IN && op != OP_NOTIN && op != OP_LT &&
+                   op != OP_LE && op != OP_GT && op != OP_GE) {
+            /* dist == alternative_dot, f is g: the same function or not (a
+             * constant, as Numba's; a set of functions compares its position) */
+            ot = left;
         } else if (op == OP_IS || op == OP_ISNOT) {
             if (left->kind == TY_NONE || right->kind == TY_NONE)
                 ot = infer_ty(I, TY_NONE);
@@ -2530,6 +2588,7 @@ static bool bind_params(Compilation *c, Spec *s) {
         Var *v = add_var(&I, hide[i] ? arena_printf(&c->arena, "%s.arg", p->name) : p->name, p->loc);
         v->is_param = true;
         v->param_index = i;
+        v->decl = NULL; /* an argument keeps its type; a later binding of the name converts */
         v->ty = s->argtys[i];
         if (!infer_is_value(v->ty)) {
             err(&I, HJ_DIAG_TYPING, p, "argument '%s' of type %s cannot be passed", p->name,
@@ -2658,6 +2717,10 @@ Spec *infer_spec_at(Inf *I, SrcLoc loc, int func, Type **argtys, int nargs) {
 
 Spec *infer_spec_lits(Inf *I, SrcLoc loc, int func, Type **argtys, int nargs, Node **lits, int nlits) {
     return infer_spec_impl(I->c, func, argtys, nargs, NULL, loc, I->s, lits, nlits);
+}
+
+Spec *infer_spec_sig(Inf *I, SrcLoc loc, int func, Type **argtys, int nargs, Type *ret) {
+    return infer_spec_impl(I->c, func, argtys, nargs, ret, loc, I->s, NULL, 0);
 }
 
 Spec *infer_spec(Compilation *c, int func, Type **argtys, int nargs, Type *explicit_ret) {

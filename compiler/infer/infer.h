@@ -113,6 +113,9 @@ Type *infer_spec_param(const Spec *s, int i);
 /* infer_spec_at with literal parameters: lits[i] (i < nlits) the N_CONST
  * parameter i is the literal of, or NULL (infer_literal.c). */
 Spec *infer_spec_lits(Inf *I, SrcLoc loc, int func, Type **argtys, int nargs, Node **lits, int nlits);
+/* The specialisation for one explicit signature of the function (its
+ * argument types and return type). */
+Spec *infer_spec_sig(Inf *I, SrcLoc loc, int func, Type **argtys, int nargs, Type *ret);
 
 /* ---- infer_literal.c: literal dispatch (numba.literally) ----
  * A parameter in HjOptions.literal_params (Python sets the bit when a

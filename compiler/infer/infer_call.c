@@ -72,7 +72,8 @@ static Type *module_attr(Inf *I, Node *n, Type *mod) {
         n->cval.kind = CVAL_NONE;
         return T(I, TY_NONE);
     }
-    if (strcmp(mod->name, "hpcjit.types") == 0) { /* types.int64: the type as a value */
+    if (strcmp(mod->name, "hpcjit.types") == 0 || strcmp(mod->name, "hpcjit") == 0) {
+        /* types.int64, numba.uint8: the type as a value */
         const char *err = NULL, *end = NULL;
         Type *st = ty_parse(I->tc, n->name, &end, &err);
         if (st && end && !*end && ty_is_number(st)) {
@@ -1569,6 +1570,51 @@ static Spec *refine_args(Inf *I, Node *n, int func, Spec *s, Node **sl, Type **t
     return s;
 }
 
+/* The argument types of the explicit signature (HjOptions.signatures) a
+ * call with argument types `tys` takes: one equal to them, else the first
+ * they convert to; NULL when none does (the call is then specialised for
+ * the arguments as they are).  *ret: its return type. */
+static Type **pick_signature(Inf *I, const char *sigs, Type **tys, int np, Type **ret) {
+    Type **best = NULL, *best_ret = NULL;
+    for (const char *p = sigs; *p;) {
+        Type *r = ty_from_typecode(I->tc, &p);
+        if (!r || *p != '\t')
+            return NULL;
+        p++;
+        Type **st = arena_alloc(I->a, sizeof(Type *) * (size_t)(np + 1));
+        int k = 0;
+        bool ok = true;
+        while (*p && *p != '\n') {
+            Type *t = ty_from_typecode(I->tc, &p);
+            if (!t)
+                return NULL;
+            if (k < np)
+                st[k] = t;
+            k++;
+        }
+        if (*p == '\n')
+            p++;
+        if (k != np)
+            continue;
+        bool exact = true;
+        for (int i = 0; i < np && ok; i++) {
+            exact = exact && st[i] == tys[i];
+            ok = st[i] == tys[i] || (ty_is_number(st[i]) && ty_is_number(tys[i]) && ty_can_convert(tys[i], st[i])) ||
+                 (st[i]->kind == TY_ARRAY && ty_can_convert(tys[i], st[i]));
+        }
+        if (exact) {
+            *ret = r;
+            return st;
+        }
+        if (ok && !best) {
+            best = st;
+            best_ret = r;
+        }
+    }
+    *ret = best_ret;
+    return best;
+}
+
 static Type *func_call(Inf *I, Node *n, int func) {
     Compilation *c = I->c;
     const HjFunction *hf = &c->req->funcs[func];
@@ -1617,6 +1663,21 @@ static Type *func_call(Inf *I, Node *n, int func) {
         if (!infer_check_value(I, sl[i], t))
             return NULL;
         tys[i] = t;
+    }
+    if (hf->options.signatures && given == np) { /* explicit signatures: Numba calls one of them */
+        Type *ret = NULL;
+        Type **st = pick_signature(I, hf->options.signatures, tys, np, &ret);
+        if (st) {
+            for (int i = 0; i < np; i++)
+                infer_cast(I, &sl[i], st[i]);
+            Spec *s = infer_spec_sig(I, n->loc, func, st, np, ret);
+            if (!s)
+                return NULL;
+            n->call_kind = CALL_FUNC;
+            n->spec = s;
+            set_args(I, n, sl, np);
+            return s->ret;
+        }
     }
     Node **lits = NULL; /* parameters typed as literals (infer_literal.c) */
     if (!infer_call_lits(I, n, func, sl, np, &lits))
@@ -1710,8 +1771,51 @@ static Type *exc_call(Inf *I, Node *n, Type *cls) {
     return ty_exc_value(I->tc, cls->name);
 }
 
+/* f(a, *t): the items of t, a tuple variable or display, become arguments
+ * (`t[0], t[1], ...`), as Numba's; rewritten once t's type is known.
+ * 1: done, 0: t's type is not known yet, -1: refused. */
+static int expand_star_args(Inf *I, Node *n) {
+    PtrVec out = {0};
+    for (int i = 0; i < n->args.len; i++) {
+        Node *e = VEC_AT(n->args, i);
+        if (e->kind != N_STARRED) {
+            vec_push(I->a, &out, e);
+            continue;
+        }
+        if (e->a->kind == N_TUPLE) {
+            for (int j = 0; j < e->a->args.len; j++)
+                vec_push(I->a, &out, VEC_AT(e->a->args, j));
+            continue;
+        }
+        if (e->a->kind != N_NAME)
+            return UNSUP(I, e, "star-arguments in calls are supported for a tuple variable or a tuple display"),
+                   -1;
+        Type *tt = infer_expr(I, &e->a);
+        if (!tt)
+            return -1;
+        if (IS_UNK(tt))
+            return 0;
+        if (tt->kind != TY_TUPLE)
+            return UNSUP(I, e, "star-arguments in calls are supported for tuples, not %s", infer_tyname(I, tt)), -1;
+        for (int j = 0; j < tt->nelems; j++) {
+            Node *ix = ast_new(I->a, N_SUBSCRIPT, e->loc);
+            ix->a = ast_clone_expr(I->a, e->a);
+            ix->b = infer_const_int(I, e->loc, j);
+            vec_push(I->a, &out, ix);
+        }
+    }
+    n->args = out;
+    n->has_star = 0;
+    return 1;
+}
+
 Type *infer_call(Inf *I, Node **pn) {
     Node *n = *pn;
+    if (n->has_star) { /* `**kw` was refused before typing: these are `*t` */
+        int r = expand_star_args(I, n);
+        if (r <= 0)
+            return r < 0 ? NULL : TY_UNK(I);
+    }
     Type *ft = infer_expr(I, &n->a);
     if (!ft)
         return NULL;

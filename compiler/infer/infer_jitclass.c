@@ -83,7 +83,7 @@ bool infer_jc_resolve(Inf *I, const Node *at, Type *t) {
             return TYPING(I, at, "bad jitclass description"), false;
         *eq = '\0';
         const char *q = eq + 1;
-        if (*q == '?') /* experimental.py's mark of a deferred_type() not defined yet */
+        if (*q == '!') /* experimental.py's mark of a deferred_type() not defined yet */
             return TYPING(I, at, "jitclass %s: the type of field '%s' is a deferred_type() that was never defined "
                           "(call its define() before compiling)", part(I, d, 1), tok), false;
         Type *ft = ty_from_typecode(I->tc, &q);

@@ -1466,7 +1466,10 @@ LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned) {
         LLVMValueRef y = lower_convert(L, a1, lower_expr_use(L, a1), a1->ty, t);
         if (!x || !y)
             return NULL;
-        return lower_convert(L, n, lower_binop(L, n, OP_POW, t, x, y, &rt), rt, n->ty);
+        /* two statements: C leaves the order of a call's arguments open, and
+         * rt is set by lower_binop */
+        LLVMValueRef r = lower_binop(L, n, OP_POW, t, x, y, &rt);
+        return r ? lower_convert(L, n, r, rt, n->ty) : NULL;
     }
     case BI_NP_EMPTY:
     case BI_NP_ZEROS:

@@ -594,6 +594,34 @@ unsupported: {
 }
 }
 
+/* The position of function `f` in the set `set`, or -1. */
+static int funcset_index(const Type *set, const Type *f) {
+    for (int i = 0; i < set->nelems; i++)
+        if (set->elems[i]->func == f->func)
+            return i;
+    return -1;
+}
+
+/* f == g, f is g on functions (infer.c): a constant for two functions (the
+ * same one or not, as Numba's); a set's value is its position in the set. */
+static LLVMValueRef func_compare(Lower *L, const Node *n, OpKind op, LLVMValueRef a, const Type *at, LLVMValueRef b,
+                                 const Type *bt) {
+    bool eq = op == OP_EQ || op == OP_IS;
+    if (at->kind == TY_FUNCTION && bt->kind == TY_FUNCTION)
+        return LLVMConstInt(L->t_i1, (at->func == bt->func) == eq, 0);
+    if (at->kind == TY_FUNCSET && bt->kind == TY_FUNCSET) {
+        if (at != bt) /* distinct sets: compare what each holds */
+            return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "comparing values of two different sets of functions");
+        return LLVMBuildICmp(L->b, eq ? LLVMIntEQ : LLVMIntNE, a, b, "");
+    }
+    LLVMValueRef pos = at->kind == TY_FUNCSET ? a : b;
+    int j = at->kind == TY_FUNCSET ? funcset_index(at, bt) : funcset_index(bt, at);
+    if (j < 0)
+        return LLVMConstInt(L->t_i1, !eq, 0);
+    return LLVMBuildICmp(L->b, eq ? LLVMIntEQ : LLVMIntNE, pos, LLVMConstInt(LLVMTypeOf(pos), (unsigned long long)j, 0),
+                         "");
+}
+
 /* One comparison of a chain: `is`/`in` need the operands' own types. */
 static LLVMValueRef compare_one(Lower *L, Node *n, OpKind op, Type *t, LLVMValueRef a, Type *at,
                                 LLVMValueRef b, Type *bt) {
@@ -603,6 +631,8 @@ static LLVMValueRef compare_one(Lower *L, Node *n, OpKind op, Type *t, LLVMValue
         return own->lower_compare(L, n, op, t, a, at, b, bt);
     if (t && ty_is_npdt(t)) /* NaT compares false but for != (lower_datetime.c) */
         return lower_dt_compare(L, n, op, t, a, at, b, bt);
+    if ((at->kind == TY_FUNCTION || at->kind == TY_FUNCSET) && (bt->kind == TY_FUNCTION || bt->kind == TY_FUNCSET))
+        return func_compare(L, n, op, a, at, b, bt);
     if (op == OP_IS || op == OP_ISNOT) {
         bool same;
         if ((at->kind == TY_OPTIONAL && bt->kind == TY_NONE) || (bt->kind == TY_OPTIONAL && at->kind == TY_NONE)) {
@@ -937,12 +967,22 @@ static LLVMValueRef call_expr(Lower *L, Node *n, bool *owned) {
 /* A global or closure NumPy array: its items are a private constant of
  * the module and the value an array without owner (meminfo and parent
  * NULL: references are not counted; boxing copies it). */
+static const HjEnvEntry *find_frozen(const HjEnvEntry *env, int n, const char *name) {
+    for (int i = 0; i < n; i++) {
+        if (env[i].name && strcmp(env[i].name, name) == 0 && env[i].kind == HJ_ENV_ARRAY)
+            return &env[i];
+        if (env[i].kind == HJ_ENV_TUPLE) { /* an array in a global tuple (infer.c env_const) */
+            const HjEnvEntry *e = find_frozen(env[i].items, env[i].nitems, name);
+            if (e)
+                return e;
+        }
+    }
+    return NULL;
+}
+
 static LLVMValueRef frozen_array(Lower *L, Node *n) {
     const HjFunction *hf = L->spec ? L->spec->hf : NULL;
-    const HjEnvEntry *e = NULL;
-    for (int i = 0; hf && i < hf->nenv; i++)
-        if (hf->env[i].name && strcmp(hf->env[i].name, n->name) == 0 && hf->env[i].kind == HJ_ENV_ARRAY)
-            e = &hf->env[i];
+    const HjEnvEntry *e = hf ? find_frozen(hf->env, hf->nenv, n->name) : NULL;
     if (!e)
         return lower_fail(L, n, HJ_DIAG_LOWERING, "global array '%s' has no frozen value", n->name);
     Type *t = n->ty;

@@ -4,7 +4,9 @@
  *            env, options), ...]
  *   env:   [(name, kind, payload), ...]   kinds as in HjEnvKind
  *   options: {"fastmath", "boundscheck", "error_model", "nogil",
- *             "parallel", "inline", "deterministic", "schedule"}
+ *             "parallel", "inline", "deterministic", "schedule",
+ *             "locals": "name\ttypecode\n"...,
+ *             "signatures": "rettypecode\targtypecodes\n"...}
  *
  * Everything is copied into one arena, freed after hj_compile(). */
 #include "compiler_ext.h"
@@ -193,7 +195,7 @@ static int opt_flag(PyObject *opts, const char *key, int *out) {
     return 0;
 }
 
-static int options_from(HjOptions *o, PyObject *opts) {
+static int options_from(Arena *a, HjOptions *o, PyObject *opts) {
     memset(o, 0, sizeof *o);
     if (opts == Py_None)
         return 0;
@@ -231,6 +233,12 @@ static int options_from(HjOptions *o, PyObject *opts) {
         if (PyErr_Occurred())
             return -1;
     }
+    PyObject *loc = PyDict_GetItemString(opts, "locals"); /* borrowed; "name\ttypecode\n"... */
+    if (loc && loc != Py_None && !(o->locals = copy_str(a, loc, "locals")))
+        return -1;
+    PyObject *sigs = PyDict_GetItemString(opts, "signatures"); /* borrowed; "ret\targs\n"... */
+    if (sigs && sigs != Py_None && !(o->signatures = copy_str(a, sigs, "signatures")))
+        return -1;
     PyObject *inl = PyDict_GetItemString(opts, "inline");
     if (inl && PyUnicode_Check(inl))
         o->inline_always = PyUnicode_CompareWithASCIIString(inl, "always") == 0;
@@ -352,7 +360,7 @@ static int function_from(Arena *a, HjFunction *f, PyObject *t) {
     if (PyTuple_GET_SIZE(t) == 9 && PyTuple_GET_ITEM(t, 8) != Py_None &&
         stub_from(a, f, PyTuple_GET_ITEM(t, 8)) < 0)
         return -1;
-    return options_from(&f->options, PyTuple_GET_ITEM(t, 7));
+    return options_from(a, &f->options, PyTuple_GET_ITEM(t, 7));
 }
 
 int cx_build_request(Arena *arena, HjRequest *req, PyObject *funcs, int entry,

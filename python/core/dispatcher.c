@@ -1053,11 +1053,12 @@ static PyObject *dispatcher_descr_get(PyObject *op, PyObject *obj, PyObject *typ
  * compile it there. */
 static PyObject *dispatcher_reduce(PyObject *self, PyObject *Py_UNUSED(ignored))
 {
-    return PyObject_GetAttrString(self, "__qualname__");
+    return call_helper_self("_reduce", self, NULL, NULL); /* dispatcher.py */
 }
 
 static PyMethodDef dispatcher_methods[] = {
-    {"__reduce__", dispatcher_reduce, METH_NOARGS, "Pickle by reference (module and qualified name)."},
+    {"__reduce__", dispatcher_reduce, METH_NOARGS,
+     "Pickle by reference (module and qualified name), or by value when that names another object."},
     {"_add_overload", dispatcher_add_overload, METH_VARARGS,
      "_add_overload(key, address, rettype, signature, info): register compiled code."},
     {"_lock", dispatcher_lock, METH_NOARGS, "Compile no more: explicit signatures only."},

@@ -6,6 +6,16 @@ from .lowlevel import (alloca_once, alloca_once_value, create_struct_proxy, earl
 from .lowlevel import _const_bit
 
 
+def get_or_insert_function(module, fnty, name):
+    """The function `name` of `module`, declared with type `fnty` if it is
+    not there yet (an LLVM intrinsic such as "llvm.ctpop.i8", say)."""
+    fn = module.globals.get(name, None)
+    if fn is None:
+        from llvmlite import ir
+        fn = ir.Function(module, fnty, name)
+    return fn
+
+
 def __getattr__(attr):
     if attr == "true_bit":
         return _const_bit(1)

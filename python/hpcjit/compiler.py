@@ -256,7 +256,7 @@ def _classify(value, gather):
     if isinstance(value, str):
         return ("str", value)
     if isinstance(value, tuple):
-        return ("tuple", [(None,) + _classify(v, gather) for v in value])
+        return ("tuple", [(_tuple_item_name(v),) + _classify(v, gather) for v in value])
     if isinstance(value, np.ndarray):
         # frozen into the compiled code as a read-only constant (Numba's rule)
         code = _ARRAY_CODES.get(value.dtype)
@@ -268,6 +268,19 @@ def _classify(value, gather):
         return ("array", (f"r{code}{value.ndim}C", [int(n) for n in value.shape],
                           np.ascontiguousarray(value).tobytes()))
     return ("other", _article(type(value).__name__))
+
+
+def _tuple_item_name(v):
+    """An array in a global tuple (pynndescent's `dist_args = (sigma,)`) is
+    frozen as a global array is: named by its contents, so that compiled
+    code finds its items (infer.c env_const, lower_expr.c frozen_array)
+    and the cache key stays the same from run to run."""
+    if not isinstance(v, np.ndarray):
+        return None
+    import hashlib
+    h = hashlib.sha1(np.ascontiguousarray(v).tobytes())
+    h.update(f"{v.dtype.str}{v.shape}".encode())
+    return f"$array:{h.hexdigest()[:20]}"
 
 
 def _enum_qualname(cls):
@@ -753,6 +766,14 @@ class _Gather:
         lit = LITERAL_PARAMS.get(py_func.__code__)
         if lit:
             opts["literal_params"] = lit
+        if getattr(disp, "_locked", False):  # explicit signatures: compiled calls use them (infer_call.c)
+            sigs = [f"{i['rettype_code']}\t{''.join(i['argcodes'])}\n" for i in disp._infos
+                    if not any("=" in c or "\x01" in c for c in i["argcodes"])]
+            if sigs:
+                opts["signatures"] = "".join(sigs)
+        decl = disp.targetoptions.get("locals")
+        if decl:  # the compiler reads "name\ttypecode\n" per variable (infer.c)
+            opts["locals"] = "".join(f"{k}\t{t.typecode}\n" for k, t in sorted(decl.items()))
         if opts.get("parallel"):
             opts.update((k, disp.targetoptions[k]) for k in _PARALLEL_OPTIONS if k in disp.targetoptions)
         self.funcs[idx] = (py_func.__name__, py_func.__qualname__, src.filename, src.source,

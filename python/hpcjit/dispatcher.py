@@ -10,15 +10,37 @@ from . import types as _types
 _ERROR_MODELS = ("python", "numpy")
 _INLINE = ("never", "always")
 _OPTIONS = ("nopython", "forceobj", "cache", "fastmath", "boundscheck", "nogil",
-            "parallel", "error_model", "inline", "deterministic", "schedule", "poll_signals")
+            "parallel", "error_model", "inline", "deterministic", "schedule", "poll_signals",
+            "locals")
 _SCHEDULES = ("static", "dynamic")
 # Numba's options that change nothing here: debug info, the C wrappers,
 # loop-lifting (object mode only)
 _IGNORED = ("debug", "no_cpython_wrapper", "no_cfunc_wrapper", "looplift", "_nrt")
 # Numba's options hpcjit does not implement yet: refused by name, unless
 # given their default value
-_UNSUPPORTED = {"locals": {}, "target": "cpu", "pipeline_class": None, "forceinline": False,
+_UNSUPPORTED = {"target": "cpu", "pipeline_class": None, "forceinline": False,
                 "no_rewrites": False, "_dbg_optnone": False, "_dbg_extend_lifetimes": False}
+
+
+def _check_locals(decl):
+    """locals={name: type}: {name: hpcjit type}; a type may be spelt as a
+    string ("float32", "int64[:]")."""
+    if not decl:
+        return {}
+    if not isinstance(decl, dict):
+        raise TypeError(f"njit(locals=...) must be a dict of variable names to types, not "
+                        f"{type(decl).__name__}")
+    from . import objmode_blocks
+    out = {}
+    for name, ty in decl.items():
+        if not isinstance(name, str):
+            raise TypeError(f"njit(locals=...): variable names must be str, not {name!r}")
+        code = objmode_blocks._typecode(ty)
+        if code is None:
+            raise errors.UnsupportedError(f"njit(locals=...): {name}={ty!r} is not a type hpcjit "
+                                          "can compile")
+        out[name] = ty if isinstance(ty, _types.Type) else _types.from_typecode(code)
+    return out
 
 
 def check_options(options):
@@ -67,6 +89,9 @@ def check_options(options):
         "deterministic": bool(deterministic),
         "schedule": schedule,
     }
+    locals_ = _check_locals(options.get("locals"))
+    if locals_:
+        out["locals"] = locals_
     if options.get("poll_signals", True) is False:  # hpcjit's: loops do not answer signals
         out["poll_signals"] = False
     return out
@@ -255,8 +280,62 @@ def _nopython_signatures(disp):
             for info in disp._infos]
 
 
+class CompileResult(dict):
+    """One overload's compile info (a dict, as hpcjit keeps it) with the
+    attributes of Numba's CompileResult that programs read: `entry_point`
+    (a callable running the compiled code: the dispatcher, whose fast path
+    finds this overload for arguments of its types), `signature`,
+    `argtypes`, `restype`."""
+    __slots__ = ("_disp",)
+
+    @property
+    def entry_point(self):
+        return self._disp
+
+    @property
+    def signature(self):
+        return _types.Signature(self.restype, self["argtypes"])
+
+    @property
+    def argtypes(self):
+        return self["argtypes"]
+
+    @property
+    def restype(self):
+        return _types.from_typecode(self["rettype_code"])
+
+
+def _reduce(disp):
+    """Pickle a dispatcher by reference (its module and qualified name) when
+    they find it, else by value as Numba does: its function (cloudpickle,
+    when installed) and options; compiled again where it is loaded.  A
+    second dispatcher of one function (`njit(parallel=True)(f.py_func)`)
+    is such a one."""
+    py_func = disp.py_func
+    obj = sys.modules.get(py_func.__module__)
+    for part in py_func.__qualname__.split("."):
+        obj = getattr(obj, part, None)
+    if obj is disp:
+        return disp.__qualname__
+    try:
+        import cloudpickle
+    except ImportError:
+        return disp.__qualname__  # pickle says it is not the same object
+    return (_rebuild, (cloudpickle.dumps(py_func), dict(disp.targetoptions)))
+
+
+def _rebuild(payload, options):
+    import pickle
+    return make_dispatcher(pickle.loads(payload), options)
+
+
 def _overloads(disp):
-    return {info["argtypes"]: info for info in disp._infos}
+    out = {}
+    for info in disp._infos:
+        r = CompileResult(info)
+        r._disp = disp
+        out[info["argtypes"]] = r
+    return out
 
 
 def _select(disp, signature):

@@ -88,13 +88,13 @@ def _field_type(name, t):
 
 def _deferred_typecode(name, t):
     """A field's typecode at compile time: a deferred_type() (or an optional
-    of one) is known once defined; "?" until then, which the compiler
+    of one) is known once defined; "!" until then, which the compiler
     reports where the class is used (infer/infer_jitclass.c)."""
     if not isinstance(t, (_types.DeferredType, _types.Optional)) or t.typecode is not None:
         return t.typecode
     d = t if isinstance(t, _types.DeferredType) else t.type
     if d._define is None:
-        return "?"
+        return "!"
     tc = t.typecode
     if tc is None or ";" in tc or "|" in tc:
         raise errors.UnsupportedError(f"jitclass field '{name}': the type {t} is not supported by hpcjit")

@@ -60,7 +60,11 @@ class Type:
         return hash(self.key)
 
     def __call__(self, *args):
-        """float64(int64, int64) builds a Signature."""
+        """float64(int64, int64) builds a Signature; uint8(300) casts a
+        value (in Python, as Numba's types do: numba.uint8(x) in code that
+        also runs uncompiled)."""
+        if len(args) == 1 and not isinstance(args[0], (Type, tuple, list)):
+            return self.cast_python_value(args[0])
         if len(args) == 1 and isinstance(args[0], (tuple, list)):
             args = tuple(args[0])
         for a in args:
@@ -68,9 +72,19 @@ class Type:
                 raise TypeError(f"signature argument {a!r} is not an hpcjit type")
         return Signature(self, args)
 
+    def cast_python_value(self, value):
+        raise TypeError(f"signature argument {value!r} is not an hpcjit type")
+
 
 class Number(Type):
     __slots__ = ()
+
+    def cast_python_value(self, value):
+        """The NumPy scalar of this type, as Numba's (np.uint8(13))."""
+        import numpy as np
+        if isinstance(self, Boolean):
+            return bool(value)
+        return getattr(np, self.name)(value)
 
     def __getitem__(self, index):
         """float64[:] -> 1-D A array; [::1] -> C; [:, ::1] -> 2-D C; [::1, :] -> F."""

@@ -261,8 +261,8 @@ def test_inert_numba_options_accepted():
 
 
 def test_unsupported_numba_options_named():
-    with pytest.raises(errors.UnsupportedError, match=r"locals=.* is not supported by hpcjit yet"):
-        njit(locals={"x": types.float32})(lambda x: x)
+    with pytest.raises(errors.UnsupportedError, match=r"pipeline_class=.* is not supported by hpcjit yet"):
+        njit(pipeline_class=object)(lambda x: x)
     with pytest.raises(errors.UnsupportedError, match="target='cuda'"):
         njit(target="cuda")(lambda x: x)
     with pytest.raises(TypeError, match="unexpected option 'bogus'"):

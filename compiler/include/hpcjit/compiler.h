@@ -95,6 +95,12 @@ typedef struct HjOptions {
     int no_signal_poll;   /* poll_signals=False: loops do not answer signals    */
     uint64_t literal_params; /* bit i: parameter i is typed as the literal of its
                                 argument at each call (literally(); infer_literal.c) */
+    const char *locals; /* locals={name: type}: "name\ttypecode\n" per entry,
+                           or NULL (infer.c: the variable keeps that type)  */
+    const char *signatures; /* a dispatcher with explicit signatures: "ret\targs\n"
+                               per signature (typecodes, the arguments' joined),
+                               or NULL; compiled calls convert to the first that
+                               takes the arguments (infer_call.c)              */
 } HjOptions;
 
 /* What a stub function (HjFunction.stub) does. */

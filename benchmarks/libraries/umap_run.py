@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""UMAP (umap-learn, which calls pynndescent), unmodified, under Numba and
+under hpcjit's drop-in.
+
+    python3 benchmarks/libraries/umap_run.py [--n 1000] [--dim 20]
+        [--cases euclidean,cosine,...] [--timeout 1800] [--json out.json]
+
+As pynndescent_run.py: each framework in its own interpreter (`python THIS
+--worker`, `python -m hpcjit.numba THIS --worker`) with a fresh cache
+folder.  Per case the worker fits UMAP(random_state=42, n_epochs=100) on a
+seeded clustered data set twice (first call: compiling included; second:
+compiled code), and scores the embedding by scikit-learn's trustworthiness
+(15 neighbours) and by how well 5-NN on the embedding recovers the cluster
+labels ("exact-knn" passes scikit-learn's neighbours as precomputed_knn, so
+both frameworks lay out the same graph).  The two frameworks' embeddings are compared by the fraction of
+points whose 10 nearest neighbours in the embedding agree.
+
+Without umap-learn this prints a line and exits 0.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+CASES = ("euclidean", "cosine", "manhattan", "supervised", "transform", "densmap", "inverse", "exact-knn")
+
+
+def _data(n, dim, seed=0):
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    centres = rng.standard_normal((6, dim)) * 4
+    labels = rng.integers(0, 6, n)
+    X = (centres[labels] + rng.standard_normal((n, dim))).astype(np.float32)
+    return X, labels
+
+
+def _fit(case, X, labels):
+    import umap
+    kw = dict(n_neighbors=15, random_state=42, n_epochs=100)
+    if case in ("cosine", "manhattan"):
+        return umap.UMAP(metric=case, **kw).fit_transform(X)
+    if case == "supervised":
+        return umap.UMAP(**kw).fit_transform(X, y=labels)
+    if case == "transform":  # fit on 80%, embed the rest
+        m = len(X) * 4 // 5
+        model = umap.UMAP(**kw).fit(X[:m])
+        import numpy as np
+        return np.vstack([model.embedding_, model.transform(X[m:])])
+    if case == "exact-knn":  # neighbours from scikit-learn: the same graph in both frameworks
+        import numpy as np
+        from sklearn.neighbors import NearestNeighbors
+        d, i = NearestNeighbors(n_neighbors=15).fit(X).kneighbors(X)
+        return umap.UMAP(precomputed_knn=(i, d.astype(np.float32), None), **kw).fit_transform(X)
+    if case == "densmap":
+        return umap.UMAP(densmap=True, **kw).fit_transform(X)
+    if case == "inverse":  # back from the embedding: scored as an embedding of its own
+        model = umap.UMAP(**kw).fit(X)
+        return model.inverse_transform(model.embedding_[:200])
+    return umap.UMAP(**kw).fit_transform(X)
+
+
+def _scores(case, X, labels, emb):
+    import numpy as np
+    from sklearn.manifold import trustworthiness
+    from sklearn.neighbors import KNeighborsClassifier
+    if case == "inverse":  # reconstruction: nearest original point keeps the label?
+        from scipy.spatial.distance import cdist
+        near = np.argmin(cdist(emb, X), axis=1)
+        return {"trust": float("nan"), "label_acc": float(np.mean(labels[near] == labels[:len(emb)]))}
+    trust = trustworthiness(X, emb, n_neighbors=15)
+    knn = KNeighborsClassifier(5).fit(emb[::2], labels[::2])
+    return {"trust": float(trust), "label_acc": float(knn.score(emb[1::2], labels[1::2]))}
+
+
+def _one(case, n, dim):
+    import numpy as np
+    X, labels = _data(n, dim)
+    out, times = {}, []
+    for rep in range(2):
+        t0 = time.perf_counter()
+        emb = _fit(case, X, labels)
+        times.append(time.perf_counter() - t0)
+        if rep == 0:
+            out["emb"] = np.asarray(emb, dtype=np.float64).tolist()
+            out.update(_scores(case, X, labels, emb))
+            out["finite"] = bool(np.isfinite(emb).all())
+    out["t_first"], out["t_second"] = times
+    return out
+
+
+def worker(opts):
+    try:
+        import umap  # noqa: F401
+    except ImportError:
+        print(json.dumps({"skip": "umap-learn is not installed"}))
+        return 0
+    import warnings
+    warnings.simplefilter("ignore")
+    import numba
+    res = {"numba": numba.__version__, "cases": {}}
+    for case in opts.cases:
+        t0 = time.perf_counter()
+        try:
+            r = _one(case, opts.n, opts.dim)
+            r["status"] = "ok"
+        except Exception as e:  # noqa: BLE001 - reported per case
+            tb = traceback.extract_tb(e.__traceback__)
+            where = f"{os.path.basename(tb[-1].filename)}:{tb[-1].lineno}" if tb else ""
+            r = {"status": "error", "error": f"{type(e).__name__}: {str(e).splitlines()[0][:300]}",
+                 "where": where, "t_first": time.perf_counter() - t0}
+            print(traceback.format_exc(), file=sys.stderr)
+        res["cases"][case] = r
+        print(f"[{numba.__version__}] {case}: {r['status']} {r.get('error', '')}", file=sys.stderr, flush=True)
+    print("RESULT " + json.dumps(res))
+    return 0
+
+
+def _run(label, cmd, opts):
+    env = dict(os.environ)
+    env.pop("HPCJIT_AS_NUMBA", None)
+    with tempfile.TemporaryDirectory(prefix=f"umap-{label}-") as cache:
+        env["NUMBA_CACHE_DIR"] = cache
+        env["HPCJIT_CACHE_DIR"] = cache
+        args = cmd + [os.path.abspath(__file__), "--worker", "--n", str(opts.n), "--dim", str(opts.dim),
+                      "--cases", ",".join(opts.cases)]
+        t0 = time.perf_counter()
+        try:
+            r = subprocess.run(args, capture_output=True, text=True, timeout=opts.timeout, env=env)
+        except subprocess.TimeoutExpired:
+            return {"error": f"timed out after {opts.timeout:.0f} s"}
+    wall = time.perf_counter() - t0
+    for line in r.stdout.splitlines():
+        if line.startswith("RESULT "):
+            res = json.loads(line[7:])
+            res["wall"] = wall
+            return res
+        if line.startswith("{"):
+            return json.loads(line)
+    tail = (r.stderr.strip().splitlines() or ["(no output)"])[-1]
+    return {"error": f"exit {r.returncode}: {tail[:300]}"}
+
+
+def _agreement(a, b, k=10):
+    """Fraction of shared k nearest neighbours between two embeddings."""
+    import numpy as np
+    from scipy.spatial.distance import cdist
+    A, B = np.asarray(a), np.asarray(b)
+    na = np.argsort(cdist(A, A), axis=1)[:, 1:k + 1]
+    nb = np.argsort(cdist(B, B), axis=1)[:, 1:k + 1]
+    return float(np.mean([len(set(x) & set(y)) / k for x, y in zip(na.tolist(), nb.tolist())]))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--n", type=int, default=1000)
+    ap.add_argument("--dim", type=int, default=20)
+    ap.add_argument("--cases", default=",".join(CASES), help=f"comma-separated, of: {', '.join(CASES)}")
+    ap.add_argument("--timeout", type=float, default=1800.0, help="seconds per framework")
+    ap.add_argument("--only", choices=("numba", "hpcjit"), help="run one framework")
+    ap.add_argument("--json", help="write the results to this file")
+    opts = ap.parse_args(argv)
+    opts.cases = [c for c in opts.cases.split(",") if c]
+    if opts.worker:
+        return worker(opts)
+    try:
+        import umap  # noqa: F401
+    except ImportError:
+        print("umap-learn is not installed (pip install umap-learn): nothing to run")
+        return 0
+    runs = {}
+    if opts.only != "hpcjit":
+        runs["numba"] = _run("numba", [sys.executable], opts)
+    if opts.only != "numba":
+        runs["hpcjit"] = _run("hpcjit", [sys.executable, "-m", "hpcjit.numba"], opts)
+    for fw, r in runs.items():
+        wall = f" (process {r['wall']:.1f} s)" if "wall" in r else ""
+        print(f"{fw}: numba.__version__ {r.get('numba', '?')} {r.get('error', r.get('skip', ''))}{wall}")
+    print(f"\nUMAP on {opts.n}x{opts.dim} (6 clusters), n_epochs=100; trust = trustworthiness(15), "
+          "label = 5-NN label accuracy on the embedding; times in s")
+    hdr = (f"{'case':12s} {'framework':9s} {'status':7s} {'trust':>6s} {'label':>6s} "
+           f"{'1st call':>9s} {'2nd call':>9s}  vs Numba embedding")
+    print(hdr)
+    print("-" * len(hdr))
+    for case in opts.cases:
+        base = runs.get("numba", {}).get("cases", {}).get(case)
+        for fw, r in runs.items():
+            c = r.get("cases", {}).get(case)
+            if c is None:
+                print(f"{case:12s} {fw:9s} {'-':7s} {r.get('error', '')[:90]}")
+                continue
+            if c["status"] != "ok":
+                print(f"{case:12s} {fw:9s} {'error':7s} {c['where']}: {c['error'][:110]}")
+                continue
+            cmp = ""
+            if fw != "numba" and base and base.get("status") == "ok":
+                cmp = f"{_agreement(base['emb'], c['emb']):.1%} shared 10-NN"
+            print(f"{case:12s} {fw:9s} {'ok':7s} {c['trust']:6.3f} {c['label_acc']:6.3f} "
+                  f"{c['t_first']:9.2f} {c['t_second']:9.2f}  {cmp}")
+    if opts.json:
+        for r in runs.values():
+            for c in r.get("cases", {}).values():
+                c.pop("emb", None)
+        with open(opts.json, "w") as f:
+            json.dump(runs, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

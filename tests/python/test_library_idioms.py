@@ -1,0 +1,378 @@
+"""Idioms of libraries built on Numba, each found running one unmodified
+through the drop-in (issue 12; benchmarks/libraries/): `locals={...}`,
+Numba's type names called as functions on the top-level module, a
+recursive function compiled at decoration (its name not bound yet), bool
+fields of jitclasses and structrefs, `overloads[sig].entry_point`, and
+`cgutils.get_or_insert_function` in an @intrinsic.  Every compiled function
+is checked against its py_func where the two can agree."""
+import numpy as np
+import pytest
+
+import hpcjit
+from hpcjit import njit
+from conftest import AGAINST_NUMBA, check
+
+if AGAINST_NUMBA:
+    import numba as nb
+    from numba.core import types
+    from numba.experimental import jitclass, structref
+    from numba.extending import intrinsic
+    from numba.core import cgutils
+else:
+    nb = hpcjit
+    from hpcjit import types
+    from hpcjit.experimental import jitclass, structref
+    from hpcjit.extending import intrinsic
+    from hpcjit import cgutils
+
+
+# ---- locals={name: type} (pynndescent's distances: float32 accumulators) -------
+
+@njit(locals={"result": types.float32, "diff": types.float32, "dim": types.intp})
+def squared_euclidean(x, y):
+    result = 0.0
+    dim = x.shape[0]
+    for i in range(dim):
+        diff = x[i] - y[i]
+        result += diff * diff
+    return result
+
+
+@njit(locals={"h": types.uint32, "i": types.uint32})
+def hash_u32(a):
+    h = 2166136261
+    for i in range(a.shape[0]):
+        h = (h ^ a[i]) * 16777619  # wraps to 32 bits at each store
+    return h, i
+
+
+@njit(locals={"n": types.int32})
+def rebound(x):
+    n = x * 2       # every version of the name keeps the declared type
+    if n > 4:
+        n = n + 0.75  # a float converted (truncated) to int32, as Numba does
+    return n
+
+
+@njit(locals={"best": types.float32})
+def tuple_and_loop(a):
+    best, at = np.inf, -1
+    for i in range(a.shape[0]):
+        if a[i] < best:
+            best, at = a[i], i
+    return best, at
+
+
+def test_locals_float32_accumulator():
+    x = np.linspace(0, 1, 37)
+    y = np.linspace(1, 3, 37)
+    got = check(squared_euclidean, x, y, rtol=1e-6)
+    assert isinstance(got, float)
+    assert np.float32(got) == got  # computed and returned in float32
+    assert str(squared_euclidean.nopython_signatures[0].return_type) == "float32"
+
+
+def test_locals_unsigned_wraps():
+    a = np.arange(1, 50, dtype=np.int64)
+    got, last = hash_u32(a)
+    h = 2166136261
+    for v in a:
+        h = ((h ^ int(v)) * 16777619) & 0xFFFFFFFF
+    assert (got, last) == (h, 48)
+    sig = hash_u32.nopython_signatures[0].return_type
+    assert [str(t) for t in sig] == ["uint32", "uint32"]
+
+
+def test_locals_every_version_converts():
+    assert check(rebound, 1) == 2
+    assert rebound(3) == 6 and rebound.py_func(3) == 6.75
+    assert str(rebound.nopython_signatures[-1].return_type) == "int32"
+
+
+def test_locals_in_tuple_assignment():
+    a = np.array([3.5, 1.25, 2.0, 0.5, 7.0])
+    assert check(tuple_and_loop, a) == (0.5, 3)
+
+
+@pytest.mark.numba_skip("hpcjit's own message for a type hpcjit cannot compile")
+def test_locals_refused_type_named():
+    with pytest.raises(hpcjit.UnsupportedError, match=r"locals=\.\.\.\): x="):
+        njit(locals={"x": object()})(lambda v: v)
+
+
+# ---- numba.uint8(...) on the top-level module (pynndescent's utils) -------------
+
+@njit
+def bit_mask(candidate):
+    return nb.uint8(1 << (candidate & 7)), nb.float32(candidate) / 3
+
+
+def test_module_level_type_as_function():
+    got = check(bit_mask, 13, rtol=1e-6)
+    assert got[0] == 32
+
+
+# ---- a recursive function compiled at decoration -------------------------------
+
+@njit("int64(int64[::1], int64, int64)")
+def tree_depth(children, node, depth):
+    if children[node] < 0:
+        return depth
+    return max(tree_depth(children, children[node], depth + 1), depth)
+
+
+def test_recursive_with_signature_at_decoration():
+    children = np.array([2, -1, 3, 1], dtype=np.int64)
+    assert check(tree_depth, children, 0, 0) == 3
+
+
+# ---- bool fields of jitclasses and structrefs ---------------------------------
+
+@jitclass([("flag", types.boolean), ("k", types.int64)])
+class Flagged:
+    def __init__(self, flag, k):
+        self.flag = flag
+        self.k = k
+
+
+@njit
+def flagged_value(flag, k):
+    f = Flagged(flag, k)
+    return f.k * 2 if f.flag else -f.k
+
+
+def test_jitclass_bool_field():
+    f = Flagged(True, 3)
+    assert f.flag is True and f.k == 3
+    assert flagged_value(True, 3) == 6 and flagged_value(False, 3) == -3
+
+
+@structref.register
+class IndexType(types.StructRef):
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+class Index(structref.StructRefProxy):
+    pass
+
+
+structref.define_proxy(Index, IndexType, ["data", "normalize", "k"])
+
+
+@njit
+def new_index(data, normalize, k):
+    return Index(data, normalize, k)
+
+
+@njit
+def index_score(index, i):
+    v = index.data[i] * index.k
+    return -v if index.normalize else v
+
+
+def test_structref_bool_field_and_entry_point():
+    data = np.arange(5.0, dtype=np.float32)
+    index = new_index(data, True, np.int64(3))
+    # (a structref proxy has no Python attributes of its own: py_func cannot run)
+    assert index_score(index, 2) == -6.0
+    assert index_score(new_index(data, False, np.int64(2)), 2) == 4.0
+    # pynndescent: compile one exact signature, then call its entry point
+    sig = (nb.typeof(index), types.int64)
+    index_score.compile(sig)
+    entry = index_score.overloads[sig].entry_point
+    assert entry(index, 4) == -12.0
+
+
+# ---- cgutils.get_or_insert_function in an @intrinsic ---------------------------
+
+@intrinsic
+def popcnt_u8(typingctx, val):
+    sig = types.uint8(types.uint8)
+
+    def codegen(context, builder, sig, args):
+        from llvmlite import ir
+        [v] = args
+        fnty = ir.FunctionType(v.type, [v.type])
+        ctpop = cgutils.get_or_insert_function(builder.module, fnty, "llvm.ctpop.i8")
+        return builder.call(ctpop, [v])
+
+    return sig, codegen
+
+
+@njit
+def popcount_sum(a):
+    s = 0
+    for i in range(a.shape[0]):
+        s += popcnt_u8(a[i])
+    return s
+
+
+def test_intrinsic_declares_llvm_intrinsic():
+    a = np.arange(256, dtype=np.uint8)
+    assert popcount_sum(a) == sum(bin(v).count("1") for v in range(256))
+
+
+# ---- pow() of a float64 and a float32 (pynndescent's distance corrections) ------
+
+@njit
+def pow_mixed(x, d):
+    return 1.0 - pow(2.0, -d), pow(x, d), pow(d, 2)
+
+
+def test_pow_builtin_mixed_float_widths():
+    check(pow_mixed, 1.5, np.float32(3.0), rtol=1e-6)  # NumPy 2 keeps float32 here
+    check(pow_mixed, 2.0, np.float32(-0.5), rtol=1e-6)
+
+
+# ---- comparing functions (pynndescent: `if dist == alternative_dot:`) ----------
+
+@njit
+def plus_one(x):
+    return x + 1.0
+
+
+@njit
+def twice(x):
+    return x * 2.0
+
+
+def make_search(dist):
+    @njit
+    def search(x):
+        if dist == twice:  # a different function: a constant False, as Numba's
+            return -dist(x)
+        return dist(x)
+    return search
+
+
+@njit
+def pick(c, x):
+    f = plus_one if c else twice  # one of two: compared by what it holds
+    return f == plus_one, f != twice, f(x)
+
+
+def test_function_equality_with_another_function():
+    s = make_search(plus_one)
+    assert check(s, 3.0) == 4.0
+
+
+@pytest.mark.numba_skip("Numba has no == for two values of one function type, nor for a choice of functions")
+def test_function_equality_same_and_chosen():
+    s = make_search(twice)
+    assert check(s, 3.0) == -6.0
+    assert check(pick, True, 1.0) == (True, True, 2.0)
+    assert check(pick, False, 1.0) == (False, False, 2.0)
+
+
+# ---- f(x, *t): a tuple's items as arguments (UMAP's output_metric(x, y, *kwds)) --
+
+@njit
+def weighted(x, y, p, q):
+    return x * p + y * q
+
+
+@njit
+def plus(x, y):
+    return x + y
+
+
+@njit
+def star_variable(t, x):
+    return weighted(x, *t)
+
+
+@njit
+def star_empty_and_display(kwds, metric, x):
+    return metric(x, 2.0, *kwds), weighted(*(x, 1.0), *(0.5, 0.25))
+
+
+def test_star_arguments_from_tuples():
+    assert check(star_variable, (1.0, 2.0, 3.0), 4.0) == 11.0
+    assert check(star_variable, (1, 2.5, 3), 4.0) == 13.0
+    assert check(star_empty_and_display, (), plus, 1.5) == (3.5, 1.0)
+
+
+@pytest.mark.numba_skip("hpcjit's own message")
+def test_star_argument_not_a_tuple_refused():
+    @njit
+    def bad(a):
+        return plus(*a)
+    with pytest.raises(hpcjit.UnsupportedError, match="supported for tuples, not array"):
+        bad(np.zeros(2))
+
+
+# ---- an array in a global tuple (pynndescent: `dist_args = (sigma,)`) ------------
+
+SIGMA_ARGS = (np.array([1.0, 2.0, 4.0]),)
+
+
+@njit
+def standardised(x, y, sigma):
+    return np.sum((x - y) ** 2 / sigma)
+
+
+@njit
+def partial_dist(x, y):
+    return standardised(x, y, *SIGMA_ARGS)
+
+
+@njit
+def tuple_array_items(x):
+    return SIGMA_ARGS[0][1] + x, len(SIGMA_ARGS), SIGMA_ARGS[0].sum()
+
+
+def test_array_in_global_tuple():
+    x, y = np.ones(3), np.zeros(3)
+    assert check(partial_dist, x, y) == 1.75
+    assert check(tuple_array_items, 1.0) == (3.0, 1, 7.0)
+
+
+# ---- pickling a second dispatcher of one function (pynndescent's NNDescent) ------
+
+def test_pickle_second_dispatcher_of_a_function():
+    import pickle
+    pytest.importorskip("cloudpickle")
+    fast = njit(fastmath=True)(standardised.py_func)  # not what the module names
+    x, y = np.ones(3), np.zeros(3)
+    again = pickle.loads(pickle.dumps(fast))
+    assert again(x, y, SIGMA_ARGS[0]) == fast(x, y, SIGMA_ARGS[0]) == 1.75
+    assert pickle.loads(pickle.dumps(standardised)) is standardised  # by reference
+
+
+# ---- a call of a function with an explicit signature uses it (UMAP's RNG) --------
+
+@njit("i4(i8[:])")
+def tau_like(state):
+    state[0] = (state[0] * 1103515245 + 12345) & 0xFFFFFFFF
+    return state[0]  # int64 truncated to int32: negative half the time
+
+
+@njit
+def draws(state, n, nv):
+    out = np.empty(n, np.int64)
+    for i in range(n):
+        out[i] = tau_like(state) % nv  # the int32 sign-extends, as Numba's
+    return out
+
+
+@njit("f8(f8, i4)")
+def scaled(x, k):
+    return x * k
+
+
+@njit
+def call_converted(x, k):
+    return scaled(x, k)  # int64 k converts to the signature's int32
+
+
+def test_call_uses_explicit_signature():
+    state = np.array([987654321], dtype=np.int64)
+    got = draws(state.copy(), 50, 1000)
+    s = int(state[0])
+    want = []
+    for _ in range(50):
+        s = (s * 1103515245 + 12345) & 0xFFFFFFFF
+        want.append((s - (1 << 32) if s >= (1 << 31) else s) % 1000)
+    assert got.tolist() == want
+    assert check(call_converted, 1.5, 3) == 4.5
