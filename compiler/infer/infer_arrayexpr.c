@@ -179,25 +179,18 @@ Type *infer_ae_compare(Inf *I, Node *n, Type *a, Type *b) {
         return TYPING(I, n, "chained comparisons of arrays are ambiguous (the truth value of an array "
                             "with more than one element is ambiguous)");
     OpKind op = n->ops[0];
-    if (ty_is_npdt(elt(a)) || ty_is_npdt(elt(b))) { /* compared in the finer unit (infer_datetime.c) */
-        Type *tys[2] = {a, b};
-        Type *t = infer_dt_compare(I, n, op, elt(a), elt(b));
-        if (!t)
-            return NULL;
-        if (I->final || !n->op_tys)
-            n->op_tys = arena_alloc(I->a, sizeof(Type *) * 2);
-        n->op_tys[0] = t;
-        n->op_ty = t;
-        unwrap(I, &n->a);
-        unwrap(I, (Node **)&VEC_AT(n->args, 0));
-        return result(I, T(I, TY_BOOL), tys, 2);
-    }
-    if (!operand_ok(I, n->a, a) || !operand_ok(I, VEC_AT(n->args, 0), b))
-        return NULL;
-    if (op != OP_EQ && op != OP_NE && op != OP_LT && op != OP_LE && op != OP_GT && op != OP_GE)
-        return UNSUP(I, n, "'%s' is not supported on arrays", ast_op_str(op));
     Type *tys[2] = {a, b};
-    Type *t = ae_promote(I, tys, 2);
+    Type *t;
+    if (ty_is_npdt(elt(a)) || ty_is_npdt(elt(b))) { /* compared in the finer unit (infer_datetime.c) */
+        if (!(t = infer_dt_compare(I, n, op, elt(a), elt(b))))
+            return NULL;
+    } else {
+        if (!operand_ok(I, n->a, a) || !operand_ok(I, VEC_AT(n->args, 0), b))
+            return NULL;
+        if (op != OP_EQ && op != OP_NE && op != OP_LT && op != OP_LE && op != OP_GT && op != OP_GE)
+            return UNSUP(I, n, "'%s' is not supported on arrays", ast_op_str(op));
+        t = ae_promote(I, tys, 2);
+    }
     if (I->final || !n->op_tys)
         n->op_tys = arena_alloc(I->a, sizeof(Type *) * 2);
     n->op_tys[0] = t;
