@@ -20,11 +20,12 @@ and exits 0.
 import argparse
 import json
 import os
-import subprocess
 import sys
-import tempfile
 import time
 import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _harness import run_worker  # noqa: E402
 
 CASES = ("euclidean", "cosine", "manhattan", "correlation", "hamming-bits", "sparse-euclidean",
          "sparse-cosine")
@@ -131,28 +132,9 @@ def worker(opts):
 
 
 def _run(label, cmd, opts):
-    env = dict(os.environ)
-    env.pop("HPCJIT_AS_NUMBA", None)
-    with tempfile.TemporaryDirectory(prefix=f"pnn-{label}-") as cache:
-        env["NUMBA_CACHE_DIR"] = cache
-        env["HPCJIT_CACHE_DIR"] = cache
-        args = cmd + [os.path.abspath(__file__), "--worker", "--n", str(opts.n), "--dim", str(opts.dim),
-                      "--k", str(opts.k), "--cases", ",".join(opts.cases)]
-        t0 = time.perf_counter()
-        try:
-            r = subprocess.run(args, capture_output=True, text=True, timeout=opts.timeout, env=env)
-        except subprocess.TimeoutExpired:
-            return {"error": f"timed out after {opts.timeout:.0f} s"}
-    wall = time.perf_counter() - t0
-    for line in r.stdout.splitlines():
-        if line.startswith("RESULT "):
-            res = json.loads(line[7:])
-            res["wall"] = wall
-            return res
-        if line.startswith("{"):
-            return json.loads(line)
-    tail = (r.stderr.strip().splitlines() or ["(no output)"])[-1]
-    return {"error": f"exit {r.returncode}: {tail[:300]}"}
+    return run_worker(f"pnn-{label}", cmd, __file__,
+                      ["--n", str(opts.n), "--dim", str(opts.dim), "--k", str(opts.k), "--cases", ",".join(opts.cases)],
+                      opts.timeout)
 
 
 def _compare(a, b):

@@ -1,0 +1,34 @@
+"""What pynndescent_run.py and umap_run.py share: one framework's worker
+run in its own interpreter with a fresh cache folder."""
+import json
+import os
+import subprocess
+import tempfile
+import time
+
+
+def run_worker(label, cmd, script, worker_args, timeout):
+    """Run `cmd + [script, "--worker", *worker_args]` (cmd: the interpreter,
+    plain or `-m hpcjit.numba`); its RESULT line as a dict with the process's
+    wall time, else {"error": ...}."""
+    env = dict(os.environ)
+    env.pop("HPCJIT_AS_NUMBA", None)
+    with tempfile.TemporaryDirectory(prefix=f"{label}-") as cache:
+        env["NUMBA_CACHE_DIR"] = cache
+        env["HPCJIT_CACHE_DIR"] = cache
+        args = cmd + [os.path.abspath(script), "--worker"] + list(worker_args)
+        t0 = time.perf_counter()
+        try:
+            r = subprocess.run(args, capture_output=True, text=True, timeout=timeout, env=env)
+        except subprocess.TimeoutExpired:
+            return {"error": f"timed out after {timeout:.0f} s"}
+    wall = time.perf_counter() - t0
+    for line in r.stdout.splitlines():
+        if line.startswith("RESULT "):
+            res = json.loads(line[7:])
+            res["wall"] = wall
+            return res
+        if line.startswith("{"):
+            return json.loads(line)
+    tail = (r.stderr.strip().splitlines() or ["(no output)"])[-1]
+    return {"error": f"exit {r.returncode}: {tail[:300]}"}
