@@ -28,7 +28,7 @@ static const char *const kind_names[N_COUNT] = {
     [N_SET] = "Set",             [N_STARRED] = "Starred",     [N_LAMBDA] = "Lambda",
     [N_COMP] = "Comp",           [N_COMPFOR] = "CompFor",     [N_NAMEDEXPR] = "NamedExpr",
     [N_YIELD] = "Yield",         [N_AWAIT] = "Await",         [N_FSTRING] = "FString",
-    [N_FORMATTED] = "Formatted", [N_CAST] = "Cast", [N_ARRAYEXPR] = "ArrayExpr",
+    [N_FORMATTED] = "Formatted", [N_CAST] = "Cast", [N_ARRAYEXPR] = "ArrayExpr", [N_FUSED] = "Fused",
 };
 
 const char *ast_kind_name(NodeKind k) {

@@ -122,6 +122,11 @@ typedef enum NodeKind {
                     bool: truth value (x != 0, len != 0 for arrays...). */
     N_ARRAYEXPR, /* a = root of a fused elementwise tree; ty = its array type
                     (infer_arrayexpr.c; docs/TYPED_AST.md "Array expressions") */
+    N_FUSED,     /* a statement: body = two or more consecutive `name = <N_ARRAYEXPR>`
+                    assignments computed in one loop nest (infer_fuse.c); their
+                    N_NAME targets' fused_keep, the reads of earlier targets
+                    inside their trees fused_ref (docs/TYPED_AST.md "Fused
+                    array statements") */
     N_COUNT
 } NodeKind;
 
@@ -242,6 +247,11 @@ struct Node {
     unsigned maybe_unbound : 1; /* N_NAME read that some path reaches with the
                                    name unassigned (infer_ssa.c): lowering
                                    tests the Var's defined flag */
+    unsigned fused_keep : 1; /* N_NAME target of an N_FUSED statement: the array
+                                is read after the group (stored), else only its
+                                elements inside the nest are */
+    unsigned fused_ref : 1;  /* N_NAME leaf of an N_FUSED tree reading an earlier
+                                statement's target: that statement's element */
     unsigned lit_container : 2; /* N_TUPLE made of a heterogeneous display given
                                    to an overload (infer_literal.c): 1 a list
                                    (LiteralList), 2 a dict with str keys

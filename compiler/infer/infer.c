@@ -2279,6 +2279,8 @@ static bool stmt(Inf *I, Node *n) {
                 return false;
         }
         return true;
+    case N_FUSED: /* typed already (infer_fuse.c): its statements, as before */
+        return stmts(I, &n->body);
     case N_IF:
         return infer_truth(I, &n->a) && stmts(I, &n->body) && stmts(I, &n->orelse);
     case N_WHILE:
@@ -2482,7 +2484,10 @@ static bool final_pass(Inf *I) {
             "empty list are never known)", s->hf->name, infer_tyname(I, s->ret));
         return false;
     }
-    return stmts(I, &s->fn->body);
+    if (!stmts(I, &s->fn->body))
+        return false;
+    infer_fuse_statements(I);
+    return true;
 }
 
 static Spec *new_spec(Compilation *c, int func, Node *fn, Type **argtys, int nargs,

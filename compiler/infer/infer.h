@@ -319,6 +319,8 @@ Type *infer_ae_elemwise_call(Inf *I, Node *n, int stub, int impl, bool *not_here
 bool infer_ae_is_elementwise(const Node *n);
 /* Final pass: wrap an elementwise array node into its N_ARRAYEXPR root. */
 Node *infer_ae_root(Inf *I, Node *n);
+/* After the final pass: runs of array statements into N_FUSED (infer_fuse.c). */
+void infer_fuse_statements(Inf *I);
 
 /* infer_jitclass.c: jitclass instances (TY_JITCLASS) and classes.  The
  * class's description and its functions come from hidden globals that

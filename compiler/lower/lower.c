@@ -791,6 +791,25 @@ static bool stmt_assign(Lower *L, Node *n) {
     return true;
 }
 
+/* Consecutive array statements (infer_fuse.c): one nest when their arrays
+ * have one shape (lower_arrayexpr.c), else one by one. */
+static bool stmt_fused(Lower *L, Node *n) {
+    int mark = lower_temps_mark(L);
+    LLVMBasicBlockRef plain = NULL, join = NULL;
+    int r = lower_fused(L, n, &plain, &join);
+    if (r < 0)
+        return false;
+    if (!lower_stmts(L, &n->body))
+        return false;
+    if (r == 0)
+        return true;
+    if (!lower_terminated(L))
+        LLVMBuildBr(L->b, join);
+    lower_at(L, join);
+    lower_temps_release(L, mark); /* the leaves read before the test */
+    return true;
+}
+
 static bool stmt_augassign(Lower *L, Node *n) {
     int mark = lower_temps_mark(L);
     Node *t = n->a;
@@ -1886,6 +1905,7 @@ static bool lower_stmt(Lower *L, Node *n) {
         lower_device_debug_loc(L, n);
     switch (n->kind) {
     case N_ASSIGN: return stmt_assign(L, n);
+    case N_FUSED: return stmt_fused(L, n);
     case N_ANNASSIGN: {
         if (!n->c)
             return true;

@@ -23,6 +23,8 @@ typedef struct Leaf {
     Type *ty;
     LLVMValueRef v;       /* array value, or the scalar */
     LLVMValueRef elem;    /* in the loop: this element (arrays), or v */
+    int src;              /* N_FUSED: the statement whose element this name
+                             reads (elem set when it is computed), else -1 */
 } Leaf;
 
 typedef struct Ae {
@@ -31,7 +33,7 @@ typedef struct Ae {
 } Ae;
 
 static Type *ety(Type *t) { return t->kind == TY_ARRAY ? t->dtype : t; }
-static bool is_arr(const Leaf *f) { return f->ty->kind == TY_ARRAY && f->ty->ndim > 0; }
+static bool is_arr(const Leaf *f) { return f->src < 0 && f->ty->kind == TY_ARRAY && f->ty->ndim > 0; }
 
 static bool is_ufunc(BuiltinId id) {
     return (id >= BI_NP_LOG1P && id <= BI_NP_CLIP) || id == BI_NP_SQRT || id == BI_NP_EXP || id == BI_NP_LOG ||
@@ -63,6 +65,7 @@ static Leaf *add_leaf(Lower *L, Ae *ae) {
     }
     Leaf *f = arena_alloc(&L->c->arena, sizeof(Leaf));
     memset(f, 0, sizeof *f);
+    f->src = -1;
     ae->leaves[ae->nleaves++] = f;
     return f;
 }
@@ -781,13 +784,31 @@ static LLVMValueRef flat_ok(Lower *L, Leaf *f, LLVMValueRef *shape, int nd) {
 
 /* The store of one element: into out at p, computed by the tree (or, for
  * `t op= v`, by op on the target's element and the tree). */
+typedef struct Fused Fused;
 typedef struct Emit {
     Node *root;
     Type *out_dt;
     OpKind aug_op;       /* OP_NONE for plain stores */
     Type *aug_op_ty, *aug_res;
     Node *at;
+    Fused *fu;           /* N_FUSED: every statement's element (root unused) */
 } Emit;
+
+/* An N_FUSED group being lowered: statement k computes root[k] into dtype
+ * dt[k]; a kept one is stored into out[k] (NULL for the others; values of
+ * the function the loop is in: swapped inside an outlined pool body). */
+struct Fused {
+    int n;
+    Node **root;
+    Type **dt, **ty;
+    Var **var;
+    Node **target;
+    bool *keep;
+    LLVMValueRef *out;
+    Ae *ae;
+};
+
+static bool emit_fused(Lower *L, const Emit *e, LLVMValueRef flat_i, LLVMValueRef *idx, int nd);
 
 static bool emit_elem(Lower *L, const Emit *e, LLVMValueRef p) {
     LLVMValueRef v = ev(L, e->root);
@@ -827,7 +848,7 @@ static bool flat_range(Lower *L, Ae *ae, const Emit *e, LLVMValueRef odata, LLVM
                                    &lp.i, 1, "");
         f->elem = load_elem(L, p, f->ty->dtype);
     }
-    bool ok = emit_elem(L, e, lower_gep(L, omt, odata, &lp.i, 1, ""));
+    bool ok = e->fu ? emit_fused(L, e, lp.i, NULL, 0) : emit_elem(L, e, lower_gep(L, omt, odata, &lp.i, 1, ""));
     loop_end(L, &lp);
     return ok;
 }
@@ -869,7 +890,7 @@ static bool nest_range(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, int nd
         LLVMValueRef p = LLVMBuildGEP2(L->b, L->t_i8, lower_array_field(L, f->v, ARR_DATA, ""), &off, 1, "");
         f->elem = load_elem(L, p, f->ty->dtype);
     }
-    bool ok = emit_elem(L, e, LLVMBuildGEP2(L->b, L->t_i8, odata, &ooff, 1, ""));
+    bool ok = e->fu ? emit_fused(L, e, NULL, idx, nd) : emit_elem(L, e, LLVMBuildGEP2(L->b, L->t_i8, odata, &ooff, 1, ""));
     for (int d = nd - 1; d >= 0; d--)
         loop_end(L, &lps[d]);
     return ok;
@@ -888,19 +909,30 @@ static bool par_ae_body(Lower *L, void *arg, LLVMValueRef *vals, LLVMValueRef be
     ParAe *pa = arg;
     Ae *ae = pa->ae;
     Arena *a = &L->c->arena;
-    LLVMValueRef *sv = arena_alloc(a, sizeof(LLVMValueRef) * (size_t)(2 * ae->nleaves + 1));
+    Fused *fu = pa->e->fu;
+    int nf = fu ? fu->n : 0;
+    LLVMValueRef *sv = arena_alloc(a, sizeof(LLVMValueRef) * (size_t)(2 * ae->nleaves + nf + 1));
     for (int i = 0; i < ae->nleaves; i++) {
         Leaf *f = ae->leaves[i];
         sv[2 * i] = f->v, sv[2 * i + 1] = f->elem;
+        if (f->src >= 0)
+            continue; /* an earlier statement's element: computed in the body */
         if (is_arr(f))
             f->v = vals[1 + i];
         else if (!LLVMIsConstant(f->elem)) /* constants stay constants: x ** 2 folds to x * x */
             f->v = f->elem = vals[1 + i];
     }
+    for (int k = 0; k < nf; k++) {
+        sv[2 * ae->nleaves + k] = fu->out[k];
+        if (fu->keep[k])
+            fu->out[k] = vals[1 + ae->nleaves + k];
+    }
     bool ok = pa->flat ? flat_range(L, ae, pa->e, lower_array_field(L, vals[0], ARR_DATA, "out"), begin, end)
                        : nest_range(L, ae, pa->e, vals[0], pa->nd, begin, end);
     for (int i = 0; i < ae->nleaves; i++)
         ae->leaves[i]->v = sv[2 * i], ae->leaves[i]->elem = sv[2 * i + 1];
+    for (int k = 0; k < nf; k++)
+        fu->out[k] = sv[2 * ae->nleaves + k];
     return ok;
 }
 
@@ -918,10 +950,14 @@ static bool outer_loop(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, int nd
     LLVMValueRef big = LLVMBuildICmp(L->b, LLVMIntSGE, total, lower_i64(L, 2 * LOWER_PAR_GRAIN), "");
     LLVMBuildCondBr(L->b, big, par, ser);
     lower_at(L, par);
-    LLVMValueRef *vals = arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)(ae->nleaves + 1));
+    int nf = e->fu ? e->fu->n : 0;
+    LLVMValueRef *vals = arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)(ae->nleaves + nf + 1));
     vals[0] = out;
     for (int i = 0; i < ae->nleaves; i++)
-        vals[1 + i] = is_arr(ae->leaves[i]) ? ae->leaves[i]->v : ae->leaves[i]->elem;
+        vals[1 + i] = ae->leaves[i]->src >= 0 ? lower_i64(L, 0)
+                      : is_arr(ae->leaves[i]) ? ae->leaves[i]->v : ae->leaves[i]->elem;
+    for (int k = 0; k < nf; k++) /* the kept statements' arrays */
+        vals[1 + ae->nleaves + k] = e->fu->keep[k] ? e->fu->out[k] : lower_i64(L, 0);
     LLVMValueRef grain = lower_i64(L, LOWER_PAR_GRAIN);
     if (!flat) { /* rows of the first axis: at least LOWER_PAR_GRAIN items each */
         LLVMValueRef inner = LLVMBuildSDiv(L->b, total, n, "inner"); /* n > 0 here */
@@ -930,7 +966,7 @@ static bool outer_loop(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, int nd
                                 lower_i64(L, 1), grain, "grain");
     }
     ParAe pa = {ae, e, nd, flat};
-    if (!lower_par_range(L, "arrayexpr", n, grain, ae->nleaves + 1, vals, par_ae_body, &pa))
+    if (!lower_par_range(L, "arrayexpr", n, grain, ae->nleaves + nf + 1, vals, par_ae_body, &pa))
         return false;
     LLVMBuildBr(L->b, done);
     lower_at(L, ser);
@@ -1223,6 +1259,224 @@ bool lower_ae_assign(Lower *L, Node *target, Node *v) {
         return false;
     lower_temp(L, dst, target->op_ty, true);
     return store_into(L, &ae, root, v, OP_NONE, NULL, dst, target->op_ty);
+}
+
+/* ---- consecutive array statements in one nest (N_FUSED, infer_fuse.c) ---- */
+
+/* One element of every statement of the group, in order: each converted
+ * to its array's dtype (as a store and a load would), handed to the names
+ * that read it, and stored where the array is kept.  flat_i: the item of
+ * the flat loop; else idx[0..nd) of the nest. */
+static bool emit_fused(Lower *L, const Emit *e, LLVMValueRef flat_i, LLVMValueRef *idx, int nd) {
+    Fused *fu = e->fu;
+    for (int k = 0; k < fu->n; k++) {
+        Node *root = fu->root[k];
+        LLVMValueRef v = conv(L, root, ev(L, root), ety(root->ty), fu->dt[k]);
+        if (!v)
+            return false;
+        for (int i = 0; i < fu->ae->nleaves; i++)
+            if (fu->ae->leaves[i]->src == k)
+                fu->ae->leaves[i]->elem = v;
+        if (!fu->keep[k])
+            continue;
+        LLVMValueRef data = lower_array_field(L, fu->out[k], ARR_DATA, "");
+        LLVMValueRef p;
+        if (flat_i) {
+            p = lower_gep(L, lower_mem_type(L, fu->dt[k]), data, &flat_i, 1, "");
+        } else {
+            LLVMValueRef off = lower_i64(L, 0);
+            for (int d = 0; d < nd; d++)
+                off = LLVMBuildAdd(L->b, off,
+                                   LLVMBuildMul(L->b, idx[d], lower_array_dim(L, fu->out[k], ARR_STRIDES, d), ""), "");
+            p = LLVMBuildGEP2(L->b, L->t_i8, data, &off, 1, "");
+        }
+        store_elem(L, p, v, fu->dt[k]);
+    }
+    return true;
+}
+
+/* The leaves of statement k's tree: a name marked fused_ref reads the
+ * element of the latest earlier statement assigning its variable. */
+static bool collect_fused(Lower *L, Ae *ae, Fused *fu, int k, Node *n) {
+    if (elementwise(n)) {
+        switch (n->kind) {
+        case N_BINOP: return collect_fused(L, ae, fu, k, n->a) && collect_fused(L, ae, fu, k, n->b);
+        case N_UNARYOP: return collect_fused(L, ae, fu, k, n->a);
+        case N_COMPARE: return collect_fused(L, ae, fu, k, n->a) && collect_fused(L, ae, fu, k, VEC_AT(n->args, 0));
+        default:
+            for (int i = 0; i < n->args.len; i++)
+                if (!collect_fused(L, ae, fu, k, VEC_AT(n->args, i)))
+                    return false;
+            return true;
+        }
+    }
+    if (n->kind == N_NAME && n->fused_ref) {
+        int j = k - 1;
+        while (j >= 0 && fu->var[j] != n->var)
+            j--;
+        Leaf *f = add_leaf(L, ae);
+        f->n = n;
+        f->ty = n->ty;
+        f->src = j;
+        n->lower_data = f;
+        return j >= 0;
+    }
+    return collect(L, ae, n);
+}
+
+/* Whether lowering's trees agree with inference's: every fused_ref name
+ * is reached as a leaf (it would otherwise be read from its variable,
+ * which the nest does not assign), and every array leaf has the rank. */
+static int fused_refs(const Node *n, int depth) {
+    if (!n || depth > 200)
+        return 1 << 20;
+    int c = n->kind == N_NAME && n->fused_ref;
+    if (n->a)
+        c += fused_refs(n->a, depth + 1);
+    if (n->b)
+        c += fused_refs(n->b, depth + 1);
+    if (n->c)
+        c += fused_refs(n->c, depth + 1);
+    for (int i = 0; i < n->args.len; i++)
+        if (VEC_AT(n->args, i))
+            c += fused_refs(VEC_AT(n->args, i), depth + 1);
+    for (int i = 0; i < n->args2.len; i++)
+        if (VEC_AT(n->args2, i))
+            c += fused_refs(VEC_AT(n->args2, i), depth + 1);
+    return c;
+}
+
+static bool leaf_refs(const Node *n, int nd, int *refs, int depth) {
+    if (depth > 200)
+        return false;
+    if (elementwise(n)) {
+        if (n->ty->ndim != nd)
+            return false;
+        switch (n->kind) {
+        case N_BINOP: return leaf_refs(n->a, nd, refs, depth + 1) && leaf_refs(n->b, nd, refs, depth + 1);
+        case N_UNARYOP: return leaf_refs(n->a, nd, refs, depth + 1);
+        case N_COMPARE: return leaf_refs(n->a, nd, refs, depth + 1) && leaf_refs(VEC_AT(n->args, 0), nd, refs, depth + 1);
+        default:
+            for (int i = 0; i < n->args.len; i++)
+                if (!VEC_AT(n->args, i) || !leaf_refs(VEC_AT(n->args, i), nd, refs, depth + 1))
+                    return false;
+            return true;
+        }
+    }
+    *refs += n->kind == N_NAME && n->fused_ref;
+    return !(n->ty->kind == TY_ARRAY && n->ty->ndim != 0 && n->ty->ndim != nd);
+}
+
+static bool fusible(const Node *g, int nd) {
+    for (int k = 0; k < g->body.len; k++) {
+        const Node *st = VEC_AT(g->body, k);
+        const Node *root = st->a->a;
+        int reached = 0;
+        if (root->ty->ndim != nd || !elementwise(root) || !leaf_refs(root, nd, &reached, 0) ||
+            reached != fused_refs(root, 0))
+            return false;
+    }
+    return true;
+}
+
+/* N_FUSED: the leaves of every statement, then, when every array leaf has
+ * the same shape, one nest computing every statement's element (the kept
+ * arrays allocated and assigned to their variables); returns 1 with the
+ * builder at *plain, where the caller lowers the statements one by one
+ * (another shape, or the same shape with broadcasting), both ending at
+ * *join.  0: not fusible here (nothing emitted); -1: an error. */
+int lower_fused(Lower *L, Node *g, LLVMBasicBlockRef *plain, LLVMBasicBlockRef *join) {
+    if (L->device || g->body.len < 2)
+        return 0;
+    Node *st0 = VEC_AT(g->body, 0);
+    int nd = st0->a->ty->ndim;
+    if (nd < 1 || nd > MAXND || !fusible(g, nd))
+        return 0;
+    Arena *a = &L->c->arena;
+    Fused *fu = arena_alloc(a, sizeof *fu);
+    memset(fu, 0, sizeof *fu);
+    int n = g->body.len;
+    fu->n = n;
+    fu->root = arena_alloc(a, sizeof(Node *) * (size_t)n);
+    fu->dt = arena_alloc(a, sizeof(Type *) * (size_t)n);
+    fu->ty = arena_alloc(a, sizeof(Type *) * (size_t)n);
+    fu->var = arena_alloc(a, sizeof(Var *) * (size_t)n);
+    fu->target = arena_alloc(a, sizeof(Node *) * (size_t)n);
+    fu->keep = arena_alloc(a, sizeof(bool) * (size_t)n);
+    fu->out = arena_alloc(a, sizeof(LLVMValueRef) * (size_t)n);
+    Ae *ae = arena_alloc(a, sizeof *ae);
+    memset(ae, 0, sizeof *ae);
+    fu->ae = ae;
+    int first = -1;
+    for (int k = 0; k < n; k++) {
+        Node *st = VEC_AT(g->body, k);
+        fu->target[k] = VEC_AT(st->targets, 0);
+        fu->var[k] = fu->target[k]->var;
+        fu->root[k] = st->a->a;
+        fu->ty[k] = st->a->ty;
+        fu->dt[k] = st->a->ty->dtype;
+        fu->keep[k] = fu->target[k]->fused_keep;
+        fu->out[k] = NULL;
+        if (fu->keep[k] && first < 0)
+            first = k;
+    }
+    if (first < 0)
+        return 0;
+    /* every leaf once, in the statements' order (inference made them quiet) */
+    for (int k = 0; k < n; k++) {
+        L->at = VEC_AT(g->body, k);
+        if (!collect_fused(L, ae, fu, k, fu->root[k]))
+            return lower_failed(L) ? -1 : (lower_fail(L, g, HJ_DIAG_LOWERING, "fused statement reads an unknown element"), -1);
+    }
+    /* same shape everywhere? */
+    Leaf *f0 = NULL;
+    LLVMValueRef same = LLVMConstInt(L->t_i1, 1, 0);
+    for (int i = 0; i < ae->nleaves; i++) {
+        Leaf *f = ae->leaves[i];
+        if (!is_arr(f))
+            continue;
+        if (!f0) {
+            f0 = f;
+            continue;
+        }
+        for (int d = 0; d < nd; d++)
+            same = LLVMBuildAnd(L->b, same,
+                                LLVMBuildICmp(L->b, LLVMIntEQ, lower_array_dim(L, f->v, ARR_SHAPE, d),
+                                              lower_array_dim(L, f0->v, ARR_SHAPE, d), ""), "");
+    }
+    if (!f0)
+        return lower_fail(L, g, HJ_DIAG_LOWERING, "fused statements read no array"), -1;
+    LLVMBasicBlockRef go = lower_block(L, "fused"), alone = lower_block(L, "fused.plain"),
+                      done = lower_block(L, "fused.done");
+    LLVMBuildCondBr(L->b, same, go, alone);
+    lower_at(L, go);
+    LLVMValueRef shape[MAXND + 1];
+    for (int d = 0; d < nd; d++)
+        shape[d] = lower_array_dim(L, f0->v, ARR_SHAPE, d);
+    int mark = lower_temps_mark(L);
+    for (int k = 0; k < n; k++) {
+        if (!fu->keep[k])
+            continue;
+        fu->out[k] = lower_alloc_array(L, fu->ty[k], shape, false);
+        if (!fu->out[k])
+            return -1;
+        lower_temp(L, fu->out[k], fu->ty[k], true); /* released if an element raises */
+    }
+    Emit e = {.root = fu->root[first], .out_dt = fu->dt[first], .aug_op = OP_NONE, .at = g, .fu = fu};
+    if (!emit_loops(L, ae, &e, fu->out[first], fu->ty[first]))
+        return -1;
+    lower_temps_keep(L, mark);
+    for (int k = 0; k < n; k++)
+        if (fu->keep[k]) {
+            lower_store_var(L, fu->target[k], fu->var[k], fu->out[k], fu->ty[k], true);
+            if (lower_failed(L))
+                return -1;
+        }
+    LLVMBuildBr(L->b, done);
+    lower_at(L, alone);
+    *plain = alone;
+    *join = done;
+    return 1;
 }
 
 bool lower_ae_is_ufunc_call(const Node *n) { return n->kind == N_CALL && n->op_ty && is_ufunc(n->builtin); }

@@ -1,0 +1,345 @@
+"""Consecutive array statements computed in one loop nest (infer_fuse.c,
+lower_arrayexpr.c lower_fused): the same values as statement by statement
+(bit for bit against the unfused build of the same function), the arrays
+nothing reads later never allocated, broadcasting and other shapes falling
+back to one statement at a time, exceptions and references as before."""
+import math
+import os
+
+import numpy as np
+import pytest
+
+import hpcjit
+from hpcjit import njit, vectorize
+from conftest import AGAINST_NUMBA, balanced, check  # noqa: F401
+
+
+@vectorize(["float64(float64)"])
+def cndf(x):
+    return 0.5 + 0.5 * math.erf(x / math.sqrt(2.0))
+
+
+@vectorize(["float64(float64)"])
+def checked_sqrt(x):
+    if x < 0:
+        raise ValueError("negative input")
+    return math.sqrt(x)
+
+
+def black_scholes(price, strike, rate, vol, t):
+    logterm = np.log(price / strike)
+    powterm = 0.5 * vol * vol
+    den = vol * np.sqrt(t)
+    d1 = ((rate + powterm) * t + logterm) / den
+    d2 = d1 - den
+    nd1 = cndf(d1)
+    nd2 = cndf(d2)
+    fv = strike * np.exp(-rate * t)
+    call = price * nd1 - fv * nd2
+    put = call - fv + price
+    return put
+
+
+def kept_after(a, b):
+    s = a * b
+    t = s + 1.0          # read after the group
+    u = np.sqrt(t) - a
+    total = 0.0
+    for i in range(t.shape[0]):
+        total += t[i]
+    return u, total
+
+
+def returns_two(a, b):
+    x = a + b
+    y = x * x
+    z = y - a
+    return x, z
+
+
+def reassigned(a, b, n):
+    c = b * 0.5
+    for _ in range(n):
+        t = a + c        # c from the previous iteration
+        c = t * 0.25
+    return c
+
+
+def rebinds_argument(a, b):
+    a = a * 2.0
+    b = a + b
+    return a, b
+
+
+def ints(a, b):
+    c = a * 3 + b
+    d = c // 4 - a % 3
+    e = d ^ (c << 1)
+    return e
+
+
+def ints_arrays(a, b):
+    c = a * b + a
+    d = c // b - a % b
+    e = d ^ c
+    return e
+
+
+def compares(a, b):
+    m = a < b
+    n = m | (a > 0.5)
+    return n
+
+
+def complexes(z, w):
+    p = z * w
+    q = p + np.conj(z)
+    return q * 2.0
+
+
+def f32(a, b):
+    c = a * np.float32(1.5)
+    d = c + b
+    return d / np.float32(3.0)
+
+
+def with_views(a):
+    b = a[1:-1] + a[2:]
+    c = b * a[:-2]
+    return c
+
+
+def stencil_like(u):
+    lap = u[1:-1, 2:] + u[1:-1, :-2] + u[2:, 1:-1] + u[:-2, 1:-1]
+    new = 0.25 * lap
+    return new - u[1:-1, 1:-1]
+
+
+def raising(a):
+    b = a - 1.0
+    c = checked_sqrt(b)
+    return c + b
+
+
+def raising_in_try(a):
+    b = a + 1.0
+    try:
+        c = a - 1.0
+        d = checked_sqrt(c)
+        e = d * 2.0
+    except ValueError:
+        return b
+    return e
+
+
+def between_reduction(a, b):
+    c = a + b
+    s = c.sum()          # not elementwise: ends the group
+    d = c * s
+    e = d + 1.0
+    return e
+
+
+def leaf_reads_temp(a):
+    b = a * 2.0
+    c = b[::-1] + a      # a view of an earlier target: not fused
+    d = c * 3.0
+    return d
+
+
+FUNCS = [black_scholes, kept_after, returns_two, rebinds_argument, with_views, raising]
+
+
+def _both(fn, args, parallel=False):
+    """The function compiled (for args) with and without statement fusion."""
+    old = os.environ.get("HPCJIT_NO_STMT_FUSION")
+    try:
+        os.environ["HPCJIT_NO_STMT_FUSION"] = "1"
+        plain = njit(parallel=parallel)(fn)
+        plain(*args)  # compiles now, while the switch is set
+        os.environ["HPCJIT_NO_STMT_FUSION"] = "0"
+        fused = njit(parallel=parallel)(fn)
+        fused(*args)
+    finally:
+        if old is None:
+            os.environ.pop("HPCJIT_NO_STMT_FUSION", None)
+        else:
+            os.environ["HPCJIT_NO_STMT_FUSION"] = old
+    return fused, plain
+
+
+def _same(got, exp):
+    if isinstance(exp, tuple):
+        assert isinstance(got, tuple) and len(got) == len(exp)
+        for g, e in zip(got, exp):
+            _same(g, e)
+    elif isinstance(exp, np.ndarray):
+        assert got.dtype == exp.dtype and got.shape == exp.shape
+        np.testing.assert_array_equal(got, exp)
+    else:
+        assert got == exp
+
+
+def _bs_args(n, rng):
+    return (rng.uniform(10, 50, n), rng.uniform(10, 50, n), 0.02, 0.3, rng.uniform(0.1, 2.0, n))
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+@pytest.mark.parametrize("n", [0, 1, 7, 1000, 40000])
+def test_black_scholes(balanced, parallel, n):
+    rng = np.random.default_rng(n)
+    args = _bs_args(n, rng)
+    f = njit(parallel=parallel)(black_scholes)
+    check(f, *args, rtol=1e-12)
+
+
+@pytest.mark.numba_skip("compares hpcjit with and without its own fusion")
+@pytest.mark.parametrize("parallel", [False, True])
+def test_bit_identical_to_unfused(balanced, parallel):
+    rng = np.random.default_rng(3)
+    fused, plain = _both(black_scholes, _bs_args(3, rng), parallel)
+    for n in (5, 40000):
+        args = _bs_args(n, rng)
+        _same(fused(*args), plain(*args))
+
+
+@pytest.mark.numba_skip("counts hpcjit's own allocations")
+def test_temporaries_not_allocated(balanced):
+    rng = np.random.default_rng(4)
+    args = _bs_args(2000, rng)
+    fused, plain = _both(black_scholes, args)
+
+    def allocs(f):
+        before = hpcjit.memstats()[0]
+        f(*args)
+        return hpcjit.memstats()[0] - before
+
+    # unfused: one array per statement; fused: only `put` (returned)
+    assert allocs(plain) >= 9
+    assert allocs(fused) == 1
+
+
+@pytest.mark.parametrize("fn", [kept_after, returns_two, rebinds_argument])
+@pytest.mark.parametrize("shape", [(0,), (1,), (17,), (5000,)])
+def test_kept_targets(balanced, fn, shape):
+    rng = np.random.default_rng(5)
+    a = rng.uniform(0.1, 2.0, shape)
+    b = rng.uniform(0.1, 2.0, shape)
+    check(njit(fn), a, b)
+
+
+@pytest.mark.numba_skip("compares hpcjit with and without its own fusion")
+@pytest.mark.parametrize("fn", [kept_after, returns_two, rebinds_argument, between_reduction, leaf_reads_temp])
+def test_kept_targets_bitwise(balanced, fn):
+    rng = np.random.default_rng(6)
+    a = rng.uniform(0.1, 2.0, 300)
+    b = rng.uniform(0.1, 2.0, 300)
+    args = (a,) if fn is leaf_reads_temp else (a, b)
+    fused, plain = _both(fn, args)
+    _same(fused(*args), plain(*args))
+
+
+def test_loop_carried(balanced):
+    rng = np.random.default_rng(7)
+    a = rng.uniform(size=100)
+    b = rng.uniform(size=100)
+    f = njit(reassigned)
+    for n in (0, 1, 5):
+        check(f, a, b, n)
+
+
+def test_broadcasting_falls_back(balanced):
+    rng = np.random.default_rng(8)
+    f = njit(returns_two)
+    check(f, rng.uniform(size=6), rng.uniform(size=1))   # same rank, other shapes
+    check(f, rng.uniform(size=(4, 6)), rng.uniform(size=6))  # other ranks
+    check(f, rng.uniform(size=(4, 1)), rng.uniform(size=(1, 6)))
+    check(f, rng.uniform(size=5), rng.uniform(size=4))  # ValueError from the first statement
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_layouts(balanced, parallel):
+    rng = np.random.default_rng(9)
+    f = njit(parallel=parallel)(returns_two)
+    a = rng.uniform(size=(300, 200))
+    b = np.asfortranarray(rng.uniform(size=(300, 200)))
+    check(f, a, b)                       # C and F: the nest
+    check(f, b, b)                       # both F
+    check(f, a[::2, ::3], a[1::2, 1::3])  # strided views
+    check(f, a.T, b.T)
+    c = rng.uniform(size=(6, 7, 8))
+    check(f, c, c[::-1])                 # 3-D, a negative stride
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_views_and_stencil(balanced, parallel):
+    rng = np.random.default_rng(10)
+    check(njit(parallel=parallel)(with_views), rng.uniform(size=1000))
+    check(njit(parallel=parallel)(stencil_like), rng.uniform(size=(60, 70)))
+    check(njit(parallel=parallel)(stencil_like), rng.uniform(size=(2, 2)))
+
+
+def test_ints(balanced):
+    rng = np.random.default_rng(11)
+    a = rng.integers(-50, 50, 100)
+    b = rng.integers(-50, 50, 100)
+    check(njit(ints), a, b)
+
+
+# with Python int scalars NumPy 2 keeps int8 where Numba (and hpcjit) widen
+# to int64 (docs/TYPED_AST.md): arrays only here
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.uint16])
+def test_small_ints(balanced, dtype):
+    rng = np.random.default_rng(11)
+    a = rng.integers(0, 50, 100).astype(dtype)
+    b = rng.integers(1, 50, 100).astype(dtype)
+    check(njit(ints_arrays), a, b)
+
+
+def test_bool_and_complex_and_float32(balanced):
+    rng = np.random.default_rng(12)
+    a = rng.uniform(size=50)
+    b = rng.uniform(size=50)
+    check(njit(compares), a, b)
+    z = rng.uniform(size=40) + 1j * rng.uniform(size=40)
+    w = (rng.uniform(size=40) + 1j * rng.uniform(size=40)).astype(np.complex64)
+    check(njit(complexes), z, w)
+    x = rng.uniform(size=33).astype(np.float32)
+    y = rng.uniform(size=33).astype(np.float32)
+    got = check(njit(f32), x, y)
+    assert got.dtype == np.float32
+
+
+@pytest.mark.numba_skip("Numba's @vectorize loops drop the kernel's exception")
+@pytest.mark.parametrize("parallel", [False, True])
+def test_exception_from_kernel(balanced, parallel):
+    f = njit(parallel=parallel)(raising)
+    check(f, np.linspace(1.0, 5.0, 50000))
+    bad = np.linspace(1.0, 5.0, 50000)
+    bad[40000] = 0.5
+    with pytest.raises(ValueError, match="negative input"):
+        f(bad)
+    check(f, bad)
+
+
+@pytest.mark.numba_skip("Numba's @vectorize loops drop the kernel's exception")
+def test_exception_in_try(balanced):
+    f = njit(raising_in_try)
+    check(f, np.linspace(1.0, 5.0, 100))
+    check(f, np.linspace(0.0, 5.0, 100))
+
+
+def test_not_elementwise_between(balanced):
+    rng = np.random.default_rng(13)
+    check(njit(between_reduction), rng.uniform(size=64), rng.uniform(size=64))
+    check(njit(leaf_reads_temp), rng.uniform(size=64))
+
+
+@pytest.mark.numba_skip("inspects hpcjit's IR")
+def test_one_nest_in_ir():
+    rng = np.random.default_rng(14)
+    args = _bs_args(10, rng)
+    fused, plain = _both(black_scholes, args)
+    ir_f = fused.inspect_llvm()
+    ir_f = "\n".join(ir_f.values()) if isinstance(ir_f, dict) else ir_f
+    assert "fused.plain" in ir_f  # the shape test and the statements one by one behind it
