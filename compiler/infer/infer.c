@@ -1128,9 +1128,15 @@ static Type *boolop_expr(Inf *I, Node *n) {
     return t;
 }
 
-static Type *ifexp_expr(Inf *I, Node *n) {
+static Type *ifexp_expr(Inf *I, Node **pn) {
+    Node *n = *pn;
     if (!infer_truth(I, &n->a))
         return NULL;
+    int r = infer_decided_test(I, n->a); /* `x.shape[0] if hasattr(x, "shape") else x`: the arm that runs */
+    if (r >= 0) {
+        *pn = r ? n->b : n->c;
+        return infer_expr_opt(I, pn);
+    }
     Type *b = infer_expr_opt(I, &n->b);
     Type *c = b ? infer_expr_opt(I, &n->c) : NULL;
     if (!c)
@@ -1507,7 +1513,10 @@ Type *infer_expr_opt(Inf *I, Node **pn) {
     case N_UNARYOP: t = unary_expr(I, n); break;
     case N_COMPARE: t = compare_expr(I, n); break;
     case N_BOOLOP: t = boolop_expr(I, n); break;
-    case N_IFEXP: t = ifexp_expr(I, n); break;
+    case N_IFEXP:
+        t = ifexp_expr(I, pn);
+        n = *pn;
+        break;
     case N_TUPLE: t = tuple_expr(I, n); break;
     case N_SUBSCRIPT:
         t = subscript_at(I, pn, false);
@@ -2316,10 +2325,53 @@ static bool stmt(Inf *I, Node *n) {
     }
 }
 
+static bool stmt_ends(const Node *n);
+
+/* `if hasattr(x, "shape"):` on a local of a known type (infer_decided_test):
+ * the branch that runs replaces the if in v at i, so the other is never
+ * typed (as Numba's dead-branch pruning, which infer_prune.c does before
+ * typing for arguments).  *decided: whether it was. */
+static bool if_decided(Inf *I, PtrVec *v, int i, bool *decided) {
+    Node *n = VEC_AT(*v, i);
+    *decided = false;
+    if (!infer_truth(I, &n->a))
+        return false;
+    int r = infer_decided_test(I, n->a);
+    if (r < 0)
+        return true;
+    PtrVec *keep = r ? &n->body : &n->orelse, out = {0};
+    for (int k = 0; k < v->len; k++)
+        if (k != i)
+            vec_push(I->a, &out, VEC_AT(*v, k));
+        else
+            for (int j = 0; j < keep->len; j++)
+                vec_push(I->a, &out, VEC_AT(*keep, j));
+    *v = out;
+    *decided = true;
+    return true;
+}
+
 static bool stmts(Inf *I, PtrVec *v) {
-    for (int i = 0; i < v->len; i++)
-        if (!stmt(I, VEC_AT(*v, i)))
+    bool spliced = false;
+    for (int i = 0; i < v->len; i++) {
+        Node *n = VEC_AT(*v, i);
+        if (n->kind == N_IF) {
+            bool decided;
+            if (!if_decided(I, v, i, &decided))
+                return false;
+            if (decided) {
+                spliced = true;
+                i--; /* the kept branch's first statement (if any) is next */
+                continue;
+            }
+            if (!stmts(I, &n->body) || !stmts(I, &n->orelse))
+                return false;
+        } else if (!stmt(I, n)) {
             return false;
+        }
+        if (spliced && stmt_ends(n))
+            v->len = i + 1; /* after a spliced-in return: unreachable, never typed */
+    }
     return true;
 }
 

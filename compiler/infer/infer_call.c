@@ -1012,11 +1012,26 @@ static bool iterable_arg(Inf *I, Node **pn, bool *unk) {
  * its type in *out (NULL after a diagnostic).  False when the helper is
  * not in the environment. */
 static bool iterator_value(Inf *I, Node *n, BuiltinId id, Type **out) {
+    bool unk = false;
+    if (id == BI_MAP || id == BI_FILTER) { /* map(f, a, ...), filter(f, a): f is an argument of the helper */
+        bool none = id == BI_FILTER && infer_is_none(VEC_AT(n->args, 0));
+        int f = id == BI_MAP ? pylib_func(I, n, arena_printf(I->a, "map%d", n->args.len - 1))
+                : pylib_func(I, n, none ? "filter_none" : "filter");
+        if (f < 0)
+            return false;
+        *out = NULL;
+        if (!arg_type(I, ARG(0)))
+            return true;
+        for (int i = 1; i < n->args.len; i++)
+            if (!iterable_arg(I, ARG(i), &unk))
+                return true;
+        *out = unk ? TY_UNK(I) : func_call(I, n, f);
+        return true;
+    }
     int f = id == BI_ZIP ? pylib_func(I, n, arena_printf(I->a, "zip%d", n->args.len)) : pylib_func(I, n, "enumerate");
     if (f < 0)
         return false;
     *out = NULL;
-    bool unk = false;
     Node **it = NULL; /* the iterable: enumerate's first argument or iterable= */
     if (id == BI_ENUMERATE) {
         if (n->args.len)
@@ -1233,9 +1248,11 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         return carray_call(I, n, id, fname);
     case BI_ENUMERATE: case BI_ZIP: case BI_MAP: case BI_FILTER:
         /* what infer_unroll.c and infer_iterbind.c do not rewrite into a
-         * consumer: enumerate and zip objects are generator objects
-         * (_pylib.py), map and filter objects a value hpcjit has no type for */
-        if (id == BI_ENUMERATE || (id == BI_ZIP && n->args.len >= 1 && n->args.len <= 4 && !n->keywords.len)) {
+         * consumer: enumerate, zip, map and filter objects are generator
+         * objects (_pylib.py) */
+        if (id == BI_ENUMERATE || (id == BI_ZIP && n->args.len >= 1 && n->args.len <= 4 && !n->keywords.len) ||
+            (id == BI_MAP && n->args.len >= 2 && n->args.len <= 5 && !n->keywords.len) ||
+            (id == BI_FILTER && n->args.len == 2 && !n->keywords.len)) {
             Type *r;
             if (iterator_value(I, n, id, &r))
                 return r;

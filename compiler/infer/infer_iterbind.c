@@ -16,15 +16,15 @@
  * in the statements after the binding in its block, outside any loop that
  * does not also hold the binding (a loop would consume the object again).
  *
- * A zip() (of 1 to 4 iterables) or enumerate() object used twice (say
- * next(z) then a loop), consumed inside a loop that does not make it, or
- * with a name it reads rebound before the use keeps its binding: it is a
- * generator object (infer_call.c iterator_value), as is one passed to
- * another function, returned or stored.  For map() and filter() these
- * are located UnsupportedErrors (here, or at the call typed as a value,
+ * A zip() (of 1 to 4 iterables), enumerate(), map() (of 1 to 4
+ * iterables) or filter() object used twice (say next(z) then a loop),
+ * consumed inside a loop that does not make it, or with a name it reads
+ * rebound before the use keeps its binding: it is a generator object
+ * (infer_call.c iterator_value), as is one passed to another function,
+ * returned or stored.  Other forms (zip() of 5 iterables, keywords) are
+ * located UnsupportedErrors (here, or at the call typed as a value,
  * infer_call.c).  A name bound to such a call more than once, or used in
- * another block than its binding's, keeps the binding and gets that
- * error too (or is a generator object: zip, enumerate). */
+ * another block than its binding's, keeps the binding too. */
 #include "infer.h"
 #include "registry.h"
 
@@ -294,9 +294,9 @@ static void hoist(Inf *I, const Node *fn, Hoist *h, Node **pe) {
     *pe = r;
 }
 
-/* A zip() or enumerate() call that can be a value of its own: a generator
- * object of _pylib.py's helper for it, which the gatherer put in the
- * environment ("<pylib>zip2", "<pylib>enumerate"; infer_call.c). */
+/* A zip(), enumerate(), map() or filter() call that can be a value of its
+ * own: a generator object of _pylib.py's helper for it, which the gatherer
+ * put in the environment ("<pylib>zip2", "<pylib>map1"; infer_call.c). */
 static bool as_value(Inf *I, const Node *fn, const Node *call) {
     int id = iter_builtin(I, fn, call);
     const char *helper = NULL;
@@ -304,6 +304,10 @@ static bool as_value(Inf *I, const Node *fn, const Node *call) {
         helper = arena_printf(I->a, "<pylib>zip%d", call->args.len);
     else if (id == BI_ENUMERATE)
         helper = "<pylib>enumerate";
+    else if (id == BI_MAP && !call->keywords.len && call->args.len >= 2 && call->args.len <= 5)
+        helper = arena_printf(I->a, "<pylib>map%d", call->args.len - 1);
+    else if (id == BI_FILTER && !call->keywords.len && call->args.len == 2)
+        helper = infer_is_none(VEC_AT(call->args, 0)) ? "<pylib>filter_none" : "<pylib>filter";
     const HjEnvEntry *e = helper ? infer_env_find(I->s->hf, helper) : NULL;
     return e && e->kind == HJ_ENV_FUNC;
 }

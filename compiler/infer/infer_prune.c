@@ -319,6 +319,43 @@ static Tri decide_hasattr(const Prune *P, const Node *e, const bool *ok) {
     return r < 0 ? UNKNOWN : r ? TRUE_ : FALSE_;
 }
 
+int infer_decided_test(Inf *I, const Node *e) {
+    while (e->kind == N_CAST)
+        e = e->a;
+    switch (e->kind) {
+    case N_CONST: /* a literal, or hasattr() made constant in the final pass */
+        return e->cval.kind == CVAL_BOOL ? (int)(e->cval.i != 0) : -1;
+    case N_CALL: {
+        if (e->args.len != 2 || e->keywords.len || !I->s->hf)
+            return -1;
+        const char *fn = infer_class_name(I->s->hf, e->a);
+        const Node *nm = VEC_AT(e->args, 1);
+        if (!fn || strcmp(fn, "builtins.hasattr") != 0 || nm->kind != N_CONST || nm->cval.kind != CVAL_STR ||
+            nm->cval.is_bytes)
+            return -1;
+        Type *t = infer_value_ty(VEC_AT(e->args, 0));
+        if (!t || ty_has_unknown(t) || t->kind == TY_OPTIONAL)
+            return -1;
+        return infer_has_attr(I, t, arena_printf(I->a, "%.*s", nm->cval.slen, nm->cval.s), e->loc);
+    }
+    case N_UNARYOP: {
+        int r = e->op == OP_NOT ? infer_decided_test(I, e->a) : -1;
+        return r < 0 ? -1 : !r;
+    }
+    case N_BOOLOP: {
+        int stop = e->op == OP_AND ? 0 : 1;
+        for (int i = 0; i < e->args.len; i++) {
+            int r = infer_decided_test(I, VEC_AT(e->args, i));
+            if (r < 0 || r == stop)
+                return r;
+        }
+        return !stop;
+    }
+    default:
+        return -1;
+    }
+}
+
 /* ---- rewriting ---------------------------------------------------------------- */
 
 static void prune_expr(const Prune *P, Node **pn, const bool *ok);

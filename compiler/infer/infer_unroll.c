@@ -350,11 +350,9 @@ static bool rewrite_zip_map(Inf *I, Node *n, bool *done) {
     *done = false;
     int first = -1;
     for (int i = 0; i < call->args.len; i++) {
-        int k = iter_kind(I, VEC_AT(call->args, i), &func); /* a generator stays a call: its object */
-        if (k == ITER_FILTER)
-            return UNSUP(I, VEC_AT(call->args, i), "filter() inside zip() or enumerate() is not supported by "
-                         "hpcjit (only as the iterable of a for loop itself)"),
-                   false;
+        /* a generator or a filter() stays a call: its object (a filter
+         * generator, _pylib.py filter_) */
+        int k = iter_kind(I, VEC_AT(call->args, i), &func);
         if (k == ITER_MAP && first < 0)
             first = i;
     }

@@ -230,6 +230,9 @@ LLVMValueRef lower_binop(Lower *L, const Node *at, OpKind op, Type *t, LLVMValue
                          LLVMValueRef b, Type **res_ty);
 LLVMValueRef lower_cmp(Lower *L, const Node *at, OpKind op, Type *t, LLVMValueRef a,
                        LLVMValueRef b);
+/* The integer predicate of comparison `op` (==, !=, <, <=, >, >=), signed or
+ * unsigned; false (and *p untouched) for any other operator. */
+bool lower_icmp_pred(OpKind op, bool is_signed, LLVMIntPredicate *p);
 
 /* ---- lower_builtin.c ---- */
 LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned);

@@ -165,15 +165,8 @@ LLVMValueRef lower_dt_compare(Lower *L, const Node *at, OpKind op, Type *op_ty, 
     if (!y)
         return NULL;
     LLVMIntPredicate p;
-    switch (op) {
-    case OP_EQ: p = LLVMIntEQ; break;
-    case OP_NE: p = LLVMIntNE; break;
-    case OP_LT: p = LLVMIntSLT; break;
-    case OP_LE: p = LLVMIntSLE; break;
-    case OP_GT: p = LLVMIntSGT; break;
-    case OP_GE: p = LLVMIntSGE; break;
-    default: return lower_fail(L, at, HJ_DIAG_LOWERING, "unsupported datetime comparison '%s'", ast_op_str(op));
-    }
+    if (!lower_icmp_pred(op, true, &p))
+        return lower_fail(L, at, HJ_DIAG_LOWERING, "unsupported datetime comparison '%s'", ast_op_str(op));
     LLVMValueRef either = LLVMBuildOr(B, lower_dt_isnat(L, a), lower_dt_isnat(L, b), "anynat");
     return LLVMBuildSelect(B, either, LLVMConstInt(L->t_i1, op == OP_NE, 0), LLVMBuildICmp(B, p, x, y, ""), "dtcmp");
 }

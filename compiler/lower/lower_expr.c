@@ -515,6 +515,19 @@ static LLVMValueRef unaryop(Lower *L, Node *n) {
 
 /* ---- comparisons --------------------------------------------------------------- */
 
+bool lower_icmp_pred(OpKind op, bool is_signed, LLVMIntPredicate *p) {
+    bool s = is_signed;
+    switch (op) {
+    case OP_EQ: *p = LLVMIntEQ; return true;
+    case OP_NE: *p = LLVMIntNE; return true;
+    case OP_LT: *p = s ? LLVMIntSLT : LLVMIntULT; return true;
+    case OP_LE: *p = s ? LLVMIntSLE : LLVMIntULE; return true;
+    case OP_GT: *p = s ? LLVMIntSGT : LLVMIntUGT; return true;
+    case OP_GE: *p = s ? LLVMIntSGE : LLVMIntUGE; return true;
+    default: return false;
+    }
+}
+
 LLVMValueRef lower_cmp(Lower *L, const Node *at, OpKind op, Type *t, LLVMValueRef a, LLVMValueRef b) {
     const LibOps *own = lib_type_owner(t); /* a str inside a tuple or a list: its owner compares */
     if (own && own->lower_compare && t->kind == TY_STRING)
@@ -522,17 +535,9 @@ LLVMValueRef lower_cmp(Lower *L, const Node *at, OpKind op, Type *t, LLVMValueRe
     if (ty_is_npdt(t)) /* two values of one datetime type: NaT is unordered */
         return lower_dt_compare(L, at, op, t, a, t, b, t);
     if (t->kind == TY_BOOL || ty_is_int(t)) {
-        bool s = ty_is_signed(t);
         LLVMIntPredicate p;
-        switch (op) {
-        case OP_EQ: p = LLVMIntEQ; break;
-        case OP_NE: p = LLVMIntNE; break;
-        case OP_LT: p = s ? LLVMIntSLT : LLVMIntULT; break;
-        case OP_LE: p = s ? LLVMIntSLE : LLVMIntULE; break;
-        case OP_GT: p = s ? LLVMIntSGT : LLVMIntUGT; break;
-        case OP_GE: p = s ? LLVMIntSGE : LLVMIntUGE; break;
-        default: goto unsupported;
-        }
+        if (!lower_icmp_pred(op, ty_is_signed(t), &p))
+            goto unsupported;
         return LLVMBuildICmp(L->b, p, a, b, "cmp");
     }
     if (ty_is_float(t)) {

@@ -373,10 +373,10 @@ def op_not_(a):
     return not a
 
 
-# ---- iterators: iter(x) and zip()/enumerate() objects used as values are
-# generator objects over what a for loop iterates (the compiler calls these
-# for its builtins, compiler/infer/infer_call.c pylib_call; Numba has an
-# iterator type per iterable instead) ----
+# ---- iterators: iter(x) and zip()/enumerate()/map()/filter() objects used
+# as values are generator objects over what a for loop iterates (the
+# compiler calls these for its builtins, compiler/infer/infer_call.c
+# pylib_call; Numba has an iterator type per iterable instead) ----
 
 @njit
 def iter_(iterable):
@@ -414,6 +414,43 @@ def zip4_(a, b, c, d):
         yield v
 
 
+@njit
+def map1_(f, a):
+    for v in map(f, a):
+        yield v
+
+
+@njit
+def map2_(f, a, b):
+    for v in map(f, a, b):
+        yield v
+
+
+@njit
+def map3_(f, a, b, c):
+    for v in map(f, a, b, c):
+        yield v
+
+
+@njit
+def map4_(f, a, b, c, d):
+    for v in map(f, a, b, c, d):
+        yield v
+
+
+@njit
+def filter_(f, a):
+    for v in filter(f, a):
+        yield v
+
+
+@njit
+def filter_none_(f, a):  # filter(None, a): the truthy items (f is None)
+    for v in a:
+        if v:
+            yield v
+
+
 def helpers(obj):
     """The (env name, dispatcher) pairs the compiler may call for the
     builtin `obj` (named "<pylib>NAME" in a function's environment)."""
@@ -424,6 +461,10 @@ def helpers(obj):
         return [("<pylib>enumerate", enumerate_)]
     if obj is builtins.zip:
         return [("<pylib>zip1", zip1_), ("<pylib>zip2", zip2_), ("<pylib>zip3", zip3_), ("<pylib>zip4", zip4_)]
+    if obj is builtins.map:
+        return [("<pylib>map1", map1_), ("<pylib>map2", map2_), ("<pylib>map3", map3_), ("<pylib>map4", map4_)]
+    if obj is builtins.filter:
+        return [("<pylib>filter", filter_), ("<pylib>filter_none", filter_none_)]
     return []
 
 

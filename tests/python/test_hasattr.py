@@ -101,6 +101,85 @@ def test_missing_module_attribute():
 
 
 @njit
+def plus_one(n):
+    return n + 1
+
+
+@njit
+def zeros(n):
+    return np.zeros(n)
+
+
+@njit
+def local_if(n):
+    x = plus_one(n)  # int64: the branch on its shape is never typed
+    if hasattr(x, "shape"):
+        return x.shape[0]
+    return x
+
+
+@njit
+def local_if_array(n):
+    x = zeros(n)
+    if hasattr(x, "shape"):
+        return x.shape[0]
+    return -1
+
+
+@njit
+def local_if_not(n):
+    x = plus_one(n)
+    if not hasattr(x, "shape"):
+        return x
+    return x.shape[0]  # after the kept return: unreachable, never typed
+
+
+@njit
+def local_ifexp(n):
+    x = plus_one(n)
+    return x.shape[0] if hasattr(x, "shape") else x
+
+
+@njit
+def local_else_branch(n):
+    x = NT(n, 2.5)
+    if hasattr(x, "c") or hasattr(x, "d"):
+        y = x.c
+    else:
+        y = x.b * 2
+    return y
+
+
+@njit
+def on_an_expression(n):
+    if hasattr(plus_one(n), "shape"):
+        return plus_one(n).shape[0]
+    if hasattr(zeros(n), "shape") and n > 1:
+        return zeros(n).shape[0] + 100
+    return 0
+
+
+@njit
+def in_a_loop(n):
+    s = 0
+    for i in range(n):
+        x = plus_one(i)
+        if hasattr(x, "append"):
+            x.append(1)
+        else:
+            s += x
+    return s
+
+
+@pytest.mark.parametrize("fn,arg", [
+    (local_if, 3), (local_if_array, 3), (local_if_not, 3), (local_ifexp, 3),
+    (local_else_branch, 3), (on_an_expression, 3), (on_an_expression, 1), (in_a_loop, 5),
+])
+def test_branches_on_locals_and_expressions(fn, arg, balanced):
+    check(fn, arg)
+
+
+@njit
 def name_not_constant(obj, name):
     return hasattr(obj, name)  # not-const
 

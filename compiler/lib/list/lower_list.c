@@ -299,15 +299,8 @@ static LLVMValueRef list_richcmp(Lower *L, const Node *at, OpKind op, Type *lt, 
     LLVMBuildBr(L->b, done);
     lower_at(L, next);
     loop_end(L, &lp, i);
-    LLVMIntPredicate p;
-    switch (op) {
-    case OP_EQ: p = LLVMIntEQ; break;
-    case OP_NE: p = LLVMIntNE; break;
-    case OP_LT: p = LLVMIntSLT; break;
-    case OP_LE: p = LLVMIntSLE; break;
-    case OP_GT: p = LLVMIntSGT; break;
-    default: p = LLVMIntSGE; break;
-    }
+    LLVMIntPredicate p = LLVMIntSGE; /* the lengths decide once the common items are equal */
+    lower_icmp_pred(op, true, &p);
     LLVMBuildStore(L->b, LLVMBuildICmp(L->b, p, la, lb, ""), res);
     LLVMBuildBr(L->b, done);
     lower_at(L, done);

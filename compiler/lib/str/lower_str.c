@@ -90,7 +90,8 @@ LLVMValueRef lower_str_compare(Lower *L, const Node *at, OpKind op, Type *op_ty,
     }
     default: {
         LLVMValueRef c = rt(L, "rt_str_cmp", L->t_i32, ps, 2, as);
-        LLVMIntPredicate p = op == OP_LT ? LLVMIntSLT : op == OP_LE ? LLVMIntSLE : op == OP_GT ? LLVMIntSGT : LLVMIntSGE;
+        LLVMIntPredicate p = LLVMIntSGE; /* rt_str_cmp's sign against 0 */
+        lower_icmp_pred(op, true, &p);
         return LLVMBuildICmp(L->b, p, c, LLVMConstInt(L->t_i32, 0, 0), "");
     }
     }
