@@ -386,18 +386,7 @@ def main(argv=None):
         ap.error(f"unknown variant(s) {bad}: expected n, np, npr")
     frameworks = [opts.only] if opts.only else ["numba", "hpcjit"]
     rows = []
-    for name, present in benchmarks(opts):
-        for v in present:
-            row = {"benchmark": name, "variant": v}
-            for fw in frameworks:
-                row[fw] = run_one(opts, name, v, fw)
-            if "hpcjit" in row:
-                row["hpcjit_category"] = (category(row["hpcjit"], row.get("numba"))
-                                          if row["hpcjit"]["status"] != "ok" else "")
-            rows.append(row)
-            status = "  ".join(f"{fw} {row[fw]['status']}" for fw in frameworks)
-            print(f"{name}_{v}: {status}", file=sys.stderr, flush=True)
-    print_table(rows, frameworks)
+    meta = None
     if opts.json:
         import numpy
         meta = {"preset": opts.preset, "repeat": opts.repeat, "timeout": opts.timeout,
@@ -408,9 +397,37 @@ def main(argv=None):
                 meta[fw] = importlib.import_module(mod).__version__
             except Exception:  # not installed: the rows say why
                 meta[fw] = None
-        with open(opts.json, "w") as f:
-            json.dump({"meta": meta, "rows": rows}, f, indent=1)
-    return 0
+    interrupted = False
+    try:
+        for name, present in benchmarks(opts):
+            for v in present:
+                row = {"benchmark": name, "variant": v}
+                for fw in frameworks:
+                    row[fw] = run_one(opts, name, v, fw)
+                if "hpcjit" in row:
+                    row["hpcjit_category"] = (category(row["hpcjit"], row.get("numba"))
+                                              if row["hpcjit"]["status"] != "ok" else "")
+                rows.append(row)
+                status = "  ".join(f"{fw} {row[fw]['status']}" for fw in frameworks)
+                print(f"{name}_{v}: {status}", file=sys.stderr, flush=True)
+                if opts.json:  # after every variant: a long run (preset L) survives a stop
+                    write_json(opts.json, meta, rows, partial=True)
+    except KeyboardInterrupt:
+        interrupted = True
+        print(f"interrupted: the table of the {len(rows)} variants run so far", file=sys.stderr)
+    print_table(rows, frameworks)
+    if opts.json:
+        write_json(opts.json, meta, rows, partial=interrupted)
+    return 130 if interrupted else 0
+
+
+def write_json(path, meta, rows, partial):
+    """The results so far (meta["partial"]: the run did not finish), written
+    to a temporary file first so that a stop never leaves half a file."""
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump({"meta": dict(meta, partial=partial), "rows": rows}, f, indent=1)
+    os.replace(tmp, path)
 
 
 if __name__ == "__main__":
