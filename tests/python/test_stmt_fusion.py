@@ -343,3 +343,100 @@ def test_one_nest_in_ir():
     ir_f = fused.inspect_llvm()
     ir_f = "\n".join(ir_f.values()) if isinstance(ir_f, dict) else ir_f
     assert "fused.plain" in ir_f  # the shape test and the statements one by one behind it
+
+
+# more traps: a temporary read at the top of the next iteration, a name
+# assigned twice in one group, a hoisted scalar reading an argument the
+# group rebinds later, a closure reading a temporary, integer division by
+# zero, leaves that are views of one another, mixed dtypes between
+# statements, 3-D C/F/strided/0-size leaves
+
+
+def loop_top_read(a, n):
+    acc = a * 0.0
+    y = a + 0.0
+    for i in range(n):
+        acc = acc + y        # y of the previous iteration
+        y = a + i
+        z = y * 2.0          # noqa: F841
+    return acc
+
+
+def assigned_twice(a, b):
+    x = a + b
+    x = x * 2.0
+    w = x - a
+    return x, w
+
+
+def hoist_then_rebind(a, b):
+    c = a + b
+    s = a.size * 2           # scalar, hoisted in front of the group
+    a = c * 3.0
+    d = a + s
+    return d, a
+
+
+def closure_reads_temp(a, b):
+    t = a * b
+    u = t + 1.0
+    g = lambda: t.sum()  # noqa: E731
+    return u, g()
+
+
+def int_div_zero(a, b):
+    c = a // b
+    d = c + a % b
+    return d
+
+
+def views_of_each_other(a):
+    b = a[::2] + a[1::2]
+    c = b * a[::2]
+    return c
+
+
+def mixed_dtypes(a):
+    b = a * 2
+    c = b / 3
+    d = c > 1.0
+    e = d + b
+    return e
+
+
+def three_d(a, b):
+    c = a * b
+    d = np.exp(c) - a
+    return d * 2.0
+
+
+def _traps():
+    rng = np.random.default_rng(15)
+    a = rng.uniform(size=500)
+    b = rng.uniform(size=500)
+    ia = rng.integers(-20, 20, 500)
+    ib = rng.integers(-5, 5, 500)
+    c3 = rng.uniform(size=(4, 5, 6))
+    return [
+        (loop_top_read, (a, 4)), (loop_top_read, (a, 0)), (assigned_twice, (a, b)),
+        (hoist_then_rebind, (a, b)), (closure_reads_temp, (a, b)), (int_div_zero, (ia, ib)),
+        (views_of_each_other, (a,)), (mixed_dtypes, (ia,)),
+        (three_d, (c3, np.asfortranarray(rng.uniform(size=(4, 5, 6))))),
+        (three_d, (rng.uniform(size=(8, 5, 6))[::2], rng.uniform(size=(4, 5, 12))[:, :, ::2])),
+        (three_d, (np.zeros((0, 3, 2)), np.zeros((0, 3, 2)))),
+    ]
+
+
+@pytest.mark.numba_skip("compares hpcjit with and without its own fusion")
+@pytest.mark.parametrize("parallel", [False, True])
+@pytest.mark.parametrize("case", range(11))
+def test_more_traps_bitwise(balanced, parallel, case):
+    fn, args = _traps()[case]
+    fused, plain = _both(fn, args, parallel)
+    _same(fused(*args), plain(*args))
+    if fn is not int_div_zero:  # NumPy warns and gives 0 where hpcjit follows Numba
+        with np.errstate(all="ignore"):
+            exp = fn(*args)
+        got = fused(*args)
+        for g, e in zip(got if isinstance(got, tuple) else (got,), exp if isinstance(exp, tuple) else (exp,)):
+            np.testing.assert_allclose(g, e, rtol=1e-12)
