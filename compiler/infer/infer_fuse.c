@@ -223,7 +223,10 @@ static Node *make_group(Inf *I, Group *g) {
         t->fused_keep = v->is_param || v->defflag || all != 1 + inside;
         kept += t->fused_keep;
     }
-    if (!kept) /* nothing reads any of them: not worth a nest of its own */
+    /* worth a nest when it saves an array: with every target kept (or
+     * none read at all) the statements stay one by one, as the fused code
+     * would carry the statements again behind its shape test */
+    if (kept == 0 || kept == g->n)
         return NULL;
     for (int j = 0; j < g->n; j++) {
         for (int k = j + 1; k < g->n; k++)
