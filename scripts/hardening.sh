@@ -53,6 +53,7 @@ LD_PRELOAD="$asan $ubsan" ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0 \
     tests/python/test_signals.py tests/python/test_np_creation.py tests/python/test_records.py \
     tests/python/test_typed_set.py tests/python/test_literally.py tests/python/test_lowlevel_extending.py \
     tests/python/test_np_array_list.py tests/python/test_np_buffers.py tests/python/test_axis_fusion.py \
+    tests/python/test_stmt_fusion.py \
     tests/python/test_np_search.py::test_histogram_blocks tests/python/test_np_search.py::test_histogram_nan_in_range_scan \
     -k "not rss_flat" || rc=1  # RSS grows with ASan's quarantine
 
@@ -66,7 +67,7 @@ HPCJIT_DEBUG_MEMORY=1 PYTHONPATH=build/python HPCJIT_TEST_BUILD=1 \
     tests/python/test_str_runtime.py tests/python/test_jitclass.py tests/python/test_typed.py \
     tests/python/test_strings.py tests/python/test_generators.py tests/python/test_closures.py \
     tests/python/test_jitclass_dunder.py tests/python/test_try_finally_jumps.py tests/python/test_memdebug.py \
-    tests/python/test_typed_set.py tests/python/test_records.py \
+    tests/python/test_typed_set.py tests/python/test_records.py tests/python/test_stmt_fusion.py \
     -k "not rss_flat" 2> "$md_log" | tail -n 3 || rc=1
 if grep -q "double free\|use after free" "$md_log" || ! grep -q " 0 bad count updates" "$md_log"; then
   grep "hpcjit-memdebug" "$md_log" | head -n 20
