@@ -1,8 +1,10 @@
 """What pynndescent_run.py and umap_run.py share: one framework's worker
-run in its own interpreter with a fresh cache folder."""
+run in its own interpreter with a fresh cache folder, both frameworks in
+turn."""
 import json
 import os
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -32,3 +34,18 @@ def run_worker(label, cmd, script, worker_args, timeout):
             return json.loads(line)
     tail = (r.stderr.strip().splitlines() or ["(no output)"])[-1]
     return {"error": f"exit {r.returncode}: {tail[:300]}"}
+
+
+def run_frameworks(opts, run):
+    """run(label, cmd, opts) under Numba and under the drop-in (one of them
+    with opts.only); prints each one's numba.__version__ line.  Returns
+    {"numba": ..., "hpcjit": ...}."""
+    runs = {}
+    if opts.only != "hpcjit":
+        runs["numba"] = run("numba", [sys.executable], opts)
+    if opts.only != "numba":
+        runs["hpcjit"] = run("hpcjit", [sys.executable, "-m", "hpcjit.numba"], opts)
+    for fw, r in runs.items():
+        wall = f" (process {r['wall']:.1f} s)" if "wall" in r else ""
+        print(f"{fw}: numba.__version__ {r.get('numba', '?')} {r.get('error', r.get('skip', ''))}{wall}")
+    return runs

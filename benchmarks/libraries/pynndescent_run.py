@@ -25,7 +25,7 @@ import time
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import run_worker  # noqa: E402
+from _harness import run_frameworks, run_worker  # noqa: E402
 
 CASES = ("euclidean", "cosine", "manhattan", "correlation", "hamming-bits", "sparse-euclidean",
          "sparse-cosine")
@@ -165,14 +165,7 @@ def main(argv=None):
     except ImportError:
         print("pynndescent is not installed (pip install pynndescent): nothing to run")
         return 0
-    runs = {}
-    if opts.only != "hpcjit":
-        runs["numba"] = _run("numba", [sys.executable], opts)
-    if opts.only != "numba":
-        runs["hpcjit"] = _run("hpcjit", [sys.executable, "-m", "hpcjit.numba"], opts)
-    for fw, r in runs.items():
-        wall = f" (process {r['wall']:.1f} s)" if "wall" in r else ""
-        print(f"{fw}: numba.__version__ {r.get('numba', '?')} {r.get('error', r.get('skip', ''))}{wall}")
+    runs = run_frameworks(opts, _run)
     print(f"\nNNDescent({opts.n}x{opts.dim}, n_neighbors={opts.k}) then query({opts.n // 10} points); "
           "recall vs brute force (graph / query); times in s (build + graph + query)")
     hdr = (f"{'case':18s} {'framework':9s} {'status':7s} {'recall':>7s} {'q-recall':>8s} "

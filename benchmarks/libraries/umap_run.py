@@ -25,7 +25,7 @@ import time
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import run_worker  # noqa: E402
+from _harness import run_frameworks, run_worker  # noqa: E402
 
 CASES = ("euclidean", "cosine", "manhattan", "supervised", "transform", "densmap", "inverse", "exact-knn")
 
@@ -156,14 +156,7 @@ def main(argv=None):
     except ImportError:
         print("umap-learn is not installed (pip install umap-learn): nothing to run")
         return 0
-    runs = {}
-    if opts.only != "hpcjit":
-        runs["numba"] = _run("numba", [sys.executable], opts)
-    if opts.only != "numba":
-        runs["hpcjit"] = _run("hpcjit", [sys.executable, "-m", "hpcjit.numba"], opts)
-    for fw, r in runs.items():
-        wall = f" (process {r['wall']:.1f} s)" if "wall" in r else ""
-        print(f"{fw}: numba.__version__ {r.get('numba', '?')} {r.get('error', r.get('skip', ''))}{wall}")
+    runs = run_frameworks(opts, _run)
     print(f"\nUMAP on {opts.n}x{opts.dim} (6 clusters), n_epochs=100; trust = trustworthiness(15), "
           "label = 5-NN label accuracy on the embedding; times in s")
     hdr = (f"{'case':12s} {'framework':9s} {'status':7s} {'trust':>6s} {'label':>6s} "
