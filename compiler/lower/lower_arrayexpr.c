@@ -794,14 +794,14 @@ typedef struct Emit {
     Fused *fu;           /* N_FUSED: every statement's element (root unused) */
 } Emit;
 
-/* An N_FUSED group being lowered: statement k computes root[k] into dtype
- * dt[k]; a kept one is stored into out[k] (NULL for the others; values of
- * the function the loop is in: swapped inside an outlined pool body). */
+/* An N_FUSED group being lowered: statement k computes root[k] into an
+ * element of ty[k]; a kept one is stored into out[k] (NULL for the others;
+ * values of the function the loop is in: swapped inside an outlined pool
+ * body). */
 struct Fused {
     int n;
     Node **root;
-    Type **dt, **ty;
-    Var **var;
+    Type **ty;
     Node **target;
     bool *keep;
     LLVMValueRef *out;
@@ -1271,7 +1271,8 @@ static bool emit_fused(Lower *L, const Emit *e, LLVMValueRef flat_i, LLVMValueRe
     Fused *fu = e->fu;
     for (int k = 0; k < fu->n; k++) {
         Node *root = fu->root[k];
-        LLVMValueRef v = conv(L, root, ev(L, root), ety(root->ty), fu->dt[k]);
+        Type *dt = fu->ty[k]->dtype;
+        LLVMValueRef v = conv(L, root, ev(L, root), ety(root->ty), dt);
         if (!v)
             return false;
         for (int i = 0; i < fu->ae->nleaves; i++)
@@ -1282,7 +1283,7 @@ static bool emit_fused(Lower *L, const Emit *e, LLVMValueRef flat_i, LLVMValueRe
         LLVMValueRef data = lower_array_field(L, fu->out[k], ARR_DATA, "");
         LLVMValueRef p;
         if (flat_i) {
-            p = lower_gep(L, lower_mem_type(L, fu->dt[k]), data, &flat_i, 1, "");
+            p = lower_gep(L, lower_mem_type(L, dt), data, &flat_i, 1, "");
         } else {
             LLVMValueRef off = lower_i64(L, 0);
             for (int d = 0; d < nd; d++)
@@ -1290,7 +1291,7 @@ static bool emit_fused(Lower *L, const Emit *e, LLVMValueRef flat_i, LLVMValueRe
                                    LLVMBuildMul(L->b, idx[d], lower_array_dim(L, fu->out[k], ARR_STRIDES, d), ""), "");
             p = LLVMBuildGEP2(L->b, L->t_i8, data, &off, 1, "");
         }
-        store_elem(L, p, v, fu->dt[k]);
+        store_elem(L, p, v, dt);
     }
     return true;
 }
@@ -1312,7 +1313,7 @@ static bool collect_fused(Lower *L, Ae *ae, Fused *fu, int k, Node *n) {
     }
     if (n->kind == N_NAME && n->fused_ref) {
         int j = k - 1;
-        while (j >= 0 && fu->var[j] != n->var)
+        while (j >= 0 && fu->target[j]->var != n->var)
             j--;
         Leaf *f = add_leaf(L, ae);
         f->n = n;
@@ -1398,9 +1399,7 @@ int lower_fused(Lower *L, Node *g, LLVMBasicBlockRef *plain, LLVMBasicBlockRef *
     int n = g->body.len;
     fu->n = n;
     fu->root = arena_alloc(a, sizeof(Node *) * (size_t)n);
-    fu->dt = arena_alloc(a, sizeof(Type *) * (size_t)n);
     fu->ty = arena_alloc(a, sizeof(Type *) * (size_t)n);
-    fu->var = arena_alloc(a, sizeof(Var *) * (size_t)n);
     fu->target = arena_alloc(a, sizeof(Node *) * (size_t)n);
     fu->keep = arena_alloc(a, sizeof(bool) * (size_t)n);
     fu->out = arena_alloc(a, sizeof(LLVMValueRef) * (size_t)n);
@@ -1411,10 +1410,8 @@ int lower_fused(Lower *L, Node *g, LLVMBasicBlockRef *plain, LLVMBasicBlockRef *
     for (int k = 0; k < n; k++) {
         Node *st = VEC_AT(g->body, k);
         fu->target[k] = VEC_AT(st->targets, 0);
-        fu->var[k] = fu->target[k]->var;
         fu->root[k] = st->a->a;
         fu->ty[k] = st->a->ty;
-        fu->dt[k] = st->a->ty->dtype;
         fu->keep[k] = fu->target[k]->fused_keep;
         fu->out[k] = NULL;
         if (fu->keep[k] && first < 0)
@@ -1462,13 +1459,13 @@ int lower_fused(Lower *L, Node *g, LLVMBasicBlockRef *plain, LLVMBasicBlockRef *
             return -1;
         lower_temp(L, fu->out[k], fu->ty[k], true); /* released if an element raises */
     }
-    Emit e = {.root = fu->root[first], .out_dt = fu->dt[first], .aug_op = OP_NONE, .at = g, .fu = fu};
+    Emit e = {.root = fu->root[first], .out_dt = fu->ty[first]->dtype, .aug_op = OP_NONE, .at = g, .fu = fu};
     if (!emit_loops(L, ae, &e, fu->out[first], fu->ty[first]))
         return -1;
     lower_temps_keep(L, mark);
     for (int k = 0; k < n; k++)
         if (fu->keep[k]) {
-            lower_store_var(L, fu->target[k], fu->var[k], fu->out[k], fu->ty[k], true);
+            lower_store_var(L, fu->target[k], fu->target[k]->var, fu->out[k], fu->ty[k], true);
             if (lower_failed(L))
                 return -1;
         }
