@@ -327,7 +327,7 @@ Type *infer_attribute(Inf *I, Node *n) {
 int infer_has_attr(Inf *I, Type *t, const char *name, SrcLoc loc) {
     if (diag_failed(&I->c->diag))
         return -1;
-    Node *base = ast_new(I->a, N_ARRAYEXPR, loc); /* a placeholder typed t: typing it returns t */
+    Node *base = ast_new(I->a, N_ARRAYEXPR, loc); /* a stand-in node of type t: typing it returns t */
     base->ty = t;
     Node *at = ast_new(I->a, N_ATTRIBUTE, loc);
     at->a = base;
