@@ -18,8 +18,8 @@ compiler's call typing learns them (infer_call.c refine_args).  The edits
 keep every other line and column of the user's text, so diagnostics still
 point into it.  Refused with a located error: an inner
 function used other than by calling it (returned, passed, stored), one that
-assigns a variable of the outer function (nonlocal), and defs nested two
-deep."""
+assigns a variable of the outer function (nonlocal).  A def nested in an
+inner function is lifted out of that one when it is compiled, in turn."""
 import ast
 import types as _pytypes
 
@@ -93,9 +93,9 @@ def lift(py_func, src, targetoptions, make_source):
         return None
     inner = {}  # name -> (node, kind, body text)
     bound = set()
-    for node in ast.walk(fdef):
-        if node is fdef:
-            continue
+    # the inner functions of this function's own scope: a def nested in one
+    # of them is lifted when that one is compiled (its lift() call)
+    for node in _own_scope(fdef):
         if isinstance(node, ast.FunctionDef):
             inner[node.name] = (node, "def")
         elif (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
@@ -110,12 +110,6 @@ def lift(py_func, src, targetoptions, make_source):
             inner[f"_hj_lambda{k}"] = (node, "inline")
     if not inner:
         return None
-    # every inner function sits directly in the outer function's body (not
-    # inside another inner function)
-    for name, (node, kind) in inner.items():
-        for other, (onode, okind) in inner.items():
-            if other != name and okind == "def" and any(n is node for n in ast.walk(onode)):
-                raise _fail(src, node, "a function nested two levels deep")
     # the code objects: a def's by name, the lambdas' in order
     lambdas = [c for c in code.co_consts if isinstance(c, _pytypes.CodeType) and c.co_name == "<lambda>"]
     lam_nodes = sorted((v[0] for v in inner.values() if v[1] != "def"), key=lambda n: (n.lineno, n.col_offset))
@@ -128,7 +122,10 @@ def lift(py_func, src, targetoptions, make_source):
     lam_code = {id(n): c for n, c in zip(lam_nodes, lambdas)}
     lifted = []
     edits = []  # (line index, col, old length, new text) in src.source
-    outer_locals = set(code.co_varnames) | set(code.co_cellvars)
+    # what an inner function may read of this function: its locals, and its
+    # own free variables (a lifted inner function's are its first
+    # parameters; a closure's are constants of the compilation)
+    outer_locals = set(code.co_varnames) | set(code.co_cellvars) | set(code.co_freevars)
     for name, (node, kind) in inner.items():
         c = nested.get(name) if kind == "def" else lam_code.get(id(node))
         if c is None:

@@ -113,6 +113,72 @@ def test_default_arguments():
 
 
 @hpcjit.njit
+def nested_two(a, k):
+    def g(y):
+        def h(z):
+            return z * k  # k of the outermost function, through g
+        return h(y) + k
+    s = 0.0
+    for v in a:
+        s += g(v)
+    return s
+
+
+@hpcjit.njit
+def nested_three(x):
+    def g(y):
+        def h(z):
+            def i(w):
+                return w - x
+            return i(z) * 2
+        f = lambda q: q + 1  # noqa: E731
+        return h(f(y))
+    return g(x) + g(x + 1)
+
+
+@hpcjit.njit
+def nested_siblings(x):
+    def g(y):
+        def h(z):
+            return z + 1
+
+        def i(z):
+            return h(z) * x
+        return i(y) + h(y)
+    return g(x)
+
+
+def _factory(m):
+    @hpcjit.njit
+    def f(x):
+        def g(y):
+            def h(z):
+                return z * m  # a closure variable of the factory
+            return h(y) + 1
+        return g(x)
+    return f
+
+
+@pytest.mark.parametrize("k", [0.5, 3.0])
+def test_defs_nested_two_deep(k):
+    check(nested_two, np.arange(6.0), k)
+
+
+def test_defs_nested_three_deep_with_lambda():
+    check(nested_three, 5)
+    check(nested_three, 2.5)
+
+
+def test_nested_inner_siblings():
+    check(nested_siblings, 4)
+
+
+def test_nested_reading_factory_closure():
+    f = _factory(7)
+    check(f, 3)
+
+
+@hpcjit.njit
 def as_value(x):
     def g(v):
         return v + x

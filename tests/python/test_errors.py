@@ -205,16 +205,6 @@ def u_genexpr(x):
 
 
 @njit
-def u_nested_def(x):
-    # inner functions are compiled, defs nested two deep are not
-    def g(y):
-        def h(z):  # U:nested_def
-            return z + 1
-        return h(y)
-    return g(x)
-
-
-@njit
 def u_del(x):
     y = x
     del y  # U:del
@@ -251,7 +241,6 @@ UNSUPPORTED = [
     (u_try, "U:try", "Numba refuses except* with its own error"),
     (u_global, "U:global", None),
     (u_genexpr, "U:genexpr", None),
-    (u_nested_def, "U:nested_def", NUMBA_SUPPORTS),
     (u_del, "U:del", "Numba raises CompilerError"),
     (u_yield, "U:yield", None),
     (u_import, "U:import", None),
