@@ -26,7 +26,7 @@ from .types import (b1, boolean, bool_, c8, c16, complex64, complex128, deferred
 __version__ = "0.1.0"
 
 __all__ = [
-    "njit", "jit", "prange", "literal_unroll", "literally", "config", "errors", "types", "HpcjitError", "TypingError",
+    "njit", "jit", "jit_module", "prange", "literal_unroll", "literally", "config", "errors", "types", "HpcjitError", "TypingError",
     "UnsupportedError", "LoweringError", "HpcjitSyntaxError", "NumbaError", "memstats", "memory_debug", "typeof",
     "boolean", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "complex64", "complex128", "intp", "none", "void",
@@ -142,3 +142,25 @@ def jit(*args, **options):
     """Same as njit: hpcjit has no object mode (nopython=False and
     forceobj=True raise UnsupportedError)."""
     return njit(*args, **options)
+
+
+def jit_module(**options):
+    """Compile every function of the calling module: call it at the end of
+    a module, and each plain Python function defined in that module so far
+    is replaced in the module by `jit(fn, **options)` (Numba's
+    jit_module).  Functions already compiled (dispatchers, ufuncs, cfuncs),
+    functions imported from other modules and functions defined after the
+    call are left as they are."""
+    import inspect
+    check = njit(**options)  # bad options fail here, before any replacement
+    frame = inspect.currentframe().f_back
+    try:
+        module = inspect.getmodule(frame)
+        if module is None:
+            raise RuntimeError("jit_module() must be called at the top level of a module")
+        namespace = module.__dict__
+        for name, obj in list(namespace.items()):
+            if inspect.isfunction(obj) and inspect.getmodule(obj) is module:
+                namespace[name] = check(obj)
+    finally:
+        del frame

@@ -610,9 +610,41 @@ class _ObjModeContext:
 
 objmode = _ObjModeContext()
 
+
+def is_jitted(function):
+    """True when `function` is a compiled function made by hpcjit's
+    @njit/@jit (a dispatcher), as Numba's is_jitted: False for plain
+    functions and for @vectorize/@cfunc objects."""
+    from . import _core
+    return isinstance(function, _core.Dispatcher)
+
+
+def get_cython_function_address(module_name, function_name):
+    """The address of a function a Cython module exports in its
+    `__pyx_capi__` (scipy.special.cython_special's `j0`, `gammaln`, ...):
+    wrapped in a ctypes function type, it can be called from compiled code.
+    ValueError when the module exports no function of that name."""
+    import ctypes
+    import importlib
+    module = importlib.import_module(module_name)
+    capi = getattr(module, "__pyx_capi__", None)
+    if not isinstance(capi, dict):
+        raise ValueError(f"module {module_name!r} has no __pyx_capi__ (not a Cython module "
+                         f"exporting C functions)")
+    cap = capi.get(function_name)
+    if cap is None:
+        raise ValueError(f"No function {function_name!r} found in __pyx_capi__ of {module_name!r}")
+    get_name = ctypes.pythonapi.PyCapsule_GetName
+    get_name.restype = ctypes.c_char_p
+    get_name.argtypes = [ctypes.py_object]
+    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+    get_pointer.restype = ctypes.c_void_p
+    get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    return get_pointer(cap, get_name(cap))
+
 from .lowlevel import (typeof_impl, as_numba_type, type_callable, models, register_model,  # noqa: E402
                        make_attribute_wrapper, lower_builtin, box, unbox, NativeValue)
 
-__all__ = ["register_jitable", "overload", "overload_method", "overload_attribute", "intrinsic",
+__all__ = ["register_jitable", "overload", "is_jitted", "get_cython_function_address", "overload_method", "overload_attribute", "intrinsic",
            "objmode", "typeof_impl", "as_numba_type", "type_callable", "models", "register_model",
            "make_attribute_wrapper", "lower_builtin", "box", "unbox", "NativeValue"]

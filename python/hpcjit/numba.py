@@ -65,7 +65,7 @@ MODULES = {
 _LATER = "not supported by hpcjit yet"
 UNSUPPORTED = {
     "numba": {
-        "jit_module": "", "generated_jit": "removed in Numba 0.59 too",
+        "generated_jit": "removed in Numba 0.59 too",
         "gdb": "", "gdb_breakpoint": "", "gdb_init": "",
         "pndindex": "", "ffi": "",
     },
@@ -74,7 +74,7 @@ UNSUPPORTED = {
     "numba.extending": {
         "overload_classmethod": "", "lower_cast": "", "lower_getattr": "",
         "lower_getattr_generic": "", "lower_setattr": "", "infer": "", "infer_getattr": "",
-        "infer_global": "", "get_cython_function_address": "", "is_jitted": "",
+        "infer_global": "",
         "sentry_literal_args": "", "SentryLiteralArgs": "", "include_path": "",
     },
     "numba.core.types": {
