@@ -17,8 +17,11 @@ function fills (`acc.append(x)`) gets its items from that body: the
 compiler's call typing learns them (infer_call.c refine_args).  The edits
 keep every other line and column of the user's text, so diagnostics still
 point into it.  Refused with a located error: an inner
-function used other than by calling it (returned, passed, stored), one that
-assigns a variable of the outer function (nonlocal).  A def nested in an
+function used other than by calling it (returned, passed, stored).  An
+inner def assigning variables of the outer function (`nonlocal total`) also
+returns their new values (`return (x), total`), and each call of it, a
+statement `add(i)` or an assignment `x = add(i)`, assigns them back
+(`_hj_nl0, total = add(total, i)`).  A def nested in an
 inner function is lifted out of that one when it is compiled, in turn."""
 import ast
 import types as _pytypes
@@ -78,6 +81,75 @@ def inner_kind(inner, node):
     return next((k for n, k in inner.values() if n is node), None)
 
 
+def _apply(lines, edits):
+    """Insert each (column, text) of edits[line index] into lines, the
+    rightmost first (the columns are the original line's)."""
+    for li, items in edits.items():
+        text = lines[li]
+        for col, ins in sorted(items, key=lambda t: -t[0]):
+            text = text[:col] + ins + text[col:]
+        lines[li] = text
+
+
+def _parenthesized(lines, node):
+    return lines[node.lineno - 1][node.col_offset:node.col_offset + 1] == "("
+
+
+def _nonlocals(src, code, lifted):
+    """name -> [variables it assigns with `nonlocal`] for the inner defs.
+    Only variables of the function being lifted (not of one further out)."""
+    out = {}
+    mine = set(code.co_varnames) | set(code.co_cellvars)
+    for name, node, kind, c, extra, siblings in lifted:
+        if kind != "def":
+            continue
+        names = []
+        for n in _own_scope(node):
+            if isinstance(n, ast.Nonlocal):
+                for v in n.names:
+                    if v not in mine:
+                        raise _fail(src, n, f"'nonlocal {v}' naming a variable of a function further "
+                                    f"out than the enclosing one")
+                    if v not in names:
+                        names.append(v)
+        if names:
+            if node.body[0].lineno == node.lineno:
+                raise _fail(src, node, f"a one-line def assigning {', '.join(names)} (nonlocal)")
+            if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in _own_scope(node)):
+                raise _fail(src, node, "a generator assigning variables of its enclosing function (nonlocal)")
+            out[name] = names
+    return out
+
+
+def _return_nonlocals(src, node, tl, names):
+    """The lifted text `tl` of def `node` (tl[i] is source line node.lineno
+    + i): its `nonlocal` statements become `pass`, each `return x` returns
+    `(x), v1, v2...` and the body's end returns `None, v1, v2...`."""
+    back = ", ".join(names)
+    edits = {}
+    for n in _own_scope(node):
+        li = n.lineno - node.lineno
+        if isinstance(n, ast.Nonlocal):
+            if n.end_lineno != n.lineno:
+                raise _fail(src, n, "a nonlocal statement over several lines")
+            line = tl[li]
+            tl[li] = line[:n.col_offset] + "pass" + " " * (n.end_col_offset - n.col_offset - 4) + \
+                line[n.end_col_offset:]
+        elif isinstance(n, ast.Return):
+            if n.value is None:
+                edits.setdefault(li, []).append((n.col_offset + len("return"), f" None, {back}"))
+            else:
+                edits.setdefault(li, []).append((n.value.col_offset, "("))
+                edits.setdefault(n.value.end_lineno - node.lineno, []).append(
+                    (n.value.end_col_offset, f"), {back}"))
+    _apply(tl, edits)
+    if not isinstance(node.body[-1], ast.Return):
+        indent = node.body[0].col_offset
+        if not tl[-1].endswith("\n"):
+            tl[-1] += "\n"
+        tl.append(" " * indent + f"return None, {back}\n")
+
+
 def lift(py_func, src, targetoptions, make_source):
     """(new source text, [(name, Lifted)]) for the function, or None when it
     has no inner function.  make_source(text, first_line, col_offset,
@@ -121,7 +193,6 @@ def lift(py_func, src, targetoptions, make_source):
             return None
     lam_code = {id(n): c for n, c in zip(lam_nodes, lambdas)}
     lifted = []
-    edits = []  # (line index, col, old length, new text) in src.source
     # what an inner function may read of this function: its locals, and its
     # own free variables (a lifted inner function's are its first
     # parameters; a closure's are constants of the compilation)
@@ -167,10 +238,39 @@ def lift(py_func, src, targetoptions, make_source):
             raise _fail(src, node, f"using the inner function '{node.id}', which reads "
                         f"{', '.join(repr(v) for v in extras[node.id])} of the enclosing function, "
                         "as a value (only calls are)")
-    # the new source of the outer function: defs and lambda statements
-    # become `pass`, calls get the free variables first
+    # inner defs assigning variables of this function (`nonlocal total`):
+    # such a function also returns their new values, and each call of it
+    # here assigns them back (a statement `g(...)` or `x = g(...)`)
+    nonlocals = _nonlocals(src, code, lifted)
+    parents = {}
+    for node in _own_scope(fdef):
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
     out_lines = list(lines)
     by_line = {}
+    edits = {}  # line index -> [(column, text)] inserted in this function's text
+    for k, call in enumerate(sorted(calls.values(), key=lambda c: (c.lineno, c.col_offset))):
+        names = nonlocals.get(call.func.id)
+        if not names:
+            continue
+        if any(n is call for _, node, _, _, _, _ in lifted for n in ast.walk(node)):
+            raise _fail(src, call, f"calling '{call.func.id}', which assigns "
+                        f"{', '.join(repr(v) for v in names)} (nonlocal), from another inner function")
+        stmt = parents.get(id(call))
+        back = ", ".join(names)
+        if isinstance(stmt, ast.Expr):
+            edits.setdefault(stmt.lineno - 1, []).append((stmt.col_offset, f"_hj_nl{k}, {back} = "))
+        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and stmt.value is call:
+            t = stmt.targets[0]
+            if isinstance(t, ast.Tuple) and not _parenthesized(lines, t):
+                edits.setdefault(t.lineno - 1, []).append((t.col_offset, "("))
+                edits.setdefault(t.end_lineno - 1, []).append((t.end_col_offset, f"), {back}"))
+            else:
+                edits.setdefault(t.end_lineno - 1, []).append((t.end_col_offset, f", {back}"))
+        else:
+            raise _fail(src, call, f"a call of '{call.func.id}', which assigns "
+                        f"{', '.join(repr(v) for v in names)} (nonlocal), other than as a statement "
+                        f"`{call.func.id}(...)` or `x = {call.func.id}(...)`")
     for name, node, kind, c, extra, siblings in lifted:
         if kind == "inline":  # the lambda's text becomes its name, in place
             b = out_lines[node.lineno - 1].encode()
@@ -194,11 +294,11 @@ def lift(py_func, src, targetoptions, make_source):
             continue  # a call inside an inner function: fixed in that function's text
         by_line.setdefault(call.func.end_lineno - 1, []).append((call.func.end_col_offset, call, ex))
     for li, items in by_line.items():
-        for col, call, ex in sorted(items, key=lambda t: -t[0]):
-            text = out_lines[li]
-            j = text.index("(", col)
+        for col, call, ex in items:
+            j = out_lines[li].index("(", col)
             ins = ", ".join(ex) + (", " if call.args or call.keywords else "")
-            out_lines[li] = text[:j + 1] + ins + text[j + 1:]
+            edits.setdefault(li, []).append((j + 1, ins))
+    _apply(out_lines, edits)
     new_source = "".join(out_lines)
     # each lifted function's own text, at the lines it came from
     result = []
@@ -231,6 +331,8 @@ def lift(py_func, src, targetoptions, make_source):
             first = lam.body.lineno - 2
             tl = [f"def {name}({params}):\n", " " * pad + ret + seg + close + "\n"]
             removed = 0
+        if kind == "def" and nonlocals.get(name):
+            _return_nonlocals(src, node, tl, nonlocals[name])
         # calls of inner functions inside this one get their free variables first
         text = "".join(tl)
         sub = ast.parse(_srctext.dedent(text)[0])

@@ -179,6 +179,138 @@ def test_nested_reading_factory_closure():
 
 
 @hpcjit.njit
+def nl_counter(n):
+    total = 0
+
+    def add(k):
+        nonlocal total
+        total += k
+    for i in range(n):
+        add(i)
+    return total
+
+
+@hpcjit.njit
+def nl_minmax(a):
+    lo = a[0]
+    hi = a[0]
+
+    def see(v):
+        nonlocal lo, hi
+        if v < lo:
+            lo = v
+            return -1
+        if v > hi:
+            hi = v
+            return 1
+        return 0
+    moves = 0
+    for v in a:
+        m = see(v)
+        moves += m
+    return lo, hi, moves
+
+
+@hpcjit.njit
+def nl_tuple_result(k):
+    c = k
+
+    def nxt():
+        nonlocal c
+        c += 1
+        return c, c * c
+    x, y = nxt()
+    (p, q) = nxt()
+    return x + y + p + q + c
+
+
+@hpcjit.njit
+def nl_nested(n):
+    def g(m):
+        acc = 0.0
+
+        def h(v):
+            nonlocal acc
+            acc += v * m
+        for i in range(n):
+            h(i)
+        return acc
+    return g(2.0) + g(0.5)
+
+
+@hpcjit.njit
+def nl_array_rebound(n):
+    buf = np.zeros(2)
+
+    def grow():
+        nonlocal buf
+        buf = np.concatenate((buf, np.ones(1)))
+    for _ in range(n):
+        grow()
+    return buf
+
+
+def test_nonlocal_counter():
+    check(nl_counter, 10)
+    check(nl_counter, 0)
+
+
+def test_nonlocal_two_variables_and_results():
+    check(nl_minmax, np.array([3.0, 1.0, 4.0, 1.5, 9.0, 2.6, -1.0]))
+
+
+def test_nonlocal_with_tuple_result():
+    check(nl_tuple_result, 3)
+
+
+def test_nonlocal_in_nested_def():
+    check(nl_nested, 6)
+
+
+def test_nonlocal_rebinding_an_array():
+    check(nl_array_rebound, 3)
+
+
+@hpcjit.njit
+def nl_in_expression(n):
+    t = 0
+
+    def bump():
+        nonlocal t
+        t += 1
+        return t
+    return bump() + n  # U:nl_expr
+
+
+@hpcjit.njit
+def nl_from_sibling(n):
+    t = 0
+
+    def bump():
+        nonlocal t
+        t += 1
+
+    def twice():
+        bump()  # U:nl_sibling
+        bump()
+    twice()
+    return t + n
+
+
+@pytest.mark.numba_skip(reason="hpcjit's limits and messages")
+def test_nonlocal_refused_and_located():
+    from conftest import assert_located_in
+    with pytest.raises(hpcjit.UnsupportedError) as ei:
+        nl_in_expression(1)
+    assert "other than as a statement" in str(ei.value)
+    assert_located_in(__file__, ei.value, "U:nl_expr")
+    with pytest.raises(hpcjit.UnsupportedError) as ei:
+        nl_from_sibling(1)
+    assert "from another inner function" in str(ei.value)
+    assert_located_in(__file__, ei.value, "U:nl_sibling")
+
+
+@hpcjit.njit
 def as_value(x):
     def g(v):
         return v + x

@@ -223,18 +223,6 @@ def u_import(x):
     return x
 
 
-@njit
-def u_nonlocal(x):
-    y = 1
-
-    def g():
-        nonlocal y  # U:nonlocal
-        y = 2
-    g()
-    return y
-
-
-NUMBA_SUPPORTS = "Numba supports this construct; hpcjit refuses it for now"
 UNSUPPORTED = [
     (u_class, "U:class", None),
     (u_with, "U:with", None),
@@ -244,7 +232,6 @@ UNSUPPORTED = [
     (u_del, "U:del", "Numba raises CompilerError"),
     (u_yield, "U:yield", None),
     (u_import, "U:import", None),
-    (u_nonlocal, "U:nonlocal", NUMBA_SUPPORTS),
 ]
 
 
