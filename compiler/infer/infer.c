@@ -2180,7 +2180,7 @@ static bool for_stmt(Inf *I, Node *n) {
     }
     /* parallel=True: outline prange loops onto the pool (infer_parallel.c) */
     if (I->final && I->s->hf && I->s->hf->options.parallel && n->b->kind == N_CALL &&
-        n->b->call_kind == CALL_BUILTIN && n->b->builtin == BI_PRANGE)
+        n->b->call_kind == CALL_BUILTIN && (n->b->builtin == BI_PRANGE || n->b->builtin == BI_PNDINDEX))
         return infer_parallel_loop(I->c, I->s, n);
     return true;
 }

@@ -1263,6 +1263,7 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
                      "sum(), min(), max() or sorted()", fname);
     case BI_NP_NDINDEX:
     case BI_NP_NDENUMERATE:
+    case BI_PNDINDEX:
         return UNSUP(I, n, "%s() is only supported as the iterable of a for loop", fname);
     default:
         break;
@@ -1920,7 +1921,7 @@ static Type *iter_of(Inf *I, Node *at, Type *t) {
  * for idx, x in np.ndenumerate(a): Tuple(UniTuple(int64 x nd), dtype).
  * ndindex's args become int64 dims (a shape tuple is kept, cast to int64s). */
 static Type *ndindex_iter(Inf *I, Node *n, BuiltinId id) {
-    const char *fname = id == BI_NP_NDINDEX ? "ndindex" : "ndenumerate";
+    const char *fname = id == BI_NP_NDINDEX ? "ndindex" : id == BI_PNDINDEX ? "pndindex" : "ndenumerate";
     n->call_kind = CALL_BUILTIN;
     n->builtin = id;
     if (!no_keywords(I, n, fname))
@@ -1944,8 +1945,8 @@ static Type *ndindex_iter(Inf *I, Node *n, BuiltinId id) {
         nd = tys[0]->nelems;
         for (int i = 0; i < nd; i++)
             if (!ty_is_int(tys[0]->elems[i]))
-                return TYPING(I, (Node *)VEC_AT(n->args, 0), "ndindex() shape must hold integers, not %s",
-                              infer_tyname(I, tys[0]));
+                return TYPING(I, (Node *)VEC_AT(n->args, 0), "%s() shape must hold integers, not %s",
+                              fname, infer_tyname(I, tys[0]));
         Type **i64s = arena_alloc(I->a, sizeof(Type *) * (size_t)(nd + 1));
         for (int i = 0; i < nd; i++)
             i64s[i] = T(I, TY_INT64);
@@ -1954,8 +1955,8 @@ static Type *ndindex_iter(Inf *I, Node *n, BuiltinId id) {
         nd = n->args.len;
         for (int i = 0; i < nd; i++) {
             if (!ty_is_int(tys[i]))
-                return TYPING(I, (Node *)VEC_AT(n->args, i), "ndindex() dimensions must be integers, not %s",
-                              infer_tyname(I, tys[i]));
+                return TYPING(I, (Node *)VEC_AT(n->args, i), "%s() dimensions must be integers, not %s",
+                              fname, infer_tyname(I, tys[i]));
             infer_cast(I, ARG(i), T(I, TY_INT64));
         }
     }
@@ -1987,7 +1988,8 @@ Type *infer_iter(Inf *I, Node **pn) {
         Type *ft = infer_expr(I, &n->a);
         if (!ft)
             return NULL;
-        if (ft->kind == TY_BUILTIN && (ft->builtin == BI_NP_NDINDEX || ft->builtin == BI_NP_NDENUMERATE))
+        if (ft->kind == TY_BUILTIN &&
+            (ft->builtin == BI_NP_NDINDEX || ft->builtin == BI_NP_NDENUMERATE || ft->builtin == BI_PNDINDEX))
             return ndindex_iter(I, n, (BuiltinId)ft->builtin);
         if (ft->kind == TY_BUILTIN && ft->builtin == BI_ITER && n->args.len == 1 && !n->keywords.len &&
             !n->has_star) { /* for x in iter(y): the loop over y (the same items, no generator object) */

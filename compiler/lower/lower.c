@@ -1199,7 +1199,7 @@ static bool is_builtin_call(const Node *n, BuiltinId id) {
  * alive for the loop) for the last two. */
 static bool nd_init(Lower *L, Node *e, Iter *it) {
     bool flat = e->kind == N_ATTRIBUTE;
-    it->kind = flat ? IT_FLAT : e->builtin == BI_NP_NDINDEX ? IT_NDINDEX : IT_NDENUMERATE;
+    it->kind = flat ? IT_FLAT : e->builtin == BI_NP_NDINDEX || e->builtin == BI_PNDINDEX ? IT_NDINDEX : IT_NDENUMERATE;
     it->ety = flat ? e->ty->dtype : e->ty;
     if (it->kind == IT_NDINDEX) {
         Node *a0 = e->args.len ? VEC_AT(e->args, 0) : NULL;
@@ -1281,7 +1281,7 @@ static bool iter_init(Lower *L, Node *e, Iter *it) {
         it->len = lower_range_len(L, it->start, stop, it->step);
         return true;
     }
-    if (is_builtin_call(e, BI_NP_NDINDEX) || is_builtin_call(e, BI_NP_NDENUMERATE) ||
+    if (is_builtin_call(e, BI_NP_NDINDEX) || is_builtin_call(e, BI_NP_NDENUMERATE) || is_builtin_call(e, BI_PNDINDEX) ||
         (e->kind == N_ATTRIBUTE && e->attr_kind == ATTR_ARRAY_FLAT))
         return nd_init(L, e, it);
     if (is_builtin_call(e, BI_REVERSED)) {

@@ -40,6 +40,8 @@ typedef struct Par {
     LLVMTypeRef ctx_ty;
     int written_base;  /* first field of the out pointers */
     LLVMValueRef cstart, cstep; /* the range's start and step where constants, else NULL */
+    int nd;            /* pndindex(d0, ..): its dimensions' count (-1: a range) */
+    int dims_base;     /* first field of the dimensions (i64 each) */
 } Par;
 
 static LLVMValueRef field_ptr(Lower *L, Par *P, LLVMValueRef ctx, int k) {
@@ -339,14 +341,35 @@ static LLVMValueRef outline_body(Lower *L, Par *P) {
         LLVMBuildStore(L->b, array_over(L, v->ty, acc, mi), (LLVMValueRef)v->slot);
     }
 
+    /* pndindex: the dimensions */
+    LLVMValueRef *dims = NULL;
+    if (P->nd >= 0) {
+        dims = arena_alloc(a, sizeof(LLVMValueRef) * (size_t)(P->nd + 1));
+        for (int d = 0; d < P->nd; d++)
+            dims[d] = lower_load(L, L->t_i64, field_ptr(L, P, ctx, P->dims_base + d), "dim");
+    }
+
     /* the iterations */
     CLoop it;
     LLVMValueRef flagp = lower_poll_setup(L, P->n);
     LLVMValueRef idx = loop_begin(L, &it, lo, hi, lower_i64(L, 1));
-    /* a value of the range: no overflow */
-    LLVMValueRef val = LLVMBuildNSWAdd(L->b, start, LLVMBuildNSWMul(L->b, idx, step, ""), "i");
+    LLVMValueRef val;
+    Type *vty = ty_scalar(L->c->tc, TY_INT64);
+    if (P->nd >= 0) { /* position idx unravelled in C order (no extent is 0 here) */
+        vty = P->n->b->ty;
+        val = LLVMGetUndef(lower_type(L, vty));
+        LLVMValueRef rem = idx;
+        for (int d = P->nd - 1; d >= 0; d--) {
+            LLVMValueRef x = d ? LLVMBuildURem(L->b, rem, dims[d], "") : rem;
+            if (d)
+                rem = LLVMBuildUDiv(L->b, rem, dims[d], "");
+            val = LLVMBuildInsertValue(L->b, val, x, (unsigned)d, "");
+        }
+    } else { /* a value of the range: no overflow */
+        val = LLVMBuildNSWAdd(L->b, start, LLVMBuildNSWMul(L->b, idx, step, ""), "i");
+    }
     LLVMBasicBlockRef next = lower_block(L, "par.next");
-    bool ok = lower_assign(L, P->n->a, val, ty_scalar(L->c->tc, TY_INT64), false);
+    bool ok = lower_assign(L, P->n->a, val, vty, false);
     if (ok && L->nloops >= LOWER_MAX_LOOPS) {
         lower_fail(L, P->n, HJ_DIAG_UNSUPPORTED, "loops nested too deeply");
         ok = false;
@@ -506,17 +529,40 @@ static void release_partials(Lower *L, ParLoop *p, LLVMValueRef parts, LLVMValue
 
 /* ---- the call site -------------------------------------------------------------- */
 
+/* pndindex(d0, d1, ...) / pndindex(shape): the dimensions as i64s
+ * (negative ones raise ValueError, as np.ndindex) and their product. */
+static LLVMValueRef pnd_dims(Lower *L, Node *e, int nd, LLVMValueRef *dims) {
+    Node *a0 = e->args.len ? VEC_AT(e->args, 0) : NULL;
+    bool shape = e->args.len == 1 && a0->ty->kind == TY_TUPLE;
+    LLVMValueRef sv = shape ? lower_expr_use(L, a0) : NULL;
+    if (shape && !sv)
+        return NULL;
+    LLVMValueRef len = lower_i64(L, 1);
+    for (int d = 0; d < nd; d++) {
+        dims[d] = shape ? LLVMBuildExtractValue(L->b, sv, (unsigned)d, "") : lower_expr_use(L, VEC_AT(e->args, d));
+        if (!dims[d])
+            return NULL;
+        lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, dims[d], lower_i64(L, 0), ""), "ValueError",
+                       "negative dimensions are not allowed");
+        len = LLVMBuildMul(L->b, len, dims[d], "");
+    }
+    return len;
+}
+
 bool lower_parallel_for(Lower *L, Node *n) {
     ParLoop *p = n->par;
     Arena *a = &L->c->arena;
-    Par P = {.p = p, .n = n};
+    Par P = {.p = p, .n = n, .nd = -1};
+    if (n->b->builtin == BI_PNDINDEX)
+        P.nd = n->b->ty->nelems;
     P.vars = arena_alloc(a, sizeof(Var *) * (size_t)(p->used.len + 1));
     for (int i = 0; i < p->used.len; i++) {
         Var *v = VEC_AT(p->used, i);
         if (v->slot && v->ty && v->ty->kind != TY_UNKNOWN)
             P.vars[P.nvars++] = v;
     }
-    int nf = CTX_VARS + P.nvars + p->written.len;
+    P.dims_base = CTX_VARS + P.nvars + p->written.len;
+    int nf = P.dims_base + (P.nd > 0 ? P.nd : 0);
     LLVMTypeRef *fields = arena_alloc(a, sizeof(LLVMTypeRef) * (size_t)nf);
     fields[CTX_START] = fields[CTX_STEP] = fields[CTX_LEN] = L->t_i64;
     fields[CTX_PARTIALS] = fields[CTX_FLAG] = L->t_ptr;
@@ -525,20 +571,32 @@ bool lower_parallel_for(Lower *L, Node *n) {
     P.written_base = CTX_VARS + P.nvars;
     for (int w = 0; w < p->written.len; w++)
         fields[P.written_base + w] = L->t_ptr;
+    for (int d = 0; d < P.nd; d++)
+        fields[P.dims_base + d] = L->t_i64;
     P.ctx_ty = LLVMStructTypeInContext(L->ctx, fields, (unsigned)nf, 0);
 
     int mark = lower_temps_mark(L);
-    LLVMValueRef range = lower_range_value(L, n->b);
-    if (!range)
-        return false;
-    LLVMValueRef start = LLVMBuildExtractValue(L->b, range, 0, "start");
-    LLVMValueRef stop = LLVMBuildExtractValue(L->b, range, 1, "stop");
-    LLVMValueRef step = LLVMBuildExtractValue(L->b, range, 2, "step");
-    LLVMValueRef len = lower_range_len(L, start, stop, step);
+    LLVMValueRef start, step, len;
+    LLVMValueRef *dims = arena_alloc(a, sizeof(LLVMValueRef) * (size_t)(P.nd + 1));
+    if (P.nd >= 0) {
+        start = P.cstart = lower_i64(L, 0);
+        step = P.cstep = lower_i64(L, 1);
+        len = pnd_dims(L, n->b, P.nd, dims);
+        if (!len)
+            return false;
+    } else {
+        LLVMValueRef range = lower_range_value(L, n->b);
+        if (!range)
+            return false;
+        start = LLVMBuildExtractValue(L->b, range, 0, "start");
+        LLVMValueRef stop = LLVMBuildExtractValue(L->b, range, 1, "stop");
+        step = LLVMBuildExtractValue(L->b, range, 2, "step");
+        len = lower_range_len(L, start, stop, step);
+        P.cstart = range_const(range, 0);
+        P.cstep = range_const(range, 2);
+    }
     lower_temps_release(L, mark);
 
-    P.cstart = range_const(range, 0);
-    P.cstep = range_const(range, 2);
     LLVMValueRef bodyfn = outline_body(L, &P);
     if (!bodyfn)
         return false;
@@ -550,6 +608,8 @@ bool lower_parallel_for(Lower *L, Node *n) {
     LLVMBuildStore(L->b, step, field_ptr(L, &P, ctx, CTX_STEP));
     LLVMBuildStore(L->b, len, field_ptr(L, &P, ctx, CTX_LEN));
     LLVMBuildStore(L->b, flag, field_ptr(L, &P, ctx, CTX_FLAG));
+    for (int d = 0; d < P.nd; d++)
+        LLVMBuildStore(L->b, dims[d], field_ptr(L, &P, ctx, P.dims_base + d));
     for (int i = 0; i < P.nvars; i++) {
         Var *v = P.vars[i];
         LLVMValueRef f = field_ptr(L, &P, ctx, CTX_VARS + i);

@@ -26,7 +26,7 @@ from .types import (b1, boolean, bool_, c8, c16, complex64, complex128, deferred
 __version__ = "0.1.0"
 
 __all__ = [
-    "njit", "jit", "jit_module", "prange", "literal_unroll", "literally", "config", "errors", "types", "HpcjitError", "TypingError",
+    "njit", "jit", "jit_module", "prange", "pndindex", "literal_unroll", "literally", "config", "errors", "types", "HpcjitError", "TypingError",
     "UnsupportedError", "LoweringError", "HpcjitSyntaxError", "NumbaError", "memstats", "memory_debug", "typeof",
     "boolean", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "complex64", "complex128", "intp", "none", "void",
@@ -74,6 +74,15 @@ def prange(*args):
     """Parallel range: in an @njit(parallel=True) function the loop's
     iterations run on the thread pool; elsewhere it iterates like range()."""
     return range(*args)
+
+
+def pndindex(*shape):
+    """Parallel N-d index iterator: `for idx in pndindex(a.shape):` in an
+    @njit(parallel=True) function runs its iterations on the thread pool
+    (as a prange over the flattened index space, idx the C-order index
+    tuple); elsewhere it iterates like np.ndindex()."""
+    import numpy as np
+    return np.ndindex(*shape)
 
 
 def literal_unroll(container):

@@ -86,9 +86,10 @@ def _known_objects(want=None):
         known.setdefault(id(obj), (obj, qual))
 
     if not known:
-        from . import prange, get_thread_id, get_num_threads, set_num_threads, literal_unroll
+        from . import prange, pndindex, get_thread_id, get_num_threads, set_num_threads, literal_unroll
         from . import get_parallel_chunksize, set_parallel_chunksize, parallel_chunksize, literally
         add(prange, "hpcjit.prange")
+        add(pndindex, "hpcjit.pndindex")
         add(literal_unroll, "hpcjit.literal_unroll")
         add(literally, "hpcjit.literally")
         # the pool from jitted code (also as numba.*, below)

@@ -440,7 +440,7 @@ def _get_metadata(disp, signature=None):
 
 
 def _parallel_diagnostics(disp, signature=None, level=1):
-    """Print the function's prange loops and what hpcjit does with them:
+    """Print the function's prange (and pndindex) loops and what hpcjit does with them:
     each runs on the pinned pool (parallel=True), its reductions combined
     in thread order; a prange inside another runs serially, as in Numba."""
     import ast
@@ -466,7 +466,8 @@ def _parallel_diagnostics(disp, signature=None, level=1):
 
     def is_prange(call):
         f = call.func if isinstance(call, ast.Call) else None
-        return (isinstance(f, ast.Name) and f.id == "prange") or (isinstance(f, ast.Attribute) and f.attr == "prange")
+        loops = ("prange", "pndindex")
+        return (isinstance(f, ast.Name) and f.id in loops) or (isinstance(f, ast.Attribute) and f.attr in loops)
 
     count = [0]
 

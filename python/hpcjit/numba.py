@@ -67,7 +67,7 @@ UNSUPPORTED = {
     "numba": {
         "generated_jit": "removed in Numba 0.59 too",
         "gdb": "", "gdb_breakpoint": "", "gdb_init": "",
-        "pndindex": "", "ffi": "",
+        "ffi": "",
     },
     "numba.typed": {"typedlist": "", "typeddict": ""},
     "numba.experimental": {"function_type": ""},

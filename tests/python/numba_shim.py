@@ -16,6 +16,8 @@ def install():
     mod.njit = numba.njit
     mod.jit = numba.jit
     mod.prange = numba.prange
+    mod.pndindex = numba.pndindex
+    mod.jit_module = numba.jit_module
     mod.literal_unroll = numba.literal_unroll
     mod.literally = numba.literally
     mod.vectorize = numba.vectorize
