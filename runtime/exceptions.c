@@ -4,9 +4,11 @@
  * chain; the dispatcher fetches it once back in Python.  The strings are
  * copied into thread-local buffers so that callers may pass temporaries. */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "hpcjit/abi.h"
 #include "hpcjit/runtime.h"
 
 typedef struct RtExcState {
@@ -68,8 +70,23 @@ void rt_exc_unraisable(const char *where) {
     const char *type = NULL, *msg = NULL;
     if (!rt_exc_fetch(&type, &msg))
         return;
+    char text[RT_EXC_MSG_MAX];
+    copy_trunc(text, sizeof text, msg ? msg : "");
+    if (text[0] == HJ_EXC_ARGS_MARK[0]) { /* the raise's arguments (abi.h): "a, b" without their tags */
+        size_t o = 0;
+        for (const char *p = text + 1; *p; p++) {
+            bool field_start = p == text + 1 || p[-1] == HJ_EXC_ARGS_SEP[0];
+            if (*p == HJ_EXC_ARGS_SEP[0]) {
+                text[o++] = ',';
+                text[o++] = ' '; /* ", " (2 bytes) replaces the separator and the next tag: never longer */
+            } else if (!field_start) {
+                text[o++] = *p;
+            }
+        }
+        text[o] = '\0';
+    }
     fprintf(stderr, "hpcjit: exception in %s (ignored, the function returns 0): %s%s%s\n", where, type,
-            msg && msg[0] ? ": " : "", msg ? msg : "");
+            text[0] ? ": " : "", text);
 }
 
 /* CPython's builtin exception classes (and NumPy's that compiled code

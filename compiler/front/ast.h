@@ -161,7 +161,9 @@ typedef enum CallKind {
                        (args has NULL for absent optional arguments) */
     CALL_FUNC,      /* spec (the callee's Spec), args cast to its parameter types */
     CALL_EXC,       /* exception construction: ty is TY_EXC_VALUE; args holds
-                       the message (N_CONST string, or NULL) */
+                       the message (N_CONST string or N_FSTRING), or none; an
+                       N_FSTRING encoding the arguments when they are not one
+                       message (abi.h HJ_EXC_ARGS_MARK) */
     CALL_DTYPE,     /* np.float64(x): conversion; ty is the scalar type, args[0] */
     CALL_FUNCSET,   /* a = the callee (a TY_FUNCSET value), specs: one per
                        function of the set (same order), args as CALL_FUNC */

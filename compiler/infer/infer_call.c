@@ -1,6 +1,7 @@
 /* infer_call.c - typing of calls (builtins, @njit functions, exception
  * constructors, conversions), attributes and iteration.  The resulting
  * tree shapes are listed in docs/TYPED_AST.md. */
+#include "hpcjit/abi.h"
 #include "infer.h"
 #include "registry.h"
 
@@ -1778,12 +1779,75 @@ Type *infer_func_call(Inf *I, Node *n, int func) { return func_call(I, n, func);
 
 /* ---- exceptions ---- */
 
+static Node *const_text(Inf *I, SrcLoc loc, const char *text) {
+    Node *k = ast_new(I->a, N_CONST, loc);
+    k->cval.kind = CVAL_STR;
+    k->cval.s = text;
+    k->cval.slen = (int)strlen(text);
+    k->ty = infer_ty(I, TY_STRING);
+    return k;
+}
+
+/* The arguments of an exception other than one message (ValueError("bad",
+ * x), KeyError(3)) travel in the runtime's message text: HJ_EXC_ARGS_MARK,
+ * then per argument (HJ_EXC_ARGS_SEP between two) a tag and its text: s
+ * str, i int, f float (its repr: the value round-trips), c complex, b bool,
+ * n None.  The dispatcher makes the tuple back (python/core/dispatcher.c),
+ * so the exception's args are CPython's and Numba's.  The arguments are
+ * typed first; the f-string replaces them in the final pass (when casts
+ * apply).  false: refused. */
+static bool exc_args(Inf *I, Node *n) {
+    Node *f = I->final ? ast_new(I->a, N_FSTRING, n->loc) : NULL;
+    for (int i = 0; i < n->args.len; i++) {
+        Node **pa = (Node **)&VEC_AT(n->args, i);
+        Type *t = infer_expr(I, pa);
+        if (!t)
+            return false;
+        if (IS_UNK(t))
+            continue;
+        const char *tag = t->kind == TY_STRING ? "s" : t->kind == TY_BOOL ? "b" : ty_is_int(t) ? "i"
+                          : ty_is_float(t) ? "f" : ty_is_complex(t) ? "c" : t->kind == TY_NONE ? "n" : NULL;
+        if (!tag)
+            return UNSUP(I, *pa, "an exception argument of type %s is not supported by hpcjit (str, numbers, "
+                         "bools and None are)", infer_tyname(I, t)), false;
+        if (!f)
+            continue;
+        if (tag[0] == 'f')
+            infer_cast(I, pa, T(I, TY_FLOAT64));
+        else if (tag[0] == 'c')
+            infer_cast(I, pa, T(I, TY_COMPLEX128));
+        vec_push(I->a, &f->args, const_text(I, (*pa)->loc, arena_printf(I->a, "%s%s", i ? HJ_EXC_ARGS_SEP :
+                                                                           HJ_EXC_ARGS_MARK, tag)));
+        if (tag[0] == 'n')
+            continue;
+        Node *part = ast_new(I->a, N_FORMATTED, (*pa)->loc);
+        part->a = *pa;
+        vec_push(I->a, &f->args, part);
+    }
+    if (!f)
+        return true;
+    if (!infer_fstring(I, f))
+        return false;
+    n->args = (PtrVec){0};
+    vec_push(I->a, &n->args, f);
+    return true;
+}
+
 static Type *exc_call(Inf *I, Node *n, Type *cls) {
     if (!no_keywords(I, n, cls->name))
         return NULL;
-    if (n->args.len > 1)
-        return UNSUP(I, n, "exceptions with more than one argument are not supported by hpcjit");
-    if (n->args.len == 1 && !infer_exc_message(I, VEC_AT(n->args, 0)))
+    Node *m = n->args.len == 1 ? VEC_AT(n->args, 0) : NULL;
+    bool message = m && (m->kind == N_FSTRING || (m->kind == N_CONST && m->cval.kind == CVAL_STR));
+    if (m && !message) { /* one argument: a str value is the message, another value an argument */
+        Type *t = infer_expr(I, (Node **)&VEC_AT(n->args, 0));
+        if (!t)
+            return NULL;
+        m = VEC_AT(n->args, 0);
+        message = t->kind == TY_STRING || IS_UNK(t);
+    }
+    if (message && !infer_exc_message(I, m))
+        return NULL;
+    if (!message && n->args.len && !exc_args(I, n))
         return NULL;
     n->call_kind = CALL_EXC;
     return ty_exc_value(I->tc, cls->name);

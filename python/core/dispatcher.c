@@ -190,6 +190,63 @@ static int key_error(PyObject *exc, const char *msg)
     return 1;
 }
 
+/* One argument of an exception raised with several (abi.h
+ * HJ_EXC_ARGS_MARK): tag, then len bytes of text.  A new reference, or
+ * NULL with a Python error set. */
+static PyObject *exc_arg(char tag, const char *text, size_t len)
+{
+    if (tag == 'n')
+        Py_RETURN_NONE;
+    if (tag == 'b')
+        return PyBool_FromLong(len == 4 && memcmp(text, "True", 4) == 0);
+    PyObject *str = PyUnicode_DecodeUTF8(text, (Py_ssize_t)len, "replace");
+    if (!str || tag == 's')
+        return str;
+    PyObject *v = tag == 'i' ? PyLong_FromUnicodeObject(str, 10)
+                  : tag == 'f' ? PyFloat_FromString(str)
+                  : PyObject_CallOneArg((PyObject *)&PyComplex_Type, str);
+    if (!v) { /* a truncated message: the text itself */
+        PyErr_Clear();
+        return str;
+    }
+    Py_DECREF(str);
+    return v;
+}
+
+/* exc(*args) for a message holding the arguments of the raise (abi.h
+ * HJ_EXC_ARGS_MARK): 1 with that exception (or the error making it) set,
+ * 0 for any other message. */
+static int exc_with_args(PyObject *exc, const char *msg)
+{
+    if (!msg || msg[0] != HJ_EXC_ARGS_MARK[0])
+        return 0;
+    PyObject *args = PyList_New(0), *tuple = NULL, *inst = NULL;
+    if (!args)
+        return 1;
+    for (const char *p = msg + 1; *p;) {
+        const char *end = strchr(p, HJ_EXC_ARGS_SEP[0]);
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        PyObject *v = len ? exc_arg(p[0], p + 1, len - 1) : NULL;
+        if (!v || PyList_Append(args, v) < 0) {
+            Py_XDECREF(v);
+            goto error;
+        }
+        Py_DECREF(v);
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    tuple = PyList_AsTuple(args);
+    inst = tuple ? PyObject_Call(exc, tuple, NULL) : NULL;
+    if (inst)
+        PyErr_SetObject(exc, inst);
+error:
+    Py_XDECREF(inst);
+    Py_XDECREF(tuple);
+    Py_DECREF(args);
+    return 1;
+}
+
 /* ---- signals while compiled code runs (runtime/signals.c) ----
  * The exception a Python signal handler raised inside rt_signal_poll, kept
  * until the call that polled returns (only the main thread runs handlers). */
@@ -264,6 +321,8 @@ static void raise_pending(void)
         }
         if (!exc || !PyExceptionClass_Check(exc))
             PyErr_Format(PyExc_RuntimeError, "%s.%s: %s", mod, cls, text); /* replaces any import error */
+        else if (exc_with_args(exc, text))
+            ;
         else if (text[0])
             PyErr_SetString(exc, text);
         else
@@ -277,6 +336,8 @@ static void raise_pending(void)
         PyErr_Format(PyExc_RuntimeError, "%s: %s", type, msg);
         return;
     }
+    if (exc_with_args(exc, msg))
+        return;
     if (msg && *msg && strcmp(type, "KeyError") == 0 && key_error(exc, msg))
         return;
     if (msg && *msg)

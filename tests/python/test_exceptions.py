@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from hpcjit import njit
+from hpcjit import njit, prange
 from conftest import AGAINST_NUMBA, check, run_python
 from asserting_funcs import with_assert, with_assert_msg
 
@@ -316,3 +316,93 @@ def test_axis_error_found_where_numpy_1_24_kept_it():
     """)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "AxisError axis 3 is out of bounds for array of dimension 2"
+
+
+# ---- exceptions with arguments other than one message ---------------------------
+# Their args tuple comes back as CPython's (and Numba's): values keep their
+# types (ints, floats, bools, None, complex, str), in order.
+
+@njit
+def raise_args(kind, x, s):
+    if kind == 0:
+        raise ValueError("negative value", x)
+    if kind == 1:
+        raise ValueError(x)  # one non-str argument: args is (x,), not (str(x),)
+    if kind == 2:
+        raise KeyError("k", 1, 2.5, True, None)
+    if kind == 3:
+        raise IndexError(s, x * 2.0, -x, x > 1)
+    if kind == 4:
+        raise RuntimeError(s, s + "!", "é∑")
+    if kind == 5:
+        raise ValueError(complex(x, 1.0), np.float32(0.1), np.uint64(2**63 + 5))
+    if kind == 6:
+        raise ValueError(float("nan"), float("-inf"), 1e300, -0.0)
+    if kind == 7:
+        raise ValueError(s)  # a str value: the message
+    return x
+
+
+def _args_of(f, *a):
+    try:
+        f(*a)
+    except Exception as e:  # noqa: BLE001
+        return type(e), e.args
+    return None
+
+
+@pytest.mark.parametrize("kind", range(8))
+def test_exception_arguments_keep_their_types(kind):
+    got = _args_of(raise_args, kind, 3, "ab")
+    want = _args_of(raise_args.py_func, kind, 3, "ab")
+    assert got[0] is want[0]
+    assert len(got[1]) == len(want[1])
+    for g, w in zip(got[1], want[1]):
+        if isinstance(w, np.floating):
+            w = float(w)  # Numba and hpcjit box a float32 as a Python float
+        if isinstance(w, np.integer):
+            w = int(w)
+        assert type(g) is type(w), (got, want)
+        assert g == w or (g != g and w != w), (got, want)
+        if isinstance(w, float) and w == 0.0:
+            assert math.copysign(1.0, g) == math.copysign(1.0, w)
+
+
+@njit
+def args_caught_and_reraised(x):
+    try:
+        raise ValueError("inner", x)
+    except ValueError:
+        raise
+
+
+@njit(parallel=True)
+def args_from_prange(n):
+    s = 0
+    for i in prange(n):
+        if i == n - 1:
+            raise IndexError("row", i, 0.5)
+        s += i
+    return s
+
+
+@pytest.mark.numba_skip("Numba 0.68 refuses a bare raise in a handler (UnsupportedBytecodeError)")
+def test_exception_arguments_through_reraise():
+    assert _args_of(args_caught_and_reraised, 7) == (ValueError, ("inner", 7))
+    assert _args_of(args_caught_and_reraised.py_func, 7) == (ValueError, ("inner", 7))
+
+
+def test_exception_arguments_from_the_pool():
+    assert _args_of(args_from_prange, 50) == (IndexError, ("row", 49, 0.5))
+    assert _args_of(args_from_prange.py_func, 50) == (IndexError, ("row", 49, 0.5))
+
+
+@pytest.mark.numba_skip("hpcjit's message")
+def test_exception_argument_of_unsupported_type_is_located():
+    import hpcjit
+
+    @njit
+    def bad(a):
+        raise ValueError("array", a)
+    with pytest.raises(hpcjit.UnsupportedError, match="exception argument of type"):
+        bad(np.zeros(3))

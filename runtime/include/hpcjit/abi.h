@@ -142,6 +142,15 @@ extern "C" {
 #define HJ_MAX_NDIM 32
 #define HJ_MAX_TYPECODE 256 /* longest typecode string accepted, with NUL */
 
+/* An exception raised with arguments other than one message
+ * (ValueError("bad", x), KeyError(3)): its message (rt_raise) is
+ * HJ_EXC_ARGS_MARK, then per argument a tag and the argument's text,
+ * HJ_EXC_ARGS_SEP between two; tags: s str, i int, f float (repr), c
+ * complex, b bool, n None (compiler/infer/infer_call.c exc_args).  The
+ * dispatcher makes the exception's args tuple back from it. */
+#define HJ_EXC_ARGS_MARK "\x1e"
+#define HJ_EXC_ARGS_SEP "\x1f"
+
 typedef struct HjMemInfo HjMemInfo;
 
 typedef struct HjArray {
