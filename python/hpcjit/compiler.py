@@ -643,6 +643,9 @@ _COMPILER_OPTIONS = ("fastmath", "boundscheck", "error_model", "nogil", "paralle
 _PARALLEL_OPTIONS = ("deterministic", "schedule")
 
 
+_ASARRAY_USERS = frozenset(("percentile", "quantile", "nanpercentile", "nanquantile"))
+
+
 class _Gather:
     """Collects every @njit function reachable from the entry, each once."""
 
@@ -716,13 +719,17 @@ class _Gather:
         if self._named is None:
             self._named = extending.named_overloads()
         names = _code_names(code, set())
+        # builtins whose typing makes np.asarray(q) of a list argument
+        # (compiler/lib/search/infer_search.c): the list overload comes too
+        implied = {"asarray"} if names & _ASARRAY_USERS else set()
+        names |= implied
         qualified = None  # names reached from a global, for "<overload>numpy.foo" (made on first need)
         out = []
         for name, ov in self._named:
             last = name.rsplit(".", 1)[-1].split(">", 1)[-1]
             if last not in names:
                 continue
-            if name.startswith("<overload>"):
+            if name.startswith("<overload>") and last not in implied:
                 if qualified is None:
                     qualified = _global_chain_names(code, set())
                 if last not in qualified:  # `a.dtype`: not np.dtype

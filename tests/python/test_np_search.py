@@ -545,6 +545,21 @@ def test_percentile(dt, layout, shape):
         check(s_percentiles, a, np.array([[10, 20], [30, 99]]), rtol=rtol)
 
 
+@hpcjit.njit
+def s_percentile_seqs(a, q):
+    qs = [0.25]
+    qs.append(0.75)
+    return (np.quantile(a, [0.1, 0.5]), np.percentile(a, (10, 50.5, 90)), np.nanpercentile(a, q),
+            np.nanquantile(a, qs))
+
+
+def test_percentile_of_lists_and_tuples():
+    """q as a list display, a tuple, a list argument and a list built in the
+    function: np.asarray(q), as NumPy and Numba."""
+    for a in (make_array(np.float64, (30,), "C"), with_nans(make_array(np.float64, (12,), "strided"))):
+        check(s_percentile_seqs, a, [5.0, 95.0])
+
+
 @pytest.mark.numba_skip(reason="NumPy's NaN, empty and range rules")
 def test_percentile_nan_and_errors():
     a = with_nans(make_array(np.float64, (20,), "strided"))

@@ -159,6 +159,16 @@ static Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         types[i] = infer_expr(I, &sl[i]);
         if (!types[i])
             return NULL;
+        if (pct && (types[i]->kind == TY_LIST || types[i]->kind == TY_TUPLE)) {
+            /* q as a list or tuple of numbers: np.asarray(q), as NumPy */
+            Node *c = ast_new(I->a, N_CALL, sl[i]->loc);
+            c->a = ast_new(I->a, N_NAME, sl[i]->loc);
+            c->a->name = "$q:numpy.asarray";
+            vec_push(I->a, &c->args, sl[i]);
+            sl[i] = c;
+            if (!(types[i] = infer_expr(I, &sl[i])))
+                return NULL;
+        }
         unk = unk || IS_UNK(types[i]);
     }
     if (unk)
