@@ -237,6 +237,13 @@ def _resolve(mod, name):
         # hpcjit's own modules (compiler, dispatcher, mpi...) are not Numba's
         if value is not _MISSING and not isinstance(value, _pytypes.ModuleType):
             return value
+    if modname == "numba" and not name.startswith("_"):
+        # Numba's top level also holds every name of numba.core.errors and
+        # numba.core.types (`from numba import NumbaDeprecationWarning, int_`)
+        for extra in ("errors", "types"):
+            value = getattr(importlib.import_module("hpcjit." + extra), name, _MISSING)
+            if value is not _MISSING and not isinstance(value, _pytypes.ModuleType):
+                return value
     table = UNSUPPORTED.get(modname, {})
     if not name.startswith("_"):
         # a name before a submodule of the same name, as in Numba

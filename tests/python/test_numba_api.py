@@ -309,6 +309,18 @@ def test_alias_resolves_to_hpcjit(as_numba):
         nb.dispatcher
 
 
+def test_top_level_has_errors_and_type_names(as_numba):
+    """Numba's top level re-exports numba.core.errors and numba.core.types:
+    programs silence warnings with `from numba import NumbaDeprecationWarning`."""
+    import numba
+    from numba import NumbaDeprecationWarning, NumbaPerformanceWarning, int_, uchar  # noqa: F401
+    assert numba.NumbaPendingDeprecationWarning is errors.NumbaPendingDeprecationWarning
+    assert issubclass(NumbaDeprecationWarning, Warning)
+    assert numba.TypingError is errors.TypingError
+    assert int_ is types.int64 and uchar is types.uint8 and numba.size_t is types.uint64
+    assert numba.jit_module is hpcjit.jit_module and numba.pndindex is hpcjit.pndindex
+
+
 def test_alias_picks_up_new_hpcjit_names(as_numba, monkeypatch):
     """When hpcjit gains a feature, numba.<feature> is it."""
     def vectorize(*a, **k):
