@@ -50,6 +50,9 @@ MODULES = {
     "numba.np": "hpcjit.np",
     "numba.np.numpy_support": "hpcjit.numpy_support",
     "numba.typed": "hpcjit.typed",
+    # `from numba.typed.typedlist import List` / `typeddict import Dict`
+    "numba.typed.typedlist": "hpcjit.typed",
+    "numba.typed.typeddict": "hpcjit.typed",
     "numba.experimental": "hpcjit.experimental",
     "numba.experimental.structref": "hpcjit.structref",
     "numba.extending": "hpcjit.extending",
@@ -69,7 +72,6 @@ UNSUPPORTED = {
         "gdb": "", "gdb_breakpoint": "", "gdb_init": "",
         "ffi": "",
     },
-    "numba.typed": {"typedlist": "", "typeddict": ""},
     "numba.experimental": {"function_type": ""},
     "numba.extending": {
         "overload_classmethod": "", "lower_cast": "", "lower_getattr": "",
@@ -99,8 +101,7 @@ UNSUPPORTED["numba.types"] = UNSUPPORTED["numba.core.types"]
 # Numba modules known to exist beyond MODULES: importing one of them (and of
 # the names above, numba.typed.typedlist...) gives an alias module with no
 # hpcjit counterpart, whose public names are all stand-ins
-KNOWN_MODULES = ("numba.typed.typedlist", "numba.typed.typeddict",
-                 "numba.experimental.jitclass", "numba.core.imputils",
+KNOWN_MODULES = ("numba.experimental.jitclass", "numba.core.imputils",
                  "numba.core.registry", "numba.core.dispatcher",
                  "numba.core.decorators", "numba.np.ufunc", "numba.np.arraymath",
                  "numba.misc", "numba.stencils", "numba.parfors", "numba.pycc",

@@ -321,6 +321,12 @@ def test_top_level_has_errors_and_type_names(as_numba):
     assert numba.jit_module is hpcjit.jit_module and numba.pndindex is hpcjit.pndindex
 
 
+def test_typed_container_modules(as_numba):
+    from numba.typed.typedlist import List
+    from numba.typed.typeddict import Dict
+    assert List is hpcjit.typed.List and Dict is hpcjit.typed.Dict
+
+
 def test_alias_picks_up_new_hpcjit_names(as_numba, monkeypatch):
     """When hpcjit gains a feature, numba.<feature> is it."""
     def vectorize(*a, **k):
