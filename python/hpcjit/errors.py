@@ -129,7 +129,19 @@ class ForbiddenConstruct(LoweringError):
 
 
 class ForceLiteralArg(HpcjitError):
-    pass
+    """Raised by an overload's typing function that needs some arguments as
+    literals (extending.SentryLiteralArgs): hpcjit then types the call with
+    the literal types of its constant arguments."""
+
+    def __init__(self, arg_indices=(), fold_arguments=None, loc=None):
+        self.requested_args = frozenset(arg_indices)
+        self.fold_arguments = fold_arguments
+        self.loc = loc
+        super().__init__(f"arguments at positions {sorted(self.requested_args)} must be literals "
+                         "(compile-time constants)")
+
+    def bind_fold_arguments(self, fold_arguments):
+        return ForceLiteralArg(self.requested_args, fold_arguments, self.loc)
 
 
 class NumbaRuntimeError(HpcjitError):

@@ -336,6 +336,8 @@ def _call_template(ov, template, pos, kws):
         pass
     try:
         res = typing_fn(*args, **kws)
+    except errors.ForceLiteralArg:
+        raise
     except errors.HpcjitError as e:
         raise errors.TypingError(f"{ov.name}(): {e}") from None
     except Exception as e:  # the typing function's own bug: say where it came from
@@ -418,6 +420,13 @@ def _resolve(ov, key, args_key):
             except errors.TypingError as e:
                 last_error = str(e)
                 continue
+            except errors.ForceLiteralArg as e:
+                if not literal and has_lit:
+                    continue  # the literal types of the constant arguments next
+                # none to offer: the caller's arguments are asked for as
+                # literals (literally() on them), and the call typed again
+                ov.impls[plain] = (njit(_force_literal(typing_fn, e), **jit_options), 0, None)
+                return
             if res is None:
                 continue
             use_key = key if literal else plain
@@ -611,6 +620,65 @@ class _ObjModeContext:
 objmode = _ObjModeContext()
 
 
+def sentry_literal_args(pysig, literal_args, args, kwargs):
+    """In an overload's typing function: raise errors.ForceLiteralArg when
+    an argument named in `literal_args` is not a literal type, so that the
+    call is typed again with the literal types of its constant arguments
+    (Numba's).  pysig is the typing function's inspect.Signature."""
+    bound = pysig.bind(*args, **kwargs)
+    request, missing = set(), []
+    for i, (name, value) in enumerate(bound.arguments.items()):
+        if name in literal_args:
+            request.add(i)
+            if not isinstance(value, _types.Literal):
+                missing.append(name)
+    if missing:
+        def folded(a, k):
+            return tuple(pysig.bind(*a, **k).arguments.values())
+        raise errors.ForceLiteralArg(request, folded).bind_fold_arguments(folded) from None
+
+
+def _force_literal(typing_fn, exc):
+    """An implementation that asks for its requested arguments as literals
+    (literally()): compiled, it makes the caller pass them as literals (a
+    parameter of the caller is then keyed by its value), and the typing
+    function runs again with their literal types."""
+    import inspect
+    params = [p for p in inspect.signature(typing_fn).parameters.values()
+              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    names = [p.name for p in params]
+    asked = [names[i] for i in sorted(exc.requested_args) if i < len(names)]
+    src = (f"def _hj_force_literal({', '.join(names)}):\n"
+           + "".join(f"    literally({n})\n" for n in asked) + "    return None\n")
+    from . import literally
+    ns = {"literally": literally}
+    exec(compile(src, f"<literal arguments of {typing_fn.__qualname__}>", "exec"), ns)
+    return ns["_hj_force_literal"]
+
+
+class SentryLiteralArgs:
+    """SentryLiteralArgs(["n"]).for_function(typing_fn).bind(n): see
+    sentry_literal_args."""
+
+    def __init__(self, literal_args):
+        self.literal_args = tuple(literal_args)
+
+    def for_function(self, func):
+        import inspect
+        return self.for_pysig(inspect.signature(func))
+
+    def for_pysig(self, pysig):
+        return _BoundLiteralArgs(pysig, self.literal_args)
+
+
+class _BoundLiteralArgs:
+    def __init__(self, pysig, literal_args):
+        self.pysig, self.literal_args = pysig, literal_args
+
+    def bind(self, *args, **kwargs):
+        return sentry_literal_args(self.pysig, self.literal_args, args, kwargs)
+
+
 def is_jitted(function):
     """True when `function` is a compiled function made by hpcjit's
     @njit/@jit (a dispatcher), as Numba's is_jitted: False for plain
@@ -645,6 +713,7 @@ def get_cython_function_address(module_name, function_name):
 from .lowlevel import (typeof_impl, as_numba_type, type_callable, models, register_model,  # noqa: E402
                        make_attribute_wrapper, lower_builtin, box, unbox, NativeValue)
 
-__all__ = ["register_jitable", "overload", "is_jitted", "get_cython_function_address", "overload_method", "overload_attribute", "intrinsic",
+__all__ = ["register_jitable", "overload", "is_jitted", "get_cython_function_address", "SentryLiteralArgs",
+           "sentry_literal_args", "overload_method", "overload_attribute", "intrinsic",
            "objmode", "typeof_impl", "as_numba_type", "type_callable", "models", "register_model",
            "make_attribute_wrapper", "lower_builtin", "box", "unbox", "NativeValue"]

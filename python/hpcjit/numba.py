@@ -77,7 +77,7 @@ UNSUPPORTED = {
         "overload_classmethod": "", "lower_cast": "", "lower_getattr": "",
         "lower_getattr_generic": "", "lower_setattr": "", "infer": "", "infer_getattr": "",
         "infer_global": "",
-        "sentry_literal_args": "", "SentryLiteralArgs": "", "include_path": "",
+        "include_path": "",
     },
     "numba.core.types": {
         "ClassType": "",

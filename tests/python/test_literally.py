@@ -11,10 +11,10 @@ SHIM = getattr(hpcjit, "__hpcjit_numba_shim__", False)
 if SHIM:
     from numba import literally
     from numba.core import errors, types
-    from numba.extending import overload
+    from numba.extending import overload, SentryLiteralArgs, sentry_literal_args
 else:
     from hpcjit import errors, literally, types
-    from hpcjit.extending import overload
+    from hpcjit.extending import overload, SentryLiteralArgs, sentry_literal_args
 njit = hpcjit.njit
 
 
@@ -428,3 +428,63 @@ def pick_from_literal_dict(x):
 def test_literal_str_key_dict_getitem():
     check(pick_from_literal_dict, 21)
     check(pick_from_literal_dict, 1.5)
+
+
+# ---- SentryLiteralArgs: the typing function asks for literals ------------------
+
+def scaled(x, mode):
+    return x * 2 if mode == "double" else x + 1
+
+
+@overload(scaled)
+def _ov_scaled(x, mode):
+    SentryLiteralArgs(["mode"]).for_function(_ov_scaled).bind(x, mode)
+    if mode.literal_value == "double":
+        return lambda x, mode: x * 2
+    return lambda x, mode: x + 1
+
+
+def clipped(x, lo):
+    return max(x, lo)
+
+
+@overload(clipped)
+def _ov_clipped(x, lo):
+    import inspect
+    sentry_literal_args(inspect.signature(_ov_clipped), ("lo",), (x, lo), {})
+    lo_value = lo.literal_value
+    return lambda x, lo: max(x, lo_value)
+
+
+@njit
+def sentry_constants(x):
+    return scaled(x, "double") + scaled(x, "same") + clipped(x, 10)
+
+
+@njit
+def sentry_from_parameter(x, m):
+    return scaled(x, m)
+
+
+def test_sentry_literal_args_with_constants():
+    check(sentry_constants, 3)
+    check(sentry_constants, 30)
+
+
+def test_sentry_literal_args_from_caller_parameter():
+    """The caller's parameter is compiled as a literal of its value (one
+    specialisation per value), as Numba's ForceLiteralArg does."""
+    check(sentry_from_parameter, 3, "double")
+    check(sentry_from_parameter, 3, "other")
+
+
+def test_sentry_raises_force_literal_arg():
+    import inspect
+
+    def typing_fn(a, b):
+        pass
+    with pytest.raises(errors.ForceLiteralArg) as ei:
+        sentry_literal_args(inspect.signature(typing_fn), ("b",), (types.int64, types.int64), {})
+    assert ei.value.requested_args == frozenset({1})
+    # a literal passes
+    sentry_literal_args(inspect.signature(typing_fn), ("b",), (types.int64, types.literal(3)), {})
