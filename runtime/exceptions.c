@@ -129,8 +129,27 @@ static int is_subclass(const char *t, const char *cls, int depth) {
     return is_subclass("Exception", cls, depth + 1); /* any other class is an Exception */
 }
 
+/* Is `key` (up to '|' or the end) one of the keys after the first '|' of
+ * the program class name t ("<builtin base>|<key>|<key of a base>...")? */
+static int has_key(const char *t, const char *key) {
+    size_t n = strcspn(key, "|");
+    for (const char *p = strchr(t, '|'); p; p = strchr(p + 1, '|'))
+        if (strncmp(p + 1, key, n) == 0 && (p[1 + n] == '|' || p[1 + n] == '\0'))
+            return 1;
+    return 0;
+}
+
 int rt_exc_matches(const char *cls) {
-    return exc_state.pending && is_subclass(exc_state.type, cls, 0);
+    if (!exc_state.pending)
+        return 0;
+    const char *t = exc_state.type;
+    const char *cbar = strchr(cls, '|');
+    if (cbar) /* a class of the program: the raised class or one derived from it */
+        return strchr(t, '|') && has_key(t, cbar + 1);
+    char base[RT_EXC_TYPE_MAX]; /* a builtin class: the raised class's builtin base decides */
+    copy_trunc(base, sizeof base, t);
+    base[strcspn(base, "|")] = '\0';
+    return is_subclass(base, cls, 0);
 }
 
 void rt_exc_save(char *buf) {

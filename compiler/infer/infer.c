@@ -533,6 +533,8 @@ Type *infer_qualname_type(Inf *I, const char *q, int *builtin) {
         Type *t = ty_from_typecode(I->tc, &p);
         return t && !*p ? ty_dtype(I->tc, t) : NULL;
     }
+    if (strncmp(q, "$exc:", 5) == 0) /* a program's exception class (compiler.py _exc_class) */
+        return ty_exc_class(I->tc, arena_strdup(I->a, q + 5));
     if (strncmp(q, "builtins.", 9) == 0) {
         const char *nm = q + 9;
         size_t n = strlen(nm);

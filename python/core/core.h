@@ -240,4 +240,8 @@ extern PyMethodDef pa_methods[];
 /* cuda.c: the CUDA driver layer and the kernel launch fast path (hpcjit.cuda) */
 extern PyMethodDef cu_methods[];
 
+/* _register_exception(key, cls): a program's exception class that compiled
+ * code raises under `key` (dispatcher.c). */
+PyObject *core_register_exception(PyObject *mod, PyObject *args);
+
 #endif

@@ -247,6 +247,48 @@ error:
     return 1;
 }
 
+/* The program's exception classes raised by compiled code, by the key in
+ * their runtime type name "<builtin base>|<key>|<keys of its bases>"
+ * (compiler.py _exc_class). */
+static PyObject *exc_classes;
+
+PyObject *core_register_exception(PyObject *mod, PyObject *args)
+{
+    const char *key = NULL;
+    PyObject *cls = NULL;
+    (void)mod;
+    if (!PyArg_ParseTuple(args, "sO:_register_exception", &key, &cls))
+        return NULL;
+    if (!PyExceptionClass_Check(cls)) {
+        PyErr_SetString(PyExc_TypeError, "_register_exception: not an exception class");
+        return NULL;
+    }
+    if (!exc_classes && !(exc_classes = PyDict_New()))
+        return NULL;
+    if (PyDict_SetItemString(exc_classes, key, cls) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* A program's exception class named by the runtime type `type` (one with
+ * a '|'): the registered class of its first key, else its builtin base.
+ * Borrowed, or NULL. */
+static PyObject *program_exc_class(const char *type)
+{
+    char buf[RT_EXC_TYPE_MAX];
+    snprintf(buf, sizeof buf, "%s", type);
+    char *bar = strchr(buf, '|');
+    *bar = '\0';
+    char *key = bar + 1, *end = strchr(key, '|');
+    if (end)
+        *end = '\0';
+    PyObject *cls = exc_classes ? PyDict_GetItemString(exc_classes, key) : NULL;
+    if (cls)
+        return cls;
+    PyObject *builtins = PyEval_GetBuiltins();
+    return builtins ? PyDict_GetItemString(builtins, buf) : NULL;
+}
+
 /* ---- signals while compiled code runs (runtime/signals.c) ----
  * The exception a Python signal handler raised inside rt_signal_poll, kept
  * until the call that polled returns (only the main thread runs handlers). */
@@ -295,6 +337,20 @@ static void raise_pending(void)
         return;
     }
     PyObject *exc = NULL;
+    if (strchr(type, '|')) { /* a class of the program (a user's exception class) */
+        char text[RT_EXC_MSG_MAX];
+        snprintf(text, sizeof text, "%s", msg ? msg : "");
+        exc = program_exc_class(type);
+        if (!exc || !PyExceptionClass_Check(exc))
+            PyErr_Format(PyExc_RuntimeError, "%s: %s", type, text);
+        else if (exc_with_args(exc, text))
+            ;
+        else if (text[0])
+            PyErr_SetString(exc, text);
+        else
+            PyErr_SetNone(exc);
+        return;
+    }
     const char *dot = strrchr(type, '.');
     if (dot) {
         /* "numpy.linalg.LinAlgError": a class of an importable module.  The

@@ -158,6 +158,8 @@ static PyMethodDef core_methods[] = {
     {"_set_mpi_hooks", core_set_mpi_hooks, METH_O,
      "Install hpcjit._mpi's MPI functions for compiled code (a capsule), or remove them (None)."},
     {"memstats", core_memstats, METH_NOARGS, "(allocations, frees) of array memory so far."},
+    {"_register_exception", core_register_exception, METH_VARARGS,
+     "_register_exception(key, cls): compiled code raises cls under key (compiler.py _exc_class)."},
     {"memory_debug", core_memory_debug, METH_VARARGS,
      "memory_debug(since=-1): HPCJIT_DEBUG_MEMORY's counts; since >= 0 adds the live allocations after that sequence number."},
     {"linalg_library", core_linalg_library, METH_NOARGS,

@@ -222,6 +222,11 @@ def _classify(value, gather):
         header = _core._nt_header(value.cls)
         if header is not None:
             return ("builtin", "$nt:" + header[1:-1])
+    if isinstance(value, type) and issubclass(value, BaseException) and value.__module__ != "builtins":
+        name = _exc_class(value)
+        if name is None:
+            return ("other", f"the exception class {value.__qualname__} (its name and bases are too long)")
+        return ("builtin", name)
     if isinstance(value, type) and issubclass(value, tuple) and value is not tuple:
         header = _core._nt_header(value)  # a named tuple class: "N<id>:<name>:<fields>:"
         if header is not None:
@@ -269,6 +274,27 @@ def _classify(value, gather):
         return ("array", (f"r{code}{value.ndim}C", [int(n) for n in value.shape],
                           np.ascontiguousarray(value).tobytes()))
     return ("other", _article(type(value).__name__))
+
+
+def _exc_class(cls):
+    """A program's exception class as compiled code names it: "$exc:" and
+    "<nearest builtin base>|<key>|<key of each base that is not a builtin>",
+    each key a hash of the class's module and qualified name (the same in
+    every process and rank), the class registered under it for the
+    dispatcher (python/core/dispatcher.c) and handlers matching by keys
+    (runtime/exceptions.c).  None when that does not fit the runtime's 64
+    characters."""
+    import hashlib
+    keys, base = [], "Exception"
+    for c in cls.__mro__:
+        if c.__module__ == "builtins":
+            base = c.__name__
+            break
+        key = hashlib.sha1(f"{c.__module__}.{c.__qualname__}".encode()).hexdigest()[:8]
+        _core._register_exception(key, c)
+        keys.append(key)
+    name = "|".join([base] + keys)
+    return "$exc:" + name if len(name) < 64 else None
 
 
 def _tuple_item_name(v):

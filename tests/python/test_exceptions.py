@@ -406,3 +406,117 @@ def test_exception_argument_of_unsupported_type_is_located():
         raise ValueError("array", a)
     with pytest.raises(hpcjit.UnsupportedError, match="exception argument of type"):
         bad(np.zeros(3))
+
+
+# ---- the program's own exception classes -----------------------------------------
+
+class AppError(Exception):
+    pass
+
+
+class ParseError(AppError, ValueError):
+    def __init__(self, what, pos):
+        super().__init__(what, pos)
+        self.pos = pos
+
+
+class Unrelated(Exception):
+    pass
+
+
+@njit
+def raise_own(kind, x):
+    if kind == 0:
+        raise AppError
+    if kind == 1:
+        raise AppError("bad thing")
+    if kind == 2:
+        raise ParseError("unexpected token", x)
+    if kind == 3:
+        raise AppError("code", x, x * 0.5)
+    return x
+
+
+@pytest.mark.parametrize("kind", range(4))
+def test_own_exception_class_raised(kind):
+    got = _args_of(raise_own, kind, 7)
+    want = _args_of(raise_own.py_func, kind, 7)
+    assert got == want
+    if kind == 2:
+        with pytest.raises(ParseError) as ei:
+            raise_own(2, 9)
+        assert ei.value.pos == 9  # the class's own __init__ ran
+
+
+@njit
+def catch_own(kind):
+    try:
+        raise_own(kind, 3)
+    except Unrelated:
+        return 10
+    except ParseError:
+        return 1
+    except AppError:
+        return 2
+    return 0
+
+
+@njit
+def catch_by_builtin_base(kind):
+    try:
+        raise_own(kind, 3)
+    except ValueError:
+        return 1
+    except Exception:
+        return 2
+    return 0
+
+
+@pytest.mark.numba_skip("Numba 0.68 matches handlers against Exception only")
+@pytest.mark.parametrize("kind", range(5))
+def test_own_exception_class_caught(kind):
+    check(catch_own, kind)
+    check(catch_by_builtin_base, kind)
+
+
+@njit(parallel=True)
+def own_from_prange(n):
+    s = 0
+    for i in prange(n):
+        if i == 3:
+            raise ParseError("in the loop", i)
+        s += i
+    return s
+
+
+def test_own_exception_from_the_pool():
+    assert _args_of(own_from_prange, 20) == (ParseError, ("in the loop", 3))
+
+
+@pytest.mark.numba_skip("hpcjit's disk cache")
+def test_own_exception_class_from_the_cache(tmp_path):
+    (tmp_path / "ownexc.py").write_text(
+        "from hpcjit import njit\n"
+        "class AppError(Exception):\n    pass\n"
+        "class Deep(AppError, KeyError):\n    pass\n"
+        "@njit(cache=True)\n"
+        "def f(x):\n    if x > 1:\n        raise Deep('big', x)\n    return x\n"
+        "@njit(cache=True)\n"
+        "def g(x):\n    try:\n        f(x)\n    except AppError:\n        return -1\n    return 0\n")
+    code = f"""
+        import sys
+        sys.path.insert(0, {str(tmp_path)!r})
+        import ownexc
+        try:
+            ownexc.f(5)
+        except ownexc.Deep as e:
+            print(type(e).__name__, e.args)
+        print(ownexc.g(5), ownexc.g(0))
+        """
+    env = {"HPCJIT_CACHE_DIR": str(tmp_path / "cache")}
+    first = run_python(code, env=env)
+    second = run_python(code, env=env)
+    for r in (first, second):
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.splitlines() == ["Deep ('big', 5)", "-1 0"], r.stdout
+    assert list((tmp_path / "cache").rglob("*.hjc")), "nothing was cached"

@@ -88,8 +88,10 @@ void rt_memory_shutdown(void);
  * Compiled code sets the pending exception and returns -1 up the call chain;
  * the dispatcher fetches it and raises the Python exception of that name.
  * `type` is the name of a Python builtin exception class ("ValueError") or a
- * dotted "module.Class" ("numpy.linalg.LinAlgError"); type and message are
- * truncated to these sizes. */
+ * dotted "module.Class" ("numpy.linalg.LinAlgError"), or a class of the
+ * program: "<builtin base>|<key>|<key of each of its program bases>"
+ * (python/hpcjit/compiler.py _exc_class); type and message are truncated
+ * to these sizes. */
 #define RT_EXC_TYPE_MAX 64
 #define RT_EXC_MSG_MAX 1024
 void rt_raise(const char *type, const char *msg);  /* msg may be NULL */
