@@ -1843,7 +1843,9 @@ static Type *exc_call(Inf *I, Node *n, Type *cls) {
         if (!t)
             return NULL;
         m = VEC_AT(n->args, 0);
-        message = t->kind == TY_STRING || IS_UNK(t);
+        /* a number, bool or None is the argument; other values (arrays,
+         * tuples, optionals) are printed into the message */
+        message = !(ty_is_number(t) || t->kind == TY_NONE);
     }
     if (message && !infer_exc_message(I, m))
         return NULL;
