@@ -591,6 +591,19 @@ static bool env_scalar(Inf *I, const HjEnvEntry *e, Node *n) {
 
 /* A tuple constant: an N_TUPLE of N_CONSTs (written into `into` when given). */
 static Node *env_const(Inf *I, const HjEnvEntry *e, SrcLoc loc, Node *into) {
+    if (e->kind == HJ_ENV_TUPLE && e->qualname && e->nitems == 1 && e->items[0].kind == HJ_ENV_INT) {
+        /* an IntEnum member ("<id>:<name>:_int_", compiler.py): its int
+         * constant, typed as its class (types.h ty_intenum) */
+        Type *cls = infer_nt_class(I, e->qualname);
+        if (cls && cls->kind == TY_DTYPE && cls->dtype->nelems == 1 &&
+            strcmp(cls->dtype->fields[0], TY_INTENUM_FIELD) == 0) {
+            Node *k = into ? into : ast_new(I->a, N_CONST, loc);
+            if (!env_scalar(I, &e->items[0], k))
+                return NULL;
+            k->ty = ty_intenum(I->tc, k->ty->kind, cls->dtype->func, cls->dtype->name);
+            return k;
+        }
+    }
     if (e->kind == HJ_ENV_TUPLE) {
         Node *t = into ? into : ast_new(I->a, N_TUPLE, loc);
         PtrVec args = {0};
@@ -1063,6 +1076,11 @@ static Type *compare_expr(Inf *I, Node *n) {
             /* dist == alternative_dot, f is g: the same function or not (a
              * constant, as Numba's; a set of functions compares its position) */
             ot = left;
+        } else if ((op == OP_IS || op == OP_ISNOT) && ty_is_intenum(left) && left == right) {
+            /* c is Shape.SQUARE: a class's members are singletons with
+             * distinct values (an alias is the same object), so `==` */
+            n->ops[i] = op = op == OP_IS ? OP_EQ : OP_NE;
+            ot = ty_plain(I->tc, left);
         } else if (op == OP_IS || op == OP_ISNOT) {
             if (left->kind == TY_NONE || right->kind == TY_NONE)
                 ot = infer_ty(I, TY_NONE);

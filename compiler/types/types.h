@@ -143,6 +143,22 @@ static inline bool ty_is_enum(const Type *t)
 {
     return ty_is_named_tuple(t) && t->nelems == 1 && t->fields[0][0] == '_' && !__builtin_strcmp(t->fields[0], "_value_");
 }
+/* An IntEnum or IntFlag member (Numba's IntEnumMember, "IntEnum<int64>(Color)"):
+ * an integer of kind k (int64, or uint64 for members above it) that keeps its
+ * class, `name` and `func` (its id in the dispatcher's registry of named tuple
+ * classes).  It computes as the integer; arithmetic gives the plain integer,
+ * while names, returns and containers keep the class, so that a returned
+ * member boxes as cls(value).  Across the boundary it is the named tuple
+ * N<id>:<name>:_int_:(l) (python/core/namedtuple.c, enum_fields): "_int_"
+ * is a field no namedtuple class can have. */
+#define TY_INTENUM_FIELD "_int_"
+Type *ty_intenum(TyCtx *tc, TyKind k, int cls_id, const char *name);
+static inline bool ty_is_intenum(const Type *t)
+{
+    return t && t->kind >= TY_INT8 && t->kind <= TY_UINT64 && t->name;
+}
+/* The plain integer of an IntEnum member type; other types as they are. */
+Type *ty_plain(TyCtx *tc, Type *t);
 Type *ty_array(TyCtx *tc, Type *dtype, int ndim, Layout layout);
 /* ty_array with the read-only flag ("readonly array(float64, 1d, C)"). */
 Type *ty_array_ro(TyCtx *tc, Type *dtype, int ndim, Layout layout, bool readonly);

@@ -13,10 +13,15 @@ static PyObject *nt_classes; /* list: id -> class (kept alive: ids stay valid) *
 static PyObject *nt_ids;     /* dict: class -> id */
 static PyObject *nt_structs; /* dict: class -> its fields, for classes that are not tuples */
 
-/* An enum.Enum subclass that is not an int (IntEnum/IntFlag members are
- * ints in compiled code, as Numba's IntEnumMember): its members cross as
- * named tuples of their `_value_` and box again by cls(value), which returns
- * the member itself.  Registered when first seen. */
+static PyObject *int_fields; /* ("_int_",): an IntEnum/IntFlag class's fields */
+
+/* An enum.Enum subclass: its members cross as named tuples of their
+ * `_value_` and box again by cls(value), which returns the member itself.
+ * Those of an int subclass (IntEnum, IntFlag) cross as the named tuple of
+ * the member as a plain int, under the field "_int_" (nt_struct_values),
+ * which compiled code types as an integer that keeps its class (Numba's
+ * IntEnumMember, compiler/types/types.h ty_intenum); cls(int) boxes it
+ * again (an IntFlag combination included).  Registered when first seen. */
 static PyObject *enum_fields(PyObject *cls)
 {
     static PyObject *enum_base, *value_fields;
@@ -30,16 +35,18 @@ static PyObject *enum_fields(PyObject *cls)
             return NULL;
         }
         value_fields = Py_BuildValue("(s)", "_value_"); /* compiler/types/types.h ty_is_enum */
+        int_fields = Py_BuildValue("(s)", "_int_");     /* TY_INTENUM_FIELD */
     }
-    if (!PyType_Check(cls) || !value_fields || !PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)enum_base) ||
-        PyType_IsSubtype((PyTypeObject *)cls, &PyLong_Type))
+    if (!PyType_Check(cls) || !value_fields || !int_fields ||
+        !PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)enum_base))
         return NULL;
-    if ((!nt_structs && !(nt_structs = PyDict_New())) || PyDict_SetItem(nt_structs, cls, value_fields) < 0 ||
+    PyObject *fields = PyType_IsSubtype((PyTypeObject *)cls, &PyLong_Type) ? int_fields : value_fields;
+    if ((!nt_structs && !(nt_structs = PyDict_New())) || PyDict_SetItem(nt_structs, cls, fields) < 0 ||
         nt_id(cls) < 0) {
         PyErr_Clear();
         return NULL;
     }
-    return value_fields;
+    return fields;
 }
 
 /* The registered fields of a struct class (borrowed), or NULL. */
@@ -58,6 +65,11 @@ PyObject *nt_struct_values(PyObject *obj)
     PyObject *fields = struct_fields((PyObject *)Py_TYPE(obj));
     if (!fields)
         return NULL;
+    if (fields == int_fields) { /* an IntEnum member: (int(member),) */
+        PyObject *v = PyNumber_Long(obj), *t = v ? PyTuple_Pack(1, v) : NULL;
+        Py_XDECREF(v);
+        return t;
+    }
     Py_ssize_t n = PyTuple_GET_SIZE(fields);
     PyObject *t = PyTuple_New(n);
     for (Py_ssize_t i = 0; t && i < n; i++) {

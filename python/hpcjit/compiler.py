@@ -177,14 +177,14 @@ def _classify(value, gather):
     if isinstance(value, _enum.EnumMeta):  # `Color.RED`: the members are its env attributes
         return ("module", _enum_qualname(value))
     if isinstance(value, _enum.Enum):
-        if isinstance(value, int):  # IntEnum/IntFlag: an int, as Numba's IntEnumMember
-            v = int(value)
-            if _INT64_MIN <= v <= _INT64_MAX:
-                return ("int", v)
-            return ("other", "an IntEnum member that does not fit in int64")
-        header = _core._nt_header(type(value))  # "N<id>:<name>:value:" (namedtuple.c)
+        header = _core._nt_header(type(value))  # "N<id>:<name>:_value_:" (namedtuple.c)
         if header is None:
             return ("other", f"the member {value!r} of an Enum class hpcjit cannot name")
+        if isinstance(value, int):  # IntEnum/IntFlag: an int that keeps its class ("N<id>:<name>:_int_:")
+            v = int(value)
+            if _INT64_MIN <= v <= _INT64_MAX:
+                return ("ntuple", (header[1:-1], [(None, "int", v)]))
+            return ("other", "an IntEnum member that does not fit in int64")
         return ("ntuple", (header[1:-1], [(None,) + _classify(value.value, gather)]))
     cuda_api = sys.modules.get("hpcjit.cuda.device_api")
     if cuda_api is not None and isinstance(value, cuda_api.DeviceObject):
