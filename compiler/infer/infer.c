@@ -595,12 +595,14 @@ static Node *env_const(Inf *I, const HjEnvEntry *e, SrcLoc loc, Node *into) {
         /* an IntEnum member ("<id>:<name>:_int_", compiler.py): its int
          * constant, typed as its class (types.h ty_intenum) */
         Type *cls = infer_nt_class(I, e->qualname);
+        bool flag = cls && cls->kind == TY_DTYPE && cls->dtype->nelems == 1 &&
+                    strcmp(cls->dtype->fields[0], TY_INTFLAG_FIELD) == 0;
         if (cls && cls->kind == TY_DTYPE && cls->dtype->nelems == 1 &&
-            strcmp(cls->dtype->fields[0], TY_INTENUM_FIELD) == 0) {
+            (flag || strcmp(cls->dtype->fields[0], TY_INTENUM_FIELD) == 0)) {
             Node *k = into ? into : ast_new(I->a, N_CONST, loc);
             if (!env_scalar(I, &e->items[0], k))
                 return NULL;
-            k->ty = ty_intenum(I->tc, k->ty->kind, cls->dtype->func, cls->dtype->name);
+            k->ty = ty_intenum(I->tc, k->ty->kind, cls->dtype->func, cls->dtype->name, flag);
             return k;
         }
     }
@@ -828,6 +830,13 @@ Type *infer_binop_type(Inf *I, Node *at, OpKind op, Type *a, Type *b, Type **op_
         if (a->kind == TY_BOOL && b->kind == TY_BOOL)
             t = a;
         *op_ty = t;
+        /* Perm.R | Perm.W, p & 4: an IntFlag member with a member of its
+         * class or an int is a member (CPython's IntFlag; Numba types
+         * IntFlag arguments as plain ints) */
+        if (ty_is_intflag(a) && (b == a || (ty_is_int(b) && !ty_is_intenum(b))))
+            return a;
+        if (ty_is_intflag(b) && ty_is_int(a) && !ty_is_intenum(a))
+            return b;
         return t;
     default:
         return UNSUP(I, at, "operator '%s' is not supported by hpcjit", ast_op_str(op));

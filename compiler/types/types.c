@@ -263,8 +263,8 @@ Type *ty_named_tuple(TyCtx *tc, Type **elems, int n, int cls_id, const char *nam
     return intern(tc, &p);
 }
 
-Type *ty_intenum(TyCtx *tc, TyKind k, int cls_id, const char *name) {
-    Type p = {.kind = k, .func = cls_id, .name = name};
+Type *ty_intenum(TyCtx *tc, TyKind k, int cls_id, const char *name, bool flag) {
+    Type p = {.kind = k, .func = cls_id, .name = name, .ndim = flag};
     return intern(tc, &p);
 }
 
@@ -916,7 +916,8 @@ const char *ty_str(Arena *a, const Type *t) {
 
 void ty_typecode(StrBuf *b, const Type *t) {
     if (ty_is_intenum(t)) { /* the named tuple of its integer (types.h ty_intenum) */
-        sb_printf(b, "N%d:%s:" TY_INTENUM_FIELD ":(%c)", t->func, t->name, scalar_codes[t->kind - TY_BOOL]);
+        sb_printf(b, "N%d:%s:%s:(%c)", t->func, t->name, ty_is_intflag(t) ? TY_INTFLAG_FIELD : TY_INTENUM_FIELD,
+                  scalar_codes[t->kind - TY_BOOL]);
         return;
     }
     if (ty_is_number(t)) {
@@ -1216,8 +1217,9 @@ static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
         memcpy(name, nm, (size_t)(c2 - nm));
         name[c2 - nm] = '\0';
         *p = q;
-        if (tt->nelems == 1 && ty_is_int(tt->elems[0]) && !strcmp(fields[0], TY_INTENUM_FIELD))
-            return ty_intenum(tc, tt->elems[0]->kind, (int)id, name); /* an IntEnum member */
+        bool flag = tt->nelems == 1 && !strcmp(fields[0], TY_INTFLAG_FIELD);
+        if (tt->nelems == 1 && ty_is_int(tt->elems[0]) && (flag || !strcmp(fields[0], TY_INTENUM_FIELD)))
+            return ty_intenum(tc, tt->elems[0]->kind, (int)id, name, flag); /* an IntEnum member */
         return ty_named_tuple(tc, tt->elems, tt->nelems, (int)id, name, fields);
     }
     case '(': {

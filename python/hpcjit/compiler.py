@@ -180,7 +180,7 @@ def _classify(value, gather):
         header = _core._nt_header(type(value))  # "N<id>:<name>:_value_:" (namedtuple.c)
         if header is None:
             return ("other", f"the member {value!r} of an Enum class hpcjit cannot name")
-        if isinstance(value, int):  # IntEnum/IntFlag: an int that keeps its class ("N<id>:<name>:_int_:")
+        if isinstance(value, int):  # IntEnum/IntFlag: an int that keeps its class ("N<id>:<name>:_int_:", or _flag_)
             v = int(value)
             if _INT64_MIN <= v <= _INT64_MAX:
                 return ("ntuple", (header[1:-1], [(None, "int", v)]))

@@ -451,7 +451,7 @@ def _parse(tc, i):
         cls = _core._nt_class(int(tc[i + 1:end]))
         j = tc.index(":", tc.index(":", end + 1) + 1) + 1
         t, i = _parse(tc, j)
-        if tc[tc.index(":", end + 1) + 1:j - 1] == "_int_":  # an IntEnum member (namedtuple.c)
+        if tc[tc.index(":", end + 1) + 1:j - 1] in ("_int_", "_flag_"):  # an IntEnum member (namedtuple.c)
             return IntEnumMember(cls, t.types[0]), i
         return NamedTuple(t.types, cls), i
     if c == "(":
