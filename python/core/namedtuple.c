@@ -186,6 +186,17 @@ const char *nt_skip_header(const char *p, long *id)
     return q + 1;
 }
 
+char nt_int_code(const char *tc)
+{
+    const char *q = tc[0] == 'N' ? nt_skip_header(tc, NULL) : NULL;
+    if (!q || q[2] != ')')
+        return 0;
+    size_t n = (size_t)(q - tc);
+    if (!((n > 7 && !memcmp(q - 7, ":_int_:", 7)) || (n > 8 && !memcmp(q - 8, ":_flag_:", 8))))
+        return 0;
+    return strchr("bhilBHIL", q[1]) ? q[1] : 0;
+}
+
 PyObject *nt_class(long id)
 {
     if (!nt_classes || id < 0 || id >= PyList_GET_SIZE(nt_classes)) {

@@ -309,6 +309,53 @@ def test_typed_list_of_members():
 
 
 @njit
+def list_arg(lst):
+    lst.append(Color.RED)
+    return lst[0], len(lst)
+
+
+def test_reflected_list_argument():
+    lst = [Color.GREEN, Color.BLUE]
+    check_typed(list_arg, [Color.GREEN, Color.BLUE])
+    list_arg(lst)
+    assert lst == [Color.GREEN, Color.BLUE, Color.RED] and all(type(x) is Color for x in lst)
+
+
+@njit
+def dict_arg(d):
+    d[Color.GREEN] = 5
+    return d[Color.RED], len(d)
+
+
+@njit
+def set_arg(s):
+    return Color.RED in s, Color.BLUE in s, len(s)
+
+
+@pytest.mark.numba_skip("Numba passes no plain dict (nor a set of IntEnum members)")
+def test_dict_and_set_arguments():
+    d = {Color.RED: 1}
+    check_typed(dict_arg, {Color.RED: 1})
+    dict_arg(d)
+    assert d == {Color.RED: 1, Color.GREEN: 5} and all(type(k) is Color for k in d)
+    check_typed(set_arg, {Color.RED, Color.GREEN})
+
+
+def test_typed_dict_made_in_python():
+    d = hpcjit.typed.Dict()
+    d[Color.RED] = 1.0
+    d[Color.GREEN] = 3.0
+
+    @njit
+    def lookup(d):
+        d[Color.BLUE] = 4.0
+        return d[Color.GREEN], Color.RED in d, len(d)
+
+    assert lookup(d) == (3.0, True, 3)
+    assert all(type(k) is Color for k in d.keys())
+
+
+@njit
 def first_and_min(a, b):
     return min(a, b), max(a, b)
 
