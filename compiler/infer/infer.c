@@ -1376,6 +1376,20 @@ static Type *subscript_at(Inf *I, Node **pn, bool store) {
         return NULL;
     if (store && refuse_readonly_store(I, n, base))
         return NULL;
+    if (base->kind == TY_MODULE && strncmp(base->name, "$enum:", 6) == 0) {
+        /* Color['RED'], as Numba: the member named by a constant string
+         * (compiler.py _env puts the members the code's strings name in the env) */
+        Type *et = NULL;
+        if (!store && n->b->kind == N_CONST && n->b->cval.kind == CVAL_STR &&
+            infer_module_env_attr(I, n, arena_printf(I->a, "%s.%s", base->name, n->b->cval.s), &et))
+            return et;
+        if (store)
+            return TYPING(I, n, "cannot assign to a member of the Enum class %s", base->name + 6);
+        if (n->b->kind != N_CONST || n->b->cval.kind != CVAL_STR)
+            return TYPING(I, n, "the Enum class %s is indexed by the name of a member as a constant str",
+                          base->name + 6);
+        return TYPING(I, n, "'%s' is not a member of the Enum class %s", n->b->cval.s, base->name + 6);
+    }
     if (IS_UNK(base)) {
         if (n->b->kind != N_SLICE && !infer_expr(I, &n->b))
             return NULL;

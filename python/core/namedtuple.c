@@ -189,7 +189,7 @@ const char *nt_skip_header(const char *p, long *id)
 char nt_int_code(const char *tc)
 {
     const char *q = tc[0] == 'N' ? nt_skip_header(tc, NULL) : NULL;
-    if (!q || q[2] != ')')
+    if (!q || !q[1] || q[2] != ')')
         return 0;
     size_t n = (size_t)(q - tc);
     if (!((n > 7 && !memcmp(q - 7, ":_int_:", 7)) || (n > 8 && !memcmp(q - 8, ":_flag_:", 8))))

@@ -313,6 +313,17 @@ def _code_names(code, out):
     return out
 
 
+def _code_strs(code, out):
+    """The identifiers among the code's str constants: `Color['RED']`
+    names the member RED."""
+    for c in code.co_consts:
+        if isinstance(c, str) and c.isidentifier():
+            out.add(c)
+        elif isinstance(c, _pytypes.CodeType):
+            _code_strs(c, out)
+    return out
+
+
 _GLOBAL_LOADS = ("LOAD_GLOBAL", "LOAD_NAME", "LOAD_DEREF", "LOAD_CLASSDEREF")
 
 
@@ -360,7 +371,7 @@ def _env(py_func, gather, disp=None):
             if isinstance(value, _pytypes.ModuleType):
                 _module_attrs(value, names, gather, env, 0)
             elif isinstance(value, _enum.EnumMeta):
-                _enum_attrs(value, names, gather, env)
+                _enum_attrs(value, names | _code_strs(code, set()), gather, env)
     glb = py_func.__globals__
     blt = glb.get("__builtins__", builtins)
     if isinstance(blt, _pytypes.ModuleType):
@@ -384,7 +395,7 @@ def _env(py_func, gather, disp=None):
         if isinstance(value, _pytypes.ModuleType):
             _module_attrs(value, names, gather, env, 0)
         elif isinstance(value, _enum.EnumMeta):
-            _enum_attrs(value, names, gather, env)
+            _enum_attrs(value, names | _code_strs(code, set()), gather, env)
     return env
 
 

@@ -501,3 +501,42 @@ def test_refused_with_numbas_error_class(fn, args, marker, words):
     if not AGAINST_NUMBA:
         assert words in str(ei.value)
         assert_located_in(__file__, ei.value, marker)
+
+
+# ---- a member by name: Color['GREEN'] (Numba's EnumClass getitem) ----
+
+class Fruit(enum.Enum):
+    APPLE = 1
+    PEAR = 2
+
+
+@njit
+def by_name():
+    return Color['GREEN'], Color['GREEN'] + 1, Fruit['PEAR'], Fruit['APPLE'] is Fruit.APPLE
+
+
+def test_member_by_name():
+    r = check_typed(by_name)
+    assert r[0] is Color.GREEN and r[2] is Fruit.PEAR
+
+
+@njit
+def no_such_member():
+    return Color['BLACK']  # no-member
+
+
+@njit
+def name_not_constant(s):
+    return Color[s]  # not-constant
+
+
+@pytest.mark.parametrize("fn,args,marker,words", [
+    (no_such_member, (), "no-member", "'BLACK' is not a member"),
+    (name_not_constant, ("RED",), "not-constant", "as a constant str"),
+])
+def test_member_by_name_refused(fn, args, marker, words):
+    with pytest.raises(hpcjit.TypingError) as ei:
+        fn(*args)
+    if not AGAINST_NUMBA:
+        assert words in str(ei.value)
+        assert_located_in(__file__, ei.value, marker)
