@@ -593,6 +593,21 @@ static bool env_scalar(Inf *I, const HjEnvEntry *e, Node *n) {
 
 /* A tuple constant: an N_TUPLE of N_CONSTs (written into `into` when given). */
 static Node *env_const(Inf *I, const HjEnvEntry *e, SrcLoc loc, Node *into) {
+    if (e->kind == HJ_ENV_TUPLE && e->qualname && e->nitems == 1 && e->items[0].kind == HJ_ENV_INT) {
+        /* an IntEnum member ("<id>:<name>:_int_", compiler.py): its int
+         * constant, typed as its class (types.h ty_intenum) */
+        Type *cls = infer_nt_class(I, e->qualname);
+        bool flag = cls && cls->kind == TY_DTYPE && cls->dtype->nelems == 1 &&
+                    strcmp(cls->dtype->fields[0], TY_INTFLAG_FIELD) == 0;
+        if (cls && cls->kind == TY_DTYPE && cls->dtype->nelems == 1 &&
+            (flag || strcmp(cls->dtype->fields[0], TY_INTENUM_FIELD) == 0)) {
+            Node *k = into ? into : ast_new(I->a, N_CONST, loc);
+            if (!env_scalar(I, &e->items[0], k))
+                return NULL;
+            k->ty = ty_intenum(I->tc, k->ty->kind, cls->dtype->func, cls->dtype->name, flag);
+            return k;
+        }
+    }
     if (e->kind == HJ_ENV_TUPLE) {
         Node *t = into ? into : ast_new(I->a, N_TUPLE, loc);
         PtrVec args = {0};
@@ -817,6 +832,13 @@ Type *infer_binop_type(Inf *I, Node *at, OpKind op, Type *a, Type *b, Type **op_
         if (a->kind == TY_BOOL && b->kind == TY_BOOL)
             t = a;
         *op_ty = t;
+        /* Perm.R | Perm.W, p & 4: an IntFlag member with a member of its
+         * class or an int is a member (CPython's IntFlag; Numba types
+         * IntFlag arguments as plain ints) */
+        if (ty_is_intflag(a) && (b == a || (ty_is_int(b) && !ty_is_intenum(b))))
+            return a;
+        if (ty_is_intflag(b) && ty_is_int(a) && !ty_is_intenum(a))
+            return b;
         return t;
     default:
         return UNSUP(I, at, "operator '%s' is not supported by hpcjit", ast_op_str(op));
@@ -1065,6 +1087,11 @@ static Type *compare_expr(Inf *I, Node *n) {
             /* dist == alternative_dot, f is g: the same function or not (a
              * constant, as Numba's; a set of functions compares its position) */
             ot = left;
+        } else if ((op == OP_IS || op == OP_ISNOT) && ty_is_intenum(left) && left == right) {
+            /* c is Shape.SQUARE: a class's members are singletons with
+             * distinct values (an alias is the same object), so `==` */
+            n->ops[i] = op = op == OP_IS ? OP_EQ : OP_NE;
+            ot = ty_plain(I->tc, left);
         } else if (op == OP_IS || op == OP_ISNOT) {
             if (left->kind == TY_NONE || right->kind == TY_NONE)
                 ot = infer_ty(I, TY_NONE);
@@ -1351,6 +1378,20 @@ static Type *subscript_at(Inf *I, Node **pn, bool store) {
         return NULL;
     if (store && refuse_readonly_store(I, n, base))
         return NULL;
+    if (base->kind == TY_MODULE && strncmp(base->name, "$enum:", 6) == 0) {
+        /* Color['RED'], as Numba: the member named by a constant string
+         * (compiler.py _env puts the members the code's strings name in the env) */
+        Type *et = NULL;
+        if (!store && n->b->kind == N_CONST && n->b->cval.kind == CVAL_STR &&
+            infer_module_env_attr(I, n, arena_printf(I->a, "%s.%s", base->name, n->b->cval.s), &et))
+            return et;
+        if (store)
+            return TYPING(I, n, "cannot assign to a member of the Enum class %s", base->name + 6);
+        if (n->b->kind != N_CONST || n->b->cval.kind != CVAL_STR)
+            return TYPING(I, n, "the Enum class %s is indexed by the name of a member as a constant str",
+                          base->name + 6);
+        return TYPING(I, n, "'%s' is not a member of the Enum class %s", n->b->cval.s, base->name + 6);
+    }
     if (IS_UNK(base)) {
         if (n->b->kind != N_SLICE && !infer_expr(I, &n->b))
             return NULL;

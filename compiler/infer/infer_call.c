@@ -263,6 +263,15 @@ Type *infer_attribute(Inf *I, Node *n) {
     }
     if (base->kind == TY_JITCLASS || (base->kind == TY_DTYPE && base->dtype->kind == TY_JITCLASS))
         return infer_jc_attr(I, n, base);
+    if (ty_is_intenum(base) && strcmp(a, "value") == 0) {
+        /* Shape.SQUARE.value: the member as its plain integer */
+        Type *t = ty_plain(I->tc, base);
+        if (I->final) {
+            n->kind = N_CAST;
+            n->ty = t;
+        }
+        return t;
+    }
     if (ty_is_enum(base) && strcmp(a, "value") == 0)
         a = "_value_"; /* Color.RED.value: the member's one field */
     else if (ty_is_enum(base) && strcmp(a, "name") == 0)
@@ -1931,8 +1940,8 @@ Type *infer_call(Inf *I, Node **pn) {
         return exc_call(I, n, ft);
     default:
         if (ft->kind == TY_MODULE && strncmp(ft->name, "$enum:", 6) == 0) /* compiler.py _enum_qualname */
-            return UNSUP(I, n, "calling the Enum class %s (a member from its value) is not supported (nor by Numba)",
-                         ft->name + 6);
+            return TYPING(I, n, "calling the Enum class %s (a member from its value) is not supported (nor by Numba)",
+                          ft->name + 6);
         return TYPING(I, n, "%s is not callable", infer_tyname(I, ft));
     }
 }

@@ -46,6 +46,8 @@ Type *ty_scalar(TyCtx *tc, TyKind k) {
 static bool same_shape(const Type *a, const Type *b) {
     if (a->kind != b->kind)
         return false;
+    if (ty_is_int(a)) /* only IntEnum members are interned among the integers */
+        return a->func == b->func && (a->name != NULL) == (b->name != NULL);
     switch (a->kind) {
     case TY_TUPLE:
     case TY_FUNCSET:
@@ -261,7 +263,17 @@ Type *ty_named_tuple(TyCtx *tc, Type **elems, int n, int cls_id, const char *nam
     return intern(tc, &p);
 }
 
+Type *ty_intenum(TyCtx *tc, TyKind k, int cls_id, const char *name, bool flag) {
+    Type p = {.kind = k, .func = cls_id, .name = name, .ndim = flag};
+    return intern(tc, &p);
+}
+
+Type *ty_plain(TyCtx *tc, Type *t) {
+    return ty_is_intenum(t) ? ty_scalar(tc, t->kind) : t;
+}
+
 Type *ty_array_ro(TyCtx *tc, Type *dtype, int ndim, Layout layout, bool readonly) {
+    dtype = ty_plain(tc, dtype); /* np.array([Color.RED]) holds ints */
     /* Numba: a 0-d or 1-d array that is C or F contiguous is both; keep 'C'
      * for 1-d F so that equal arrays are the same type */
     if (ndim <= 1 && layout == LAYOUT_F)
@@ -545,6 +557,14 @@ Type *ty_unify(TyCtx *tc, Type *a, Type *b) {
         return b;
     if (b->kind == TY_UNKNOWN)
         return a;
+    if (ty_is_intenum(a) || ty_is_intenum(b)) {
+        /* members of two IntEnum classes do not unify (Numba: "Can't unify");
+         * a member and a number unify as the plain integer */
+        if (ty_is_intenum(a) && ty_is_intenum(b))
+            return NULL;
+        if (ty_is_number(a) && ty_is_number(b))
+            return unify_numbers(tc, ty_plain(tc, a), ty_plain(tc, b));
+    }
     if (ty_is_number(a) && ty_is_number(b))
         return unify_numbers(tc, a, b);
     if (a->kind == TY_NONE || b->kind == TY_NONE || a->kind == TY_OPTIONAL || b->kind == TY_OPTIONAL) {
@@ -617,6 +637,8 @@ static Type *np_float_for(TyCtx *tc, Type *t) {
 }
 
 Type *ty_np_promote(TyCtx *tc, Type *a, Type *b) {
+    a = ty_plain(tc, a);
+    b = ty_plain(tc, b);
     if (a == b)
         return a;
     if (a->kind == TY_BOOL)
@@ -734,6 +756,10 @@ bool ty_can_convert(const Type *from, const Type *to) {
 void ty_name(StrBuf *b, const Type *t) {
     if (!t) {
         sb_puts(b, "<null>");
+        return;
+    }
+    if (ty_is_intenum(t)) { /* Numba's IntEnumMember */
+        sb_printf(b, "IntEnum<%s>(%s)", scalar_names[t->kind - TY_BOOL], t->name);
         return;
     }
     if (ty_is_number(t)) {
@@ -889,6 +915,11 @@ const char *ty_str(Arena *a, const Type *t) {
 /* ---- typecodes ---- */
 
 void ty_typecode(StrBuf *b, const Type *t) {
+    if (ty_is_intenum(t)) { /* the named tuple of its integer (types.h ty_intenum) */
+        sb_printf(b, "N%d:%s:%s:(%c)", t->func, t->name, ty_is_intflag(t) ? TY_INTFLAG_FIELD : TY_INTENUM_FIELD,
+                  scalar_codes[t->kind - TY_BOOL]);
+        return;
+    }
     if (ty_is_number(t)) {
         sb_putc(b, scalar_codes[t->kind - TY_BOOL]);
         return;
@@ -1186,6 +1217,9 @@ static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
         memcpy(name, nm, (size_t)(c2 - nm));
         name[c2 - nm] = '\0';
         *p = q;
+        bool flag = tt->nelems == 1 && !strcmp(fields[0], TY_INTFLAG_FIELD);
+        if (tt->nelems == 1 && ty_is_int(tt->elems[0]) && (flag || !strcmp(fields[0], TY_INTENUM_FIELD)))
+            return ty_intenum(tc, tt->elems[0]->kind, (int)id, name, flag); /* an IntEnum member */
         return ty_named_tuple(tc, tt->elems, tt->nelems, (int)id, name, fields);
     }
     case '(': {

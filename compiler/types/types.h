@@ -106,7 +106,8 @@ struct Type {
                        value that boxes as bytes/bytearray (typecodes 'y'/'Y') */
     /* TY_FUNCTION (name: the function's name, set by inference) */
     int func;
-    /* TY_MODULE, TY_EXC_CLASS, TY_EXC_VALUE */
+    /* TY_MODULE, TY_EXC_CLASS, TY_EXC_VALUE; an integer kind with a name
+     * (and func, ndim) is an IntEnum member type (ty_intenum) */
     const char *name;
     /* TY_BUILTIN, TY_BOUND_METHOD */
     int builtin;    /* BuiltinId */
@@ -143,6 +144,26 @@ static inline bool ty_is_enum(const Type *t)
 {
     return ty_is_named_tuple(t) && t->nelems == 1 && t->fields[0][0] == '_' && !__builtin_strcmp(t->fields[0], "_value_");
 }
+/* An IntEnum or IntFlag member (Numba's IntEnumMember, "IntEnum<int64>(Color)"):
+ * an integer of kind k (int64, or uint64 for members above it) that keeps its
+ * class, `name` and `func` (its id in the dispatcher's registry of named tuple
+ * classes), ndim 1 for an IntFlag class.  It computes as the integer;
+ * arithmetic gives the plain integer (an IntFlag's `|`, `&`, `^` its class,
+ * as CPython), while names, returns and containers keep the class, so that
+ * a returned member boxes as cls(value).  Across the boundary it is the
+ * named tuple N<id>:<name>:_int_:(l), or _flag_ for an IntFlag
+ * (python/core/namedtuple.c, enum_fields): fields no namedtuple class can
+ * have (a leading '_'). */
+#define TY_INTENUM_FIELD "_int_"
+#define TY_INTFLAG_FIELD "_flag_"
+Type *ty_intenum(TyCtx *tc, TyKind k, int cls_id, const char *name, bool flag);
+static inline bool ty_is_intenum(const Type *t)
+{
+    return t && t->kind >= TY_INT8 && t->kind <= TY_UINT64 && t->name;
+}
+static inline bool ty_is_intflag(const Type *t) { return ty_is_intenum(t) && t->ndim == 1; }
+/* The plain integer of an IntEnum member type; other types as they are. */
+Type *ty_plain(TyCtx *tc, Type *t);
 Type *ty_array(TyCtx *tc, Type *dtype, int ndim, Layout layout);
 /* ty_array with the read-only flag ("readonly array(float64, 1d, C)"). */
 Type *ty_array_ro(TyCtx *tc, Type *dtype, int ndim, Layout layout, bool readonly);

@@ -41,6 +41,8 @@ static const RtItemOps *number_ops(char c)
 static const RtItemOps *key_ops(const char *tc)
 {
     const RtItemOps *o = tc[0] == 's' ? &rt_ops_str : number_ops(tc[0]);
+    if (!o) /* an IntEnum member (namedtuple.c): its int */
+        o = number_ops(nt_int_code(tc));
     if (!o)
         PyErr_Format(PyExc_TypeError, "hpcjit: dict keys and set items of typecode '%.20s' cannot be passed yet "
                      "(int, float and bool can)", tc);
@@ -49,10 +51,17 @@ static const RtItemOps *key_ops(const char *tc)
 
 static int has_refs(const char *tc, const char *end)
 {
-    for (; tc < end; tc++)
+    for (; tc < end; tc++) {
+        if (*tc == 'N') { /* a named tuple's header holds names, not codes (as typed.c) */
+            const char *q = nt_skip_header(tc, NULL);
+            if (!q)
+                return 1;
+            tc = q;
+        }
         if (*tc == 'a' || *tc == 'r' || *tc == 'y' || *tc == 'Y' || *tc == '[' || *tc == '#' || *tc == 's' || *tc == '{' || *tc == '<' ||
             *tc == 'G' || *tc == '&' || *tc == 'J' || *tc == '%')
             return 1;
+    }
     return 0;
 }
 

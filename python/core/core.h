@@ -191,6 +191,10 @@ int nt_header(PyObject *cls, char *buf, size_t *len, size_t cap);
 const char *nt_skip_header(const char *p, long *id);
 PyObject *nt_class(long id);
 long nt_id(PyObject *cls);
+/* The integer code ('l', 'L') of the IntEnum member typecode at tc
+ * ("N<id>:<name>:_int_:(l)", or _flag_), else 0: its values are that int
+ * (hashed and compared as it, as compiled code does). */
+char nt_int_code(const char *tc);
 /* A class registered with _nt_register_struct(cls, fields) crosses as a
  * named tuple of those stored attributes (np.polynomial.Polynomial: coef,
  * domain, window): nt_struct_values is a new tuple of obj's attributes

@@ -13,33 +13,46 @@ static PyObject *nt_classes; /* list: id -> class (kept alive: ids stay valid) *
 static PyObject *nt_ids;     /* dict: class -> id */
 static PyObject *nt_structs; /* dict: class -> its fields, for classes that are not tuples */
 
-/* An enum.Enum subclass that is not an int (IntEnum/IntFlag members are
- * ints in compiled code, as Numba's IntEnumMember): its members cross as
- * named tuples of their `_value_` and box again by cls(value), which returns
- * the member itself.  Registered when first seen. */
+static PyObject *int_fields, *flag_fields; /* ("_int_",), ("_flag_",): IntEnum's, IntFlag's */
+
+/* An enum.Enum subclass: its members cross as named tuples of their
+ * `_value_` and box again by cls(value), which returns the member itself.
+ * Those of an int subclass (IntEnum, IntFlag) cross as the named tuple of
+ * the member as a plain int, under the field "_int_" ("_flag_" for an
+ * IntFlag, whose `|` keeps the class in compiled code; nt_struct_values),
+ * which compiled code types as an integer that keeps its class (Numba's
+ * IntEnumMember, compiler/types/types.h ty_intenum); cls(int) boxes it
+ * again (an IntFlag combination included).  Registered when first seen. */
 static PyObject *enum_fields(PyObject *cls)
 {
-    static PyObject *enum_base, *value_fields;
+    static PyObject *enum_base, *flag_base, *value_fields;
     if (!enum_base) {
         PyObject *m = PyImport_ImportModule("enum");
         enum_base = m ? PyObject_GetAttrString(m, "Enum") : NULL;
+        flag_base = m ? PyObject_GetAttrString(m, "Flag") : NULL;
         Py_XDECREF(m);
-        if (!enum_base || !PyType_Check(enum_base)) {
+        if (!enum_base || !PyType_Check(enum_base) || !flag_base || !PyType_Check(flag_base)) {
             Py_CLEAR(enum_base);
+            Py_CLEAR(flag_base);
             PyErr_Clear();
             return NULL;
         }
         value_fields = Py_BuildValue("(s)", "_value_"); /* compiler/types/types.h ty_is_enum */
+        int_fields = Py_BuildValue("(s)", "_int_");     /* TY_INTENUM_FIELD */
+        flag_fields = Py_BuildValue("(s)", "_flag_");   /* TY_INTFLAG_FIELD */
     }
-    if (!PyType_Check(cls) || !value_fields || !PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)enum_base) ||
-        PyType_IsSubtype((PyTypeObject *)cls, &PyLong_Type))
+    if (!PyType_Check(cls) || !value_fields || !int_fields || !flag_fields ||
+        !PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)enum_base))
         return NULL;
-    if ((!nt_structs && !(nt_structs = PyDict_New())) || PyDict_SetItem(nt_structs, cls, value_fields) < 0 ||
+    PyObject *fields = value_fields;
+    if (PyType_IsSubtype((PyTypeObject *)cls, &PyLong_Type))
+        fields = PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)flag_base) ? flag_fields : int_fields;
+    if ((!nt_structs && !(nt_structs = PyDict_New())) || PyDict_SetItem(nt_structs, cls, fields) < 0 ||
         nt_id(cls) < 0) {
         PyErr_Clear();
         return NULL;
     }
-    return value_fields;
+    return fields;
 }
 
 /* The registered fields of a struct class (borrowed), or NULL. */
@@ -58,6 +71,11 @@ PyObject *nt_struct_values(PyObject *obj)
     PyObject *fields = struct_fields((PyObject *)Py_TYPE(obj));
     if (!fields)
         return NULL;
+    if (fields == int_fields || fields == flag_fields) { /* an IntEnum member: (int(member),) */
+        PyObject *v = PyNumber_Long(obj), *t = v ? PyTuple_Pack(1, v) : NULL;
+        Py_XDECREF(v);
+        return t;
+    }
     Py_ssize_t n = PyTuple_GET_SIZE(fields);
     PyObject *t = PyTuple_New(n);
     for (Py_ssize_t i = 0; t && i < n; i++) {
@@ -166,6 +184,17 @@ const char *nt_skip_header(const char *p, long *id)
     if (id)
         *id = v;
     return q + 1;
+}
+
+char nt_int_code(const char *tc)
+{
+    const char *q = tc[0] == 'N' ? nt_skip_header(tc, NULL) : NULL;
+    if (!q || !q[1] || q[2] != ')')
+        return 0;
+    size_t n = (size_t)(q - tc);
+    if (!((n > 7 && !memcmp(q - 7, ":_int_:", 7)) || (n > 8 && !memcmp(q - 8, ":_flag_:", 8))))
+        return 0;
+    return strchr("bhilBHIL", q[1]) ? q[1] : 0;
 }
 
 PyObject *nt_class(long id)

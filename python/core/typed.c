@@ -199,6 +199,8 @@ static const RtItemOps *item_ops(const char *tc, int key)
     const RtItemOps *o = number_ops(tc[0]);
     if (o)
         return o;
+    if ((o = number_ops(nt_int_code(tc))) != NULL)
+        return o; /* an IntEnum member (namedtuple.c): its int, hashed as compiled code does */
     if (tc[0] == 's' && !tc[1])
         return &str_ops;
     int tk = -1;

@@ -178,14 +178,14 @@ def _classify(value, gather):
     if isinstance(value, _enum.EnumMeta):  # `Color.RED`: the members are its env attributes
         return ("module", _enum_qualname(value))
     if isinstance(value, _enum.Enum):
-        if isinstance(value, int):  # IntEnum/IntFlag: an int, as Numba's IntEnumMember
-            v = int(value)
-            if _INT64_MIN <= v <= _INT64_MAX:
-                return ("int", v)
-            return ("other", "an IntEnum member that does not fit in int64")
-        header = _core._nt_header(type(value))  # "N<id>:<name>:value:" (namedtuple.c)
+        header = _core._nt_header(type(value))  # "N<id>:<name>:_value_:" (namedtuple.c)
         if header is None:
             return ("other", f"the member {value!r} of an Enum class hpcjit cannot name")
+        if isinstance(value, int):  # IntEnum/IntFlag: an int that keeps its class ("N<id>:<name>:_int_:", or _flag_)
+            v = int(value)
+            if _INT64_MIN <= v <= _INT64_MAX:
+                return ("ntuple", (header[1:-1], [(None, "int", v)]))
+            return ("other", "an IntEnum member that does not fit in int64")
         return ("ntuple", (header[1:-1], [(None,) + _classify(value.value, gather)]))
     cuda_api = sys.modules.get("hpcjit.cuda.device_api")
     if cuda_api is not None and isinstance(value, cuda_api.DeviceObject):
@@ -340,6 +340,17 @@ def _code_names(code, out):
     return out
 
 
+def _code_strs(code, out):
+    """The identifiers among the code's str constants: `Color['RED']`
+    names the member RED."""
+    for c in code.co_consts:
+        if isinstance(c, str) and c.isidentifier():
+            out.add(c)
+        elif isinstance(c, _pytypes.CodeType):
+            _code_strs(c, out)
+    return out
+
+
 _GLOBAL_LOADS = ("LOAD_GLOBAL", "LOAD_NAME", "LOAD_DEREF", "LOAD_CLASSDEREF")
 
 
@@ -387,7 +398,7 @@ def _env(py_func, gather, disp=None):
             if isinstance(value, _pytypes.ModuleType):
                 _module_attrs(value, names, gather, env, 0)
             elif isinstance(value, _enum.EnumMeta):
-                _enum_attrs(value, names, gather, env)
+                _enum_attrs(value, names | _code_strs(code, set()), gather, env)
     glb = py_func.__globals__
     blt = glb.get("__builtins__", builtins)
     if isinstance(blt, _pytypes.ModuleType):
@@ -411,7 +422,7 @@ def _env(py_func, gather, disp=None):
         if isinstance(value, _pytypes.ModuleType):
             _module_attrs(value, names, gather, env, 0)
         elif isinstance(value, _enum.EnumMeta):
-            _enum_attrs(value, names, gather, env)
+            _enum_attrs(value, names | _code_strs(code, set()), gather, env)
     return env
 
 

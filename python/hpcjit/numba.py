@@ -82,7 +82,7 @@ UNSUPPORTED = {
     "numba.core.types": {
         "ClassType": "",
         "ClassInstanceType": "", "FunctionType": "", "Dispatcher": "",
-        "EnumMember": "", "IntEnumMember": "", "Buffer": "", "ByteArray": "", "MemoryView": "",
+        "EnumMember": "", "Buffer": "", "ByteArray": "", "MemoryView": "",
         "UnicodeCharSeq": "",
         "SliceType": "", "RangeType": "", "ExternalFunction": "",
         "ExternalFunctionPointer": "", "RawPointer": "", "MemInfoPointer": "",

@@ -20,7 +20,7 @@ __all__ = [
     "complex64", "complex128", "c8", "c16", "none", "void",
     # Numba's other names (see the end of the file)
     "Optional", "optional", "DeferredType", "deferred_type", "UnicodeType", "unicode_type", "string", "ListType", "DictType",
-    "List", "Set", "SetType", "NamedTuple", "NamedUniTuple", "BaseTuple", "Literal", "IntegerLiteral",
+    "List", "Set", "SetType", "NamedTuple", "NamedUniTuple", "IntEnumMember", "BaseTuple", "Literal", "IntegerLiteral",
     "BooleanLiteral", "StringLiteral", "LiteralList", "LiteralStrKeyDict", "literal", "unliteral", "Omitted", "PyObject",
     "pyobject", "ffi_forced_object", "Any", "CPointer", "voidptr", "NPDatetime", "StructRef",
     "NPTimedelta", "float16", "f2", "byte", "char", "uchar", "short", "ushort", "uint",
@@ -451,6 +451,8 @@ def _parse(tc, i):
         cls = _core._nt_class(int(tc[i + 1:end]))
         j = tc.index(":", tc.index(":", end + 1) + 1) + 1
         t, i = _parse(tc, j)
+        if tc[tc.index(":", end + 1) + 1:j - 1] in ("_int_", "_flag_"):  # an IntEnum member (namedtuple.c)
+            return IntEnumMember(cls, t.types[0]), i
         return NamedTuple(t.types, cls), i
     if c == "(":
         items = []
@@ -531,7 +533,12 @@ def typeof_or_none(value):
         return bytearray_type
     if isinstance(value, int):
         # above int64, up to uint64: uint64, as Numba types it
-        return uint64 if 2**63 <= value < 2**64 else int64
+        it = uint64 if 2**63 <= value < 2**64 else int64
+        if type(value) is not int:  # an IntEnum/IntFlag member keeps its class
+            import enum
+            if isinstance(value, enum.Enum) and _core._nt_header(type(value)) is not None:
+                return IntEnumMember(type(value), it)
+        return it
     if isinstance(value, float):
         return float64
     if isinstance(value, complex):
@@ -790,6 +797,21 @@ class NamedTuple(BaseTuple):
         self.types = types
         self.instance_class = cls
         self.fields = tuple(getattr(cls, "_fields", ()))
+
+
+class IntEnumMember(Type):
+    """IntEnumMember(Color, int64): str() is "IntEnum<int64>(Color)" (Numba's);
+    a member of an IntEnum/IntFlag class, an integer in compiled code that
+    is returned as the member (typecode N<id>:Color:_int_:(l), namedtuple.c)."""
+    __slots__ = ("instance_class", "dtype")
+
+    def __init__(self, cls, dtype):
+        from . import _core
+        header = _core._nt_header(cls)
+        code = header + "(" + dtype.typecode + ")" if header is not None and dtype.typecode else None
+        super().__init__(f"IntEnum<{dtype}>({cls.__name__})", code)
+        self.instance_class = cls
+        self.dtype = dtype
 
 
 class NamedUniTuple(BaseTuple):

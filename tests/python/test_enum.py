@@ -228,7 +228,7 @@ def from_value(v):
     (with_int, (Color.RED,), "TypingError", "with-int", "cannot compare Color(int64) and int64"),
     (ordered, (Color.RED, Color.BLUE), "TypingError", "ordered", "with '<'"),
     (member_name, (Color.RED,), "UnsupportedError", "name", "name of an Enum member"),
-    (from_value, (1,), "UnsupportedError", "from-value", "calling the Enum class"),
+    (from_value, (1,), "TypingError", "from-value", "calling the Enum class"),
 ])
 def test_unsupported_is_located(fn, args, exc, marker, words):
     with pytest.raises(getattr(hpcjit.errors, exc)) as ei:
