@@ -376,3 +376,17 @@ def test_call_uses_explicit_signature():
         want.append((s - (1 << 32) if s >= (1 << 31) else s) % 1000)
     assert got.tolist() == want
     assert check(call_converted, 1.5, 3) == 4.5
+
+
+# ---- numba.config.NUMBA_NUM_THREADS read in compiled code (stumpy's _stump) -----
+
+@njit
+def per_thread_rows(n):
+    n_threads = nb.config.NUMBA_NUM_THREADS  # frozen at compile time, as Numba's
+    rho = np.full((n_threads, n), -np.inf)
+    return rho.shape[0], n_threads
+
+
+def test_config_setting_read_in_compiled_code():
+    got = check(per_thread_rows, 4)
+    assert got[0] == got[1] == nb.config.NUMBA_NUM_THREADS
