@@ -390,3 +390,24 @@ def per_thread_rows(n):
 def test_config_setting_read_in_compiled_code():
     got = check(per_thread_rows, 4)
     assert got[0] == got[1] == nb.config.NUMBA_NUM_THREADS
+
+
+# ---- `a.ndim == 1` on an array argument decides the branch (stumpy's _merge_topk_PI) --
+
+@njit
+def merge_smaller(PA, PB):
+    if PA.ndim == 1:
+        mask = PB < PA
+        PA[mask] = PB[mask]
+    else:
+        k = PA.shape[1]  # a 1-d PA has no shape[1]: this branch is never typed for it
+        for i in range(PA.shape[0]):
+            for j in range(k):
+                PA[i, j] = min(PA[i, j], PB[i, j])
+    return PA.ndim
+
+
+def test_ndim_of_argument_prunes_branch():
+    assert check(merge_smaller, np.array([3.0, 1.0, 2.0]), np.array([1.0, 2.0, 0.0])) == 1
+    assert check(merge_smaller, np.ones((2, 3)), np.arange(6.0).reshape(2, 3)) == 2
+
