@@ -769,6 +769,11 @@ class _Gather:
                                    ("pycall", handle, retcode)))
                 env.append((name, "func", bidx))
         opts = {k: disp.targetoptions[k] for k in _COMPILER_OPTIONS if k in disp.targetoptions}
+        if not isinstance(opts.get("fastmath", False), bool):
+            # Numba's set of flag names (stumpy: no nnan/ninf) as LLVM's bits;
+            # read at each compile, as programs set targetoptions["fastmath"]
+            from .dispatcher import fastmath_flags
+            opts["fastmath"] = fastmath_flags(opts["fastmath"])
         lit = LITERAL_PARAMS.get(py_func.__code__)
         if lit:
             opts["literal_params"] = lit

@@ -411,3 +411,50 @@ def test_ndim_of_argument_prunes_branch():
     assert check(merge_smaller, np.array([3.0, 1.0, 2.0]), np.array([1.0, 2.0, 0.0])) == 1
     assert check(merge_smaller, np.ones((2, 3)), np.arange(6.0).reshape(2, 3)) == 2
 
+
+# ---- fastmath as a set of LLVM flags (stumpy: no nnan/ninf), changed and recompiled --
+
+STUMPY_FLAGS = {"nsz", "arcp", "contract", "afn", "reassoc"}
+
+
+@njit(fastmath=STUMPY_FLAGS)
+def count_not_finite(a):
+    n = 0
+    for x in a:
+        if np.isnan(x) or np.isinf(x):  # kept: the set has no nnan/ninf
+            n += 1
+    return n, np.sum(a[:2])
+
+
+def add_assoc(x, y):
+    return (x - y) + y
+
+
+def test_fastmath_flag_set_keeps_nan_and_inf():
+    assert check(count_not_finite, np.array([1.0, 2.0, np.nan, np.inf, -np.inf]))[0] == 3
+    assert count_not_finite.targetoptions["fastmath"] == STUMPY_FLAGS  # kept as given
+    with pytest.raises(ValueError):
+        njit(fastmath={"reassoc", "fastest"})(add_assoc)(1.0, 2.0)  # Numba: when it compiles
+
+
+@pytest.mark.parametrize("flags, want_nan", [(False, True), (True, False), ({"reassoc", "nsz"}, False),
+                                             ({"reassoc"}, True), ({"nsz"}, True)])
+def test_fastmath_flags_as_numba(flags, want_nan):
+    # (0 - inf) + inf: NaN unless reassociated, which needs nsz too (as Numba)
+    f = njit(fastmath=flags)(add_assoc)
+    assert np.isnan(f(0.0, np.inf)) == want_nan
+
+
+def test_recompile_after_changing_options():
+    f = njit(fastmath=True)(add_assoc)
+    assert f(0.0, np.inf) == 0.0
+    f.targetoptions["fastmath"] = {"reassoc"}  # stumpy's fastmath._set, then cache._recompile
+    f.recompile()
+    assert np.isnan(f(0.0, np.inf))
+    assert len(f.signatures) == 1
+    g = njit("f8(f8, f8)")(add_assoc)
+    g.recompile()  # explicit signatures stay the only ones
+    assert g(1.0, 2.0) == 1.0 and len(g.signatures) == 1
+    with pytest.raises(TypeError):
+        g(np.ones(2), 1.0)
+    g.enable_caching()  # Numba's: later compilations go to the on-disk cache
