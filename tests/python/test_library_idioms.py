@@ -2,9 +2,11 @@
 through the drop-in (issue 12; benchmarks/libraries/): `locals={...}`,
 Numba's type names called as functions on the top-level module, a
 recursive function compiled at decoration (its name not bound yet), bool
-fields of jitclasses and structrefs, `overloads[sig].entry_point`, and
-`cgutils.get_or_insert_function` in an @intrinsic.  Every compiled function
-is checked against its py_func where the two can agree."""
+fields of jitclasses and structrefs, `overloads[sig].entry_point`,
+`cgutils.get_or_insert_function` in an @intrinsic, and stumpy's
+`numba.config.NUMBA_NUM_THREADS`, `if a.ndim == 1:` branches, fastmath flag
+sets and `recompile()`.  Every compiled function is checked against its
+py_func where the two can agree."""
 import numpy as np
 import pytest
 
