@@ -1,6 +1,6 @@
-"""What pynndescent_run.py and umap_run.py share: one framework's worker
-run in its own interpreter with a fresh cache folder, both frameworks in
-turn."""
+"""What pynndescent_run.py, umap_run.py and stumpy_run.py share: one
+framework's worker run in its own interpreter with a fresh cache folder,
+both frameworks in turn."""
 import json
 import os
 import subprocess

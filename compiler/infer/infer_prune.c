@@ -2,8 +2,8 @@
  * before typing (as Numba's dead-branch pruning).
  *
  * A condition made of constants (`if DEBUG:` on a global bool, `MODE == 2`,
- * `x if VERBOSE else y`) keeps only the branch that runs, so the other is
- * never typed, as in Numba.
+ * `x if VERBOSE else y`, `a.ndim == 1` on an array argument) keeps only the
+ * branch that runs, so the other is never typed, as in Numba.
  *
  * A spec knows whether each argument is None: `if out is None:`, `if scale
  * is not None:` (and `not`, `and`, `or` of such tests, `x if p is None else
@@ -134,6 +134,16 @@ static bool constant(const Prune *P, const Node *e, double *v, bool *none) {
         case CVAL_NONE: *none = true; *v = 0; return true;
         default: return false;
         }
+    }
+    if (e->kind == N_ATTRIBUTE && e->a->kind == N_NAME && strcmp(e->name, "ndim") == 0) {
+        /* `a.ndim` of an array argument nothing assigns: a constant of the
+         * spec, as Numba's rewrite_semantic_constants (stumpy: `if PA.ndim
+         * == 1: ... else: k = PA.shape[1]`, the other branch untypable) */
+        int i = param_of(P, e->a->name);
+        if (i < 0 || P->ever[i] || P->s->argtys[i]->kind != TY_ARRAY)
+            return false;
+        *v = (double)P->s->argtys[i]->ndim;
+        return true;
     }
     if (e->kind != N_NAME || !P->s->hf || param_of(P, e->name) >= 0 || infer_count_binds(P->s->fn, e->name) > 0)
         return false;

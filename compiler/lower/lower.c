@@ -244,9 +244,11 @@ LLVMValueRef lower_cstr(Lower *L, const char *s) {
 LLVMValueRef lower_i64(Lower *L, int64_t v) { return LLVMConstInt(L->t_i64, (unsigned long long)v, 1); }
 LLVMValueRef lower_i32(Lower *L, int32_t v) { return LLVMConstInt(L->t_i32, (unsigned long long)(int64_t)v, 1); }
 
+_Static_assert(HJ_FASTMATH_ALL == LLVMFastMathAll, "HjOptions.fastmath holds LLVMFastMathFlags bits");
+
 LLVMValueRef lower_fm(Lower *L, LLVMValueRef v) {
     if (L->fastmath && LLVMIsAInstruction(v) && LLVMCanValueUseFastMathFlags(v))
-        LLVMSetFastMathFlags(v, LLVMFastMathAll);
+        LLVMSetFastMathFlags(v, L->fastmath);
     return v;
 }
 
@@ -2096,7 +2098,7 @@ static bool lower_spec(Lower *L, Spec *s) {
     L->fn = (LLVMValueRef)s->llvm_fn;
     if (L->dib)
         lower_device_debug_spec(L, s);
-    L->fastmath = s->hf && s->hf->options.fastmath;
+    L->fastmath = s->hf ? (unsigned)s->hf->options.fastmath & LLVMFastMathAll : 0;
     L->error_model = s->hf ? s->hf->options.error_model : 0;
     L->boundscheck = s->hf && s->hf->options.boundscheck;
     L->poll_signals = !(s->hf && s->hf->options.no_signal_poll);
@@ -2105,7 +2107,7 @@ static bool lower_spec(Lower *L, Spec *s) {
         L->poll_signals = false;
         L->boundscheck = L->cuda->debug;
         L->error_model = L->cuda->debug ? L->error_model : 1;
-        L->fastmath = L->fastmath || L->cuda->fastmath;
+        L->fastmath = L->cuda->fastmath ? LLVMFastMathAll : L->fastmath;
     }
     L->at = s->fn;
     L->nloops = 0;

@@ -48,7 +48,7 @@ typedef struct Lower {
     LLVMValueRef status;          /* alloca i32: what the exit block returns */
     LLVMBasicBlockRef entry_bb;   /* allocas */
     LLVMBasicBlockRef exit_bb;    /* releases the variables, returns status */
-    bool fastmath;
+    unsigned fastmath;            /* LLVMFastMathFlags set on float ops (lower_fm) */
     int error_model;              /* 0 python, 1 numpy */
     bool boundscheck;
     bool poll_signals;            /* loops poll the runtime's signal flag (lower.c) */

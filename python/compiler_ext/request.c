@@ -195,6 +195,27 @@ static int opt_flag(PyObject *opts, const char *key, int *out) {
     return 0;
 }
 
+/* fastmath: a bool (True: every flag), or an int of LLVMFastMathFlags bits
+ * (compiler.py turns Numba's flag sets into one). */
+static int opt_fastmath(PyObject *opts, int *out) {
+    PyObject *v = PyDict_GetItemString(opts, "fastmath"); /* borrowed */
+    *out = 0;
+    if (!v || v == Py_None)
+        return 0;
+    if (PyLong_Check(v) && !PyBool_Check(v)) {
+        long m = PyLong_AsLong(v);
+        if (m == -1 && PyErr_Occurred())
+            return -1;
+        *out = (int)(m & HJ_FASTMATH_ALL);
+        return 0;
+    }
+    int t = PyObject_IsTrue(v);
+    if (t < 0)
+        return -1;
+    *out = t ? HJ_FASTMATH_ALL : 0;
+    return 0;
+}
+
 static int options_from(Arena *a, HjOptions *o, PyObject *opts) {
     memset(o, 0, sizeof *o);
     if (opts == Py_None)
@@ -203,8 +224,7 @@ static int options_from(Arena *a, HjOptions *o, PyObject *opts) {
         PyErr_SetString(PyExc_TypeError, "hpcjit._compiler: options must be a dict");
         return -1;
     }
-    if (opt_flag(opts, "fastmath", &o->fastmath) < 0 ||
-        opt_flag(opts, "boundscheck", &o->boundscheck) < 0 ||
+    if (opt_fastmath(opts, &o->fastmath) < 0 || opt_flag(opts, "boundscheck", &o->boundscheck) < 0 ||
         opt_flag(opts, "nogil", &o->nogil) < 0 || opt_flag(opts, "parallel", &o->parallel) < 0 ||
         opt_flag(opts, "deterministic", &o->deterministic) < 0)
         return -1;

@@ -1086,6 +1086,29 @@ static PyObject *dispatcher_unlock(PyObject *op, PyObject *unused)
     Py_RETURN_NONE;
 }
 
+/* recompile(): the overloads there are now are matched no more, and not
+ * listed; retired rather than freed, as in _add_overload, because a call
+ * running without the GIL may still read them. */
+static PyObject *dispatcher_retire_overloads(PyObject *op, PyObject *unused)
+{
+    Dispatcher *self = (Dispatcher *)op;
+    for (Py_ssize_t i = 0; i < self->nov; i++) {
+        self->ovs[i].keylen = (size_t)-1;
+        self->ovs[i].alias = 1;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *dispatcher_recompile(PyObject *op, PyObject *unused)
+{
+    return call_helper_self("_recompile", op, NULL, NULL);
+}
+
+static PyObject *dispatcher_enable_caching(PyObject *op, PyObject *unused)
+{
+    return call_helper_self("_enable_caching", op, NULL, NULL);
+}
+
 static PyObject *dispatcher_inspect_types(PyObject *op, PyObject *args, PyObject *kwargs)
 {
     return call_helper_self("_inspect_types", op, args, kwargs);
@@ -1183,6 +1206,12 @@ static PyMethodDef dispatcher_methods[] = {
      "_set_literal_params(mask): key argument i by its value too when bit i is set (literally())."},
     {"disable_compile", dispatcher_lock, METH_NOARGS, "Compile no more (Numba's name)."},
     {"_unlock", dispatcher_unlock, METH_NOARGS, "Allow compilation on a miss again."},
+    {"_retire_overloads", dispatcher_retire_overloads, METH_NOARGS,
+     "Match and list none of the overloads there are now (recompile())."},
+    {"recompile", dispatcher_recompile, METH_NOARGS,
+     "Compile every signature again, with the options as they are now (Numba's)."},
+    {"enable_caching", dispatcher_enable_caching, METH_NOARGS,
+     "Keep later compilations in the on-disk cache, as cache=True (Numba's)."},
     {"inspect_types", (PyCFunction)(void (*)(void))dispatcher_inspect_types, METH_VARARGS | METH_KEYWORDS,
      "Print the source annotated with the types of each overload."},
     {"inspect_llvm", (PyCFunction)(void (*)(void))dispatcher_inspect_llvm, METH_VARARGS | METH_KEYWORDS,

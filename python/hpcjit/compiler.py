@@ -443,6 +443,12 @@ def _module_attrs(mod, names, gather, env, depth):
         for attr in sorted(names & pl.operator_names()):
             env.append((f"operator.{attr}",) + _classify(getattr(mod, attr), gather))
         return
+    if modname in ("hpcjit", "numba") and "config" in names:
+        # `numba.config.NUMBA_NUM_THREADS` (stumpy): the settings module's
+        # values frozen at compile time, as Numba reads module globals
+        from . import config as cfg
+        env.append((f"{modname}.config", "module", cfg.__name__))
+        _module_attrs(cfg, names, gather, env, depth + 1)
     if depth > 3 or modname.split(".")[0] in _KNOWN_PACKAGES or modname in _NAMED_MODULES:
         return
     d = getattr(target, "__dict__", {})
@@ -808,6 +814,11 @@ class _Gather:
                                    ("pycall", handle, retcode)))
                 env.append((name, "func", bidx))
         opts = {k: disp.targetoptions[k] for k in _COMPILER_OPTIONS if k in disp.targetoptions}
+        if not isinstance(opts.get("fastmath", False), bool):
+            # Numba's set of flag names (stumpy: no nnan/ninf) as LLVM's bits;
+            # read at each compile, as programs set targetoptions["fastmath"]
+            from .dispatcher import fastmath_flags
+            opts["fastmath"] = fastmath_flags(opts["fastmath"])
         lit = LITERAL_PARAMS.get(py_func.__code__)
         if lit:
             opts["literal_params"] = lit

@@ -43,6 +43,40 @@ def _check_locals(decl):
     return out
 
 
+# Numba's fastmath flag names -> LLVMFastMathFlags bits (llvm-c/Core.h)
+_FASTMATH_BITS = {"reassoc": 1, "nnan": 2, "ninf": 4, "nsz": 8, "arcp": 16, "contract": 32,
+                  "afn": 64, "fast": 127}
+
+
+def _check_fastmath(value):
+    """fastmath= as Numba accepts it (cpu.FastMathOptions): a bool, a set of
+    flag names, or a dict name -> bool; the value itself is kept."""
+    if value is None:
+        return False
+    if isinstance(value, (set, frozenset, dict)):
+        bad = set(value) - set(_FASTMATH_BITS)
+        if bad:
+            raise ValueError(f"Unrecognized fastmath flags: {bad}")
+        return value
+    if isinstance(value, (bool, int)):
+        return bool(value)
+    raise ValueError("Expected fastmath option(s) to be either a bool, dict or set")
+
+
+def fastmath_flags(value):
+    """The LLVMFastMathFlags bits of a fastmath= value (True: all of them;
+    {"nsz", "arcp", ...}: those; a dict: the names mapped to True)."""
+    value = _check_fastmath(value)
+    if isinstance(value, dict):
+        value = {k for k, on in value.items() if on}
+    if isinstance(value, (set, frozenset)):
+        bits = 0
+        for name in value:
+            bits |= _FASTMATH_BITS[name]
+        return bits
+    return _FASTMATH_BITS["fast"] if value else 0
+
+
 def check_options(options):
     """Validate @njit options; returns the dict the Dispatcher keeps."""
     for name in options:
@@ -78,9 +112,10 @@ def check_options(options):
     out = {
         "nopython": True,
         "cache": bool(options.get("cache", False)),
-        # Numba also accepts a set of LLVM flag names; any non-empty one turns
-        # on the full set here.
-        "fastmath": bool(options.get("fastmath", False)),
+        # a bool, or Numba's set/dict of LLVM flag names, kept as given
+        # (programs read and set targetoptions["fastmath"]); fastmath_flags()
+        # turns it into the compiler's bits
+        "fastmath": _check_fastmath(options.get("fastmath", False)),
         "boundscheck": bool(boundscheck),
         "nogil": bool(options.get("nogil", False)),
         "parallel": bool(options.get("parallel", False)),
@@ -273,6 +308,29 @@ def _untypeable(disp, args, index):
 
 def _signatures(disp):
     return [info["argtypes"] for info in disp._infos]
+
+
+def _recompile(disp):
+    """disp.recompile(), as Numba's: every signature compiled again now,
+    with targetoptions as they are (stumpy sets targetoptions["fastmath"],
+    then recompiles); the old overloads are retired."""
+    from . import compiler
+    infos = disp._infos
+    locked = disp._locked
+    disp._retire_overloads()
+    disp._unlock()
+    try:
+        for info in infos:
+            compiler.compile_for(disp, info["argcodes"], info.get("explicit_rettype"))
+    finally:
+        if locked:
+            disp._lock()
+
+
+def _enable_caching(disp):
+    """disp.enable_caching(), as Numba's: later compilations go to the
+    on-disk cache (hpcjit/cache.py), as with cache=True."""
+    disp.targetoptions["cache"] = True
 
 
 def _nopython_signatures(disp):

@@ -2,9 +2,11 @@
 through the drop-in (issue 12; benchmarks/libraries/): `locals={...}`,
 Numba's type names called as functions on the top-level module, a
 recursive function compiled at decoration (its name not bound yet), bool
-fields of jitclasses and structrefs, `overloads[sig].entry_point`, and
-`cgutils.get_or_insert_function` in an @intrinsic.  Every compiled function
-is checked against its py_func where the two can agree."""
+fields of jitclasses and structrefs, `overloads[sig].entry_point`,
+`cgutils.get_or_insert_function` in an @intrinsic, and stumpy's
+`numba.config.NUMBA_NUM_THREADS`, `if a.ndim == 1:` branches, fastmath flag
+sets and `recompile()`.  Every compiled function is checked against its
+py_func where the two can agree."""
 import numpy as np
 import pytest
 
@@ -376,3 +378,85 @@ def test_call_uses_explicit_signature():
         want.append((s - (1 << 32) if s >= (1 << 31) else s) % 1000)
     assert got.tolist() == want
     assert check(call_converted, 1.5, 3) == 4.5
+
+
+# ---- numba.config.NUMBA_NUM_THREADS read in compiled code (stumpy's _stump) -----
+
+@njit
+def per_thread_rows(n):
+    n_threads = nb.config.NUMBA_NUM_THREADS  # frozen at compile time, as Numba's
+    rho = np.full((n_threads, n), -np.inf)
+    return rho.shape[0], n_threads
+
+
+def test_config_setting_read_in_compiled_code():
+    got = check(per_thread_rows, 4)
+    assert got[0] == got[1] == nb.config.NUMBA_NUM_THREADS
+
+
+# ---- `a.ndim == 1` on an array argument decides the branch (stumpy's _merge_topk_PI) --
+
+@njit
+def merge_smaller(PA, PB):
+    if PA.ndim == 1:
+        mask = PB < PA
+        PA[mask] = PB[mask]
+    else:
+        k = PA.shape[1]  # a 1-d PA has no shape[1]: this branch is never typed for it
+        for i in range(PA.shape[0]):
+            for j in range(k):
+                PA[i, j] = min(PA[i, j], PB[i, j])
+    return PA.ndim
+
+
+def test_ndim_of_argument_prunes_branch():
+    assert check(merge_smaller, np.array([3.0, 1.0, 2.0]), np.array([1.0, 2.0, 0.0])) == 1
+    assert check(merge_smaller, np.ones((2, 3)), np.arange(6.0).reshape(2, 3)) == 2
+
+
+# ---- fastmath as a set of LLVM flags (stumpy: no nnan/ninf), changed and recompiled --
+
+STUMPY_FLAGS = {"nsz", "arcp", "contract", "afn", "reassoc"}
+
+
+@njit(fastmath=STUMPY_FLAGS)
+def count_not_finite(a):
+    n = 0
+    for x in a:
+        if np.isnan(x) or np.isinf(x):  # kept: the set has no nnan/ninf
+            n += 1
+    return n, np.sum(a[:2])
+
+
+def add_assoc(x, y):
+    return (x - y) + y
+
+
+def test_fastmath_flag_set_keeps_nan_and_inf():
+    assert check(count_not_finite, np.array([1.0, 2.0, np.nan, np.inf, -np.inf]))[0] == 3
+    assert count_not_finite.targetoptions["fastmath"] == STUMPY_FLAGS  # kept as given
+    with pytest.raises(ValueError):
+        njit(fastmath={"reassoc", "fastest"})(add_assoc)(1.0, 2.0)  # Numba: when it compiles
+
+
+@pytest.mark.parametrize("flags, want_nan", [(False, True), (True, False), ({"reassoc", "nsz"}, False),
+                                             ({"reassoc"}, True), ({"nsz"}, True)])
+def test_fastmath_flags_as_numba(flags, want_nan):
+    # (0 - inf) + inf: NaN unless reassociated, which needs nsz too (as Numba)
+    f = njit(fastmath=flags)(add_assoc)
+    assert np.isnan(f(0.0, np.inf)) == want_nan
+
+
+def test_recompile_after_changing_options():
+    f = njit(fastmath=True)(add_assoc)
+    assert f(0.0, np.inf) == 0.0
+    f.targetoptions["fastmath"] = {"reassoc"}  # stumpy's fastmath._set, then cache._recompile
+    f.recompile()
+    assert np.isnan(f(0.0, np.inf))
+    assert len(f.signatures) == 1
+    g = njit("f8(f8, f8)")(add_assoc)
+    g.recompile()  # explicit signatures stay the only ones
+    assert g(1.0, 2.0) == 1.0 and len(g.signatures) == 1
+    with pytest.raises(TypeError):
+        g(np.ones(2), 1.0)
+    g.enable_caching()  # Numba's: later compilations go to the on-disk cache

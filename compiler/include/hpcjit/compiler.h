@@ -81,9 +81,15 @@ struct HjEnvEntry {
     int64_t nbytes;
 };
 
+/* Every LLVMFastMathFlags bit (llvm-c/Core.h's LLVMFastMathAll: reassoc 1,
+ * nnan 2, ninf 4, nsz 8, arcp 16, contract 32, afn 64), for code that does
+ * not include LLVM's headers. */
+#define HJ_FASTMATH_ALL 0x7f
+
 /* Per-function options, as given to @njit. */
 typedef struct HjOptions {
-    int fastmath;       /* LLVM fast-math flags on float ops                    */
+    int fastmath;       /* LLVMFastMathFlags bits on float ops (0: none, True:
+                           LLVMFastMathAll; a set of Numba's flag names)        */
     int boundscheck;    /* IndexError on out-of-range indices                   */
     int error_model;    /* 0 = "python" (ZeroDivisionError), 1 = "numpy"       */
     int nogil;          /* informational for the compiler                       */
