@@ -936,20 +936,17 @@ static bool par_ae_body(Lower *L, void *arg, LLVMValueRef *vals, LLVMValueRef be
     return ok;
 }
 
-/* The outer loop [0, n) (flat items, or the first axis of the nest) on the
- * pool when the array has at least 2 * LOWER_PAR_GRAIN items, else here.
- * `total` is the item count; each thread gets at least LOWER_PAR_GRAIN. */
+/* The outer loop [0, n) (flat items, or the first axis of the nest), under
+ * parallel=True emitted once, as the pool body: rt_parallel_for_grain runs
+ * it on the pool when the array has at least 2 * LOWER_PAR_GRAIN items
+ * (each thread gets at least LOWER_PAR_GRAIN), else on the calling thread
+ * (the pool not started; 0 items: not at all).  `total` is the item count. */
 static bool outer_loop(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, int nd, bool flat, LLVMValueRef n,
                        LLVMValueRef total) {
-    LLVMValueRef zero = lower_i64(L, 0);
+    LLVMValueRef zero = lower_i64(L, 0), one = lower_i64(L, 1);
     if (!lower_par_library(L) || (!flat && nd == 0))
         return flat ? flat_range(L, ae, e, lower_array_field(L, out, ARR_DATA, "out"), zero, n)
                     : nest_range(L, ae, e, out, nd, zero, n);
-    LLVMBasicBlockRef par = lower_block(L, "ae.pool"), ser = lower_block(L, "ae.here"),
-                      done = lower_block(L, "ae.pooled");
-    LLVMValueRef big = LLVMBuildICmp(L->b, LLVMIntSGE, total, lower_i64(L, 2 * LOWER_PAR_GRAIN), "");
-    LLVMBuildCondBr(L->b, big, par, ser);
-    lower_at(L, par);
     int nf = e->fu ? e->fu->n : 0;
     LLVMValueRef *vals = arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)(ae->nleaves + nf + 1));
     vals[0] = out;
@@ -958,23 +955,20 @@ static bool outer_loop(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, int nd
                       : is_arr(ae->leaves[i]) ? ae->leaves[i]->v : ae->leaves[i]->elem;
     for (int k = 0; k < nf; k++) /* the kept statements' arrays */
         vals[1 + ae->nleaves + k] = e->fu->keep[k] ? e->fu->out[k] : lower_i64(L, 0);
+    /* flat: n / grain threads, so fewer than 2 * LOWER_PAR_GRAIN items stay
+     * on the caller */
     LLVMValueRef grain = lower_i64(L, LOWER_PAR_GRAIN);
-    if (!flat) { /* rows of the first axis: at least LOWER_PAR_GRAIN items each */
-        LLVMValueRef inner = LLVMBuildSDiv(L->b, total, n, "inner"); /* n > 0 here */
+    if (!flat) { /* rows of the first axis: at least LOWER_PAR_GRAIN items each, none below 2 * LOWER_PAR_GRAIN */
+        LLVMValueRef big = LLVMBuildICmp(L->b, LLVMIntSGE, total, lower_i64(L, 2 * LOWER_PAR_GRAIN), "");
+        /* big: n > 0 and total / n > 0; else no division by 0 either */
+        LLVMValueRef inner = LLVMBuildSDiv(L->b, total, LLVMBuildSelect(L->b, big, n, one, ""), "inner");
+        inner = LLVMBuildSelect(L->b, big, inner, one, "");
         grain = LLVMBuildSDiv(L->b, grain, inner, "");
-        grain = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, grain, lower_i64(L, 1), ""),
-                                lower_i64(L, 1), grain, "grain");
+        grain = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, grain, one, ""), one, grain, "");
+        grain = LLVMBuildSelect(L->b, big, grain, lower_i64(L, INT64_MAX), "grain");
     }
     ParAe pa = {ae, e, nd, flat};
-    if (!lower_par_range(L, "arrayexpr", n, grain, ae->nleaves + nf + 1, vals, par_ae_body, &pa))
-        return false;
-    LLVMBuildBr(L->b, done);
-    lower_at(L, ser);
-    bool ok = flat ? flat_range(L, ae, e, lower_array_field(L, out, ARR_DATA, "out"), zero, n)
-                   : nest_range(L, ae, e, out, nd, zero, n);
-    LLVMBuildBr(L->b, done);
-    lower_at(L, done);
-    return ok;
+    return lower_par_range(L, "arrayexpr", n, grain, ae->nleaves + nf + 1, vals, par_ae_body, &pa);
 }
 
 /* The loops over out (an nd-D array of dtype e->out_dt, possibly strided)
