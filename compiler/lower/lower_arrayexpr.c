@@ -980,6 +980,14 @@ static bool emit_loops(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, Type *
         shape[d] = lower_array_dim(L, out, ARR_SHAPE, d);
     int saved_em = L->error_model;
     L->error_model = 1; /* NumPy: no exceptions from element arithmetic */
+    LLVMValueRef total = lower_i64(L, 1);
+    for (int d = 0; d < nd; d++)
+        total = LLVMBuildMul(L->b, total, shape[d], "");
+    if (L->ae_nest_only && nd > 0) { /* a fused group's rare path: the nest alone is enough */
+        bool ok = outer_loop(L, ae, e, out, nd, false, shape[0], total);
+        L->error_model = saved_em;
+        return ok;
+    }
     /* fast path test */
     LLVMValueRef flat = LLVMConstInt(L->t_i1, oty->layout == LAYOUT_C || nd <= 1, 0);
     if (nd == 1 && oty->layout != LAYOUT_C)
@@ -988,9 +996,6 @@ static bool emit_loops(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, Type *
     for (int i = 0; i < ae->nleaves; i++)
         if (is_arr(ae->leaves[i]))
             flat = LLVMBuildAnd(L->b, flat, flat_ok(L, ae->leaves[i], shape, nd), "");
-    LLVMValueRef total = lower_i64(L, 1);
-    for (int d = 0; d < nd; d++)
-        total = LLVMBuildMul(L->b, total, shape[d], "");
     LLVMBasicBlockRef fast = lower_block(L, "ae.flat"), slow = lower_block(L, "ae.strided"),
                       done = lower_block(L, "ae.done");
     LLVMBuildCondBr(L->b, flat, fast, slow);
