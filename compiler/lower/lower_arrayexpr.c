@@ -764,10 +764,13 @@ static LLVMValueRef leaf_stride(Lower *L, Leaf *f, int d, int nd) {
     return LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, s, lower_i64(L, 1), ""), lower_i64(L, 0), st, "");
 }
 
-/* A leaf that may use the flat loop (contiguous, all of the result's shape). */
-static LLVMValueRef flat_ok(Lower *L, Leaf *f, LLVMValueRef *shape, int nd) {
+/* A leaf that may use the flat loop (contiguous, all of the result's shape;
+ * `same`: its shape is known to be the result's). */
+static LLVMValueRef flat_ok(Lower *L, Leaf *f, LLVMValueRef *shape, int nd, bool same) {
     if (f->ty->ndim != nd)
         return LLVMConstInt(L->t_i1, 0, 0);
+    if (same && f->ty->layout == LAYOUT_C)
+        return LLVMConstInt(L->t_i1, 1, 0);
     LLVMValueRef ok = LLVMConstInt(L->t_i1, 1, 0);
     for (int d = 0; d < nd; d++)
         ok = LLVMBuildAnd(L->b, ok, LLVMBuildICmp(L->b, LLVMIntEQ, lower_array_dim(L, f->v, ARR_SHAPE, d), shape[d], ""), "");
@@ -792,6 +795,7 @@ typedef struct Emit {
     Type *aug_op_ty, *aug_res;
     Node *at;
     Fused *fu;           /* N_FUSED: every statement's element (root unused) */
+    bool same_shape;     /* every array leaf is known to have out's shape */
 } Emit;
 
 /* An N_FUSED group being lowered: statement k computes root[k] into an
@@ -995,7 +999,12 @@ static bool emit_loops(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, Type *
                              lower_i64(L, ty_itemsize(e->out_dt)), "");
     for (int i = 0; i < ae->nleaves; i++)
         if (is_arr(ae->leaves[i]))
-            flat = LLVMBuildAnd(L->b, flat, flat_ok(L, ae->leaves[i], shape, nd), "");
+            flat = LLVMBuildAnd(L->b, flat, flat_ok(L, ae->leaves[i], shape, nd, e->same_shape), "");
+    if (LLVMIsAConstantInt(flat) && LLVMConstIntGetZExtValue(flat)) { /* all C, one shape: no nest */
+        bool ok = outer_loop(L, ae, e, out, nd, true, total, total);
+        L->error_model = saved_em;
+        return ok;
+    }
     LLVMBasicBlockRef fast = lower_block(L, "ae.flat"), slow = lower_block(L, "ae.strided"),
                       done = lower_block(L, "ae.done");
     LLVMBuildCondBr(L->b, flat, fast, slow);
@@ -1084,6 +1093,10 @@ LLVMValueRef lower_arrayexpr(Lower *L, Node *n, bool *owned) {
     int mark = lower_temps_mark(L);
     lower_temp(L, out, oty, true);
     Emit e = {.root = root, .out_dt = oty->dtype, .aug_op = OP_NONE, .at = n};
+    int narr = 0; /* one array leaf of the result's rank: out has its shape */
+    for (int i = 0; i < ae.nleaves; i++)
+        narr += is_arr(ae.leaves[i]) ? (ae.leaves[i]->ty->ndim == nd ? 1 : 2) : 0;
+    e.same_shape = narr == 1;
     bool ok = emit_loops(L, &ae, &e, out, oty);
     lower_temps_keep(L, mark);
     if (!ok)
@@ -1458,7 +1471,9 @@ int lower_fused(Lower *L, Node *g, LLVMBasicBlockRef *plain, LLVMBasicBlockRef *
             return -1;
         lower_temp(L, fu->out[k], fu->ty[k], true); /* released if an element raises */
     }
-    Emit e = {.root = fu->root[first], .out_dt = fu->ty[first]->dtype, .aug_op = OP_NONE, .at = g, .fu = fu};
+    /* the leaves have one shape (tested above), out has it too */
+    Emit e = {.root = fu->root[first], .out_dt = fu->ty[first]->dtype, .aug_op = OP_NONE, .at = g, .fu = fu,
+              .same_shape = true};
     if (!emit_loops(L, ae, &e, fu->out[first], fu->ty[first]))
         return -1;
     lower_temps_keep(L, mark);
