@@ -348,6 +348,8 @@ def _args():
         "jacobi_swap": (m, 2),
         "prange_sum": (v,),
         "prange_rows": (m,),
+        "array_chain": (v * 100, w * 100, v),
+        "array_chain_par": (v * 100, w * 100, v),
         # this file
         "add": (1.0, 2.0),
         "heat2d": (m, 3, 0.1),

@@ -36,8 +36,15 @@ int rt_parallel_for_grain(int64_t n, PoolBody body, void *ctx, int64_t grain) {
     int64_t have = pool_get_num_threads();
     if (t > have)
         t = have;
-    if (t <= 1) /* one chunk: pool_parallel_for runs it on the caller */
-        return pool_parallel_for(n, body, ctx, POOL_STATIC, n);
+    if (t <= 1) {
+        /* one chunk: on the calling thread, as if there were no pool (it is
+         * not started, the thread is not marked as inside a loop) */
+        if (body(ctx, 0, n, pool_get_thread_id()) == 0)
+            return 0;
+        if (!rt_exc_pending())
+            rt_raise("RuntimeError", "a parallel loop body failed without setting an exception");
+        return -1;
+    }
     return pool_parallel_for(n, body, ctx, POOL_STATIC, (n + t - 1) / t);
 }
 

@@ -272,7 +272,52 @@ static bool hoistable(const Node *st, const Group *g) {
     return true;
 }
 
+/* `return <array expression>` right after an array statement of its rank
+ * becomes `$fused.ret = <array expression>; return $fused.ret`, so that the
+ * returned array can join the group: the statements' arrays that only it
+ * reads are then not allocated either (Numba's parfor fuses the returned
+ * expression too). */
+static void split_returns(Inf *I, PtrVec *v) {
+    int n = 0;
+    for (int i = 1; i < v->len; i++) {
+        Node *r = VEC_AT(*v, i), *prev = VEC_AT(*v, i - 1);
+        n += r->kind == N_RETURN && !r->is_from && r->a && r->a->kind == N_ARRAYEXPR && candidate(prev);
+    }
+    if (!n)
+        return;
+    PtrVec out = {0};
+    for (int i = 0; i < v->len; i++) {
+        Node *r = VEC_AT(*v, i);
+        Node *prev = i ? VEC_AT(*v, i - 1) : NULL;
+        Type *ty = r->kind == N_RETURN && r->a ? r->a->ty : NULL;
+        if (!prev || r->is_from || !ty || r->a->kind != N_ARRAYEXPR || !candidate(prev) || ty->kind != TY_ARRAY ||
+            ty->ndim != prev->a->ty->ndim || ty->layout != LAYOUT_C || !r->a->a) {
+            vec_push(I->a, &out, r);
+            continue;
+        }
+        Var *var = arena_alloc(I->a, sizeof *var);
+        memset(var, 0, sizeof *var);
+        var->name = arena_printf(I->a, "$fused.ret.%d", I->s->vars.len);
+        var->ty = ty;
+        var->param_index = -1;
+        var->first_def = r->loc;
+        vec_push(I->a, &I->s->vars, var);
+        Node *st = ast_new(I->a, N_ASSIGN, r->loc), *tgt = ast_new(I->a, N_NAME, r->loc),
+             *use = ast_new(I->a, N_NAME, r->loc);
+        tgt->name = use->name = var->name;
+        tgt->var = use->var = var;
+        tgt->ty = use->ty = ty;
+        vec_push(I->a, &st->targets, tgt);
+        st->a = r->a;
+        r->a = use;
+        vec_push(I->a, &out, st);
+        vec_push(I->a, &out, r);
+    }
+    *v = out;
+}
+
 static void fuse_list(Inf *I, PtrVec *v, bool in_try, int depth) {
+    split_returns(I, v);
     Group g = {arena_alloc(I->a, sizeof(Node *) * (size_t)(v->len + 1)), 0};
     Node **hoist = arena_alloc(I->a, sizeof(Node *) * (size_t)(v->len + 1));
     PtrVec out = {0};

@@ -801,7 +801,10 @@ static bool stmt_fused(Lower *L, Node *n) {
     int r = lower_fused(L, n, &plain, &join);
     if (r < 0)
         return false;
-    if (!lower_stmts(L, &n->body))
+    L->ae_nest_only += r;
+    bool ok = lower_stmts(L, &n->body);
+    L->ae_nest_only -= r;
+    if (!ok)
         return false;
     if (r == 0)
         return true;

@@ -79,6 +79,10 @@ typedef struct Lower {
     /* > 0 while lowering an outlined prange body (lower_parallel.c): an
      * inner prange then runs serially, as in Numba */
     int par_depth;
+    /* > 0 while lowering a fused group's statements one by one, behind its
+     * shape test (operands of different shapes, broadcasting: rare): their
+     * array loops are the strided nest alone, no flat copy (lower_arrayexpr.c) */
+    int ae_nest_only;
     /* > 0 while lowering the body of an hpcjit.mpi.prange loop (lower_mpi.c) */
     int dist_depth;
     const Node *dist_call; /* the hpcjit.mpi.prange(...) of that loop */

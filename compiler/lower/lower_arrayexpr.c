@@ -764,10 +764,13 @@ static LLVMValueRef leaf_stride(Lower *L, Leaf *f, int d, int nd) {
     return LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, s, lower_i64(L, 1), ""), lower_i64(L, 0), st, "");
 }
 
-/* A leaf that may use the flat loop (contiguous, all of the result's shape). */
-static LLVMValueRef flat_ok(Lower *L, Leaf *f, LLVMValueRef *shape, int nd) {
+/* A leaf that may use the flat loop (contiguous, all of the result's shape;
+ * `same`: its shape is known to be the result's). */
+static LLVMValueRef flat_ok(Lower *L, Leaf *f, LLVMValueRef *shape, int nd, bool same) {
     if (f->ty->ndim != nd)
         return LLVMConstInt(L->t_i1, 0, 0);
+    if (same && f->ty->layout == LAYOUT_C)
+        return LLVMConstInt(L->t_i1, 1, 0);
     LLVMValueRef ok = LLVMConstInt(L->t_i1, 1, 0);
     for (int d = 0; d < nd; d++)
         ok = LLVMBuildAnd(L->b, ok, LLVMBuildICmp(L->b, LLVMIntEQ, lower_array_dim(L, f->v, ARR_SHAPE, d), shape[d], ""), "");
@@ -792,6 +795,7 @@ typedef struct Emit {
     Type *aug_op_ty, *aug_res;
     Node *at;
     Fused *fu;           /* N_FUSED: every statement's element (root unused) */
+    bool same_shape;     /* every array leaf is known to have out's shape */
 } Emit;
 
 /* An N_FUSED group being lowered: statement k computes root[k] into an
@@ -936,20 +940,17 @@ static bool par_ae_body(Lower *L, void *arg, LLVMValueRef *vals, LLVMValueRef be
     return ok;
 }
 
-/* The outer loop [0, n) (flat items, or the first axis of the nest) on the
- * pool when the array has at least 2 * LOWER_PAR_GRAIN items, else here.
- * `total` is the item count; each thread gets at least LOWER_PAR_GRAIN. */
+/* The outer loop [0, n) (flat items, or the first axis of the nest), under
+ * parallel=True emitted once, as the pool body: rt_parallel_for_grain runs
+ * it on the pool when the array has at least 2 * LOWER_PAR_GRAIN items
+ * (each thread gets at least LOWER_PAR_GRAIN), else on the calling thread
+ * (the pool not started; 0 items: not at all).  `total` is the item count. */
 static bool outer_loop(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, int nd, bool flat, LLVMValueRef n,
                        LLVMValueRef total) {
-    LLVMValueRef zero = lower_i64(L, 0);
+    LLVMValueRef zero = lower_i64(L, 0), one = lower_i64(L, 1);
     if (!lower_par_library(L) || (!flat && nd == 0))
         return flat ? flat_range(L, ae, e, lower_array_field(L, out, ARR_DATA, "out"), zero, n)
                     : nest_range(L, ae, e, out, nd, zero, n);
-    LLVMBasicBlockRef par = lower_block(L, "ae.pool"), ser = lower_block(L, "ae.here"),
-                      done = lower_block(L, "ae.pooled");
-    LLVMValueRef big = LLVMBuildICmp(L->b, LLVMIntSGE, total, lower_i64(L, 2 * LOWER_PAR_GRAIN), "");
-    LLVMBuildCondBr(L->b, big, par, ser);
-    lower_at(L, par);
     int nf = e->fu ? e->fu->n : 0;
     LLVMValueRef *vals = arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)(ae->nleaves + nf + 1));
     vals[0] = out;
@@ -958,23 +959,20 @@ static bool outer_loop(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, int nd
                       : is_arr(ae->leaves[i]) ? ae->leaves[i]->v : ae->leaves[i]->elem;
     for (int k = 0; k < nf; k++) /* the kept statements' arrays */
         vals[1 + ae->nleaves + k] = e->fu->keep[k] ? e->fu->out[k] : lower_i64(L, 0);
+    /* flat: n / grain threads, so fewer than 2 * LOWER_PAR_GRAIN items stay
+     * on the caller */
     LLVMValueRef grain = lower_i64(L, LOWER_PAR_GRAIN);
-    if (!flat) { /* rows of the first axis: at least LOWER_PAR_GRAIN items each */
-        LLVMValueRef inner = LLVMBuildSDiv(L->b, total, n, "inner"); /* n > 0 here */
+    if (!flat) { /* rows of the first axis: at least LOWER_PAR_GRAIN items each, none below 2 * LOWER_PAR_GRAIN */
+        LLVMValueRef big = LLVMBuildICmp(L->b, LLVMIntSGE, total, lower_i64(L, 2 * LOWER_PAR_GRAIN), "");
+        /* big: n > 0 and total / n > 0; else no division by 0 either */
+        LLVMValueRef inner = LLVMBuildSDiv(L->b, total, LLVMBuildSelect(L->b, big, n, one, ""), "inner");
+        inner = LLVMBuildSelect(L->b, big, inner, one, "");
         grain = LLVMBuildSDiv(L->b, grain, inner, "");
-        grain = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, grain, lower_i64(L, 1), ""),
-                                lower_i64(L, 1), grain, "grain");
+        grain = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, grain, one, ""), one, grain, "");
+        grain = LLVMBuildSelect(L->b, big, grain, lower_i64(L, INT64_MAX), "grain");
     }
     ParAe pa = {ae, e, nd, flat};
-    if (!lower_par_range(L, "arrayexpr", n, grain, ae->nleaves + nf + 1, vals, par_ae_body, &pa))
-        return false;
-    LLVMBuildBr(L->b, done);
-    lower_at(L, ser);
-    bool ok = flat ? flat_range(L, ae, e, lower_array_field(L, out, ARR_DATA, "out"), zero, n)
-                   : nest_range(L, ae, e, out, nd, zero, n);
-    LLVMBuildBr(L->b, done);
-    lower_at(L, done);
-    return ok;
+    return lower_par_range(L, "arrayexpr", n, grain, ae->nleaves + nf + 1, vals, par_ae_body, &pa);
 }
 
 /* The loops over out (an nd-D array of dtype e->out_dt, possibly strided)
@@ -986,6 +984,14 @@ static bool emit_loops(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, Type *
         shape[d] = lower_array_dim(L, out, ARR_SHAPE, d);
     int saved_em = L->error_model;
     L->error_model = 1; /* NumPy: no exceptions from element arithmetic */
+    LLVMValueRef total = lower_i64(L, 1);
+    for (int d = 0; d < nd; d++)
+        total = LLVMBuildMul(L->b, total, shape[d], "");
+    if (L->ae_nest_only && nd > 0) { /* a fused group's rare path: the nest alone is enough */
+        bool ok = outer_loop(L, ae, e, out, nd, false, shape[0], total);
+        L->error_model = saved_em;
+        return ok;
+    }
     /* fast path test */
     LLVMValueRef flat = LLVMConstInt(L->t_i1, oty->layout == LAYOUT_C || nd <= 1, 0);
     if (nd == 1 && oty->layout != LAYOUT_C)
@@ -993,10 +999,12 @@ static bool emit_loops(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, Type *
                              lower_i64(L, ty_itemsize(e->out_dt)), "");
     for (int i = 0; i < ae->nleaves; i++)
         if (is_arr(ae->leaves[i]))
-            flat = LLVMBuildAnd(L->b, flat, flat_ok(L, ae->leaves[i], shape, nd), "");
-    LLVMValueRef total = lower_i64(L, 1);
-    for (int d = 0; d < nd; d++)
-        total = LLVMBuildMul(L->b, total, shape[d], "");
+            flat = LLVMBuildAnd(L->b, flat, flat_ok(L, ae->leaves[i], shape, nd, e->same_shape), "");
+    if (LLVMIsAConstantInt(flat) && LLVMConstIntGetZExtValue(flat)) { /* all C, one shape: no nest */
+        bool ok = outer_loop(L, ae, e, out, nd, true, total, total);
+        L->error_model = saved_em;
+        return ok;
+    }
     LLVMBasicBlockRef fast = lower_block(L, "ae.flat"), slow = lower_block(L, "ae.strided"),
                       done = lower_block(L, "ae.done");
     LLVMBuildCondBr(L->b, flat, fast, slow);
@@ -1085,6 +1093,10 @@ LLVMValueRef lower_arrayexpr(Lower *L, Node *n, bool *owned) {
     int mark = lower_temps_mark(L);
     lower_temp(L, out, oty, true);
     Emit e = {.root = root, .out_dt = oty->dtype, .aug_op = OP_NONE, .at = n};
+    int narr = 0; /* one array leaf of the result's rank: out has its shape */
+    for (int i = 0; i < ae.nleaves; i++)
+        narr += is_arr(ae.leaves[i]) ? (ae.leaves[i]->ty->ndim == nd ? 1 : 2) : 0;
+    e.same_shape = narr == 1;
     bool ok = emit_loops(L, &ae, &e, out, oty);
     lower_temps_keep(L, mark);
     if (!ok)
@@ -1459,7 +1471,9 @@ int lower_fused(Lower *L, Node *g, LLVMBasicBlockRef *plain, LLVMBasicBlockRef *
             return -1;
         lower_temp(L, fu->out[k], fu->ty[k], true); /* released if an element raises */
     }
-    Emit e = {.root = fu->root[first], .out_dt = fu->ty[first]->dtype, .aug_op = OP_NONE, .at = g, .fu = fu};
+    /* the leaves have one shape (tested above), out has it too */
+    Emit e = {.root = fu->root[first], .out_dt = fu->ty[first]->dtype, .aug_op = OP_NONE, .at = g, .fu = fu,
+              .same_shape = true};
     if (!emit_loops(L, ae, &e, fu->out[first], fu->ty[first]))
         return -1;
     lower_temps_keep(L, mark);

@@ -1,6 +1,7 @@
 /* test_parallel_rt - what compiled prange loops call (runtime/parallel.c):
  * rt_parallel_for under both schedules and with a chunk size, exceptions
- * from a body, the per-thread chunk size, and the JIT's symbol table. */
+ * from a body, the per-thread chunk size, rt_parallel_for_grain (one chunk
+ * on the calling thread below 2 * grain), and the JIT's symbol table. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +65,46 @@ static void run(int dynamic, int64_t chunk)
     rt_set_parallel_chunksize(0);
 }
 
+static int failing_quietly(void *vctx, int64_t begin, int64_t end, int tid)
+{
+    (void)vctx, (void)begin, (void)end, (void)tid;
+    return -1;
+}
+
+/* below 2 * grain items: one call over everything, on this thread */
+static void run_grain(void)
+{
+    static Ctx c;
+    memset(&c, 0, sizeof c);
+    c.fail_at = -1;
+    CHECK(rt_parallel_for_grain(1000, body, &c, 600) == 0);
+    CHECK(atomic_load(&c.chunks) == 1);
+    for (int i = 0; i < 1000; i++)
+        CHECK(atomic_load(&c.hits[i]) == 1);
+    CHECK(rt_parallel_for_grain(0, body, &c, 600) == 0);
+    CHECK(rt_parallel_for_grain(-5, body, &c, 600) == 0);
+    CHECK(atomic_load(&c.chunks) == 1);
+    c.fail_at = 10;
+    CHECK(rt_parallel_for_grain(1000, body, &c, 600) == -1);
+    const char *type = NULL, *msg = NULL;
+    CHECK(rt_exc_fetch(&type, &msg) == 1);
+    CHECK(type && strcmp(type, "ValueError") == 0);
+    CHECK(rt_parallel_for_grain(1000, failing_quietly, NULL, 600) == -1);
+    CHECK(rt_exc_fetch(&type, &msg) == 1);
+    CHECK(type && strcmp(type, "RuntimeError") == 0);
+    /* large: every item once, on up to n / grain threads */
+    memset(&c, 0, sizeof c);
+    c.fail_at = -1;
+    CHECK(rt_parallel_for_grain(N, body, &c, 1000) == 0);
+    for (int i = 0; i < N; i++)
+        CHECK(atomic_load(&c.hits[i]) == 1);
+    if (pool_get_num_threads() == 1)
+        CHECK(atomic_load(&c.chunks) == 1);
+    c.fail_at = N - 1;
+    CHECK(rt_parallel_for_grain(N, body, &c, 1000) == -1);
+    CHECK(rt_exc_fetch(&type, &msg) == 1);
+}
+
 int main(void)
 {
     for (int t = 1; t <= pool_max_threads() && t <= 4; t++) {
@@ -72,6 +113,7 @@ int main(void)
         run(1, 0);
         run(0, 7);
         run(1, 1000);
+        run_grain();
     }
     CHECK(rt_set_parallel_chunksize(-1) == -1);
     CHECK(rt_get_parallel_chunksize() == 0);

@@ -3,13 +3,14 @@ reductions run on the pool (from 2 * 16384 items), and the pool's thread API
 is callable in jitted code.  Every kernel is compared with its py_func run
 by CPython / NumPy, swept over 1..4 threads; the reductions are bitwise
 identical for every thread count."""
+import math
 import os
 
 import numpy as np
 import pytest
 
 import hpcjit
-from hpcjit import njit, prange
+from hpcjit import njit, prange, vectorize
 from conftest import check, run_python
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -58,6 +59,47 @@ def expr_strided(a):
 @njit(parallel=True)
 def expr_transposed(m):
     return m.T * 2.0 + 1.0
+
+
+def _chain(price, strike, t):
+    # consecutive array statements: one fused group, each statement also
+    # lowered alone behind the group's shape test (broadcasting)
+    logterm = np.log(price / strike)
+    den = 0.3 * np.sqrt(t)
+    d1 = (0.065 * t + logterm) / den
+    d2 = d1 - den
+    fv = strike * np.exp(-0.02 * t)
+    call = price * d1 - fv * d2
+    return call - fv + price
+
+
+chain = njit(parallel=True)(_chain)
+
+
+@vectorize(["float64(float64)"])
+def checked_sqrt(x):
+    if x < 0:
+        raise ValueError("negative input")
+    return math.sqrt(x)
+
+
+@njit(parallel=True)
+def chain_raising(a):
+    # the kernel raises inside the pool body (or the same body run on the
+    # calling thread for small sizes)
+    b = a * 2.0 - 1.0
+    c = checked_sqrt(b) + b
+    return c * 0.5 + b
+
+
+@njit(parallel=True)
+def chain_rows_in_prange(m):
+    # a parallel=True function with array statements called from a prange
+    # body: its library loops run on the body's thread
+    out = np.empty(m.shape[0])
+    for i in prange(m.shape[0]):
+        out[i] = np.sum(chain(m[i], m[i] + 1.0, m[i] * 0.5 + 0.25))
+    return out
 
 
 @njit(parallel=True)
@@ -157,6 +199,58 @@ def test_array_expressions_2d(nthreads, shape):
     check(expr_transposed, m, rtol=0.0)
     check(expr_transposed, np.asfortranarray(m), rtol=0.0)
     check(expr_transposed, m[::-1, ::2], rtol=0.0)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_array_statements(nthreads, n):
+    rng = np.random.default_rng(n)
+    p, k, t = rng.uniform(50, 150, n), rng.uniform(50, 150, n), rng.uniform(0.5, 2.0, n)
+    check(chain, p, k, t, rtol=1e-14)
+    check(chain, p[::-1], k, t, rtol=1e-14)  # a strided operand: the nest
+    check(chain, p[:, None][:, ::-1].ravel(), k, t, rtol=1e-14)
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (1, 1), (3, 5), (40000, 2), (2, 40000), (300, 400)])
+def test_array_statements_2d(nthreads, shape):
+    rng = np.random.default_rng(shape[0] + shape[1])
+    m = rng.uniform(50, 150, shape)
+    check(chain, m, m[::-1], np.abs(m.T.T) * 0.01 + 0.5, rtol=1e-14)
+    check(chain, np.asfortranarray(m), m, m * 0.01 + 0.5, rtol=1e-14)
+    row = rng.uniform(0.5, 2.0, shape[1])
+    check(chain, m, m + 1.0, row, rtol=1e-14)  # broadcasting: statement by statement
+
+
+@pytest.mark.numba_skip("Numba's @vectorize loops drop the kernel's exception")
+@pytest.mark.parametrize("n", [1, 7, 32767, 32768, 100003])
+def test_array_statement_raises(nthreads, n):
+    a = np.linspace(1.0, 5.0, n)
+    check(chain_raising, a)
+    before = hpcjit.memstats()
+    for at in sorted({0, n // 2, n - 1}):
+        bad = a.copy()
+        bad[at] = 0.1
+        with pytest.raises(ValueError, match="negative input"):
+            chain_raising(bad)
+        check(chain_raising, bad)
+    after = hpcjit.memstats()
+    assert after[0] - before[0] == after[1] - before[1]
+
+
+@pytest.mark.parametrize("shape", [(3, 7), (4, 40000)])
+def test_array_statements_called_in_prange(nthreads, shape):
+    m = np.random.default_rng(9).uniform(1.0, 2.0, shape)
+    check(chain_rows_in_prange, m, rtol=1e-12)
+
+
+@pytest.mark.numba_skip("inspects hpcjit's LLVM IR")
+def test_array_statement_one_body():
+    # a parallel array statement is emitted once per loop shape (flat,
+    # strided), as the pool body; small sizes run it on the calling thread
+    p = np.ones(10)
+    expr(p, p)
+    x = expr.inspect_llvm()
+    x = x if isinstance(x, str) else "\n".join(x.values())
+    assert x.count("rt_parallel_for_grain(") == 2 + x.count("declare i32 @rt_parallel_for_grain(")
 
 
 def test_array_expression_shape_error_is_raised(nthreads):

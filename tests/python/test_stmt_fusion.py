@@ -219,6 +219,54 @@ def test_temporaries_not_allocated(balanced):
     assert allocs(fused) == 1
 
 
+def returns_expression(price, strike, t):
+    # the returned expression joins the group: fv and call are elements only
+    logterm = np.log(price / strike)
+    den = 0.3 * np.sqrt(t)
+    d1 = (0.065 * t + logterm) / den
+    d2 = d1 - den
+    fv = strike * np.exp(-0.02 * t)
+    call = price * d1 - fv * d2
+    return call - fv + price
+
+
+def returns_expression_kept(a, b):
+    c = a * 2.0
+    d = c + b
+    if a.size > 3:
+        return d * c - b  # c, d read after the group: kept
+    return c - d
+
+
+@pytest.mark.numba_skip("counts hpcjit's own allocations")
+@pytest.mark.parametrize("parallel", [False, True])
+def test_returned_expression_fused(balanced, parallel):
+    rng = np.random.default_rng(21)
+    n = 40000
+    args = (rng.uniform(50, 150, n), rng.uniform(50, 150, n), rng.uniform(0.5, 2.0, n))
+    fused, plain = _both(returns_expression, args, parallel)
+    before = hpcjit.memstats()[0]
+    got = fused(*args)
+    assert hpcjit.memstats()[0] - before == 1  # the result alone
+    _same(got, plain(*args))
+    _same(fused(args[0], args[1], args[2][:1]), plain(args[0], args[1], args[2][:1]))  # broadcasting
+    for m in (0, 1, 7):
+        check(fused, *(a[:m] for a in args))
+    with pytest.raises(ValueError):
+        fused(args[0], args[1][:5], args[2])
+
+
+@pytest.mark.numba_skip("compares hpcjit with and without its own fusion")
+@pytest.mark.parametrize("parallel", [False, True])
+def test_returned_expression_kept_bitwise(balanced, parallel):
+    rng = np.random.default_rng(22)
+    for n in (2, 300, 40000):
+        args = (rng.uniform(0.1, 2.0, n), rng.uniform(0.1, 2.0, n))
+        fused, plain = _both(returns_expression_kept, args, parallel)
+        _same(fused(*args), plain(*args))
+        check(fused, *args)
+
+
 @pytest.mark.parametrize("fn", [kept_after, returns_two, rebinds_argument])
 @pytest.mark.parametrize("shape", [(0,), (1,), (17,), (5000,)])
 def test_kept_targets(balanced, fn, shape):

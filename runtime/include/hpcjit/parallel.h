@@ -22,9 +22,13 @@ extern "C" {
 int rt_parallel_for(int64_t n, PoolBody body, void *ctx, int32_t dynamic);
 
 /* Run body over [0, n) on the pool with static scheduling, on at most
- * n / grain threads (none when n < 2 * grain: the caller runs it alone).
+ * n / grain threads.  When that is one (n < 2 * grain, or one thread set),
+ * the calling thread runs body(ctx, 0, n, its thread id) directly: the
+ * pool is not started and nothing is marked, so a library loop of a
+ * parallel=True function needs no separate copy for small sizes.
  * For library loops of parallel=True functions (array expressions,
- * whole-array reductions), where a small loop is not worth a fork. */
+ * whole-array reductions), where a small loop is not worth a fork.
+ * 0 when n <= 0 (body not called); -1 with an exception pending. */
 int rt_parallel_for_grain(int64_t n, PoolBody body, void *ctx, int64_t grain);
 
 /* hpcjit.set_num_threads(n) from compiled code: 0, or -1 with ValueError
