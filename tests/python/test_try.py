@@ -295,3 +295,89 @@ def test_refused_forms():
 
     with pytest.raises(hpcjit.TypingError, match="outside an except"):
         hpcjit.njit(bare_raise)(1)
+
+
+# ---- exceptions with arguments, the program's own classes (test_exceptions.py
+# raises them; handlers here: the bytecode decompiler of test_nosource.py
+# does not rebuild try statements) -------------------------------------------
+
+def _args_of(f, *a):
+    try:
+        f(*a)
+    except Exception as e:  # noqa: BLE001
+        return type(e), e.args
+    return None
+
+
+@hpcjit.njit
+def args_caught_and_reraised(x):
+    try:
+        raise ValueError("inner", x)
+    except ValueError:
+        raise
+
+
+@pytest.mark.numba_skip("Numba 0.68 refuses a bare raise in a handler (UnsupportedBytecodeError)")
+def test_exception_arguments_through_reraise():
+    assert _args_of(args_caught_and_reraised, 7) == (ValueError, ("inner", 7))
+    assert _args_of(args_caught_and_reraised.py_func, 7) == (ValueError, ("inner", 7))
+
+
+class AppError(Exception):
+    pass
+
+
+class ParseError(AppError, ValueError):
+    def __init__(self, what, pos):
+        super().__init__(what, pos)
+        self.pos = pos
+
+
+class Unrelated(Exception):
+    pass
+
+
+@hpcjit.njit
+def raise_own(kind, x):
+    if kind == 0:
+        raise AppError
+    if kind == 1:
+        raise AppError("bad thing")
+    if kind == 2:
+        raise ParseError("unexpected token", x)
+    if kind == 3:
+        raise AppError("code", x, x * 0.5)
+    return x
+
+
+@hpcjit.njit
+def catch_own(kind):
+    try:
+        raise_own(kind, 3)
+    except Unrelated:
+        return 10
+    except ParseError:
+        return 1
+    except AppError:
+        return 2
+    return 0
+
+
+@hpcjit.njit
+def catch_by_builtin_base(kind):
+    try:
+        raise_own(kind, 3)
+    except ValueError:
+        return 1
+    except Exception:
+        return 2
+    return 0
+
+
+@pytest.mark.numba_skip("Numba 0.68 matches handlers against Exception only")
+@pytest.mark.parametrize("kind", range(5))
+def test_own_exception_class_caught(kind):
+    check(catch_own, kind)
+    check(catch_by_builtin_base, kind)
+
+
