@@ -134,9 +134,11 @@ def test_real_mpirun():
     env = clean_env()
     # two ranks on their own cores, each sees its thread count; rank 1 fails
     p = run(["-n", "2", "-c", "1", "--", sys.executable, "-c",
+             # one write(2) per line: the ranks' output is merged by mpirun,
+             # and print()'s pieces could interleave with the other rank's
              "import os, sys; r = int(os.environ['OMPI_COMM_WORLD_RANK']); "
-             "print('rank', r, 'of', os.environ['OMPI_COMM_WORLD_SIZE'], 'threads', "
-             "os.environ['HPCJIT_NUM_THREADS'], 'cpus', sorted(os.sched_getaffinity(0)), flush=True); "
+             "os.write(1, f\"rank {r} of {os.environ['OMPI_COMM_WORLD_SIZE']} threads "
+             "{os.environ['HPCJIT_NUM_THREADS']} cpus {sorted(os.sched_getaffinity(0))}\\n\".encode()); "
              "sys.exit(5 if r == 1 else 0)"], env, check=False)
     print(p.stdout, p.stderr[-500:])
     assert p.returncode == 5, p.returncode
@@ -156,8 +158,9 @@ def test_real_mpirun():
     # --gpus-per-rank reaches every rank (outside Slurm: exported with -x), and
     # each rank gets its own devices by local rank (hpcjit gpu-bind)
     p = run(["-n", "2", "-c", "1", "--gpus-per-rank", "2", sys.executable, "-c",
-             "import os; print('gpus', os.environ['HPCJIT_GPUS_PER_RANK'], os.environ['OMPI_COMM_WORLD_LOCAL_RANK'],"
-             " os.environ['CUDA_VISIBLE_DEVICES'])"], dict(env, CUDA_VISIBLE_DEVICES="4,5,6,7"))
+             "import os; os.write(1, ('gpus %s %s %s\\n' % (os.environ['HPCJIT_GPUS_PER_RANK'], "
+             "os.environ['OMPI_COMM_WORLD_LOCAL_RANK'], os.environ['CUDA_VISIBLE_DEVICES'])).encode())"],
+            dict(env, CUDA_VISIBLE_DEVICES="4,5,6,7"))
     assert sorted(l for l in p.stdout.splitlines() if l.startswith("gpus")) == ["gpus 2 0 4,5", "gpus 2 1 6,7"], \
         p.stdout
     # SIGUSR1, SIGUSR2 and SIGINT (sent, not typed) sent to the launcher reach the program's
