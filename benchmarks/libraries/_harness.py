@@ -1,6 +1,7 @@
 """What pynndescent_run.py, umap_run.py and stumpy_run.py share: one
 framework's worker run in its own interpreter with a fresh cache folder,
 both frameworks in turn."""
+import argparse
 import json
 import os
 import subprocess
@@ -49,3 +50,31 @@ def run_frameworks(opts, run):
         wall = f" (process {r['wall']:.1f} s)" if "wall" in r else ""
         print(f"{fw}: numba.__version__ {r.get('numba', '?')} {r.get('error', r.get('skip', ''))}{wall}")
     return runs
+
+
+def add_common_args(ap, cases):
+    """The options every driver has: its worker flag, --cases (of `cases`),
+    --timeout, --only and --json."""
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--cases", default=",".join(cases), help=f"comma-separated, of: {', '.join(cases)}")
+    ap.add_argument("--timeout", type=float, default=1800.0, help="seconds per framework")
+    ap.add_argument("--only", choices=("numba", "hpcjit"), help="run one framework")
+    ap.add_argument("--json", help="write the results to this file")
+
+
+def ok_rows(runs, cases, width):
+    """The table's rows: prints the rows of a framework that has no result
+    for a case, or whose case failed, and yields (case, framework, result,
+    Numba's result when it is ok else None) for the others."""
+    for case in cases:
+        base = runs.get("numba", {}).get("cases", {}).get(case)
+        if base is not None and base.get("status") != "ok":
+            base = None
+        for fw, r in runs.items():
+            c = r.get("cases", {}).get(case)
+            if c is None:
+                print(f"{case:{width}s} {fw:9s} {'-':7s} {r.get('error', '')[:90]}")
+            elif c["status"] != "ok":
+                print(f"{case:{width}s} {fw:9s} {'error':7s} {c['where']}: {c['error'][:110]}")
+            else:
+                yield case, fw, c, (base if fw != "numba" else None)

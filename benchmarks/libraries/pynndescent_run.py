@@ -25,7 +25,7 @@ import time
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import run_frameworks, run_worker  # noqa: E402
+from _harness import add_common_args, ok_rows, run_frameworks, run_worker  # noqa: E402
 
 CASES = ("euclidean", "cosine", "manhattan", "correlation", "hamming-bits", "sparse-euclidean",
          "sparse-cosine")
@@ -148,14 +148,10 @@ def _compare(a, b):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    add_common_args(ap, CASES)
     ap.add_argument("--n", type=int, default=2000)
     ap.add_argument("--dim", type=int, default=20)
     ap.add_argument("--k", type=int, default=15)
-    ap.add_argument("--cases", default=",".join(CASES), help=f"comma-separated, of: {', '.join(CASES)}")
-    ap.add_argument("--timeout", type=float, default=1800.0, help="seconds per framework")
-    ap.add_argument("--only", choices=("numba", "hpcjit"), help="run one framework")
-    ap.add_argument("--json", help="write the results to this file")
     opts = ap.parse_args(argv)
     opts.cases = [c for c in opts.cases.split(",") if c]
     if opts.worker:
@@ -172,22 +168,13 @@ def main(argv=None):
            f"{'1st call':>9s} {'2nd call':>9s}  vs Numba graph")
     print(hdr)
     print("-" * len(hdr))
-    for case in opts.cases:
-        base = runs.get("numba", {}).get("cases", {}).get(case)
-        for fw, r in runs.items():
-            c = r.get("cases", {}).get(case)
-            if c is None:
-                print(f"{case:18s} {fw:9s} {'-':7s} {r.get('error', '')[:90]}")
-                continue
-            if c["status"] != "ok":
-                print(f"{case:18s} {fw:9s} {'error':7s} {c['where']}: {c['error'][:110]}")
-                continue
-            cmp = ""
-            if fw != "numba" and base and base.get("status") == "ok":
-                same, shared = _compare(base["graph"], c["graph"])
-                cmp = f"{same:.1%} identical rows, {shared:.1%} shared"
-            print(f"{case:18s} {fw:9s} {'ok':7s} {c['recall']:7.3f} {c['query_recall']:8.3f} "
-                  f"{c['t_first']:9.2f} {c['t_second']:9.2f}  {cmp}")
+    for case, fw, c, base in ok_rows(runs, opts.cases, 18):
+        cmp = ""
+        if base:
+            same, shared = _compare(base["graph"], c["graph"])
+            cmp = f"{same:.1%} identical rows, {shared:.1%} shared"
+        print(f"{case:18s} {fw:9s} {'ok':7s} {c['recall']:7.3f} {c['query_recall']:8.3f} "
+              f"{c['t_first']:9.2f} {c['t_second']:9.2f}  {cmp}")
     if opts.json:
         for r in runs.values():
             for c in r.get("cases", {}).values():

@@ -26,7 +26,7 @@ import time
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import run_frameworks, run_worker  # noqa: E402
+from _harness import add_common_args, ok_rows, run_frameworks, run_worker  # noqa: E402
 
 CASES = ("stump", "stump-ab", "stump-top3", "aamp", "mstump", "scrump", "stumpi", "motifs")
 
@@ -173,13 +173,9 @@ def _compare(a, b):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    add_common_args(ap, CASES)
     ap.add_argument("--n", type=int, default=5000, help="length of the series")
     ap.add_argument("--m", type=int, default=50, help="subsequence length")
-    ap.add_argument("--cases", default=",".join(CASES), help=f"comma-separated, of: {', '.join(CASES)}")
-    ap.add_argument("--timeout", type=float, default=1800.0, help="seconds per framework")
-    ap.add_argument("--only", choices=("numba", "hpcjit"), help="run one framework")
-    ap.add_argument("--json", help="write the results to this file")
     opts = ap.parse_args(argv)
     opts.cases = [c for c in opts.cases.split(",") if c]
     if opts.worker:
@@ -196,22 +192,13 @@ def main(argv=None):
            f"{'1st call':>9s} {'2nd call':>9s}  vs Numba (max |dP|, same indices)")
     print(hdr)
     print("-" * len(hdr))
-    for case in opts.cases:
-        base = runs.get("numba", {}).get("cases", {}).get(case)
-        for fw, r in runs.items():
-            c = r.get("cases", {}).get(case)
-            if c is None:
-                print(f"{case:11s} {fw:9s} {'-':7s} {r.get('error', '')[:90]}")
-                continue
-            if c["status"] != "ok":
-                print(f"{case:11s} {fw:9s} {'error':7s} {c['where']}: {c['error'][:110]}")
-                continue
-            cmp = ""
-            if fw != "numba" and base and base.get("status") == "ok":
-                dP, same = _compare(base, c)
-                cmp = f"{dP:.2e}, {same:.1%}"
-            err = f"{c['error']:9.2e}" if "error" in c else f"{'-':>9s}"
-            print(f"{case:11s} {fw:9s} {'ok':7s} {err} {c['t_first']:9.2f} {c['t_second']:9.2f}  {cmp}")
+    for case, fw, c, base in ok_rows(runs, opts.cases, 11):
+        cmp = ""
+        if base:
+            dP, same = _compare(base, c)
+            cmp = f"{dP:.2e}, {same:.1%}"
+        err = f"{c['error']:9.2e}" if "error" in c else f"{'-':>9s}"
+        print(f"{case:11s} {fw:9s} {'ok':7s} {err} {c['t_first']:9.2f} {c['t_second']:9.2f}  {cmp}")
     if opts.json:
         for r in runs.values():
             for c in r.get("cases", {}).values():
