@@ -301,12 +301,7 @@ def test_refused_forms():
 # raises them; handlers here: the bytecode decompiler of test_nosource.py
 # does not rebuild try statements) -------------------------------------------
 
-def _args_of(f, *a):
-    try:
-        f(*a)
-    except Exception as e:  # noqa: BLE001
-        return type(e), e.args
-    return None
+from test_exceptions import AppError, ParseError, Unrelated, _args_of, raise_own  # noqa: E402
 
 
 @hpcjit.njit
@@ -321,33 +316,6 @@ def args_caught_and_reraised(x):
 def test_exception_arguments_through_reraise():
     assert _args_of(args_caught_and_reraised, 7) == (ValueError, ("inner", 7))
     assert _args_of(args_caught_and_reraised.py_func, 7) == (ValueError, ("inner", 7))
-
-
-class AppError(Exception):
-    pass
-
-
-class ParseError(AppError, ValueError):
-    def __init__(self, what, pos):
-        super().__init__(what, pos)
-        self.pos = pos
-
-
-class Unrelated(Exception):
-    pass
-
-
-@hpcjit.njit
-def raise_own(kind, x):
-    if kind == 0:
-        raise AppError
-    if kind == 1:
-        raise AppError("bad thing")
-    if kind == 2:
-        raise ParseError("unexpected token", x)
-    if kind == 3:
-        raise AppError("code", x, x * 0.5)
-    return x
 
 
 @hpcjit.njit
