@@ -78,3 +78,25 @@ def ok_rows(runs, cases, width):
                 print(f"{case:{width}s} {fw:9s} {'error':7s} {c['where']}: {c['error'][:110]}")
             else:
                 yield case, fw, c, (base if fw != "numba" else None)
+
+
+def run_cases(res, cases, one):
+    """In a worker: res["cases"][case] = one(case) with status "ok", or the
+    error and where it was raised; a progress line per case on stderr, then
+    the RESULT line run_worker reads."""
+    import traceback
+    for case in cases:
+        t0 = time.perf_counter()
+        try:
+            r = one(case)
+            r["status"] = "ok"
+        except Exception as e:  # noqa: BLE001 - reported per case
+            tb = traceback.extract_tb(e.__traceback__)
+            where = f"{os.path.basename(tb[-1].filename)}:{tb[-1].lineno}" if tb else ""
+            r = {"status": "error", "error": f"{type(e).__name__}: {str(e).splitlines()[0][:300]}",
+                 "where": where, "t_first": time.perf_counter() - t0}
+            print(traceback.format_exc(), file=sys.stderr)
+        res["cases"][case] = r
+        print(f"[{res.get('numba', '?')}] {case}: {r['status']} {r.get('error', '')}", file=sys.stderr, flush=True)
+    print("RESULT " + json.dumps(res))
+    return 0

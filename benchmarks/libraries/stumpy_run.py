@@ -23,10 +23,9 @@ import json
 import os
 import sys
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import add_common_args, ok_rows, run_frameworks, run_worker  # noqa: E402
+from _harness import add_common_args, ok_rows, run_cases, run_frameworks, run_worker  # noqa: E402
 
 CASES = ("stump", "stump-ab", "stump-top3", "aamp", "mstump", "scrump", "stumpi", "motifs")
 
@@ -134,21 +133,7 @@ def worker(opts):
     import stumpy
     res = {"numba": numba.__version__, "stumpy": stumpy.__version__,
            "threads": numba.config.NUMBA_NUM_THREADS, "cases": {}}
-    for case in opts.cases:
-        t0 = time.perf_counter()
-        try:
-            r = _one(case, opts.n, opts.m)
-            r["status"] = "ok"
-        except Exception as e:  # noqa: BLE001 - reported per case
-            tb = traceback.extract_tb(e.__traceback__)
-            where = f"{os.path.basename(tb[-1].filename)}:{tb[-1].lineno}" if tb else ""
-            r = {"status": "error", "error": f"{type(e).__name__}: {str(e).splitlines()[0][:300]}",
-                 "where": where, "t_first": time.perf_counter() - t0}
-            print(traceback.format_exc(), file=sys.stderr)
-        res["cases"][case] = r
-        print(f"[{numba.__version__}] {case}: {r['status']} {r.get('error', '')}", file=sys.stderr, flush=True)
-    print("RESULT " + json.dumps(res))
-    return 0
+    return run_cases(res, opts.cases, lambda case: _one(case, opts.n, opts.m))
 
 
 def _run(label, cmd, opts):
