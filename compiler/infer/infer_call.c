@@ -1805,17 +1805,59 @@ static Node *const_text(Inf *I, SrcLoc loc, const char *text) {
  * so the exception's args are CPython's and Numba's.  The arguments are
  * typed first; the f-string replaces them in the final pass (when casts
  * apply).  false: refused. */
+static const char *exc_arg_tag(const Type *t) {
+    return t->kind == TY_STRING ? "s" : t->kind == TY_BOOL ? "b" : ty_is_int(t) ? "i" : ty_is_float(t) ? "f"
+           : ty_is_complex(t) ? "c" : t->kind == TY_NONE ? "n" : NULL;
+}
+
+/* An Optional variable v as an exception argument: its tag and text are
+ * chosen when it is raised, `"<sep>n" if v is None else f"<sep><tag>{v}"`. */
+static Node *exc_optional_arg(Inf *I, Node *v, const char *sep, const char *tag) {
+    Node *test = ast_new(I->a, N_COMPARE, v->loc);
+    test->a = v;
+    Node *none = ast_new(I->a, N_CONST, v->loc);
+    none->cval.kind = CVAL_NONE;
+    vec_push(I->a, &test->args, none);
+    test->ops = arena_alloc(I->a, sizeof(OpKind));
+    test->ops[0] = OP_IS;
+    Node *again = ast_new(I->a, N_NAME, v->loc);
+    again->name = v->name;
+    Node *part = ast_new(I->a, N_FORMATTED, v->loc);
+    part->a = again;
+    Node *text = ast_new(I->a, N_FSTRING, v->loc);
+    vec_push(I->a, &text->args, const_text(I, v->loc, arena_printf(I->a, "%s%s", sep, tag)));
+    vec_push(I->a, &text->args, part);
+    Node *ife = ast_new(I->a, N_IFEXP, v->loc);
+    ife->a = test;
+    ife->b = const_text(I, v->loc, arena_printf(I->a, "%sn", sep));
+    ife->c = text;
+    Node *out = ast_new(I->a, N_FORMATTED, v->loc);
+    out->a = ife;
+    return out;
+}
+
 static bool exc_args(Inf *I, Node *n) {
     Node *f = I->final ? ast_new(I->a, N_FSTRING, n->loc) : NULL;
     for (int i = 0; i < n->args.len; i++) {
         Node **pa = (Node **)&VEC_AT(n->args, i);
-        Type *t = infer_expr(I, pa);
+        Type *t = infer_expr_opt(I, pa);
         if (!t)
             return false;
         if (IS_UNK(t))
             continue;
-        const char *tag = t->kind == TY_STRING ? "s" : t->kind == TY_BOOL ? "b" : ty_is_int(t) ? "i"
-                          : ty_is_float(t) ? "f" : ty_is_complex(t) ? "c" : t->kind == TY_NONE ? "n" : NULL;
+        if (t->kind == TY_OPTIONAL) {
+            const char *btag = exc_arg_tag(t->base);
+            if (btag && (*pa)->kind == N_NAME && (btag[0] != 'f' || t->base->kind == TY_FLOAT64) &&
+                (btag[0] != 'c' || t->base->kind == TY_COMPLEX128)) {
+                if (f)
+                    vec_push(I->a, &f->args,
+                             exc_optional_arg(I, *pa, i ? HJ_EXC_ARGS_SEP : HJ_EXC_ARGS_MARK, btag));
+                continue;
+            }
+            infer_cast(I, pa, t->base); /* another expression: unwrapped (None raises TypeError) */
+            t = t->base;
+        }
+        const char *tag = exc_arg_tag(t);
         if (!tag)
             return UNSUP(I, *pa, "an exception argument of type %s is not supported by hpcjit (str, numbers, "
                          "bools and None are)", infer_tyname(I, t)), false;

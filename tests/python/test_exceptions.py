@@ -383,6 +383,26 @@ def test_exception_arguments_from_the_pool():
     assert _args_of(args_from_prange.py_func, 50) == (IndexError, ("row", 49, 0.5))
 
 
+@njit
+def raise_optional_args(x, missing):
+    # Optional values: None or the value, whichever the variable holds
+    v = None if missing else x
+    w = None if missing else x * 0.5
+    t = None if missing else "text"
+    b = None if missing else x > 0
+    if x < 0:
+        raise ValueError("optional", v, w, t, b, 7)
+    return x
+
+
+@pytest.mark.parametrize("missing", [False, True])
+def test_exception_arguments_that_are_optional(missing):
+    got = _args_of(raise_optional_args, -3, missing)
+    want = _args_of(raise_optional_args.py_func, -3, missing)
+    assert got == want
+    assert [type(g) for g in got[1]] == [type(w) for w in want[1]]
+
+
 @pytest.mark.numba_skip("hpcjit's message")
 def test_exception_argument_of_unsupported_type_is_located():
     import hpcjit
