@@ -3,6 +3,7 @@
  * attributes are in infer_call.c.  What the tree looks like afterwards is
  * documented in docs/TYPED_AST.md. */
 #include "infer.h"
+#include "hpcjit/abi.h"
 #include "registry.h"
 #include "parallel.h"
 
@@ -1369,6 +1370,56 @@ static bool flat_subscript(Inf *I, Node *n) {
     return true;
 }
 
+/* types.float64[:, ::1] in compiled code: the array type, as the same
+ * expression gives in Python (hpcjit.types.Type.__getitem__): ':' per axis,
+ * '::1' on the last (C) or the first (F) axis.  The node becomes the type
+ * object a global of that type would be (hpcjit.types.$<typecode>). */
+static Type *type_subscript(Inf *I, Node **pn, Type *base) {
+    Node *n = *pn;
+    Type *dt = base->dtype;
+    if (!dt || !(ty_is_number(dt) || ty_is_record(dt)))
+        return TYPING(I, n, "cannot index %s", infer_tyname(I, base));
+    Node *one = n->b;
+    Node **ix = n->b->kind == N_TUPLE ? (Node **)n->b->args.data : &one;
+    int nd = n->b->kind == N_TUPLE ? n->b->args.len : 1;
+    if (nd < 1 || nd > HJ_MAX_NDIM)
+        return TYPING(I, n->b, "an array type takes 1 to %d axes, %d given", HJ_MAX_NDIM, nd);
+    int unit = -1; /* the axis with '::1' */
+    for (int d = 0; d < nd; d++) {
+        Node *sl = ix[d];
+        int64_t step = 0;
+        if (sl->kind != N_SLICE || sl->a || sl->b ||
+            (sl->c && !(sl->c->kind == N_CONST && sl->c->cval.kind == CVAL_INT && (step = sl->c->cval.i) == 1) &&
+             !(sl->c->kind == N_CONST && sl->c->cval.kind == CVAL_NONE)))
+            return TYPING(I, sl, "can only index a type with ':' or '::1'");
+        if (step == 1) {
+            if (unit >= 0)
+                return TYPING(I, sl, "'::1' may be given on one axis only");
+            unit = d;
+        }
+    }
+    Layout lay = LAYOUT_A;
+    if (unit == nd - 1)
+        lay = LAYOUT_C;
+    else if (unit == 0)
+        lay = LAYOUT_F;
+    else if (unit > 0)
+        return TYPING(I, ix[unit], "'::1' must be on the first or the last axis");
+    Type *at = ty_array(I->tc, dt, nd, lay);
+    StrBuf b;
+    sb_init(&b);
+    sb_puts(&b, "$q:hpcjit.types.$");
+    ty_typecode(&b, at);
+    char *q = b.oom ? NULL : arena_strdup(I->a, b.s);
+    sb_free(&b);
+    if (!q)
+        return TYPING(I, n, "out of memory");
+    Node *name = ast_new(I->a, N_NAME, n->loc);
+    name->name = q;
+    *pn = name;
+    return infer_expr(I, pn);
+}
+
 static Type *subscript_at(Inf *I, Node **pn, bool store) {
     Node *n = *pn;
     if (!flat_subscript(I, n))
@@ -1481,6 +1532,8 @@ static Type *subscript_at(Inf *I, Node **pn, bool store) {
         infer_cast(I, &n->b, infer_ty(I, TY_INT64));
         return base->elems[0];
     }
+    if (base->kind == TY_DTYPE && !store)
+        return type_subscript(I, pn, base);
     return TYPING(I, n, "cannot index %s", infer_tyname(I, base));
 }
 

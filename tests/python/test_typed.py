@@ -487,3 +487,37 @@ def test_str_of_items_is_numba_s():
     assert str(nested) == "[[1, 2]]"
     assert repr(nested) == "ListType[ListType[int64]]([[1, 2]])"
     assert str(typed.List(["x", "y"])) == "[x, y]"
+
+
+# ---- array types spelled inside compiled code ------------------------------------
+# types.float64[:] written in the function (not a global): the same array
+# type the expression gives in Python, C/F/A layout from '::1'.
+
+@njit
+def containers_of_array_types(n):
+    d = typed.Dict.empty(key_type=types.unicode_type, value_type=types.float64[:])
+    d["a"] = np.arange(n * 1.0)
+    rows = typed.List.empty_list(types.int64[:, ::1])
+    rows.append(np.arange(4 * n).reshape(2, 2 * n))
+    cols = typed.List.empty_list(types.float64[::1, :])
+    cols.append(np.asfortranarray(np.ones((n, 2))))
+    anyl = typed.List.empty_list(types.float32[:, :])
+    anyl.append(np.zeros((2, 3), dtype=np.float32)[:, ::2])
+    return d["a"].sum(), rows[0].sum(), cols[0].sum(), anyl[0].shape[1], len(d) + len(rows)
+
+
+def test_array_types_spelled_in_compiled_code(balanced):
+    assert containers_of_array_types(3) == containers_of_array_types.py_func(3)
+
+
+@pytest.mark.numba_skip("hpcjit's message")
+@pytest.mark.parametrize("spelling, message", [
+    ("types.float64[1:]", "can only index a type with ':' or '::1'"),
+    ("types.float64[:, ::1, :]", "'::1' must be on the first or the last axis"),
+    ("types.float64[::1, ::1]", "'::1' may be given on one axis only"),
+])
+def test_bad_array_type_spelling_is_located(spelling, message):
+    ns = {"njit": njit, "typed": typed, "types": types}
+    exec(f"def bad():\n    return len(typed.List.empty_list({spelling}))\n", ns)
+    with pytest.raises(hpcjit.errors.TypingError, match=message):
+        njit(ns["bad"])()
