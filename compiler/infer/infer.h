@@ -89,6 +89,12 @@ Type *infer_dtype_of(Inf *I, Node *d, Type *t);
  * becomes NULL; ints and bools are cast to int64; *unk set while the type
  * is unknown.  False after a diagnostic naming `fname`() and `what`. */
 bool infer_opt_int(Inf *I, Node **sl, int i, const char *fname, const char *what, bool *unk);
+/* An array-like argument given as a list or tuple (np.searchsorted(a, [1.5,
+ * 2.5])): *slot becomes np.asarray(*slot), as NumPy converts it, and *t its
+ * type.  The builtin's name must be in python/hpcjit/compiler.py's
+ * _ASARRAY_USERS (np.asarray of a list is an overload it brings).  false:
+ * an error. */
+bool infer_asarray_arg(Inf *I, Node **slot, Type **t);
 /* A required integer slot i: the same, but missing or None is a
  * TypingError (the lowering reads the slot). */
 bool infer_req_int(Inf *I, Node *call, Node **sl, int i, const char *fname, const char *what, bool *unk);

@@ -41,6 +41,17 @@ Type *infer_dtype_arg(Inf *I, Node **pd) {
     return infer_dtype_of(I, *pd, infer_expr(I, pd));
 }
 
+bool infer_asarray_arg(Inf *I, Node **slot, Type **t) {
+    if (!*t || ((*t)->kind != TY_LIST && (*t)->kind != TY_TUPLE))
+        return true;
+    Node *c = ast_new(I->a, N_CALL, (*slot)->loc);
+    c->a = ast_new(I->a, N_NAME, (*slot)->loc);
+    c->a->name = "$q:numpy.asarray";
+    vec_push(I->a, &c->args, *slot);
+    *slot = c;
+    return (*t = infer_expr(I, slot)) != NULL;
+}
+
 bool infer_opt_int(Inf *I, Node **sl, int i, const char *fname, const char *what, bool *unk) {
     if (!sl[i] || infer_is_none(sl[i])) {
         sl[i] = NULL;

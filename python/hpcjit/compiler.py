@@ -686,7 +686,10 @@ _COMPILER_OPTIONS = ("fastmath", "boundscheck", "error_model", "nogil", "paralle
 _PARALLEL_OPTIONS = ("deterministic", "schedule")
 
 
-_ASARRAY_USERS = frozenset(("percentile", "quantile", "nanpercentile", "nanquantile"))
+# builtins that take an array-like argument as a list or tuple through
+# np.asarray (infer_asarray_arg in compiler/infer/infer_args.c)
+_ASARRAY_USERS = frozenset(("percentile", "quantile", "nanpercentile", "nanquantile", "searchsorted", "digitize",
+                            "interp", "append"))
 
 
 class _Gather:

@@ -575,3 +575,21 @@ def test_percentile_nan_and_errors():
     assert isinstance(e, IndexError)
     with pytest.raises(hpcjit.TypingError):
         s_percentiles(np.ones(3, dtype=np.bool_), 5.0)
+
+
+# ---- array-like arguments given as lists or tuples ---------------------------------
+# NumPy converts them with np.asarray; so do Numba and hpcjit.
+
+@hpcjit.njit
+def array_likes(a):
+    return (np.searchsorted(a, [1.5, 3.5], side="right"), np.searchsorted(a, (0.5,)),
+            np.searchsorted([1.0, 2.0, 3.0], a), np.digitize([0.2, 2.2], a), np.interp([0.5, 2.5], a, a * 2.0),
+            np.append(a, [1.0, 2.0]), np.append([7.0, 8.0], a), np.append(a, (3, 4)))
+
+
+def test_list_and_tuple_operands_are_array_likes():
+    a = np.arange(5.0)
+    got, want = array_likes(a), array_likes.py_func(a)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype and np.array_equal(g, w), (g, w)

@@ -416,7 +416,9 @@ static Type *make_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, T
                           infer_tyname(I, at));
         rt = ty_array(I->tc, t1->dtype, 1, LAYOUT_C);
         break;
-    case BI_NPA_APPEND:
+    case BI_NPA_APPEND: /* arr and values as lists: np.asarray of them, as NumPy */
+        if (!infer_asarray_arg(I, &sl[0], &at) || !infer_asarray_arg(I, &sl[1], &t1))
+            return NULL;
         if (!num_or_array(I, sl[0], at, fname, "arr") || !num_or_array(I, sl[1], t1, fname, "values") ||
             !infer_opt_int(I, sl, 2, fname, "axis", &unk))
             return NULL;

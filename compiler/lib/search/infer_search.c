@@ -148,10 +148,13 @@ static Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     Type *at = slot_type(I, sl, 0, self);
     if (!at)
         return NULL;
+    bool pct = id == BI_NP_PERCENTILE || id == BI_NP_QUANTILE || id == BI_NP_NANPERCENTILE || id == BI_NP_NANQUANTILE;
+    if (!self && (pct || id == BI_NP_SEARCHSORTED || id == BI_NP_DIGITIZE || id == BI_NP_INTERP) &&
+        !infer_asarray_arg(I, &sl[0], &at)) /* the first operand as a list: np.asarray of it */
+        return NULL;
     Type *types[MAX_SLOTS] = {at};
     bool unk = IS_UNK(at);
     /* type the other array/number operands */
-    bool pct = id == BI_NP_PERCENTILE || id == BI_NP_QUANTILE || id == BI_NP_NANPERCENTILE || id == BI_NP_NANQUANTILE;
     int nops = id == BI_NP_SEARCHSORTED || id == BI_NP_DIGITIZE || pct ? 2 : id == BI_NP_INTERP ? 3 : 1;
     for (int i = 1; i < nops; i++) {
         if (!sl[i])
@@ -159,16 +162,9 @@ static Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         types[i] = infer_expr(I, &sl[i]);
         if (!types[i])
             return NULL;
-        if (pct && (types[i]->kind == TY_LIST || types[i]->kind == TY_TUPLE)) {
-            /* q as a list or tuple of numbers: np.asarray(q), as NumPy */
-            Node *c = ast_new(I->a, N_CALL, sl[i]->loc);
-            c->a = ast_new(I->a, N_NAME, sl[i]->loc);
-            c->a->name = "$q:numpy.asarray";
-            vec_push(I->a, &c->args, sl[i]);
-            sl[i] = c;
-            if (!(types[i] = infer_expr(I, &sl[i])))
-                return NULL;
-        }
+        /* q, v or bins as a list or tuple of numbers: np.asarray of it, as NumPy */
+        if (!infer_asarray_arg(I, &sl[i], &types[i]))
+            return NULL;
         unk = unk || IS_UNK(types[i]);
     }
     if (unk)
