@@ -383,6 +383,30 @@ def test_nan_reductions_all_nan_and_errors():
 
 
 @hpcjit.njit
+def nan_args(a):
+    return np.nanargmax(a), np.nanargmin(a)
+
+
+@pytest.mark.parametrize("dt", [np.int32, np.uint8, np.bool_, np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("layout", ["C", "F", "strided", "reversed"])
+@pytest.mark.parametrize("shape", [(), (0,), (1,), (7,), (6, 33)], ids=str)
+def test_nan_argmax_argmin(dt, layout, shape):
+    if shape == () and layout != "C":
+        pytest.skip("0-d arrays have one layout")
+    a = make_array(dt, shape, layout)
+    if np.dtype(dt).kind == "f":
+        a = _with_nans(a / 8)
+    check(nan_args, a)  # empty: ValueError, as NumPy
+
+
+def test_nan_argmax_argmin_ties_and_all_nan():
+    check(nan_args, np.array([np.nan, 2.0, -1.0, 2.0, -1.0, np.nan]))
+    check(nan_args, np.array([-np.inf, np.nan, np.inf]))
+    e = check(nan_args, np.full(4, np.nan))
+    assert isinstance(e, ValueError)
+
+
+@hpcjit.njit
 def nan_cum(a):
     return np.nancumsum(a), np.nancumprod(a)
 
