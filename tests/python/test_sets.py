@@ -219,3 +219,46 @@ def test_errors():
         mixed()
     with pytest.raises(TypingError, match="unhashable type"):
         unhashable(np.ones(2))
+
+
+# ---- set methods with other iterables --------------------------------------------
+# CPython's set methods take any iterable (Numba's update a list or tuple);
+# the operators still need sets.
+
+@njit
+def update_from_list_and_tuple(a):
+    s = {1, 2, 3}
+    s.update([4, 5])
+    s.update((6, 7))
+    s.update(a)
+    return sorted(s)
+
+
+@njit
+def methods_with_iterables(a):
+    s = {1, 2, 3, 4, 5, 6, 7}
+    s.difference_update([1])
+    s.intersection_update([2, 3, 4, 5, 6, 9])
+    s.symmetric_difference_update((2, 20))
+    return (sorted(s), sorted(s.union([30])), s.issubset([3, 4, 5, 6, 20, 99]), s.isdisjoint((1, 2)),
+            sorted(s.intersection(a)), sorted(s.difference(a)))
+
+
+def test_update_takes_lists_tuples_and_arrays(balanced):
+    check(update_from_list_and_tuple, np.array([10, 11]))
+
+
+@pytest.mark.numba_skip("Numba's set methods other than update() need sets")
+def test_set_methods_take_iterables(balanced):
+    check(methods_with_iterables, np.array([4, 5, 40]))
+
+
+@pytest.mark.numba_skip("hpcjit's message")
+def test_set_operator_with_a_list_is_refused():
+    @njit
+    def bad():
+        s = {1}
+        s |= [2]
+        return len(s)
+    with pytest.raises(hpcjit.TypingError, match="needs a set argument"):
+        bad()

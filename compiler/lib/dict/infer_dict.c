@@ -327,6 +327,23 @@ static Type *same_kind(Inf *I, Node *self, Type *ct, Node **po, const char *fnam
     return u;
 }
 
+/* The other operand of a set method (not of an operator) may be any
+ * iterable in CPython: a list, tuple or 1-d array becomes set(other).
+ * false after a diagnostic. */
+static bool iterable_as_set(Inf *I, Node **po) {
+    Type *ot = infer_expr(I, po);
+    if (!ot)
+        return false;
+    if (ot->kind != TY_LIST && ot->kind != TY_TUPLE && !(ot->kind == TY_ARRAY && ot->ndim == 1))
+        return true;
+    Node *c = ast_new(I->a, N_CALL, (*po)->loc);
+    c->a = ast_new(I->a, N_NAME, (*po)->loc);
+    c->a->name = "$q:builtins.set";
+    vec_push(I->a, &c->args, *po);
+    *po = c;
+    return infer_expr(I, po) != NULL;
+}
+
 /* hash(v): CPython's value for numbers (complex too), str and tuples of
  * them (a jitclass's __hash__ is the core's: infer_jc_builtin). */
 static Type *hash_call(Inf *I, Node *n) {
@@ -462,7 +479,7 @@ static Type *infer_dict_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     case BI_SET_INTERSECTION_UPDATE:
     case BI_SET_DIFFERENCE_UPDATE:
     case BI_SET_SYMMETRIC_DIFFERENCE_UPDATE:
-        if (!same_kind(I, cn, ct, &sl[1], fname))
+        if ((id != BI_DICT_UPDATE && !iterable_as_set(I, &sl[1])) || !same_kind(I, cn, ct, &sl[1], fname))
             return NULL;
         r = none;
         break;
@@ -473,7 +490,7 @@ static Type *infer_dict_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     case BI_SET_ISSUBSET:
     case BI_SET_ISSUPERSET:
     case BI_SET_ISDISJOINT: {
-        Type *u = same_kind(I, NULL, ct, &sl[1], fname);
+        Type *u = iterable_as_set(I, &sl[1]) ? same_kind(I, NULL, ct, &sl[1], fname) : NULL;
         if (!u)
             return NULL;
         r = id >= BI_SET_ISSUBSET ? b1 : u;
