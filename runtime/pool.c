@@ -10,8 +10,10 @@
  *
  * A worker claims its share of a loop with a CAS on its `claim` word before
  * it reads the loop; the caller, once done with its own share, claims the
- * shares still unclaimed and runs them itself, so a late worker (asleep, or
- * its CPU busy with another process) never holds up the join. */
+ * shares still unclaimed and runs them itself, and so does every worker
+ * once done with its own, so a late worker (asleep, or its CPU busy with
+ * another process) never holds up the join and its share goes to the
+ * first thread free. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
@@ -207,6 +209,44 @@ static void run_share(Job *j, int tid)
     }
 }
 
+/* One share of the job is done (run, or skipped for a dynamic schedule):
+ * the last one wakes the caller if it sleeps in the join. */
+static void share_done(Pool *p)
+{
+    if (atomic_fetch_sub(&p->pending, 1) == 1 && atomic_load(&p->caller_sleeping))
+        futex_wake((atomic_uint *)&p->pending, 1);
+}
+
+/* After its own share a worker takes the shares of workers that have not
+ * claimed theirs yet (asleep, or their CPU busy), as the caller does after
+ * its own: a late worker's share goes to whichever thread is free first
+ * instead of waiting for the caller alone, one after the other.  A claim
+ * of generation `gen` that is still open proves the job is still that
+ * generation's (the join waits for it); after the job every claim of it
+ * is closed, so a worker running behind claims nothing. */
+static void help_late(Pool *p, int self, unsigned gen)
+{
+    const unsigned long long open = (unsigned long long)gen << 1;
+    for (int d = 1; d < p->nthreads; d++) {
+        int i = (self + d) % p->nthreads;
+        if (i == 0)
+            continue;
+        Worker *o = &p->workers[i];
+        unsigned long long want = open;
+        if (atomic_load_explicit(&o->claim, memory_order_relaxed) != open ||
+            !atomic_compare_exchange_strong(&o->claim, &want, open | 1))
+            continue;
+        Job *j = &p->job;
+        if (j->schedule != POOL_DYNAMIC) { /* a dynamic share is already done */
+            tls_loop_threads = j->nthreads;
+            tls_tid = i;
+            run_share(j, i);
+            tls_tid = self;
+        }
+        share_done(p);
+    }
+}
+
 static void *worker_main(void *arg)
 {
     Worker *w = arg;
@@ -222,12 +262,15 @@ static void *worker_main(void *arg)
         if (atomic_load(&p->quit))
             break;
         unsigned long long want = (unsigned long long)seen << 1;
-        if (!atomic_compare_exchange_strong(&w->claim, &want, want | 1))
-            continue; /* the caller took our share; job may be reused now */
-        tls_loop_threads = p->job.nthreads;
-        run_share(&p->job, w->tid);
-        if (atomic_fetch_sub(&p->pending, 1) == 1 && atomic_load(&p->caller_sleeping))
-            futex_wake((atomic_uint *)&p->pending, 1);
+        if (atomic_compare_exchange_strong(&w->claim, &want, want | 1)) {
+            tls_loop_threads = p->job.nthreads;
+            run_share(&p->job, w->tid);
+            share_done(p);
+        }
+        /* else another thread took our share; the job may be over (and
+         * the next one posted): help_late touches it only through a claim
+         * of this generation that is still open */
+        help_late(p, w->tid, seen);
     }
     return NULL;
 }

@@ -33,16 +33,17 @@ PY=$(command -v python3 || echo python3)
 export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 export PYTHONUNBUFFERED=1 PYTHONPATH=$bdir/python${PYTHONPATH:+:$PYTHONPATH}
 left() { echo $((BUDGET - $(date +%s) + T0)); }
+mkdir -p "$bdir"
 {
   echo "node_bench: $(date -u +%FT%TZ) on $(uname -n), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo)"
   echo "python: $("$PY" --version 2>&1); load: $(cut -d' ' -f1-3 /proc/loadavg)"
   "$PY" -c "import numpy, numba; print('numpy', numpy.__version__, 'numba', numba.__version__)"
   cmake -S "$root" -B "$bdir" -DCMAKE_BUILD_TYPE=Release -DHPCJIT_PREBUILT_COMPILER="$lib" \
-        -DPython_EXECUTABLE="$PY" > "$bdir.configure.log" 2>&1 ||
+        -DPython_EXECUTABLE="$PY" > "$bdir/configure.log" 2>&1 ||
     cmake -S "$root" -B "$bdir" -DCMAKE_BUILD_TYPE=Release -DHPCJIT_PREBUILT_COMPILER="$lib" \
-          -DPython_EXECUTABLE="$PY" -DHPCJIT_PREBUILT_COMPILER_ANY=ON > "$bdir.configure.log" 2>&1 ||
-    { tail -n 30 "$bdir.configure.log"; exit 1; }
-  cmake --build "$bdir" -j"$(nproc)" > "$bdir.build.log" 2>&1 || { tail -n 30 "$bdir.build.log"; exit 1; }
+          -DPython_EXECUTABLE="$PY" -DHPCJIT_PREBUILT_COMPILER_ANY=ON > "$bdir/configure.log" 2>&1 ||
+    { tail -n 30 "$bdir/configure.log"; exit 1; }
+  cmake --build "$bdir" -j"$(nproc)" > "$bdir/build.log" 2>&1 || { tail -n 30 "$bdir/build.log"; exit 1; }
   echo "built in $(( $(date +%s) - T0 )) s; PYTHONDONTWRITEBYTECODE=${PYTHONDONTWRITEBYTECODE:-unset}"
   case ",${HPCJIT_NODE_STEPS:-table}," in *,firstcall,*)
     {

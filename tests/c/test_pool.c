@@ -107,7 +107,8 @@ typedef struct AffCtx {
     atomic_int seen[MAXT];
     pid_t caller;
     int nthreads;
-    atomic_int stolen; /* a share the caller ran for a late worker */
+    atomic_int stolen; /* a share the caller or another worker ran for a late worker */
+    _Atomic pid_t runner[MAXT];
 } AffCtx;
 
 static int aff_body(void *vctx, int64_t begin, int64_t end, int tid)
@@ -117,11 +118,15 @@ static int aff_body(void *vctx, int64_t begin, int64_t end, int tid)
     atomic_fetch_add(&c->seen[tid], 1);
     if (tid != 0 && gettid() == c->caller)
         atomic_store(&c->stolen, 1);
-    if (tid == 0) {
-        /* Hold the caller's share until every worker has run its own (up
-         * to 10 s): on a loaded machine the caller would otherwise run the
-         * share of a worker whose CPU is busy, and we would never see the
-         * worker's own mask. */
+    atomic_store(&c->runner[tid], gettid());
+    for (int t = 0; t < c->nthreads; t++) /* one thread ran two shares: a worker helped */
+        if (t != tid && atomic_load(&c->runner[t]) == gettid())
+            atomic_store(&c->stolen, 1);
+    {
+        /* Hold every share until every worker has started its own (up to
+         * 10 s): on a loaded machine the caller, or a worker done with its
+         * own share, would otherwise run the share of a worker whose CPU is
+         * busy, and we would never see that worker's own mask. */
         for (int ms = 0; ms < 10000; ms++) {
             int all = 1;
             for (int t = 1; t < c->nthreads; t++)
