@@ -167,6 +167,8 @@ typedef enum CallKind {
     CALL_DTYPE,     /* np.float64(x): conversion; ty is the scalar type, args[0] */
     CALL_FUNCSET,   /* a = the callee (a TY_FUNCSET value), specs: one per
                        function of the set (same order), args as CALL_FUNC */
+    CALL_FUNCPTR,   /* a = the callee (a TY_FUNCPTR value), args cast to its
+                       argument types: an indirect call of the C function */
     CALL_PYCALL,    /* an objmode block (HJ_STUB_PYCALL): cval.i is the stub's
                        function index (its handle); args are the inputs,
                        boxed; op_ty their tuple type; ty is the outputs'

@@ -1082,6 +1082,11 @@ static Type *compare_expr(Inf *I, Node *n) {
             if (!ok)
                 return UNSUP(I, n, "'%s' is supported for a number and a tuple of numbers, not %s and %s",
                              ast_op_str(op), infer_tyname(I, left), infer_tyname(I, right));
+        } else if (left->kind == TY_FUNCPTR && right->kind == TY_FUNCPTR &&
+                   (op == OP_IS || op == OP_ISNOT || op == OP_EQ || op == OP_NE)) {
+            /* f is g on first-class functions: the same address (never
+             * for two signatures) */
+            ot = left;
         } else if (is_func(left) && is_func(right) && op != OP_IN && op != OP_NOTIN && op != OP_LT &&
                    op != OP_LE && op != OP_GT && op != OP_GE) {
             /* dist == alternative_dot, f is g: the same function or not (a

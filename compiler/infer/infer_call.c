@@ -1784,6 +1784,30 @@ static Type *funcset_call(Inf *I, Node *n, Type *fs) {
     return ret;
 }
 
+/* A call through a first-class function value (TY_FUNCPTR, Numba's
+ * FunctionType): the arguments are cast to its argument types, positionally. */
+static Type *funcptr_call(Inf *I, Node *n, Type *fp) {
+    if (n->keywords.len)
+        return TYPING(I, n, "keyword arguments in a call of a first-class function %s", infer_tyname(I, fp));
+    if (n->args.len != fp->nelems)
+        return TYPING(I, n, "%s takes %d argument%s, the call passes %d", infer_tyname(I, fp), fp->nelems,
+                      fp->nelems == 1 ? "" : "s", n->args.len);
+    for (int i = 0; i < n->args.len; i++) {
+        Node **pa = (Node **)&VEC_AT(n->args, i);
+        Type *t = infer_expr(I, pa);
+        if (!t)
+            return NULL;
+        if (IS_UNK(t))
+            return t;
+        if (!ty_is_number(t) || !ty_can_convert(ty_plain(I->tc, t), fp->elems[i]))
+            return TYPING(I, *pa, "cannot pass %s as argument %d of %s", infer_tyname(I, t), i + 1,
+                          infer_tyname(I, fp));
+        infer_cast(I, pa, fp->elems[i]);
+    }
+    n->call_kind = CALL_FUNCPTR;
+    return fp->item;
+}
+
 Type *infer_func_call(Inf *I, Node *n, int func) { return func_call(I, n, func); }
 
 /* ---- exceptions ---- */
@@ -1936,6 +1960,8 @@ Type *infer_call(Inf *I, Node **pn) {
         return func_call(I, n, ft->func);
     case TY_FUNCSET:
         return funcset_call(I, n, ft);
+    case TY_FUNCPTR:
+        return funcptr_call(I, n, ft);
     case TY_EXC_CLASS:
         return exc_call(I, n, ft);
     default:

@@ -80,6 +80,7 @@ static LLVMTypeRef make_type(Lower *L, Type *t, bool mem) {
     }
     case TY_FUNCSET: return L->t_i64; /* which function of the set */
     case TY_CPOINTER: return L->t_ptr;
+    case TY_FUNCPTR: return L->t_ptr; /* the C function's address */
     case TY_RECORD: return L->t_ptr; /* its bytes (lower_record.c) */
     case TY_DATETIME: case TY_TIMEDELTA: return L->t_i64; /* NaT: INT64_MIN */
     case TY_GENERATOR: return L->t_ptr; /* HjMemInfo * (hpcjit/generator.h) */
