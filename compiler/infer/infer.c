@@ -74,8 +74,40 @@ Node *infer_const_int(Inf *I, SrcLoc loc, int64_t v) {
 
 /* ---- casts ---- */
 
+/* A jitted function becoming a first-class function value (TY_FUNCTION to
+ * TY_FUNCPTR, `lst.append(g)` on a typed.List of FunctionType): specialised
+ * for the signature's arguments; the cast's spec is that specialisation,
+ * which lowering wraps in a C function (lower.c lower_cfunc_wrapper). */
+static void funcptr_cast(Inf *I, Node **pn, Type *to) {
+    Node *n = *pn;
+    const HjFunction *hf = &I->c->req->funcs[n->ty->func];
+    Node *decl = hf->stub ? NULL : infer_func_decl(I->c, n->ty->func);
+    if (!decl || decl->params.len != to->nelems) {
+        err(I, HJ_DIAG_TYPING, n, "%s() cannot be the first-class function %s (%s)", hf->name,
+            infer_tyname(I, to), decl ? "a different number of arguments" : "not a plain jitted function");
+        return;
+    }
+    Spec *s = infer_spec_at(I, n->loc, n->ty->func, to->elems, to->nelems);
+    if (!s || !I->final)
+        return;
+    if (IS_UNK(s->ret) || !ty_can_convert(s->ret, to->item) || (to->item->kind == TY_NONE) != (s->ret->kind == TY_NONE)) {
+        err(I, HJ_DIAG_TYPING, n, "%s() returns %s for %s, not the %s of %s", hf->name, infer_tyname(I, s->ret),
+            infer_tyname(I, to), infer_tyname(I, to->item), infer_tyname(I, to));
+        return;
+    }
+    Node *c = ast_new(I->a, N_CAST, n->loc);
+    c->a = n;
+    c->ty = to;
+    c->spec = s;
+    *pn = c;
+}
+
 void infer_cast(Inf *I, Node **pn, Type *to) {
     Node *n = *pn;
+    if (n && n->ty && n->ty->kind == TY_FUNCTION && to->kind == TY_FUNCPTR) {
+        funcptr_cast(I, pn, to);
+        return;
+    }
     if (!I->final || !n || n->ty == to)
         return;
     if (n->ty && n->ty->kind == to->kind && ty_has_unknown(n->ty) && !ty_has_unknown(to)) {
@@ -1087,6 +1119,11 @@ static Type *compare_expr(Inf *I, Node *n) {
             /* f is g on first-class functions: the same address (never
              * for two signatures) */
             ot = left;
+        } else if ((left->kind == TY_FUNCPTR && is_func(right)) || (is_func(left) && right->kind == TY_FUNCPTR)) {
+            return UNSUP(I, n, "comparing a first-class function (%s) with the jitted function %s is not supported "
+                         "(its address is made where it converts; Numba answers False)",
+                         infer_tyname(I, left->kind == TY_FUNCPTR ? left : right),
+                         infer_tyname(I, left->kind == TY_FUNCPTR ? right : left));
         } else if (is_func(left) && is_func(right) && op != OP_IN && op != OP_NOTIN && op != OP_LT &&
                    op != OP_LE && op != OP_GT && op != OP_GE) {
             /* dist == alternative_dot, f is g: the same function or not (a

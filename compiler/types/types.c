@@ -719,6 +719,8 @@ bool ty_can_convert(const Type *from, const Type *to) {
         return from->kind == TY_NONE || ty_can_convert(from->kind == TY_OPTIONAL ? from->base : from, to->base);
     if (from->kind == TY_OPTIONAL)
         return ty_can_convert(from->base, to); /* checked not None at run time */
+    if (to->kind == TY_FUNCPTR && from->kind == TY_FUNCTION)
+        return true; /* specialised for the signature where it converts (infer.c funcptr_cast) */
     if (to->kind == TY_FUNCSET && (from->kind == TY_FUNCTION || from->kind == TY_FUNCSET)) {
         for (int i = 0; i < (from->kind == TY_FUNCSET ? from->nelems : 1); i++)
             if (ty_funcset_index(to, from->kind == TY_FUNCSET ? from->elems[i]->func : from->func) < 0)
