@@ -255,3 +255,35 @@ def test_refused_with_a_location(fn, marker, exc):
 def test_wrong_signature_refused():
     with pytest.raises(TypeError):
         call_sig(halve, 1)
+
+
+@pytest.mark.numba_skip("hpcjit's drop-in (python -m hpcjit.numba)")
+def test_dropin_names():
+    import os
+    import subprocess
+    import sys
+    code = ("import numba\nfrom numba import njit, cfunc, types, typed\nfrom numba.core import types as ct\n"
+            "sig = types.int64(types.int64)\nassert ct.FunctionType is types.FunctionType\n"
+            "@cfunc(sig)\ndef inc(x):\n    return x + 1\n@njit\ndef dbl(x):\n    return 2 * x\n"
+            "fs = typed.List.empty_list(types.FunctionType(sig))\nfs.append(inc)\nfs.append(dbl)\n"
+            "@njit\ndef run(fs, x):\n    s = 0\n    for f in fs:\n        s += f(x)\n    return s\n"
+            "print(run(fs, 5), numba.__hpcjit__)\n")
+    pkg_parent = os.path.dirname(os.path.dirname(hpcjit.__file__))
+    env = dict(os.environ, PYTHONPATH=pkg_parent)
+    env.pop("HPCJIT_AS_NUMBA", None)
+    r = subprocess.run([sys.executable, "-m", "hpcjit.numba", "-c", code], env=env, capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.split() == [str(5 + 1 + 2 * 5), "True"]
+
+
+@hpcjit.cfunc("float64(int32)")
+def scaled(i):
+    return i * 0.5
+
+
+@pytest.mark.numba_skip("Numba requires the exact argument types of a FunctionType (ValueError); hpcjit "
+                        "converts them as for any call")
+def test_arguments_convert():
+    check(call, scaled, 7)
+    check(call, plus_one, True)
