@@ -971,6 +971,12 @@ static Type *unary_expr(Inf *I, Node *n) {
         return TYPING(I, n, "cannot apply unary '%s' to %s", ast_op_str(n->op), infer_tyname(I, a));
     }
     Type *t = a;
+    if (n->op == OP_INVERT && ty_is_intflag(a)) {
+        /* ~Perm.R is the member CPython makes (its class's bits, boundary
+         * rules): asked of CPython at run time (lower_pyop) */
+        n->op_ty = a;
+        return a;
+    }
     if (ty_is_int(a) || a->kind == TY_BOOL) {
         if (n->op == OP_INVERT && a->kind == TY_BOOL)
             t = a;
@@ -1134,6 +1140,12 @@ static Type *compare_expr(Inf *I, Node *n) {
              * distinct values (an alias is the same object), so `==` */
             n->ops[i] = op = op == OP_IS ? OP_EQ : OP_NE;
             ot = ty_plain(I->tc, left);
+        } else if ((op == OP_IS || op == OP_ISNOT) && (ty_is_intenum(left) || ty_is_intenum(right)) &&
+                   ty_is_number(left) && ty_is_number(right)) {
+            /* c is 1, c is Shape.SQUARE: a member is never the same object
+             * as a plain number or another class's member (CPython's
+             * False; lower_expr.c compare_one) */
+            ot = left;
         } else if (op == OP_IS || op == OP_ISNOT) {
             if (left->kind == TY_NONE || right->kind == TY_NONE)
                 ot = infer_ty(I, TY_NONE);

@@ -1114,6 +1114,18 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     }
     if (id == BI_LITERALLY)
         return infer_literally_call(I, n);
+    if (id == BI_ENUM_REPR) { /* repr(x) of a non-str: str(x) but for an IntEnum member */
+        if (!no_keywords(I, n, "repr") || !nargs_between(I, n, "repr", 1, 1))
+            return NULL;
+        Type *t = infer_expr_opt(I, ARG(0));
+        if (!t)
+            return NULL;
+        if (IS_UNK(t))
+            return TY_UNK(I);
+        if (!ty_is_intenum(t))
+            return builtin_call(I, n, BI_STR, self);
+        return T(I, TY_STRING);
+    }
     if (id == BI_ITER)
         return iter_call(I, n);
     if (id == BI_ISINSTANCE) { /* decided from the typed value: a constant */

@@ -2,6 +2,8 @@
  * semantics, comparisons, boolean operators, conditional expressions,
  * tuples and calls between specialisations. */
 #include "lower.h"
+
+#include "hpcjit/objmode.h"
 #include "registry.h"
 
 #include <limits.h>
@@ -477,6 +479,8 @@ static LLVMValueRef unaryop(Lower *L, Node *n) {
         return LLVMBuildNot(L->b, lower_truth(L, n, v, n->a->ty), "not");
     if (ty_is_npdt(t))
         return lower_dt_unary(L, n->op, v);
+    if (n->op == OP_INVERT && ty_is_intflag(t)) /* infer.c unary_expr */
+        return lower_convert(L, n, lower_pyop(L, n, RT_OBJMODE_INVERT, v, n->a->ty, t), t, n->ty);
     v = lower_convert(L, n, v, n->a->ty, t);
     if (!v)
         return NULL;
@@ -654,6 +658,8 @@ static LLVMValueRef compare_one(Lower *L, Node *n, OpKind op, Type *t, LLVMValue
             return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "'is' between Optional values is only supported with None");
         if (at->kind == TY_NONE || bt->kind == TY_NONE)
             same = at->kind == bt->kind;
+        else if (at != bt && (ty_is_intenum(at) || ty_is_intenum(bt))) /* a member is no other object */
+            same = false;
         else if (at == bt && (at->kind == TY_BOOL))
             return LLVMBuildICmp(L->b, op == OP_IS ? LLVMIntEQ : LLVMIntNE, a, b, "");
         else if (at->kind != bt->kind)

@@ -14,6 +14,7 @@
 #include "lower.h"
 
 #include "hpcjit/compiler.h"
+#include "hpcjit/objmode.h"
 
 LLVMValueRef lower_pycall(Lower *L, Node *n, bool *owned) {
     const HjFunction *hf = &L->c->req->funcs[n->cval.i];
@@ -53,6 +54,40 @@ LLVMValueRef lower_pycall(Lower *L, Node *n, bool *owned) {
     LLVMValueRef r = lower_load(L, out_mem, outp, "objmode.out");
     *owned = lower_has_refs(n->ty);
     return lower_from_mem(L, r, n->ty);
+}
+
+/* CPython's operation `handle` (RT_OBJMODE_REPR, RT_OBJMODE_INVERT of
+ * hpcjit/objmode.h) on the value v of type vt, through the objmode hook:
+ * v is boxed as Python boxes it (an IntEnum member as the member), the
+ * result unboxed as rt.  For what compiled code cannot know: an IntEnum
+ * member's repr (its class's names), ~ of an IntFlag member (its class's
+ * bits, CPython's boundary rules). */
+LLVMValueRef lower_pyop(Lower *L, const Node *n, int64_t handle, LLVMValueRef v, Type *vt, Type *rt) {
+    Type *inty = ty_tuple(L->c->tc, &vt, 1), *outty = ty_tuple(L->c->tc, &rt, 1);
+    StrBuf tc;
+    sb_init(&tc);
+    ty_typecode(&tc, inty);
+    LLVMValueRef in_tc = lower_cstr(L, tc.s ? tc.s : "()");
+    sb_free(&tc);
+    sb_init(&tc);
+    ty_typecode(&tc, outty);
+    LLVMValueRef out_tc = lower_cstr(L, tc.s ? tc.s : "()");
+    sb_free(&tc);
+    if (!v)
+        return NULL;
+    LLVMTypeRef in_mem = lower_mem_type(L, inty), out_mem = lower_mem_type(L, outty);
+    lower_incref(L, v, vt); /* rt_objmode_call takes it over */
+    LLVMValueRef in = LLVMBuildInsertValue(L->b, LLVMGetUndef(in_mem), lower_to_mem(L, v, vt), 0, "pyop.in");
+    LLVMValueRef inp = lower_alloca(L, in_mem, "pyop.in");
+    LLVMBuildStore(L->b, in, inp);
+    LLVMValueRef outp = lower_alloca(L, out_mem, "pyop.out");
+    LLVMTypeRef params[5] = {L->t_i64, L->t_ptr, L->t_ptr, L->t_ptr, L->t_ptr};
+    LLVMValueRef args[5] = {lower_i64(L, handle), in_tc, inp, out_tc, outp};
+    LLVMValueRef st = lower_rt(L, "rt_objmode_call", L->t_i32, params, 5, args);
+    (void)n;
+    lower_check_status(L, st);
+    LLVMValueRef r = LLVMBuildExtractValue(L->b, lower_load(L, out_mem, outp, "pyop.out"), 0, "");
+    return lower_from_mem(L, r, rt);
 }
 
 bool lower_objmode_used(Lower *L) {
