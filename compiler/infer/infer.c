@@ -866,8 +866,9 @@ Type *infer_binop_type(Inf *I, Node *at, OpKind op, Type *a, Type *b, Type **op_
         *op_ty = t;
         /* Perm.R | Perm.W, p & 4: an IntFlag member with a member of its
          * class or an int is a member (CPython's IntFlag; Numba types
-         * IntFlag arguments as plain ints) */
-        if (ty_is_intflag(a) && (b == a || (ty_is_int(b) && !ty_is_intenum(b))))
+         * IntFlag arguments as plain ints); with another class's member,
+         * of the left one's class (its __and__ takes any int) */
+        if (ty_is_intflag(a) && ty_is_int(b))
             return a;
         if (ty_is_intflag(b) && ty_is_int(a) && !ty_is_intenum(a))
             return b;
