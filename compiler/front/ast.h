@@ -348,6 +348,9 @@ typedef struct Compilation {
     Spec *entry;
     int depth;         /* nesting of inference through calls (bounded) */
     bool uses_mpi;     /* some spec calls hpcjit.mpi (HjResult.uses_mpi) */
+    bool uses_pyops;   /* some spec asks CPython through the objmode hook
+                          (lower_pyop: an IntEnum member's repr, ~ of an
+                          IntFlag member): a parallel loop lets the GIL go */
     int entry_kind;    /* HjRequest.entry_kind: the wrapper lower_program makes */
     const char *need_overload; /* HjResult.need_overload (infer_extend.c,
                                   infer_literal.c) */

@@ -976,6 +976,7 @@ static Type *unary_expr(Inf *I, Node *n) {
         /* ~Perm.R is the member CPython makes (its class's bits, boundary
          * rules): asked of CPython at run time (lower_pyop) */
         n->op_ty = a;
+        I->c->uses_pyops = true;
         return a;
     }
     if (ty_is_int(a) || a->kind == TY_BOOL) {

@@ -1124,6 +1124,7 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return TY_UNK(I);
         if (!ty_is_intenum(t))
             return builtin_call(I, n, BI_STR, self);
+        I->c->uses_pyops = true; /* lower_pyop */
         return T(I, TY_STRING);
     }
     if (id == BI_ITER)

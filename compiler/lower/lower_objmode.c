@@ -92,6 +92,8 @@ LLVMValueRef lower_pyop(Lower *L, const Node *n, int64_t handle, LLVMValueRef v,
 
 bool lower_objmode_used(Lower *L) {
     const HjRequest *req = L->c->req;
+    if (L->c->uses_pyops)
+        return true;
     for (int i = 0; i < req->nfuncs; i++)
         if (req->funcs[i].stub == HJ_STUB_PYCALL)
             return true;
