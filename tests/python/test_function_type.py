@@ -252,6 +252,20 @@ def test_refused_with_a_location(fn, marker, exc):
     assert_located_in(__file__, ei.value, marker)
 
 
+@hpcjit.njit
+def spelled_inside(f):
+    fs = typed.List.empty_list(types.FunctionType(types.int64(types.int64)))  # spelled_inside
+    fs.append(f)
+    return fs[0](1)
+
+
+def test_function_type_spelled_in_compiled_code_refused():
+    with pytest.raises(hpcjit.TypingError) as ei:
+        spelled_inside(plus_one)
+    if not AGAINST_NUMBA:
+        assert_located_in(__file__, ei.value, "spelled_inside")
+
+
 def test_wrong_signature_refused():
     with pytest.raises(TypeError):
         call_sig(halve, 1)
