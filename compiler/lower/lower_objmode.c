@@ -63,6 +63,9 @@ LLVMValueRef lower_pycall(Lower *L, Node *n, bool *owned) {
  * member's repr (its class's names), ~ of an IntFlag member (its class's
  * bits, CPython's boundary rules). */
 LLVMValueRef lower_pyop(Lower *L, const Node *n, int64_t handle, LLVMValueRef v, Type *vt, Type *rt) {
+    if (L->device)
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "%s of an IntEnum/IntFlag member is not supported in CUDA "
+                          "kernels (it asks the Python interpreter)", handle == RT_OBJMODE_REPR ? "repr()" : "'~'");
     Type *inty = ty_tuple(L->c->tc, &vt, 1), *outty = ty_tuple(L->c->tc, &rt, 1);
     StrBuf tc;
     sb_init(&tc);
@@ -84,7 +87,6 @@ LLVMValueRef lower_pyop(Lower *L, const Node *n, int64_t handle, LLVMValueRef v,
     LLVMTypeRef params[5] = {L->t_i64, L->t_ptr, L->t_ptr, L->t_ptr, L->t_ptr};
     LLVMValueRef args[5] = {lower_i64(L, handle), in_tc, inp, out_tc, outp};
     LLVMValueRef st = lower_rt(L, "rt_objmode_call", L->t_i32, params, 5, args);
-    (void)n;
     lower_check_status(L, st);
     LLVMValueRef r = LLVMBuildExtractValue(L->b, lower_load(L, out_mem, outp, "pyop.out"), 0, "");
     return lower_from_mem(L, r, rt);

@@ -605,3 +605,17 @@ def test_member_is_not_a_plain_int():
     with np.errstate(all="ignore"):
         check(is_int, Color.RED, 1)
         check(is_int, Color.GREEN, 2.0)
+
+
+@njit(parallel=True)
+def invert_in_prange(p, n):
+    out = np.zeros(n, dtype=np.int64)
+    for i in hpcjit.prange(n):
+        out[i] = ~p + i
+    return out
+
+
+@pytest.mark.numba_skip("Numba 0.68 types IntFlag arguments as int64 (~ gives -p-1)")
+def test_invert_in_a_parallel_loop():
+    # the pool's threads ask CPython for ~p: the loop's thread lets the GIL go
+    check(invert_in_prange, Perm.R, 64)
