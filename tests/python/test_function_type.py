@@ -301,3 +301,19 @@ def scaled(i):
 def test_arguments_convert():
     check(call, scaled, 7)
     check(call, plus_one, True)
+
+
+class ArrayWap(types.WrapperAddressProtocol):
+    """A signature FunctionType cannot hold in hpcjit (an array argument)."""
+
+    def __wrapper_address__(self):
+        return 0
+
+    def signature(self):
+        return types.float64(types.float64[:])
+
+
+@pytest.mark.numba_skip("hpcjit's FunctionType holds numbers and bool only")
+def test_unsupported_signature_is_named():
+    with pytest.raises(hpcjit.TypingError, match="FunctionType cannot hold"):
+        call(ArrayWap(), 1.0)
