@@ -107,6 +107,8 @@ LLVMTypeRef lower_type(Lower *L, Type *t);
 /* lower_objmode.c: CPython's operation `handle` (hpcjit/objmode.h
  * RT_OBJMODE_*) on v of type vt, its result of type rt (owned). */
 LLVMValueRef lower_pyop(Lower *L, const Node *n, int64_t handle, LLVMValueRef v, Type *vt, Type *rt);
+/* ~v of an IntFlag member (t): CPython's, computed with the class's bits. */
+LLVMValueRef lower_flag_invert(Lower *L, const Node *n, LLVMValueRef v, Type *t);
 /* The address of a C function (the FunctionType `fp`'s ABI) calling
  * specialisation s: a first-class function value of s. */
 LLVMValueRef lower_cfunc_wrapper(Lower *L, Spec *s, Type *fp);

@@ -480,7 +480,7 @@ static LLVMValueRef unaryop(Lower *L, Node *n) {
     if (ty_is_npdt(t))
         return lower_dt_unary(L, n->op, v);
     if (n->op == OP_INVERT && ty_is_intflag(t)) /* infer.c unary_expr */
-        return lower_convert(L, n, lower_pyop(L, n, RT_OBJMODE_INVERT, v, n->a->ty, t), t, n->ty);
+        return lower_convert(L, n, lower_flag_invert(L, n, lower_convert(L, n, v, n->a->ty, t), t), t, n->ty);
     v = lower_convert(L, n, v, n->a->ty, t);
     if (!v)
         return NULL;

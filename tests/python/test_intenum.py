@@ -549,6 +549,11 @@ class Sparse(enum.IntFlag):  # a gap in the bits: ~ keeps CPython's extra-bit ps
     HIGH = 8
 
 
+class Strict(enum.IntFlag, boundary=enum.STRICT):  # ~ within the flag mask, not all the bits
+    ONE = 1
+    FOUR = 4
+
+
 @njit
 def invert(p):
     return ~p
@@ -566,8 +571,9 @@ def clear_write(p):
 
 @pytest.mark.numba_skip("Numba 0.68 types IntFlag arguments as int64 (~ gives -p-1) and refuses ~ of an "
                         "IntFlag global")
-@pytest.mark.parametrize("p", [Perm.R, Perm.R | Perm.W, Perm(0), Perm.R | Perm.W | Perm.X, Sparse.LOW],
-                         ids=["R", "RW", "none", "RWX", "sparse"])
+@pytest.mark.parametrize("p", [Perm.R, Perm.R | Perm.W, Perm(0), Perm.R | Perm.W | Perm.X, Sparse.LOW, Perm(16),
+                               Strict.ONE, Strict(0)],
+                         ids=["R", "RW", "none", "RWX", "sparse", "keep-extra-bit", "strict", "strict-none"])
 def test_invert_intflag_member(p):
     check_typed(invert, p)
     check_typed(clear_write, p)
