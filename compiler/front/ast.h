@@ -167,6 +167,8 @@ typedef enum CallKind {
     CALL_DTYPE,     /* np.float64(x): conversion; ty is the scalar type, args[0] */
     CALL_FUNCSET,   /* a = the callee (a TY_FUNCSET value), specs: one per
                        function of the set (same order), args as CALL_FUNC */
+    CALL_FUNCPTR,   /* a = the callee (a TY_FUNCPTR value), args cast to its
+                       argument types: an indirect call of the C function */
     CALL_PYCALL,    /* an objmode block (HJ_STUB_PYCALL): cval.i is the stub's
                        function index (its handle); args are the inputs,
                        boxed; op_ty their tuple type; ty is the outputs'
@@ -346,6 +348,9 @@ typedef struct Compilation {
     Spec *entry;
     int depth;         /* nesting of inference through calls (bounded) */
     bool uses_mpi;     /* some spec calls hpcjit.mpi (HjResult.uses_mpi) */
+    bool uses_pyops;   /* some spec asks CPython through the objmode hook
+                          (lower_pyop: an IntEnum member's repr, ~ of an
+                          IntFlag member): a parallel loop lets the GIL go */
     int entry_kind;    /* HjRequest.entry_kind: the wrapper lower_program makes */
     const char *need_overload; /* HjResult.need_overload (infer_extend.c,
                                   infer_literal.c) */

@@ -75,8 +75,40 @@ Node *infer_const_int(Inf *I, SrcLoc loc, int64_t v) {
 
 /* ---- casts ---- */
 
+/* A jitted function becoming a first-class function value (TY_FUNCTION to
+ * TY_FUNCPTR, `lst.append(g)` on a typed.List of FunctionType): specialised
+ * for the signature's arguments; the cast's spec is that specialisation,
+ * which lowering wraps in a C function (lower.c lower_cfunc_wrapper). */
+static void funcptr_cast(Inf *I, Node **pn, Type *to) {
+    Node *n = *pn;
+    const HjFunction *hf = &I->c->req->funcs[n->ty->func];
+    Node *decl = hf->stub ? NULL : infer_func_decl(I->c, n->ty->func);
+    if (!decl || decl->params.len != to->nelems) {
+        err(I, HJ_DIAG_TYPING, n, "%s() cannot be the first-class function %s (%s)", hf->name,
+            infer_tyname(I, to), decl ? "a different number of arguments" : "not a plain jitted function");
+        return;
+    }
+    Spec *s = infer_spec_at(I, n->loc, n->ty->func, to->elems, to->nelems);
+    if (!s || !I->final)
+        return;
+    if (IS_UNK(s->ret) || !ty_can_convert(s->ret, to->item) || (to->item->kind == TY_NONE) != (s->ret->kind == TY_NONE)) {
+        err(I, HJ_DIAG_TYPING, n, "%s() returns %s for %s, not the %s of %s", hf->name, infer_tyname(I, s->ret),
+            infer_tyname(I, to), infer_tyname(I, to->item), infer_tyname(I, to));
+        return;
+    }
+    Node *c = ast_new(I->a, N_CAST, n->loc);
+    c->a = n;
+    c->ty = to;
+    c->spec = s;
+    *pn = c;
+}
+
 void infer_cast(Inf *I, Node **pn, Type *to) {
     Node *n = *pn;
+    if (n && n->ty && n->ty->kind == TY_FUNCTION && to->kind == TY_FUNCPTR) {
+        funcptr_cast(I, pn, to);
+        return;
+    }
     if (!I->final || !n || n->ty == to)
         return;
     if (n->ty && n->ty->kind == to->kind && ty_has_unknown(n->ty) && !ty_has_unknown(to)) {
@@ -835,8 +867,9 @@ Type *infer_binop_type(Inf *I, Node *at, OpKind op, Type *a, Type *b, Type **op_
         *op_ty = t;
         /* Perm.R | Perm.W, p & 4: an IntFlag member with a member of its
          * class or an int is a member (CPython's IntFlag; Numba types
-         * IntFlag arguments as plain ints) */
-        if (ty_is_intflag(a) && (b == a || (ty_is_int(b) && !ty_is_intenum(b))))
+         * IntFlag arguments as plain ints); with another class's member,
+         * of the left one's class (its __and__ takes any int) */
+        if (ty_is_intflag(a) && ty_is_int(b))
             return a;
         if (ty_is_intflag(b) && ty_is_int(a) && !ty_is_intenum(a))
             return b;
@@ -940,6 +973,13 @@ static Type *unary_expr(Inf *I, Node *n) {
         return TYPING(I, n, "cannot apply unary '%s' to %s", ast_op_str(n->op), infer_tyname(I, a));
     }
     Type *t = a;
+    if (n->op == OP_INVERT && ty_is_intflag(a)) {
+        /* ~Perm.R is the member CPython makes (its class's bits, boundary
+         * rules): asked of CPython at run time (lower_pyop) */
+        n->op_ty = a;
+        I->c->uses_pyops = true;
+        return a;
+    }
     if (ty_is_int(a) || a->kind == TY_BOOL) {
         if (n->op == OP_INVERT && a->kind == TY_BOOL)
             t = a;
@@ -1083,6 +1123,16 @@ static Type *compare_expr(Inf *I, Node *n) {
             if (!ok)
                 return UNSUP(I, n, "'%s' is supported for a number and a tuple of numbers, not %s and %s",
                              ast_op_str(op), infer_tyname(I, left), infer_tyname(I, right));
+        } else if (left->kind == TY_FUNCPTR && right->kind == TY_FUNCPTR &&
+                   (op == OP_IS || op == OP_ISNOT || op == OP_EQ || op == OP_NE)) {
+            /* f is g on first-class functions: the same address (never
+             * for two signatures) */
+            ot = left;
+        } else if ((left->kind == TY_FUNCPTR && is_func(right)) || (is_func(left) && right->kind == TY_FUNCPTR)) {
+            return UNSUP(I, n, "comparing a first-class function (%s) with the jitted function %s is not supported "
+                         "(its address is made where it converts; Numba answers False)",
+                         infer_tyname(I, left->kind == TY_FUNCPTR ? left : right),
+                         infer_tyname(I, left->kind == TY_FUNCPTR ? right : left));
         } else if (is_func(left) && is_func(right) && op != OP_IN && op != OP_NOTIN && op != OP_LT &&
                    op != OP_LE && op != OP_GT && op != OP_GE) {
             /* dist == alternative_dot, f is g: the same function or not (a
@@ -1093,6 +1143,12 @@ static Type *compare_expr(Inf *I, Node *n) {
              * distinct values (an alias is the same object), so `==` */
             n->ops[i] = op = op == OP_IS ? OP_EQ : OP_NE;
             ot = ty_plain(I->tc, left);
+        } else if ((op == OP_IS || op == OP_ISNOT) && (ty_is_intenum(left) || ty_is_intenum(right)) &&
+                   ty_is_number(left) && ty_is_number(right)) {
+            /* c is 1, c is Shape.SQUARE: a member is never the same object
+             * as a plain number or another class's member (CPython's
+             * False; lower_expr.c compare_one) */
+            ot = left;
         } else if (op == OP_IS || op == OP_ISNOT) {
             if (left->kind == TY_NONE || right->kind == TY_NONE)
                 ot = infer_ty(I, TY_NONE);

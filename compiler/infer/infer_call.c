@@ -1114,6 +1114,19 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     }
     if (id == BI_LITERALLY)
         return infer_literally_call(I, n);
+    if (id == BI_ENUM_REPR) { /* repr(x) of a non-str: str(x) but for an IntEnum member */
+        if (!no_keywords(I, n, "repr") || !nargs_between(I, n, "repr", 1, 1))
+            return NULL;
+        Type *t = infer_expr_opt(I, ARG(0));
+        if (!t)
+            return NULL;
+        if (IS_UNK(t))
+            return TY_UNK(I);
+        if (!ty_is_intenum(t))
+            return builtin_call(I, n, BI_STR, self);
+        I->c->uses_pyops = true; /* lower_pyop */
+        return T(I, TY_STRING);
+    }
     if (id == BI_ITER)
         return iter_call(I, n);
     if (id == BI_ISINSTANCE) { /* decided from the typed value: a constant */
@@ -1784,6 +1797,30 @@ static Type *funcset_call(Inf *I, Node *n, Type *fs) {
     return ret;
 }
 
+/* A call through a first-class function value (TY_FUNCPTR, Numba's
+ * FunctionType): the arguments are cast to its argument types, positionally. */
+static Type *funcptr_call(Inf *I, Node *n, Type *fp) {
+    if (n->keywords.len)
+        return TYPING(I, n, "keyword arguments in a call of a first-class function %s", infer_tyname(I, fp));
+    if (n->args.len != fp->nelems)
+        return TYPING(I, n, "%s takes %d argument%s, the call passes %d", infer_tyname(I, fp), fp->nelems,
+                      fp->nelems == 1 ? "" : "s", n->args.len);
+    for (int i = 0; i < n->args.len; i++) {
+        Node **pa = (Node **)&VEC_AT(n->args, i);
+        Type *t = infer_expr(I, pa);
+        if (!t)
+            return NULL;
+        if (IS_UNK(t))
+            return t;
+        if (!ty_is_number(t) || !ty_can_convert(ty_plain(I->tc, t), fp->elems[i]))
+            return TYPING(I, *pa, "cannot pass %s as argument %d of %s", infer_tyname(I, t), i + 1,
+                          infer_tyname(I, fp));
+        infer_cast(I, pa, fp->elems[i]);
+    }
+    n->call_kind = CALL_FUNCPTR;
+    return fp->item;
+}
+
 Type *infer_func_call(Inf *I, Node *n, int func) { return func_call(I, n, func); }
 
 /* ---- exceptions ---- */
@@ -1978,6 +2015,8 @@ Type *infer_call(Inf *I, Node **pn) {
         return func_call(I, n, ft->func);
     case TY_FUNCSET:
         return funcset_call(I, n, ft);
+    case TY_FUNCPTR:
+        return funcptr_call(I, n, ft);
     case TY_EXC_CLASS:
         return exc_call(I, n, ft);
     default:

@@ -80,6 +80,7 @@ static LLVMTypeRef make_type(Lower *L, Type *t, bool mem) {
     }
     case TY_FUNCSET: return L->t_i64; /* which function of the set */
     case TY_CPOINTER: return L->t_ptr;
+    case TY_FUNCPTR: return L->t_ptr; /* the C function's address */
     case TY_RECORD: return L->t_ptr; /* its bytes (lower_record.c) */
     case TY_DATETIME: case TY_TIMEDELTA: return L->t_i64; /* NaT: INT64_MIN */
     case TY_GENERATOR: return L->t_ptr; /* HjMemInfo * (hpcjit/generator.h) */
@@ -403,6 +404,11 @@ LLVMValueRef lower_convert(Lower *L, const Node *at, LLVMValueRef v, Type *from,
         return v; /* layout (C/F -> A) changes no representation */
     if (to->kind == TY_FUNCSET && from->kind == TY_FUNCTION)
         return lower_i64(L, ty_funcset_index(to, from->func));
+    if (to->kind == TY_FUNCPTR && from->kind == TY_FUNCTION) { /* infer.c funcptr_cast */
+        if (!at || at->kind != N_CAST || !at->spec || !at->spec->llvm_fn)
+            return lower_fail(L, at, HJ_DIAG_LOWERING, "a function made a first-class value was not specialised");
+        return lower_cfunc_wrapper(L, at->spec, to);
+    }
     if (to->kind == TY_FUNCSET && from->kind == TY_FUNCSET) { /* renumber into the larger set */
         LLVMValueRef r = lower_i64(L, ty_funcset_index(to, from->elems[0]->func));
         for (int i = 1; i < from->nelems; i++)
@@ -2347,6 +2353,29 @@ static bool lower_ufunc_entry(Lower *L, Spec *s, const char *symbol) {
     return true;
 }
 
+/* The body of a C function `fn` calling specialisation s, returning `ret`
+ * (s->ret converted): an exception is reported as unraisable and the
+ * function returns zero, as a @cfunc's (Numba's). */
+static bool cfunc_body(Lower *L, Spec *s, LLVMValueRef fn, Type *ret);
+
+LLVMValueRef lower_cfunc_wrapper(Lower *L, Spec *s, Type *fp) {
+    for (int i = 0; i < L->cwrap_specs.len; i++)
+        if (VEC_AT(L->cwrap_specs, i) == s && VEC_AT(L->cwrap_tys, i) == fp)
+            return VEC_AT(L->cwrap_fns, i);
+    int na = fp->nelems;
+    LLVMTypeRef *pt = arena_alloc(&L->c->arena, sizeof(LLVMTypeRef) * (size_t)(na ? na : 1));
+    for (int k = 0; k < na; k++)
+        pt[k] = lower_mem_type(L, fp->elems[k]);
+    LLVMTypeRef rt = fp->item->kind == TY_NONE ? L->t_void : lower_mem_type(L, fp->item);
+    const char *name = arena_printf(&L->c->arena, "%s.cfunc%d", s->symbol, L->cwrap_specs.len);
+    LLVMValueRef fn = LLVMAddFunction(L->mod, name, LLVMFunctionType(rt, pt, (unsigned)na, 0));
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    vec_push(&L->c->arena, &L->cwrap_specs, s);
+    vec_push(&L->c->arena, &L->cwrap_fns, fn);
+    vec_push(&L->c->arena, &L->cwrap_tys, fp);
+    return fn;
+}
+
 /* ret @entry(args...): HJ_ENTRY_CFUNC of compiler.h, the C types of the
  * numbers (bool as i8). */
 static bool lower_cfunc_entry(Lower *L, Spec *s, const char *symbol) {
@@ -2366,6 +2395,13 @@ static bool lower_cfunc_entry(Lower *L, Spec *s, const char *symbol) {
                           ty_str(&L->c->arena, s->ret)) != NULL;
     LLVMTypeRef rt = isvoid ? L->t_void : lower_mem_type(L, s->ret);
     LLVMValueRef fn = LLVMAddFunction(L->mod, symbol, LLVMFunctionType(rt, pt, (unsigned)na, 0));
+    return cfunc_body(L, s, fn, s->ret);
+}
+
+static bool cfunc_body(Lower *L, Spec *s, LLVMValueRef fn, Type *ret) {
+    int na = s->nargs;
+    bool isvoid = ret->kind == TY_NONE;
+    LLVMTypeRef rt = isvoid ? L->t_void : lower_mem_type(L, ret);
     L->fn = fn;
     L->spec = s;
     L->entry_bb = lower_block(L, "entry");
@@ -2390,7 +2426,8 @@ static bool lower_cfunc_entry(Lower *L, Spec *s, const char *symbol) {
     if (isvoid)
         LLVMBuildRetVoid(L->b);
     else
-        LLVMBuildRet(L->b, lower_to_mem(L, LLVMBuildExtractValue(L->b, res, 1, ""), s->ret));
+        LLVMBuildRet(L->b, lower_to_mem(L, lower_convert(L, NULL, LLVMBuildExtractValue(L->b, res, 1, ""), s->ret,
+                                                         ret), ret));
     return true;
 }
 
@@ -2433,6 +2470,8 @@ void *lower_program(Compilation *c, void *llvm_context, const char *entry_symbol
         declare_spec(&L, s, k++);
     for (Spec *s = first; ok && s; s = s->next)
         ok = lower_spec(&L, s);
+    for (int i = 0; ok && i < L.cwrap_specs.len; i++) /* first-class function values' C wrappers */
+        ok = cfunc_body(&L, VEC_AT(L.cwrap_specs, i), VEC_AT(L.cwrap_fns, i), ((Type *)VEC_AT(L.cwrap_tys, i))->item);
     if (ok)
         ok = L.device                             ? lower_cuda_entry(&L, c->entry, entry_symbol)
              : c->entry_kind == HJ_ENTRY_UFUNC_LOOP ? lower_ufunc_entry(&L, c->entry, entry_symbol)

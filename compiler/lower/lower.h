@@ -96,10 +96,22 @@ typedef struct Lower {
     /* lineinfo=True: line tables (PTX .loc) for the device code */
     LLVMDIBuilderRef dib;
     LLVMMetadataRef di_file, di_sp;
+    /* C wrappers of specialisations made first-class function values
+     * (TY_FUNCTION to TY_FUNCPTR), their bodies emitted last: the Spec *,
+     * the wrapper's LLVMValueRef, the TY_FUNCPTR (lower.c) */
+    PtrVec cwrap_specs, cwrap_fns, cwrap_tys;
 } Lower;
 
 /* ---- lower.c: types, helpers ---- */
 LLVMTypeRef lower_type(Lower *L, Type *t);
+/* lower_objmode.c: CPython's operation `handle` (hpcjit/objmode.h
+ * RT_OBJMODE_*) on v of type vt, its result of type rt (owned). */
+LLVMValueRef lower_pyop(Lower *L, const Node *n, int64_t handle, LLVMValueRef v, Type *vt, Type *rt);
+/* ~v of an IntFlag member (t): CPython's, computed with the class's bits. */
+LLVMValueRef lower_flag_invert(Lower *L, const Node *n, LLVMValueRef v, Type *t);
+/* The address of a C function (the FunctionType `fp`'s ABI) calling
+ * specialisation s: a first-class function value of s. */
+LLVMValueRef lower_cfunc_wrapper(Lower *L, Spec *s, Type *fp);
 LLVMTypeRef lower_mem_type(Lower *L, Type *t);
 /* The type of one array element of dtype dt in memory, for element
  * addresses (GEP): lower_mem_type, except a record's [size x i8]. */

@@ -5,6 +5,7 @@
  * strides[nd]} (HjArray).  Element addresses use the layout: C arrays are
  * row-major over `shape` with a constant item size (so loops vectorise),
  * F arrays column-major, A arrays go through `strides`. */
+#include "hpcjit/objmode.h"
 #include "lower.h"
 #include "registry.h"
 #include "lower_cmath.h"
@@ -1395,6 +1396,11 @@ LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned) {
         return lower_ae_call(L, n, owned); /* lower_arrayexpr.c */
     switch (b) {
     case BI_PRINT: return lower_print_call(L, n); /* lower_text.c */
+    case BI_ENUM_REPR: { /* an IntEnum member's repr, CPython's (infer_call.c) */
+        Node *e = VEC_AT(n->args, 0);
+        *owned = true;
+        return lower_pyop(L, n, RT_OBJMODE_REPR, lower_expr_use(L, e), e->ty, n->ty);
+    }
     case BI_SUM: return sum_value(L, n);
     case BI_RANGE:
     case BI_PRANGE: return lower_range_value(L, n);

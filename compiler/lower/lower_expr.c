@@ -2,6 +2,8 @@
  * semantics, comparisons, boolean operators, conditional expressions,
  * tuples and calls between specialisations. */
 #include "lower.h"
+
+#include "hpcjit/objmode.h"
 #include "registry.h"
 
 #include <limits.h>
@@ -477,6 +479,8 @@ static LLVMValueRef unaryop(Lower *L, Node *n) {
         return LLVMBuildNot(L->b, lower_truth(L, n, v, n->a->ty), "not");
     if (ty_is_npdt(t))
         return lower_dt_unary(L, n->op, v);
+    if (n->op == OP_INVERT && ty_is_intflag(t)) /* infer.c unary_expr */
+        return lower_convert(L, n, lower_flag_invert(L, n, lower_convert(L, n, v, n->a->ty, t), t), t, n->ty);
     v = lower_convert(L, n, v, n->a->ty, t);
     if (!v)
         return NULL;
@@ -638,6 +642,12 @@ static LLVMValueRef compare_one(Lower *L, Node *n, OpKind op, Type *t, LLVMValue
         return lower_dt_compare(L, n, op, t, a, at, b, bt);
     if ((at->kind == TY_FUNCTION || at->kind == TY_FUNCSET) && (bt->kind == TY_FUNCTION || bt->kind == TY_FUNCSET))
         return func_compare(L, n, op, a, at, b, bt);
+    if (at->kind == TY_FUNCPTR && bt->kind == TY_FUNCPTR) {
+        bool eq = op == OP_EQ || op == OP_IS;
+        if (at != bt) /* two signatures: never the same function */
+            return LLVMConstInt(L->t_i1, !eq, 0);
+        return LLVMBuildICmp(L->b, eq ? LLVMIntEQ : LLVMIntNE, a, b, "");
+    }
     if (op == OP_IS || op == OP_ISNOT) {
         bool same;
         if ((at->kind == TY_OPTIONAL && bt->kind == TY_NONE) || (bt->kind == TY_OPTIONAL && at->kind == TY_NONE)) {
@@ -648,6 +658,8 @@ static LLVMValueRef compare_one(Lower *L, Node *n, OpKind op, Type *t, LLVMValue
             return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "'is' between Optional values is only supported with None");
         if (at->kind == TY_NONE || bt->kind == TY_NONE)
             same = at->kind == bt->kind;
+        else if (at != bt && (ty_is_intenum(at) || ty_is_intenum(bt))) /* a member is no other object */
+            same = false;
         else if (at == bt && (at->kind == TY_BOOL))
             return LLVMBuildICmp(L->b, op == OP_IS ? LLVMIntEQ : LLVMIntNE, a, b, "");
         else if (at->kind != bt->kind)
@@ -950,10 +962,41 @@ static LLVMValueRef call_funcset(Lower *L, Node *n, bool *owned) {
     return lower_convert(L, n, r, s0->ret, n->ty);
 }
 
+/* A call through a first-class function value (TY_FUNCPTR): the C
+ * function's ABI, numbers in their in-memory form (bool as i8), as a
+ * @cfunc's entry (lower.c lower_cfunc_entry) and a WAP object's address. */
+static LLVMValueRef call_funcptr(Lower *L, Node *n, bool *owned) {
+    Type *fp = n->a->ty;
+    int na = fp->nelems;
+    LLVMValueRef fn = lower_expr_use(L, n->a);
+    if (!fn)
+        return NULL;
+    LLVMValueRef small[16];
+    LLVMTypeRef tsmall[16];
+    LLVMValueRef *a = na <= 16 ? small : arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)na);
+    LLVMTypeRef *pt = na <= 16 ? tsmall : arena_alloc(&L->c->arena, sizeof(LLVMTypeRef) * (size_t)na);
+    for (int i = 0; i < na; i++) {
+        Node *e = VEC_AT(n->args, i);
+        LLVMValueRef v = lower_convert(L, e, lower_expr_use(L, e), e->ty, fp->elems[i]);
+        if (!v)
+            return NULL;
+        a[i] = lower_to_mem(L, v, fp->elems[i]);
+        pt[i] = lower_mem_type(L, fp->elems[i]);
+    }
+    bool isvoid = fp->item->kind == TY_NONE;
+    LLVMTypeRef fty = LLVMFunctionType(isvoid ? L->t_void : lower_mem_type(L, fp->item), pt, (unsigned)na, 0);
+    LLVMValueRef r = lower_call(L, fty, fn, a, (unsigned)na, isvoid ? "" : "res");
+    *owned = false;
+    if (isvoid)
+        return lower_zero(L, n->ty);
+    return lower_convert(L, n, lower_from_mem(L, r, fp->item), fp->item, n->ty);
+}
+
 static LLVMValueRef call_expr(Lower *L, Node *n, bool *owned) {
     switch (n->call_kind) {
     case CALL_FUNC: return call_func(L, n, owned);
     case CALL_FUNCSET: return call_funcset(L, n, owned);
+    case CALL_FUNCPTR: return call_funcptr(L, n, owned);
     case CALL_BUILTIN: return lower_builtin_call(L, n, owned);
     case CALL_EXC: return LLVMConstNull(lower_type(L, n->ty));
     case CALL_PYCALL: return lower_pycall(L, n, owned); /* lower_objmode.c */

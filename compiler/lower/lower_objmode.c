@@ -14,6 +14,9 @@
 #include "lower.h"
 
 #include "hpcjit/compiler.h"
+#include "hpcjit/objmode.h"
+
+#include <stdio.h>
 
 LLVMValueRef lower_pycall(Lower *L, Node *n, bool *owned) {
     const HjFunction *hf = &L->c->req->funcs[n->cval.i];
@@ -55,8 +58,94 @@ LLVMValueRef lower_pycall(Lower *L, Node *n, bool *owned) {
     return lower_from_mem(L, r, n->ty);
 }
 
+/* CPython's operation `handle` (RT_OBJMODE_REPR, RT_OBJMODE_INVERT of
+ * hpcjit/objmode.h) on the value v of type vt, through the objmode hook:
+ * v is boxed as Python boxes it (an IntEnum member as the member), the
+ * result unboxed as rt.  For what compiled code cannot know: an IntEnum
+ * member's repr (its class's names), ~ of an IntFlag member (its class's
+ * bits, CPython's boundary rules). */
+LLVMValueRef lower_pyop(Lower *L, const Node *n, int64_t handle, LLVMValueRef v, Type *vt, Type *rt) {
+    if (L->device)
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "%s of an IntEnum/IntFlag member is not supported in CUDA "
+                          "kernels (it asks the Python interpreter)", handle == RT_OBJMODE_REPR ? "repr()" : "'~'");
+    Type *inty = ty_tuple(L->c->tc, &vt, 1), *outty = ty_tuple(L->c->tc, &rt, 1);
+    StrBuf tc;
+    sb_init(&tc);
+    ty_typecode(&tc, inty);
+    LLVMValueRef in_tc = lower_cstr(L, tc.s ? tc.s : "()");
+    sb_free(&tc);
+    sb_init(&tc);
+    ty_typecode(&tc, outty);
+    LLVMValueRef out_tc = lower_cstr(L, tc.s ? tc.s : "()");
+    sb_free(&tc);
+    if (!v)
+        return NULL;
+    LLVMTypeRef in_mem = lower_mem_type(L, inty), out_mem = lower_mem_type(L, outty);
+    lower_incref(L, v, vt); /* rt_objmode_call takes it over */
+    LLVMValueRef in = LLVMBuildInsertValue(L->b, LLVMGetUndef(in_mem), lower_to_mem(L, v, vt), 0, "pyop.in");
+    LLVMValueRef inp = lower_alloca(L, in_mem, "pyop.in");
+    LLVMBuildStore(L->b, in, inp);
+    LLVMValueRef outp = lower_alloca(L, out_mem, "pyop.out");
+    LLVMTypeRef params[5] = {L->t_i64, L->t_ptr, L->t_ptr, L->t_ptr, L->t_ptr};
+    LLVMValueRef args[5] = {lower_i64(L, handle), in_tc, inp, out_tc, outp};
+    LLVMValueRef st = lower_rt(L, "rt_objmode_call", L->t_i32, params, 5, args);
+    lower_check_status(L, st);
+    LLVMValueRef r = LLVMBuildExtractValue(L->b, lower_load(L, out_mem, outp, "pyop.out"), 0, "");
+    return lower_from_mem(L, r, rt);
+}
+
+/* ~v of an IntFlag member of type t, as CPython computes it: v ^ bits,
+ * bits being CPython's ~cls(0) (the class's bits: _all_bits_ under the KEEP
+ * boundary, _flag_mask_ under the others), asked once per module and class
+ * and kept in a global; a value with bits outside those (a KEEP
+ * pseudo-member) asks CPython for ~v itself. */
+LLVMValueRef lower_flag_invert(Lower *L, const Node *n, LLVMValueRef v, Type *t) {
+    if (L->device || !v)
+        return lower_pyop(L, n, RT_OBJMODE_INVERT, v, t, t); /* refused there */
+    char name[48];
+    snprintf(name, sizeof name, "hj.flagbits.%d", t->func);
+    LLVMValueRef g = LLVMGetNamedGlobal(L->mod, name);
+    if (!g) {
+        g = LLVMAddGlobal(L->mod, L->t_i64, name);
+        LLVMSetInitializer(g, lower_i64(L, -1)); /* not asked yet */
+        LLVMSetLinkage(g, LLVMInternalLinkage);
+    }
+    LLVMValueRef bits = LLVMBuildLoad2(L->b, L->t_i64, g, "flagbits");
+    LLVMSetOrdering(bits, LLVMAtomicOrderingMonotonic); /* threads may ask at once: the same value */
+    LLVMSetAlignment(bits, 8);
+    LLVMValueRef outside = LLVMBuildAnd(L->b, v, LLVMBuildNot(L->b, bits, ""), "");
+    LLVMValueRef fast_ok = LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntSGE, bits, lower_i64(L, 0), ""),
+                                        LLVMBuildICmp(L->b, LLVMIntEQ, outside, lower_i64(L, 0), ""), "");
+    LLVMBasicBlockRef fast = lower_block(L, "flaginv.fast"), slow = lower_block(L, "flaginv.ask"),
+                      join = lower_block(L, "flaginv.join");
+    LLVMBuildCondBr(L->b, fast_ok, fast, slow);
+    lower_at(L, fast);
+    LLVMValueRef r1 = LLVMBuildXor(L->b, v, bits, "invert");
+    LLVMBuildBr(L->b, join);
+    lower_at(L, slow);
+    LLVMValueRef b2 = lower_pyop(L, n, RT_OBJMODE_INVERT, lower_i64(L, 0), t, t);
+    if (!b2)
+        return NULL;
+    LLVMValueRef st = LLVMBuildStore(L->b, b2, g);
+    LLVMSetOrdering(st, LLVMAtomicOrderingMonotonic);
+    LLVMSetAlignment(st, 8);
+    LLVMValueRef r2 = lower_pyop(L, n, RT_OBJMODE_INVERT, v, t, t);
+    if (!r2)
+        return NULL;
+    LLVMBasicBlockRef from2 = LLVMGetInsertBlock(L->b);
+    LLVMBuildBr(L->b, join);
+    lower_at(L, join);
+    LLVMValueRef phi = LLVMBuildPhi(L->b, L->t_i64, "invert");
+    LLVMValueRef vals[2] = {r1, r2};
+    LLVMBasicBlockRef from[2] = {fast, from2};
+    LLVMAddIncoming(phi, vals, from, 2);
+    return phi;
+}
+
 bool lower_objmode_used(Lower *L) {
     const HjRequest *req = L->c->req;
+    if (L->c->uses_pyops)
+        return true;
     for (int i = 0; i < req->nfuncs; i++)
         if (req->funcs[i].stub == HJ_STUB_PYCALL)
             return true;

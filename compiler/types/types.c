@@ -51,6 +51,9 @@ static bool same_shape(const Type *a, const Type *b) {
     switch (a->kind) {
     case TY_TUPLE:
     case TY_FUNCSET:
+    case TY_FUNCPTR:
+        if (a->kind == TY_FUNCPTR && a->item != b->item)
+            return false;
         if (a->nelems != b->nelems || (a->fields != NULL) != (b->fields != NULL) || (a->fields && a->func != b->func))
             return false;
         for (int i = 0; i < a->nelems; i++)
@@ -114,7 +117,8 @@ static Type *intern(TyCtx *tc, const Type *p) {
     }
     Type *t = new_type(tc, p->kind);
     *t = *p;
-    if ((p->kind == TY_TUPLE || p->kind == TY_FUNCSET || p->kind == TY_RECORD) && p->nelems > 0) {
+    if ((p->kind == TY_TUPLE || p->kind == TY_FUNCSET || p->kind == TY_FUNCPTR || p->kind == TY_RECORD) &&
+        p->nelems > 0) {
         t->elems = arena_alloc(tc->arena, sizeof(Type *) * (size_t)p->nelems);
         if (!tc->arena->oom)
             memcpy(t->elems, p->elems, sizeof(Type *) * (size_t)p->nelems);
@@ -334,6 +338,11 @@ int ty_record_field(const Type *t, const char *name) {
 
 Type *ty_function(TyCtx *tc, int func) {
     Type p = {.kind = TY_FUNCTION, .func = func};
+    return intern(tc, &p);
+}
+
+Type *ty_funcptr(TyCtx *tc, Type *ret, Type **args, int n) {
+    Type p = {.kind = TY_FUNCPTR, .item = ret, .elems = args, .nelems = n};
     return intern(tc, &p);
 }
 
@@ -710,6 +719,8 @@ bool ty_can_convert(const Type *from, const Type *to) {
         return from->kind == TY_NONE || ty_can_convert(from->kind == TY_OPTIONAL ? from->base : from, to->base);
     if (from->kind == TY_OPTIONAL)
         return ty_can_convert(from->base, to); /* checked not None at run time */
+    if (to->kind == TY_FUNCPTR && from->kind == TY_FUNCTION)
+        return true; /* specialised for the signature where it converts (infer.c funcptr_cast) */
     if (to->kind == TY_FUNCSET && (from->kind == TY_FUNCTION || from->kind == TY_FUNCSET)) {
         for (int i = 0; i < (from->kind == TY_FUNCSET ? from->nelems : 1); i++)
             if (ty_funcset_index(to, from->kind == TY_FUNCSET ? from->elems[i]->func : from->func) < 0)
@@ -849,6 +860,17 @@ void ty_name(StrBuf *b, const Type *t) {
             sb_printf(b, "function(%s)", t->name);
         else
             sb_printf(b, "function(#%d)", t->func);
+        break;
+    case TY_FUNCPTR: /* Numba: "FunctionType[int64(int64, float64)]" */
+        sb_puts(b, "FunctionType[");
+        ty_name(b, t->item);
+        sb_putc(b, '(');
+        for (int i = 0; i < t->nelems; i++) {
+            if (i)
+                sb_puts(b, ", ");
+            ty_name(b, t->elems[i]);
+        }
+        sb_puts(b, ")]");
         break;
     case TY_FUNCSET:
         sb_puts(b, "FunctionSet(");
@@ -995,6 +1017,14 @@ void ty_typecode(StrBuf *b, const Type *t) {
             sb_putc(b, 'v');
         break;
     case TY_NPGENERATOR: sb_putc(b, 'R'); break;
+    case TY_FUNCPTR: /* 'P' ret '(' args ')' (abi.h) */
+        sb_putc(b, 'P');
+        ty_typecode(b, t->item);
+        sb_putc(b, '(');
+        for (int i = 0; i < t->nelems; i++)
+            ty_typecode(b, t->elems[i]);
+        sb_putc(b, ')');
+        break;
     case TY_DATETIME: sb_printf(b, "M%c", ty_dt_unit_code(t->unit)); break;
     case TY_TIMEDELTA: sb_printf(b, "m%c", ty_dt_unit_code(t->unit)); break;
     case TY_CHARSEQ: sb_printf(b, "%c%d,", t->ndim == 1 ? 'c' : 'w', t->size); break;
@@ -1139,6 +1169,24 @@ static Type *from_typecode(TyCtx *tc, const char **p, int depth) {
     case 'R':
         *p = s + 1;
         return ty_scalar(tc, TY_NPGENERATOR);
+    case 'P': { /* FunctionType: 'P' ret '(' real numbers ')' */
+        s++;
+        Type *rt = from_typecode(tc, &s, depth + 1);
+        if (!rt || !(rt->kind == TY_NONE || (ty_is_number(rt) && !ty_is_complex(rt))) || *s != '(')
+            return NULL;
+        s++;
+        PtrVec args = {0};
+        while (*s && *s != ')') {
+            Type *at = from_typecode(tc, &s, depth + 1);
+            if (!at || !ty_is_number(at) || ty_is_complex(at))
+                return NULL;
+            vec_push(tc->arena, &args, at);
+        }
+        if (*s != ')' || tc->arena->oom)
+            return NULL;
+        *p = s + 1;
+        return ty_funcptr(tc, rt, (Type **)args.data, args.len);
+    }
     case 't':
         s++;
         t = s[0] == 'V' ? from_typecode(tc, &s, depth + 1) : elem_from_code(tc, &s);

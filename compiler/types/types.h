@@ -76,6 +76,11 @@ typedef enum TyKind {
                       NaT is INT64_MIN (lower/lower_datetime.c) */
     TY_TIMEDELTA,  /* unit (DtUnit): timedelta64[unit] (NPTimedelta): an i64
                       count of units, NaT is INT64_MIN */
+    TY_FUNCPTR,    /* elems[nelems]: argument types, item: the return type (none
+                      for void): Numba's FunctionType(sig), a first-class
+                      function value: a C function pointer (ptr) called
+                      indirectly with the C types of the numbers (cfunc's
+                      ABI: bool as i8); `fp` typecode 'P' ret '(' args ')' */
     TY_COUNT
 } TyKind;
 
@@ -175,6 +180,8 @@ Type *ty_dtype(TyCtx *tc, Type *scalar);
 /* A C pointer to a number (float64*), or void* when `to` is NULL. */
 Type *ty_cpointer(TyCtx *tc, Type *to);
 Type *ty_function(TyCtx *tc, int func);
+/* FunctionType(ret(args...)): a function pointer of that C signature. */
+Type *ty_funcptr(TyCtx *tc, Type *ret, Type **args, int n);
 /* A record (structured dtype `id` of the dispatcher's registry) of n fields:
  * names[i] at offsets[i] of type elems[i]; size bytes in all. */
 Type *ty_record(TyCtx *tc, int id, int n, const char **names, Type **elems, const int *offsets, int size,

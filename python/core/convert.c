@@ -8,6 +8,57 @@ _Static_assert(sizeof(npy_intp) == sizeof(int64_t), "hpcjit needs a 64-bit npy_i
 
 /* ---- typecodes of arguments ---------------------------------------------- */
 
+/* hpcjit._fntype.<name>(obj[, code]): first-class function values (abi.h
+ * 'P'), whose addresses and signatures come from Python objects (@cfunc,
+ * Wrapper Address Protocol objects, dispatchers compiled at the boundary). */
+static PyObject *fntype_call(const char *name, PyObject *obj, const char *code)
+{
+    PyObject *mod = NULL, *fn = NULL, *c = NULL, *res = NULL;
+    mod = PyImport_ImportModule("hpcjit._fntype");
+    if (!mod)
+        goto error;
+    fn = PyObject_GetAttrString(mod, name);
+    if (!fn)
+        goto error;
+    if (code) {
+        const char *end = strchr(code, ')');
+        c = end ? PyUnicode_FromStringAndSize(code, end + 1 - code) : NULL;
+        if (!c) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_SystemError, "hpcjit: bad function typecode");
+            goto error;
+        }
+    }
+    res = PyObject_CallFunctionObjArgs(fn, obj, c, NULL);
+error:
+    Py_XDECREF(c);
+    Py_XDECREF(fn);
+    Py_XDECREF(mod);
+    return res;
+}
+
+/* The typecode of a @cfunc or Wrapper Address Protocol object: 1 when obj
+ * is none of them, -1 when it cannot be typed (an error cleared). */
+static int fn_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
+{
+    if (!PyObject_HasAttrString((PyObject *)Py_TYPE(obj), "__wrapper_address__"))
+        return 1;
+    PyObject *code = fntype_call("typecode", obj, NULL);
+    int r = -1;
+    if (code && PyUnicode_Check(code)) {
+        Py_ssize_t n;
+        const char *s = PyUnicode_AsUTF8AndSize(code, &n);
+        if (s && *len + (size_t)n < cap) {
+            memcpy(buf + *len, s, (size_t)n);
+            *len += (size_t)n;
+            r = 0;
+        }
+    }
+    Py_XDECREF(code);
+    PyErr_Clear();
+    return r;
+}
+
 /* A numpy.random.Generator (not a subclass): typecode 'R'; compiled code
  * gets its bit generator's bitgen_t * (the capsule NumPy's BitGenerator
  * exposes for C code, numpy/random/bitgen.h) and calls NumPy's
@@ -252,6 +303,9 @@ int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap)
     }
     if (is_np_generator(obj))
         return put(buf, len, cap, 'R');
+    tr = fn_typecode(obj, buf, len, cap); /* a first-class function (@cfunc, WAP) */
+    if (tr <= 0)
+        return tr;
     /* subclasses of the Python number types */
     if (PyLong_Check(obj))
         return put(buf, len, cap, 'l');
@@ -449,6 +503,13 @@ int cv_matches(PyObject *obj, const char **tc)
     case 'R':
         ok = is_np_generator(obj);
         break;
+    case 'P': { /* a first-class function of this signature, or a dispatcher */
+        PyObject *m = fntype_call("matches", obj, p);
+        ok = m ? PyObject_IsTrue(m) == 1 : 0;
+        Py_XDECREF(m);
+        PyErr_Clear();
+        break;
+    }
     case 'y':
         ok = PyBytes_CheckExact(obj);
         break;
@@ -620,6 +681,15 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
         memcpy(out, &v, sizeof v);
         *tc = p + 2;
         return 0;
+    }
+    case 'P': { /* a first-class function: its C function's address */
+        PyObject *a = fntype_call("address", obj, p);
+        void *addr = a ? PyLong_AsVoidPtr(a) : NULL;
+        Py_XDECREF(a);
+        if (!addr)
+            return -1;
+        memcpy(out, &addr, sizeof addr);
+        return tc_skip(tc);
     }
     case 'R': {
         void *bg = np_generator_bitgen(obj);
@@ -978,6 +1048,14 @@ PyObject *cv_box(CoreState *st, const char **tc, char *in)
         if (!rec_skip(p, &id))
             goto bad;
         res = rec_box(id, data);
+        break;
+    }
+    case 'P': { /* a first-class function: the object its address came from */
+        void *addr;
+        memcpy(&addr, in, sizeof addr);
+        PyObject *a = PyLong_FromVoidPtr(addr);
+        res = a ? fntype_call("box", a, NULL) : NULL;
+        Py_XDECREF(a);
         break;
     }
     case 'a': case 'r': res = box_array(st, p, (HjArray *)in); break;

@@ -192,12 +192,24 @@ static int32_t objmode_call(int64_t handle, const char *in_tc, void *in, const c
         PyErr_SetString(PyExc_SystemError, "hpcjit: objmode inputs are not a tuple");
         goto error;
     }
-    fn = block_function(handle, "_BLOCKS");
-    if (!fn)
-        goto error;
-    res = PyObject_Call(fn, args, NULL);
-    if (!res)
-        goto error;
+    if (handle == RT_OBJMODE_REPR || handle == RT_OBJMODE_INVERT) { /* CPython's repr(x), ~x */
+        PyObject *x = PyTuple_GET_SIZE(args) == 1 ? PyTuple_GET_ITEM(args, 0) : NULL;
+        PyObject *v = !x ? NULL : handle == RT_OBJMODE_REPR ? PyObject_Repr(x) : PyNumber_Invert(x);
+        res = v ? PyTuple_Pack(1, v) : NULL;
+        Py_XDECREF(v);
+        if (!res) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_SystemError, "hpcjit: bad input to a Python operation");
+            goto error;
+        }
+    } else {
+        fn = block_function(handle, "_BLOCKS");
+        if (!fn)
+            goto error;
+        res = PyObject_Call(fn, args, NULL);
+        if (!res)
+            goto error;
+    }
     /* the block function returns the declared outputs as a tuple */
     Py_ssize_t n = 0;
     for (const char *q = out_tc + 1; *q && *q != ')'; n++)

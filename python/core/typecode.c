@@ -100,6 +100,15 @@ int tc_layout(const char **tc, size_t *size, size_t *align)
         *size = sizeof(void *);
         *align = sizeof(void *);
         break;
+    case 'P': { /* FunctionType: 'P' <ret> '(' <numbers> ')', a C function's address */
+        const char *q = strchr(p, ')');
+        if (!q || p[1] != '(')
+            return -1;
+        p = q + 1;
+        *size = sizeof(void *);
+        *align = sizeof(void *);
+        break;
+    }
     case 'V': /* a record: a pointer to its bytes */
         if (!(p = rec_skip(p - 1, NULL)))
             return -1;

@@ -163,11 +163,17 @@ def _repr_str(s):
     return out + q
 
 
+def _enum_repr(obj):
+    """hpcjit.$enum_repr in compiled code (compiler.py _known_objects): str(obj),
+    but CPython's repr of an IntEnum/IntFlag member (<Color.RED: 1>)."""
+    return repr(obj)
+
+
 @njit
 def repr_(obj):
     if isinstance(obj, str):
         return _repr_str(obj)
-    return str(obj)
+    return _enum_repr(obj)
 
 
 # ---- operator: the functions Numba 0.68 lists, each the operator it names

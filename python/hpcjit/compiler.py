@@ -103,7 +103,8 @@ def _known_objects(want=None):
         from .numpy_support import carray, farray
         add(carray, "hpcjit.carray")
         add(farray, "hpcjit.farray")
-        from . import typed
+        from . import _pylib, typed
+        add(_pylib._enum_repr, "hpcjit.$enum_repr")
         add(typed.List, "hpcjit.typed.List")
         add(typed.Dict, "hpcjit.typed.Dict")
         add(typed.Set, "hpcjit.typed.Set")

@@ -298,6 +298,13 @@ def _untypeable(disp, args, index):
     ll = sys.modules.get("hpcjit.lowlevel")
     if ll is not None and type(value) in ll.WHY_UNTYPEABLE:  # a typeof_impl class (lowlevel.py)
         why = f"{type(value).__name__}: {ll.WHY_UNTYPEABLE[type(value)]}"
+    if hasattr(type(value), "__wrapper_address__"):  # a @cfunc / WAP object (_fntype.py)
+        try:
+            sig = value.signature()
+        except Exception as exc:
+            sig = f"<signature() raised {type(exc).__name__}: {exc}>"
+        why = (f"a first-class function of signature {sig}, which FunctionType cannot hold (its arguments "
+               f"and result must be numbers or bool, as hpcjit supports)")
     if isinstance(value, np.ndarray):
         why = (f"unsupported array (dtype {value.dtype}, ndim {value.ndim}, "
                f"aligned {value.flags.aligned})")

@@ -81,7 +81,7 @@ UNSUPPORTED = {
     },
     "numba.core.types": {
         "ClassType": "",
-        "ClassInstanceType": "", "FunctionType": "", "Dispatcher": "",
+        "ClassInstanceType": "", "Dispatcher": "",
         "EnumMember": "", "Buffer": "", "ByteArray": "", "MemoryView": "",
         "UnicodeCharSeq": "",
         "SliceType": "", "RangeType": "", "ExternalFunction": "",

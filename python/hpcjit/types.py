@@ -29,7 +29,7 @@ __all__ = [
     "np_intp", "np_uintp", "np_intc", "np_uintc", "np_float32", "np_float64", "np_double",
     "np_complex64", "np_complex128", "np_float16", "integer_domain", "real_domain",
     "complex_domain", "number_domain", "signed_domain", "unsigned_domain",
-    "NumPyRandomGeneratorType", "npy_rng",
+    "NumPyRandomGeneratorType", "npy_rng", "FunctionType", "WrapperAddressProtocol",
 ]
 
 
@@ -409,6 +409,10 @@ def _parse(tc, i):
         return (voidptr, i + 2) if tc[i + 1] == "v" else (CPointer(_SCALARS[tc[i + 1]]), i + 2)
     if c == "R":
         return npy_rng, i + 1
+    if c == "P":  # FunctionType: P <ret> ( <args> )
+        ret, i = _parse(tc, i + 1)
+        args, i = _parse(tc, i)
+        return FunctionType(Signature(ret, args.types)), i
     if c == "o":
         t, i = _parse(tc, i + 1)
         return Optional(t), i
@@ -550,6 +554,13 @@ def typeof_or_none(value):
         if any(t is None for t in items):
             return None
         return Tuple(*items) if items else Tuple(())
+    if hasattr(type(value), "__wrapper_address__"):  # a @cfunc, a WAP object: FunctionType
+        from . import _fntype
+        try:
+            code = _fntype.typecode(value)
+        except Exception:
+            return None
+        return from_typecode(code) if code else None
     if isinstance(value, np.dtype):
         dt = _dtype_type(value)
         return DType(dt) if dt is not None else None
@@ -936,6 +947,43 @@ class _VoidPtr(CPointer):
 
 
 voidptr = _VoidPtr()
+
+
+class FunctionType(Type):
+    """FunctionType(sig), Numba's type of first-class functions: a C
+    function pointer of that signature (real numbers and bool in, a real
+    number, bool or none out).  Typecode 'P' <ret> '(' <args> ')'; jitted
+    functions, @cfunc objects and WrapperAddressProtocol objects convert to
+    it where a call passes them (python/hpcjit/_fntype.py)."""
+    __slots__ = ("signature",)
+
+    def __init__(self, signature):
+        if not isinstance(signature, Signature):
+            raise TypeError(f"FunctionType() takes a signature (int64(int64)), not {signature!r}")
+        ret = signature.return_type if signature.return_type is not None else none
+        parts = (ret,) + tuple(signature.args)
+        ok = all(isinstance(t, (Integer, Float, Boolean)) and t.typecode not in (None, "e") for t in parts[1:]) \
+            and (ret is none or (isinstance(ret, (Integer, Float, Boolean)) and ret.typecode != "e"))
+        code = "P" + ret.typecode + "(" + "".join(a.typecode for a in signature.args) + ")" if ok else None
+        args = ", ".join(str(a) for a in signature.args)
+        super().__init__(f"FunctionType[{ret}({args})]", code)
+        self.signature = Signature(ret, signature.args)
+
+    @property
+    def nargs(self):
+        return len(self.signature.args)
+
+
+class WrapperAddressProtocol:
+    """Base of objects that are first-class functions by their address
+    (Numba's Wrapper Address Protocol): `__wrapper_address__()` gives the
+    C function's address, `signature()` its signature."""
+
+    def __wrapper_address__(self):
+        raise NotImplementedError
+
+    def signature(self):
+        raise NotImplementedError
 
 
 # ORDER: the unit characters of the typecodes 'M<u>'/'m<u>' (abi.h,

@@ -729,6 +729,15 @@ class CFunc:
     def __call__(self, *args):
         return self.ctypes(*args)
 
+    # a first-class function (Numba's Wrapper Address Protocol): passed to
+    # compiled code as a FunctionType value (python/hpcjit/_fntype.py)
+    def __wrapper_address__(self):
+        return self.address
+
+    def signature(self):
+        from . import types as _types
+        return _types.Signature(_types.from_typecode(self._ret), [_types.from_typecode(a) for a in self._args])
+
     def __repr__(self):
         return f"<hpcjit cfunc {self.__name__!r} at {self.address:#x}>"
 

@@ -178,10 +178,12 @@ static void roundtrip(const char *code) {
 
 static void test_typecodes(void) {
     const char *codes[] = {"?", "b", "h", "i", "l", "B", "H", "I", "L", "f", "d", "F", "D", "n",
-                           "ad2C", "af1A", "a?3F", "(ll)", "(d(ad1C?)n)", "()", "td", "aD9A"};
+                           "ad2C", "af1A", "a?3F", "(ll)", "(d(ad1C?)n)", "()", "td", "aD9A",
+                           "Pl(l)", "Pn()", "P?(id?)", "(Pd(d)Pd(d))"};
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
         roundtrip(codes[i]);
-    const char *bad[] = {"x", "a", "ad", "adZC", "ad2Q", "(ll", "t", "tx"};
+    const char *bad[] = {"x", "a", "ad", "adZC", "ad2Q", "(ll", "t", "tx",
+                         "P", "Pl", "Pl(l", "Pad1C(l)", "Pl(ad1C)", "PD(l)", "Pl(Pl(l))"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *p = bad[i];
         CHECK(ty_from_typecode(tc, &p) == NULL);
@@ -192,6 +194,13 @@ static void test_typecodes(void) {
     NAME_IS(ty_from_typecode(tc, &p), "UniTuple(int64 x 2)");
     p = "td";
     NAME_IS(ty_from_typecode(tc, &p), "dtype(float64)");
+    p = "Pd(l?)"; /* FunctionType: Numba's name, interned */
+    Type *fp = ty_from_typecode(tc, &p);
+    NAME_IS(fp, "FunctionType[float64(int64, bool)]");
+    p = "Pd(l?)";
+    CHECK(ty_from_typecode(tc, &p) == fp);
+    p = "Pd(l)";
+    CHECK(ty_from_typecode(tc, &p) != fp);
 }
 
 /* Records (structured dtypes, typecode 'V'): round trip, Numba's names,

@@ -540,3 +540,88 @@ def test_member_by_name_refused(fn, args, marker, words):
     if not AGAINST_NUMBA:
         assert words in str(ei.value)
         assert_located_in(__file__, ei.value, marker)
+
+
+# ---- ~ of an IntFlag member, repr()/str() in compiled code, `is` with ints ----
+
+class Sparse(enum.IntFlag):  # a gap in the bits: ~ keeps CPython's extra-bit pseudo-member
+    LOW = 1
+    HIGH = 8
+
+
+class Strict(enum.IntFlag, boundary=enum.STRICT):  # ~ within the flag mask, not all the bits
+    ONE = 1
+    FOUR = 4
+
+
+@njit
+def invert(p):
+    return ~p
+
+
+@njit
+def invert_global():
+    return ~Perm.W
+
+
+@njit
+def clear_write(p):
+    return p & ~Perm.W, int(~p) + 1, ~p == 3
+
+
+@pytest.mark.numba_skip("Numba 0.68 types IntFlag arguments as int64 (~ gives -p-1) and refuses ~ of an "
+                        "IntFlag global")
+@pytest.mark.parametrize("p", [Perm.R, Perm.R | Perm.W, Perm(0), Perm.R | Perm.W | Perm.X, Sparse.LOW, Perm(16),
+                               Strict.ONE, Strict(0)],
+                         ids=["R", "RW", "none", "RWX", "sparse", "keep-extra-bit", "strict", "strict-none"])
+def test_invert_intflag_member(p):
+    check_typed(invert, p)
+    check_typed(clear_write, p)
+    check_typed(invert_global)
+
+
+def test_invert_intenum_member_is_an_int():
+    check_typed(invert, Color.GREEN)  # IntEnum: int's ~ (CPython, Numba)
+
+
+@njit
+def texts(c):
+    return repr(c), str(c), f"{c}"
+
+
+@njit
+def texts_global():
+    return repr(Color.BLUE), str(Perm.R | Perm.X), repr(Perm.R | Perm.X)
+
+
+@pytest.mark.numba_skip("Numba 0.68's str()/repr() of an IntEnum member is '<object type:...>'")
+@pytest.mark.parametrize("c", [Color.RED, Shape.TRIANGLE, Perm.W, Perm.R | Perm.W, Perm(0)],
+                         ids=["Color", "Shape", "flag", "flags", "no-flag"])
+def test_repr_and_str_are_cpythons(c):
+    check(texts, c)
+    check(texts_global)
+
+
+@njit
+def is_int(c, k):
+    return c is 1, c is not 1, c is k, c is Shape.CIRCLE, c is Color.RED  # noqa: F632
+
+
+def test_member_is_not_a_plain_int():
+    with np.errstate(all="ignore"):
+        check(is_int, Color.RED, 1)
+        check(is_int, Color.GREEN, 2.0)
+
+
+@njit(parallel=True)
+def invert_in_prange(p, n):
+    out = np.zeros(n, dtype=np.int64)
+    for i in hpcjit.prange(n):
+        out[i] = ~p + i
+    return out
+
+
+@pytest.mark.numba_skip("Numba 0.68 types IntFlag arguments as int64 (~ gives -p-1)")
+def test_invert_in_a_parallel_loop():
+    # the pool's threads ask CPython for ~p: the loop's thread lets the GIL go
+    check(invert_in_prange, Perm.R, 64)

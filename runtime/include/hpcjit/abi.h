@@ -39,6 +39,12 @@
  *                                    hpcjit._core.Generator (a lazy Python
  *                                    iterator); such an object passed back
  *                                    in is borrowed.  "Gl", "G(ld)"
+ *   'P' <ret> '(' <args> ')'         FunctionType (a first-class function):
+ *                                    a C function of that signature (numbers
+ *                                    and bool; ret 'n' for void), from a
+ *                                    @cfunc, a Wrapper Address Protocol
+ *                                    object or a dispatcher compiled for it
+ *                                    (python/hpcjit/_fntype.py).  "Pd(dl)"
  *   'R'                              a numpy.random.Generator (arguments
  *                                    only; lib/random)
  *   'V' <id> ':' <itemsize> ':' ('A'|'U') '{' (<name> '@' <offset> <field>)* '}'
@@ -111,6 +117,8 @@
  *   record     void * to its bytes: an np.void/np.record argument's own
  *              buffer (a view into its array: writes are seen there); a
  *              returned one is boxed as a new np.record holding a copy
+ *   FunctionType  void *: the C function's address (boxed back as the
+ *              object it was taken from)
  *   Generator  bitgen_t * of its BitGenerator (numpy/random/bitgen.h, from
  *              bit_generator.capsule), borrowed for the call
  *   list, dict, set (both kinds of list)

@@ -29,6 +29,11 @@ typedef int32_t (*RtObjmodeHook)(int64_t handle, const char *in_tc, void *in, co
 typedef void *(*RtGilUnlock)(void);
 typedef void (*RtGilRelock)(void *token);
 void rt_objmode_set_hook(RtObjmodeHook hook, RtGilUnlock unlock, RtGilRelock relock);
+/* Reserved handles: not a block but CPython's own operation on the one
+ * input (an IntEnum/IntFlag member, boxed as the member), its result the
+ * one output: repr(x), ~x (compiler/lower/lower_objmode.c lower_pyop). */
+#define RT_OBJMODE_REPR (-1)
+#define RT_OBJMODE_INVERT (-2)
 /* What compiled code calls (see above). */
 int32_t rt_objmode_call(int64_t handle, const char *in_tc, void *in, const char *out_tc, void *out);
 /* Around a parallel loop whose threads may run objmode blocks: the thread
