@@ -24,43 +24,31 @@ def _check(a, name):
         raise errors.TypingError(f"np.{name}() takes an array of numbers, not {a}")
 
 
-@overload(np.nanargmax)
-def _ol_nanargmax(a):
-    _check(a, "nanargmax")
+def _nanarg(name, largest):
+    """The overload of np.nan<name>: `largest` (a constant of the
+    compilation) picks the comparison."""
+    empty = f"attempt to get {name[3:]} of an empty sequence"
 
-    def impl(a):
-        flat = np.asarray(a).ravel()
-        if flat.size == 0:
-            raise ValueError("attempt to get argmax of an empty sequence")
-        k = -1
-        for i in range(flat.size):
-            v = flat[i]
-            if v != v:
-                continue
-            if k < 0 or v > flat[k]:
-                k = i
-        if k < 0:
-            raise ValueError("All-NaN slice encountered")
-        return k
-    return impl
+    def ol(a):
+        _check(a, name)
+
+        def impl(a):
+            flat = np.asarray(a).ravel()
+            if flat.size == 0:
+                raise ValueError(empty)
+            k = -1
+            for i in range(flat.size):
+                v = flat[i]
+                if v != v:
+                    continue
+                if k < 0 or (v > flat[k] if largest else v < flat[k]):
+                    k = i
+            if k < 0:
+                raise ValueError("All-NaN slice encountered")
+            return k
+        return impl
+    return ol
 
 
-@overload(np.nanargmin)
-def _ol_nanargmin(a):
-    _check(a, "nanargmin")
-
-    def impl(a):
-        flat = np.asarray(a).ravel()
-        if flat.size == 0:
-            raise ValueError("attempt to get argmin of an empty sequence")
-        k = -1
-        for i in range(flat.size):
-            v = flat[i]
-            if v != v:
-                continue
-            if k < 0 or v < flat[k]:
-                k = i
-        if k < 0:
-            raise ValueError("All-NaN slice encountered")
-        return k
-    return impl
+overload(np.nanargmax)(_nanarg("nanargmax", True))
+overload(np.nanargmin)(_nanarg("nanargmin", False))
