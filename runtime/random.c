@@ -12,21 +12,25 @@
  * bitgen_t for those calls.  A Generator's bit generator draws with
  * NumPy's Generator algorithms (libnpyrandom, npyrandom.h).
  *
- * Streams: each thread takes a stream number k on first use (the first
- * thread 0, the next 1, ...; rt_random_stream sets it).  Stream 0 of seed s
- * is init_genrand(s), Numba's; stream k > 0 is init_by_array over the words
- * {s mod 2^32, k mod 2^32, k >> 32}: a state of its own for each worker of
- * a parallel loop, the same for the same seed and k.  A seed call bumps a
- * global generation: other threads re-derive their state from the new seed
- * at their next draw. */
+ * Streams: a thread takes a stream number k on first use (the first thread
+ * 0, the next 1, ...; rt_random_stream sets it); worker w of the thread
+ * pool (pool_get_thread_id() w >= 1) draws from stream 2^32 + w, a state
+ * kept per worker id.  Stream 0 of seed s is init_genrand(s), Numba's;
+ * stream k > 0 is init_by_array over the words {s mod 2^32, k mod 2^32,
+ * k >> 32}: a state of its own for each thread and worker, the same for the
+ * same seed and k.  A seed call bumps a global generation: other threads
+ * and workers re-derive their state from the new seed at their next draw,
+ * so a parallel loop after np.random.seed(s) draws the same numbers in
+ * each worker's share at every run (static schedule, same thread count). */
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hpcjit/runtime.h"
+#include "hpcjit/pool.h"
 #include "hpcjit/random.h"
+#include "hpcjit/runtime.h"
 #include "mtrand.h"
 #include "npyrandom.h"
 
@@ -68,16 +72,58 @@ static uint64_t bg_next_uint64(void *st) {
 static uint32_t bg_next_uint32(void *st) { return mt_next32(&((Rng *)st)->mt); }
 static double bg_next_double(void *st) { return mt_double(&((Rng *)st)->mt); }
 
+/* The states of the thread pool's workers, kept per worker id rather than
+ * per OS thread: the share of a parallel loop a worker id names draws the
+ * same numbers whichever thread runs it (the caller runs a late worker's
+ * share under its id, pool.h).  Worker w's stream is WORKER_STREAM + w. */
+#define WORKER_STREAM ((uint64_t)1 << 32)
+typedef struct Workers {
+    int n;         /* worker ids 1..n-1 have states */
+    Rng r[][2];
+} Workers;
+static _Atomic(Workers *) g_workers;
+
+/* This thread's (or its worker id's) state of generator `which`; *stream
+ * gets the worker's stream number, UINT64_MAX outside workers. */
+static Rng *slot(int which, uint64_t *stream) {
+    int tid = pool_get_thread_id();
+    *stream = UINT64_MAX;
+    if (tid <= 0)
+        return &t_rng[which];
+    Workers *w = atomic_load_explicit(&g_workers, memory_order_acquire);
+    if (!w) {
+        int n = pool_max_threads();
+        Workers *fresh = calloc(1, sizeof(Workers) + (size_t)n * sizeof fresh->r[0]);
+        if (!fresh)
+            return &t_rng[which]; /* no memory: the thread's own state */
+        fresh->n = n;
+        Workers *none = NULL;
+        if (atomic_compare_exchange_strong(&g_workers, &none, fresh)) {
+            w = fresh;
+        } else {
+            free(fresh);
+            w = none;
+        }
+    }
+    if (tid >= w->n)
+        return &t_rng[which];
+    *stream = WORKER_STREAM + (uint64_t)tid;
+    return &w->r[tid][which];
+}
+
 static Rng *rng_of(int which) {
-    Rng *r = &t_rng[which];
+    uint64_t stream;
+    Rng *r = slot(which, &stream);
     uint64_t gen = atomic_load_explicit(&g_gen[which], memory_order_acquire);
     if (!r->ready) {
         /* one stream number per thread, the same for both generators */
-        Rng *o = &t_rng[!which];
-        r->stream = o->ready ? o->stream : atomic_fetch_add(&g_next_stream, 1);
+        if (stream == UINT64_MAX) {
+            Rng *o = &t_rng[!which];
+            stream = o->ready ? o->stream : atomic_fetch_add(&g_next_stream, 1);
+        }
         r->bg = (bitgen_t){.state = r, .next_uint64 = bg_next_uint64, .next_uint32 = bg_next_uint32,
                            .next_double = bg_next_double, .next_raw = bg_next_uint64};
-        derive(r, atomic_load(&g_seed[which]), r->stream, gen);
+        derive(r, atomic_load(&g_seed[which]), stream, gen);
     } else if (r->gen != gen) {
         derive(r, atomic_load(&g_seed[which]), r->stream, gen);
     }
@@ -93,6 +139,11 @@ static Rng *own(void *bg) {
         return rng();
     bitgen_t *g = bg;
     return g->next_uint64 == bg_next_uint64 ? g->state : NULL;
+}
+
+static bool is_py(Rng *r) {
+    uint64_t stream;
+    return r == slot(RT_RNG_PY, &stream);
 }
 
 void rt_random_seed2(int32_t which, int64_t seed) {
@@ -142,7 +193,7 @@ static void swap_bytes(char *a, char *b, int64_t n) {
 void rt_random_shuffle(void *bg, void *data, int64_t n, int64_t stride, int64_t rowbytes) {
     Rng *r = own(bg);
     bitgen_t *g = r ? &r->bg : bg;
-    bool py = r == &t_rng[RT_RNG_PY];
+    bool py = r && is_py(r);
     char *p = data;
     /* from the last row down, as NumPy's shuffle and CPython's; the index
      * drawn as np.random.randint(0, i + 1), random.randrange(i + 1) or
