@@ -49,12 +49,20 @@ void mt_seed_array(Mt *m, const uint32_t *k, int n) {
 }
 
 /* The next 624 words of the recurrence, in place. */
+static inline uint32_t twist(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t y = (a & 0x80000000U) | (b & 0x7fffffffU);
+    return c ^ (y >> 1) ^ (-(y & 1U) & 0x9908b0dfU);
+}
+
 void mt_regen(Mt *m) {
     uint32_t *x = m->key;
-    for (int k = 0; k < MT_N; k++) {
-        uint32_t y = (x[k] & 0x80000000U) | (x[(k + 1) % MT_N] & 0x7fffffffU);
-        x[k] = x[(k + MT_M) % MT_N] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
-    }
+    int k = 0;
+    /* the index arithmetic of the recurrence split where it wraps */
+    for (; k < MT_N - MT_M; k++)
+        x[k] = twist(x[k], x[k + 1], x[k + MT_M]);
+    for (; k < MT_N - 1; k++)
+        x[k] = twist(x[k], x[k + 1], x[k + MT_M - MT_N]);
+    x[MT_N - 1] = twist(x[MT_N - 1], x[0], x[MT_M - 1]);
     m->pos = 0;
 }
 
