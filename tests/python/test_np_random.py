@@ -1,11 +1,12 @@
 """np.random in compiled code: shapes and dtypes as NumPy's, statistical
 sanity of each distribution, reproducibility after seed(), permutations,
-choice, shuffle, per-thread streams.  hpcjit's generator (xoshiro256**) is
-separate from NumPy's MT19937 (as Numba's Mersenne Twister is), so values
-are not compared with NumPy's: each distribution's sample is compared with
-one of NumPy's by a two-sample Kolmogorov-Smirnov distance.  The methods of
-a numpy.random.Generator argument draw from its own bit generator and must
-give NumPy's values exactly (test_generator_*)."""
+choice, shuffle, per-thread streams.  Each distribution's sample is compared
+with one of NumPy's Generator by a two-sample Kolmogorov-Smirnov distance;
+the seeded draws (test_seeded_*, at the end) are Numba's: np.random's
+MT19937 seeded as RandomState.seed(int), so they equal NumPy's legacy draws
+where Numba's do, and CPython's algorithms where Numba takes those.  The
+methods of a numpy.random.Generator argument draw from its own bit
+generator and must give NumPy's values exactly (test_generator_*)."""
 import math
 import threading
 
