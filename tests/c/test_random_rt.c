@@ -27,6 +27,8 @@ static void test_errors(void) {
     CHECK(rt_exc_fetch(&type, &msg) == 1 && strcmp(type, "ValueError") == 0);
 }
 
+static int raised(const char *type, const char *msg);
+
 /* Matsumoto & Nishimura's reference outputs (mt19937ar.out for
  * init_by_array; init_genrand(5489), the generator's default seed). */
 static void test_mt_reference(void) {
@@ -60,6 +62,30 @@ static void test_mt_reference(void) {
     for (int i = 0; i < 5; i++)
         CHECK(w[i] == (int64_t)mt_next32(&m));
     rt_random_stream(0);
+}
+
+/* default_rng(seed): NumPy's PCG64(seed).random_raw() (values printed by
+ * NumPy 2.4), and a Generator's draws on it. */
+static void test_default_rng(void) {
+    _Alignas(16) unsigned char mem[RT_DEFAULT_RNG_BYTES];
+    static const uint64_t raw12345[3] = {0x3a32b18db2ffc19dULL, 0x51171315c9e4c4deULL, 0xcc2024823444efd9ULL};
+    static const uint64_t raw_big[2] = {0x01369aef039fedebULL, 0x5f61b40473314316ULL};
+    CHECK(rt_random_default_rng(mem, 12345, 1) == 0);
+    typedef struct {
+        void *state;
+        uint64_t (*next_uint64)(void *);
+    } BitgenHead; /* the first two fields of NumPy's bitgen_t */
+    BitgenHead *g = (BitgenHead *)mem;
+    for (int i = 0; i < 3; i++)
+        CHECK(g->next_uint64(g->state) == raw12345[i]);
+    CHECK(rt_random_default_rng(mem, ((int64_t)1 << 40) + 5, 1) == 0);
+    for (int i = 0; i < 2; i++)
+        CHECK(g->next_uint64(g->state) == raw_big[i]);
+    double x[4];
+    CHECK(rt_random_default_rng(mem, 12345, 1) == 0);
+    CHECK(rt_random_dist(mem, RT_D_RANDOM | RT_D_GEN, x, 1, 0, 0, 0) == 0);
+    CHECK(x[0] == (double)(raw12345[0] >> 11) / 9007199254740992.0);
+    CHECK(rt_random_default_rng(mem, -1, 1) == -1 && raised("ValueError", "expected non-negative integer"));
 }
 
 static void draw(double *out, int n) { rt_random_dist(NULL, RT_D_RANDOM, out, n, 0, 0, 0); }
@@ -227,6 +253,7 @@ static void test_vectors(void) {
 
 int main(void) {
     test_mt_reference();
+    test_default_rng();
     test_errors();
     test_random();
     test_dists();

@@ -1460,3 +1460,95 @@ def test_prange_streams_reproducible_and_independent():
     for i in range(nt):
         for j in range(i + 1, nt):
             assert len(set(shares[i].tolist()) & set(shares[j].tolist())) == 0
+
+
+# np.random.default_rng inside compiled code: PCG64 seeded through
+# SeedSequence as NumPy's (Numba 0.68 has no np.random.default_rng in
+# nopython mode)
+
+NO_DEFAULT_RNG = "Numba 0.68 has no np.random.default_rng in nopython mode"
+
+
+@hpcjit.njit
+def dr_draws(seed, n):
+    rng = np.random.default_rng(seed)
+    return (rng.random(n), rng.normal(1.0, 2.0, n), rng.integers(0, 100, n), rng.standard_gamma(3.0, n),
+            rng.integers(0, 2**40, n), rng.random(n, np.float32), rng.binomial(50, 0.3, n), rng.random())
+
+
+@pytest.mark.numba_skip(NO_DEFAULT_RNG)
+@pytest.mark.parametrize("seed", [0, 1, 12345, 2**32 - 1, 2**32, 2**40 + 5, 2**63 - 1])
+def test_default_rng_seeded(seed):
+    got = dr_draws(seed, 9)
+    want = dr_draws.py_func(seed, 9)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+        assert np.asarray(g).dtype == np.asarray(w).dtype
+
+
+@hpcjit.njit
+def dr_use(rng, n):
+    return rng.standard_normal(n)
+
+
+@hpcjit.njit
+def dr_passed(seed, n):
+    rng = np.random.default_rng(seed)
+    a = dr_use(rng, n)
+    b = dr_use(rng, n)
+    x = np.arange(10)
+    rng.shuffle(x)
+    return a, b, x, rng.permutation(7)
+
+
+@pytest.mark.numba_skip(NO_DEFAULT_RNG)
+def test_default_rng_passed_along():
+    for got, want in zip(dr_passed(5, 4), dr_passed.py_func(5, 4)):
+        np.testing.assert_array_equal(got, want)
+
+
+@hpcjit.njit
+def dr_loop(n):
+    out = np.empty(n)
+    for i in range(n):
+        out[i] = np.random.default_rng(i).random()
+    return out
+
+
+@hpcjit.njit
+def dr_unseeded(n):
+    return np.random.default_rng().random(n), np.random.default_rng(None).random(n)
+
+
+@pytest.mark.numba_skip(NO_DEFAULT_RNG)
+def test_default_rng_loop_and_unseeded():
+    np.testing.assert_array_equal(dr_loop(20), dr_loop.py_func(20))
+    a, b = dr_unseeded(50)
+    c, d = dr_unseeded(50)
+    # fresh entropy at each call, as NumPy's default_rng()
+    assert not np.array_equal(a, b) and not np.array_equal(a, c)
+    assert np.all((a >= 0) & (a < 1))
+
+
+@hpcjit.njit
+def dr_negative(s):
+    return np.random.default_rng(s).random()
+
+
+@hpcjit.njit
+def dr_returned(s):
+    return np.random.default_rng(s)
+
+
+@pytest.mark.numba_skip(NO_DEFAULT_RNG)
+def test_default_rng_errors():
+    with pytest.raises(ValueError) as e:
+        dr_negative(-1)
+    with pytest.raises(ValueError) as ref:
+        dr_negative.py_func(-1)
+    assert str(e.value) in str(ref.value)
+    # the bit generator lives in the frame: it cannot be returned
+    with pytest.raises(hpcjit.errors.UnsupportedError, match="cannot return a Generator") as e:
+        dr_returned(1)
+    assert "test_np_random.py:" in str(e.value) and "^" in str(e.value)

@@ -136,6 +136,7 @@ static bool sig_of(BuiltinId id, Sig *s) {
 #define S(name, ...) INFER_SIG(s, name, __VA_ARGS__)
     switch (id) {
     case BI_RANDOM_SEED: S("seed", "seed"); break;
+    case BI_RANDOM_DEFAULT_RNG: S("default_rng", "seed"); break;
     case BI_RANDOM_RANDINT: S("randint", "low", "high", "size"); break;
     case BI_RANDOM_CHOICE: S("choice", "a", "size", "replace"); break;
     case BI_RANDOM_SHUFFLE: S("shuffle", "x"); break;
@@ -374,6 +375,11 @@ static Type *random_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl,
         if (!infer_req_int(I, n, sl, 0, fname, s->names[0], &unk))
             return NULL;
         r = T(I, TY_NONE);
+        break;
+    case BI_RANDOM_DEFAULT_RNG: /* an int seed or none (fresh entropy) */
+        if (!infer_opt_int(I, sl, 0, fname, "seed", &unk))
+            return NULL;
+        r = T(I, TY_NPGENERATOR);
         break;
     case BI_RANDOM_RANDINT:
         if (!sl[0])
