@@ -1,7 +1,7 @@
 /* infer_random.c - typing of random numbers in compiled code: np.random
  * (seeding, simple random data, permutations, distributions), the random
- * module, and the methods of a numpy.random.Generator argument
- * (TY_NPGENERATOR: rng.normal(...)).
+ * module, np.random.default_rng (a TY_NPGENERATOR made in the frame), and
+ * the methods of a numpy.random.Generator (TY_NPGENERATOR: rng.normal(...)).
  *
  * Tree shape after the final pass (lower_random.c relies on it): `args`
  * has one slot per parameter as listed in sig_of (a Generator method's
