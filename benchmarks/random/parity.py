@@ -14,6 +14,10 @@ function: "bit" when the compiled draws equal the interpreter's bit for bit,
 
 With --vs-numba the reference is the same function compiled by Numba
 instead of py_func: "bit" there means hpcjit reproduces Numba's draws.
+With --numba-seeding the interpreter's random.seed(n) is replaced by the
+state np.random.seed(n) makes (init_genrand(n), which is what Numba's
+random.seed(n) does; CPython's runs init_by_array): it shows which random
+module functions then draw CPython's numbers.
 """
 import argparse
 import sys
@@ -151,12 +155,33 @@ def compare(a, b):
     return "DIFF"
 
 
+class _NumbaSeeded:
+    """The random module, but seed(n) sets the MT19937 words of
+    init_genrand(n) (NumPy's RandomState.seed(n), Numba's random.seed(n))."""
+
+    def __getattr__(self, name):
+        import random
+        return getattr(random, name)
+
+    def seed(self, n):
+        import random
+        key = np.random.RandomState(n).get_state()[1]
+        random.setstate((3, tuple(int(x) for x in key) + (624,), None))
+
+
+NUMBA_SEEDING = False
+
+
 def run(jit, src, seeds, ref_jit=None):
     import random  # noqa: F401 (used by the generated source)
     ns = {"np": np, "random": random}
     exec(src, ns)
     cf = jit(ns["f"])
     ref = ref_jit(ns["f"]) if ref_jit else ns["f"]
+    if NUMBA_SEEDING and not ref_jit:
+        ns_ref = {"np": np, "random": _NumbaSeeded()}
+        exec(src, ns_ref)
+        ref = ns_ref["f"]
     res = []
     for s in seeds:
         try:
@@ -179,6 +204,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--hpcjit", action="store_true", help="test hpcjit instead of Numba")
     ap.add_argument("--vs-numba", action="store_true", help="compare with Numba's draws, not the interpreter's")
+    ap.add_argument("--numba-seeding", action="store_true",
+                    help="the interpreter's random.seed(n) as Numba's (init_genrand)")
     ap.add_argument("--seeds", default="0,1,12345,4294967295")
     args = ap.parse_args()
     if args.hpcjit:
@@ -191,6 +218,10 @@ def main():
     if args.vs_numba:
         import numba
         ref, who = numba.njit, who + " vs numba " + numba.__version__
+    global NUMBA_SEEDING
+    NUMBA_SEEDING = args.numba_seeding
+    if NUMBA_SEEDING:
+        who += ", random.seed in the interpreter as Numba's"
     seeds = [int(s) for s in args.seeds.split(",")]
     print(f"# {who}, numpy {np.__version__}, python {sys.version.split()[0]}, seeds {seeds}")
     print(f"{'function':34s} {'scalar loop':12s} {'size=8 / array':12s}")
