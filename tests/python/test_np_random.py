@@ -1360,6 +1360,8 @@ PY_SAME = [
     "random.randrange(1000)", "random.randrange(-50, 1000)", "random.randrange(-50, 1000, 7)",
     "random.randrange(1000, -50, -3)", "random.randint(-50, 1000)", "random.randint(0, 2**40)",
     "random.randrange(1024)",
+    # typed again inside another call
+    "float(random.randrange(1000))", "float(random.randint(-5, 5)) + float(random.randrange(3, 9, 2))",
 ]
 
 

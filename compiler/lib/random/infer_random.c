@@ -492,9 +492,9 @@ static Type *random_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl,
                 return NULL;
         if (unk)
             return TY_UNK(I);
-        /* a fourth slot: how many arguments (CPython's messages differ) */
-        sl[3] = I->final ? int_const(I, n->loc, sl[2] ? 3 : sl[1] ? 2 : 1) : NULL;
-        infer_store_slots(I, n, sl, 4);
+        /* the slots only: a call typed again (float(random.randrange(9)))
+         * binds them again */
+        infer_store_slots(I, n, sl, s->n);
         return T(I, TY_INT64);
     }
     default: return UNSUP(I, n, "%s() is not supported by hpcjit", fname);

@@ -201,7 +201,7 @@ static LLVMValueRef pyint_call(Lower *L, Node *n) {
     for (int i = 0; i < 3; i++)
         if (np_arg(n, i) && !(v[i] = lower_expr_use(L, np_arg(n, i))))
             return NULL;
-    int nargs = (int)np_arg(n, 3)->cval.i;
+    int nargs = v[2] ? 3 : v[1] ? 2 : 1; /* how many arguments: CPython's messages differ */
     LLVMValueRef start = v[0], stop = v[1], step = v[2] ? v[2] : lower_i64(L, 1);
     if (n->builtin == BI_PYRANDOM_RANDINT) { /* randrange(a, b + 1) */
         stop = LLVMBuildAdd(L->b, v[1], lower_i64(L, 1), "");
