@@ -1,32 +1,43 @@
-/* random.c - np.random and the random module in compiled code:
- * xoshiro256** (Blackman & Vigna) with two states per thread (one for
- * np.random, one for random, seeded apart as in Numba), separate from
- * NumPy's and CPython's own streams.  Each state is also a NumPy bitgen_t,
- * so the distributions are NumPy's own (libnpyrandom, npyrandom.h), the
- * same functions that draw from a Generator object's bit generator when
- * compiled code is handed one.
+/* random.c - np.random and the random module in compiled code, and the
+ * draws of a NumPy Generator object handed to compiled code.
  *
- * Seeding: the 64-bit seed is expanded to 256 bits by splitmix64 (stream
- * 0); stream k is stream 0 advanced by k jumps of 2^128 draws, so threads
- * never overlap.  A seed call bumps a global generation: other threads
- * re-derive their state from the new seed at their next draw. */
+ * np.random and random draw from two MT19937 states per thread (mtrand.c),
+ * seeded as Numba seeds them, so that a seeded compiled function gives
+ * Numba's numbers: np.random.seed(s) and random.seed(s) run init_genrand
+ * on s mod 2^32 (NumPy's RandomState.seed(int) does the same; CPython's
+ * random.seed runs init_by_array, so the random module's streams equal
+ * Numba's, not CPython's).  The draws are Numba's algorithms (mtrand.h);
+ * binomial, poisson and multinomial are NumPy's (libnpyrandom) on the
+ * MT19937 state, as Numba's are bit for bit.  Each state is also a NumPy
+ * bitgen_t for those calls.  A Generator's bit generator draws with
+ * NumPy's Generator algorithms (libnpyrandom, npyrandom.h).
+ *
+ * Streams: a thread takes a stream number k on first use (the first thread
+ * 0, the next 1, ...; rt_random_stream sets it); worker w of the thread
+ * pool (pool_get_thread_id() w >= 1) draws from stream 2^32 + w, a state
+ * kept per worker id.  Stream 0 of seed s is init_genrand(s), Numba's;
+ * stream k > 0 is init_by_array over the words {s mod 2^32, k mod 2^32,
+ * k >> 32}: a state of its own for each thread and worker, the same for the
+ * same seed and k.  A seed call bumps a global generation: other threads
+ * and workers re-derive their state from the new seed at their next draw,
+ * so a parallel loop after np.random.seed(s) draws the same numbers in
+ * each worker's share at every run (static schedule, same thread count). */
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hpcjit/runtime.h"
+#include "hpcjit/pool.h"
 #include "hpcjit/random.h"
+#include "hpcjit/runtime.h"
+#include "mtrand.h"
 #include "npyrandom.h"
 
 #define DEFAULT_SEED 0x5eedULL
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
 
 typedef struct Rng {
-    uint64_t s[4];
+    Mt mt;
     uint64_t gen;    /* the generation the state was derived in */
     uint64_t stream;
     int ready;
@@ -39,73 +50,80 @@ static _Atomic uint64_t g_gen[2] = {1, 1};
 static _Atomic uint64_t g_next_stream = 0;
 static _Thread_local Rng t_rng[2];
 
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-static uint64_t splitmix64(uint64_t *x) {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static inline uint64_t next(uint64_t *s) {
-    uint64_t r = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return r;
-}
-
-/* Advance by 2^128 draws (the reference jump polynomial). */
-static void jump(uint64_t *s) {
-    static const uint64_t J[] = {0x180ec6d33cfd0abaULL, 0xd5a61266f0c9392cULL, 0xa9582618e03fc9aaULL,
-                                 0x39abdc4529b1661cULL};
-    uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    for (int i = 0; i < 4; i++)
-        for (int b = 0; b < 64; b++) {
-            if (J[i] & (1ULL << b)) {
-                s0 ^= s[0];
-                s1 ^= s[1];
-                s2 ^= s[2];
-                s3 ^= s[3];
-            }
-            next(s);
-        }
-    s[0] = s0;
-    s[1] = s1;
-    s[2] = s2;
-    s[3] = s3;
-}
-
 static void derive(Rng *r, uint64_t seed, uint64_t stream, uint64_t gen) {
-    uint64_t x = seed;
-    for (int i = 0; i < 4; i++)
-        r->s[i] = splitmix64(&x);
-    for (uint64_t k = 0; k < stream; k++)
-        jump(r->s);
+    if (stream == 0) {
+        mt_seed(&r->mt, (uint32_t)seed);
+    } else {
+        uint32_t key[3] = {(uint32_t)seed, (uint32_t)stream, (uint32_t)(stream >> 32)};
+        mt_seed_array(&r->mt, key, 3);
+    }
     r->stream = stream;
     r->gen = gen;
     r->ready = 1;
 }
 
-static uint64_t bg_next_uint64(void *st) { return next(((Rng *)st)->s); }
-static uint32_t bg_next_uint32(void *st) { return (uint32_t)(next(((Rng *)st)->s) >> 32); }
-static double bg_next_double(void *st) { return (double)(next(((Rng *)st)->s) >> 11) * 0x1.0p-53; }
+/* NumPy's MT19937 bit generator's word order: a 64-bit value is the high
+ * word, then the low one. */
+static uint64_t bg_next_uint64(void *st) {
+    Mt *m = &((Rng *)st)->mt;
+    uint64_t hi = mt_next32(m);
+    return (hi << 32) | mt_next32(m);
+}
+static uint32_t bg_next_uint32(void *st) { return mt_next32(&((Rng *)st)->mt); }
+static double bg_next_double(void *st) { return mt_double(&((Rng *)st)->mt); }
+
+/* The states of the thread pool's workers, kept per worker id rather than
+ * per OS thread: the share of a parallel loop a worker id names draws the
+ * same numbers whichever thread runs it (the caller runs a late worker's
+ * share under its id, pool.h).  Worker w's stream is WORKER_STREAM + w. */
+#define WORKER_STREAM ((uint64_t)1 << 32)
+typedef struct Workers {
+    int n;         /* worker ids 1..n-1 have states */
+    Rng r[][2];
+} Workers;
+static _Atomic(Workers *) g_workers;
+
+/* This thread's (or its worker id's) state of generator `which`; *stream
+ * gets the worker's stream number, UINT64_MAX outside workers. */
+static Rng *slot(int which, uint64_t *stream) {
+    int tid = pool_get_thread_id();
+    *stream = UINT64_MAX;
+    if (tid <= 0)
+        return &t_rng[which];
+    Workers *w = atomic_load_explicit(&g_workers, memory_order_acquire);
+    if (!w) {
+        int n = pool_max_threads();
+        Workers *fresh = calloc(1, sizeof(Workers) + (size_t)n * sizeof fresh->r[0]);
+        if (!fresh)
+            return &t_rng[which]; /* no memory: the thread's own state */
+        fresh->n = n;
+        Workers *none = NULL;
+        if (atomic_compare_exchange_strong(&g_workers, &none, fresh)) {
+            w = fresh;
+        } else {
+            free(fresh);
+            w = none;
+        }
+    }
+    if (tid >= w->n)
+        return &t_rng[which];
+    *stream = WORKER_STREAM + (uint64_t)tid;
+    return &w->r[tid][which];
+}
 
 static Rng *rng_of(int which) {
-    Rng *r = &t_rng[which];
+    uint64_t stream;
+    Rng *r = slot(which, &stream);
     uint64_t gen = atomic_load_explicit(&g_gen[which], memory_order_acquire);
     if (!r->ready) {
         /* one stream number per thread, the same for both generators */
-        Rng *o = &t_rng[!which];
-        r->stream = o->ready ? o->stream : atomic_fetch_add(&g_next_stream, 1);
+        if (stream == UINT64_MAX) {
+            Rng *o = &t_rng[!which];
+            stream = o->ready ? o->stream : atomic_fetch_add(&g_next_stream, 1);
+        }
         r->bg = (bitgen_t){.state = r, .next_uint64 = bg_next_uint64, .next_uint32 = bg_next_uint32,
                            .next_double = bg_next_double, .next_raw = bg_next_uint64};
-        derive(r, atomic_load(&g_seed[which]), r->stream, gen);
+        derive(r, atomic_load(&g_seed[which]), stream, gen);
     } else if (r->gen != gen) {
         derive(r, atomic_load(&g_seed[which]), r->stream, gen);
     }
@@ -113,6 +131,20 @@ static Rng *rng_of(int which) {
 }
 
 static Rng *rng(void) { return rng_of(RT_RNG_NUMPY); }
+
+/* The thread's own state behind bg (NULL: np.random's), or NULL when bg is
+ * a Generator's bit generator. */
+static Rng *own(void *bg) {
+    if (!bg)
+        return rng();
+    bitgen_t *g = bg;
+    return g->next_uint64 == bg_next_uint64 ? g->state : NULL;
+}
+
+static bool is_py(Rng *r) {
+    uint64_t stream;
+    return r == slot(RT_RNG_PY, &stream);
+}
 
 void rt_random_seed2(int32_t which, int64_t seed) {
     which = which != 0;
@@ -133,29 +165,15 @@ void rt_random_stream(uint64_t k) {
 
 void *rt_random_bitgen(int32_t which) { return &rng_of(which != 0)->bg; }
 
-/* Uniform in [0, n), n > 0 (Lemire's multiply-and-reject). */
-static uint64_t bounded(uint64_t *s, uint64_t n) {
-    unsigned __int128 m = (unsigned __int128)next(s) * n;
-    uint64_t lo = (uint64_t)m;
-    if (lo < n) {
-        uint64_t t = -n % n;
-        while (lo < t) {
-            m = (unsigned __int128)next(s) * n;
-            lo = (uint64_t)m;
-        }
-    }
-    return (uint64_t)(m >> 64);
-}
-
 int32_t rt_random_randint(int64_t *out, int64_t n, int64_t lo, int64_t hi) {
     if (lo >= hi) {
         rt_raise("ValueError", "low >= high");
         return -1;
     }
-    uint64_t *s = rng()->s;
+    Mt *m = &rng()->mt;
     uint64_t span = (uint64_t)hi - (uint64_t)lo;
     for (int64_t i = 0; i < n; i++)
-        out[i] = (int64_t)((uint64_t)lo + bounded(s, span));
+        out[i] = (int64_t)((uint64_t)lo + mt_below_np(m, span));
     return 0;
 }
 
@@ -173,11 +191,16 @@ static void swap_bytes(char *a, char *b, int64_t n) {
 }
 
 void rt_random_shuffle(void *bg, void *data, int64_t n, int64_t stride, int64_t rowbytes) {
-    bitgen_t *g = bg ? bg : &rng()->bg;
+    Rng *r = own(bg);
+    bitgen_t *g = r ? &r->bg : bg;
+    bool py = r && is_py(r);
     char *p = data;
-    /* Generator.shuffle's order of draws (numpy/random/_generator.pyx) */
+    /* from the last row down, as NumPy's shuffle and CPython's; the index
+     * drawn as np.random.randint(0, i + 1), random.randrange(i + 1) or
+     * Generator.shuffle draws it */
     for (int64_t i = n - 1; i > 0; i--) {
-        int64_t j = (int64_t)random_interval(g, (uint64_t)i);
+        int64_t j = !r ? (int64_t)random_interval(g, (uint64_t)i)
+                       : (int64_t)(py ? mt_below_py(&r->mt, (uint64_t)i + 1) : mt_below_np(&r->mt, (uint64_t)i + 1));
         if (j != i)
             swap_bytes(p + i * stride, p + j * stride, rowbytes);
     }
@@ -195,15 +218,10 @@ int32_t rt_random_sample(int64_t *out, int64_t k, int64_t n) {
     }
     for (int64_t i = 0; i < n; i++)
         perm[i] = i;
-    uint64_t *s = rng()->s;
-    /* partial Fisher-Yates: the first k places */
-    for (int64_t i = 0; i < k; i++) {
-        int64_t j = i + (int64_t)bounded(s, (uint64_t)(n - i));
-        int64_t t = perm[i];
-        perm[i] = perm[j];
-        perm[j] = t;
-        out[i] = perm[i];
-    }
+    /* the first k of permutation(n), as NumPy's RandomState.choice (and
+     * Numba's) take them */
+    rt_random_shuffle(NULL, perm, n, sizeof(int64_t), sizeof(int64_t));
+    memcpy(out, perm, (size_t)k * sizeof(int64_t));
     free(perm);
     return 0;
 }
@@ -309,37 +327,30 @@ static int32_t check(int32_t kind, bool gen, double a, double b, double c) {
     }
 }
 
-/* Python's % on floats: the result takes the divisor's sign. */
-static double py_fmod(double x, double m) {
-    double r = fmod(x, m);
-    return r != 0 && (r < 0) != (m < 0) ? r + m : r;
-}
+/* ---- np.random and random: Numba's draws on this thread's MT19937 ---------- */
 
-/* CPython's random.vonmisesvariate (Lib/random.py). */
-static double py_vonmises(bitgen_t *g, double mu, double kappa) {
-    const double twopi = 2.0 * M_PI;
-    if (kappa <= 1e-6)
-        return twopi * g->next_double(g->state);
-    double s = 0.5 / kappa, r = s + sqrt(1.0 + s * s), z, d, u2;
-    do {
-        z = cos(M_PI * g->next_double(g->state));
-        d = z / (r + z);
-        u2 = g->next_double(g->state);
-    } while (!(u2 < 1.0 - d * d || u2 <= (1.0 - d) * exp(d)));
-    double q = 1.0 / r, f = (q + z) / (1.0 + q * z);
-    return g->next_double(g->state) > 0.5 ? py_fmod(mu + acos(f), twopi) : py_fmod(mu - acos(f), twopi);
+static double nonc_chisquare(Rng *r, double df, double nonc) {
+    Mt *m = &r->mt;
+    if (isnan(nonc))
+        return NAN;
+    if (df > 1) {
+        double chi2 = mt_chisquare(m, df - 1);
+        double z = mt_gauss(m) + sqrt(nonc);
+        return chi2 + z * z;
+    }
+    int64_t i = random_poisson(&r->bg, nonc / 2.0);
+    return mt_chisquare(m, df + 2 * (double)i);
 }
 
 /* CPython's random.triangular; mode NaN stands for None. */
-static double py_triangular(bitgen_t *g, double low, double high, double mode) {
-    double u = g->next_double(g->state);
-    double c;
-    if (isnan(mode))
-        c = 0.5;
-    else if (high == low)
-        return low; /* CPython: the ZeroDivisionError is caught */
-    else
+static double py_triangular(Mt *m, double low, double high, double mode) {
+    double c = 0.5;
+    if (!isnan(mode)) {
+        if (high == low)
+            return low;
         c = (mode - low) / (high - low);
+    }
+    double u = mt_double(m);
     if (u > c) {
         u = 1.0 - u;
         c = 1.0 - c;
@@ -350,7 +361,96 @@ static double py_triangular(bitgen_t *g, double low, double high, double mode) {
     return low + (high - low) * sqrt(u * c);
 }
 
-static double draw_real(bitgen_t *g, int32_t kind, double a, double b, double c) {
+static double own_real(Rng *r, int32_t kind, double a, double b, double c) {
+    Mt *m = &r->mt;
+    switch (kind) {
+    case RT_D_RANDOM: return mt_double(m);
+    case RT_D_UNIFORM: case RT_D_PY_UNIFORM: return a + (b - a) * mt_double(m);
+    case RT_D_NORMAL: case RT_D_PY_NORMAL: return a + b * mt_gauss(m);
+    case RT_D_STD_NORMAL: return mt_gauss(m);
+    case RT_D_EXPONENTIAL: return -log(1.0 - mt_double(m)) * a;
+    case RT_D_STD_EXPONENTIAL: return -log(1.0 - mt_double(m));
+    case RT_D_GAMMA: case RT_D_PY_GAMMA: return mt_gamma(m, a, b);
+    case RT_D_STD_GAMMA: return mt_gamma(m, a, 1.0);
+    case RT_D_BETA: case RT_D_PY_BETA: return mt_beta(m, a, b);
+    case RT_D_CHISQUARE: return mt_chisquare(m, a);
+    case RT_D_F: {
+        double num = mt_chisquare(m, a) * b;
+        return num / (mt_chisquare(m, b) * a);
+    }
+    case RT_D_NONC_CHISQUARE: return nonc_chisquare(r, a, b);
+    case RT_D_NONC_F: { /* NumPy's legacy form (Numba has none) */
+        double num = nonc_chisquare(r, a, c) * b;
+        return num / (mt_chisquare(m, b) * a);
+    }
+    case RT_D_CAUCHY: {
+        double n = mt_gauss(m);
+        return n / mt_gauss(m);
+    }
+    case RT_D_STD_T: {
+        double n = mt_gauss(m), g = mt_gamma(m, a / 2.0, 1.0);
+        return sqrt(a / 2.0) * n / sqrt(g);
+    }
+    case RT_D_VONMISES: case RT_D_PY_VONMISES: return mt_vonmises(m, a, b);
+    case RT_D_PARETO: return 1.0 / pow(1.0 - mt_double(m), 1.0 / a) - 1;
+    case RT_D_WEIBULL: return pow(-log(1.0 - mt_double(m)), 1.0 / a);
+    case RT_D_POWER: {
+        double e = -log(1.0 - mt_double(m));
+        return pow(1 - exp(-e), 1. / a);
+    }
+    case RT_D_LAPLACE: {
+        double u = mt_double(m);
+        return u < 0.5 ? a + b * log(u + u) : a - b * log(2.0 - u - u);
+    }
+    case RT_D_GUMBEL: return a - b * log(-log(1.0 - mt_double(m)));
+    case RT_D_LOGISTIC: {
+        double u = mt_double(m);
+        return a + b * log(u / (1.0 - u));
+    }
+    case RT_D_LOGNORMAL: case RT_D_PY_LOGNORMAL: return exp(a + b * mt_gauss(m));
+    case RT_D_RAYLEIGH: return a * sqrt(-2.0 * log(1.0 - mt_double(m)));
+    case RT_D_WALD: {
+        double mu_2l = a / (2.0 * b), y = mt_gauss(m);
+        y = a * y * y;
+        double x = a + mu_2l * (y - sqrt(4 * b * y + y * y));
+        return mt_double(m) <= a / (a + x) ? x : a * a / x;
+    }
+    case RT_D_TRIANGULAR: {
+        double u = mt_double(m), cc = (b - a) / (c - a);
+        if (u > cc) {
+            u = 1.0 - u;
+            cc = 1.0 - cc;
+            double t = a;
+            a = c;
+            c = t;
+        }
+        return a + (c - a) * sqrt(u * cc);
+    }
+    case RT_D_PY_TRIANGULAR: return py_triangular(m, a, b, c);
+    case RT_D_PY_EXPO: return -log(1.0 - mt_double(m)) / a;
+    case RT_D_PY_PARETO: return 1.0 / pow(1.0 - mt_double(m), 1.0 / a);
+    case RT_D_PY_WEIBULL: return a * pow(-log(1.0 - mt_double(m)), 1.0 / b);
+    default: return NAN;
+    }
+}
+
+static int64_t own_int(Rng *r, int32_t kind, double a, double b, double c, binomial_t *bin) {
+    Mt *m = &r->mt;
+    switch (kind) {
+    case RT_D_BINOMIAL: return random_binomial(&r->bg, b, (int64_t)a, bin);
+    case RT_D_NEG_BINOMIAL: return random_poisson(&r->bg, mt_gamma(m, a, (1.0 - b) / b));
+    case RT_D_POISSON: return random_poisson(&r->bg, a);
+    case RT_D_GEOMETRIC: return mt_geometric(m, a);
+    case RT_D_ZIPF: return mt_zipf(m, a);
+    case RT_D_LOGSERIES: return mt_logseries(m, a);
+    case RT_D_HYPERGEOMETRIC: return mt_hypergeometric(m, (int64_t)a, (int64_t)b, (int64_t)c);
+    default: return 0;
+    }
+}
+
+/* ---- a Generator's bit generator: NumPy's Generator algorithms ------------ */
+
+static double gen_real(bitgen_t *g, int32_t kind, double a, double b, double c) {
     switch (kind) {
     case RT_D_RANDOM: return g->next_double(g->state);
     case RT_D_UNIFORM: return random_uniform(g, a, b - a);
@@ -378,25 +478,11 @@ static double draw_real(bitgen_t *g, int32_t kind, double a, double b, double c)
     case RT_D_RAYLEIGH: return random_rayleigh(g, a);
     case RT_D_WALD: return random_wald(g, a, b);
     case RT_D_TRIANGULAR: return random_triangular(g, a, b, c);
-    /* the random module: CPython's formulas over this thread's stream */
-    case RT_D_PY_UNIFORM: return a + (b - a) * g->next_double(g->state);
-    case RT_D_PY_TRIANGULAR: return py_triangular(g, a, b, c);
-    case RT_D_PY_NORMAL: return a + b * random_standard_normal(g);
-    case RT_D_PY_LOGNORMAL: return exp(a + b * random_standard_normal(g));
-    case RT_D_PY_EXPO: return -log(1.0 - g->next_double(g->state)) / a;
-    case RT_D_PY_GAMMA: return random_standard_gamma(g, a) * b;
-    case RT_D_PY_BETA: {
-        double y = random_standard_gamma(g, a);
-        return y != 0 ? y / (y + random_standard_gamma(g, b)) : 0.0;
-    }
-    case RT_D_PY_VONMISES: return py_vonmises(g, a, b);
-    case RT_D_PY_PARETO: return pow(1.0 - g->next_double(g->state), -1.0 / a);
-    case RT_D_PY_WEIBULL: return a * pow(-log(1.0 - g->next_double(g->state)), 1.0 / b);
     default: return NAN;
     }
 }
 
-static int64_t draw_int(bitgen_t *g, int32_t kind, double a, double b, double c, binomial_t *bin) {
+static int64_t gen_int(bitgen_t *g, int32_t kind, double a, double b, double c, binomial_t *bin) {
     switch (kind) {
     case RT_D_BINOMIAL: return random_binomial(g, b, (int64_t)a, bin);
     case RT_D_NEG_BINOMIAL: return random_negative_binomial(g, a, b);
@@ -414,7 +500,27 @@ int32_t rt_random_dist(void *bg, int32_t kind, void *out, int64_t n, double a, d
     kind &= ~(RT_D_GEN | RT_D_F32);
     if (check(kind, gen, a, b, c) < 0)
         return -1;
-    bitgen_t *g = bg ? bg : &rng()->bg;
+    Rng *r = own(bg);
+    if (r && !f32) {
+        if (kind >= RT_D_INT_FIRST) {
+            binomial_t bin = {0};
+            int64_t *o = out;
+            for (int64_t i = 0; i < n; i++)
+                o[i] = own_int(r, kind, a, b, c, &bin);
+            return 0;
+        }
+        double *o = out;
+        Mt *m = &r->mt;
+        if (kind == RT_D_RANDOM) { /* the loop inlined: np.random.rand(n) */
+            for (int64_t i = 0; i < n; i++)
+                o[i] = mt_double(m);
+            return 0;
+        }
+        for (int64_t i = 0; i < n; i++)
+            o[i] = own_real(r, kind, a, b, c);
+        return 0;
+    }
+    bitgen_t *g = r ? &r->bg : bg;
     if (f32) { /* Generator's float32 loops */
         float *o = out;
         switch (kind) {
@@ -432,7 +538,7 @@ int32_t rt_random_dist(void *bg, int32_t kind, void *out, int64_t n, double a, d
         binomial_t bin = {0};
         int64_t *o = out;
         for (int64_t i = 0; i < n; i++)
-            o[i] = draw_int(g, kind, a, b, c, &bin);
+            o[i] = gen_int(g, kind, a, b, c, &bin);
         return 0;
     }
     double *o = out;
@@ -443,9 +549,10 @@ int32_t rt_random_dist(void *bg, int32_t kind, void *out, int64_t n, double a, d
     default: break;
     }
     for (int64_t i = 0; i < n; i++)
-        o[i] = draw_real(g, kind, a, b, c);
+        o[i] = gen_real(g, kind, a, b, c);
     return 0;
 }
+
 
 int32_t rt_random_integers(void *bg, void *out, int64_t n, int64_t lo, int64_t hi, int32_t endpoint,
                            int32_t itemsize, int32_t is_signed) {
@@ -497,16 +604,18 @@ int32_t rt_random_multinomial(void *bg, int64_t *out, int64_t rows, int64_t n, c
     return 0;
 }
 
+
 int32_t rt_random_dirichlet(void *bg, double *out, int64_t rows, const double *alpha, int64_t k) {
     for (int64_t i = 0; i < k; i++)
         if (!(alpha[i] > 0))
             return fail("ValueError", "alpha <= 0");
-    bitgen_t *g = bg ? bg : &rng()->bg;
-    /* RandomState.dirichlet: normalised standard gammas */
-    for (int64_t r = 0; r < rows; r++) {
-        double *o = out + r * k, sum = 0;
+    Rng *r = own(bg);
+    /* normalised gammas: Numba's gamma on np.random's stream,
+     * random_standard_gamma on a Generator's */
+    for (int64_t j = 0; j < rows; j++) {
+        double *o = out + j * k, sum = 0;
         for (int64_t i = 0; i < k; i++) {
-            o[i] = random_standard_gamma(g, alpha[i]);
+            o[i] = r ? mt_gamma(&r->mt, alpha[i], 1.0) : random_standard_gamma(bg, alpha[i]);
             sum += o[i];
         }
         for (int64_t i = 0; i < k; i++)
@@ -521,8 +630,7 @@ int32_t rt_pyrandom_getrandbits(int64_t k, uint64_t *out) {
         return fail("ValueError", "number of bits must be non-negative");
     if (k > 64)
         return fail("ValueError", "getrandbits() limited to 64 bits in compiled code");
-    bitgen_t *g = &rng_of(RT_RNG_PY)->bg;
-    *out = k == 0 ? 0 : g->next_uint64(g->state) >> (64 - k);
+    *out = k == 0 ? 0 : mt_bits_py(&rng_of(RT_RNG_PY)->mt, (int)k);
     return 0;
 }
 
@@ -544,8 +652,7 @@ int32_t rt_pyrandom_randrange(int64_t start, int64_t stop, int64_t step, int32_t
                  (long long)stop, (long long)width);
         return fail("ValueError", msg);
     }
-    bitgen_t *g = &rng_of(RT_RNG_PY)->bg;
-    uint64_t k = random_interval(g, (uint64_t)(cnt - 1));
+    uint64_t k = mt_below_py(&rng_of(RT_RNG_PY)->mt, (uint64_t)cnt);
     *out = (int64_t)((__int128)start + (__int128)step * (__int128)k);
     return 0;
 }

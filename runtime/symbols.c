@@ -67,6 +67,7 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_histogram),
     RT_SYM(rt_random_seed),
     RT_SYM(rt_random_stream),
+    RT_SYM(rt_random_default_rng),
     RT_SYM(rt_random_seed2),
     RT_SYM(rt_random_bitgen),
     RT_SYM(rt_random_dist),

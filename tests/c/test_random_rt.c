@@ -1,6 +1,6 @@
-/* test_random_rt.c - the per-thread xoshiro256** streams of np.random and
- * random, and the distributions drawn with NumPy's libnpyrandom
- * (runtime/random.c). */
+/* test_random_rt.c - the per-thread MT19937 streams of np.random and
+ * random (runtime/random.c, mtrand.c) against the generator's published
+ * reference outputs, the streams of worker threads, and the distributions. */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -8,6 +8,7 @@
 
 #include "hpcjit/runtime.h"
 #include "hpcjit/random.h"
+#include "../../runtime/mtrand.h"
 
 static int failures;
 #define CHECK(c)                                                                                   \
@@ -24,6 +25,67 @@ static void test_errors(void) {
     const char *type = NULL, *msg = NULL;
     CHECK(rt_random_randint(x, 1, 3, 3) == -1);
     CHECK(rt_exc_fetch(&type, &msg) == 1 && strcmp(type, "ValueError") == 0);
+}
+
+static int raised(const char *type, const char *msg);
+
+/* Matsumoto & Nishimura's reference outputs (mt19937ar.out for
+ * init_by_array; init_genrand(5489), the generator's default seed). */
+static void test_mt_reference(void) {
+    static const uint32_t by_array[5] = {1067595299U, 955945823U, 477289528U, 4107218783U, 4228976476U};
+    static const uint32_t genrand[5] = {3499211612U, 581869302U, 3890346734U, 3586334585U, 545404204U};
+    static Mt m;
+    uint32_t key[4] = {0x123, 0x234, 0x345, 0x456};
+    mt_seed_array(&m, key, 4);
+    for (int i = 0; i < 5; i++)
+        CHECK(mt_next32(&m) == by_array[i]);
+    mt_seed(&m, 5489);
+    for (int i = 0; i < 5; i++)
+        CHECK(mt_next32(&m) == genrand[i]);
+    /* np.random.seed(5489): randint over [0, 2^32) gives the raw words,
+     * random() 53 bits from two of them */
+    int64_t w[5];
+    rt_random_seed(5489);
+    CHECK(rt_random_randint(w, 5, 0, (int64_t)1 << 32) == 0);
+    for (int i = 0; i < 5; i++)
+        CHECK(w[i] == (int64_t)genrand[i]);
+    double d;
+    rt_random_seed(5489);
+    CHECK(rt_random_dist(NULL, RT_D_RANDOM, &d, 1, 0, 0, 0) == 0);
+    CHECK(d == ((genrand[0] >> 5) * 67108864.0 + (genrand[1] >> 6)) / 9007199254740992.0);
+    /* stream k > 0: init_by_array over {seed, k, k >> 32} */
+    rt_random_stream(3);
+    rt_random_seed(77);
+    uint32_t k3[3] = {77, 3, 0};
+    mt_seed_array(&m, k3, 3);
+    CHECK(rt_random_randint(w, 5, 0, (int64_t)1 << 32) == 0);
+    for (int i = 0; i < 5; i++)
+        CHECK(w[i] == (int64_t)mt_next32(&m));
+    rt_random_stream(0);
+}
+
+/* default_rng(seed): NumPy's PCG64(seed).random_raw() (values printed by
+ * NumPy 2.4), and a Generator's draws on it. */
+static void test_default_rng(void) {
+    _Alignas(16) unsigned char mem[RT_DEFAULT_RNG_BYTES];
+    static const uint64_t raw12345[3] = {0x3a32b18db2ffc19dULL, 0x51171315c9e4c4deULL, 0xcc2024823444efd9ULL};
+    static const uint64_t raw_big[2] = {0x01369aef039fedebULL, 0x5f61b40473314316ULL};
+    CHECK(rt_random_default_rng(mem, 12345, 1) == 0);
+    typedef struct {
+        void *state;
+        uint64_t (*next_uint64)(void *);
+    } BitgenHead; /* the first two fields of NumPy's bitgen_t */
+    BitgenHead *g = (BitgenHead *)mem;
+    for (int i = 0; i < 3; i++)
+        CHECK(g->next_uint64(g->state) == raw12345[i]);
+    CHECK(rt_random_default_rng(mem, ((int64_t)1 << 40) + 5, 1) == 0);
+    for (int i = 0; i < 2; i++)
+        CHECK(g->next_uint64(g->state) == raw_big[i]);
+    double x[4];
+    CHECK(rt_random_default_rng(mem, 12345, 1) == 0);
+    CHECK(rt_random_dist(mem, RT_D_RANDOM | RT_D_GEN, x, 1, 0, 0, 0) == 0);
+    CHECK(x[0] == (double)(raw12345[0] >> 11) / 9007199254740992.0);
+    CHECK(rt_random_default_rng(mem, -1, 1) == -1 && raised("ValueError", "expected non-negative integer"));
 }
 
 static void draw(double *out, int n) { rt_random_dist(NULL, RT_D_RANDOM, out, n, 0, 0, 0); }
@@ -190,6 +252,8 @@ static void test_vectors(void) {
 }
 
 int main(void) {
+    test_mt_reference();
+    test_default_rng();
     test_errors();
     test_random();
     test_dists();

@@ -1,11 +1,12 @@
 """np.random in compiled code: shapes and dtypes as NumPy's, statistical
 sanity of each distribution, reproducibility after seed(), permutations,
-choice, shuffle, per-thread streams.  hpcjit's generator (xoshiro256**) is
-separate from NumPy's MT19937 (as Numba's Mersenne Twister is), so values
-are not compared with NumPy's: each distribution's sample is compared with
-one of NumPy's by a two-sample Kolmogorov-Smirnov distance.  The methods of
-a numpy.random.Generator argument draw from its own bit generator and must
-give NumPy's values exactly (test_generator_*)."""
+choice, shuffle, per-thread streams.  Each distribution's sample is compared
+with one of NumPy's Generator by a two-sample Kolmogorov-Smirnov distance;
+the seeded draws (test_seeded_*, at the end) are Numba's: np.random's
+MT19937 seeded as RandomState.seed(int), so they equal NumPy's legacy draws
+where Numba's do, and CPython's algorithms where Numba takes those.  The
+methods of a numpy.random.Generator argument draw from its own bit
+generator and must give NumPy's values exactly (test_generator_*)."""
 import math
 import threading
 
@@ -594,6 +595,8 @@ def test_distribution_matches_numpy(case):
     x = f(*args, n)
     ref = getattr(np.random.default_rng(7), numpy_name(f))(*args, size=n)
     assert x.shape == (n,) and x.dtype == ref.dtype
+    if f is d_vonmises:  # np.random's (as Numba's) in [0, 2pi), Generator's in [-pi, pi]
+        x, ref = np.mod(x, 2 * math.pi), np.mod(ref, 2 * math.pi)
     # the distance two samples of the same law exceed with probability ~1e-6
     assert ks_distance(x, ref) < 1.63 * math.sqrt(2 / n) * 1.3
     if np.all(np.isfinite(ref)) and f not in (d_standard_cauchy, d_pareto, d_zipf, d_standard_t, d_logseries):
@@ -1171,3 +1174,383 @@ def test_generator_integers_dtype_bounds():
         with pytest.raises(ValueError) as got:
             g_integers_dt(rng, a, b, None, dt)
         assert str(got.value) == str(exp.value)
+
+
+# ---------------------------------------------------------------------------
+# Seeded draws: the numbers of Numba (np.random's MT19937 seeded as
+# RandomState.seed(int), NumPy's legacy draws where Numba reproduces them;
+# benchmarks/random/parity.py lists them all).
+
+import random  # noqa: E402 (this section's reference is CPython's random module)
+
+SEEDS = [0, 1, 12345, 2**32 - 1]
+
+
+def _seeded(body):
+    """A compiled function of the seed: np.random.seed(seed), then body."""
+    src = "def f(seed):\n    np.random.seed(seed)\n" + "".join("    " + ln + "\n" for ln in body.splitlines())
+    ns = {"np": np}
+    exec(src, ns)
+    return hpcjit.njit(ns["f"])
+
+
+_LOOP = "out = np.empty(6)\nfor i in range(6):\n    out[i] = {}\nreturn out"
+
+# np.random functions whose seeded draws equal NumPy's (and Numba's)
+NP_SAME = [
+    "np.random.rand()", "np.random.rand(7)", "np.random.rand(2, 3)",
+    "np.random.randn()", "np.random.randn(7)",
+    "np.random.random()", "np.random.random(7)", "np.random.random_sample((2, 3))",
+    "np.random.ranf(7)", "np.random.sample(7)",
+    "np.random.randint(0, 1000)", "np.random.randint(-5, 1000, 7)", "np.random.randint(17)",
+    "np.random.randint(-2**40, 2**40, 7)", "np.random.randint(0, 2**32, 7)", "np.random.randint(0, 1, 3)",
+    "np.random.uniform(1.0, 3.0)", "np.random.uniform(1.0, 3.0, 7)", "np.random.uniform()",
+    "np.random.normal(1.0, 2.0)", "np.random.normal(1.0, 2.0, 7)", "np.random.normal()",
+    "np.random.standard_normal(7)",
+    "np.random.exponential(2.0)", "np.random.exponential(2.0, 7)", "np.random.standard_exponential(7)",
+    "np.random.standard_cauchy(7)",
+    "np.random.weibull(2.0, 7)", "np.random.power(2.0, 7)",
+    "np.random.laplace(1.0, 2.0, 7)", "np.random.gumbel(1.0, 2.0, 7)", "np.random.logistic(1.0, 2.0, 7)",
+    "np.random.lognormal(1.0, 0.5, 7)", "np.random.rayleigh(2.0, 7)", "np.random.wald(1.0, 2.0, 7)",
+    "np.random.binomial(10, 0.3, 7)", "np.random.binomial(1000, 0.3, 7)", "np.random.binomial(1000, 0.8, 7)",
+    "np.random.poisson(3.0, 7)", "np.random.poisson(50.0, 7)",
+    "np.random.geometric(0.5, 7)", "np.random.geometric(0.1, 7)",
+    "np.random.zipf(2.5, 7)", "np.random.logseries(0.7, 7)", "np.random.logseries(0.2, 7)",
+    "np.random.hypergeometric(10, 20, 8, 7)",
+    "np.random.choice(100)", "np.random.choice(100, 7)", "np.random.choice(100, 7, replace=False)",
+    "np.random.choice(np.arange(100.0), 7)", "np.random.choice(np.arange(10.0), 10, replace=False)",
+    "np.random.permutation(9)", "np.random.permutation(np.arange(9.0))",
+    "np.random.multinomial(20, np.array([0.2, 0.3, 0.5]), 3)",
+]
+# scalar draws in a loop: the cached second normal carried between calls
+NP_SAME_LOOP = [
+    "np.random.randn()", "np.random.normal(1.0, 2.0)", "np.random.standard_normal()",
+    "np.random.standard_cauchy()", "np.random.lognormal(0.5, 0.3)", "np.random.random() + np.random.randn()",
+    "np.random.randint(-3, 3)", "np.random.binomial(20, 0.6)", "np.random.poisson(12.0)",
+]
+
+
+@pytest.mark.parametrize("call", NP_SAME)
+def test_seeded_same_as_numpy(call):
+    f = _seeded("return " + call)
+    for s in SEEDS:
+        np.testing.assert_array_equal(f(s), f.py_func(s))
+
+
+@pytest.mark.parametrize("call", NP_SAME_LOOP)
+def test_seeded_loop_same_as_numpy(call):
+    f = _seeded(_LOOP.format(call))
+    for s in SEEDS:
+        np.testing.assert_array_equal(f(s), f.py_func(s))
+
+
+# the same law, rounded otherwise than NumPy's formula
+@pytest.mark.parametrize("call", ["np.random.pareto(3.0, 7)", "np.random.triangular(0.0, 1.0, 3.0, 7)"])
+def test_seeded_close_to_numpy(call):
+    f = _seeded("return " + call)
+    for s in SEEDS:
+        np.testing.assert_allclose(f(s), f.py_func(s), rtol=1e-13)
+
+
+@hpcjit.njit
+def s_shuffle(seed, a):
+    np.random.seed(seed)
+    np.random.shuffle(a)
+
+
+@pytest.mark.parametrize("shape", [(20,), (6, 3)])
+def test_seeded_shuffle_same_as_numpy(shape):
+    for s in SEEDS:
+        a = np.arange(np.prod(shape), dtype=np.float64).reshape(shape)
+        b = a.copy()
+        s_shuffle(s, a)
+        s_shuffle.py_func(s, b)
+        np.testing.assert_array_equal(a, b)
+
+
+def _mt_state(seed):
+    """CPython's random module state holding the MT19937 words that
+    np.random.seed(seed) makes (Numba's random.seed(seed) makes the same)."""
+    key = np.random.RandomState(seed).get_state()[1]
+    return (3, tuple(int(x) for x in key) + (624,), None)
+
+
+def _py_gammas(seed, n, draw):
+    random.setstate(_mt_state(seed))
+    return np.array([draw() for _ in range(n)])
+
+
+# np.random functions drawn as Numba draws them: by the algorithms of
+# CPython's random module (gammavariate, vonmisesvariate), not NumPy's
+NP_AS_CPYTHON = [
+    ("np.random.gamma(0.5, 2.0, 7)", lambda: random.gammavariate(0.5, 2.0)),
+    ("np.random.gamma(1.0, 2.0, 7)", lambda: random.gammavariate(1.0, 2.0)),
+    ("np.random.gamma(3.0, 2.0, 7)", lambda: random.gammavariate(3.0, 2.0)),
+    ("np.random.standard_gamma(3.0, 7)", lambda: random.gammavariate(3.0, 1.0)),
+    ("np.random.beta(2.0, 3.0, 7)", lambda: random.betavariate(2.0, 3.0)),
+    ("np.random.beta(0.5, 0.5, 7)", lambda: random.betavariate(0.5, 0.5)),
+    ("np.random.chisquare(3.0, 7)", lambda: 2.0 * random.gammavariate(1.5, 1.0)),
+    ("np.random.f(3.0, 5.0, 7)",
+     lambda: (2.0 * random.gammavariate(1.5, 1.0)) * 5.0 / ((2.0 * random.gammavariate(2.5, 1.0)) * 3.0)),
+    ("np.random.vonmises(0.5, 2.0, 7)", lambda: random.vonmisesvariate(0.5, 2.0)),
+    ("np.random.vonmises(0.5, 1e-9, 7)", lambda: random.vonmisesvariate(0.5, 1e-9)),
+]
+
+
+@pytest.mark.parametrize("call,draw", NP_AS_CPYTHON, ids=[c for c, _ in NP_AS_CPYTHON])
+def test_seeded_as_cpython_algorithm(call, draw):
+    f = _seeded("return " + call)
+    for s in SEEDS:
+        np.testing.assert_array_equal(f(s), _py_gammas(s, 7, draw))
+
+
+@hpcjit.njit
+def s_t(seed, df):
+    np.random.seed(seed)
+    return np.random.standard_t(df)
+
+
+def test_seeded_standard_t():
+    # a legacy normal, then CPython's gamma, on the same words
+    for s in SEEDS:
+        rs = np.random.RandomState(s)
+        z = rs.standard_normal()
+        st = rs.get_state()
+        random.setstate((3, tuple(int(x) for x in st[1]) + (int(st[2]),), None))
+        g = random.gammavariate(2.0, 1.0)
+        assert s_t(s, 4.0) == math.sqrt(2.0) * z / math.sqrt(g)
+
+
+@hpcjit.njit
+def s_dirichlet(seed, alpha):
+    np.random.seed(seed)
+    return np.random.dirichlet(alpha, 2)
+
+
+def test_seeded_dirichlet():
+    alpha = np.array([1.0, 2.0, 3.0])
+    for s in SEEDS:
+        random.setstate(_mt_state(s))
+        g = np.array([[random.gammavariate(a, 1.0) for a in alpha] for _ in range(2)])
+        np.testing.assert_array_equal(s_dirichlet(s, alpha), g / g.sum(axis=1, keepdims=True))
+
+
+# the random module: Numba's random.seed(n) seeds as np.random.seed(n)
+# (init_genrand), CPython's random.seed(n) otherwise (init_by_array); the
+# draws after the same state are CPython's
+
+@hpcjit.njit
+def py_seed(seed):
+    random.seed(seed)
+
+
+def _py_draws(body):
+    src = "def f():\n" + "".join("    " + ln + "\n" for ln in body.splitlines())
+    ns = {"np": np, "random": random}
+    exec(src, ns)
+    return hpcjit.njit(ns["f"])
+
+
+PY_SAME = [
+    "random.random()", "random.uniform(1.0, 3.0)", "random.triangular(0.0, 3.0, 1.0)",
+    "random.triangular(0.0, 3.0)", "random.expovariate(2.0)",
+    "random.gammavariate(0.5, 2.0)", "random.gammavariate(1.0, 2.0)", "random.gammavariate(3.0, 2.0)",
+    "random.betavariate(2.0, 3.0)", "random.vonmisesvariate(0.5, 2.0)", "random.weibullvariate(1.0, 2.0)",
+    "random.getrandbits(20)", "random.getrandbits(33)", "random.getrandbits(64)",
+    "random.randrange(1000)", "random.randrange(-50, 1000)", "random.randrange(-50, 1000, 7)",
+    "random.randrange(1000, -50, -3)", "random.randint(-50, 1000)", "random.randint(0, 2**40)",
+    "random.randrange(1024)",
+    # typed again inside another call
+    "float(random.randrange(1000))", "float(random.randint(-5, 5)) + float(random.randrange(3, 9, 2))",
+]
+
+
+@pytest.mark.parametrize("call", PY_SAME)
+def test_seeded_random_module(call):
+    f = _py_draws(_LOOP.format(call))
+    for s in SEEDS:
+        py_seed(s)
+        got = f()
+        random.setstate(_mt_state(s))
+        np.testing.assert_array_equal(got, f.py_func())
+
+
+def test_seeded_random_paretovariate():
+    f = _py_draws(_LOOP.format("random.paretovariate(3.0)"))
+    for s in SEEDS:
+        py_seed(s)
+        got = f()
+        random.setstate(_mt_state(s))
+        np.testing.assert_allclose(got, f.py_func(), rtol=1e-13)
+
+
+@pytest.mark.parametrize("call,mu,sigma,exp", [
+    ("random.gauss(1.0, 2.0)", 1.0, 2.0, False), ("random.normalvariate(1.0, 2.0)", 1.0, 2.0, False),
+    ("random.lognormvariate(1.0, 0.5)", 1.0, 0.5, True)])
+def test_seeded_random_gauss(call, mu, sigma, exp):
+    # Numba's gauss is the polar method with a cached value (NumPy's legacy
+    # normal), not CPython's
+    f = _py_draws(_LOOP.format(call))
+    for s in SEEDS:
+        py_seed(s)
+        want = mu + sigma * np.random.RandomState(s).standard_normal(6)
+        np.testing.assert_array_equal(f(), np.array([math.exp(w) for w in want]) if exp else want)
+
+
+@hpcjit.njit
+def py_shuffle(seed, a):
+    random.seed(seed)
+    random.shuffle(a)
+
+
+def test_seeded_random_shuffle():
+    for s in SEEDS:
+        a = np.arange(30.0)
+        py_shuffle(s, a)
+        random.setstate(_mt_state(s))
+        b = list(range(30))
+        random.shuffle(b)
+        np.testing.assert_array_equal(a, np.array(b, dtype=np.float64))
+
+
+@hpcjit.njit
+def both_seeded(s):
+    np.random.seed(s)
+    random.seed(s + 1)
+    return np.random.random(), random.random(), np.random.random()
+
+
+def test_seeded_generators_apart():
+    # the random module's state is apart from np.random's
+    a, b, c = both_seeded(5)
+    rs = np.random.RandomState(5)
+    assert (a, c) == (rs.random_sample(), rs.random_sample())
+    assert b == np.random.RandomState(6).random_sample()
+
+
+# parallel loops: each worker of the pool draws from its own stream,
+# re-derived from the seed: the same numbers at every run
+
+@hpcjit.njit(parallel=True)
+def par_draws(seed, n):
+    np.random.seed(seed)
+    out = np.empty(n)
+    for i in hpcjit.prange(n):
+        out[i] = np.random.random()
+    return out
+
+
+@pytest.mark.numba_skip("Numba seeds its worker threads from the OS: np.random.seed in the caller does not reach them")
+def test_prange_streams_reproducible_and_independent():
+    n = 4000
+    a = par_draws(7, n)
+    b = par_draws(7, n)
+    np.testing.assert_array_equal(a, b)
+    assert np.all((a >= 0) & (a < 1))
+    c = par_draws(8, n)
+    assert not np.array_equal(a, c)
+    # the static schedule: share t of the loop is worker t's; share 0 (the
+    # caller's) continues np.random's stream 0, NumPy's numbers
+    nt = hpcjit.get_num_threads()
+    shares = np.array_split(a, nt)
+    first = np.random.RandomState(7).random_sample(n)
+    np.testing.assert_array_equal(shares[0], first[:len(shares[0])])
+    # the workers' shares are streams of their own: no value of stream 0
+    # repeats there, and no share repeats another's
+    rest = a[len(shares[0]):]
+    assert len(set(rest.tolist()) & set(first.tolist())) == 0
+    for i in range(nt):
+        for j in range(i + 1, nt):
+            assert len(set(shares[i].tolist()) & set(shares[j].tolist())) == 0
+
+
+# np.random.default_rng inside compiled code: PCG64 seeded through
+# SeedSequence as NumPy's (Numba 0.68 has no np.random.default_rng in
+# nopython mode)
+
+NO_DEFAULT_RNG = "Numba 0.68 has no np.random.default_rng in nopython mode"
+
+
+@hpcjit.njit
+def dr_draws(seed, n):
+    rng = np.random.default_rng(seed)
+    return (rng.random(n), rng.normal(1.0, 2.0, n), rng.integers(0, 100, n), rng.standard_gamma(3.0, n),
+            rng.integers(0, 2**40, n), rng.random(n, np.float32), rng.binomial(50, 0.3, n), rng.random())
+
+
+@pytest.mark.numba_skip(NO_DEFAULT_RNG)
+@pytest.mark.parametrize("seed", [0, 1, 12345, 2**32 - 1, 2**32, 2**40 + 5, 2**63 - 1])
+def test_default_rng_seeded(seed):
+    got = dr_draws(seed, 9)
+    want = dr_draws.py_func(seed, 9)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+        assert np.asarray(g).dtype == np.asarray(w).dtype
+
+
+@hpcjit.njit
+def dr_use(rng, n):
+    return rng.standard_normal(n)
+
+
+@hpcjit.njit
+def dr_passed(seed, n):
+    rng = np.random.default_rng(seed)
+    a = dr_use(rng, n)
+    b = dr_use(rng, n)
+    x = np.arange(10)
+    rng.shuffle(x)
+    return a, b, x, rng.permutation(7)
+
+
+@pytest.mark.numba_skip(NO_DEFAULT_RNG)
+def test_default_rng_passed_along():
+    for got, want in zip(dr_passed(5, 4), dr_passed.py_func(5, 4)):
+        np.testing.assert_array_equal(got, want)
+
+
+@hpcjit.njit
+def dr_loop(n):
+    out = np.empty(n)
+    for i in range(n):
+        out[i] = np.random.default_rng(i).random()
+    return out
+
+
+@hpcjit.njit
+def dr_unseeded(n):
+    return np.random.default_rng().random(n), np.random.default_rng(None).random(n)
+
+
+@pytest.mark.numba_skip(NO_DEFAULT_RNG)
+def test_default_rng_loop_and_unseeded():
+    np.testing.assert_array_equal(dr_loop(20), dr_loop.py_func(20))
+    a, b = dr_unseeded(50)
+    c, d = dr_unseeded(50)
+    # fresh entropy at each call, as NumPy's default_rng()
+    assert not np.array_equal(a, b) and not np.array_equal(a, c)
+    assert np.all((a >= 0) & (a < 1))
+
+
+@hpcjit.njit
+def dr_negative(s):
+    return np.random.default_rng(s).random()
+
+
+@hpcjit.njit
+def dr_returned(s):
+    return np.random.default_rng(s)
+
+
+@pytest.mark.numba_skip(NO_DEFAULT_RNG)
+def test_default_rng_errors():
+    with pytest.raises(ValueError) as e:
+        dr_negative(-1)
+    with pytest.raises(ValueError) as ref:
+        dr_negative.py_func(-1)
+    assert str(e.value) in str(ref.value)
+    # the bit generator lives in the frame: it cannot be returned
+    with pytest.raises(hpcjit.errors.UnsupportedError, match="cannot return a Generator") as e:
+        dr_returned(1)
+    assert "test_np_random.py:" in str(e.value) and "^" in str(e.value)

@@ -2,10 +2,12 @@
 random, getrandbits, randrange, randint, uniform, triangular, gauss,
 normalvariate, lognormvariate, expovariate, gammavariate, betavariate,
 vonmisesvariate, paretovariate, weibullvariate, shuffle of a 1-D array).
-The generator is hpcjit's own per-thread one, apart from np.random's and
-from CPython's, so each function's draws are compared with CPython's by a
-two-sample Kolmogorov-Smirnov distance; seeding inside compiled code
-repeats them; bad arguments raise CPython's errors."""
+The generator is a per-thread MT19937, apart from np.random's and from
+CPython's, seeded as Numba's (init_genrand, not CPython's init_by_array),
+so each function's draws are compared with CPython's by a two-sample
+Kolmogorov-Smirnov distance here (test_np_random.py's test_seeded_random_*
+compare them value by value with CPython's from the same state); seeding
+inside compiled code repeats them; bad arguments raise CPython's errors."""
 import math
 import random
 

@@ -1,7 +1,7 @@
 /* infer_random.c - typing of random numbers in compiled code: np.random
  * (seeding, simple random data, permutations, distributions), the random
- * module, and the methods of a numpy.random.Generator argument
- * (TY_NPGENERATOR: rng.normal(...)).
+ * module, np.random.default_rng (a TY_NPGENERATOR made in the frame), and
+ * the methods of a numpy.random.Generator (TY_NPGENERATOR: rng.normal(...)).
  *
  * Tree shape after the final pass (lower_random.c relies on it): `args`
  * has one slot per parameter as listed in sig_of (a Generator method's
@@ -136,6 +136,7 @@ static bool sig_of(BuiltinId id, Sig *s) {
 #define S(name, ...) INFER_SIG(s, name, __VA_ARGS__)
     switch (id) {
     case BI_RANDOM_SEED: S("seed", "seed"); break;
+    case BI_RANDOM_DEFAULT_RNG: S("default_rng", "seed"); break;
     case BI_RANDOM_RANDINT: S("randint", "low", "high", "size"); break;
     case BI_RANDOM_CHOICE: S("choice", "a", "size", "replace"); break;
     case BI_RANDOM_SHUFFLE: S("shuffle", "x"); break;
@@ -375,6 +376,11 @@ static Type *random_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl,
             return NULL;
         r = T(I, TY_NONE);
         break;
+    case BI_RANDOM_DEFAULT_RNG: /* an int seed or none (fresh entropy) */
+        if (!infer_opt_int(I, sl, 0, fname, "seed", &unk))
+            return NULL;
+        r = T(I, TY_NPGENERATOR);
+        break;
     case BI_RANDOM_RANDINT:
         if (!sl[0])
             return TYPING(I, n, "randint() missing required argument 'low'");
@@ -486,9 +492,9 @@ static Type *random_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl,
                 return NULL;
         if (unk)
             return TY_UNK(I);
-        /* a fourth slot: how many arguments (CPython's messages differ) */
-        sl[3] = I->final ? int_const(I, n->loc, sl[2] ? 3 : sl[1] ? 2 : 1) : NULL;
-        infer_store_slots(I, n, sl, 4);
+        /* the slots only: a call typed again (float(random.randrange(9)))
+         * binds them again */
+        infer_store_slots(I, n, sl, s->n);
         return T(I, TY_INT64);
     }
     default: return UNSUP(I, n, "%s() is not supported by hpcjit", fname);

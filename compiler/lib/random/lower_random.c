@@ -1,8 +1,11 @@
 /* lower_random.c - lowering of np.random, random and Generator calls onto
- * runtime/random.c: NumPy's distributions drawn from the per-thread
- * xoshiro256** generators or from a Generator argument's bit generator.
+ * runtime/random.c: Numba's draws from the per-thread MT19937 generators,
+ * or NumPy's distributions from a Generator's bit generator (an
+ * argument's, or one default_rng() made in the frame, default_rng.c).
  * Tree shapes: infer_random.c (args = [generator,] [params..., size],
  * rand/randn: the dims). */
+#include <string.h>
+
 #include "np/lower_np.h"
 #include "random.h"
 
@@ -198,7 +201,7 @@ static LLVMValueRef pyint_call(Lower *L, Node *n) {
     for (int i = 0; i < 3; i++)
         if (np_arg(n, i) && !(v[i] = lower_expr_use(L, np_arg(n, i))))
             return NULL;
-    int nargs = (int)np_arg(n, 3)->cval.i;
+    int nargs = v[2] ? 3 : v[1] ? 2 : 1; /* how many arguments: CPython's messages differ */
     LLVMValueRef start = v[0], stop = v[1], step = v[2] ? v[2] : lower_i64(L, 1);
     if (n->builtin == BI_PYRANDOM_RANDINT) { /* randrange(a, b + 1) */
         stop = LLVMBuildAdd(L->b, v[1], lower_i64(L, 1), "");
@@ -378,6 +381,33 @@ static LLVMValueRef choice_call(Lower *L, Node *n, bool *owned) {
     return res;
 }
 
+/* Whether a value of type t holds a Generator (NumPyRandomGenerator in
+ * its name: tuples, lists... of one). */
+static bool holds_generator(Lower *L, const Type *t) {
+    return t && strstr(ty_str(&L->c->arena, t), "NumPyRandomGenerator") != NULL;
+}
+
+/* np.random.default_rng([seed]): a PCG64 bit generator in this function's
+ * frame (the Generator value is its bitgen_t *, borrowed as an argument's
+ * is), so it cannot outlive the call: a function that makes one may not
+ * return a Generator. */
+static LLVMValueRef default_rng_call(Lower *L, Node *n) {
+    if (holds_generator(L, L->spec->ret))
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED,
+                          "a function that calls np.random.default_rng() cannot return a Generator in compiled code");
+    Node *sd = np_arg(n, 0);
+    LLVMValueRef seed = sd ? lower_expr_use(L, sd) : lower_i64(L, 0);
+    if (!seed)
+        return NULL;
+    LLVMTypeRef buf_ty = LLVMArrayType(LLVMInt128TypeInContext(L->ctx), RT_DEFAULT_RNG_BYTES / 16);
+    LLVMValueRef mem = lower_alloca(L, buf_ty, "default_rng");
+    LLVMSetAlignment(mem, 16);
+    LLVMTypeRef ts[3] = {L->t_ptr, L->t_i64, L->t_i32};
+    LLVMValueRef as[3] = {mem, seed, lower_i32(L, sd != NULL)};
+    lower_check_status(L, lower_rt(L, "rt_random_default_rng", L->t_i32, ts, 3, as));
+    return mem;
+}
+
 LLVMValueRef lower_random_call(Lower *L, Node *n, bool *owned) {
     RandomApi api;
     const RandomDist *d = random_dist(n->builtin, &api);
@@ -394,6 +424,7 @@ LLVMValueRef lower_random_call(Lower *L, Node *n, bool *owned) {
         lower_rt(L, "rt_random_seed2", L->t_void, t, 2, a);
         return lower_zero(L, n->ty);
     }
+    case BI_RANDOM_DEFAULT_RNG: return default_rng_call(L, n);
     case BI_RANDOM_RAND: case BI_RANDOM_RANDN: return randn_call(L, n, owned);
     case BI_RANDOM_RANDINT: return randint_call(L, n, owned);
     case BI_GEN_INTEGERS: return integers_call(L, n, owned);

@@ -9,18 +9,20 @@
 extern "C" {
 #endif
 
-/* xoshiro256** per thread, two generators: np.random's (RT_RNG_NUMPY) and
- * the random module's (RT_RNG_PY), seeded apart (as Numba's are).  Each
- * thread's generator is stream k of the current seed: the seed expanded by
- * splitmix64, then jumped k times by 2^128.  A thread takes the next free
- * k on first use (the first thread k = 0); a seed call reseeds that
- * generator in every thread (lazily, at its next draw) and restarts the
- * calling thread's stream.  Thread-safe: the states are thread-local. */
+/* MT19937 per thread, two generators: np.random's (RT_RNG_NUMPY) and the
+ * random module's (RT_RNG_PY), seeded apart (as Numba's are).  Each
+ * thread's generator is stream k of the current seed: k = 0 is
+ * init_genrand(seed mod 2^32) (Numba's and NumPy's RandomState.seed), k > 0
+ * init_by_array({seed mod 2^32, k mod 2^32, k >> 32}).  A thread takes the
+ * next free k on first use (the first thread k = 0), worker w of the
+ * thread pool k = 2^32 + w (a state per worker id); a seed call reseeds
+ * that generator in every thread (lazily, at its next draw) and restarts
+ * the calling thread's stream.  Thread-safe: the states are thread-local
+ * (per worker id in the pool). */
 enum { RT_RNG_NUMPY, RT_RNG_PY };
 void rt_random_seed(int64_t seed); /* np.random.seed */
 void rt_random_seed2(int32_t which, int64_t seed);
-/* Make the calling thread use stream k of the current seeds (workers of a
- * parallel loop: k = worker id + 1, say). */
+/* Make the calling thread use stream k of the current seeds. */
 void rt_random_stream(uint64_t k);
 /* The calling thread's generator `which` as a NumPy bitgen_t *
  * (numpy/random/bitgen.h), valid in that thread only.  The functions below
@@ -102,6 +104,14 @@ int32_t rt_random_dirichlet(void *bg, double *out, int64_t rows, const double *a
  * arguments the call had, for CPython's messages), on RT_RNG_PY. */
 int32_t rt_pyrandom_getrandbits(int64_t k, uint64_t *out);
 int32_t rt_pyrandom_randrange(int64_t start, int64_t stop, int64_t step, int32_t nargs, int64_t *out);
+
+/* np.random.default_rng(seed) (has_seed 0: default_rng(), fresh entropy
+ * from the OS): NumPy's PCG64 seeded through SeedSequence as NumPy seeds
+ * it, built in the RT_DEFAULT_RNG_BYTES bytes at mem (16-byte aligned),
+ * which then is the Generator's bitgen_t * (valid while mem is).  0, or -1
+ * with ValueError pending for a negative seed.  Thread-safe. */
+#define RT_DEFAULT_RNG_BYTES 128
+int32_t rt_random_default_rng(void *mem, int64_t seed, int32_t has_seed);
 
 /* np.random.randint: n ints uniform in [lo, hi); -1 with ValueError pending if lo >= hi. */
 int32_t rt_random_randint(int64_t *out, int64_t n, int64_t lo, int64_t hi);
