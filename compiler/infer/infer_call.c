@@ -233,6 +233,12 @@ Type *infer_attribute(Inf *I, Node *n) {
             n->attr_kind = a[0] == 's' ? ATTR_ARRAY_SIZE : ATTR_ARRAY_NBYTES;
             return T(I, TY_INT64);
         }
+        if (strcmp(a, "ctypes") == 0 && ty_is_number(base->dtype) && !ty_is_complex(base->dtype)) {
+            /* a.ctypes as a C function's pointer argument, or carray's:
+               the data pointer (QuantEcon passes it to LAPACK's xgesv) */
+            n->attr_kind = ATTR_ARRAY_CTYPES;
+            return ty_cpointer(I->tc, base->dtype);
+        }
         if (strcmp(a, "dtype") == 0) {
             n->attr_kind = ATTR_ARRAY_DTYPE;
             return ty_dtype(I->tc, base->dtype);
