@@ -545,3 +545,27 @@ def test_numba_xgesv(dtype, tol):
     sing = np.array([[1.0, 2.0], [2.0, 4.0]], dtype=dtype, order="F")
     assert solve_in_place(sing, np.ones(2, dtype=dtype)) == 2
     assert solve_in_place(np.zeros((3, 3), dtype=dtype, order="F"), np.ones(3, dtype=dtype)) == 1
+
+
+TOL_PIV = 1e-10  # quantecon.optimize.pivoting: tolerances as module constants
+MAX_ITER = 7
+CAPPING = None
+STRICT = True
+
+
+@njit
+def ratio_test(x, tol_piv=TOL_PIV, max_iter=MAX_ITER, capping=CAPPING, strict=STRICT):
+    n = max_iter if capping is None else capping
+    return (x > tol_piv) == strict, n, tol_piv * 2
+
+
+@njit
+def calls_with_defaults(x):
+    # the callee's defaults name its module's globals; this caller reads none of them
+    return ratio_test(x), ratio_test(x, 1.0), ratio_test(x, max_iter=3, capping=5), ratio_test(x, strict=False)
+
+
+def test_defaults_naming_globals():
+    check(calls_with_defaults, 1e-12)
+    check(calls_with_defaults, 0.5)
+    check(ratio_test, 0.5)  # from Python: the dispatcher fills them in
