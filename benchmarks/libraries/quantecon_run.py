@@ -177,6 +177,8 @@ def run_test_file(cmd, path, timeout):
     counts as "error")."""
     env = dict(os.environ)
     env.pop("HPCJIT_AS_NUMBA", None)
+    if env.get("PYTHONPATH"):  # pytest runs in the cache folder: PYTHONPATH=build/python made absolute
+        env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in env["PYTHONPATH"].split(os.pathsep))
     with tempfile.TemporaryDirectory(prefix="quantecon-tests-") as cache:
         env["NUMBA_CACHE_DIR"] = cache
         env["HPCJIT_CACHE_DIR"] = cache
@@ -211,8 +213,9 @@ def run_tests(opts):
         table[name] = {}
         for fw, cmd in frameworks.items():
             table[name][fw] = run_test_file(cmd, path, opts.test_timeout)
-            print(f"  {name} [{fw}]: {table[name][fw].get('passed', 0)} passed, "
-                  f"{table[name][fw].get('failed', 0)} failed", file=sys.stderr, flush=True)
+            c = table[name][fw]
+            print(f"  {name} [{fw}]: {c.get('passed', 0)} passed, {c.get('failed', 0)} failed, "
+                  f"{c.get('error', 0)} errors {c.get('note', '')}", file=sys.stderr, flush=True)
     return table
 
 

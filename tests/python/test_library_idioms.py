@@ -569,3 +569,58 @@ def test_defaults_naming_globals():
     check(calls_with_defaults, 1e-12)
     check(calls_with_defaults, 0.5)
     check(ratio_test, 0.5)  # from Python: the dispatcher fills them in
+
+
+@njit
+def by_slice_values(a, order):
+    # quantecon._gridtools: the step picked at run time, the slice bound to a name
+    step = -1 if order == 1 else 1
+    s = slice(None, None, step)
+    head, tail, mid = slice(3), slice(2, None), slice(1, -1, 2)
+    acc = 0.0
+    for i in range(a.shape[0]):
+        acc += a[s][i] * (i + 1) + a[head][-1] + a[mid].sum()
+    return (a[s].copy(), a[tail].copy(), a[mid].copy(), acc,
+            s.step, head.stop, tail.start, mid.start, mid.stop, mid.step)  # (None fields differ: Numba fills them)
+
+
+@njit
+def slice_rows(m, start, stop, step):
+    r = slice(start, stop, step)
+    m[r, 0] = -1.0  # a store through it, one of several index items
+    return m[r, 1:].sum(), m[1, r].copy()
+
+
+def test_slice_values():
+    for order in (0, 1):
+        for n in (0, 1, 6):
+            check(by_slice_values, np.arange(float(n)), order)
+    m = np.arange(30.0).reshape(5, 6)
+    for args in ((0, 5, 1), (4, 0, -1), (-1, -6, -2), (1, 100, 3), (0, 0, 1)):
+        check(slice_rows, m, *args)
+
+
+@pytest.mark.skipif(AGAINST_NUMBA, reason="hpcjit's message")
+def test_slice_value_refusals():
+    def f(a, k):
+        return a[slice(None, None, k + 1)].sum()  # the step computed in the call, with a None bound
+
+    def g(a):
+        return a[slice(0, 2)].sum()  # a slice value indexes as a variable
+
+    with pytest.raises(hpcjit.errors.UnsupportedError, match="step as a name") as ei:
+        njit(f)(np.ones(3), 1)
+    assert "test_library_idioms.py" in str(ei.value)
+    with pytest.raises(hpcjit.errors.UnsupportedError, match="as a variable"):
+        njit(g)(np.ones(3))
+
+
+@pytest.mark.skipif(AGAINST_NUMBA, reason="Numba cannot box a slice (SystemError)")
+def test_slice_value_returned():
+    def h(n):
+        return slice(1, n), slice(None, None, n)
+
+    # Numba's filled bounds, as Python's slice.indices reads them
+    got = njit(h)(-2)
+    assert got[0] == slice(1, -2, 1)
+    assert range(10)[got[1]] == range(10)[h(-2)[1]]
