@@ -201,6 +201,8 @@ typedef enum AttrKind {
     ATTR_ARRAY_DTYPE,   /* TY_DTYPE, no runtime value */
     ATTR_ARRAY_ITEMSIZE,/* int64 constant */
     ATTR_ARRAY_NBYTES,  /* int64: size * itemsize */
+    ATTR_ARRAY_CTYPES,  /* a.ctypes: a CPointer of the dtype to the data,
+                           borrowed (Numba's ArrayCTypes passed to a C function) */
     ATTR_ARRAY_FLAT,    /* a.flat as the iterable of a for loop: ty is a's type */
     ATTR_COMPLEX_REAL,  /* real part of a complex (or the number itself) */
     ATTR_COMPLEX_IMAG,  /* imaginary part (0 for reals) */

@@ -2618,6 +2618,39 @@ static Type *default_type(Inf *I, Node *d) {
     return UNSUP(I, d, "default values must be number, bool or None constants");
 }
 
+/* A default value that names a global number (`tol=TOL_PIV`, QuantEcon's
+ * pivoting): the constant it had when the function compiled, from the
+ * function's env (compiler.py adds the defaults' names), as Numba reads
+ * __defaults__.  Other defaults are left as they are. */
+static void fold_name_defaults(Arena *a, const HjFunction *hf, Node *fn) {
+    for (int i = 0; i < fn->params.len; i++) {
+        Node *p = VEC_AT(fn->params, i);
+        if (!p->a || p->a->kind != N_NAME)
+            continue;
+        for (int k = 0; k < hf->nenv; k++) {
+            const HjEnvEntry *e = &hf->env[k];
+            if (!e->name || strcmp(e->name, p->a->name) != 0)
+                continue;
+            Cval v = {0};
+            if (e->kind == HJ_ENV_INT) {
+                v.kind = e->is_bool ? CVAL_BOOL : CVAL_INT;
+                v.i = e->i;
+            } else if (e->kind == HJ_ENV_FLOAT) {
+                v.kind = CVAL_FLOAT;
+                v.f = e->f;
+            } else if (e->kind == HJ_ENV_NONE) {
+                v.kind = CVAL_NONE;
+            } else {
+                break;
+            }
+            Node *k2 = ast_new(a, N_CONST, p->a->loc);
+            k2->cval = v;
+            p->a = k2;
+            break;
+        }
+    }
+}
+
 Node *infer_func_decl(Compilation *c, int func) {
     for (Spec *s = c->specs; s; s = s->next)
         if (s->func == func && s->fn)
@@ -2628,7 +2661,10 @@ Node *infer_func_decl(Compilation *c, int func) {
     f->text = hf->source;
     f->line_offset = hf->first_line - 1;
     f->col_offset = hf->col_offset;
-    return parse_function(&c->arena, f, &c->diag);
+    Node *fn = parse_function(&c->arena, f, &c->diag);
+    if (fn)
+        fold_name_defaults(&c->arena, hf, fn);
+    return fn;
 }
 
 static bool same_key(Spec *s, int func, Type **argtys, int nargs, Type *explicit_ret, Node **lits,
@@ -2735,6 +2771,7 @@ static Spec *create_spec(Compilation *c, int func, Type **argtys, int nargs, Typ
     Node *fn = parse_function(&c->arena, file, &c->diag);
     if (!fn)
         return NULL;
+    fold_name_defaults(&c->arena, hf, fn);
     Spec probe = {.hf = hf, .fn = fn, .func = func};
     Inf I = {.c = c, .tc = c->tc, .a = &c->arena, .s = &probe};
     if (!check_supported(&I, fn, true))

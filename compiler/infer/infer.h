@@ -111,6 +111,11 @@ bool infer_is_value(const Type *t);
 bool infer_check_value(Inf *I, Node *n, Type *t);
 Type *infer_binop_type(Inf *I, Node *at, OpKind op, Type *a, Type *b, Type **op_ty);
 Node *infer_const_int(Inf *I, SrcLoc loc, int64_t v);
+/* slice(...) values (infer_call.c): a named tuple "slice" of int64
+ * start/stop/step; an array index of that type is the slice it holds
+ * (infer_index.c) */
+Type *infer_slice_type(Inf *I);
+bool infer_is_slice_value(const Type *t);
 Spec *infer_spec_at(Inf *I, SrcLoc loc, int func, Type **argtys, int nargs);
 /* The type of parameter i of s after its typing: for an incomplete spec
  * (Spec.incomplete) what its body made of an empty container it was

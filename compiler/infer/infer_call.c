@@ -233,6 +233,12 @@ Type *infer_attribute(Inf *I, Node *n) {
             n->attr_kind = a[0] == 's' ? ATTR_ARRAY_SIZE : ATTR_ARRAY_NBYTES;
             return T(I, TY_INT64);
         }
+        if (strcmp(a, "ctypes") == 0 && ty_is_number(base->dtype) && !ty_is_complex(base->dtype)) {
+            /* a.ctypes as a C function's pointer argument, or carray's:
+               the data pointer (QuantEcon passes it to LAPACK's xgesv) */
+            n->attr_kind = ATTR_ARRAY_CTYPES;
+            return ty_cpointer(I->tc, base->dtype);
+        }
         if (strcmp(a, "dtype") == 0) {
             n->attr_kind = ATTR_ARRAY_DTYPE;
             return ty_dtype(I->tc, base->dtype);
@@ -758,6 +764,105 @@ Type *infer_range_call(Inf *I, Node *n, const char *fname) {
     return T(I, TY_RANGE);
 }
 
+/* slice(stop), slice(start, stop[, step]) as a value (QuantEcon's
+ * `slice_ = slice(None, None, step)` then `a[slice_]`): a named tuple
+ * "slice" of three int64 (infer_is_slice_value), start/stop/step readable
+ * as fields.  None is filled as Numba's slices do, by the step's sign:
+ * start 0 (step > 0) or INT64_MAX, stop INT64_MAX or INT64_MIN,
+ * which indexing clamps to the array as Python's slice.indices does; so
+ * a None bound with a step known only at run time needs the step as a name
+ * or a constant (it is read again). */
+static Node *cmp_node(Inf *I, Node *step, OpKind op) {
+    Node *c = ast_new(I->a, N_COMPARE, step->loc);
+    c->a = step;
+    vec_push(I->a, &c->args, infer_const_int(I, step->loc, 0));
+    c->ops = arena_alloc(I->a, sizeof(OpKind));
+    c->ops[0] = op;
+    return c;
+}
+
+static Node *copy_operand(Inf *I, const Node *e) {
+    Node *k = ast_new(I->a, e->kind, e->loc);
+    k->name = e->name;
+    k->cval = e->cval;
+    return k;
+}
+
+static Node *slice_default(Inf *I, Node *step, int64_t if_pos, int64_t if_neg) {
+    if (!step)
+        return infer_const_int(I, (SrcLoc){0}, if_pos);
+    if (step->kind == N_CONST)
+        return infer_const_int(I, step->loc, step->cval.i > 0 ? if_pos : if_neg);
+    Node *e = ast_new(I->a, N_IFEXP, step->loc);
+    e->a = cmp_node(I, copy_operand(I, step), OP_GT);
+    e->b = infer_const_int(I, step->loc, if_pos);
+    e->c = infer_const_int(I, step->loc, if_neg);
+    return e;
+}
+
+static bool is_none(const Node *e) { return e->kind == N_CONST && e->cval.kind == CVAL_NONE; }
+
+Type *infer_slice_type(Inf *I) {
+    static const char *fields[3] = {"start", "stop", "step"};
+    Type *el[3] = {T(I, TY_INT64), T(I, TY_INT64), T(I, TY_INT64)};
+    return ty_named_tuple(I->tc, el, 3, -1, "slice", fields);
+}
+
+bool infer_is_slice_value(const Type *t) {
+    return ty_is_named_tuple(t) && t->func == -1 && t->name && strcmp(t->name, "slice") == 0;
+}
+
+static Type *slice_call(Inf *I, Node *n, const char *fname) {
+    if (!no_keywords(I, n, fname) || !nargs_between(I, n, fname, 1, 3))
+        return NULL;
+    Type *tys[3];
+    bool unk;
+    if (!type_args(I, n, tys, &unk))
+        return NULL;
+    for (int i = 0; i < n->args.len; i++)
+        if (!IS_UNK(tys[i]) && !ty_is_int(tys[i]) && tys[i]->kind != TY_BOOL && tys[i]->kind != TY_NONE)
+            return TYPING(I, VEC_AT(n->args, i), "slice indices must be integers or None, not %s",
+                          infer_tyname(I, tys[i]));
+    if (unk)
+        return TY_UNK(I);
+    Node *sl[3] = {NULL, NULL, NULL}; /* start, stop, step; NULL: None */
+    for (int i = 0; i < n->args.len; i++) {
+        Node *a = VEC_AT(n->args, i);
+        sl[n->args.len == 1 ? 1 : i] = is_none(a) ? NULL : a;
+    }
+    Node *step = sl[2];
+    if (step && (step->kind == N_CONST || (step->kind == N_CAST && step->a->kind == N_CONST))) {
+        Node *k = step->kind == N_CONST ? step : step->a;
+        if (k->cval.kind == CVAL_INT && k->cval.i == 0)
+            return TYPING(I, step, "slice step cannot be zero");
+        step = k;
+    }
+    if (step && step->kind != N_CONST && step->kind != N_NAME && (!sl[0] || !sl[1]))
+        return UNSUP(I, step, "slice() with a None bound takes its step as a name or a constant in hpcjit "
+                     "(bind the step to a variable first)");
+    if (I->final) {
+        Node *v[3];
+        v[0] = sl[0] ? sl[0] : slice_default(I, step, 0, INT64_MAX);
+        v[1] = sl[1] ? sl[1] : slice_default(I, step, INT64_MAX, INT64_MIN);
+        v[2] = sl[2] ? sl[2] : infer_const_int(I, n->loc, 1);
+        PtrVec args = {0};
+        for (int i = 0; i < 3; i++) {
+            if (!v[i]->loc.file)
+                v[i]->loc = n->loc;
+            Type *t = infer_expr(I, &v[i]);
+            if (!t)
+                return NULL;
+            infer_cast(I, &v[i], T(I, TY_INT64));
+            vec_push(I->a, &args, v[i]);
+        }
+        n->kind = N_TUPLE;
+        n->args = args;
+        n->keywords.len = 0;
+        n->ty = infer_slice_type(I);
+    }
+    return infer_slice_type(I);
+}
+
 static bool is_unary_float_math(BuiltinId id) {
     switch (id) {
     case BI_MATH_ACOS: case BI_MATH_ACOSH: case BI_MATH_ASIN: case BI_MATH_ASINH: case BI_MATH_ATAN:
@@ -1240,6 +1345,8 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     case BI_RANGE:
     case BI_PRANGE:
         return infer_range_call(I, n, fname);
+    case BI_SLICE:
+        return slice_call(I, n, fname);
     case BI_GET_THREAD_ID:
     case BI_GET_NUM_THREADS:
     case BI_GET_PARALLEL_CHUNKSIZE:

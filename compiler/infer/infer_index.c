@@ -62,6 +62,24 @@ static bool index_item(Inf *I, Node **pe, ItemKind *kind, bool *unk) {
         *kind = IT_UNKNOWN;
         return true;
     }
+    if (infer_is_slice_value(t)) { /* s = slice(...); a[s]: the slice of its fields */
+        if (e->kind != N_NAME) {
+            UNSUP(I, e, "a slice value indexes an array as a variable in hpcjit (s = slice(...); a[s])");
+            return false;
+        }
+        static const char *fields[3] = {"start", "stop", "step"};
+        Node *sl = ast_new(I->a, N_SLICE, e->loc);
+        Node **bounds[3] = {&sl->a, &sl->b, &sl->c};
+        for (int i = 0; i < 3; i++) {
+            Node *v = ast_new(I->a, N_NAME, e->loc);
+            v->name = e->name;
+            *bounds[i] = ast_new(I->a, N_ATTRIBUTE, e->loc);
+            (*bounds[i])->a = v;
+            (*bounds[i])->name = fields[i];
+        }
+        *pe = sl;
+        return index_item(I, pe, kind, unk);
+    }
     if (t->kind == TY_NONE) {
         *kind = IT_NEWAXIS;
         return true;
@@ -171,7 +189,7 @@ bool infer_index(Inf *I, Node *n, Type *base, bool store, Type **out) {
             if (!t) {
                 return true;
             }
-            if (t->kind == TY_NONE || t->kind == TY_ARRAY)
+            if (t->kind == TY_NONE || t->kind == TY_ARRAY || infer_is_slice_value(t))
                 special = true;
             if (!ty_is_int(t))
                 all_int = false;

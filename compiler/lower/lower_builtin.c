@@ -412,6 +412,7 @@ LLVMValueRef lower_attribute(Lower *L, Node *n, bool *owned) {
     case ATTR_ARRAY_NBYTES:
         return LLVMBuildMul(L->b, lower_array_field(L, v, ARR_NITEMS, "size"), lower_i64(L, ty_itemsize(bt->dtype)),
                             "nbytes");
+    case ATTR_ARRAY_CTYPES: return lower_array_field(L, v, ARR_DATA, "ctypes"); /* borrowed: a's lifetime */
     case ATTR_ARRAY_REAL:
     case ATTR_ARRAY_IMAG: return lower_ae_real_imag(L, n, v, owned); /* lower_arrayexpr.c */
     case ATTR_TUPLE_FIELD: return LLVMBuildExtractValue(L->b, v, (unsigned)n->cval.i, n->name); /* borrowed */

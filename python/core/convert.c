@@ -1079,7 +1079,9 @@ PyObject *cv_box(CoreState *st, const char **tc, char *in)
             return ext_box(id, in);
         }
         PyObject *t = cv_box(st, tc, in);
-        PyObject *cls = t ? nt_class(id) : NULL;
+        /* id -1: a slice value (compiler/infer/infer_call.c slice_call),
+           boxed as slice(start, stop, step) with Numba's filled bounds */
+        PyObject *cls = t ? (id == -1 ? (PyObject *)&PySlice_Type : nt_class(id)) : NULL;
         res = cls ? PyObject_Call(cls, t, NULL) : NULL;
         Py_XDECREF(t);
         return res;

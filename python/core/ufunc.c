@@ -338,7 +338,7 @@ static PyObject *core_make_gufunc(PyObject *mod, PyObject *args) {
     }
     int na = nin + nout;
     Py_ssize_t nt = PyList_GET_SIZE(loops);
-    if (nin < 1 || nout < 1 || na > UF_MAXARGS || nt < 1 || PyList_GET_SIZE(argdims) != na) {
+    if (nin < 1 || nout < 0 || na > UF_MAXARGS || nt < 1 || PyList_GET_SIZE(argdims) != na) {
         PyErr_SetString(PyExc_ValueError, "make_gufunc: bad arity or no loops");
         return NULL;
     }

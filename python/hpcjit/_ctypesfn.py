@@ -8,8 +8,9 @@ is a call through the address as a constant, so it is inlined into the
 caller like any portable intrinsic (compiler/lower/lower_llvmir.c).  The
 address is part of the code, so a disk-cache entry of a function calling
 it is keyed by it and never reused by another process where the library
-sits elsewhere.  Numbers, bool and a void result only, as Numba (pointers
-and structures: a located TypingError naming the ctypes type)."""
+sits elsewhere.  Numbers, bool, c_void_p arguments (`a.ctypes`) and a void
+result only (other pointers and structures: a located TypingError naming
+the ctypes type)."""
 import ctypes
 
 from . import errors
@@ -24,6 +25,8 @@ def _number_type(ct, fname, what):
         return _types.void
     if ct is ctypes.c_bool:
         return _types.boolean
+    if ct is ctypes.c_void_p and what != "restype":  # a.ctypes, a cfunc's pointer (as Numba's voidptr)
+        return _types.voidptr
     if ct in (ctypes.c_double, ctypes.c_longdouble) and ctypes.sizeof(ct) == 8:
         return _types.float64
     if ct is ctypes.c_float:

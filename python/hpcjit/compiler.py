@@ -428,6 +428,37 @@ def _env(py_func, gather, disp=None):
     return env
 
 
+def _default_env(py_func, source, seen, gather):
+    """Env entries for the default values written as a name (`tol=TOL_PIV`;
+    the body need not read the global): the name bound to the value in
+    __defaults__/__kwdefaults__, as Numba reads them, which the compiler
+    folds into the parameter's default (compiler/infer/infer.c
+    fold_name_defaults)."""
+    import ast
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    fn = next((n for n in ast.walk(tree)  # the outer def comes first
+               if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))), None)
+    if fn is None:
+        return []
+    pairs = []
+    defaults = py_func.__defaults__ or ()
+    if len(fn.args.defaults) == len(defaults):
+        pairs += list(zip(fn.args.defaults, defaults))
+    kwdefaults = py_func.__kwdefaults__ or {}
+    for arg, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults):
+        if d is not None and arg.arg in kwdefaults:
+            pairs.append((d, kwdefaults[arg.arg]))
+    env = []
+    for expr, value in pairs:
+        if isinstance(expr, ast.Name) and expr.id not in seen:
+            seen.add(expr.id)
+            env.append((expr.id,) + _classify(value, gather))
+    return env
+
+
 # modules whose attributes the compiler knows by name (compiler/lib): the
 # first five with their submodules (numpy.linalg...), the others exactly
 _KNOWN_PACKAGES = ("numpy", "math", "cmath", "random", "operator", "builtins")
@@ -799,6 +830,8 @@ class _Gather:
         if src.decompiled:
             self.decompiled.setdefault(src.filename, []).append(py_func.__qualname__)
         env = _env(py_func, self, disp)
+        if py_func.__defaults__ or py_func.__kwdefaults__:
+            env += _default_env(py_func, src.source, {e[0] for e in env}, self)
         for name, lf in getattr(disp, "siblings", {}).items():  # a lifted inner function's
             env.append((name, "func", self.add(lf)))
         lifted = _lifted(disp, src)

@@ -488,6 +488,8 @@ def _ir_type(t, name):
         return ir.DoubleType()
     if isinstance(t, _types.NoneType):
         return ir.VoidType()
+    if isinstance(t, _types.CPointer):  # opaque in LLVM 19: every pointer is `ptr`
+        return ir.IntType(8).as_pointer()
     raise errors.UnsupportedError(
         f"@intrinsic {name}: type {t} in its signature is not portable to hpcjit (only numbers, "
         f"bool and None: other types have Numba's data model)")

@@ -49,6 +49,7 @@ MODULES = {
     "numba.config": "hpcjit.config",
     "numba.np": "hpcjit.np",
     "numba.np.numpy_support": "hpcjit.numpy_support",
+    "numba.np.linalg": "hpcjit._nplinalg",  # _LAPACK().numba_xgesv only
     "numba.typed": "hpcjit.typed",
     # `from numba.typed.typedlist import List` / `typeddict import Dict`
     "numba.typed.typedlist": "hpcjit.typed",

@@ -360,11 +360,11 @@ def _vectorize_impl(uf, kernel, argtys):
 # ---- @guvectorize -----------------------------------------------------------
 
 def _parse_layout(layout):
-    """"(m,n),(n,p)->(m,p)" -> (inputs, outputs) as lists of name tuples."""
+    """"(m,n),(n,p)->(m,p)" -> (inputs, outputs) as lists of name tuples.
+    A layout without "->" has no outputs (as Numba's parse_signature): the
+    kernel writes into an input, QuantEcon's `guvectorize(..., '(n), (k)')`."""
     text = layout.replace(" ", "")
-    if "->" not in text:
-        raise ValueError(f"guvectorize(): layout {layout!r} has no '->'")
-    lhs, rhs = text.split("->", 1)
+    lhs, _, rhs = text.partition("->")
 
     def args(part):
         out = []

@@ -5,8 +5,11 @@ recursive function compiled at decoration (its name not bound yet), bool
 fields of jitclasses and structrefs, `overloads[sig].entry_point`,
 `cgutils.get_or_insert_function` in an @intrinsic, and stumpy's
 `numba.config.NUMBA_NUM_THREADS`, `if a.ndim == 1:` branches, fastmath flag
-sets and `recompile()`.  Every compiled function is checked against its
+sets and `recompile()`; QuantEcon's gufunc with no outputs, `a.ctypes`
+passed to a C function and `numba.np.linalg._LAPACK().numba_xgesv`.  Every compiled function is checked against its
 py_func where the two can agree."""
+import ctypes
+
 import numpy as np
 import pytest
 
@@ -18,14 +21,16 @@ if AGAINST_NUMBA:
     import numba as nb
     from numba.core import types
     from numba.experimental import jitclass, structref
-    from numba.extending import intrinsic
+    from numba.extending import intrinsic, overload
     from numba.core import cgutils
+    from numba.np.linalg import _LAPACK
 else:
     nb = hpcjit
     from hpcjit import types
     from hpcjit.experimental import jitclass, structref
-    from hpcjit.extending import intrinsic
+    from hpcjit.extending import intrinsic, overload
     from hpcjit import cgutils
+    from hpcjit._nplinalg import _LAPACK  # numba.np.linalg under the drop-in
 
 
 # ---- locals={name: type} (pynndescent's distances: float32 accumulators) -------
@@ -460,3 +465,162 @@ def test_recompile_after_changing_options():
     with pytest.raises(TypeError):
         g(np.ones(2), 1.0)
     g.enable_caching()  # Numba's: later compilations go to the on-disk cache
+
+
+# ---- QuantEcon 0.11.4 ------------------------------------------------------------
+
+def fill_probvec(r, out):  # quantecon.random.utilities._probvec: writes an input
+    n = r.shape[0]
+    r.sort()
+    out[0] = r[0]
+    for i in range(1, n):
+        out[i] = r[i] - r[i - 1]
+    out[n] = 1 - r[n - 1]
+
+
+@pytest.mark.parametrize("target", ["cpu", "parallel"])
+def test_gufunc_layout_without_outputs(target):
+    # a layout with no "->" has no outputs: the kernel writes into an input
+    # and the call returns () (NumPy's gufunc with nout == 0)
+    gu = nb.guvectorize(["(f8[:], f8[:])"], "(n), (k)", nopython=True, target=target)(fill_probvec)
+    assert (gu.nin, gu.nout) == (2, 0)
+    r = np.random.default_rng(3).random((5, 3))
+    got, want = np.empty((5, 4)), np.empty((5, 4))
+    assert gu(r.copy(), got) == ()
+    for i in range(5):
+        fill_probvec(r[i].copy(), want[i])
+    np.testing.assert_array_equal(got, want)
+
+
+libc = ctypes.CDLL(None)
+c_memset = libc.memset
+c_memset.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_size_t]
+c_memset.restype = None
+
+
+@njit
+def clear_head(a, n):
+    c_memset(a.ctypes, 0, n * a.itemsize)  # the data pointer as a void *
+    return a.sum()
+
+
+def test_array_ctypes_to_a_c_function():
+    check(clear_head, np.arange(6.0), 3)
+    check(clear_head, np.arange(12, dtype=np.int32).reshape(3, 4), 5)
+
+
+def lapack_solve(a, b):  # quantecon.util.numba._numba_linalg_solve
+    pass
+
+
+@overload(lapack_solve)
+def lapack_solve_ol(a, b):
+    xgesv = _LAPACK().numba_xgesv(a.dtype)
+    kind = ord({types.float64: "d", types.float32: "s"}[a.dtype])
+
+    def impl(a, b):
+        n = a.shape[-1]
+        nrhs = 1 if b.ndim == 1 else b.shape[-1]
+        ipiv = np.empty(n, dtype=np.int32)
+        return xgesv(kind, n, nrhs, a.ctypes, n, ipiv.ctypes, b.ctypes, n)
+    return impl
+
+
+@njit
+def solve_in_place(a, b):
+    return lapack_solve(a, b)
+
+
+@pytest.mark.parametrize("dtype, tol", [(np.float64, 1e-12), (np.float32, 1e-4)])
+def test_numba_xgesv(dtype, tol):
+    rng = np.random.default_rng(5)
+    for n, nrhs in ((1, 1), (4, 1), (6, 3)):
+        a = np.asfortranarray(rng.standard_normal((n, n))).astype(dtype, order="F")
+        b = np.asfortranarray(rng.standard_normal((n, nrhs))).astype(dtype, order="F")
+        want = np.linalg.solve(a.astype(np.float64), b.astype(np.float64))
+        x = b.copy(order="F") if nrhs > 1 else b[:, 0].copy()
+        assert solve_in_place(a.copy(order="F"), x) == 0  # LAPACK's info
+        np.testing.assert_allclose(x.reshape(n, nrhs), want, rtol=tol, atol=tol)
+    # a singular matrix: info is the 1-based index of the zero pivot, no error
+    sing = np.array([[1.0, 2.0], [2.0, 4.0]], dtype=dtype, order="F")
+    assert solve_in_place(sing, np.ones(2, dtype=dtype)) == 2
+    assert solve_in_place(np.zeros((3, 3), dtype=dtype, order="F"), np.ones(3, dtype=dtype)) == 1
+
+
+TOL_PIV = 1e-10  # quantecon.optimize.pivoting: tolerances as module constants
+MAX_ITER = 7
+CAPPING = None
+STRICT = True
+
+
+@njit
+def ratio_test(x, tol_piv=TOL_PIV, max_iter=MAX_ITER, capping=CAPPING, strict=STRICT):
+    n = max_iter if capping is None else capping
+    return (x > tol_piv) == strict, n, tol_piv * 2
+
+
+@njit
+def calls_with_defaults(x):
+    # the callee's defaults name its module's globals; this caller reads none of them
+    return ratio_test(x), ratio_test(x, 1.0), ratio_test(x, max_iter=3, capping=5), ratio_test(x, strict=False)
+
+
+def test_defaults_naming_globals():
+    check(calls_with_defaults, 1e-12)
+    check(calls_with_defaults, 0.5)
+    check(ratio_test, 0.5)  # from Python: the dispatcher fills them in
+
+
+@njit
+def by_slice_values(a, order):
+    # quantecon._gridtools: the step picked at run time, the slice bound to a name
+    step = -1 if order == 1 else 1
+    s = slice(None, None, step)
+    head, tail, mid = slice(3), slice(2, None), slice(1, -1, 2)
+    acc = 0.0
+    for i in range(a.shape[0]):
+        acc += a[s][i] * (i + 1) + a[head][-1] + a[mid].sum()
+    return (a[s].copy(), a[tail].copy(), a[mid].copy(), acc,
+            s.step, head.stop, tail.start, mid.start, mid.stop, mid.step)  # (None fields differ: Numba fills them)
+
+
+@njit
+def slice_rows(m, start, stop, step):
+    r = slice(start, stop, step)
+    m[r, 0] = -1.0  # a store through it, one of several index items
+    return m[r, 1:].sum(), m[1, r].copy()
+
+
+def test_slice_values():
+    for order in (0, 1):
+        for n in (0, 1, 6):
+            check(by_slice_values, np.arange(float(n)), order)
+    m = np.arange(30.0).reshape(5, 6)
+    for args in ((0, 5, 1), (4, 0, -1), (-1, -6, -2), (1, 100, 3), (0, 0, 1)):
+        check(slice_rows, m, *args)
+
+
+@pytest.mark.skipif(AGAINST_NUMBA, reason="hpcjit's message")
+def test_slice_value_refusals():
+    def f(a, k):
+        return a[slice(None, None, k + 1)].sum()  # the step computed in the call, with a None bound
+
+    def g(a):
+        return a[slice(0, 2)].sum()  # a slice value indexes as a variable
+
+    with pytest.raises(hpcjit.errors.UnsupportedError, match="step as a name") as ei:
+        njit(f)(np.ones(3), 1)
+    assert "test_library_idioms.py" in str(ei.value)
+    with pytest.raises(hpcjit.errors.UnsupportedError, match="as a variable"):
+        njit(g)(np.ones(3))
+
+
+@pytest.mark.skipif(AGAINST_NUMBA, reason="Numba cannot box a slice (SystemError)")
+def test_slice_value_returned():
+    def h(n):
+        return slice(1, n), slice(None, None, n)
+
+    # Numba's filled bounds, as Python's slice.indices reads them
+    got = njit(h)(-2)
+    assert got[0] == slice(1, -2, 1)
+    assert range(10)[got[1]] == range(10)[h(-2)[1]]
