@@ -1241,8 +1241,7 @@ bool lower_ae_augassign(Lower *L, Node *n) {
     Node *t = n->a;
     LLVMValueRef arr; /* the target first, as Python */
     if (t->kind == N_SUBSCRIPT && t->idx_kind == IDX_BASIC) {
-        if ((arr = lower_index_view(L, t)) != NULL)
-            lower_temp(L, arr, t->ty, true);
+        arr = lower_index_view_borrowed(L, t); /* only stored into, in this statement */
     } else {
         arr = lower_expr_use(L, t);
     }
@@ -1266,10 +1265,11 @@ bool lower_ae_assign(Lower *L, Node *target, Node *v) {
     Ae ae = {0};
     if (!collect(L, &ae, root))
         return false;
-    LLVMValueRef dst = lower_index_view(L, target);
+    /* no reference of its own: it is only stored into, in this statement
+     * (a loop of `D[:, :, k] = tmp` paid an incref and a decref a trip) */
+    LLVMValueRef dst = lower_index_view_borrowed(L, target);
     if (!dst)
         return false;
-    lower_temp(L, dst, target->op_ty, true);
     return store_into(L, &ae, root, v, OP_NONE, NULL, dst, target->op_ty);
 }
 
