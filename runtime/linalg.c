@@ -441,7 +441,7 @@ static void small_matmul(int t, bool cj, const RtMat *a, const RtMat *b, const R
  * a[i, l] * b[l, :] for l = 0, 1, .. in turn, so the inner loop streams a
  * row of b and one of c (vector lanes where both rows are contiguous)
  * instead of a dot of k items per output item with strided loads (NPBench
- * stockham_fft_n, complex 2x2 @ 2x16384: 3x faster).  Every item is still
+ * stockham_fft_n, complex 2x2 @ 2x16384: its run 4.0 -> 3.65 ms).  Every item is still
  * 0 + a[i, 0] b[0, j] + a[i, 1] b[1, j] + .., small_matmul's sums in its
  * order, so the results are the same bit for bit. */
 #define THIN_MATMUL(T, CONJ, MUL)                                                                \
