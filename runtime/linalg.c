@@ -437,6 +437,84 @@ static void small_matmul(int t, bool cj, const RtMat *a, const RtMat *b, const R
 #undef NO_CONJ
 #undef MUL_R
 
+/* c = a @ b for a thin product (k <= THIN_K): row i of c gathers
+ * a[i, l] * b[l, :] for l = 0, 1, .. in turn, so the inner loop streams a
+ * row of b and one of c (vector lanes where both rows are contiguous)
+ * instead of a dot of k items per output item with strided loads (NPBench
+ * stockham_fft_n, complex 2x2 @ 2x16384: its run 4.0 -> 3.65 ms).  Every item is still
+ * 0 + a[i, 0] b[0, j] + a[i, 1] b[1, j] + .., small_matmul's sums in its
+ * order, so the results are the same bit for bit. */
+#define THIN_MATMUL(T, CONJ, MUL)                                                                \
+    for (int64_t i = 0; i < c->m; i++) {                                                       \
+        char *pc = (char *)c->data + i * c->rs;                                                \
+        const char *pa = (const char *)a->data + i * a->rs;                                    \
+        if (c->cs == (int64_t)sizeof(T) && b->cs == (int64_t)sizeof(T)) {                       \
+            T *restrict cr = (T *)pc;                                                          \
+            for (int64_t j = 0; j < c->n; j++)                                                 \
+                cr[j] = 0;                                                                     \
+            for (int64_t l = 0; l < a->n; l++) {                                               \
+                const T s = CONJ(*(const T *)(pa + l * a->cs));                                \
+                const T *restrict br = (const T *)((const char *)b->data + l * b->rs);         \
+                for (int64_t j = 0; j < c->n; j++)                                             \
+                    cr[j] += MUL(s, br[j]);                                                    \
+            }                                                                                  \
+        } else {                                                                               \
+            for (int64_t j = 0; j < c->n; j++)                                                 \
+                *(T *)(pc + j * c->cs) = 0;                                                    \
+            for (int64_t l = 0; l < a->n; l++) {                                               \
+                const T s = CONJ(*(const T *)(pa + l * a->cs));                                \
+                const char *br = (const char *)b->data + l * b->rs;                            \
+                for (int64_t j = 0; j < c->n; j++)                                             \
+                    *(T *)(pc + j * c->cs) += MUL(s, *(const T *)(br + j * b->cs));            \
+            }                                                                                  \
+        }                                                                                      \
+    }
+#define NO_CONJ(x) (x)
+#define MUL_R(x, y) ((x) * (y))
+
+/* The bytes a matrix's items span (its first to its last item's end). */
+static void span(const RtMat *x, size_t sz, uintptr_t *lo, uintptr_t *hi) {
+    intptr_t b = (intptr_t)x->data, lo_ = b, hi_ = b;
+    intptr_t dr = (intptr_t)(x->m - 1) * x->rs, dc = (intptr_t)(x->n - 1) * x->cs;
+    lo_ += (dr < 0 ? dr : 0) + (dc < 0 ? dc : 0);
+    hi_ += (dr > 0 ? dr : 0) + (dc > 0 ? dc : 0);
+    *lo = (uintptr_t)lo_;
+    *hi = (uintptr_t)hi_ + sz;
+}
+
+static bool overlap(const RtMat *x, const RtMat *y, size_t sz) {
+    uintptr_t xl, xh, yl, yh;
+    span(x, sz, &xl, &xh);
+    span(y, sz, &yl, &yh);
+    return xl < yh && yl < xh;
+}
+
+/* c must not overlap a or b (thin_matmul writes c before it has read
+ * all of them). */
+static void thin_matmul(int t, bool cj, const RtMat *a, const RtMat *b, const RtMat *c) {
+    switch (t) {
+    case 0: THIN_MATMUL(float, NO_CONJ, MUL_R) break;
+    case 1: THIN_MATMUL(double, NO_CONJ, MUL_R) break;
+    case 2:
+        if (cj) {
+            THIN_MATMUL(c64, conjf, mul64)
+        } else {
+            THIN_MATMUL(c64, NO_CONJ, mul64)
+        }
+        break;
+    default:
+        if (cj) {
+            THIN_MATMUL(c128, conj, mul128)
+        } else {
+            THIN_MATMUL(c128, NO_CONJ, mul128)
+        }
+        break;
+    }
+}
+#undef THIN_MATMUL
+#undef NO_CONJ
+#undef MUL_R
+
 /* Matrix-vector products up to this many multiply-adds skip BLAS too: an
  * OpenBLAS built with threads (Debian's 0.3.21) splits a 128 x 128 gemv
  * over its threads, and the hand-off costs more than the product (NPBench
@@ -841,8 +919,12 @@ static int32_t matmul_alpha(int32_t code, int32_t how, const RtMat *a, const RtM
     /* a thin product (an inner dimension of a few items: 2x2 @ 2x16384 in
      * a radix-2 FFT) of modest size: each output item is a short dot, which
      * a threaded BLAS would hand to its threads for nothing */
-    else if (k <= THIN_K && m * n * k <= THIN_PRODUCT)
-        small_matmul(t, (how & 3) == RT_LA_VDOT, a, b, c);
+    else if (k <= THIN_K && m * n * k <= THIN_PRODUCT) {
+        if (overlap(c, a, sz) || overlap(c, b, sz)) /* np.dot(a, b, out) */
+            small_matmul(t, (how & 3) == RT_LA_VDOT, a, b, c);
+        else
+            thin_matmul(t, (how & 3) == RT_LA_VDOT, a, b, c);
+    }
     else
         own = false;
     if (own) {

@@ -14,6 +14,16 @@
  * happen on any thread) and emptied by rt_memory_shutdown().  The data of
  * a large block starts RT_COLOUR bytes into its first page: see there.
  *
+ * Medium arrays (RT_MEDIUM bytes up to RT_LARGE) are malloc'ed, and a
+ * freed one goes to a cache of its own (the same reuse rule) instead of
+ * back to glibc: past glibc's dynamic mmap threshold such blocks come from
+ * the heap's top, and a free that leaves more than the trim threshold
+ * (twice the mmap threshold, 1 MiB after a 512 KiB block) free at the top
+ * gives the pages back, so the next array expression faults them in again
+ * (NPBench stockham_fft_n at S, 512 KiB temporaries: 770 page faults a
+ * call, Numba's process 1).  Not in HPCJIT_DEBUG_MEMORY mode, whose
+ * quarantine holds plain blocks back itself.
+ *
  * Counts are C11 atomics because compiled code may run without the GIL on
  * several threads (nogil, prange). */
 #include <pthread.h>
@@ -50,17 +60,68 @@ static inline _Atomic int64_t *refcnt_of(HjMemInfo *mi)
 #define RT_COLOUR 2048u
 #define RT_CACHE_BLOCKS 8
 #define RT_CACHE_BYTES (256u << 20)
+#define RT_MEDIUM (128u << 10)       /* bytes, header included: glibc's default mmap threshold */
+#define RT_MEDIUM_BLOCKS 16
+#define RT_MEDIUM_BYTES (32u << 20)
+#define RT_MAX_BLOCKS 16 /* the larger of the two counts */
 
 typedef struct Large {
-    void *base;   /* the mapping; the HjMemInfo header sits at its start */
+    void *base;   /* the block; the HjMemInfo header sits at its start */
     size_t size;  /* its length */
 } Large;
 
+/* Freed blocks kept for reuse, oldest first; guarded by cache_lock. */
+typedef struct Cache {
+    Large b[RT_MAX_BLOCKS];
+    int n;
+    size_t bytes;
+    int max_n;        /* at most RT_MAX_BLOCKS */
+    size_t max_bytes;
+} Cache;
+
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
-static Large cache[RT_CACHE_BLOCKS]; /* oldest first */
-static int cache_n;
-static size_t cache_bytes;
+static Cache large_cache = {.max_n = RT_CACHE_BLOCKS, .max_bytes = RT_CACHE_BYTES};
+static Cache medium_cache = {.max_n = RT_MEDIUM_BLOCKS, .max_bytes = RT_MEDIUM_BYTES};
 static int cache_closed;
+
+/* Under cache_lock: keeps *b in c (b->base becomes NULL) unless the cache
+ * is closed or b is larger than all of it; *out is the oldest block it had
+ * to let go of, or NULL.  The caller releases both outside the lock. */
+static void cache_put(Cache *c, Large *b, Large *out)
+{
+    out->base = NULL;
+    if (cache_closed || b->size > c->max_bytes)
+        return;
+    if (c->n == c->max_n || c->bytes + b->size > c->max_bytes) { /* make room */
+        *out = c->b[0];
+        memmove(c->b, c->b + 1, sizeof(Large) * (size_t)(c->n - 1));
+        c->n--;
+        c->bytes -= out->size;
+    }
+    if (c->n < c->max_n && c->bytes + b->size <= c->max_bytes) {
+        c->b[c->n++] = *b;
+        c->bytes += b->size;
+        b->base = NULL;
+    }
+}
+
+/* Under cache_lock: the smallest cached block of at least `size` bytes and
+ * less than twice that, taken out of c (its length in *got), or NULL. */
+static void *cache_get(Cache *c, size_t size, size_t *got)
+{
+    int best = -1;
+    for (int i = 0; i < c->n; i++)
+        if (c->b[i].size >= size && c->b[i].size / 2 < size && (best < 0 || c->b[i].size < c->b[best].size))
+            best = i;
+    if (best < 0)
+        return NULL;
+    void *p = c->b[best].base;
+    *got = c->b[best].size;
+    c->bytes -= *got;
+    memmove(c->b + best, c->b + best + 1, sizeof(Large) * (size_t)(c->n - best - 1));
+    c->n--;
+    return p;
+}
 
 /* A fresh mapping of `size` bytes (a multiple of RT_HUGE) starting on a
  * 2 MiB boundary, so that transparent huge pages can back all of it. */
@@ -84,23 +145,9 @@ static void *map_large(size_t size)
 
 static void free_large(HjMemInfo *mi)
 {
-    Large b = {mi, (size_t)(uintptr_t)mi->dtor_info};
-    Large out = {NULL, 0};
+    Large b = {mi, (size_t)(uintptr_t)mi->dtor_info}, out;
     pthread_mutex_lock(&cache_lock);
-    if (!cache_closed && b.size <= RT_CACHE_BYTES) {
-        /* make room: the oldest blocks go back to the system */
-        if (cache_n == RT_CACHE_BLOCKS || cache_bytes + b.size > RT_CACHE_BYTES) {
-            out = cache[0];
-            memmove(cache, cache + 1, sizeof(Large) * (size_t)(cache_n - 1));
-            cache_n--;
-            cache_bytes -= out.size;
-        }
-        if (cache_n < RT_CACHE_BLOCKS && cache_bytes + b.size <= RT_CACHE_BYTES) {
-            cache[cache_n++] = b;
-            cache_bytes += b.size;
-            b.base = NULL;
-        }
-    }
+    cache_put(&large_cache, &b, &out);
     pthread_mutex_unlock(&cache_lock);
     if (out.base)
         munmap(out.base, out.size);
@@ -112,19 +159,8 @@ static void free_large(HjMemInfo *mi)
  * smallest such), or a new mapping. */
 static void *get_large(size_t size, size_t *got, int *fresh)
 {
-    void *p = NULL;
     pthread_mutex_lock(&cache_lock);
-    int best = -1;
-    for (int i = 0; i < cache_n; i++)
-        if (cache[i].size >= size && cache[i].size / 2 < size && (best < 0 || cache[i].size < cache[best].size))
-            best = i;
-    if (best >= 0) {
-        p = cache[best].base;
-        *got = cache[best].size;
-        cache_bytes -= cache[best].size;
-        memmove(cache + best, cache + best + 1, sizeof(Large) * (size_t)(cache_n - best - 1));
-        cache_n--;
-    }
+    void *p = cache_get(&large_cache, size, got);
     pthread_mutex_unlock(&cache_lock);
     if (p) {
         *fresh = 0;
@@ -135,13 +171,41 @@ static void *get_large(size_t size, size_t *got, int *fresh)
     return map_large(size);
 }
 
+static void free_medium(HjMemInfo *mi)
+{
+    Large b = {mi, (size_t)(uintptr_t)mi->dtor_info}, out;
+    pthread_mutex_lock(&cache_lock);
+    cache_put(&medium_cache, &b, &out);
+    pthread_mutex_unlock(&cache_lock);
+    free(out.base);
+    free(b.base);
+}
+
+/* The medium counterpart of get_large: a cached block, or malloc's
+ * (calloc's where `zero`). */
+static void *get_medium(size_t size, int zero, size_t *got, int *fresh)
+{
+    pthread_mutex_lock(&cache_lock);
+    void *p = cache_get(&medium_cache, size, got);
+    pthread_mutex_unlock(&cache_lock);
+    if (p) {
+        *fresh = 0;
+        return p;
+    }
+    *fresh = 1;
+    *got = size;
+    return zero ? calloc(1, size) : malloc(size);
+}
+
 void rt_memory_shutdown(void)
 {
     pthread_mutex_lock(&cache_lock);
-    for (int i = 0; i < cache_n; i++)
-        munmap(cache[i].base, cache[i].size);
-    cache_n = 0;
-    cache_bytes = 0;
+    for (int i = 0; i < large_cache.n; i++)
+        munmap(large_cache.b[i].base, large_cache.b[i].size);
+    for (int i = 0; i < medium_cache.n; i++)
+        free(medium_cache.b[i].base);
+    large_cache.n = medium_cache.n = 0;
+    large_cache.bytes = medium_cache.bytes = 0;
     cache_closed = 1; /* blocks freed from now on go straight back */
     pthread_mutex_unlock(&cache_lock);
 }
@@ -174,13 +238,17 @@ static HjMemInfo *alloc_block(int64_t nbytes, int zero)
     }
     size_t total = (size_t)nbytes + (size_t)overhead;
     char *block = NULL;
-    size_t mapped = 0, colour = 0;
+    size_t mapped = 0, kept = 0, colour = 0;
     if (total >= RT_LARGE) {
         colour = RT_COLOUR;
         size_t size = (total + colour + RT_HUGE - 1) & ~(size_t)(RT_HUGE - 1);
         int fresh = 0;
         block = get_large(size, &mapped, &fresh);
         zero = zero && !fresh; /* a fresh mapping is zero already */
+    } else if (total >= RT_MEDIUM && !debugging()) {
+        int fresh = 0;
+        block = get_medium(total, zero, &kept, &fresh);
+        zero = zero && !fresh;
     } else {
         block = zero ? calloc(1, total) : malloc(total);
         zero = 0;
@@ -199,8 +267,8 @@ static HjMemInfo *alloc_block(int64_t nbytes, int zero)
     mi->size = nbytes;
     /* a large block returns to the cache through its destructor; the
      * mapping's length rides in dtor_info */
-    mi->dtor = mapped ? free_large : NULL;
-    mi->dtor_info = mapped ? (void *)(uintptr_t)mapped : NULL;
+    mi->dtor = mapped ? free_large : kept ? free_medium : NULL;
+    mi->dtor_info = mapped ? (void *)(uintptr_t)mapped : (void *)(uintptr_t)kept;
     atomic_fetch_add_explicit(&n_alloc, 1, memory_order_relaxed);
     return mi;
 }

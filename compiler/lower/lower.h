@@ -318,6 +318,10 @@ LLVMValueRef lower_index_expr(Lower *L, Node *n, bool *owned);
 bool lower_index_store(Lower *L, Node *n, LLVMValueRef v, Type *t);
 /* The destination view of an IDX_BASIC store target (type n->op_ty); owned. */
 LLVMValueRef lower_index_view(Lower *L, Node *n);
+/* The same view without a reference of its own: only for a destination
+ * used within the statement (its base is a variable or one of the
+ * statement's temporaries, alive until the statement ends). */
+LLVMValueRef lower_index_view_borrowed(Lower *L, Node *n);
 /* A 1-D read a[idx] of integer-array idx, left as its parts so that a
  * consumer (lower_linalg.c's gather-dot) reads the items in place instead
  * of copying them: the base's data, length and byte stride along the

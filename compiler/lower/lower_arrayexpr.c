@@ -1235,14 +1235,36 @@ static bool store_into(Lower *L, Ae *ae, Node *root, Node *at, OpKind aug_op, Ty
     return true;
 }
 
+/* Does n hold a named expression (which could rebind a name in it)? */
+static bool has_walrus(const Node *n, int depth) {
+    if (!n || depth > 10000)
+        return false;
+    if (n->kind == N_NAMEDEXPR)
+        return true;
+    if (has_walrus(n->a, depth + 1) || has_walrus(n->b, depth + 1) || has_walrus(n->c, depth + 1))
+        return true;
+    const PtrVec *lists[] = {&n->body, &n->orelse, &n->finalbody, &n->args, &n->args2, &n->targets};
+    for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++)
+        for (int i = 0; i < lists[k]->len; i++)
+            if (has_walrus(VEC_AT(*lists[k], i), depth + 1))
+                return true;
+    return false;
+}
+
 /* `t op= v` with t an array: in place, no allocation (NumPy casts the
  * result back to t's dtype). */
 bool lower_ae_augassign(Lower *L, Node *n) {
     Node *t = n->a;
     LLVMValueRef arr; /* the target first, as Python */
     if (t->kind == N_SUBSCRIPT && t->idx_kind == IDX_BASIC) {
-        if ((arr = lower_index_view(L, t)) != NULL)
+        /* only stored into, in this statement: borrowed, unless v may
+         * rebind the base's variable (`a[1:] += (a := b)`) and free it
+         * while the view is in use */
+        if (!has_walrus(n->b, 0)) {
+            arr = lower_index_view_borrowed(L, t);
+        } else if ((arr = lower_index_view(L, t)) != NULL) {
             lower_temp(L, arr, t->ty, true);
+        }
     } else {
         arr = lower_expr_use(L, t);
     }
@@ -1266,10 +1288,11 @@ bool lower_ae_assign(Lower *L, Node *target, Node *v) {
     Ae ae = {0};
     if (!collect(L, &ae, root))
         return false;
-    LLVMValueRef dst = lower_index_view(L, target);
+    /* no reference of its own: it is only stored into, in this statement
+     * (a loop of `D[:, :, k] = tmp` paid an incref and a decref a trip) */
+    LLVMValueRef dst = lower_index_view_borrowed(L, target);
     if (!dst)
         return false;
-    lower_temp(L, dst, target->op_ty, true);
     return store_into(L, &ae, root, v, OP_NONE, NULL, dst, target->op_ty);
 }
 

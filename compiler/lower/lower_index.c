@@ -210,8 +210,9 @@ static bool apply_items(Lower *L, Node *n, const View *src, View *out, int *fanc
     return true;
 }
 
-/* A view value of type rty over v, sharing arr's meminfo and parent. */
-static LLVMValueRef pack_view(Lower *L, LLVMValueRef arr, const View *v, Type *rty) {
+/* A view value of type rty over v, sharing arr's meminfo and parent: a
+ * reference of its own unless `borrowed`. */
+static LLVMValueRef pack_view(Lower *L, LLVMValueRef arr, const View *v, Type *rty, bool borrowed) {
     LLVMTypeRef dims_t = LLVMArrayType2(L->t_i64, (uint64_t)v->nd);
     LLVMValueRef shape = LLVMGetUndef(dims_t), strides = LLVMGetUndef(dims_t);
     LLVMValueRef nitems = lower_i64(L, 1);
@@ -228,7 +229,8 @@ static LLVMValueRef pack_view(Lower *L, LLVMValueRef arr, const View *v, Type *r
     r = LLVMBuildInsertValue(L->b, r, v->data, ARR_DATA, "");
     r = LLVMBuildInsertValue(L->b, r, shape, ARR_SHAPE, "");
     r = LLVMBuildInsertValue(L->b, r, strides, ARR_STRIDES, "view");
-    lower_incref(L, r, rty);
+    if (!borrowed)
+        lower_incref(L, r, rty);
     return r;
 }
 
@@ -244,7 +246,7 @@ static bool basic_view(Lower *L, Node *n, LLVMValueRef *arr, View *v, int *fancy
     return apply_items(L, n, &src, v, fancy_pos, fancy_node);
 }
 
-LLVMValueRef lower_index_view(Lower *L, Node *n) {
+static LLVMValueRef index_view(Lower *L, Node *n, bool borrowed) {
     LLVMValueRef arr;
     View v;
     int fp = -1;
@@ -256,8 +258,12 @@ LLVMValueRef lower_index_view(Lower *L, Node *n) {
         return NULL;
     if (v.nd != rty->ndim)
         return lower_fail(L, n, HJ_DIAG_LOWERING, "view of the wrong type");
-    return pack_view(L, arr, &v, rty);
+    return pack_view(L, arr, &v, rty, borrowed);
 }
+
+LLVMValueRef lower_index_view(Lower *L, Node *n) { return index_view(L, n, false); }
+
+LLVMValueRef lower_index_view_borrowed(Lower *L, Node *n) { return index_view(L, n, true); }
 
 /* ---- element visitors --------------------------------------------------- */
 

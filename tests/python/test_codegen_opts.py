@@ -185,6 +185,41 @@ def test_large_arrays_aligned_and_zeroed(n):
 
 
 @njit
+def temporaries(x, rounds):
+    # medium temporaries (128 KiB .. 4 MiB) made and freed in a loop, as in
+    # NPBench stockham_fft: their blocks come back from the runtime's cache
+    y = x.copy()
+    for r in range(rounds):
+        t = np.exp(-1j * y) * (r + 1.0)
+        y = (t + y.conj()) * 0.5
+    return y
+
+
+@njit
+def many_live(n, k):
+    # more live medium blocks than the cache keeps: freeing them evicts
+    arrs = [np.full(n, float(i)) for i in range(k)]
+    s = 0.0
+    for a in arrs:
+        s += a.sum()
+    return s
+
+
+@pytest.mark.parametrize("n", [16400, 65536, 300000])
+def test_medium_arrays_reused_and_zeroed(n):
+    x = np.random.default_rng(3).random(n) + 0.5j
+    for _ in range(2):
+        np.testing.assert_allclose(temporaries(x, 6), temporaries.py_func(x, 6), rtol=1e-12)
+        assert many_live(n, 20) == many_live.py_func(n, 20)
+    for _ in range(3):
+        r = fill_empty(n, 3.5)
+        assert (r == 3.5).all()
+        del r
+        r = zeros(n)
+        assert not r.any()
+
+
+@njit
 def sum_positive(a, s0):
     # a predicated reduction: masked lanes must add nothing (not even +0.0
     # to a -0.0 start)

@@ -121,6 +121,12 @@ def test_products_thin(dt):
     check(l_at, x.T, w, rtol=rtol, atol=atol)
     check(l_dot, make_array(dt, (700, 5), "F"), make_array(dt, (5, 300), "strided"), rtol=rtol, atol=atol)
     check(l_vdot, x[1, ::7], make_array(dt, (429,), "C"), rtol=rtol, atol=atol)
+    # rows of the right operand contiguous or not (the row-streaming loop
+    # and its strided twin), inner dimensions 1 to 8
+    for k in (1, 3, 8):
+        for la, lb in (("C", "C"), ("F", "reversed"), ("strided", "F"), ("reversed", "strided")):
+            check(l_at, make_array(dt, (3, k), la, np.random.default_rng(k)),
+                  make_array(dt, (k, 1000), lb, np.random.default_rng(k + 1)), rtol=rtol, atol=atol)
 
 
 @hpcjit.njit

@@ -169,6 +169,35 @@ def index_after_alloc(n, i):
     return a[i]
 
 
+@njit
+def fresh_zeros(n):
+    return np.zeros(n)
+
+
+@njit
+def store_into_views(n):
+    # a view that is only a store's destination borrows its base (a local,
+    # an overlapping source, a temporary base): no reference of its own
+    D = np.zeros((2, 3, n))
+    t = np.ones((2, 3))
+    for k in range(n):
+        D[:, :, k] = t * k
+        D[:, :, k] += t
+    D[0, 1:, :] = D[0, :-1, :] + 1.0
+    fresh_zeros(n)[1:] = np.arange(n - 1.0)
+    return D.sum()
+
+
+@njit
+def augassign_rebinding_base(n):
+    # the right side rebinds the base's variable: the old array (whose view
+    # is the destination) must live until the store is done
+    a = np.arange(n * 1.0)
+    b = np.ones(n)
+    a[1:] += (a := b * 2.0)[1:]
+    return a.sum() + b.sum()
+
+
 def _balanced(fn, *args, calls=1000):
     gc.collect()
     a0, f0 = memstats()
@@ -186,7 +215,7 @@ def _balanced(fn, *args, calls=1000):
     (pass_through, (np.arange(3.0),)), (copy_of, (np.arange(6.0).reshape(2, 3),)),
     (chain, (4,)), (unpack_second, (4,)), (cond_reassign, (1,)), (cond_reassign, (5,)),
     (keep_best, (10,)), (rebind_argument, (np.arange(3.0),)), (row_of_local, (4,)),
-    (rows_of_local, (5,)),
+    (rows_of_local, (5,)), (store_into_views, (6,)), (augassign_rebinding_base, (40000,)),
 ])
 def test_allocations_are_freed(fn, args):
     check(fn, *args)
