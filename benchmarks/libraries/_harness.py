@@ -1,6 +1,7 @@
-"""What pynndescent_run.py, umap_run.py and stumpy_run.py share: one
-framework's worker run in its own interpreter with a fresh cache folder,
-both frameworks in turn."""
+"""What the library drivers (pynndescent_run.py, umap_run.py, stumpy_run.py,
+quantecon_run.py) share: one framework's worker run in its own interpreter
+with a fresh cache folder, both frameworks in turn, the common options, the
+table's rows and the --json file."""
 import argparse
 import json
 import os
@@ -100,3 +101,14 @@ def run_cases(res, cases, one):
         print(f"[{res.get('numba', '?')}] {case}: {r['status']} {r.get('error', '')}", file=sys.stderr, flush=True)
     print("RESULT " + json.dumps(res))
     return 0
+
+
+def write_json(path, data, runs, drop):
+    """--json: data written to path, the per-case arrays named in drop (the
+    results compared between frameworks) left out of each run's cases."""
+    for r in runs.values():
+        for c in r.get("cases", {}).values():
+            for key in drop:
+                c.pop(key, None)
+    with open(path, "w") as f:
+        json.dump(data, f, indent=1)

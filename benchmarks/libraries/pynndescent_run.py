@@ -24,7 +24,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import add_common_args, ok_rows, run_cases, run_frameworks, run_worker  # noqa: E402
+from _harness import add_common_args, ok_rows, run_cases, run_frameworks, run_worker, write_json  # noqa: E402
 
 CASES = ("euclidean", "cosine", "manhattan", "correlation", "hamming-bits", "sparse-euclidean",
          "sparse-cosine")
@@ -161,11 +161,7 @@ def main(argv=None):
         print(f"{case:18s} {fw:9s} {'ok':7s} {c['recall']:7.3f} {c['query_recall']:8.3f} "
               f"{c['t_first']:9.2f} {c['t_second']:9.2f}  {cmp}")
     if opts.json:
-        for r in runs.values():
-            for c in r.get("cases", {}).values():
-                c.pop("graph", None)
-        with open(opts.json, "w") as f:
-            json.dump(runs, f, indent=1)
+        write_json(opts.json, runs, runs, ("graph",))
     return 0
 
 

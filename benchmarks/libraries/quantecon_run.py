@@ -35,7 +35,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import add_common_args, ok_rows, run_cases, run_frameworks, run_worker  # noqa: E402
+from _harness import add_common_args, ok_rows, run_cases, run_frameworks, run_worker, write_json  # noqa: E402
 
 CASES = ("markov-sim", "gth-solve", "ddp-pi", "ddp-vi", "lemke-howson", "support-enum",
          "nelder-mead", "root-finding", "linprog")
@@ -284,11 +284,7 @@ def main(argv=None):
         rep = "" if c.get("repeatable", True) else " (not repeatable)"
         print(f"{case:13s} {fw:9s} {'ok':7s} {c['t_first']:9.3f} {c['t_steady']:9.4f}  {cmp}{rep}")
     if opts.json:
-        for r in runs.values():
-            for c in r.get("cases", {}).values():
-                c.pop("result", None)
-        with open(opts.json, "w") as f:
-            json.dump(out, f, indent=1)
+        write_json(opts.json, out, runs, ("result",))
     return 0
 
 

@@ -25,7 +25,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import add_common_args, ok_rows, run_cases, run_frameworks, run_worker  # noqa: E402
+from _harness import add_common_args, ok_rows, run_cases, run_frameworks, run_worker, write_json  # noqa: E402
 
 CASES = ("stump", "stump-ab", "stump-top3", "aamp", "mstump", "scrump", "stumpi", "motifs")
 
@@ -185,12 +185,7 @@ def main(argv=None):
         err = f"{c['error']:9.2e}" if "error" in c else f"{'-':>9s}"
         print(f"{case:11s} {fw:9s} {'ok':7s} {err} {c['t_first']:9.2f} {c['t_second']:9.2f}  {cmp}")
     if opts.json:
-        for r in runs.values():
-            for c in r.get("cases", {}).values():
-                c.pop("P", None)
-                c.pop("I", None)
-        with open(opts.json, "w") as f:
-            json.dump(runs, f, indent=1)
+        write_json(opts.json, runs, runs, ("P", "I"))
     return 0
 
 

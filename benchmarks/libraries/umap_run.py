@@ -24,7 +24,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import add_common_args, ok_rows, run_cases, run_frameworks, run_worker  # noqa: E402
+from _harness import add_common_args, ok_rows, run_cases, run_frameworks, run_worker, write_json  # noqa: E402
 
 CASES = ("euclidean", "cosine", "manhattan", "supervised", "transform", "densmap", "inverse", "exact-knn")
 
@@ -149,11 +149,7 @@ def main(argv=None):
         print(f"{case:12s} {fw:9s} {'ok':7s} {c['trust']:6.3f} {c['label_acc']:6.3f} "
               f"{c['t_first']:9.2f} {c['t_second']:9.2f} {c.get('cpu_second', float('nan')):8.2f}  {cmp}")
     if opts.json:
-        for r in runs.values():
-            for c in r.get("cases", {}).values():
-                c.pop("emb", None)
-        with open(opts.json, "w") as f:
-            json.dump(runs, f, indent=1)
+        write_json(opts.json, runs, runs, ("emb",))
     return 0
 
 
