@@ -4,11 +4,7 @@ import numba
 from numba import njit, types, typed, prange, literal_unroll
 from numba.typed import List, Dict
 
-cases = []
-def case(*args):
-    def deco(f):
-        cases.append((f.__name__, f, args)); return f
-    return deco
+from _runner import case, run
 
 @case(5)
 def heap_ops(n):
@@ -233,29 +229,5 @@ def isinstance_use(a):
         return 1
     return 0
 
-fw = sys.argv[1]
-if fw == "hpcjit":
-    import hpcjit
-    jit = hpcjit.njit
-else:
-    jit = numba.njit
-ok = 0
-for name, f, args in cases:
-    try:
-        r_py = f(*[a.copy() if isinstance(a, (np.ndarray, list)) else a for a in args])
-    except Exception as e:
-        r_py = ("pyerr", type(e).__name__)
-    try:
-        g = jit(f)
-        r = g(*[a.copy() if isinstance(a, (np.ndarray, list)) else a for a in args])
-        same = repr(r) == repr(r_py)
-        if not same:
-            try:
-                same = all(np.allclose(np.asarray(x, dtype=float), np.asarray(y, dtype=float)) for x, y in zip(r if isinstance(r, tuple) else (r,), r_py if isinstance(r_py, tuple) else (r_py,)))
-            except Exception:
-                same = False
-        print(f"{name:22s} {'ok' if same else 'DIFF'}" + ("" if same else f"  got {r!r:.100} want {r_py!r:.100}"))
-        ok += same
-    except Exception as e:
-        print(f"{name:22s} FAIL {type(e).__name__}: {str(e).splitlines()[0][:150] if str(e) else ''}")
-print(fw, ok, "of", len(cases))
+
+run()

@@ -3,11 +3,7 @@ import numpy as np
 import numba
 from numba import njit, prange, types
 
-cases = []
-def case(*args):
-    def deco(f):
-        cases.append((f.__name__, f, args)); return f
-    return deco
+from _runner import case, run
 
 A = np.arange(12.0).reshape(3, 4) + 1.0
 
@@ -127,28 +123,5 @@ def stack_split(a):
     return (np.column_stack((a[0], a[1])).shape, np.dstack((a, a)).shape, len(p), q[0].shape, np.hsplit(a, 3)[1].sum(),
             np.append(a, [1.0]).shape, np.insert(np.arange(3.0), 1, 9.0)[1] if False else 0, np.delete(np.arange(4), 1).sum())
 
-fw = sys.argv[1]
-jit = njit
-ok = 0
-for name, f, args in cases:
-    cp = lambda: [a.copy() if isinstance(a, (np.ndarray, list)) else a for a in args]
-    try:
-        r_py = f(*cp())
-    except Exception as e:
-        r_py = ("pyerr", type(e).__name__, str(e)[:80])
-    try:
-        g = jit(f) if not hasattr(f, "py_func") else f
-        r = g(*cp())
-        def eq(x, y):
-            if isinstance(x, tuple) and isinstance(y, tuple):
-                return len(x) == len(y) and all(eq(p, q) for p, q in zip(x, y))
-            try:
-                return np.allclose(np.asarray(x, dtype=float), np.asarray(y, dtype=float)) and np.shape(x) == np.shape(y)
-            except Exception:
-                return repr(x) == repr(y)
-        same = eq(r, r_py)
-        print(f"{name:22s} {'ok' if same else 'DIFF'}" + ("" if same else f"  got {r!r:.200} want {r_py!r:.200}"))
-        ok += same
-    except Exception as e:
-        print(f"{name:22s} FAIL {type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}")
-print(fw, ok, "of", len(cases))
+
+run()

@@ -4,11 +4,7 @@ import numba
 from numba import njit, types, typed
 from numba.experimental import jitclass
 
-cases = []
-def case(*args):
-    def deco(f):
-        cases.append((f.__name__, f, args)); return f
-    return deco
+from _runner import case, run
 
 spec = [("n", types.int64), ("data", types.float64[:])]
 @jitclass(spec)
@@ -162,27 +158,5 @@ def exc_types(n):
             c += 10
     return c
 
-fw = sys.argv[1]
-ok = 0
-for name, f, args in cases:
-    cp = lambda: [a.copy() if isinstance(a, (np.ndarray, list)) else a for a in args]
-    try:
-        r_py = f(*cp())
-    except Exception as e:
-        r_py = ("pyerr", type(e).__name__, str(e)[:80])
-    try:
-        g = njit(f)
-        r = g(*cp())
-        def eq(x, y):
-            if isinstance(x, (tuple, list)) and isinstance(y, (tuple, list)):
-                return len(x) == len(y) and all(eq(p, q) for p, q in zip(x, y))
-            try:
-                return np.allclose(np.asarray(x, dtype=float), np.asarray(y, dtype=float), equal_nan=True) and np.shape(x) == np.shape(y)
-            except Exception:
-                return repr(x) == repr(y)
-        same = eq(r, r_py)
-        print(f"{name:22s} {'ok' if same else 'DIFF'}" + ("" if same else f"  got {r!r:.200} want {r_py!r:.200}"))
-        ok += same
-    except Exception as e:
-        print(f"{name:22s} FAIL {type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}")
-print(fw, ok, "of", len(cases))
+
+run()

@@ -49,22 +49,6 @@ static const RtItemOps *key_ops(const char *tc)
     return o;
 }
 
-static int has_refs(const char *tc, const char *end)
-{
-    for (; tc < end; tc++) {
-        if (*tc == 'N') { /* a named tuple's header holds names, not codes (as typed.c) */
-            const char *q = nt_skip_header(tc, NULL);
-            if (!q)
-                return 1;
-            tc = q;
-        }
-        if (*tc == 'a' || *tc == 'r' || *tc == 'y' || *tc == 'Y' || *tc == '[' || *tc == '#' || *tc == 's' || *tc == '{' || *tc == '<' ||
-            *tc == 'G' || *tc == '&' || *tc == 'J' || *tc == '%')
-            return 1;
-    }
-    return 0;
-}
-
 /* The descriptor of values of the typecode at tc; NULL with a TypeError. */
 static const RtItemOps *value_ops(const char *tc)
 {
@@ -82,7 +66,7 @@ static const RtItemOps *value_ops(const char *tc)
         return NULL;
     }
     int array = tc[0] == 'a' || tc[0] == 'r';
-    if (!array && has_refs(tc, end)) {
+    if (!array && tc_has_refs(tc, end)) {
         PyErr_Format(PyExc_TypeError, "hpcjit: dict values of typecode '%.*s' cannot be passed yet", (int)(end - tc), tc);
         return NULL;
     }

@@ -23,22 +23,6 @@ typedef struct OpsEntry {
 
 static OpsEntry *ops_cache;
 
-static int has_refs(const char *tc, const char *end)
-{
-    for (; tc < end; tc++) {
-        if (*tc == 'N') { /* a named tuple's header holds names, not codes (as typed.c) */
-            const char *q = nt_skip_header(tc, NULL);
-            if (!q)
-                return 1;
-            tc = q;
-        }
-        if (*tc == 'a' || *tc == 'r' || *tc == 'y' || *tc == 'Y' || *tc == '[' || *tc == '#' || *tc == 's' || *tc == '{' || *tc == '<' ||
-            *tc == 'G' || *tc == '&' || *tc == 'J' || *tc == '%')
-            return 1;
-    }
-    return 0;
-}
-
 /* The descriptor of items of the typecode at tc (one item); NULL with a
  * TypeError when the item type cannot be held here. */
 static const RtItemOps *item_ops(const char *tc)
@@ -61,7 +45,7 @@ static const RtItemOps *item_ops(const char *tc)
         return NULL;
     }
     int refs = tc[0] == 'a' || tc[0] == 'r';
-    if (!refs && has_refs(tc, end)) {
+    if (!refs && tc_has_refs(tc, end)) {
         PyErr_Format(PyExc_TypeError, "hpcjit: lists of items of typecode '%.40s' cannot be passed yet", tc);
         return NULL;
     }

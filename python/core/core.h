@@ -189,6 +189,11 @@ PyObject *jc_box(const char **tc, char *in);
 int nt_is_class(PyObject *cls);
 int nt_header(PyObject *cls, char *buf, size_t *len, size_t cap);
 const char *nt_skip_header(const char *p, long *id);
+/* Whether the typecodes in [tc, end) hold a reference (an array, str,
+ * bytes, list, tuple of such, typed container...: the items of a container
+ * made from Python then need copy/free operations); a named tuple's header
+ * is skipped (its names are not codes). */
+int tc_has_refs(const char *tc, const char *end);
 PyObject *nt_class(long id);
 long nt_id(PyObject *cls);
 /* The integer code ('l', 'L') of the IntEnum member typecode at tc

@@ -186,6 +186,21 @@ const char *nt_skip_header(const char *p, long *id)
     return q + 1;
 }
 
+int tc_has_refs(const char *tc, const char *end)
+{
+    for (; tc < end; tc++) {
+        if (*tc == 'N') {
+            const char *q = nt_skip_header(tc, NULL);
+            if (!q)
+                return 1;
+            tc = q;
+        }
+        if (*tc && strchr("aryY[#{&<sJG%", *tc))
+            return 1;
+    }
+    return 0;
+}
+
 char nt_int_code(const char *tc)
 {
     const char *q = tc[0] == 'N' ? nt_skip_header(tc, NULL) : NULL;

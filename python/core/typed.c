@@ -54,21 +54,6 @@ static CoreState *core_st; /* hpcjit._core's state: boxing arrays needs its owne
 
 static int is_ref_code(char c) { return strchr("ar[#{&<sJG%", c) != NULL; }
 
-static int has_refs(const char *tc, const char *end)
-{
-    for (; tc < end; tc++) {
-        if (*tc == 'N') { /* a named tuple's header holds names, not codes */
-            const char *q = nt_skip_header(tc, NULL);
-            if (!q)
-                return 1;
-            tc = q;
-        }
-        if (is_ref_code(*tc))
-            return 1;
-    }
-    return 0;
-}
-
 /* ---- item descriptors of containers made from Python ------------------- */
 
 typedef struct OpsEntry {
@@ -222,7 +207,7 @@ static const RtItemOps *item_ops(const char *tc, int key)
         return NULL;
     }
     int array = tc[0] == 'a' || tc[0] == 'r';
-    if ((!array && has_refs(tc, end)) || tc[0] == 'n' || tc[0] == 't' || tc[0] == 'o') {
+    if ((!array && tc_has_refs(tc, end)) || tc[0] == 'n' || tc[0] == 't' || tc[0] == 'o') {
         PyErr_Format(PyExc_TypeError, "hpcjit: typed containers of items of typecode '%.40s' cannot be made "
                      "from Python yet", tc);
         return NULL;
