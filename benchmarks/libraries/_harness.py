@@ -112,3 +112,20 @@ def write_json(path, data, runs, drop):
                 c.pop(key, None)
     with open(path, "w") as f:
         json.dump(data, f, indent=1)
+
+
+def start(ap, argv, worker, module, pip):
+    """Parse the options (--cases split into a list); a worker process runs
+    `worker(opts)`.  (opts, None) to go on, or (opts, exit code): the
+    worker's, or 0 with a message when the library is not installed."""
+    import importlib
+    opts = ap.parse_args(argv)
+    opts.cases = [c for c in opts.cases.split(",") if c]
+    if opts.worker:
+        return opts, worker(opts)
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        print(f"{module} is not installed (pip install {pip}): nothing to run")
+        return opts, 0
+    return opts, None

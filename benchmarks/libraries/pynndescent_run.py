@@ -24,7 +24,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import add_common_args, ok_rows, run_cases, run_frameworks, run_worker, write_json  # noqa: E402
+from _harness import add_common_args, ok_rows, run_cases, run_frameworks, run_worker, start, write_json  # noqa: E402
 
 CASES = ("euclidean", "cosine", "manhattan", "correlation", "hamming-bits", "sparse-euclidean",
          "sparse-cosine")
@@ -137,15 +137,9 @@ def main(argv=None):
     ap.add_argument("--n", type=int, default=2000)
     ap.add_argument("--dim", type=int, default=20)
     ap.add_argument("--k", type=int, default=15)
-    opts = ap.parse_args(argv)
-    opts.cases = [c for c in opts.cases.split(",") if c]
-    if opts.worker:
-        return worker(opts)
-    try:
-        import pynndescent  # noqa: F401
-    except ImportError:
-        print("pynndescent is not installed (pip install pynndescent): nothing to run")
-        return 0
+    opts, rc = start(ap, argv, worker, "pynndescent", "pynndescent")
+    if rc is not None:
+        return rc
     runs = run_frameworks(opts, _run)
     print(f"\nNNDescent({opts.n}x{opts.dim}, n_neighbors={opts.k}) then query({opts.n // 10} points); "
           "recall vs brute force (graph / query); times in s (build + graph + query)")

@@ -35,7 +35,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import add_common_args, ok_rows, run_cases, run_frameworks, run_worker, write_json  # noqa: E402
+from _harness import add_common_args, ok_rows, run_cases, run_frameworks, run_worker, start, write_json  # noqa: E402
 
 CASES = ("markov-sim", "gth-solve", "ddp-pi", "ddp-vi", "lemke-howson", "support-enum",
          "nelder-mead", "root-finding", "linprog")
@@ -253,15 +253,9 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=5, help="steady-state calls per case (the best is shown)")
     ap.add_argument("--no-tests", action="store_true", help="skip QuantEcon's test files")
     ap.add_argument("--test-timeout", type=float, default=900.0, help="seconds per test file and framework")
-    opts = ap.parse_args(argv)
-    opts.cases = [c for c in opts.cases.split(",") if c]
-    if opts.worker:
-        return worker(opts)
-    try:
-        import quantecon  # noqa: F401
-    except ImportError:
-        print("quantecon is not installed (pip install quantecon==0.11.4): nothing to run")
-        return 0
+    opts, rc = start(ap, argv, worker, "quantecon", "quantecon==0.11.4")
+    if rc is not None:
+        return rc
     out = {}
     if not opts.no_tests:
         out["tests"] = run_tests(opts)

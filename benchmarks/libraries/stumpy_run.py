@@ -25,7 +25,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import add_common_args, ok_rows, run_cases, run_frameworks, run_worker, write_json  # noqa: E402
+from _harness import add_common_args, ok_rows, run_cases, run_frameworks, run_worker, start, write_json  # noqa: E402
 
 CASES = ("stump", "stump-ab", "stump-top3", "aamp", "mstump", "scrump", "stumpi", "motifs")
 
@@ -161,15 +161,9 @@ def main(argv=None):
     add_common_args(ap, CASES)
     ap.add_argument("--n", type=int, default=5000, help="length of the series")
     ap.add_argument("--m", type=int, default=50, help="subsequence length")
-    opts = ap.parse_args(argv)
-    opts.cases = [c for c in opts.cases.split(",") if c]
-    if opts.worker:
-        return worker(opts)
-    try:
-        import stumpy  # noqa: F401
-    except ImportError:
-        print("stumpy is not installed (pip install stumpy): nothing to run")
-        return 0
+    opts, rc = start(ap, argv, worker, "stumpy", "stumpy")
+    if rc is not None:
+        return rc
     runs = run_frameworks(opts, _run)
     print(f"\nmatrix profiles of a random walk of {opts.n} points, m={opts.m}; error: largest |P - brute force| "
           "over 50 rows (scrump: mean excess over the exact profile); times in s")

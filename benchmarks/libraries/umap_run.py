@@ -24,7 +24,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import add_common_args, ok_rows, run_cases, run_frameworks, run_worker, write_json  # noqa: E402
+from _harness import add_common_args, ok_rows, run_cases, run_frameworks, run_worker, start, write_json  # noqa: E402
 
 CASES = ("euclidean", "cosine", "manhattan", "supervised", "transform", "densmap", "inverse", "exact-knn")
 
@@ -128,15 +128,9 @@ def main(argv=None):
     add_common_args(ap, CASES)
     ap.add_argument("--n", type=int, default=1000)
     ap.add_argument("--dim", type=int, default=20)
-    opts = ap.parse_args(argv)
-    opts.cases = [c for c in opts.cases.split(",") if c]
-    if opts.worker:
-        return worker(opts)
-    try:
-        import umap  # noqa: F401
-    except ImportError:
-        print("umap-learn is not installed (pip install umap-learn): nothing to run")
-        return 0
+    opts, rc = start(ap, argv, worker, "umap", "umap-learn")
+    if rc is not None:
+        return rc
     runs = run_frameworks(opts, _run)
     print(f"\nUMAP on {opts.n}x{opts.dim} (6 clusters), n_epochs=100; trust = trustworthiness(15), "
           "label = 5-NN label accuracy on the embedding; times in s")
