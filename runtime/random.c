@@ -415,17 +415,8 @@ static double own_real(Rng *r, int32_t kind, double a, double b, double c) {
         double x = a + mu_2l * (y - sqrt(4 * b * y + y * y));
         return mt_double(m) <= a / (a + x) ? x : a * a / x;
     }
-    case RT_D_TRIANGULAR: {
-        double u = mt_double(m), cc = (b - a) / (c - a);
-        if (u > cc) {
-            u = 1.0 - u;
-            cc = 1.0 - cc;
-            double t = a;
-            a = c;
-            c = t;
-        }
-        return a + (c - a) * sqrt(u * cc);
-    }
+    case RT_D_TRIANGULAR: /* (left, mode, right), left < right checked above: CPython's form */
+        return py_triangular(m, a, c, b);
     case RT_D_PY_TRIANGULAR: return py_triangular(m, a, b, c);
     case RT_D_PY_EXPO: return -log(1.0 - mt_double(m)) / a;
     case RT_D_PY_PARETO: return 1.0 / pow(1.0 - mt_double(m), 1.0 / a);
