@@ -36,6 +36,7 @@
 #define EXC_TYPE_MAX 64
 #define EXC_MSG_MAX 1024
 #define DEFAULT_SPIN_US 200
+#define DEFAULT_WAKE_FANOUT 4
 
 typedef struct Worker {
     _Alignas(64) atomic_uint go; /* generation posted to this worker; futex word */
@@ -69,6 +70,7 @@ typedef struct Pool {
     int nthreads; /* workers + the caller                                   */
     Worker *workers; /* [nthreads]; index 0 (the caller) unused            */
     long spin_ns;
+    int fanout;      /* wake tree: thread k wakes k*fanout+1 .. k*fanout+fanout */
     unsigned gen;    /* the owner's generation counter                     */
     Job job;
     _Alignas(64) atomic_int pending; /* workers still running; futex word   */
@@ -150,6 +152,25 @@ static void post(atomic_uint *word, atomic_int *sleeping, unsigned v)
     atomic_store(word, v);
     if (atomic_load(sleeping))
         futex_wake(word, INT_MAX);
+}
+
+/* A fork posts every participant's `go` word, highest thread id first, but
+ * makes the futex calls only for its own children in a tree over thread ids
+ * (k wakes k*fanout+1 .. k*fanout+fanout); each worker, once awake, wakes
+ * its children before it runs its share.  Waking 15 sleepers one by one
+ * costs the caller 15 system calls (each an IPI on a virtual machine) before
+ * its own share; the tree does them log(T) deep in parallel.  A child is
+ * posted before its parent (higher id first), so a parent that sees its own
+ * word also sees its child's, and the store-then-load handshake of post()
+ * holds between the parent's load of `sleeping` and the child's. */
+static void wake_children(Pool *p, int k, unsigned gen)
+{
+    const int64_t first = (int64_t)k * p->fanout + 1;
+    for (int64_t c = first; c < first + p->fanout && c < p->nthreads; c++) {
+        Worker *w = &p->workers[c];
+        if (atomic_load(&w->go) == gen && atomic_load(&w->sleeping))
+            futex_wake(&w->go, INT_MAX);
+    }
 }
 
 /* ---- running a share of the loop ------------------------------------------ */
@@ -261,6 +282,7 @@ static void *worker_main(void *arg)
         seen = wait_change(&w->go, &w->sleeping, seen, p->spin_ns);
         if (atomic_load(&p->quit))
             break;
+        wake_children(p, w->tid, seen);
         unsigned long long want = (unsigned long long)seen << 1;
         if (atomic_compare_exchange_strong(&w->claim, &want, want | 1)) {
             tls_loop_threads = p->job.nthreads;
@@ -366,6 +388,9 @@ static Pool *create_pool(void)
     if (p->nthreads > topo_info(p->node)->npus)
         us = 0;
     p->spin_ns = us * 1000;
+    const char *fan = getenv("HPCJIT_WAKE_FANOUT");
+    long f = fan && *fan ? strtol(fan, NULL, 10) : DEFAULT_WAKE_FANOUT;
+    p->fanout = f < 1 || f >= p->nthreads ? (p->nthreads > 1 ? p->nthreads - 1 : 1) : (int)f;
 
     /* Workers take no signals: Python handles them on its main thread. */
     sigfillset(&all);
@@ -470,10 +495,11 @@ int pool_parallel_for(int64_t n, PoolBody body, void *ctx, PoolSchedule schedule
     atomic_store_explicit(&j->failed, 0, memory_order_relaxed);
     atomic_store_explicit(&p->pending, T - 1, memory_order_relaxed);
     unsigned gen = ++p->gen;
-    for (int i = 1; i < T; i++) {
+    for (int i = T - 1; i >= 1; i--) { /* children before parents: wake_children */
         atomic_store_explicit(&p->workers[i].claim, (unsigned long long)gen << 1, memory_order_relaxed);
-        post(&p->workers[i].go, &p->workers[i].sleeping, gen);
+        atomic_store(&p->workers[i].go, gen);
     }
+    wake_children(p, 0, gen);
 
     tls_in_loop = 1;
     tls_loop_threads = T;

@@ -352,6 +352,64 @@ static void test_fork(void)
     CHECK(check_sum(100000, POOL_DYNAMIC, 0, 1));
 }
 
+/* ---- the wake tree ---------------------------------------------------------
+ * With workers asleep (no spinning) every one must be woken, through the
+ * tree of wake_children, soon enough to run its own share: a share taken
+ * by another thread shows as fewer distinct threads than shares.  Each
+ * share sleeps 50 ms, far longer than a wake-up; best of five tries, for a
+ * loaded machine. */
+typedef struct WakeCtx {
+    pid_t tid_of[MAXT];
+} WakeCtx;
+
+static int wake_body(void *vctx, int64_t begin, int64_t end, int tid)
+{
+    WakeCtx *c = vctx;
+    (void)end;
+    c->tid_of[begin] = gettid();
+    usleep(50000);
+    (void)tid;
+    return 0;
+}
+
+static int distinct_runners(int T)
+{
+    WakeCtx c = {0};
+    usleep(20000); /* every worker back asleep */
+    CHECK(pool_parallel_for(T, wake_body, &c, POOL_STATIC, 1) == 0);
+    int distinct = 0;
+    for (int i = 0; i < T; i++) {
+        int seen = 0;
+        for (int k = 0; k < i; k++)
+            seen |= c.tid_of[k] == c.tid_of[i];
+        distinct += !seen && c.tid_of[i] != 0;
+    }
+    return distinct;
+}
+
+static void test_wake_tree(const char *fanout)
+{
+    pool_shutdown();
+    setenv("HPCJIT_NUM_THREADS", "8", 1);
+    setenv("HPCJIT_SPIN_US", "0", 1);
+    setenv("HPCJIT_WAKE_FANOUT", fanout, 1);
+    CHECK(pool_max_threads() == 8);
+    CHECK(pool_set_num_threads(8) == 0); /* an earlier test set fewer */
+    int best = 0;
+    for (int k = 0; k < 5 && best < 8; k++) {
+        int d = distinct_runners(8);
+        best = d > best ? d : best;
+    }
+    if (best != 8)
+        fprintf(stderr, "test_pool: fanout %s: %d of 8 threads ran their share\n", fanout, best);
+    CHECK(best == 8);
+    CHECK(check_sum(100000, POOL_STATIC, 0, 1));
+    CHECK(check_sum(100000, POOL_DYNAMIC, 0, 1));
+    pool_shutdown();
+    unsetenv("HPCJIT_SPIN_US");
+    unsetenv("HPCJIT_WAKE_FANOUT");
+}
+
 int main(void)
 {
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -375,7 +433,9 @@ int main(void)
     test_sums();
     test_pinning();
     test_exceptions();
-    pool_shutdown();
+    test_wake_tree("1"); /* a chain: the deepest tree */
+    test_wake_tree("2");
+    test_wake_tree("0"); /* flat: the caller wakes all */
     if (atomic_load(&failures)) {
         fprintf(stderr, "test_pool: %d failures\n", atomic_load(&failures));
         return 1;
