@@ -254,17 +254,25 @@ typedef struct ExcCtx {
     int64_t raise_at;
     int raise_tid; /* -1: any thread reaching raise_at */
     atomic_llong ran;
+    atomic_int raised;
 } ExcCtx;
 
 static int exc_body(void *vctx, int64_t begin, int64_t end, int tid)
 {
     ExcCtx *c = vctx;
     for (int64_t i = begin; i < end; i++) {
+        /* Far past raise_at, wait (at most 5 s) until it has raised: the
+         * thread that took raise_at may be descheduled on a loaded machine
+         * while the others run every chunk, and "the rest was skipped" is
+         * what the test checks. */
+        for (int w = 0; c->raise_tid < 0 && i > c->raise_at + 1000 && !atomic_load(&c->raised) && w < 5000; w++)
+            usleep(1000);
         atomic_fetch_add(&c->ran, 1);
         if ((c->raise_tid < 0 && i == c->raise_at) || (c->raise_tid == tid && i == begin)) {
             char msg[64];
             snprintf(msg, sizeof msg, "bad value at %lld on thread %d", (long long)i, tid);
             rt_raise("ValueError", msg);
+            atomic_store(&c->raised, 1);
             return -1;
         }
     }
@@ -274,7 +282,7 @@ static int exc_body(void *vctx, int64_t begin, int64_t end, int tid)
 static void test_exceptions(void)
 {
     const char *type = NULL, *msg = NULL;
-    ExcCtx c = {10, -1, 0};
+    ExcCtx c = {10, -1, 0, 0};
     CHECK(pool_parallel_for(1000000, exc_body, &c, POOL_DYNAMIC, 1) == -1);
     CHECK(rt_exc_fetch(&type, &msg) == 1);
     CHECK(type && strcmp(type, "ValueError") == 0);
@@ -285,7 +293,7 @@ static void test_exceptions(void)
     int T = pool_max_threads();
     if (T >= 2) {
         /* raised on a worker, delivered on the caller's thread */
-        ExcCtx w = {-1, T - 1, 0};
+        ExcCtx w = {-1, T - 1, 0, 0};
         CHECK(pool_parallel_for(T * 10, exc_body, &w, POOL_STATIC, 0) == -1);
         CHECK(rt_exc_fetch(&type, &msg) == 1);
         char want[64];
@@ -293,7 +301,7 @@ static void test_exceptions(void)
         CHECK(strcmp(type, "ValueError") == 0 && strcmp(msg, want) == 0);
     }
     /* every thread raises: exactly one exception comes back */
-    ExcCtx all = {-1, -2, 0};
+    ExcCtx all = {-1, -2, 0, 0};
     for (int t = 0; t < T; t++) {
         all.raise_tid = t;
         CHECK(pool_parallel_for(T, exc_body, &all, POOL_STATIC, 0) == -1);
