@@ -40,9 +40,12 @@ its variables that the product reads (once the factory has returned,
 nothing else can assign them), so `f = add(n)` binds f to that
 environment, and each call of f passes it.  Variables of this function
 the product reads are passed at each call, as they then are (CPython's
-cells; Numba freezes them when the closure is made).  Refused with a
+cells; Numba freezes them when the closure is made).  Another inner
+function may call the factory or f too: it gets f like any variable, the
+product as a sibling and the variables the product reads as extra
+parameters, and its text is rewritten the same way.  Refused with a
 located error: the product used other than by calling it (returned,
-passed, stored, called from another inner function), assigning the
+passed, stored, called from a def nested two deep), assigning the
 factory's variables (`nonlocal`), a factory returning different functions
 on different paths, or a variable bound to the product and to another
 value."""
@@ -287,28 +290,26 @@ def _outer_nodes(fdef):
     return out
 
 
-def _factory_calls(src, code, fdef, facs, lifted, extras, out_lines, edits):
-    """The edits of the function's own text for its closure factories:
-    `f = add(n)` binds f to the environment tuple add returns (and `g = f`
-    g), and each call `f(y)` (and `add(n)(y)`) becomes `_hj_add_lambda(f,
-    <its variables of this function, read at the call>, y)`.  Anything
-    else done with the product (returned, passed, stored) is refused."""
+def _bindings(src, code, fdef, facs, bound):
+    """(nodes, parents, bound, sites) of fdef's own text: its nodes outside
+    inner functions in source order and their parents, each variable bound
+    to a factory's product (`f = add(n)`, `g = f`; `bound` holds those
+    bound further out) -> that factory, and the targets binding it."""
     nodes = sorted((n for n in _outer_nodes(fdef) if hasattr(n, "lineno")), key=lambda n: (n.lineno, n.col_offset))
     parents = {}
     for n in nodes:
         for child in ast.iter_child_nodes(n):
             parents[id(child)] = n
+    bound = dict(bound)
+    sites = {}
 
     def binding(value):
-        """The factory whose product `x = value` binds x to, or None."""
         if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in facs:
             return value.func.id
         if isinstance(value, ast.Name):
             return bound.get(value.id)
         return None
 
-    bound = {}  # variable -> factory whose product it holds
-    sites = {}  # variable -> the targets binding it
     changed = True
     while changed:  # `g = f` after `f = add(n)`: g too
         changed = False
@@ -324,22 +325,38 @@ def _factory_calls(src, code, fdef, facs, lifted, extras, out_lines, edits):
                 changed = True
     params = set(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
     for n in nodes:
-        if isinstance(n, ast.Name) and n.id in bound and not isinstance(n.ctx, ast.Load) \
-                and id(n) not in sites[n.id]:
+        if not (isinstance(n, ast.Name) and n.id in bound) or isinstance(n.ctx, ast.Load):
+            continue
+        if id(n) not in sites.get(n.id, ()):
             raise _fail(src, n, f"'{n.id}' bound both to the function returned by the closure factory "
                         f"'{bound[n.id]}' and to another value")
-        if isinstance(n, ast.Name) and n.id in bound and id(n) in sites[n.id] and (n.id in params or n.id in extras):
-            raise _fail(src, n, f"'{n.id}', a parameter or inner function, bound to the function returned "
-                        f"by the closure factory '{bound[n.id]}'")
-    # the factories and their products are called here only (the
-    # environment of a call elsewhere is not at hand)
-    for name, node, kind, c, _, _ in lifted:
+        if n.id in params:
+            raise _fail(src, n, f"'{n.id}', a parameter, bound to the function returned by the closure "
+                        f"factory '{bound[n.id]}'")
+    return nodes, parents, bound, sites
+
+
+def _factory_calls(src, code, fdef, facs, bound, extras, out_lines, edits, shift=0, nested=()):
+    """The edits of fdef's own text (out_lines; its columns are `shift`
+    more than fdef's) for the closure factories it calls, `facs`, and the
+    variables further out bound to their products, `bound`: `f = add(n)`
+    binds f to the environment tuple add returns (and `g = f` g), and each
+    call `f(y)` (and `add(n)(y)`) becomes `_hj_add_lambda(f, <its
+    variables of the outermost function, read at the call>, y)`.  Anything
+    else done with a product (returned, passed, stored, called from a
+    function nested in fdef, whose code objects are `nested`) is refused."""
+    nodes, parents, bound, sites = _bindings(src, code, fdef, facs, bound)
+    # a function nested in fdef sees neither the products nor the
+    # factories as functions (it is lifted when fdef is compiled)
+    mine = {id(n) for n in nodes}
+    for c in nested:
         for v in c.co_freevars:
-            if (v in facs and v != name) or v in bound:
-                use = next(n for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == v)
+            if v in bound or v in facs:
+                use = next((n for n in ast.walk(fdef) if isinstance(n, ast.Name) and n.id == v
+                            and id(n) not in mine), fdef)
                 what = f"the closure factory '{v}'" if v in facs else \
                     f"'{v}', the function returned by the closure factory '{bound[v]}',"
-                raise _fail(src, use, f"calling {what} from another inner function")
+                raise _fail(src, use, f"calling {what} from a function nested in the one that calls it")
 
     def binds(stmt):
         """Whether stmt is one of the assignments `f = add(n)`, `g = f`."""
@@ -350,9 +367,9 @@ def _factory_calls(src, code, fdef, facs, lifted, extras, out_lines, edits):
         """`at`: the node before whose text `_hj_...(` goes."""
         f = facs[fac]
         live = extras[f.product][1:]  # after _hj_env
-        edits.setdefault(at.lineno - 1, []).append((at.col_offset, f"{f.product}("))
+        edits.setdefault(at.lineno - 1, []).append((at.col_offset + shift, f"{f.product}("))
         li = call.func.end_lineno - 1
-        j = out_lines[li].index("(", call.func.end_col_offset)
+        j = out_lines[li].index("(", call.func.end_col_offset + shift)
         rest = ", ".join(live)
         args = bool(call.args or call.keywords)
         edits.setdefault(li, []).append((j, (", " + rest if rest else "") + (", " if args else ""), 1))
@@ -471,6 +488,19 @@ def lift(py_func, src, targetoptions, make_source):
             live = [v for v in f.pcode.co_freevars if v not in f.frozen and v not in inner]
             sibs = [v for v in f.pcode.co_freevars if v in inner]
             lifted.append((f.product, f.pnode, f.pkind, f.pcode, ["_hj_env"] + live, sibs))
+    # the variables of this function bound to products (`f = add(n)`); an
+    # inner function calling a factory or such a variable calls the product
+    # too (and needs the variables of this function the product reads)
+    bound = _bindings(src, code, fdef, facs, {})[2] if facs else {}
+    uses = {}  # inner function -> (the factories it calls, the variables bound to products it calls)
+    for i, (name, node, kind, c, extra, siblings) in enumerate(lifted):
+        fs = {v: facs[v] for v in c.co_freevars if v in facs and v != name}
+        bs = {v: bound[v] for v in c.co_freevars if v in bound}
+        if fs or bs:
+            fs.update((b, facs[b]) for b in bs.values())
+            uses[name] = (fs, bs)
+            more = [f.product for f in fs.values() if f.product not in siblings]
+            lifted[i] = (name, node, kind, c, extra, siblings + more)
     # the inner functions' names may only be called
     calls = {}
     for node in ast.walk(fdef):
@@ -486,7 +516,7 @@ def lift(py_func, src, targetoptions, make_source):
         for name in extras:
             for s2 in sibs[name]:
                 for v in extras[s2]:
-                    if v not in extras[name]:
+                    if v not in extras[name] and v != "_hj_env":
                         extras[name].append(v)
                         changed = True
     lifted = [(name, node, kind, c, extras[name], siblings) for name, node, kind, c, _, siblings in lifted]
@@ -497,6 +527,13 @@ def lift(py_func, src, targetoptions, make_source):
                     raise _fail(src, f.pnode, f"a function returned by the closure factory '{f.name}' calling "
                                 f"'{s2}', which reads the '{v}' of the enclosing function, while '{f.name}' has "
                                 f"a '{v}' of its own")
+    for name, node, kind, c, _, _ in lifted:
+        for f in uses.get(name, ({}, {}))[0].values():
+            for v in extras[f.product][1:]:
+                if v in c.co_varnames:
+                    raise _fail(src, node, f"'{name}' calling the function returned by the closure factory "
+                                f"'{f.name}', which reads the '{v}' of the enclosing function, while '{name}' "
+                                f"has a '{v}' of its own")
     # an inner function that reads none of the enclosing function's
     # variables is an ordinary function value (passed, stored, map(f, a));
     # one that does may only be called (its values are passed at the call)
@@ -570,7 +607,7 @@ def lift(py_func, src, targetoptions, make_source):
             edits.setdefault(li, []).append((j + 1, ins))
     facs_of = {f.product: f for f in facs.values()}
     if facs:
-        _factory_calls(src, code, fdef, facs, lifted, extras, out_lines, edits)
+        _factory_calls(src, code, fdef, facs, {}, extras, out_lines, edits)
     _apply(out_lines, edits)
     new_source = "".join(out_lines)
     # each lifted function's own text, at the lines it came from
@@ -626,12 +663,16 @@ def lift(py_func, src, targetoptions, make_source):
         fix = {}
         for n in ast.walk(sub):
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and extras.get(n.func.id):
-                fix.setdefault(n.func.end_lineno - 1, []).append((n.func.end_col_offset, n, extras[n.func.id]))
-        for li, items in fix.items():
-            for col, call, ex in sorted(items, key=lambda t: -t[0]):
-                j = tl[li].index("(", col + removed)
-                ins = ", ".join(ex) + (", " if call.args or call.keywords else "")
-                tl[li] = tl[li][:j + 1] + ins + tl[li][j + 1:]
+                j = tl[n.func.end_lineno - 1].index("(", n.func.end_col_offset + removed)
+                ins = ", ".join(extras[n.func.id]) + (", " if n.args or n.keywords else "")
+                fix.setdefault(n.func.end_lineno - 1, []).append((j + 1, ins))
+        if name in uses:  # calls of closure factories and their products
+            esrc = make_source("", src.first_line + first, src.col_offset + removed, src.filename)
+            products = {f.pcode for f in facs.values()}
+            nested = [x for x in c.co_consts if isinstance(x, _pytypes.CodeType) and x not in products
+                      and (not x.co_name.startswith("<") or x.co_name == "<lambda>")]
+            _factory_calls(esrc, c, sub.body[0], uses[name][0], uses[name][1], extras, tl, fix, removed, nested)
+        _apply(tl, fix)
         cells = tuple(_pytypes.CellType() for _ in c.co_freevars)
         fn = _pytypes.FunctionType(c, glb, name, None, cells)
         lsrc = make_source(_srctext.dedent("".join(tl))[0], src.first_line + first, src.col_offset + removed,
