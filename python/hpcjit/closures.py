@@ -17,12 +17,38 @@ function fills (`acc.append(x)`) gets its items from that body: the
 compiler's call typing learns them (infer_call.c refine_args).  The edits
 keep every other line and column of the user's text, so diagnostics still
 point into it.  Refused with a located error: an inner
-function used other than by calling it (returned, passed, stored).  An
+function used other than by calling it (returned, passed, stored), unless
+a closure factory's (below).  An
 inner def assigning variables of the outer function (`nonlocal total`) also
 returns their new values (`return (x), total`), and each call of it, a
 statement `add(i)` or an assignment `x = add(i)`, assigns them back
 (`_hj_nl0, total = add(total, i)`).  A def nested in an
-inner function is lifted out of that one when it is compiled, in turn."""
+inner function is lifted out of that one when it is compiled, in turn.
+
+A closure factory (issue 12), an inner function returning an inner def
+or lambda of its own (the product) that reads its variables:
+
+    def add(k):                  # def add(k):
+        return lambda x: x + k   #     return (k,)
+    f = add(n)                   # f = add(n)
+    r = f(2) + add(1)(3)         # r = _hj_add_lambda(f, 2) + _hj_add_lambda(add(1), 3)
+
+The product is lifted too, as `_hj_<factory>_<product>(_hj_env, <the
+variables of this function it reads>, <its own parameters>)`, its first
+statement `k, = _hj_env`.  The factory returns the tuple of the values of
+its variables that the product reads (once the factory has returned,
+nothing else can assign them), so `f = add(n)` binds f to that
+environment, and each call of f passes it.  Variables of this function
+the product reads are passed at each call, as they then are (CPython's
+cells; Numba freezes them when the closure is made).  Another inner
+function may call the factory or f too: it gets f like any variable, the
+product as a sibling and the variables the product reads as extra
+parameters, and its text is rewritten the same way.  Refused with a
+located error: the product used other than by calling it (returned,
+passed, stored, called from a def nested two deep), assigning the
+factory's variables (`nonlocal`), a factory returning different functions
+on different paths, or a variable bound to the product and to another
+value."""
 import ast
 import types as _pytypes
 
@@ -66,7 +92,7 @@ def _own_scope(fdef):
     """The nodes of fdef's own scope (not inside a nested def, lambda or
     comprehension, whose lambdas are constants of their own code objects),
     the scope nodes themselves included, in source order."""
-    out, todo = [], list(fdef.body)
+    out, todo = [], list(fdef.body) if isinstance(fdef.body, list) else [fdef.body]
     while todo:
         n = todo.pop()
         out.append(n)
@@ -82,12 +108,13 @@ def inner_kind(inner, node):
 
 
 def _apply(lines, edits):
-    """Insert each (column, text) of edits[line index] into lines, the
-    rightmost first (the columns are the original line's)."""
+    """Insert each (column, text) of edits[line index] into lines, or put
+    text in place of the `width` characters there for a (column, text,
+    width), the rightmost first (the columns are the original line's)."""
     for li, items in edits.items():
         text = lines[li]
-        for col, ins in sorted(items, key=lambda t: -t[0]):
-            text = text[:col] + ins + text[col:]
+        for col, ins, *width in sorted(items, key=lambda t: -t[0]):
+            text = text[:col] + ins + text[col + (width[0] if width else 0):]
         lines[li] = text
 
 
@@ -150,6 +177,243 @@ def _return_nonlocals(src, node, tl, names):
         tl.append(" " * indent + f"return None, {back}\n")
 
 
+class _Factory:
+    """An inner function of the function being lifted that returns an
+    inner def or lambda of its own (its product) reading its variables."""
+
+    def __init__(self, name, product, pnode, pkind, pcode, frozen, values, drop):
+        self.name = name
+        self.product = product  # the product's lifted name
+        self.pnode = pnode      # its FunctionDef or Lambda
+        self.pkind = pkind      # "pdef" or "plambda"
+        self.pcode = pcode
+        self.frozen = frozen    # the factory's variables it reads: the tuple returned
+        self.values = values    # the factory's returned expressions (replaced by that tuple)
+        self.drop = drop        # a product lambda's code: gone from the factory's text
+
+    def env_text(self):
+        if len(self.frozen) == 1:
+            return f"({self.frozen[0]},)"
+        return f"({', '.join(self.frozen)})"
+
+    def unpack_text(self):
+        """The product's first statement, on the line above its body."""
+        return f"{', '.join(self.frozen)}{',' if len(self.frozen) == 1 else ''} = _hj_env\n"
+
+
+def _product_of(value, defs, named):
+    """The node of the inner function a returned expression is (a lambda,
+    or the name of a def or of a lambda bound to a name), or None."""
+    if isinstance(value, ast.Lambda):
+        return value
+    if isinstance(value, ast.Name):
+        if value.id in defs:
+            return defs[value.id]
+        if value.id in named:
+            return named[value.id]
+    return None
+
+
+def _factory(src, name, node, kind, c, inner, outer_locals):
+    """A _Factory when inner function `name` returns a function of its own
+    that reads its variables, else None (an inner function returning a
+    function that reads nothing stays a function value)."""
+    scope = _own_scope(node if kind == "def" else node.value)
+    defs = {n.name: n for n in scope if isinstance(n, ast.FunctionDef)}
+    named = {n.targets[0].id: n.value for n in scope if isinstance(n, ast.Assign) and len(n.targets) == 1
+             and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Lambda)}
+    if kind == "def":
+        values = [n.value for n in scope if isinstance(n, ast.Return)]
+        ends = isinstance(node.body[-1], ast.Return)
+    else:
+        values, ends = [node.value.body], True
+    products = [_product_of(v, defs, named) for v in values]
+    if not any(products):
+        return None
+    # the code objects: a def's by name, the lambdas' in order
+    lam_nodes = sorted((n for n in scope if isinstance(n, ast.Lambda)), key=lambda n: (n.lineno, n.col_offset))
+    lambdas = [x for x in c.co_consts if isinstance(x, _pytypes.CodeType) and x.co_name == "<lambda>"]
+    nested = _nested_codes(c)
+    codes = []
+    for p in products:
+        if p is None:
+            codes.append(None)
+        elif isinstance(p, ast.Lambda):
+            if len(lam_nodes) != len(lambdas):
+                raise _fail(src, p, f"a function returned by the closure factory '{name}' among lambdas over "
+                            "several lines")
+            codes.append(lambdas[lam_nodes.index(p)])
+        else:
+            codes.append(nested.get(p.name))
+    if not any(pc is not None and pc.co_freevars for pc in codes):
+        return None
+    pnode, pcode = products[0], codes[0]
+    if any(p is not pnode for p in products) or pcode is None:
+        raise _fail(src, node, f"a closure factory '{name}' returning different functions (or a function "
+                    "and another value) on different paths")
+    if not ends:
+        raise _fail(src, node, f"a closure factory '{name}' that can end without returning its function")
+    for n in scope:
+        if isinstance(n, ast.Nonlocal):
+            raise _fail(src, n, f"a closure factory '{name}' assigning {', '.join(n.names)} of its "
+                        "enclosing function (nonlocal)")
+    pname = getattr(pnode, "name", None) or next((k for k, v in named.items() if v is pnode), "lambda")
+    if isinstance(pnode, ast.FunctionDef):
+        for n in _own_scope(pnode):
+            if isinstance(n, ast.Nonlocal):
+                raise _fail(src, n, f"a function returned by the closure factory '{name}' assigning "
+                            f"{', '.join(n.names)} (nonlocal): it would need a mutable environment")
+    mine = set(defs) | set(named)
+    frozen = []
+    for v in pcode.co_freevars:
+        if v in mine:
+            raise _fail(src, pnode, f"a function returned by the closure factory '{name}' calling '{v}', "
+                        f"an inner function of '{name}'")
+        if v in c.co_cellvars:
+            frozen.append(v)
+        elif v not in inner and v not in outer_locals:
+            raise _fail(src, pnode, f"the inner function '{pname}' reading '{v}' of an enclosing function")
+    drop = pcode if isinstance(pnode, ast.Lambda) and pnode not in named.values() else None
+    return _Factory(name, f"_hj_{name}_{pname}", pnode, "pdef" if isinstance(pnode, ast.FunctionDef)
+                    else "plambda", pcode, frozen, values, drop)
+
+
+def _outer_nodes(fdef):
+    """The nodes of fdef's body outside its inner defs and lambdas
+    (comprehensions included: they run in the function)."""
+    out, todo = [], list(fdef.body)
+    while todo:
+        n = todo.pop()
+        out.append(n)
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(n))
+    return out
+
+
+def _bindings(src, code, fdef, facs, bound):
+    """(nodes, parents, bound, sites) of fdef's own text: its nodes outside
+    inner functions in source order and their parents, each variable bound
+    to a factory's product (`f = add(n)`, `g = f`; `bound` holds those
+    bound further out) -> that factory, and the targets binding it."""
+    nodes = sorted((n for n in _outer_nodes(fdef) if hasattr(n, "lineno")), key=lambda n: (n.lineno, n.col_offset))
+    parents = {}
+    for n in nodes:
+        for child in ast.iter_child_nodes(n):
+            parents[id(child)] = n
+    bound = dict(bound)
+    sites = {}
+
+    def binding(value):
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in facs:
+            return value.func.id
+        if isinstance(value, ast.Name):
+            return bound.get(value.id)
+        return None
+
+    changed = True
+    while changed:  # `g = f` after `f = add(n)`: g too
+        changed = False
+        for n in nodes:
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+                v, fac = n.targets[0].id, binding(n.value)
+                if fac is None or id(n.targets[0]) in sites.get(v, ()):
+                    continue
+                if bound.setdefault(v, fac) != fac:
+                    raise _fail(src, n.targets[0], f"'{v}' bound to the functions of two closure factories "
+                                f"('{bound[v]}', '{fac}')")
+                sites.setdefault(v, set()).add(id(n.targets[0]))
+                changed = True
+    params = set(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+    for n in nodes:
+        if not (isinstance(n, ast.Name) and n.id in bound) or isinstance(n.ctx, ast.Load):
+            continue
+        if id(n) not in sites.get(n.id, ()):
+            raise _fail(src, n, f"'{n.id}' bound both to the function returned by the closure factory "
+                        f"'{bound[n.id]}' and to another value")
+        if n.id in params:
+            raise _fail(src, n, f"'{n.id}', a parameter, bound to the function returned by the closure "
+                        f"factory '{bound[n.id]}'")
+    return nodes, parents, bound, sites
+
+
+def _factory_calls(src, code, fdef, facs, bound, extras, out_lines, edits, shift=0, nested=()):
+    """The edits of fdef's own text (out_lines; its columns are `shift`
+    more than fdef's) for the closure factories it calls, `facs`, and the
+    variables further out bound to their products, `bound`: `f = add(n)`
+    binds f to the environment tuple add returns (and `g = f` g), and each
+    call `f(y)` (and `add(n)(y)`) becomes `_hj_add_lambda(f, <its
+    variables of the outermost function, read at the call>, y)`.  Anything
+    else done with a product (returned, passed, stored, called from a
+    function nested in fdef, whose code objects are `nested`) is refused."""
+    nodes, parents, bound, sites = _bindings(src, code, fdef, facs, bound)
+    # a function nested in fdef sees neither the products nor the
+    # factories as functions (it is lifted when fdef is compiled)
+    mine = {id(n) for n in nodes}
+    for c in nested:
+        for v in c.co_freevars:
+            if v in bound or v in facs:
+                use = next((n for n in ast.walk(fdef) if isinstance(n, ast.Name) and n.id == v
+                            and id(n) not in mine), fdef)
+                what = f"the closure factory '{v}'" if v in facs else \
+                    f"'{v}', the function returned by the closure factory '{bound[v]}',"
+                raise _fail(src, use, f"calling {what} from a function nested in the one that calls it")
+
+    def binds(stmt):
+        """Whether stmt is one of the assignments `f = add(n)`, `g = f`."""
+        t = stmt.targets[0] if isinstance(stmt, ast.Assign) else None
+        return isinstance(t, ast.Name) and id(t) in sites.get(t.id, ())
+
+    def call_product(call, fac, at):
+        """`at`: the node before whose text `_hj_...(` goes."""
+        f = facs[fac]
+        live = extras[f.product][1:]  # after _hj_env
+        edits.setdefault(at.lineno - 1, []).append((at.col_offset + shift, f"{f.product}("))
+        li = call.func.end_lineno - 1
+        j = out_lines[li].index("(", call.func.end_col_offset + shift)
+        rest = ", ".join(live)
+        args = bool(call.args or call.keywords)
+        edits.setdefault(li, []).append((j, (", " + rest if rest else "") + (", " if args else ""), 1))
+
+    for n in nodes:
+        if not (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and (n.id in bound or n.id in facs)):
+            continue
+        p = parents.get(id(n))
+        called = isinstance(p, ast.Call) and p.func is n
+        if n.id in facs:
+            if not called:
+                raise _fail(src, n, f"the closure factory '{n.id}' used as a value (only calls are)")
+            pp = parents.get(id(p))
+            if isinstance(pp, ast.Call) and pp.func is p:  # add(n)(y)
+                call_product(pp, n.id, p)
+            elif not binds(pp):
+                raise _fail(src, p, f"the function returned by the closure factory '{n.id}' used as a value "
+                            f"(returned, passed or stored; only `f = {n.id}(...)` and calls of it are)")
+        elif called:
+            call_product(p, bound[n.id], n)
+        elif not binds(p):
+            raise _fail(src, n, f"using '{n.id}', the function returned by the closure factory "
+                        f"'{bound[n.id]}', as a value (returned, passed or stored; only calls are)")
+
+
+def _freeze_returns(f, node, tl):
+    """The lifted text `tl` of factory def `node`: each returned product
+    becomes the tuple of the values it reads."""
+    one_line = node.body[0].lineno == node.lineno
+    shift = node.col_offset + 4 - node.body[0].col_offset
+
+    def at(lineno, col):
+        i = lineno - node.lineno
+        if one_line:
+            return i + 1, col + shift if i == 0 else col
+        return i, col
+
+    for v in sorted(f.values, key=lambda v: (-v.lineno, -v.col_offset)):
+        (i0, c0), (i1, c1) = at(v.lineno, v.col_offset), at(v.end_lineno, v.end_col_offset)
+        tl[i0] = tl[i0][:c0] + f.env_text() + tl[i1][c1:]
+        for i in range(i0 + 1, i1 + 1):
+            tl[i] = "\n"
+
+
 def lift(py_func, src, targetoptions, make_source):
     """(new source text, [(name, Lifted)]) for the function, or None when it
     has no inner function.  make_source(text, first_line, col_offset,
@@ -210,6 +474,33 @@ def lift(py_func, src, targetoptions, make_source):
                 raise _fail(src, node, f"the inner function '{name}' reading '{v}' of an enclosing function")
         siblings = [v for v in c.co_freevars if v in inner]
         lifted.append((name, node, kind, c, extra, siblings))
+    # closure factories (an inner function returning one of its own that
+    # reads its variables, its product): the product is lifted here too,
+    # the variables of the factory it reads first (the factory returns
+    # their values as a tuple: a closure's environment no longer changes
+    # once its factory has returned), then those of this function (passed
+    # at each call, as they are then)
+    facs = {}
+    for name, node, kind, c, _, _ in list(lifted):
+        f = _factory(src, name, node, kind, c, inner, outer_locals) if kind in ("def", "lambda") else None
+        if f is not None:
+            facs[name] = f
+            live = [v for v in f.pcode.co_freevars if v not in f.frozen and v not in inner]
+            sibs = [v for v in f.pcode.co_freevars if v in inner]
+            lifted.append((f.product, f.pnode, f.pkind, f.pcode, ["_hj_env"] + live, sibs))
+    # the variables of this function bound to products (`f = add(n)`); an
+    # inner function calling a factory or such a variable calls the product
+    # too (and needs the variables of this function the product reads)
+    bound = _bindings(src, code, fdef, facs, {})[2] if facs else {}
+    uses = {}  # inner function -> (the factories it calls, the variables bound to products it calls)
+    for i, (name, node, kind, c, extra, siblings) in enumerate(lifted):
+        fs = {v: facs[v] for v in c.co_freevars if v in facs and v != name}
+        bs = {v: bound[v] for v in c.co_freevars if v in bound}
+        if fs or bs:
+            fs.update((b, facs[b]) for b in bs.values())
+            uses[name] = (fs, bs)
+            more = [f.product for f in fs.values() if f.product not in siblings]
+            lifted[i] = (name, node, kind, c, extra, siblings + more)
     # the inner functions' names may only be called
     calls = {}
     for node in ast.walk(fdef):
@@ -225,10 +516,24 @@ def lift(py_func, src, targetoptions, make_source):
         for name in extras:
             for s2 in sibs[name]:
                 for v in extras[s2]:
-                    if v not in extras[name]:
+                    if v not in extras[name] and v != "_hj_env":
                         extras[name].append(v)
                         changed = True
     lifted = [(name, node, kind, c, extras[name], siblings) for name, node, kind, c, _, siblings in lifted]
+    for f in facs.values():
+        for s2 in sibs[f.product]:
+            for v in extras[s2]:
+                if v in f.frozen:
+                    raise _fail(src, f.pnode, f"a function returned by the closure factory '{f.name}' calling "
+                                f"'{s2}', which reads the '{v}' of the enclosing function, while '{f.name}' has "
+                                f"a '{v}' of its own")
+    for name, node, kind, c, _, _ in lifted:
+        for f in uses.get(name, ({}, {}))[0].values():
+            for v in extras[f.product][1:]:
+                if v in c.co_varnames:
+                    raise _fail(src, node, f"'{name}' calling the function returned by the closure factory "
+                                f"'{f.name}', which reads the '{v}' of the enclosing function, while '{name}' "
+                                f"has a '{v}' of its own")
     # an inner function that reads none of the enclosing function's
     # variables is an ordinary function value (passed, stored, map(f, a));
     # one that does may only be called (its values are passed at the call)
@@ -272,6 +577,8 @@ def lift(py_func, src, targetoptions, make_source):
                         f"{', '.join(repr(v) for v in names)} (nonlocal), other than as a statement "
                         f"`{call.func.id}(...)` or `x = {call.func.id}(...)`")
     for name, node, kind, c, extra, siblings in lifted:
+        if kind in ("pdef", "plambda"):  # inside its factory, blanked already
+            continue
         if kind == "inline":  # the lambda's text becomes its name, in place
             b = out_lines[node.lineno - 1].encode()
             width = node.end_col_offset - node.col_offset
@@ -298,16 +605,19 @@ def lift(py_func, src, targetoptions, make_source):
             j = out_lines[li].index("(", col)
             ins = ", ".join(ex) + (", " if call.args or call.keywords else "")
             edits.setdefault(li, []).append((j + 1, ins))
+    facs_of = {f.product: f for f in facs.values()}
+    if facs:
+        _factory_calls(src, code, fdef, facs, {}, extras, out_lines, edits)
     _apply(out_lines, edits)
     new_source = "".join(out_lines)
     # each lifted function's own text, at the lines it came from
     result = []
     glb = py_func.__globals__
     for name, node, kind, c, extra, siblings in lifted:
-        args = node.args if kind == "def" else node.args if kind == "inline" else node.value.args
+        args = node.value.args if kind == "lambda" else node.args
         own = ast.unparse(args)
         params = ", ".join(extra + ([own] if own else []))
-        if kind == "def":
+        if kind in ("def", "pdef"):
             body_first = node.body[0]
             indent = node.col_offset
             if body_first.lineno == node.lineno:  # def f(x): return x
@@ -315,36 +625,54 @@ def lift(py_func, src, targetoptions, make_source):
                 line = lines[node.lineno - 1]
                 body = [" " * (indent + 4) + line[body_first.col_offset:]] + lines[node.lineno:node.end_lineno]
                 tl = [" " * indent + f"def {name}({params}):\n"] + body
+                body_col = indent + 4
             else:
                 first = node.lineno - 1
                 tl = [" " * indent + f"def {name}({params}):\n"]
                 tl += ["\n"] * (body_first.lineno - node.lineno - 1)  # header continuation lines
                 tl += lines[body_first.lineno - 1:node.end_lineno]
+                body_col = body_first.col_offset
+            if kind == "pdef" and facs_of[name].frozen:  # `k, c = _hj_env` first, the header above
+                first -= 1
+                tl.insert(1, " " * body_col + facs_of[name].unpack_text())
             removed = indent
         else:
-            lam = node if kind == "inline" else node.value
+            lam = node if kind in ("inline", "plambda") else node.value
             seg = ast.get_source_segment(src.source, lam.body)
+            if name in facs:  # a lambda factory returns its product's environment
+                seg = facs[name].env_text()
             ret, close = ("return (", ")") if "\n" in seg else ("return ", "")
             pad = lam.body.col_offset - len(ret)
             if pad < 1:
                 pad = 4
             first = lam.body.lineno - 2
             tl = [f"def {name}({params}):\n", " " * pad + ret + seg + close + "\n"]
+            if kind == "plambda" and facs_of[name].frozen:  # `k, c = _hj_env` first, the header above
+                first -= 1
+                tl.insert(1, " " * pad + facs_of[name].unpack_text())
             removed = 0
         if kind == "def" and nonlocals.get(name):
             _return_nonlocals(src, node, tl, nonlocals[name])
+        if kind == "def" and name in facs:
+            _freeze_returns(facs[name], node, tl)
+        if name in facs and facs[name].drop is not None:  # its product lambda is gone from its text
+            c = c.replace(co_consts=tuple(None if x is facs[name].drop else x for x in c.co_consts))
         # calls of inner functions inside this one get their free variables first
         text = "".join(tl)
         sub = ast.parse(_srctext.dedent(text)[0])
         fix = {}
         for n in ast.walk(sub):
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and extras.get(n.func.id):
-                fix.setdefault(n.func.end_lineno - 1, []).append((n.func.end_col_offset, n, extras[n.func.id]))
-        for li, items in fix.items():
-            for col, call, ex in sorted(items, key=lambda t: -t[0]):
-                j = tl[li].index("(", col + removed)
-                ins = ", ".join(ex) + (", " if call.args or call.keywords else "")
-                tl[li] = tl[li][:j + 1] + ins + tl[li][j + 1:]
+                j = tl[n.func.end_lineno - 1].index("(", n.func.end_col_offset + removed)
+                ins = ", ".join(extras[n.func.id]) + (", " if n.args or n.keywords else "")
+                fix.setdefault(n.func.end_lineno - 1, []).append((j + 1, ins))
+        if name in uses:  # calls of closure factories and their products
+            esrc = make_source("", src.first_line + first, src.col_offset + removed, src.filename)
+            products = {f.pcode for f in facs.values()}
+            nested = [x for x in c.co_consts if isinstance(x, _pytypes.CodeType) and x not in products
+                      and (not x.co_name.startswith("<") or x.co_name == "<lambda>")]
+            _factory_calls(esrc, c, sub.body[0], uses[name][0], uses[name][1], extras, tl, fix, removed, nested)
+        _apply(tl, fix)
         cells = tuple(_pytypes.CellType() for _ in c.co_freevars)
         fn = _pytypes.FunctionType(c, glb, name, None, cells)
         lsrc = make_source(_srctext.dedent("".join(tl))[0], src.first_line + first, src.col_offset + removed,

@@ -377,3 +377,297 @@ def test_lambda_with_continuation_at_column_0():
 1)
     f = make()
     assert hpcjit.njit(f)(4) == f(4)
+
+
+# Closure factories (issue 12): an inner function returning an inner def or
+# lambda of its own that reads its variables; the product is called through
+# the returned value.
+
+@hpcjit.njit
+def fac_lambda(n):
+    def add(k):
+        return lambda x: x + k
+    f = add(n)
+    return f(2)
+
+
+@hpcjit.njit
+def fac_def_in_loop(a, k):
+    def make(m):
+        c = m * 2.0
+
+        def scale(x):
+            return x * c + k  # c of the factory, k of fac_def_in_loop
+        return scale
+    f = make(1.5)
+    s = 0.0
+    for v in a:
+        s += f(v)
+    return s
+
+
+@hpcjit.njit
+def fac_several(n):
+    def adder(k):
+        return lambda x: x + k
+
+    def muler(k, j):
+        c = k * j
+        return lambda x: x * c
+    f = adder(n)
+    g = adder(2 * n)
+    h = muler(n, 3)
+    return f(1) + g(2) + h(3) + adder(10)(n) + muler(2, 2)(n)
+
+
+@hpcjit.njit
+def fac_factory_in_loop(n):
+    def add(k):
+        return lambda x: x * k
+    s = 0
+    for i in range(n):
+        f = add(i)
+        s += f(i + 1) + add(i)(1)
+    return s
+
+
+@hpcjit.njit
+def fac_reads_outer(n):
+    base = 0
+
+    def make(k):
+        return lambda x: x + k + base
+    f = make(n)
+    base = 100  # the product reads base as it is at the call (CPython's cell)
+    return f(1)
+
+
+@hpcjit.njit
+def fac_defaults_keywords(n):
+    def make(k):
+        return lambda x, y=3: x * y + k
+    f = make(n)
+    return f(2) + f(2, 5) + f(y=1, x=4)
+
+
+@hpcjit.njit
+def fac_variants(n):
+    base = n * 10
+
+    def named(k):
+        g = lambda x: x - k  # noqa: E731
+        return g
+
+    def one_line(k):
+        def g(x): return x * k  # noqa: E704
+        return g
+
+    def no_env():
+        return lambda x: x + base  # reads only fac_variants' base
+
+    def sq(v):
+        return v * v
+
+    def calls_sibling(k):
+        return lambda x: sq(x) + k
+    lam = lambda k: lambda: k * 2  # noqa: E731
+    f = named(n)
+    g = f
+    return f(10) + g(1) + one_line(n)(3) + no_env()(1) + calls_sibling(n)(3) + lam(n)()
+
+
+@hpcjit.njit
+def fac_array_env(a):
+    def make(w):
+        return lambda i: w[i] * 2
+    f = make(a)
+    return sum([f(i) for i in range(a.shape[0])])
+
+
+@hpcjit.njit
+def fac_nested(n):
+    def g(m):
+        def add(k):
+            return lambda x: x + k + m
+        f = add(n)
+        return f(1)
+    return g(10) + g(20)
+
+
+@hpcjit.njit
+def fac_same_product_two_returns(n):
+    def make(k):
+        def g(x):
+            return x + k
+        if k > 5:
+            return g
+        k = k * 2  # what the closure reads once make has returned
+        return g
+    return make(n)(1) + make(10)(1)
+
+
+def test_factory_returning_lambda():
+    check(fac_lambda, 3)
+    check(fac_lambda, 2.5)
+
+
+@pytest.mark.numba_skip(reason="Numba refuses this inner def as a closure (make_function: no definition for 'c')")
+def test_factory_returning_def_called_in_loop():
+    check(fac_def_in_loop, np.arange(5.0), 0.5)
+
+
+def test_several_factories_products_and_inline_calls():
+    check(fac_several, 2)
+
+
+def test_factory_called_in_loop():
+    check(fac_factory_in_loop, 6)
+
+
+@pytest.mark.numba_skip(reason="Numba freezes the enclosing function's variables when the closure is made")
+def test_product_reads_outer_variables_at_the_call():
+    check(fac_reads_outer, 3)
+
+
+@pytest.mark.numba_skip(reason="Numba fails on keyword arguments to a closure (an assertion)")
+def test_product_with_defaults_and_keywords():
+    check(fac_defaults_keywords, 2)
+
+
+def test_factory_variants():
+    check(fac_variants, 2)
+
+
+def test_factory_over_an_array_in_a_comprehension():
+    check(fac_array_env, np.arange(4.0))
+
+
+def test_factory_in_an_inner_function():
+    check(fac_nested, 3)
+
+
+@pytest.mark.numba_skip(reason="Numba refuses a closure over a variable assigned twice")
+def test_factory_returning_its_product_on_two_paths():
+    check(fac_same_product_two_returns, 2)
+
+
+@hpcjit.njit
+def fac_called_from_inner(n):
+    base = 5
+
+    def add(k):
+        return lambda x: x + k + base
+    f = add(n)
+
+    def h(y):
+        return f(y) * 2  # f and the base it reads, passed to h
+
+    def bind_here(y):
+        g = add(y)
+        s = 0
+        for i in range(3):
+            s += g(i) + add(i)(y)
+        return s
+    base = 7
+    return h(1) + h(2) + bind_here(n)
+
+
+@hpcjit.njit
+def fac_calls_between(n):
+    def add(k):
+        return lambda x: x + k
+    f = add(n)
+    g = lambda y: f(y) + 1  # noqa: E731
+
+    def mul(k):
+        return lambda x: f(x) * k  # a product calling another
+
+    def h(a):
+        f = a * 2  # h's own f
+        return f
+    return g(3) + mul(3)(1) + h(3) + f(1)
+
+
+@pytest.mark.numba_skip(reason="Numba freezes base when the closure is made, and refuses add(y) in bind_here")
+def test_products_called_from_inner_functions():
+    check(fac_called_from_inner, 2)
+
+
+def test_products_calling_products_and_a_shadowing_local():
+    check(fac_calls_between, 2)
+
+
+@hpcjit.njit
+def fac_r_returned(n):
+    def add(k):
+        return lambda x: x + k
+    return add(n)  # U:fac_returned
+
+
+@hpcjit.njit
+def fac_r_stored(n):
+    def add(k):
+        return lambda x: x + k
+    f = add(n)
+    fs = [f]  # U:fac_stored
+    return fs[0](1)
+
+
+@hpcjit.njit
+def fac_r_nonlocal(n):
+    def make(k):
+        def bump(x):
+            nonlocal k  # U:fac_nonlocal
+            k += x
+            return k
+        return bump
+    f = make(n)
+    return f(1) + f(1)
+
+
+@hpcjit.njit
+def fac_r_branches(n):
+    def make(k):  # U:fac_branches
+        if k > 0:
+            return lambda x: x + k
+        return lambda x: x - k
+    return make(n)(1)
+
+
+@hpcjit.njit
+def fac_r_nested_inner(n):
+    def add(k):
+        return lambda x: x + k
+    f = add(n)
+
+    def h(y):
+        def i(z):
+            return f(z)  # U:fac_nested_inner
+        return i(y)
+    return h(1)
+
+
+@hpcjit.njit
+def fac_r_rebound(n):
+    def add(k):
+        return lambda x: x + k
+    f = add(n)
+    y = f(1)
+    f = 3  # U:fac_rebound
+    return f + y
+
+
+@pytest.mark.numba_skip(reason="hpcjit's limits and messages")
+def test_factory_refused_and_located():
+    from conftest import assert_located_in
+    cases = [(fac_r_returned, "fac_returned", "used as a value (returned, passed or stored"),
+             (fac_r_stored, "fac_stored", "as a value"),
+             (fac_r_nonlocal, "fac_nonlocal", "assigning k (nonlocal)"),
+             (fac_r_branches, "fac_branches", "returning different functions"),
+             (fac_r_nested_inner, "fac_nested_inner", "from a function nested in the one that calls it"),
+             (fac_r_rebound, "fac_rebound", "and to another value")]
+    for f, marker, what in cases:
+        with pytest.raises(hpcjit.UnsupportedError) as ei:
+            f(1)
+        assert what in str(ei.value), str(ei.value)
+        assert_located_in(__file__, ei.value, "U:" + marker)
