@@ -1456,6 +1456,8 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             n->self_node = self;
         return infer_value_ty(self)->kind == TY_BOOL ? T(I, TY_INT64) : infer_value_ty(self);
     }
+    if ((id == BI_MIN || id == BI_MAX) && n->keywords.len) /* min(it, key=f): lib/list */
+        return lib_ops(BI_LIST)->infer_call(I, n, id, NULL);
     if (!no_keywords(I, n, fname))
         return NULL;
     int k = n->args.len;
