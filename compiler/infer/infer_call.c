@@ -1565,6 +1565,16 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     }
     case BI_DIVMOD:
     case BI_POW: {
+        if (id == BI_POW && k == 3) { /* pow(b, e, m): Python ints (rt_int_powmod) */
+            for (int i = 0; i < 3; i++) {
+                if (!ty_is_int(tys[i]) && tys[i]->kind != TY_BOOL)
+                    return TYPING(I, VEC_AT(n->args, i),
+                                  "pow() 3rd argument not allowed unless all arguments are integers (got %s)",
+                                  infer_tyname(I, tys[i]));
+                infer_cast(I, ARG(i), T(I, TY_INT64));
+            }
+            return T(I, TY_INT64);
+        }
         if (!nargs_between(I, n, fname, 2, 2))
             return NULL;
         Type *op_ty = NULL;

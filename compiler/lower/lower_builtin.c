@@ -1466,7 +1466,19 @@ LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned) {
     case BI_DIVMOD: return divmod_value(L, n);
     case BI_POW: {
         Node *a0 = arg(n, 0), *a1 = arg(n, 1);
-        if (!a0 || !a1 || arg(n, 2))
+        if (a0 && a1 && arg(n, 2)) { /* pow(b, e, m) of int64s (infer_call.c) */
+            LLVMValueRef as[4]; /* one statement each: left to right, as Python */
+            as[0] = lower_expr_use(L, a0);
+            as[1] = as[0] ? lower_expr_use(L, a1) : NULL;
+            as[2] = as[1] ? lower_expr_use(L, arg(n, 2)) : NULL;
+            if (!as[2])
+                return NULL;
+            as[3] = lower_alloca(L, L->t_i64, "powmod");
+            LLVMTypeRef ps[4] = {L->t_i64, L->t_i64, L->t_i64, L->t_ptr};
+            lower_check_status(L, lower_rt(L, "rt_int_powmod", L->t_i32, ps, 4, as));
+            return lower_load(L, L->t_i64, as[3], "powmod");
+        }
+        if (!a0 || !a1)
             return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "pow() with other than two arguments");
         Type *t = a0->ty, *rt = NULL;
         LLVMValueRef x = lower_expr_use(L, a0);

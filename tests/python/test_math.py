@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+import hpcjit
 from hpcjit import njit
 from conftest import check
 
@@ -344,3 +345,20 @@ def test_domain_errors_follow_numba():
     assert exp_big(1000.0) == INF
     with pytest.raises(ValueError):
         sqrt_neg.py_func()
+
+
+@njit
+def pow_mod(b, e, m):
+    return pow(b, e, m)
+
+
+@pytest.mark.numba_skip(reason="Numba's pow takes two arguments")
+def test_pow_three_arguments():
+    for b in (0, 1, 2, 7, -5, 10**12 + 3, -(2**62), True):
+        for e in (0, 1, 5, 63, 10**15, -1, -3):
+            for m in (1, 2, 7, -7, 12, 10**9 + 7, -(10**18) + 9):
+                check(pow_mod, b, e, m)  # negative e: ValueError where b has no inverse, as CPython
+    e = check(pow_mod, 2, 3, 0)
+    assert isinstance(e, ValueError)
+    with pytest.raises(hpcjit.TypingError, match="unless all arguments are integers"):
+        pow_mod(2.0, 3, 5)  # CPython's TypeError, found when compiling
