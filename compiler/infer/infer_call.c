@@ -183,7 +183,7 @@ static bool dt_ok(BuiltinId id) {
                                      "list.pop", "list.remove", "list.index", "list.count", "list.reverse",
                                      "list.clear", "list.copy", "list.sort", "list.$getitem", "list.$getslice",
                                      "list.$delitem", "list.$delslice", "list.$add", "list.$mul", "list.$iadd",
-                                     "list.$imul", "list.$min", "list.$max", "hpcjit.typed.List",
+                                     "list.$imul", "list.$min", "list.$max", "list.$minkey", "list.$maxkey", "hpcjit.typed.List",
                                      /* timedeltas only (infer_np.c) */
                                      "numpy.sum", "numpy.cumsum", "numpy.mean", "numpy.median",
                                      "numpy.searchsorted"};
