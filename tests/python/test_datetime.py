@@ -1101,3 +1101,20 @@ def test_errors_are_located():
 
     with pytest.raises(hpcjit.UnsupportedError, match="datetime64"):
         ptp(HOURS)
+
+
+# ---- np.diff of datetimes and timedeltas ----
+
+@njit
+def dt_diff(d):
+    return np.diff(d), np.diff(d, 2), np.diff(d, n=1, axis=0)
+
+
+@pytest.mark.numba_skip(reason="Numba's np.diff refuses datetime64/timedelta64")
+def test_diff_datetime():
+    check(dt_diff, np.array(["2024-01-01", "2024-02-29", "NaT", "2024-12-31", "2025-03-01"], dtype="datetime64[D]"))
+    check(dt_diff, np.array([1, 5, -3, 7], dtype="timedelta64[ms]"))
+    check(dt_diff, np.array([["2024-01-01T10", "2024-01-01T12", "2024-01-03T01"],
+                             ["2024-01-02T00", "NaT", "2023-12-31T23"]], dtype="datetime64[h]").T)
+    with pytest.raises(ValueError, match="n=0"):
+        njit(lambda d: np.diff(d, n=0))(np.array(["2024-01-01"], dtype="datetime64[D]"))

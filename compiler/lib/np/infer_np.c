@@ -596,7 +596,8 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         case BI_NP_DIFF:
             if (nd == 0)
                 return TYPING(I, n, "diff requires input that is at least one dimensional");
-            rt = ty_array(I->tc, at->dtype, nd, LAYOUT_C);
+            rt = ty_array(I->tc, ty_is_npdt(at->dtype) ? ty_datetime(I->tc, true, at->dtype->unit) : at->dtype,
+                          nd, LAYOUT_C); /* datetime64 differences are timedelta64s */
             break;
         case BI_NP_ROLL: rt = ty_array(I->tc, at->dtype, nd, LAYOUT_C); break;
         case BI_NP_TRIU: case BI_NP_TRIL: /* on the last two axes, as NumPy */
