@@ -1481,6 +1481,21 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return infer_ae_ufunc_call(I, n, id, tys);
     }
     switch (id) {
+    case BI_NP_DATETIME64:
+    case BI_NP_TIMEDELTA64: { /* np.timedelta64(n, "D"): an integer count of a constant unit */
+        if (!nargs_between(I, n, fname, 1, 2))
+            return NULL;
+        int unit = DT_GENERIC;
+        Node *u = k == 2 ? VEC_AT(n->args, 1) : NULL;
+        if (u && (u->kind != N_CONST || u->cval.kind != CVAL_STR || u->cval.is_bytes ||
+                  (unit = ty_dt_unit_parse(u->cval.s, (size_t)u->cval.slen)) < 0))
+            return TYPING(I, u, "%s(): the unit must be a constant string such as \"D\" or \"ms\"", fname);
+        if (!ty_is_int(tys[0]) && tys[0]->kind != TY_BOOL)
+            return TYPING(I, VEC_AT(n->args, 0), "%s() of %s is not supported by hpcjit (an integer count and a "
+                         "unit constant; pass other values in as arguments)", fname, infer_tyname(I, tys[0]));
+        infer_cast(I, ARG(0), T(I, TY_INT64));
+        return ty_datetime(I->tc, id == BI_NP_TIMEDELTA64, unit);
+    }
     case BI_ABS:
     case BI_NP_ABS:
         if (!nargs_between(I, n, fname, 1, 1))

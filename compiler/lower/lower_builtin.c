@@ -1464,6 +1464,8 @@ LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned) {
     }
     case BI_COMPLEX: return complex_ctor(L, n);
     case BI_DIVMOD: return divmod_value(L, n);
+    case BI_NP_DATETIME64:
+    case BI_NP_TIMEDELTA64: return lower_expr_use(L, arg(n, 0)); /* the int64 count is the value */
     case BI_POW: {
         Node *a0 = arg(n, 0), *a1 = arg(n, 1);
         if (a0 && a1 && arg(n, 2)) { /* pow(b, e, m) of int64s (infer_call.c) */

@@ -1118,3 +1118,22 @@ def test_diff_datetime():
                              ["2024-01-02T00", "NaT", "2023-12-31T23"]], dtype="datetime64[h]").T)
     with pytest.raises(ValueError, match="n=0"):
         njit(lambda d: np.diff(d, n=0))(np.array(["2024-01-01"], dtype="datetime64[D]"))
+
+
+# ---- np.timedelta64(n, unit) / np.datetime64(n, unit) made in compiled code ----
+
+@njit
+def dt_made(d, n):
+    return (d + np.timedelta64(45, "D"), (d - d) / np.timedelta64(1, "D"), np.timedelta64(n, "h"),
+            np.datetime64(n, "D"), np.timedelta64(3) * 2, d > np.datetime64(19000, "D"),
+            np.timedelta64(True, "ms"))
+
+
+@pytest.mark.numba_skip(reason="Numba cannot call np.timedelta64/np.datetime64 in compiled code")
+def test_made_in_compiled_code():
+    for d, n in ((D("2024-01-01"), 7), (D("1969-12-31T10", "h"), -3), (NAT_D, 0)):
+        check(dt_made, d, n)
+    with pytest.raises(TypingError, match="unit must be a constant"):
+        njit(lambda u: np.timedelta64(1, u))("D")
+    with pytest.raises(TypingError, match="integer count"):
+        njit(lambda: np.datetime64("2024-01-01"))()
