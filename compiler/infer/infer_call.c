@@ -178,6 +178,7 @@ static bool dt_ok(BuiltinId id) {
                                      "numpy.atleast_1d", "numpy.atleast_2d", "numpy.atleast_3d", "numpy.take",
                                      "numpy.delete", "numpy.triu", "numpy.tril", "numpy.diag", "array.view",
                                      "numpy.array_equal", "numpy.diff", /* NaT - x is NaT (lower_shape.c) */
+                                     "array.astype", /* to numbers only (infer_np.c) */
                                      /* lists hold them; lower_cmp compares them (NaT unordered) */
                                      "builtins.list", "builtins.sorted", "list.append", "list.extend", "list.insert",
                                      "list.pop", "list.remove", "list.index", "list.count", "list.reverse",

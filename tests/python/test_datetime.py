@@ -1110,7 +1110,7 @@ def dt_diff(d):
     return np.diff(d), np.diff(d, 2), np.diff(d, n=1, axis=0)
 
 
-@pytest.mark.numba_skip(reason="Numba's np.diff refuses datetime64/timedelta64")
+@pytest.mark.numba_skip(reason="Numba's np.diff refuses datetime64 (it takes timedelta64)")
 def test_diff_datetime():
     check(dt_diff, np.array(["2024-01-01", "2024-02-29", "NaT", "2024-12-31", "2025-03-01"], dtype="datetime64[D]"))
     check(dt_diff, np.array([1, 5, -3, 7], dtype="timedelta64[ms]"))
@@ -1137,3 +1137,16 @@ def test_made_in_compiled_code():
         njit(lambda u: np.timedelta64(1, u))("D")
     with pytest.raises(TypingError, match="integer count"):
         njit(lambda: np.datetime64("2024-01-01"))()
+
+
+@njit
+def dt_astype(a):
+    return a.astype(np.int64), a.astype(np.float64), a.astype(np.int32), a.astype(a.dtype)
+
+
+@pytest.mark.numba_skip(reason="Numba's astype() takes no datetime64/timedelta64 arrays")
+def test_astype_to_numbers():
+    check(dt_astype, np.array([1, "NaT", 3], dtype="m8[D]"))
+    check(dt_astype, np.array([["2024-01-01", "NaT"], ["1969-07-20", "2000-02-29"]], dtype="M8[D]").T)
+    with pytest.raises(hpcjit.UnsupportedError, match="astype"):
+        njit(lambda a: a.astype(np.dtype("m8[h]")))(np.array([1], dtype="m8[D]"))

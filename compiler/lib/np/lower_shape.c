@@ -691,6 +691,8 @@ LLVMValueRef lower_np_shape(Lower *L, Node *n, bool *owned) {
     case BI_NP_TRIU: case BI_NP_TRIL: return tri(L, n, arr, aty, owned);
     case BI_ARRAY_ASTYPE:
         *owned = true;
+        if (ty_is_npdt(aty->dtype) && aty->dtype != n->ty->dtype) /* to numbers: the int64 counts, NaT too */
+            aty = ty_array(L->c->tc, ty_scalar(L->c->tc, TY_INT64), aty->ndim, aty->layout);
         return np_copy_c(L, arr, aty, n->ty);
     case BI_ARRAY_FILL: {
         Node *v = np_arg(n, 1);
