@@ -457,6 +457,53 @@ def filter_none_(f, a):  # filter(None, a): the truthy items (f is None)
             yield v
 
 
+# ---- builtins as sort/min/max keys (sorted(words, key=len)): a jitted
+# function of one item each, "<pylib>key_NAME" in the environment of a
+# function that sorts or takes min/max (compiler.py _env, infer_list.c) ----
+
+@njit
+def key_abs(x):
+    return abs(x)
+
+
+@njit
+def key_len(x):
+    return len(x)
+
+
+@njit
+def key_int(x):
+    return int(x)
+
+
+@njit
+def key_float(x):
+    return float(x)
+
+
+@njit
+def key_str(x):
+    return str(x)
+
+
+@njit
+def key_sum(x):
+    return sum(x)
+
+
+@njit
+def key_min(x):
+    return min(x)
+
+
+@njit
+def key_max(x):
+    return max(x)
+
+
+KEY_NAMES = ("abs", "len", "int", "float", "str", "sum", "min", "max")
+
+
 def helpers(obj):
     """The (env name, dispatcher) pairs the compiler may call for the
     builtin `obj` (named "<pylib>NAME" in a function's environment)."""

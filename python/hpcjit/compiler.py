@@ -422,6 +422,10 @@ def _env(py_func, gather, disp=None):
         if any(value is b for b in (builtins.iter, builtins.zip, builtins.enumerate, builtins.map, builtins.filter)):
             from . import _pylib as pl  # their objects as values: generators (_pylib.helpers)
             env += [(hname, "func", gather.add(h)) for hname, h in pl.helpers(value)]
+        from . import _pylib as pl
+        if (name in pl.KEY_NAMES and value is getattr(builtins, name)
+                and names & {"sorted", "sort", "min", "max"}):  # key=len: a jitted function of one item
+            env.append((f"<pylib>key_{name}", "func", gather.add(getattr(pl, "key_" + name))))
         if isinstance(value, _pytypes.ModuleType):
             _module_attrs(value, names, gather, env, 0)
         elif isinstance(value, _enum.EnumMeta):

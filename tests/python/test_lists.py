@@ -492,3 +492,20 @@ def test_minmax_key(balanced):
     check(max_keyed_empty, 3)
     e = check(max_keyed_empty, 0)  # ValueError, as CPython
     assert isinstance(e, ValueError)
+
+
+@njit
+def builtin_keys(a):
+    lst = [a[i] for i in range(a.size)]
+    words = ["pear", "fig", "banana", "kiwi"]
+    rows = [[3, 1], [0, 0, 9], [2]]
+    w2 = list(words)
+    w2.sort(key=len, reverse=True)
+    return (sorted(lst, key=abs), sorted(words, key=len), max(words, key=len), min(lst, key=abs),
+            sorted(rows, key=sum), max(rows, key=len), w2, sorted([3, 10, 2], key=str),
+            sorted(["10", "9", "2"], key=int), abs(-2), len(words))
+
+
+@pytest.mark.numba_skip(reason="Numba's sort keys are jitted functions only")
+def test_builtin_keys(balanced):
+    check(builtin_keys, np.array([4.0, -2.0, 7.0, 1.0, -1.5, 2.0]))

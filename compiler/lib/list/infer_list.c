@@ -274,10 +274,17 @@ static bool sort_options(Inf *I, const char *fname, Node **key, Node **rev, Type
         return false;
     if (IS_UNK(ft) || ty_has_unknown(item))
         return true;
+    if (ft->kind == TY_BUILTIN) { /* key=len: _pylib's key_len, put in the environment (compiler.py _env) */
+        const char *q = builtin_name((BuiltinId)ft->builtin), *dot = q ? strrchr(q, '.') : NULL;
+        const HjEnvEntry *e = dot && strncmp(q, "builtins.", 9) == 0 && I->s->hf
+                                ? infer_env_find(I->s->hf, arena_printf(I->a, "<pylib>key_%s", dot + 1)) : NULL;
+        if (e && e->kind == HJ_ENV_FUNC)
+            ft = ty_function(I->tc, e->func);
+    }
     if (ft->kind != TY_FUNCTION)
         return UNSUP(I, *key, "%s() key must be a jitted function or a lambda, not %s%s", fname,
                      infer_tyname(I, ft),
-                     ft->kind == TY_BUILTIN ? " (write key=lambda v: f(v) for a builtin f)" : ""), false;
+                     ft->kind == TY_BUILTIN ? " (of the builtins: abs, len, int, float, str, sum, min, max)" : ""), false;
     Spec *s = infer_spec_at(I, (*key)->loc, ft->func, &item, 1);
     if (!s)
         return false;
