@@ -1207,6 +1207,25 @@ static Type *iter_call(Inf *I, Node *n) {
     return func_call(I, n, f);
 }
 
+/* reversed(seq) as a value (" ".join(reversed(words)), list(reversed(l))):
+ * a generator object of _pylib's reversed_, whose loop is the one
+ * `for x in reversed(seq)` compiles (infer_iter: ranges, arrays, tuples,
+ * lists, str). */
+static Type *reversed_call(Inf *I, Node *n) {
+    if (!no_keywords(I, n, "reversed") || !nargs_between(I, n, "reversed", 1, 1))
+        return NULL;
+    Type *t = arg_type(I, ARG(0));
+    if (!t || (IS_UNK(t) && !I->final))
+        return t;
+    int f = pylib_func(I, n, "reversed");
+    if (f < 0)
+        return UNSUP(I, n, "reversed() of %s here (a call a rewrite made) is not supported by hpcjit",
+                     infer_tyname(I, t));
+    if (!IS_UNK(t) && t->kind != TY_RANGE && t->kind != TY_ARRAY && t->kind != TY_TUPLE && !lib_type_owner(t))
+        return TYPING(I, n, "reversed() of %s is not supported", infer_tyname(I, t));
+    return func_call(I, n, f);
+}
+
 static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     const char *fname = short_name(id);
     Type *tys[8] = {0};
@@ -1235,6 +1254,8 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     }
     if (id == BI_ITER)
         return iter_call(I, n);
+    if (id == BI_REVERSED)
+        return reversed_call(I, n);
     if (id == BI_ISINSTANCE) { /* decided from the typed value: a constant */
         if (!no_keywords(I, n, "isinstance") || !nargs_between(I, n, "isinstance", 2, 2))
             return NULL;

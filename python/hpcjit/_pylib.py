@@ -391,6 +391,12 @@ def iter_(iterable):
 
 
 @njit
+def reversed_(seq):
+    for v in reversed(seq):
+        yield v
+
+
+@njit
 def enumerate_(iterable, start=0):
     for v in enumerate(iterable, start):
         yield v
@@ -512,6 +518,8 @@ def helpers(obj):
         return [("<pylib>iter", iter_)]
     if obj is builtins.enumerate:
         return [("<pylib>enumerate", enumerate_)]
+    if obj is builtins.reversed:
+        return [("<pylib>reversed", reversed_)]
     if obj is builtins.zip:
         return [("<pylib>zip1", zip1_), ("<pylib>zip2", zip2_), ("<pylib>zip3", zip3_), ("<pylib>zip4", zip4_)]
     if obj is builtins.map:

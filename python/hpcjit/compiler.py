@@ -419,7 +419,8 @@ def _env(py_func, gather, disp=None):
         if value is missing:
             continue  # an attribute name, or truly undefined: the compiler says which
         env.append((name,) + _classify(value, gather))
-        if any(value is b for b in (builtins.iter, builtins.zip, builtins.enumerate, builtins.map, builtins.filter)):
+        if any(value is b for b in (builtins.iter, builtins.zip, builtins.enumerate, builtins.map, builtins.filter,
+                                    builtins.reversed)):
             from . import _pylib as pl  # their objects as values: generators (_pylib.helpers)
             env += [(hname, "func", gather.add(h)) for hname, h in pl.helpers(value)]
         from . import _pylib as pl
