@@ -1639,7 +1639,7 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     }
     switch (id) {
     case BI_MATH_LOG:
-    case BI_MATH_ATAN2: case BI_MATH_COPYSIGN: case BI_MATH_HYPOT: case BI_MATH_POW:
+    case BI_MATH_ATAN2: case BI_MATH_COPYSIGN: case BI_MATH_HYPOT: case BI_MATH_POW: case BI_MATH_FMOD:
     case BI_NP_ARCTAN2: case BI_NP_HYPOT: {
         if (!nargs_between(I, n, fname, 2, 2))
             return NULL;

@@ -878,7 +878,7 @@ static LLVMValueRef math_call(Lower *L, Node *n, bool *handled) {
     switch (b) {
     case BI_MATH_ATAN2: case BI_NP_ARCTAN2:
     case BI_MATH_HYPOT: case BI_NP_HYPOT:
-    case BI_MATH_COPYSIGN: case BI_MATH_POW: {
+    case BI_MATH_COPYSIGN: case BI_MATH_POW: case BI_MATH_FMOD: {
         Node *a0 = arg(n, 0), *a1 = arg(n, 1);
         if (!a0 || !a1)
             return lower_fail(L, n, HJ_DIAG_TYPING, "%s() takes two arguments", builtin_name(b));
@@ -895,6 +895,8 @@ static LLVMValueRef math_call(Lower *L, Node *n, bool *handled) {
             r = intr2(L, "llvm.copysign", ft, x, y);
         else if (b == BI_MATH_POW)
             r = intr2(L, "llvm.pow", ft, x, y);
+        else if (b == BI_MATH_FMOD) /* C's fmod: the sign of x (a zero y gives NaN, as Numba's domain rule) */
+            r = LLVMBuildFRem(L->b, x, y, "fmod");
         else
             r = libm2(L, b == BI_MATH_HYPOT || b == BI_NP_HYPOT ? "hypot" : "atan2", ft, x, y);
         return lower_convert(L, n, r, ft, n->ty);

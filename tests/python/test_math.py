@@ -362,3 +362,16 @@ def test_pow_three_arguments():
     assert isinstance(e, ValueError)
     with pytest.raises(hpcjit.TypingError, match="unless all arguments are integers"):
         pow_mod(2.0, 3, 5)  # CPython's TypeError, found when compiling
+
+
+@njit
+def m_fmod(x, y):
+    return math.fmod(x, y)
+
+
+@pytest.mark.numba_skip(reason="Numba does not support math.fmod")
+def test_fmod():
+    for x in (-7.0, 7.0, 5.5, -0.0, 1e300, 2, -3, np.float32(2.5)):
+        for y in (3.0, -3.0, 2, 0.1, math.inf):
+            check(m_fmod, x, y)
+    assert math.isnan(m_fmod(1.0, 0.0))  # CPython: ValueError (a domain error: NaN, as Numba's other functions)
