@@ -2119,6 +2119,31 @@ static bool has_jump(const PtrVec *v) {
  * bare except, re-raise; no `as` binding).  A return/break/continue that
  * leaves a try with a finally clause runs the clause first (lower.c); the
  * clause itself may then not jump too. */
+static bool mentions_vec(const PtrVec *v, const char *name);
+
+/* Whether n (a statement or expression) names `name` anywhere, nested
+ * functions included. */
+static bool mentions(const Node *n, const char *name) {
+    if (!n)
+        return false;
+    if (n->kind == N_NAME && n->name && strcmp(n->name, name) == 0)
+        return true;
+    if (n->kind == N_HANDLER && n->name && strcmp(n->name, name) == 0)
+        return true;
+    return mentions(n->a, name) || mentions(n->b, name) || mentions(n->c, name) || mentions_vec(&n->body, name) ||
+           mentions_vec(&n->orelse, name) || mentions_vec(&n->finalbody, name) ||
+           mentions_vec(&n->handlers, name) || mentions_vec(&n->args, name) || mentions_vec(&n->args2, name) ||
+           mentions_vec(&n->keywords, name) || mentions_vec(&n->targets, name) ||
+           mentions_vec(&n->params, name) || mentions_vec(&n->generators, name);
+}
+
+static bool mentions_vec(const PtrVec *v, const char *name) {
+    for (int i = 0; i < v->len; i++)
+        if (mentions(v->data[i], name))
+            return true;
+    return false;
+}
+
 static bool try_stmt(Inf *I, Node *n) {
     if (n->finalbody.len && has_jump(&n->finalbody)) {
         bool jump = has_jump(&n->body) || has_jump(&n->orelse);
@@ -2134,9 +2159,10 @@ static bool try_stmt(Inf *I, Node *n) {
         Node *h = VEC_AT(n->handlers, i);
         if (h->is_star)
             return UNSUP(I, h, "'except*' is not supported by hpcjit"), false;
-        if (h->name)
-            return UNSUP(I, h, "binding the exception ('except ... as %s') is not supported by hpcjit "
-                               "(as in Numba)", h->name), false;
+        if (h->name && mentions_vec(&h->body, h->name))
+            return UNSUP(I, h, "reading the exception bound by 'except ... as %s' is not supported by hpcjit "
+                               "(Numba binds none)", h->name), false;
+        h->name = NULL; /* bound and never read: nothing to bind (Python deletes it after the handler) */
         if (!handler_types(I, h))
             return false;
         I->in_handler++;
