@@ -899,6 +899,11 @@ static bool refuse_bytes_op(Inf *I, Node *at, const Type *a, const Type *b) {
     return true;
 }
 
+/* bytes, or a read-only 1-d uint8 array (a stepped slice of bytes). */
+static bool bytes_like(const Type *t) {
+    return t->kind == TY_ARRAY && t->ndim == 1 && t->dtype->kind == TY_UINT8 && (t->bytes || t->readonly);
+}
+
 static Type *binop_expr(Inf *I, Node **pn) {
     Node *n = *pn;
     Type *a = infer_expr(I, &n->a);
@@ -1049,6 +1054,24 @@ static Type *compare_expr(Inf *I, Node *n) {
                 return NULL;
             right = left;
             op = n->ops[i];
+        }
+        if ((op == OP_EQ || op == OP_NE) && n->args.len == 1 && bytes_like(left) && bytes_like(right) &&
+            (left->bytes || right->bytes)) {
+            /* b == c of bytes (b[::2] is a read-only uint8 array): np.array_equal(b, c), the same
+             * length and bytes; != negated */
+            Node *call = ast_new(I->a, N_CALL, n->loc);
+            call->a = ast_new(I->a, N_NAME, n->loc);
+            call->a->name = "$q:numpy.array_equal";
+            vec_push(I->a, &call->args, n->a);
+            vec_push(I->a, &call->args, VEC_AT(n->args, 0));
+            Node *res = call;
+            if (op == OP_NE) {
+                res = ast_new(I->a, N_UNARYOP, n->loc);
+                res->op = OP_NOT;
+                res->a = call;
+            }
+            *n = *res;
+            return infer_expr_opt(I, &n);
         }
         if (op != OP_IS && op != OP_ISNOT && refuse_bytes_op(I, n, left, right))
             return NULL;
@@ -1642,8 +1665,10 @@ Type *infer_expr_opt(Inf *I, Node **pn) {
         case CVAL_BOOL: t = infer_ty(I, TY_BOOL); break;
         case CVAL_NONE: t = infer_ty(I, TY_NONE); break;
         case CVAL_STR:
-            if (n->cval.is_bytes)
-                return UNSUP(I, n, "bytes literals are not supported by hpcjit");
+            if (n->cval.is_bytes) { /* a read-only bytes constant (lower_expr.c const_value) */
+                t = ty_bytes(I->tc, false);
+                break;
+            }
             t = infer_ty(I, TY_STRING);
             break;
         case CVAL_ELLIPSIS:
@@ -1674,6 +1699,9 @@ Type *infer_expr_opt(Inf *I, Node **pn) {
         t = subscript_at(I, pn, false);
         n = *pn;
         t = keep_readonly(I, n->a, t);
+        if (t && t->kind == TY_ARRAY && t->ndim == 1 && t->layout == LAYOUT_C && n->kind == N_SUBSCRIPT &&
+            n->a->ty && n->a->ty->kind == TY_ARRAY && n->a->ty->bytes && n->a->ty->readonly)
+            t = n->a->ty; /* b[i:j] of bytes is bytes (a view: bytes never change); a bytearray's is a copy */
         break;
     case N_CALL:
         if (!n->a && n->call_kind == CALL_BUILTIN && n->ty) { /* made by the final pass (a feature's call): typed */
