@@ -924,6 +924,40 @@ static Type *binop_expr(Inf *I, Node **pn) {
         n->op_ty = op_ty;
         return t;
     }
+    if (n->op == OP_MUL && (a->kind == TY_TUPLE) != (b->kind == TY_TUPLE)) { /* t * 3, 3 * t */
+        Node *tn = a->kind == TY_TUPLE ? n->a : n->b, *kn = a->kind == TY_TUPLE ? n->b : n->a;
+        Type *tt = a->kind == TY_TUPLE ? a : b;
+        while (kn->kind == N_CAST)
+            kn = kn->a;
+        bool neg = kn->kind == N_UNARYOP && kn->op == OP_NEG && kn->a->kind == N_CONST;
+        if (neg)
+            kn = kn->a;
+        if (ty_is_named_tuple(tt) || kn->kind != N_CONST || (kn->cval.kind != CVAL_INT && kn->cval.kind != CVAL_BOOL))
+            return UNSUP(I, n, "tuple * n needs n to be an integer constant (the length is part of the "
+                               "tuple's type)"), NULL;
+        int64_t times = neg ? -kn->cval.i : kn->cval.i;
+        if (tn->kind != N_NAME && tn->kind != N_TUPLE && tn->kind != N_CONST)
+            return UNSUP(I, n, "tuple * n of an expression: bind the tuple to a name first"), NULL;
+        if (times > 1024 || times * (int64_t)tt->nelems > 1024)
+            return UNSUP(I, n, "tuple * n of more than 1024 items is not supported by hpcjit"), NULL;
+        /* the concatenation t + t + ... of n copies (a name or a display: nothing evaluated twice
+         * that could differ); () for n <= 0 */
+        Node *res = ast_new(I->a, N_TUPLE, n->loc);
+        for (int64_t k = 0; k < times; k++) {
+            Node *cp = ast_clone_expr(I->a, tn);
+            if (k == 0) {
+                res = cp;
+                continue;
+            }
+            Node *add = ast_new(I->a, N_BINOP, n->loc);
+            add->op = OP_ADD;
+            add->a = res;
+            add->b = cp;
+            res = add;
+        }
+        *pn = res;
+        return infer_expr(I, pn);
+    }
     if (n->op == OP_ADD && a->kind == TY_TUPLE && b->kind == TY_TUPLE && !ty_is_named_tuple(a) &&
         !ty_is_named_tuple(b)) { /* (1, 2) + (3,): the concatenation; op_ty stays NULL */
         Type **el = arena_alloc(I->a, sizeof(Type *) * (size_t)(a->nelems + b->nelems + 1));
