@@ -482,6 +482,11 @@ def _module_attrs(mod, names, gather, env, depth):
         for attr in sorted(names & pl.operator_names()):
             env.append((f"operator.{attr}",) + _classify(getattr(mod, attr), gather))
         return
+    if modname == "math":  # math.comb...: compiled Python (_pylib.py); the others are the compiler's
+        from . import _pylib as pl
+        for attr in sorted(names & pl.math_names()):
+            env.append((f"math.{attr}",) + _classify(getattr(mod, attr), gather))
+        return
     if modname in ("hpcjit", "numba") and "config" in names:
         # `numba.config.NUMBA_NUM_THREADS` (stumpy): the settings module's
         # values frozen at compile time, as Numba reads module globals
