@@ -5,7 +5,6 @@ import math
 import numpy as np
 import pytest
 
-import hpcjit
 from hpcjit import njit, prange
 from conftest import AGAINST_NUMBA, check, run_python
 from asserting_funcs import with_assert, with_assert_msg
@@ -497,58 +496,3 @@ def test_own_exception_class_from_the_cache(tmp_path):
         assert r.returncode == 0, r.stderr
         assert r.stdout.splitlines() == ["Deep ('big', 5)", "-1 0"], r.stdout
     assert list((tmp_path / "cache").rglob("*.hjc")), "nothing was cached"
-
-
-# ---- an index out of range where the program catches IndexError ----
-
-@njit
-def caught_out_of_range(a, i, j):
-    hits = 0
-    try:
-        hits += int(a[i, j])
-    except IndexError:
-        hits += 100
-    try:
-        a[i, 0] = 7.0
-    except LookupError:
-        hits += 1000
-    try:
-        hits += int(a[0][j])
-    except Exception:
-        hits += 10000
-    return hits
-
-
-@pytest.mark.numba_skip(reason="Numba reads out of bounds unless boundscheck=True")
-def test_index_error_caught():
-    a = np.arange(6.0).reshape(2, 3)
-    for i, j in ((0, 0), (1, 2), (-2, -3), (2, 0), (0, 3), (-3, 1), (1, -4), (5, 5)):
-        check(caught_out_of_range, a, i, j)
-
-
-@njit
-def bound_unread(n):
-    try:
-        if n > 5:
-            raise ValueError("too large")
-        out = n
-    except ValueError as e:  # noqa: F841  bound, never read
-        out = -1
-    except (KeyError, IndexError) as err:  # noqa: F841
-        out = -2
-    return out
-
-
-@pytest.mark.numba_skip(reason="Numba refuses 'except ... as e' even when e is not read")
-def test_except_as_unread():
-    for n in (3, 7):
-        check(bound_unread, n)
-    with pytest.raises(hpcjit.UnsupportedError, match="reading the exception"):
-        njit(_reads_exc)(1)
-
-
-def _reads_exc(n):
-    try:
-        raise ValueError("x")
-    except ValueError as e:
-        return len(str(e))
