@@ -899,6 +899,11 @@ static bool refuse_bytes_op(Inf *I, Node *at, const Type *a, const Type *b) {
     return true;
 }
 
+/* bytes, or a read-only 1-d uint8 array (a stepped slice of bytes). */
+static bool bytes_like(const Type *t) {
+    return t->kind == TY_ARRAY && t->ndim == 1 && t->dtype->kind == TY_UINT8 && (t->bytes || t->readonly);
+}
+
 static Type *binop_expr(Inf *I, Node **pn) {
     Node *n = *pn;
     Type *a = infer_expr(I, &n->a);
@@ -918,6 +923,40 @@ static Type *binop_expr(Inf *I, Node **pn) {
             infer_cast(I, &n->b, infer_ty(I, TY_INT64));
         n->op_ty = op_ty;
         return t;
+    }
+    if (n->op == OP_MUL && (a->kind == TY_TUPLE) != (b->kind == TY_TUPLE)) { /* t * 3, 3 * t */
+        Node *tn = a->kind == TY_TUPLE ? n->a : n->b, *kn = a->kind == TY_TUPLE ? n->b : n->a;
+        Type *tt = a->kind == TY_TUPLE ? a : b;
+        while (kn->kind == N_CAST)
+            kn = kn->a;
+        bool neg = kn->kind == N_UNARYOP && kn->op == OP_NEG && kn->a->kind == N_CONST;
+        if (neg)
+            kn = kn->a;
+        if (ty_is_named_tuple(tt) || kn->kind != N_CONST || (kn->cval.kind != CVAL_INT && kn->cval.kind != CVAL_BOOL))
+            return UNSUP(I, n, "tuple * n needs n to be an integer constant (the length is part of the "
+                               "tuple's type)"), NULL;
+        int64_t times = neg ? -kn->cval.i : kn->cval.i;
+        if (tn->kind != N_NAME && tn->kind != N_TUPLE && tn->kind != N_CONST)
+            return UNSUP(I, n, "tuple * n of an expression: bind the tuple to a name first"), NULL;
+        if (times > 1024 || times * (int64_t)tt->nelems > 1024)
+            return UNSUP(I, n, "tuple * n of more than 1024 items is not supported by hpcjit"), NULL;
+        /* the concatenation t + t + ... of n copies (a name or a display: nothing evaluated twice
+         * that could differ); () for n <= 0 */
+        Node *res = ast_new(I->a, N_TUPLE, n->loc);
+        for (int64_t k = 0; k < times; k++) {
+            Node *cp = ast_clone_expr(I->a, tn);
+            if (k == 0) {
+                res = cp;
+                continue;
+            }
+            Node *add = ast_new(I->a, N_BINOP, n->loc);
+            add->op = OP_ADD;
+            add->a = res;
+            add->b = cp;
+            res = add;
+        }
+        *pn = res;
+        return infer_expr(I, pn);
     }
     if (n->op == OP_ADD && a->kind == TY_TUPLE && b->kind == TY_TUPLE && !ty_is_named_tuple(a) &&
         !ty_is_named_tuple(b)) { /* (1, 2) + (3,): the concatenation; op_ty stays NULL */
@@ -1049,6 +1088,24 @@ static Type *compare_expr(Inf *I, Node *n) {
                 return NULL;
             right = left;
             op = n->ops[i];
+        }
+        if ((op == OP_EQ || op == OP_NE) && n->args.len == 1 && bytes_like(left) && bytes_like(right) &&
+            (left->bytes || right->bytes)) {
+            /* b == c of bytes (b[::2] is a read-only uint8 array): np.array_equal(b, c), the same
+             * length and bytes; != negated */
+            Node *call = ast_new(I->a, N_CALL, n->loc);
+            call->a = ast_new(I->a, N_NAME, n->loc);
+            call->a->name = "$q:numpy.array_equal";
+            vec_push(I->a, &call->args, n->a);
+            vec_push(I->a, &call->args, VEC_AT(n->args, 0));
+            Node *res = call;
+            if (op == OP_NE) {
+                res = ast_new(I->a, N_UNARYOP, n->loc);
+                res->op = OP_NOT;
+                res->a = call;
+            }
+            *n = *res;
+            return infer_expr_opt(I, &n);
         }
         if (op != OP_IS && op != OP_ISNOT && refuse_bytes_op(I, n, left, right))
             return NULL;
@@ -1642,8 +1699,10 @@ Type *infer_expr_opt(Inf *I, Node **pn) {
         case CVAL_BOOL: t = infer_ty(I, TY_BOOL); break;
         case CVAL_NONE: t = infer_ty(I, TY_NONE); break;
         case CVAL_STR:
-            if (n->cval.is_bytes)
-                return UNSUP(I, n, "bytes literals are not supported by hpcjit");
+            if (n->cval.is_bytes) { /* a read-only bytes constant (lower_expr.c const_value) */
+                t = ty_bytes(I->tc, false);
+                break;
+            }
             t = infer_ty(I, TY_STRING);
             break;
         case CVAL_ELLIPSIS:
@@ -1674,6 +1733,9 @@ Type *infer_expr_opt(Inf *I, Node **pn) {
         t = subscript_at(I, pn, false);
         n = *pn;
         t = keep_readonly(I, n->a, t);
+        if (t && t->kind == TY_ARRAY && t->ndim == 1 && t->layout == LAYOUT_C && n->kind == N_SUBSCRIPT &&
+            n->a->ty && n->a->ty->kind == TY_ARRAY && n->a->ty->bytes && n->a->ty->readonly)
+            t = n->a->ty; /* b[i:j] of bytes is bytes (a view: bytes never change); a bytearray's is a copy */
         break;
     case N_CALL:
         if (!n->a && n->call_kind == CALL_BUILTIN && n->ty) { /* made by the final pass (a feature's call): typed */
@@ -2119,6 +2181,31 @@ static bool has_jump(const PtrVec *v) {
  * bare except, re-raise; no `as` binding).  A return/break/continue that
  * leaves a try with a finally clause runs the clause first (lower.c); the
  * clause itself may then not jump too. */
+static bool mentions_vec(const PtrVec *v, const char *name);
+
+/* Whether n (a statement or expression) names `name` anywhere, nested
+ * functions included. */
+static bool mentions(const Node *n, const char *name) {
+    if (!n)
+        return false;
+    if (n->kind == N_NAME && n->name && strcmp(n->name, name) == 0)
+        return true;
+    if (n->kind == N_HANDLER && n->name && strcmp(n->name, name) == 0)
+        return true;
+    return mentions(n->a, name) || mentions(n->b, name) || mentions(n->c, name) || mentions_vec(&n->body, name) ||
+           mentions_vec(&n->orelse, name) || mentions_vec(&n->finalbody, name) ||
+           mentions_vec(&n->handlers, name) || mentions_vec(&n->args, name) || mentions_vec(&n->args2, name) ||
+           mentions_vec(&n->keywords, name) || mentions_vec(&n->targets, name) ||
+           mentions_vec(&n->params, name) || mentions_vec(&n->generators, name);
+}
+
+static bool mentions_vec(const PtrVec *v, const char *name) {
+    for (int i = 0; i < v->len; i++)
+        if (mentions(v->data[i], name))
+            return true;
+    return false;
+}
+
 static bool try_stmt(Inf *I, Node *n) {
     if (n->finalbody.len && has_jump(&n->finalbody)) {
         bool jump = has_jump(&n->body) || has_jump(&n->orelse);
@@ -2134,9 +2221,10 @@ static bool try_stmt(Inf *I, Node *n) {
         Node *h = VEC_AT(n->handlers, i);
         if (h->is_star)
             return UNSUP(I, h, "'except*' is not supported by hpcjit"), false;
-        if (h->name)
-            return UNSUP(I, h, "binding the exception ('except ... as %s') is not supported by hpcjit "
-                               "(as in Numba)", h->name), false;
+        if (h->name && mentions_vec(&h->body, h->name))
+            return UNSUP(I, h, "reading the exception bound by 'except ... as %s' is not supported by hpcjit "
+                               "(Numba binds none)", h->name), false;
+        h->name = NULL; /* bound and never read: nothing to bind (Python deletes it after the handler) */
         if (!handler_types(I, h))
             return false;
         I->in_handler++;

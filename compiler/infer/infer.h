@@ -206,7 +206,8 @@ const char *infer_ssa_source_name(Arena *a, const char *name);
 const char *infer_class_name(const HjFunction *hf, const Node *n);
 int infer_isinstance(const Type *t, const char *cls);
 /* A typed condition that the types decide (infer_prune.c): hasattr(expr,
- * "name") on any expression of a known type, a constant bool, and `not`,
+ * "name") on any expression of a known type, isinstance(t, C) on the
+ * variable of a literal_unroll copy, a constant bool, and `not`,
  * `and`, `or` of these evaluated up to the first undecided operand: 1 or 0,
  * -1 when it is decided at run time. */
 int infer_decided_test(Inf *I, const Node *e);

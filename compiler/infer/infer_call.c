@@ -177,13 +177,14 @@ static bool dt_ok(BuiltinId id) {
                                      "numpy.ascontiguousarray", "numpy.swapaxes", "numpy.moveaxis",
                                      "numpy.atleast_1d", "numpy.atleast_2d", "numpy.atleast_3d", "numpy.take",
                                      "numpy.delete", "numpy.triu", "numpy.tril", "numpy.diag", "array.view",
-                                     "numpy.array_equal",
+                                     "numpy.array_equal", "numpy.diff", /* NaT - x is NaT (lower_shape.c) */
+                                     "array.astype", /* to numbers only (infer_np.c) */
                                      /* lists hold them; lower_cmp compares them (NaT unordered) */
                                      "builtins.list", "builtins.sorted", "list.append", "list.extend", "list.insert",
                                      "list.pop", "list.remove", "list.index", "list.count", "list.reverse",
                                      "list.clear", "list.copy", "list.sort", "list.$getitem", "list.$getslice",
                                      "list.$delitem", "list.$delslice", "list.$add", "list.$mul", "list.$iadd",
-                                     "list.$imul", "list.$min", "list.$max", "hpcjit.typed.List",
+                                     "list.$imul", "list.$min", "list.$max", "list.$minkey", "list.$maxkey", "hpcjit.typed.List",
                                      /* timedeltas only (infer_np.c) */
                                      "numpy.sum", "numpy.cumsum", "numpy.mean", "numpy.median",
                                      "numpy.searchsorted"};
@@ -1206,6 +1207,103 @@ static Type *iter_call(Inf *I, Node *n) {
     return func_call(I, n, f);
 }
 
+/* reversed(seq) as a value (" ".join(reversed(words)), list(reversed(l))):
+ * a generator object of _pylib's reversed_, whose loop is the one
+ * `for x in reversed(seq)` compiles (infer_iter: ranges, arrays, tuples,
+ * lists, str). */
+static Type *reversed_call(Inf *I, Node *n) {
+    if (!no_keywords(I, n, "reversed") || !nargs_between(I, n, "reversed", 1, 1))
+        return NULL;
+    Type *t = arg_type(I, ARG(0));
+    if (!t || (IS_UNK(t) && !I->final))
+        return t;
+    int f = pylib_func(I, n, "reversed");
+    if (f < 0)
+        return UNSUP(I, n, "reversed() of %s here (a call a rewrite made) is not supported by hpcjit",
+                     infer_tyname(I, t));
+    if (!IS_UNK(t) && t->kind != TY_RANGE && t->kind != TY_ARRAY && t->kind != TY_TUPLE && !lib_type_owner(t))
+        return TYPING(I, n, "reversed() of %s is not supported", infer_tyname(I, t));
+    return func_call(I, n, f);
+}
+
+/* Howard Hinnant's days_from_civil: days from 1970-01-01 to y-m-d. */
+static int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400, yoe = y - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
+}
+
+/* Read `n` digits of s at *i into *v (false if they are not all digits). */
+static bool dt_digits(const char *s, int len, int *i, int n, int64_t *v) {
+    *v = 0;
+    for (int k = 0; k < n; k++, (*i)++) {
+        if (*i >= len || s[*i] < '0' || s[*i] > '9')
+            return false;
+        *v = *v * 10 + (s[*i] - '0');
+    }
+    return true;
+}
+
+/* An ISO date string as NumPy's datetime64 reads it: its unit (the last
+ * field given: Y, M, D, h, m, s) and *count of that unit since 1970, or
+ * -1.  "NaT" is NaT of the generic unit. */
+static int dt_parse_iso(const char *s, int len, int64_t *count) {
+    if (len == 3 && strncmp(s, "NaT", 3) == 0) {
+        *count = TY_NAT;
+        return DT_GENERIC;
+    }
+    int i = 0;
+    int64_t y, mo = 1, d = 1, h = 0, mi = 0, se = 0;
+    if (!dt_digits(s, len, &i, 4, &y))
+        return -1;
+    int unit = DT_Y;
+    if (i < len && s[i] == '-') {
+        i++;
+        if (!dt_digits(s, len, &i, 2, &mo) || mo < 1 || mo > 12)
+            return -1;
+        unit = DT_M;
+        if (i < len && s[i] == '-') {
+            i++;
+            static const int mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+            if (!dt_digits(s, len, &i, 2, &d) || d < 1 || d > mdays[mo - 1] ||
+                (mo == 2 && d == 29 && !((y % 4 == 0 && y % 100 != 0) || y % 400 == 0)))
+                return -1;
+            unit = DT_D;
+            if (i < len && (s[i] == 'T' || s[i] == ' ')) {
+                i++;
+                if (!dt_digits(s, len, &i, 2, &h) || h > 23)
+                    return -1;
+                unit = DT_h;
+                if (i < len && s[i] == ':') {
+                    i++;
+                    if (!dt_digits(s, len, &i, 2, &mi) || mi > 59)
+                        return -1;
+                    unit = DT_m;
+                    if (i < len && s[i] == ':') {
+                        i++;
+                        if (!dt_digits(s, len, &i, 2, &se) || se > 59)
+                            return -1;
+                        unit = DT_s;
+                    }
+                }
+            }
+        }
+    }
+    if (i != len)
+        return -1;
+    int64_t days = days_from_civil(y, mo, d);
+    switch (unit) {
+    case DT_Y: *count = y - 1970; break;
+    case DT_M: *count = (y - 1970) * 12 + (mo - 1); break;
+    case DT_D: *count = days; break;
+    case DT_h: *count = days * 24 + h; break;
+    case DT_m: *count = (days * 24 + h) * 60 + mi; break;
+    default: *count = ((days * 24 + h) * 60 + mi) * 60 + se; break;
+    }
+    return unit;
+}
+
 static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     const char *fname = short_name(id);
     Type *tys[8] = {0};
@@ -1234,6 +1332,8 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     }
     if (id == BI_ITER)
         return iter_call(I, n);
+    if (id == BI_REVERSED)
+        return reversed_call(I, n);
     if (id == BI_ISINSTANCE) { /* decided from the typed value: a constant */
         if (!no_keywords(I, n, "isinstance") || !nargs_between(I, n, "isinstance", 2, 2))
             return NULL;
@@ -1456,6 +1556,8 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             n->self_node = self;
         return infer_value_ty(self)->kind == TY_BOOL ? T(I, TY_INT64) : infer_value_ty(self);
     }
+    if ((id == BI_MIN || id == BI_MAX) && n->keywords.len) /* min(it, key=f): lib/list */
+        return lib_ops(BI_LIST)->infer_call(I, n, id, NULL);
     if (!no_keywords(I, n, fname))
         return NULL;
     int k = n->args.len;
@@ -1479,6 +1581,48 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return infer_ae_ufunc_call(I, n, id, tys);
     }
     switch (id) {
+    case BI_NP_DATETIME64:
+    case BI_NP_TIMEDELTA64: { /* np.timedelta64(n, "D"): an integer count of a constant unit */
+        if (!nargs_between(I, n, fname, 1, 2))
+            return NULL;
+        int unit = DT_GENERIC;
+        Node *u = k == 2 ? VEC_AT(n->args, 1) : NULL;
+        if (u && (u->kind != N_CONST || u->cval.kind != CVAL_STR || u->cval.is_bytes ||
+                  (unit = ty_dt_unit_parse(u->cval.s, (size_t)u->cval.slen)) < 0))
+            return TYPING(I, u, "%s(): the unit must be a constant string such as \"D\" or \"ms\"", fname);
+        Node *v = VEC_AT(n->args, 0);
+        if (id == BI_NP_DATETIME64 && v->kind == N_CONST && v->cval.kind == CVAL_STR && !v->cval.is_bytes) {
+            /* np.datetime64("2020-01-04"): the count and unit, read now; the call becomes
+             * np.datetime64(<count>, "<unit>") */
+            int64_t cnt;
+            int su = dt_parse_iso(v->cval.s, v->cval.slen, &cnt);
+            if (su < 0)
+                return UNSUP(I, v, "np.datetime64() of this string is not supported by hpcjit (YYYY, YYYY-MM, "
+                             "YYYY-MM-DD, then THH, THH:MM or THH:MM:SS; or NaT)");
+            int64_t f = 1;
+            if (u && unit != su && (cnt == TY_NAT ? false : !ty_dt_factor(su, unit, &f)))
+                return UNSUP(I, u, "np.datetime64(): a string of unit %s in unit %s is not supported by hpcjit",
+                             ty_dt_unit_name(su), ty_dt_unit_name(unit));
+            if (!u)
+                unit = su;
+            Node *c = infer_const_int(I, v->loc, cnt == TY_NAT ? TY_NAT : cnt * f);
+            Node *un = ast_new(I->a, N_CONST, v->loc);
+            un->cval.kind = CVAL_STR;
+            un->cval.s = ty_dt_unit_name(unit);
+            un->cval.slen = (int)strlen(un->cval.s);
+            n->args.len = 0;
+            vec_push(I->a, &n->args, c);
+            vec_push(I->a, &n->args, un);
+            if (!infer_expr(I, ARG(0)) || !infer_expr(I, ARG(1)))
+                return NULL;
+            return ty_datetime(I->tc, false, unit);
+        }
+        if (!ty_is_int(tys[0]) && tys[0]->kind != TY_BOOL)
+            return TYPING(I, VEC_AT(n->args, 0), "%s() of %s is not supported by hpcjit (an integer count and a "
+                         "unit constant; pass other values in as arguments)", fname, infer_tyname(I, tys[0]));
+        infer_cast(I, ARG(0), T(I, TY_INT64));
+        return ty_datetime(I->tc, id == BI_NP_TIMEDELTA64, unit);
+    }
     case BI_ABS:
     case BI_NP_ABS:
         if (!nargs_between(I, n, fname, 1, 1))
@@ -1563,6 +1707,16 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     }
     case BI_DIVMOD:
     case BI_POW: {
+        if (id == BI_POW && k == 3) { /* pow(b, e, m): Python ints (rt_int_powmod) */
+            for (int i = 0; i < 3; i++) {
+                if (!ty_is_int(tys[i]) && tys[i]->kind != TY_BOOL)
+                    return TYPING(I, VEC_AT(n->args, i),
+                                  "pow() 3rd argument not allowed unless all arguments are integers (got %s)",
+                                  infer_tyname(I, tys[i]));
+                infer_cast(I, ARG(i), T(I, TY_INT64));
+            }
+            return T(I, TY_INT64);
+        }
         if (!nargs_between(I, n, fname, 2, 2))
             return NULL;
         Type *op_ty = NULL;
@@ -1590,7 +1744,7 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     }
     switch (id) {
     case BI_MATH_LOG:
-    case BI_MATH_ATAN2: case BI_MATH_COPYSIGN: case BI_MATH_HYPOT: case BI_MATH_POW:
+    case BI_MATH_ATAN2: case BI_MATH_COPYSIGN: case BI_MATH_HYPOT: case BI_MATH_POW: case BI_MATH_FMOD:
     case BI_NP_ARCTAN2: case BI_NP_HYPOT: {
         if (!nargs_between(I, n, fname, 2, 2))
             return NULL;

@@ -329,6 +329,29 @@ static Tri decide_hasattr(const Prune *P, const Node *e, const bool *ok) {
     return r < 0 ? UNKNOWN : r ? TRUE_ : FALSE_;
 }
 
+/* isinstance(t, C) / isinstance(t, (C, D)) on the variable of one copy of
+ * a literal_unroll body ("t$u<k>...", infer_unroll_copies): its type is
+ * that element's for good, so the test is decided and the other arm of
+ * `if isinstance(t, str): len(t) else: t + 1` is never typed (Numba
+ * types each element's version of the body the same way).  Other locals
+ * are left to run time: their type may still widen in a later pass. */
+static int decided_isinstance(Inf *I, const Node *e) {
+    const Node *x = VEC_AT(e->args, 0), *c = VEC_AT(e->args, 1);
+    if (x->kind != N_NAME || !x->name || !strstr(x->name, "$u"))
+        return -1;
+    Type *t = infer_value_ty(x);
+    if (!t || ty_has_unknown(t) || t->kind == TY_OPTIONAL)
+        return -1;
+    int nc = c->kind == N_TUPLE ? c->args.len : 1, any = 0;
+    for (int k = 0; k < nc; k++) {
+        int r = infer_isinstance(t, infer_class_name(I->s->hf, c->kind == N_TUPLE ? VEC_AT(c->args, k) : c));
+        if (r < 0)
+            return -1;
+        any |= r;
+    }
+    return any;
+}
+
 int infer_decided_test(Inf *I, const Node *e) {
     while (e->kind == N_CAST)
         e = e->a;
@@ -339,6 +362,8 @@ int infer_decided_test(Inf *I, const Node *e) {
         if (e->args.len != 2 || e->keywords.len || !I->s->hf)
             return -1;
         const char *fn = infer_class_name(I->s->hf, e->a);
+        if (fn && strcmp(fn, "builtins.isinstance") == 0)
+            return decided_isinstance(I, e);
         const Node *nm = VEC_AT(e->args, 1);
         if (!fn || strcmp(fn, "builtins.hasattr") != 0 || nm->kind != N_CONST || nm->cval.kind != CVAL_STR ||
             nm->cval.is_bytes)

@@ -1819,6 +1819,19 @@ static bool stmt_raise(Lower *L, Node *n) {
  * (rt_exc_save, for a bare raise) and clears it.  Without a match the
  * exception goes on to the enclosing try or out of the function, after
  * the finally clause. */
+/* Whether a handler of try n catches IndexError (by that class or a base). */
+static bool catches_index_error(const Node *n) {
+    static const char *const bases[] = {"IndexError", "LookupError", "Exception", "BaseException"};
+    for (int i = 0; i < n->handlers.len; i++) {
+        const Node *h = VEC_AT(n->handlers, i);
+        for (int k = 0; k < h->names.len; k++)
+            for (size_t j = 0; j < sizeof bases / sizeof bases[0]; j++)
+                if (strcmp(VEC_AT(h->names, k), bases[j]) == 0)
+                    return true;
+    }
+    return false;
+}
+
 static bool stmt_try(Lower *L, Node *n) {
     LLVMBasicBlockRef dispatch = lower_block(L, "try.dispatch"), after = lower_block(L, "try.end");
     LLVMBasicBlockRef unwind = n->finalbody.len ? lower_block(L, "try.finally.exc") : NULL;
@@ -1827,7 +1840,13 @@ static bool stmt_try(Lower *L, Node *n) {
     if (n->finalbody.len)
         L->fin_top = &f;
     L->try_top = &t;
+    /* a body whose IndexError is caught checks its array indices, whatever
+     * boundscheck says: the program counts on the exception (CPython's
+     * answer; Numba reads out of bounds there unless boundscheck=True) */
+    bool bounds = L->boundscheck;
+    L->boundscheck = bounds || catches_index_error(n);
     bool ok = lower_body(L, &n->body);
+    L->boundscheck = bounds;
     L->try_top = t.outer;
     if (!ok || (!lower_terminated(L) && !lower_body(L, &n->orelse))) {
         L->fin_top = f.up;

@@ -878,7 +878,7 @@ static LLVMValueRef math_call(Lower *L, Node *n, bool *handled) {
     switch (b) {
     case BI_MATH_ATAN2: case BI_NP_ARCTAN2:
     case BI_MATH_HYPOT: case BI_NP_HYPOT:
-    case BI_MATH_COPYSIGN: case BI_MATH_POW: {
+    case BI_MATH_COPYSIGN: case BI_MATH_POW: case BI_MATH_FMOD: {
         Node *a0 = arg(n, 0), *a1 = arg(n, 1);
         if (!a0 || !a1)
             return lower_fail(L, n, HJ_DIAG_TYPING, "%s() takes two arguments", builtin_name(b));
@@ -895,6 +895,8 @@ static LLVMValueRef math_call(Lower *L, Node *n, bool *handled) {
             r = intr2(L, "llvm.copysign", ft, x, y);
         else if (b == BI_MATH_POW)
             r = intr2(L, "llvm.pow", ft, x, y);
+        else if (b == BI_MATH_FMOD) /* C's fmod: the sign of x (a zero y gives NaN, as Numba's domain rule) */
+            r = LLVMBuildFRem(L->b, x, y, "fmod");
         else
             r = libm2(L, b == BI_MATH_HYPOT || b == BI_NP_HYPOT ? "hypot" : "atan2", ft, x, y);
         return lower_convert(L, n, r, ft, n->ty);
@@ -1464,9 +1466,23 @@ LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned) {
     }
     case BI_COMPLEX: return complex_ctor(L, n);
     case BI_DIVMOD: return divmod_value(L, n);
+    case BI_NP_DATETIME64:
+    case BI_NP_TIMEDELTA64: return lower_expr_use(L, arg(n, 0)); /* the int64 count is the value */
     case BI_POW: {
         Node *a0 = arg(n, 0), *a1 = arg(n, 1);
-        if (!a0 || !a1 || arg(n, 2))
+        if (a0 && a1 && arg(n, 2)) { /* pow(b, e, m) of int64s (infer_call.c) */
+            LLVMValueRef as[4]; /* one statement each: left to right, as Python */
+            as[0] = lower_expr_use(L, a0);
+            as[1] = as[0] ? lower_expr_use(L, a1) : NULL;
+            as[2] = as[1] ? lower_expr_use(L, arg(n, 2)) : NULL;
+            if (!as[2])
+                return NULL;
+            as[3] = lower_alloca(L, L->t_i64, "powmod");
+            LLVMTypeRef ps[4] = {L->t_i64, L->t_i64, L->t_i64, L->t_ptr};
+            lower_check_status(L, lower_rt(L, "rt_int_powmod", L->t_i32, ps, 4, as));
+            return lower_load(L, L->t_i64, as[3], "powmod");
+        }
+        if (!a0 || !a1)
             return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "pow() with other than two arguments");
         Type *t = a0->ty, *rt = NULL;
         LLVMValueRef x = lower_expr_use(L, a0);

@@ -12,6 +12,29 @@
 
 /* ---- constants ---------------------------------------------------------- */
 
+/* A bytes literal: a read-only uint8 array over a private constant, with
+ * no meminfo (nothing to count or free), as a frozen global array. */
+static LLVMValueRef bytes_const(Lower *L, const Cval *cv) {
+    LLVMValueRef init = LLVMConstStringInContext(L->ctx, cv->s, (unsigned)cv->slen, 1);
+    LLVMValueRef g = LLVMAddGlobal(L->mod, LLVMTypeOf(init), "bytes.const");
+    LLVMSetInitializer(g, init);
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMPrivateLinkage);
+    LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
+    Type *t = ty_bytes(L->c->tc, false);
+    LLVMValueRef v = LLVMGetUndef(lower_type(L, t));
+    LLVMTypeRef vt = LLVMArrayType2(L->t_i64, 1);
+    v = LLVMBuildInsertValue(L->b, v, LLVMConstNull(L->t_ptr), ARR_MEMINFO, "");
+    v = LLVMBuildInsertValue(L->b, v, LLVMConstNull(L->t_ptr), ARR_PARENT, "");
+    v = LLVMBuildInsertValue(L->b, v, lower_i64(L, cv->slen), ARR_NITEMS, "");
+    v = LLVMBuildInsertValue(L->b, v, lower_i64(L, 1), ARR_ITEMSIZE, "");
+    v = LLVMBuildInsertValue(L->b, v, g, ARR_DATA, "");
+    v = LLVMBuildInsertValue(L->b, v, LLVMBuildInsertValue(L->b, LLVMGetUndef(vt), lower_i64(L, cv->slen), 0, ""),
+                             ARR_SHAPE, "");
+    return LLVMBuildInsertValue(L->b, v, LLVMBuildInsertValue(L->b, LLVMGetUndef(vt), lower_i64(L, 1), 0, ""),
+                                ARR_STRIDES, "bytes");
+}
+
 static LLVMValueRef const_value(Lower *L, const Node *at, Type *ty, const Cval *cv) {
     TyCtx *tc = L->c->tc;
     LLVMValueRef v;
@@ -44,6 +67,8 @@ static LLVMValueRef const_value(Lower *L, const Node *at, Type *ty, const Cval *
     case CVAL_STR:
         if (ty->kind == TY_STRING && !cv->is_bytes) /* a str value: an immortal literal */
             return lower_str_const(L, cv->s, cv->slen);
+        if (ty->kind == TY_ARRAY && ty->bytes && cv->is_bytes)
+            return bytes_const(L, cv);
         return LLVMConstNull(lower_type(L, ty));
     default:
         /* None, Ellipsis: no runtime value */

@@ -7,6 +7,8 @@ Each works on whatever a `for` loop iterates in compiled code (lists,
 1-D arrays, tuples of one type, ranges, sets, dict keys, strings);
 heapq's functions work on lists, as in Numba (a list of one item type);
 the operator module's functions are the operators they name."""
+import math
+
 from . import njit
 
 __all__ = ["PYLIB"]
@@ -391,6 +393,12 @@ def iter_(iterable):
 
 
 @njit
+def reversed_(seq):
+    for v in reversed(seq):
+        yield v
+
+
+@njit
 def enumerate_(iterable, start=0):
     for v in enumerate(iterable, start):
         yield v
@@ -457,6 +465,53 @@ def filter_none_(f, a):  # filter(None, a): the truthy items (f is None)
             yield v
 
 
+# ---- builtins as sort/min/max keys (sorted(words, key=len)): a jitted
+# function of one item each, "<pylib>key_NAME" in the environment of a
+# function that sorts or takes min/max (compiler.py _env, infer_list.c) ----
+
+@njit
+def key_abs(x):
+    return abs(x)
+
+
+@njit
+def key_len(x):
+    return len(x)
+
+
+@njit
+def key_int(x):
+    return int(x)
+
+
+@njit
+def key_float(x):
+    return float(x)
+
+
+@njit
+def key_str(x):
+    return str(x)
+
+
+@njit
+def key_sum(x):
+    return sum(x)
+
+
+@njit
+def key_min(x):
+    return min(x)
+
+
+@njit
+def key_max(x):
+    return max(x)
+
+
+KEY_NAMES = ("abs", "len", "int", "float", "str", "sum", "min", "max")
+
+
 def helpers(obj):
     """The (env name, dispatcher) pairs the compiler may call for the
     builtin `obj` (named "<pylib>NAME" in a function's environment)."""
@@ -465,6 +520,8 @@ def helpers(obj):
         return [("<pylib>iter", iter_)]
     if obj is builtins.enumerate:
         return [("<pylib>enumerate", enumerate_)]
+    if obj is builtins.reversed:
+        return [("<pylib>reversed", reversed_)]
     if obj is builtins.zip:
         return [("<pylib>zip1", zip1_), ("<pylib>zip2", zip2_), ("<pylib>zip3", zip3_), ("<pylib>zip4", zip4_)]
     if obj is builtins.map:
@@ -474,10 +531,122 @@ def helpers(obj):
     return []
 
 
+# ---- math's integer functions (Python ints; int64 here: OverflowError
+# where the result does not fit, rather than a wrapped value) ----
+
+_I64_MAX = 9223372036854775807
+
+
+@njit
+def isqrt(n):
+    if n < 0:
+        raise ValueError("isqrt() argument must be nonnegative")
+    r = int(math.sqrt(float(n)))
+    while r * r > n:
+        r -= 1
+    while (r + 1) * (r + 1) <= n:
+        r += 1
+    return r
+
+
+@njit
+def factorial(n):
+    if n < 0:
+        raise ValueError("factorial() not defined for negative values")
+    if n > 20:
+        raise OverflowError("factorial() result does not fit in int64 in hpcjit")
+    r = 1
+    for k in range(2, n + 1):
+        r *= k
+    return r
+
+
+@njit
+def _mul_checked(a, b):
+    if b != 0 and a > _I64_MAX // b:
+        raise OverflowError("math.comb()/math.perm() result does not fit in int64 in hpcjit")
+    return a * b
+
+
+@njit
+def comb(n, k):
+    if n < 0 or k < 0:
+        raise ValueError("n and k must be non-negative integers")
+    if k > n:
+        return 0
+    k = min(k, n - k)
+    r = 1
+    for i in range(k):  # r = C(n, i + 1), exact at every step
+        g = math.gcd(r, i + 1)
+        r = _mul_checked(r // g, (n - i) // ((i + 1) // g))
+    return r
+
+
+@njit
+def perm(n, k=-1):
+    if k == -1:
+        k = n
+    if n < 0 or k < 0:
+        raise ValueError("n and k must be non-negative integers")
+    if k > n:
+        return 0
+    r = 1
+    for i in range(k):
+        r = _mul_checked(r, n - i)
+    return r
+
+
+@njit
+def lcm(a, b):
+    if a == 0 or b == 0:
+        return 0
+    return abs(a // math.gcd(a, b) * b)
+
+
+@njit
+def prod(iterable, start=1):
+    r = start
+    for v in iterable:
+        r = r * v
+    return r
+
+
+@njit
+def isclose(a, b, rel_tol=1e-09, abs_tol=0.0):
+    if rel_tol < 0.0 or abs_tol < 0.0:
+        raise ValueError("tolerances must be non-negative")
+    if a == b:
+        return True
+    if math.isinf(a) or math.isinf(b):
+        return False
+    d = abs(b - a)
+    return d <= abs(rel_tol * b) or d <= abs(rel_tol * a) or d <= abs_tol
+
+
+@njit
+def dist(p, q):
+    if len(p) != len(q):
+        raise ValueError("both points must have the same number of dimensions")
+    s = 0.0
+    for i in range(len(p)):
+        s += (p[i] - q[i]) ** 2
+    return math.sqrt(s)
+
+
+_MATH = ("isqrt", "factorial", "comb", "perm", "lcm", "prod", "isclose", "dist")
+
+
+def math_names():
+    """The math module's names that _table maps (compiler.py: `math.comb`)."""
+    return set(_MATH)
+
+
 def _table():
     import builtins
     import heapq
     pairs = [(builtins.any, any_), (builtins.all, all_), (builtins.repr, repr_)]
+    for name in _MATH:
+        pairs.append((getattr(math, name), globals()[name]))
     for name in ("heappush", "heappop", "heapify", "heapreplace", "heappushpop", "nsmallest", "nlargest"):
         pairs.append((getattr(heapq, name), globals()[name]))
         cpy = getattr(heapq, "_" + name, None)  # the pure-Python twins heapq keeps

@@ -14,6 +14,7 @@ import numpy as np
 from . import _core, _srctext, config, errors
 from . import _npinfo  # noqa: F401  np.iinfo / np.finfo (overloads)
 from . import _npnan  # noqa: F401  np.nanargmax / np.nanargmin (overloads)
+from . import _npaverage  # noqa: F401  np.average (an overload)
 from . import _nplist  # noqa: F401  np.array / np.asarray of lists (overloads)
 from . import _pymethods  # noqa: F401  tuple.index (an overload)
 from . import _nppoly  # noqa: F401  np.polynomial.polynomial (overloads)
@@ -418,9 +419,14 @@ def _env(py_func, gather, disp=None):
         if value is missing:
             continue  # an attribute name, or truly undefined: the compiler says which
         env.append((name,) + _classify(value, gather))
-        if any(value is b for b in (builtins.iter, builtins.zip, builtins.enumerate, builtins.map, builtins.filter)):
+        if any(value is b for b in (builtins.iter, builtins.zip, builtins.enumerate, builtins.map, builtins.filter,
+                                    builtins.reversed)):
             from . import _pylib as pl  # their objects as values: generators (_pylib.helpers)
             env += [(hname, "func", gather.add(h)) for hname, h in pl.helpers(value)]
+        from . import _pylib as pl
+        if (name in pl.KEY_NAMES and value is getattr(builtins, name)
+                and names & {"sorted", "sort", "min", "max"}):  # key=len: a jitted function of one item
+            env.append((f"<pylib>key_{name}", "func", gather.add(getattr(pl, "key_" + name))))
         if isinstance(value, _pytypes.ModuleType):
             _module_attrs(value, names, gather, env, 0)
         elif isinstance(value, _enum.EnumMeta):
@@ -475,6 +481,11 @@ def _module_attrs(mod, names, gather, env, depth):
         from . import _pylib as pl
         for attr in sorted(names & pl.operator_names()):
             env.append((f"operator.{attr}",) + _classify(getattr(mod, attr), gather))
+        return
+    if modname == "math":  # math.comb...: compiled Python (_pylib.py); the others are the compiler's
+        from . import _pylib as pl
+        for attr in sorted(names & pl.math_names()):
+            env.append((f"math.{attr}",) + _classify(getattr(mod, attr), gather))
         return
     if modname in ("hpcjit", "numba") and "config" in names:
         # `numba.config.NUMBA_NUM_THREADS` (stumpy): the settings module's

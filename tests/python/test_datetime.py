@@ -1089,9 +1089,9 @@ def test_errors_are_located():
 
     @njit
     def make():
-        return np.datetime64("2020-01-01")  # here: Numba builds none either
+        return np.datetime64("2020-01-01T00:00:00.5")  # here: fractional seconds (Numba builds none)
 
-    with pytest.raises(TypingError, match="datetime64") as ei:
+    with pytest.raises(hpcjit.UnsupportedError, match="datetime64") as ei:
         make()
     assert "test_datetime.py" in str(ei.value)
 
@@ -1101,3 +1101,67 @@ def test_errors_are_located():
 
     with pytest.raises(hpcjit.UnsupportedError, match="datetime64"):
         ptp(HOURS)
+
+
+# ---- np.diff of datetimes and timedeltas ----
+
+@njit
+def dt_diff(d):
+    return np.diff(d), np.diff(d, 2), np.diff(d, n=1, axis=0)
+
+
+@pytest.mark.numba_skip(reason="Numba's np.diff refuses datetime64 (it takes timedelta64)")
+def test_diff_datetime():
+    check(dt_diff, np.array(["2024-01-01", "2024-02-29", "NaT", "2024-12-31", "2025-03-01"], dtype="datetime64[D]"))
+    check(dt_diff, np.array([1, 5, -3, 7], dtype="timedelta64[ms]"))
+    check(dt_diff, np.array([["2024-01-01T10", "2024-01-01T12", "2024-01-03T01"],
+                             ["2024-01-02T00", "NaT", "2023-12-31T23"]], dtype="datetime64[h]").T)
+    with pytest.raises(ValueError, match="n=0"):
+        njit(lambda d: np.diff(d, n=0))(np.array(["2024-01-01"], dtype="datetime64[D]"))
+
+
+# ---- np.timedelta64(n, unit) / np.datetime64(n, unit) made in compiled code ----
+
+@njit
+def dt_made(d, n):
+    return (d + np.timedelta64(45, "D"), (d - d) / np.timedelta64(1, "D"), np.timedelta64(n, "h"),
+            np.datetime64(n, "D"), np.timedelta64(3) * 2, d > np.datetime64(19000, "D"),
+            np.timedelta64(True, "ms"))
+
+
+@pytest.mark.numba_skip(reason="Numba cannot call np.timedelta64/np.datetime64 in compiled code")
+def test_made_in_compiled_code():
+    for d, n in ((D("2024-01-01"), 7), (D("1969-12-31T10", "h"), -3), (NAT_D, 0)):
+        check(dt_made, d, n)
+    with pytest.raises(TypingError, match="unit must be a constant"):
+        njit(lambda u: np.timedelta64(1, u))("D")
+    with pytest.raises(TypingError, match="integer count"):
+        njit(lambda: np.timedelta64(1.5, "D"))()
+
+
+@njit
+def dt_astype(a):
+    return a.astype(np.int64), a.astype(np.float64), a.astype(np.int32), a.astype(a.dtype)
+
+
+@pytest.mark.numba_skip(reason="Numba's astype() takes no datetime64/timedelta64 arrays")
+def test_astype_to_numbers():
+    check(dt_astype, np.array([1, "NaT", 3], dtype="m8[D]"))
+    check(dt_astype, np.array([["2024-01-01", "NaT"], ["1969-07-20", "2000-02-29"]], dtype="M8[D]").T)
+    with pytest.raises(hpcjit.UnsupportedError, match="astype"):
+        njit(lambda a: a.astype(np.dtype("m8[h]")))(np.array([1], dtype="m8[D]"))
+
+
+@njit
+def dt_from_strings(d):
+    return (np.datetime64("2020-01-04"), np.datetime64("2020-03"), np.datetime64("1969"),
+            np.datetime64("2024-02-29T13:45"), np.datetime64("1965-07-01T00:00:07"), np.datetime64("NaT"),
+            np.datetime64("2020-01-04", "h"), d + np.timedelta64(3, "D") == np.datetime64("2020-01-04"),
+            np.datetime64("1600-03-01T05"))
+
+
+@pytest.mark.numba_skip(reason="Numba cannot call np.datetime64 in compiled code")
+def test_datetime64_of_a_string_constant():
+    check(dt_from_strings, D("2020-01-01"))
+    with pytest.raises(hpcjit.UnsupportedError, match="this string"):
+        njit(lambda: np.datetime64("2021-02-29"))()  # NumPy: ValueError, found here when compiling

@@ -216,3 +216,31 @@ def min_max_of_tuples(n):
 def test_min_max_of_a_tuple(balanced):
     check(min_max_of_tuples, 5)
     check(min_max_of_tuples, -5)
+
+
+# ---- reversed() as a value; str.join of a generator ----
+
+@njit
+def reversed_values(s, l, a):
+    g = reversed(l)
+    first = next(g)
+    return (" ".join(reversed(s.split())), list(reversed(l)), sum(reversed(range(5))), "".join(reversed(s)),
+            first, list(g), max(reversed(l)), sorted(reversed((3, 1, 2))), list(reversed(a)))
+
+
+@njit
+def join_generators(s):
+    return (" ".join(w.upper() for w in s.split()), ",".join(str(i) for i in range(4)),
+            "-".join(w for w in s.split() if len(w) > 1), "".join(c for c in ""))
+
+
+@pytest.mark.numba_skip(reason="Numba has no reversed()")
+def test_reversed_as_value():
+    check(reversed_values, "a bb ccc", [1, 2, 3], np.arange(3.0))
+    check(reversed_values, "x", [5], np.zeros(0))
+
+
+@pytest.mark.numba_skip(reason="Numba's str.join takes no generator")
+def test_join_generator():
+    check(join_generators, "a bb ccc")
+    check(join_generators, "")

@@ -131,3 +131,20 @@ def test_generator_expression_elsewhere_is_located():
 
     with pytest.raises(hpcjit.errors.UnsupportedError, match="generator expressions"):
         f(np.ones(3))
+
+
+# ---- tuple * n of a constant n ----
+
+@njit
+def tuple_repeat(t, u):
+    v = t * 2
+    w = 3 * (1.5, 2)
+    return v, len(v), t * 0, w, u * 1, t * -1, (t * 3)[4]
+
+
+@pytest.mark.numba_skip(reason="Numba has no tuple * int")
+def test_tuple_repeat():
+    check(tuple_repeat, (1, 2), (3.0,))
+    check(tuple_repeat, (1, 2, 3), ("a", 2))
+    with pytest.raises(hpcjit.UnsupportedError, match="integer constant"):
+        njit(lambda t, n: t * n)((1, 2), 2)

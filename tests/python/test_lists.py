@@ -460,3 +460,52 @@ def test_returned_lists_of_reference_items_keep_their_counts():
     gc.collect()
     after = _core.memstats()
     assert after[0] - before[0] == after[1] - before[1], (before, after)
+
+
+# ---- min/max with key=, sorted by string keys ----
+
+@njit
+def minmax_keyed(a):
+    lst = [a[i] for i in range(a.size)]
+    pairs = [(a[i], i) for i in range(a.size)]
+    return (max(lst, key=lambda v: abs(v - 3.0)), min(lst, key=lambda v: abs(v - 3.0)),
+            max(pairs, key=lambda p: -p[0]), min(a, key=lambda v: v * v),
+            min(range(10), key=lambda v: (v - 4) ** 2), max((3, 1, 2), key=lambda v: -v))
+
+
+@njit
+def minmax_keyed_str(words):
+    return (min(words, key=lambda w: len(w)), max(words, key=lambda w: len(w)),
+            max(words, key=lambda w: w[::-1]), sorted(words, key=lambda w: w[1:]))
+
+
+@njit
+def max_keyed_empty(n):
+    return max([i * 1.5 for i in range(n)], key=lambda v: -v)
+
+
+@pytest.mark.numba_skip(reason="Numba's min/max take no key=, its sort keys are numbers")
+def test_minmax_key(balanced):
+    check(minmax_keyed, np.array([4.0, -2.0, 7.0, 1.0, 2.0, 5.0]))  # ties: the first, as CPython
+    check(minmax_keyed, np.array([3.0]))
+    check(minmax_keyed_str, ["pear", "fig", "banana", "kiwi", "plum", "nut"])
+    check(max_keyed_empty, 3)
+    e = check(max_keyed_empty, 0)  # ValueError, as CPython
+    assert isinstance(e, ValueError)
+
+
+@njit
+def builtin_keys(a):
+    lst = [a[i] for i in range(a.size)]
+    words = ["pear", "fig", "banana", "kiwi"]
+    rows = [[3, 1], [0, 0, 9], [2]]
+    w2 = list(words)
+    w2.sort(key=len, reverse=True)
+    return (sorted(lst, key=abs), sorted(words, key=len), max(words, key=len), min(lst, key=abs),
+            sorted(rows, key=sum), max(rows, key=len), w2, sorted([3, 10, 2], key=str),
+            sorted(["10", "9", "2"], key=int), abs(-2), len(words))
+
+
+@pytest.mark.numba_skip(reason="Numba's sort keys are jitted functions only")
+def test_builtin_keys(balanced):
+    check(builtin_keys, np.array([4.0, -2.0, 7.0, 1.0, -1.5, 2.0]))

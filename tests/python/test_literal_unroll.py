@@ -185,3 +185,38 @@ def test_errors():
     assert "test_literal_unroll.py" in str(ei.value)
     with pytest.raises(hpcjit.TypingError, match="empty tuple"):
         empty()
+
+
+@hpcjit.njit
+def by_isinstance(t, n):
+    tot = 0.0
+    names = 0
+    for it in literal_unroll(t):
+        if isinstance(it, str):
+            names += len(it)
+        elif isinstance(it, tuple):
+            tot += it[0] + it[1]
+        elif isinstance(it, (int, float)) and not isinstance(it, bool):
+            tot += it * n
+        else:
+            tot += 1000.0 if it else -1000.0
+    return tot, names
+
+
+@hpcjit.njit
+def by_isinstance_arrays(t):
+    tot = 0.0
+    for it in literal_unroll(t):
+        tot += it.sum() if isinstance(it, np.ndarray) else it
+    return tot
+
+
+def test_isinstance_decides_each_copy():
+    # each element's copy of the body keeps only the arm its type takes
+    check(by_isinstance, (1, 2.5, "abc", (4, 5), True, "de"), 3)
+    check(by_isinstance, ("x", False), 2)
+
+
+@pytest.mark.numba_skip("Numba's isinstance() does not know np.ndarray")
+def test_isinstance_ndarray_copies():
+    check(by_isinstance_arrays, (np.arange(3.0), 2.5, np.ones((2, 2)), 4))

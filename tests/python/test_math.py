@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+import hpcjit
 from hpcjit import njit
 from conftest import check
 
@@ -344,3 +345,60 @@ def test_domain_errors_follow_numba():
     assert exp_big(1000.0) == INF
     with pytest.raises(ValueError):
         sqrt_neg.py_func()
+
+
+@njit
+def pow_mod(b, e, m):
+    return pow(b, e, m)
+
+
+@pytest.mark.numba_skip(reason="Numba's pow takes two arguments")
+def test_pow_three_arguments():
+    for b in (0, 1, 2, 7, -5, 10**12 + 3, -(2**62), True):
+        for e in (0, 1, 5, 63, 10**15, -1, -3):
+            for m in (1, 2, 7, -7, 12, 10**9 + 7, -(10**18) + 9):
+                check(pow_mod, b, e, m)  # negative e: ValueError where b has no inverse, as CPython
+    e = check(pow_mod, 2, 3, 0)
+    assert isinstance(e, ValueError)
+    with pytest.raises(hpcjit.TypingError, match="unless all arguments are integers"):
+        pow_mod(2.0, 3, 5)  # CPython's TypeError, found when compiling
+
+
+@njit
+def m_fmod(x, y):
+    return math.fmod(x, y)
+
+
+@pytest.mark.numba_skip(reason="Numba does not support math.fmod")
+def test_fmod():
+    for x in (-7.0, 7.0, 5.5, -0.0, 1e300, 2, -3, np.float32(2.5)):
+        for y in (3.0, -3.0, 2, 0.1, math.inf):
+            check(m_fmod, x, y)
+    assert math.isnan(m_fmod(1.0, 0.0))  # CPython: ValueError (a domain error: NaN, as Numba's other functions)
+
+
+@njit
+def m_intfuncs(n, k):
+    return (math.isqrt(n), math.comb(n, k), math.perm(n, k), math.perm(k), math.factorial(k), math.lcm(n, k),
+            math.prod([n, k, 2]), math.prod((1.5, 2.0), start=2.0))
+
+
+@njit
+def m_isclose_dist(a, b):
+    return (math.isclose(a, b), math.isclose(a, b, rel_tol=0.1), math.isclose(a, b, abs_tol=1.0),
+            math.dist((a, b), (b, a)), math.dist((0.0, 0.0, 0.0), (a, b, 1.0)))
+
+
+@pytest.mark.numba_skip(reason="Numba has none of these math functions")
+def test_math_integer_functions():
+    for n in (0, 1, 5, 10, 17, 60, 10**6):
+        for k in (0, 1, 3, 9):
+            if n < 100 or k < 3:  # C(10**6, 3) and up overflow int64 (OverflowError; CPython's int grows)
+                check(m_intfuncs, n, k)
+    for bad in ((-1, 2), (5, -1)):  # ValueError, as CPython
+        assert isinstance(check(m_intfuncs, *bad), ValueError)
+    for big in ((3, 21), (67, 33)):  # factorial(21), comb(67, 33) do not fit; CPython's int does
+        with pytest.raises(OverflowError, match="int64"):
+            m_intfuncs(*big)
+    for a, b in ((1.0, 1.0), (1.0, 1.05), (1e-10, 0.0), (math.inf, math.inf), (math.inf, 1.0), (2.0, 2.5)):
+        check(m_isclose_dist, a, b)

@@ -473,3 +473,37 @@ def test_nanvar_nanstd_axis(dt, layout):
         a[1, :, 2] = np.nan  # an all-NaN slice along axis 1
     for k in range(-3, 3):
         check(nan_var_axis, a, k, rtol=1e-10, atol=1e-9)
+
+
+# ---- np.average (the whole array; weights, returned) ----
+
+@hpcjit.njit
+def average_all(a, w):
+    return np.average(a), np.average(a, weights=w)
+
+
+@hpcjit.njit
+def average_returned(a, w):
+    return np.average(a, weights=w, returned=True), np.average(a, returned=True)
+
+
+@pytest.mark.parametrize("dt", [np.int32, np.int64, np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("layout", ["C", "F", "strided", "reversed"])
+@pytest.mark.parametrize("shape", [(1,), (7,), (6, 5)], ids=str)
+def test_average(dt, layout, shape):
+    a = make_array(dt, shape, layout)
+    w = np.abs(make_array(np.float64, shape, layout)) + 0.5
+    check(average_all, a, w, rtol=tol(dt))
+    check(average_all, a, np.abs(make_array(np.int64, shape, layout)) + 1, rtol=tol(dt))
+
+
+@pytest.mark.numba_skip(reason="Numba's np.average takes no returned=")
+def test_average_returned():
+    a = make_array(np.float64, (4, 3), "F")
+    check(average_returned, a, np.abs(a) + 1.0)
+    check(average_returned, np.arange(5), np.arange(5))
+
+
+def test_average_zero_weights():
+    e = check(average_all, np.arange(4.0), np.zeros(4))  # ZeroDivisionError, as NumPy
+    assert isinstance(e, ZeroDivisionError)

@@ -275,8 +275,8 @@ def test_refused_forms():
     def bind(x):
         try:
             return 1 // x
-        except ZeroDivisionError as e:  # noqa: F841
-            return -1
+        except ZeroDivisionError as e:
+            return len(str(e))  # the exception read: refused (bound and unread: test_except_as_unread)
 
     with pytest.raises(hpcjit.UnsupportedError, match="as e"):
         hpcjit.njit(bind)(1)
@@ -349,3 +349,56 @@ def test_own_exception_class_caught(kind):
     check(catch_by_builtin_base, kind)
 
 
+# ---- an index out of range where the program catches IndexError ----
+
+@hpcjit.njit
+def caught_out_of_range(a, i, j):
+    hits = 0
+    try:
+        hits += int(a[i, j])
+    except IndexError:
+        hits += 100
+    try:
+        a[i, 0] = 7.0
+    except LookupError:
+        hits += 1000
+    try:
+        hits += int(a[0][j])
+    except Exception:
+        hits += 10000
+    return hits
+
+
+@pytest.mark.numba_skip(reason="Numba reads out of bounds unless boundscheck=True")
+def test_index_error_caught():
+    a = np.arange(6.0).reshape(2, 3)
+    for i, j in ((0, 0), (1, 2), (-2, -3), (2, 0), (0, 3), (-3, 1), (1, -4), (5, 5)):
+        check(caught_out_of_range, a, i, j)
+
+
+@hpcjit.njit
+def bound_unread(n):
+    try:
+        if n > 5:
+            raise ValueError("too large")
+        out = n
+    except ValueError as e:  # noqa: F841  bound, never read
+        out = -1
+    except (KeyError, IndexError) as err:  # noqa: F841
+        out = -2
+    return out
+
+
+@pytest.mark.numba_skip(reason="Numba refuses 'except ... as e' even when e is not read")
+def test_except_as_unread():
+    for n in (3, 7):
+        check(bound_unread, n)
+    with pytest.raises(hpcjit.UnsupportedError, match="reading the exception"):
+        hpcjit.njit(_reads_exc)(1)
+
+
+def _reads_exc(n):
+    try:
+        raise ValueError("x")
+    except ValueError as e:
+        return len(str(e))

@@ -251,9 +251,11 @@ static bool search_item(Inf *I, Node *x, Type *lt, const char *fname) {
     return true;
 }
 
-/* sort()'s and sorted()'s key= (a jitted function: typed as a call on one
+static bool orderable(const Type *t);
+
+/* The key= of sort(), sorted(), min() and max() (a jitted function: typed as a call on one
  * item, *key_ty its result) and reverse= (cast to bool). */
-static bool sort_options(Inf *I, Node **key, Node **rev, Type *item, Type **key_ty) {
+static bool sort_options(Inf *I, const char *fname, Node **key, Node **rev, Type *item, Type **key_ty) {
     *key_ty = NULL;
     if (*key && (*key)->kind == N_CONST && (*key)->cval.kind == CVAL_NONE)
         *key = NULL;
@@ -262,7 +264,7 @@ static bool sort_options(Inf *I, Node **key, Node **rev, Type *item, Type **key_
         if (!t)
             return false;
         if (!IS_UNK(t) && !ty_is_number(t))
-            return TYPING(I, *rev, "sort() reverse must be a bool, not %s", infer_tyname(I, t)), false;
+            return TYPING(I, *rev, "%s() reverse must be a bool, not %s", fname, infer_tyname(I, t)), false;
         infer_cast(I, rev, T(I, TY_BOOL));
     }
     if (!*key)
@@ -272,9 +274,17 @@ static bool sort_options(Inf *I, Node **key, Node **rev, Type *item, Type **key_
         return false;
     if (IS_UNK(ft) || ty_has_unknown(item))
         return true;
+    if (ft->kind == TY_BUILTIN) { /* key=len: _pylib's key_len, put in the environment (compiler.py _env) */
+        const char *q = builtin_name((BuiltinId)ft->builtin), *dot = q ? strrchr(q, '.') : NULL;
+        const HjEnvEntry *e = dot && strncmp(q, "builtins.", 9) == 0 && I->s->hf
+                                ? infer_env_find(I->s->hf, arena_printf(I->a, "<pylib>key_%s", dot + 1)) : NULL;
+        if (e && e->kind == HJ_ENV_FUNC)
+            ft = ty_function(I->tc, e->func);
+    }
     if (ft->kind != TY_FUNCTION)
-        return UNSUP(I, *key, "sort() key must be a jitted function or a lambda bound to a name, not %s",
-                     infer_tyname(I, ft)), false;
+        return UNSUP(I, *key, "%s() key must be a jitted function or a lambda, not %s%s", fname,
+                     infer_tyname(I, ft),
+                     ft->kind == TY_BUILTIN ? " (of the builtins: abs, len, int, float, str, sum, min, max)" : ""), false;
     Spec *s = infer_spec_at(I, (*key)->loc, ft->func, &item, 1);
     if (!s)
         return false;
@@ -282,10 +292,8 @@ static bool sort_options(Inf *I, Node **key, Node **rev, Type *item, Type **key_
         *key_ty = T(I, TY_UNKNOWN);
         return true;
     }
-    if (!ty_is_number(s->ret) && s->ret->kind != TY_TUPLE && !is_list(s->ret))
-        return TYPING(I, *key, "sort() key returns %s, which cannot be ordered", infer_tyname(I, s->ret)), false;
-    if (ty_is_complex(s->ret))
-        return TYPING(I, *key, "sort() key returns complex numbers, which cannot be ordered"), false;
+    if (!orderable(s->ret))
+        return TYPING(I, *key, "%s() key returns %s, which cannot be ordered", fname, infer_tyname(I, s->ret)), false;
     (*key)->spec = s; /* lower_list.c calls it on each item */
     *key_ty = s->ret;
     return true;
@@ -373,7 +381,49 @@ static Type *reduce_call(Inf *I, Node *n, BuiltinId id) {
     return acc;
 }
 
+/* min(iterable, key=f) / max(iterable, key=f): the first item whose key is
+ * the least / greatest, over list(iterable) (BI_LIST_MINKEY/MAXKEY). */
+static Type *minmax_key(Inf *I, Node *n, BuiltinId id) {
+    const char *fname = id == BI_MIN ? "min" : "max";
+    Node *key = NULL;
+    for (int i = 0; i < n->keywords.len; i++) {
+        Node *kw = VEC_AT(n->keywords, i);
+        if (strcmp(kw->name, "key") != 0)
+            return UNSUP(I, kw, "%s(): keyword argument '%s' is not supported by hpcjit (only key=)", fname,
+                         kw->name);
+        key = kw->a;
+    }
+    if (n->args.len != 1)
+        return UNSUP(I, n, "%s() with key= takes one iterable (%d arguments given)", fname, n->args.len);
+    Node **src = (Node **)&VEC_AT(n->args, 0);
+    Type *r = list_of_iterable(I, src, fname);
+    if (!r || IS_UNK(r))
+        return r;
+    Type *kt = NULL;
+    Node *rev = NULL;
+    if (!sort_options(I, fname, &key, &rev, r->item, &kt))
+        return NULL;
+    if (!kt) { /* key=None: the plain min/max of the items */
+        if (!orderable(r->item))
+            return TYPING(I, n, "%s() of %s: the items cannot be ordered", fname, infer_tyname(I, r));
+    } else if (!IS_UNK(kt) && !orderable(kt)) {
+        return TYPING(I, key, "%s() key returns %s, which cannot be ordered", fname, infer_tyname(I, kt));
+    }
+    if (I->final) {
+        Node *it = *src;
+        n->args.len = 0;
+        vec_push(I->a, &n->args, it);
+        if (key)
+            vec_push(I->a, &n->args, key);
+        n->keywords.len = 0;
+        n->builtin = id == BI_MIN ? BI_LIST_MINKEY : BI_LIST_MAXKEY;
+    }
+    return r->item;
+}
+
 static Type *infer_list_call(Inf *I, Node *n, BuiltinId id, Node *self) {
+    if ((id == BI_MIN || id == BI_MAX) && n->keywords.len)
+        return minmax_key(I, n, id);
     if (id == BI_MIN || id == BI_MAX || id == BI_SUM)
         return reduce_call(I, n, id);
     InferSig s;
@@ -399,7 +449,7 @@ static Type *infer_list_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         }
         if (id == BI_SORTED) {
             Type *kt = NULL;
-            if (!sort_options(I, &sl[1], &sl[2], r->item, &kt))
+            if (!sort_options(I, fname, &sl[1], &sl[2], r->item, &kt))
                 return NULL;
             if (!kt && !ty_has_unknown(r->item) && !orderable(r->item))
                 return TYPING(I, n, "sorted() of %s: the items cannot be ordered", infer_tyname(I, r));
@@ -480,7 +530,7 @@ static Type *infer_list_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         break;
     case BI_LIST_SORT: {
         Type *kt = NULL;
-        if (!sort_options(I, &sl[1], &sl[2], lt->item, &kt))
+        if (!sort_options(I, fname, &sl[1], &sl[2], lt->item, &kt))
             return NULL;
         if (!kt && !unk && !orderable(lt->item))
             return TYPING(I, n, "sort() of %s: the items cannot be ordered", infer_tyname(I, lt));

@@ -662,6 +662,49 @@ static LLVMValueRef reduce(Lower *L, Node *n, LLVMValueRef mi, Type *lt, bool *o
     return read_item(L, item, item_addr(L, item, mi, lower_load(L, L->t_i64, best, "")), owned);
 }
 
+/* min/max(iterable, key=f): list(iterable), the list of its keys, then the
+ * first index whose key is the least / greatest (Python's choice on ties). */
+static LLVMValueRef minmax_key(Lower *L, Node *n, bool *owned) {
+    bool is_min = n->builtin == BI_LIST_MINKEY;
+    Type *item = n->ty, *lt = ty_list(L->c->tc, item);
+    LLVMValueRef mi = new_list(L, n, lt, lower_i64(L, 0));
+    if (!mi || !fill(L, n, mi, item, arg(n, 0)))
+        return NULL;
+    LLVMValueRef len = list_len(L, mi);
+    lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, len, lower_i64(L, 0), ""), "ValueError",
+                   is_min ? "min() arg is an empty sequence" : "max() arg is an empty sequence");
+    Node *key = arg(n, 1);
+    Type *kt = item;
+    LLVMValueRef keys = mi;
+    if (key) {
+        Spec *s = key->spec;
+        if (!s || !s->llvm_fn)
+            return lower_fail(L, key, HJ_DIAG_LOWERING, "min/max key was not specialised");
+        kt = s->ret;
+        if (!(keys = new_list(L, n, ty_list(L->c->tc, kt), len)))
+            return NULL;
+        Loop lp;
+        LLVMValueRef i = loop_begin(L, &lp, lower_i64(L, 0), len);
+        LLVMValueRef k = call_key(L, key, load_item(L, item, item_addr(L, item, mi, i)), item);
+        append(L, keys, kt, k);
+        if (lower_has_refs(kt))
+            lower_decref(L, k, kt);
+        loop_end(L, &lp, i);
+    }
+    LLVMValueRef best = lower_alloca(L, L->t_i64, "best");
+    LLVMBuildStore(L->b, lower_i64(L, 0), best);
+    Loop lp;
+    LLVMValueRef i = loop_begin(L, &lp, lower_i64(L, 1), len);
+    LLVMValueRef x = load_item(L, kt, item_addr(L, kt, keys, i));
+    LLVMValueRef b = load_item(L, kt, item_addr(L, kt, keys, lower_load(L, L->t_i64, best, "")));
+    LLVMValueRef c = item_cmp(L, n, is_min ? OP_LT : OP_GT, kt, x, b);
+    if (!c)
+        return NULL;
+    LLVMBuildStore(L->b, LLVMBuildSelect(L->b, c, i, lower_load(L, L->t_i64, best, ""), ""), best);
+    loop_end(L, &lp, i);
+    return read_item(L, item, item_addr(L, item, mi, lower_load(L, L->t_i64, best, "")), owned);
+}
+
 LLVMValueRef lower_list_call(Lower *L, Node *n, bool *owned) {
     *owned = false;
     BuiltinId id = n->builtin;
@@ -679,6 +722,8 @@ LLVMValueRef lower_list_call(Lower *L, Node *n, bool *owned) {
         }
         return give(L, mi, rt_ty, owned);
     }
+    if (id == BI_LIST_MINKEY || id == BI_LIST_MAXKEY)
+        return minmax_key(L, n, owned);
     if (id == BI_LIST || id == BI_SORTED) {
         LLVMValueRef mi = new_list(L, n, rt_ty, lower_i64(L, 0));
         if (!mi || (arg(n, 0) && !fill(L, n, mi, rt_ty->item, arg(n, 0))))

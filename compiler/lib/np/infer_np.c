@@ -533,6 +533,11 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             if (!(dt = infer_dtype_arg(I, &sl[1])))
                 return NULL;
             unk = unk || IS_UNK(dt);
+            if (!unk && at->kind == TY_ARRAY && (ty_is_npdt(at->dtype) || ty_is_npdt(dt)) && dt != at->dtype &&
+                (!ty_is_npdt(at->dtype) || ty_is_npdt(dt) || ty_is_complex(dt) || !ty_is_number(dt)))
+                return UNSUP(I, n, "astype() from %s to %s is not supported by hpcjit (datetime64/timedelta64 "
+                             "arrays convert to integers and floats: their counts of the unit)",
+                             infer_tyname(I, at->dtype), infer_tyname(I, dt));
             sl[1] = NULL;
             break;
         case BI_ARRAY_FILL: case BI_NP_FULL_LIKE:
@@ -596,7 +601,8 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         case BI_NP_DIFF:
             if (nd == 0)
                 return TYPING(I, n, "diff requires input that is at least one dimensional");
-            rt = ty_array(I->tc, at->dtype, nd, LAYOUT_C);
+            rt = ty_array(I->tc, ty_is_npdt(at->dtype) ? ty_datetime(I->tc, true, at->dtype->unit) : at->dtype,
+                          nd, LAYOUT_C); /* datetime64 differences are timedelta64s */
             break;
         case BI_NP_ROLL: rt = ty_array(I->tc, at->dtype, nd, LAYOUT_C); break;
         case BI_NP_TRIU: case BI_NP_TRIL: /* on the last two axes, as NumPy */

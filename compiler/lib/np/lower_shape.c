@@ -423,7 +423,12 @@ static void diff_cb(Lower *L, void *vctx, LLVMValueRef *p) {
     np_loop_begin(L, &lp, c->m);
     LLVMValueRef p0 = np_offset(L, p[0], np_mul(L, lp.i, c->s));
     LLVMValueRef p1 = np_offset(L, p0, c->s);
-    LLVMValueRef v = np_arith(L, '-', c->dt, np_load(L, p1, c->dt), np_load(L, p0, c->dt));
+    LLVMValueRef x1 = np_load(L, p1, c->dt), x0 = np_load(L, p0, c->dt), v;
+    if (ty_is_npdt(c->dt)) /* datetimes (then timedeltas) as i64 counts of the unit; NaT stays NaT */
+        v = LLVMBuildSelect(L->b, LLVMBuildOr(L->b, lower_dt_isnat(L, x1), lower_dt_isnat(L, x0), ""),
+                            LLVMConstInt(L->t_i64, (unsigned long long)TY_NAT, 1), LLVMBuildSub(L->b, x1, x0, ""), "");
+    else
+        v = np_arith(L, '-', c->dt, x1, x0);
     np_store(L, p0, v, c->dt);
     np_loop_end(L, &lp);
 }
@@ -439,6 +444,9 @@ static LLVMValueRef diff(Lower *L, Node *n, LLVMValueRef arr, Type *aty, bool *o
         return NULL;
     lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, order, lower_i64(L, 0), ""), "ValueError",
                    "order must be non-negative");
+    if (dt->kind == TY_DATETIME) /* NumPy gives the datetimes back; the result here is typed timedelta64 */
+        lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, order, lower_i64(L, 0), ""), "ValueError",
+                       "np.diff(a, n=0) of datetime64 values is not supported by hpcjit (n >= 1 gives timedelta64)");
     a = np_axis(L, a, nd);
     Type *cty = ty_array(L->c->tc, dt, nd, LAYOUT_C);
     LLVMValueRef tmp = np_copy_c(L, arr, aty, cty);
@@ -460,7 +468,8 @@ static LLVMValueRef diff(Lower *L, Node *n, LLVMValueRef arr, Type *aty, bool *o
         odims[d] = np_sel(L, np_ieq(L, a, lower_i64(L, d)), LLVMBuildSub(L->b, len, k, ""), sh[d]);
     LLVMValueRef out = np_alloc(L, rty, odims, false);
     np_dims(L, out, nd, NULL, ost);
-    np_copy_nd(L, nd, odims, base, tst, dt, data_of(L, out), ost, rty->dtype);
+    /* datetime64 in, timedelta64 of the same unit out: the same i64 counts */
+    np_copy_nd(L, nd, odims, base, tst, dt, data_of(L, out), ost, ty_is_npdt(dt) ? dt : rty->dtype);
     *owned = true;
     return out;
 }
@@ -682,6 +691,8 @@ LLVMValueRef lower_np_shape(Lower *L, Node *n, bool *owned) {
     case BI_NP_TRIU: case BI_NP_TRIL: return tri(L, n, arr, aty, owned);
     case BI_ARRAY_ASTYPE:
         *owned = true;
+        if (ty_is_npdt(aty->dtype) && aty->dtype != n->ty->dtype) /* to numbers: the int64 counts, NaT too */
+            aty = ty_array(L->c->tc, ty_scalar(L->c->tc, TY_INT64), aty->ndim, aty->layout);
         return np_copy_c(L, arr, aty, n->ty);
     case BI_ARRAY_FILL: {
         Node *v = np_arg(n, 1);

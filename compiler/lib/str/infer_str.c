@@ -206,8 +206,24 @@ static Type *method_call(Inf *I, Node *n, const Method *m, Node *self) {
             infer_cast(I, &sl[i], T(I, TY_BOOL));
             break;
         case 'L':
-            if (!(t = infer_expr(I, &sl[i])))
+            if (I->final && sl[i]->ty && infer_value_ty(sl[i])->kind == TY_GENERATOR) {
+                /* ''.join(g) of a generator object: join(list(g)); the list's typing types g (once) */
+                Node *c = ast_new(I->a, N_CALL, sl[i]->loc);
+                c->call_kind = CALL_BUILTIN;
+                c->builtin = BI_LIST;
+                vec_push(I->a, &c->args, sl[i]);
+                if (!(t = lib_ops(BI_LIST)->infer_call(I, c, BI_LIST, NULL)))
+                    return NULL;
+                c->ty = t;
+                sl[i] = c;
+            } else if (!(t = infer_expr(I, &sl[i]))) {
                 return NULL;
+            }
+            if (t->kind == TY_GENERATOR && !IS_UNK(t->item) && !I->final) { /* list(g) in the final pass */
+                if (!is_str(t->item))
+                    return UNSUP(I, sl[i], "str.join() takes str items, not %s", infer_tyname(I, t->item));
+                break;
+            }
             if (IS_UNK(t))
                 unk = true;
             else if (t->kind == TY_LIST && ty_has_unknown(t->item))

@@ -100,6 +100,12 @@ void rt_raise_index(int64_t index, int64_t axis, int64_t size);
 /* Shorthand used by compiled code for the common constant messages. */
 void rt_raise_zerodiv(const char *msg);
 
+/* pow(base, exp, mod) of Python ints (intmath.c): *out in [0, mod) for
+ * mod > 0, (mod, 0] for mod < 0; a negative exp takes base's inverse.
+ * 0, or -1 with ValueError raised (mod 0, base not invertible).
+ * Thread-safe. */
+int32_t rt_int_powmod(int64_t base, int64_t exp, int64_t mod, int64_t *out);
+
 /* For the dispatcher: returns 1 and fills *type / *msg (valid until the next
  * raise on this thread) if an exception is pending, clearing it; else 0. */
 int rt_exc_fetch(const char **type, const char **msg);
