@@ -248,6 +248,16 @@ def test_partition(layout):
                 _assert_partitioned(p, a, 2)
     a = np.array([3.0, np.nan, 1.0, 2.0])
     assert np.isnan(partition(a, 3)[3])
+
+
+def test_partition_kth_array():
+    # numbagg's nanquantile: np.partition(arr, kth=np.unique(indexes))
+    a = make_array(np.float64, 11, "C")
+    for k in (np.array([2, 7], dtype=np.int32), np.array([0, 5, -1]), np.array([4])):
+        _assert_partitioned(partition(a, k), a, k)
+        _assert_partitioned(np.take_along_axis(a, argpartition(a, k), -1), a, k)
+    with pytest.raises(ValueError):
+        partition(a, np.array([3, 11]))
     for k in (9, -10):
         with pytest.raises(ValueError):
             partition(np.ones(9), k)

@@ -492,9 +492,23 @@ static LLVMValueRef partition(Lower *L, Node *n, bool *owned) {
     if (!kv)
         return NULL;
     LLVMValueRef len = lower_array_dim(L, a, ARR_SHAPE, nd - 1);
-    int nk = kn->ty->kind == TY_TUPLE ? kn->ty->nelems : 1;
+    Type *kty = kn->ty;
+    if (kty->kind == TY_ARRAY) { /* an array of kth (0-D or 1-D): each in bounds */
+        Type *i64 = ty_scalar(L->c->tc, TY_INT64);
+        LLVMValueRef kdata = data_of(L, kv), nk = lower_array_field(L, kv, ARR_NITEMS, "");
+        LLVMValueRef ks = kty->ndim ? lower_array_dim(L, kv, ARR_STRIDES, 0) : i64c(L, 0);
+        NpLoop lp;
+        np_loop_begin(L, &lp, nk);
+        LLVMValueRef k = np_load(L, np_offset(L, kdata, np_mul(L, lp.i, ks)), kty->dtype);
+        k = lower_convert(L, kn, k, kty->dtype, i64);
+        LLVMValueRef bad = LLVMBuildOr(L->b, slt(L, k, LLVMBuildNeg(L->b, len, "")),
+                                       LLVMBuildICmp(L->b, LLVMIntSGE, k, len, ""), "");
+        lower_raise_if(L, bad, "ValueError", "kth out of bounds");
+        np_loop_end(L, &lp);
+    }
+    int nk = kty->kind == TY_TUPLE ? kty->nelems : kty->kind == TY_ARRAY ? 0 : 1;
     for (int i = 0; i < nk; i++) {
-        LLVMValueRef k = kn->ty->kind == TY_TUPLE ? LLVMBuildExtractValue(L->b, kv, (unsigned)i, "") : kv;
+        LLVMValueRef k = kty->kind == TY_TUPLE ? LLVMBuildExtractValue(L->b, kv, (unsigned)i, "") : kv;
         LLVMValueRef bad = LLVMBuildOr(L->b, slt(L, k, LLVMBuildNeg(L->b, len, "")),
                                        LLVMBuildICmp(L->b, LLVMIntSGE, k, len, ""), "");
         lower_raise_if(L, bad, "ValueError", "kth out of bounds");
