@@ -133,7 +133,33 @@ typedef struct { double re, im; } c128_t;
             c += NZ(a[i]) ? 1 : 0;                                                                           \
         return c;                                                                                            \
     }                                                                                                        \
-    static int nz_##NAME(const void *a, int64_t i) { return NZ(((const T *)a)[i]); }
+    static int nz_##NAME(const void *a, int64_t i) { return NZ(((const T *)a)[i]); }                     \
+    /* quickselect: a[k] in place, a[lo, k) not after it, a(k, hi) not before it; a                     \
+       three-way partition around a median of three (repeats do not degrade it),                       \
+       a merge sort for small or stubborn ranges */                                                     \
+    static void sel_##NAME(T *a, int64_t lo, int64_t hi, int64_t k, T *tmp) {                                \
+        for (int depth = 0; hi - lo > SMALL && depth < 64; depth++) {                                       \
+            T x = a[lo], y = a[lo + (hi - lo) / 2], z = a[hi - 1];                                          \
+            T p = LT(x, y) ? (LT(y, z) ? y : LT(x, z) ? z : x) : (LT(x, z) ? x : LT(y, z) ? z : y);         \
+            int64_t lt = lo, i = lo, gt = hi; /* [lo, lt) < p, [lt, i) == p, [gt, hi) > p */                \
+            while (i < gt) {                                                                                 \
+                if (LT(a[i], p)) {                                                                           \
+                    T t = a[i]; a[i] = a[lt]; a[lt] = t; lt++; i++;                                          \
+                } else if (LT(p, a[i])) {                                                                    \
+                    gt--; T t = a[i]; a[i] = a[gt]; a[gt] = t;                                               \
+                } else {                                                                                     \
+                    i++;                                                                                     \
+                }                                                                                            \
+            }                                                                                                \
+            if (k < lt)                                                                                      \
+                hi = lt;                                                                                     \
+            else if (k >= gt)                                                                                \
+                lo = gt;                                                                                     \
+            else                                                                                             \
+                return;                                                                                      \
+        }                                                                                                    \
+        ms_##NAME(a + lo, tmp, hi - lo);                                                                     \
+    }
 
 DEF_TYPE(b, uint8_t, LT_PLAIN, NZ_PLAIN, NAN_NO)
 DEF_TYPE(i8, int8_t, LT_PLAIN, NZ_PLAIN, NAN_NO)
@@ -193,6 +219,59 @@ int32_t rt_sort(void *data, int64_t rows, int64_t len, int32_t code) {
         }
     }
     free(tmp);
+    return 0;
+}
+
+static int64_t read_index(const char *p, int32_t code) {
+    switch (code) {
+    case RT_DT(RT_K_INT, 1): return *(const int8_t *)(const void *)p;
+    case RT_DT(RT_K_INT, 2): return *(const int16_t *)(const void *)p;
+    case RT_DT(RT_K_INT, 4): return *(const int32_t *)(const void *)p;
+    case RT_DT(RT_K_UINT, 1): return *(const uint8_t *)(const void *)p;
+    case RT_DT(RT_K_UINT, 2): return *(const uint16_t *)(const void *)p;
+    case RT_DT(RT_K_UINT, 4): return *(const uint32_t *)(const void *)p;
+    default: return *(const int64_t *)(const void *)p; /* int64, uint64 */
+    }
+}
+
+static int cmp_i64(const void *x, const void *y) {
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+int32_t rt_partition(void *data, int64_t rows, int64_t len, int32_t code, const void *kth, int64_t nk,
+                     int64_t kstride, int32_t kcode) {
+    if (len < 2 || rows <= 0 || nk <= 0)
+        return 0;
+    int64_t *ks = scratch(nk, sizeof(int64_t));
+    void *tmp = ks ? scratch(len / 2 + 1, itemsize(code)) : NULL;
+    if (!tmp) {
+        free(ks);
+        return -1;
+    }
+    for (int64_t i = 0; i < nk; i++) { /* in bounds (lowering checked), ascending, once each */
+        int64_t k = read_index((const char *)kth + i * kstride, kcode);
+        ks[i] = k < 0 ? k + len : k;
+    }
+    qsort(ks, (size_t)nk, sizeof(int64_t), cmp_i64);
+    char *p = data;
+    for (int64_t r = 0; r < rows; r++, p += len * itemsize(code)) {
+        int64_t lo = 0;
+        for (int64_t i = 0; i < nk; i++) {
+            if (ks[i] < lo)
+                continue; /* a repeat */
+            switch (code) {
+#define X(NAME, T, C)                                                                                        \
+    case C: sel_##NAME((T *)(void *)p, lo, len, ks[i], tmp); break;
+                FOR_TYPES(X)
+#undef X
+            default: break;
+            }
+            lo = ks[i] + 1;
+        }
+    }
+    free(tmp);
+    free(ks);
     return 0;
 }
 

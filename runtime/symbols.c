@@ -55,6 +55,7 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_raise_axis),
     RT_SYM(rt_cov),
     RT_SYM(rt_sort),
+    RT_SYM(rt_partition),
     RT_SYM(rt_argsort),
     RT_SYM(rt_unique),
     RT_SYM(rt_searchsorted),

@@ -198,7 +198,7 @@ typedef enum AttrKind {
     ATTR_ARRAY_STRIDES, /* tuple of ndim int64 */
     ATTR_ARRAY_NDIM,    /* int64 constant */
     ATTR_ARRAY_SIZE,    /* int64 */
-    ATTR_ARRAY_DTYPE,   /* TY_DTYPE, no runtime value */
+    ATTR_ARRAY_DTYPE,   /* TY_DTYPE, no runtime value (a.dtype, a.dtype.type) */
     ATTR_ARRAY_ITEMSIZE,/* int64 constant */
     ATTR_ARRAY_NBYTES,  /* int64: size * itemsize */
     ATTR_ARRAY_CTYPES,  /* a.ctypes: a CPointer of the dtype to the data,

@@ -1901,6 +1901,18 @@ static Type *settle_target(Inf *I, Node *t, Node *at) {
     return tt;
 }
 
+/* A list or plain tuple of numbers (what np.asarray makes an array of numbers). */
+static bool seq_of_numbers(const Type *t) {
+    if (t->kind == TY_LIST)
+        return t->item && ty_is_number(t->item);
+    if (t->kind != TY_TUPLE || ty_is_named_tuple(t) || t->nelems == 0)
+        return false;
+    for (int i = 0; i < t->nelems; i++)
+        if (!ty_is_number(t->elems[i]))
+            return false;
+    return true;
+}
+
 static bool assign_value(Inf *I, PtrVec *targets, Node **pv, Node *stmt) {
     Type *vt = infer_expr_opt(I, pv);
     if (!vt)
@@ -1920,6 +1932,18 @@ static bool assign_value(Inf *I, PtrVec *targets, Node **pv, Node *stmt) {
             if (!(vt = infer_expr_opt(I, pv)))
                 return false;
         }
+    }
+    if (t0 && t0->kind == N_SUBSCRIPT && seq_of_numbers(vt) && (vt->kind == TY_TUPLE || (*pv)->kind == N_LIST)) {
+        /* a[i] = [x, y], a[1:3] = (x, y) into an array of numbers: the display
+           or tuple as an array, copied as one (Numba's sequence source of
+           setitem; numbagg's nanquantile).  A record array's element takes
+           its tuple.  A list variable is not converted (np.asarray of one
+           is an overload the call site must name). */
+        Type *bt = infer_expr(I, &t0->a);
+        if (!bt)
+            return false;
+        if (bt->kind == TY_ARRAY && ty_is_number(bt->dtype) && !infer_asarray_arg(I, pv, &vt))
+            return false;
     }
     bool names_only = true;
     for (int i = 0; i < targets->len; i++)

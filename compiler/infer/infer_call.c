@@ -309,6 +309,24 @@ Type *infer_attribute(Inf *I, Node *n) {
             if (f->infer_attr && f->infer_attr(I, n, base, &ft))
                 return ft;
         }
+    if (base->kind == TY_DTYPE && strcmp(a, "type") == 0 && ty_is_number(base->dtype)) {
+        /* a.dtype.type(0): the scalar type, called as a conversion (numbagg's nansum) */
+        n->attr_kind = ATTR_ARRAY_DTYPE;
+        return base;
+    }
+    if (base->kind == TY_DTYPE && strcmp(a, "kind") == 0 &&
+        (ty_is_number(base->dtype) || ty_is_npdt(base->dtype))) {
+        /* out.dtype.kind == "f": NumPy's character, a constant (Numba gives 'i' for
+           unsigned integers and nothing for bool and complex; this is NumPy's) */
+        Type *dt = base->dtype;
+        n->attr_kind = ATTR_CONST;
+        n->cval.kind = CVAL_STR;
+        n->cval.s = dt->kind == TY_BOOL ? "b" : ty_is_unsigned(dt) ? "u" : ty_is_int(dt) ? "i"
+                    : ty_is_float(dt) ? "f" : ty_is_complex(dt) ? "c"
+                    : dt->kind == TY_DATETIME ? "M" : "m";
+        n->cval.slen = 1;
+        return T(I, TY_STRING);
+    }
     if (base->kind == TY_DTYPE && strcmp(a, "itemsize") == 0) { /* arr.dtype.itemsize, np.float32.itemsize */
         n->attr_kind = ATTR_CONST;
         n->cval.kind = CVAL_INT;

@@ -50,6 +50,8 @@ MODULES = {
     "numba.np": "hpcjit.np",
     "numba.np.numpy_support": "hpcjit.numpy_support",
     "numba.np.linalg": "hpcjit._nplinalg",  # _LAPACK().numba_xgesv only
+    # `from numba.np.ufunc.gufunc import GUFunc` (numbagg, for annotations)
+    "numba.np.ufunc.gufunc": "hpcjit.ufunc",
     "numba.typed": "hpcjit.typed",
     # `from numba.typed.typedlist import List` / `typeddict import Dict`
     "numba.typed.typedlist": "hpcjit.typed",

@@ -12,8 +12,8 @@ contiguous version is vectorized by LLVM) and wrapped in NumPy's loop
 convention by hpcjit._core, so broadcasting, `out=`, `where=`, `dtype=`,
 `casting=` and `.reduce` / `.accumulate` / `.outer` / `.at` are NumPy's own.
 `target="parallel"` splits each loop call over the pinned thread pool.
-As in Numba the kernels use error_model="numpy" (x / 0.0 is inf, no
-ZeroDivisionError); an exception the function raises itself propagates
+As in Numba the kernels (gufuncs' too) use error_model="numpy" (x / 0.0
+is inf, no ZeroDivisionError); an exception the function raises itself propagates
 from the ufunc call.  From `@njit` code a vectorized function called on numbers
 is its scalar kernel; with arrays, a broadcasting loop over the kernel
 (vectorize_overload below).
@@ -502,6 +502,15 @@ def _gufunc_impl(name, ins, outs, argtys, kernel):
     return ns["gufunc_call"]
 
 
+def _kernel_options(options):
+    """The @njit options of a gufunc's kernel: as Numba's (ufuncbuilder.py)
+    error_model="numpy", so x / 0.0 is inf and not a ZeroDivisionError
+    (numbagg's moving variances divide by a zero weight)."""
+    opts = {k: v for k, v in options.items() if k not in ("nopython", "cache", "forceobj")}
+    opts.setdefault("error_model", "numpy")
+    return opts
+
+
 class GUFunc:
     """A generalized ufunc that compiles a loop per new combination of
     argument types (guvectorize with a layout and no signatures, as Numba's
@@ -518,8 +527,7 @@ class GUFunc:
         self.__name__ = func.__name__
         self.__doc__ = func.__doc__
         self.__wrapped__ = func
-        GUFUNCS[id(self)] = (self, func, self._ins, self._outs,
-                             {k: v for k, v in options.items() if k not in ("nopython", "cache", "forceobj")})
+        GUFUNCS[id(self)] = (self, func, self._ins, self._outs, _kernel_options(options))
         n = len(self._ins) + len(self._outs)
         if func.__code__.co_argcount != n:
             raise TypeError(_at_def(func, f"guvectorize(): layout {layout!r} has {n} arguments, "
@@ -604,7 +612,7 @@ def guvectorize(ftylist, signature=None, identity=None, target="cpu", writable_a
     def wrap(func):
         from . import _compiler, compiler, _core
 
-        opts = {k: v for k, v in options.items() if k not in ("nopython", "cache", "forceobj")}
+        opts = _kernel_options(options)
         disp = njit(**opts)(func)
         nparams = func.__code__.co_argcount
         if nparams != nin + nout:

@@ -40,6 +40,28 @@ static void test_sort(void) {
     CHECK(out[0] == 4 && out[1] == 0 && out[2] == 5);
 }
 
+/* each kth holds its sorted value, nothing after it before, nothing before it after */
+static void test_partition(void) {
+    double a[200], sorted[200];
+    for (int i = 0; i < 200; i++)
+        a[i] = i % 7 == 3 ? NAN : (double)((i * 53) % 31); /* repeats and NaNs */
+    memcpy(sorted, a, sizeof a);
+    CHECK(rt_sort(sorted, 1, 200, F64) == 0);
+    int32_t kth[4] = {150, 10, -1, 10}; /* unordered, negative, repeated */
+    CHECK(rt_partition(a, 1, 200, F64, kth, 4, sizeof(int32_t), RT_DT(RT_K_INT, 4)) == 0);
+    int ks[3] = {10, 150, 199};
+    for (int j = 0; j < 3; j++) {
+        int k = ks[j];
+        CHECK(a[k] == sorted[k] || (isnan(a[k]) && isnan(sorted[k])));
+        for (int i = 0; i < 200; i++) {
+            if (i < k)
+                CHECK(!isnan(a[i]) ? isnan(a[k]) || a[i] <= a[k] : isnan(a[k])); /* NaN last */
+            if (i > k)
+                CHECK(isnan(a[i]) || (!isnan(a[k]) && a[i] >= a[k]));
+        }
+    }
+}
+
 static void test_errors(void) {
     int64_t x[3] = {1, -1, 2}, len = 0;
     const char *type = NULL, *msg = NULL;
@@ -49,6 +71,7 @@ static void test_errors(void) {
 
 int main(void) {
     test_sort();
+    test_partition();
     test_errors();
     if (failures)
         fprintf(stderr, "%d failure(s)\n", failures);

@@ -542,6 +542,25 @@ def test_nbytes_itemsize_and_dtype_comparisons(a, b):
     check(dtype_facts, a, b)
 
 
+@njit
+def dtype_type_and_kind(a, out):
+    # numbagg's nansum and group_nanfirst: a zero of the array's own type,
+    # and a branch on the kind that stores NaN only into a float array
+    s = a.dtype.type(0)
+    for x in a:
+        s += x
+    out[0] = s
+    if out.dtype.kind == "f":
+        out[1:] = np.nan
+    return s, a.dtype.kind
+
+
+@pytest.mark.parametrize("dt", [np.int32, np.int64, np.float32, np.float64])
+def test_dtype_type_and_kind(dt):
+    r = check(dtype_type_and_kind, np.arange(1, 6, dtype=dt), np.zeros(3, dtype=dt))
+    assert r[1] == np.dtype(dt).kind
+
+
 # ---- unpacking an array's first axis: x, y = a ----
 
 @njit

@@ -203,6 +203,24 @@ def test_row_store_casts():
     check(iadd_row, np.zeros((3, 4), dtype=np.int64), 1, np.arange(4, dtype=np.int8))
 
 
+@hpcjit.njit
+def set_rows_from_sequences(n, x):
+    # numbagg's nanquantile: `indexes[i] = [int(np.floor(r)), int(np.ceil(r))]`
+    idx = np.zeros((n, 2), dtype=np.int32)
+    vals = np.zeros((n, 3))
+    for i in range(n):
+        r = i * x
+        idx[i] = [int(np.floor(r)), int(np.ceil(r))]
+        vals[i] = (r, r + 0.5, 2.0 * r)
+        vals[i, 1:] = [r + 1, 2 * r]
+    return idx, vals
+
+
+def test_row_store_from_list_and_tuple():
+    check(set_rows_from_sequences, 5, 0.75)
+    check(set_rows_from_sequences, 0, 0.5)
+
+
 def test_row_store_shape_mismatch():
     e = check(set_row, np.zeros((3, 4)), np.arange(3.0))
     assert isinstance(e, ValueError) and "could not broadcast" in str(e)

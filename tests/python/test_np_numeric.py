@@ -248,6 +248,34 @@ def test_partition(layout):
                 _assert_partitioned(p, a, 2)
     a = np.array([3.0, np.nan, 1.0, 2.0])
     assert np.isnan(partition(a, 3)[3])
+
+
+def test_partition_kth_array():
+    # numbagg's nanquantile: np.partition(arr, kth=np.unique(indexes))
+    a = make_array(np.float64, 11, "C")
+    for k in (np.array([2, 7], dtype=np.int32), np.array([0, 5, -1]), np.array([4])):
+        _assert_partitioned(partition(a, k), a, k)
+        _assert_partitioned(np.take_along_axis(a, argpartition(a, k), -1), a, k)
+    with pytest.raises(ValueError):
+        partition(a, np.array([3, 11]))
+
+
+def test_partition_long_rows():
+    # rows longer than a few items (the quickselect's partitioning, not only its
+    # small-range sort): repeated values, NaNs, several rows, kth repeated
+    rng = np.random.default_rng(7)
+    f = rng.integers(0, 20, (4, 301)).astype(np.float64)
+    f[rng.random(f.shape) < 0.1] = np.nan
+    for a in (f, rng.integers(-5, 5, 1000).astype(np.int32), rng.standard_normal(2000),
+              np.full(500, 3.0), np.arange(400.0)[::-1].copy()):
+        n = a.shape[-1]
+        for k in (0, n // 2, -1, (n // 3, n // 3, n - 2), np.array([n // 4, n // 2, 3 * n // 4, 1])):
+            p = partition(a, k)
+            if p.dtype.kind == "f":  # NaN sorts last: as +inf for the comparisons
+                p, a_ = np.where(np.isnan(p), np.inf, p), np.where(np.isnan(a), np.inf, a)
+            else:
+                a_ = a
+            _assert_partitioned(p, a_, k)
     for k in (9, -10):
         with pytest.raises(ValueError):
             partition(np.ones(9), k)

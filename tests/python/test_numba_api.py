@@ -327,6 +327,17 @@ def test_typed_container_modules(as_numba):
     assert List is hpcjit.typed.List and Dict is hpcjit.typed.Dict
 
 
+def test_gufunc_module(as_numba):
+    """numbagg annotates with `from numba.np.ufunc.gufunc import GUFunc`, and
+    probes the threading layer by importing numba.np.ufunc.{tbb,omp}pool:
+    those are not there (hpcjit's pool is neither), an ImportError."""
+    from numba.np.ufunc.gufunc import GUFunc
+    assert GUFunc is hpcjit.ufunc.GUFunc
+    for pool in ("tbbpool", "omppool"):
+        with pytest.raises(ImportError):
+            importlib.import_module("numba.np.ufunc." + pool)
+
+
 def test_alias_picks_up_new_hpcjit_names(as_numba, monkeypatch):
     """When hpcjit gains a feature, numba.<feature> is it."""
     def vectorize(*a, **k):

@@ -236,6 +236,33 @@ def test_guvectorize_reduction_output(target):
     np.testing.assert_array_equal(out, x.sum(axis=1))
 
 
+def weighted_mean(a, w, out):
+    # numbagg's moving variances: a zero weight divides by zero
+    out[0] = np.sum(a * w) / np.sum(w)
+
+
+def test_guvectorize_numpy_error_model():
+    # as Numba's gufuncs (and ufuncs): x / 0.0 is inf or nan, not ZeroDivisionError,
+    # in the gufunc, in a dynamic one and in a call from @njit code
+    a = np.array([[1.0, 2.0], [3.0, 4.0], [0.0, 0.0]])
+    w = np.array([[1.0, 1.0], [0.0, 0.0], [0.0, 0.0]])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        expected = (a * w).sum(axis=1) / w.sum(axis=1)
+        gu = hpcjit.guvectorize(["void(float64[:], float64[:], float64[:])"], "(n),(n)->()")(weighted_mean)
+        np.testing.assert_array_equal(gu(a, w), expected)
+        dyn = hpcjit.guvectorize("(n),(n)->()")(weighted_mean)
+        out = np.empty(3)
+        dyn(a, w, out)
+        np.testing.assert_array_equal(out, expected)
+
+        @hpcjit.njit
+        def call(a, w):
+            out = np.empty(a.shape[0])
+            gu(a, w, out)
+            return out
+        np.testing.assert_array_equal(call(a, w), expected)
+
+
 @pytest.mark.numba_skip(reason="hpcjit's messages")
 def test_guvectorize_bad_uses():
     with pytest.raises(TypeError, match="takes 2") as ei:

@@ -824,6 +824,10 @@ static Type *num_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl, Ty
         if (kt->kind == TY_TUPLE) {
             if (infer_int_tuple(I, &sl[1], fname, "kth", &unk) < 0)
                 return NULL;
+        } else if (kt->kind == TY_ARRAY) { /* np.partition(a, kth=np.unique(idx)): numbagg's nanquantile */
+            if (kt->ndim > 1 || !ty_is_int(kt->dtype))
+                return TYPING(I, sl[1], "%s() kth must be an integer or a 1-D array of integers, not %s",
+                              fname, infer_tyname(I, kt));
         } else if (!infer_req_int(I, n, sl, 1, fname, "kth", &unk)) {
             return NULL;
         }

@@ -481,9 +481,10 @@ static LLVMValueRef frac(Lower *L, Node *n, bool *owned) {
 
 /* ---- partition, argpartition ---- */
 
-/* Each row along the last axis fully sorted (stably, NaNs last): a valid
- * partition for every kth, at O(n log n) instead of introselect's O(n);
- * the order inside the two sides is NumPy's implementation detail. */
+/* partition: a quickselect per kth along the last axis (rt_partition, NaNs
+ * last); argpartition: each row fully argsorted (stably), a valid partition
+ * for every kth at O(n log n).  The order inside the two sides is NumPy's
+ * implementation detail. */
 static LLVMValueRef partition(Lower *L, Node *n, bool *owned) {
     Node *an = np_arg(n, 0), *kn = np_arg(n, 1);
     Type *aty = an->ty, *rty = n->ty, *dt = aty->dtype;
@@ -492,9 +493,23 @@ static LLVMValueRef partition(Lower *L, Node *n, bool *owned) {
     if (!kv)
         return NULL;
     LLVMValueRef len = lower_array_dim(L, a, ARR_SHAPE, nd - 1);
-    int nk = kn->ty->kind == TY_TUPLE ? kn->ty->nelems : 1;
+    Type *kty = kn->ty;
+    if (kty->kind == TY_ARRAY) { /* an array of kth (0-D or 1-D): each in bounds */
+        Type *i64 = ty_scalar(L->c->tc, TY_INT64);
+        LLVMValueRef kdata = data_of(L, kv), nk = lower_array_field(L, kv, ARR_NITEMS, "");
+        LLVMValueRef ks = kty->ndim ? lower_array_dim(L, kv, ARR_STRIDES, 0) : i64c(L, 0);
+        NpLoop lp;
+        np_loop_begin(L, &lp, nk);
+        LLVMValueRef k = np_load(L, np_offset(L, kdata, np_mul(L, lp.i, ks)), kty->dtype);
+        k = lower_convert(L, kn, k, kty->dtype, i64);
+        LLVMValueRef bad = LLVMBuildOr(L->b, slt(L, k, LLVMBuildNeg(L->b, len, "")),
+                                       LLVMBuildICmp(L->b, LLVMIntSGE, k, len, ""), "");
+        lower_raise_if(L, bad, "ValueError", "kth out of bounds");
+        np_loop_end(L, &lp);
+    }
+    int nk = kty->kind == TY_TUPLE ? kty->nelems : kty->kind == TY_ARRAY ? 0 : 1;
     for (int i = 0; i < nk; i++) {
-        LLVMValueRef k = kn->ty->kind == TY_TUPLE ? LLVMBuildExtractValue(L->b, kv, (unsigned)i, "") : kv;
+        LLVMValueRef k = kty->kind == TY_TUPLE ? LLVMBuildExtractValue(L->b, kv, (unsigned)i, "") : kv;
         LLVMValueRef bad = LLVMBuildOr(L->b, slt(L, k, LLVMBuildNeg(L->b, len, "")),
                                        LLVMBuildICmp(L->b, LLVMIntSGE, k, len, ""), "");
         lower_raise_if(L, bad, "ValueError", "kth out of bounds");
@@ -506,9 +521,27 @@ static LLVMValueRef partition(Lower *L, Node *n, bool *owned) {
     LLVMValueRef code = lower_i32(L, np_dt_code(dt));
     if (n->builtin == BI_NPA_PARTITION) {
         np_own(L, c, cty);
-        LLVMTypeRef t4[4] = {L->t_ptr, L->t_i64, L->t_i64, L->t_i32};
-        LLVMValueRef as[4] = {data_of(L, c), rows, len, code};
-        lower_check_status(L, lower_rt(L, "rt_sort", L->t_i32, t4, 4, as));
+        LLVMValueRef kp, nkv, kstride, kcode;
+        if (kty->kind == TY_ARRAY) { /* the kth array's own items */
+            kp = data_of(L, kv);
+            nkv = lower_array_field(L, kv, ARR_NITEMS, "");
+            kstride = kty->ndim ? lower_array_dim(L, kv, ARR_STRIDES, 0) : i64c(L, 0);
+            kcode = lower_i32(L, np_dt_code(kty->dtype));
+        } else { /* an int or a tuple of ints (int64): a small array on the stack */
+            LLVMTypeRef at = LLVMArrayType2(L->t_i64, (uint64_t)nk);
+            kp = lower_alloca(L, at, "kth");
+            for (int i = 0; i < nk; i++) {
+                LLVMValueRef k = kty->kind == TY_TUPLE ? LLVMBuildExtractValue(L->b, kv, (unsigned)i, "") : kv;
+                LLVMValueRef ix[2] = {i64c(L, 0), i64c(L, i)};
+                LLVMBuildStore(L->b, k, lower_gep(L, at, kp, ix, 2, ""));
+            }
+            nkv = i64c(L, nk);
+            kstride = i64c(L, 8);
+            kcode = lower_i32(L, np_dt_code(ty_scalar(L->c->tc, TY_INT64)));
+        }
+        LLVMTypeRef t8[8] = {L->t_ptr, L->t_i64, L->t_i64, L->t_i32, L->t_ptr, L->t_i64, L->t_i64, L->t_i32};
+        LLVMValueRef as[8] = {data_of(L, c), rows, len, code, kp, nkv, kstride, kcode};
+        lower_check_status(L, lower_rt(L, "rt_partition", L->t_i32, t8, 8, as));
         return np_give(L, c, rty, owned);
     }
     np_own(L, c, cty);

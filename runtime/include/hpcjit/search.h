@@ -34,6 +34,12 @@ int32_t rt_cov(const RtCovIn *in, int64_t nobs, int64_t ddof, int32_t cplx, int3
 /* Sort each of `rows` rows of `len` items in place (NaNs and NaTs last, stable).
  * 0, or -1 with MemoryError pending. */
 int32_t rt_sort(void *data, int64_t rows, int64_t len, int32_t code);
+/* np.partition of each of `rows` rows of `len` items in place: each of the nk
+ * kth (integers of code kcode, kstride bytes apart; -len <= k < len, checked
+ * by the caller) holds its sorted value, nothing after it before, nothing
+ * before it after (a quickselect per kth).  0, or -1 with MemoryError pending. */
+int32_t rt_partition(void *data, int64_t rows, int64_t len, int32_t code, const void *kth, int64_t nk,
+                     int64_t kstride, int32_t kcode);
 /* Stable argsort of each row into out (rows x len int64). */
 int32_t rt_argsort(const void *data, int64_t *out, int64_t rows, int64_t len, int32_t code);
 /* Sorted data: drop repeats in place (NaNs count as equal); the new length. */
