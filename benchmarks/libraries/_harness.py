@@ -5,10 +5,32 @@ table's rows and the --json file."""
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
 import time
+
+
+_COUNT = re.compile(r"(\d+) (passed|failed|skipped|errors?|xfailed|xpassed|deselected)")
+
+
+def pytest_counts(r, t0, nodeid):
+    """A library's pytest run (subprocess.run's result `r`, started at
+    perf_counter `t0`) as {"time", "failures": [nodeid(id)...], "passed",
+    "failed", ...}; {"error": 1, "note": ...} when no count was printed."""
+    out = {"time": time.perf_counter() - t0, "failures": []}
+    lines = r.stdout.strip().splitlines()
+    for line in lines:
+        if line.startswith(("FAILED ", "ERROR ")):
+            out["failures"].append(nodeid(line.split(" ", 1)[1].split(" - ")[0]))
+    for n, what in _COUNT.findall(lines[-1] if lines else ""):
+        what = "error" if what.startswith("error") else what
+        out[what] = out.get(what, 0) + int(n)
+    if not any(k in out for k in ("passed", "failed", "error")):
+        out["error"] = 1
+        out["note"] = (r.stderr.strip().splitlines() or lines or ["(no output)"])[-1][:200]
+    return out
 
 
 def run_worker(label, cmd, script, worker_args, timeout):

@@ -31,14 +31,13 @@ exits 0.
 """
 import argparse
 import os
-import re
 import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import add_common_args, ok_rows, run_cases, run_frameworks, run_worker, start, write_json  # noqa: E402
+from _harness import add_common_args, pytest_counts, ok_rows, run_cases, run_frameworks, run_worker, start, write_json  # noqa: E402
 
 CASES = ("move_mean", "move_std", "move_exp_nanmean", "nanmean", "nanquantile", "group_nansum",
          "group_nanmean", "ffill")
@@ -153,9 +152,6 @@ def _run(label, cmd, opts):
 
 # ---- numbagg's test suite (in the driver) ------------------------------------------------
 
-_COUNT = re.compile(r"(\d+) (passed|failed|skipped|errors?|xfailed|xpassed|deselected)")
-
-
 def run_suite(cmd, timeout):
     """numbagg's tests in one pytest process: {"passed": n, ..., "time": s,
     "failures": [test ids]}."""
@@ -173,18 +169,7 @@ def run_suite(cmd, timeout):
                                capture_output=True, text=True, timeout=timeout, env=env, cwd=cache)
         except subprocess.TimeoutExpired:
             return {"error": 1, "time": timeout, "note": f"timed out after {timeout:.0f} s", "failures": []}
-    out = {"time": time.perf_counter() - t0, "failures": []}
-    lines = r.stdout.strip().splitlines()
-    for line in lines:
-        if line.startswith(("FAILED ", "ERROR ")):
-            out["failures"].append(line.split(" ", 1)[1].split(" - ")[0])
-    for n, what in _COUNT.findall(lines[-1] if lines else ""):
-        what = "error" if what.startswith("error") else what
-        out[what] = out.get(what, 0) + int(n)
-    if not any(k in out for k in ("passed", "failed", "error")):
-        out["error"] = 1
-        out["note"] = (r.stderr.strip().splitlines() or lines or ["(no output)"])[-1][:200]
-    return out
+    return pytest_counts(r, t0, lambda i: i)
 
 
 def run_tests(opts):

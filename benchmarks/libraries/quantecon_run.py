@@ -28,14 +28,13 @@ import argparse
 import glob
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import add_common_args, ok_rows, run_cases, run_frameworks, run_worker, start, write_json  # noqa: E402
+from _harness import add_common_args, pytest_counts, ok_rows, run_cases, run_frameworks, run_worker, start, write_json  # noqa: E402
 
 CASES = ("markov-sim", "gth-solve", "ddp-pi", "ddp-vi", "lemke-howson", "support-enum",
          "nelder-mead", "root-finding", "linprog")
@@ -168,9 +167,6 @@ def test_files():
     return root, sorted(glob.glob(os.path.join(root, "**", "tests", "test_*.py"), recursive=True))
 
 
-_COUNT = re.compile(r"(\d+) (passed|failed|skipped|errors?|xfailed|xpassed)")
-
-
 def run_test_file(cmd, path, timeout):
     """One pytest process on one file: {"passed": n, "failed": n, ...,
     "time": s, "failures": [test ids]} (a timeout or a collection error
@@ -188,18 +184,7 @@ def run_test_file(cmd, path, timeout):
                                capture_output=True, text=True, timeout=timeout, env=env, cwd=cache)
         except subprocess.TimeoutExpired:
             return {"error": 1, "time": timeout, "note": f"timed out after {timeout:.0f} s", "failures": []}
-    out = {"time": time.perf_counter() - t0, "failures": []}
-    lines = r.stdout.strip().splitlines()
-    for line in lines:
-        if line.startswith(("FAILED ", "ERROR ")):
-            out["failures"].append(line.split(" ", 1)[1].split(" - ")[0].split("::", 1)[-1])
-    for n, what in _COUNT.findall(lines[-1] if lines else ""):
-        what = "error" if what.startswith("error") else what
-        out[what] = out.get(what, 0) + int(n)
-    if not any(k in out for k in ("passed", "failed", "error")):
-        out["error"] = 1
-        out["note"] = (r.stderr.strip().splitlines() or lines or ["(no output)"])[-1][:200]
-    return out
+    return pytest_counts(r, t0, lambda i: i.split("::", 1)[-1])
 
 
 def run_tests(opts):
