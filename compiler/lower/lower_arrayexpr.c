@@ -1024,8 +1024,9 @@ static bool emit_loops(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, Type *
     return ok;
 }
 
-/* The broadcast shape of the leaves (nd axes), checked. */
-static void broadcast_shape(Lower *L, Ae *ae, int nd, LLVMValueRef *shape) {
+/* The broadcast shape of the leaves (nd axes); returns whether they do
+ * not broadcast. */
+static LLVMValueRef broadcast_dims(Lower *L, Ae *ae, int nd, LLVMValueRef *shape) {
     LLVMValueRef one = lower_i64(L, 1), bad = LLVMConstInt(L->t_i1, 0, 0);
     for (int d = 0; d < nd; d++)
         shape[d] = one;
@@ -1045,6 +1046,12 @@ static void broadcast_shape(Lower *L, Ae *ae, int nd, LLVMValueRef *shape) {
             shape[d] = LLVMBuildSelect(L->b, cur1, s, shape[d], "bshape");
         }
     }
+    return bad;
+}
+
+/* The broadcast shape of the leaves (nd axes), checked. */
+static void broadcast_shape(Lower *L, Ae *ae, int nd, LLVMValueRef *shape) {
+    LLVMValueRef bad = broadcast_dims(L, ae, nd, shape);
     raise_shapes(L, bad, ae, "operands could not be broadcast together with shapes ", NULL, 0);
 }
 
@@ -1415,12 +1422,138 @@ static bool fusible(const Node *g, int nd) {
     return true;
 }
 
-/* N_FUSED: the leaves of every statement, then, when every array leaf has
- * the same shape, one nest computing every statement's element (the kept
- * arrays allocated and assigned to their variables); returns 1 with the
- * builder at *plain, where the caller lowers the statements one by one
- * (another shape, or the same shape with broadcasting), both ending at
- * *join.  0: not fusible here (nothing emitted); -1: an error. */
+/* Does tree n call a @vectorize kernel (which may raise)? */
+static bool calls_kernel(const Node *n, int depth) {
+    if (!n || depth > 200 || !elementwise(n))
+        return depth > 200;
+    if (n->kind == N_CALL && n->call_kind == CALL_ELEMWISE)
+        return true;
+    switch (n->kind) {
+    case N_BINOP: return calls_kernel(n->a, depth + 1) || calls_kernel(n->b, depth + 1);
+    case N_UNARYOP: return calls_kernel(n->a, depth + 1);
+    case N_COMPARE: return calls_kernel(n->a, depth + 1) || calls_kernel(VEC_AT(n->args, 0), depth + 1);
+    default:
+        for (int i = 0; i < n->args.len; i++)
+            if (calls_kernel(VEC_AT(n->args, i), depth + 1))
+                return true;
+        return false;
+    }
+}
+
+/* Does every kept statement read every array leaf of the group, directly
+ * or through earlier statements?  (Reads of one name that the group does
+ * not assign before them are one array.)  Then every kept array has the
+ * broadcast shape of all the leaves.  start[k]: statement k's first leaf. */
+static bool kept_read_all(Lower *L, const Fused *fu, const Ae *ae, const int *start) {
+    int nl = ae->nleaves;
+    size_t sz = (size_t)fu->n * (size_t)nl + 1;
+    bool *dep = arena_alloc(&L->c->arena, sz); /* dep[k * nl + i]: statement k reads leaf i */
+    int *canon = arena_alloc(&L->c->arena, sizeof(int) * (size_t)(nl + 1));
+    memset(dep, 0, sz);
+    for (int i = 0; i < nl; i++) {
+        const Leaf *f = ae->leaves[i];
+        canon[i] = i;
+        for (int j = 0; j < i && is_arr(f) && f->n->kind == N_NAME && f->n->var; j++)
+            if (is_arr(ae->leaves[j]) && ae->leaves[j]->n->kind == N_NAME && ae->leaves[j]->n->var == f->n->var) {
+                canon[i] = canon[j];
+                break;
+            }
+    }
+    for (int k = 0; k < fu->n; k++) {
+        bool *dk = dep + (size_t)k * (size_t)nl;
+        for (int i = start[k]; i < start[k + 1]; i++) {
+            const Leaf *f = ae->leaves[i];
+            if (f->src >= 0)
+                for (int j = 0; j < nl; j++)
+                    dk[j] |= dep[(size_t)f->src * (size_t)nl + (size_t)j];
+            else if (is_arr(f))
+                dk[canon[i]] = true;
+        }
+        for (int i = 0; i < nl && fu->keep[k]; i++)
+            if (is_arr(ae->leaves[i]) && canon[i] == i && !dk[i])
+                return false;
+    }
+    return true;
+}
+
+/* The group's operands do not broadcast: the ValueError of the first
+ * statement that would raise it alone (rt_raise_broadcast), from a table
+ * of each statement's array operands and the leaves' shapes. */
+static void raise_group_shapes(Lower *L, const Fused *fu, const Ae *ae, const int *start, int nd) {
+    Arena *a = &L->c->arena;
+    int nl = ae->nleaves, nin = 0, nc = 0;
+    int *in = arena_alloc(a, sizeof(int) * (size_t)(nl + 1));
+    LLVMValueRef *codes = arena_alloc(a, sizeof(LLVMValueRef) * (size_t)(1 + fu->n + nl));
+    for (int i = 0; i < nl; i++)
+        in[i] = is_arr(ae->leaves[i]) ? nin++ : -1;
+    codes[nc++] = lower_i32(L, fu->n);
+    for (int k = 0; k < fu->n; k++) {
+        int at = nc++, m = 0;
+        for (int i = start[k]; i < start[k + 1]; i++) {
+            const Leaf *f = ae->leaves[i];
+            if (f->src >= 0 || is_arr(f))
+                codes[nc++] = lower_i32(L, f->src >= 0 ? -1 - f->src : in[i]), m++;
+        }
+        codes[at] = lower_i32(L, m);
+    }
+    LLVMValueRef init = LLVMConstArray2(L->t_i32, codes, (uint64_t)nc);
+    LLVMValueRef desc = LLVMAddGlobal(L->mod, LLVMTypeOf(init), "fused.operands");
+    LLVMSetInitializer(desc, init);
+    LLVMSetGlobalConstant(desc, 1);
+    LLVMSetLinkage(desc, LLVMPrivateLinkage);
+    LLVMSetUnnamedAddress(desc, LLVMGlobalUnnamedAddr);
+    LLVMTypeRef st = LLVMArrayType2(L->t_i64, (uint64_t)(nin * nd));
+    LLVMValueRef shapes = lower_alloca(L, st, "fused.shapes");
+    for (int i = 0; i < nl; i++) {
+        if (in[i] < 0)
+            continue;
+        for (int d = 0; d < nd; d++) {
+            LLVMValueRef o = lower_i64(L, in[i] * nd + d);
+            LLVMBuildStore(L->b, lower_array_dim(L, ae->leaves[i]->v, ARR_SHAPE, d),
+                           lower_gep(L, L->t_i64, shapes, &o, 1, ""));
+        }
+    }
+    LLVMTypeRef pt[3] = {L->t_ptr, L->t_ptr, L->t_i64};
+    LLVMValueRef args[3] = {desc, shapes, lower_i64(L, nd)};
+    lower_rt(L, "rt_raise_broadcast", L->t_void, pt, 3, args);
+    lower_goto_error(L);
+}
+
+/* The group's nest over shape: the kept arrays allocated (released if an
+ * element raises), every statement's element computed, the kept arrays
+ * assigned to their variables.  same_shape: every array leaf has shape. */
+static bool fused_nest(Lower *L, Node *g, Fused *fu, Ae *ae, LLVMValueRef *shape, int first, bool same_shape) {
+    int mark = lower_temps_mark(L);
+    for (int k = 0; k < fu->n; k++) {
+        if (!fu->keep[k])
+            continue;
+        fu->out[k] = lower_alloc_array(L, fu->ty[k], shape, false);
+        if (!fu->out[k])
+            return false;
+        lower_temp(L, fu->out[k], fu->ty[k], true);
+    }
+    Emit e = {.root = fu->root[first], .out_dt = fu->ty[first]->dtype, .aug_op = OP_NONE, .at = g, .fu = fu,
+              .same_shape = same_shape};
+    if (!emit_loops(L, ae, &e, fu->out[first], fu->ty[first]))
+        return false;
+    lower_temps_keep(L, mark);
+    for (int k = 0; k < fu->n; k++)
+        if (fu->keep[k]) {
+            lower_store_var(L, fu->target[k], fu->target[k]->var, fu->out[k], fu->ty[k], true);
+            if (lower_failed(L))
+                return false;
+        }
+    return true;
+}
+
+/* N_FUSED: the leaves of every statement, then one nest computing every
+ * statement's element (the kept arrays allocated and assigned to their
+ * variables).  Returns 2 when that nest serves any shapes (every kept
+ * array reads every leaf: kept_read_all); else 1, the nest only when every
+ * array leaf has the same shape, with the builder at *plain, where the
+ * caller lowers the statements one by one (another shape, or the same
+ * shape with broadcasting), both ending at *join.  0: not fusible here
+ * (nothing emitted); -1: an error. */
 int lower_fused(Lower *L, Node *g, LLVMBasicBlockRef *plain, LLVMBasicBlockRef *join) {
     if (L->device || g->body.len < 2)
         return 0;
@@ -1455,10 +1588,29 @@ int lower_fused(Lower *L, Node *g, LLVMBasicBlockRef *plain, LLVMBasicBlockRef *
     if (first < 0)
         return 0;
     /* every leaf once, in the statements' order (inference made them quiet) */
+    int *start = arena_alloc(a, sizeof(int) * (size_t)(n + 1));
+    bool kernel = false;
     for (int k = 0; k < n; k++) {
         L->at = VEC_AT(g->body, k);
+        start[k] = ae->nleaves;
+        kernel |= calls_kernel(fu->root[k], 0);
         if (!collect_fused(L, ae, fu, k, fu->root[k]))
             return lower_failed(L) ? -1 : (lower_fail(L, g, HJ_DIAG_LOWERING, "fused statement reads an unknown element"), -1);
+    }
+    start[n] = ae->nleaves;
+    if (!kernel && kept_read_all(L, fu, ae, start)) {
+        /* every kept array has the broadcast shape of all the leaves: one
+         * nest for any shapes (stride 0 on broadcast axes; a statement of
+         * a smaller shape that is not kept is computed again along them,
+         * the same values), nothing one by one.  Not with a @vectorize
+         * kernel: one by one, its exception would come before a later
+         * statement's broadcasting error. */
+        LLVMValueRef shape[MAXND + 1];
+        LLVMValueRef bad = broadcast_dims(L, ae, nd, shape);
+        LLVMBasicBlockRef ok = lower_branch_raise(L, bad, "fused.badshape");
+        raise_group_shapes(L, fu, ae, start, nd);
+        lower_at(L, ok);
+        return fused_nest(L, g, fu, ae, shape, first, false) ? 2 : -1;
     }
     /* same shape everywhere? */
     Leaf *f0 = NULL;
@@ -1485,27 +1637,9 @@ int lower_fused(Lower *L, Node *g, LLVMBasicBlockRef *plain, LLVMBasicBlockRef *
     LLVMValueRef shape[MAXND + 1];
     for (int d = 0; d < nd; d++)
         shape[d] = lower_array_dim(L, f0->v, ARR_SHAPE, d);
-    int mark = lower_temps_mark(L);
-    for (int k = 0; k < n; k++) {
-        if (!fu->keep[k])
-            continue;
-        fu->out[k] = lower_alloc_array(L, fu->ty[k], shape, false);
-        if (!fu->out[k])
-            return -1;
-        lower_temp(L, fu->out[k], fu->ty[k], true); /* released if an element raises */
-    }
     /* the leaves have one shape (tested above), out has it too */
-    Emit e = {.root = fu->root[first], .out_dt = fu->ty[first]->dtype, .aug_op = OP_NONE, .at = g, .fu = fu,
-              .same_shape = true};
-    if (!emit_loops(L, ae, &e, fu->out[first], fu->ty[first]))
+    if (!fused_nest(L, g, fu, ae, shape, first, true))
         return -1;
-    lower_temps_keep(L, mark);
-    for (int k = 0; k < n; k++)
-        if (fu->keep[k]) {
-            lower_store_var(L, fu->target[k], fu->target[k]->var, fu->out[k], fu->ty[k], true);
-            if (lower_failed(L))
-                return -1;
-        }
     LLVMBuildBr(L->b, done);
     lower_at(L, alone);
     *plain = alone;
