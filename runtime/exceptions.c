@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hpcjit/abi.h"
@@ -47,6 +48,52 @@ void rt_raise_index(int64_t index, int64_t axis, int64_t size)
 void rt_raise_zerodiv(const char *msg)
 {
     rt_raise("ZeroDivisionError", msg ? msg : "division by zero");
+}
+
+void rt_raise_broadcast(const int32_t *desc, const int64_t *shapes, int64_t nd)
+{
+    static const char head[] = "operands could not be broadcast together with shapes ";
+    int32_t n = desc[0];
+    int64_t *st = nd > 0 && n > 0 ? malloc(sizeof(int64_t) * (size_t)n * (size_t)nd) : NULL;
+    if (!st || nd > HJ_MAX_NDIM) {
+        free(st);
+        rt_raise("ValueError", "operands could not be broadcast together");
+        return;
+    }
+    const int32_t *p = desc + 1;
+    for (int32_t k = 0; k < n; k++) {
+        int32_t m = *p++;
+        int64_t *cur = st + (size_t)k * (size_t)nd;
+        bool bad = false;
+        for (int64_t d = 0; d < nd; d++)
+            cur[d] = 1;
+        for (int32_t o = 0; o < m; o++) { /* broadcast_shape's steps */
+            const int64_t *s = p[o] >= 0 ? shapes + (size_t)p[o] * (size_t)nd : st + (size_t)(-1 - p[o]) * (size_t)nd;
+            for (int64_t d = 0; d < nd; d++) {
+                bad |= s[d] != cur[d] && s[d] != 1 && cur[d] != 1;
+                if (cur[d] == 1)
+                    cur[d] = s[d];
+            }
+        }
+        if (bad) { /* raise_shapes' text: at most four operands */
+            char msg[512];
+            size_t len = 0;
+            len += (size_t)snprintf(msg, sizeof msg, "%s", head);
+            for (int32_t o = 0; o < m && o < 4 && len < sizeof msg; o++) {
+                const int64_t *s = p[o] >= 0 ? shapes + (size_t)p[o] * (size_t)nd : st + (size_t)(-1 - p[o]) * (size_t)nd;
+                for (int64_t d = 0; d < nd && len < sizeof msg; d++)
+                    len += (size_t)snprintf(msg + len, sizeof msg - len, d ? ",%lld" : "(%lld", (long long)s[d]);
+                if (len < sizeof msg)
+                    len += (size_t)snprintf(msg + len, sizeof msg - len, nd == 1 ? ",) " : ") ");
+            }
+            free(st);
+            rt_raise("ValueError", msg);
+            return;
+        }
+        p += m;
+    }
+    free(st);
+    rt_raise("ValueError", "operands could not be broadcast together");
 }
 
 int rt_exc_fetch(const char **type, const char **msg)

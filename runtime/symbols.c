@@ -30,6 +30,7 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_raise_index),
     RT_SYM(rt_int_powmod),
     RT_SYM(rt_raise_zerodiv),
+    RT_SYM(rt_raise_broadcast), /* fused array statements (lower_arrayexpr.c) */
     RT_SYM(rt_exc_pending),
     RT_SYM(rt_exc_clear),
     RT_SYM(rt_exc_unraisable),

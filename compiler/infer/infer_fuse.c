@@ -8,9 +8,10 @@
  * After the final pass, a run of two or more statements `name = <array
  * expression>` of the same rank becomes one N_FUSED statement (ast.h).
  * Lowering computes every statement's element in one nest
- * (lower_arrayexpr.c lower_fused) when the arrays the group reads all have
- * the same shape at run time, and runs the statements one by one
- * otherwise.  A target that nothing after the group reads (every read of
+ * (lower_arrayexpr.c lower_fused), for any shapes when every kept target
+ * reads every array the group reads, else when those arrays all have the
+ * same shape at run time, running the statements one by one otherwise.  A
+ * target that nothing after the group reads (every read of
  * its variable is a plain name in a later tree of the group) is never
  * allocated: its element lives in a register.  Numba fuses its parfors
  * across statements under parallel=True only; hpcjit does it everywhere.

@@ -799,14 +799,18 @@ static bool stmt_assign(Lower *L, Node *n) {
     return true;
 }
 
-/* Consecutive array statements (infer_fuse.c): one nest when their arrays
- * have one shape (lower_arrayexpr.c), else one by one. */
+/* Consecutive array statements (infer_fuse.c): one nest (lower_arrayexpr.c),
+ * for every shape or, with a statement one by one behind it, for one. */
 static bool stmt_fused(Lower *L, Node *n) {
     int mark = lower_temps_mark(L);
     LLVMBasicBlockRef plain = NULL, join = NULL;
     int r = lower_fused(L, n, &plain, &join);
     if (r < 0)
         return false;
+    if (r == 2) { /* one nest for every shape */
+        lower_temps_release(L, mark);
+        return true;
+    }
     L->ae_nest_only += r;
     bool ok = lower_stmts(L, &n->body);
     L->ae_nest_only -= r;

@@ -348,10 +348,11 @@ bool lower_ae_is_store(const Node *target, const Node *value);
 bool lower_ae_assign(Lower *L, Node *target, Node *v);
 /* Calls typed by infer_arrayexpr.c (ufuncs, scalar or array). */
 bool lower_ae_is_ufunc_call(const Node *n);
-/* N_FUSED (lower_arrayexpr.c): 1 with the fused nest emitted behind a
- * shape test and the builder at *plain (the statements one by one, for
- * the caller), both paths meeting at *join; 0 when it is not fused here
- * (nothing emitted: lower the statements); -1 on error. */
+/* N_FUSED (lower_arrayexpr.c): 2 with the group lowered, one nest for
+ * every shape; 1 with the fused nest emitted behind a shape test and the
+ * builder at *plain (the statements one by one, for the caller), both
+ * paths meeting at *join; 0 when it is not fused here (nothing emitted:
+ * lower the statements); -1 on error. */
 int lower_fused(Lower *L, Node *g, LLVMBasicBlockRef *plain, LLVMBasicBlockRef *join);
 /* arr.real / arr.imag: a view (complex arrays), arr itself or new zeros; owned. */
 LLVMValueRef lower_ae_real_imag(Lower *L, Node *n, LLVMValueRef arr, bool *owned);

@@ -25,6 +25,8 @@ typedef struct Leaf {
     LLVMValueRef elem;    /* in the loop: this element (arrays), or v */
     int src;              /* N_FUSED: the statement whose element this name
                              reads (elem set when it is computed), else -1 */
+    int dup;              /* N_FUSED: an earlier leaf reading the same name
+                             (the same value: v and elem are its), else -1 */
 } Leaf;
 
 typedef struct Ae {
@@ -66,6 +68,7 @@ static Leaf *add_leaf(Lower *L, Ae *ae) {
     Leaf *f = arena_alloc(&L->c->arena, sizeof(Leaf));
     memset(f, 0, sizeof *f);
     f->src = -1;
+    f->dup = -1;
     ae->leaves[ae->nleaves++] = f;
     return f;
 }
@@ -848,6 +851,10 @@ static bool flat_range(Lower *L, Ae *ae, const Emit *e, LLVMValueRef odata, LLVM
         Leaf *f = ae->leaves[i];
         if (!is_arr(f))
             continue;
+        if (f->dup >= 0) {
+            f->elem = ae->leaves[f->dup]->elem;
+            continue;
+        }
         LLVMValueRef p = lower_gep(L, lower_mem_type(L, f->ty->dtype), lower_array_field(L, f->v, ARR_DATA, ""),
                                    &lp.i, 1, "");
         f->elem = load_elem(L, p, f->ty->dtype);
@@ -869,7 +876,7 @@ static bool nest_range(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, int nd
         ostr[d] = lower_array_dim(L, out, ARR_STRIDES, d);
     }
     for (int i = 0; i < ae->nleaves; i++)
-        if (is_arr(ae->leaves[i]))
+        if (is_arr(ae->leaves[i]) && ae->leaves[i]->dup < 0)
             for (int d = 0; d < nd; d++)
                 lstr[i * nd + d] = leaf_stride(L, ae->leaves[i], d, nd);
     Loop lps[MAXND];
@@ -888,6 +895,10 @@ static bool nest_range(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, int nd
         Leaf *f = ae->leaves[i];
         if (!is_arr(f))
             continue;
+        if (f->dup >= 0) {
+            f->elem = ae->leaves[f->dup]->elem;
+            continue;
+        }
         LLVMValueRef off = lower_i64(L, 0);
         for (int d = 0; d < nd; d++)
             off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, idx[d], lstr[i * nd + d], ""), "");
@@ -900,13 +911,37 @@ static bool nest_range(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, int nd
     return ok;
 }
 
+/* The outer index in [lo, hi): the flat loop where flat (an i1) is true,
+ * else the nest (the outer bound hi_flat or hi_nest); a constant flat
+ * emits one of them. */
+static bool loops_range(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, int nd, LLVMValueRef flat,
+                        LLVMValueRef lo, LLVMValueRef hi_flat, LLVMValueRef hi_nest) {
+    if (LLVMIsAConstantInt(flat))
+        return LLVMConstIntGetZExtValue(flat) ? flat_range(L, ae, e, lower_array_field(L, out, ARR_DATA, "out"), lo, hi_flat)
+                                              : nest_range(L, ae, e, out, nd, lo, hi_nest);
+    LLVMBasicBlockRef fast = lower_block(L, "ae.flat"), slow = lower_block(L, "ae.strided"),
+                      done = lower_block(L, "ae.done");
+    LLVMBuildCondBr(L->b, flat, fast, slow);
+    lower_at(L, fast); /* one loop over every item */
+    bool ok = flat_range(L, ae, e, lower_array_field(L, out, ARR_DATA, "out"), lo, hi_flat);
+    LLVMBuildBr(L->b, done);
+    lower_at(L, slow); /* a nest over the shape */
+    ok = ok && nest_range(L, ae, e, out, nd, lo, hi_nest);
+    LLVMBuildBr(L->b, done);
+    lower_at(L, done);
+    return ok;
+}
+
 /* ---- on the pool (parallel=True): the outer loop outlined by
- * lower_par_range; out and the leaves travel in its context ---- */
+ * lower_par_range; out, the flat test and the leaves travel in its context
+ * (once each: not the constants, not a name read twice) ---- */
 typedef struct ParAe {
     Ae *ae;
     const Emit *e;
     int nd;
-    bool flat;
+    LLVMValueRef flat; /* a constant, or the context's value 1 */
+    int *slot;         /* leaf i's value: vals[slot[i]] (-1: none); kept
+                          statement k's array: vals[slot[nleaves + k]] */
 } ParAe;
 
 static bool par_ae_body(Lower *L, void *arg, LLVMValueRef *vals, LLVMValueRef begin, LLVMValueRef end) {
@@ -919,20 +954,20 @@ static bool par_ae_body(Lower *L, void *arg, LLVMValueRef *vals, LLVMValueRef be
     for (int i = 0; i < ae->nleaves; i++) {
         Leaf *f = ae->leaves[i];
         sv[2 * i] = f->v, sv[2 * i + 1] = f->elem;
-        if (f->src >= 0)
-            continue; /* an earlier statement's element: computed in the body */
+        if (pa->slot[i] < 0)
+            continue; /* an earlier statement's element (computed in the body), a constant */
         if (is_arr(f))
-            f->v = vals[1 + i];
-        else if (!LLVMIsConstant(f->elem)) /* constants stay constants: x ** 2 folds to x * x */
-            f->v = f->elem = vals[1 + i];
+            f->v = vals[pa->slot[i]];
+        else
+            f->v = f->elem = vals[pa->slot[i]];
     }
     for (int k = 0; k < nf; k++) {
         sv[2 * ae->nleaves + k] = fu->out[k];
         if (fu->keep[k])
-            fu->out[k] = vals[1 + ae->nleaves + k];
+            fu->out[k] = vals[pa->slot[ae->nleaves + k]];
     }
-    bool ok = pa->flat ? flat_range(L, ae, pa->e, lower_array_field(L, vals[0], ARR_DATA, "out"), begin, end)
-                       : nest_range(L, ae, pa->e, vals[0], pa->nd, begin, end);
+    LLVMValueRef flat = LLVMIsAConstantInt(pa->flat) ? pa->flat : vals[1];
+    bool ok = loops_range(L, ae, pa->e, vals[0], pa->nd, flat, begin, end, end);
     for (int i = 0; i < ae->nleaves; i++)
         ae->leaves[i]->v = sv[2 * i], ae->leaves[i]->elem = sv[2 * i + 1];
     for (int k = 0; k < nf; k++)
@@ -940,46 +975,66 @@ static bool par_ae_body(Lower *L, void *arg, LLVMValueRef *vals, LLVMValueRef be
     return ok;
 }
 
-/* The outer loop [0, n) (flat items, or the first axis of the nest), under
- * parallel=True emitted once, as the pool body: rt_parallel_for_grain runs
- * it on the pool when the array has at least 2 * LOWER_PAR_GRAIN items
+/* The loops over out: the flat loop where flat (an i1) is true, over
+ * `total` items, else the nest, whose outer axis has n0 items.  Under
+ * parallel=True the outer loop of both is one pool body: rt_parallel_for_grain
+ * runs it on the pool when the array has at least 2 * LOWER_PAR_GRAIN items
  * (each thread gets at least LOWER_PAR_GRAIN), else on the calling thread
- * (the pool not started; 0 items: not at all).  `total` is the item count. */
-static bool outer_loop(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, int nd, bool flat, LLVMValueRef n,
-                       LLVMValueRef total) {
+ * (the pool not started; 0 items: not at all). */
+static bool outer_loop(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, int nd, LLVMValueRef flat,
+                       LLVMValueRef total, LLVMValueRef n0) {
     LLVMValueRef zero = lower_i64(L, 0), one = lower_i64(L, 1);
-    if (!lower_par_library(L) || (!flat && nd == 0))
-        return flat ? flat_range(L, ae, e, lower_array_field(L, out, ARR_DATA, "out"), zero, n)
-                    : nest_range(L, ae, e, out, nd, zero, n);
-    int nf = e->fu ? e->fu->n : 0;
-    LLVMValueRef *vals = arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)(ae->nleaves + nf + 1));
-    vals[0] = out;
-    for (int i = 0; i < ae->nleaves; i++)
-        vals[1 + i] = ae->leaves[i]->src >= 0 ? lower_i64(L, 0)
-                      : is_arr(ae->leaves[i]) ? ae->leaves[i]->v : ae->leaves[i]->elem;
-    for (int k = 0; k < nf; k++) /* the kept statements' arrays */
-        vals[1 + ae->nleaves + k] = e->fu->keep[k] ? e->fu->out[k] : lower_i64(L, 0);
+    if (!lower_par_library(L) || nd == 0)
+        return loops_range(L, ae, e, out, nd, flat, zero, total, n0);
+    int nf = e->fu ? e->fu->n : 0, nv = 0;
+    bool cflat = LLVMIsAConstantInt(flat);
+    LLVMValueRef *vals = arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)(ae->nleaves + nf + 2));
+    int *slot = arena_alloc(&L->c->arena, sizeof(int) * (size_t)(ae->nleaves + nf + 1));
+    vals[nv++] = out;
+    if (!cflat)
+        vals[nv++] = flat;
+    for (int i = 0; i < ae->nleaves; i++) {
+        Leaf *f = ae->leaves[i];
+        if (f->src >= 0 || (!is_arr(f) && LLVMIsConstant(f->elem))) /* constants stay constants: x ** 2 folds to x * x */
+            slot[i] = -1;
+        else if (f->dup >= 0)
+            slot[i] = slot[f->dup];
+        else
+            slot[i] = nv, vals[nv++] = is_arr(f) ? f->v : f->elem;
+    }
+    for (int k = 0; k < nf; k++) { /* the kept statements' arrays */
+        int *sk = &slot[ae->nleaves + k];
+        if (!e->fu->keep[k])
+            *sk = -1;
+        else if (e->fu->out[k] == out)
+            *sk = 0;
+        else
+            *sk = nv, vals[nv++] = e->fu->out[k];
+    }
     /* flat: n / grain threads, so fewer than 2 * LOWER_PAR_GRAIN items stay
      * on the caller */
-    LLVMValueRef grain = lower_i64(L, LOWER_PAR_GRAIN);
-    if (!flat) { /* rows of the first axis: at least LOWER_PAR_GRAIN items each, none below 2 * LOWER_PAR_GRAIN */
+    LLVMValueRef grain = lower_i64(L, LOWER_PAR_GRAIN), n = total;
+    if (!cflat || !LLVMConstIntGetZExtValue(flat)) {
+        /* rows of the first axis: at least LOWER_PAR_GRAIN items each, none below 2 * LOWER_PAR_GRAIN */
         LLVMValueRef big = LLVMBuildICmp(L->b, LLVMIntSGE, total, lower_i64(L, 2 * LOWER_PAR_GRAIN), "");
-        /* big: n > 0 and total / n > 0; else no division by 0 either */
-        LLVMValueRef inner = LLVMBuildSDiv(L->b, total, LLVMBuildSelect(L->b, big, n, one, ""), "inner");
+        /* big: n0 > 0 and total / n0 > 0; else no division by 0 either */
+        LLVMValueRef inner = LLVMBuildSDiv(L->b, total, LLVMBuildSelect(L->b, big, n0, one, ""), "inner");
         inner = LLVMBuildSelect(L->b, big, inner, one, "");
-        grain = LLVMBuildSDiv(L->b, grain, inner, "");
-        grain = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, grain, one, ""), one, grain, "");
-        grain = LLVMBuildSelect(L->b, big, grain, lower_i64(L, INT64_MAX), "grain");
+        LLVMValueRef g = LLVMBuildSDiv(L->b, grain, inner, "");
+        g = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, g, one, ""), one, g, "");
+        g = LLVMBuildSelect(L->b, big, g, lower_i64(L, INT64_MAX), "grain");
+        grain = cflat ? g : LLVMBuildSelect(L->b, flat, grain, g, "");
+        n = cflat ? n0 : LLVMBuildSelect(L->b, flat, total, n0, "");
     }
-    ParAe pa = {ae, e, nd, flat};
-    return lower_par_range(L, "arrayexpr", n, grain, ae->nleaves + nf + 1, vals, par_ae_body, &pa);
+    ParAe pa = {ae, e, nd, flat, slot};
+    return lower_par_range(L, "arrayexpr", n, grain, nv, vals, par_ae_body, &pa);
 }
 
 /* The loops over out (an nd-D array of dtype e->out_dt, possibly strided)
  * with every array leaf broadcast to its shape. */
 static bool emit_loops(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, Type *oty) {
     int nd = oty->ndim;
-    LLVMValueRef shape[MAXND];
+    LLVMValueRef shape[MAXND] = {0};
     for (int d = 0; d < nd; d++)
         shape[d] = lower_array_dim(L, out, ARR_SHAPE, d);
     int saved_em = L->error_model;
@@ -987,51 +1042,33 @@ static bool emit_loops(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, Type *
     LLVMValueRef total = lower_i64(L, 1);
     for (int d = 0; d < nd; d++)
         total = LLVMBuildMul(L->b, total, shape[d], "");
+    LLVMValueRef n0 = nd ? shape[0] : lower_i64(L, 1);
+    LLVMValueRef flat;
     if (L->ae_nest_only && nd > 0) { /* a fused group's rare path: the nest alone is enough */
-        bool ok = outer_loop(L, ae, e, out, nd, false, shape[0], total);
-        L->error_model = saved_em;
-        return ok;
+        flat = LLVMConstInt(L->t_i1, 0, 0);
+    } else { /* every array leaf contiguous with out's shape: one flat loop */
+        flat = LLVMConstInt(L->t_i1, oty->layout == LAYOUT_C || nd <= 1, 0);
+        if (nd == 1 && oty->layout != LAYOUT_C)
+            flat = LLVMBuildICmp(L->b, LLVMIntEQ, lower_array_dim(L, out, ARR_STRIDES, 0),
+                                 lower_i64(L, ty_itemsize(e->out_dt)), "");
+        for (int i = 0; i < ae->nleaves; i++)
+            if (is_arr(ae->leaves[i]) && ae->leaves[i]->dup < 0)
+                flat = LLVMBuildAnd(L->b, flat, flat_ok(L, ae->leaves[i], shape, nd, e->same_shape), "");
     }
-    /* fast path test */
-    LLVMValueRef flat = LLVMConstInt(L->t_i1, oty->layout == LAYOUT_C || nd <= 1, 0);
-    if (nd == 1 && oty->layout != LAYOUT_C)
-        flat = LLVMBuildICmp(L->b, LLVMIntEQ, lower_array_dim(L, out, ARR_STRIDES, 0),
-                             lower_i64(L, ty_itemsize(e->out_dt)), "");
-    for (int i = 0; i < ae->nleaves; i++)
-        if (is_arr(ae->leaves[i]))
-            flat = LLVMBuildAnd(L->b, flat, flat_ok(L, ae->leaves[i], shape, nd, e->same_shape), "");
-    if (LLVMIsAConstantInt(flat) && LLVMConstIntGetZExtValue(flat)) { /* all C, one shape: no nest */
-        bool ok = outer_loop(L, ae, e, out, nd, true, total, total);
-        L->error_model = saved_em;
-        return ok;
-    }
-    LLVMBasicBlockRef fast = lower_block(L, "ae.flat"), slow = lower_block(L, "ae.strided"),
-                      done = lower_block(L, "ae.done");
-    LLVMBuildCondBr(L->b, flat, fast, slow);
-
-    /* flat: one loop over every item */
-    lower_at(L, fast);
-    bool ok = outer_loop(L, ae, e, out, nd, true, total, total);
-    LLVMBuildBr(L->b, done);
-
-    /* strided: a nest over the shape */
-    lower_at(L, slow);
-    if (ok)
-        ok = outer_loop(L, ae, e, out, nd, false, nd ? shape[0] : lower_i64(L, 1), total);
-    LLVMBuildBr(L->b, done);
-    lower_at(L, done);
+    bool ok = outer_loop(L, ae, e, out, nd, flat, total, n0);
     L->error_model = saved_em;
     return ok;
 }
 
-/* The broadcast shape of the leaves (nd axes), checked. */
-static void broadcast_shape(Lower *L, Ae *ae, int nd, LLVMValueRef *shape) {
+/* The broadcast shape of the leaves (nd axes); returns whether they do
+ * not broadcast. */
+static LLVMValueRef broadcast_dims(Lower *L, Ae *ae, int nd, LLVMValueRef *shape) {
     LLVMValueRef one = lower_i64(L, 1), bad = LLVMConstInt(L->t_i1, 0, 0);
     for (int d = 0; d < nd; d++)
         shape[d] = one;
     for (int i = 0; i < ae->nleaves; i++) {
         Leaf *f = ae->leaves[i];
-        if (!is_arr(f))
+        if (!is_arr(f) || f->dup >= 0)
             continue;
         int k = f->ty->ndim;
         for (int j = 0; j < k; j++) {
@@ -1045,6 +1082,12 @@ static void broadcast_shape(Lower *L, Ae *ae, int nd, LLVMValueRef *shape) {
             shape[d] = LLVMBuildSelect(L->b, cur1, s, shape[d], "bshape");
         }
     }
+    return bad;
+}
+
+/* The broadcast shape of the leaves (nd axes), checked. */
+static void broadcast_shape(Lower *L, Ae *ae, int nd, LLVMValueRef *shape) {
+    LLVMValueRef bad = broadcast_dims(L, ae, nd, shape);
     raise_shapes(L, bad, ae, "operands could not be broadcast together with shapes ", NULL, 0);
 }
 
@@ -1415,12 +1458,130 @@ static bool fusible(const Node *g, int nd) {
     return true;
 }
 
-/* N_FUSED: the leaves of every statement, then, when every array leaf has
- * the same shape, one nest computing every statement's element (the kept
- * arrays allocated and assigned to their variables); returns 1 with the
- * builder at *plain, where the caller lowers the statements one by one
- * (another shape, or the same shape with broadcasting), both ending at
- * *join.  0: not fusible here (nothing emitted); -1: an error. */
+/* Does tree n call a @vectorize kernel (which may raise)? */
+static bool calls_kernel(const Node *n, int depth) {
+    if (!n || depth > 200 || !elementwise(n))
+        return depth > 200;
+    if (n->kind == N_CALL && n->call_kind == CALL_ELEMWISE)
+        return true;
+    switch (n->kind) {
+    case N_BINOP: return calls_kernel(n->a, depth + 1) || calls_kernel(n->b, depth + 1);
+    case N_UNARYOP: return calls_kernel(n->a, depth + 1);
+    case N_COMPARE: return calls_kernel(n->a, depth + 1) || calls_kernel(VEC_AT(n->args, 0), depth + 1);
+    default:
+        for (int i = 0; i < n->args.len; i++)
+            if (calls_kernel(VEC_AT(n->args, i), depth + 1))
+                return true;
+        return false;
+    }
+}
+
+/* Does every kept statement read every array leaf of the group, directly
+ * or through earlier statements (a dup as the leaf it repeats)?  Then
+ * every kept array has the broadcast shape of all the leaves.  start[k]:
+ * statement k's first leaf. */
+static bool kept_read_all(Lower *L, const Fused *fu, const Ae *ae, const int *start) {
+    int nl = ae->nleaves;
+    size_t sz = (size_t)fu->n * (size_t)nl + 1;
+    bool *dep = arena_alloc(&L->c->arena, sz); /* dep[k * nl + i]: statement k reads leaf i */
+    memset(dep, 0, sz);
+    for (int k = 0; k < fu->n; k++) {
+        bool *dk = dep + (size_t)k * (size_t)nl;
+        for (int i = start[k]; i < start[k + 1]; i++) {
+            const Leaf *f = ae->leaves[i];
+            if (f->src >= 0)
+                for (int j = 0; j < nl; j++)
+                    dk[j] |= dep[(size_t)f->src * (size_t)nl + (size_t)j];
+            else if (is_arr(f))
+                dk[f->dup >= 0 ? f->dup : i] = true;
+        }
+        for (int i = 0; i < nl && fu->keep[k]; i++)
+            if (is_arr(ae->leaves[i]) && ae->leaves[i]->dup < 0 && !dk[i])
+                return false;
+    }
+    return true;
+}
+
+/* The group's operands do not broadcast: the ValueError of the first
+ * statement that would raise it alone (rt_raise_broadcast), from a table
+ * of each statement's array operands and the leaves' shapes. */
+static void raise_group_shapes(Lower *L, const Fused *fu, const Ae *ae, const int *start, int nd) {
+    Arena *a = &L->c->arena;
+    int nl = ae->nleaves, nin = 0, nc = 0;
+    int *in = arena_alloc(a, sizeof(int) * (size_t)(nl + 1));
+    LLVMValueRef *codes = arena_alloc(a, sizeof(LLVMValueRef) * (size_t)(1 + fu->n + nl));
+    for (int i = 0; i < nl; i++) {
+        const Leaf *f = ae->leaves[i];
+        in[i] = !is_arr(f) ? -1 : f->dup >= 0 ? in[f->dup] : nin++;
+    }
+    codes[nc++] = lower_i32(L, fu->n);
+    for (int k = 0; k < fu->n; k++) {
+        int at = nc++, m = 0;
+        for (int i = start[k]; i < start[k + 1]; i++) {
+            const Leaf *f = ae->leaves[i];
+            if (f->src >= 0 || is_arr(f))
+                codes[nc++] = lower_i32(L, f->src >= 0 ? -1 - f->src : in[i]), m++;
+        }
+        codes[at] = lower_i32(L, m);
+    }
+    LLVMValueRef init = LLVMConstArray2(L->t_i32, codes, (uint64_t)nc);
+    LLVMValueRef desc = LLVMAddGlobal(L->mod, LLVMTypeOf(init), "fused.operands");
+    LLVMSetInitializer(desc, init);
+    LLVMSetGlobalConstant(desc, 1);
+    LLVMSetLinkage(desc, LLVMPrivateLinkage);
+    LLVMSetUnnamedAddress(desc, LLVMGlobalUnnamedAddr);
+    LLVMTypeRef st = LLVMArrayType2(L->t_i64, (uint64_t)(nin * nd));
+    LLVMValueRef shapes = lower_alloca(L, st, "fused.shapes");
+    for (int i = 0; i < nl; i++) {
+        if (in[i] < 0 || ae->leaves[i]->dup >= 0)
+            continue;
+        for (int d = 0; d < nd; d++) {
+            LLVMValueRef o = lower_i64(L, in[i] * nd + d);
+            LLVMBuildStore(L->b, lower_array_dim(L, ae->leaves[i]->v, ARR_SHAPE, d),
+                           lower_gep(L, L->t_i64, shapes, &o, 1, ""));
+        }
+    }
+    LLVMTypeRef pt[3] = {L->t_ptr, L->t_ptr, L->t_i64};
+    LLVMValueRef args[3] = {desc, shapes, lower_i64(L, nd)};
+    lower_rt(L, "rt_raise_broadcast", L->t_void, pt, 3, args);
+    lower_goto_error(L);
+}
+
+/* The group's nest over shape: the kept arrays allocated (released if an
+ * element raises), every statement's element computed, the kept arrays
+ * assigned to their variables.  same_shape: every array leaf has shape. */
+static bool fused_nest(Lower *L, Node *g, Fused *fu, Ae *ae, LLVMValueRef *shape, int first, bool same_shape) {
+    int mark = lower_temps_mark(L);
+    for (int k = 0; k < fu->n; k++) {
+        if (!fu->keep[k])
+            continue;
+        fu->out[k] = lower_alloc_array(L, fu->ty[k], shape, false);
+        if (!fu->out[k])
+            return false;
+        lower_temp(L, fu->out[k], fu->ty[k], true);
+    }
+    Emit e = {.root = fu->root[first], .out_dt = fu->ty[first]->dtype, .aug_op = OP_NONE, .at = g, .fu = fu,
+              .same_shape = same_shape};
+    if (!emit_loops(L, ae, &e, fu->out[first], fu->ty[first]))
+        return false;
+    lower_temps_keep(L, mark);
+    for (int k = 0; k < fu->n; k++)
+        if (fu->keep[k]) {
+            lower_store_var(L, fu->target[k], fu->target[k]->var, fu->out[k], fu->ty[k], true);
+            if (lower_failed(L))
+                return false;
+        }
+    return true;
+}
+
+/* N_FUSED: the leaves of every statement, then one nest computing every
+ * statement's element (the kept arrays allocated and assigned to their
+ * variables).  Returns 2 when that nest serves any shapes (every kept
+ * array reads every leaf: kept_read_all); else 1, the nest only when every
+ * array leaf has the same shape, with the builder at *plain, where the
+ * caller lowers the statements one by one (another shape, or the same
+ * shape with broadcasting), both ending at *join.  0: not fusible here
+ * (nothing emitted); -1: an error. */
 int lower_fused(Lower *L, Node *g, LLVMBasicBlockRef *plain, LLVMBasicBlockRef *join) {
     if (L->device || g->body.len < 2)
         return 0;
@@ -1455,17 +1616,49 @@ int lower_fused(Lower *L, Node *g, LLVMBasicBlockRef *plain, LLVMBasicBlockRef *
     if (first < 0)
         return 0;
     /* every leaf once, in the statements' order (inference made them quiet) */
+    int *start = arena_alloc(a, sizeof(int) * (size_t)(n + 1));
+    bool kernel = false;
     for (int k = 0; k < n; k++) {
         L->at = VEC_AT(g->body, k);
+        start[k] = ae->nleaves;
+        kernel |= calls_kernel(fu->root[k], 0);
         if (!collect_fused(L, ae, fu, k, fu->root[k]))
             return lower_failed(L) ? -1 : (lower_fail(L, g, HJ_DIAG_LOWERING, "fused statement reads an unknown element"), -1);
+    }
+    start[n] = ae->nleaves;
+    /* a name read twice: one value (quiet leaves, nothing assigned between:
+     * a read after the group assigns it is an element, src >= 0) */
+    for (int i = 0; i < ae->nleaves; i++) {
+        Leaf *f = ae->leaves[i];
+        for (int j = 0; j < i && f->src < 0 && f->n->kind == N_NAME && f->n->var; j++) {
+            Leaf *h = ae->leaves[j];
+            if (h->src < 0 && h->dup < 0 && h->n->kind == N_NAME && h->n->var == f->n->var && h->ty == f->ty) {
+                f->dup = j;
+                f->v = h->v, f->elem = h->elem;
+                break;
+            }
+        }
+    }
+    if (!kernel && kept_read_all(L, fu, ae, start)) {
+        /* every kept array has the broadcast shape of all the leaves: one
+         * nest for any shapes (stride 0 on broadcast axes; a statement of
+         * a smaller shape that is not kept is computed again along them,
+         * the same values), nothing one by one.  Not with a @vectorize
+         * kernel: one by one, its exception would come before a later
+         * statement's broadcasting error. */
+        LLVMValueRef shape[MAXND + 1];
+        LLVMValueRef bad = broadcast_dims(L, ae, nd, shape);
+        LLVMBasicBlockRef ok = lower_branch_raise(L, bad, "fused.badshape");
+        raise_group_shapes(L, fu, ae, start, nd);
+        lower_at(L, ok);
+        return fused_nest(L, g, fu, ae, shape, first, false) ? 2 : -1;
     }
     /* same shape everywhere? */
     Leaf *f0 = NULL;
     LLVMValueRef same = LLVMConstInt(L->t_i1, 1, 0);
     for (int i = 0; i < ae->nleaves; i++) {
         Leaf *f = ae->leaves[i];
-        if (!is_arr(f))
+        if (!is_arr(f) || f->dup >= 0)
             continue;
         if (!f0) {
             f0 = f;
@@ -1485,27 +1678,9 @@ int lower_fused(Lower *L, Node *g, LLVMBasicBlockRef *plain, LLVMBasicBlockRef *
     LLVMValueRef shape[MAXND + 1];
     for (int d = 0; d < nd; d++)
         shape[d] = lower_array_dim(L, f0->v, ARR_SHAPE, d);
-    int mark = lower_temps_mark(L);
-    for (int k = 0; k < n; k++) {
-        if (!fu->keep[k])
-            continue;
-        fu->out[k] = lower_alloc_array(L, fu->ty[k], shape, false);
-        if (!fu->out[k])
-            return -1;
-        lower_temp(L, fu->out[k], fu->ty[k], true); /* released if an element raises */
-    }
     /* the leaves have one shape (tested above), out has it too */
-    Emit e = {.root = fu->root[first], .out_dt = fu->ty[first]->dtype, .aug_op = OP_NONE, .at = g, .fu = fu,
-              .same_shape = true};
-    if (!emit_loops(L, ae, &e, fu->out[first], fu->ty[first]))
+    if (!fused_nest(L, g, fu, ae, shape, first, true))
         return -1;
-    lower_temps_keep(L, mark);
-    for (int k = 0; k < n; k++)
-        if (fu->keep[k]) {
-            lower_store_var(L, fu->target[k], fu->target[k]->var, fu->out[k], fu->ty[k], true);
-            if (lower_failed(L))
-                return -1;
-        }
     LLVMBuildBr(L->b, done);
     lower_at(L, alone);
     *plain = alone;

@@ -221,6 +221,22 @@ static void test_raise_index(void)
     CHECK(strcmp(msg, "index -6 is out of bounds for axis 1 with size 5") == 0);
 }
 
+static void test_raise_broadcast(void)
+{
+    const char *type = NULL, *msg = NULL;
+    /* x = a * b (leaves 0, 1); y = x + c (statement 0, leaf 2): 1-D */
+    const int32_t desc[] = {2, 2, 0, 1, 2, -1, 2};
+    const int64_t ok_then_bad[] = {5, 1, 4};
+    rt_raise_broadcast(desc, ok_then_bad, 1);
+    CHECK(rt_exc_fetch(&type, &msg) == 1);
+    CHECK(strcmp(type, "ValueError") == 0);
+    CHECK(strcmp(msg, "operands could not be broadcast together with shapes (5,) (4,) ") == 0);
+    const int64_t bad_first[] = {2, 3, 3, 1, 1, 1}; /* 2-D: (2,3) (3,1) */
+    rt_raise_broadcast(desc, bad_first, 2);
+    CHECK(rt_exc_fetch(&type, &msg) == 1);
+    CHECK(strcmp(msg, "operands could not be broadcast together with shapes (2,3) (3,1) ") == 0);
+}
+
 static void test_raise_zerodiv(void)
 {
     const char *type = NULL, *msg = NULL;
@@ -274,6 +290,7 @@ int main(void)
     test_raise_fetch();
     test_raise_long_message();
     test_raise_index();
+    test_raise_broadcast();
     test_raise_zerodiv();
     test_clear();
     test_symbols();

@@ -391,6 +391,13 @@ def test_one_nest_in_ir():
     ir_f = fused.inspect_llvm()
     ir_f = "\n".join(ir_f.values()) if isinstance(ir_f, dict) else ir_f
     assert "fused.plain" in ir_f  # the shape test and the statements one by one behind it
+    # every kept array reads every leaf: one nest for every shape, nothing
+    # one by one
+    args = (rng.uniform(1, 2, 10), rng.uniform(1, 2, 10), rng.uniform(1, 2, 10))
+    fused, plain = _both(returns_expression, args)
+    ir_f = fused.inspect_llvm()
+    ir_f = "\n".join(ir_f.values()) if isinstance(ir_f, dict) else ir_f
+    assert "fused.plain" not in ir_f and "rt_raise_broadcast" in ir_f
 
 
 # more traps: a temporary read at the top of the next iteration, a name
@@ -488,3 +495,81 @@ def test_more_traps_bitwise(balanced, parallel, case):
         got = fused(*args)
         for g, e in zip(got if isinstance(got, tuple) else (got,), exp if isinstance(exp, tuple) else (exp,)):
             np.testing.assert_allclose(g, e, rtol=1e-12)
+
+
+# broadcasting inside a group: when every kept statement reads every array
+# leaf (returns_expression, returns_two), the fused nest runs for any shapes
+# (stride 0 on broadcast axes); a kept statement that reads fewer leaves
+# (partial_kept's c) keeps the statements one by one behind the shape test
+
+
+def partial_kept(a, b):
+    c = a * 2.0          # kept, reads a alone: its own shape
+    d = np.sqrt(c) + b
+    return c, d
+
+
+def _bcast_cases(rng):
+    u = rng.uniform(0.5, 2.0, 40000)
+    m = rng.uniform(0.5, 2.0, (300, 200))
+    return [
+        (u, u[:1], u),                                  # one leaf of one item
+        (u[:1], u[:1], u),
+        (u[::2], u[:1], u[1::2]),                       # strided and broadcast
+        (m[:, :1], m[:1, :], m),                        # (300, 1) (1, 200) (300, 200): 60000 items
+        (m[:1, :], m[:, :1], m[:1, :1]),
+        (m[:, :1], m[:1, :], m[:1, :1]),                # the result (300, 200), no leaf of that shape
+        (np.asfortranarray(m), m[:1, :], m[:, :1]),
+        (u[:0], u[:1], u[:1]),                          # 0 items
+        (m[:0, :1], m[:1, :], m[:1, :1]),
+        (u[:7], u[:1], u[:7]),
+    ]
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_broadcasting_in_group(balanced, parallel):
+    rng = np.random.default_rng(31)
+    f = njit(parallel=parallel)(returns_expression)
+    g = njit(parallel=parallel)(returns_two)
+    for args in _bcast_cases(rng):
+        check(f, *args)
+        check(g, args[0], args[1])
+        check(g, args[1], args[2])
+
+
+@pytest.mark.numba_skip("compares hpcjit with and without its own fusion")
+@pytest.mark.parametrize("parallel", [False, True])
+def test_broadcasting_in_group_bitwise(balanced, parallel):
+    rng = np.random.default_rng(32)
+    cases = _bcast_cases(rng)
+    fused, plain = _both(returns_expression, cases[0], parallel)
+    kfused, kplain = _both(partial_kept, cases[0][:2], parallel)
+    for args in cases:
+        _same(fused(*args), plain(*args))
+        _same(kfused(args[0], args[1]), kplain(args[0], args[1]))
+        _same(kfused(args[1], args[2]), kplain(args[1], args[2]))
+
+
+@pytest.mark.numba_skip("compares hpcjit's messages with and without its own fusion")
+@pytest.mark.parametrize("parallel", [False, True])
+def test_broadcasting_error_in_group(balanced, parallel):
+    # the ValueError (and its text) of the first statement that does not
+    # broadcast, as statement by statement
+    rng = np.random.default_rng(33)
+    u = rng.uniform(0.5, 2.0, 10)
+    m = rng.uniform(0.5, 2.0, (4, 6))
+    fused, plain = _both(returns_expression, (u, u, u), parallel)
+    kfused, kplain = _both(partial_kept, (u, u), parallel)
+    for f, p, args in [(fused, plain, (u[:5], u[:5], u[:4])),     # d1 = (0.065 * t + logterm) / den
+                       (fused, plain, (u[:5], u[:4], u[:5])),     # logterm
+                       (fused, plain, (u[:3], u[:1], u[:2])),
+                       (fused, plain, (m, m[:, :1], m[:3])),
+                       (fused, plain, (m[:1], m[:, :5], m)),
+                       (kfused, kplain, (u[:5], u[:4]))]:
+        with pytest.raises(ValueError) as ef:
+            f(*args)
+        with pytest.raises(ValueError) as ep:
+            p(*args)
+        assert str(ef.value) == str(ep.value)
+        assert "could not be broadcast" in str(ef.value)
+        check(f, *args)

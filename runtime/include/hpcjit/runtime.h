@@ -99,6 +99,13 @@ void rt_raise(const char *type, const char *msg);  /* msg may be NULL */
 void rt_raise_index(int64_t index, int64_t axis, int64_t size);
 /* Shorthand used by compiled code for the common constant messages. */
 void rt_raise_zerodiv(const char *msg);
+/* ValueError "operands could not be broadcast together with shapes (3,)
+ * (4,) " of the first statement of a fused group (compiler/lower/
+ * lower_arrayexpr.c) whose operands do not broadcast, as that statement
+ * alone would raise it.  desc: the statement count, then per statement its
+ * count of array operands and each operand: i >= 0 the leaf whose nd axes
+ * are shapes[i * nd ...], or -1 - j the array statement j computed. */
+void rt_raise_broadcast(const int32_t *desc, const int64_t *shapes, int64_t nd);
 
 /* pow(base, exp, mod) of Python ints (intmath.c): *out in [0, mod) for
  * mod > 0, (mod, 0] for mod < 0; a negative exp takes base's inverse.
