@@ -623,6 +623,23 @@ static bool sort_list(Lower *L, Node *n, LLVMValueRef mi, Type *lt, Node *key, N
     return true;
 }
 
+/* The index of the first least (is_min) or greatest item of the list `mi`
+ * of `len` (>= 1) items of type t: Python's choice on ties. */
+static LLVMValueRef best_index(Lower *L, Node *n, bool is_min, Type *t, LLVMValueRef mi, LLVMValueRef len) {
+    LLVMValueRef best = lower_alloca(L, L->t_i64, "best");
+    LLVMBuildStore(L->b, lower_i64(L, 0), best);
+    Loop lp;
+    LLVMValueRef i = loop_begin(L, &lp, lower_i64(L, 1), len);
+    LLVMValueRef x = load_item(L, t, item_addr(L, t, mi, i));
+    LLVMValueRef b = load_item(L, t, item_addr(L, t, mi, lower_load(L, L->t_i64, best, "")));
+    LLVMValueRef c = item_cmp(L, n, is_min ? OP_LT : OP_GT, t, x, b);
+    if (!c)
+        return NULL;
+    LLVMBuildStore(L->b, LLVMBuildSelect(L->b, c, i, lower_load(L, L->t_i64, best, ""), ""), best);
+    loop_end(L, &lp, i);
+    return lower_load(L, L->t_i64, best, "");
+}
+
 /* min/max (Python's: the first of the smallest/largest) and sum. */
 static LLVMValueRef reduce(Lower *L, Node *n, LLVMValueRef mi, Type *lt, bool *owned) {
     Type *item = lt->item;
@@ -648,18 +665,8 @@ static LLVMValueRef reduce(Lower *L, Node *n, LLVMValueRef mi, Type *lt, bool *o
     bool is_min = n->builtin == BI_LIST_MIN;
     lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, len, lower_i64(L, 0), ""), "ValueError",
                    is_min ? "min() arg is an empty sequence" : "max() arg is an empty sequence");
-    LLVMValueRef best = lower_alloca(L, L->t_i64, "best");
-    LLVMBuildStore(L->b, lower_i64(L, 0), best);
-    Loop lp;
-    LLVMValueRef i = loop_begin(L, &lp, lower_i64(L, 1), len);
-    LLVMValueRef x = load_item(L, item, item_addr(L, item, mi, i));
-    LLVMValueRef b = load_item(L, item, item_addr(L, item, mi, lower_load(L, L->t_i64, best, "")));
-    LLVMValueRef c = item_cmp(L, n, is_min ? OP_LT : OP_GT, item, x, b);
-    if (!c)
-        return NULL;
-    LLVMBuildStore(L->b, LLVMBuildSelect(L->b, c, i, lower_load(L, L->t_i64, best, ""), ""), best);
-    loop_end(L, &lp, i);
-    return read_item(L, item, item_addr(L, item, mi, lower_load(L, L->t_i64, best, "")), owned);
+    LLVMValueRef best = best_index(L, n, is_min, item, mi, len);
+    return best ? read_item(L, item, item_addr(L, item, mi, best), owned) : NULL;
 }
 
 /* min/max(iterable, key=f): list(iterable), the list of its keys, then the
@@ -691,18 +698,8 @@ static LLVMValueRef minmax_key(Lower *L, Node *n, bool *owned) {
             lower_decref(L, k, kt);
         loop_end(L, &lp, i);
     }
-    LLVMValueRef best = lower_alloca(L, L->t_i64, "best");
-    LLVMBuildStore(L->b, lower_i64(L, 0), best);
-    Loop lp;
-    LLVMValueRef i = loop_begin(L, &lp, lower_i64(L, 1), len);
-    LLVMValueRef x = load_item(L, kt, item_addr(L, kt, keys, i));
-    LLVMValueRef b = load_item(L, kt, item_addr(L, kt, keys, lower_load(L, L->t_i64, best, "")));
-    LLVMValueRef c = item_cmp(L, n, is_min ? OP_LT : OP_GT, kt, x, b);
-    if (!c)
-        return NULL;
-    LLVMBuildStore(L->b, LLVMBuildSelect(L->b, c, i, lower_load(L, L->t_i64, best, ""), ""), best);
-    loop_end(L, &lp, i);
-    return read_item(L, item, item_addr(L, item, mi, lower_load(L, L->t_i64, best, "")), owned);
+    LLVMValueRef best = best_index(L, n, is_min, kt, keys, len);
+    return best ? read_item(L, item, item_addr(L, item, mi, best), owned) : NULL;
 }
 
 LLVMValueRef lower_list_call(Lower *L, Node *n, bool *owned) {
