@@ -19,6 +19,7 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -374,6 +375,11 @@ static Pool *create_pool(void)
         snprintf(g_error, sizeof g_error, "topology: %s", topo_strerror(rc));
         goto error;
     }
+    /* The caller is not pinned: keep workers off the CPU it runs on now (a
+     * worker spinning there would take turns with it; on a 16-vCPU guest
+     * back-to-back loops took 0.16-0.18 ms in place of 0.08-0.09 ms in the
+     * processes where that happened). */
+    topo_plan_keep_cpu(p->plan, sched_getcpu());
     p->nthreads = p->plan->nthreads;
     p->workers = calloc64((size_t)p->nthreads, sizeof *p->workers);
     if (!p->workers) {

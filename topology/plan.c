@@ -592,6 +592,26 @@ oom:
     return TOPO_ENOMEM;
 }
 
+int topo_plan_keep_cpu(TopoPlan *plan, int cpu)
+{
+    hwloc_bitmap_t *sets = plan ? plan->sets_ : NULL;
+    if (!sets || cpu < 0 || plan->bind == TOPO_BIND_PRIMARY || hwloc_bitmap_isset(sets[0], (unsigned)cpu))
+        return 0;
+    for (int k = 1; k < plan->nthreads; k++) {
+        if (!hwloc_bitmap_isset(sets[k], (unsigned)cpu))
+            continue;
+        hwloc_bitmap_t s = sets[0];
+        sets[0] = sets[k], sets[k] = s;
+        int place = plan->thread_place[0], pu = plan->thread_pu[0];
+        plan->thread_place[0] = plan->thread_place[k], plan->thread_place[k] = place;
+        plan->thread_pu[0] = plan->thread_pu[k], plan->thread_pu[k] = pu;
+        char *cpus = plan->thread_cpus[0];
+        plan->thread_cpus[0] = plan->thread_cpus[k], plan->thread_cpus[k] = cpus;
+        return k;
+    }
+    return 0;
+}
+
 int topo_bind_thread(const TopoNode *node, const TopoPlan *plan, int tid)
 {
     if (!node || !plan || tid < 0 || tid >= plan->nthreads)

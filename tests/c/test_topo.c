@@ -374,6 +374,46 @@ static void test_bind_thread(TopoNode *node)
     topo_plan_free(p);
 }
 
+/* The caller's CPU goes to thread 0 (never pinned), its owner to the
+ * caller's old set; nothing moves unbound, with one place for all, or when
+ * thread 0 has it already. */
+static void test_keep_cpu(TopoNode *node)
+{
+    clear_env();
+    setenv("HPCJIT_PROC_BIND", "close", 1);
+    TopoPlan *p = plan_of(node);
+    if (p && p->nthreads >= 2 && p->thread_pu[1] >= 0) {
+        int pu0 = p->thread_pu[0], pu1 = p->thread_pu[1];
+        char *cpus1 = strdup(p->thread_cpus[1]);
+        CHECK(topo_plan_keep_cpu(p, pu0) == 0);
+        CHECK(topo_plan_keep_cpu(p, pu1) == 1);
+        CHECK(p->thread_pu[0] == pu1 && p->thread_pu[1] == pu0);
+        CHECK(cpus1 && strcmp(p->thread_cpus[0], cpus1) == 0);
+        /* the pinning follows: thread 1 now runs on the caller's old CPU */
+        BindArg b = {node, p, 1, -99, {{0}}};
+        pthread_t th;
+        CHECK(pthread_create(&th, NULL, bind_thread, &b) == 0);
+        pthread_join(th, NULL);
+        CHECK(b.rc == TOPO_OK && CPU_COUNT(&b.got) == 1 && CPU_ISSET(pu0, &b.got));
+        CHECK(topo_plan_keep_cpu(p, -1) == 0);
+        free(cpus1);
+    }
+    topo_plan_free(p);
+    setenv("HPCJIT_PROC_BIND", "primary", 1);
+    p = plan_of(node);
+    if (p && p->nthreads >= 2)
+        for (int c = 0; c < nmask; c++)
+            CHECK(topo_plan_keep_cpu(p, mask_cpus[c]) == 0);
+    topo_plan_free(p);
+    setenv("HPCJIT_PROC_BIND", "false", 1);
+    p = plan_of(node);
+    for (int c = 0; p && c < nmask; c++)
+        CHECK(topo_plan_keep_cpu(p, mask_cpus[c]) == 0);
+    topo_plan_free(p);
+    CHECK(topo_plan_keep_cpu(NULL, 0) == 0);
+    clear_env();
+}
+
 /* As under `taskset -c N`: bind the process to one CPU, rediscover. */
 static void test_restricted(void)
 {
@@ -414,6 +454,7 @@ int main(void)
         test_count(node);
         test_bind_and_places(node);
         test_bind_thread(node);
+        test_keep_cpu(node);
         topo_free(node);
     }
     test_restricted();

@@ -165,6 +165,13 @@ void topo_plan_free(TopoPlan *plan); /* NULL is ignored */
 const char *topo_bind_name(TopoBind b);
 const char *topo_places_name(TopoPlaces p);
 
+/* Give thread 0 (the caller, which the pool does not pin) the set that
+ * holds `cpu`, the CPU the caller runs on now, by swapping it with the
+ * thread that has it: no worker is then pinned where the caller runs.
+ * Returns the thread swapped with 0, or 0 (nothing to do: unbound, one
+ * place for all, thread 0 has it already, or no thread has it). */
+int topo_plan_keep_cpu(TopoPlan *plan, int cpu);
+
 /* Pin the calling thread to thread `tid`'s CPUs (hwloc_set_cpubind with
  * HWLOC_CPUBIND_THREAD).  No-op success when the plan is unbound. */
 int topo_bind_thread(const TopoNode *node, const TopoPlan *plan, int tid);
