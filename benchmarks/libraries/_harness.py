@@ -15,10 +15,25 @@ import time
 _COUNT = re.compile(r"(\d+) (passed|failed|skipped|errors?|xfailed|xpassed|deselected)")
 
 
-def pytest_counts(r, t0, nodeid):
-    """A library's pytest run (subprocess.run's result `r`, started at
-    perf_counter `t0`) as {"time", "failures": [nodeid(id)...], "passed",
-    "failed", ...}; {"error": 1, "note": ...} when no count was printed."""
+def run_pytest(cmd, pytest_args, label, timeout, nodeid):
+    """A library's tests in one pytest process (`cmd + -m pytest ...
+    pytest_args`, in a fresh cache folder that is also its working
+    directory): {"time", "failures": [nodeid(id)...], "passed", "failed",
+    ...}; {"error": 1, "note": ...} on a timeout or when no count was
+    printed (a collection error)."""
+    env = dict(os.environ)
+    env.pop("HPCJIT_AS_NUMBA", None)
+    if env.get("PYTHONPATH"):  # pytest runs in the cache folder: PYTHONPATH=build/python made absolute
+        env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in env["PYTHONPATH"].split(os.pathsep))
+    with tempfile.TemporaryDirectory(prefix=f"{label}-tests-") as cache:
+        env["NUMBA_CACHE_DIR"] = cache
+        env["HPCJIT_CACHE_DIR"] = cache
+        t0 = time.perf_counter()
+        try:
+            r = subprocess.run(cmd + ["-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfE"] + list(pytest_args),
+                               capture_output=True, text=True, timeout=timeout, env=env, cwd=cache)
+        except subprocess.TimeoutExpired:
+            return {"error": 1, "time": timeout, "note": f"timed out after {timeout:.0f} s", "failures": []}
     out = {"time": time.perf_counter() - t0, "failures": []}
     lines = r.stdout.strip().splitlines()
     for line in lines:

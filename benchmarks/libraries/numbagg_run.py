@@ -31,13 +31,12 @@ exits 0.
 """
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import add_common_args, pytest_counts, ok_rows, run_cases, run_frameworks, run_worker, start, write_json  # noqa: E402
+from _harness import add_common_args, run_pytest, ok_rows, run_cases, run_frameworks, run_worker, start, write_json  # noqa: E402
 
 CASES = ("move_mean", "move_std", "move_exp_nanmean", "nanmean", "nanquantile", "group_nansum",
          "group_nanmean", "ffill")
@@ -155,21 +154,8 @@ def _run(label, cmd, opts):
 def run_suite(cmd, timeout):
     """numbagg's tests in one pytest process: {"passed": n, ..., "time": s,
     "failures": [test ids]}."""
-    env = dict(os.environ)
-    env.pop("HPCJIT_AS_NUMBA", None)
-    if env.get("PYTHONPATH"):  # pytest runs in the cache folder: PYTHONPATH=build/python made absolute
-        env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in env["PYTHONPATH"].split(os.pathsep))
-    with tempfile.TemporaryDirectory(prefix="numbagg-tests-") as cache:
-        env["NUMBA_CACHE_DIR"] = cache
-        env["HPCJIT_CACHE_DIR"] = cache
-        t0 = time.perf_counter()
-        try:
-            r = subprocess.run(cmd + ["-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfE", "-m", "not nightly",
-                                      "--benchmark-disable", "--pyargs", "numbagg"],
-                               capture_output=True, text=True, timeout=timeout, env=env, cwd=cache)
-        except subprocess.TimeoutExpired:
-            return {"error": 1, "time": timeout, "note": f"timed out after {timeout:.0f} s", "failures": []}
-    return pytest_counts(r, t0, lambda i: i)
+    return run_pytest(cmd, ["-m", "not nightly", "--benchmark-disable", "--pyargs", "numbagg"], "numbagg",
+                      timeout, lambda i: i)
 
 
 def run_tests(opts):

@@ -28,13 +28,11 @@ import argparse
 import glob
 import json
 import os
-import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import add_common_args, pytest_counts, ok_rows, run_cases, run_frameworks, run_worker, start, write_json  # noqa: E402
+from _harness import add_common_args, run_pytest, ok_rows, run_cases, run_frameworks, run_worker, start, write_json  # noqa: E402
 
 CASES = ("markov-sim", "gth-solve", "ddp-pi", "ddp-vi", "lemke-howson", "support-enum",
          "nelder-mead", "root-finding", "linprog")
@@ -171,20 +169,7 @@ def run_test_file(cmd, path, timeout):
     """One pytest process on one file: {"passed": n, "failed": n, ...,
     "time": s, "failures": [test ids]} (a timeout or a collection error
     counts as "error")."""
-    env = dict(os.environ)
-    env.pop("HPCJIT_AS_NUMBA", None)
-    if env.get("PYTHONPATH"):  # pytest runs in the cache folder: PYTHONPATH=build/python made absolute
-        env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in env["PYTHONPATH"].split(os.pathsep))
-    with tempfile.TemporaryDirectory(prefix="quantecon-tests-") as cache:
-        env["NUMBA_CACHE_DIR"] = cache
-        env["HPCJIT_CACHE_DIR"] = cache
-        t0 = time.perf_counter()
-        try:
-            r = subprocess.run(cmd + ["-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfE", path],
-                               capture_output=True, text=True, timeout=timeout, env=env, cwd=cache)
-        except subprocess.TimeoutExpired:
-            return {"error": 1, "time": timeout, "note": f"timed out after {timeout:.0f} s", "failures": []}
-    return pytest_counts(r, t0, lambda i: i.split("::", 1)[-1])
+    return run_pytest(cmd, [path], "quantecon", timeout, lambda i: i.split("::", 1)[-1])
 
 
 def run_tests(opts):
