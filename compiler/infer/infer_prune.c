@@ -241,6 +241,8 @@ static Tri decide(const Prune *P, const Node *e, const bool *ok) {
 
 const char *infer_class_name(const HjFunction *hf, const Node *n) {
     const char *mod = NULL, *attr = NULL;
+    if (!n) /* a call the compiler made itself (string concatenation, repetition...) names no class */
+        return NULL;
     if (n->kind == N_NAME) {
         for (int i = 0; i < hf->nenv; i++)
             if (hf->env[i].name && strcmp(hf->env[i].name, n->name) == 0)

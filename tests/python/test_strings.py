@@ -693,3 +693,22 @@ def test_optional_str():
 def test_optional_return():
     check(optional_return, ["a", "b"], "b")
     check(optional_return, ["a", "b"], "z")
+
+
+@njit
+def made_str_test(x, mode, a):
+    # tests on strings the compiler builds itself: repetition and concatenation
+    r = x * 2 if mode * "double" else x * 1
+    if a + "":
+        r += 10
+    if not (a * mode):
+        r += 100
+    return r
+
+
+@pytest.mark.parametrize("mode", [-1, 0, 1, 3])
+@pytest.mark.parametrize("a", ["", "é"])
+def test_truth_of_built_strings(mode, a):
+    """A str made by an operator in an `if` test (a mutant once crashed inference here)."""
+    check(made_str_test, 3, mode, a)
+    check(made_str_test, 2.5, mode, a)
