@@ -406,3 +406,29 @@ def test_complex_power_integral_exponents(z, w):
 @pytest.mark.parametrize("z", POW_BASES + [0j])
 def test_complex_power_constant_exponents(z):
     check(complex_small_powers, z)
+
+
+@njit
+def exp_of(a):
+    return np.exp(a)
+
+
+@pytest.mark.skipif(AGAINST_NUMBA, reason="Numba's exp is its own, not the C library's")
+@pytest.mark.parametrize("dt", [np.complex128, np.complex64])
+def test_exp_bit_identical(dt):
+    """exp of finite values with a moderate real part is inlined (exp, sin,
+    cos); the C library's cexp handles the rest.  Both give NumPy's bits,
+    the signs of zeros and the edges of the inlined range included."""
+    parts = np.array([0.0, -0.0, 1.0, -1.0, 87.9, 88.0, 88.5, 89.0, -104.0, 708.9, 709.0, 709.5, 710.0,
+                      -745.0, -800.0, 1e-310, 5e-45, np.inf, -np.inf, np.nan, 1e300, -1e300, 3.5, 2.0**60])
+    rng = np.random.default_rng(7)
+    z = np.concatenate([(parts[:, None] + 1j * parts[None, :]).ravel(),
+                        rng.normal(0, 40, 4000) + 1j * rng.normal(0, 1e3, 4000)])
+    with np.errstate(all="ignore"):
+        z = z.astype(dt)
+        got, ref = exp_of(z), exp_of.py_func(z)
+    assert got.dtype == ref.dtype
+    g, r = got.view(got.real.dtype), ref.view(ref.real.dtype)
+    same = (g == r) | (np.isnan(g) & np.isnan(r))
+    assert same.all(), z[~same.reshape(-1, 2).all(axis=1)][:5]
+    assert (np.signbit(g) == np.signbit(r))[~np.isnan(r)].all()
