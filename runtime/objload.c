@@ -377,6 +377,30 @@ static void *find_symbol(Loader *L, const char *symbol) {
     return NULL;
 }
 
+/* HPCJIT_ENABLE_PROFILING=1 (NUMBA_ENABLE_PROFILING as in Numba): name the
+ * loaded functions in /tmp/perf-PID.map for `perf report`, as the LLVM
+ * loader does (compiler/backend/jit.c); best effort, never an error. */
+static void perf_map(const Loader *L) {
+    const char *v = getenv("HPCJIT_ENABLE_PROFILING");
+    if (!v)
+        v = getenv("NUMBA_ENABLE_PROFILING");
+    if (!v || !*v || strcmp(v, "0") == 0)
+        return;
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/perf-%ld.map", (long)getpid());
+    FILE *out = fopen(path, "a");
+    if (!out)
+        return;
+    for (int i = 1; i < L->nsyms; i++) {
+        const Elf64_Sym *s = &L->syms[i];
+        if (ELF64_ST_TYPE(s->st_info) == STT_FUNC && s->st_size && s->st_shndx != SHN_UNDEF &&
+            s->st_shndx < L->nsh && L->symaddr[i])
+            fprintf(out, "%llx %llx %s\n", (unsigned long long)L->symaddr[i],
+                    (unsigned long long)s->st_size, sym_name(L, s));
+    }
+    fclose(out);
+}
+
 void *rt_obj_load(const void *object, size_t size, const char *symbol, char *err, size_t errlen) {
     Loader L;
     void *entry = NULL;
@@ -428,6 +452,7 @@ void *rt_obj_load(const void *object, size_t size, const char *symbol, char *err
         entry = NULL;
         goto unmap;
     }
+    perf_map(&L);
     goto done;
 unmap:
     munmap(L.base, L.map_size);

@@ -7,12 +7,17 @@
  * process (libc, libm); both are cheap.  One mutex serialises loads. */
 #include "codegen.h"
 
+#include <inttypes.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include <llvm-c/LLJIT.h>
+#include <llvm-c/Object.h>
 #include <llvm-c/Orc.h>
 
 /* Helpers from libgcc / compiler-rt that LLVM may emit calls to (powi,
@@ -44,7 +49,70 @@ struct HjJit {
     int nsyms;
     unsigned long nloads; /* for unique JITDylib names */
     char *session_error;  /* last error ORC reported (e.g. missing symbols) */
+    bool perf_map;        /* HPCJIT_ENABLE_PROFILING: name loaded code for perf */
 };
+
+static bool env_on(const char *name) {
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+/* HPCJIT_ENABLE_PROFILING=1 (NUMBA_ENABLE_PROFILING as in Numba): append
+ * the functions of a loaded object to /tmp/perf-PID.map, the file `perf
+ * report` reads to name addresses in JIT code.  ORC lays a section of the
+ * object out as one block, so a function's address is the entry's address
+ * moved by the difference of their offsets in the entry's section; other
+ * sections' symbols (none today: no function sections) are left out, and
+ * so is everything when the object cannot be read (profiling is best
+ * effort, never an error). */
+static void perf_map_add(const char *object, size_t size, const char *entry, uint64_t addr) {
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(object, size, "hpcjit-object", 0);
+    char *msg = NULL;
+    LLVMBinaryRef bin = LLVMCreateBinary(buf, NULL, &msg);
+    LLVMDisposeMessage(msg);
+    if (!bin) {
+        LLVMDisposeMemoryBuffer(buf);
+        return;
+    }
+    LLVMSymbolIteratorRef sym = LLVMObjectFileCopySymbolIterator(bin);
+    LLVMSectionIteratorRef sec = LLVMObjectFileCopySectionIterator(bin);
+    uint64_t entry_off = 0, entry_sec = UINT64_MAX;
+    for (int pass = 0; pass < 2 && sym && sec; pass++) {
+        FILE *out = NULL;
+        if (pass == 1) {
+            char path[64];
+            snprintf(path, sizeof path, "/tmp/perf-%ld.map", (long)getpid());
+            if (entry_sec == UINT64_MAX || !(out = fopen(path, "a")))
+                break;
+        }
+        for (; !LLVMObjectFileIsSymbolIteratorAtEnd(bin, sym); LLVMMoveToNextSymbol(sym)) {
+            const char *name = LLVMGetSymbolName(sym);
+            if (!name || !*name)
+                continue;
+            LLVMMoveToContainingSection(sec, sym);
+            if (LLVMObjectFileIsSectionIteratorAtEnd(bin, sec))
+                continue;
+            uint64_t where = (uint64_t)(uintptr_t)LLVMGetSectionContents(sec); /* names the section */
+            if (pass == 0 && strcmp(name, entry) == 0) {
+                entry_off = LLVMGetSymbolAddress(sym);
+                entry_sec = where;
+            } else if (pass == 1 && where == entry_sec && LLVMGetSymbolSize(sym) > 0) {
+                fprintf(out, "%" PRIx64 " %" PRIx64 " %s\n", addr - entry_off + LLVMGetSymbolAddress(sym),
+                        LLVMGetSymbolSize(sym), name);
+            }
+        }
+        if (out)
+            fclose(out);
+        LLVMDisposeSymbolIterator(sym);
+        sym = LLVMObjectFileCopySymbolIterator(bin);
+    }
+    if (sym)
+        LLVMDisposeSymbolIterator(sym);
+    if (sec)
+        LLVMDisposeSectionIterator(sec);
+    LLVMDisposeBinary(bin);
+    LLVMDisposeMemoryBuffer(buf);
+}
 
 static char *err_dup(const char *fmt, const char *a, const char *b) {
     size_t n = strlen(fmt) + strlen(a) + strlen(b) + 1;
@@ -120,6 +188,8 @@ HjJit *hj_jit_create(const HjSymbol *runtime, int nruntime, char **err) {
         return NULL;
     }
     pthread_mutex_init(&jit->lock, NULL);
+    jit->perf_map = env_on("HPCJIT_ENABLE_PROFILING") ||
+                    (!getenv("HPCJIT_ENABLE_PROFILING") && env_on("NUMBA_ENABLE_PROFILING"));
     jit->syms = calloc((size_t)(nruntime > 0 ? nruntime : 0) + NHELPERS, sizeof *jit->syms);
     if (!jit->syms)
         goto oom;
@@ -258,6 +328,8 @@ void *hj_jit_load(HjJit *jit, const char *object, size_t size, const char *symbo
     }
     /* the lookup links the object: unresolved symbols are reported here */
     addr = lookup_in(jit, jd, symbol, err);
+    if (addr && jit->perf_map)
+        perf_map_add(object, size, symbol, addr);
 done:
     pthread_mutex_unlock(&jit->lock);
     return (void *)(uintptr_t)addr;

@@ -57,7 +57,7 @@ _INERT_INT = ("DEBUG", "DEBUGINFO_DEFAULT", "DEVELOPER_MODE", "FULL_TRACEBACKS",
               "DISABLE_PERFORMANCE_WARNINGS", "DUMP_BYTECODE", "DUMP_CFG", "DUMP_IR",
               "DUMP_SSA", "DUMP_LLVM", "DUMP_FUNC_OPT", "DUMP_OPTIMIZED", "DUMP_ASSEMBLY",
               "DEBUG_ARRAY_OPT", "DEBUG_CACHE", "DEBUG_TYPEINFER", "PARALLEL_DIAGNOSTICS",
-              "ENABLE_PROFILING", "TRACE", "NRT_STATS", "EXTEND_VARIABLE_LIFETIMES",
+              "TRACE", "NRT_STATS", "EXTEND_VARIABLE_LIFETIMES",
               "ENABLE_CUDASIM", "CUDA_DEBUGINFO_DEFAULT", "ALWAYS_WARN_UNINIT_VAR",
               "DISABLE_TYPEINFER_FAIL_CACHE", "ENABLE_SYS_MONITORING")
 
@@ -72,6 +72,8 @@ def reload_config():
     g["CPU_NAME"] = _env("CPU_NAME")
     g["CPU_FEATURES"] = _env("CPU_FEATURES")
     g["DISABLE_JIT"] = _env_bool("DISABLE_JIT")
+    # read by the loaders themselves (compiler/backend/jit.c, runtime/objload.c)
+    g["ENABLE_PROFILING"] = int(_env_bool("ENABLE_PROFILING"))
     # parallel=True reductions bitwise identical for every thread count
     g["DETERMINISTIC"] = _env_bool("DETERMINISTIC")
 
