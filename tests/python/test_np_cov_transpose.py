@@ -166,3 +166,16 @@ def ufunc_out_keyword(Z, C):
 @pytest.mark.numba_skip(reason="Numba 0.68 refuses the out= keyword of ufuncs")
 def test_ufunc_out_keyword():
     check(ufunc_out_keyword, np.arange(3.0), np.ones(3))
+
+
+@njit
+def cov_of_none(m):
+    return np.cov(None)
+
+
+def test_cov_of_none_is_a_typing_error():
+    """m=None once crashed inference (a mutant found it)."""
+    with pytest.raises(hpcjit.TypingError) as ei:
+        cov_of_none(np.ones(3))
+    if not AGAINST_NUMBA:
+        assert "for m, not none" in str(ei.value) and "test_np_cov_transpose.py:" in str(ei.value)

@@ -244,7 +244,7 @@ static Type *cov_call(Inf *I, Node *n, BuiltinId id, const Sig *s) {
     bool unk = false, cx = false;
     Type *tys[2] = {NULL, NULL};
     for (int i = 0; i < 2; i++) {
-        if (!sl[i] || infer_is_none(sl[i])) {
+        if (!sl[i] || (i > 0 && infer_is_none(sl[i]))) { /* y=None: absent; m=None is refused below */
             sl[i] = NULL;
             continue;
         }
@@ -255,7 +255,10 @@ static Type *cov_call(Inf *I, Node *n, BuiltinId id, const Sig *s) {
             unk = true;
             continue;
         }
-        if (t->kind != TY_ARRAY || t->ndim < 1 || t->ndim > 2)
+        if (t->kind != TY_ARRAY)
+            return TYPING(I, sl[i], "%s() needs a 1-D or 2-D array for %s, not %s", s->fname, s->names[i],
+                          infer_tyname(I, t));
+        if (t->ndim < 1 || t->ndim > 2)
             return UNSUP(I, sl[i], "%s() needs a 1-D or 2-D array for %s, not %s", s->fname, s->names[i],
                          infer_tyname(I, t));
         if (!ty_is_number(t->dtype))
