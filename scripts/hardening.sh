@@ -2,7 +2,8 @@
 # Hardening checks (issue 16), run by scripts/test.sh after the main tests:
 #  1. libFuzzer over the front end (tests/fuzz/run.sh, clang-19, ASan+UBSan)
 #  2. the Python-level mutant fuzzer (tests/fuzz/mutate.py) on the build/
-#     package
+#     package, then the call-surface sweep (tests/fuzz/api_sweep.py: every
+#     callable the compiler knows, called with a fixed set of odd arguments)
 #  3. an ASan+UBSan build (build-asan/) running the C unit tests, the golden
 #     files, the fuzz regressions and the pytest files that exercise the
 #     runtime most, with the sanitizer runtime preloaded into Python
@@ -25,6 +26,9 @@ tests/fuzz/run.sh "$fuzz_s" --json build/fuzz.json || rc=1
 echo "== hardening 2/4: mutant fuzzer, ${mut_s} s"
 PYTHONPATH=build/python python3 tests/fuzz/mutate.py --seconds "$mut_s" --workers "$(nproc)" \
   --out build/fuzz-findings --json build/mutate.json || rc=1
+echo "== hardening 2/4: call-surface sweep"
+PYTHONPATH=build/python python3 tests/fuzz/api_sweep.py --workers "$(nproc)" \
+  --out build/sweep-findings --json build/sweep.json || rc=1
 
 echo "== hardening 3/4: ASan + UBSan build"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHPCJIT_SANITIZE=ON > build-asan.log 2>&1 \
@@ -79,19 +83,20 @@ fi
 python3 - <<'PY'
 import json, os
 out = {}
-for k in ("fuzz", "mutate"):
+for k in ("fuzz", "mutate", "sweep"):
     p = f"build/{k}.json"
     if os.path.exists(p):
         out[k] = json.load(open(p))
 json.dump(out, open("build/hardening.json", "w"), indent=1)
-f, m = out.get("fuzz", {}), out.get("mutate", {})
+f, m, w = out.get("fuzz", {}), out.get("mutate", {}), out.get("sweep", {})
 print(f"hardening: libFuzzer {f.get('executions', 0)} executions, {f.get('findings', '?')} finding(s); "
       f"mutants {m.get('mutants', 0)} ({m.get('compiled', 0)} compiled), "
-      f"{len(m.get('findings', []))} finding(s)")
+      f"{len(m.get('findings', []))} finding(s); "
+      f"sweep {w.get('calls', 0)} calls, {len(w.get('findings', []))} finding(s)")
 # each mutant finding in full, so that a CI log that keeps only its tail
 # still names what to reproduce (the files stay under build/fuzz-findings)
-for fd in m.get("findings", [])[:5]:
-    print(f"hardening: mutant {fd['kind']}: {fd['detail']}")
+for fd in (m.get("findings", []) + w.get("findings", []))[:5]:
+    print(f"hardening: {'sweep' if 'qual' in fd else 'mutant'} {fd['kind']}: {fd['detail']}")
     try:
         print("".join("  | " + ln for ln in open(fd["path"]).readlines()[2:40]))
     except OSError:

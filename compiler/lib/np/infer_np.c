@@ -499,9 +499,7 @@ static Type *infer_np_call(Inf *I, Node *n, BuiltinId id, Node *self) {
                 return NULL;
             break;
         case BI_NP_EXPAND_DIMS:
-            if (!sl[1])
-                return TYPING(I, n, "expand_dims() missing required argument 'axis'");
-            if (!infer_opt_int(I, sl, 1, fname, "axis", &unk))
+            if (!infer_req_int(I, n, sl, 1, fname, "axis", &unk))
                 return NULL;
             break;
         case BI_NP_DIFF:

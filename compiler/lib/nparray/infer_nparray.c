@@ -1266,9 +1266,8 @@ static Type *infer_nparray_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     Type *rt = NULL;
     switch (id) {
     case BI_NPA_SWAPAXES: case BI_NPA_MOVEAXIS:
-        if (!sl[1] || !sl[2])
-            return TYPING(I, n, "%s() missing required argument '%s'", fname, s.names[sl[1] ? 2 : 1]);
-        if (!infer_opt_int(I, sl, 1, fname, s.names[1], &unk) || !infer_opt_int(I, sl, 2, fname, s.names[2], &unk))
+        if (!infer_req_int(I, n, sl, 1, fname, s.names[1], &unk) ||
+            !infer_req_int(I, n, sl, 2, fname, s.names[2], &unk))
             return NULL;
         if (unk)
             return TY_UNK(I);

@@ -419,9 +419,7 @@ static Type *random_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl,
     case BI_RANDOM_MULTINOMIAL: {
         bool dir = id == BI_RANDOM_DIRICHLET;
         if (!dir) {
-            if (!sl[0])
-                return TYPING(I, n, "multinomial() missing required argument 'n'");
-            if (!infer_opt_int(I, sl, 0, fname, "n", &unk))
+            if (!infer_req_int(I, n, sl, 0, fname, "n", &unk))
                 return NULL;
         }
         if (!vector_arg(I, n, sl, dir ? 0 : 1, fname, dir ? "alpha" : "pvals", &unk))
