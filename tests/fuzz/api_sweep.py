@@ -31,8 +31,10 @@ ARGS = ("", "None", "None, None", "a, None", "None, a", "b, None, None", "x", "y
         "b, x, None", "a, x, None", "x, x, None", "b, x, x, None", "a, y", "b, flag", "b, (x, None)",
         "b, (x, x, x)", "a, ia", "b, -3", "ia, x, y", "a, a, a, a", "y, y", "b, axis=(x, None)",
         "b, keepdims=None", "a, x, axis=None")
-RECEIVERS = {"array": ("a", "b", "ia"), "str": ("'ab'",), "list": ("l",), "dict": ("d",)}
-SETUP = {"l": "l = [1.0, 2.0]", "d": "d = {1: 2.0}"}
+RECEIVERS = {"array": ("a", "b", "ia"), "str": ("'ab'",), "list": ("l",), "dict": ("d",),
+             "set": ("st",), "Generator": ("rng",)}
+SETUP = {"l": "l = [1.0, 2.0]", "d": "d = {1: 2.0}", "st": "st = {1.0, 2.0}",
+         "rng": "rng = np.random.default_rng(1)"}
 
 
 def names():
@@ -45,7 +47,7 @@ def names():
                       if f.endswith(".def")]
     for p in paths:
         with open(p) as fh:
-            found.update(re.findall(r'"((?:numpy|math|cmath|builtins|array|str|list|dict)'
+            found.update(re.findall(r'"((?:numpy|math|cmath|builtins|array|str|list|dict|set|random|operator|Generator)'
                                     r'(?:\.[A-Za-z_][A-Za-z0-9_]*)+)"', fh.read()))
     return sorted(found)
 

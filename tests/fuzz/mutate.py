@@ -103,7 +103,11 @@ def worker():
     out = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    base = {"np": np, "numpy": np, "math": math, "hpcjit": hpcjit, "njit": hpcjit.njit,
+    import cmath
+    import operator
+    import random
+    base = {"np": np, "numpy": np, "math": math, "cmath": cmath, "random": random,
+            "operator": operator, "hpcjit": hpcjit, "njit": hpcjit.njit,
             "jit": hpcjit.jit, "prange": hpcjit.prange}
     for line in sys.stdin:
         job = json.loads(line)

@@ -2,6 +2,8 @@
 (tests/fuzz/mutate.py, tests/fuzz/api_sweep.py): None where an integer or
 an array is required is a located TypingError, and a constant axis out of
 range raises NumPy's AxisError when the call runs, as NumPy does."""
+import random
+
 import numpy as np
 import pytest
 
@@ -37,11 +39,36 @@ def cov_none(a):
     return np.cov(None)
 
 
+@njit
+def randint_none(x):
+    return random.randint(x, None)
+
+
+@njit
+def getrandbits_none(x):
+    return random.getrandbits(None)
+
+
+@njit
+def randrange_none(x):
+    return random.randrange(None, x)
+
+
+@njit
+def integers_none(x):
+    rng = np.random.default_rng(1)
+    return rng.integers(None)
+
+
 CASES = [(expand_none, (np.ones(3),), "expand_dims() axis must be an integer, not None"),
          (swap_none, (np.ones((2, 3)),), "swapaxes() axis1 must be an integer, not None"),
          (move_none, (np.ones((2, 3)),), "moveaxis() destination must be an integer, not None"),
          (multinomial_none, (np.ones(3) / 3,), "multinomial() n must be an integer, not None"),
-         (cov_none, (np.ones(3),), "cov() needs a 1-D or 2-D array for m, not none")]
+         (cov_none, (np.ones(3),), "cov() needs a 1-D or 2-D array for m, not none"),
+         (randint_none, (3,), "randint() b must be an integer, not None"),
+         (getrandbits_none, (3,), "getrandbits() k must be an integer, not None"),
+         (randrange_none, (3,), "randrange() start must be an integer, not None"),
+         (integers_none, (3,), "integers() low must be an integer, not None")]
 
 
 @pytest.mark.parametrize("f,args,msg", CASES, ids=[c[0].py_func.__name__ for c in CASES])
@@ -78,3 +105,20 @@ def test_constant_axis_out_of_range(f):
         f(b)
     assert str(got.value) == str(want.value)
     check(f, np.ones((2, 3, 4)))
+
+
+@njit
+def optional_none_bounds(x):
+    rng = np.random.default_rng(1)
+    return rng.integers(x, None), random.randrange(x, None)
+
+
+@NS("Numba has no None for these bounds")
+def test_none_where_none_is_allowed():
+    """integers(low, high=None) and randrange(start, stop=None) draw from
+    [0, low) and [0, start), as NumPy and CPython do."""
+    for _ in range(20):
+        i, r = optional_none_bounds(3)
+        assert 0 <= i < 3 and 0 <= r < 3
+    i, r = optional_none_bounds.py_func(3)
+    assert 0 <= i < 3 and 0 <= r < 3

@@ -390,9 +390,7 @@ static Type *random_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl,
         r = T(I, TY_INT64);
         break;
     case BI_GEN_INTEGERS: {
-        if (!sl[1])
-            return TYPING(I, n, "integers() missing required argument 'low'");
-        if (!infer_opt_int(I, sl, 1, fname, "low", &unk) || !infer_opt_int(I, sl, 2, fname, "high", &unk))
+        if (!infer_req_int(I, n, sl, 1, fname, "low", &unk) || !infer_opt_int(I, sl, 2, fname, "high", &unk))
             return NULL;
         nd = size_arg(I, sl, 3, fname);
         r = T(I, TY_INT64);
@@ -473,20 +471,16 @@ static Type *random_call(Inf *I, Node *n, BuiltinId id, const Sig *s, Node **sl,
         return r;
     }
     case BI_PYRANDOM_GETRANDBITS:
-        if (!sl[0])
-            return TYPING(I, n, "getrandbits() missing required argument 'k'");
-        if (!infer_opt_int(I, sl, 0, fname, "k", &unk))
+        if (!infer_req_int(I, n, sl, 0, fname, "k", &unk))
             return NULL;
         r = T(I, TY_UINT64); /* as Numba's: k may be 64 */
         break;
     case BI_PYRANDOM_RANDRANGE:
     case BI_PYRANDOM_RANDINT: {
         int need = id == BI_PYRANDOM_RANDINT ? 2 : 1;
-        for (int i = 0; i < need; i++)
-            if (!sl[i])
-                return TYPING(I, n, "%s() missing required argument '%s'", fname, s->names[i]);
-        for (int i = 0; i < s->n; i++)
-            if (!infer_opt_int(I, sl, i, fname, s->names[i], &unk))
+        for (int i = 0; i < s->n; i++) /* randrange's stop and step may be None */
+            if (!(i < need ? infer_req_int(I, n, sl, i, fname, s->names[i], &unk)
+                           : infer_opt_int(I, sl, i, fname, s->names[i], &unk)))
                 return NULL;
         if (unk)
             return TY_UNK(I);
