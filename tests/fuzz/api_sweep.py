@@ -74,16 +74,40 @@ def cases(only):
                 yield {"id": n, "name": "f", "src": f"def f({PARAMS}):\n{body}", "qual": qual}
 
 
+OPERANDS = ("a", "x", "y", "b", "ia", "flag", "None", "'s'", "(x, y)", "[1.0]", "{1: 2.0}", "{1.0}",
+            "1j", "a[:0]", "b.T")
+BINOPS = ("+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<", ">>", "@", "<", "==", "in", "is")
+
+
+def operator_cases(start):
+    """Every binary operator on every pair of operand kinds, as a value, as
+    an if test (folded when constant) and augmented (where a target is)."""
+    n = start
+    for op in BINOPS:
+        for lhs in OPERANDS:
+            for rhs in OPERANDS:
+                bodies = [f"    return {lhs} {op} {rhs}\n",
+                          f"    if {lhs} {op} {rhs}:\n        return 1\n    return 0\n"]
+                if op not in ("<", "==", "in", "is"):
+                    bodies.append(f"    t = {lhs}\n    t {op}= {rhs}\n    return t\n")
+                for body in bodies:
+                    n += 1
+                    yield {"id": n, "name": "f", "src": f"def f({PARAMS}):\n{body}", "qual": f"operator {op}"}
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=20.0, help="seconds per compilation")
-    ap.add_argument("--only", action="append", help="a qualified name (repeatable)")
+    ap.add_argument("--only", action="append",
+                    help="a qualified name, or 'operators' for the operator table (repeatable)")
     ap.add_argument("--out", default="build/sweep-findings")
     ap.add_argument("--json")
     args = ap.parse_args(argv)
     env = dict(os.environ, HPCJIT_CACHE="0")
     todo = list(cases(set(args.only or ())))
+    if not args.only or "operators" in args.only:
+        todo += list(operator_cases(len(todo)))
     workers = [Worker(env) for _ in range(max(1, args.workers))]
     counts, findings = {}, []
     t0 = time.monotonic()
@@ -130,7 +154,8 @@ def main(argv=None):
     for w in workers:
         w.kill()
     took = time.monotonic() - t0
-    print(f"api_sweep: {len(todo)} calls of {len(names())} callables in {took:.0f} s: "
+    print(f"api_sweep: {len(todo)} calls and operations ({len(names())} callables, {len(BINOPS)} operators) "
+          f"in {took:.0f} s: "
           + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())), file=sys.stderr)
     if args.json:
         with open(args.json, "w") as fh:
