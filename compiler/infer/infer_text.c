@@ -71,6 +71,60 @@ static bool spec_ok(Inf *I, Node *spec, Type *vt) {
                   infer_tyname(I, vt)), false;
 }
 
+/* A spec with some text (f"{x:}" has an empty one). */
+static bool spec_text(const Node *spec) {
+    for (int i = 0; spec && i < spec->args.len; i++) {
+        const Node *p = VEC_AT(spec->args, i);
+        if (p->kind != N_CONST || p->cval.slen > 0)
+            return true;
+    }
+    return false;
+}
+
+/* A typed value as a str made by a call the final pass places (typed:
+ * no callee node). */
+static Node *str_call(Inf *I, BuiltinId id, Node *arg) {
+    Node *c = ast_new(I->a, N_CALL, arg->loc);
+    c->call_kind = CALL_BUILTIN;
+    c->builtin = id;
+    c->ty = infer_ty(I, TY_STRING);
+    vec_push(I->a, &c->args, arg);
+    return c;
+}
+
+/* The !s and !r conversions: format(str(x), spec) and format(repr(x),
+ * spec).  Without a spec lowering writes str()/repr() itself; with one
+ * (and for str() of a float32, which is not its format()) the value
+ * becomes a str first: str(x), or the f-string value f"{x!r}".  Returns
+ * the type the spec applies to, NULL when refused. */
+static Type *convert(Inf *I, Node *p, Type *t) {
+    bool r = p->name[0] == 'r';
+    if (t->kind == TY_STRING && !r) {
+        p->name = NULL;
+        return t;
+    }
+    if (!spec_text(p->b) && (r || t->kind != TY_FLOAT32))
+        return t;
+    if (!r && !(t->kind == TY_NONE || t->kind == TY_BOOL || (ty_is_number(t) && !ty_is_complex(t))) && !IS_UNK(t))
+        return UNSUP(I, p->a, "the !s conversion of %s with a format spec is not supported by hpcjit",
+                     infer_tyname(I, t));
+    if (I->final) {
+        Node *v = p->a;
+        if (r) {
+            Node *inner = ast_new(I->a, N_FORMATTED, v->loc), *f = ast_new(I->a, N_FSTRING, v->loc);
+            inner->a = v;
+            inner->name = "r";
+            inner->ty = f->ty = infer_ty(I, TY_STRING);
+            vec_push(I->a, &f->args, inner);
+            p->a = str_call(I, BI_STR_FSTRING, f);
+        } else {
+            p->a = str_call(I, BI_STR, v);
+        }
+        p->name = NULL;
+    }
+    return infer_ty(I, TY_STRING);
+}
+
 bool infer_fstring(Inf *I, Node *f) {
     for (int i = 0; i < f->args.len; i++) {
         Node *p = VEC_AT(f->args, i);
@@ -85,6 +139,8 @@ bool infer_fstring(Inf *I, Node *f) {
         if (p->a->kind == N_FSTRING)
             return UNSUP(I, p->a, "nested f-strings are not supported by hpcjit"), false;
         Type *t = text_value(I, &p->a, "formatting a value");
+        if (t && p->name)
+            t = convert(I, p, t);
         if (!t || !spec_ok(I, p->b, t))
             return false;
         p->ty = infer_ty(I, TY_STRING);
