@@ -497,6 +497,51 @@ int32_t rt_text_format_float(double v, int32_t is_f32, const char *spec)
     return format_float(v, is_f32 != 0, &sp, spec ? spec : "");
 }
 
+/* format(i, 'c'): the character of code point i, padded by code points. */
+static int format_char(int64_t v, int32_t is_unsigned, Spec *sp)
+{
+    if (sp->sign) {
+        rt_raise("ValueError", "Sign not allowed with integer format specifier 'c'");
+        return -1;
+    }
+    if (sp->alt) {
+        rt_raise("ValueError", "Alternate form (#) not allowed with integer format specifier 'c'");
+        return -1;
+    }
+    if (sp->group) {
+        rt_raise("ValueError", "Cannot specify ',' with 'c'.");
+        return -1;
+    }
+    if (sp->prec >= 0) {
+        rt_raise("ValueError", "Precision not allowed in integer format specifier");
+        return -1;
+    }
+    if ((!is_unsigned && v < 0) || (uint64_t)v > 0x10ffff) {
+        rt_raise("OverflowError", "%c arg not in range(0x110000)");
+        return -1;
+    }
+    uint32_t c = (uint32_t)v;
+    char core[5] = {0};
+    int nb = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+    if (nb == 1) {
+        core[0] = (char)c;
+    } else {
+        for (int i = nb - 1; i > 0; i--, c >>= 6)
+            core[i] = (char)(0x80 | (c & 0x3f));
+        core[0] = (char)((nb == 2 ? 0xc0 : nb == 3 ? 0xe0 : 0xf0) | c);
+    }
+    /* emit_padded's layout for one character, written by length (it may be NUL) */
+    size_t pad = sp->width > 1 ? (size_t)sp->width - 1 : 0;
+    char a = sp->align ? sp->align : '>';
+    size_t left = a == '>' || a == '=' ? pad : a == '^' ? pad / 2 : 0;
+    for (size_t i = 0; i < left; i++)
+        puts_(sp->fill);
+    put(core, (size_t)nb);
+    for (size_t i = left; i < pad; i++)
+        puts_(sp->fill);
+    return 0;
+}
+
 int32_t rt_text_format_int(int64_t v, int32_t is_unsigned, const char *spec)
 {
     Spec sp;
@@ -506,6 +551,8 @@ int32_t rt_text_format_int(int64_t v, int32_t is_unsigned, const char *spec)
     char t = sp.type;
     if (t && strchr("eEfFgG%", t))
         return format_float(is_unsigned ? (double)(uint64_t)v : (double)v, false, &sp, spec);
+    if (t == 'c')
+        return format_char(v, is_unsigned, &sp);
     if (t && !strchr("bdoxXn", t)) {
         char msg[120];
         snprintf(msg, sizeof msg, "Unknown format code '%c' for object of type 'int'", t);
