@@ -106,7 +106,7 @@ static Type *convert(Inf *I, Node *p, Type *t) {
     if (!spec_text(p->b) && (r || t->kind != TY_FLOAT32))
         return t;
     if (!r && !(t->kind == TY_NONE || t->kind == TY_BOOL || (ty_is_number(t) && !ty_is_complex(t))) && !IS_UNK(t))
-        return UNSUP(I, p->a, "the !s conversion of %s with a format spec is not supported by hpcjit",
+        return UNSUP(I, p->a, "str() of %s with a width or format spec is not supported by hpcjit",
                      infer_tyname(I, t));
     if (I->final) {
         Node *v = p->a;

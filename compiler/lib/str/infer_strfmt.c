@@ -47,6 +47,21 @@ static Node *field(Inf *I, Node *v, const char *conv, const char *spec, size_t n
     return p;
 }
 
+/* A value an f-string takes as a field: an f-string argument ("{}".format(
+ * f"{x}")) as the str it makes (infer_fstring refuses nested f-strings). */
+static Node *value_node(Inf *I, Node *v) {
+    if (!v || v->kind != N_FSTRING)
+        return v;
+    if (!infer_fstring(I, v))
+        return NULL;
+    Node *c = ast_new(I->a, N_CALL, v->loc);
+    c->call_kind = CALL_BUILTIN;
+    c->builtin = BI_STR_FSTRING;
+    c->ty = T(I, TY_STRING);
+    vec_push(I->a, &c->args, v);
+    return c;
+}
+
 /* The code point at p (UTF-8), and its index among the code points before. */
 static uint32_t code_point(const char *s, const char *p, int *index) {
     int k = 0;
@@ -137,13 +152,7 @@ static Node *pct_field(Pct *P, Node *v, const char *flags, int64_t width, int64_
         break;
     case 'c':
         if (isint) {
-            infer_cast(I, &v, T(I, TY_INT64));
-            Node *c = ast_new(I->a, N_CALL, v->loc);
-            c->call_kind = CALL_BUILTIN;
-            c->builtin = BI_CHR;
-            c->ty = T(I, TY_STRING);
-            vec_push(I->a, &c->args, v);
-            v = c;
+            break; /* format(i, 'c') */
         } else if (infer_text_is_strconst(v)) {
             int len = 0;
             for (int k = 0; k < v->cval.slen; k++)
@@ -158,12 +167,19 @@ static Node *pct_field(Pct *P, Node *v, const char *flags, int64_t width, int64_
         }
         prec = -1;
         break;
-    case 's': conv_name = "s"; break;
-    case 'r': conv_name = "r"; break;
+    case 's':
+    case 'r':
+        conv_name = conv == 's' ? "s" : "r";
+        if (v->kind == N_CAST && v->a->ty && v->a->ty->kind == TY_OPTIONAL && width <= 0 && prec < 0)
+            v = v->a; /* an Optional as it is: None prints "None" */
+        break;
     case 'a': return NONE(UNSUP(I, P->at, "%%a (ascii()) is not supported by hpcjit"));
     default: return NULL;
     }
-    if (conv == 's' || conv == 'r' || conv == 'c') {
+    if (conv == 'c' && isint) {
+        if (minus || width > 0)
+            spec[n++] = minus ? '<' : '>';
+    } else if (conv == 's' || conv == 'r' || conv == 'c') {
         if (width > 0 || prec >= 0)
             n = snprintf(spec, sizeof spec, "%c", minus ? '<' : '>');
     } else {
@@ -180,7 +196,7 @@ static Node *pct_field(Pct *P, Node *v, const char *flags, int64_t width, int64_
         n += snprintf(spec + n, sizeof spec - (size_t)n, "%lld", (long long)width);
     if (prec >= 0)
         n += snprintf(spec + n, sizeof spec - (size_t)n, ".%lld", (long long)prec);
-    if (conv != 's' && conv != 'r' && conv != 'c')
+    if (conv != 's' && conv != 'r' && (conv != 'c' || isint))
         spec[n++] = conv == 'i' || conv == 'u' ? 'd' : conv;
     return field(I, v, conv_name, spec, (size_t)n);
 }
@@ -317,11 +333,15 @@ Type *strfmt_percent(Inf *I, Node **pn, Type *bt) {
                      "is)", infer_tyname(I, bt));
     } else {
         P.nargs = 1;
-        P.args = &n->b;
+        P.args = arena_alloc(I->a, sizeof(Node *));
+        P.args[0] = n->b;
     }
-    for (int i = 0; i < P.nargs; i++)
+    for (int i = 0; i < P.nargs; i++) {
+        if (!(P.args[i] = value_node(I, P.args[i])))
+            return NULL;
         if (!P.args[i]->ty || IS_UNK(P.args[i]->ty))
             return T(I, TY_UNKNOWN);
+    }
     Node *f = ast_new(I->a, N_FSTRING, n->loc);
     if (!pct_parse(&P, f) || !infer_fstring(I, f))
         return NULL;
@@ -422,7 +442,7 @@ static Node *fmt_field(Fmt *F, const char *s, const char *q, const char *end) {
         if (memchr(spec, '{', nspec))
             return NONE(UNSUP(I, F->at, "replacement fields inside a format spec are not supported by hpcjit"));
     }
-    Node *v = fmt_value(F, name, nlen);
+    Node *v = value_node(I, fmt_value(F, name, nlen));
     return v ? field(I, v, conv, spec, nspec) : NULL;
 }
 
@@ -535,7 +555,8 @@ Type *strfmt_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         return TYPING(I, n, "%s() takes %s (%d given)", fname,
                       nmax == 2 ? "from 1 to 2 positional arguments" : "exactly one argument", n->args.len);
     Node **pv = (Node **)&VEC_AT(n->args, 0);
-    Type *t = infer_expr(I, pv);
+    /* format(v) of an Optional writes None or the value, as str() */
+    Type *t = id == BI_FORMAT && n->args.len == 1 ? infer_expr_opt(I, pv) : infer_expr(I, pv);
     if (!t)
         return NULL;
     const char *spec = "";
@@ -557,8 +578,11 @@ Type *strfmt_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return TYPING(I, *pv, "'%s' object cannot be interpreted as an integer", infer_tyname(I, t));
         spec = id == BI_HEX ? "#x" : id == BI_BIN ? "#b" : "#o";
     }
+    Node *v = value_node(I, *pv);
+    if (!v)
+        return NULL;
     Node *f = ast_new(I->a, N_FSTRING, n->loc);
-    vec_push(I->a, &f->args, field(I, *pv, NULL, spec, strlen(spec)));
+    vec_push(I->a, &f->args, field(I, v, NULL, spec, strlen(spec)));
     if (!infer_fstring(I, f))
         return NULL;
     if (I->final)
