@@ -10,7 +10,8 @@
  *    are; no other keyword is accepted.
  *  - N_FSTRING: ty TY_STRING; args are N_CONST strings and N_FORMATTED
  *    nodes whose `a` is a value as above (or a string constant) and whose
- *    `b` (format spec) is NULL or an N_FSTRING of N_CONST strings only. */
+ *    `b` (format spec) is NULL or an N_FSTRING (of N_CONST strings only, or
+ *    with replacement fields: a spec made at run time). */
 #include "infer.h"
 
 #include <string.h>
@@ -50,15 +51,22 @@ static Type *text_value(Inf *I, Node **pn, const char *what) {
     return t;
 }
 
-/* A format spec: an f-string of constant text only ("{x:>{w}}" is refused). */
+/* A format spec: an f-string of constant text, or one with replacement
+ * fields ("{x:>{w}}": lowered as a str value, then the formatter reads it). */
 static bool spec_ok(Inf *I, Node *spec, Type *vt) {
     if (!spec)
         return true;
     size_t len = 0;
     for (int i = 0; i < spec->args.len; i++) {
         Node *p = VEC_AT(spec->args, i);
+        if (p->kind == N_FORMATTED) {
+            if (!infer_fstring(I, spec))
+                return false;
+            len = 1;
+            break;
+        }
         if (p->kind != N_CONST || p->cval.kind != CVAL_STR)
-            return UNSUP(I, p, "replacement fields inside a format spec are not supported by hpcjit"), false;
+            return UNSUP(I, p, "unexpected part of a format spec"), false;
         len += (size_t)p->cval.slen;
         p->ty = infer_ty(I, TY_STRING);
     }

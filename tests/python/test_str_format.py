@@ -125,6 +125,46 @@ def test_pct_plain():
     check(pct_plain)
 
 
+@njit
+def pct_star_runtime(x, y, s, w, p):
+    return ("%*d|%-*d|%0*d|%+0*x|%*.*f|%.*f|" % (w, x, w, x, w, x, w, x, w, p, y, p, y),
+            "%*s|%-*s|%.*s|%*c|%*r|%0*.*e|" % (w, s, w, s, p, s, w, 65, w, s, w, p, y))
+
+
+@NS(NO_PCT)
+@pytest.mark.parametrize("w", [-9, -1, 0, 4, 13])
+@pytest.mark.parametrize("p", [-2, 0, 3])
+def test_pct_star_runtime(w, p):
+    check(pct_star_runtime, -42, 3.14159, "é日", w, p)
+    check(pct_star_runtime, 2**63 - 1, -math.inf, "", w, p)
+
+
+@njit
+def fmt_nested_spec(x, w, p, s):
+    return ("{:{}}|{:{}.{}f}|{:{f}^{w}}|".format(x, w, x, w, p, s, f="*", w=w),
+            "{0:{1}}|{0:{1}.{2}f}|{0:>{w}}|{3:{w}}".format(x, w, p, s, w=w),
+            f"{x:>{w}}|{x:{w}.{p}e}|{s:*^{w}}|{'lit':>{w}}|{w:0{w}d}")
+
+
+@NS(NO_FORMAT)
+@pytest.mark.parametrize("x,w,p,s", [(1.5, 8, 2, "é"), (-3.25, 3, 0, "ab"), (math.nan, 12, 5, "日本"),
+                                     (-0.0, 1, 1, "")])
+def test_format_nested_spec(x, w, p, s):
+    check(fmt_nested_spec, x, w, p, s)
+
+
+@njit
+def fmt_bad_runtime_spec(x, spec):
+    return "{:{}}".format(x, spec)
+
+
+@NS(NO_FORMAT)
+def test_format_bad_runtime_spec():
+    check(fmt_bad_runtime_spec, 3, ">5")
+    check(fmt_bad_runtime_spec, 3, "q")  # ValueError from the formatter
+    check(fmt_bad_runtime_spec, 3.5, "=+9.2f")
+
+
 # ---- str.format ----
 
 @njit
@@ -270,7 +310,7 @@ def raise_formatted(x):
 
 @njit
 def print_formatted(x):
-    print("%d: %s" % (x, "{:>4}".format(x)), hex(x))
+    print("%d: %s" % (x, "{:>4}".format(x)), hex(x), f"{x:>{x % 7 + 2}}", "%*d" % (x, x))
 
 
 @NS(NO_PCT)
@@ -372,7 +412,7 @@ def switch_numbering(x):
 
 @njit
 def runtime_star(x, w):
-    return "%*d" % (w, x)  # marker: runtime_star
+    return "%*d" % (w + 1, x)  # marker: runtime_star
 
 
 @njit
@@ -387,7 +427,7 @@ def format_spec_var(x, spec):
 
 @njit
 def nested_spec(x, w):
-    return "{:{}}".format(x, w)  # marker: nested_spec
+    return "{:{:{}}}".format(x, w, w)  # marker: nested_spec
 
 
 @njit
@@ -415,10 +455,10 @@ REFUSALS = [
     (index_out_of_range, (3,), "TypingError", "Replacement index 2 out of range"),
     (missing_keyword, (3,), "TypingError", "no argument named 'name'"),
     (switch_numbering, (3,), "TypingError", "cannot switch from automatic field numbering"),
-    (runtime_star, (3, 4), "UnsupportedError", r"a '\*' width or precision that is not a constant"),
+    (runtime_star, (3, 4), "UnsupportedError", r"a '\*' width or precision computed by an expression"),
     (builtin_hex_float, (1.5,), "TypingError", "'float64' object cannot be interpreted as an integer"),
     (format_spec_var, (3, ">4"), "UnsupportedError", r"format\(\) with a spec that is not a literal"),
-    (nested_spec, (3, 4), "UnsupportedError", "replacement fields inside a format spec"),
+    (nested_spec, (3, 4), "TypingError", "Max string recursion exceeded"),
     (single_brace, (3,), "TypingError", "Single '}' encountered in format string"),
     (precision_int, (3,), "UnsupportedError", "a precision for %d"),
 ]

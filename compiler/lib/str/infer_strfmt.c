@@ -92,12 +92,65 @@ static void install(Inf *I, Node *n, Node *f) {
 
 /* ---- "fmt" % args ------------------------------------------------------------- */
 
+/* A value to read more than once: a name or a constant (no side effects). */
+static bool simple(const Node *v) {
+    return v->kind == N_NAME || v->kind == N_CONST || (v->kind == N_ATTRIBUTE && simple(v->a));
+}
+
 typedef struct Pct {
     Inf *I;
     Node *at;     /* the literal: errors point at it */
     Node **args;  /* the values, typed */
     int nargs, next;
+    Node *wnode, *pnode; /* a `*` width / precision known at run time only, or NULL */
 } Pct;
+
+/* A spec being built: constant text, and fields for `*` values. */
+typedef struct SpecB {
+    Inf *I;
+    SrcLoc loc;
+    Node *f; /* N_FSTRING, or NULL while only text */
+    StrBuf text;
+} SpecB;
+
+static void spec_text(SpecB *S, const char *s) { sb_puts(&S->text, s); }
+
+static void spec_flush(SpecB *S) {
+    if (!S->f)
+        S->f = ast_new(S->I->a, N_FSTRING, S->loc);
+    if (S->text.len > 0)
+        vec_push(S->I->a, &S->f->args, text_part(S->I, S->loc, S->text.s, S->text.len));
+    S->text.len = 0;
+}
+
+static void spec_field(SpecB *S, Node *v) {
+    spec_flush(S);
+    Node *p = ast_new(S->I->a, N_FORMATTED, v->loc);
+    p->a = v;
+    vec_push(S->I->a, &S->f->args, p);
+}
+
+/* `w < 0 ? then : orelse` of a `*` value (a name or a constant: read again). */
+static Node *if_negative(Inf *I, Node *w, Node *then, Node *orelse) {
+    Node *zero = ast_new(I->a, N_CONST, w->loc);
+    zero->cval.kind = CVAL_INT;
+    Node *test = ast_new(I->a, N_COMPARE, w->loc);
+    test->a = ast_clone_expr(I->a, w);
+    vec_push(I->a, &test->args, zero);
+    test->ops = arena_alloc(I->a, sizeof(OpKind));
+    test->ops[0] = OP_LT;
+    Node *e = ast_new(I->a, N_IFEXP, w->loc);
+    e->a = test;
+    e->b = then;
+    e->c = orelse;
+    return e;
+}
+
+static Node *lit(Inf *I, Node *w, const char *s) {
+    Node *k = text_part(I, w->loc, s, strlen(s));
+    k->ty = NULL; /* typed as a value of the expression */
+    return k;
+}
 
 static Node *next_arg(Pct *P) {
     if (P->next >= P->nargs)
@@ -105,9 +158,11 @@ static Node *next_arg(Pct *P) {
     return P->args[P->next++];
 }
 
-/* A `*` width or precision: a constant int among the arguments. */
-static bool star_value(Pct *P, int64_t *out) {
+/* A `*` width or precision: a constant int (*out), or a value read at run
+ * time (*node: a name, read again by the spec's fields). */
+static bool star_value(Pct *P, int64_t *out, Node **node) {
     Node *v = next_arg(P);
+    *node = NULL;
     if (!v)
         return false;
     if (!v->ty || IS_UNK(v->ty))
@@ -118,8 +173,12 @@ static bool star_value(Pct *P, int64_t *out) {
         return *out = v->cval.i, true;
     if (v->kind == N_UNARYOP && v->op == OP_NEG && v->a->kind == N_CONST && v->a->cval.kind == CVAL_INT)
         return *out = -v->a->cval.i, true;
-    return UNSUP(P->I, v, "a '*' width or precision that is not a constant is not supported by hpcjit "
-                 "in '%%' formatting (use an f-string with the value in the spec's text)"), false;
+    if (!simple(v))
+        return UNSUP(P->I, v, "a '*' width or precision computed by an expression is not supported by hpcjit "
+                     "(assign it to a variable first)"), false;
+    *node = v;
+    *out = 1; /* present */
+    return true;
 }
 
 /* One conversion: the field for value v (typed), or NULL (reported). */
@@ -128,8 +187,6 @@ static Node *pct_field(Pct *P, Node *v, const char *flags, int64_t width, int64_
     Type *t = v->ty;
     bool minus = strchr(flags, '-'), plus = strchr(flags, '+'), space = strchr(flags, ' '),
          alt = strchr(flags, '#'), zero = strchr(flags, '0');
-    char spec[96];
-    int n = 0;
     bool isint = ty_is_int(t) || t->kind == TY_BOOL, isfloat = ty_is_float(t);
     const char *conv_name = NULL;
     switch (conv) {
@@ -176,29 +233,65 @@ static Node *pct_field(Pct *P, Node *v, const char *flags, int64_t width, int64_
     case 'a': return NONE(UNSUP(I, P->at, "%%a (ascii()) is not supported by hpcjit"));
     default: return NULL;
     }
-    if (conv == 'c' && isint) {
-        if (minus || width > 0)
-            spec[n++] = minus ? '<' : '>';
-    } else if (conv == 's' || conv == 'r' || conv == 'c') {
-        if (width > 0 || prec >= 0)
-            n = snprintf(spec, sizeof spec, "%c", minus ? '<' : '>');
+    SpecB S = {.I = I, .loc = v->loc};
+    sb_init(&S.text);
+    Node *w = P->wnode, *pr = conv == 'c' ? NULL : P->pnode; /* %c has no precision */
+    bool text = conv == 's' || conv == 'r' || (conv == 'c' && !isint);
+    if (text || conv == 'c') {
+        if (minus)
+            spec_text(&S, "<");
+        else if (w)
+            spec_field(&S, if_negative(I, w, lit(I, w, "<"), lit(I, w, ">")));
+        else if (width > 0 || (text && prec >= 0))
+            spec_text(&S, ">");
     } else {
         if (minus)
-            spec[n++] = '<';
+            spec_text(&S, "<");
+        else if (w)
+            spec_field(&S, if_negative(I, w, lit(I, w, "<"), lit(I, w, "")));
         if (plus || space)
-            spec[n++] = plus ? '+' : ' ';
+            spec_text(&S, plus ? "+" : " ");
         if (alt)
-            spec[n++] = '#';
-        if (zero && !minus && width > 0)
-            spec[n++] = '0';
+            spec_text(&S, "#");
+        if (zero && !minus && w)
+            spec_field(&S, if_negative(I, w, lit(I, w, ""), lit(I, w, "0")));
+        else if (zero && !minus && width > 0)
+            spec_text(&S, "0");
     }
-    if (width > 0)
-        n += snprintf(spec + n, sizeof spec - (size_t)n, "%lld", (long long)width);
-    if (prec >= 0)
-        n += snprintf(spec + n, sizeof spec - (size_t)n, ".%lld", (long long)prec);
-    if (conv != 's' && conv != 'r' && (conv != 'c' || isint))
-        spec[n++] = conv == 'i' || conv == 'u' ? 'd' : conv;
-    return field(I, v, conv_name, spec, (size_t)n);
+    char num[32];
+    if (w) {
+        Node *neg = ast_new(I->a, N_UNARYOP, w->loc);
+        neg->op = OP_NEG;
+        neg->a = ast_clone_expr(I->a, w);
+        spec_field(&S, if_negative(I, w, neg, ast_clone_expr(I->a, w)));
+    } else if (width > 0) {
+        snprintf(num, sizeof num, "%lld", (long long)width);
+        spec_text(&S, num);
+    }
+    if (pr) {
+        Node *zero0 = ast_new(I->a, N_CONST, pr->loc);
+        zero0->cval.kind = CVAL_INT;
+        spec_text(&S, ".");
+        spec_field(&S, if_negative(I, pr, zero0, ast_clone_expr(I->a, pr)));
+    } else if (prec >= 0) {
+        snprintf(num, sizeof num, ".%lld", (long long)prec);
+        spec_text(&S, num);
+    }
+    if (!text) {
+        num[0] = conv == 'i' || conv == 'u' ? 'd' : conv;
+        num[1] = '\0';
+        spec_text(&S, num);
+    }
+    Node *part;
+    if (S.f) { /* a spec made at run time */
+        spec_flush(&S);
+        part = field(I, v, conv_name, NULL, 0);
+        part->b = S.f;
+    } else {
+        part = field(I, v, conv_name, S.text.s, S.text.len);
+    }
+    sb_free(&S.text);
+    return part;
 }
 
 /* Parse the literal and build the f-string's parts; false: reported. */
@@ -223,8 +316,9 @@ static bool pct_parse(Pct *P, Node *f) {
             if (!strchr(flags, *q) && nf < 6)
                 flags[nf++] = *q;
         int64_t width = -1, prec = -1;
+        P->wnode = P->pnode = NULL;
         if (q < e && *q == '*') {
-            if (!star_value(P, &width))
+            if (!star_value(P, &width, &P->wnode))
                 return false;
             if (width < 0 && nf < 6) { /* a negative width left-aligns */
                 flags[nf++] = '-';
@@ -239,7 +333,7 @@ static bool pct_parse(Pct *P, Node *f) {
             q++;
             prec = 0;
             if (q < e && *q == '*') {
-                if (!star_value(P, &prec))
+                if (!star_value(P, &prec, &P->pnode))
                     return false;
                 if (prec < 0)
                     prec = 0;
@@ -292,10 +386,6 @@ static bool pct_parse(Pct *P, Node *f) {
     return true;
 }
 
-/* A value to read more than once: a name or a constant (no side effects). */
-static bool simple(const Node *v) {
-    return v->kind == N_NAME || v->kind == N_CONST || (v->kind == N_ATTRIBUTE && simple(v->a));
-}
 
 Type *strfmt_percent(Inf *I, Node **pn, Type *bt) {
     Node *n = *pn;
@@ -404,7 +494,7 @@ static Node *fmt_value(Fmt *F, const char *name, size_t len) {
 }
 
 /* One field "{name!conv:spec}" between q (after '{') and its '}'. */
-static Node *fmt_field(Fmt *F, const char *s, const char *q, const char *end) {
+static Node *fmt_field(Fmt *F, const char *s, const char *q, const char *end, bool nested) {
     Inf *I = F->I;
     const char *name = q;
     while (q < end && *q != '!' && *q != ':') {
@@ -439,11 +529,38 @@ static Node *fmt_field(Fmt *F, const char *s, const char *q, const char *end) {
     if (q < end && *q == ':') {
         spec = q + 1;
         nspec = (size_t)(end - spec);
-        if (memchr(spec, '{', nspec))
-            return NONE(UNSUP(I, F->at, "replacement fields inside a format spec are not supported by hpcjit"));
     }
-    Node *v = value_node(I, fmt_value(F, name, nlen));
-    return v ? field(I, v, conv, spec, nspec) : NULL;
+    Node *v = value_node(I, fmt_value(F, name, nlen)); /* numbered before the spec's fields */
+    if (!v)
+        return NULL;
+    if (!spec || !memchr(spec, '{', nspec))
+        return field(I, v, conv, spec, nspec);
+    if (nested)
+        return NONE(TYPING(I, F->at, "Max string recursion exceeded"));
+    /* "{:{w}.{p}f}": the spec made at run time from its fields */
+    Node *sf = ast_new(I->a, N_FSTRING, v->loc);
+    const char *t = spec, *se = spec + nspec;
+    for (const char *k = spec; k < se;) {
+        if (*k != '{') {
+            k++;
+            continue;
+        }
+        const char *ke = memchr(k, '}', (size_t)(se - k));
+        if (!ke)
+            return NONE(TYPING(I, F->at, "unmatched '{' in format spec"));
+        if (k > t)
+            vec_push(I->a, &sf->args, text_part(I, v->loc, t, (size_t)(k - t)));
+        Node *inner = fmt_field(F, s, k + 1, ke, true);
+        if (!inner)
+            return NULL;
+        vec_push(I->a, &sf->args, inner);
+        t = k = ke + 1;
+    }
+    if (se > t)
+        vec_push(I->a, &sf->args, text_part(I, v->loc, t, (size_t)(se - t)));
+    Node *part = field(I, v, conv, NULL, 0);
+    part->b = sf;
+    return part;
 }
 
 static bool fmt_parse(Fmt *F, Node *f) {
@@ -490,7 +607,7 @@ static bool fmt_parse(Fmt *F, Node *f) {
         if (lit.len > 0)
             vec_push(I->a, &f->args, text_part(I, loc, lit.s, lit.len));
         lit.len = 0;
-        Node *part = fmt_field(F, s, q + 1, end);
+        Node *part = fmt_field(F, s, q + 1, end, false);
         if (!part) {
             ok = false;
             break;
