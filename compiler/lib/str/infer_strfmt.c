@@ -13,7 +13,11 @@
  * CPython for every flag, width and precision of the numeric ones):
  * flags `-` `+` ` ` `#` `0` become align `<`, sign, `#` and zero padding;
  * %d/%i/%u are `d` (a float truncated to int64 first), %e/%f/%g take a
- * float64, %s/%r/%c are str values aligned right unless `-`. */
+ * float64, %s/%r are str()/repr() aligned right unless `-`, %c of an int
+ * is format 'c'.  A `*` constant is folded; a `*` variable makes the spec
+ * an f-string of its own (lower_text.c builds it at run time), with
+ * `w < 0 ? ... : ...` fields for the alignment CPython gives a negative
+ * width. */
 #include "infer.h"
 #include "registry.h"
 #include "str.h"
@@ -327,7 +331,7 @@ static bool pct_parse(Pct *P, Node *f) {
             q++;
         } else {
             for (; q < e && *q >= '0' && *q <= '9'; q++)
-                width = (width < 0 ? 0 : width) * 10 + (*q - '0');
+                width = width > 1000000 ? width : (width < 0 ? 0 : width) * 10 + (*q - '0');
         }
         if (q < e && *q == '.') {
             q++;
@@ -340,7 +344,7 @@ static bool pct_parse(Pct *P, Node *f) {
                 q++;
             } else {
                 for (; q < e && *q >= '0' && *q <= '9'; q++)
-                    prec = prec * 10 + (*q - '0');
+                    prec = prec > 1000000 ? prec : prec * 10 + (*q - '0');
             }
         }
         if (width > 100000 || prec > 100000)
