@@ -144,9 +144,16 @@ bool infer_fstring(Inf *I, Node *f) {
             return UNSUP(I, p, "unexpected part of an f-string"), false;
         if (p->name && strcmp(p->name, "a") == 0)
             return UNSUP(I, p, "the !a conversion is not supported by hpcjit"), false;
-        if (p->a->kind == N_FSTRING)
-            return UNSUP(I, p->a, "nested f-strings are not supported by hpcjit"), false;
-        Type *t = text_value(I, &p->a, "formatting a value");
+        Type *t;
+        if (p->a->kind == N_FSTRING) { /* f"{f'{x}':>5}": the inner one as a str value */
+            if (!infer_fstring(I, p->a))
+                return false;
+            if (I->final)
+                p->a = str_call(I, BI_STR_FSTRING, p->a);
+            t = infer_ty(I, TY_STRING);
+        } else {
+            t = text_value(I, &p->a, "formatting a value");
+        }
         if (t && p->name)
             t = convert(I, p, t);
         if (!t || !spec_ok(I, p->b, t))

@@ -257,6 +257,17 @@ def test_fstring_conversions(s):
     check(fstring_conversions, False, s, math.nan)
 
 
+@njit
+def nested_fstrings(x, s):
+    return f"[{f'{x:>3}'!r:>9}|{f'<{x}>'}|{f'{s}{s}':*^12}]"
+
+
+@NS("Numba does not support format specs in f-strings")
+@pytest.mark.parametrize("x", [5, -1234, 2**63 - 1])
+def test_nested_fstrings(x):
+    check(nested_fstrings, x, "é")
+
+
 # ---- in a loop: the values are released ----
 
 @njit

@@ -52,7 +52,7 @@ static Node *field(Inf *I, Node *v, const char *conv, const char *spec, size_t n
 }
 
 /* A value an f-string takes as a field: an f-string argument ("{}".format(
- * f"{x}")) as the str it makes (infer_fstring refuses nested f-strings). */
+ * f"{x}")) as the str it makes (%c and the checks here read the value). */
 static Node *value_node(Inf *I, Node *v) {
     if (!v || v->kind != N_FSTRING)
         return v;
