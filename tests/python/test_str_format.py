@@ -230,6 +230,18 @@ def builtin_format(x, y, s):
             format(s), format(s, "^9"), format(True), format(x, "#b"), format(y, "010.3%"))
 
 
+@njit
+def format_spec_var(x, y, s, spec):
+    return format(x, spec) + "|" + format(y, spec) + "|" + format(s, spec[:1] + "^9")
+
+
+@NS(NO_BUILTIN)
+@pytest.mark.parametrize("spec", [">8", "*<10", "+", "", "^7", "010", "q", ",", "#x", ".3"])
+def test_format_spec_var(spec):
+    check(format_spec_var, 12345, -2.5, "é日", spec)
+    check(format_spec_var, -7, math.inf, "", spec)
+
+
 @NS(NO_BUILTIN)
 @pytest.mark.parametrize("x", INTS)
 def test_radix(x):
@@ -431,9 +443,6 @@ def builtin_hex_float(y):
     return hex(y)  # marker: builtin_hex_float
 
 
-@njit
-def format_spec_var(x, spec):
-    return format(x, spec)  # marker: format_spec_var
 
 
 @njit
@@ -468,7 +477,6 @@ REFUSALS = [
     (switch_numbering, (3,), "TypingError", "cannot switch from automatic field numbering"),
     (runtime_star, (3, 4), "UnsupportedError", r"a '\*' width or precision computed by an expression"),
     (builtin_hex_float, (1.5,), "TypingError", "'float64' object cannot be interpreted as an integer"),
-    (format_spec_var, (3, ">4"), "UnsupportedError", r"format\(\) with a spec that is not a literal"),
     (nested_spec, (3, 4), "TypingError", "Max string recursion exceeded"),
     (single_brace, (3,), "TypingError", "Single '}' encountered in format string"),
     (precision_int, (3,), "UnsupportedError", "a precision for %d"),

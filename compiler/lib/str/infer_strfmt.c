@@ -681,6 +681,7 @@ Type *strfmt_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     if (!t)
         return NULL;
     const char *spec = "";
+    Node *spec_value = NULL; /* a spec known at run time only */
     if (id == BI_FORMAT && n->args.len == 2) {
         Node **ps = (Node **)&VEC_AT(n->args, 1);
         Type *st = infer_expr(I, ps);
@@ -688,9 +689,10 @@ Type *strfmt_call(Inf *I, Node *n, BuiltinId id, Node *self) {
             return NULL;
         if (!IS_UNK(st) && st->kind != TY_STRING)
             return TYPING(I, *ps, "format() argument 2 must be str, not %s", infer_tyname(I, st));
-        if (!infer_text_is_strconst(*ps))
-            return UNSUP(I, *ps, "format() with a spec that is not a literal is not supported by hpcjit");
-        spec = arena_strndup(I->a, (*ps)->cval.s ? (*ps)->cval.s : "", (size_t)(*ps)->cval.slen);
+        if (infer_text_is_strconst(*ps))
+            spec = arena_strndup(I->a, (*ps)->cval.s ? (*ps)->cval.s : "", (size_t)(*ps)->cval.slen);
+        else if (!(spec_value = value_node(I, *ps)))
+            return NULL;
     }
     if (IS_UNK(t))
         return t;
@@ -702,8 +704,12 @@ Type *strfmt_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     Node *v = value_node(I, *pv);
     if (!v)
         return NULL;
-    Node *f = ast_new(I->a, N_FSTRING, n->loc);
-    vec_push(I->a, &f->args, field(I, v, NULL, spec, strlen(spec)));
+    Node *f = ast_new(I->a, N_FSTRING, n->loc), *part = field(I, v, NULL, spec, strlen(spec));
+    if (spec_value) { /* f"{v:{spec}}" */
+        part->b = ast_new(I->a, N_FSTRING, spec_value->loc);
+        vec_push(I->a, &part->b->args, field(I, spec_value, NULL, "", 0));
+    }
+    vec_push(I->a, &f->args, part);
     if (!infer_fstring(I, f))
         return NULL;
     if (I->final)
