@@ -497,6 +497,39 @@ int32_t rt_text_format_float(double v, int32_t is_f32, const char *spec)
     return format_float(v, is_f32 != 0, &sp, spec ? spec : "");
 }
 
+int32_t rt_text_format_float_int(double v, const char *spec)
+{
+    if (isnan(v)) {
+        rt_raise("ValueError", "cannot convert float NaN to integer");
+        return -1;
+    }
+    if (isinf(v)) {
+        rt_raise("OverflowError", "cannot convert float infinity to integer");
+        return -1;
+    }
+    v = trunc(v) + 0.0; /* int(v); + 0.0 makes -0.0 0 */
+    spec = spec ? spec : "";
+    if (v > -9.2e18 && v < 9.2e18)
+        return rt_text_format_int((int64_t)v, 0, spec);
+    /* past int64: the exact digits of the integral double ('.0f'), the spec's
+     * flags kept; its type is 'd' or none (printf's %d, %i, %u) */
+    char fs[128];
+    size_t n = strlen(spec);
+    if (n + 4 > sizeof fs) {
+        rt_raise("ValueError", "format spec too long");
+        return -1;
+    }
+    memcpy(fs, spec, n + 1);
+    if (n > 0 && fs[n - 1] == 'd')
+        fs[--n] = '\0';
+    memcpy(fs + n, ".0f", 4);
+    Spec sp;
+    if (parse_spec(fs, &sp) < 0)
+        return -1;
+    sp.alt = false; /* '#' of an int is no decimal point */
+    return format_float(v, false, &sp, fs);
+}
+
 /* format(i, 'c'): the character of code point i, padded by code points. */
 static int format_char(int64_t v, int32_t is_unsigned, Spec *sp)
 {

@@ -11,7 +11,10 @@
  *  - N_FSTRING: ty TY_STRING; args are N_CONST strings and N_FORMATTED
  *    nodes whose `a` is a value as above (or a string constant) and whose
  *    `b` (format spec) is NULL or an N_FSTRING (of N_CONST strings only, or
- *    with replacement fields: a spec made at run time). */
+ *    with replacement fields: a spec made at run time).  `name` is the
+ *    conversion: NULL, "r" (repr without a spec; with one the value is made
+ *    a str first), or "d": a float64 formatted as int(x) with a constant
+ *    spec (printf's %d of a float, infer_strfmt.c). */
 #include "infer.h"
 
 #include <string.h>
@@ -154,7 +157,7 @@ bool infer_fstring(Inf *I, Node *f) {
         } else {
             t = text_value(I, &p->a, "formatting a value");
         }
-        if (t && p->name)
+        if (t && p->name && (p->name[0] == 'r' || p->name[0] == 's'))
             t = convert(I, p, t);
         if (!t || !spec_ok(I, p->b, t))
             return false;

@@ -232,7 +232,12 @@ static void write_fstring(Lower *L, Node *f, const Vals *vs, int *k) {
             sb_putn(&spec, s->cval.s ? s->cval.s : "", (size_t)s->cval.slen);
         }
         bool repr = p->name && strcmp(p->name, "r") == 0;
-        if (dynamic_spec(p)) {
+        if (p->name && p->name[0] == 'd') { /* int(x) of a float, formatted */
+            LLVMTypeRef ps[2] = {L->t_f64, L->t_ptr};
+            LLVMValueRef as[2] = {vs->v[(*k)++], lower_cstr(L, arena_strndup(&L->c->arena, spec.s ? spec.s : "",
+                                                                               spec.len))};
+            lower_check_status(L, lower_rt(L, "rt_text_format_float_int", L->t_i32, ps, 2, as));
+        } else if (dynamic_spec(p)) {
             LLVMValueRef v = vs->v[(*k)++];
             write_formatted_dyn(L, v, p->a->ty, vs->v[(*k)++], p->b->ty);
         } else if (spec.len > 0 && p->a->ty->kind != TY_NONE) {

@@ -58,7 +58,7 @@ def pct_int_as_float(x):
 
 @njit
 def pct_float_as_int(y):
-    return "%d|%5i|%-4u|" % (y, y, y)
+    return "%d|%5i|%-4u|%+08d|% d|%#d|%*d|" % (y, y, y, y, y, y, 40, y)
 
 
 @njit
@@ -101,8 +101,8 @@ def test_pct_int(x):
 @pytest.mark.parametrize("y", FLOATS)
 def test_pct_float(y):
     check(pct_float, y)
-    if math.isfinite(y) and abs(y) < 2**63:
-        check(pct_float_as_int, y)
+    check(pct_float_as_int, y)  # nan: ValueError, inf: OverflowError, 1e300: every digit
+    check(pct_float_as_int, -y / 3)
     check(pct_star, -3, y)
 
 

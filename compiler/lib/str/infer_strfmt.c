@@ -12,7 +12,7 @@
  * printf conversions map onto format specs exactly (checked against
  * CPython for every flag, width and precision of the numeric ones):
  * flags `-` `+` ` ` `#` `0` become align `<`, sign, `#` and zero padding;
- * %d/%i/%u are `d` (a float truncated to int64 first), %e/%f/%g take a
+ * %d/%i/%u are `d` (of a float: int(x), conversion "d"), %e/%f/%g take a
  * float64, %s/%r are str()/repr() aligned right unless `-`, %c of an int
  * is format 'c'.  A `*` constant is folded; a `*` variable makes the spec
  * an f-string of its own (lower_text.c builds it at run time), with
@@ -196,7 +196,8 @@ static Node *pct_field(Pct *P, Node *v, const char *flags, int64_t width, int64_
     switch (conv) {
     case 'd': case 'i': case 'u': case 'x': case 'X': case 'o':
         if (isfloat && (conv == 'd' || conv == 'i' || conv == 'u')) {
-            infer_cast(I, &v, T(I, TY_INT64)); /* int(x): truncated */
+            infer_cast(I, &v, T(I, TY_FLOAT64)); /* int(x) formatted by the runtime */
+            conv_name = "d";
         } else if (!isint) {
             if (conv == 'd' || conv == 'i' || conv == 'u')
                 return NONE(TYPING(I, v, "%%%c format: a real number is required, not %s", conv, infer_tyname(I, t)));
