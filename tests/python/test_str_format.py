@@ -456,6 +456,11 @@ def single_brace(x):
 
 
 @njit
+def star_float_d(y, w):
+    return "%*d" % (w, y)  # marker: star_float_d
+
+
+@njit
 def precision_int(x):
     return "%.3d" % x  # marker: precision_int
 
@@ -480,6 +485,7 @@ REFUSALS = [
     (nested_spec, (3, 4), "TypingError", "Max string recursion exceeded"),
     (single_brace, (3,), "TypingError", "Single '}' encountered in format string"),
     (precision_int, (3,), "UnsupportedError", "a precision for %d"),
+    (star_float_d, (2.5, 4), "UnsupportedError", r"a '\*' width from a variable for %d of a float"),
 ]
 
 

@@ -196,6 +196,9 @@ static Node *pct_field(Pct *P, Node *v, const char *flags, int64_t width, int64_
     switch (conv) {
     case 'd': case 'i': case 'u': case 'x': case 'X': case 'o':
         if (isfloat && (conv == 'd' || conv == 'i' || conv == 'u')) {
+            if (P->wnode)
+                return NONE(UNSUP(I, P->wnode, "a '*' width from a variable for %%%c of a float is not supported "
+                                  "by hpcjit (a constant width is)", conv));
             infer_cast(I, &v, T(I, TY_FLOAT64)); /* int(x) formatted by the runtime */
             conv_name = "d";
         } else if (!isint) {
