@@ -280,6 +280,31 @@ def test_nested_fstrings(x):
     check(nested_fstrings, x, "é")
 
 
+# ---- the brief's examples, and global constant formats ----
+
+FMT = "{:>6}|{!r}"
+PFMT = "%-6.2f|%s"
+
+
+@njit
+def examples(x):
+    return ("%d items %.2f" % (x, x / 3), "{} and {:.3f}".format(x, x / 3), hex(x) + bin(x) + oct(x),
+            format(x, ".2f"))
+
+
+@njit
+def global_formats(x, s):
+    return FMT.format(x, s) + PFMT % (x, s) + format(x, FMT[1:3])
+
+
+@NS(NO_PCT)
+@pytest.mark.parametrize("x", [0, 7, -300, 2**62])
+def test_examples(x):
+    check(examples, x)
+    check(global_formats, x, "é")
+    check(global_formats, x * 0.25, "")
+
+
 # ---- in a loop: the values are released ----
 
 @njit
