@@ -95,6 +95,7 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_text_bool),
     RT_SYM(rt_text_format_int),
     RT_SYM(rt_text_format_float),
+    RT_SYM(rt_text_format_float_int),
     RT_SYM(rt_text_array),
     RT_SYM(rt_text_print),
     RT_SYM(rt_text_raise),

@@ -497,6 +497,84 @@ int32_t rt_text_format_float(double v, int32_t is_f32, const char *spec)
     return format_float(v, is_f32 != 0, &sp, spec ? spec : "");
 }
 
+int32_t rt_text_format_float_int(double v, const char *spec)
+{
+    if (isnan(v)) {
+        rt_raise("ValueError", "cannot convert float NaN to integer");
+        return -1;
+    }
+    if (isinf(v)) {
+        rt_raise("OverflowError", "cannot convert float infinity to integer");
+        return -1;
+    }
+    v = trunc(v) + 0.0; /* int(v); + 0.0 makes -0.0 0 */
+    spec = spec ? spec : "";
+    if (v > -9.2e18 && v < 9.2e18)
+        return rt_text_format_int((int64_t)v, 0, spec);
+    /* past int64: the exact digits of the integral double ('.0f'), the spec's
+     * flags kept; its type is 'd' or none (printf's %d, %i, %u) */
+    char fs[128];
+    size_t n = strlen(spec);
+    if (n + 4 > sizeof fs) {
+        rt_raise("ValueError", "format spec too long");
+        return -1;
+    }
+    memcpy(fs, spec, n + 1);
+    if (n > 0 && fs[n - 1] == 'd')
+        fs[--n] = '\0';
+    memcpy(fs + n, ".0f", 4);
+    Spec sp;
+    if (parse_spec(fs, &sp) < 0)
+        return -1;
+    sp.alt = false; /* '#' of an int is no decimal point */
+    return format_float(v, false, &sp, fs);
+}
+
+/* format(i, 'c'): the character of code point i, padded by code points. */
+static int format_char(int64_t v, int32_t is_unsigned, Spec *sp)
+{
+    if (sp->sign) {
+        rt_raise("ValueError", "Sign not allowed with integer format specifier 'c'");
+        return -1;
+    }
+    if (sp->alt) {
+        rt_raise("ValueError", "Alternate form (#) not allowed with integer format specifier 'c'");
+        return -1;
+    }
+    if (sp->group) {
+        rt_raise("ValueError", "Cannot specify ',' with 'c'.");
+        return -1;
+    }
+    if (sp->prec >= 0) {
+        rt_raise("ValueError", "Precision not allowed in integer format specifier");
+        return -1;
+    }
+    if ((!is_unsigned && v < 0) || (uint64_t)v > 0x10ffff) {
+        rt_raise("OverflowError", "%c arg not in range(0x110000)");
+        return -1;
+    }
+    uint32_t c = (uint32_t)v;
+    char core[5] = {0};
+    int nb = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+    if (nb == 1) {
+        core[0] = (char)c;
+    } else {
+        for (int i = nb - 1; i > 0; i--, c >>= 6)
+            core[i] = (char)(0x80 | (c & 0x3f));
+        core[0] = (char)((nb == 2 ? 0xc0 : nb == 3 ? 0xe0 : 0xf0) | c);
+    }
+    /* emit_padded's layout for one character, written by length (it may be NUL) */
+    size_t pad = sp->width > 1 ? (size_t)sp->width - 1 : 0;
+    char a = sp->align ? sp->align : '>';
+    size_t left = a == '>' || a == '=' ? pad : a == '^' ? pad / 2 : 0;
+    for (size_t i = 0; i < left; i++)
+        puts_(sp->fill);
+    put(core, (size_t)nb);
+    for (size_t i = left; i < pad; i++)
+        puts_(sp->fill);
+    return 0;
+}
+
 int32_t rt_text_format_int(int64_t v, int32_t is_unsigned, const char *spec)
 {
     Spec sp;
@@ -506,6 +584,8 @@ int32_t rt_text_format_int(int64_t v, int32_t is_unsigned, const char *spec)
     char t = sp.type;
     if (t && strchr("eEfFgG%", t))
         return format_float(is_unsigned ? (double)(uint64_t)v : (double)v, false, &sp, spec);
+    if (t == 'c')
+        return format_char(v, is_unsigned, &sp);
     if (t && !strchr("bdoxXn", t)) {
         char msg[120];
         snprintf(msg, sizeof msg, "Unknown format code '%c' for object of type 'int'", t);

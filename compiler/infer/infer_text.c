@@ -10,7 +10,11 @@
  *    are; no other keyword is accepted.
  *  - N_FSTRING: ty TY_STRING; args are N_CONST strings and N_FORMATTED
  *    nodes whose `a` is a value as above (or a string constant) and whose
- *    `b` (format spec) is NULL or an N_FSTRING of N_CONST strings only. */
+ *    `b` (format spec) is NULL or an N_FSTRING (of N_CONST strings only, or
+ *    with replacement fields: a spec made at run time).  `name` is the
+ *    conversion: NULL, "r" (repr without a spec; with one the value is made
+ *    a str first), or "d": a float64 formatted as int(x) with a constant
+ *    spec (printf's %d of a float, infer_strfmt.c). */
 #include "infer.h"
 
 #include <string.h>
@@ -50,15 +54,22 @@ static Type *text_value(Inf *I, Node **pn, const char *what) {
     return t;
 }
 
-/* A format spec: an f-string of constant text only ("{x:>{w}}" is refused). */
+/* A format spec: an f-string of constant text, or one with replacement
+ * fields ("{x:>{w}}": lowered as a str value, then the formatter reads it). */
 static bool spec_ok(Inf *I, Node *spec, Type *vt) {
     if (!spec)
         return true;
     size_t len = 0;
     for (int i = 0; i < spec->args.len; i++) {
         Node *p = VEC_AT(spec->args, i);
+        if (p->kind == N_FORMATTED) {
+            if (!infer_fstring(I, spec))
+                return false;
+            len = 1;
+            break;
+        }
         if (p->kind != N_CONST || p->cval.kind != CVAL_STR)
-            return UNSUP(I, p, "replacement fields inside a format spec are not supported by hpcjit"), false;
+            return UNSUP(I, p, "unexpected part of a format spec"), false;
         len += (size_t)p->cval.slen;
         p->ty = infer_ty(I, TY_STRING);
     }
@@ -69,6 +80,60 @@ static bool spec_ok(Inf *I, Node *spec, Type *vt) {
         return true;
     return TYPING(I, spec, "format specs are supported for integers, floats and str only, not %s",
                   infer_tyname(I, vt)), false;
+}
+
+/* A spec with some text (f"{x:}" has an empty one). */
+static bool spec_text(const Node *spec) {
+    for (int i = 0; spec && i < spec->args.len; i++) {
+        const Node *p = VEC_AT(spec->args, i);
+        if (p->kind != N_CONST || p->cval.slen > 0)
+            return true;
+    }
+    return false;
+}
+
+/* A typed value as a str made by a call the final pass places (typed:
+ * no callee node). */
+static Node *str_call(Inf *I, BuiltinId id, Node *arg) {
+    Node *c = ast_new(I->a, N_CALL, arg->loc);
+    c->call_kind = CALL_BUILTIN;
+    c->builtin = id;
+    c->ty = infer_ty(I, TY_STRING);
+    vec_push(I->a, &c->args, arg);
+    return c;
+}
+
+/* The !s and !r conversions: format(str(x), spec) and format(repr(x),
+ * spec).  Without a spec lowering writes str()/repr() itself; with one
+ * (and for str() of a float32, which is not its format()) the value
+ * becomes a str first: str(x), or the f-string value f"{x!r}".  Returns
+ * the type the spec applies to, NULL when refused. */
+static Type *convert(Inf *I, Node *p, Type *t) {
+    bool r = p->name[0] == 'r';
+    if (t->kind == TY_STRING && !r) {
+        p->name = NULL;
+        return t;
+    }
+    if (!spec_text(p->b) && (r || t->kind != TY_FLOAT32))
+        return t;
+    if (!r && !(t->kind == TY_NONE || t->kind == TY_BOOL || (ty_is_number(t) && !ty_is_complex(t))) && !IS_UNK(t))
+        return UNSUP(I, p->a, "str() of %s with a width or format spec is not supported by hpcjit",
+                     infer_tyname(I, t));
+    if (I->final) {
+        Node *v = p->a;
+        if (r) {
+            Node *inner = ast_new(I->a, N_FORMATTED, v->loc), *f = ast_new(I->a, N_FSTRING, v->loc);
+            inner->a = v;
+            inner->name = "r";
+            inner->ty = f->ty = infer_ty(I, TY_STRING);
+            vec_push(I->a, &f->args, inner);
+            p->a = str_call(I, BI_STR_FSTRING, f);
+        } else {
+            p->a = str_call(I, BI_STR, v);
+        }
+        p->name = NULL;
+    }
+    return infer_ty(I, TY_STRING);
 }
 
 bool infer_fstring(Inf *I, Node *f) {
@@ -82,9 +147,18 @@ bool infer_fstring(Inf *I, Node *f) {
             return UNSUP(I, p, "unexpected part of an f-string"), false;
         if (p->name && strcmp(p->name, "a") == 0)
             return UNSUP(I, p, "the !a conversion is not supported by hpcjit"), false;
-        if (p->a->kind == N_FSTRING)
-            return UNSUP(I, p->a, "nested f-strings are not supported by hpcjit"), false;
-        Type *t = text_value(I, &p->a, "formatting a value");
+        Type *t;
+        if (p->a->kind == N_FSTRING) { /* f"{f'{x}':>5}": the inner one as a str value */
+            if (!infer_fstring(I, p->a))
+                return false;
+            if (I->final)
+                p->a = str_call(I, BI_STR_FSTRING, p->a);
+            t = infer_ty(I, TY_STRING);
+        } else {
+            t = text_value(I, &p->a, "formatting a value");
+        }
+        if (t && p->name && (p->name[0] == 'r' || p->name[0] == 's'))
+            t = convert(I, p, t);
         if (!t || !spec_ok(I, p->b, t))
             return false;
         p->ty = infer_ty(I, TY_STRING);

@@ -39,8 +39,19 @@ static const char *const_text(Lower *L, const Node *n) {
 
 static bool eval_value(Lower *L, Node *n, Vals *vs);
 
+/* A replacement field whose spec has replacement fields itself
+ * (f"{x:>{w}}"): the spec is a str value made before the text. */
+static bool dynamic_spec(const Node *p) {
+    for (int j = 0; p->b && j < p->b->args.len; j++)
+        if (((Node *)VEC_AT(p->b->args, j))->kind == N_FORMATTED)
+            return true;
+    return false;
+}
+
 /* A replacement field with a non-empty format spec. */
 static bool has_spec(const Node *p) {
+    if (dynamic_spec(p))
+        return true;
     for (int j = 0; p->b && j < p->b->args.len; j++)
         if (((Node *)VEC_AT(p->b->args, j))->cval.slen > 0)
             return true;
@@ -59,6 +70,13 @@ static bool eval_fstring(Lower *L, Node *f, Vals *vs) {
             push(L, vs, v);
         } else if (!eval_value(L, p->a, vs)) {
             return false;
+        }
+        if (dynamic_spec(p)) { /* the spec's text, a temporary str after the value */
+            LLVMValueRef spec = lower_fstring_value(L, p->b);
+            if (!spec)
+                return false;
+            lower_temp(L, spec, p->b->ty, true);
+            push(L, vs, spec);
         }
     }
     return true;
@@ -172,6 +190,31 @@ static void write_formatted(Lower *L, LLVMValueRef v, Type *t, const char *spec)
     lower_check_status(L, st);
 }
 
+/* format(v, spec) with the spec a str value (made at run time). */
+static void write_formatted_dyn(Lower *L, LLVMValueRef v, Type *t, LLVMValueRef spec, Type *str_ty) {
+    LLVMValueRef r;
+    if (t->kind == TY_STRING) {
+        LLVMTypeRef p[2] = {L->t_ptr, L->t_ptr};
+        LLVMValueRef a[2] = {v, spec};
+        r = lower_rt(L, "rt_str_format", L->t_ptr, p, 2, a);
+    } else if (ty_is_float(t)) {
+        LLVMTypeRef p[3] = {L->t_f64, L->t_i32, L->t_ptr};
+        LLVMValueRef a[3] = {t->kind == TY_FLOAT64 ? v : LLVMBuildFPExt(L->b, v, L->t_f64, ""),
+                             lower_i32(L, t->kind == TY_FLOAT32), spec};
+        r = lower_rt(L, "rt_str_format_float", L->t_ptr, p, 3, a);
+    } else {
+        bool u = ty_is_unsigned(t);
+        LLVMValueRef x = u || t->kind == TY_BOOL ? LLVMBuildZExt(L->b, v, L->t_i64, "")
+                                                 : LLVMBuildSExt(L->b, v, L->t_i64, "");
+        LLVMTypeRef p[3] = {L->t_i64, L->t_i32, L->t_ptr};
+        LLVMValueRef a[3] = {x, lower_i32(L, u), spec};
+        r = lower_rt(L, "rt_str_format_int", L->t_ptr, p, 3, a);
+    }
+    lower_check_status(L, LLVMBuildZExt(L->b, LLVMBuildIsNull(L->b, r, ""), L->t_i32, ""));
+    call(L, "rt_str_text", L->t_ptr, r);
+    lower_decref(L, r, str_ty);
+}
+
 static void write_node(Lower *L, Node *n, const Vals *vs, int *k, bool repr);
 
 static void write_fstring(Lower *L, Node *f, const Vals *vs, int *k) {
@@ -189,7 +232,15 @@ static void write_fstring(Lower *L, Node *f, const Vals *vs, int *k) {
             sb_putn(&spec, s->cval.s ? s->cval.s : "", (size_t)s->cval.slen);
         }
         bool repr = p->name && strcmp(p->name, "r") == 0;
-        if (spec.len > 0 && p->a->ty->kind != TY_NONE) {
+        if (p->name && p->name[0] == 'd') { /* int(x) of a float, formatted */
+            LLVMTypeRef ps[2] = {L->t_f64, L->t_ptr};
+            LLVMValueRef as[2] = {vs->v[(*k)++], lower_cstr(L, arena_strndup(&L->c->arena, spec.s ? spec.s : "",
+                                                                               spec.len))};
+            lower_check_status(L, lower_rt(L, "rt_text_format_float_int", L->t_i32, ps, 2, as));
+        } else if (dynamic_spec(p)) {
+            LLVMValueRef v = vs->v[(*k)++];
+            write_formatted_dyn(L, v, p->a->ty, vs->v[(*k)++], p->b->ty);
+        } else if (spec.len > 0 && p->a->ty->kind != TY_NONE) {
             write_formatted(L, vs->v[(*k)++], p->a->ty, arena_strndup(&L->c->arena, spec.s, spec.len));
         } else if (p->a->ty->kind == TY_FLOAT32 && !infer_text_is_strconst(p->a)) {
             /* np.float32.__format__ formats the value as a Python float */

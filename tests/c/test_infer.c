@@ -252,8 +252,12 @@ static void test_errors(void) {
     EXPECT("def f(a):\n    x, y = a, 1, 2\n", "l", "typing 2:5: cannot unpack UniTuple(int64 x 3) into 2 targets (it has 3 elements)");
     EXPECT("def f(t):\n    return t[2]\n", "(ld)", "typing 2:14: tuple index 2 out of range for Tuple(int64, float64)");
     EXPECT("def f(a):\n    raise ValueError(f\"bad {a}\")\n", "l", "(int64) -> none");
-    EXPECT("def f(a):\n    raise ValueError(f\"bad {a:{a}}\")\n", "l",
-           "unsupported 2:32: replacement fields inside a format spec are not supported by hpcjit");
+    EXPECT("def f(a):\n    raise ValueError(f\"bad {a:{a}}\")\n", "l", "(int64) -> none");
+    EXPECT("def f(a):\n    return \"%d %d\" % (a,)\n", "l", "typing 2:12: not enough arguments for format string");
+    EXPECT("def f(a):\n    return \"{0[1]}\".format(a)\n", "l",
+           "unsupported 2:12: the replacement field '{0[1]}' names an item: not supported by hpcjit (pass the value "
+           "itself)");
+    EXPECT("def f(a):\n    return \"%5.1f|%x\" % (a * 0.5, a) + \"{:x}\".format(a)\n", "l", "(int64) -> unicode");
     EXPECT("def f(a):\n    x = \"s\"\n    return a\n", "l", "(int64) -> int64; x: unicode");
     EXPECT("def f(a):\n    return a << 1.5\n", "l", "typing 2:12: cannot left-shift int64 and float64 (integers only)");
     EXPECT("def f(a):\n    return math.sqrt(a)\n", "D", "typing 2:22: math.sqrt() does not accept complex128");

@@ -1,3 +1,3 @@
 # args: s
 def f(s):
-    return s.format(1)
+    return s.encode()

@@ -420,7 +420,8 @@ def test_python_stdin_heredoc():
 @pytest.mark.numba_skip("hpcjit's decompiler")
 @pytest.mark.parametrize("module", ["test_control.py", "test_scalars.py", "test_exceptions.py",
                                     "test_closures.py", "test_inline_lambda.py", "test_lists.py",
-                                    "test_dicts.py", "test_globals.py", "test_isinstance.py"])
+                                    "test_dicts.py", "test_globals.py", "test_isinstance.py",
+                                    "test_str_format.py"])
 def test_modules_from_bytecode(module):
     env = dict(os.environ, HPCJIT_SOURCE_FROM_BYTECODE="1")
     r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",

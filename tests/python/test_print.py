@@ -244,16 +244,10 @@ def test_unsupported_print_forms_are_located():
     def g(a):
         print(f"{a:>5}")
 
-    @njit
-    def h(x):
-        print(f"{x:{x}}")
-
     with pytest.raises(hpcjit.UnsupportedError, match=r"test_print.py:\d+:\d+: error: print\(\) keyword 'file'"):
         f(1)
     with pytest.raises(hpcjit.TypingError, match="format specs are supported for integers, floats and str only"):
         g(np.arange(3))
-    with pytest.raises(hpcjit.UnsupportedError, match="replacement fields inside a format spec"):
-        h(3)
 
 
 @pytest.mark.numba_skip(reason="hpcjit writes from workers and nogil code to fd 1")

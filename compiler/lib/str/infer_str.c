@@ -130,7 +130,7 @@ static bool infer_str_attr(Inf *I, Node *n, Type *base, Type **out) {
     if (!is_str(base))
         return false;
     int b = builtin_lookup(arena_printf(I->a, "str.%s", n->name));
-    if (b < 0 || !method_of((BuiltinId)b)) {
+    if (b < 0 || (!method_of((BuiltinId)b) && b != BI_STR_FORMAT)) {
         *out = UNSUP(I, n, "str.%s() is not supported by hpcjit", n->name);
         return true;
     }
@@ -258,6 +258,8 @@ static Type *infer_str_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     const Method *m = method_of(id);
     if (m)
         return method_call(I, n, m, self);
+    if (id == BI_STR_FORMAT || id == BI_FORMAT || id == BI_HEX || id == BI_BIN || id == BI_OCT)
+        return strfmt_call(I, n, id, self); /* infer_strfmt.c */
     const char *fname = builtin_name(id) + 9; /* "builtins." */
     if (n->keywords.len)
         return UNSUP(I, n, "%s() with keyword arguments is not supported by hpcjit", fname);
@@ -335,7 +337,7 @@ static Type *infer_str_binop(Inf *I, Node **pn, Type *a, Type *b) {
         return T(I, TY_STRING);
     }
     if (n->op == OP_MOD && is_str(a))
-        return UNSUP(I, n, "'%%' formatting of str is not supported by hpcjit (use an f-string)");
+        return strfmt_percent(I, pn, b); /* infer_strfmt.c */
     if (ty_is_array(a) || ty_is_array(b)) /* the core's messages for the rest */
         return infer_ae_binop(I, n, a, b);
     Type *op_ty = NULL;

@@ -12,4 +12,10 @@ LLVMValueRef lower_str_item(Lower *L, const Node *at, LLVMValueRef v, Type *t, L
 LLVMValueRef lower_str_compare(Lower *L, const Node *at, OpKind op, Type *op_ty, LLVMValueRef a, Type *at_ty,
                                LLVMValueRef b, Type *bt_ty);
 
+/* infer_strfmt.c: "fmt" % args, "fmt".format(...), format(), hex(), bin()
+ * and oct() as f-strings (lib/str's infer hooks call them) */
+typedef struct Inf Inf;
+Type *strfmt_percent(Inf *I, Node **pn, Type *bt);
+Type *strfmt_call(Inf *I, Node *n, BuiltinId id, Node *self);
+
 #endif

@@ -45,6 +45,9 @@ void rt_text_bool(int32_t v);
  * pending for a bad spec. */
 int32_t rt_text_format_int(int64_t v, int32_t is_unsigned, const char *spec);
 int32_t rt_text_format_float(double v, int32_t is_f32, const char *spec);
+/* format(int(v), spec) of a float (printf's %d of a float): ValueError for
+ * nan, OverflowError for infinities, exact digits past int64. */
+int32_t rt_text_format_float_int(double v, const char *spec);
 /* str(a) (repr(a) when `repr`) of an array; `dt` is its dtype's typecode
  * character ('d', 'l', ... of abi.h). */
 void rt_text_array(const HjArray *a, int32_t ndim, int32_t dt, int32_t repr);

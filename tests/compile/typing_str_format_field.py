@@ -1,0 +1,3 @@
+# args: l
+def f(n):
+    return "{0} is {0.real}".format(n)
