@@ -491,7 +491,8 @@ Type *infer_ae_ufunc_call(Inf *I, Node *n, BuiltinId id, Type **tys) {
     case UF_FLOAT:
     case UF_FLOAT2:
         if (cplx) { /* NumPy's complex loops; none for the others */
-            if (cat == UF_FLOAT2 || id == BI_NP_DEG2RAD || id == BI_NP_RAD2DEG || id == BI_NP_CBRT)
+            if (cat == UF_FLOAT2 || id == BI_NP_DEG2RAD || id == BI_NP_RAD2DEG || id == BI_NP_CBRT ||
+                id == BI_NP_SPACING)
                 return TYPING(I, n, "np.%s() is not defined for complex numbers (%s)", fname,
                               infer_tyname(I, t));
             r = t;

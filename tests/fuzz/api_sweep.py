@@ -31,6 +31,11 @@ ARGS = ("", "None", "None, None", "a, None", "None, a", "b, None, None", "x", "y
         "b, x, None", "a, x, None", "x, x, None", "b, x, x, None", "a, y", "b, flag", "b, (x, None)",
         "b, (x, x, x)", "a, ia", "b, -3", "ia, x, y", "a, a, a, a", "y, y", "b, axis=(x, None)",
         "b, keepdims=None", "a, x, axis=None")
+# a second set of parameter kinds, with argument lists of their own
+PARAMS2 = "c, s, t, f2, a3, u8"
+SIG2 = "(complex128, unicode_type, UniTuple(int64, 2), float64[::1, :], float64[:, :, :], uint8[:])"
+ARGS2 = ("c", "s", "t", "f2", "a3", "u8", "c, c", "a3, t", "f2, t", "u8, u8", "s, s", "a3, -1",
+         "a3, axis=t", "f2, f2", "a3, a3", "u8, c", "t, t", "f2, s", "a3, 1, 2", "u8, t")
 RECEIVERS = {"array": ("a", "b", "ia"), "str": ("'ab'",), "list": ("l",), "dict": ("d",),
              "set": ("st",), "Generator": ("rng",)}
 SETUP = {"l": "l = [1.0, 2.0]", "d": "d = {1: 2.0}", "st": "st = {1.0, 2.0}",
@@ -66,12 +71,21 @@ def cases(only):
             callees = [rest]
         else:
             callees = [qual]
+        if head == "array":
+            callees += [f"{r}.{rest}" for r in ("f2", "a3", "u8")]
         for callee in callees:
             setup = SETUP.get(callee.split(".")[0], "")
-            for args in ARGS:
-                n += 1
-                body = (f"    {setup}\n" if setup else "") + f"    return {callee}({args})\n"
-                yield {"id": n, "name": "f", "src": f"def f({PARAMS}):\n{body}", "qual": qual}
+            recv = callee.split(".")[0]
+            for params, sig, arglists in ((PARAMS, None, ARGS), (PARAMS2, SIG2, ARGS2)):
+                if recv in ("a", "b", "ia") and sig or recv in ("f2", "a3", "u8") and not sig:
+                    continue  # a receiver among the other set's parameters
+                for args in arglists:
+                    n += 1
+                    body = (f"    {setup}\n" if setup else "") + f"    return {callee}({args})\n"
+                    job = {"id": n, "name": "f", "src": f"def f({params}):\n{body}", "qual": qual}
+                    if sig:
+                        job["sig"] = sig
+                    yield job
 
 
 OPERANDS = ("a", "x", "y", "b", "ia", "flag", "None", "'s'", "(x, y)", "[1.0]", "{1: 2.0}", "{1.0}",

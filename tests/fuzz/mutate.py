@@ -127,7 +127,7 @@ def worker():
             continue
         co = fn.__code__
         nargs = co.co_argcount
-        sig = "(" + ", ".join(ARG_TYPES[i % len(ARG_TYPES)] for i in range(nargs)) + ")"
+        sig = job.get("sig") or "(" + ", ".join(ARG_TYPES[i % len(ARG_TYPES)] for i in range(nargs)) + ")"
         status, detail = "ok", ""
         try:
             hpcjit.njit(sig)(fn)

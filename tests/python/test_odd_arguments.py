@@ -60,6 +60,11 @@ def integers_none(x):
     return rng.integers(None)
 
 
+@njit
+def spacing_complex(c):
+    return np.spacing(c)
+
+
 CASES = [(expand_none, (np.ones(3),), "expand_dims() axis must be an integer, not None"),
          (swap_none, (np.ones((2, 3)),), "swapaxes() axis1 must be an integer, not None"),
          (move_none, (np.ones((2, 3)),), "moveaxis() destination must be an integer, not None"),
@@ -68,7 +73,8 @@ CASES = [(expand_none, (np.ones(3),), "expand_dims() axis must be an integer, no
          (randint_none, (3,), "randint() b must be an integer, not None"),
          (getrandbits_none, (3,), "getrandbits() k must be an integer, not None"),
          (randrange_none, (3,), "randrange() start must be an integer, not None"),
-         (integers_none, (3,), "integers() low must be an integer, not None")]
+         (integers_none, (3,), "integers() low must be an integer, not None"),
+         (spacing_complex, (1 + 2j,), "np.spacing() is not defined for complex numbers")]
 
 
 @pytest.mark.parametrize("f,args,msg", CASES, ids=[c[0].py_func.__name__ for c in CASES])
