@@ -15,6 +15,8 @@ from . import _core, _srctext, config, errors
 from . import _npinfo  # noqa: F401  np.iinfo / np.finfo (overloads)
 from . import _npnan  # noqa: F401  np.nanargmax / np.nanargmin (overloads)
 from . import _npaverage  # noqa: F401  np.average (an overload)
+from . import _npcompress  # noqa: F401  np.compress / a.compress (overloads)
+from . import _npgradient  # noqa: F401  np.gradient (an overload)
 from . import _nplist  # noqa: F401  np.array / np.asarray of lists (overloads)
 from . import _pymethods  # noqa: F401  tuple.index (an overload)
 from . import _nppoly  # noqa: F401  np.polynomial.polynomial (overloads)
