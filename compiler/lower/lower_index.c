@@ -674,10 +674,12 @@ static LLVMValueRef fancy_get(Lower *L, Node *n, bool *owned) {
     if (result_dims(&f, dims) != rty->ndim)
         return lower_fail(L, n, HJ_DIAG_LOWERING, "fancy index of the wrong type");
     LLVMValueRef r = lower_alloc_array(L, rty, dims, false);
+    lower_temp(L, r, rty, true); /* released if an index is out of range */
     FCtx fc = {.c = {.L = L, .at = n, .sdt = rty->dtype, .ddt = rty->dtype}};
     view_of(L, r, rty, &fc.other);
     LLVMValueRef bidx[MAXD];
     each_selected(L, n, &f, 0, bidx, fancy_copy, &fc);
+    lower_temp_handed_over(L, r);
     *owned = true;
     return r;
 }
