@@ -163,20 +163,51 @@ static bool slice_params(Lower *L, Node *s, LLVMValueRef n, LLVMValueRef *start,
     return true;
 }
 
-/* Apply the items of an IDX_BASIC/IDX_FANCY index to `src`.  The array
- * item of a fancy index becomes a full axis at *fancy_pos of the result
- * (its node in *fancy_node). */
-static bool apply_items(Lower *L, Node *n, const View *src, View *out, int *fancy_pos, Node **fancy_node) {
+/* An advanced index array (the section "advanced indices" below). */
+typedef struct Adv {
+    LLVMValueRef arr;        /* the index array (int64 positions for a boolean one) */
+    Type *ity;               /* its type */
+    int axis;                /* the source axis it indexes */
+    LLVMValueRef dim, stride; /* that axis: length and byte stride */
+    LLVMValueRef istr[MAXD]; /* its byte strides over B (0 where broadcast) */
+} Adv;
+
+typedef struct Fancy {
+    View rest;              /* the other axes; integer items folded into data */
+    int pos;                /* where B's axes go in the result */
+    int nadv, nb;           /* index arrays; B's ndim */
+    Adv adv[MAXD];
+    Node *anode[MAXD];      /* the index arrays' nodes */
+    LLVMValueRef bshape[MAXD];
+} Fancy;
+
+/* The positions of the true items of the 1-D boolean array b, which must
+ * have the axis's length: a new int64 array (a temporary of the statement). */
+/* Apply the items of an IDX_BASIC or IDX_FANCY index to `src`: the view of
+ * the slices and None items, integer items folded into its data.  The
+ * array items of an IDX_FANCY index go to *f (their axes, and where the
+ * broadcast axes go: NumPy's placement rule). */
+static bool apply_items(Lower *L, Node *n, const View *src, View *out, Fancy *f) {
     Node *ix = n->b;
-    int d = 0;
+    int d = 0, first = -1, before = 0;
+    bool gap = false, basic_since = false;
     LLVMValueRef off = lower_i64(L, 0);
     out->nd = 0;
+    if (f)
+        f->nadv = 0;
     for (int i = 0; i < ix->args.len; i++) {
         Node *e = VEC_AT(ix->args, i);
         if (out->nd >= MAXD || d > src->nd) {
             lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "too many dimensions");
             return false;
         }
+        /* integers and arrays are the advanced items; a slice or None between two separates them */
+        bool adv = e->kind != N_SLICE && e->ty->kind != TY_NONE;
+        if (adv && first < 0)
+            first = i, before = out->nd;
+        else if (adv && basic_since)
+            gap = true;
+        basic_since = first >= 0 && !adv;
         if (e->kind == N_SLICE) {
             LLVMValueRef start, count, step;
             if (d >= src->nd || !slice_params(L, e, src->shape[d], &start, &count, &step))
@@ -189,10 +220,13 @@ static bool apply_items(Lower *L, Node *n, const View *src, View *out, int *fanc
             out->shape[out->nd] = lower_i64(L, 1);
             out->strides[out->nd++] = lower_i64(L, 0);
         } else if (e->ty->kind == TY_ARRAY) {
-            *fancy_pos = out->nd;
-            *fancy_node = e;
-            out->shape[out->nd] = src->shape[d];
-            out->strides[out->nd++] = src->strides[d];
+            if (!f || d >= src->nd)
+                return lower_fail(L, n, HJ_DIAG_LOWERING, "bad array index"), false;
+            Adv *a = &f->adv[f->nadv];
+            f->anode[f->nadv++] = e;
+            a->axis = d;
+            a->dim = src->shape[d];
+            a->stride = src->strides[d];
             d++;
         } else {
             LLVMValueRef v = lower_expr_use(L, e);
@@ -207,6 +241,8 @@ static bool apply_items(Lower *L, Node *n, const View *src, View *out, int *fanc
         lower_fail(L, n, HJ_DIAG_LOWERING, "index does not cover every axis");
         return false;
     }
+    if (f)
+        f->pos = gap ? 0 : before;
     out->data = byte_gep(L, src->data, off);
     return true;
 }
@@ -236,7 +272,7 @@ static LLVMValueRef pack_view(Lower *L, LLVMValueRef arr, const View *v, Type *r
 }
 
 /* The base array of n and the view its items select. */
-static bool basic_view(Lower *L, Node *n, LLVMValueRef *arr, View *v, int *fancy_pos, Node **fancy_node) {
+static bool basic_view(Lower *L, Node *n, LLVMValueRef *arr, View *v) {
     Type *aty = n->a->ty;
     if (aty->ndim > MAXD)
         return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "too many dimensions"), false;
@@ -244,18 +280,16 @@ static bool basic_view(Lower *L, Node *n, LLVMValueRef *arr, View *v, int *fancy
         return false;
     View src;
     view_of(L, *arr, aty, &src);
-    return apply_items(L, n, &src, v, fancy_pos, fancy_node);
+    return apply_items(L, n, &src, v, NULL);
 }
 
 static LLVMValueRef index_view(Lower *L, Node *n, bool borrowed) {
     LLVMValueRef arr;
     View v;
-    int fp = -1;
-    Node *fn = NULL;
     Type *rty = n->op_ty && n->op_ty->kind == TY_ARRAY ? n->op_ty : n->ty;
     if (n->idx_kind != IDX_BASIC || rty->kind != TY_ARRAY)
         return lower_fail(L, n, HJ_DIAG_LOWERING, "not a view subscript");
-    if (!basic_view(L, n, &arr, &v, &fp, &fn))
+    if (!basic_view(L, n, &arr, &v))
         return NULL;
     if (v.nd != rty->ndim)
         return lower_fail(L, n, HJ_DIAG_LOWERING, "view of the wrong type");
@@ -421,24 +455,6 @@ static bool mask_set(Lower *L, Node *n, LLVMValueRef v, Type *t) {
  * first when a slice or None separates them.  A 1-D boolean array stands
  * for the positions of its true items. */
 
-typedef struct Adv {
-    LLVMValueRef arr;        /* the index array (int64 positions for a boolean one) */
-    Type *ity;               /* its type */
-    int axis;                /* the source axis it indexes */
-    LLVMValueRef dim, stride; /* that axis: length and byte stride */
-    LLVMValueRef istr[MAXD]; /* its byte strides over B (0 where broadcast) */
-} Adv;
-
-typedef struct Fancy {
-    View rest;              /* the other axes; integer items folded into data */
-    int pos;                /* where B's axes go in the result */
-    int nadv, nb;           /* index arrays; B's ndim */
-    Adv adv[MAXD];
-    LLVMValueRef bshape[MAXD];
-} Fancy;
-
-/* The positions of the true items of the 1-D boolean array b, which must
- * have the axis's length: a new int64 array (a temporary of the statement). */
 static LLVMValueRef true_positions(Lower *L, Node *n, LLVMValueRef b, Type *bty, LLVMValueRef dim, Type **pty) {
     View m;
     view_of(L, b, bty, &m);
@@ -472,7 +488,6 @@ static LLVMValueRef true_positions(Lower *L, Node *n, LLVMValueRef b, Type *bty,
 
 static bool fancy_operands(Lower *L, Node *n, Fancy *f) {
     Type *aty = n->a->ty;
-    Node *ix = n->b;
     if (aty->ndim > MAXD)
         return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "too many dimensions"), false;
     LLVMValueRef arr = lower_expr_use(L, n->a);
@@ -480,66 +495,16 @@ static bool fancy_operands(Lower *L, Node *n, Fancy *f) {
         return false;
     View src;
     view_of(L, arr, aty, &src);
-    LLVMValueRef off = lower_i64(L, 0);
-    Node *anode[MAXD];
-    int d = 0, first = -1, before = 0;
-    bool gap = false, basic_since = false;
-    f->rest.nd = f->nadv = 0;
-    for (int i = 0; i < ix->args.len; i++) {
-        Node *e = VEC_AT(ix->args, i);
-        if (f->rest.nd >= MAXD || d > src.nd)
-            return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "too many dimensions"), false;
-        bool adv = e->kind != N_SLICE && e->ty->kind != TY_NONE;
-        if (adv) {
-            if (first < 0)
-                first = i, before = f->rest.nd;
-            else if (basic_since)
-                gap = true;
-            basic_since = false;
-        } else if (first >= 0) {
-            basic_since = true;
-        }
-        if (e->kind == N_SLICE) {
-            LLVMValueRef start, count, step;
-            if (d >= src.nd)
-                return lower_fail(L, n, HJ_DIAG_LOWERING, "bad slice"), false;
-            if (!slice_params(L, e, src.shape[d], &start, &count, &step))
-                return false;
-            off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, start, src.strides[d], ""), "");
-            f->rest.shape[f->rest.nd] = count;
-            f->rest.strides[f->rest.nd++] = LLVMBuildMul(L->b, src.strides[d], step, "");
-            d++;
-        } else if (e->ty->kind == TY_NONE) {
-            f->rest.shape[f->rest.nd] = lower_i64(L, 1);
-            f->rest.strides[f->rest.nd++] = lower_i64(L, 0);
-        } else if (e->ty->kind == TY_ARRAY) {
-            if (d >= src.nd)
-                return lower_fail(L, n, HJ_DIAG_LOWERING, "bad index"), false;
-            Adv *a = &f->adv[f->nadv];
-            anode[f->nadv++] = e;
-            a->axis = d;
-            a->dim = src.shape[d];
-            a->stride = src.strides[d];
-            d++;
-        } else {
-            LLVMValueRef v = lower_expr_use(L, e);
-            if (!v || d >= src.nd)
-                return v ? (lower_fail(L, n, HJ_DIAG_LOWERING, "bad index"), false) : false;
-            LLVMValueRef w = wrap(L, v, src.shape[d], d, L->boundscheck, true);
-            off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, w, src.strides[d], ""), "");
-            d++;
-        }
-    }
-    if (d != src.nd || !f->nadv)
-        return lower_fail(L, n, HJ_DIAG_LOWERING, "advanced index does not cover every axis"), false;
-    f->rest.data = byte_gep(L, src.data, off);
-    f->pos = gap ? 0 : before;
+    if (!apply_items(L, n, &src, &f->rest, f))
+        return false;
+    if (!f->nadv)
+        return lower_fail(L, n, HJ_DIAG_LOWERING, "advanced index without an array"), false;
     /* the index arrays (boolean ones as their positions), then B */
     f->nb = 0;
     for (int j = 0; j < f->nadv; j++) {
         Adv *a = &f->adv[j];
-        a->ity = anode[j]->ty;
-        if (!(a->arr = lower_expr_use(L, anode[j])))
+        a->ity = f->anode[j]->ty;
+        if (!(a->arr = lower_expr_use(L, f->anode[j])))
             return false;
         if (a->ity->dtype->kind == TY_BOOL)
             a->arr = true_positions(L, n, a->arr, a->ity, a->dim, &a->ity);
@@ -780,9 +745,7 @@ bool lower_index_store(Lower *L, Node *n, LLVMValueRef v, Type *t) {
                    false;
         LLVMValueRef arr;
         View w;
-        int fp = -1;
-        Node *fn = NULL;
-        if (!basic_view(L, n, &arr, &w, &fp, &fn))
+        if (!basic_view(L, n, &arr, &w))
             return false;
         Ctx c = {.L = L, .at = n, .ddt = n->a->ty->dtype};
         if (!(c.value = lower_convert(L, n, v, t, c.ddt)))
