@@ -164,3 +164,23 @@ def test_import_missing_name():
     with pytest.raises(UnsupportedError, match="'no_such_function' from module 'math'") as ei:
         imp_missing_name(1)
     assert_located_in(HERE, ei.value, "missing-name")
+
+
+SRC_NO_TEXT = '''
+def f(x):
+    import math
+    from math import sqrt as s, pi
+    import numpy.linalg as la
+    import numpy.linalg
+    a = numpy.ones(3) * x
+    return math.floor(x) + s(x) + pi + la.norm(a) + numpy.linalg.norm(a)
+'''
+
+
+def test_import_without_source():
+    # no source text (exec of a string): the statements come back from the bytecode (bytecode.py)
+    ns = {}
+    exec(compile(SRC_NO_TEXT, "<no source>", "exec"), ns)
+    f = njit(ns["f"])
+    check(f, 4.0)
+    check(f, 2.5)
