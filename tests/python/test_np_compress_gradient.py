@@ -81,6 +81,16 @@ def test_compress_axis(dtype, shape):
         check(compress_positional, np.array([False, True]), v)
 
 
+@njit
+def compress_literal_conditions(a):
+    return np.compress([True, False, True], a), np.compress((1, 0, 1), a, 0)
+
+
+def test_compress_list_and_tuple_conditions():
+    for _, v in layouts(sample((3, 2), np.float64)):
+        check(compress_literal_conditions, v)
+
+
 @pytest.mark.parametrize("shape", [(4,), (3, 4)])
 def test_compress_condition_too_long(shape):
     a = sample(shape, np.float64)
