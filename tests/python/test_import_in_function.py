@@ -99,6 +99,35 @@ def imp_in_loop(n):
     return s
 
 
+@njit
+def imp_in_inner_def(x):
+    def g(y):
+        import math
+        return math.sqrt(y)
+    return g(x)
+
+
+@njit(parallel=True)
+def imp_with_prange(a):
+    import numpy as npp
+    s = 0.0
+    for i in hpcjit.prange(a.shape[0]):
+        s += npp.sqrt(a[i])
+    return s
+
+
+@njit
+def imp_in_comprehension(a):
+    import numpy as np2
+    return [np2.sqrt(v) for v in a]
+
+
+def test_import_in_inner_def_prange_comprehension():
+    check(imp_in_inner_def, 4.0)
+    check(imp_with_prange, np.arange(10.0))
+    check(imp_in_comprehension, np.arange(3.0))
+
+
 @pytest.mark.parametrize("x", [0.5, 2.0, 9.0])
 def test_import_math(x):
     check(imp_math, x)
