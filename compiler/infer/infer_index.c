@@ -325,8 +325,8 @@ int infer_index_store_array(Inf *I, Node *t, Node **pv, Type *vt) {
     /* an advanced selection takes any value broadcasting to its shape
      * (checked at run time); a mask's is 1-D */
     if (t->idx_kind == IDX_FANCY ? vt->ndim > t->op_ty->ndim : (vt->ndim != 1 || t->op_ty->ndim != 1)) {
-        TYPING(I, *pv, "cannot assign %s to a %d-D selection of %s (a scalar or an array that broadcasts to it is needed)",
-               infer_tyname(I, vt), t->op_ty->ndim, infer_tyname(I, base));
+        TYPING(I, *pv, "cannot assign %s to a %d-D selection of %s (a scalar or an array that broadcasts "
+               "to it is needed)", infer_tyname(I, vt), t->op_ty->ndim, infer_tyname(I, base));
         return 0;
     }
     if (!ty_can_convert(vt->dtype, base->dtype)) {

@@ -674,8 +674,8 @@ static bool fancy_set(Lower *L, Node *n, LLVMValueRef v, Type *t) {
                 continue;
             }
             LLVMValueRef is1 = LLVMBuildICmp(L->b, LLVMIntEQ, val.shape[k], one, "");
-            bad = LLVMBuildOr(L->b, bad, LLVMBuildAnd(L->b, LLVMBuildNot(L->b, is1, ""),
-                                                      LLVMBuildICmp(L->b, LLVMIntNE, val.shape[k], dims[d], ""), ""), "");
+            LLVMValueRef ne = LLVMBuildICmp(L->b, LLVMIntNE, val.shape[k], dims[d], "");
+            bad = LLVMBuildOr(L->b, bad, LLVMBuildAnd(L->b, LLVMBuildNot(L->b, is1, ""), ne, ""), "");
             fc.other.strides[d] = sel(L, is1, lower_i64(L, 0), val.strides[k]);
         }
         lower_raise_if(L, bad, "ValueError", "shape mismatch: value array could not be broadcast to indexing result");
