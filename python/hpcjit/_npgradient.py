@@ -39,14 +39,16 @@ def _check_len(n, edge_order):
 
 @register_jitable
 def _uniform(f, axis, dx, edge_order):
-    """The gradient of f along axis for a constant spacing dx."""
+    """The gradient of f along axis for a constant spacing dx.  As NumPy, a
+    zero spacing gives inf/nan (np.divide), except for edge_order=2's
+    coefficients, Python float divisions there: ZeroDivisionError."""
     b = np.moveaxis(f, axis, 0)
     _check_len(b.shape[0], edge_order)
     out = np.empty(b.shape, f.dtype)
-    out[1:-1] = (b[2:] - b[:-2]) / (2.0 * dx)
+    out[1:-1] = np.divide(b[2:] - b[:-2], 2.0 * dx)
     if edge_order == 1:
-        out[0] = (b[1] - b[0]) / dx
-        out[-1] = (b[-1] - b[-2]) / dx
+        out[0] = np.divide(b[1] - b[0], dx)
+        out[-1] = np.divide(b[-1] - b[-2], dx)
     else:
         a0 = -1.5 / dx
         b0 = 2.0 / dx
@@ -78,25 +80,25 @@ def _coords(f, axis, x, edge_order):
     for i in range(1, n - 1):
         dx1 = d[i - 1]
         dx2 = d[i]
-        a = -dx2 / (dx1 * (dx1 + dx2))
-        bb = (dx2 - dx1) / (dx1 * dx2)
-        c = dx1 / (dx2 * (dx1 + dx2))
+        a = np.divide(-dx2, dx1 * (dx1 + dx2))
+        bb = np.divide(dx2 - dx1, dx1 * dx2)
+        c = np.divide(dx1, dx2 * (dx1 + dx2))
         out[i] = a * b[i - 1] + bb * b[i] + c * b[i + 1]
     if edge_order == 1:
-        out[0] = (b[1] - b[0]) / d[0]
-        out[-1] = (b[-1] - b[-2]) / d[-1]
+        out[0] = np.divide(b[1] - b[0], d[0])
+        out[-1] = np.divide(b[-1] - b[-2], d[-1])
     else:
         dx1 = d[0]
         dx2 = d[1]
-        a = -(2.0 * dx1 + dx2) / (dx1 * (dx1 + dx2))
-        bb = (dx1 + dx2) / (dx1 * dx2)
-        c = -dx1 / (dx2 * (dx1 + dx2))
+        a = np.divide(-(2.0 * dx1 + dx2), dx1 * (dx1 + dx2))
+        bb = np.divide(dx1 + dx2, dx1 * dx2)
+        c = np.divide(-dx1, dx2 * (dx1 + dx2))
         out[0] = a * b[0] + bb * b[1] + c * b[2]
         dx1 = d[-2]
         dx2 = d[-1]
-        a = dx2 / (dx1 * (dx1 + dx2))
-        bb = -(dx2 + dx1) / (dx1 * dx2)
-        c = (2.0 * dx2 + dx1) / (dx2 * (dx1 + dx2))
+        a = np.divide(dx2, dx1 * (dx1 + dx2))
+        bb = np.divide(-(dx2 + dx1), dx1 * dx2)
+        c = np.divide(2.0 * dx2 + dx1, dx2 * (dx1 + dx2))
         out[-1] = a * b[-3] + bb * b[-2] + c * b[-1]
     return np.ascontiguousarray(np.moveaxis(out, 0, axis))
 

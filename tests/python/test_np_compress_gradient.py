@@ -250,3 +250,12 @@ def test_gradient_refusals():
         grad_h(np.ones((3, 3)), np.ones((3, 3)))
     with pytest.raises(TypingError, match="gradient"):
         grad_bool(np.ones(3, np.bool_))
+
+
+def test_gradient_zero_spacing():
+    # NumPy: inf/nan from array divisions; edge_order=2's Python-float coefficients raise
+    for a in (gsample((4,), np.float64), gsample((3, 4), np.float64)):
+        check(grad_h, a, 0.0)
+        assert isinstance(check(grad_h_e2, a, 0.0), ZeroDivisionError)
+    check(grad_h, gsample((4,), np.float64), np.array([0.0, 1.0, 1.0, 2.0]))   # a repeated coordinate
+    check(grad_h_e2, gsample((4,), np.float64), np.array([0.0, 1.0, 1.0, 2.0]))
