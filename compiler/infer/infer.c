@@ -368,7 +368,6 @@ static const char *unsupported_what(const Node *n, bool top) {
         return n->is_async ? "async functions are" : NULL;
     case N_GLOBAL: return "'global' statements are";
     case N_NONLOCAL: return "'nonlocal' statements are";
-    case N_IMPORT: return "'import' statements are";
     case N_WITH: return n->is_async ? "'async with' statements are" : "'with' statements are";
     case N_CLASSDEF: return "class definitions are";
     case N_MATCH: return "'match' statements are";
@@ -438,9 +437,55 @@ static void genexpr_as_comprehension(Inf *I, Node *call) {
     }
 }
 
+/* `import numpy as np`, `from math import sqrt, pi as PI`: the names are
+ * bound as globals of the whole function (compiler.py _import_bindings
+ * gives their env entries, as for a global module or function), and the
+ * statement becomes a `pass`.  A name with no usable entry (a module
+ * hpcjit cannot import, a name the module lacks) is refused here. */
+static bool check_import(Inf *I, Node *n) {
+    for (int i = 0; i < n->names.len; i++) {
+        const char *nm = VEC_AT(n->names, i);
+        const char *alias = i < n->aliases.len ? VEC_AT(n->aliases, i) : NULL;
+        const char *mod = n->is_from ? n->name : nm;
+        if (n->is_from && strcmp(nm, "*") == 0) {
+            err(I, HJ_DIAG_UNSUPPORTED, n, "'from %s import *' is not supported by hpcjit (name the imported "
+                "objects)", mod);
+            return false;
+        }
+        if (mod[0] == '.') {
+            err(I, HJ_DIAG_UNSUPPORTED, n, "the relative import of '%s' is not supported by hpcjit", mod);
+            return false;
+        }
+        const char *bound = alias;
+        if (!bound && n->is_from)
+            bound = nm;
+        if (!bound) { /* `import a.b` binds a */
+            const char *dot = strchr(nm, '.');
+            bound = dot ? arena_strndup(I->a, nm, (size_t)(dot - nm)) : nm;
+        }
+        const HjEnvEntry *e = infer_env_lookup(I, bound);
+        const char *what = n->is_from ? arena_printf(I->a, "'%s' from module '%s'", nm, mod)
+                                      : arena_printf(I->a, "module '%s'", nm);
+        if (!e) {
+            err(I, HJ_DIAG_UNSUPPORTED, n, "import of %s is not supported by hpcjit (the compiler knows no "
+                "such module or object)", what);
+            return false;
+        }
+        if (e->kind == HJ_ENV_OTHER) {
+            err(I, HJ_DIAG_UNSUPPORTED, n, "import of %s is not supported by hpcjit: %s", what,
+                e->qualname ? e->qualname : "an object it cannot use");
+            return false;
+        }
+    }
+    n->kind = N_PASS;
+    return true;
+}
+
 static bool check_supported(Inf *I, Node *n, bool top) {
     if (!n)
         return true;
+    if (n->kind == N_IMPORT)
+        return check_import(I, n);
     if (n->kind == N_CALL)
         genexpr_as_comprehension(I, n);
     const char *what = unsupported_what(n, top);

@@ -1,6 +1,7 @@
 /* infer_index.c - typing of array subscripts beyond plain integers:
- * slices, None/np.newaxis, `...` (views), boolean masks and integer-array
- * (fancy) indices on one axis (copies).  The resulting tree shapes are
+ * slices, None/np.newaxis, `...` (views), boolean masks and integer or
+ * 1-D boolean array (advanced) indices, several of them broadcast together
+ * (copies).  The resulting tree shapes are
  * IDX_BASIC/IDX_MASK/IDX_FANCY in ast.h and docs/TYPED_AST.md. */
 #include "infer.h"
 
@@ -8,6 +9,8 @@
 
 /* index items one subscript may hold: every axis plus as many newaxes */
 #define HJ_MAX_NDIM_INDEX 64
+/* dimensions of an array (HJ_MAX_NDIM of abi.h) */
+#define MAX_NDIM 32
 
 typedef enum ItemKind { IT_INT, IT_SLICE, IT_NEWAXIS, IT_ELLIPSIS, IT_ARRAY, IT_UNKNOWN } ItemKind;
 
@@ -237,28 +240,35 @@ bool infer_index(Inf *I, Node *n, Type *base, bool store, Type **out) {
     int fill = base->ndim - n_idx;
     IndexKind kind = IDX_BASIC;
     Type *rty = NULL;
-    if (n_arr > 1) {
-        TYPING(I, n, "only one advanced (array) index is supported, %d given", n_arr);
-        return true;
-    }
-    if (n_arr == 1) {
-        Type *at = items[arr_at]->ty;
-        if (at->dtype->kind == TY_BOOL && n_items == 1 && at->ndim == base->ndim && at->ndim != 1) {
-            kind = IDX_MASK;
-            rty = ty_array(I->tc, base->dtype, 1, LAYOUT_C);
-        } else if (at->ndim != 1) {
-            TYPING(I, items[arr_at], "only 1-D index arrays are supported here, not %s "
-                   "(a boolean mask must have the array's shape and be the only index)",
-                   infer_tyname(I, at));
+    /* a bool array of the array's shape alone is a mask; a 1-D bool array
+     * among other items stands for its true positions; integer arrays of
+     * any ndim broadcast together (NumPy's advanced indexing, lower_index.c) */
+    int bnd = 0; /* the ndim of the broadcast index arrays */
+    for (int i = 0; n_arr && i < n_items; i++) {
+        if (kinds[i] != IT_ARRAY)
+            continue;
+        Type *at = items[i]->ty;
+        if (at->dtype->kind == TY_BOOL && !(n_items == 1 && at->ndim == base->ndim) && at->ndim != 1) {
+            TYPING(I, items[i], "a %d-D boolean array index is supported only alone and of the array's shape, "
+                   "not %s with %d other index item%s", at->ndim, infer_tyname(I, at), n_items - 1,
+                   n_items == 2 ? "" : "s");
             return true;
-        } else if (n_items == 1 && base->ndim == 1 && at->dtype->kind == TY_BOOL) {
-            kind = IDX_MASK;
-            rty = ty_array(I->tc, base->dtype, 1, LAYOUT_C);
-        } else {
-            kind = IDX_FANCY;
-            int nd = n_slices + n_new + fill + 1;
-            rty = ty_array(I->tc, base->dtype, nd, LAYOUT_C);
         }
+        if (at->ndim > bnd)
+            bnd = at->ndim;
+    }
+    if (n_arr == 1 && items[arr_at]->ty->dtype->kind == TY_BOOL && n_items == 1 &&
+        items[arr_at]->ty->ndim == base->ndim) {
+        kind = IDX_MASK;
+        rty = ty_array(I->tc, base->dtype, 1, LAYOUT_C);
+    } else if (n_arr >= 1) {
+        kind = IDX_FANCY;
+        int nd = n_slices + n_new + fill + bnd;
+        if (nd > MAX_NDIM) {
+            TYPING(I, n, "the result of this index would have %d dimensions (at most %d)", nd, MAX_NDIM);
+            return true;
+        }
+        rty = ty_array(I->tc, base->dtype, nd, LAYOUT_C);
     } else {
         int nd = n_slices + n_new + fill;
         rty = ty_array(I->tc, base->dtype, nd, view_layout(base, kinds, step, n_items, ell, n_idx));
@@ -312,9 +322,11 @@ int infer_index_store_array(Inf *I, Node *t, Node **pv, Type *vt) {
         return 1;
     if (t->idx_kind != IDX_MASK && t->idx_kind != IDX_FANCY)
         return -1; /* array into a view: array expressions (see TYPED_AST.md) */
-    if (vt->ndim != 1 || t->op_ty->ndim != 1) {
-        TYPING(I, *pv, "cannot assign %s to a %d-D selection of %s (a 1-D array or a scalar is needed)",
-               infer_tyname(I, vt), t->op_ty->ndim, infer_tyname(I, base));
+    /* an advanced selection takes any value broadcasting to its shape
+     * (checked at run time); a mask's is 1-D */
+    if (t->idx_kind == IDX_FANCY ? vt->ndim > t->op_ty->ndim : (vt->ndim != 1 || t->op_ty->ndim != 1)) {
+        TYPING(I, *pv, "cannot assign %s to a %d-D selection of %s (a scalar or an array that broadcasts "
+               "to it is needed)", infer_tyname(I, vt), t->op_ty->ndim, infer_tyname(I, base));
         return 0;
     }
     if (!ty_can_convert(vt->dtype, base->dtype)) {

@@ -1,6 +1,7 @@
 /* lower_index.c - array subscripts with slices, None and `...` (views of
- * the same memory), boolean masks and integer-array indices on one axis
- * (copies), and scalar/array stores through them.  The node forms are
+ * the same memory), boolean masks and advanced (integer or 1-D boolean
+ * array) indices, several broadcast together (copies), and scalar/array
+ * stores through them.  The node forms are
  * IDX_BASIC/IDX_MASK/IDX_FANCY (ast.h, docs/TYPED_AST.md).
  *
  * Views are described while being built by a data pointer plus per-axis
@@ -162,20 +163,51 @@ static bool slice_params(Lower *L, Node *s, LLVMValueRef n, LLVMValueRef *start,
     return true;
 }
 
-/* Apply the items of an IDX_BASIC/IDX_FANCY index to `src`.  The array
- * item of a fancy index becomes a full axis at *fancy_pos of the result
- * (its node in *fancy_node). */
-static bool apply_items(Lower *L, Node *n, const View *src, View *out, int *fancy_pos, Node **fancy_node) {
+/* An advanced index array (the section "advanced indices" below). */
+typedef struct Adv {
+    LLVMValueRef arr;        /* the index array (int64 positions for a boolean one) */
+    Type *ity;               /* its type */
+    int axis;                /* the source axis it indexes */
+    LLVMValueRef dim, stride; /* that axis: length and byte stride */
+    LLVMValueRef istr[MAXD]; /* its byte strides over B (0 where broadcast) */
+} Adv;
+
+typedef struct Fancy {
+    View rest;              /* the other axes; integer items folded into data */
+    int pos;                /* where B's axes go in the result */
+    int nadv, nb;           /* index arrays; B's ndim */
+    Adv adv[MAXD];
+    Node *anode[MAXD];      /* the index arrays' nodes */
+    LLVMValueRef bshape[MAXD];
+} Fancy;
+
+/* The positions of the true items of the 1-D boolean array b, which must
+ * have the axis's length: a new int64 array (a temporary of the statement). */
+/* Apply the items of an IDX_BASIC or IDX_FANCY index to `src`: the view of
+ * the slices and None items, integer items folded into its data.  The
+ * array items of an IDX_FANCY index go to *f (their axes, and where the
+ * broadcast axes go: NumPy's placement rule). */
+static bool apply_items(Lower *L, Node *n, const View *src, View *out, Fancy *f) {
     Node *ix = n->b;
-    int d = 0;
+    int d = 0, first = -1, before = 0;
+    bool gap = false, basic_since = false;
     LLVMValueRef off = lower_i64(L, 0);
     out->nd = 0;
+    if (f)
+        f->nadv = 0;
     for (int i = 0; i < ix->args.len; i++) {
         Node *e = VEC_AT(ix->args, i);
         if (out->nd >= MAXD || d > src->nd) {
             lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "too many dimensions");
             return false;
         }
+        /* integers and arrays are the advanced items; a slice or None between two separates them */
+        bool adv = e->kind != N_SLICE && e->ty->kind != TY_NONE;
+        if (adv && first < 0)
+            first = i, before = out->nd;
+        else if (adv && basic_since)
+            gap = true;
+        basic_since = first >= 0 && !adv;
         if (e->kind == N_SLICE) {
             LLVMValueRef start, count, step;
             if (d >= src->nd || !slice_params(L, e, src->shape[d], &start, &count, &step))
@@ -188,10 +220,13 @@ static bool apply_items(Lower *L, Node *n, const View *src, View *out, int *fanc
             out->shape[out->nd] = lower_i64(L, 1);
             out->strides[out->nd++] = lower_i64(L, 0);
         } else if (e->ty->kind == TY_ARRAY) {
-            *fancy_pos = out->nd;
-            *fancy_node = e;
-            out->shape[out->nd] = src->shape[d];
-            out->strides[out->nd++] = src->strides[d];
+            if (!f || d >= src->nd)
+                return lower_fail(L, n, HJ_DIAG_LOWERING, "bad array index"), false;
+            Adv *a = &f->adv[f->nadv];
+            f->anode[f->nadv++] = e;
+            a->axis = d;
+            a->dim = src->shape[d];
+            a->stride = src->strides[d];
             d++;
         } else {
             LLVMValueRef v = lower_expr_use(L, e);
@@ -206,6 +241,8 @@ static bool apply_items(Lower *L, Node *n, const View *src, View *out, int *fanc
         lower_fail(L, n, HJ_DIAG_LOWERING, "index does not cover every axis");
         return false;
     }
+    if (f)
+        f->pos = gap ? 0 : before;
     out->data = byte_gep(L, src->data, off);
     return true;
 }
@@ -235,7 +272,7 @@ static LLVMValueRef pack_view(Lower *L, LLVMValueRef arr, const View *v, Type *r
 }
 
 /* The base array of n and the view its items select. */
-static bool basic_view(Lower *L, Node *n, LLVMValueRef *arr, View *v, int *fancy_pos, Node **fancy_node) {
+static bool basic_view(Lower *L, Node *n, LLVMValueRef *arr, View *v) {
     Type *aty = n->a->ty;
     if (aty->ndim > MAXD)
         return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "too many dimensions"), false;
@@ -243,18 +280,16 @@ static bool basic_view(Lower *L, Node *n, LLVMValueRef *arr, View *v, int *fancy
         return false;
     View src;
     view_of(L, *arr, aty, &src);
-    return apply_items(L, n, &src, v, fancy_pos, fancy_node);
+    return apply_items(L, n, &src, v, NULL);
 }
 
 static LLVMValueRef index_view(Lower *L, Node *n, bool borrowed) {
     LLVMValueRef arr;
     View v;
-    int fp = -1;
-    Node *fn = NULL;
     Type *rty = n->op_ty && n->op_ty->kind == TY_ARRAY ? n->op_ty : n->ty;
     if (n->idx_kind != IDX_BASIC || rty->kind != TY_ARRAY)
         return lower_fail(L, n, HJ_DIAG_LOWERING, "not a view subscript");
-    if (!basic_view(L, n, &arr, &v, &fp, &fn))
+    if (!basic_view(L, n, &arr, &v))
         return NULL;
     if (v.nd != rty->ndim)
         return lower_fail(L, n, HJ_DIAG_LOWERING, "view of the wrong type");
@@ -411,102 +446,169 @@ static bool mask_set(Lower *L, Node *n, LLVMValueRef v, Type *t) {
     return true;
 }
 
-/* ---- integer-array (and 1-D boolean) index on one axis ------------------- */
+/* ---- advanced indices: integer arrays and 1-D boolean ones -------------- */
 
-typedef struct Fancy {
-    View v;            /* the basic view, the array axis kept whole */
-    int pos;           /* that axis in v */
-    LLVMValueRef idx;  /* the index array */
-    Type *ity;
-    LLVMValueRef m;    /* number of selected positions */
-} Fancy;
+/* NumPy's advanced indexing: the index arrays broadcast together to a
+ * shape B; each element of B picks one position on each indexed axis; the
+ * other axes (slices, None) are kept whole.  B's axes replace the indexed
+ * ones where the advanced items (arrays and integers) are adjacent, and go
+ * first when a slice or None separates them.  A 1-D boolean array stands
+ * for the positions of its true items. */
+
+static LLVMValueRef true_positions(Lower *L, Node *n, LLVMValueRef b, Type *bty, LLVMValueRef dim, Type **pty) {
+    View m;
+    view_of(L, b, bty, &m);
+    lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntNE, m.shape[0], dim, ""), "IndexError",
+                   "boolean index did not match indexed array");
+    Ctx c = {.L = L, .at = n};
+    LLVMValueRef cnt = count_mask(L, &m, &c);
+    Type *ity = ty_array(L->c->tc, ty_scalar(L->c->tc, TY_INT64), 1, LAYOUT_C);
+    LLVMValueRef dims[2] = {cnt, NULL};
+    LLVMValueRef r = lower_alloc_array(L, ity, dims, false);
+    lower_temp(L, r, ity, true);
+    LLVMValueRef out = lower_array_field(L, r, ARR_DATA, "pos");
+    LLVMValueRef k = lower_alloca(L, L->t_i64, "pos.k");
+    LLVMBuildStore(L->b, lower_i64(L, 0), k);
+    Loop lp;
+    loop_begin(L, &lp, m.shape[0]);
+    LLVMValueRef x = load_elem(L, byte_gep(L, m.data, LLVMBuildMul(L->b, lp.i, m.strides[0], "")),
+                               ty_scalar(L->c->tc, TY_BOOL));
+    LLVMBasicBlockRef yes = lower_block(L, "pos.yes"), next = lower_block(L, "pos.next");
+    LLVMBuildCondBr(L->b, x, yes, next);
+    lower_at(L, yes);
+    LLVMValueRef kv = lower_load(L, L->t_i64, k, "");
+    LLVMBuildStore(L->b, lp.i, LLVMBuildGEP2(L->b, L->t_i64, out, &kv, 1, ""));
+    LLVMBuildStore(L->b, LLVMBuildAdd(L->b, kv, lower_i64(L, 1), ""), k);
+    LLVMBuildBr(L->b, next);
+    lower_at(L, next);
+    loop_end(L, &lp);
+    *pty = ity;
+    return r;
+}
 
 static bool fancy_operands(Lower *L, Node *n, Fancy *f) {
-    LLVMValueRef arr;
-    Node *fn = NULL;
-    f->pos = -1;
-    if (!basic_view(L, n, &arr, &f->v, &f->pos, &fn))
+    Type *aty = n->a->ty;
+    if (aty->ndim > MAXD)
+        return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "too many dimensions"), false;
+    LLVMValueRef arr = lower_expr_use(L, n->a);
+    if (!arr)
         return false;
-    if (!fn || fn->ty->ndim != 1)
-        return lower_fail(L, n, HJ_DIAG_LOWERING, "fancy index without a 1-D array"), false;
-    f->ity = fn->ty;
-    if (!(f->idx = lower_expr_use(L, fn)))
+    View src;
+    view_of(L, arr, aty, &src);
+    if (!apply_items(L, n, &src, &f->rest, f))
         return false;
-    LLVMValueRef len = lower_array_dim(L, f->idx, ARR_SHAPE, 0);
-    if (f->ity->dtype->kind == TY_BOOL) {
-        lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntNE, len, f->v.shape[f->pos], ""), "IndexError",
-                       "boolean index did not match indexed array");
-        View m;
-        view_of(L, f->idx, f->ity, &m);
-        Ctx c = {.L = L, .at = n};
-        f->m = count_mask(L, &m, &c);
-    } else {
-        f->m = len;
+    if (!f->nadv)
+        return lower_fail(L, n, HJ_DIAG_LOWERING, "advanced index without an array"), false;
+    /* the index arrays (boolean ones as their positions), then B */
+    f->nb = 0;
+    for (int j = 0; j < f->nadv; j++) {
+        Adv *a = &f->adv[j];
+        a->ity = f->anode[j]->ty;
+        if (!(a->arr = lower_expr_use(L, f->anode[j])))
+            return false;
+        if (a->ity->dtype->kind == TY_BOOL)
+            a->arr = true_positions(L, n, a->arr, a->ity, a->dim, &a->ity);
+        if (a->ity->ndim > f->nb)
+            f->nb = a->ity->ndim;
     }
+    LLVMValueRef one = lower_i64(L, 1), zero = lower_i64(L, 0);
+    LLVMValueRef bad = LLVMConstInt(L->t_i1, 0, 0);
+    for (int b = 0; b < f->nb; b++) {
+        LLVMValueRef bs = one;
+        for (int j = 0; j < f->nadv; j++) {
+            int k = b - (f->nb - f->adv[j].ity->ndim);
+            if (k >= 0) {
+                LLVMValueRef dj = lower_array_dim(L, f->adv[j].arr, ARR_SHAPE, k);
+                bs = sel(L, LLVMBuildICmp(L->b, LLVMIntNE, dj, one, ""), dj, bs);
+            }
+        }
+        f->bshape[b] = bs;
+        for (int j = 0; j < f->nadv; j++) {
+            Adv *a = &f->adv[j];
+            int k = b - (f->nb - a->ity->ndim);
+            if (k < 0) {
+                a->istr[b] = zero;
+                continue;
+            }
+            LLVMValueRef dj = lower_array_dim(L, a->arr, ARR_SHAPE, k);
+            LLVMValueRef is1 = LLVMBuildICmp(L->b, LLVMIntEQ, dj, one, "");
+            bad = LLVMBuildOr(L->b, bad, LLVMBuildAnd(L->b, LLVMBuildNot(L->b, is1, ""),
+                                                      LLVMBuildICmp(L->b, LLVMIntNE, dj, bs, ""), ""), "");
+            a->istr[b] = sel(L, is1, zero, lower_array_dim(L, a->arr, ARR_STRIDES, k));
+        }
+    }
+    lower_raise_if(L, bad, "IndexError", "shape mismatch: indexing arrays could not be broadcast together");
     return true;
 }
 
-/* For each selected position: body(j, source index) with j = 0..m-1. */
-typedef void (*SelFn)(Lower *L, Fancy *f, LLVMValueRef j, LLVMValueRef src, void *ctx);
+/* For each element of B (C order): body(b index, pointer to the selected
+ * sub-array of the source, of f->rest's axes). */
+typedef void (*SelFn)(Lower *L, Fancy *f, LLVMValueRef *bidx, LLVMValueRef src, void *ctx);
 
-static void each_selected(Lower *L, Node *n, Fancy *f, SelFn body, void *ctx) {
-    LLVMValueRef len = lower_array_dim(L, f->idx, ARR_SHAPE, 0);
-    LLVMValueRef data = lower_array_field(L, f->idx, ARR_DATA, "idx");
-    LLVMValueRef stride = lower_array_dim(L, f->idx, ARR_STRIDES, 0);
-    Type *it = f->ity->dtype;
-    LLVMValueRef j = lower_alloca(L, L->t_i64, "sel.j");
-    LLVMBuildStore(L->b, lower_i64(L, 0), j);
-    Loop lp;
-    loop_begin(L, &lp, len);
-    LLVMValueRef x = load_elem(L, byte_gep(L, data, LLVMBuildMul(L->b, lp.i, stride, "")), it);
-    if (it->kind == TY_BOOL) {
-        LLVMBasicBlockRef yes = lower_block(L, "sel.yes"), next = lower_block(L, "sel.next");
-        LLVMBuildCondBr(L->b, x, yes, next);
-        lower_at(L, yes);
-        LLVMValueRef jv = lower_load(L, L->t_i64, j, "");
-        body(L, f, jv, lp.i, ctx);
-        LLVMBuildStore(L->b, LLVMBuildAdd(L->b, jv, lower_i64(L, 1), ""), j);
-        LLVMBuildBr(L->b, next);
-        lower_at(L, next);
-    } else {
-        /* out-of-range entries always raise, as in NumPy */
-        LLVMValueRef i = lower_as_i64(L, n, x, it);
-        LLVMValueRef src = wrap(L, i, f->v.shape[f->pos], f->pos, true, ty_is_signed(it));
-        body(L, f, lp.i, src, ctx);
+static void each_selected(Lower *L, Node *n, Fancy *f, int level, LLVMValueRef *bidx, SelFn body, void *ctx) {
+    if (level == f->nb) {
+        LLVMValueRef off = lower_i64(L, 0);
+        for (int j = 0; j < f->nadv; j++) {
+            Adv *a = &f->adv[j];
+            LLVMValueRef io = lower_i64(L, 0);
+            for (int b = 0; b < f->nb; b++)
+                io = LLVMBuildAdd(L->b, io, LLVMBuildMul(L->b, bidx[b], a->istr[b], ""), "");
+            Type *it = a->ity->dtype;
+            LLVMValueRef x = load_elem(L, byte_gep(L, lower_array_field(L, a->arr, ARR_DATA, "idx"), io), it);
+            /* out-of-range entries always raise, as in NumPy */
+            LLVMValueRef w = wrap(L, lower_as_i64(L, n, x, it), a->dim, a->axis, true, ty_is_signed(it));
+            off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, w, a->stride, ""), "");
+        }
+        body(L, f, bidx, byte_gep(L, f->rest.data, off), ctx);
+        return;
     }
+    Loop lp;
+    loop_begin(L, &lp, f->bshape[level]);
+    bidx[level] = lp.i;
+    each_selected(L, n, f, level + 1, bidx, body, ctx);
     loop_end(L, &lp);
 }
 
-/* v with axis `pos` removed (fixed at index i). */
-static void drop_axis(Lower *L, const View *v, int pos, LLVMValueRef i, View *out) {
+/* v (of the result's axes) with B's axes fixed at bidx: the rest's axes. */
+static void fix_b(Lower *L, const View *v, const Fancy *f, LLVMValueRef *bidx, View *out) {
+    LLVMValueRef off = lower_i64(L, 0);
     out->nd = 0;
-    for (int d = 0; d < v->nd; d++)
-        if (d != pos)
+    for (int d = 0; d < v->nd; d++) {
+        if (d >= f->pos && d < f->pos + f->nb)
+            off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, bidx[d - f->pos], v->strides[d], ""), "");
+        else
             out->shape[out->nd] = v->shape[d], out->strides[out->nd++] = v->strides[d];
-    out->data = byte_gep(L, v->data, LLVMBuildMul(L->b, i, v->strides[pos], ""));
+    }
+    out->data = byte_gep(L, v->data, off);
 }
 
 typedef struct FCtx {
-    View dst;   /* fancy read: the result, as a view */
+    View other; /* the result (read) or the value broadcast to the result's shape (store) */
+    bool has_value;
     Ctx c;
 } FCtx;
 
-static void fancy_copy(Lower *L, Fancy *f, LLVMValueRef j, LLVMValueRef src, void *cx) {
+static void source_view(const Fancy *f, LLVMValueRef src, View *s) {
+    *s = f->rest;
+    s->data = src;
+}
+
+static void fancy_copy(Lower *L, Fancy *f, LLVMValueRef *bidx, LLVMValueRef src, void *cx) {
     FCtx *fc = cx;
     View s, d;
-    drop_axis(L, &f->v, f->pos, src, &s);
-    drop_axis(L, &fc->dst, f->pos, j, &d);
+    source_view(f, src, &s);
+    fix_b(L, &fc->other, f, bidx, &d);
     walk2(L, &d, &s, copy_elem, &fc->c);
 }
 
-static void fancy_fill(Lower *L, Fancy *f, LLVMValueRef j, LLVMValueRef src, void *cx) {
+static void fancy_fill(Lower *L, Fancy *f, LLVMValueRef *bidx, LLVMValueRef src, void *cx) {
     FCtx *fc = cx;
     View s;
-    drop_axis(L, &f->v, f->pos, src, &s);
-    if (fc->c.vdata) {
-        LLVMValueRef off = LLVMBuildMul(L->b, LLVMBuildMul(L->b, j, fc->c.vstep, ""), fc->c.vstride, "");
-        LLVMValueRef x = load_elem(L, byte_gep(L, fc->c.vdata, off), fc->c.sdt);
-        store_elem(L, s.data, lower_convert(L, fc->c.at, x, fc->c.sdt, fc->c.ddt), fc->c.ddt);
+    source_view(f, src, &s);
+    if (fc->has_value) {
+        View v;
+        fix_b(L, &fc->other, f, bidx, &v);
+        walk2(L, &s, &v, copy_elem, &fc->c);
         return;
     }
     LLVMValueRef p[1] = {s.data};
@@ -516,20 +618,33 @@ static void fancy_fill(Lower *L, Fancy *f, LLVMValueRef j, LLVMValueRef src, voi
     walk(L, 0, s.nd, s.shape, 1, p, st, fill_elem, &fc->c);
 }
 
+/* The result's shape: the rest's axes with B's inserted at f->pos. */
+static int result_dims(const Fancy *f, LLVMValueRef *dims) {
+    int k = 0;
+    for (int d = 0; d < f->pos; d++)
+        dims[k++] = f->rest.shape[d];
+    for (int b = 0; b < f->nb; b++)
+        dims[k++] = f->bshape[b];
+    for (int d = f->pos; d < f->rest.nd; d++)
+        dims[k++] = f->rest.shape[d];
+    return k;
+}
+
 static LLVMValueRef fancy_get(Lower *L, Node *n, bool *owned) {
     Fancy f;
     if (!fancy_operands(L, n, &f))
         return NULL;
     Type *rty = n->ty;
-    if (rty->ndim != f.v.nd)
+    LLVMValueRef dims[2 * MAXD + 1];
+    if (result_dims(&f, dims) != rty->ndim)
         return lower_fail(L, n, HJ_DIAG_LOWERING, "fancy index of the wrong type");
-    LLVMValueRef dims[MAXD + 1];
-    for (int d = 0; d < f.v.nd; d++)
-        dims[d] = d == f.pos ? f.m : f.v.shape[d];
     LLVMValueRef r = lower_alloc_array(L, rty, dims, false);
+    lower_temp(L, r, rty, true); /* released if an index is out of range */
     FCtx fc = {.c = {.L = L, .at = n, .sdt = rty->dtype, .ddt = rty->dtype}};
-    view_of(L, r, rty, &fc.dst);
-    each_selected(L, n, &f, fancy_copy, &fc);
+    view_of(L, r, rty, &fc.other);
+    LLVMValueRef bidx[MAXD];
+    each_selected(L, n, &f, 0, bidx, fancy_copy, &fc);
+    lower_temp_handed_over(L, r);
     *owned = true;
     return r;
 }
@@ -541,41 +656,67 @@ static bool fancy_set(Lower *L, Node *n, LLVMValueRef v, Type *t) {
     Type *dt = n->a->ty->dtype;
     FCtx fc = {.c = {.L = L, .at = n, .ddt = dt}};
     if (t->kind == TY_ARRAY) {
-        if (f.v.nd != 1 || t->ndim != 1)
-            return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "only a 1-D selection can be assigned an array"), false;
-        array_value(L, v, t, f.m, &fc.c, "shape mismatch: value array could not be broadcast to indexing result");
+        /* the value broadcast to the selection's shape (ValueError otherwise) */
+        LLVMValueRef dims[2 * MAXD + 1];
+        int rnd = result_dims(&f, dims);
+        if (t->ndim > rnd || rnd > MAXD)
+            return lower_fail(L, n, HJ_DIAG_LOWERING, "value of the wrong ndim"), false;
+        View val;
+        view_of(L, v, t, &val);
+        LLVMValueRef one = lower_i64(L, 1), bad = LLVMConstInt(L->t_i1, 0, 0);
+        fc.other.data = val.data;
+        fc.other.nd = rnd;
+        for (int d = 0; d < rnd; d++) {
+            int k = d - (rnd - t->ndim);
+            fc.other.shape[d] = dims[d];
+            if (k < 0) {
+                fc.other.strides[d] = lower_i64(L, 0);
+                continue;
+            }
+            LLVMValueRef is1 = LLVMBuildICmp(L->b, LLVMIntEQ, val.shape[k], one, "");
+            LLVMValueRef ne = LLVMBuildICmp(L->b, LLVMIntNE, val.shape[k], dims[d], "");
+            bad = LLVMBuildOr(L->b, bad, LLVMBuildAnd(L->b, LLVMBuildNot(L->b, is1, ""), ne, ""), "");
+            fc.other.strides[d] = sel(L, is1, lower_i64(L, 0), val.strides[k]);
+        }
+        lower_raise_if(L, bad, "ValueError", "shape mismatch: value array could not be broadcast to indexing result");
+        fc.has_value = true;
+        fc.c.sdt = t->dtype;
     } else if (!(fc.c.value = lower_convert(L, n, v, t, dt))) {
         return false;
     }
-    each_selected(L, n, &f, fancy_fill, &fc);
+    LLVMValueRef bidx[MAXD];
+    each_selected(L, n, &f, 0, bidx, fancy_fill, &fc);
     return true;
 }
 
 bool lower_fancy_gathers(const Node *n) {
     if (n->kind != N_SUBSCRIPT || n->idx_kind != IDX_FANCY || n->ty->kind != TY_ARRAY || n->ty->ndim != 1 || !n->b)
         return false;
+    int narr = 0;
+    bool ok = false;
     for (int i = 0; i < n->b->args.len; i++) {
         Node *e = VEC_AT(n->b->args, i);
         if (e->ty && e->ty->kind == TY_ARRAY)
-            return e->ty->ndim == 1 && ty_is_int(e->ty->dtype);
+            narr++, ok = e->ty->ndim == 1 && ty_is_int(e->ty->dtype);
     }
-    return false;
+    return narr == 1 && ok;
 }
 
 bool lower_fancy_gather(Lower *L, Node *n, LowerGather *g) {
     Fancy f;
     if (!fancy_operands(L, n, &f))
         return false;
-    if (f.v.nd != 1 || f.ity->dtype->kind == TY_BOOL)
+    if (f.rest.nd != 0 || f.nadv != 1 || f.nb != 1 || f.adv[0].ity->dtype->kind == TY_BOOL)
         return lower_fail(L, n, HJ_DIAG_LOWERING, "gather of the wrong type"), false;
-    g->data = f.v.data;
-    g->len = f.v.shape[0];
-    g->stride = f.v.strides[0];
-    g->idx = lower_array_field(L, f.idx, ARR_DATA, "idx");
-    g->nidx = f.m;
-    g->istride = lower_array_dim(L, f.idx, ARR_STRIDES, 0);
-    g->ity = f.ity->dtype;
-    g->axis = f.pos;
+    Adv *a = &f.adv[0];
+    g->data = f.rest.data;
+    g->len = a->dim;
+    g->stride = a->stride;
+    g->idx = lower_array_field(L, a->arr, ARR_DATA, "idx");
+    g->nidx = lower_array_dim(L, a->arr, ARR_SHAPE, 0);
+    g->istride = lower_array_dim(L, a->arr, ARR_STRIDES, 0);
+    g->ity = a->ity->dtype;
+    g->axis = a->axis;
     return true;
 }
 
@@ -604,9 +745,7 @@ bool lower_index_store(Lower *L, Node *n, LLVMValueRef v, Type *t) {
                    false;
         LLVMValueRef arr;
         View w;
-        int fp = -1;
-        Node *fn = NULL;
-        if (!basic_view(L, n, &arr, &w, &fp, &fn))
+        if (!basic_view(L, n, &arr, &w))
             return false;
         Ctx c = {.L = L, .at = n, .ddt = n->a->ty->dtype};
         if (!(c.value = lower_convert(L, n, v, t, c.ddt)))

@@ -82,6 +82,15 @@ class _UnpackItem(_Marker):
         self.group, self.k = group, k
 
 
+class _Import(_Marker):
+    """IMPORT_NAME (`import mod` / `from mod import ...`) or the IMPORT_FROM
+    of `attr` on one: the STORE that follows makes the statement."""
+    __slots__ = ("mod", "level", "fromlist", "attr")
+
+    def __init__(self, mod, level, fromlist, attr=None):
+        self.mod, self.level, self.fromlist, self.attr = mod, level, fromlist, attr
+
+
 class _Saved(_Marker):
     """LOAD_FAST_AND_CLEAR (3.12+): the value of `name` an inlined
     comprehension saves; the STORE_FAST that restores it is no statement."""
@@ -752,6 +761,26 @@ class _Decompiler:
                 g = {"value": e, "targets": [None] * ins.arg, "stores": set()}
                 for j in range(ins.arg - 1, -1, -1):
                     st.append(_UnpackItem(g, j))
+            elif op == "IMPORT_NAME":
+                fromlist, level = val(pop()), val(pop())
+                st.append(_Import(ins.argval, getattr(level, "value", 0) or 0, getattr(fromlist, "value", None)))
+            elif op == "IMPORT_FROM":
+                base = st[-1] if st and isinstance(st[-1], _Import) else None
+                if base is None:
+                    self.fail("an IMPORT_FROM of an unexpected shape", line)
+                st.append(_Import(base.mod, base.level, base.fromlist, ins.argval))
+            elif op in ("STORE_FAST", "STORE_DEREF") and st and isinstance(st[-1], _Import):
+                v = pop()
+                name = ins.argval
+                if v.attr is None:  # import a.b (binds a) / import a
+                    top = v.mod.split(".")[0]
+                    emit(ast.Import(names=[ast.alias(name=v.mod, asname=None if name == top else name)]), {name})
+                elif v.fromlist is None:  # import a.b as c: IMPORT_FROM b on a
+                    emit(ast.Import(names=[ast.alias(name=v.mod, asname=name)]), {name})
+                else:
+                    emit(ast.ImportFrom(module=v.mod or None, level=v.level,
+                                        names=[ast.alias(name=v.attr, asname=None if name == v.attr else name)]),
+                         {name})
             elif op in ("STORE_FAST", "STORE_DEREF"):
                 v = pop()
                 name = ins.argval

@@ -15,6 +15,8 @@ from . import _core, _srctext, config, errors
 from . import _npinfo  # noqa: F401  np.iinfo / np.finfo (overloads)
 from . import _npnan  # noqa: F401  np.nanargmax / np.nanargmin (overloads)
 from . import _npaverage  # noqa: F401  np.average (an overload)
+from . import _npcompress  # noqa: F401  np.compress / a.compress (overloads)
+from . import _npgradient  # noqa: F401  np.gradient (an overload)
 from . import _nplist  # noqa: F401  np.array / np.asarray of lists (overloads)
 from . import _pymethods  # noqa: F401  tuple.index (an overload)
 from . import _nppoly  # noqa: F401  np.polynomial.polynomial (overloads)
@@ -378,6 +380,63 @@ def _global_chain_names(code, out):
     return out
 
 
+def _import_module(modname):
+    """The module an import statement in compiled code names: the packages
+    the compiler knows are imported (as the function would import them);
+    another module only when Python has imported it already (importing it
+    here could run its code at compile time).  None when neither."""
+    import importlib
+    top = modname.split(".")[0]
+    if top in _KNOWN_PACKAGES or modname in _NAMED_MODULES or top in ("hpcjit", "numba"):
+        try:
+            return importlib.import_module(modname)
+        except ImportError:
+            return None
+    return sys.modules.get(modname)
+
+
+def _import_bindings(code):
+    """[(name, value or None, module)] for the names that the import
+    statements of the code bind (`import numpy as np`, `from math import
+    sqrt`), read from the bytecode: the compiler binds them as globals
+    (compiler/infer/infer.c check_import), None where the module cannot be
+    had (_import_module) or has no such attribute."""
+    import dis
+    out = []
+    stack = []  # (value, module name) of IMPORT_NAME / IMPORT_FROM results
+    consts = [0, None]  # the level and fromlist loaded before IMPORT_NAME
+    for ins in dis.get_instructions(code):
+        op = ins.opname
+        if op == "LOAD_CONST":
+            consts = [consts[1], ins.argval]
+        elif op == "IMPORT_NAME":
+            level, fromlist = consts
+            modname = ins.argval
+            if level:  # relative: no package to resolve it against in compiled code
+                stack.append((None, "." * level + modname))
+                continue
+            mod = _import_module(modname)
+            if fromlist is None:  # `import a.b` (and `import a.b as c`, then IMPORT_FROM b) start at a
+                modname = modname.split(".")[0]
+                mod = sys.modules.get(modname) if mod is not None else None
+            stack.append((mod, modname))
+        elif op == "IMPORT_FROM" and stack:
+            base, modname = stack[-1]
+            value = getattr(base, ins.argval, None) if base is not None else None
+            if value is None and base is not None:
+                value = _import_module(f"{modname}.{ins.argval}")
+            stack.append((value, f"{modname}.{ins.argval}"))
+        elif op in ("STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF") and stack:
+            value, modname = stack.pop()
+            out.append((ins.argval, value, modname))
+        elif op == "POP_TOP" and stack:
+            stack.pop()
+    for c in code.co_consts:
+        if isinstance(c, _pytypes.CodeType):
+            out += _import_bindings(c)
+    return out
+
+
 def _env(py_func, gather, disp=None):
     """Every global, builtin and closure name the function's code uses.
     The function's own name, not bound yet (an explicit signature compiles
@@ -402,6 +461,17 @@ def _env(py_func, gather, disp=None):
                 _module_attrs(value, names, gather, env, 0)
             elif isinstance(value, _enum.EnumMeta):
                 _enum_attrs(value, names | _code_strs(code, set()), gather, env)
+    for name, value, modname in _import_bindings(code):  # import statements: globals of the function
+        if name in seen:
+            continue
+        seen.add(name)
+        if value is None:
+            env.append((name, "other", f"'{modname}' is not a module the compiler knows nor one already "
+                        "imported, or a name its module lacks"))
+            continue
+        env.append((name,) + _classify(value, gather))
+        if isinstance(value, _pytypes.ModuleType):
+            _module_attrs(value, names, gather, env, 0)
     glb = py_func.__globals__
     blt = glb.get("__builtins__", builtins)
     if isinstance(blt, _pytypes.ModuleType):

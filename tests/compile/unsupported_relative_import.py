@@ -1,0 +1,4 @@
+# args: l
+def f(n):
+    from .sibling import helper
+    return n
