@@ -414,6 +414,67 @@ def _freeze_returns(f, node, tl):
             tl[i] = "\n"
 
 
+def _closure_text(name, extras):
+    """The closure of inner function `name` over its variables, made where
+    it is passed (the compiler's builtin; infer_call.c closure_make)."""
+    return f"_hj_closure({name}, {', '.join(extras[name])})"
+
+
+def _call_arg(node, parents):
+    """Whether Name `node` is an argument of a call (positional or key=)."""
+    p = parents.get(id(node))
+    if isinstance(p, ast.keyword):
+        return p.arg is not None and isinstance(parents.get(id(p)), ast.Call)
+    return isinstance(p, ast.Call) and any(a is node for a in p.args)
+
+
+def _arg_names(fdef, extras):
+    """The names of inner functions reading the enclosing function's
+    variables passed as arguments in fdef's own scope."""
+    parents = {}
+    for n in ast.walk(fdef):
+        for ch in ast.iter_child_nodes(n):
+            parents[id(ch)] = n
+    return [n for n in _own_scope(fdef) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+            and extras.get(n.id) and _call_arg(n, parents)]
+
+
+def _closure_uses(src, fdef, lifted_nodes, inner, calls, extras, nonlocals):
+    """The names in fdef's own text of inner functions reading its
+    variables used as values, each an argument of a call (those in an
+    inner function's text are its own lift's); other such uses refused."""
+    parents = {}
+    for n in ast.walk(fdef):
+        for ch in ast.iter_child_nodes(n):
+            parents[id(ch)] = n
+    own = {id(n) for n in _own_scope(fdef)}
+    theirs = set()
+    for node in lifted_nodes:
+        body = node.value if isinstance(node, ast.Assign) else node
+        theirs |= {id(n) for n in _own_scope(body)}
+    out = []
+    for node in ast.walk(fdef):
+        if not (isinstance(node, ast.Name) and node.id in inner and isinstance(node.ctx, ast.Load)
+                and id(node) not in calls and extras[node.id]):
+            continue
+        reads = ", ".join(repr(v) for v in extras[node.id])
+        if node.id in nonlocals:
+            raise _fail(src, node, f"using the inner function '{node.id}', which assigns "
+                        f"{', '.join(repr(v) for v in nonlocals[node.id])} (nonlocal), as a value (only calls "
+                        "of it are)")
+        if not _call_arg(node, parents):
+            raise _fail(src, node, f"using the inner function '{node.id}', which reads {reads} of the enclosing "
+                        "function, as a value other than an argument of a call (returned, stored or bound to "
+                        f"another name; pass it where it is used: `sorted(a, key={node.id})`, `g({node.id}, x)`)")
+        if id(node) in own:
+            out.append(node)
+        elif id(node) not in theirs:
+            raise _fail(src, node, f"passing the inner function '{node.id}', which reads {reads} of the enclosing "
+                        "function, from a function nested in another inner function (pass it from the "
+                        "function that defines it, or from one nested one level)")
+    return out
+
+
 def lift(py_func, src, targetoptions, make_source):
     """(new source text, [(name, Lifted)]) for the function, or None when it
     has no inner function.  make_source(text, first_line, col_offset,
@@ -466,9 +527,6 @@ def lift(py_func, src, targetoptions, make_source):
         if c is None:
             raise _fail(src, node, f"the inner function '{name}' (defined more than once?)")
         extra = [v for v in c.co_freevars if v not in inner]
-        if kind == "inline" and c.co_freevars:
-            raise _fail(src, node, f"a lambda reading {', '.join(repr(v) for v in c.co_freevars)} of the "
-                        "enclosing function as a value (bind it to a name and call it)")
         for v in extra:
             if v not in outer_locals:
                 raise _fail(src, node, f"the inner function '{name}' reading '{v}' of an enclosing function")
@@ -534,19 +592,17 @@ def lift(py_func, src, targetoptions, make_source):
                     raise _fail(src, node, f"'{name}' calling the function returned by the closure factory "
                                 f"'{f.name}', which reads the '{v}' of the enclosing function, while '{name}' "
                                 f"has a '{v}' of its own")
-    # an inner function that reads none of the enclosing function's
-    # variables is an ordinary function value (passed, stored, map(f, a));
-    # one that does may only be called (its values are passed at the call)
-    for node in ast.walk(fdef):
-        if isinstance(node, ast.Name) and node.id in inner and isinstance(node.ctx, ast.Load) \
-                and id(node) not in calls and extras[node.id]:
-            raise _fail(src, node, f"using the inner function '{node.id}', which reads "
-                        f"{', '.join(repr(v) for v in extras[node.id])} of the enclosing function, "
-                        "as a value (only calls are)")
     # inner defs assigning variables of this function (`nonlocal total`):
     # such a function also returns their new values, and each call of it
     # here assigns them back (a statement `g(...)` or `x = g(...)`)
     nonlocals = _nonlocals(src, code, lifted)
+    # an inner function that reads none of the enclosing function's
+    # variables is an ordinary function value (passed, stored, map(f, a));
+    # one that does is a value only as an argument of a call (`sorted(l,
+    # key=f)`, `apply(f, a)`): `_hj_closure(f, k)` there, the closure over
+    # the values its variables have at that call (a closure kept longer
+    # would read them as they were when it was made, not at its call)
+    closure_uses = _closure_uses(src, fdef, [n for _, n, _, _, _, _ in lifted], inner, calls, extras, nonlocals)
     parents = {}
     for node in _own_scope(fdef):
         for child in ast.iter_child_nodes(node):
@@ -579,6 +635,16 @@ def lift(py_func, src, targetoptions, make_source):
     for name, node, kind, c, extra, siblings in lifted:
         if kind in ("pdef", "plambda"):  # inside its factory, blanked already
             continue
+        if kind == "inline" and extras[name]:  # the lambda's text becomes its closure
+            if not _call_arg(node, parents):
+                reads = ", ".join(repr(v) for v in extras[name])
+                raise _fail(src, node, f"a lambda reading {reads} of the enclosing function used other than as an "
+                            "argument of a call (returned, stored or called where it is written; pass it to the "
+                            "call that uses it, `sorted(a, key=lambda t: t[k])`, or bind it to a name and call "
+                            "that)")
+            edits.setdefault(node.lineno - 1, []).append(
+                (node.col_offset, _closure_text(name, extras), node.end_col_offset - node.col_offset))
+            continue
         if kind == "inline":  # the lambda's text becomes its name, in place
             b = out_lines[node.lineno - 1].encode()
             width = node.end_col_offset - node.col_offset
@@ -605,6 +671,8 @@ def lift(py_func, src, targetoptions, make_source):
             j = out_lines[li].index("(", col)
             ins = ", ".join(ex) + (", " if call.args or call.keywords else "")
             edits.setdefault(li, []).append((j + 1, ins))
+    for n in closure_uses:
+        edits.setdefault(n.lineno - 1, []).append((n.col_offset, _closure_text(n.id, extras), len(n.id)))
     facs_of = {f.product: f for f in facs.values()}
     if facs:
         _factory_calls(src, code, fdef, facs, {}, extras, out_lines, edits)
@@ -666,6 +734,8 @@ def lift(py_func, src, targetoptions, make_source):
                 j = tl[n.func.end_lineno - 1].index("(", n.func.end_col_offset + removed)
                 ins = ", ".join(extras[n.func.id]) + (", " if n.args or n.keywords else "")
                 fix.setdefault(n.func.end_lineno - 1, []).append((j + 1, ins))
+        for n in _arg_names(sub.body[0], extras):  # inner functions passed as arguments: closures
+            fix.setdefault(n.lineno - 1, []).append((n.col_offset + removed, _closure_text(n.id, extras), len(n.id)))
         if name in uses:  # calls of closure factories and their products
             esrc = make_source("", src.first_line + first, src.col_offset + removed, src.filename)
             products = {f.pcode for f in facs.values()}

@@ -671,3 +671,221 @@ def test_factory_refused_and_located():
             f(1)
         assert what in str(ei.value), str(ei.value)
         assert_located_in(__file__, ei.value, "U:" + marker)
+
+
+# Inner functions and lambdas reading the enclosing function's variables as
+# values: an argument of a call (a key=, a function passed to another
+# @njit function, map/filter) is the closure over the values its variables
+# have at that call (closures.py `_hj_closure`, a TY_CLOSURE in the
+# compiler).
+
+@hpcjit.njit
+def apply_sum(f, a):
+    s = 0.0
+    for v in a:
+        s += f(v)
+    return s
+
+
+@hpcjit.njit
+def apply_twice(f, x):
+    return f(f(x))
+
+
+class with_py_helpers:
+    """The compiled f, and as py_func its Python function calling the
+    helpers' py_funcs (CPython cannot pass a Python function to a compiled
+    one)."""
+
+    def __init__(self, f, *helpers):
+        import types
+        pf = f.py_func
+        g = dict(pf.__globals__)
+        g.update((h.py_func.__name__, h.py_func) for h in helpers)
+        self.f = f
+        self.py_func = types.FunctionType(pf.__code__, g, pf.__name__, pf.__defaults__, pf.__closure__)
+
+    def __call__(self, *args):
+        return self.f(*args)
+
+
+@hpcjit.njit
+def key_sorted(l, k):
+    return sorted(l, key=lambda t: t[k])
+
+
+@hpcjit.njit
+def key_sort_tuple(l, k):
+    l.sort(key=lambda t: (t[k], -t[0]))
+    return l
+
+
+@hpcjit.njit
+def key_min_max(l, x):
+    return min(l, key=lambda v: abs(v - x)), max(l, key=lambda v: -abs(v - x))
+
+
+@hpcjit.njit
+def key_dict_items(d, w):
+    return max(d.items(), key=lambda kv: kv[1] * w)
+
+
+@hpcjit.njit
+def key_named(a, c):
+    near = lambda v: abs(v - c)  # noqa: E731
+
+    def far(v):
+        return -near(v)
+    return sorted(a, key=near), sorted(a, key=far, reverse=True), near(0.0)
+
+
+@hpcjit.njit
+def key_in_loop(a, n):
+    out = []
+    for i in range(n):
+        out.append(min(a, key=lambda v: (v - i) ** 2))  # i as it is at each call
+    return out
+
+
+@pytest.mark.numba_skip(reason="Numba refuses a lambda reading the enclosing function's variables as a key")
+@pytest.mark.parametrize("k", [0, 1])
+def test_key_lambdas_reading_variables(k):
+    l = [(3, 1), (1, 5), (2, 2), (4, 2)]
+    check(key_sorted, l, k)
+    check(key_sort_tuple, l, k)
+
+
+@pytest.mark.numba_skip(reason="Numba refuses a lambda reading the enclosing function's variables as a key")
+@pytest.mark.parametrize("x", [0.0, 4.4, 9.0])
+def test_min_max_keys_reading_variables(x):
+    check(key_min_max, [1.0, 4.0, 7.5, 3.0], x)
+    check(key_dict_items, {1: 2.0, 3: 1.0, 5: -4.0}, x - 4.0)
+
+
+@pytest.mark.numba_skip(reason="Numba refuses inner functions reading the enclosing function's variables as keys")
+def test_named_lambda_and_def_as_keys():
+    check(key_named, [1.0, 4.0, 7.5, 3.0], 3.5)
+    check(key_in_loop, [1.0, 4.0, 7.5, 3.0], 6)
+
+
+@hpcjit.njit
+def pass_lambda(a, s):
+    return apply_sum(lambda v: v * s, a)
+
+
+@hpcjit.njit
+def pass_def_late_binding(a, s):
+    def g(v):
+        return v * s + 1
+    r = apply_sum(g, a)
+    s = s * 2  # the next closure of g reads the new s, as CPython's call does
+    return r + apply_sum(g, a) + apply_twice(g, 1.0)
+
+
+@hpcjit.njit
+def pass_in_loop(a, n):
+    out = 0.0
+    for i in range(n):
+        out += apply_sum(lambda v: v + i, a) * apply_twice(lambda v: v - i, 1.5)
+    return out
+
+
+@hpcjit.njit
+def pass_from_inner(a, w):
+    def inner(b):
+        return apply_sum(lambda v: v * w, b) + min([1.0, 2.0], key=lambda x: abs(x - w))
+    return inner(a) + inner(a[1:])
+
+
+@hpcjit.njit
+def pass_sibling_reader(a, w):
+    def scale(v):
+        return v * w
+
+    def both(v):  # reads w through scale
+        return scale(v) + 1.0
+    return apply_sum(both, a) + apply_sum(scale, a)
+
+
+@hpcjit.njit
+def map_filter_closures(a, s):
+    t = 0.0
+    for v in map(lambda x: x * s, a):
+        t += v
+    for v in filter(lambda x: x > s, a):
+        t += 10.0 * v
+    return t + sum(list(map(lambda x: x + s, a)))
+
+
+@pytest.mark.numba_skip(reason="Numba refuses passing a closure over the enclosing function's variables")
+@pytest.mark.parametrize("s", [0.5, 2.0])
+def test_closures_passed_to_functions(s):
+    a = np.arange(5.0)
+    check(with_py_helpers(pass_lambda, apply_sum), a, s)
+    check(with_py_helpers(pass_def_late_binding, apply_sum, apply_twice), a, s)
+    check(with_py_helpers(pass_in_loop, apply_sum, apply_twice), a, 4)
+    check(with_py_helpers(pass_from_inner, apply_sum), a, s)
+    check(with_py_helpers(pass_sibling_reader, apply_sum), a, s)
+
+
+@pytest.mark.numba_skip(reason="Numba refuses map/filter of a closure over the enclosing function's variables")
+def test_map_filter_closures():
+    check(map_filter_closures, np.arange(5.0), 1.5)
+
+
+@hpcjit.njit
+def cl_r_bound(a, k):
+    f = lambda v: v * k  # noqa: E731
+    g = f  # U:cl_bound
+    return g(a)
+
+
+@hpcjit.njit
+def cl_r_returned(k):
+    def g(v):
+        return v * k
+    return g  # U:cl_returned
+
+
+@hpcjit.njit
+def cl_r_nonlocal(a):
+    t = 0.0
+
+    def add(v):
+        nonlocal t
+        t += v
+        return v
+    return apply_sum(add, a)  # U:cl_nonlocal
+
+
+@hpcjit.njit
+def cl_r_two_deep(a, k):
+    def g(v):
+        return v * k
+
+    def h(b):
+        def i(c):
+            return apply_sum(g, c)  # U:cl_two_deep
+        return i(b)
+    return h(a)
+
+
+@hpcjit.njit
+def cl_r_called_here(k):
+    return (lambda v: v * k)(2)  # U:cl_called_here
+
+
+@pytest.mark.numba_skip(reason="hpcjit's limits and messages")
+def test_closure_values_refused_and_located():
+    from conftest import assert_located_in
+    a = np.arange(3.0)
+    cases = [(cl_r_bound, (a, 2.0), "cl_bound", "as a value other than an argument of a call"),
+             (cl_r_returned, (2.0,), "cl_returned", "as a value other than an argument of a call"),
+             (cl_r_nonlocal, (a,), "cl_nonlocal", "which assigns 't' (nonlocal), as a value"),
+             (cl_r_two_deep, (a, 2.0), "cl_two_deep", "from a function nested in another inner function"),
+             (cl_r_called_here, (2.0,), "cl_called_here", "a lambda reading 'k'")]
+    for f, args, marker, what in cases:
+        with pytest.raises(hpcjit.UnsupportedError) as ei:
+            f(*args)
+        assert what in str(ei.value), str(ei.value)
+        assert_located_in(__file__, ei.value, "U:" + marker)

@@ -57,8 +57,22 @@ def reads_outer(a, k):
     return sorted(a, key=lambda x: x * k)
 
 
+@njit
+def stores_reading_outer(a, k):
+    keys = [lambda x: x * k]  # U:stored_lambda
+    return sorted(a, key=keys[0])
+
+
+@pytest.mark.numba_skip("Numba refuses a lambda reading the enclosing function's variables as a key")
+@pytest.mark.parametrize("k", [2.0, -1.0])
+def test_lambda_reading_outer_variables(k):
+    check(reads_outer, [1.0, -3.0, 2.0], k)
+
+
 @pytest.mark.numba_skip("hpcjit's limits and messages")
-def test_lambda_reading_outer_variables_is_located():
+def test_lambda_reading_outer_variables_stored_is_located():
+    from conftest import assert_located_in
     with pytest.raises(hpcjit.UnsupportedError, match="a lambda reading 'k'") as ei:
-        reads_outer([1.0, 2.0], 2.0)
-    assert "test_inline_lambda.py" in str(ei.value) and "lambda x: x * k" in str(ei.value)
+        stores_reading_outer([1.0, 2.0], 2.0)
+    assert "other than as an argument of a call" in str(ei.value)
+    assert_located_in(__file__, ei.value, "U:stored_lambda")
