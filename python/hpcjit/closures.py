@@ -181,7 +181,8 @@ class _Factory:
     """An inner function of the function being lifted that returns an
     inner def or lambda of its own (its product) reading its variables."""
 
-    def __init__(self, name, product, pnode, pkind, pcode, frozen, values, drop):
+    def __init__(self, name, product, pnode, pkind, pcode, frozen, values, drop, cells=()):
+        self.cells = cells      # the frozen variables the product assigns (nonlocal): one-item lists
         self.name = name
         self.product = product  # the product's lifted name
         self.pnode = pnode      # its FunctionDef or Lambda
@@ -192,13 +193,71 @@ class _Factory:
         self.drop = drop        # a product lambda's code: gone from the factory's text
 
     def env_text(self):
-        if len(self.frozen) == 1:
-            return f"({self.frozen[0]},)"
-        return f"({', '.join(self.frozen)})"
+        vals = [f"[{v}]" if v in self.cells else v for v in self.frozen]
+        if len(vals) == 1:
+            return f"({vals[0]},)"
+        return f"({', '.join(vals)})"
 
     def unpack_text(self):
         """The product's first statement, on the line above its body."""
-        return f"{', '.join(self.frozen)}{',' if len(self.frozen) == 1 else ''} = _hj_env\n"
+        names = [_cell(v) if v in self.cells else v for v in self.frozen]
+        return f"{', '.join(names)}{',' if len(names) == 1 else ''} = _hj_env\n"
+
+
+def _cell(v):
+    """The name of the one-item list holding the factory's variable v in
+    a product that assigns it (nonlocal)."""
+    return f"_hj_cell_{v}"
+
+
+def _product_cells(src, name, pnode, cellvars):
+    """The factory's variables the product def pnode assigns (`nonlocal
+    n`): each lives in a one-item list of the environment, shared by the
+    calls of one closure (a counter), each use `n` in the product's text
+    becoming `_hj_cell_n[0]`.  Refused with a located error: nonlocal of
+    a variable further out, in a one-line def or read by a function nested
+    in the product."""
+    cells = []
+    for n in _own_scope(pnode):
+        if isinstance(n, ast.Nonlocal):
+            for v in n.names:
+                if v not in cellvars:
+                    raise _fail(src, n, f"a function returned by the closure factory '{name}' assigning '{v}' "
+                                f"(nonlocal) of a function further out than '{name}' (assign a variable of "
+                                f"'{name}' instead)")
+                if v not in cells:
+                    cells.append(v)
+            if n.end_lineno != n.lineno:
+                raise _fail(src, n, "a nonlocal statement over several lines")
+    if not cells:
+        return cells
+    if pnode.body[0].lineno == pnode.lineno:
+        raise _fail(src, pnode, f"a one-line def returned by the closure factory '{name}' assigning "
+                    f"{', '.join(cells)} (nonlocal) (write its body on the lines below)")
+    for n in _own_scope(pnode):
+        if isinstance(n, _SCOPES) and n is not pnode:
+            for m in ast.walk(n):
+                if isinstance(m, ast.Name) and m.id in cells:
+                    raise _fail(src, m, f"reading '{m.id}', which the function returned by the closure factory "
+                                f"'{name}' assigns (nonlocal), in a function nested in that one")
+        if isinstance(n, ast.NamedExpr) and n.target.id in cells:
+            raise _fail(src, n, f"an assignment expression to '{n.target.id}' (nonlocal) in the function "
+                        f"returned by the closure factory '{name}'")
+    return cells
+
+
+def _cell_uses(node, cells, tl):
+    """The lifted text tl of product def `node` (tl[i] is line
+    node.lineno + i): its `nonlocal` statements become `pass`, each use of
+    a cell variable v `_hj_cell_v[0]`."""
+    edits = {}
+    for n in _own_scope(node):
+        li = n.lineno - node.lineno
+        if isinstance(n, ast.Nonlocal):
+            edits.setdefault(li, []).append((n.col_offset, "pass", n.end_col_offset - n.col_offset))
+        elif isinstance(n, ast.Name) and n.id in cells:
+            edits.setdefault(li, []).append((n.col_offset, _cell(n.id) + "[0]", len(n.id)))
+    _apply(tl, edits)
 
 
 def _product_of(value, defs, named):
@@ -258,11 +317,7 @@ def _factory(src, name, node, kind, c, inner, outer_locals):
             raise _fail(src, n, f"a closure factory '{name}' assigning {', '.join(n.names)} of its "
                         "enclosing function (nonlocal)")
     pname = getattr(pnode, "name", None) or next((k for k, v in named.items() if v is pnode), "lambda")
-    if isinstance(pnode, ast.FunctionDef):
-        for n in _own_scope(pnode):
-            if isinstance(n, ast.Nonlocal):
-                raise _fail(src, n, f"a function returned by the closure factory '{name}' assigning "
-                            f"{', '.join(n.names)} (nonlocal): it would need a mutable environment")
+    cells = _product_cells(src, name, pnode, set(c.co_cellvars)) if isinstance(pnode, ast.FunctionDef) else []
     mine = set(defs) | set(named)
     frozen = []
     for v in pcode.co_freevars:
@@ -275,7 +330,7 @@ def _factory(src, name, node, kind, c, inner, outer_locals):
             raise _fail(src, pnode, f"the inner function '{pname}' reading '{v}' of an enclosing function")
     drop = pcode if isinstance(pnode, ast.Lambda) and pnode not in named.values() else None
     return _Factory(name, f"_hj_{name}_{pname}", pnode, "pdef" if isinstance(pnode, ast.FunctionDef)
-                    else "plambda", pcode, frozen, values, drop)
+                    else "plambda", pcode, frozen, values, drop, cells)
 
 
 def _outer_nodes(fdef):
@@ -356,7 +411,8 @@ def _factory_calls(src, code, fdef, facs, bound, extras, out_lines, edits, shift
                             and id(n) not in mine), fdef)
                 what = f"the closure factory '{v}'" if v in facs else \
                     f"'{v}', the function returned by the closure factory '{bound[v]}',"
-                raise _fail(src, use, f"calling {what} from a function nested in the one that calls it")
+                raise _fail(src, use, f"calling {what} from a function nested in the one that calls it (pass "
+                            f"it to that function as an argument: `g(x, {v if v in bound else v + '(...)'})`)")
 
     def binds(stmt):
         """Whether stmt is one of the assignments `f = add(n)`, `g = f`."""
@@ -374,6 +430,16 @@ def _factory_calls(src, code, fdef, facs, bound, extras, out_lines, edits, shift
         args = bool(call.args or call.keywords)
         edits.setdefault(li, []).append((j, (", " + rest if rest else "") + (", " if args else ""), 1))
 
+    def closure_of(value, fac):
+        """The product passed as an argument (`g(f)`, `g(add(n))`): the
+        closure over its environment and the variables it reads here, as
+        they are at that call (infer_call.c closure_make)."""
+        f = facs[fac]
+        live = extras[f.product][1:]
+        edits.setdefault(value.lineno - 1, []).append((value.col_offset + shift, f"_hj_closure({f.product}, "))
+        edits.setdefault(value.end_lineno - 1, []).append(
+            (value.end_col_offset + shift, "".join(", " + v for v in live) + ")"))
+
     for n in nodes:
         if not (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and (n.id in bound or n.id in facs)):
             continue
@@ -381,18 +447,25 @@ def _factory_calls(src, code, fdef, facs, bound, extras, out_lines, edits, shift
         called = isinstance(p, ast.Call) and p.func is n
         if n.id in facs:
             if not called:
-                raise _fail(src, n, f"the closure factory '{n.id}' used as a value (only calls are)")
+                raise _fail(src, n, f"the closure factory '{n.id}' used as a value (only calls are: pass the "
+                            f"function it returns, `g({n.id}(k))`)")
             pp = parents.get(id(p))
             if isinstance(pp, ast.Call) and pp.func is p:  # add(n)(y)
                 call_product(pp, n.id, p)
+            elif _call_arg(p, parents):  # g(add(n))
+                closure_of(p, n.id)
             elif not binds(pp):
                 raise _fail(src, p, f"the function returned by the closure factory '{n.id}' used as a value "
-                            f"(returned, passed or stored; only `f = {n.id}(...)` and calls of it are)")
+                            f"other than an argument of a call (returned or stored; only `f = {n.id}(...)`, "
+                            f"calls of it and `g({n.id}(...))` are)")
         elif called:
             call_product(p, bound[n.id], n)
+        elif _call_arg(n, parents):  # g(f)
+            closure_of(n, bound[n.id])
         elif not binds(p):
             raise _fail(src, n, f"using '{n.id}', the function returned by the closure factory "
-                        f"'{bound[n.id]}', as a value (returned, passed or stored; only calls are)")
+                        f"'{bound[n.id]}', as a value other than an argument of a call (returned or stored; "
+                        f"only calls and `g({n.id})` are)")
 
 
 def _freeze_returns(f, node, tl):
@@ -700,6 +773,8 @@ def lift(py_func, src, targetoptions, make_source):
                 tl += ["\n"] * (body_first.lineno - node.lineno - 1)  # header continuation lines
                 tl += lines[body_first.lineno - 1:node.end_lineno]
                 body_col = body_first.col_offset
+            if kind == "pdef" and facs_of[name].cells:  # nonlocal n: `_hj_cell_n[0]`
+                _cell_uses(node, facs_of[name].cells, tl)
             if kind == "pdef" and facs_of[name].frozen:  # `k, c = _hj_env` first, the header above
                 first -= 1
                 tl.insert(1, " " * body_col + facs_of[name].unpack_text())

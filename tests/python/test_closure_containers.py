@@ -668,3 +668,33 @@ def test_closures_over_heap_values(balanced):
         pf = f.py_func  # CPython cannot pass a function to a compiled one: the reference calls cl_apply's
         py = types.FunctionType(pf.__code__, dict(pf.__globals__, cl_apply=cl_apply.py_func), pf.__name__)
         check(_Called(f, py), *args)
+
+
+@njit
+def cl_factory_heap(xs, w, tag):
+    def make_counter():
+        n = 0
+
+        def inc(x):
+            nonlocal n  # a one-item list in the environment
+            n += 1
+            return x * n
+        return inc
+
+    def make_tagger(t):
+        seen = [t]
+
+        def f(x):
+            return seen[0] + str(int(x * w[0]))
+        return f
+    c = make_counter()
+    first = cl_apply(c, xs)
+    return first, cl_apply(c, xs), cl_apply(make_tagger(tag), xs), make_tagger(tag + "!")(1.0)
+
+
+@pytest.mark.numba_skip("Numba refuses nonlocal in closures and closures as values")
+def test_factory_products_over_heap_values(balanced):
+    import types
+    pf = cl_factory_heap.py_func
+    py = types.FunctionType(pf.__code__, dict(pf.__globals__, cl_apply=cl_apply.py_func), pf.__name__)
+    check(_Called(cl_factory_heap, py), [1.0, 2.0, 3.0], np.array([2.0]), "ab")

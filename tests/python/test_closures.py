@@ -1,6 +1,8 @@
 """Inner functions and lambdas bound to names inside compiled functions
 (closures over the enclosing function's variables, recursion, inner
 functions calling each other), compared with CPython (py_func)."""
+import os
+
 import numpy as np
 import pytest
 
@@ -598,6 +600,102 @@ def test_products_calling_products_and_a_shadowing_local():
 
 
 @hpcjit.njit
+def fac_counter(m):
+    def make_counter():
+        n = 0
+
+        def inc():
+            nonlocal n  # n lives in the closure's environment: each counter its own
+            n += 1
+            return n
+        return inc
+    c = make_counter()
+    d = make_counter()
+    for _ in range(m):
+        c()
+    return c() + d() * 10
+
+
+@hpcjit.njit
+def fac_running_mean(a):
+    def make_acc(start):
+        total = start
+        count = 0
+
+        def add(x):
+            nonlocal total, count
+            total = total + x
+            count += 1
+            return total / count
+        return add
+    acc = make_acc(0.0)
+    out = 0.0
+    for v in a:
+        out = acc(v)
+    return out, acc(0.0)
+
+
+@hpcjit.njit
+def call_three_times(f):
+    return f() + f() + f()
+
+
+@hpcjit.njit
+def fac_counter_passed(k):
+    def make_counter(step):
+        n = 0
+
+        def inc():
+            nonlocal n
+            n += step
+            return n
+        return inc
+    c = make_counter(k)
+    return call_three_times(c) + c() + call_three_times(make_counter(1))
+
+
+@hpcjit.njit
+def fac_product_passed(a, n):
+    base = 1.0
+
+    def add(k):
+        return lambda x: x + k + base
+    f = add(n)
+    r = apply_sum(f, a)
+    base = 100.0  # read at the next call that passes f
+    return r + apply_sum(f, a) + apply_sum(add(2 * n), a) + f(0)
+
+
+@hpcjit.njit
+def fac_product_to_nested(a, n):
+    def add(k):
+        return lambda x: x + k
+    f = add(n)
+
+    def h(y):
+        def i(z, g):
+            return g(z)
+        return i(y, f)  # f passed down, as the message for calling it there says
+    return h(1.0) + sorted(a, key=f)[0] + min(a, key=add(-n))
+
+
+@pytest.mark.numba_skip(reason="Numba refuses nonlocal in a closure")
+@pytest.mark.parametrize("m", [0, 4])
+def test_factory_product_assigning_its_variables(m):
+    check(fac_counter, m)
+    check(fac_running_mean, np.arange(float(m + 1)))
+    check(with_py_helpers(fac_counter_passed, call_three_times), m + 1)
+
+
+@pytest.mark.numba_skip(reason="Numba refuses passing a closure over the enclosing function's variables")
+@pytest.mark.parametrize("n", [1, 3])
+def test_factory_product_passed_as_value(n):
+    a = np.arange(4.0)
+    check(with_py_helpers(fac_product_passed, apply_sum), a, n)
+    check(fac_product_to_nested, a, n)
+
+
+@hpcjit.njit
 def fac_r_returned(n):
     def add(k):
         return lambda x: x + k
@@ -615,14 +713,25 @@ def fac_r_stored(n):
 
 @hpcjit.njit
 def fac_r_nonlocal(n):
+    t = 0
+
     def make(k):
         def bump(x):
-            nonlocal k  # U:fac_nonlocal
-            k += x
+            nonlocal t  # U:fac_nonlocal
+            t += x
             return k
         return bump
     f = make(n)
     return f(1) + f(1)
+
+
+@hpcjit.njit
+def fac_r_nonlocal_one_line(n):
+    def make(k):
+        def bump(x): nonlocal k; k += x; return k  # U:fac_nl_one_line
+        return bump
+    f = make(n)
+    return f(1)
 
 
 @hpcjit.njit
@@ -660,9 +769,9 @@ def fac_r_rebound(n):
 @pytest.mark.numba_skip(reason="hpcjit's limits and messages")
 def test_factory_refused_and_located():
     from conftest import assert_located_in
-    cases = [(fac_r_returned, "fac_returned", "used as a value (returned, passed or stored"),
+    cases = [(fac_r_returned, "fac_returned", "used as a value other than an argument of a call (returned or stored"),
              (fac_r_stored, "fac_stored", "as a value"),
-             (fac_r_nonlocal, "fac_nonlocal", "assigning k (nonlocal)"),
+             (fac_r_nonlocal, "fac_nonlocal", "assigning 't' (nonlocal) of a function further out"),
              (fac_r_branches, "fac_branches", "returning different functions"),
              (fac_r_nested_inner, "fac_nested_inner", "from a function nested in the one that calls it"),
              (fac_r_rebound, "fac_rebound", "and to another value")]
@@ -889,3 +998,14 @@ def test_closure_values_refused_and_located():
             f(*args)
         assert what in str(ei.value), str(ei.value)
         assert_located_in(__file__, ei.value, "U:" + marker)
+
+
+@pytest.mark.numba_skip(reason="hpcjit's limits and messages")
+@pytest.mark.skipif(bool(os.environ.get("HPCJIT_SOURCE_FROM_BYTECODE")),
+                    reason="the text rebuilt from bytecode writes a one-line def over several lines")
+def test_one_line_product_assigning_its_variables_refused():
+    from conftest import assert_located_in
+    with pytest.raises(hpcjit.UnsupportedError) as ei:
+        fac_r_nonlocal_one_line(1)
+    assert "a one-line def returned by the closure factory 'make'" in str(ei.value)
+    assert_located_in(__file__, ei.value, "U:fac_nl_one_line")
