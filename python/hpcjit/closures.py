@@ -309,7 +309,7 @@ def _factory(src, name, node, kind, c, inner, outer_locals):
     pnode, pcode = products[0], codes[0]
     if any(p is not pnode for p in products) or pcode is None:
         raise _fail(src, node, f"a closure factory '{name}' returning different functions (or a function "
-                    "and another value) on different paths")
+                    "and another value) on different paths (return one function that chooses inside)")
     if not ends:
         raise _fail(src, node, f"a closure factory '{name}' that can end without returning its function")
     for n in scope:
@@ -375,7 +375,7 @@ def _bindings(src, code, fdef, facs, bound):
                     continue
                 if bound.setdefault(v, fac) != fac:
                     raise _fail(src, n.targets[0], f"'{v}' bound to the functions of two closure factories "
-                                f"('{bound[v]}', '{fac}')")
+                                f"('{bound[v]}', '{fac}'; give each its own name)")
                 sites.setdefault(v, set()).add(id(n.targets[0]))
                 changed = True
     params = set(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
@@ -384,7 +384,7 @@ def _bindings(src, code, fdef, facs, bound):
             continue
         if id(n) not in sites.get(n.id, ()):
             raise _fail(src, n, f"'{n.id}' bound both to the function returned by the closure factory "
-                        f"'{bound[n.id]}' and to another value")
+                        f"'{bound[n.id]}' and to another value (give each its own name)")
         if n.id in params:
             raise _fail(src, n, f"'{n.id}', a parameter, bound to the function returned by the closure "
                         f"factory '{bound[n.id]}'")
