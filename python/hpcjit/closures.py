@@ -181,8 +181,9 @@ class _Factory:
     """An inner function of the function being lifted that returns an
     inner def or lambda of its own (its product) reading its variables."""
 
-    def __init__(self, name, product, pnode, pkind, pcode, frozen, values, drop, cells=()):
+    def __init__(self, name, product, pnode, pkind, pcode, frozen, values, drop, cells=(), helpers=()):
         self.cells = cells      # the frozen variables the product assigns (nonlocal): one-item lists
+        self.helpers = helpers  # (name, FunctionDef, code): defs of the factory the product calls
         self.name = name
         self.product = product  # the product's lifted name
         self.pnode = pnode      # its FunctionDef or Lambda
@@ -320,17 +321,49 @@ def _factory(src, name, node, kind, c, inner, outer_locals):
     cells = _product_cells(src, name, pnode, set(c.co_cellvars)) if isinstance(pnode, ast.FunctionDef) else []
     mine = set(defs) | set(named)
     frozen = []
+    helpers = []
+    nested = _nested_codes(c)
+
+    def reads(fcode, fnode, fname):
+        for v in fcode.co_freevars:
+            if v in c.co_cellvars and v not in mine:
+                if v not in frozen:
+                    frozen.append(v)
+            elif v not in mine and v not in inner and v not in outer_locals:
+                raise _fail(src, fnode, f"the inner function '{fname}' reading '{v}' of an enclosing function")
+
+    reads(pcode, pnode, pname)
     for v in pcode.co_freevars:
-        if v in mine:
+        if v not in mine:
+            continue
+        # a def of the factory the product calls: lifted beside it, over
+        # the same environment (its first parameter), its calls there
+        # passing it (`_hj_add_h(_hj_env, y)`)
+        hnode, hcode = defs.get(v), nested.get(v)
+        if v == pname or hnode is None or hcode is None:
             raise _fail(src, pnode, f"a function returned by the closure factory '{name}' calling '{v}', "
-                        f"an inner function of '{name}'")
-        if v in c.co_cellvars:
-            frozen.append(v)
-        elif v not in inner and v not in outer_locals:
-            raise _fail(src, pnode, f"the inner function '{pname}' reading '{v}' of an enclosing function")
+                        f"{'itself' if v == pname else 'a lambda bound to a name in ' + repr(name)} (write it as "
+                        f"a def of '{name}' beside the one returned)")
+        for w in hcode.co_freevars:
+            if w in mine:
+                raise _fail(src, hnode, f"'{v}', called by the function returned by the closure factory "
+                            f"'{name}', calling '{w}', another inner function of '{name}'")
+        if any(isinstance(n, ast.Nonlocal) for n in _own_scope(hnode)):
+            raise _fail(src, hnode, f"'{v}', called by the function returned by the closure factory '{name}', "
+                        "assigning variables (nonlocal)")
+        shared = [w for w in cells if w in hcode.co_freevars]
+        if hnode.body[0].lineno == hnode.lineno and shared:
+            raise _fail(src, hnode, f"a one-line def '{v}' reading {', '.join(shared)}, which the function "
+                        f"returned by the closure factory '{name}' assigns (nonlocal) (write its body on the "
+                        "lines below)")
+        if any(isinstance(n, _SCOPES) for n in _own_scope(hnode)):
+            raise _fail(src, hnode, f"'{v}', called by the function returned by the closure factory '{name}', "
+                        "with functions or comprehensions of its own")
+        reads(hcode, hnode, v)
+        helpers.append((v, hnode, hcode))
     drop = pcode if isinstance(pnode, ast.Lambda) and pnode not in named.values() else None
     return _Factory(name, f"_hj_{name}_{pname}", pnode, "pdef" if isinstance(pnode, ast.FunctionDef)
-                    else "plambda", pcode, frozen, values, drop, cells)
+                    else "plambda", pcode, frozen, values, drop, cells, helpers)
 
 
 def _outer_nodes(fdef):
@@ -616,9 +649,17 @@ def lift(py_func, src, targetoptions, make_source):
         f = _factory(src, name, node, kind, c, inner, outer_locals) if kind in ("def", "lambda") else None
         if f is not None:
             facs[name] = f
-            live = [v for v in f.pcode.co_freevars if v not in f.frozen and v not in inner]
-            sibs = [v for v in f.pcode.co_freevars if v in inner]
+            hnames = {h: f"_hj_{name}_{h}" for h, _, _ in f.helpers}
+            live = [v for v in f.pcode.co_freevars if v not in f.frozen and v not in inner and v not in hnames]
+            sibs = [v for v in f.pcode.co_freevars if v in inner] + list(hnames.values())
             lifted.append((f.product, f.pnode, f.pkind, f.pcode, ["_hj_env"] + live, sibs))
+            for h, hnode, hcode in f.helpers:
+                if h in inner:
+                    raise _fail(src, hnode, f"'{h}', called by the function returned by the closure factory "
+                                f"'{name}', named as an inner function of the enclosing function (rename one)")
+                hlive = [v for v in hcode.co_freevars if v not in f.frozen and v not in inner]
+                lifted.append((hnames[h], hnode, "pdef", hcode, ["_hj_env"] + hlive,
+                               [v for v in hcode.co_freevars if v in inner]))
     # the variables of this function bound to products (`f = add(n)`); an
     # inner function calling a factory or such a variable calls the product
     # too (and needs the variables of this function the product reads)
@@ -747,6 +788,7 @@ def lift(py_func, src, targetoptions, make_source):
     for n in closure_uses:
         edits.setdefault(n.lineno - 1, []).append((n.col_offset, _closure_text(n.id, extras), len(n.id)))
     facs_of = {f.product: f for f in facs.values()}
+    facs_of.update((f"_hj_{f.name}_{h}", f) for f in facs.values() for h, _, _ in f.helpers)
     if facs:
         _factory_calls(src, code, fdef, facs, {}, extras, out_lines, edits)
     _apply(out_lines, edits)
@@ -773,7 +815,7 @@ def lift(py_func, src, targetoptions, make_source):
                 tl += ["\n"] * (body_first.lineno - node.lineno - 1)  # header continuation lines
                 tl += lines[body_first.lineno - 1:node.end_lineno]
                 body_col = body_first.col_offset
-            if kind == "pdef" and facs_of[name].cells:  # nonlocal n: `_hj_cell_n[0]`
+            if kind == "pdef" and facs_of[name].cells:  # nonlocal n (its product's): `_hj_cell_n[0]`
                 _cell_uses(node, facs_of[name].cells, tl)
             if kind == "pdef" and facs_of[name].frozen:  # `k, c = _hj_env` first, the header above
                 first -= 1
@@ -809,6 +851,15 @@ def lift(py_func, src, targetoptions, make_source):
                 j = tl[n.func.end_lineno - 1].index("(", n.func.end_col_offset + removed)
                 ins = ", ".join(extras[n.func.id]) + (", " if n.args or n.keywords else "")
                 fix.setdefault(n.func.end_lineno - 1, []).append((j + 1, ins))
+        f = facs_of.get(name)
+        for n in ast.walk(sub) if f is not None and f.helpers else ():  # h(y): _hj_add_h(_hj_env, <live>, y)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in {h for h, _, _ in f.helpers}:
+                hname = f"_hj_{f.name}_{n.func.id}"
+                li = n.func.lineno - 1
+                fix.setdefault(li, []).append((n.func.col_offset + removed, hname, len(n.func.id)))
+                j = tl[li].index("(", n.func.end_col_offset + removed)
+                ins = ", ".join(extras[hname]) + (", " if n.args or n.keywords else "")
+                fix.setdefault(li, []).append((j + 1, ins))
         for n in _arg_names(sub.body[0], extras):  # inner functions passed as arguments: closures
             fix.setdefault(n.lineno - 1, []).append((n.col_offset + removed, _closure_text(n.id, extras), len(n.id)))
         if name in uses:  # calls of closure factories and their products
