@@ -2091,6 +2091,13 @@ static Type *closure_call(Inf *I, Node *n, Type *ct) {
         n->args = args;
         n->closure_args = 1;
     }
+    Node *decl = infer_func_decl(I->c, ct->func);
+    if (!decl)
+        return NULL;
+    int own = decl->params.len - ct->nelems, given = n->args.len - ct->nelems;
+    if (given > own) /* counted without the environment (func_call would count it) */
+        return TYPING(I, n, "%s() takes %d argument%s but %d were given", I->c->req->funcs[ct->func].name, own,
+                      own == 1 ? "" : "s", given);
     return func_call(I, n, ct->func);
 }
 

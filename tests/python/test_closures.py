@@ -1096,3 +1096,22 @@ def test_one_line_product_assigning_its_variables_refused():
         fac_r_nonlocal_one_line(1)
     assert "a one-line def returned by the closure factory 'make'" in str(ei.value)
     assert_located_in(__file__, ei.value, "U:fac_nl_one_line")
+
+
+@hpcjit.njit
+def call_with_two(f, x):
+    return f(x, 2)  # E:closure_args
+
+
+@hpcjit.njit
+def cl_wrong_arguments(k):
+    return call_with_two(lambda v: v * k, 1)
+
+
+@pytest.mark.numba_skip(reason="hpcjit's messages (Numba refuses the closure itself)")
+def test_closure_called_with_wrong_arguments_is_located():
+    from conftest import assert_located_in
+    with pytest.raises(hpcjit.TypingError) as ei:
+        cl_wrong_arguments(2)
+    assert "takes 1 argument but 2 were given" in str(ei.value)  # its environment not counted
+    assert_located_in(__file__, ei.value, "E:closure_args")
