@@ -958,10 +958,28 @@ def test_min_max_keys_reading_variables(x):
     check(key_dict_items, {1: 2.0, 3: 1.0, 5: -4.0}, x - 4.0)
 
 
+@hpcjit.njit
+def key_nested_lambdas(l, k):
+    return sorted(l, key=lambda t: sorted(t, key=lambda u: u * k)[0])
+
+
+@hpcjit.njit
+def key_named_late_binding(l, k):
+    key = lambda t: t[0] * k  # noqa: E731
+    out = []
+    for _ in range(2):
+        out.append(sorted(l, key=key))
+        k = -k  # the next sort's key reads the new k
+    return out
+
+
 @pytest.mark.numba_skip(reason="Numba refuses inner functions reading the enclosing function's variables as keys")
 def test_named_lambda_and_def_as_keys():
     check(key_named, [1.0, 4.0, 7.5, 3.0], 3.5)
     check(key_in_loop, [1.0, 4.0, 7.5, 3.0], 6)
+    for k in (1, -1):
+        check(key_nested_lambdas, [[3, 1], [2, 5], [0, 4]], k)
+        check(key_named_late_binding, [[3, 1], [2, 5], [0, 4]], k)
 
 
 @hpcjit.njit
