@@ -378,11 +378,36 @@ def _outer_nodes(fdef):
     return out
 
 
-def _bindings(src, code, fdef, facs, bound):
-    """(nodes, parents, bound, sites) of fdef's own text: its nodes outside
-    inner functions in source order and their parents, each variable bound
-    to a factory's product (`f = add(n)`, `g = f`; `bound` holds those
-    bound further out) -> that factory, and the targets binding it."""
+class _Loose(Exception):
+    """A variable bound to a product and to something else (_bindings)."""
+
+    def __init__(self, name):
+        super().__init__(name)
+        self.name = name
+
+
+def _bind(src, code, fdef, facs, bound):
+    """_bindings, with each variable bound both to a product and to another
+    value (or to the products of two factories) loose: such a variable
+    holds the product's closure (`f = _hj_closure(_hj_add_lambda, add(n))`,
+    a value of the compiler's, typed per assignment) and its calls are
+    the compiler's."""
+    loose = set()
+    while True:
+        try:
+            return _bindings(src, code, fdef, facs, bound, loose)
+        except _Loose as e:
+            loose.add(e.name)
+
+
+def _bindings(src, code, fdef, facs, bound, loose=frozenset()):
+    """(nodes, parents, bound, sites, loose_sites) of fdef's own text: its
+    nodes outside inner functions in source order and their parents, each
+    variable bound to a factory's product (`f = add(n)`, `g = f`; `bound`
+    holds those bound further out) -> that factory, the targets binding
+    it, and the assignments of a product to a `loose` variable -> its
+    factory.  Raises _Loose for a variable that is bound to a product and
+    to something else."""
     nodes = sorted((n for n in _outer_nodes(fdef) if hasattr(n, "lineno")), key=lambda n: (n.lineno, n.col_offset))
     parents = {}
     for n in nodes:
@@ -404,24 +429,24 @@ def _bindings(src, code, fdef, facs, bound):
         for n in nodes:
             if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
                 v, fac = n.targets[0].id, binding(n.value)
-                if fac is None or id(n.targets[0]) in sites.get(v, ()):
+                if v in loose or fac is None or id(n.targets[0]) in sites.get(v, ()):
                     continue
                 if bound.setdefault(v, fac) != fac:
-                    raise _fail(src, n.targets[0], f"'{v}' bound to the functions of two closure factories "
-                                f"('{bound[v]}', '{fac}'; give each its own name)")
+                    raise _Loose(v)  # the functions of two factories
                 sites.setdefault(v, set()).add(id(n.targets[0]))
                 changed = True
     params = set(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
     for n in nodes:
-        if not (isinstance(n, ast.Name) and n.id in bound) or isinstance(n.ctx, ast.Load):
+        if not (isinstance(n, ast.Name) and n.id in bound) or isinstance(n.ctx, ast.Load) or n.id not in sites:
             continue
-        if id(n) not in sites.get(n.id, ()):
-            raise _fail(src, n, f"'{n.id}' bound both to the function returned by the closure factory "
-                        f"'{bound[n.id]}' and to another value (give each its own name)")
-        if n.id in params:
-            raise _fail(src, n, f"'{n.id}', a parameter, bound to the function returned by the closure "
-                        f"factory '{bound[n.id]}'")
-    return nodes, parents, bound, sites
+        if id(n) not in sites[n.id] or n.id in params:
+            raise _Loose(n.id)
+    loose_sites = {}
+    for n in nodes:
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and n.targets[0].id in loose and binding(n.value) is not None:
+            loose_sites[id(n)] = binding(n.value)
+    return nodes, parents, bound, sites, loose_sites
 
 
 def _factory_calls(src, code, fdef, facs, bound, extras, out_lines, edits, shift=0, nested=()):
@@ -433,7 +458,7 @@ def _factory_calls(src, code, fdef, facs, bound, extras, out_lines, edits, shift
     variables of the outermost function, read at the call>, y)`.  Anything
     else done with a product (returned, passed, stored, called from a
     function nested in fdef, whose code objects are `nested`) is refused."""
-    nodes, parents, bound, sites = _bindings(src, code, fdef, facs, bound)
+    nodes, parents, bound, sites, loose_sites = _bind(src, code, fdef, facs, bound)
     # a function nested in fdef sees neither the products nor the
     # factories as functions (it is lifted when fdef is compiled)
     mine = {id(n) for n in nodes}
@@ -463,12 +488,17 @@ def _factory_calls(src, code, fdef, facs, bound, extras, out_lines, edits, shift
         args = bool(call.args or call.keywords)
         edits.setdefault(li, []).append((j, (", " + rest if rest else "") + (", " if args else ""), 1))
 
-    def closure_of(value, fac):
+    def closure_of(value, fac, var=None):
         """The product passed as an argument (`g(f)`, `g(add(n))`): the
         closure over its environment and the variables it reads here, as
-        they are at that call (infer_call.c closure_make)."""
+        they are at that call (infer_call.c closure_make); or assigned to
+        the loose variable `var`, when it reads none of them."""
         f = facs[fac]
         live = extras[f.product][1:]
+        if var is not None and live:
+            raise _fail(src, value, f"'{var}' bound both to the function returned by the closure factory "
+                        f"'{fac}' and to another value, while that function reads "
+                        f"{', '.join(repr(v) for v in live)} of the enclosing function (give each its own name)")
         edits.setdefault(value.lineno - 1, []).append((value.col_offset + shift, f"_hj_closure({f.product}, "))
         edits.setdefault(value.end_lineno - 1, []).append(
             (value.end_col_offset + shift, "".join(", " + v for v in live) + ")"))
@@ -487,6 +517,8 @@ def _factory_calls(src, code, fdef, facs, bound, extras, out_lines, edits, shift
                 call_product(pp, n.id, p)
             elif _call_arg(p, parents):  # g(add(n))
                 closure_of(p, n.id)
+            elif isinstance(pp, ast.Assign) and id(pp) in loose_sites and pp.value is p:  # f = add(n), f loose
+                closure_of(p, n.id, pp.targets[0].id)
             elif not binds(pp):
                 raise _fail(src, p, f"the function returned by the closure factory '{n.id}' used as a value "
                             f"other than an argument of a call (returned or stored; only `f = {n.id}(...)`, "
@@ -495,6 +527,8 @@ def _factory_calls(src, code, fdef, facs, bound, extras, out_lines, edits, shift
             call_product(p, bound[n.id], n)
         elif _call_arg(n, parents):  # g(f)
             closure_of(n, bound[n.id])
+        elif isinstance(p, ast.Assign) and id(p) in loose_sites and p.value is n:  # h = f, h loose
+            closure_of(n, bound[n.id], p.targets[0].id)
         elif not binds(p):
             raise _fail(src, n, f"using '{n.id}', the function returned by the closure factory "
                         f"'{bound[n.id]}', as a value other than an argument of a call (returned or stored; "
@@ -663,7 +697,7 @@ def lift(py_func, src, targetoptions, make_source):
     # the variables of this function bound to products (`f = add(n)`); an
     # inner function calling a factory or such a variable calls the product
     # too (and needs the variables of this function the product reads)
-    bound = _bindings(src, code, fdef, facs, {})[2] if facs else {}
+    bound = _bind(src, code, fdef, facs, {})[2] if facs else {}
     uses = {}  # inner function -> (the factories it calls, the variables bound to products it calls)
     for i, (name, node, kind, c, extra, siblings) in enumerate(lifted):
         fs = {v: facs[v] for v in c.co_freevars if v in facs and v != name}

@@ -761,6 +761,35 @@ def test_factory_product_calling_defs_of_its_factory(f, n):
 
 
 @hpcjit.njit
+def fac_rebound(n):
+    def add(k):
+        return lambda x: x + k
+
+    def mul(k):
+        return lambda x: x * k
+    f = add(n)  # f holds the closure of each value it is bound to
+    y = f(1)
+    f = 3
+    y += f
+    f = mul(n)
+    g = f
+    y += g(5)
+    f = add(n * 10)
+
+    def h(v):
+        return f(v) * 2  # f as it is at h's call
+    y += h(1)
+    f = None
+    return y, f is None
+
+
+@pytest.mark.numba_skip(reason="Numba refuses it (make_function: a closure variable bound to several closures)")
+@pytest.mark.parametrize("n", [1, 2])
+def test_product_variable_bound_to_other_values(n):
+    check(fac_rebound, n)
+
+
+@hpcjit.njit
 def fac_r_returned(n):
     def add(k):
         return lambda x: x + k
@@ -843,11 +872,13 @@ def fac_r_helper_lambda(n):
 
 @hpcjit.njit
 def fac_r_rebound(n):
+    base = 1
+
     def add(k):
-        return lambda x: x + k
-    f = add(n)
+        return lambda x: x + k + base
+    f = add(n)  # U:fac_rebound
     y = f(1)
-    f = 3  # U:fac_rebound
+    f = 3
     return f + y
 
 
@@ -859,7 +890,7 @@ def test_factory_refused_and_located():
              (fac_r_nonlocal, "fac_nonlocal", "assigning 't' (nonlocal) of a function further out"),
              (fac_r_branches, "fac_branches", "returning different functions"),
              (fac_r_nested_inner, "fac_nested_inner", "from a function nested in the one that calls it"),
-             (fac_r_rebound, "fac_rebound", "and to another value (give each its own name)"),
+             (fac_r_rebound, "fac_rebound", "and to another value, while that function reads 'base'"),
              (fac_r_helper_chain, "fac_helper_chain", "calling 'a', another inner function of 'make'"),
              (fac_r_helper_lambda, "fac_helper_lambda", "a lambda bound to a name in 'make' (write it as a def")]
     for f, marker, what in cases:
