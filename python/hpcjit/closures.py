@@ -16,9 +16,12 @@ reads.  A free variable holding an empty list, dict or set that the inner
 function fills (`acc.append(x)`) gets its items from that body: the
 compiler's call typing learns them (infer_call.c refine_args).  The edits
 keep every other line and column of the user's text, so diagnostics still
-point into it.  Refused with a located error: an inner
-function used other than by calling it (returned, passed, stored), unless
-a closure factory's (below).  An
+point into it.  An inner function or lambda that reads the
+function's variables is a value only as an argument of a call (`sorted(l,
+key=lambda t: t[k])`, `apply(g, a)`): `_hj_closure(g, k)` there, the
+compiler's closure over the values they have at that call (CPython's late
+binding: each call makes its own).  Refused with a located error: such a
+function used otherwise (returned, stored, bound to another name).  An
 inner def assigning variables of the outer function (`nonlocal total`) also
 returns their new values (`return (x), total`), and each call of it, a
 statement `add(i)` or an assignment `x = add(i)`, assigns them back
@@ -43,12 +46,17 @@ the product reads are passed at each call, as they then are (CPython's
 cells; Numba freezes them when the closure is made).  Another inner
 function may call the factory or f too: it gets f like any variable, the
 product as a sibling and the variables the product reads as extra
-parameters, and its text is rewritten the same way.  Refused with a
-located error: the product used other than by calling it (returned,
-passed, stored, called from a def nested two deep), assigning the
-factory's variables (`nonlocal`), a factory returning different functions
-on different paths, or a variable bound to the product and to another
-value."""
+parameters, and its text is rewritten the same way.  Passed as an
+argument of a call, the product is the closure over its environment and
+the variables it reads (`_hj_closure(_hj_add_lambda, f, base)`).  A
+product assigning the factory's variables (`nonlocal n`) finds each in a
+one-item list of the environment (`_hj_cell_n[0]`); defs of the factory
+it calls are lifted beside it over the same environment.  A variable
+bound to a product and to other values holds the product's closure.
+Refused with a located error: the product returned, stored or called
+from a def nested two deep, a factory returning different functions on
+different paths, a variable bound to a product reading this function's
+variables and to another value."""
 import ast
 import types as _pytypes
 
