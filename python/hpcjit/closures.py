@@ -52,11 +52,11 @@ the variables it reads (`_hj_closure(_hj_add_lambda, f, base)`).  A
 product assigning the factory's variables (`nonlocal n`) finds each in a
 one-item list of the environment (`_hj_cell_n[0]`); defs of the factory
 it calls are lifted beside it over the same environment.  A variable
-bound to a product and to other values holds the product's closure.
-Refused with a located error: the product returned, stored or called
-from a def nested two deep, a factory returning different functions on
+bound to a product and to other values, or read by a def nested two
+deep, holds the product's closure.  Refused with a located error: the
+product returned or stored, a factory returning different functions on
 different paths, a variable bound to a product reading this function's
-variables and to another value."""
+variables and to another value (or read by a def nested two deep)."""
 import ast
 import types as _pytypes
 
@@ -394,13 +394,14 @@ class _Loose(Exception):
         self.name = name
 
 
-def _bind(src, code, fdef, facs, bound):
+def _bind(src, code, fdef, facs, bound, deep=frozenset()):
     """_bindings, with each variable bound both to a product and to another
     value (or to the products of two factories) loose: such a variable
     holds the product's closure (`f = _hj_closure(_hj_add_lambda, add(n))`,
     a value of the compiler's, typed per assignment) and its calls are
-    the compiler's."""
-    loose = set()
+    the compiler's.  So is each variable in `deep`, read by a def nested
+    in an inner function (which is lifted when that one is compiled)."""
+    loose = set(deep)
     while True:
         try:
             return _bindings(src, code, fdef, facs, bound, loose)
@@ -457,7 +458,7 @@ def _bindings(src, code, fdef, facs, bound, loose=frozenset()):
     return nodes, parents, bound, sites, loose_sites
 
 
-def _factory_calls(src, code, fdef, facs, bound, extras, out_lines, edits, shift=0, nested=()):
+def _factory_calls(src, code, fdef, facs, bound, extras, out_lines, edits, shift=0, nested=(), deep=frozenset()):
     """The edits of fdef's own text (out_lines; its columns are `shift`
     more than fdef's) for the closure factories it calls, `facs`, and the
     variables further out bound to their products, `bound`: `f = add(n)`
@@ -466,7 +467,7 @@ def _factory_calls(src, code, fdef, facs, bound, extras, out_lines, edits, shift
     variables of the outermost function, read at the call>, y)`.  Anything
     else done with a product (returned, passed, stored, called from a
     function nested in fdef, whose code objects are `nested`) is refused."""
-    nodes, parents, bound, sites, loose_sites = _bind(src, code, fdef, facs, bound)
+    nodes, parents, bound, sites, loose_sites = _bind(src, code, fdef, facs, bound, deep)
     # a function nested in fdef sees neither the products nor the
     # factories as functions (it is lifted when fdef is compiled)
     mine = {id(n) for n in nodes}
@@ -503,6 +504,11 @@ def _factory_calls(src, code, fdef, facs, bound, extras, out_lines, edits, shift
         the loose variable `var`, when it reads none of them."""
         f = facs[fac]
         live = extras[f.product][1:]
+        if var is not None and live and var in deep:
+            raise _fail(src, value, f"'{var}', bound to the function returned by the closure factory '{fac}', "
+                        f"which reads {', '.join(repr(v) for v in live)} of the enclosing function, read by a "
+                        f"function nested in an inner function (pass it to the nested function as an argument: "
+                        f"`g(x, {var})`)")
         if var is not None and live:
             raise _fail(src, value, f"'{var}' bound both to the function returned by the closure factory "
                         f"'{fac}' and to another value, while that function reads "
@@ -705,7 +711,14 @@ def lift(py_func, src, targetoptions, make_source):
     # the variables of this function bound to products (`f = add(n)`); an
     # inner function calling a factory or such a variable calls the product
     # too (and needs the variables of this function the product reads)
-    bound = _bind(src, code, fdef, facs, {})[2] if facs else {}
+    # the variables read by defs nested in an inner function (lifted when
+    # that one is compiled, where the products are not known): each holds
+    # its product's closure
+    products = {f.pcode for f in facs.values()} | {h for f in facs.values() for _, _, h in f.helpers}
+    deep = {v for _, _, kind, c, _, _ in lifted if kind in ("def", "lambda", "inline")
+            for x in c.co_consts if isinstance(x, _pytypes.CodeType) and x not in products
+            for v in x.co_freevars}
+    bound = _bind(src, code, fdef, facs, {}, deep)[2] if facs else {}
     uses = {}  # inner function -> (the factories it calls, the variables bound to products it calls)
     for i, (name, node, kind, c, extra, siblings) in enumerate(lifted):
         fs = {v: facs[v] for v in c.co_freevars if v in facs and v != name}
@@ -832,7 +845,7 @@ def lift(py_func, src, targetoptions, make_source):
     facs_of = {f.product: f for f in facs.values()}
     facs_of.update((f"_hj_{f.name}_{h}", f) for f in facs.values() for h, _, _ in f.helpers)
     if facs:
-        _factory_calls(src, code, fdef, facs, {}, extras, out_lines, edits)
+        _factory_calls(src, code, fdef, facs, {}, extras, out_lines, edits, deep=deep)
     _apply(out_lines, edits)
     new_source = "".join(out_lines)
     # each lifted function's own text, at the lines it came from

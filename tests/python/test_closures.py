@@ -790,6 +790,26 @@ def test_product_variable_bound_to_other_values(n):
 
 
 @hpcjit.njit
+def fac_called_two_deep(n):
+    def add(k):
+        return lambda x: x + k
+    f = add(n)  # f holds the closure: a def nested two deep reads it
+
+    def h(y):
+        def i(z):
+            def j(w):
+                return f(w) * 2
+            return f(z) + j(z)
+        return i(y) + f(y)
+    return h(1) + f(2)
+
+
+@pytest.mark.parametrize("n", [1, 5])
+def test_product_called_from_defs_nested_two_deep(n):
+    check(fac_called_two_deep, n)
+
+
+@hpcjit.njit
 def fac_r_returned(n):
     def add(k):
         return lambda x: x + k
@@ -839,13 +859,15 @@ def fac_r_branches(n):
 
 @hpcjit.njit
 def fac_r_nested_inner(n):
+    base = 1
+
     def add(k):
-        return lambda x: x + k
-    f = add(n)
+        return lambda x: x + k + base
+    f = add(n)  # U:fac_nested_inner
 
     def h(y):
         def i(z):
-            return f(z)  # U:fac_nested_inner
+            return f(z)
         return i(y)
     return h(1)
 
@@ -889,7 +911,7 @@ def test_factory_refused_and_located():
              (fac_r_stored, "fac_stored", "as a value"),
              (fac_r_nonlocal, "fac_nonlocal", "assigning 't' (nonlocal) of a function further out"),
              (fac_r_branches, "fac_branches", "returning different functions"),
-             (fac_r_nested_inner, "fac_nested_inner", "from a function nested in the one that calls it"),
+             (fac_r_nested_inner, "fac_nested_inner", "read by a function nested in an inner function (pass it"),
              (fac_r_rebound, "fac_rebound", "and to another value, while that function reads 'base'"),
              (fac_r_helper_chain, "fac_helper_chain", "calling 'a', another inner function of 'make'"),
              (fac_r_helper_lambda, "fac_helper_lambda", "a lambda bound to a name in 'make' (write it as a def")]
