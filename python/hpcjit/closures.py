@@ -881,7 +881,10 @@ def lift(py_func, src, targetoptions, make_source):
             seg = ast.get_source_segment(src.source, lam.body)
             if name in facs:  # a lambda factory returns its product's environment
                 seg = facs[name].env_text()
-            ret, close = ("return (", ")") if "\n" in seg else ("return ", "")
+            # a body over several lines, or one that is only an expression in
+            # parentheses there (`lambda t: (yield t)`, `(x := t)`)
+            wrap = "\n" in seg or isinstance(lam.body, (ast.Yield, ast.YieldFrom, ast.NamedExpr))
+            ret, close = ("return (", ")") if wrap else ("return ", "")
             pad = lam.body.col_offset - len(ret)
             if pad < 1:
                 pad = 4
