@@ -258,6 +258,8 @@ struct Node {
                                 elements inside the nest are */
     unsigned fused_ref : 1;  /* N_NAME leaf of an N_FUSED tree reading an earlier
                                 statement's target: that statement's element */
+    unsigned closure_args : 1; /* N_CALL of a TY_CLOSURE value: its environment's
+                                  items were put first in args (infer_call.c) */
     unsigned lit_container : 2; /* N_TUPLE made of a heterogeneous display given
                                    to an overload (infer_literal.c): 1 a list
                                    (LiteralList), 2 a dict with str keys

@@ -5,6 +5,7 @@
 #include "infer.h"
 #include "registry.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 Type *infer_qualname_type(Inf *I, const char *q, int *builtin);
@@ -210,6 +211,14 @@ Type *infer_attribute(Inf *I, Node *n) {
     if (IS_UNK(base))
         return base;
     const char *a = n->name;
+    if (base->kind == TY_CLOSURE && strncmp(a, "$env", 4) == 0) { /* item i of its environment (closure_call) */
+        int i = atoi(a + 4);
+        if (i < 0 || i >= base->nelems)
+            return TYPING(I, n, "no item %d in the environment of %s", i, infer_tyname(I, base));
+        n->attr_kind = ATTR_TUPLE_FIELD;
+        n->cval.i = i;
+        return base->elems[i];
+    }
     if (base->kind == TY_MODULE)
         return module_attr(I, n, base);
     if (base->kind == TY_RECORD) /* r.a1 (infer_record.c) */
@@ -1101,6 +1110,7 @@ static Type *hasattr_call(Inf *I, Node *n) {
 /* ---- iterators: generator objects of _pylib.py's helpers ---- */
 
 static Type *func_call(Inf *I, Node *n, int func);
+static Type *closure_make(Inf *I, Node *n);
 static Type *iter_of(Inf *I, Node *at, Type *t);
 
 /* Helper `name` of _pylib.py that the gatherer put in the environment of
@@ -1382,6 +1392,8 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     }
     if (id == BI_HASATTR)
         return hasattr_call(I, n);
+    if (id == BI_CLOSURE)
+        return closure_make(I, n);
     if (id == BI_GETATTR) { /* getattr(obj, "name"): the node becomes obj.name, as Numba */
         if (!no_keywords(I, n, "getattr") || !nargs_between(I, n, "getattr", 2, 2))
             return NULL;
@@ -2016,6 +2028,79 @@ static Type *func_call(Inf *I, Node *n, int func) {
     return s->ret;
 }
 
+/* _hj_closure(f, k, ...) (python/hpcjit/closures.py): the inner function
+ * f (lifted: the variables it reads of the enclosing function come first
+ * among its parameters) made a value, over the values k, ... have now.
+ * The final pass makes the node the cast of the tuple (k, ...) to the
+ * TY_CLOSURE: a closure's value is its environment. */
+static Type *closure_make(Inf *I, Node *n) {
+    if (n->keywords.len || n->args.len < 1)
+        return TYPING(I, n, "_hj_closure() takes a function and its environment's values");
+    Type *ft = infer_expr(I, ARG(0));
+    if (!ft || IS_UNK(ft))
+        return ft;
+    if (ft->kind != TY_FUNCTION || I->c->req->funcs[ft->func].stub)
+        return TYPING(I, n, "_hj_closure() of %s: an inner function was expected", infer_tyname(I, ft));
+    int m = n->args.len - 1;
+    Type **el = arena_alloc(I->a, sizeof(Type *) * (size_t)(m + 1));
+    for (int i = 0; i < m; i++) {
+        Type *t = infer_expr_opt(I, ARG(i + 1));
+        if (!t)
+            return NULL;
+        if (IS_UNK(t))
+            return t;
+        if (!infer_check_value(I, VEC_AT(n->args, i + 1), t))
+            return NULL;
+        el[i] = t;
+    }
+    Type *ct = ty_closure(I->tc, ft->func, el, m);
+    if (!ct->name) /* for messages: "closure(_hj_lambda0 over (int64))" */
+        ct->name = I->c->req->funcs[ft->func].name;
+    if (I->final) {
+        Node *tup = ast_new(I->a, N_TUPLE, n->loc);
+        for (int i = 0; i < m; i++)
+            vec_push(I->a, &tup->args, VEC_AT(n->args, i + 1));
+        tup->ty = ty_tuple(I->tc, el, m);
+        n->kind = N_CAST;
+        n->a = tup;
+        n->args.len = 0;
+        n->ty = ct;
+    }
+    return ct;
+}
+
+/* f(x) of a closure value f: f's environment's items ($env<i>, borrowed)
+ * become the first arguments of the call of its function.  f is a name,
+ * or the closure made where it is called (map(lambda v: v * s, a) is a
+ * loop calling `_hj_closure(...)(v)`, infer_unroll.c): a node without
+ * effects, shared by those items. */
+static Type *closure_call(Inf *I, Node *n, Type *ct) {
+    if (!n->closure_args) {
+        Node *f = n->a;
+        if (f->kind != N_NAME && f->kind != N_CAST && !(f->kind == N_CALL && f->builtin == BI_CLOSURE))
+            return UNSUP(I, n, "calling %s other than through a name it is bound to", infer_tyname(I, ct));
+        PtrVec args = {0};
+        for (int i = 0; i < ct->nelems; i++) {
+            Node *e = ast_new(I->a, N_ATTRIBUTE, n->a->loc);
+            e->a = f;
+            e->name = arena_printf(I->a, "$env%d", i);
+            vec_push(I->a, &args, e);
+        }
+        for (int i = 0; i < n->args.len; i++)
+            vec_push(I->a, &args, VEC_AT(n->args, i));
+        n->args = args;
+        n->closure_args = 1;
+    }
+    Node *decl = infer_func_decl(I->c, ct->func);
+    if (!decl)
+        return NULL;
+    int own = decl->params.len - ct->nelems, given = n->args.len - ct->nelems;
+    if (given > own) /* counted without the environment (func_call would count it) */
+        return TYPING(I, n, "%s() takes %d argument%s but %d were given", I->c->req->funcs[ct->func].name, own,
+                      own == 1 ? "" : "s", given);
+    return func_call(I, n, ct->func);
+}
+
 /* A call through a variable that may hold one of several functions
  * (TY_FUNCSET): every one is specialised for the arguments' types, and
  * all must take them positionally and return the same type. */
@@ -2294,6 +2379,8 @@ Type *infer_call(Inf *I, Node **pn) {
         return func_call(I, n, ft->func);
     case TY_FUNCSET:
         return funcset_call(I, n, ft);
+    case TY_CLOSURE:
+        return closure_call(I, n, ft);
     case TY_FUNCPTR:
         return funcptr_call(I, n, ft);
     case TY_EXC_CLASS:

@@ -60,7 +60,8 @@ static LLVMTypeRef make_type(Lower *L, Type *t, bool mem) {
         LLVMTypeRef f[2] = {L->t_f64, L->t_f64};
         return LLVMStructTypeInContext(L->ctx, f, 2, 0);
     }
-    case TY_TUPLE: {
+    case TY_TUPLE:
+    case TY_CLOSURE: { /* a closure's value: its environment */
         LLVMTypeRef small[16];
         LLVMTypeRef *f = t->nelems <= 16 ? small
                                          : arena_alloc(&L->c->arena, sizeof(LLVMTypeRef) * (size_t)t->nelems);
@@ -404,6 +405,8 @@ LLVMValueRef lower_convert(Lower *L, const Node *at, LLVMValueRef v, Type *from,
         return v; /* layout (C/F -> A) changes no representation */
     if (to->kind == TY_FUNCSET && from->kind == TY_FUNCTION)
         return lower_i64(L, ty_funcset_index(to, from->func));
+    if (to->kind == TY_CLOSURE && from->kind == TY_TUPLE && lower_type(L, from) == lower_type(L, to))
+        return v; /* infer_call.c closure_make: the environment is the value */
     if (to->kind == TY_FUNCPTR && from->kind == TY_FUNCTION) { /* infer.c funcptr_cast */
         if (!at || at->kind != N_CAST || !at->spec || !at->spec->llvm_fn)
             return lower_fail(L, at, HJ_DIAG_LOWERING, "a function made a first-class value was not specialised");
@@ -448,7 +451,7 @@ LLVMValueRef lower_to_mem(Lower *L, LLVMValueRef v, Type *t) {
         LLVMValueRef r = LLVMBuildInsertValue(L->b, LLVMGetUndef(lower_mem_type(L, t)), valid, 0, "");
         return LLVMBuildInsertValue(L->b, r, lower_to_mem(L, LLVMBuildExtractValue(L->b, v, 1, ""), t->base), 1, "");
     }
-    if (t->kind == TY_TUPLE && lower_type(L, t) != lower_mem_type(L, t)) {
+    if ((t->kind == TY_TUPLE || t->kind == TY_CLOSURE) && lower_type(L, t) != lower_mem_type(L, t)) {
         LLVMValueRef r = LLVMGetUndef(lower_mem_type(L, t));
         for (int i = 0; i < t->nelems; i++) {
             LLVMValueRef e = LLVMBuildExtractValue(L->b, v, (unsigned)i, "");
@@ -468,7 +471,7 @@ LLVMValueRef lower_from_mem(Lower *L, LLVMValueRef v, Type *t) {
         LLVMValueRef r = LLVMBuildInsertValue(L->b, LLVMGetUndef(lower_type(L, t)), valid, 0, "");
         return LLVMBuildInsertValue(L->b, r, lower_from_mem(L, LLVMBuildExtractValue(L->b, v, 1, ""), t->base), 1, "");
     }
-    if (t->kind == TY_TUPLE && lower_type(L, t) != lower_mem_type(L, t)) {
+    if ((t->kind == TY_TUPLE || t->kind == TY_CLOSURE) && lower_type(L, t) != lower_mem_type(L, t)) {
         LLVMValueRef r = LLVMGetUndef(lower_type(L, t));
         for (int i = 0; i < t->nelems; i++) {
             LLVMValueRef e = LLVMBuildExtractValue(L->b, v, (unsigned)i, "");
@@ -486,7 +489,7 @@ bool lower_has_refs(const Type *t) {
         return true;
     if (t->kind == TY_OPTIONAL)
         return lower_has_refs(t->base);
-    if (t->kind == TY_TUPLE)
+    if (t->kind == TY_TUPLE || t->kind == TY_CLOSURE)
         for (int i = 0; i < t->nelems; i++)
             if (lower_has_refs(t->elems[i]))
                 return true;
@@ -502,7 +505,7 @@ static void refop(Lower *L, LLVMValueRef v, Type *t, const char *fn) {
         refop(L, LLVMBuildExtractValue(L->b, v, 1, ""), t->base, fn);
         return;
     }
-    if (t->kind == TY_TUPLE) {
+    if (t->kind == TY_TUPLE || t->kind == TY_CLOSURE) {
         for (int i = 0; i < t->nelems; i++)
             if (lower_has_refs(t->elems[i]))
                 refop(L, LLVMBuildExtractValue(L->b, v, (unsigned)i, ""), t->elems[i], fn);

@@ -52,7 +52,8 @@ static bool same_shape(const Type *a, const Type *b) {
     case TY_TUPLE:
     case TY_FUNCSET:
     case TY_FUNCPTR:
-        if (a->kind == TY_FUNCPTR && a->item != b->item)
+    case TY_CLOSURE:
+        if ((a->kind == TY_FUNCPTR && a->item != b->item) || (a->kind == TY_CLOSURE && a->func != b->func))
             return false;
         if (a->nelems != b->nelems || (a->fields != NULL) != (b->fields != NULL) || (a->fields && a->func != b->func))
             return false;
@@ -117,7 +118,8 @@ static Type *intern(TyCtx *tc, const Type *p) {
     }
     Type *t = new_type(tc, p->kind);
     *t = *p;
-    if ((p->kind == TY_TUPLE || p->kind == TY_FUNCSET || p->kind == TY_FUNCPTR || p->kind == TY_RECORD) &&
+    if ((p->kind == TY_TUPLE || p->kind == TY_FUNCSET || p->kind == TY_FUNCPTR || p->kind == TY_RECORD ||
+         p->kind == TY_CLOSURE) &&
         p->nelems > 0) {
         t->elems = arena_alloc(tc->arena, sizeof(Type *) * (size_t)p->nelems);
         if (!tc->arena->oom)
@@ -203,7 +205,7 @@ Type *ty_jitclass(TyCtx *tc, int id) {
 bool ty_has_function(const Type *t) {
     if (!t)
         return false;
-    if (t->kind == TY_FUNCTION || t->kind == TY_FUNCSET)
+    if (t->kind == TY_FUNCTION || t->kind == TY_FUNCSET || t->kind == TY_CLOSURE)
         return true;
     if (t->kind == TY_OPTIONAL)
         return ty_has_function(t->base);
@@ -243,7 +245,7 @@ bool ty_has_unknown(const Type *t) {
         return ty_has_unknown(t->item);
     if (t->kind == TY_LIST)
         return ty_has_unknown(t->item);
-    if (t->kind == TY_TUPLE)
+    if (t->kind == TY_TUPLE || t->kind == TY_CLOSURE)
         for (int i = 0; i < t->nelems; i++)
             if (ty_has_unknown(t->elems[i]))
                 return true;
@@ -338,6 +340,11 @@ int ty_record_field(const Type *t, const char *name) {
 
 Type *ty_function(TyCtx *tc, int func) {
     Type p = {.kind = TY_FUNCTION, .func = func};
+    return intern(tc, &p);
+}
+
+Type *ty_closure(TyCtx *tc, int func, Type **env, int n) {
+    Type p = {.kind = TY_CLOSURE, .func = func, .elems = env, .nelems = n};
     return intern(tc, &p);
 }
 
@@ -860,6 +867,20 @@ void ty_name(StrBuf *b, const Type *t) {
             sb_printf(b, "function(%s)", t->name);
         else
             sb_printf(b, "function(#%d)", t->func);
+        break;
+    case TY_CLOSURE: /* the inner function's name is its lifted one (closures.py) */
+        sb_puts(b, "closure(");
+        if (t->name)
+            sb_puts(b, t->name);
+        else
+            sb_printf(b, "#%d", t->func);
+        sb_puts(b, " over (");
+        for (int i = 0; i < t->nelems; i++) {
+            if (i)
+                sb_puts(b, ", ");
+            ty_name(b, t->elems[i]);
+        }
+        sb_puts(b, "))");
         break;
     case TY_FUNCPTR: /* Numba: "FunctionType[int64(int64, float64)]" */
         sb_puts(b, "FunctionType[");

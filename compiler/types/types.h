@@ -81,6 +81,11 @@ typedef enum TyKind {
                       function value: a C function pointer (ptr) called
                       indirectly with the C types of the numbers (cfunc's
                       ABI: bool as i8); `fp` typecode 'P' ret '(' args ')' */
+    TY_CLOSURE,    /* func, elems[nelems]: an inner function or lambda reading
+                      variables of its enclosing function, made a value
+                      (python/hpcjit/closures.py `_hj_closure(f, k)`): a value
+                      is its environment, the tuple of those variables' values
+                      (elems); a call passes them first (infer_call.c) */
     TY_COUNT
 } TyKind;
 
@@ -180,6 +185,8 @@ Type *ty_dtype(TyCtx *tc, Type *scalar);
 /* A C pointer to a number (float64*), or void* when `to` is NULL. */
 Type *ty_cpointer(TyCtx *tc, Type *to);
 Type *ty_function(TyCtx *tc, int func);
+/* The closure of @njit function `func` over an environment of n values. */
+Type *ty_closure(TyCtx *tc, int func, Type **env, int n);
 /* FunctionType(ret(args...)): a function pointer of that C signature. */
 Type *ty_funcptr(TyCtx *tc, Type *ret, Type **args, int n);
 /* A record (structured dtype `id` of the dispatcher's registry) of n fields:

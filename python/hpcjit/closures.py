@@ -16,9 +16,12 @@ reads.  A free variable holding an empty list, dict or set that the inner
 function fills (`acc.append(x)`) gets its items from that body: the
 compiler's call typing learns them (infer_call.c refine_args).  The edits
 keep every other line and column of the user's text, so diagnostics still
-point into it.  Refused with a located error: an inner
-function used other than by calling it (returned, passed, stored), unless
-a closure factory's (below).  An
+point into it.  An inner function or lambda that reads the
+function's variables is a value only as an argument of a call (`sorted(l,
+key=lambda t: t[k])`, `apply(g, a)`): `_hj_closure(g, k)` there, the
+compiler's closure over the values they have at that call (CPython's late
+binding: each call makes its own).  Refused with a located error: such a
+function used otherwise (returned, stored, bound to another name).  An
 inner def assigning variables of the outer function (`nonlocal total`) also
 returns their new values (`return (x), total`), and each call of it, a
 statement `add(i)` or an assignment `x = add(i)`, assigns them back
@@ -43,12 +46,17 @@ the product reads are passed at each call, as they then are (CPython's
 cells; Numba freezes them when the closure is made).  Another inner
 function may call the factory or f too: it gets f like any variable, the
 product as a sibling and the variables the product reads as extra
-parameters, and its text is rewritten the same way.  Refused with a
-located error: the product used other than by calling it (returned,
-passed, stored, called from a def nested two deep), assigning the
-factory's variables (`nonlocal`), a factory returning different functions
-on different paths, or a variable bound to the product and to another
-value."""
+parameters, and its text is rewritten the same way.  Passed as an
+argument of a call, the product is the closure over its environment and
+the variables it reads (`_hj_closure(_hj_add_lambda, f, base)`).  A
+product assigning the factory's variables (`nonlocal n`) finds each in a
+one-item list of the environment (`_hj_cell_n[0]`); defs of the factory
+it calls are lifted beside it over the same environment.  A variable
+bound to a product and to other values, or read by a def nested two
+deep, holds the product's closure.  Refused with a located error: the
+product returned or stored, a factory returning different functions on
+different paths, a variable bound to a product reading this function's
+variables and to another value (or read by a def nested two deep)."""
 import ast
 import types as _pytypes
 
@@ -181,7 +189,9 @@ class _Factory:
     """An inner function of the function being lifted that returns an
     inner def or lambda of its own (its product) reading its variables."""
 
-    def __init__(self, name, product, pnode, pkind, pcode, frozen, values, drop):
+    def __init__(self, name, product, pnode, pkind, pcode, frozen, values, drop, cells=(), helpers=()):
+        self.cells = cells      # the frozen variables the product assigns (nonlocal): one-item lists
+        self.helpers = helpers  # (name, FunctionDef, code): defs of the factory the product calls
         self.name = name
         self.product = product  # the product's lifted name
         self.pnode = pnode      # its FunctionDef or Lambda
@@ -192,13 +202,71 @@ class _Factory:
         self.drop = drop        # a product lambda's code: gone from the factory's text
 
     def env_text(self):
-        if len(self.frozen) == 1:
-            return f"({self.frozen[0]},)"
-        return f"({', '.join(self.frozen)})"
+        vals = [f"[{v}]" if v in self.cells else v for v in self.frozen]
+        if len(vals) == 1:
+            return f"({vals[0]},)"
+        return f"({', '.join(vals)})"
 
     def unpack_text(self):
         """The product's first statement, on the line above its body."""
-        return f"{', '.join(self.frozen)}{',' if len(self.frozen) == 1 else ''} = _hj_env\n"
+        names = [_cell(v) if v in self.cells else v for v in self.frozen]
+        return f"{', '.join(names)}{',' if len(names) == 1 else ''} = _hj_env\n"
+
+
+def _cell(v):
+    """The name of the one-item list holding the factory's variable v in
+    a product that assigns it (nonlocal)."""
+    return f"_hj_cell_{v}"
+
+
+def _product_cells(src, name, pnode, cellvars):
+    """The factory's variables the product def pnode assigns (`nonlocal
+    n`): each lives in a one-item list of the environment, shared by the
+    calls of one closure (a counter), each use `n` in the product's text
+    becoming `_hj_cell_n[0]`.  Refused with a located error: nonlocal of
+    a variable further out, in a one-line def or read by a function nested
+    in the product."""
+    cells = []
+    for n in _own_scope(pnode):
+        if isinstance(n, ast.Nonlocal):
+            for v in n.names:
+                if v not in cellvars:
+                    raise _fail(src, n, f"a function returned by the closure factory '{name}' assigning '{v}' "
+                                f"(nonlocal) of a function further out than '{name}' (assign a variable of "
+                                f"'{name}' instead)")
+                if v not in cells:
+                    cells.append(v)
+            if n.end_lineno != n.lineno:
+                raise _fail(src, n, "a nonlocal statement over several lines")
+    if not cells:
+        return cells
+    if pnode.body[0].lineno == pnode.lineno:
+        raise _fail(src, pnode, f"a one-line def returned by the closure factory '{name}' assigning "
+                    f"{', '.join(cells)} (nonlocal) (write its body on the lines below)")
+    for n in _own_scope(pnode):
+        if isinstance(n, _SCOPES) and n is not pnode:
+            for m in ast.walk(n):
+                if isinstance(m, ast.Name) and m.id in cells:
+                    raise _fail(src, m, f"reading '{m.id}', which the function returned by the closure factory "
+                                f"'{name}' assigns (nonlocal), in a function nested in that one")
+        if isinstance(n, ast.NamedExpr) and n.target.id in cells:
+            raise _fail(src, n, f"an assignment expression to '{n.target.id}' (nonlocal) in the function "
+                        f"returned by the closure factory '{name}'")
+    return cells
+
+
+def _cell_uses(node, cells, tl):
+    """The lifted text tl of product def `node` (tl[i] is line
+    node.lineno + i): its `nonlocal` statements become `pass`, each use of
+    a cell variable v `_hj_cell_v[0]`."""
+    edits = {}
+    for n in _own_scope(node):
+        li = n.lineno - node.lineno
+        if isinstance(n, ast.Nonlocal):
+            edits.setdefault(li, []).append((n.col_offset, "pass", n.end_col_offset - n.col_offset))
+        elif isinstance(n, ast.Name) and n.id in cells:
+            edits.setdefault(li, []).append((n.col_offset, _cell(n.id) + "[0]", len(n.id)))
+    _apply(tl, edits)
 
 
 def _product_of(value, defs, named):
@@ -250,7 +318,7 @@ def _factory(src, name, node, kind, c, inner, outer_locals):
     pnode, pcode = products[0], codes[0]
     if any(p is not pnode for p in products) or pcode is None:
         raise _fail(src, node, f"a closure factory '{name}' returning different functions (or a function "
-                    "and another value) on different paths")
+                    "and another value) on different paths (return one function that chooses inside)")
     if not ends:
         raise _fail(src, node, f"a closure factory '{name}' that can end without returning its function")
     for n in scope:
@@ -258,24 +326,52 @@ def _factory(src, name, node, kind, c, inner, outer_locals):
             raise _fail(src, n, f"a closure factory '{name}' assigning {', '.join(n.names)} of its "
                         "enclosing function (nonlocal)")
     pname = getattr(pnode, "name", None) or next((k for k, v in named.items() if v is pnode), "lambda")
-    if isinstance(pnode, ast.FunctionDef):
-        for n in _own_scope(pnode):
-            if isinstance(n, ast.Nonlocal):
-                raise _fail(src, n, f"a function returned by the closure factory '{name}' assigning "
-                            f"{', '.join(n.names)} (nonlocal): it would need a mutable environment")
+    cells = _product_cells(src, name, pnode, set(c.co_cellvars)) if isinstance(pnode, ast.FunctionDef) else []
     mine = set(defs) | set(named)
     frozen = []
+    helpers = []
+    nested = _nested_codes(c)
+
+    def reads(fcode, fnode, fname):
+        for v in fcode.co_freevars:
+            if v in c.co_cellvars and v not in mine:
+                if v not in frozen:
+                    frozen.append(v)
+            elif v not in mine and v not in inner and v not in outer_locals:
+                raise _fail(src, fnode, f"the inner function '{fname}' reading '{v}' of an enclosing function")
+
+    reads(pcode, pnode, pname)
     for v in pcode.co_freevars:
-        if v in mine:
+        if v not in mine:
+            continue
+        # a def of the factory the product calls: lifted beside it, over
+        # the same environment (its first parameter), its calls there
+        # passing it (`_hj_add_h(_hj_env, y)`)
+        hnode, hcode = defs.get(v), nested.get(v)
+        if v == pname or hnode is None or hcode is None:
             raise _fail(src, pnode, f"a function returned by the closure factory '{name}' calling '{v}', "
-                        f"an inner function of '{name}'")
-        if v in c.co_cellvars:
-            frozen.append(v)
-        elif v not in inner and v not in outer_locals:
-            raise _fail(src, pnode, f"the inner function '{pname}' reading '{v}' of an enclosing function")
+                        f"{'itself' if v == pname else 'a lambda bound to a name in ' + repr(name)} (write it as "
+                        f"a def of '{name}' beside the one returned)")
+        for w in hcode.co_freevars:
+            if w in mine:
+                raise _fail(src, hnode, f"'{v}', called by the function returned by the closure factory "
+                            f"'{name}', calling '{w}', another inner function of '{name}'")
+        if any(isinstance(n, ast.Nonlocal) for n in _own_scope(hnode)):
+            raise _fail(src, hnode, f"'{v}', called by the function returned by the closure factory '{name}', "
+                        "assigning variables (nonlocal)")
+        shared = [w for w in cells if w in hcode.co_freevars]
+        if hnode.body[0].lineno == hnode.lineno and shared:
+            raise _fail(src, hnode, f"a one-line def '{v}' reading {', '.join(shared)}, which the function "
+                        f"returned by the closure factory '{name}' assigns (nonlocal) (write its body on the "
+                        "lines below)")
+        if any(isinstance(n, _SCOPES) for n in _own_scope(hnode)):
+            raise _fail(src, hnode, f"'{v}', called by the function returned by the closure factory '{name}', "
+                        "with functions or comprehensions of its own")
+        reads(hcode, hnode, v)
+        helpers.append((v, hnode, hcode))
     drop = pcode if isinstance(pnode, ast.Lambda) and pnode not in named.values() else None
     return _Factory(name, f"_hj_{name}_{pname}", pnode, "pdef" if isinstance(pnode, ast.FunctionDef)
-                    else "plambda", pcode, frozen, values, drop)
+                    else "plambda", pcode, frozen, values, drop, cells, helpers)
 
 
 def _outer_nodes(fdef):
@@ -290,11 +386,37 @@ def _outer_nodes(fdef):
     return out
 
 
-def _bindings(src, code, fdef, facs, bound):
-    """(nodes, parents, bound, sites) of fdef's own text: its nodes outside
-    inner functions in source order and their parents, each variable bound
-    to a factory's product (`f = add(n)`, `g = f`; `bound` holds those
-    bound further out) -> that factory, and the targets binding it."""
+class _Loose(Exception):
+    """A variable bound to a product and to something else (_bindings)."""
+
+    def __init__(self, name):
+        super().__init__(name)
+        self.name = name
+
+
+def _bind(src, code, fdef, facs, bound, deep=frozenset()):
+    """_bindings, with each variable bound both to a product and to another
+    value (or to the products of two factories) loose: such a variable
+    holds the product's closure (`f = _hj_closure(_hj_add_lambda, add(n))`,
+    a value of the compiler's, typed per assignment) and its calls are
+    the compiler's.  So is each variable in `deep`, read by a def nested
+    in an inner function (which is lifted when that one is compiled)."""
+    loose = set(deep)
+    while True:
+        try:
+            return _bindings(src, code, fdef, facs, bound, loose)
+        except _Loose as e:
+            loose.add(e.name)
+
+
+def _bindings(src, code, fdef, facs, bound, loose=frozenset()):
+    """(nodes, parents, bound, sites, loose_sites) of fdef's own text: its
+    nodes outside inner functions in source order and their parents, each
+    variable bound to a factory's product (`f = add(n)`, `g = f`; `bound`
+    holds those bound further out) -> that factory, the targets binding
+    it, and the assignments of a product to a `loose` variable -> its
+    factory.  Raises _Loose for a variable that is bound to a product and
+    to something else."""
     nodes = sorted((n for n in _outer_nodes(fdef) if hasattr(n, "lineno")), key=lambda n: (n.lineno, n.col_offset))
     parents = {}
     for n in nodes:
@@ -316,27 +438,27 @@ def _bindings(src, code, fdef, facs, bound):
         for n in nodes:
             if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
                 v, fac = n.targets[0].id, binding(n.value)
-                if fac is None or id(n.targets[0]) in sites.get(v, ()):
+                if v in loose or fac is None or id(n.targets[0]) in sites.get(v, ()):
                     continue
                 if bound.setdefault(v, fac) != fac:
-                    raise _fail(src, n.targets[0], f"'{v}' bound to the functions of two closure factories "
-                                f"('{bound[v]}', '{fac}')")
+                    raise _Loose(v)  # the functions of two factories
                 sites.setdefault(v, set()).add(id(n.targets[0]))
                 changed = True
     params = set(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
     for n in nodes:
-        if not (isinstance(n, ast.Name) and n.id in bound) or isinstance(n.ctx, ast.Load):
+        if not (isinstance(n, ast.Name) and n.id in bound) or isinstance(n.ctx, ast.Load) or n.id not in sites:
             continue
-        if id(n) not in sites.get(n.id, ()):
-            raise _fail(src, n, f"'{n.id}' bound both to the function returned by the closure factory "
-                        f"'{bound[n.id]}' and to another value")
-        if n.id in params:
-            raise _fail(src, n, f"'{n.id}', a parameter, bound to the function returned by the closure "
-                        f"factory '{bound[n.id]}'")
-    return nodes, parents, bound, sites
+        if id(n) not in sites[n.id] or n.id in params:
+            raise _Loose(n.id)
+    loose_sites = {}
+    for n in nodes:
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and n.targets[0].id in loose and binding(n.value) is not None:
+            loose_sites[id(n)] = binding(n.value)
+    return nodes, parents, bound, sites, loose_sites
 
 
-def _factory_calls(src, code, fdef, facs, bound, extras, out_lines, edits, shift=0, nested=()):
+def _factory_calls(src, code, fdef, facs, bound, extras, out_lines, edits, shift=0, nested=(), deep=frozenset()):
     """The edits of fdef's own text (out_lines; its columns are `shift`
     more than fdef's) for the closure factories it calls, `facs`, and the
     variables further out bound to their products, `bound`: `f = add(n)`
@@ -345,7 +467,7 @@ def _factory_calls(src, code, fdef, facs, bound, extras, out_lines, edits, shift
     variables of the outermost function, read at the call>, y)`.  Anything
     else done with a product (returned, passed, stored, called from a
     function nested in fdef, whose code objects are `nested`) is refused."""
-    nodes, parents, bound, sites = _bindings(src, code, fdef, facs, bound)
+    nodes, parents, bound, sites, loose_sites = _bind(src, code, fdef, facs, bound, deep)
     # a function nested in fdef sees neither the products nor the
     # factories as functions (it is lifted when fdef is compiled)
     mine = {id(n) for n in nodes}
@@ -356,7 +478,8 @@ def _factory_calls(src, code, fdef, facs, bound, extras, out_lines, edits, shift
                             and id(n) not in mine), fdef)
                 what = f"the closure factory '{v}'" if v in facs else \
                     f"'{v}', the function returned by the closure factory '{bound[v]}',"
-                raise _fail(src, use, f"calling {what} from a function nested in the one that calls it")
+                raise _fail(src, use, f"calling {what} from a function nested in the one that calls it (pass "
+                            f"it to that function as an argument: `g(x, {v if v in bound else v + '(...)'})`)")
 
     def binds(stmt):
         """Whether stmt is one of the assignments `f = add(n)`, `g = f`."""
@@ -374,6 +497,26 @@ def _factory_calls(src, code, fdef, facs, bound, extras, out_lines, edits, shift
         args = bool(call.args or call.keywords)
         edits.setdefault(li, []).append((j, (", " + rest if rest else "") + (", " if args else ""), 1))
 
+    def closure_of(value, fac, var=None):
+        """The product passed as an argument (`g(f)`, `g(add(n))`): the
+        closure over its environment and the variables it reads here, as
+        they are at that call (infer_call.c closure_make); or assigned to
+        the loose variable `var`, when it reads none of them."""
+        f = facs[fac]
+        live = extras[f.product][1:]
+        if var is not None and live and var in deep:
+            raise _fail(src, value, f"'{var}', bound to the function returned by the closure factory '{fac}', "
+                        f"which reads {', '.join(repr(v) for v in live)} of the enclosing function, read by a "
+                        f"function nested in an inner function (pass it to the nested function as an argument: "
+                        f"`g(x, {var})`)")
+        if var is not None and live:
+            raise _fail(src, value, f"'{var}' bound both to the function returned by the closure factory "
+                        f"'{fac}' and to another value, while that function reads "
+                        f"{', '.join(repr(v) for v in live)} of the enclosing function (give each its own name)")
+        edits.setdefault(value.lineno - 1, []).append((value.col_offset + shift, f"_hj_closure({f.product}, "))
+        edits.setdefault(value.end_lineno - 1, []).append(
+            (value.end_col_offset + shift, "".join(", " + v for v in live) + ")"))
+
     for n in nodes:
         if not (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and (n.id in bound or n.id in facs)):
             continue
@@ -381,18 +524,29 @@ def _factory_calls(src, code, fdef, facs, bound, extras, out_lines, edits, shift
         called = isinstance(p, ast.Call) and p.func is n
         if n.id in facs:
             if not called:
-                raise _fail(src, n, f"the closure factory '{n.id}' used as a value (only calls are)")
+                raise _fail(src, n, f"the closure factory '{n.id}' used as a value (only calls are: pass the "
+                            f"function it returns, `g({n.id}(k))`)")
             pp = parents.get(id(p))
             if isinstance(pp, ast.Call) and pp.func is p:  # add(n)(y)
                 call_product(pp, n.id, p)
+            elif _call_arg(p, parents):  # g(add(n))
+                closure_of(p, n.id)
+            elif isinstance(pp, ast.Assign) and id(pp) in loose_sites and pp.value is p:  # f = add(n), f loose
+                closure_of(p, n.id, pp.targets[0].id)
             elif not binds(pp):
                 raise _fail(src, p, f"the function returned by the closure factory '{n.id}' used as a value "
-                            f"(returned, passed or stored; only `f = {n.id}(...)` and calls of it are)")
+                            f"other than an argument of a call (returned or stored; only `f = {n.id}(...)`, "
+                            f"calls of it and `g({n.id}(...))` are)")
         elif called:
             call_product(p, bound[n.id], n)
+        elif _call_arg(n, parents):  # g(f)
+            closure_of(n, bound[n.id])
+        elif isinstance(p, ast.Assign) and id(p) in loose_sites and p.value is n:  # h = f, h loose
+            closure_of(n, bound[n.id], p.targets[0].id)
         elif not binds(p):
             raise _fail(src, n, f"using '{n.id}', the function returned by the closure factory "
-                        f"'{bound[n.id]}', as a value (returned, passed or stored; only calls are)")
+                        f"'{bound[n.id]}', as a value other than an argument of a call (returned or stored; "
+                        f"only calls and `g({n.id})` are)")
 
 
 def _freeze_returns(f, node, tl):
@@ -412,6 +566,67 @@ def _freeze_returns(f, node, tl):
         tl[i0] = tl[i0][:c0] + f.env_text() + tl[i1][c1:]
         for i in range(i0 + 1, i1 + 1):
             tl[i] = "\n"
+
+
+def _closure_text(name, extras):
+    """The closure of inner function `name` over its variables, made where
+    it is passed (the compiler's builtin; infer_call.c closure_make)."""
+    return f"_hj_closure({name}, {', '.join(extras[name])})"
+
+
+def _call_arg(node, parents):
+    """Whether Name `node` is an argument of a call (positional or key=)."""
+    p = parents.get(id(node))
+    if isinstance(p, ast.keyword):
+        return p.arg is not None and isinstance(parents.get(id(p)), ast.Call)
+    return isinstance(p, ast.Call) and any(a is node for a in p.args)
+
+
+def _arg_names(fdef, extras):
+    """The names of inner functions reading the enclosing function's
+    variables passed as arguments in fdef's own scope."""
+    parents = {}
+    for n in ast.walk(fdef):
+        for ch in ast.iter_child_nodes(n):
+            parents[id(ch)] = n
+    return [n for n in _own_scope(fdef) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+            and extras.get(n.id) and _call_arg(n, parents)]
+
+
+def _closure_uses(src, fdef, lifted_nodes, inner, calls, extras, nonlocals):
+    """The names in fdef's own text of inner functions reading its
+    variables used as values, each an argument of a call (those in an
+    inner function's text are its own lift's); other such uses refused."""
+    parents = {}
+    for n in ast.walk(fdef):
+        for ch in ast.iter_child_nodes(n):
+            parents[id(ch)] = n
+    own = {id(n) for n in _own_scope(fdef)}
+    theirs = set()
+    for node in lifted_nodes:
+        body = node.value if isinstance(node, ast.Assign) else node
+        theirs |= {id(n) for n in _own_scope(body)}
+    out = []
+    for node in ast.walk(fdef):
+        if not (isinstance(node, ast.Name) and node.id in inner and isinstance(node.ctx, ast.Load)
+                and id(node) not in calls and extras[node.id]):
+            continue
+        reads = ", ".join(repr(v) for v in extras[node.id])
+        if node.id in nonlocals:
+            raise _fail(src, node, f"using the inner function '{node.id}', which assigns "
+                        f"{', '.join(repr(v) for v in nonlocals[node.id])} (nonlocal), as a value (only calls "
+                        "of it are)")
+        if not _call_arg(node, parents):
+            raise _fail(src, node, f"using the inner function '{node.id}', which reads {reads} of the enclosing "
+                        "function, as a value other than an argument of a call (returned, stored or bound to "
+                        f"another name; pass it where it is used: `sorted(a, key={node.id})`, `g({node.id}, x)`)")
+        if id(node) in own:
+            out.append(node)
+        elif id(node) not in theirs:
+            raise _fail(src, node, f"passing the inner function '{node.id}', which reads {reads} of the enclosing "
+                        "function, from a function nested in another inner function (pass it from the "
+                        "function that defines it, or from one nested one level)")
+    return out
 
 
 def lift(py_func, src, targetoptions, make_source):
@@ -466,9 +681,6 @@ def lift(py_func, src, targetoptions, make_source):
         if c is None:
             raise _fail(src, node, f"the inner function '{name}' (defined more than once?)")
         extra = [v for v in c.co_freevars if v not in inner]
-        if kind == "inline" and c.co_freevars:
-            raise _fail(src, node, f"a lambda reading {', '.join(repr(v) for v in c.co_freevars)} of the "
-                        "enclosing function as a value (bind it to a name and call it)")
         for v in extra:
             if v not in outer_locals:
                 raise _fail(src, node, f"the inner function '{name}' reading '{v}' of an enclosing function")
@@ -485,13 +697,28 @@ def lift(py_func, src, targetoptions, make_source):
         f = _factory(src, name, node, kind, c, inner, outer_locals) if kind in ("def", "lambda") else None
         if f is not None:
             facs[name] = f
-            live = [v for v in f.pcode.co_freevars if v not in f.frozen and v not in inner]
-            sibs = [v for v in f.pcode.co_freevars if v in inner]
+            hnames = {h: f"_hj_{name}_{h}" for h, _, _ in f.helpers}
+            live = [v for v in f.pcode.co_freevars if v not in f.frozen and v not in inner and v not in hnames]
+            sibs = [v for v in f.pcode.co_freevars if v in inner] + list(hnames.values())
             lifted.append((f.product, f.pnode, f.pkind, f.pcode, ["_hj_env"] + live, sibs))
+            for h, hnode, hcode in f.helpers:
+                if h in inner:
+                    raise _fail(src, hnode, f"'{h}', called by the function returned by the closure factory "
+                                f"'{name}', named as an inner function of the enclosing function (rename one)")
+                hlive = [v for v in hcode.co_freevars if v not in f.frozen and v not in inner]
+                lifted.append((hnames[h], hnode, "pdef", hcode, ["_hj_env"] + hlive,
+                               [v for v in hcode.co_freevars if v in inner]))
     # the variables of this function bound to products (`f = add(n)`); an
     # inner function calling a factory or such a variable calls the product
     # too (and needs the variables of this function the product reads)
-    bound = _bindings(src, code, fdef, facs, {})[2] if facs else {}
+    # the variables read by defs nested in an inner function (lifted when
+    # that one is compiled, where the products are not known): each holds
+    # its product's closure
+    products = {f.pcode for f in facs.values()} | {h for f in facs.values() for _, _, h in f.helpers}
+    deep = {v for _, _, kind, c, _, _ in lifted if kind in ("def", "lambda", "inline")
+            for x in c.co_consts if isinstance(x, _pytypes.CodeType) and x not in products
+            for v in x.co_freevars}
+    bound = _bind(src, code, fdef, facs, {}, deep)[2] if facs else {}
     uses = {}  # inner function -> (the factories it calls, the variables bound to products it calls)
     for i, (name, node, kind, c, extra, siblings) in enumerate(lifted):
         fs = {v: facs[v] for v in c.co_freevars if v in facs and v != name}
@@ -534,19 +761,17 @@ def lift(py_func, src, targetoptions, make_source):
                     raise _fail(src, node, f"'{name}' calling the function returned by the closure factory "
                                 f"'{f.name}', which reads the '{v}' of the enclosing function, while '{name}' "
                                 f"has a '{v}' of its own")
-    # an inner function that reads none of the enclosing function's
-    # variables is an ordinary function value (passed, stored, map(f, a));
-    # one that does may only be called (its values are passed at the call)
-    for node in ast.walk(fdef):
-        if isinstance(node, ast.Name) and node.id in inner and isinstance(node.ctx, ast.Load) \
-                and id(node) not in calls and extras[node.id]:
-            raise _fail(src, node, f"using the inner function '{node.id}', which reads "
-                        f"{', '.join(repr(v) for v in extras[node.id])} of the enclosing function, "
-                        "as a value (only calls are)")
     # inner defs assigning variables of this function (`nonlocal total`):
     # such a function also returns their new values, and each call of it
     # here assigns them back (a statement `g(...)` or `x = g(...)`)
     nonlocals = _nonlocals(src, code, lifted)
+    # an inner function that reads none of the enclosing function's
+    # variables is an ordinary function value (passed, stored, map(f, a));
+    # one that does is a value only as an argument of a call (`sorted(l,
+    # key=f)`, `apply(f, a)`): `_hj_closure(f, k)` there, the closure over
+    # the values its variables have at that call (a closure kept longer
+    # would read them as they were when it was made, not at its call)
+    closure_uses = _closure_uses(src, fdef, [n for _, n, _, _, _, _ in lifted], inner, calls, extras, nonlocals)
     parents = {}
     for node in _own_scope(fdef):
         for child in ast.iter_child_nodes(node):
@@ -579,6 +804,16 @@ def lift(py_func, src, targetoptions, make_source):
     for name, node, kind, c, extra, siblings in lifted:
         if kind in ("pdef", "plambda"):  # inside its factory, blanked already
             continue
+        if kind == "inline" and extras[name]:  # the lambda's text becomes its closure
+            if not _call_arg(node, parents):
+                reads = ", ".join(repr(v) for v in extras[name])
+                raise _fail(src, node, f"a lambda reading {reads} of the enclosing function used other than as an "
+                            "argument of a call (returned, stored or called where it is written; pass it to the "
+                            "call that uses it, `sorted(a, key=lambda t: t[k])`, or bind it to a name and call "
+                            "that)")
+            edits.setdefault(node.lineno - 1, []).append(
+                (node.col_offset, _closure_text(name, extras), node.end_col_offset - node.col_offset))
+            continue
         if kind == "inline":  # the lambda's text becomes its name, in place
             b = out_lines[node.lineno - 1].encode()
             width = node.end_col_offset - node.col_offset
@@ -605,9 +840,12 @@ def lift(py_func, src, targetoptions, make_source):
             j = out_lines[li].index("(", col)
             ins = ", ".join(ex) + (", " if call.args or call.keywords else "")
             edits.setdefault(li, []).append((j + 1, ins))
+    for n in closure_uses:
+        edits.setdefault(n.lineno - 1, []).append((n.col_offset, _closure_text(n.id, extras), len(n.id)))
     facs_of = {f.product: f for f in facs.values()}
+    facs_of.update((f"_hj_{f.name}_{h}", f) for f in facs.values() for h, _, _ in f.helpers)
     if facs:
-        _factory_calls(src, code, fdef, facs, {}, extras, out_lines, edits)
+        _factory_calls(src, code, fdef, facs, {}, extras, out_lines, edits, deep=deep)
     _apply(out_lines, edits)
     new_source = "".join(out_lines)
     # each lifted function's own text, at the lines it came from
@@ -632,6 +870,8 @@ def lift(py_func, src, targetoptions, make_source):
                 tl += ["\n"] * (body_first.lineno - node.lineno - 1)  # header continuation lines
                 tl += lines[body_first.lineno - 1:node.end_lineno]
                 body_col = body_first.col_offset
+            if kind == "pdef" and facs_of[name].cells:  # nonlocal n (its product's): `_hj_cell_n[0]`
+                _cell_uses(node, facs_of[name].cells, tl)
             if kind == "pdef" and facs_of[name].frozen:  # `k, c = _hj_env` first, the header above
                 first -= 1
                 tl.insert(1, " " * body_col + facs_of[name].unpack_text())
@@ -641,7 +881,10 @@ def lift(py_func, src, targetoptions, make_source):
             seg = ast.get_source_segment(src.source, lam.body)
             if name in facs:  # a lambda factory returns its product's environment
                 seg = facs[name].env_text()
-            ret, close = ("return (", ")") if "\n" in seg else ("return ", "")
+            # a body over several lines, or one that is only an expression in
+            # parentheses there (`lambda t: (yield t)`, `(x := t)`)
+            wrap = "\n" in seg or isinstance(lam.body, (ast.Yield, ast.YieldFrom, ast.NamedExpr))
+            ret, close = ("return (", ")") if wrap else ("return ", "")
             pad = lam.body.col_offset - len(ret)
             if pad < 1:
                 pad = 4
@@ -666,6 +909,17 @@ def lift(py_func, src, targetoptions, make_source):
                 j = tl[n.func.end_lineno - 1].index("(", n.func.end_col_offset + removed)
                 ins = ", ".join(extras[n.func.id]) + (", " if n.args or n.keywords else "")
                 fix.setdefault(n.func.end_lineno - 1, []).append((j + 1, ins))
+        f = facs_of.get(name)
+        for n in ast.walk(sub) if f is not None and f.helpers else ():  # h(y): _hj_add_h(_hj_env, <live>, y)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in {h for h, _, _ in f.helpers}:
+                hname = f"_hj_{f.name}_{n.func.id}"
+                li = n.func.lineno - 1
+                fix.setdefault(li, []).append((n.func.col_offset + removed, hname, len(n.func.id)))
+                j = tl[li].index("(", n.func.end_col_offset + removed)
+                ins = ", ".join(extras[hname]) + (", " if n.args or n.keywords else "")
+                fix.setdefault(li, []).append((j + 1, ins))
+        for n in _arg_names(sub.body[0], extras):  # inner functions passed as arguments: closures
+            fix.setdefault(n.lineno - 1, []).append((n.col_offset + removed, _closure_text(n.id, extras), len(n.id)))
         if name in uses:  # calls of closure factories and their products
             esrc = make_source("", src.first_line + first, src.col_offset + removed, src.filename)
             products = {f.pcode for f in facs.values()}

@@ -920,6 +920,8 @@ class _Gather:
             src, inner = lifted
             env = [e for e in env if e[0] not in dict(inner)]
             env += [(name, "func", self.add(lf)) for name, lf in inner]
+        if "_hj_closure(" in src.source:  # an inner function passed as a value (closures.py _closure_text)
+            env.append(("_hj_closure", "builtin", "hpcjit.$closure"))
         env += self.named_env(py_func.__code__)
         blocks = None
         if "objmode" in src.source:

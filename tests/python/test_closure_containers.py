@@ -590,3 +590,111 @@ def test_iterator_objects_bad_uses_are_located(f, marker):
     if not AGAINST_NUMBA:  # hpcjit's located message; Numba raises the same class
         assert "cannot iterate over int64" in str(ei.value)
         assert_located(ei.value, marker)
+
+
+# ---- 3. closures over heap values passed as values (a key=, a function
+# given to another @njit function): the environment holds references to
+# the lists, arrays and strings it captured, released with it ----
+
+@njit
+def cl_apply(f, xs):
+    out = []
+    for x in xs:
+        out.append(f(x))
+    return out
+
+
+@njit
+def cl_key_list(idx, table):
+    return sorted(idx, key=lambda i: table[i])
+
+
+@njit
+def cl_key_array(idx, w):
+    best = max(idx, key=lambda i: w[i] * w[i])
+    return best, sorted(idx, key=lambda i: -w[i])
+
+
+@njit
+def cl_key_str(words, prefix):
+    return sorted(words, key=lambda s: (not s.startswith(prefix), len(s), s))
+
+
+@njit
+def cl_pass_heap(xs, w, name):
+    scale = [2.0, 3.0]
+
+    def f(x):
+        return x * scale[0] + w[0] + len(name)
+    r = cl_apply(f, xs)
+    scale = [10.0]  # the next closure holds the new list
+    return r, cl_apply(f, xs), cl_apply(lambda x: name + str(x), [1, 2])
+
+
+@njit
+def cl_pass_in_loop(xs, n):
+    acc = []
+    for i in range(n):
+        row = [float(i)] * 3
+        acc.append(sum(cl_apply(lambda x: x + row[0], xs)))
+    return acc
+
+
+@njit
+def cl_raises(idx, table):
+    return sorted(idx, key=lambda i: table[i])  # an index out of range raises with the env held
+
+
+class _Called:
+    """f, with py_func as its Python reference."""
+
+    def __init__(self, f, py_func):
+        self.f, self.py_func = f, py_func
+
+    def __call__(self, *args):
+        return self.f(*args)
+
+
+@pytest.mark.numba_skip("Numba refuses closures over the enclosing function's variables as values")
+def test_closures_over_heap_values(balanced):
+    import types
+    table = [3.0, -1.0, 2.0, 7.0]
+    check(cl_key_list, [0, 1, 2, 3], table)
+    check(cl_key_array, [0, 1, 2, 3], np.array(table))
+    check(cl_key_str, ["xb", "a", "xa", "abc", "x"], "x")
+    check(cl_raises, [0, 9], table)
+
+    for f, args in ((cl_pass_heap, ([1.0, 2.0], np.array([0.5]), "ab")), (cl_pass_in_loop, ([1.0, 2.0], 4))):
+        pf = f.py_func  # CPython cannot pass a function to a compiled one: the reference calls cl_apply's
+        py = types.FunctionType(pf.__code__, dict(pf.__globals__, cl_apply=cl_apply.py_func), pf.__name__)
+        check(_Called(f, py), *args)
+
+
+@njit
+def cl_factory_heap(xs, w, tag):
+    def make_counter():
+        n = 0
+
+        def inc(x):
+            nonlocal n  # a one-item list in the environment
+            n += 1
+            return x * n
+        return inc
+
+    def make_tagger(t):
+        seen = [t]
+
+        def f(x):
+            return seen[0] + str(int(x * w[0]))
+        return f
+    c = make_counter()
+    first = cl_apply(c, xs)
+    return first, cl_apply(c, xs), cl_apply(make_tagger(tag), xs), make_tagger(tag + "!")(1.0)
+
+
+@pytest.mark.numba_skip("Numba refuses nonlocal in closures and closures as values")
+def test_factory_products_over_heap_values(balanced):
+    import types
+    pf = cl_factory_heap.py_func
+    py = types.FunctionType(pf.__code__, dict(pf.__globals__, cl_apply=cl_apply.py_func), pf.__name__)
+    check(_Called(cl_factory_heap, py), [1.0, 2.0, 3.0], np.array([2.0]), "ab")

@@ -1,6 +1,8 @@
 """Inner functions and lambdas bound to names inside compiled functions
 (closures over the enclosing function's variables, recursion, inner
 functions calling each other), compared with CPython (py_func)."""
+import os
+
 import numpy as np
 import pytest
 
@@ -598,6 +600,216 @@ def test_products_calling_products_and_a_shadowing_local():
 
 
 @hpcjit.njit
+def fac_counter(m):
+    def make_counter():
+        n = 0
+
+        def inc():
+            nonlocal n  # n lives in the closure's environment: each counter its own
+            n += 1
+            return n
+        return inc
+    c = make_counter()
+    d = make_counter()
+    for _ in range(m):
+        c()
+    return c() + d() * 10
+
+
+@hpcjit.njit
+def fac_running_mean(a):
+    def make_acc(start):
+        total = start
+        count = 0
+
+        def add(x):
+            nonlocal total, count
+            total = total + x
+            count += 1
+            return total / count
+        return add
+    acc = make_acc(0.0)
+    out = 0.0
+    for v in a:
+        out = acc(v)
+    return out, acc(0.0)
+
+
+@hpcjit.njit
+def call_three_times(f):
+    return f() + f() + f()
+
+
+@hpcjit.njit
+def fac_counter_passed(k):
+    def make_counter(step):
+        n = 0
+
+        def inc():
+            nonlocal n
+            n += step
+            return n
+        return inc
+    c = make_counter(k)
+    return call_three_times(c) + c() + call_three_times(make_counter(1))
+
+
+@hpcjit.njit
+def fac_product_passed(a, n):
+    base = 1.0
+
+    def add(k):
+        return lambda x: x + k + base
+    f = add(n)
+    r = apply_sum(f, a)
+    base = 100.0  # read at the next call that passes f
+    return r + apply_sum(f, a) + apply_sum(add(2 * n), a) + f(0)
+
+
+@hpcjit.njit
+def fac_product_to_nested(a, n):
+    def add(k):
+        return lambda x: x + k
+    f = add(n)
+
+    def h(y):
+        def i(z, g):
+            return g(z)
+        return i(y, f)  # f passed down, as the message for calling it there says
+    return h(1.0) + sorted(a, key=f)[0] + min(a, key=add(-n))
+
+
+@pytest.mark.numba_skip(reason="Numba gives wrong results for nonlocal in a closure (a counter's calls return 0)")
+@pytest.mark.parametrize("m", [0, 4])
+def test_factory_product_assigning_its_variables(m):
+    check(fac_counter, m)
+    check(fac_running_mean, np.arange(float(m + 1)))
+    check(with_py_helpers(fac_counter_passed, call_three_times), m + 1)
+
+
+@pytest.mark.numba_skip(reason="Numba refuses passing a closure over the enclosing function's variables")
+@pytest.mark.parametrize("n", [1, 3])
+def test_factory_product_passed_as_value(n):
+    a = np.arange(4.0)
+    check(with_py_helpers(fac_product_passed, apply_sum), a, n)
+    check(fac_product_to_nested, a, n)
+
+
+@hpcjit.njit
+def fac_helper_defs(a, n):
+    base = 0.5
+
+    def make(k):
+        c = k * 2
+
+        def helper(x):  # a def of the factory the product calls
+            return x * c + base
+        def one(x): return x + k  # noqa: E301,E704
+
+        def prod(y):
+            return helper(y) + one(k)
+        return prod
+    f = make(n)
+    s = 0.0
+    for v in a:
+        s += f(v)
+    base = 10.0
+    return s + make(1)(2.0) + f(1.0)
+
+
+@hpcjit.njit
+def fac_helper_and_counter(m):
+    def make_counter(step):
+        n = 0
+
+        def scaled(v):
+            return v * step + n  # reads the counter's n as it is now
+
+        def inc():
+            nonlocal n
+            n = scaled(1)
+            return n
+        return inc
+    c = make_counter(m)
+    c()
+    c()
+    return c()
+
+
+@hpcjit.njit
+def fac_helper_lambda(n):
+    def make(k):
+        def sq(x):
+            return x * x
+        return lambda y: sq(y) + k
+    g = make(n)
+    return g(3) + make(-n)(2)
+
+
+@pytest.mark.parametrize("n", [1, 3])
+@pytest.mark.parametrize("f", [
+    pytest.param(fac_helper_defs, marks=pytest.mark.numba_skip(
+        reason="Numba refuses it (make_function of a closure over a variable assigned twice)")),
+    pytest.param(fac_helper_and_counter, marks=pytest.mark.numba_skip(
+        reason="Numba gives wrong results for nonlocal in a closure")),
+    fac_helper_lambda])
+def test_factory_product_calling_defs_of_its_factory(f, n):
+    if f is fac_helper_defs:
+        check(f, np.arange(4.0), n)
+    else:
+        check(f, n)
+
+
+@hpcjit.njit
+def fac_rebound(n):
+    def add(k):
+        return lambda x: x + k
+
+    def mul(k):
+        return lambda x: x * k
+    f = add(n)  # f holds the closure of each value it is bound to
+    y = f(1)
+    f = 3
+    y += f
+    f = mul(n)
+    g = f
+    y += g(5)
+    f = add(n * 10)
+
+    def h(v):
+        return f(v) * 2  # f as it is at h's call
+    y += h(1)
+    f = None
+    return y, f is None
+
+
+@pytest.mark.numba_skip(reason="Numba refuses it (make_function: a closure variable bound to several closures)")
+@pytest.mark.parametrize("n", [1, 2])
+def test_product_variable_bound_to_other_values(n):
+    check(fac_rebound, n)
+
+
+@hpcjit.njit
+def fac_called_two_deep(n):
+    def add(k):
+        return lambda x: x + k
+    f = add(n)  # f holds the closure: a def nested two deep reads it
+
+    def h(y):
+        def i(z):
+            def j(w):
+                return f(w) * 2
+            return f(z) + j(z)
+        return i(y) + f(y)
+    return h(1) + f(2)
+
+
+@pytest.mark.parametrize("n", [1, 5])
+def test_product_called_from_defs_nested_two_deep(n):
+    check(fac_called_two_deep, n)
+
+
+@hpcjit.njit
 def fac_r_returned(n):
     def add(k):
         return lambda x: x + k
@@ -615,14 +827,25 @@ def fac_r_stored(n):
 
 @hpcjit.njit
 def fac_r_nonlocal(n):
+    t = 0
+
     def make(k):
         def bump(x):
-            nonlocal k  # U:fac_nonlocal
-            k += x
+            nonlocal t  # U:fac_nonlocal
+            t += x
             return k
         return bump
     f = make(n)
     return f(1) + f(1)
+
+
+@hpcjit.njit
+def fac_r_nonlocal_one_line(n):
+    def make(k):
+        def bump(x): nonlocal k; k += x; return k  # U:fac_nl_one_line
+        return bump
+    f = make(n)
+    return f(1)
 
 
 @hpcjit.njit
@@ -636,38 +859,330 @@ def fac_r_branches(n):
 
 @hpcjit.njit
 def fac_r_nested_inner(n):
+    base = 1
+
     def add(k):
-        return lambda x: x + k
-    f = add(n)
+        return lambda x: x + k + base
+    f = add(n)  # U:fac_nested_inner
 
     def h(y):
         def i(z):
-            return f(z)  # U:fac_nested_inner
+            return f(z)
         return i(y)
     return h(1)
 
 
 @hpcjit.njit
+def fac_r_helper_chain(n):
+    def make(k):
+        def a(x):
+            return x + k
+
+        def b(x):  # U:fac_helper_chain
+            return a(x) * 2
+        return lambda y: b(y)
+    return make(n)(1)
+
+
+@hpcjit.njit
+def fac_r_helper_lambda(n):
+    def make(k):
+        g = lambda x: x + k  # noqa: E731
+        return lambda y: g(y) * 2  # U:fac_helper_lambda
+    return make(n)(1)
+
+
+@hpcjit.njit
 def fac_r_rebound(n):
+    base = 1
+
     def add(k):
-        return lambda x: x + k
-    f = add(n)
+        return lambda x: x + k + base
+    f = add(n)  # U:fac_rebound
     y = f(1)
-    f = 3  # U:fac_rebound
+    f = 3
     return f + y
 
 
 @pytest.mark.numba_skip(reason="hpcjit's limits and messages")
 def test_factory_refused_and_located():
     from conftest import assert_located_in
-    cases = [(fac_r_returned, "fac_returned", "used as a value (returned, passed or stored"),
+    cases = [(fac_r_returned, "fac_returned", "used as a value other than an argument of a call (returned or stored"),
              (fac_r_stored, "fac_stored", "as a value"),
-             (fac_r_nonlocal, "fac_nonlocal", "assigning k (nonlocal)"),
+             (fac_r_nonlocal, "fac_nonlocal", "assigning 't' (nonlocal) of a function further out"),
              (fac_r_branches, "fac_branches", "returning different functions"),
-             (fac_r_nested_inner, "fac_nested_inner", "from a function nested in the one that calls it"),
-             (fac_r_rebound, "fac_rebound", "and to another value")]
+             (fac_r_nested_inner, "fac_nested_inner", "read by a function nested in an inner function (pass it"),
+             (fac_r_rebound, "fac_rebound", "and to another value, while that function reads 'base'"),
+             (fac_r_helper_chain, "fac_helper_chain", "calling 'a', another inner function of 'make'"),
+             (fac_r_helper_lambda, "fac_helper_lambda", "a lambda bound to a name in 'make' (write it as a def")]
     for f, marker, what in cases:
         with pytest.raises(hpcjit.UnsupportedError) as ei:
             f(1)
         assert what in str(ei.value), str(ei.value)
         assert_located_in(__file__, ei.value, "U:" + marker)
+
+
+# Inner functions and lambdas reading the enclosing function's variables as
+# values: an argument of a call (a key=, a function passed to another
+# @njit function, map/filter) is the closure over the values its variables
+# have at that call (closures.py `_hj_closure`, a TY_CLOSURE in the
+# compiler).
+
+@hpcjit.njit
+def apply_sum(f, a):
+    s = 0.0
+    for v in a:
+        s += f(v)
+    return s
+
+
+@hpcjit.njit
+def apply_twice(f, x):
+    return f(f(x))
+
+
+class with_py_helpers:
+    """The compiled f, and as py_func its Python function calling the
+    helpers' py_funcs (CPython cannot pass a Python function to a compiled
+    one)."""
+
+    def __init__(self, f, *helpers):
+        import types
+        pf = f.py_func
+        g = dict(pf.__globals__)
+        g.update((h.py_func.__name__, h.py_func) for h in helpers)
+        self.f = f
+        self.py_func = types.FunctionType(pf.__code__, g, pf.__name__, pf.__defaults__, pf.__closure__)
+
+    def __call__(self, *args):
+        return self.f(*args)
+
+
+@hpcjit.njit
+def key_sorted(l, k):
+    return sorted(l, key=lambda t: t[k])
+
+
+@hpcjit.njit
+def key_sort_tuple(l, k):
+    l.sort(key=lambda t: (t[k], -t[0]))
+    return l
+
+
+@hpcjit.njit
+def key_min_max(l, x):
+    return min(l, key=lambda v: abs(v - x)), max(l, key=lambda v: -abs(v - x))
+
+
+@hpcjit.njit
+def key_dict_items(d, w):
+    return max(d.items(), key=lambda kv: kv[1] * w)
+
+
+@hpcjit.njit
+def key_named(a, c):
+    near = lambda v: abs(v - c)  # noqa: E731
+
+    def far(v):
+        return -near(v)
+    return sorted(a, key=near), sorted(a, key=far, reverse=True), near(0.0)
+
+
+@hpcjit.njit
+def key_in_loop(a, n):
+    out = []
+    for i in range(n):
+        out.append(min(a, key=lambda v: (v - i) ** 2))  # i as it is at each call
+    return out
+
+
+@pytest.mark.numba_skip(reason="Numba refuses a lambda reading the enclosing function's variables as a key")
+@pytest.mark.parametrize("k", [0, 1])
+def test_key_lambdas_reading_variables(k):
+    l = [(3, 1), (1, 5), (2, 2), (4, 2)]
+    check(key_sorted, l, k)
+    check(key_sort_tuple, l, k)
+
+
+@pytest.mark.numba_skip(reason="Numba refuses a lambda reading the enclosing function's variables as a key")
+@pytest.mark.parametrize("x", [0.0, 4.4, 9.0])
+def test_min_max_keys_reading_variables(x):
+    check(key_min_max, [1.0, 4.0, 7.5, 3.0], x)
+    check(key_dict_items, {1: 2.0, 3: 1.0, 5: -4.0}, x - 4.0)
+
+
+@hpcjit.njit
+def key_nested_lambdas(l, k):
+    return sorted(l, key=lambda t: sorted(t, key=lambda u: u * k)[0])
+
+
+@hpcjit.njit
+def key_named_late_binding(l, k):
+    key = lambda t: t[0] * k  # noqa: E731
+    out = []
+    for _ in range(2):
+        out.append(sorted(l, key=key))
+        k = -k  # the next sort's key reads the new k
+    return out
+
+
+@pytest.mark.numba_skip(reason="Numba refuses inner functions reading the enclosing function's variables as keys")
+def test_named_lambda_and_def_as_keys():
+    check(key_named, [1.0, 4.0, 7.5, 3.0], 3.5)
+    check(key_in_loop, [1.0, 4.0, 7.5, 3.0], 6)
+    for k in (1, -1):
+        check(key_nested_lambdas, [[3, 1], [2, 5], [0, 4]], k)
+        check(key_named_late_binding, [[3, 1], [2, 5], [0, 4]], k)
+
+
+@hpcjit.njit
+def pass_lambda(a, s):
+    return apply_sum(lambda v: v * s, a)
+
+
+@hpcjit.njit
+def pass_def_late_binding(a, s):
+    def g(v):
+        return v * s + 1
+    r = apply_sum(g, a)
+    s = s * 2  # the next closure of g reads the new s, as CPython's call does
+    return r + apply_sum(g, a) + apply_twice(g, 1.0)
+
+
+@hpcjit.njit
+def pass_in_loop(a, n):
+    out = 0.0
+    for i in range(n):
+        out += apply_sum(lambda v: v + i, a) * apply_twice(lambda v: v - i, 1.5)
+    return out
+
+
+@hpcjit.njit
+def pass_from_inner(a, w):
+    def inner(b):
+        return apply_sum(lambda v: v * w, b) + min([1.0, 2.0], key=lambda x: abs(x - w))
+    return inner(a) + inner(a[1:])
+
+
+@hpcjit.njit
+def pass_sibling_reader(a, w):
+    def scale(v):
+        return v * w
+
+    def both(v):  # reads w through scale
+        return scale(v) + 1.0
+    return apply_sum(both, a) + apply_sum(scale, a)
+
+
+@hpcjit.njit
+def map_filter_closures(a, s):
+    t = 0.0
+    for v in map(lambda x: x * s, a):
+        t += v
+    for v in filter(lambda x: x > s, a):
+        t += 10.0 * v
+    return t + sum(list(map(lambda x: x + s, a)))
+
+
+@pytest.mark.numba_skip(reason="Numba refuses passing a closure over the enclosing function's variables")
+@pytest.mark.parametrize("s", [0.5, 2.0])
+def test_closures_passed_to_functions(s):
+    a = np.arange(5.0)
+    check(with_py_helpers(pass_lambda, apply_sum), a, s)
+    check(with_py_helpers(pass_def_late_binding, apply_sum, apply_twice), a, s)
+    check(with_py_helpers(pass_in_loop, apply_sum, apply_twice), a, 4)
+    check(with_py_helpers(pass_from_inner, apply_sum), a, s)
+    check(with_py_helpers(pass_sibling_reader, apply_sum), a, s)
+
+
+@pytest.mark.numba_skip(reason="Numba refuses map/filter of a closure over the enclosing function's variables")
+def test_map_filter_closures():
+    check(map_filter_closures, np.arange(5.0), 1.5)
+
+
+@hpcjit.njit
+def cl_r_bound(a, k):
+    f = lambda v: v * k  # noqa: E731
+    g = f  # U:cl_bound
+    return g(a)
+
+
+@hpcjit.njit
+def cl_r_returned(k):
+    def g(v):
+        return v * k
+    return g  # U:cl_returned
+
+
+@hpcjit.njit
+def cl_r_nonlocal(a):
+    t = 0.0
+
+    def add(v):
+        nonlocal t
+        t += v
+        return v
+    return apply_sum(add, a)  # U:cl_nonlocal
+
+
+@hpcjit.njit
+def cl_r_two_deep(a, k):
+    def g(v):
+        return v * k
+
+    def h(b):
+        def i(c):
+            return apply_sum(g, c)  # U:cl_two_deep
+        return i(b)
+    return h(a)
+
+
+@hpcjit.njit
+def cl_r_called_here(k):
+    return (lambda v: v * k)(2)  # U:cl_called_here
+
+
+@pytest.mark.numba_skip(reason="hpcjit's limits and messages")
+def test_closure_values_refused_and_located():
+    from conftest import assert_located_in
+    a = np.arange(3.0)
+    cases = [(cl_r_bound, (a, 2.0), "cl_bound", "as a value other than an argument of a call"),
+             (cl_r_returned, (2.0,), "cl_returned", "as a value other than an argument of a call"),
+             (cl_r_nonlocal, (a,), "cl_nonlocal", "which assigns 't' (nonlocal), as a value"),
+             (cl_r_two_deep, (a, 2.0), "cl_two_deep", "from a function nested in another inner function"),
+             (cl_r_called_here, (2.0,), "cl_called_here", "a lambda reading 'k'")]
+    for f, args, marker, what in cases:
+        with pytest.raises(hpcjit.UnsupportedError) as ei:
+            f(*args)
+        assert what in str(ei.value), str(ei.value)
+        assert_located_in(__file__, ei.value, "U:" + marker)
+
+
+@pytest.mark.numba_skip(reason="hpcjit's limits and messages")
+@pytest.mark.skipif(bool(os.environ.get("HPCJIT_SOURCE_FROM_BYTECODE")),
+                    reason="the text rebuilt from bytecode writes a one-line def over several lines")
+def test_one_line_product_assigning_its_variables_refused():
+    from conftest import assert_located_in
+    with pytest.raises(hpcjit.UnsupportedError) as ei:
+        fac_r_nonlocal_one_line(1)
+    assert "a one-line def returned by the closure factory 'make'" in str(ei.value)
+    assert_located_in(__file__, ei.value, "U:fac_nl_one_line")
+
+
+@hpcjit.njit
+def call_with_two(f, x):
+    return f(x, 2)  # E:closure_args
+
+
+@hpcjit.njit
+def cl_wrong_arguments(k):
+    return call_with_two(lambda v: v * k, 1)
+
+
+@pytest.mark.numba_skip(reason="hpcjit's messages (Numba refuses the closure itself)")
+def test_closure_called_with_wrong_arguments_is_located():
+    from conftest import assert_located_in
+    with pytest.raises(hpcjit.TypingError) as ei:
+        cl_wrong_arguments(2)
+    assert "takes 1 argument but 2 were given" in str(ei.value)  # its environment not counted
+    assert_located_in(__file__, ei.value, "E:closure_args")

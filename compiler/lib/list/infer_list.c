@@ -253,8 +253,8 @@ static bool search_item(Inf *I, Node *x, Type *lt, const char *fname) {
 
 static bool orderable(const Type *t);
 
-/* The key= of sort(), sorted(), min() and max() (a jitted function: typed as a call on one
- * item, *key_ty its result) and reverse= (cast to bool). */
+/* The key= of sort(), sorted(), min() and max() (a jitted function or a closure: typed as a
+ * call on one item, *key_ty its result) and reverse= (cast to bool). */
 static bool sort_options(Inf *I, const char *fname, Node **key, Node **rev, Type *item, Type **key_ty) {
     *key_ty = NULL;
     if (*key && (*key)->kind == N_CONST && (*key)->cval.kind == CVAL_NONE)
@@ -281,11 +281,17 @@ static bool sort_options(Inf *I, const char *fname, Node **key, Node **rev, Type
         if (e && e->kind == HJ_ENV_FUNC)
             ft = ty_function(I->tc, e->func);
     }
-    if (ft->kind != TY_FUNCTION)
+    if (ft->kind != TY_FUNCTION && ft->kind != TY_CLOSURE)
         return UNSUP(I, *key, "%s() key must be a jitted function or a lambda, not %s%s", fname,
                      infer_tyname(I, ft),
                      ft->kind == TY_BUILTIN ? " (of the builtins: abs, len, int, float, str, sum, min, max)" : ""), false;
-    Spec *s = infer_spec_at(I, (*key)->loc, ft->func, &item, 1);
+    /* a closure's environment comes first (lower_list.c call_key) */
+    int na = ft->kind == TY_CLOSURE ? ft->nelems + 1 : 1;
+    Type **argtys = arena_alloc(I->a, sizeof(Type *) * (size_t)na);
+    for (int i = 0; i < na - 1; i++)
+        argtys[i] = ft->elems[i];
+    argtys[na - 1] = item;
+    Spec *s = infer_spec_at(I, (*key)->loc, ft->func, argtys, na);
     if (!s)
         return false;
     if (IS_UNK(s->ret) || s->state != SPEC_DONE) {

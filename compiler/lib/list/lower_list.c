@@ -579,12 +579,26 @@ bool lower_list_store(Lower *L, Node *target, LLVMValueRef v, Type *vt) {
     return true;
 }
 
-/* Call the key function (a spec) on x: its result, owned when it holds refs. */
-static LLVMValueRef call_key(Lower *L, const Node *key, LLVMValueRef x, Type *item) {
+/* The environment of a key that is a closure (lowered once, borrowed), or NULL. */
+static LLVMValueRef key_env(Lower *L, Node *key, bool *failed) {
+    if (key->ty->kind != TY_CLOSURE)
+        return NULL;
+    LLVMValueRef env = lower_expr_use(L, key);
+    *failed = !env;
+    return env;
+}
+
+/* Call the key function (a spec) on x, after a closure's environment
+ * `env`: its result, owned when it holds refs. */
+static LLVMValueRef call_key(Lower *L, const Node *key, LLVMValueRef env, LLVMValueRef x, Type *item) {
     Spec *s = key->spec;
     LLVMValueRef fn = (LLVMValueRef)s->llvm_fn;
-    x = lower_convert(L, key, x, item, s->argtys[0]);
-    LLVMValueRef res = lower_call(L, LLVMGlobalGetValueType(fn), fn, &x, 1, "key");
+    LLVMValueRef small[8];
+    LLVMValueRef *a = s->nargs <= 8 ? small : arena_alloc(&L->c->arena, sizeof(LLVMValueRef) * (size_t)s->nargs);
+    for (int i = 0; env && i < s->nargs - 1; i++)
+        a[i] = LLVMBuildExtractValue(L->b, env, (unsigned)i, "env");
+    a[s->nargs - 1] = lower_convert(L, key, x, item, s->argtys[s->nargs - 1]);
+    LLVMValueRef res = lower_call(L, LLVMGlobalGetValueType(fn), fn, a, (unsigned)s->nargs, "key");
     lower_check_status(L, LLVMBuildExtractValue(L->b, res, 0, "status"));
     return LLVMBuildExtractValue(L->b, res, 1, "key.value");
 }
@@ -596,6 +610,10 @@ static bool sort_list(Lower *L, Node *n, LLVMValueRef mi, Type *lt, Node *key, N
         Spec *s = key->spec;
         if (!s || !s->llvm_fn)
             return lower_fail(L, key, HJ_DIAG_LOWERING, "sort key was not specialised"), false;
+        bool failed = false;
+        LLVMValueRef env = key_env(L, key, &failed);
+        if (failed)
+            return false;
         Type *klt = ty_list(L->c->tc, s->ret);
         LLVMValueRef len = list_len(L, mi);
         LLVMValueRef keys = new_list(L, n, klt, len);
@@ -604,7 +622,7 @@ static bool sort_list(Lower *L, Node *n, LLVMValueRef mi, Type *lt, Node *key, N
         Loop lp;
         LLVMValueRef i = loop_begin(L, &lp, lower_i64(L, 0), len);
         LLVMValueRef x = load_item(L, lt->item, item_addr(L, lt->item, mi, i));
-        LLVMValueRef k = call_key(L, key, x, lt->item);
+        LLVMValueRef k = call_key(L, key, env, x, lt->item);
         append(L, keys, s->ret, k);
         if (lower_has_refs(s->ret))
             lower_decref(L, k, s->ret);
@@ -688,11 +706,15 @@ static LLVMValueRef minmax_key(Lower *L, Node *n, bool *owned) {
         if (!s || !s->llvm_fn)
             return lower_fail(L, key, HJ_DIAG_LOWERING, "min/max key was not specialised");
         kt = s->ret;
+        bool failed = false;
+        LLVMValueRef env = key_env(L, key, &failed);
+        if (failed)
+            return NULL;
         if (!(keys = new_list(L, n, ty_list(L->c->tc, kt), len)))
             return NULL;
         Loop lp;
         LLVMValueRef i = loop_begin(L, &lp, lower_i64(L, 0), len);
-        LLVMValueRef k = call_key(L, key, load_item(L, item, item_addr(L, item, mi, i)), item);
+        LLVMValueRef k = call_key(L, key, env, load_item(L, item, item_addr(L, item, mi, i)), item);
         append(L, keys, kt, k);
         if (lower_has_refs(kt))
             lower_decref(L, k, kt);
