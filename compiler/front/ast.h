@@ -260,6 +260,9 @@ struct Node {
                                 statement's target: that statement's element */
     unsigned closure_args : 1; /* N_CALL of a TY_CLOSURE value: its environment's
                                   items were put first in args (infer_call.c) */
+    unsigned self_in_args : 1; /* N_CALL whose slots infer_store_slots stored (final
+                                  pass): a method's receiver is args[0] now, so a
+                                  second typing of the call passes no self */
     unsigned lit_container : 2; /* N_TUPLE made of a heterogeneous display given
                                    to an overload (infer_literal.c): 1 a list
                                    (LiteralList), 2 a dict with str keys

@@ -507,6 +507,7 @@ void infer_store_slots(Inf *I, Node *n, Node **sl, int ns) {
     n->args = v;
     n->keywords.len = 0;
     n->self_node = NULL;
+    n->self_in_args = 1;
 }
 
 #define ARG(i) ((Node **)&VEC_AT(n->args, (i)))
@@ -2364,7 +2365,9 @@ Type *infer_call(Inf *I, Node **pn) {
         if (ft->builtin == BI_JC_METHOD) /* obj.method(args): a call of the method (infer_jitclass.c) */
             return infer_jc_method_call(I, n, ft->self_ty) ? infer_call(I, pn)
                                                            : TYPING(I, n, "cannot call this jitclass method");
-        return builtin_call(I, n, (BuiltinId)ft->builtin, n->a->a);
+        /* typed again in the final pass (the receiver of another method,
+         * `d.setdefault(k, []).append(v)`): the receiver is in args already */
+        return builtin_call(I, n, (BuiltinId)ft->builtin, n->self_in_args ? NULL : n->a->a);
     case TY_DTYPE:
         if (ty_is_named_tuple(ft->dtype)) /* Point(1, 2.0): a named tuple class */
             return infer_nt_construct(I, n, ft->dtype);

@@ -471,3 +471,42 @@ def test_sorted_items_with_typed_list_values(balanced):
         d[k] = v
     assert sorted_typed_items(d) == sorted_typed_items.py_func(d) == 1353
     del d, v
+
+
+
+@njit
+def chained_dict_of_lists(n):
+    d = {"b": [2]}
+    d.setdefault("a", [1]).append(n)
+    d.setdefault("b", [5]).extend([n, n])
+    d.get("b", [0]).insert(0, -n)
+    return d
+
+
+@njit
+def chained_dict_of_sets(n):
+    sets = {"x": {2}}
+    sets.setdefault("y", {3}).add(n)
+    return sets
+
+
+@njit
+def chained_list_of_lists(n):
+    lists = [[1], [2, 3]]
+    lists.pop().append(n)
+    lists[0].append(n)
+    return lists
+
+
+NO_LIST_VALUES = pytest.mark.numba_skip("Numba refuses lists and sets as values of a dict display")
+
+
+@pytest.mark.parametrize("f", [pytest.param(chained_dict_of_lists, marks=NO_LIST_VALUES),
+                               pytest.param(chained_dict_of_sets, marks=NO_LIST_VALUES),
+                               chained_list_of_lists])
+@pytest.mark.parametrize("n", [0, 3])
+def test_method_of_a_method_result(f, n, balanced):
+    """A mutating method called on what another method returned: the inner
+    call was typed twice and took its receiver twice ("setdefault() takes at
+    most 2 arguments (3 given)")."""
+    check_ret(f, n)
