@@ -2855,7 +2855,9 @@ static bool run_passes(Inf *I) {
 static bool final_pass(Inf *I) {
     Spec *s = I->s;
     I->final = true;
-    if (!s->explicit_ret && IS_UNK(s->ret)) {
+    /* an unknown return is a call cycle's only when the spec is on one;
+     * otherwise a variable it returns could not be typed: name it below */
+    if (!s->explicit_ret && IS_UNK(s->ret) && s->recursive) {
         err(I, HJ_DIAG_TYPING, s->fn, "cannot infer the return type of recursive function '%s'",
             s->hf->name);
         return false;
@@ -2875,6 +2877,11 @@ static bool final_pass(Inf *I) {
                 v->ty->kind == TY_DICT ? "dict" : v->ty->kind == TY_SET ? "set" : "list");
             return false;
         }
+    }
+    if (!s->explicit_ret && IS_UNK(s->ret)) {
+        err(I, HJ_DIAG_TYPING, s->fn, "cannot infer the return type of '%s' (a value it returns was "
+            "never typed)", s->hf->name);
+        return false;
     }
     if (!s->explicit_ret && ty_has_unknown(s->ret)) {
         err(I, HJ_DIAG_TYPING, s->fn, "cannot determine the return type of '%s': %s (the items of an "

@@ -510,3 +510,20 @@ def test_method_of_a_method_result(f, n, balanced):
     call was typed twice and took its receiver twice ("setdefault() takes at
     most 2 arguments (3 given)")."""
     check_ret(f, n)
+
+
+@njit
+def empty_dict_of_empty_lists(n):
+    d = {}
+    d.setdefault("a", []).append(n)
+    return d.get("b", [0])
+
+
+@pytest.mark.numba_skip("hpcjit's message")
+def test_untyped_empty_dict_is_named():
+    """A dict whose items are never known is named in the error; it was
+    reported as "the return type of recursive function" (it is not recursive)."""
+    with pytest.raises(hpcjit.TypingError) as ei:
+        empty_dict_of_empty_lists(1)
+    text = str(ei.value)
+    assert "cannot determine the type of variable 'd'" in text and "recursive" not in text, text
