@@ -260,6 +260,8 @@ struct Node {
                                 statement's target: that statement's element */
     unsigned closure_args : 1; /* N_CALL of a TY_CLOSURE value: its environment's
                                   items were put first in args (infer_call.c) */
+    unsigned star_packed : 1;  /* N_CALL of a function with *args: the arguments
+                                  past its other parameters are one N_TUPLE now */
     unsigned self_in_args : 1; /* N_CALL whose slots infer_store_slots stored (final
                                   pass): a method's receiver is args[0] now, so a
                                   second typing of the call passes no self */

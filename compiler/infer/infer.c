@@ -498,9 +498,8 @@ static bool check_supported(Inf *I, Node *n, bool top) {
     if (n->kind == N_FUNCDEF) {
         for (int i = 0; i < n->params.len; i++) {
             Node *p = VEC_AT(n->params, i);
-            if (p->is_star || p->is_kwstar) {
-                err(I, HJ_DIAG_UNSUPPORTED, p, "%s parameters are not supported by hpcjit",
-                    p->is_star ? "*args" : "**kwargs");
+            if (p->is_kwstar) { /* *args is a tuple parameter (the dispatcher and calls pack it) */
+                err(I, HJ_DIAG_UNSUPPORTED, p, "**kwargs parameters are not supported by hpcjit");
                 return false;
             }
         }

@@ -1960,7 +1960,18 @@ static Type *func_call(Inf *I, Node *n, int func) {
     const char **names = arena_alloc(I->a, sizeof(char *) * (size_t)(np + 1));
     for (int i = 0; i < np; i++) {
         Node *p = VEC_AT(decl->params, i);
-        names[i] = p->is_posonly ? NULL : p->name;
+        names[i] = p->is_posonly || p->is_star ? NULL : p->name;
+        if (p->is_star && !n->star_packed && n->args.len >= i) {
+            /* def f(a, *args) called f(x, 1, 2): args = (1, 2), a tuple
+             * display in the call, as the dispatcher packs it from Python */
+            Node *t = ast_new(I->a, N_TUPLE, n->loc);
+            PtrVec kept = {0};
+            for (int j = 0; j < n->args.len; j++)
+                vec_push(I->a, j < i ? &kept : &t->args, VEC_AT(n->args, j));
+            vec_push(I->a, &kept, t);
+            n->args = kept;
+            n->star_packed = 1;
+        }
     }
     Node **sl = arena_alloc(I->a, sizeof(Node *) * (size_t)(np + 1));
     if (n->args.len > np)
@@ -1970,6 +1981,8 @@ static Type *func_call(Inf *I, Node *n, int func) {
         return NULL;
     for (int i = 0; i < np; i++) {
         Node *p = VEC_AT(decl->params, i);
+        if (!sl[i] && p->is_star) /* f(x) of def f(a, b=1, *args): args = () */
+            sl[i] = ast_new(I->a, N_TUPLE, n->loc);
         if (!sl[i] && !p->a)
             return TYPING(I, n, "%s() missing required argument '%s'", hf->name, p->name);
         if (sl[i] && p->is_kwonly && i < n->args.len)

@@ -45,6 +45,8 @@ typedef struct Dispatcher {
     Py_ssize_t nov, cap;
     Py_ssize_t last;      /* index of the last overload hit */
     Py_ssize_t argcount;  /* positional parameters; -1: always the slow path */
+    Py_ssize_t star_at;   /* def f(a, b, *args): 2, the tuple parameter's index
+                             (argcount counts it); -1: no *args */
     int locked;           /* explicit signatures: never compile on a miss */
     int nogil;
     uint64_t litmask;     /* bit i: argument i is keyed by its value too (literal
@@ -751,7 +753,27 @@ static PyObject *dispatcher_vectorcall(PyObject *op, PyObject *const *args, size
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     PyObject *full[STACK_ARGS], *defs = NULL, *res = NULL;
     Py_ssize_t first_def = nargs; /* arguments from here on are defaults */
-    if (!(kwnames && PyTuple_GET_SIZE(kwnames)) && nargs < self->argcount && self->argcount <= STACK_ARGS &&
+    if (self->star_at >= 0) {
+        /* def f(a, *args): the arguments past a as one tuple (Python binds
+         * keywords and defaults first, then calls again with them in place) */
+        if (self->argcount > STACK_ARGS) {
+            PyErr_Format(PyExc_TypeError, "hpcjit: a function with *args takes at most %d other parameters",
+                         STACK_ARGS - 1);
+            return NULL;
+        }
+        if ((kwnames && PyTuple_GET_SIZE(kwnames)) || nargs < self->star_at)
+            return slow_call(self, args, nargsf, kwnames);
+        defs = PyTuple_New(nargs - self->star_at); /* held for the call, as defaults are */
+        if (!defs)
+            return NULL;
+        for (Py_ssize_t i = self->star_at; i < nargs; i++)
+            PyTuple_SET_ITEM(defs, i - self->star_at, Py_NewRef(args[i]));
+        for (Py_ssize_t i = 0; i < self->star_at; i++)
+            full[i] = args[i];
+        full[self->star_at] = defs;
+        args = full;
+        nargs = first_def = self->argcount;
+    } else if (!(kwnames && PyTuple_GET_SIZE(kwnames)) && nargs < self->argcount && self->argcount <= STACK_ARGS &&
         PyFunction_Check(self->py_func)) {
         /* trailing parameters left to their defaults: filled in here as
          * _call_slow's bind + apply_defaults would, without the ~7 us of
@@ -793,7 +815,7 @@ static PyObject *dispatcher_vectorcall(PyObject *op, PyObject *const *args, size
 
 /* ---- construction and lifetime -------------------------------------------- */
 
-static Py_ssize_t positional_count(PyObject *py_func)
+static Py_ssize_t positional_count(PyObject *py_func, Py_ssize_t *star_at)
 {
     PyObject *code = NULL, *v = NULL;
     Py_ssize_t argc = -1;
@@ -815,9 +837,15 @@ static Py_ssize_t positional_count(PyObject *py_func)
         goto error;
     kwonly = PyLong_AsLong(v);
     Py_CLEAR(v);
-    /* *args, **kwargs and keyword-only parameters go through Python */
-    if ((flags & (CO_VARARGS | CO_VARKEYWORDS)) || kwonly > 0)
+    /* **kwargs and keyword-only parameters go through Python (which refuses
+     * them); *args is one more parameter, a tuple packed at the call */
+    *star_at = -1;
+    if ((flags & CO_VARKEYWORDS) || kwonly > 0) {
         argc = -1;
+    } else if (flags & CO_VARARGS) {
+        *star_at = argc;
+        argc++;
+    }
     Py_DECREF(code);
     return argc;
 error:
@@ -860,7 +888,7 @@ static PyObject *dispatcher_new(PyTypeObject *type, PyObject *args, PyObject *kw
     self->options = Py_NewRef(options);
     self->compile_hook = Py_NewRef(hook);
     self->st = st;
-    self->argcount = positional_count(py_func);
+    self->argcount = positional_count(py_func, &self->star_at);
     PyObject *nogil = PyDict_GetItemString(options, "nogil"); /* borrowed */
     if (nogil) {
         int t = PyObject_IsTrue(nogil);

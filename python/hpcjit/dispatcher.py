@@ -205,9 +205,9 @@ def _call_slow(disp, args, kwargs):
     """Keyword arguments, defaults, wrong argument counts."""
     sig = _py_signature(disp)
     for p in sig.parameters.values():
-        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.KEYWORD_ONLY):
+        if p.kind in (p.VAR_KEYWORD, p.KEYWORD_ONLY):
             raise errors.UnsupportedError(
-                f"{disp.py_func.__qualname__}: *args, **kwargs and keyword-only "
+                f"{disp.py_func.__qualname__}: **kwargs and keyword-only "
                 "parameters are not supported")
     try:
         bound = sig.bind(*args, **kwargs)

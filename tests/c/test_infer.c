@@ -241,7 +241,8 @@ static void test_errors(void) {
     EXPECT("def f(a):\n    global N\n    return a\n", "l", "unsupported 2:5: 'global' statements are not supported by hpcjit");
     EXPECT("def f(a):\n    def g():\n        return 1\n    return a\n", "l",
            "unsupported 2:5: nested function definitions are not supported by hpcjit");
-    EXPECT("def f(*a):\n    return 1\n", "", "unsupported 1:8: *args parameters are not supported by hpcjit");
+    EXPECT("def f(**a):\n    return 1\n", "", "unsupported 1:9: **kwargs parameters are not supported by hpcjit");
+    EXPECT("def f(*a):\n    return len(a)\n", "(ll)", "(UniTuple(int64 x 2)) -> int64");
     EXPECT("def f():\n    return NAME\n", "", "() -> unicode");
     EXPECT("def f():\n    return CFG\n", "", "typing 2:12: global name 'CFG' is a dict, which hpcjit cannot use");
     EXPECT("def f(a):\n    return a.foo\n", "ad1C", "typing 2:12: unknown attribute 'foo' of array(float64, 1d, C) (not supported by hpcjit)");
