@@ -103,15 +103,24 @@ _WEAK_KINDS = {bool: "biufc", int: "iufc", float: "fc", complex: "c"}
 def _pick_loop(loops, values):
     """The index of the loop (a list of argument typecodes, in signature
     order) that NumPy's ufunc loop selection would pick for these inputs:
-    the first whose types every array and NumPy scalar casts to safely,
-    Python numbers taking any loop of their kind; None if none does.
-    (The CUDA ufuncs' selection; the CPU ones are real np.ufuncs.)"""
+    one of exactly the inputs' types first (none when a Python number is
+    among them), else the first whose types the arrays and NumPy scalars
+    cast to safely, Python numbers taking any loop of their kind; None if
+    none does.  (The CUDA ufuncs' selection; the
+    CPU ones are real np.ufuncs.)"""
     kinds = []
     for v in values:
         weak = _WEAK_KINDS.get(type(v))
         if weak is None:
             weak = np.dtype(v.dtype if hasattr(v, "dtype") else np.asarray(v).dtype)
         kinds.append(weak)
+    if all(isinstance(want, str) for want in kinds):  # Python numbers alone: their default types
+        kinds = [np.dtype(_CODE_TYPES[_value_code(v)]) for v in values]
+    for k, args in enumerate(loops):
+        if len(args) == len(kinds) and all(
+                not isinstance(want, str) and np.dtype(_CODE_TYPES[a]) == want
+                for want, a in zip(kinds, args)):
+            return k
     for k, args in enumerate(loops):
         if len(args) != len(kinds):
             continue
