@@ -91,6 +91,7 @@ def broadcasting_and_scalars():
     _pair(cpu, gpu, np.float32(1.5), np.arange(5, dtype=np.float32))
     _pair(cpu, gpu, np.arange(5, dtype=np.float32), 2.0)  # a Python float keeps float32
     _pair(cpu, gpu, np.array(2.0), np.arange(3.0))
+    _pair(cpu, gpu, [1.0, 2.0, 3.0], np.arange(3.0))  # a list is an array
     r = gpu(2.0, 3.0)
     assert r == mix(2.0, 3.0) and np.asarray(r).dtype == np.float64
     try:

@@ -48,6 +48,13 @@ def _is_scalar(x):
     return isinstance(x, (bool, int, float, complex, np.generic))
 
 
+def _arrays(args):
+    """Lists and other array-likes as NumPy arrays; numbers, NumPy and
+    device arrays as they are."""
+    return tuple(x if _is_scalar(x) or _is_device(x) or isinstance(x, np.ndarray) or x is None
+                 else np.asarray(x) for x in args)
+
+
 def _in_sim_kernel():
     """Called on numbers from inside a simulated kernel: the element function."""
     if not cuda.SIMULATOR:
@@ -150,7 +157,7 @@ class CUDAUFunc(_Base):
                                                          f"{sig!r}: the arguments and the result must "
                                                          "be numbers"))
             self._loops.append((args, ret))
-        self._kernels = {}  # (ndim, scalar flags) -> cuda.jit kernel
+        self._kernels = {}  # (loop, ndim, input dimensions) -> cuda.jit kernel
 
     @property
     def nin(self):
@@ -191,6 +198,7 @@ class CUDAUFunc(_Base):
             return self.py_func(*args)
         if len(args) != self.nin:
             raise TypeError(f"{self.__name__}() takes {self.nin} arguments, got {len(args)}")
+        args = _arrays(args)
         k = _uf._pick_loop([a for a, _ in self._loops], args)
         if k is None:
             raise TypeError(f"ufunc '{self.__name__}' not supported for the input types, and the inputs "
@@ -287,7 +295,7 @@ class CUDAGUFunc:
                                                          f"{nd} dimensions, the layout {layout!r} gives it "
                                                          f"{len(names)}"))
             self._loops.append(tuple(args))
-        self._kernels = {}
+        self._kernels = {}  # (loop, loop dimensions, argument dimensions) -> cuda.jit kernel
 
     @property
     def nin(self):
@@ -345,6 +353,7 @@ class CUDAGUFunc:
         if len(args) not in (nin, nin + nout):
             raise TypeError(f"{self.__name__}() takes {nin} inputs (and optionally its {nout} outputs), "
                             f"got {len(args)} arguments")
+        args = _arrays(args)
         ins = args[:nin]
         outs = list(args[nin:]) or [None] * nout
         loop = _uf._pick_loop([tuple(self._elem(c) for c in codes[:nin]) for codes in self._loops], ins)
