@@ -85,10 +85,57 @@ def _value_code(x):
 
 
 def _check_target(target):
-    if target not in ("cpu", "parallel"):
-        if target == "cuda":
-            raise errors.UnsupportedError("vectorize(target='cuda'): hpcjit has no CUDA target yet")
-        raise ValueError(f"vectorize(): unknown target {target!r} (cpu, parallel)")
+    if target not in ("cpu", "parallel", "cuda"):
+        raise ValueError(f"vectorize(): unknown target {target!r} (cpu, parallel, cuda)")
+
+
+def _castable(codes, args):
+    """Whether inputs of typecodes `codes` cast safely to a loop's `args`."""
+    return len(args) == len(codes) and all(
+        c in _CODE_TYPES and np.can_cast(_CODE_TYPES[c], _CODE_TYPES[a], "safe")
+        for c, a in zip(codes, args))
+
+
+# a Python number converts to a loop of these kinds (NEP 50's weak scalars)
+_WEAK_KINDS = {bool: "biufc", int: "iufc", float: "fc", complex: "c"}
+
+
+def _pick_loop(loops, values):
+    """The index of the loop (a list of argument typecodes, in signature
+    order) that NumPy's ufunc loop selection would pick for these inputs:
+    one of exactly the inputs' types first (none when a Python number is
+    among them), else the first whose types the arrays and NumPy scalars
+    cast to safely, Python numbers taking any loop of their kind; None if
+    none does.  (The CUDA ufuncs' selection; the
+    CPU ones are real np.ufuncs.)"""
+    kinds = []
+    for v in values:
+        weak = _WEAK_KINDS.get(type(v))
+        if weak is None:
+            weak = np.dtype(v.dtype if hasattr(v, "dtype") else np.asarray(v).dtype)
+        kinds.append(weak)
+    if all(isinstance(want, str) for want in kinds):  # Python numbers alone: their default types
+        kinds = [np.dtype(_CODE_TYPES[_value_code(v)]) for v in values]
+    for k, args in enumerate(loops):
+        if len(args) == len(kinds) and all(
+                not isinstance(want, str) and np.dtype(_CODE_TYPES[a]) == want
+                for want, a in zip(kinds, args)):
+            return k
+    for k, args in enumerate(loops):
+        if len(args) != len(kinds):
+            continue
+        ok = True
+        for want, a in zip(kinds, args):
+            dt = np.dtype(_CODE_TYPES[a])
+            if isinstance(want, str):
+                ok = dt.kind in want
+            else:
+                ok = np.can_cast(want, dt, "safe")
+            if not ok:
+                break
+        if ok:
+            return k
+    return None
 
 
 class _Kernel:
@@ -144,6 +191,8 @@ class DUFunc:
 
     def __init__(self, func, identity=None, target="cpu", **options):
         _check_target(target)
+        if target == "cuda":
+            raise TypeError("vectorize(target='cuda') needs a list of signatures, as in Numba")
         self._kernel = _Kernel(func, options, target)
         self._identity = identity
         self._ufunc = None
@@ -169,12 +218,7 @@ class DUFunc:
         """Whether NumPy's loop selection finds a loop of the current ufunc
         for these input types (safe casting): then, as in Numba, no new
         loop is compiled (f(1, 2.0) after f(1.0, 2.0) uses 'dd->d')."""
-        for args, _, _ in self._kernel.loops:
-            if len(args) == len(codes) and all(
-                    c in _CODE_TYPES and np.can_cast(_CODE_TYPES[c], _CODE_TYPES[a], "safe")
-                    for c, a in zip(codes, args)):
-                return True
-        return False
+        return any(_castable(codes, args) for args, _, _ in self._kernel.loops)
 
     @property
     def ufunc(self):
@@ -240,11 +284,18 @@ def vectorize(ftylist_or_function=(), identity=None, target="cpu", **options):
     """Numba's @vectorize: @vectorize, @vectorize(), @vectorize(signatures,
     identity=, target="cpu"|"parallel", nopython=, fastmath=, cache=)."""
     if callable(ftylist_or_function) and not isinstance(ftylist_or_function, (str, list, tuple)):
+        if target == "cuda":
+            raise TypeError("vectorize(target='cuda') needs a list of signatures, as in Numba")
         return DUFunc(ftylist_or_function, identity=identity, target=target, **options)
     sigs = ftylist_or_function
     if isinstance(sigs, str) or not isinstance(sigs, (list, tuple)):
         sigs = [sigs]
     _check_target(target)
+    if target == "cuda":
+        if not sigs:
+            raise TypeError("vectorize(target='cuda') needs a list of signatures, as in Numba")
+        from .cuda import vectorizers
+        return lambda func: vectorizers.CUDAUFunc(func, sigs, options)
     if target == "parallel" and not sigs:
         raise TypeError("vectorize(target='parallel') needs a list of signatures, as in Numba")
 
@@ -519,6 +570,8 @@ class GUFunc:
 
     def __init__(self, func, layout, identity=None, target="cpu", writable_args=(), **options):
         _check_target(target)
+        if target == "cuda":
+            raise TypeError("guvectorize(target='cuda') needs a list of signatures, as in Numba")
         self._ins, self._outs = _parse_layout(layout)
         self._layout = layout
         self._func = func
@@ -598,6 +651,12 @@ def guvectorize(ftylist, signature=None, identity=None, target="cpu", writable_a
                                        writable_args=writable_args, **options)
         raise TypeError("guvectorize() needs a layout: guvectorize(signatures, '(n)->(n)')")
     _check_target(target)
+    if target == "cuda":
+        from .cuda import vectorizers
+        sigs = [ftylist] if isinstance(ftylist, str) or not isinstance(ftylist, (list, tuple)) else ftylist
+        if not sigs:
+            raise TypeError("guvectorize() needs a list of signatures, as in Numba")
+        return lambda func: vectorizers.CUDAGUFunc(func, sigs, signature, options)
     sigs = [ftylist] if isinstance(ftylist, str) or not isinstance(ftylist, (list, tuple)) else ftylist
     if not sigs:
         raise TypeError("guvectorize() needs a list of signatures, as in Numba")

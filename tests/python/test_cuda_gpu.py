@@ -205,6 +205,64 @@ def test_explicit_signature_forall_and_inspection():
     assert fill.get_regs_per_thread() > 0
 
 
+def test_vectorize_and_guvectorize_target_cuda():
+    from hpcjit import guvectorize, vectorize
+
+    def mix(x, y):
+        return x * y - (x - y)
+
+    sigs = ["float32(float32, float32)", "float64(float64, float64)", "int64(int64, int64)"]
+    cpu, gpu = vectorize(sigs)(mix), vectorize(sigs, target="cuda")(mix)
+    rng = np.random.RandomState(0)
+    for dt in (np.float32, np.float64, np.int64):
+        a = (rng.rand(1000, 3) * 50).astype(dt)
+        b = (rng.rand(3) * 50).astype(dt)
+        r = gpu(a, b)                                   # host arrays, broadcast
+        assert isinstance(r, np.ndarray) and r.dtype == dt
+        np.testing.assert_allclose(r, cpu(a, b), rtol=1e-6)
+        d = gpu(cuda.to_device(a), cuda.to_device(b))   # device arrays: a device array
+        assert cuda.is_cuda_array(d) and not isinstance(d, np.ndarray)
+        np.testing.assert_allclose(d.copy_to_host(), cpu(a, b), rtol=1e-6)
+    x = np.arange(300000, dtype=np.float64)             # more elements than the grid: strided
+    out = np.zeros_like(x)
+    assert gpu(x, 2.0, out=out) is out
+    np.testing.assert_array_equal(out, cpu(x, 2.0))
+    dout = cuda.device_array_like(x)
+    s = cuda.stream()
+    assert gpu(cuda.to_device(x), 3.0, out=dout, stream=s) is dout
+    s.synchronize()
+    np.testing.assert_array_equal(dout.copy_to_host(), cpu(x, 3.0))
+
+    @cuda.jit
+    def use(v, o):                                      # the ufunc as a device function
+        i = cuda.grid(1)
+        if i < v.size:
+            o[i] = gpu(v[i], 2.0)
+
+    o = cuda.device_array_like(x)
+    use[(x.size + 127) // 128, 128](cuda.to_device(x), o)
+    np.testing.assert_array_equal(o.copy_to_host(), cpu(x, 2.0))
+
+    def matmul(a, b, c):
+        for i in range(a.shape[0]):
+            for j in range(b.shape[1]):
+                acc = 0.0
+                for k in range(a.shape[1]):
+                    acc += a[i, k] * b[k, j]
+                c[i, j] = acc
+
+    gsig = ["void(float64[:,:], float64[:,:], float64[:,:])"]
+    gcpu = guvectorize(gsig, "(m,n),(n,p)->(m,p)")(matmul)
+    ggpu = guvectorize(gsig, "(m,n),(n,p)->(m,p)", target="cuda")(matmul)
+    a, b = rng.rand(500, 4, 5), rng.rand(5, 3)
+    np.testing.assert_allclose(ggpu(a, b), gcpu(a, b), rtol=1e-12)
+    dc = ggpu(cuda.to_device(a), cuda.to_device(b))
+    np.testing.assert_allclose(dc.copy_to_host(), a @ b, rtol=1e-12)
+    c = np.zeros((500, 4, 3))
+    assert ggpu(a, b, out=c) is c
+    np.testing.assert_allclose(c, a @ b, rtol=1e-12)
+
+
 def test_launch_errors_are_python_exceptions():
     axpy = _axpy_kernel()
     d = cuda.device_array(10)

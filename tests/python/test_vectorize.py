@@ -148,8 +148,11 @@ def test_bad_uses():
     # located at the function's def, with the line and a caret
     assert re.search(r"test_vectorize\.py:\d+:\d+: error: vectorize\(\)", str(ei.value))
     assert "def rel_diff(x, y):" in str(ei.value) and "^" in str(ei.value)
-    with pytest.raises(hpcjit.UnsupportedError, match="CUDA"):
-        hpcjit.vectorize(["float64(float64)"], target="cuda")(clipped_exp)
+    # target="cuda" is a CUDA ufunc (test_cuda_vectorize.py); an unknown target is refused
+    cu = hpcjit.vectorize(["float64(float64)"], target="cuda")(clipped_exp)
+    assert cu.py_func is clipped_exp and cu.types == ["d->d"]
+    with pytest.raises(ValueError, match="unknown target 'opencl'"):
+        hpcjit.vectorize(["float64(float64)"], target="opencl")(clipped_exp)
     with pytest.raises(hpcjit.TypingError):
         hpcjit.vectorize(["float64(float64[:])"])(clipped_exp)
 
