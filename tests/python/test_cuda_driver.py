@@ -113,6 +113,25 @@ def test_support_error_names_the_library():
     assert "CUDA driver not available" in out and out.strip().endswith("False")
 
 
+def test_failed_allocations_leave_nothing_to_free():
+    """A device allocation that fails before it has memory (no driver) is
+    dropped quietly: its __del__ once read an unset slot ("Exception ignored
+    in DeviceMemory.__del__"), twice per failed to_device."""
+    out = run("""
+        import gc, sys
+        seen = []
+        sys.unraisablehook = lambda u: seen.append(repr(u.exc_value))
+        for _ in range(3):
+            try:
+                cuda.to_device(np.ones(3))
+            except ImportError:
+                pass
+        gc.collect()
+        print(seen)
+    """, "/nonexistent/libcuda.so.1")
+    assert out.strip() == "[]"
+
+
 def test_numba_cuda_driver_variable_is_honoured():
     out = run("""
         try:

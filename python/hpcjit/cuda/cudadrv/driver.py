@@ -199,8 +199,8 @@ class DeviceMemory:
     __slots__ = ("ptr", "size", "managed", "__weakref__")
 
     def __init__(self, size, managed=False):
+        self.ptr = 0  # before anything can raise: __del__ reads it
         current_context()
-        self.ptr = 0
         self.size = size
         self.managed = managed
         self.ptr = _core._cuda_managed_alloc(size) if managed else _core._cuda_malloc(size)
