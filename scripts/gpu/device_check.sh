@@ -26,7 +26,10 @@
 #
 # Variables: OUT (default ./gpu-out), HPCJIT_GPU_CHECK_BUDGET,
 # HPCJIT_GPU_FILE_TIMEOUT (per GPU test file, default 120), JOBS (nproc),
-# HPCJIT_GPU_BUILD (build folder, default build-gpu-node).
+# HPCJIT_GPU_BUILD (build folder, default build-gpu-node); for a short
+# device budget, HPCJIT_GPU_STEPS (the steps to run, e.g. "env build gpu";
+# default all) and HPCJIT_GPU_FILES (the gpu:F files instead of every
+# tests/python/test_cuda*.py, paths from the tree's root).
 set -u
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -68,6 +71,10 @@ log() { printf '%s\n' "$*" | tee -a "$LOG"; }
 step() {
   local name=$1 cap=$2 reserve=$3
   shift 3
+  if [ -n "${HPCJIT_GPU_STEPS:-}" ] && [[ " $HPCJIT_GPU_STEPS " != *" ${name%%:*} "* ]]; then
+    printf '%s\tnot-selected\t-\t0\tHPCJIT_GPU_STEPS\n' "$name" >> "$STEPS"
+    return
+  fi
   # the reserves below are for a 420 s budget: scaled to this one
   reserve=$((reserve * BUDGET / 420))
   local t=$(($(left) - reserve))
@@ -221,7 +228,7 @@ export -f env_facts build topo ctest_gpu cpu_tests gpu_test bench scaling
 # ---- run them -----------------------------------------------------------------
 log "device_check: $(date -u +%FT%TZ) on $(uname -n), budget $BUDGET s, results in $OUT"
 [ -f "$lib" ] || log "device_check: WARNING: $lib is missing (run scripts/gpu/prepare.sh and carry .gpu-carry)"
-gpu_files=$(ls "$root"/tests/python/test_cuda*.py 2>/dev/null)
+gpu_files=${HPCJIT_GPU_FILES:-$(ls "$root"/tests/python/test_cuda*.py 2>/dev/null)}
 ngpu_files=$(printf '%s' "$gpu_files" | grep -c . || true)
 # reserves: what later steps keep in any case
 step env 40 360 env_facts
@@ -231,7 +238,10 @@ step ctest 180 170 ctest_gpu
 step cpu 90 140 cpu_tests tests/python/test_scalars.py tests/python/test_calls.py \
      tests/python/test_errors.py tests/python/test_parallel.py tests/python/test_nosource.py
 # the pytest files that the gpu-labelled CTest tests run already
-covered=$(ctest --test-dir "$bdir" -N -V -L gpu 2>/dev/null | grep -o 'test_cuda[A-Za-z0-9_]*\.py' | sort -u)
+covered=
+if [ -z "${HPCJIT_GPU_STEPS:-}" ] || [[ " $HPCJIT_GPU_STEPS " == *" ctest "* ]]; then
+  covered=$(ctest --test-dir "$bdir" -N -V -L gpu 2>/dev/null | grep -o 'test_cuda[A-Za-z0-9_]*\.py' | sort -u)
+fi
 i=0
 for f in $gpu_files; do
   i=$((i + 1))
