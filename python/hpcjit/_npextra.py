@@ -123,7 +123,9 @@ def _ol_unique(ar, return_index=False, return_inverse=False, return_counts=False
     rv = _bool(return_inverse, "unique", "return_inverse")
     rc = _bool(return_counts, "unique", "return_counts")
     if not (ri or rv or rc):
-        return lambda ar, return_index=False, return_inverse=False, return_counts=False, axis=None: np.unique(ar)
+        def impl(ar, return_index=False, return_inverse=False, return_counts=False, axis=None):
+            return np.unique(ar)
+        return impl
     outs = ["p[0]"] + [f"p[{k}]" for k, on in ((1, ri), (2, rv), (3, rc)) if on]
     inv_shape = rv and ar.ndim > 1  # NumPy 2: the inverse has ar's shape
     if inv_shape:
@@ -142,7 +144,9 @@ def _ol_count_nonzero(a, axis=None, keepdims=False):
     if _bool(keepdims, "count_nonzero", "keepdims"):
         raise errors.TypingError("np.count_nonzero(keepdims=True) is not supported by hpcjit")
     if _absent(axis):
-        return lambda a, axis=None, keepdims=False: np.count_nonzero(a)
+        def impl(a, axis=None, keepdims=False):
+            return np.count_nonzero(a)
+        return impl
     if not isinstance(_types.unliteral(axis) if isinstance(axis, _types.Literal) else axis, _types.Integer):
         raise errors.TypingError(f"np.count_nonzero(): axis must be an integer (a tuple of axes is not "
                                  f"supported by hpcjit), not {axis}")
@@ -324,8 +328,8 @@ def _ol_lexsort(keys, axis=-1):
         def impl(keys, axis=-1):
             if keys.shape[0] == 0:
                 raise TypeError("need sequence of keys with len > 0 in lexsort")
-            idx = np.argsort(keys[keys.shape[0] - 1])
-            for r in range(keys.shape[0] - 2, -1, -1):
+            idx = np.argsort(keys[0])  # the least significant key first, then stable sorts
+            for r in range(1, keys.shape[0]):
                 idx = _lex_step(idx, keys[r])
             return idx
         return impl
@@ -335,8 +339,8 @@ def _ol_lexsort(keys, axis=-1):
         raise errors.TypingError(f"np.lexsort() takes a tuple of 1-d arrays or a 2-d array of real numbers, "
                                  f"not {keys}")
     n = len(keys)
-    lines = ["def impl(keys, axis=-1):", f"    idx = np.argsort(keys[{n - 1}])"]
-    lines += [f"    idx = _lex_step(idx, keys[{k}])" for k in range(n - 2, -1, -1)]
+    lines = ["def impl(keys, axis=-1):", "    idx = np.argsort(keys[0])"]  # least significant first
+    lines += [f"    idx = _lex_step(idx, keys[{k}])" for k in range(1, n)]
     lines.append("    return idx")
     return _exec("\n".join(lines) + "\n", {"_lex_step": _lex_step}, "lexsort")
 
@@ -442,7 +446,10 @@ def _ol_divmod(x1, x2):
     _ufunc_operands("divmod", x1, x2)
     if isinstance(_dtype_of(x1).type(0) + _dtype_of(x2).type(0), np.complexfloating):
         raise errors.TypingError("np.divmod() of complex values: NumPy has no loop for them")
-    return lambda x1, x2: (np.floor_divide(x1, x2), np.remainder(x1, x2))
+
+    def impl(x1, x2):
+        return np.floor_divide(x1, x2), np.remainder(x1, x2)
+    return impl
 
 
 # ---- np.polyfit, np.polyval -------------------------------------------------
@@ -478,12 +485,6 @@ def _ol_polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
             raise errors.TypingError(f"np.polyfit() takes arrays of numbers, not {t} as {name}")
         if isinstance(t.dtype, _types.Complex):
             raise errors.TypingError("np.polyfit() of complex values is not supported by hpcjit")
-    if x.ndim != 1:
-        raise errors.TypingError("np.polyfit(): expected 1D vector for x")
-    if y.ndim not in (1, 2):
-        raise errors.TypingError("np.polyfit(): expected 1D or 2D array for y")
-    if not isinstance(_types.unliteral(deg) if isinstance(deg, _types.Literal) else deg, _types.Integer):
-        raise errors.TypingError(f"np.polyfit(): deg must be an integer, not {deg}")
     if _bool(full, "polyfit", "full"):
         raise errors.TypingError("np.polyfit(full=True) is not supported by hpcjit (full=False only)")
     if not _absent(w):
@@ -491,6 +492,12 @@ def _ol_polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     if not (isinstance(cov, bool) and not cov) and not _absent(cov):
         if getattr(cov, "literal_value", True) is not False:
             raise errors.TypingError("np.polyfit(cov=...) is not supported by hpcjit (cov=False only)")
+    if x.ndim != 1:
+        raise errors.TypingError("np.polyfit(): expected 1D vector for x")
+    if y.ndim not in (1, 2):
+        raise errors.TypingError("np.polyfit(): expected 1D or 2D array for y")
+    if not isinstance(_types.unliteral(deg) if isinstance(deg, _types.Literal) else deg, _types.Integer):
+        raise errors.TypingError(f"np.polyfit(): deg must be an integer, not {deg}")
     rc = "x.shape[0] * 2.220446049250313e-16" if _absent(rcond) else "rcond"
     if y.ndim == 1:
         tail = "    return c / scale\n"
