@@ -151,7 +151,18 @@ def _ol_count_nonzero(a, axis=None, keepdims=False):
         raise errors.TypingError(f"np.count_nonzero(): axis must be an integer (a tuple of axes is not "
                                  f"supported by hpcjit), not {axis}")
 
+    # a bad axis: np.sum of `a` raises NumPy's AxisError, before any temporary
+    # (one alive on an exception's way out is not freed)
+    if a.ndim == 1:  # one count (np.sum of a 1-d array along its axis is a number)
+        def impl(a, axis=None, keepdims=False):
+            if axis < -1 or axis > 0:
+                np.sum(a, axis=axis)
+            return np.intp(np.count_nonzero(a))
+        return impl
+
     def impl(a, axis=None, keepdims=False):
+        if axis < -a.ndim or axis >= a.ndim:
+            np.sum(a, axis=axis)
         return np.sum(a != 0, axis=axis).astype(np.intp)
     return impl
 
