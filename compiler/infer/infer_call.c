@@ -573,9 +573,24 @@ static Type *rewrite_cast(Inf *I, Node *n, Type *to) {
     return to;
 }
 
+/* npextra: float(a), int(a) of a 0-d array (np.nditer's items) convert
+ * a[()].  The argument is typed once per pass, so the subscript wraps it in
+ * the pass after the one that found the 0-d array (its type then). */
+static bool zero_d_number(const Type *t) {
+    return t && t->kind == TY_ARRAY && t->ndim == 0 && ty_is_number(t->dtype);
+}
+
 static Type *conversion(Inf *I, Node *n, const char *fname, Type *to) {
+    Node *a0 = n->args.len >= 1 ? VEC_AT(n->args, 0) : NULL;
+    if (a0 && to->kind != TY_BOOL && a0->kind != N_SUBSCRIPT && a0->ty && zero_d_number(infer_value_ty(a0))) {
+        Node *e = ast_new(I->a, N_SUBSCRIPT, a0->loc);
+        e->a = a0;
+        e->b = ast_new(I->a, N_TUPLE, a0->loc);
+        VEC_AT(n->args, 0) = e;
+    }
+    Type *t = NULL;
     if (n->args.len >= 1 && (to->kind == TY_INT64 || to->kind == TY_FLOAT64)) { /* int(s), float(s): str's owner */
-        Type *t = infer_expr(I, ARG(0));
+        t = infer_expr(I, ARG(0));
         if (!t)
             return NULL;
         const LibOps *own = IS_UNK(t) ? NULL : lib_type_owner(t);
@@ -584,13 +599,14 @@ static Type *conversion(Inf *I, Node *n, const char *fname, Type *to) {
     }
     if (!no_keywords(I, n, fname) || !nargs_between(I, n, fname, 1, 1))
         return NULL;
-    Type *t = infer_expr(I, ARG(0));
-    if (!t)
+    if (!t && !(t = infer_expr(I, ARG(0)))) /* typed once: a method call's receiver moves into its args */
         return NULL;
     if (IS_UNK(t))
         return t;
     if (to->kind == TY_INT64 && t->kind == TY_TIMEDELTA) /* int(td): its count, as Numba (NaT: INT64_MIN) */
         return rewrite_cast(I, n, to);
+    if (to->kind != TY_BOOL && zero_d_number(t) && !I->final && !ty_is_complex(t->dtype))
+        return to; /* wrapped in the next pass */
     if (to->kind == TY_BOOL) {
         if (!(ty_is_number(t) || t->kind == TY_NONE || t->kind == TY_ARRAY || t->kind == TY_TUPLE ||
               (lib_type_owner(t) && lib_type_owner(t)->lower_len)))

@@ -138,6 +138,14 @@ static Type *infer_search_call(Inf *I, Node *n, BuiltinId id, Node *self) {
     if (!sig_of(id, &s))
         return UNSUP(I, n, "%s() is not supported by hpcjit yet", builtin_name(id));
     const char *fname = s.fname;
+    /* npextra: np.unique(ar, return_index=...) and np.count_nonzero(a, axis)
+     * are overloads (python/hpcjit/_npextra.py); the builtin keeps the
+     * one-argument form */
+    if (!self && (id == BI_NP_UNIQUE || id == BI_NP_COUNT_NONZERO) && n->args.len + n->keywords.len > 1) {
+        int stub = infer_extend_named(I, id == BI_NP_UNIQUE ? "numpy.unique" : "numpy.count_nonzero");
+        if (stub >= 0)
+            return infer_stub_call(I, n, stub);
+    }
     n->call_kind = CALL_BUILTIN;
     n->builtin = id;
     Node *sl[MAX_SLOTS];
