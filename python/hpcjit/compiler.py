@@ -7,6 +7,7 @@ import builtins
 import enum as _enum
 import os
 import sys
+import weakref
 import types as _pytypes
 
 import numpy as np
@@ -360,11 +361,25 @@ def _code_strs(code, out):
 _GLOBAL_LOADS = ("LOAD_GLOBAL", "LOAD_NAME", "LOAD_DEREF", "LOAD_CLASSDEREF")
 
 
+# code object -> its _global_chain_names (a function of the code alone:
+# every compilation that gathers a function again, e.g. each earlier
+# implementation of an overload, would scan its bytecode again)
+_CHAIN_NAMES = weakref.WeakKeyDictionary()
+
+
 def _global_chain_names(code, out):
     """Names a function reaches from a global: `np.dtype`, `np.random.foo`
     and `dtype` (a global) give dtype, random, foo; `a.dtype` on a local
     gives nothing.  For overloads reached by qualified name (named_env), so
     that an attribute of a value with the same name does not pull them in."""
+    known = _CHAIN_NAMES.get(code)
+    if known is None:
+        known = _CHAIN_NAMES[code] = frozenset(_scan_chain_names(code, set()))
+    out |= known
+    return out
+
+
+def _scan_chain_names(code, out):
     import dis
     chain = False
     for ins in dis.get_instructions(code):
@@ -377,7 +392,7 @@ def _global_chain_names(code, out):
             chain = False
     for c in code.co_consts:
         if isinstance(c, _pytypes.CodeType):
-            _global_chain_names(c, out)
+            _scan_chain_names(c, out)
     return out
 
 
@@ -406,7 +421,10 @@ def _import_bindings(code):
     out = []
     stack = []  # (value, module name) of IMPORT_NAME / IMPORT_FROM results
     consts = [0, None]  # the level and fromlist loaded before IMPORT_NAME
-    for ins in dis.get_instructions(code):
+    # most code imports nothing: its opcodes (every other byte of the
+    # wordcode) tell without decoding the instructions
+    imports = dis.opmap["IMPORT_NAME"] in code.co_code[0::2]
+    for ins in dis.get_instructions(code) if imports else ():
         op = ins.opname
         if op == "LOAD_CONST":
             consts = [consts[1], ins.argval]
@@ -511,29 +529,47 @@ def _default_env(py_func, source, seen, gather):
     __defaults__/__kwdefaults__, as Numba reads them, which the compiler
     folds into the parameter's default (compiler/infer/infer.c
     fold_name_defaults)."""
+    written = _DEFAULT_NAMES.get(source)
+    if written is None:
+        written = _DEFAULT_NAMES[source] = _default_names(source)
+    positional, keyword = written
+    pairs = []
+    defaults = py_func.__defaults__ or ()
+    if len(positional) == len(defaults):
+        pairs += list(zip(positional, defaults))
+    kwdefaults = py_func.__kwdefaults__ or {}
+    for arg, name in keyword:
+        if arg in kwdefaults:
+            pairs.append((name, kwdefaults[arg]))
+    env = []
+    for name, value in pairs:
+        if name is not None and name not in seen:
+            seen.add(name)
+            env.append((name,) + _classify(value, gather))
+    return env
+
+
+# source text -> _default_names of it (parsing it again for every gather of
+# the function, e.g. of each earlier implementation of an overload, was most
+# of an overload call's compile time)
+_DEFAULT_NAMES = {}
+
+
+def _default_names(source):
+    """([the name or None per positional default], [(kw-only parameter,
+    name)]) of the outer def's defaults written as a plain name."""
     import ast
     try:
         tree = ast.parse(source)
     except SyntaxError:
-        return []
+        return [], []
     fn = next((n for n in ast.walk(tree)  # the outer def comes first
                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))), None)
     if fn is None:
-        return []
-    pairs = []
-    defaults = py_func.__defaults__ or ()
-    if len(fn.args.defaults) == len(defaults):
-        pairs += list(zip(fn.args.defaults, defaults))
-    kwdefaults = py_func.__kwdefaults__ or {}
-    for arg, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults):
-        if d is not None and arg.arg in kwdefaults:
-            pairs.append((d, kwdefaults[arg.arg]))
-    env = []
-    for expr, value in pairs:
-        if isinstance(expr, ast.Name) and expr.id not in seen:
-            seen.add(expr.id)
-            env.append((expr.id,) + _classify(value, gather))
-    return env
+        return [], []
+    name = lambda e: e.id if isinstance(e, ast.Name) else None
+    return ([name(d) for d in fn.args.defaults],
+            [(arg.arg, name(d)) for arg, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d is not None])
 
 
 # modules whose attributes the compiler knows by name (compiler/lib): the
