@@ -306,6 +306,8 @@ struct Var {
     bool defflag;      /* some read may find it unassigned (N_NAME.maybe_unbound):
                           lowering keeps an i1 "assigned" flag in defslot */
     void *defslot;
+    bool read;         /* some expression reads it (name_expr): an empty
+                          container never read may keep unknown items */
 };
 
 /* One compiled specialisation of one function for one tuple of argument

@@ -799,6 +799,7 @@ static Type *name_expr(Inf *I, Node *n) {
         n->var = find_var(I->s, n->name);
     if (n->var) {
         Type *t = n->var->ty;
+        n->var->read = true;
         if (n->maybe_unbound)
             n->var->defflag = true;
         if (I->final && IS_UNK(t))
@@ -2851,6 +2852,30 @@ static bool run_passes(Inf *I) {
     }
 }
 
+/* An empty list, dict or set that nothing reads (`fs = []` left over in a
+ * loop) has items no code ever needs: Numba drops the dead assignment; here
+ * its unknown items become int64 so that it lowers as an empty container. */
+static bool settle_unread_containers(Inf *I) {
+    Spec *s = I->s;
+    for (int i = 0; i < s->vars.len; i++) {
+        Var *v = VEC_AT(s->vars, i);
+        Type *t = v->ty;
+        if (v->read || v->is_param || !t || !ty_has_unknown(t))
+            continue;
+        if (t->kind != TY_LIST && t->kind != TY_SET && t->kind != TY_DICT)
+            continue;
+        Type *i64 = infer_ty(I, TY_INT64);
+        Type *key = t->kind != TY_DICT ? NULL : IS_UNK(t->key) ? i64 : t->key;
+        Type *item = IS_UNK(t->item) ? i64 : t->item;
+        if ((key && ty_has_unknown(key)) || ty_has_unknown(item))
+            continue; /* nested unknowns: left to the error below */
+        Node at = {.loc = v->first_def};
+        if (!widen(I, &at, v, ty_container_like(I->tc, t, key, item)))
+            return false;
+    }
+    return true;
+}
+
 static bool final_pass(Inf *I) {
     Spec *s = I->s;
     I->final = true;
@@ -2861,6 +2886,8 @@ static bool final_pass(Inf *I) {
             s->hf->name);
         return false;
     }
+    if (!settle_unread_containers(I))
+        return false;
     for (int i = 0; i < s->vars.len; i++) {
         Var *v = VEC_AT(s->vars, i);
         if (IS_UNK(v->ty)) {

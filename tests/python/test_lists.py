@@ -509,3 +509,51 @@ def builtin_keys(a):
 @pytest.mark.numba_skip(reason="Numba's sort keys are jitted functions only")
 def test_builtin_keys(balanced):
     check(builtin_keys, np.array([4.0, -2.0, 7.0, 1.0, -1.5, 2.0]))
+
+
+# ---- empty containers nothing reads ----
+# `tmp = []` left over in a loop: its items are never needed, so it lowers as
+# an empty container (Numba refuses these with "imprecise type", but for a
+# list before a loop of lambdas, which its closure pass drops).
+
+def unread_empty_containers(n):
+    d = {}
+    s = set()
+    t = 0
+    for i in range(n):
+        tmp = []
+        t += i
+    return t
+
+
+def unread_then_refilled(n):
+    x = []
+    x = [1.5]
+    return x[0] * n
+
+
+def unread_before_lambdas(n):
+    fs = []
+    s = 0
+    for i in range(n):
+        f = lambda y: y + i
+        s += f(1)
+    return s
+
+
+@pytest.mark.numba_skip("Numba: imprecise type for an unread {} / set() / []")
+@pytest.mark.parametrize("fn", [unread_empty_containers, unread_then_refilled])
+def test_unread_empty_containers(fn, balanced):
+    check(njit(fn), 7)
+
+
+def test_unread_empty_list_before_lambdas(balanced):
+    check(njit(unread_before_lambdas), 7)
+
+
+def test_read_empty_list_still_refused():
+    def f(n):
+        x = []
+        return len(x) + n
+    with pytest.raises(hpcjit.TypingError):
+        njit(f)(1)
