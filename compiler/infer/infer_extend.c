@@ -138,6 +138,10 @@ static int resolve(Inf *I, Node *at, Node *n, Node *self, int func, const char *
         *need = NULL;
     if (!im) {
         im = find_impl(hf, plain);
+        /* a failure for the plain types (an earlier call with a variable)
+         * says nothing of the literal ones: those are resolved too */
+        if (im && im->func < 0 && strcmp(lit, plain) != 0)
+            im = NULL;
         if (im && need && strcmp(lit, plain) != 0)
             *need = arena_printf(I->a, "%d\t%s", func, lit);
     }

@@ -456,6 +456,8 @@ def _resolve(ov, key, args_key):
     if last_error:
         msg += f": {last_error}"
     ov.impls[plain] = (None, _DIAG_TYPING, msg)
+    if key != plain:  # the literal key too: the compiler looks it up first
+        ov.impls[key] = ov.impls[plain]
 
 
 # ---- @intrinsic code generation (see the module's docstring) --------------------

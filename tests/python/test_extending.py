@@ -450,3 +450,31 @@ def test_string_literal_overloads_and_literal_unroll():
     assert display() == 1 + 2 + 3 + 0x5ca1ab1e + 0xca11ab1e
     assert global_tuple() == 231
     assert direct() == 21
+
+
+# ---- a failed resolution for plain types leaves the literal ones open ----
+
+def _fixed_len(a, n):
+    return a[:n]
+
+
+@overload(_fixed_len, prefer_literal=True)
+def _ol_fixed_len(a, n):
+    if not isinstance(n, types.IntegerLiteral):
+        raise hpcjit.TypingError("n must be a constant")
+    k = n.literal_value
+    return lambda a, n: a[:k].sum()
+
+
+def test_literal_key_after_plain_failure():
+    def var_n(a, n):
+        return _fixed_len(a, n)
+
+    def const_n(a):
+        return _fixed_len(a, 3)
+
+    a = np.arange(6.0)
+    with pytest.raises(hpcjit.TypingError, match="constant"):
+        njit(var_n)(a, 2)
+    # the same argument types but a literal: resolved again, not the failure above
+    assert njit(const_n)(a) == a[:3].sum()
