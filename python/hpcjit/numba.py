@@ -50,6 +50,9 @@ MODULES = {
     "numba.np": "hpcjit.np",
     "numba.np.numpy_support": "hpcjit.numpy_support",
     "numba.np.linalg": "hpcjit._nplinalg",  # _LAPACK().numba_xgesv only
+    # `from numba.np.unsafe.ndarray import to_fixed_tuple`
+    "numba.np.unsafe": "hpcjit._unsafe",
+    "numba.np.unsafe.ndarray": "hpcjit._unsafe",
     # `from numba.np.ufunc.gufunc import GUFunc` (numbagg, for annotations)
     "numba.np.ufunc.gufunc": "hpcjit.ufunc",
     "numba.typed": "hpcjit.typed",
