@@ -1,13 +1,20 @@
-"""numba.np.unsafe.ndarray.to_fixed_tuple: the first `length` items of a 1-d
-array as a tuple, `length` a compile-time constant (Numba's intrinsic of the
-same name; libraries use it to turn an array of sizes into a shape).
+"""Numba's "unsafe" helpers that libraries import (Numba's intrinsics of the
+same names, here overloads written in Python):
+- numba.np.unsafe.ndarray.to_fixed_tuple(array, length): the first `length`
+  items of a 1-d array as a tuple, `length` a compile-time constant (used to
+  turn an array of sizes into a shape);
+- numba.cpython.unsafe.tuple.tuple_setitem(tup, idx, val): a copy of a
+  homogeneous tuple with item `idx` (a run-time integer) replaced by `val`
+  cast to the tuple's item type (used to build index tuples in N-d loops).
 
-Numba reads past the end when the array is shorter (its docstring: no bound
-checking); here a short array raises IndexError instead."""
+Numba checks no bounds in either (its docstrings: undefined behaviour); here
+a short array or an index outside the tuple raises IndexError instead."""
 from . import errors
 from . import types as _types
 from ._npextra import _exec
 from .extending import overload
+
+_NP_NAMES = {"bool": "bool_"}
 
 
 def to_fixed_tuple(array, length):
@@ -30,3 +37,26 @@ def _ol_to_fixed_tuple(array, length):
            f"        raise IndexError('to_fixed_tuple(): the array has fewer than {n} items')\n"
            f"    return ({items})\n")
     return _exec(src, {}, "to_fixed_tuple")
+
+
+def tuple_setitem(tup, idx, val):
+    """In the interpreter: tup[:idx] + (val,) + tup[idx + 1:]."""
+    return tup[:idx] + (val,) + tup[idx + 1:]
+
+
+@overload(tuple_setitem)
+def _ol_tuple_setitem(tup, idx, val):
+    if not isinstance(tup, _types.UniTuple):
+        raise errors.TypingError(f"takes a tuple of one item type, not {tup}")
+    if not isinstance(idx, _types.Integer):
+        raise errors.TypingError(f"the index must be an integer, not {idx}")
+    n = tup.count
+    dt = tup.dtype
+    cast = f"np.{_NP_NAMES.get(str(dt), str(dt))}(val)" if isinstance(dt, _types.Number) else "val"
+    items = "".join(f"v if idx == {i} else tup[{i}], " for i in range(n))
+    src = (f"def impl(tup, idx, val):\n"
+           f"    if idx < 0 or idx >= {n}:\n"
+           f"        raise IndexError('tuple_setitem(): index out of range')\n"
+           f"    v = {cast}\n"
+           f"    return ({items})\n")
+    return _exec(src, {}, "tuple_setitem")

@@ -53,6 +53,9 @@ MODULES = {
     # `from numba.np.unsafe.ndarray import to_fixed_tuple`
     "numba.np.unsafe": "hpcjit._unsafe",
     "numba.np.unsafe.ndarray": "hpcjit._unsafe",
+    # `from numba.cpython.unsafe.tuple import tuple_setitem`
+    "numba.cpython.unsafe": "hpcjit._unsafe",
+    "numba.cpython.unsafe.tuple": "hpcjit._unsafe",
     # `from numba.np.ufunc.gufunc import GUFunc` (numbagg, for annotations)
     "numba.np.ufunc.gufunc": "hpcjit.ufunc",
     "numba.typed": "hpcjit.typed",

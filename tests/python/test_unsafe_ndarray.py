@@ -1,8 +1,9 @@
-"""numba.np.unsafe.ndarray.to_fixed_tuple (hpcjit._unsafe under the drop-in):
-an array's first `length` items as a tuple, `length` a constant.  Numba's
-to_fixed_tuple cannot run in the interpreter, so each compiled function is
-checked against the same computation written with `tuple(a[:n])` and run by
-CPython."""
+"""numba.np.unsafe.ndarray.to_fixed_tuple and numba.cpython.unsafe.tuple.
+tuple_setitem (hpcjit._unsafe under the drop-in): an array's first `length`
+items as a tuple, `length` a constant; a tuple with one item replaced.
+Numba's versions cannot run in the interpreter, so each compiled function is
+checked against the same computation written with `tuple(a[:n])` or tuple
+slicing and run by CPython."""
 import numpy as np
 import pytest
 
@@ -12,8 +13,9 @@ from conftest import AGAINST_NUMBA
 
 if AGAINST_NUMBA:
     from numba.np.unsafe.ndarray import to_fixed_tuple
+    from numba.cpython.unsafe.tuple import tuple_setitem
 else:
-    from hpcjit._unsafe import to_fixed_tuple
+    from hpcjit._unsafe import to_fixed_tuple, tuple_setitem
 
 
 def first3(a):
@@ -60,3 +62,59 @@ def test_to_fixed_tuple_refusals():
         njit(two_d)(np.ones((2, 2)))
     with pytest.raises(IndexError):
         njit(short)(np.arange(3))
+
+
+def setitem_loop(t, v):
+    out = []
+    for k in range(len(t)):
+        out.append(tuple_setitem(t, k, v))
+    return out
+
+
+def index_walk(n):
+    idx = (0, 0, 0)
+    s = 0
+    for i in range(n):
+        idx = tuple_setitem(idx, i % 3, i)
+        s += idx[0] * 10000 + idx[1] * 100 + idx[2]
+    return s, idx
+
+
+def py_index_walk(n):
+    idx = (0, 0, 0)
+    s = 0
+    for i in range(n):
+        k = i % 3
+        idx = idx[:k] + (i,) + idx[k + 1:]
+        s += idx[0] * 10000 + idx[1] * 100 + idx[2]
+    return s, idx
+
+
+@pytest.mark.parametrize("t, v", [((1.5, 2.5, 3.5), 7), ((1, 2, 3, 4), 9),
+                                  ((1, 2), 7.9), ((True, False), True)])
+def test_tuple_setitem(t, v):
+    got = njit(setitem_loop)(t, v)
+    cast = type(t[0])  # the item is cast to the tuple's item type (int(7.9) == 7)
+    want = [t[:k] + (cast(v),) + t[k + 1:] for k in range(len(t))]
+    assert got == want
+    assert all(type(x) is type(y) for g, w in zip(got, want) for x, y in zip(g, w))
+
+
+def test_tuple_setitem_index_walk():
+    assert njit(index_walk)(17) == py_index_walk(17)
+
+
+@pytest.mark.numba_skip("hpcjit's messages; Numba writes outside the tuple")
+def test_tuple_setitem_refusals():
+    def mixed(t):
+        return tuple_setitem(t, 0, 1)
+
+    def out_of_range(t, k):
+        return tuple_setitem(t, k, 1)
+
+    with pytest.raises(hpcjit.TypingError, match="one item type"):
+        njit(mixed)((1, 2.5))
+    with pytest.raises(IndexError):
+        njit(out_of_range)((1, 2), 2)
+    with pytest.raises(IndexError):
+        njit(out_of_range)((1, 2), -1)
