@@ -3,7 +3,7 @@ overload (np.pad, written with hpcjit.extending.overload): 75 argument
 types in turn (5 dtypes x 3 layouts x 5 pad widths), each call compiling.
 The time of a late specialisation should match an early one's; it grew
 with n while every compilation gathered the overload's earlier
-implementations again (README, "First-call compile latency").  Numba 0.68
+implementations again (docs/PERFORMANCE.md, "First-call compile latency").  Numba 0.68
 has no np.pad, so there is no Numba column.
 
     PYTHONPATH=build/python python3 benchmarks/overload_specialisations.py [--json FILE]
