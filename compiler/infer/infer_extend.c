@@ -26,6 +26,20 @@
 #include <stdio.h>
 #include <string.h>
 
+/* float, int, bool and complex given where a value is passed (x.astype(float),
+ * dtype=int): the NumPy type each stands for, as NumPy reads them */
+static const char *builtin_dtype(Type *t) {
+    if (t->kind != TY_BUILTIN)
+        return NULL;
+    switch (t->builtin) {
+    case BI_FLOAT: return "$q:numpy.float64";
+    case BI_INT: return "$q:numpy.int64";
+    case BI_BOOL: return "$q:numpy.bool_";
+    case BI_COMPLEX: return "$q:numpy.complex128";
+    default: return NULL;
+    }
+}
+
 /* The key of the call's arguments; NULL (diagnostic given) when one has
  * no typecode; *unk when one is not known yet.  `self` (a method's
  * receiver, or an attribute's object) comes first. */
@@ -53,6 +67,17 @@ static char *call_key(Inf *I, Node *n, Node *self, const HjFunction *hf, bool li
         Type *t = infer_expr_opt(I, &tmp);
         if (!t)
             goto fail;
+        if (builtin_dtype(t) && !(self && i == 0)) { /* the argument becomes np.float64... */
+            Node *d = ast_new(I->a, N_NAME, e->loc);
+            d->name = builtin_dtype(t);
+            if (kw)
+                ((Node *)VEC_AT(n->keywords, i - (self ? 1 : 0) - na))->a = d;
+            else
+                VEC_AT(n->args, i - (self ? 1 : 0)) = d;
+            e = tmp = d;
+            if (!(t = infer_expr_opt(I, &tmp)))
+                goto fail;
+        }
         if (IS_UNK(t)) {
             *unk = true;
             goto fail;

@@ -478,3 +478,37 @@ def test_literal_key_after_plain_failure():
         njit(var_n)(a, 2)
     # the same argument types but a literal: resolved again, not the failure above
     assert njit(const_n)(a) == a[:3].sum()
+
+
+# ---- float/int/bool/complex passed to an overload are NumPy types ----
+
+def _zeros_of(n, dtype):
+    return np.zeros(n, dtype)
+
+
+@overload(_zeros_of)
+def _ol_zeros_of(n, dtype):
+    return lambda n, dtype: np.zeros(n, dtype)
+
+
+def _check_zeros(f):
+    got = njit(f)(3)
+    want = f(3)
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype
+        np.testing.assert_array_equal(g, w)
+
+
+def test_float_as_dtype_argument():
+    def f(n):
+        return (_zeros_of(n, float),)
+
+    _check_zeros(f)
+
+
+@pytest.mark.numba_skip("Numba: no implementation for Function(<class 'int'>)")
+def test_builtin_types_as_dtype_arguments():
+    def f(n):
+        return _zeros_of(n, int), _zeros_of(n, dtype=bool), _zeros_of(n, complex)
+
+    _check_zeros(f)
