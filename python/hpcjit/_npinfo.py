@@ -12,8 +12,9 @@ import numpy as np
 
 from . import errors
 from . import types as _types
-from .extending import overload, overload_attribute
+from .extending import overload, overload_attribute, overload_method
 from .numpy_support import as_dtype
+from ._npextra import _exec
 
 iinfo = namedtuple("iinfo", ("min", "max", "bits", "dtype"))
 _FINFO_FIELDS = ("bits", "eps", "epsneg", "iexp", "machep", "max", "maxexp", "min", "minexp", "negep",
@@ -115,3 +116,44 @@ def _ol_flags(a):
                     expect *= shape[i]
         return flags(c, f, c)
     return get
+
+
+# ---- x.astype(dtype) of a scalar ---------------------------------------------
+# NumPy scalars have .astype (np.float64(2.7).astype(np.int32) is np.int32(2),
+# (d1 - d0).astype(np.int64) the count of a timedelta); Numba has it on
+# arrays only.  Numbers convert as np.<type>(x) does; a datetime64 or
+# timedelta64 gives its count (NaT: the int64 minimum), as an integer or
+# float type, or itself for its own type.
+
+def _astype_target(dtype):
+    if isinstance(dtype, _types.DType):
+        return as_dtype(dtype.dtype)
+    lit = getattr(dtype, "literal_value", None)
+    if isinstance(lit, str):
+        try:
+            return np.dtype(lit)
+        except TypeError as e:
+            raise errors.TypingError(f"astype({lit!r}): {e}") from None
+    raise errors.TypingError(f"astype() takes a NumPy type (np.int64, np.dtype(...), 'f8'), not {dtype}")
+
+
+@overload_method(_types.Number, "astype")
+def _ol_scalar_astype(x, dtype):
+    dt = _astype_target(dtype)
+    src = as_dtype(x)
+    if dt == src:
+        return _exec("def impl(x, dtype):\n    return x\n", {}, "astype")
+    if dt.kind in "Mm":
+        raise errors.TypingError(f"{x} to {dt}: conversions to datetime64/timedelta64 units "
+                                 f"are not supported by hpcjit")
+    if dt.kind not in "biufc":
+        raise errors.TypingError(f"{x} to {dt}: not a numeric type")
+    name = dt.type.__name__
+    if src.kind in "Mm":
+        if dt.kind in "bc":
+            raise errors.TypingError(f"{x} to {dt}: NumPy has no such conversion")
+        count = "x" if src.kind == "m" else f"(x - np.datetime64(0, '{np.datetime_data(src)[0]}'))"
+        body = f"np.{name}(np.int64({count}))"
+    else:
+        body = f"np.{name}(x)"
+    return _exec(f"def impl(x, dtype):\n    return {body}\n", {}, "astype")

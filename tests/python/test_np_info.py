@@ -129,3 +129,50 @@ def test_dtype_attribute_does_not_pull_in_the_np_dtype_overload(tmp_path, monkey
     f = njit(cache=True)(zeros_like_sum)
     check(f, np.ones(4))
     assert f._infos[0]["cache"] in ("miss", "hit")
+
+
+# ---- x.astype(dtype) of a scalar (NumPy scalars have it; Numba only arrays) ----
+
+def scalar_astype(a):
+    x = a[0]
+    return (x.astype(np.int32), x.astype("f4"), x.astype(np.dtype("int8")),
+            x.astype(np.float64), x.astype(np.bool_), x.astype(float), x.astype(int))
+
+
+def timedelta_astype(d):
+    td = d[1] - d[0]
+    return td.astype(np.int64), td.astype(np.float64), td.astype(np.int32), d[0].astype(np.int64)
+
+
+def nat_astype(d):
+    return d[2].astype(np.int64), (d[2] - d[0]).astype(np.int64)
+
+
+@pytest.mark.numba_skip("Numba: unknown attribute 'astype' of a scalar")
+@pytest.mark.parametrize("a", [np.array([2.7, -1.5]), np.array([-3, 4], dtype=np.int16),
+                               np.array([250], dtype=np.uint8)])
+def test_scalar_astype(a):
+    check(njit(scalar_astype), a)
+
+
+@pytest.mark.numba_skip("Numba: unknown attribute 'astype' of a scalar")
+@pytest.mark.parametrize("unit", ["D", "s", "ms"])
+def test_datetime_scalar_astype(unit):
+    d = np.array(["2020-01-01", "2020-03-01", "NaT"], dtype=f"datetime64[{unit}]")
+    check(njit(timedelta_astype), d)
+    check(njit(nat_astype), d)
+
+
+@pytest.mark.numba_skip("hpcjit's message")
+def test_scalar_astype_refusals():
+    def to_unit(d):
+        return (d[1] - d[0]).astype("m8[s]")
+
+    def to_str(a):
+        return a[0].astype("U3")
+
+    d = np.array(["2020-01-01", "2020-03-01"], dtype="datetime64[D]")
+    with pytest.raises(errors.TypingError, match="units are not supported"):
+        njit(to_unit)(d)
+    with pytest.raises(errors.TypingError, match="not a numeric type"):
+        njit(to_str)(np.ones(2))
