@@ -56,6 +56,22 @@ MODULES = {
     # `from numba.cpython.unsafe.tuple import tuple_setitem`
     "numba.cpython.unsafe": "hpcjit._unsafe",
     "numba.cpython.unsafe.tuple": "hpcjit._unsafe",
+    # `from numba.np.extensions import cross2d`
+    "numba.np.extensions": "hpcjit._npextensions",
+    # numba.misc.special holds prange, literal_unroll, literally, typeof...
+    "numba.misc.special": "hpcjit",
+    # the modules Numba's type classes live in: all in hpcjit.types
+    "numba.core.types.abstract": "hpcjit.types",
+    "numba.core.types.common": "hpcjit.types",
+    "numba.core.types.containers": "hpcjit.types",
+    "numba.core.types.functions": "hpcjit.types",
+    "numba.core.types.function_type": "hpcjit.types",
+    "numba.core.types.iterators": "hpcjit.types",
+    "numba.core.types.misc": "hpcjit.types",
+    "numba.core.types.npytypes": "hpcjit.types",
+    "numba.core.types.scalars": "hpcjit.types",
+    # signature() only; the template classes are stand-ins (UNSUPPORTED)
+    "numba.core.typing.templates": "hpcjit.core.typing",
     # `from numba.np.ufunc.gufunc import GUFunc` (numbagg, for annotations)
     "numba.np.ufunc.gufunc": "hpcjit.ufunc",
     "numba.typed": "hpcjit.typed",
@@ -101,7 +117,10 @@ UNSUPPORTED = {
         "NumberClass": "", "Callable": "", "UnionType": "", "ListTypeIterableType": "",
         "EphemeralArray": "",
     },
-    "numba.np": {"ufunc": "", "arraymath": "", "npyfuncs": "", "extensions": ""},
+    "numba.np": {"ufunc": "", "arraymath": "", "npyfuncs": ""},
+    # Numba's typing templates (AbstractTemplate, ConcreteTemplate,
+    # infer_global, Registry...): its type system's internals
+    "numba.core.typing.templates": {"*": "Numba's typing internals; use numba.extending.overload"},
     "numba.np.numpy_support": {"from_struct_dtype": ""},
 }
 UNSUPPORTED["numba.core.extending"] = UNSUPPORTED["numba.extending"]
@@ -111,6 +130,7 @@ UNSUPPORTED["numba.types"] = UNSUPPORTED["numba.core.types"]
 # the names above, numba.typed.typedlist...) gives an alias module with no
 # hpcjit counterpart, whose public names are all stand-ins
 KNOWN_MODULES = ("numba.experimental.jitclass", "numba.core.imputils",
+                 "numba.core.target_extension", "numba.core.unsafe", "numba.core.unsafe.nrt",
                  "numba.core.registry", "numba.core.dispatcher",
                  "numba.core.decorators", "numba.np.ufunc", "numba.np.arraymath",
                  "numba.misc", "numba.stencils", "numba.parfors", "numba.pycc",

@@ -207,3 +207,44 @@ def test_child_processes_inherit(tmp_path):
     r = _run(["-m", "hpcjit.numba", script], env, tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split()[:2] == ["1", "True"]
+
+
+IMPORT_PATHS = '''
+import numpy as np
+from numba import njit
+from numba.np.unsafe.ndarray import to_fixed_tuple
+from numba.cpython.unsafe.tuple import tuple_setitem
+from numba.np.extensions import cross2d
+from numba.misc.special import literal_unroll, prange
+from numba.core.types.misc import NoneType
+from numba.core.types.containers import UniTuple
+from numba.core.types.npytypes import Array
+from numba.core.types.scalars import Float, Integer
+from numba.core.types.abstract import Type
+from numba.core.typing.templates import signature, AbstractTemplate
+from numba.core.target_extension import cpu_target
+from numba.core import types
+
+assert UniTuple is types.UniTuple and Float is types.Float and Array is types.Array
+assert signature(types.int64, types.int64) == types.int64(types.int64)
+
+@njit
+def f(a):
+    t = tuple_setitem(to_fixed_tuple(a, 3), 1, 9.5)
+    return t, cross2d(a[:2], a[1:])
+print(f(np.array([1.0, 2.0, 4.0])))
+AbstractTemplate()
+'''
+
+
+def test_numba_module_paths(tmp_path):
+    """Numba's internal module paths that libraries import from resolve:
+    the unsafe tuple helpers, np.extensions, misc.special, the modules of the
+    type classes; the typing templates import and name themselves when used."""
+    script = _write(tmp_path, "paths.py", IMPORT_PATHS)
+    r = _run(["-m", "hpcjit.numba", script], _env(), tmp_path)
+    assert r.stdout.strip() == "((1.0, 9.5, 4.0), 0.0)", r.stdout + r.stderr  # 1*4 - 2*2
+    assert r.returncode == 1
+    last = r.stderr.strip().splitlines()[-1]
+    assert last.startswith("hpcjit.errors.UnsupportedError: numba.core.typing.templates."
+                           "AbstractTemplate is not supported by hpcjit yet"), last
