@@ -114,7 +114,7 @@ UNSUPPORTED = {
         "NumPyRandomBitGeneratorType": "", "slice2_type": "",
         "slice3_type": "", "range_iter64_type": "", "range_state64_type": "", "Poison": "",
         "Dummy": "", "Opaque": "", "Function": "", "BoundFunction": "", "TypeRef": "",
-        "NumberClass": "", "Callable": "", "UnionType": "", "ListTypeIterableType": "",
+        "Callable": "", "UnionType": "", "ListTypeIterableType": "",
         "EphemeralArray": "",
     },
     "numba.np": {"ufunc": "", "arraymath": "", "npyfuncs": ""},

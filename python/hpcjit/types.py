@@ -236,12 +236,22 @@ class Tuple(BaseTuple):
 
 
 class DType(Type):
-    """dtype(float64): a NumPy dtype object or scalar class as a value."""
+    """dtype(float64): a NumPy dtype object or scalar class as a value.
+    Numba has two types for these, DType (np.dtype('f8'), a.dtype) and
+    NumberClass (np.float64 itself); hpcjit has one, so NumberClass is
+    this class too and `instance_type` is `dtype`."""
     __slots__ = ("dtype",)
 
     def __init__(self, dtype):
         super().__init__(f"dtype({dtype})", None if dtype.typecode is None else "t" + dtype.typecode)
         self.dtype = dtype
+
+    @property
+    def instance_type(self):
+        return self.dtype
+
+
+NumberClass = DType
 
 
 class Record(Type):

@@ -512,3 +512,29 @@ def test_builtin_types_as_dtype_arguments():
         return _zeros_of(n, int), _zeros_of(n, dtype=bool), _zeros_of(n, complex)
 
     _check_zeros(f)
+
+
+# ---- types.NumberClass: np.float64 passed as a value (hpcjit: one DType) ----
+
+def _filled(n, dt):
+    return np.full(n, 2, dt)
+
+
+@overload(_filled)
+def _ol_filled(n, dt):
+    if isinstance(dt, types.NumberClass):  # Numba's type of np.float32 itself
+        inst = dt.instance_type
+        assert isinstance(inst, types.Number)
+        return lambda n, dt: np.full(n, 2, dt)
+    return None
+
+
+def test_number_class_argument():
+    def f(n):
+        return _filled(n, np.float32), _filled(n, np.int16)
+
+    got = njit(f)(3)
+    want = (np.full(3, 2, np.float32), np.full(3, 2, np.int16))
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype
+        np.testing.assert_array_equal(g, w)
