@@ -40,6 +40,24 @@ static const char *builtin_dtype(Type *t) {
     }
 }
 
+/* An @njit function given to an overload (an integrator taking the
+ * integrand): 'D' and, in hex, "filename NUL qualname NUL first_line" -
+ * the same in every compilation and process (the key goes into the disk
+ * cache); python/hpcjit/extending.py finds the dispatcher by it. */
+static void function_token(StrBuf *b, const HjFunction *f) {
+    StrBuf raw;
+    sb_init(&raw);
+    sb_puts(&raw, f->filename ? f->filename : "");
+    sb_putc(&raw, 0);
+    sb_puts(&raw, f->qualname ? f->qualname : "");
+    sb_putc(&raw, 0);
+    sb_printf(&raw, "%d", f->first_line);
+    sb_putc(b, 'D');
+    for (size_t k = 0; k < raw.len; k++)
+        sb_printf(b, "%02x", (unsigned char)raw.s[k]);
+    sb_free(&raw);
+}
+
 /* The key of the call's arguments; NULL (diagnostic given) when one has
  * no typecode; *unk when one is not known yet.  `self` (a method's
  * receiver, or an attribute's object) comes first. */
@@ -89,7 +107,10 @@ static char *call_key(Inf *I, Node *n, Node *self, const HjFunction *hf, bool li
             sb_putc(&b, '=');
         }
         size_t before = b.len;
-        ty_typecode(&b, t);
+        if (t->kind == TY_FUNCTION) /* an @njit function: Numba's types.Dispatcher */
+            function_token(&b, &I->c->req->funcs[t->func]);
+        else
+            ty_typecode(&b, t);
         if (b.len == before) {
             infer_fail(I, HJ_DIAG_TYPING, e, "%s() cannot take %s (only values with a typecode: "
                        "numbers, arrays, tuples, None, containers)", hf->name, infer_tyname(I, t));

@@ -992,7 +992,14 @@ class _Gather:
             opts.update((k, disp.targetoptions[k]) for k in _PARALLEL_OPTIONS if k in disp.targetoptions)
         self.funcs[idx] = (py_func.__name__, py_func.__qualname__, src.filename, src.source,
                            src.first_line, src.col_offset, env, opts)
+        # it may be given to an overload: found there by its key token (extending.py)
+        _extending().register_function(disp, src.filename, py_func.__qualname__, src.first_line)
         return idx
+
+
+def _extending():
+    from . import extending
+    return extending
 
 
 def _ir_impl_class():

@@ -52,6 +52,7 @@ back the declared ones (objmode_blocks.py).
 """
 import sys
 import types as _pytypes
+import weakref
 
 from . import errors
 from . import types as _types
@@ -299,10 +300,36 @@ def _plain_key(key):
     return "\t".join(t if "\x01c" in t else t.split("\x01", 1)[0] for t in key.split("\t")) if key else ""
 
 
+# @njit functions given to overloads, by the key token the compiler spells
+# for them (infer_extend.c function_token): "D" and, in hex, filename NUL
+# qualname NUL first line.  compiler.py registers each function it gathers.
+_FUNCTIONS = weakref.WeakValueDictionary()
+
+
+def function_token(filename, qualname, first_line):
+    raw = f"{filename}\0{qualname}\0{first_line}".encode("utf-8")
+    return "D" + raw.hex()
+
+
+def register_function(disp, filename, qualname, first_line):
+    _FUNCTIONS[function_token(filename, qualname, first_line)] = disp
+
+
+def _type_of_token(tc):
+    if tc.startswith("D"):
+        disp = _FUNCTIONS.get(tc)
+        if disp is None:
+            raw = bytes.fromhex(tc[1:]).decode("utf-8", "replace").split("\0")
+            raise errors.TypingError(f"the function {raw[1] if len(raw) > 1 else '?'} given to an "
+                                     f"overload is gone")
+        return _types.Dispatcher(disp)
+    return _types.from_typecode(tc)
+
+
 def _arg_types(parsed, literal):
     pos, kws = [], {}
     for name, tc, lit in parsed:
-        t = _types.from_typecode(tc)
+        t = _type_of_token(tc)
         if isinstance(lit, _Container):
             t = lit.type()
         elif literal and isinstance(lit, _InitialValue):

@@ -106,7 +106,7 @@ UNSUPPORTED = {
     },
     "numba.core.types": {
         "ClassType": "",
-        "ClassInstanceType": "", "Dispatcher": "",
+        "ClassInstanceType": "",
         "EnumMember": "", "Buffer": "", "ByteArray": "", "MemoryView": "",
         "UnicodeCharSeq": "",
         "SliceType": "", "RangeType": "", "ExternalFunction": "",

@@ -254,6 +254,21 @@ class DType(Type):
 NumberClass = DType
 
 
+class Dispatcher(Type):
+    """An @njit function given to an overload's typing function (Numba's
+    types.Dispatcher): `dispatcher` is the function object, its py_func the
+    Python function.  Not a type of values passed from Python."""
+    __slots__ = ("dispatcher",)
+
+    def __init__(self, dispatcher):
+        super().__init__(f"type({dispatcher!r})", None)
+        self.dispatcher = dispatcher
+
+    @property
+    def key(self):
+        return ("Dispatcher", id(self.dispatcher))
+
+
 class Record(Type):
     """Record(a[type=float64;offset=0],...;size;aligned): a NumPy structured
     dtype (typecode 'V', abi.h).  fields: {name: (type, offset)} in order;

@@ -538,3 +538,56 @@ def test_number_class_argument():
     for g, w in zip(got, want):
         assert g.dtype == w.dtype
         np.testing.assert_array_equal(g, w)
+
+
+# ---- an @njit function given to an overload (types.Dispatcher) ----
+
+def _trapezoid(f, a, b, n):
+    h = (b - a) / n
+    s = 0.5 * (f(a) + f(b))
+    for i in range(1, n):
+        s += f(a + i * h)
+    return s * h
+
+
+@overload(_trapezoid)
+def _ol_trapezoid(f, a, b, n):
+    if not isinstance(f, types.Dispatcher):
+        raise errors.TypingError("_trapezoid() takes an @njit function")
+    assert callable(f.dispatcher.py_func)
+
+    def impl(f, a, b, n):
+        h = (b - a) / n
+        s = 0.5 * (f(a) + f(b))
+        for i in range(1, n):
+            s += f(a + i * h)
+        return s * h
+    return impl
+
+
+@njit
+def _square(x):
+    return x * x
+
+
+@njit
+def _cube(x):
+    return x * x * x
+
+
+def test_function_given_to_overload():
+    def f(n):
+        return _trapezoid(_square, 0.0, 1.0, n), _trapezoid(_cube, 0.0, 2.0, n)
+
+    def py(n):
+        return (_trapezoid(_square.py_func, 0.0, 1.0, n), _trapezoid(_cube.py_func, 0.0, 2.0, n))
+
+    assert njit(f)(100) == py(100)
+
+
+def test_non_function_refused_by_overload():
+    def f(n):
+        return _trapezoid(3.0, 0.0, 1.0, n)
+
+    with pytest.raises(errors.TypingError, match="takes an @njit function"):
+        njit(f)(10)
