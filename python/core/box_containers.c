@@ -18,7 +18,7 @@
 
 /* The runtime's pending exception (raised by rt_list_new & co. on memory
  * or descriptor errors) as a Python exception of the same builtin class. */
-static void raise_runtime(void)
+void bx_raise_runtime(void)
 {
     const char *type = NULL, *msg = NULL;
     if (!rt_exc_fetch(&type, &msg)) {
@@ -46,7 +46,7 @@ HjMemInfo *bx_list_from_py(PyObject *list, const RtItemOps *ops, BxUnboxFn unbox
     }
     HjMemInfo *l = rt_list_new(ops, PyList_GET_SIZE(list));
     if (!l) {
-        raise_runtime();
+        bx_raise_runtime();
         return NULL;
     }
     HjList *L = rt_list_of(l);
@@ -54,7 +54,7 @@ HjMemInfo *bx_list_from_py(PyObject *list, const RtItemOps *ops, BxUnboxFn unbox
      * size is read on every step and the capacity checked */
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++) {
         if (L->len == L->cap && rt_list_reserve(l, L->cap + 1 + L->cap / 8)) {
-            raise_runtime();
+            bx_raise_runtime();
             goto error;
         }
         /* the item is unboxed straight into its slot: the list owns it */
@@ -129,7 +129,7 @@ HjMemInfo *bx_dict_from_py(PyObject *dict, const RtItemOps *key_ops, const RtIte
         return NULL;
     HjMemInfo *d = rt_dict_new(key_ops, value_ops, PyDict_GET_SIZE(dict));
     if (!d) {
-        raise_runtime();
+        bx_raise_runtime();
         goto error;
     }
     /* a snapshot of the items: the callbacks may run Python code */
@@ -151,7 +151,7 @@ HjMemInfo *bx_dict_from_py(PyObject *dict, const RtItemOps *key_ops, const RtIte
         if (value_ops->decref)
             value_ops->decref(s.value);
         if (r) {
-            raise_runtime();
+            bx_raise_runtime();
             goto error_items;
         }
     }
@@ -184,7 +184,7 @@ static int dict_fill(HjMemInfo *d, PyObject *out, BxBoxFn box_key, BxBoxFn box_v
             return -1;
     }
     if (r < 0) { /* a box callback changed the dict */
-        raise_runtime();
+        bx_raise_runtime();
         return -1;
     }
     return 0;
@@ -226,7 +226,7 @@ HjMemInfo *bx_set_from_py(PyObject *set, const RtItemOps *ops, BxUnboxFn unbox, 
     HjMemInfo *s = rt_set_new(ops, PySet_GET_SIZE(set));
     PyObject *it = s ? PyObject_GetIter(set) : NULL, *o = NULL;
     if (!s)
-        raise_runtime();
+        bx_raise_runtime();
     if (!it)
         goto error;
     /* CPython's iteration order, so that the native set is built by the
@@ -240,7 +240,7 @@ HjMemInfo *bx_set_from_py(PyObject *set, const RtItemOps *ops, BxUnboxFn unbox, 
         if (ops->decref)
             ops->decref(item);
         if (bad) {
-            raise_runtime();
+            bx_raise_runtime();
             goto error;
         }
     }
@@ -274,7 +274,7 @@ PyObject *bx_set_to_py(HjMemInfo *s, BxBoxFn box, void *ctx)
         Py_DECREF(o);
     }
     if (r < 0) {
-        raise_runtime();
+        bx_raise_runtime();
         Py_DECREF(res);
         return NULL;
     }

@@ -133,6 +133,89 @@ static PyObject *box_item(const void *item, void *ctx)
     return r;
 }
 
+/* ---- lists of float64 and int64: a loop with no typecode walk ------------
+ * A list of Python floats or ints is unboxed straight into the native
+ * items, and reflected item by item: an item whose value the call left as
+ * it was keeps its Python object (no new float per item, and a float list
+ * passed as float32 keeps its digits, as Numba, which writes back only a
+ * list the call changed).  Any other object falls back to the general
+ * path (cv_matches/cv_unbox), which raises Numba's heterogeneous-list
+ * TypeError. */
+static HjMemInfo *unbox_numbers(PyObject *list, const RtItemOps *ops, char code, ItemCtx *c)
+{
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    HjMemInfo *l = rt_list_new(ops, n);
+    if (!l) {
+        bx_raise_runtime();
+        return NULL;
+    }
+    HjList *L = rt_list_of(l);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *o = PyList_GET_ITEM(list, i);
+        char *slot = L->items + i * ops->size;
+        if (code == 'd' && PyFloat_CheckExact(o)) {
+            double v = PyFloat_AS_DOUBLE(o);
+            memcpy(slot, &v, sizeof v);
+        } else if (code == 'l' && PyLong_CheckExact(o)) {
+            int overflow = 0;
+            long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+            if (overflow || (v == -1 && PyErr_Occurred())) {
+                PyErr_Clear();
+                if (unbox_item(o, slot, c)) /* its error: out of range for int64 */
+                    goto error;
+            } else {
+                int64_t w = v;
+                memcpy(slot, &w, sizeof w);
+            }
+        } else if (unbox_item(o, slot, c)) {
+            goto error;
+        }
+        L->len = i + 1;
+    }
+    return l;
+error:
+    rt_decref(l);
+    return NULL;
+}
+
+/* list[i] = item only where the value differs from what the Python item
+ * holds; a list whose length changed is written back whole. */
+static int reflect_numbers(HjMemInfo *mi, PyObject *list, char code, ItemCtx *c)
+{
+    HjList *L = rt_list_of(mi);
+    if (PyList_GET_SIZE(list) != (Py_ssize_t)L->len)
+        return bx_list_reflect(mi, list, box_item, c);
+    for (int64_t i = 0; i < L->len; i++) {
+        PyObject *o = PyList_GET_ITEM(list, (Py_ssize_t)i);
+        const char *slot = L->items + i * L->ops->size;
+        PyObject *v = NULL;
+        if (code == 'd') {
+            double d;
+            memcpy(&d, slot, sizeof d);
+            if (PyFloat_CheckExact(o)) {
+                double old = PyFloat_AS_DOUBLE(o);
+                if (memcmp(&old, &d, sizeof d) == 0)
+                    continue;
+            }
+            v = PyFloat_FromDouble(d);
+        } else {
+            int64_t w;
+            memcpy(&w, slot, sizeof w);
+            if (PyLong_CheckExact(o)) {
+                int overflow = 0;
+                long long old = PyLong_AsLongLongAndOverflow(o, &overflow);
+                if (!overflow && old == w)
+                    continue;
+                PyErr_Clear();
+            }
+            v = PyLong_FromLongLong(w);
+        }
+        if (!v || PyList_SetItem(list, (Py_ssize_t)i, v) < 0) /* steals v */
+            return -1;
+    }
+    return 0;
+}
+
 int box_list_unbox(PyObject *obj, const char **tc, char *out)
 {
     const char *item = *tc + 1;
@@ -144,11 +227,37 @@ int box_list_unbox(PyObject *obj, const char **tc, char *out)
     const RtItemOps *ops = item_ops(item);
     if (!ops)
         return -1;
-    HjMemInfo *mi = bx_list_from_py(obj, ops, unbox_item, &c);
+    HjMemInfo *mi = item[0] == 'd' || item[0] == 'l' ? unbox_numbers(obj, ops, item[0], &c)
+                                                     : bx_list_from_py(obj, ops, unbox_item, &c);
     if (!mi)
         return -1;
     memcpy(out, &mi, sizeof mi);
     return tc_skip(tc) < 0 ? -1 : 0;
+}
+
+/* A new Python list of a native list of float64 or int64. */
+static PyObject *box_numbers(HjMemInfo *mi, char code)
+{
+    HjList *L = rt_list_of(mi);
+    PyObject *res = PyList_New((Py_ssize_t)L->len);
+    for (int64_t i = 0; res && i < L->len; i++) {
+        const char *slot = L->items + i * L->ops->size;
+        PyObject *v;
+        if (code == 'd') {
+            double d;
+            memcpy(&d, slot, sizeof d);
+            v = PyFloat_FromDouble(d);
+        } else {
+            int64_t w;
+            memcpy(&w, slot, sizeof w);
+            v = PyLong_FromLongLong(w);
+        }
+        if (!v)
+            Py_CLEAR(res);
+        else
+            PyList_SET_ITEM(res, (Py_ssize_t)i, v);
+    }
+    return res;
 }
 
 PyObject *box_list_box(CoreState *st, const char **tc, char *in)
@@ -156,7 +265,8 @@ PyObject *box_list_box(CoreState *st, const char **tc, char *in)
     HjMemInfo *mi;
     memcpy(&mi, in, sizeof mi);
     ItemCtx c = {st, *tc + 1};
-    PyObject *r = bx_list_to_py(mi, box_item, &c);
+    char code = c.tc[0];
+    PyObject *r = code == 'd' || code == 'l' ? box_numbers(mi, code) : bx_list_to_py(mi, box_item, &c);
     rt_decref(mi); /* the returned value's reference */
     tc_skip(tc);
     return r;
@@ -167,7 +277,8 @@ int box_list_reflect(CoreState *st, PyObject *obj, const char **tc, char *in)
     HjMemInfo *mi;
     memcpy(&mi, in, sizeof mi);
     ItemCtx c = {st, *tc + 1};
-    int r = bx_list_reflect(mi, obj, box_item, &c);
+    char code = c.tc[0];
+    int r = code == 'd' || code == 'l' ? reflect_numbers(mi, obj, code, &c) : bx_list_reflect(mi, obj, box_item, &c);
     rt_decref(mi); /* made by the unboxing */
     tc_skip(tc);
     return r;

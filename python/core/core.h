@@ -119,6 +119,9 @@ extern PyType_Spec cv_owner_spec;
 typedef struct RtItemOps RtItemOps;
 typedef int (*BxUnboxFn)(PyObject *obj, void *out, void *ctx);
 typedef PyObject *(*BxBoxFn)(const void *item, void *ctx);
+/* The runtime's pending exception (rt_exc_fetch) as the Python exception
+ * of the same builtin class (box_containers.c). */
+void bx_raise_runtime(void);
 HjMemInfo *bx_list_from_py(PyObject *list, const RtItemOps *ops, BxUnboxFn unbox, void *ctx);
 PyObject *bx_list_to_py(HjMemInfo *l, BxBoxFn box, void *ctx);
 int bx_list_reflect(HjMemInfo *l, PyObject *list, BxBoxFn box, void *ctx);

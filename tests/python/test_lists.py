@@ -557,3 +557,55 @@ def test_read_empty_list_still_refused():
         return len(x) + n
     with pytest.raises(hpcjit.TypingError):
         njit(f)(1)
+
+
+# ---- reflected lists of floats and ints: written back item by item ----
+
+def scale_some(l, k):
+    for i in range(0, len(l), 3):
+        l[i] = l[i] * k
+    return len(l)
+
+
+def grow(l):
+    l.append(l[0])
+    return len(l)
+
+
+@pytest.mark.parametrize("items", [
+    [0.5 * i for i in range(10)] + [-0.0, float("nan"), float("inf")],
+    list(range(-5, 9)) + [2**40, -2**41],
+])
+def test_reflected_numbers_written_back(items, balanced):
+    a, b = list(items), list(items)
+    before = list(a)
+    assert njit(scale_some)(a, 3) == scale_some(b, 3)
+    assert [repr(x) for x in a] == [repr(x) for x in b]
+    assert all(type(x) is type(y) for x, y in zip(a, b))
+    # hpcjit: an item the call left as it was is still the caller's object
+    # (Numba writes a changed list back whole)
+    for i, (x, old) in enumerate(zip(a, before)):
+        if i % 3 and not AGAINST_NUMBA:
+            assert x is old
+
+
+def test_reflected_numbers_signed_zero_and_growth(balanced):
+    a, b = [0.0, 1.0, -0.0], [0.0, 1.0, -0.0]
+    njit(scale_some)(a, -1.0)
+    scale_some(b, -1.0)
+    assert [repr(x) for x in a] == [repr(x) for x in b]  # -0.0: a changed item
+    c, d = [1.5, 2.5], [1.5, 2.5]
+    assert njit(grow)(c) == grow(d)
+    assert c == d
+
+
+def test_reflected_numbers_mixed_items(balanced):
+    # np.float64 items (a float subclass) and an int in a list of floats take
+    # the general conversion, as before
+    a = [1.5, np.float64(2.5), 3.0]
+    b = list(a)
+    njit(scale_some)(a, 2.0)
+    scale_some(b, 2.0)
+    assert a == b
+    with pytest.raises((OverflowError, ValueError)):  # hpcjit / Numba
+        njit(scale_some)([1, 2**70], 2)
