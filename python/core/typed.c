@@ -540,6 +540,42 @@ static PyObject *list_append(TList *self, PyObject *v)
     Py_RETURN_NONE;
 }
 
+/* _extend(seq): append each item of a list or tuple (the Python side gives
+ * the list its item type from the first); the items before one that fails
+ * to convert stay appended, as with append() in a loop. */
+static PyObject *list_extend(TList *self, PyObject *seq)
+{
+    PyObject *fast = NULL;
+    if (list_ready(self) < 0 || !(fast = PySequence_Fast(seq, "_extend takes a sequence")))
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (rt_list_reserve(self->mi, rt_list_of(self->mi)->len + n) < 0) {
+        core_raise_pending();
+        goto error;
+    }
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); i++) {
+        PyObject *v = PySequence_Fast_GET_ITEM(fast, i);
+        alignas(16) char buf[ITEM_BUF];
+        if (self->tc[0] == 'd' && !self->tc[1] && PyFloat_CheckExact(v)) { /* the common case, no typecode walk */
+            double d = PyFloat_AS_DOUBLE(v);
+            memcpy(buf, &d, sizeof d);
+        } else if (unbox_item(v, self->tc, buf) < 0) {
+            goto error;
+        }
+        int32_t r = rt_list_append(self->mi, buf);
+        release_item(self->tc, buf);
+        if (r < 0) {
+            core_raise_pending();
+            goto error;
+        }
+    }
+    Py_DECREF(fast);
+    Py_RETURN_NONE;
+error:
+    Py_XDECREF(fast);
+    return NULL;
+}
+
 static PyObject *list_insert(TList *self, PyObject *args)
 {
     long long i;
@@ -614,6 +650,7 @@ static PyMethodDef list_methods[] = {
     {"_getitem", (PyCFunction)list_getitem, METH_O, NULL},
     {"_setitem", (PyCFunction)list_setitem, METH_VARARGS, NULL},
     {"_append", (PyCFunction)list_append, METH_O, NULL},
+    {"_extend", (PyCFunction)list_extend, METH_O, NULL},
     {"_insert", (PyCFunction)list_insert, METH_VARARGS, NULL},
     {"_pop", (PyCFunction)list_pop, METH_O, NULL},
     {"_delitem", (PyCFunction)list_delitem, METH_O, NULL},

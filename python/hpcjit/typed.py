@@ -118,9 +118,14 @@ class List(_core._TypedList, MutableSequence):
         self._insert(_index(i), value)
 
     def extend(self, iterable):
+        if isinstance(iterable, (list, tuple)):  # in C, one loop (_extend)
+            if iterable:
+                self._typed(iterable[0])
+                self._extend(iterable)
+            return
         if iterable is self:
             iterable = list(self)
-        for v in iterable:
+        for v in iterable:  # a generator keeps what it gave before it raised
             self.append(v)
 
     def pop(self, i=-1):

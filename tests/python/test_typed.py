@@ -521,3 +521,39 @@ def test_bad_array_type_spelling_is_located(spelling, message):
     exec(f"def bad():\n    return len(typed.List.empty_list({spelling}))\n", ns)
     with pytest.raises(hpcjit.errors.TypingError, match=message):
         njit(ns["bad"])()
+
+
+# ---- List(list) / extend(list or tuple): one loop in C ----
+
+def test_list_from_python_sequences():
+    TL = typed.List
+    floats = [0.5 * i for i in range(1000)] + [float("nan"), -0.0]
+    l = TL(floats)
+    assert len(l) == len(floats)
+    assert [repr(x) for x in l] == [repr(x) for x in floats]
+    l.extend((1.0, 2.0))
+    assert list(l)[-2:] == [1.0, 2.0] and type(list(l)[-1]) is float
+    ints = TL(list(range(-3, 5)))
+    ints.extend([])
+    ints.extend([5, 6])
+    assert list(ints) == list(range(-3, 7))
+    arrs = TL([np.arange(3.0), np.ones(3)])
+    assert [a.sum() for a in arrs] == [3.0, 3.0]
+
+
+@pytest.mark.numba_skip("Numba's typed List extends in compiled code: no generators")
+def test_list_extend_keeps_what_came_before_an_error():
+    TL = typed.List
+
+    def gen():
+        yield 1.5
+        yield 2.5
+        raise RuntimeError("stop")
+
+    l = TL([0.5])
+    with pytest.raises(RuntimeError):
+        l.extend(gen())
+    assert list(l) == [0.5, 1.5, 2.5]  # as Python's list.extend
+    with pytest.raises(TypeError):
+        l.extend([3.5, "x"])
+    assert list(l) == [0.5, 1.5, 2.5, 3.5]
