@@ -10,7 +10,8 @@ with `range`, and a moving standard deviation (window 20).  The data is
 numbagg_run.py's: rows of 100000 float64 random-walk points, 5% NaN, labels
 the day of the year (365 groups).  With numbagg installed the cases also
 include its own group_nansum, group_nanmean, move_std and nanquantile on
-the same array.
+the same array; np.partition in an @njit function (nanquantile's kernel
+is mostly that) is timed on one row too.
 
 Each round starts one worker process per framework, in turn (Numba, then
 hpcjit: both see the same load); a worker makes each call `--calls` times
@@ -107,6 +108,18 @@ def _cases():
             out.append((f"group_nansum ndindex {target}", rows, lambda g=gnd, a=a, l=labels, r=res: g(a, l, r)))
             out.append((f"group_nansum range {target}", rows, lambda g=grg, a=a, l=labels, r=res: g(a, l, r)))
             out.append((f"move_std kernel {target}", rows, lambda g=mstd, a=a: g(a, 20, 0)))
+    # np.partition in compiled code, as nanquantile's kernel calls it (kth:
+    # the two ranks either side of each quantile), on one 100000-point row
+    import numba
+
+    @numba.njit
+    def partition(a, kth):
+        return np.partition(a, kth)
+    a, _ = _data(1)
+    kth = np.array([24999, 25000, 74998, 74999])
+    clean = np.where(np.isnan(a[0]), np.nanmax(a[0]), a[0])
+    out.append(("np.partition (njit), 4 kth, no NaN", 1, lambda: partition(clean, kth)))
+    out.append(("np.partition (njit), 4 kth, 5% NaN", 1, lambda: partition(a[0], kth)))
     try:
         import numbagg
     except ImportError:
