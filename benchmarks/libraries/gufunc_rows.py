@@ -3,8 +3,8 @@ target="cpu" and "parallel", under Numba and under hpcjit's drop-in.
 
     PYTHONPATH=build/python python3 benchmarks/libraries/gufunc_rows.py [--rounds 4] [--calls 30]
 
-The kernels are written here the way numbagg 0.9.6 writes them (its source
-is not copied: the same idioms): a grouped NaN-sum over labels whose loop is
+The kernels here are written with numbagg 0.9.6's idioms (not its
+source): a grouped NaN-sum over labels whose loop is
 `np.ndindex` over the core dimensions with a store per element, the same
 with `range`, and a moving standard deviation (window 20).  The data is
 numbagg_run.py's: rows of 100000 float64 random-walk points, 5% NaN, labels
@@ -51,45 +51,41 @@ def _kernels(target):
     @numba.guvectorize([(float64[:], int64[:], float64[:])], "(n),(n),(z)", nopython=True, target=target)
     def group_nansum_ndindex(values, labels, out):
         out[:] = 0
-        for indices in np.ndindex(values.shape):
-            label = labels[indices]
-            if label < 0:
-                continue
-            value = values[indices]
-            if not np.isnan(value):
-                out[label] += value
+        for ix in np.ndindex(values.shape):
+            g = labels[ix]
+            v = values[ix]
+            if g >= 0 and not np.isnan(v):
+                out[g] += v
 
     @numba.guvectorize([(float64[:], int64[:], float64[:])], "(n),(n),(z)", nopython=True, target=target)
     def group_nansum_range(values, labels, out):
         out[:] = 0
         for i in range(values.shape[0]):
-            label = labels[i]
-            if label < 0:
-                continue
-            value = values[i]
-            if not np.isnan(value):
-                out[label] += value
+            g = labels[i]
+            v = values[i]
+            if g >= 0 and not np.isnan(v):
+                out[g] += v
 
     @numba.guvectorize([(float64[:], int64, int64, float64[:])], "(n),(),()->(n)", nopython=True, target=target)
     def move_std(a, window, min_count, out):
-        asum = 0.0
-        asum_sq = 0.0
-        count = 0
-        min_count = max(min_count, 2)
+        s = 0.0
+        s2 = 0.0
+        cnt = 0
+        need = max(min_count, 2)
         for i in range(a.shape[0]):
-            ai = a[i]
+            x = a[i]
+            if not np.isnan(x):
+                s += x
+                s2 += x * x
+                cnt += 1
             if i >= window:
-                aold = a[i - window]
-                if not np.isnan(aold):
-                    asum -= aold
-                    asum_sq -= aold * aold
-                    count -= 1
-            if not np.isnan(ai):
-                asum += ai
-                asum_sq += ai * ai
-                count += 1
-            if count >= min_count:
-                out[i] = np.sqrt((asum_sq - asum ** 2 / count) / (count - 1))
+                old = a[i - window]
+                if not np.isnan(old):
+                    s -= old
+                    s2 -= old * old
+                    cnt -= 1
+            if cnt >= need:
+                out[i] = np.sqrt((s2 - s * s / cnt) / (cnt - 1))
             else:
                 out[i] = np.nan
 

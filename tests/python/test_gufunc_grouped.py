@@ -14,54 +14,53 @@ TARGETS = ["cpu", "parallel"]
 
 
 def group_nansum(values, labels, out):
+    # a store into the group's slot per element, the loop over the core
+    # dimensions by np.ndindex (numbagg's grouped reductions are so)
     out[:] = 0
-    for indices in np.ndindex(values.shape):
-        label = labels[indices]
-        if label < 0:
-            continue
-        value = values[indices]
-        if not np.isnan(value):
-            out[label] += value
+    for ix in np.ndindex(values.shape):
+        g = labels[ix]
+        v = values[ix]
+        if g >= 0 and not np.isnan(v):
+            out[g] += v
 
 
 def group_nanmean(values, labels, out):
-    counts = np.zeros(out.shape, dtype=labels.dtype)
+    seen = np.zeros(out.shape[0], dtype=np.int64)
     out[:] = 0.0
-    for indices in np.ndindex(values.shape):
-        label = labels[indices]
-        if label < 0:
-            continue
-        value = values[indices]
-        if not np.isnan(value):
-            counts[label] += 1
-            out[label] += value
-    for label in range(len(out)):
-        count = counts[label]
-        if count == 0:
-            out[label] = np.nan
+    for ix in np.ndindex(values.shape):
+        g = labels[ix]
+        v = values[ix]
+        if g >= 0 and not np.isnan(v):
+            seen[g] += 1
+            out[g] += v
+    for g in range(out.shape[0]):
+        if seen[g] > 0:
+            out[g] = out[g] / seen[g]
         else:
-            out[label] /= count
+            out[g] = np.nan
 
 
 def move_std(a, window, min_count, out):
-    asum = 0.0
-    asum_sq = 0.0
-    count = 0
-    min_count = max(min_count, 2)
-    for i in range(len(a)):
-        ai = a[i]
+    # running sums over the window, NaNs left out; the sample std once
+    # max(min_count, 2) values are in it
+    s = 0.0
+    s2 = 0.0
+    cnt = 0
+    need = max(min_count, 2)
+    for i in range(a.shape[0]):
+        x = a[i]
+        if not np.isnan(x):
+            s += x
+            s2 += x * x
+            cnt += 1
         if i >= window:
-            aold = a[i - window]
-            if not np.isnan(aold):
-                asum -= aold
-                asum_sq -= aold * aold
-                count -= 1
-        if not np.isnan(ai):
-            asum += ai
-            asum_sq += ai * ai
-            count += 1
-        if count >= min_count:
-            out[i] = np.sqrt((asum_sq - asum ** 2 / count) / (count - 1))
+            old = a[i - window]
+            if not np.isnan(old):
+                s -= old
+                s2 -= old * old
+                cnt -= 1
+        if cnt >= need:
+            out[i] = np.sqrt((s2 - s * s / cnt) / (cnt - 1))
         else:
             out[i] = np.nan
 
