@@ -134,32 +134,49 @@ typedef struct { double re, im; } c128_t;
         return c;                                                                                            \
     }                                                                                                        \
     static int nz_##NAME(const void *a, int64_t i) { return NZ(((const T *)a)[i]); }                     \
-    /* quickselect: a[k] in place, a[lo, k) not after it, a(k, hi) not before it; a                     \
-       three-way partition around a median of three (repeats do not degrade it),                       \
-       a merge sort for small or stubborn ranges */                                                     \
+    /* quickselect: a[k] in place, a[lo, k) not after it, a(k, hi) not before it;                            \
+    Hoare's partition around a median of three, whose ends are the scans'                                    \
+    sentinels: it stops on items equal to the pivot and swaps them, so repeats                               \
+    split evenly, and it moves only the pairs on the wrong sides (the three-way                              \
+    partition it replaces swapped every item not equal to the pivot: np.partition                            \
+    on 10^5 float64 took 1.6x Numba's time); a merge sort for small or stubborn                              \
+    ranges */                                                                                                \
     static void sel_##NAME(T *a, int64_t lo, int64_t hi, int64_t k, T *tmp) {                                \
-        for (int depth = 0; hi - lo > SMALL && depth < 64; depth++) {                                       \
-            T x = a[lo], y = a[lo + (hi - lo) / 2], z = a[hi - 1];                                          \
-            T p = LT(x, y) ? (LT(y, z) ? y : LT(x, z) ? z : x) : (LT(x, z) ? x : LT(y, z) ? z : y);         \
-            int64_t lt = lo, i = lo, gt = hi; /* [lo, lt) < p, [lt, i) == p, [gt, hi) > p */                \
-            while (i < gt) {                                                                                 \
-                if (LT(a[i], p)) {                                                                           \
-                    T t = a[i]; a[i] = a[lt]; a[lt] = t; lt++; i++;                                          \
-                } else if (LT(p, a[i])) {                                                                    \
-                    gt--; T t = a[i]; a[i] = a[gt]; a[gt] = t;                                               \
-                } else {                                                                                     \
-                    i++;                                                                                     \
+        for (int depth = 0; hi - lo > SMALL && depth < 64; depth++) {                                        \
+            int64_t m = lo + (hi - lo) / 2;                                                                  \
+            T t;                                                                                             \
+            if (LT(a[m], a[lo])) {                                                                           \
+                t = a[m]; a[m] = a[lo]; a[lo] = t;                                                           \
+            }                                                                                                \
+            if (LT(a[hi - 1], a[m])) {                                                                       \
+                t = a[m]; a[m] = a[hi - 1]; a[hi - 1] = t;                                                   \
+                if (LT(a[m], a[lo])) {                                                                       \
+                    t = a[m]; a[m] = a[lo]; a[lo] = t;                                                       \
                 }                                                                                            \
             }                                                                                                \
-            if (k < lt)                                                                                      \
-                hi = lt;                                                                                     \
-            else if (k >= gt)                                                                                \
-                lo = gt;                                                                                     \
-            else                                                                                             \
+            T p = a[m]; /* a[lo] not after p, a[hi - 1] not before it */                                     \
+            int64_t i = lo, j = hi - 1;                                                                      \
+            for (;;) {                                                                                       \
+                do                                                                                           \
+                    i++;                                                                                     \
+                while (LT(a[i], p));                                                                         \
+                do                                                                                           \
+                    j--;                                                                                     \
+                while (LT(p, a[j]));                                                                         \
+                if (i >= j)                                                                                  \
+                    break;                                                                                   \
+                t = a[i]; a[i] = a[j]; a[j] = t;                                                             \
+            }                                                                                                \
+            /* [lo, i) not after p, (j, hi) not before it, i == j or i == j + 1 */                           \
+            if (i == j && k == i)                                                                            \
                 return;                                                                                      \
+            if (k <= j)                                                                                      \
+                hi = j + 1;                                                                                  \
+            else                                                                                             \
+                lo = i;                                                                                      \
         }                                                                                                    \
         ms_##NAME(a + lo, tmp, hi - lo);                                                                     \
-    }
+    }                                                                                                        \
 
 DEF_TYPE(b, uint8_t, LT_PLAIN, NZ_PLAIN, NAN_NO)
 DEF_TYPE(i8, int8_t, LT_PLAIN, NZ_PLAIN, NAN_NO)

@@ -22,7 +22,10 @@ each with a fresh on-disk cache folder:
    ([0.25, 0.75]) along the last axis, group_nansum and group_nanmean, and
    ffill.  numbagg compiles a gufunc per function on its first call
    (`target="parallel"`), so the first call is timed with compiling, then
-   the steady state (best of --repeat calls).  Each result is compared with
+   the steady state: the best and the median of --repeat calls, and the
+   process's CPU time per call (on a shared machine a parallel gufunc's
+   best of a few calls is mostly the scheduler's; gufunc_rows.py takes the
+   slow cases apart).  Each result is compared with
    a reference computed without numbagg (bottleneck, NumPy, pandas) and
    with the other framework's.
 
@@ -117,16 +120,21 @@ def _one(case, opts, a, labels):
     t0 = time.perf_counter()
     r = fn()
     t_first = time.perf_counter() - t0
-    best = float("inf")
+    times = []
     same = True
+    c0 = time.process_time()
     for _ in range(opts.repeat):
         t0 = time.perf_counter()
         r2 = fn()
-        best = min(best, time.perf_counter() - t0)
+        times.append(time.perf_counter() - t0)
         same = same and np.array_equal(r, r2, equal_nan=True)
+    # CPU time of every thread of the process: a pool's waiting threads
+    # count while they spin
+    cpu = (time.process_time() - c0) / opts.repeat
+    times.sort()
     np.save(os.path.join(opts.out, f"{case}.npy"), np.asarray(r))
-    return {"t_first": t_first, "t_steady": best, "repeatable": bool(same), "vs_ref": _diff(r, ref()),
-            "shape": list(np.shape(r))}
+    return {"t_first": t_first, "t_steady": times[0], "t_median": times[len(times) // 2], "cpu_per_call": cpu,
+            "repeatable": bool(same), "vs_ref": _diff(r, ref()), "shape": list(np.shape(r))}
 
 
 def worker(opts):
@@ -191,7 +199,8 @@ def main(argv=None):
     add_common_args(ap, CASES)
     ap.add_argument("--rows", type=int, default=32, help="series (rows of the array)")
     ap.add_argument("--n", type=int, default=100_000, help="points per series")
-    ap.add_argument("--repeat", type=int, default=5, help="steady-state calls per case (the best is shown)")
+    ap.add_argument("--repeat", type=int, default=21,
+                    help="steady-state calls per case (the best and the median are shown)")
     ap.add_argument("--no-tests", action="store_true", help="skip numbagg's test suite")
     ap.add_argument("--test-timeout", type=float, default=2400.0, help="seconds per framework for the suite")
     ap.add_argument("--out", help=argparse.SUPPRESS)  # a worker's folder for its results
@@ -209,9 +218,10 @@ def main(argv=None):
         if "tests" in out:
             print_tests(out["tests"])
         print(f"\nworkload: {opts.rows} x {opts.n} float64, 5% NaN; first call (compiling) and steady "
-              f"state (best of {opts.repeat}), s; vs reference (bottleneck, NumPy, pandas) and vs Numba: "
-              "largest |difference|")
-        hdr = f"{'case':17s} {'framework':9s} {'status':7s} {'1st call':>9s} {'steady':>9s} {'vs ref':>9s}  vs Numba"
+              f"state (best and median of {opts.repeat}, and the process's CPU time per call: all its threads), s; "
+              "vs reference (bottleneck, NumPy, pandas) and vs Numba: largest |difference|")
+        hdr = (f"{'case':17s} {'framework':9s} {'status':7s} {'1st call':>9s} {'best':>9s} {'median':>9s} "
+               f"{'CPU/call':>9s} {'vs ref':>9s}  vs Numba")
         print(hdr)
         print("-" * len(hdr))
         for case, fw, c, base in ok_rows(runs, opts.cases, 17):
@@ -225,7 +235,8 @@ def main(argv=None):
             ref = c["vs_ref"]
             ref = f"{ref:9.1e}" if isinstance(ref, float) else ref
             rep = "" if c.get("repeatable", True) else " (not repeatable)"
-            print(f"{case:17s} {fw:9s} {'ok':7s} {c['t_first']:9.3f} {c['t_steady']:9.4f} {ref}  {cmp}{rep}")
+            print(f"{case:17s} {fw:9s} {'ok':7s} {c['t_first']:9.3f} {c['t_steady']:9.4f} {c['t_median']:9.4f} "
+                  f"{c['cpu_per_call']:9.4f} {ref}  {cmp}{rep}")
     if opts.json:
         write_json(opts.json, out, runs, ())
     return 0

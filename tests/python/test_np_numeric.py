@@ -281,6 +281,36 @@ def test_partition_long_rows():
             partition(np.ones(9), k)
 
 
+
+def test_partition_random_rows_and_patterns():
+    # Hoare's partition with median-of-three sentinels: every size around the
+    # small-range sort's limit (16), sorted, reversed, organ-pipe, few distinct
+    # values, NaNs anywhere, several kth at once; the kth items against
+    # np.sort's and the partition property around each
+    rng = np.random.default_rng(11)
+    cases = []
+    for n in (2, 3, 16, 17, 18, 19, 33, 64, 257, 1000):
+        cases += [rng.standard_normal(n), np.arange(float(n)), np.arange(float(n))[::-1].copy(),
+                  np.concatenate([np.arange(n // 2), np.arange(n - n // 2)[::-1]]).astype(np.float64),
+                  rng.integers(0, 3, n).astype(np.float64)]
+        x = rng.standard_normal(n)
+        x[rng.random(n) < 0.3] = np.nan
+        cases.append(x)
+        cases.append(rng.integers(-3, 3, n).astype(np.int64))
+    for a in cases:
+        n = a.shape[0]
+        for k in (0, n - 1, n // 2, np.unique(rng.integers(0, n, 4)), np.array([n // 4, n // 4 + 1, n - 1])):
+            p = partition(a, k)
+            want = np.sort(a)
+            for kk in np.atleast_1d(k):
+                np.testing.assert_array_equal(p[kk], want[kk])
+            if p.dtype.kind == "f":
+                p, a_ = np.where(np.isnan(p), np.inf, p), np.where(np.isnan(a), np.inf, a)
+            else:
+                a_ = a
+            _assert_partitioned(p, a_, k)
+
+
 @hpcjit.njit
 def roots(p):
     return np.roots(p)
