@@ -282,7 +282,7 @@ static LLVMValueRef fpow_invert(Lower *L, LLVMValueRef r) {
  * static_power_impl for a constant exponent (the products unrolled: x ** 3
  * is x * (x * x), no call to pow()) and int_power_impl otherwise (the loop
  * above); |exp| > 0x10000 takes pow(), as both do. */
-static LLVMValueRef float_int_pow(Lower *L, Type *t, LLVMValueRef a, LLVMValueRef n) {
+LLVMValueRef lower_float_int_pow(Lower *L, Type *t, LLVMValueRef a, LLVMValueRef n) {
     LLVMTypeRef ft = lower_type(L, t);
     if (LLVMIsAConstantInt(n)) {
         long long e = LLVMConstIntGetSExtValue(n);
@@ -1295,7 +1295,7 @@ static LLVMValueRef expr(Lower *L, Node *n, bool *owned) {
             return NULL;
         LLVMValueRef b = lower_expr_use(L, n->b);
         if (b && n->op == OP_POW && ty_is_float(t) && ty_is_int(n->b->ty)) /* infer kept an int64 exponent */
-            return lower_convert(L, n, float_int_pow(L, t, a, b), t, n->ty);
+            return lower_convert(L, n, lower_float_int_pow(L, t, a, b), t, n->ty);
         b = lower_convert(L, n, b, n->b->ty, t);
         if (!b)
             return NULL;

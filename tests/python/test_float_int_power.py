@@ -93,6 +93,31 @@ def test_float32_base():
         assert np.float32(got[0]) == xs * (xs * xs)
 
 
+@njit
+def pow_forms(x, n):
+    y = x
+    y **= 3
+    a = np.empty(2)
+    a[0] = x
+    a[0] **= n
+    z = x
+    z **= n
+    return y, pow(x, 3), pow(x, n), z, a[0]
+
+
+@pytest.mark.parametrize("x", [1.1, -2.5, 0.3, 1.0000001, 7.25])
+@pytest.mark.parametrize("n", [3, 5, -3, 13])
+def test_augmented_and_builtin_pow(x, n):
+    got = check(pow_forms, x, n, rtol=4e-15)
+    ref = (squaring(x, 3), squaring(x, 3), squaring(x, n), squaring(x, n), squaring(x, n))
+    assert got == ref, (x, n, got, ref)
+
+
+@pytest.mark.parametrize("n", [-1, -4])
+def test_augmented_and_builtin_pow_zero(n):
+    assert isinstance(check(pow_forms, 0.0, n), ZeroDivisionError)
+
+
 # ---- a root finder taking jitted functions as arguments (QuantEcon's idiom) ----------
 
 @njit
