@@ -1024,6 +1024,12 @@ static Type *binop_expr(Inf *I, Node **pn) {
     }
     n->op_ty = op_ty;
     infer_cast(I, &n->a, op_ty);
+    if (n->op == OP_POW && ty_is_float(op_ty) && ty_is_float(a) && ty_is_int(b)) {
+        /* float ** int keeps its exponent an int64: repeated squaring, as
+         * Numba's int_power_impl (x ** 3 is x * (x * x), not pow()) */
+        infer_cast(I, &n->b, infer_ty(I, TY_INT64));
+        return t;
+    }
     infer_cast(I, &n->b, op_ty);
     return t;
 }
@@ -2577,7 +2583,10 @@ static bool stmt(Inf *I, Node *n) {
             return false;
         n->op_ty = op_ty;
         n->ty = r;
-        infer_cast(I, &n->b, op_ty);
+        if (n->op == OP_POW && ty_is_float(op_ty) && ty_is_float(tt) && ty_is_int(vt))
+            infer_cast(I, &n->b, infer_ty(I, TY_INT64)); /* x **= 3: repeated squaring, as x ** 3 */
+        else
+            infer_cast(I, &n->b, op_ty);
         return true;
     }
     case N_RETURN:

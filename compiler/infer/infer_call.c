@@ -1771,7 +1771,10 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         if (!r)
             return NULL;
         infer_cast(I, ARG(0), op_ty);
-        infer_cast(I, ARG(1), op_ty);
+        if (id == BI_POW && ty_is_float(op_ty) && ty_is_float(tys[0]) && ty_is_int(tys[1]))
+            infer_cast(I, ARG(1), T(I, TY_INT64)); /* pow(x, 3): repeated squaring, as x ** 3 */
+        else
+            infer_cast(I, ARG(1), op_ty);
         if (id == BI_POW)
             return r;
         Type *el[2] = {r, r};

@@ -838,6 +838,8 @@ static bool stmt_augassign(Lower *L, Node *n) {
     }
     Type *opt = n->op_ty ? n->op_ty : t->ty;
     Type *rty = NULL;
+    /* x **= 3 on a float: infer kept the exponent an int64 */
+    bool ipow = n->op == OP_POW && ty_is_float(opt) && ty_is_int(n->b->ty);
     if (t->kind == N_NAME) {
         LLVMValueRef slot = var_slot(L, t, t->var);
         if (!slot)
@@ -851,10 +853,11 @@ static bool stmt_augassign(Lower *L, Node *n) {
         }
         LLVMValueRef cur = lower_convert(L, n, lower_load(L, lower_type(L, vty), slot, t->var->name), vty, opt);
         LLVMValueRef r = lower_expr_use(L, n->b);
-        r = lower_convert(L, n, r, n->b->ty, opt);
+        if (!ipow)
+            r = lower_convert(L, n, r, n->b->ty, opt);
         if (!cur || !r)
             return false;
-        LLVMValueRef res = lower_binop(L, n, n->op, opt, cur, r, &rty);
+        LLVMValueRef res = ipow ? (rty = opt, lower_float_int_pow(L, opt, cur, r)) : lower_binop(L, n, n->op, opt, cur, r, &rty);
         if (!res)
             return false;
         lower_store_var(L, n, t->var, res, rty, false);
@@ -867,10 +870,11 @@ static bool stmt_augassign(Lower *L, Node *n) {
         LLVMSetAlignment(ld, t->kind == N_SUBSCRIPT ? (unsigned)ty_itemsize(elty) : 1);
         LLVMValueRef cur = lower_convert(L, n, lower_from_mem(L, ld, elty), elty, opt);
         LLVMValueRef r = lower_expr_use(L, n->b);
-        r = lower_convert(L, n, r, n->b->ty, opt);
+        if (!ipow)
+            r = lower_convert(L, n, r, n->b->ty, opt);
         if (!cur || !r)
             return false;
-        LLVMValueRef res = lower_binop(L, n, n->op, opt, cur, r, &rty);
+        LLVMValueRef res = ipow ? (rty = opt, lower_float_int_pow(L, opt, cur, r)) : lower_binop(L, n, n->op, opt, cur, r, &rty);
         res = lower_convert(L, n, res, rty, elty);
         if (!res)
             return false;

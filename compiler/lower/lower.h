@@ -157,6 +157,9 @@ LLVMValueRef lower_intrinsic(Lower *L, const char *name, LLVMTypeRef *tys, unsig
                              LLVMValueRef *args, unsigned n);
 LLVMValueRef lower_cstr(Lower *L, const char *s);
 LLVMValueRef lower_i64(Lower *L, int64_t v);
+/* float `a` ** int64 `n` (infer kept the exponent an int): repeated
+ * squaring, as Numba's int_power_impl (lower_expr.c). */
+LLVMValueRef lower_float_int_pow(Lower *L, Type *t, LLVMValueRef a, LLVMValueRef n);
 LLVMValueRef lower_i32(Lower *L, int32_t v);
 /* Puts the loop hint {name, value} ("llvm.loop.vectorize.width", 16) on the
  * loop whose back edge is the branch `br`. */

@@ -1486,6 +1486,10 @@ LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned) {
             return lower_fail(L, n, HJ_DIAG_UNSUPPORTED, "pow() with other than two arguments");
         Type *t = a0->ty, *rt = NULL;
         LLVMValueRef x = lower_expr_use(L, a0);
+        if (x && ty_is_float(t) && ty_is_int(a1->ty)) { /* infer kept an int64 exponent */
+            LLVMValueRef e = lower_expr_use(L, a1);
+            return e ? lower_convert(L, n, lower_float_int_pow(L, t, x, e), t, n->ty) : NULL;
+        }
         LLVMValueRef y = lower_convert(L, a1, lower_expr_use(L, a1), a1->ty, t);
         if (!x || !y)
             return NULL;

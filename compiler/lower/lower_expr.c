@@ -224,6 +224,120 @@ static LLVMValueRef fcmp(Lower *L, LLVMRealPredicate p, LLVMValueRef a, LLVMValu
     return lower_fm(L, LLVMBuildFCmp(L->b, p, a, b, ""));
 }
 
+/* The float power by repeated squaring, one helper per float width in
+ * the module: double @hj.fpowi.f64(double base, i64 exp) for
+ * 0 <= exp <= 0x10000 (the loop of Numba's int_power_impl: the same
+ * products in the same order, so the same bits). */
+static LLVMValueRef fpowi_fn(Lower *L, LLVMTypeRef ft, LLVMTypeRef *fnty) {
+    char name[32];
+    snprintf(name, sizeof name, "hj.fpowi.f%u", ft == L->t_f64 ? 64u : 32u);
+    LLVMTypeRef p[2] = {ft, L->t_i64};
+    *fnty = LLVMFunctionType(ft, p, 2, 0);
+    LLVMValueRef fn = LLVMGetNamedFunction(L->mod, name);
+    if (fn)
+        return fn;
+    fn = LLVMAddFunction(L->mod, name, *fnty);
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(L->ctx);
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(L->ctx, fn, "entry");
+    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(L->ctx, fn, "loop");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->ctx, fn, "done");
+    LLVMValueRef one = LLVMConstInt(L->t_i64, 1, 0), zero = LLVMConstInt(L->t_i64, 0, 0);
+    LLVMValueRef fone = LLVMConstReal(ft, 1.0);
+    LLVMPositionBuilderAtEnd(b, entry);
+    LLVMValueRef base0 = LLVMGetParam(fn, 0), exp0 = LLVMGetParam(fn, 1);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, exp0, zero, ""), done, loop);
+    LLVMPositionBuilderAtEnd(b, loop);
+    LLVMValueRef r = LLVMBuildPhi(b, ft, "r"), base = LLVMBuildPhi(b, ft, "b"), e = LLVMBuildPhi(b, L->t_i64, "e");
+    LLVMValueRef odd = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, e, one, ""), zero, "");
+    LLVMValueRef r2 = LLVMBuildSelect(b, odd, LLVMBuildFMul(b, r, base, ""), r, "");
+    LLVMValueRef e2 = LLVMBuildLShr(b, e, one, "");
+    LLVMValueRef b2 = LLVMBuildFMul(b, base, base, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, e2, zero, ""), done, loop);
+    LLVMValueRef in_r[2] = {fone, r2}, in_b[2] = {base0, b2}, in_e[2] = {exp0, e2};
+    LLVMBasicBlockRef from[2] = {entry, loop};
+    LLVMAddIncoming(r, in_r, from, 2);
+    LLVMAddIncoming(base, in_b, from, 2);
+    LLVMAddIncoming(e, in_e, from, 2);
+    LLVMPositionBuilderAtEnd(b, done);
+    LLVMValueRef res = LLVMBuildPhi(b, ft, "res");
+    LLVMValueRef in_res[2] = {fone, r2};
+    LLVMAddIncoming(res, in_res, from, 2);
+    LLVMBuildRet(b, res);
+    LLVMDisposeBuilder(b);
+    return fn;
+}
+
+/* 1 / r for a negative exponent; r == 0 (0.0 ** -2, or a product that
+ * underflowed) is Numba's ZeroDivisionError under the Python error model
+ * (CPython's message for 0.0; inf under error_model='numpy'). */
+static LLVMValueRef fpow_invert(Lower *L, LLVMValueRef r) {
+    LLVMTypeRef ft = LLVMTypeOf(r);
+    if (L->error_model == 0)
+        raise_zerodiv_if(L, fcmp(L, LLVMRealOEQ, r, LLVMConstReal(ft, 0.0)), "0.0 cannot be raised to a negative power");
+    return fbin(L, LLVMFDiv, LLVMConstReal(ft, 1.0), r, "fpow.inv");
+}
+
+/* float ** int (infer keeps the exponent an int64): Numba's
+ * static_power_impl for a constant exponent (the products unrolled: x ** 3
+ * is x * (x * x), no call to pow()) and int_power_impl otherwise (the loop
+ * above); |exp| > 0x10000 takes pow(), as both do. */
+LLVMValueRef lower_float_int_pow(Lower *L, Type *t, LLVMValueRef a, LLVMValueRef n) {
+    LLVMTypeRef ft = lower_type(L, t);
+    if (LLVMIsAConstantInt(n)) {
+        long long e = LLVMConstIntGetSExtValue(n);
+        if (e >= -0x10000 && e <= 0x10000) {
+            unsigned long long u = e < 0 ? (unsigned long long)-e : (unsigned long long)e;
+            LLVMValueRef r = NULL, v = a; /* r = 1: no product with 1.0 */
+            while (u) {
+                if (u & 1)
+                    r = r ? fbin(L, LLVMFMul, r, v, "") : v;
+                u >>= 1;
+                if (u)
+                    v = fbin(L, LLVMFMul, v, v, "");
+            }
+            if (!r)
+                r = LLVMConstReal(ft, 1.0);
+            return e < 0 ? fpow_invert(L, r) : r;
+        }
+    }
+    LLVMValueRef zero = lower_i64(L, 0);
+    LLVMValueRef neg = LLVMBuildICmp(L->b, LLVMIntSLT, n, zero, "");
+    LLVMValueRef u = LLVMBuildSelect(L->b, neg, LLVMBuildNeg(L->b, n, ""), n, "");
+    /* unsigned: -INT64_MIN stays 2**63, which is big too */
+    LLVMValueRef big = LLVMBuildICmp(L->b, LLVMIntUGT, u, lower_i64(L, 0x10000), "");
+    LLVMBasicBlockRef bb_big = lower_block(L, "fpow.big"), bb_sq = lower_block(L, "fpow.sq");
+    LLVMBasicBlockRef bb_join = lower_block(L, "fpow.join");
+    LLVMBuildCondBr(L->b, big, bb_big, bb_sq);
+    lower_at(L, bb_big);
+    /* Numba: math.pow(a, float(b)), in double */
+    LLVMTypeRef dtys[1] = {L->t_f64};
+    LLVMValueRef pargs[2] = {ft == L->t_f64 ? a : LLVMBuildFPExt(L->b, a, L->t_f64, ""),
+                             LLVMBuildSIToFP(L->b, n, L->t_f64, "")};
+    LLVMValueRef pbig = lower_intrinsic(L, "llvm.pow", dtys, 1, pargs, 2);
+    if (ft != L->t_f64)
+        pbig = LLVMBuildFPTrunc(L->b, pbig, ft, "");
+    LLVMBasicBlockRef from_big = LLVMGetInsertBlock(L->b);
+    LLVMBuildBr(L->b, bb_join);
+    lower_at(L, bb_sq);
+    LLVMTypeRef fnty;
+    LLVMValueRef fn = fpowi_fn(L, ft, &fnty);
+    LLVMValueRef args[2] = {a, u};
+    LLVMValueRef r = lower_call(L, fnty, fn, args, 2, "fpowi");
+    LLVMBasicBlockRef bb_inv = lower_block(L, "fpow.inv"), from_sq = LLVMGetInsertBlock(L->b);
+    LLVMBuildCondBr(L->b, neg, bb_inv, bb_join);
+    lower_at(L, bb_inv);
+    LLVMValueRef rinv = fpow_invert(L, r);
+    LLVMBasicBlockRef from_inv = LLVMGetInsertBlock(L->b);
+    LLVMBuildBr(L->b, bb_join);
+    lower_at(L, bb_join);
+    LLVMValueRef phi = LLVMBuildPhi(L->b, ft, "fpow");
+    LLVMValueRef in[3] = {pbig, r, rinv};
+    LLVMBasicBlockRef bbs[3] = {from_big, from_sq, from_inv};
+    LLVMAddIncoming(phi, in, bbs, 3);
+    return phi;
+}
+
 /* Python's float floor division and modulo (Objects/floatobject.c). */
 static LLVMValueRef float_divmod(Lower *L, OpKind op, LLVMValueRef vx, LLVMValueRef wx) {
     LLVMTypeRef ft = LLVMTypeOf(vx);
@@ -1180,6 +1294,8 @@ static LLVMValueRef expr(Lower *L, Node *n, bool *owned) {
         if (!a)
             return NULL;
         LLVMValueRef b = lower_expr_use(L, n->b);
+        if (b && n->op == OP_POW && ty_is_float(t) && ty_is_int(n->b->ty)) /* infer kept an int64 exponent */
+            return lower_convert(L, n, lower_float_int_pow(L, t, a, b), t, n->ty);
         b = lower_convert(L, n, b, n->b->ty, t);
         if (!b)
             return NULL;
