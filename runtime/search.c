@@ -177,6 +177,42 @@ typedef struct { double re, im; } c128_t;
         }                                                                                                    \
         ms_##NAME(a + lo, tmp, hi - lo);                                                                     \
     }                                                                                                        \
+    /* the same quickselect on indices into v (np.argpartition): a[k] indexes   \
+    the k-th value, a[lo, k) index values not after it, a(k, hi) not before */  \
+    static void asel_##NAME(const T *v, int64_t *a, int64_t lo, int64_t hi, int64_t k, int64_t *tmp) {       \
+        for (int depth = 0; hi - lo > SMALL && depth < 64; depth++) {                                        \
+            int64_t m = lo + (hi - lo) / 2, t;                                                               \
+            if (LT(v[a[m]], v[a[lo]])) {                                                                     \
+                t = a[m]; a[m] = a[lo]; a[lo] = t;                                                           \
+            }                                                                                                \
+            if (LT(v[a[hi - 1]], v[a[m]])) {                                                                 \
+                t = a[m]; a[m] = a[hi - 1]; a[hi - 1] = t;                                                   \
+                if (LT(v[a[m]], v[a[lo]])) {                                                                 \
+                    t = a[m]; a[m] = a[lo]; a[lo] = t;                                                       \
+                }                                                                                            \
+            }                                                                                                \
+            T p = v[a[m]];                                                                                   \
+            int64_t i = lo, j = hi - 1;                                                                      \
+            for (;;) {                                                                                       \
+                do                                                                                           \
+                    i++;                                                                                     \
+                while (LT(v[a[i]], p));                                                                      \
+                do                                                                                           \
+                    j--;                                                                                     \
+                while (LT(p, v[a[j]]));                                                                      \
+                if (i >= j)                                                                                  \
+                    break;                                                                                   \
+                t = a[i]; a[i] = a[j]; a[j] = t;                                                             \
+            }                                                                                                \
+            if (i == j && k == i)                                                                            \
+                return;                                                                                      \
+            if (k <= j)                                                                                      \
+                hi = j + 1;                                                                                  \
+            else                                                                                             \
+                lo = i;                                                                                      \
+        }                                                                                                    \
+        as_##NAME(v, a + lo, tmp, hi - lo);                                                                  \
+    }                                                                                                        \
 
 DEF_TYPE(b, uint8_t, LT_PLAIN, NZ_PLAIN, NAN_NO)
 DEF_TYPE(i8, int8_t, LT_PLAIN, NZ_PLAIN, NAN_NO)
@@ -280,6 +316,44 @@ int32_t rt_partition(void *data, int64_t rows, int64_t len, int32_t code, const 
             switch (code) {
 #define X(NAME, T, C)                                                                                        \
     case C: sel_##NAME((T *)(void *)p, lo, len, ks[i], tmp); break;
+                FOR_TYPES(X)
+#undef X
+            default: break;
+            }
+            lo = ks[i] + 1;
+        }
+    }
+    free(tmp);
+    free(ks);
+    return 0;
+}
+
+int32_t rt_argpartition(const void *data, int64_t *out, int64_t rows, int64_t len, int32_t code,
+                        const void *kth, int64_t nk, int64_t kstride, int32_t kcode) {
+    if (rows <= 0)
+        return 0;
+    int64_t *ks = scratch(nk > 0 ? nk : 1, sizeof(int64_t));
+    int64_t *tmp = ks ? scratch(len / 2 + 1, sizeof(int64_t)) : NULL;
+    if (!tmp) {
+        free(ks);
+        return -1;
+    }
+    for (int64_t i = 0; i < nk; i++) { /* in bounds (lowering checked) */
+        int64_t k = read_index((const char *)kth + i * kstride, kcode);
+        ks[i] = k < 0 ? k + len : k;
+    }
+    qsort(ks, (size_t)nk, sizeof(int64_t), cmp_i64);
+    const char *p = data;
+    for (int64_t r = 0; r < rows; r++, p += len * itemsize(code), out += len) {
+        for (int64_t i = 0; i < len; i++)
+            out[i] = i;
+        int64_t lo = 0;
+        for (int64_t i = 0; i < nk && len > 1; i++) {
+            if (ks[i] < lo)
+                continue; /* a repeat */
+            switch (code) {
+#define X(NAME, T, C)                                                                                        \
+    case C: asel_##NAME((const T *)(const void *)p, out, lo, len, ks[i], tmp); break;
                 FOR_TYPES(X)
 #undef X
             default: break;

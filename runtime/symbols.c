@@ -57,6 +57,7 @@ static const RtSymbol symbol_table[] = {
     RT_SYM(rt_cov),
     RT_SYM(rt_sort),
     RT_SYM(rt_partition),
+    RT_SYM(rt_argpartition),
     RT_SYM(rt_argsort),
     RT_SYM(rt_unique),
     RT_SYM(rt_searchsorted),

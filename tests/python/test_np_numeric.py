@@ -301,14 +301,18 @@ def test_partition_random_rows_and_patterns():
         n = a.shape[0]
         for k in (0, n - 1, n // 2, np.unique(rng.integers(0, n, 4)), np.array([n // 4, n // 4 + 1, n - 1])):
             p = partition(a, k)
+            idx = argpartition(a, k)  # the same quickselect on indices
+            np.testing.assert_array_equal(np.sort(idx), np.arange(n))  # a permutation
             want = np.sort(a)
             for kk in np.atleast_1d(k):
                 np.testing.assert_array_equal(p[kk], want[kk])
-            if p.dtype.kind == "f":
-                p, a_ = np.where(np.isnan(p), np.inf, p), np.where(np.isnan(a), np.inf, a)
-            else:
-                a_ = a
-            _assert_partitioned(p, a_, k)
+                np.testing.assert_array_equal(a[idx[kk]], want[kk])
+            for q in (p, a[idx]):
+                if q.dtype.kind == "f":
+                    q, a_ = np.where(np.isnan(q), np.inf, q), np.where(np.isnan(a), np.inf, a)
+                else:
+                    a_ = a
+                _assert_partitioned(q, a_, k)
 
 
 @hpcjit.njit

@@ -482,8 +482,8 @@ static LLVMValueRef frac(Lower *L, Node *n, bool *owned) {
 /* ---- partition, argpartition ---- */
 
 /* partition: a quickselect per kth along the last axis (rt_partition, NaNs
- * last); argpartition: each row fully argsorted (stably), a valid partition
- * for every kth at O(n log n).  The order inside the two sides is NumPy's
+ * last); argpartition: the same quickselect on the indices
+ * (rt_argpartition).  The order inside the two sides is NumPy's
  * implementation detail. */
 static LLVMValueRef partition(Lower *L, Node *n, bool *owned) {
     Node *an = np_arg(n, 0), *kn = np_arg(n, 1);
@@ -519,9 +519,8 @@ static LLVMValueRef partition(Lower *L, Node *n, bool *owned) {
     LLVMValueRef total = lower_array_field(L, c, ARR_NITEMS, "");
     LLVMValueRef rows = LLVMBuildSDiv(L->b, total, np_sel(L, np_ieq(L, len, i64c(L, 0)), i64c(L, 1), len), "");
     LLVMValueRef code = lower_i32(L, np_dt_code(dt));
-    if (n->builtin == BI_NPA_PARTITION) {
-        np_own(L, c, cty);
-        LLVMValueRef kp, nkv, kstride, kcode;
+    LLVMValueRef kp, nkv, kstride, kcode;
+    {
         if (kty->kind == TY_ARRAY) { /* the kth array's own items */
             kp = data_of(L, kv);
             nkv = lower_array_field(L, kv, ARR_NITEMS, "");
@@ -539,18 +538,20 @@ static LLVMValueRef partition(Lower *L, Node *n, bool *owned) {
             kstride = i64c(L, 8);
             kcode = lower_i32(L, np_dt_code(ty_scalar(L->c->tc, TY_INT64)));
         }
+    }
+    np_own(L, c, cty);
+    if (n->builtin == BI_NPA_PARTITION) {
         LLVMTypeRef t8[8] = {L->t_ptr, L->t_i64, L->t_i64, L->t_i32, L->t_ptr, L->t_i64, L->t_i64, L->t_i32};
         LLVMValueRef as[8] = {data_of(L, c), rows, len, code, kp, nkv, kstride, kcode};
         lower_check_status(L, lower_rt(L, "rt_partition", L->t_i32, t8, 8, as));
         return np_give(L, c, rty, owned);
     }
-    np_own(L, c, cty);
     LLVMValueRef dims[MAXD];
     np_dims(L, c, nd, dims, NULL);
     LLVMValueRef out = np_own(L, np_alloc(L, rty, dims, false), rty);
-    LLVMTypeRef t5[5] = {L->t_ptr, L->t_ptr, L->t_i64, L->t_i64, L->t_i32};
-    LLVMValueRef bs[5] = {data_of(L, c), data_of(L, out), rows, len, code};
-    lower_check_status(L, lower_rt(L, "rt_argsort", L->t_i32, t5, 5, bs));
+    LLVMTypeRef t9[9] = {L->t_ptr, L->t_ptr, L->t_i64, L->t_i64, L->t_i32, L->t_ptr, L->t_i64, L->t_i64, L->t_i32};
+    LLVMValueRef bs[9] = {data_of(L, c), data_of(L, out), rows, len, code, kp, nkv, kstride, kcode};
+    lower_check_status(L, lower_rt(L, "rt_argpartition", L->t_i32, t9, 9, bs));
     return np_give(L, out, rty, owned);
 }
 

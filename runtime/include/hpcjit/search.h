@@ -40,6 +40,12 @@ int32_t rt_sort(void *data, int64_t rows, int64_t len, int32_t code);
  * before it after (a quickselect per kth).  0, or -1 with MemoryError pending. */
 int32_t rt_partition(void *data, int64_t rows, int64_t len, int32_t code, const void *kth, int64_t nk,
                      int64_t kstride, int32_t kcode);
+/* np.argpartition: out (rows x len int64) indexes each row so that each kth
+ * (as rt_partition's) indexes its sorted value, with the indices of nothing
+ * after it before and of nothing before it after (a quickselect per kth on
+ * the indices).  0, or -1 with MemoryError pending. */
+int32_t rt_argpartition(const void *data, int64_t *out, int64_t rows, int64_t len, int32_t code,
+                        const void *kth, int64_t nk, int64_t kstride, int32_t kcode);
 /* Stable argsort of each row into out (rows x len int64). */
 int32_t rt_argsort(const void *data, int64_t *out, int64_t rows, int64_t len, int32_t code);
 /* Sorted data: drop repeats in place (NaNs count as equal); the new length. */
