@@ -432,7 +432,7 @@ def _resolve(ov, key, args_key):
     parsed = _parse_key(args_key)
     has_lit = any(lit is not _NOLIT and not isinstance(lit, _Container) for _, _, lit in parsed)
     plain = _plain_key(key)
-    last_error = None
+    last_error = lit_error = None
     for typing_fn, jit_options, prefer_literal, cls in reversed(ov.templates):
         template = (typing_fn, jit_options, prefer_literal, cls)
         orders = [False]
@@ -445,7 +445,10 @@ def _resolve(ov, key, args_key):
             try:
                 res = _call_template(ov, template, pos, kws)
             except errors.TypingError as e:
-                last_error = str(e)
+                if literal:
+                    lit_error = str(e)
+                else:
+                    last_error = str(e)
                 continue
             except errors.ForceLiteralArg as e:
                 if not literal and has_lit:
@@ -480,11 +483,13 @@ def _resolve(ov, key, args_key):
             msg += f" for arguments ({_describe(pos[1:], kws)})"
     else:
         msg = f"no implementation of {what} {ov.name}() for argument types ({_describe(pos, kws)})"
-    if last_error:
-        msg += f": {last_error}"
-    ov.impls[plain] = (None, _DIAG_TYPING, msg)
-    if key != plain:  # the literal key too: the compiler looks it up first
-        ov.impls[key] = ov.impls[plain]
+    # the plain key keeps the plain types' refusal (a later call with a
+    # variable gets it); the literal key, which the compiler looks up
+    # first, the literal types' (the more specific) when there was one
+    ov.impls[plain] = (None, _DIAG_TYPING, msg + (f": {last_error}" if last_error else ""))
+    if key != plain:
+        err = lit_error or last_error
+        ov.impls[key] = (None, _DIAG_TYPING, msg + (f": {err}" if err else ""))
 
 
 # ---- @intrinsic code generation (see the module's docstring) --------------------
