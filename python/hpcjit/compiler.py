@@ -23,6 +23,7 @@ from . import _pymethods  # noqa: F401  tuple.index (an overload)
 from . import _nppoly  # noqa: F401  np.polynomial.polynomial (overloads)
 from . import _npiter  # noqa: F401  np.nditer (an overload)
 from . import _npextra  # noqa: F401  np.meshgrid, np.pad, np.lexsort, np.put... (overloads)
+from . import _npeinsum  # noqa: F401  np.einsum (an overload)
 from . import _ctypesfn  # ctypes functions called through their address
 from . import types as _types
 from . import ufunc as _ufunc
