@@ -1098,6 +1098,29 @@ static Type *sum_call(Inf *I, Node *n, const char *fname) {
     return acc;
 }
 
+/* type(x) of a number: its class (Numba's NumberClass), called as a
+ * conversion: `type(scale)(1)`.  The call becomes a constant of the class
+ * in the final pass (x is not evaluated, as isinstance). */
+static Type *type_call(Inf *I, Node *n) {
+    if (!no_keywords(I, n, "type") || !nargs_between(I, n, "type", 1, 1))
+        return NULL;
+    Type *t = infer_expr(I, ARG(0));
+    if (!t)
+        return NULL;
+    if (IS_UNK(t))
+        return t;
+    t = infer_value_ty(VEC_AT(n->args, 0));
+    if (!ty_is_number(t))
+        return UNSUP(I, n, "type() of %s is not supported by hpcjit (only of a number)", infer_tyname(I, t));
+    Type *cls = ty_dtype(I->tc, t);
+    if (I->final) {
+        n->kind = N_CONST;
+        n->cval.kind = CVAL_NONE;
+        n->args.len = 0;
+    }
+    return cls;
+}
+
 /* hasattr(obj, "name"): a constant (the call becomes it in the final
  * pass; obj is not evaluated, as isinstance). */
 static Type *hasattr_call(Inf *I, Node *n) {
@@ -1407,6 +1430,8 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         }
         return T(I, TY_BOOL);
     }
+    if (id == BI_TYPE)
+        return type_call(I, n);
     if (id == BI_HASATTR)
         return hasattr_call(I, n);
     if (id == BI_CLOSURE)
