@@ -589,6 +589,16 @@ int cv_matches(PyObject *obj, const char **tc)
         *tc = q ? q : p + 1;
         return ok;
     }
+    case 'o': { /* Optional: None, or a value of the inner type (`optional(uint64)` given 1) */
+        const char *q = p + 1;
+        if (obj == Py_None) {
+            *tc = q;
+            return tc_skip(tc) < 0 ? 0 : 1;
+        }
+        ok = cv_matches(obj, &q);
+        *tc = q;
+        return ok;
+    }
     case '(': {
         const char *q = p + 1;
         if (!PyTuple_Check(obj))
@@ -748,6 +758,19 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
         return jc_unbox(obj, tc, out);
     case 'G':
         return gen_unbox(obj, tc, out);
+    case 'o': { /* Optional (an explicit signature's optional(uint64)): the flag, then the value
+                   at the inner type's alignment (typecode.c tc_layout) */
+        const char *q = p + 1, *inner = p + 1;
+        size_t s, a;
+        if (tc_layout(&q, &s, &a) < 0)
+            return -1;
+        memset(out, 0, a + s);
+        *tc = q;
+        if (obj == Py_None)
+            return 0;
+        out[0] = 1;
+        return cv_unbox(obj, &inner, out + a);
+    }
     case '{':
     case '<':
         return box_dict_unbox(obj, tc, out);
