@@ -5,7 +5,7 @@ reached through `get_cython_function_address`), unmodified, under Numba and
 under hpcjit's drop-in.
 
     python3 benchmarks/libraries/numba_stats_run.py [--repo DIR] [--cases norm_pdf,...]
-        [--n 1000000] [--repeat 5] [--no-tests] [--test-timeout 1800]
+        [--n 1000000] [--repeat 20] [--no-tests] [--test-timeout 1800]
         [--timeout 1800] [--json out.json]
 
 Two parts, each framework in its own interpreters (`python ...` is the real
@@ -187,7 +187,8 @@ def main(argv=None):
     add_common_args(ap, CASES)
     ap.add_argument("--repo", help="a numba-stats repository checkout (its tests/ folder is run)")
     ap.add_argument("--n", type=int, default=1_000_000, help="points per call")
-    ap.add_argument("--repeat", type=int, default=5, help="steady-state calls per case (the best is shown)")
+    ap.add_argument("--repeat", type=int, default=20, help="steady-state calls per case (the best is shown; many, as the shared "
+                    "machine is loaded)")
     ap.add_argument("--no-tests", action="store_true", help="skip numba-stats' test suite")
     ap.add_argument("--test-timeout", type=float, default=1800.0, help="seconds per framework for the suite")
     ap.add_argument("--out", help=argparse.SUPPRESS)  # a worker's folder for its results
