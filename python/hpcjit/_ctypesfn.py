@@ -72,7 +72,12 @@ def wap_intrinsic_of(obj):
     if got is not None and got[0] is obj:
         return got[1]
     name = type(obj).__name__
-    sig = obj.signature()
+    try:
+        sig = obj.signature()
+        addr = int(obj.__wrapper_address__())
+    except Exception as e:  # noqa: BLE001 - the user's methods: reported where the global is used
+        raise errors.TypingError(f"{name}.signature() or __wrapper_address__() raised "
+                                 f"{type(e).__name__}: {e}") from None
     if not isinstance(sig, _types.Signature):
         raise errors.TypingError(f"{name}.signature() gave {sig!r}, not a signature such as float64(float64)")
     ret = sig.return_type if sig.return_type is not None else _types.void
@@ -80,7 +85,6 @@ def wap_intrinsic_of(obj):
         if t is not _types.void and not isinstance(t, (_types.Integer, _types.Float, _types.Boolean)):
             raise errors.TypingError(f"{name}: the type {t} in its signature is not supported by hpcjit "
                                      f"(numbers and bool only)")
-    addr = int(obj.__wrapper_address__())
     return _remember(obj, _address_intrinsic(name, addr, ret, list(sig.args)))
 
 

@@ -698,6 +698,28 @@ def test_wap_object_as_global():
     check(erf_through_wap, np.linspace(-3, 3, 25), rtol=1e-15)
 
 
+@pytest.mark.skipif(AGAINST_NUMBA, reason="hpcjit's messages")
+def test_wap_global_refusals():
+    class ArraySig(types.WrapperAddressProtocol):
+        def __wrapper_address__(self):
+            return 0
+
+        def signature(self):
+            return types.float64[:](types.float64)
+
+    class Raises(ArraySig):
+        def __wrapper_address__(self):
+            raise RuntimeError("no address")
+
+    for obj, why in ((ArraySig(), r"array\(float64, 1d, A\) in its signature"), (Raises(), "no address")):
+        def f(x):
+            return obj(x)
+
+        with pytest.raises(hpcjit.errors.TypingError, match=why) as ei:
+            njit(f)(1.0)
+        assert "test_library_idioms.py" in str(ei.value) and "^" in str(ei.value)
+
+
 def test_cython_special_through_wap_global():
     cython_special = pytest.importorskip("scipy.special.cython_special")
     import scipy.special as sp
