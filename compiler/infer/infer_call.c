@@ -1098,6 +1098,29 @@ static Type *sum_call(Inf *I, Node *n, const char *fname) {
     return acc;
 }
 
+/* type(x) of a number: its class (Numba's NumberClass), called as a
+ * conversion: `type(scale)(1)`.  The call becomes a constant of the class
+ * in the final pass (x is not evaluated, as isinstance). */
+static Type *type_call(Inf *I, Node *n) {
+    if (!no_keywords(I, n, "type") || !nargs_between(I, n, "type", 1, 1))
+        return NULL;
+    Type *t = infer_expr(I, ARG(0));
+    if (!t)
+        return NULL;
+    if (IS_UNK(t))
+        return t;
+    t = infer_value_ty(VEC_AT(n->args, 0));
+    if (!ty_is_number(t))
+        return UNSUP(I, n, "type() of %s is not supported by hpcjit (only of a number)", infer_tyname(I, t));
+    Type *cls = ty_dtype(I->tc, t);
+    if (I->final) {
+        n->kind = N_CONST;
+        n->cval.kind = CVAL_NONE;
+        n->args.len = 0;
+    }
+    return cls;
+}
+
 /* hasattr(obj, "name"): a constant (the call becomes it in the final
  * pass; obj is not evaluated, as isinstance). */
 static Type *hasattr_call(Inf *I, Node *n) {
@@ -1407,6 +1430,8 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         }
         return T(I, TY_BOOL);
     }
+    if (id == BI_TYPE)
+        return type_call(I, n);
     if (id == BI_HASATTR)
         return hasattr_call(I, n);
     if (id == BI_CLOSURE)
@@ -1922,12 +1947,47 @@ static Spec *refine_args(Inf *I, Node *n, int func, Spec *s, Node **sl, Type **t
     return s;
 }
 
+/* The kind of the conversion of number type `from` to `to` by Numba's
+ * casting rules, closed over chains (a chain is as bad as its worst step):
+ * 0 exact, 1 promote (a wider int of the same signedness, float32 ->
+ * float64), 2 safe (bool -> a number, unsigned -> a wider signed int,
+ * int16 -> float32, any int -> float64, real -> complex), 3 unsafe.  The
+ * dispatcher ranks Python arguments the same way (python/core/convert.c
+ * cv_conversion_kind). */
+static int conversion_kind(const Type *from, const Type *to) {
+    if (from == to || from->kind == to->kind)
+        return 0;
+    if (!ty_is_number(from) || !ty_is_number(to))
+        return 3;
+    if (from->kind == TY_BOOL)
+        return 2;
+    int fb = ty_bits(from), tb = ty_bits(to);
+    if (ty_is_int(from) && ty_is_int(to)) {
+        if (ty_is_unsigned(from) == ty_is_unsigned(to))
+            return tb > fb ? 1 : 3;
+        return ty_is_unsigned(from) && tb > fb ? 2 : 3;
+    }
+    if (ty_is_int(from))
+        return to->kind == TY_FLOAT64 || to->kind == TY_COMPLEX128 ? 2
+               : (to->kind == TY_FLOAT32 || to->kind == TY_COMPLEX64) && fb <= 16 ? 2 : 3;
+    if (from->kind == TY_FLOAT32)
+        return to->kind == TY_FLOAT64 ? 1 : ty_is_complex(to) ? 2 : 3;
+    if (from->kind == TY_FLOAT64)
+        return to->kind == TY_COMPLEX128 ? 2 : 3;
+    if (from->kind == TY_COMPLEX64)
+        return to->kind == TY_COMPLEX128 ? 1 : 3;
+    return 3;
+}
+
 /* The argument types of the explicit signature (HjOptions.signatures) a
- * call with argument types `tys` takes: one equal to them, else the first
- * they convert to; NULL when none does (the call is then specialised for
- * the arguments as they are).  *ret: its return type. */
+ * call with argument types `tys` takes: one equal to them, else the one
+ * they convert to with the fewest unsafe, then safe, then promoting
+ * conversions, as Numba ranks them (an int64 given to f4(f4)/f8(f8) takes
+ * float64); NULL when none does (the call is then specialised for the
+ * arguments as they are).  *ret: its return type. */
 static Type **pick_signature(Inf *I, const char *sigs, Type **tys, int np, Type **ret) {
     Type **best = NULL, *best_ret = NULL;
+    long best_cost = 0;
     for (const char *p = sigs; *p;) {
         Type *r = ty_from_typecode(I->tc, &p);
         if (!r || *p != '\t')
@@ -1949,18 +2009,23 @@ static Type **pick_signature(Inf *I, const char *sigs, Type **tys, int np, Type 
         if (k != np)
             continue;
         bool exact = true;
+        long cost = 0;
         for (int i = 0; i < np && ok; i++) {
             exact = exact && st[i] == tys[i];
-            ok = st[i] == tys[i] || (ty_is_number(st[i]) && ty_is_number(tys[i]) && ty_can_convert(tys[i], st[i])) ||
+            bool nums = ty_is_number(st[i]) && ty_is_number(tys[i]);
+            ok = st[i] == tys[i] || (nums && ty_can_convert(tys[i], st[i])) ||
                  (st[i]->kind == TY_ARRAY && ty_can_convert(tys[i], st[i]));
+            int kind = nums ? conversion_kind(tys[i], st[i]) : 0;
+            cost += kind == 3 ? 1L << 40 : kind == 2 ? 1L << 20 : kind;
         }
         if (exact) {
             *ret = r;
             return st;
         }
-        if (ok && !best) {
+        if (ok && (!best || cost < best_cost)) {
             best = st;
             best_ret = r;
+            best_cost = cost;
         }
     }
     *ret = best_ret;

@@ -207,6 +207,26 @@ LLVMValueRef lower_rt(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *
     return lower_call(L, fnty, fn, args, n, "");
 }
 
+LLVMValueRef lower_rt_math(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *params,
+                           unsigned n, LLVMValueRef *args) {
+    if (L->device)
+        return lower_device_rt(L, name, ret, params, n, args);
+    bool fresh = !LLVMGetNamedFunction(L->mod, name);
+    LLVMValueRef v = lower_rt(L, name, ret, params, n, args);
+    LLVMValueRef fn = LLVMGetNamedFunction(L->mod, name);
+    if (fresh && fn) {
+        /* memory(none): no bits set in LLVM's MemoryEffects */
+        static const struct { const char *kind; uint64_t val; } attrs[] = {
+            {"memory", 0}, {"nounwind", 0}, {"willreturn", 0}};
+        for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++)
+            LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                                    LLVMCreateEnumAttribute(L->ctx, LLVMGetEnumAttributeKindForName(
+                                                                        attrs[i].kind, strlen(attrs[i].kind)),
+                                                            attrs[i].val));
+    }
+    return v;
+}
+
 LLVMValueRef lower_intrinsic(Lower *L, const char *name, LLVMTypeRef *tys, unsigned ntys,
                              LLVMValueRef *args, unsigned n) {
     char nv[48];

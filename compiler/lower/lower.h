@@ -152,6 +152,13 @@ const char *lower_rt_suffix(const Type *t);
 /* Declare (once) and call a runtime or libm function. */
 LLVMValueRef lower_rt(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *params,
                       unsigned n, LLVMValueRef *args);
+/* lower_rt for a C math function of numbers only (libm's erf, lgamma...):
+ * declared memory(none) nounwind willreturn, as clang's -fno-math-errno
+ * does, so that LLVM may hoist a call of loop-invariant arguments out of a
+ * loop and keep values in registers across it (errno is never read by
+ * compiled code). */
+LLVMValueRef lower_rt_math(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *params,
+                           unsigned n, LLVMValueRef *args);
 /* Call an overloaded LLVM intrinsic ("llvm.sqrt") on `n` args of type ty. */
 LLVMValueRef lower_intrinsic(Lower *L, const char *name, LLVMTypeRef *tys, unsigned ntys,
                              LLVMValueRef *args, unsigned n);

@@ -136,7 +136,7 @@ static LLVMValueRef libm(Lower *L, const char *name, Type *ft, LLVMValueRef *a, 
     snprintf(buf, sizeof buf, "%s%s", name, ft->kind == TY_FLOAT32 ? "f" : "");
     LLVMTypeRef t = lower_type(L, ft);
     LLVMTypeRef p[2] = {t, t};
-    return lower_rt(L, buf, t, p, n, a);
+    return lower_rt_math(L, buf, t, p, n, a);
 }
 
 static Type *part_of(Lower *L, Type *c) {

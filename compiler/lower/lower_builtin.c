@@ -738,7 +738,7 @@ static LLVMValueRef libm1(Lower *L, const char *name, Type *ft, LLVMValueRef x) 
     char buf[32];
     snprintf(buf, sizeof buf, "%s%s", name, ft->kind == TY_FLOAT32 ? "f" : "");
     LLVMTypeRef t = lower_type(L, ft);
-    return lower_rt(L, buf, t, &t, 1, &x);
+    return lower_rt_math(L, buf, t, &t, 1, &x);
 }
 
 static LLVMValueRef libm2(Lower *L, const char *name, Type *ft, LLVMValueRef x, LLVMValueRef y) {
@@ -747,7 +747,7 @@ static LLVMValueRef libm2(Lower *L, const char *name, Type *ft, LLVMValueRef x, 
     LLVMTypeRef t = lower_type(L, ft);
     LLVMTypeRef p[2] = {t, t};
     LLVMValueRef a[2] = {x, y};
-    return lower_rt(L, buf, t, p, 2, a);
+    return lower_rt_math(L, buf, t, p, 2, a);
 }
 
 static LLVMValueRef intr1(Lower *L, const char *name, Type *ft, LLVMValueRef x) {

@@ -2,6 +2,7 @@
  * abi.h layout and boxing results back into Python objects. */
 #include "core.h"
 
+#include <ctype.h>
 #include <string.h>
 
 _Static_assert(sizeof(npy_intp) == sizeof(int64_t), "hpcjit needs a 64-bit npy_intp");
@@ -589,6 +590,16 @@ int cv_matches(PyObject *obj, const char **tc)
         *tc = q ? q : p + 1;
         return ok;
     }
+    case 'o': { /* Optional: None, or a value of the inner type (`optional(uint64)` given 1) */
+        const char *q = p + 1;
+        if (obj == Py_None) {
+            *tc = q;
+            return tc_skip(tc) < 0 ? 0 : 1;
+        }
+        ok = cv_matches(obj, &q);
+        *tc = q;
+        return ok;
+    }
     case '(': {
         const char *q = p + 1;
         if (!PyTuple_Check(obj))
@@ -621,6 +632,51 @@ int cv_matches(PyObject *obj, const char **tc)
     if (tc_skip(tc) < 0)
         return 0;
     return ok;
+}
+
+static int int_bits(char c)
+{
+    switch (c) {
+    case 'b': case 'B': return 8;
+    case 'h': case 'H': return 16;
+    case 'i': case 'I': return 32;
+    default: return 64;
+    }
+}
+
+/* Numba's typeconv rules (bool -> int8 safe, wider ints of a signedness
+ * promote, unsigned -> wider signed safe, int16 -> float32 and int32,
+ * int64 -> float64 safe, float32 -> float64 promote, real -> complex safe)
+ * closed over chains: the kind of a chain is its worst step. */
+int cv_conversion_kind(PyObject *obj, char want)
+{
+    char buf[8];
+    size_t len = 0;
+    if (!strchr("?bhilBHILfdFD", want) || cv_typecode(obj, buf, &len, sizeof buf) < 0 || len != 1)
+        return 4;
+    char have = buf[0];
+    if (have == want)
+        return 0;
+    int hi = code_is_int(have), wi = code_is_int(want);
+    int hu = hi && isupper((unsigned char)have), wu = wi && isupper((unsigned char)want);
+    if (have == '?')
+        return 2;
+    if (hi && wi) {
+        if (hu == wu)
+            return int_bits(want) > int_bits(have) ? 1 : 3;
+        return hu && int_bits(want) > int_bits(have) ? 2 : 3;
+    }
+    if (hi && (want == 'd' || want == 'D'))
+        return 2;
+    if (hi && (want == 'f' || want == 'F'))
+        return int_bits(have) <= 16 ? 2 : 3;
+    if (have == 'f')
+        return want == 'd' ? 1 : want == 'F' || want == 'D' ? 2 : 3;
+    if (have == 'd')
+        return want == 'D' ? 2 : 3;
+    if (have == 'F')
+        return want == 'D' ? 1 : 3;
+    return 3;
 }
 
 /* ---- unboxing ------------------------------------------------------------ */
@@ -748,6 +804,19 @@ int cv_unbox(PyObject *obj, const char **tc, char *out)
         return jc_unbox(obj, tc, out);
     case 'G':
         return gen_unbox(obj, tc, out);
+    case 'o': { /* Optional (an explicit signature's optional(uint64)): the flag, then the value
+                   at the inner type's alignment (typecode.c tc_layout) */
+        const char *q = p + 1, *inner = p + 1;
+        size_t s, a;
+        if (tc_layout(&q, &s, &a) < 0)
+            return -1;
+        memset(out, 0, a + s);
+        *tc = q;
+        if (obj == Py_None)
+            return 0;
+        out[0] = 1;
+        return cv_unbox(obj, &inner, out + a);
+    }
     case '{':
     case '<':
         return box_dict_unbox(obj, tc, out);

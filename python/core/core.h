@@ -89,6 +89,11 @@ int cv_typecode(PyObject *obj, char *buf, size_t *len, size_t cap);
  * by dispatchers with explicit signatures: ints widen to floats, C/F arrays
  * pass as A arrays. */
 int cv_matches(PyObject *obj, const char **tc);
+/* The kind of conversion of number `obj` to the scalar typecode `want`, as
+ * Numba's casting rules rank it: 0 exact, 1 promote, 2 safe, 3 unsafe (4:
+ * not a number).  Dispatchers with several explicit signatures pick the
+ * one whose worst conversions are fewest (int64 -> float64 over float32). */
+int cv_conversion_kind(PyObject *obj, char want);
 /* Unbox `obj` as typecode *tc (advanced) into `out` (aligned for it). 0 or
  * -1 with a Python exception set.  Arrays are borrowed (meminfo NULL,
  * parent = obj). */

@@ -531,20 +531,34 @@ static PyObject *args_tuple(PyObject *const *args, Py_ssize_t nargs)
 
 /* Explicit signatures: the index of the first overload the arguments
  * convert to, or -1. */
+/* The overload that args convert to, the one with the fewest unsafe, then
+ * safe, then promoting conversions (Numba's choice among explicit
+ * signatures: ints given to f4(f4)/f8(f8) take float64); -1 if none. */
 static Py_ssize_t find_convertible(Dispatcher *self, PyObject *const *args, Py_ssize_t nargs)
 {
+    Py_ssize_t best = -1;
+    long best_cost = 0;
     for (Py_ssize_t k = 0; k < self->nov; k++) {
         Overload *ov = &self->ovs[k];
         if (ov->nargs != nargs || ov->alias)
             continue;
         const char *tc = ov->params;
         Py_ssize_t i = 0;
-        while (i < nargs && cv_matches(args[i], &tc))
+        long cost = 0;
+        while (i < nargs) {
+            char want = *tc;
+            if (!cv_matches(args[i], &tc))
+                break;
+            int kind = cv_conversion_kind(args[i], want);
+            cost += kind == 3 ? 1L << 40 : kind == 2 ? 1L << 20 : kind == 1 ? 1 : 0;
             i++;
-        if (i == nargs)
-            return k;
+        }
+        if (i == nargs && (best < 0 || cost < best_cost)) {
+            best = k;
+            best_cost = cost;
+        }
     }
-    return -1;
+    return best;
 }
 
 static void *dup_mem(const void *p, size_t n)

@@ -48,7 +48,6 @@ def intrinsic_of(fn):
     got = _BY_ID.get(id(fn))
     if got is not None and got[0] is fn:
         return got[1]
-    from . import extending
     name = getattr(fn, "__name__", "ctypes_function")
     argtypes = getattr(fn, "argtypes", None)
     if argtypes is None:
@@ -57,6 +56,46 @@ def intrinsic_of(fn):
     args = [_number_type(t, name, "argument type") for t in argtypes]
     ret = _number_type(getattr(fn, "restype", ctypes.c_int), name, "restype")
     addr = ctypes.cast(fn, ctypes.c_void_p).value
+    return _remember(fn, _address_intrinsic(name, addr, ret, args))
+
+
+def is_wap(value):
+    """A Wrapper Address Protocol object used as a global (numba-stats'
+    scipy.special functions: `__wrapper_address__()` of
+    get_cython_function_address, `signature()` float64(float64))."""
+    return isinstance(value, _types.WrapperAddressProtocol)
+
+
+def wap_intrinsic_of(obj):
+    """The @intrinsic calling WAP object obj through its address, made once."""
+    got = _BY_ID.get(id(obj))
+    if got is not None and got[0] is obj:
+        return got[1]
+    name = type(obj).__name__
+    try:
+        sig = obj.signature()
+        addr = int(obj.__wrapper_address__())
+    except Exception as e:  # noqa: BLE001 - the user's methods: reported where the global is used
+        raise errors.TypingError(f"{name}.signature() or __wrapper_address__() raised "
+                                 f"{type(e).__name__}: {e}") from None
+    if not isinstance(sig, _types.Signature):
+        raise errors.TypingError(f"{name}.signature() gave {sig!r}, not a signature such as float64(float64)")
+    ret = sig.return_type if sig.return_type is not None else _types.void
+    for t in (ret, *sig.args):
+        if t is not _types.void and not isinstance(t, (_types.Integer, _types.Float, _types.Boolean)):
+            raise errors.TypingError(f"{name}: the type {t} in its signature is not supported by hpcjit "
+                                     f"(numbers and bool only)")
+    return _remember(obj, _address_intrinsic(name, addr, ret, list(sig.args)))
+
+
+def _remember(obj, intr):
+    _BY_ID[id(obj)] = (obj, intr)
+    return intr
+
+
+def _address_intrinsic(name, addr, ret, args):
+    """An @intrinsic named name calling the C function at addr, ret(*args)."""
+    from . import extending
     sig = ret(*args)
 
     def codegen(context, builder, signature, llargs):
@@ -69,6 +108,4 @@ def intrinsic_of(fn):
     params = ", ".join(f"a{i}" for i in range(len(args)))
     ns = {"sig": sig, "codegen": codegen}
     exec(f"def {name}(typingctx{', ' if params else ''}{params}):\n    return sig, codegen\n", ns)
-    intr = extending.intrinsic(ns[name])
-    _BY_ID[id(fn)] = (fn, intr)
-    return intr
+    return extending.intrinsic(ns[name])

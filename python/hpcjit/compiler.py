@@ -244,6 +244,11 @@ def _classify(value, gather):
             value = _ctypesfn.intrinsic_of(value)
         except errors.TypingError as e:
             return ("other", f"a ctypes function ({e})")
+    elif _ctypesfn.is_wap(value):  # a WAP object (numba-stats' scipy.special): called through its address
+        try:
+            value = _ctypesfn.wap_intrinsic_of(value)
+        except errors.TypingError as e:
+            return ("other", f"a Wrapper Address Protocol object ({e})")
     if callable(value):
         from . import extending  # hpcjit.extending.overload(func) / @intrinsic
         ov = extending.overloads_of(value)

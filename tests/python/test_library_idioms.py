@@ -6,16 +6,21 @@ fields of jitclasses and structrefs, `overloads[sig].entry_point`,
 `cgutils.get_or_insert_function` in an @intrinsic, and stumpy's
 `numba.config.NUMBA_NUM_THREADS`, `if a.ndim == 1:` branches, fastmath flag
 sets and `recompile()`; QuantEcon's gufunc with no outputs, `a.ctypes`
-passed to a C function and `numba.np.linalg._LAPACK().numba_xgesv`.  Every compiled function is checked against its
+passed to a C function and `numba.np.linalg._LAPACK().numba_xgesv`;
+numba-stats' `type(x)(1)`, scipy.special called through Wrapper Address
+Protocol globals, `optional(uint64)` parameters and ints given to
+float32/float64 signatures (float64 is chosen, as Numba).  Every compiled function is checked against its
 py_func where the two can agree."""
 import ctypes
+import ctypes.util
+import math
 
 import numpy as np
 import pytest
 
 import hpcjit
 from hpcjit import njit
-from conftest import AGAINST_NUMBA, check
+from conftest import AGAINST_NUMBA, assert_same, check
 
 if AGAINST_NUMBA:
     import numba as nb
@@ -624,3 +629,178 @@ def test_slice_value_returned():
     got = njit(h)(-2)
     assert got[0] == slice(1, -2, 1)
     assert range(10)[got[1]] == range(10)[h(-2)[1]]
+
+
+# ---- numba-stats: type(x)(1), scipy.special through WAP objects, optional(uint64)
+# parameters and the choice among explicit float32/float64 signatures ---------
+
+@njit
+def reciprocal_of_own_type(x):
+    return type(x)(1) / x  # numba_stats._util._trans: the number's class as a cast
+
+
+@nb.njit([types.float32[:](types.Array(types.float32, 1, "A", readonly=True), types.float32),
+          types.float64[:](types.Array(types.float64, 1, "A", readonly=True), types.float64)])
+def scaled_by_own_type(x, scale):
+    T = type(scale)
+    return (x - T(0.5)) * (T(1) / scale)
+
+
+def test_type_of_number_as_cast():
+    for x in (3.0, 7, np.float32(3.0), np.float64(0.1), np.int32(-4), True):
+        check(reciprocal_of_own_type, x)
+    for dt in (np.float32, np.float64):
+        x = np.linspace(0, 1, 7).astype(dt)
+        got = scaled_by_own_type(x, dt(3))
+        assert got.dtype == dt
+        assert_same(got, scaled_by_own_type.py_func(x, dt(3)))
+
+
+@pytest.mark.skipif(AGAINST_NUMBA, reason="hpcjit's message")
+def test_type_of_array_refused():
+    def f(a):
+        return type(a)(a)
+
+    with pytest.raises(hpcjit.errors.UnsupportedError, match=r"type\(\) of array") as ei:
+        njit(f)(np.ones(3))
+    assert "test_library_idioms.py" in str(ei.value) and "^" in str(ei.value)
+
+
+_libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+
+
+class _LibmErf(types.WrapperAddressProtocol):
+    """libm's erf as numba-stats wraps scipy.special's functions; callable
+    from Python too, so that py_func runs."""
+
+    def __wrapper_address__(self):
+        return ctypes.cast(_libm.erf, ctypes.c_void_p).value
+
+    def signature(self):
+        return types.float64(types.float64)
+
+    def __call__(self, x):
+        return math.erf(x)
+
+
+libm_erf = _LibmErf()
+
+
+@njit
+def erf_through_wap(x):
+    out = np.empty_like(x)
+    for i in range(len(x)):
+        out[i] = libm_erf(x[i]) + 1.0
+    return out
+
+
+def test_wap_object_as_global():
+    check(erf_through_wap, np.linspace(-3, 3, 25), rtol=1e-15)
+
+
+@pytest.mark.skipif(AGAINST_NUMBA, reason="hpcjit's messages")
+def test_wap_global_refusals():
+    class ArraySig(types.WrapperAddressProtocol):
+        def __wrapper_address__(self):
+            return 0
+
+        def signature(self):
+            return types.float64[:](types.float64)
+
+    class Raises(ArraySig):
+        def __wrapper_address__(self):
+            raise RuntimeError("no address")
+
+    for obj, why in ((ArraySig(), r"array\(float64, 1d, A\) in its signature"), (Raises(), "no address")):
+        def f(x):
+            return obj(x)
+
+        with pytest.raises(hpcjit.errors.TypingError, match=why) as ei:
+            njit(f)(1.0)
+        assert "test_library_idioms.py" in str(ei.value) and "^" in str(ei.value)
+
+
+def test_cython_special_through_wap_global():
+    cython_special = pytest.importorskip("scipy.special.cython_special")
+    import scipy.special as sp
+    if AGAINST_NUMBA:
+        from numba.extending import get_cython_function_address as hj_addr
+    else:
+        from hpcjit.extending import get_cython_function_address as hj_addr
+    name = "__pyx_fuse_1ndtri" if "__pyx_fuse_1ndtri" in cython_special.__pyx_capi__ else "ndtri"
+    addr = hj_addr("scipy.special.cython_special", name)
+    ndtri = type("ndtri", (types.WrapperAddressProtocol,),
+                 {"__wrapper_address__": lambda self: addr,
+                  "signature": lambda self: types.float64(types.float64)})()
+
+    def ppf(p):
+        out = np.empty_like(p)
+        for i in range(len(p)):
+            out[i] = ndtri(p[i])
+        return out
+
+    p = np.linspace(0.01, 0.99, 33)
+    np.testing.assert_allclose(njit(ppf)(p), sp.ndtri(p), rtol=1e-15)
+
+
+@nb.njit([types.float64[:](types.float64, types.uint64, types.optional(types.uint64))])
+def draws_with_optional_seed(loc, size, seed):
+    out = np.full(size, loc)
+    if seed is not None:
+        out += seed
+    return out
+
+
+def test_optional_parameter_of_explicit_signature():
+    for args in ((1.5, 4, 7), (2.0, 3, None), (0.5, 0, 1), (-1.0, 2, None)):
+        check(draws_with_optional_seed, *args)
+    # ints convert to the signature's float64 and uint64
+    assert_same(draws_with_optional_seed(2, 3, None), draws_with_optional_seed.py_func(2.0, 3, None))
+
+
+@nb.njit([types.float32(types.float32, types.float32), types.float64(types.float64, types.float64)])
+def sum_f4_or_f8(a, b):
+    return a + b
+
+
+@njit
+def sum_f4_or_f8_called(a, b):
+    return sum_f4_or_f8(a, b)
+
+
+def test_explicit_signature_fewest_unsafe_conversions():
+    # ints take float64 (safe), not float32 (unsafe), as in Numba: 2**24 + 1 survives
+    for f in (sum_f4_or_f8, sum_f4_or_f8_called):
+        for args in ((16777217, 0), (16777217, 1e-9), (np.int32(16777217), np.int16(0)), (True, 16777216)):
+            assert f(*args) == float(f.py_func(*args))
+        check(f, np.float32(1.5), np.float32(1e-9), rtol=0.0)  # float32 stays float32
+
+
+# ---- libm calls of loop-invariant arguments leave the loop (numba-stats'
+# crystalball ppf: _norm._cdf1(a) per element, a = -beta: 1.4x Numba's time) -----
+
+@njit
+def shifted_by_invariant_erf(x, a):
+    out = np.empty_like(x)
+    for i in range(len(x)):
+        out[i] = x[i] * 0.5 + math.erf(a * 0.7071067811865476)
+    return out
+
+
+def test_libm_call_of_invariant_arguments():
+    x = np.linspace(-3, 3, 101)
+    for a in (-1.5, 0.0, 2.0):
+        check(shifted_by_invariant_erf, x, a)
+
+
+@pytest.mark.skipif(AGAINST_NUMBA, reason="hpcjit's IR")
+def test_libm_declared_without_memory_effects():
+    shifted_by_invariant_erf(np.ones(3), 1.0)
+    ir = shifted_by_invariant_erf.inspect_llvm()
+    ir = "\n".join(ir.values()) if isinstance(ir, dict) else ir
+    decl = [ln for ln in ir.splitlines() if ln.startswith("declare double @erf(")]
+    assert decl, ir
+    group = decl[0].rsplit("#", 1)[1]
+    attrs = [ln for ln in ir.splitlines() if ln.startswith(f"attributes #{group} ")]
+    assert attrs and "memory(none)" in attrs[0] and "nounwind" in attrs[0]
+    assert ir.count("call double @erf(") == 1
