@@ -88,45 +88,56 @@ static void raise_zerodiv_if(Lower *L, LLVMValueRef cond, const char *msg) {
     lower_at(L, ok);
 }
 
-/* Integer power by repeated squaring, one helper per width in the module:
- * i64 @hj.ipow.iN(iN base, iN exp) for exp >= 0. */
-static LLVMValueRef ipow_fn(Lower *L, LLVMTypeRef t, LLVMTypeRef *fnty) {
-    char name[32];
-    snprintf(name, sizeof name, "hj.ipow.i%u", LLVMGetIntTypeWidth(t));
-    LLVMTypeRef p[2] = {t, t};
-    *fnty = LLVMFunctionType(t, p, 2, 0);
+/* `name`(vt base, et exp) = base ** exp by repeated squaring for exp >= 0,
+ * an internal function of the module made on first use: the integer power
+ * (vt == et) and the float power with an int64 exponent (the loop of
+ * Numba's int_power_impl: the same products in the same order, so the same
+ * bits). */
+static LLVMValueRef powi_fn(Lower *L, const char *name, LLVMTypeRef vt, LLVMTypeRef et, LLVMTypeRef *fnty) {
+    LLVMTypeRef p[2] = {vt, et};
+    *fnty = LLVMFunctionType(vt, p, 2, 0);
     LLVMValueRef fn = LLVMGetNamedFunction(L->mod, name);
     if (fn)
         return fn;
+    bool fl = LLVMGetTypeKind(vt) != LLVMIntegerTypeKind;
     fn = LLVMAddFunction(L->mod, name, *fnty);
     LLVMSetLinkage(fn, LLVMInternalLinkage);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(L->ctx);
     LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(L->ctx, fn, "entry");
     LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(L->ctx, fn, "loop");
     LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->ctx, fn, "done");
-    LLVMValueRef one = LLVMConstInt(t, 1, 0), zero = LLVMConstInt(t, 0, 0);
+    LLVMValueRef one = LLVMConstInt(et, 1, 0), zero = LLVMConstInt(et, 0, 0);
+    LLVMValueRef vone = fl ? LLVMConstReal(vt, 1.0) : LLVMConstInt(vt, 1, 0);
     LLVMPositionBuilderAtEnd(b, entry);
     LLVMValueRef base0 = LLVMGetParam(fn, 0), exp0 = LLVMGetParam(fn, 1);
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, exp0, zero, ""), done, loop);
     LLVMPositionBuilderAtEnd(b, loop);
-    LLVMValueRef r = LLVMBuildPhi(b, t, "r"), base = LLVMBuildPhi(b, t, "b"), e = LLVMBuildPhi(b, t, "e");
+    LLVMValueRef r = LLVMBuildPhi(b, vt, "r"), base = LLVMBuildPhi(b, vt, "b"), e = LLVMBuildPhi(b, et, "e");
     LLVMValueRef odd = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, e, one, ""), zero, "");
-    LLVMValueRef r2 = LLVMBuildSelect(b, odd, LLVMBuildMul(b, r, base, ""), r, "");
+    LLVMValueRef rb = fl ? LLVMBuildFMul(b, r, base, "") : LLVMBuildMul(b, r, base, "");
+    LLVMValueRef r2 = LLVMBuildSelect(b, odd, rb, r, "");
     LLVMValueRef e2 = LLVMBuildLShr(b, e, one, "");
-    LLVMValueRef b2 = LLVMBuildMul(b, base, base, "");
+    LLVMValueRef b2 = fl ? LLVMBuildFMul(b, base, base, "") : LLVMBuildMul(b, base, base, "");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, e2, zero, ""), done, loop);
-    LLVMValueRef in_r[2] = {one, r2}, in_b[2] = {base0, b2}, in_e[2] = {exp0, e2};
+    LLVMValueRef in_r[2] = {vone, r2}, in_b[2] = {base0, b2}, in_e[2] = {exp0, e2};
     LLVMBasicBlockRef from[2] = {entry, loop};
     LLVMAddIncoming(r, in_r, from, 2);
     LLVMAddIncoming(base, in_b, from, 2);
     LLVMAddIncoming(e, in_e, from, 2);
     LLVMPositionBuilderAtEnd(b, done);
-    LLVMValueRef res = LLVMBuildPhi(b, t, "res");
-    LLVMValueRef in_res[2] = {one, r2};
+    LLVMValueRef res = LLVMBuildPhi(b, vt, "res");
+    LLVMValueRef in_res[2] = {vone, r2};
     LLVMAddIncoming(res, in_res, from, 2);
     LLVMBuildRet(b, res);
     LLVMDisposeBuilder(b);
     return fn;
+}
+
+/* Integer power, one helper per width: iN @hj.ipow.iN(iN base, iN exp). */
+static LLVMValueRef ipow_fn(Lower *L, LLVMTypeRef t, LLVMTypeRef *fnty) {
+    char name[32];
+    snprintf(name, sizeof name, "hj.ipow.i%u", LLVMGetIntTypeWidth(t));
+    return powi_fn(L, name, t, t, fnty);
 }
 
 static LLVMValueRef int_pow(Lower *L, Type *t, LLVMValueRef a, LLVMValueRef b) {
@@ -224,48 +235,10 @@ static LLVMValueRef fcmp(Lower *L, LLVMRealPredicate p, LLVMValueRef a, LLVMValu
     return lower_fm(L, LLVMBuildFCmp(L->b, p, a, b, ""));
 }
 
-/* The float power by repeated squaring, one helper per float width in
- * the module: double @hj.fpowi.f64(double base, i64 exp) for
- * 0 <= exp <= 0x10000 (the loop of Numba's int_power_impl: the same
- * products in the same order, so the same bits). */
+/* The float power, one helper per float width: double @hj.fpowi.f64(double
+ * base, i64 exp) for 0 <= exp <= 0x10000. */
 static LLVMValueRef fpowi_fn(Lower *L, LLVMTypeRef ft, LLVMTypeRef *fnty) {
-    char name[32];
-    snprintf(name, sizeof name, "hj.fpowi.f%u", ft == L->t_f64 ? 64u : 32u);
-    LLVMTypeRef p[2] = {ft, L->t_i64};
-    *fnty = LLVMFunctionType(ft, p, 2, 0);
-    LLVMValueRef fn = LLVMGetNamedFunction(L->mod, name);
-    if (fn)
-        return fn;
-    fn = LLVMAddFunction(L->mod, name, *fnty);
-    LLVMSetLinkage(fn, LLVMInternalLinkage);
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(L->ctx);
-    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(L->ctx, fn, "entry");
-    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(L->ctx, fn, "loop");
-    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->ctx, fn, "done");
-    LLVMValueRef one = LLVMConstInt(L->t_i64, 1, 0), zero = LLVMConstInt(L->t_i64, 0, 0);
-    LLVMValueRef fone = LLVMConstReal(ft, 1.0);
-    LLVMPositionBuilderAtEnd(b, entry);
-    LLVMValueRef base0 = LLVMGetParam(fn, 0), exp0 = LLVMGetParam(fn, 1);
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, exp0, zero, ""), done, loop);
-    LLVMPositionBuilderAtEnd(b, loop);
-    LLVMValueRef r = LLVMBuildPhi(b, ft, "r"), base = LLVMBuildPhi(b, ft, "b"), e = LLVMBuildPhi(b, L->t_i64, "e");
-    LLVMValueRef odd = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, e, one, ""), zero, "");
-    LLVMValueRef r2 = LLVMBuildSelect(b, odd, LLVMBuildFMul(b, r, base, ""), r, "");
-    LLVMValueRef e2 = LLVMBuildLShr(b, e, one, "");
-    LLVMValueRef b2 = LLVMBuildFMul(b, base, base, "");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, e2, zero, ""), done, loop);
-    LLVMValueRef in_r[2] = {fone, r2}, in_b[2] = {base0, b2}, in_e[2] = {exp0, e2};
-    LLVMBasicBlockRef from[2] = {entry, loop};
-    LLVMAddIncoming(r, in_r, from, 2);
-    LLVMAddIncoming(base, in_b, from, 2);
-    LLVMAddIncoming(e, in_e, from, 2);
-    LLVMPositionBuilderAtEnd(b, done);
-    LLVMValueRef res = LLVMBuildPhi(b, ft, "res");
-    LLVMValueRef in_res[2] = {fone, r2};
-    LLVMAddIncoming(res, in_res, from, 2);
-    LLVMBuildRet(b, res);
-    LLVMDisposeBuilder(b);
-    return fn;
+    return powi_fn(L, ft == L->t_f64 ? "hj.fpowi.f64" : "hj.fpowi.f32", ft, L->t_i64, fnty);
 }
 
 /* 1 / r for a negative exponent; r == 0 (0.0 ** -2, or a product that
