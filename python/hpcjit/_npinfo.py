@@ -15,6 +15,7 @@ from . import types as _types
 from .extending import overload, overload_attribute, overload_method
 from .numpy_support import as_dtype
 from ._npextra import _exec
+from ._nplist import _given
 
 iinfo = namedtuple("iinfo", ("min", "max", "bits", "dtype"))
 _FINFO_FIELDS = ("bits", "eps", "epsneg", "iexp", "machep", "max", "maxexp", "min", "minexp", "negep",
@@ -125,21 +126,11 @@ def _ol_flags(a):
 # timedelta64 gives its count (NaT: the int64 minimum), as an integer or
 # float type, or itself for its own type.
 
-def _astype_target(dtype):
-    if isinstance(dtype, _types.DType):
-        return as_dtype(dtype.dtype)
-    lit = getattr(dtype, "literal_value", None)
-    if isinstance(lit, str):
-        try:
-            return np.dtype(lit)
-        except TypeError as e:
-            raise errors.TypingError(f"astype({lit!r}): {e}") from None
-    raise errors.TypingError(f"astype() takes a NumPy type (np.int64, np.dtype(...), 'f8'), not {dtype}")
-
-
 @overload_method(_types.Number, "astype")
 def _ol_scalar_astype(x, dtype):
-    dt = _astype_target(dtype)
+    dt = _given(dtype, "astype")
+    if dt is None:
+        raise errors.TypingError("astype() needs a dtype")
     src = as_dtype(x)
     if dt == src:
         return _exec("def impl(x, dtype):\n    return x\n", {}, "astype")
