@@ -4,8 +4,8 @@ the letters that appear once, in alphabetical order), up to six operands,
 arrays or numbers; a letter repeated in one operand takes its diagonal
 ("ii->i", "ii"); dimensions of size 1 broadcast, as NumPy's.  The result is
 NumPy's dtype (np.result_type of the operands) and, with no output letters,
-a number.  The loops are written out for the subscripts (output letters
-outermost, summed letters innermost); no ellipsis ("..."), no optimize=, no
+a number.  The loops are written out for the subscripts, the innermost
+along the letter that is the last axis of the most arrays; no ellipsis ("..."), no optimize=, no
 out=.  A located TypingError says which."""
 import numpy as np
 
@@ -74,31 +74,64 @@ def _source(ins, out, ndims, dtype_name):
             body.append("        raise ValueError('operands could not be broadcast together with remapped "
                         "shapes')")
             body.append(f"    m_{k}_{ax} = 0 if a{k}.shape[{ax}] == 1 else 1")
+    # the innermost loop runs along the letter that is the last axis of the
+    # most arrays (the output's too), so that it walks memory in order:
+    # "ij,jk->ik" accumulates rows of out (k innermost), "bij,bj->bi" sums
+    # along j.  The additions into each output item stay in the order of
+    # the summed letters either way.
+    lasts = [t[-1] for k, t in enumerate(ins) if ndims[k] > 0 and t] + ([out[-1]] if out else [])
+    inner = max(letters, key=lambda c: (lasts.count(c), c not in out)) if letters else None
+    if out:
+        body.append(f"    out = np.zeros(({', '.join(f'n_{c}' for c in out)},), np.{dtype_name})")
+    else:
+        body.append(f"    acc = np.{dtype_name}(0)")
+    mults = [f"m_{k}_{ax}" for k in arrays for ax in range(len(ins[k]))]
+    if mults:  # no size-1 axis broadcast: plain indices, which LLVM can vectorize
+        body.append(f"    if {' and '.join(f'{m} == 1' for m in mults)}:")
+        body += _nest(ins, out, ndims, summed, inner, dtype_name, "        ", False)
+        body.append("    else:")
+        body += _nest(ins, out, ndims, summed, inner, dtype_name, "        ", True)
+    else:
+        body += _nest(ins, out, ndims, summed, inner, dtype_name, "    ", False)
+    body.append("    return out" if out else f"    return np.{dtype_name}(acc)")
+    return "\n".join(body) + "\n"
+
+
+def _nest(ins, out, ndims, summed, inner, dtype_name, ind, broadcast):
+    """The loop nest at indentation `ind`; `broadcast`: each index times its
+    axis's m (0 for a size-1 axis)."""
     term = []
     for k, t in enumerate(ins):
         if ndims[k] == 0:
             term.append(f"a{k}")
-        else:
+        elif broadcast:
             term.append(f"a{k}[{', '.join(f'{c} * m_{k}_{ax}' for ax, c in enumerate(t))}]")
+        else:
+            term.append(f"a{k}[{', '.join(t)}]")
     product = " * ".join(term)
-    ind = "    "
-    if out:
-        body.append(f"    out = np.zeros(({', '.join(f'n_{c}' for c in out)},), np.{dtype_name})")
-    for c in out:
-        body.append(f"{ind}for {c} in range(n_{c}):")
-        ind += "    "
-    body.append(f"{ind}acc = np.{dtype_name}(0)")
-    inner = ind
-    for c in summed:
-        body.append(f"{inner}for {c} in range(n_{c}):")
-        inner += "    "
-    body.append(f"{inner}acc += {product}")
-    if out:
-        body.append(f"{ind}out[{', '.join(out)}] = acc")
-        body.append("    return out")
-    else:
-        body.append(f"    return np.{dtype_name}(acc)")
-    return "\n".join(body) + "\n"
+    lines = []
+    if not out:  # one sum (acc, made by the caller); no loop at all for numbers alone
+        for c in [c for c in summed if c != inner] + ([inner] if inner else []):
+            lines.append(f"{ind}for {c} in range(n_{c}):")
+            ind += "    "
+        lines.append(f"{ind}acc += {product}")
+    elif inner in out:  # accumulate into out, the inner output letter innermost
+        for c in [c for c in out if c != inner] + summed + [inner]:
+            lines.append(f"{ind}for {c} in range(n_{c}):")
+            ind += "    "
+        lines.append(f"{ind}out[{', '.join(out)}] += {product}")
+    else:  # a sum per output item, the chosen summed letter innermost
+        for c in out:
+            lines.append(f"{ind}for {c} in range(n_{c}):")
+            ind += "    "
+        lines.append(f"{ind}acc = np.{dtype_name}(0)")
+        deep = ind
+        for c in [c for c in summed if c != inner] + [inner]:
+            lines.append(f"{deep}for {c} in range(n_{c}):")
+            deep += "    "
+        lines.append(f"{deep}acc += {product}")
+        lines.append(f"{ind}out[{', '.join(out)}] = acc")
+    return lines
 
 
 def _operand(t, k):

@@ -107,3 +107,11 @@ def test_einsum_errors():
         with pytest.raises(hpcjit.TypingError, match=msg) as ei:
             njit(fn)(*args)
         assert "test_np_einsum.py" in str(ei.value)
+
+
+def numbers_only(x, y):
+    return np.einsum(",", x, y), np.einsum(",->", x, y)
+
+
+def test_einsum_numbers_only():
+    check(njit(numbers_only), 2.0, 3)
