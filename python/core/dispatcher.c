@@ -529,8 +529,6 @@ static PyObject *args_tuple(PyObject *const *args, Py_ssize_t nargs)
     return t;
 }
 
-/* Explicit signatures: the index of the first overload the arguments
- * convert to, or -1. */
 /* The overload that args convert to, the one with the fewest unsafe, then
  * safe, then promoting conversions (Numba's choice among explicit
  * signatures: ints given to f4(f4)/f8(f8) take float64); -1 if none. */
