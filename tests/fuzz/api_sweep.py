@@ -1,5 +1,6 @@
 """Systematic fuzzer for the call surface: every callable the compiler
-knows by name (compiler/lib/builtins.def and lib/*/*.def) is called with
+knows by name (compiler/lib/builtins.def and lib/*/*.def, and the NumPy
+functions written as overloads in python/hpcjit/_np*.py) is called with
 each of a fixed set of odd argument lists (None where an array belongs,
 too many arguments, a tuple, a string, an out-of-range axis...), and each
 call is compiled in a worker subprocess as mutate.py's mutants are.  A
@@ -54,7 +55,18 @@ def names():
         with open(p) as fh:
             found.update(re.findall(r'"((?:numpy|math|cmath|builtins|array|str|list|dict|set|random|operator|Generator)'
                                     r'(?:\.[A-Za-z_][A-Za-z0-9_]*)+)"', fh.read()))
-    return sorted(found)
+    return sorted(found | overload_names())
+
+
+def overload_names():
+    """The NumPy functions hpcjit implements as overloads in Python
+    (python/hpcjit/_np*.py: np.pad, np.einsum, np.meshgrid...)."""
+    try:
+        import hpcjit.compiler  # noqa: F401  (imports the overload modules)
+        from hpcjit import extending
+    except ImportError:
+        return set()
+    return {n.split(">", 1)[1] for n, _ in extending.named_overloads() if n.startswith("<overload>numpy.")}
 
 
 def cases(only):
