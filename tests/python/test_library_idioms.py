@@ -804,3 +804,37 @@ def test_libm_declared_without_memory_effects():
     attrs = [ln for ln in ir.splitlines() if ln.startswith(f"attributes #{group} ")]
     assert attrs and "memory(none)" in attrs[0] and "nounwind" in attrs[0]
     assert ir.count("call double @erf(") == 1
+
+
+# ---- pandas 3.1.1's engine="numba" (pandas/core/_numba/kernels/min_max_.py:
+# `this_start = start[i].item()`; tests/window/test_numba.py: a lambda on a
+# continuation line of a chained call, `.apply(lambda x, a: ..., engine="numba")`) --
+
+@njit
+def windowed_max_by_item(values, start, end):
+    out = np.empty(len(start))
+    for i in range(len(start)):
+        s = start[i].item()
+        e = end[i].item()
+        m = values[s]
+        for j in range(s + 1, e):
+            if values[j] > m:
+                m = values[j]
+        out[i] = m + np.float32(0.5).item() + (m > 0).item()
+    return out
+
+
+def test_scalar_item_is_the_value():
+    values = np.array([3.0, -1.0, 4.0, 1.5, -9.0, 2.6])
+    start = np.array([0, 0, 1, 2, 3, 4], dtype=np.int64)
+    end = np.array([1, 2, 3, 4, 5, 6], dtype=np.int64)
+    check(windowed_max_by_item, values, start, end)
+    check(windowed_max_by_item, values, start.astype(np.int32), end.astype(np.uint64))
+
+
+def test_lambda_on_a_continuation_line():
+    x = np.arange(5.0)
+    fs = (np.arange(2)
+          .tolist() and [njit(lambda v, a: (v + a).sum()), njit(lambda v, a: (v * a).sum())])
+    for f in fs:
+        check(f, x, 1.5)
