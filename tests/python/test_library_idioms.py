@@ -838,3 +838,28 @@ def test_lambda_on_a_continuation_line():
           .tolist() and [njit(lambda v, a: (v + a).sum()), njit(lambda v, a: (v * a).sum())])
     for f in fs:
         check(f, x, 1.5)
+
+
+@njit
+def monotonic_queue(v):
+    """pandas' min/max kernel's deque: a list tested beside a bool."""
+    cand = [0]
+    cand.pop()
+    out = 0
+    for i in range(len(v)):
+        if cand and cand[-1] == i - 1:
+            out += 1
+        while cand and v[cand[-1]] < v[i]:
+            cand.pop()
+        cand.append(i)
+        x = i if not cand else cand[0]
+        if not cand or v[i] > 0.5:
+            out += 10
+        out += x
+    return out + (1 if (cand or v[0] > 0) and len(cand) > 2 else 0)
+
+
+def test_list_truth_in_and_or_conditions():
+    rng = np.random.default_rng(1)
+    for n in (1, 2, 50):
+        check(monotonic_queue, rng.random(n))
