@@ -863,3 +863,20 @@ def test_list_truth_in_and_or_conditions():
     rng = np.random.default_rng(1)
     for n in (1, 2, 50):
         check(monotonic_queue, rng.random(n))
+
+
+# pandas' table rolling apply (core/window/numba_.py roll_table):
+# `result[i, :] = numba_func(window)` where the function returns shape (1, n)
+
+@njit
+def rows_from_leading_unit_axes(r, a):
+    for i in range(r.shape[0]):
+        r[i, :] = a * (i + 1)
+    return r
+
+
+def test_store_of_leading_unit_axes():
+    for shape in ((1, 3), (1, 1, 3), (1, 1, 1), (3,)):
+        check(rows_from_leading_unit_axes, np.zeros((2, 3)), np.arange(np.prod(shape), dtype=np.float64).reshape(shape))
+    for shape in ((2, 3), (1, 2, 3)):  # NumPy and Numba raise ValueError
+        check(rows_from_leading_unit_axes, np.zeros((2, 3)), np.ones(shape))
