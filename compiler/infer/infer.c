@@ -147,6 +147,17 @@ bool infer_coerce(Inf *I, Node **pn, Type *to, const char *what) {
 }
 
 bool infer_truth(Inf *I, Node **pn) {
+    if ((*pn)->kind == N_BOOLOP) {
+        /* `if lst and lst[-1] == i:` (pandas' min/max kernels): as a test,
+         * each operand is a truth test of its own (Numba branches on each;
+         * no value is merged, so a list beside a bool is fine) */
+        Node *n = *pn;
+        for (int i = 0; i < n->args.len; i++)
+            if (!infer_truth(I, (Node **)&VEC_AT(n->args, i)))
+                return false;
+        n->ty = infer_ty(I, TY_BOOL);
+        return true;
+    }
     Type *t = infer_expr_opt(I, pn);
     if (!t)
         return false;

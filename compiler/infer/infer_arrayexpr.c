@@ -240,11 +240,10 @@ int infer_ae_store(Inf *I, Node *t, Node **pv, Type *vt) {
     Type *vty = t->op_ty;
     if (!ty_is_npdt(vt->dtype) && !operand_ok(I, *pv, vt)) /* datetimes: copied, units converted */
         return 0;
-    if (vt->ndim > vty->ndim) {
-        TYPING(I, *pv, "could not broadcast %s into %s (the value has more dimensions)", infer_tyname(I, vt),
-               infer_tyname(I, vty));
-        return 0;
-    }
+    /* a value of more dimensions is stored when the extra leading ones are
+     * 1 (checked at run time, lower_arrayexpr.c check_into): Numba's
+     * `result[i, :] = f(window)` with f giving shape (1, n) (pandas' table
+     * rolling apply) */
     if (!ty_can_convert(vt->dtype, vty->dtype)) {
         TYPING(I, *pv, "cannot assign %s to elements of %s", infer_tyname(I, vt), infer_tyname(I, vty));
         return 0;

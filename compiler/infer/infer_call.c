@@ -346,6 +346,10 @@ Type *infer_attribute(Inf *I, Node *n) {
         n->attr_kind = ATTR_METHOD;
         return ty_bound_method(I->tc, BI_COMPLEX_CONJUGATE, base);
     }
+    if (ty_is_number(base) && strcmp(a, "item") == 0) { /* start[i].item() (pandas' kernels) */
+        n->attr_kind = ATTR_METHOD;
+        return ty_bound_method(I->tc, BI_NUMBER_ITEM, base);
+    }
     if (ty_is_number(base) && (strcmp(a, "real") == 0 || strcmp(a, "imag") == 0)) {
         n->attr_kind = a[0] == 'r' ? ATTR_COMPLEX_REAL : ATTR_COMPLEX_IMAG;
         if (base->kind == TY_COMPLEX64)
@@ -1627,6 +1631,13 @@ static Type *builtin_call(Inf *I, Node *n, BuiltinId id, Node *self) {
         if (I->final)
             n->self_node = self;
         return infer_value_ty(self)->kind == TY_BOOL ? T(I, TY_INT64) : infer_value_ty(self);
+    }
+    if (id == BI_NUMBER_ITEM) {
+        if (!no_keywords(I, n, "item") || !nargs_between(I, n, "item", 0, 0))
+            return NULL;
+        if (I->final)
+            n->self_node = self;
+        return infer_value_ty(self);
     }
     if ((id == BI_MIN || id == BI_MAX) && n->keywords.len) /* min(it, key=f): lib/list */
         return lib_ops(BI_LIST)->infer_call(I, n, id, NULL);

@@ -1071,6 +1071,10 @@ static LLVMValueRef broadcast_dims(Lower *L, Ae *ae, int nd, LLVMValueRef *shape
         if (!is_arr(f) || f->dup >= 0)
             continue;
         int k = f->ty->ndim;
+        if (k > nd) { /* not an operand of an nd-D expression (stores only: check_into) */
+            bad = LLVMConstInt(L->t_i1, 1, 0);
+            continue;
+        }
         for (int j = 0; j < k; j++) {
             int d = nd - k + j;
             LLVMValueRef s = lower_array_dim(L, f->v, ARR_SHAPE, j);
@@ -1100,11 +1104,10 @@ static void check_into(Lower *L, Ae *ae, LLVMValueRef out, Type *oty) {
         if (!is_arr(f))
             continue;
         int k = f->ty->ndim;
-        if (k > nd) {
-            bad = LLVMConstInt(L->t_i1, 1, 0);
-            continue;
-        }
-        for (int j = 0; j < k; j++) {
+        for (int j = 0; j < k - nd; j++) /* extra leading axes: of length 1 (NumPy, Numba) */
+            bad = LLVMBuildOr(L->b, bad, LLVMBuildICmp(L->b, LLVMIntNE, lower_array_dim(L, f->v, ARR_SHAPE, j), one, ""),
+                              "");
+        for (int j = k > nd ? k - nd : 0; j < k; j++) {
             LLVMValueRef s = lower_array_dim(L, f->v, ARR_SHAPE, j);
             LLVMValueRef o = lower_array_dim(L, out, ARR_SHAPE, nd - k + j);
             bad = LLVMBuildOr(L->b, bad,

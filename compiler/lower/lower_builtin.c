@@ -1506,12 +1506,13 @@ LLVMValueRef lower_builtin_call(Lower *L, Node *n, bool *owned) {
     case BI_NP_ONES_LIKE: return np_alloc(L, n, owned);
     case BI_NP_ARANGE: return np_arange(L, n, owned);
     case BI_ARRAY_COPY: return array_copy(L, n, owned);
+    case BI_NUMBER_ITEM:
     case BI_COMPLEX_CONJUGATE: {
         Node *e = n->self_node ? n->self_node : arg(n, 0);
         if (!e)
-            return lower_fail(L, n, HJ_DIAG_LOWERING, "conjugate() without a receiver");
+            return lower_fail(L, n, HJ_DIAG_LOWERING, "%s() without a receiver", b == BI_NUMBER_ITEM ? "item" : "conjugate");
         LLVMValueRef v = lower_expr_use(L, e);
-        if (v && ty_is_complex(e->ty)) {
+        if (v && b == BI_COMPLEX_CONJUGATE && ty_is_complex(e->ty)) {
             LLVMValueRef im = lower_fm(L, LLVMBuildFNeg(L->b, LLVMBuildExtractValue(L->b, v, 1, ""), ""));
             v = LLVMBuildInsertValue(L->b, v, im, 1, "conj");
         }

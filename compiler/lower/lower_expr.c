@@ -890,7 +890,9 @@ static LLVMValueRef boolop(Lower *L, Node *n) {
     LLVMBasicBlockRef *from = arena_alloc(&L->c->arena, sizeof(LLVMBasicBlockRef) * (size_t)k);
     for (int i = 0; i < k; i++) {
         Node *e = VEC_AT(n->args, i);
-        Node *inner = e->kind == N_CAST ? e->a : e;
+        /* the operand before its conversion (its own truth), unless that
+         * is a container's truth test (infer_truth: `lst and ...`) */
+        Node *inner = e->kind == N_CAST && !(e->ty->kind == TY_BOOL && lower_has_refs(e->a->ty)) ? e->a : e;
         int mark = lower_temps_mark(L);
         bool owned = false;
         LLVMValueRef v = lower_expr(L, inner, &owned);

@@ -714,6 +714,28 @@ def _fast_source_lines(py_func):
     return block, first
 
 
+def _lambda_in_file(code, lambdas):
+    """(the ast.Lambda, the file's text) of `code` found by parsing its whole
+    file, or None: the lambdas on its first line, told apart by the column of
+    its first instruction when there are several."""
+    import linecache
+    text = "".join(linecache.getlines(code.co_filename))
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    found = [n for n in lambdas(tree) if n.lineno == code.co_firstlineno]
+    if len(found) > 1:
+        pos = [(ln, col) for ln, _, col, end in code.co_positions()  # RESUME's is (line, 0, 0)
+               if ln is not None and col is not None and end is not None and end > col]
+        if not pos:
+            return None
+        at = min(pos)
+        found = [n for n in found if (n.body.lineno, n.body.col_offset) <= at
+                 <= (n.body.end_lineno, n.body.end_col_offset)]
+    return (found[0], text) if len(found) == 1 else None
+
+
 def _lambda_source(py_func, lines, first_line):
     """A def standing for the lambda of `py_func` found in `lines` (the
     source lines that hold it, from `first_line`): `def _lambda_(args):` on
@@ -721,18 +743,25 @@ def _lambda_source(py_func, lines, first_line):
     column, so that diagnostics point into the user's text.  None when the
     lambda cannot be told apart."""
     code = py_func.__code__
+    names = list(code.co_varnames[:code.co_argcount])
+
+    def lambdas(tree):
+        return [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)
+                and [a.arg for a in n.args.args] == names and not n.args.vararg and not n.args.kwarg
+                and not n.args.kwonlyargs and not n.args.defaults]
+
     text = "".join(lines)
     dedented, shift = _srctext.dedent(text)
     try:
-        tree = ast.parse(dedented)
-    except SyntaxError:
-        return None
-    names = list(code.co_varnames[:code.co_argcount])
-    found = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)
-             and [a.arg for a in n.args.args] == names and not n.args.vararg and not n.args.kwarg
-             and not n.args.kwonlyargs and not n.args.defaults]
-    if len(found) != 1:
-        return None
+        found = lambdas(ast.parse(dedented))
+    except SyntaxError:  # a lambda in a call's continuation line, `.apply(lambda x: ...)`
+        found = []
+    if len(found) != 1:  # the whole file: the lambdas that start on the code's first line
+        found = _lambda_in_file(code, lambdas)
+        if found is None:
+            return None
+        dedented, shift, first_line = found[1], 0, 1
+        found = [found[0]]
     lam = found[0]
     body = ast.get_source_segment(dedented, lam.body)
     if body is None:

@@ -804,3 +804,79 @@ def test_libm_declared_without_memory_effects():
     attrs = [ln for ln in ir.splitlines() if ln.startswith(f"attributes #{group} ")]
     assert attrs and "memory(none)" in attrs[0] and "nounwind" in attrs[0]
     assert ir.count("call double @erf(") == 1
+
+
+# ---- pandas 3.1.1's engine="numba" (pandas/core/_numba/kernels/min_max_.py:
+# `this_start = start[i].item()`; tests/window/test_numba.py: a lambda on a
+# continuation line of a chained call, `.apply(lambda x, a: ..., engine="numba")`) --
+
+@njit
+def windowed_max_by_item(values, start, end):
+    out = np.empty(len(start))
+    for i in range(len(start)):
+        s = start[i].item()
+        e = end[i].item()
+        m = values[s]
+        for j in range(s + 1, e):
+            if values[j] > m:
+                m = values[j]
+        out[i] = m + np.float32(0.5).item() + (m > 0).item()
+    return out
+
+
+def test_scalar_item_is_the_value():
+    values = np.array([3.0, -1.0, 4.0, 1.5, -9.0, 2.6])
+    start = np.array([0, 0, 1, 2, 3, 4], dtype=np.int64)
+    end = np.array([1, 2, 3, 4, 5, 6], dtype=np.int64)
+    check(windowed_max_by_item, values, start, end)
+    check(windowed_max_by_item, values, start.astype(np.int32), end.astype(np.uint64))
+
+
+def test_lambda_on_a_continuation_line():
+    x = np.arange(5.0)
+    fs = (np.arange(2)
+          .tolist() and [njit(lambda v, a: (v + a).sum()), njit(lambda v, a: (v * a).sum())])
+    for f in fs:
+        check(f, x, 1.5)
+
+
+@njit
+def monotonic_queue(v):
+    """pandas' min/max kernel's deque: a list tested beside a bool."""
+    cand = [0]
+    cand.pop()
+    out = 0
+    for i in range(len(v)):
+        if cand and cand[-1] == i - 1:
+            out += 1
+        while cand and v[cand[-1]] < v[i]:
+            cand.pop()
+        cand.append(i)
+        x = i if not cand else cand[0]
+        if not cand or v[i] > 0.5:
+            out += 10
+        out += x
+    return out + (1 if (cand or v[0] > 0) and len(cand) > 2 else 0)
+
+
+def test_list_truth_in_and_or_conditions():
+    rng = np.random.default_rng(1)
+    for n in (1, 2, 50):
+        check(monotonic_queue, rng.random(n))
+
+
+# pandas' table rolling apply (core/window/numba_.py roll_table):
+# `result[i, :] = numba_func(window)` where the function returns shape (1, n)
+
+@njit
+def rows_from_leading_unit_axes(r, a):
+    for i in range(r.shape[0]):
+        r[i, :] = a * (i + 1)
+    return r
+
+
+def test_store_of_leading_unit_axes():
+    for shape in ((1, 3), (1, 1, 3), (1, 1, 1), (3,)):
+        check(rows_from_leading_unit_axes, np.zeros((2, 3)), np.arange(np.prod(shape), dtype=np.float64).reshape(shape))
+    for shape in ((2, 3), (1, 2, 3)):  # NumPy and Numba raise ValueError
+        check(rows_from_leading_unit_axes, np.zeros((2, 3)), np.ones(shape))
