@@ -33,12 +33,21 @@ static void init_llvm_once(void) {
      * products: pairwise's (x - y)**2) then runs in vector lanes and the
      * result is bit-for-bit the scalar loop's.  x86 does not turn it on
      * by default (AArch64 SVE does). */
+    /* No hoisting of common code out of if/else (simplifycfg-hoist-common):
+     * with it SimplifyCFG folds an if/else whose two arms end in the same
+     * branch (arms that only assign, once mem2reg has run) into selects,
+     * whatever the cost (hoistSuccIdenticalTerminatorToSwitchOrIf has no
+     * budget, unlike SpeculativelyExecuteBB).  On a loop-carried chain a
+     * select waits for its condition where a predicted branch does not:
+     * QuantEcon's brentq ran 1.3x slower than under Numba, whose IR keeps
+     * those branches (docs/PERFORMANCE.md, 2026-11-27). */
     static const char *const argv[] = {"hpcjit", "-epilogue-vectorization-minimum-VF=8",
-                                       "-force-ordered-reductions", "-time-passes"};
+                                       "-force-ordered-reductions", "-simplifycfg-hoist-common=false",
+                                       "-time-passes"};
     /* HPCJIT_DEBUG_COMPILE=passes: LLVM's time per pass, printed to stderr
      * after each pipeline and each object emission */
     const char *dbg = getenv("HPCJIT_DEBUG_COMPILE");
-    LLVMParseCommandLineOptions(dbg && strcmp(dbg, "passes") == 0 ? 4 : 3, argv, NULL);
+    LLVMParseCommandLineOptions(dbg && strcmp(dbg, "passes") == 0 ? 5 : 4, argv, NULL);
 }
 
 void codegen_init_llvm(void) { pthread_once(&llvm_once, init_llvm_once); }
