@@ -1,5 +1,6 @@
 """Issue 15: a Brent-style bracketing loop (QuantEcon's brentq written out,
-no calls, no namedtuple) and numbagg's grouped NaN-sum over `range`, timed
+no calls, no namedtuple; once with every variable assigned before the
+loop, once as QuantEcon has it) and numbagg's grouped NaN-sum over `range`, timed
 under hpcjit and Numba in one process, calls interleaved.
 
     PYTHONPATH=build/python python3 benchmarks/brent_loop.py [--repeat 15] [--rounds 5] [--dump DIR]
@@ -33,6 +34,64 @@ def brent_roots(n):
         fblk = 0.0
         spre = 0.0
         scur = 0.0
+        root = 0.0
+        for itr in range(100):
+            if fpre * fcur < 0:
+                xblk = xpre
+                fblk = fpre
+                spre = scur = xcur - xpre
+            if abs(fblk) < abs(fcur):
+                xpre = xcur
+                xcur = xblk
+                xblk = xpre
+                fpre = fcur
+                fcur = fblk
+                fblk = fpre
+            delta = (xtol + rtol * abs(xcur)) / 2
+            sbis = (xblk - xcur) / 2
+            if fcur == 0 or abs(sbis) < delta:
+                root = xcur
+                break
+            if abs(spre) > delta and abs(fcur) < abs(fpre):
+                if xpre == xblk:
+                    stry = -fcur * (xcur - xpre) / (fcur - fpre)
+                else:
+                    dpre = (fpre - fcur) / (xpre - xcur)
+                    dblk = (fblk - fcur) / (xblk - xcur)
+                    stry = -fcur * (fblk * dblk - fpre * dpre) / (dblk * dpre * (fblk - fpre))
+                if 2 * abs(stry) < min(abs(spre), 3 * abs(sbis) - delta):
+                    spre = scur
+                    scur = stry
+                else:
+                    spre = sbis
+                    scur = sbis
+            else:
+                spre = sbis
+                scur = sbis
+            xpre = xcur
+            fpre = fcur
+            if abs(scur) > delta:
+                xcur += scur
+            else:
+                xcur += (delta if sbis > 0 else -delta)
+            fcur = xcur ** 3 - a * xcur - 1.0
+        out[i] = root
+    return out
+
+
+# as QuantEcon writes it: xblk, fblk, spre and scur first assigned in the
+# loop, so each read checks that they are bound (UnboundLocalError)
+def brent_roots_unbound(n):
+    # QuantEcon's brentq on f(x) = x**3 - a*x - 1 over [1, 3], inlined
+    out = np.empty(n)
+    xtol = 2e-12
+    rtol = 4 * np.finfo(np.float64).eps
+    for i in range(n):
+        a = 1.0 + i / n
+        xpre = 1.0
+        xcur = 3.0
+        fpre = xpre ** 3 - a * xpre - 1.0
+        fcur = xcur ** 3 - a * xcur - 1.0
         root = 0.0
         for itr in range(100):
             if fpre * fcur < 0:
@@ -118,12 +177,15 @@ def main():
     for name, jit in (("hpcjit", hpcjit.njit), ("numba", numba.njit)):
         # the gufunc's kernel: layout-"A" (strided) arrays, as guvectorize passes them
         br, gs = jit(brent_roots), jit("void(float64[:], int64[:], float64[:])")(group_nansum_range)
+        bu = jit(brent_roots_unbound)
         assert np.allclose(br(200), want_roots, rtol=1e-14, atol=0), name  # x ** 3: pow() in CPython
+        assert np.allclose(bu(200), want_roots, rtol=1e-14, atol=0), name
         got = np.empty(365)
         gs(vals, labels, got)
         assert np.allclose(got, want_sum), name
         res = np.empty(365)
         kernels[name] = {"brent_roots(%d)" % args.n: (br, lambda br=br: br(args.n)),
+                         "brent_roots_unbound(%d)" % args.n: (bu, lambda bu=bu: bu(args.n)),
                          "group_nansum_range(1e5)": (gs, lambda gs=gs, res=res: gs(vals, labels, res))}
         if args.dump:
             os.makedirs(args.dump, exist_ok=True)
