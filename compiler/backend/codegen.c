@@ -256,7 +256,11 @@ static const char o3_pipeline[] =
                 "no-hoist-common-insts;no-sink-common-insts")
     ",sroa<modify-cfg>,early-cse<>,callsite-splitting),"
     "ipsccp,globalopt,"
-    "function<eager-inv>(mem2reg," INSTCOMBINE "," SCFG_LOOPS "),"
+    /* jump-threading: a variable's "assigned" flag checked again where an
+     * earlier check of it dominates is known true (LazyValueInfo) before
+     * SimplifyCFG merges the check into the branch before it, with a
+     * select per PHI (QuantEcon's brentq; docs/PERFORMANCE.md, 2026-11-27) */
+    "function<eager-inv>(mem2reg," INSTCOMBINE ",jump-threading," SCFG_LOOPS "),"
     "always-inline,require<globals-aa>,function(invalidate<aa>),require<profile-summary>,"
     /* the inliner and the function simplification pipeline, per SCC */
     "cgscc(devirt<4>(inline,function-attrs<skip-non-recursive-function-attrs>,argpromotion,"

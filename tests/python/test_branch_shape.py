@@ -1,7 +1,9 @@
 """Branches that LLVM must not fold into selects by hoisting identical
 terminators (issue 15: QuantEcon's brentq ran 1.3x slower than under Numba
 because its if/else assignments became selects on the loop-carried chain;
-compiler/backend/codegen.c turns off SimplifyCFG's hoisting of common code).
+compiler/backend/codegen.c turns off SimplifyCFG's hoisting of common code,
+and runs jump-threading before the SimplifyCFG that merged checks of an
+"assigned" flag into the branch before them).
 Each compiled function is compared with its py_func."""
 import numpy as np
 import pytest
@@ -57,7 +59,53 @@ def _brent(a, xtol, rtol):
     return xcur, -1
 
 
+def _brent_unbound(a, xtol, rtol):
+    # as QuantEcon writes it: xblk, fblk, spre, scur first assigned in the
+    # loop (each read checks that it is bound)
+    xpre, xcur = 1.0, 3.0
+    fpre = xpre * xpre * xpre - a * xpre - 1.0
+    fcur = xcur * xcur * xcur - a * xcur - 1.0
+    itr = 0
+    for itr in range(100):
+        if fpre * fcur < 0:
+            xblk = xpre
+            fblk = fpre
+            spre = scur = xcur - xpre
+        if abs(fblk) < abs(fcur):
+            xpre, xcur, xblk = xcur, xblk, xcur
+            fpre, fcur, fblk = fcur, fblk, fcur
+        delta = (xtol + rtol * abs(xcur)) / 2
+        sbis = (xblk - xcur) / 2
+        if fcur == 0 or abs(sbis) < delta:
+            return xcur, itr
+        if abs(spre) > delta and abs(fcur) < abs(fpre):
+            if xpre == xblk:
+                stry = -fcur * (xcur - xpre) / (fcur - fpre)
+            else:
+                dpre = (fpre - fcur) / (xpre - xcur)
+                dblk = (fblk - fcur) / (xblk - xcur)
+                stry = -fcur * (fblk * dblk - fpre * dpre) / (dblk * dpre * (fblk - fpre))
+            if 2 * abs(stry) < min(abs(spre), 3 * abs(sbis) - delta):
+                spre = scur
+                scur = stry
+            else:
+                spre = sbis
+                scur = sbis
+        else:
+            spre = sbis
+            scur = sbis
+        xpre = xcur
+        fpre = fcur
+        if abs(scur) > delta:
+            xcur += scur
+        else:
+            xcur += (delta if sbis > 0 else -delta)
+        fcur = xcur * xcur * xcur - a * xcur - 1.0
+    return xcur, -1
+
+
 brent = njit(_brent)
+brent_unbound = njit(_brent_unbound)
 
 
 @njit
@@ -118,6 +166,18 @@ def test_brent_matches_python(a):
     check(brent, a, 2e-12, 4 * 2.220446049250313e-16)
 
 
+@pytest.mark.parametrize("a", [1.0, 1.37, 0.5])
+def test_brent_unbound_matches_python(a):
+    check(brent_unbound, a, 2e-12, 4 * 2.220446049250313e-16)
+
+
+@pytest.mark.numba_skip("Numba reads an unassigned local without UnboundLocalError")
+def test_brent_unbound_raises_as_python():
+    # f(1) * f(3) > 0 for a = 9: no bracket, so the first read of fblk is
+    # of an unassigned variable (UnboundLocalError in CPython and here)
+    check(brent_unbound, 9.0, 2e-12, 4 * 2.220446049250313e-16)
+
+
 def test_brent_loop_matches_python():
     got, its = brent_roots(500)
     want = np.array([_brent(1.0 + i / 500, 2e-12, 4 * 2.220446049250313e-16)[0] for i in range(500)])
@@ -146,6 +206,17 @@ def test_group_nansum_strided(step_):
     labels = (np.arange(3000 * step_) % 37).astype(np.int64)
     labels[::11] = -1
     check(group_nansum, vals[::step_], labels[::step_], np.full(40 * step_, 7.0)[::step_])
+
+
+@pytest.mark.numba_skip("inspects hpcjit's optimised IR")
+def test_bound_checks_do_not_become_selects():
+    # the check of scur in `spre = scur` is dominated by the loop's first
+    # check of the same flag (fblk's): jump-threading makes it a plain
+    # branch before SimplifyCFG could merge it into the good-step branch
+    # as a select per PHI (`.mux`)
+    brent_unbound(1.5, 2e-12, 4 * 2.220446049250313e-16)
+    ir = "\n".join(brent_unbound.inspect_llvm().values())
+    assert ".mux" not in ir, ir
 
 
 @pytest.mark.numba_skip("inspects hpcjit's optimised IR")
