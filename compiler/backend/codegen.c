@@ -236,6 +236,10 @@ static void set_target(LLVMModuleRef m, const HjTarget *t, LLVMTargetMachineRef 
  *  - passes that never fire on hpcjit's IR are left out: OpenMP, PGO-only
  *    CHR, annotations, instrumentation, lower-expect (no llvm.expect),
  *    divergent-target speculation, auto-init, transform warnings.
+ * Two changes of what the code does rather than of its cost (issue 15):
+ * jump-threading after the first mem2reg, and no hoisting of common code
+ * out of if/else arms (-simplifycfg-hoist-common=false, init_llvm_once);
+ * both kept branches from becoming selects on loop-carried chains.
  * The coroutine passes (coro-early, coro-elide, coro-split, coro-cleanup)
  * stay, in default<O3>'s places: no-ops on functions that are not
  * coroutines.  Parsed from text, the inliner takes LLVM's default
