@@ -33,12 +33,21 @@ static void init_llvm_once(void) {
      * products: pairwise's (x - y)**2) then runs in vector lanes and the
      * result is bit-for-bit the scalar loop's.  x86 does not turn it on
      * by default (AArch64 SVE does). */
+    /* No hoisting of common code out of if/else (simplifycfg-hoist-common):
+     * with it SimplifyCFG folds an if/else whose two arms end in the same
+     * branch (arms that only assign, once mem2reg has run) into selects,
+     * whatever the cost (hoistSuccIdenticalTerminatorToSwitchOrIf has no
+     * budget, unlike SpeculativelyExecuteBB).  On a loop-carried chain a
+     * select waits for its condition where a predicted branch does not:
+     * QuantEcon's brentq ran 1.3x slower than under Numba, whose IR keeps
+     * those branches (docs/PERFORMANCE.md, 2026-11-27). */
     static const char *const argv[] = {"hpcjit", "-epilogue-vectorization-minimum-VF=8",
-                                       "-force-ordered-reductions", "-time-passes"};
+                                       "-force-ordered-reductions", "-simplifycfg-hoist-common=false",
+                                       "-time-passes"};
     /* HPCJIT_DEBUG_COMPILE=passes: LLVM's time per pass, printed to stderr
      * after each pipeline and each object emission */
     const char *dbg = getenv("HPCJIT_DEBUG_COMPILE");
-    LLVMParseCommandLineOptions(dbg && strcmp(dbg, "passes") == 0 ? 4 : 3, argv, NULL);
+    LLVMParseCommandLineOptions(dbg && strcmp(dbg, "passes") == 0 ? 5 : 4, argv, NULL);
 }
 
 void codegen_init_llvm(void) { pthread_once(&llvm_once, init_llvm_once); }
@@ -227,6 +236,10 @@ static void set_target(LLVMModuleRef m, const HjTarget *t, LLVMTargetMachineRef 
  *  - passes that never fire on hpcjit's IR are left out: OpenMP, PGO-only
  *    CHR, annotations, instrumentation, lower-expect (no llvm.expect),
  *    divergent-target speculation, auto-init, transform warnings.
+ * Two changes of what the code does rather than of its cost (issue 15):
+ * jump-threading after the first mem2reg, and no hoisting of common code
+ * out of if/else arms (-simplifycfg-hoist-common=false, init_llvm_once);
+ * both kept branches from becoming selects on loop-carried chains.
  * The coroutine passes (coro-early, coro-elide, coro-split, coro-cleanup)
  * stay, in default<O3>'s places: no-ops on functions that are not
  * coroutines.  Parsed from text, the inliner takes LLVM's default
@@ -247,7 +260,11 @@ static const char o3_pipeline[] =
                 "no-hoist-common-insts;no-sink-common-insts")
     ",sroa<modify-cfg>,early-cse<>,callsite-splitting),"
     "ipsccp,globalopt,"
-    "function<eager-inv>(mem2reg," INSTCOMBINE "," SCFG_LOOPS "),"
+    /* jump-threading: a variable's "assigned" flag checked again where an
+     * earlier check of it dominates is known true (LazyValueInfo) before
+     * SimplifyCFG merges the check into the branch before it, with a
+     * select per PHI (QuantEcon's brentq; docs/PERFORMANCE.md, 2026-11-27) */
+    "function<eager-inv>(mem2reg," INSTCOMBINE ",jump-threading," SCFG_LOOPS "),"
     "always-inline,require<globals-aa>,function(invalidate<aa>),require<profile-summary>,"
     /* the inliner and the function simplification pipeline, per SCC */
     "cgscc(devirt<4>(inline,function-attrs<skip-non-recursive-function-attrs>,argpromotion,"
