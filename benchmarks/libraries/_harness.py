@@ -1,7 +1,8 @@
 """What the library drivers (pynndescent_run.py, umap_run.py, stumpy_run.py,
-quantecon_run.py) share: one framework's worker run in its own interpreter
-with a fresh cache folder, both frameworks in turn, the common options, the
-table's rows and the --json file."""
+quantecon_run.py, numbagg_run.py, numba_stats_run.py, pandas_numba_run.py)
+share: one framework's worker run in its own interpreter with a fresh cache
+folder, both frameworks in turn, a library's test suite under each and its
+table, the common options, the table's rows and the --json file."""
 import argparse
 import json
 import os
@@ -47,6 +48,35 @@ def run_pytest(cmd, pytest_args, label, timeout, nodeid):
         out["note"] = (r.stderr.strip().splitlines() or lines or ["(no output)"])[-1][:200]
     return out
 
+
+FRAMEWORK_CMDS = {"numba": [sys.executable], "hpcjit": [sys.executable, "-m", "hpcjit.numba"]}
+
+
+def run_test_suites(opts, label, pytest_args, nodeid):
+    """The library's tests (run_pytest) under each framework, or only
+    --only's: {framework: counts}, each printed to stderr as it ends."""
+    frameworks = {opts.only: FRAMEWORK_CMDS[opts.only]} if opts.only else FRAMEWORK_CMDS
+    table = {}
+    for fw, cmd in frameworks.items():
+        table[fw] = c = run_pytest(cmd, pytest_args, label, opts.test_timeout, nodeid)
+        print(f"  {label} tests [{fw}]: {c.get('passed', 0)} passed, {c.get('failed', 0)} failed, "
+              f"{c.get('error', 0)} errors {c.get('note', '')}", file=sys.stderr, flush=True)
+    return table
+
+
+def print_test_table(title, table):
+    """run_test_suites' counts as a table, then each failure."""
+    print(f"\n{title}")
+    hdr = f"{'framework':10s} {'passed':>7s} {'failed':>7s} {'errors':>7s} {'skipped':>8s} {'xfailed':>8s} {'time (s)':>9s}"
+    print(hdr)
+    print("-" * len(hdr))
+    for fw, c in table.items():
+        print(f"{fw:10s} {c.get('passed', 0):7d} {c.get('failed', 0):7d} {c.get('error', 0):7d} "
+              f"{c.get('skipped', 0):8d} {c.get('xfailed', 0):8d} {c['time']:9.1f}")
+        for t in c["failures"]:
+            print(f"    {fw} failed: {t}")
+        if "note" in c:
+            print(f"    {fw}: {c['note']}")
 
 def run_worker(label, cmd, script, worker_args, timeout):
     """Run `cmd + [script, "--worker", *worker_args]` (cmd: the interpreter,

@@ -40,7 +40,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import add_common_args, run_pytest, ok_rows, run_cases, run_frameworks, run_worker, start, write_json  # noqa: E402
+from _harness import (add_common_args, ok_rows, print_test_table, run_cases, run_frameworks,  # noqa: E402
+                      run_test_suites, run_worker, start, write_json)
 
 MIRROR = "/work/.mirror/HDembinski+numba-stats/repo"
 CASES = ("norm_pdf", "norm_cdf", "norm_ppf", "t_pdf", "t_cdf", "t_ppf", "crystalball_pdf", "crystalball_cdf",
@@ -153,33 +154,15 @@ def _repo(opts, tmp):
 
 
 def run_tests(opts, repo):
-    frameworks = {"numba": [sys.executable], "hpcjit": [sys.executable, "-m", "hpcjit.numba"]}
-    if opts.only:
-        frameworks = {opts.only: frameworks[opts.only]}
     tests = os.path.join(os.path.abspath(repo), "tests")
-    table = {}
-    for fw, cmd in frameworks.items():
-        table[fw] = c = run_pytest(cmd, ["-o", "addopts=", tests], "numba-stats", opts.test_timeout,
-                                   lambda i: i.split("/tests/", 1)[-1])
-        print(f"  numba-stats tests [{fw}]: {c.get('passed', 0)} passed, {c.get('failed', 0)} failed, "
-              f"{c.get('error', 0)} errors {c.get('note', '')}", file=sys.stderr, flush=True)
-    return table
+    return run_test_suites(opts, "numba-stats", ["-o", "addopts=", tests], lambda i: i.split("/tests/", 1)[-1])
 
 
 def print_tests(table, repo):
     rev = subprocess.run(["git", "-C", repo, "describe", "--tags", "--always"], capture_output=True,
                          text=True).stdout.strip()
-    print(f"\nnumba-stats' tests ({rev or repo}: tests/, -o addopts=''; one pytest process per framework)")
-    hdr = f"{'framework':10s} {'passed':>7s} {'failed':>7s} {'errors':>7s} {'skipped':>8s} {'time (s)':>9s}"
-    print(hdr)
-    print("-" * len(hdr))
-    for fw, c in table.items():
-        print(f"{fw:10s} {c.get('passed', 0):7d} {c.get('failed', 0):7d} {c.get('error', 0):7d} "
-              f"{c.get('skipped', 0):8d} {c['time']:9.1f}")
-        for t in c["failures"]:
-            print(f"    {fw} failed: {t}")
-        if "note" in c:
-            print(f"    {fw}: {c['note']}")
+    print_test_table(f"numba-stats' tests ({rev or repo}: tests/, -o addopts=''; one pytest process per framework)",
+                     table)
 
 
 # ---- the driver ---------------------------------------------------------------------------

@@ -39,7 +39,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import add_common_args, run_pytest, ok_rows, run_cases, run_frameworks, run_worker, start, write_json  # noqa: E402
+from _harness import (add_common_args, ok_rows, print_test_table, run_cases, run_frameworks,  # noqa: E402
+                      run_test_suites, run_worker, start, write_json)
 
 CASES = ("move_mean", "move_std", "move_exp_nanmean", "nanmean", "nanquantile", "group_nansum",
          "group_nanmean", "ffill")
@@ -159,37 +160,14 @@ def _run(label, cmd, opts):
 
 # ---- numbagg's test suite (in the driver) ------------------------------------------------
 
-def run_suite(cmd, timeout):
-    """numbagg's tests in one pytest process: {"passed": n, ..., "time": s,
-    "failures": [test ids]}."""
-    return run_pytest(cmd, ["-m", "not nightly", "--benchmark-disable", "--pyargs", "numbagg"], "numbagg",
-                      timeout, lambda i: i)
-
-
 def run_tests(opts):
-    frameworks = {"numba": [sys.executable], "hpcjit": [sys.executable, "-m", "hpcjit.numba"]}
-    if opts.only:
-        frameworks = {opts.only: frameworks[opts.only]}
-    table = {}
-    for fw, cmd in frameworks.items():
-        table[fw] = c = run_suite(cmd, opts.test_timeout)
-        print(f"  numbagg tests [{fw}]: {c.get('passed', 0)} passed, {c.get('failed', 0)} failed, "
-              f"{c.get('error', 0)} errors {c.get('note', '')}", file=sys.stderr, flush=True)
-    return table
+    return run_test_suites(opts, "numbagg", ["-m", "not nightly", "--benchmark-disable", "--pyargs", "numbagg"],
+                           lambda i: i)
 
 
 def print_tests(table):
-    print("\nnumbagg's tests (-m 'not nightly' --benchmark-disable; one pytest process per framework)")
-    hdr = f"{'framework':10s} {'passed':>7s} {'failed':>7s} {'errors':>7s} {'skipped':>8s} {'xfailed':>8s} {'time (s)':>9s}"
-    print(hdr)
-    print("-" * len(hdr))
-    for fw, c in table.items():
-        print(f"{fw:10s} {c.get('passed', 0):7d} {c.get('failed', 0):7d} {c.get('error', 0):7d} "
-              f"{c.get('skipped', 0):8d} {c.get('xfailed', 0):8d} {c['time']:9.1f}")
-        for t in c["failures"]:
-            print(f"    {fw} failed: {t}")
-        if "note" in c:
-            print(f"    {fw}: {c['note']}")
+    print_test_table("numbagg's tests (-m 'not nightly' --benchmark-disable; one pytest process per framework)",
+                     table)
 
 
 # ---- the driver ---------------------------------------------------------------------------

@@ -36,7 +36,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import add_common_args, run_pytest, ok_rows, run_cases, run_frameworks, run_worker, start, write_json  # noqa: E402
+from _harness import (add_common_args, ok_rows, print_test_table, run_cases, run_frameworks,  # noqa: E402
+                      run_test_suites, run_worker, start, write_json)
 
 CASES = ("rolling_apply", "rolling_mean", "groupby_transform", "groupby_agg", "groupby_mean")
 TEST_FILES = ("apply/test_numba.py", "groupby/aggregate/test_numba.py", "groupby/test_numba.py",
@@ -144,32 +145,13 @@ def run_tests(opts):
     import pandas
     root = os.path.join(os.path.dirname(pandas.__file__), "tests")
     files = [os.path.join(root, f) for f in TEST_FILES if os.path.exists(os.path.join(root, f))]
-    frameworks = {"numba": [sys.executable], "hpcjit": [sys.executable, "-m", "hpcjit.numba"]}
-    if opts.only:
-        frameworks = {opts.only: frameworks[opts.only]}
-    table = {}
-    for fw, cmd in frameworks.items():
-        table[fw] = c = run_pytest(cmd, files, "pandas-numba", opts.test_timeout,
-                                   lambda i: i.split("/pandas/tests/", 1)[-1])
-        print(f"  pandas numba-engine tests [{fw}]: {c.get('passed', 0)} passed, {c.get('failed', 0)} failed, "
-              f"{c.get('error', 0)} errors {c.get('note', '')}", file=sys.stderr, flush=True)
-    return table
+    return run_test_suites(opts, "pandas-numba", files, lambda i: i.split("/pandas/tests/", 1)[-1])
 
 
 def print_tests(table):
     import pandas
-    print(f"\npandas {pandas.__version__}'s numba-engine tests ({', '.join(TEST_FILES)}; one pytest process "
-          "per framework)")
-    hdr = f"{'framework':10s} {'passed':>7s} {'failed':>7s} {'errors':>7s} {'skipped':>8s} {'xfailed':>8s} {'time (s)':>9s}"
-    print(hdr)
-    print("-" * len(hdr))
-    for fw, c in table.items():
-        print(f"{fw:10s} {c.get('passed', 0):7d} {c.get('failed', 0):7d} {c.get('error', 0):7d} "
-              f"{c.get('skipped', 0):8d} {c.get('xfailed', 0):8d} {c['time']:9.1f}")
-        for t in c["failures"]:
-            print(f"    {fw} failed: {t}")
-        if "note" in c:
-            print(f"    {fw}: {c['note']}")
+    print_test_table(f"pandas {pandas.__version__}'s numba-engine tests ({', '.join(TEST_FILES)}; one pytest "
+                     "process per framework)", table)
 
 
 # ---- the driver ---------------------------------------------------------------------------
