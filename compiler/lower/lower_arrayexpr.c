@@ -732,6 +732,8 @@ static void raise_shapes(Lower *L, LLVMValueRef bad, Ae *ae, const char *head, L
         if (++nshapes >= 4 && s < ae->nleaves - 1)
             s = ae->nleaves - 1; /* at most a few operands, then the output */
     }
+    if (out && fmt.len && fmt.s[fmt.len - 1] == ' ') /* NumPy's "... into shape (4,)" ends there; */
+        fmt.s[--fmt.len] = 0;                         /* its operands message keeps the space */
     LLVMTypeRef at = LLVMArrayType2(L->t_i8, 512);
     LLVMValueRef buf = lower_alloca(L, at, "msg");
     args[1] = lower_i64(L, 512);

@@ -241,9 +241,15 @@ def test_row_store_errors():
     def same_kind_mask(a):
         a[a > 0] += 1.5
 
-    with pytest.raises(hpcjit.TypingError) as ei:
+    # more dimensions than the target: allowed when the extra leading ones
+    # have length 1 (pandas' table rolling), else NumPy's ValueError at run
+    # time, as Numba
+    with pytest.raises(ValueError, match="could not broadcast input array from shape") as ei:
         hpcjit.njit(too_many_dims)(np.zeros((3, 4)), np.zeros((2, 4)))
-    assert "broadcast" in str(ei.value) and "test_np_array_store.py:" in str(ei.value)
+    with pytest.raises(ValueError) as pe:
+        too_many_dims(np.zeros((3, 4)), np.zeros((2, 4)))
+    assert str(ei.value) == str(pe.value)
+    check(hpcjit.njit(too_many_dims), np.zeros((3, 4)), np.ones((1, 4)))
     with pytest.raises(hpcjit.TypingError) as ei:
         hpcjit.njit(same_kind)(np.zeros((3, 4), dtype=np.int64), np.ones(4))
     assert "same_kind" in str(ei.value)
