@@ -102,7 +102,15 @@ static void *resolve_external(const char *name) {
     for (const RtSymbol *s = helpers; s->name; s++)
         if (strcmp(s->name, name) == 0)
             return s->address;
-    return dlsym(RTLD_DEFAULT, name);
+    void *p = dlsym(RTLD_DEFAULT, name);
+    if (!p && strncmp(name, "_ZGV", 4) == 0) {
+        /* libmvec's vector math (compiler/backend/vecmath.c): the compiler
+         * opened it, but an object from the disk cache or another rank may
+         * arrive first */
+        void *h = dlopen("libmvec.so.1", RTLD_NOW | RTLD_GLOBAL);
+        p = h ? dlsym(h, name) : NULL;
+    }
+    return p;
 }
 
 static int read_headers(Loader *L) {

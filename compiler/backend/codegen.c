@@ -378,6 +378,8 @@ static int optimise(LLVMModuleRef m, const HjTarget *t, LLVMTargetMachineRef tm,
     LLVMPassBuilderOptionsSetLoopInterleaving(opts, level >= 2);
     LLVMPassBuilderOptionsSetLoopUnrolling(opts, level >= 2);
     LLVMErrorRef err = NULL;
+    if (level >= 2)
+        vecmath_attach(m, t);
     if (level < 3)
         err = LLVMRunPasses(m, pipeline, tm, opts);
     else if (!(err = LLVMRunPasses(m, o3_pipeline, tm, opts))) {
@@ -385,6 +387,7 @@ static int optimise(LLVMModuleRef m, const HjTarget *t, LLVMTargetMachineRef tm,
         err = LLVMRunPasses(m, o3_pipeline_tail, tm, opts);
     }
     LLVMDisposePassBuilderOptions(opts);
+    vecmath_cleanup(m);
     if (err)
         return codegen_llvm_error(d, err, "LLVMRunPasses");
     return 0;

@@ -52,6 +52,19 @@ int codegen_compile_ptx(LLVMModuleRef m, const HjCudaOptions *o, int opt_level, 
  * NULL with a diagnostic on failure. */
 char *codegen_emit_asm(const char *ir, const HjTarget *t, Diag *d);
 
+/* vecmath.c: glibc's libmvec variants of libm calls for the loop
+ * vectorizer.  vecmath_enabled: on x86_64 Linux with libmvec, unless
+ * HPCJIT_DISABLE_VECTOR_MATH / NUMBA_DISABLE_INTEL_SVML.  vecmath_attach
+ * marks `m`'s libm calls with their variants for t's ISA (before the pass
+ * pipeline; returns how many variants it declared); vecmath_cleanup
+ * removes what it added and nothing calls (after it). */
+bool vecmath_enabled(const HjTarget *t);
+/* Open libmvec (RTLD_GLOBAL) once, if it is there: the JIT's process
+ * symbol search then finds the variants an object calls. */
+void vecmath_load_library(void);
+int vecmath_attach(LLVMModuleRef m, const HjTarget *t);
+void vecmath_cleanup(LLVMModuleRef m);
+
 /* Consume `err` into a diagnostic of kind HJ_DIAG_LLVM: "<what>: <message>".
  * Returns -1. */
 int codegen_llvm_error(Diag *d, LLVMErrorRef err, const char *what);

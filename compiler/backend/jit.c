@@ -182,6 +182,7 @@ HjJit *hj_jit_create(const HjSymbol *runtime, int nruntime, char **err) {
     LLVMErrorRef e = NULL;
 
     codegen_init_llvm();
+    vecmath_load_library(); /* the process search below finds libmvec's variants */
     jit = calloc(1, sizeof *jit);
     if (!jit) {
         set_err(err, strdup("out of memory"));

@@ -4,6 +4,8 @@
  * CPU's own features, nothing of the host's (hpcjit cc --archs). */
 #include "hpcjit/compiler.h"
 
+#include "codegen.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,3 +97,5 @@ void hj_target_free(HjTarget *t) {
 void hj_llvm_version(unsigned *major, unsigned *minor, unsigned *patch) {
     LLVMGetVersion(major, minor, patch);
 }
+
+int hj_target_vector_math(const HjTarget *t) { return vecmath_enabled(t); }

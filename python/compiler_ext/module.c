@@ -440,9 +440,10 @@ static PyObject *compiler_target_info(PyObject *mod, PyObject *unused) {
     hj_target_host(&t);
     unsigned major = 0, minor = 0, patch = 0;
     hj_llvm_version(&major, &minor, &patch); /* the LLVM linked in: part of cache keys */
-    PyObject *out = Py_BuildValue("{s:s,s:s,s:s,s:i,s:(III)}", "triple", t.triple, "cpu", t.cpu,
+    PyObject *out = Py_BuildValue("{s:s,s:s,s:s,s:i,s:(III),s:O}", "triple", t.triple, "cpu", t.cpu,
                                   "features", t.features, "opt_level", t.opt_level,
-                                  "llvm_version", major, minor, patch);
+                                  "llvm_version", major, minor, patch, "vector_math",
+                                  hj_target_vector_math(&t) ? Py_True : Py_False);
     hj_target_free(&t);
     return out;
 }
@@ -469,7 +470,7 @@ static PyMethodDef compiler_methods[] = {
      "typecode_display(tc) -> display name ('array(float64, 2d, C)')"},
     {"ir_to_asm", compiler_ir_to_asm, METH_O, "ir_to_asm(llvm_ir) -> assembly text"},
     {"target_info", compiler_target_info, METH_NOARGS,
-     "target_info() -> dict(triple, cpu, features, opt_level, llvm_version)"},
+     "target_info() -> dict(triple, cpu, features, opt_level, llvm_version, vector_math)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -215,6 +215,14 @@ def _undefined(objcopy_dir, paths, args):
     return sorted(out)
 
 
+def _libmvec(paths, args):
+    """["-lmvec"] when an object calls glibc's vector math (a loop over
+    sin, exp, pow...: compiler/backend/vecmath.c), else []."""
+    if any(sym.startswith("_ZGV") for sym in _undefined(None, paths, args)):
+        return ["-lmvec"]
+    return []
+
+
 # The runtime's data symbols compiled code reads (not functions: no jump
 # stub), with the value an ahead-of-time module gives them.  None now:
 # recursive functions keep their stack limit in their own module.
@@ -373,7 +381,7 @@ def build(args):
         cc = os.environ.get("CC") or _tool(["cc", "gcc", "clang"])
         inc = sysconfig.get_paths()["include"]
         _run([cc, "-shared", "-fPIC", "-O2", f"-I{inc}", "-o", target + ".tmp", csrc, *objs,
-              "-Wl,-z,noexecstack", "-lm"], args)
+              "-Wl,-z,noexecstack", *_libmvec(objs, args), "-lm"], args)
         os.replace(target + ".tmp", target)
         if args.keep_temps:
             _log(args, f"temporary files kept in {tmp}")
@@ -475,7 +483,7 @@ def build_clib(args):
         lib = os.path.join(outdir, f"lib{name}.so")
         cc = os.environ.get("CC") or _tool(["cc", "gcc", "clang"])
         _run([cc, "-shared", "-fPIC", "-o", lib + ".tmp", *objs, _runtime_archive(),
-              "-Wl,-z,noexecstack", "-lpthread", "-lm", "-ldl"], args)
+              "-Wl,-z,noexecstack", *_libmvec(objs, args), "-lpthread", "-lm", "-ldl"], args)
         os.replace(lib + ".tmp", lib)
         _log(args, f"wrote {lib} and {header} ({len(objs)} functions)")
         return {"path": lib, "header": header, "module": name, "archs": [arch],

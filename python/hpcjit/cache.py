@@ -124,7 +124,7 @@ def _slug(text, limit=60):
 
 
 _TARGET_VARS = ("HPCJIT_CPU_NAME", "NUMBA_CPU_NAME", "HPCJIT_CPU_FEATURES", "NUMBA_CPU_FEATURES",
-                "HPCJIT_OPT", "NUMBA_OPT")
+                "HPCJIT_OPT", "NUMBA_OPT", "HPCJIT_DISABLE_VECTOR_MATH", "NUMBA_DISABLE_INTEL_SVML")
 
 
 def _target():
@@ -255,7 +255,8 @@ def cache_key(funcs, entry, argcodes, rettype):
     """blake2b-256 over everything that decides the object code."""
     t = _target()
     text = repr((FORMAT, _build_stamp(), tuple(t.get("llvm_version", ())), t["triple"], t["cpu"],
-                 t["features"], t["opt_level"], funcs, entry, tuple(argcodes), rettype))
+                 t["features"], t["opt_level"], t.get("vector_math"), funcs, entry, tuple(argcodes),
+                 rettype))
     return _blake2b(text.encode("utf-8", "surrogatepass"), digest_size=32).digest()
 
 

@@ -51,6 +51,14 @@ def grid(n, m):
             out[i, j] = np.sin(i) * np.cos(j)
     return out
 
+@njit("float64[:](float64[:])")
+def vexp(a):
+    # a loop over libm calls: glibc's vector variants on the host build (-lmvec)
+    out = np.empty_like(a)
+    for i in range(a.shape[0]):
+        out[i] = np.exp(-a[i]) * np.sin(a[i]) + a[i] ** 1.5
+    return out
+
 @njit("UniTuple(float64, 2)(float64[:])")
 def minmax(a):
     return a.min(), a.max()
@@ -100,6 +108,7 @@ out = {{
     "poly_i": m.poly(7), "poly_f": m.poly(0.5), "poly_kw": m.poly(x=3),
     "dot": m.dot(a, b),
     "grid": m.grid(4, 5).tolist(),
+    "vexp": m.vexp(a).tolist(),
     "minmax": list(m.minmax(a)),
     "div": [m.div(7, 2), m.div(-7, 2)],
     "psum": m.psum(a),
@@ -179,7 +188,8 @@ def _expected(src):
     return {
         "poly_i": src.poly.py_func(7), "poly_f": src.poly.py_func(0.5),
         "poly_kw": src.poly.py_func(3), "dot": src.dot.py_func(a, b),
-        "grid": src.grid.py_func(4, 5).tolist(), "minmax": list(src.minmax.py_func(a)),
+        "grid": src.grid.py_func(4, 5).tolist(), "vexp": src.vexp.py_func(a).tolist(),
+        "minmax": list(src.minmax.py_func(a)),
         "div": [src.div.py_func(7, 2), src.div.py_func(-7, 2)],
         "psum": src.psum.py_func(a),
         "fib": src.fib.py_func(20),
@@ -204,12 +214,12 @@ def test_build_report(kernels):
     src, out, report = kernels
     assert os.path.isfile(report["path"]) and os.path.dirname(report["path"]) == str(out)
     names = {f["name"] for f in report["functions"]}
-    assert names == {"poly", "dot", "grid", "minmax", "div", "psum", "rdepth", "fib"}  # explicit signatures only
+    assert names == {"poly", "dot", "grid", "vexp", "minmax", "div", "psum", "rdepth", "fib"}  # explicit signatures only
     per_arch = {}
     for f in report["functions"]:
         per_arch.setdefault(f["arch"], []).append(f["name"])
     assert set(per_arch) == set(report["archs"]) and len(report["archs"]) >= 2
-    assert all(len(v) == 9 for v in per_arch.values())  # poly has two signatures
+    assert all(len(v) == 10 for v in per_arch.values())  # poly has two signatures
     assert "rt_alloc" in report["runtime_symbols"]
 
 

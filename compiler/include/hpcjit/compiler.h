@@ -170,6 +170,10 @@ typedef struct HjTarget {
  * HPCJIT_CPU_FEATURES / NUMBA_CPU_FEATURES, HPCJIT_OPT / NUMBA_OPT, then the
  * host.  Returned strings are malloc'ed into *out (free with hj_target_free). */
 void hj_target_host(HjTarget *out);
+/* Do loops over libm calls on `t` use glibc's vector math (libmvec)?
+ * x86_64 Linux with libmvec, unless HPCJIT_DISABLE_VECTOR_MATH (or
+ * NUMBA_DISABLE_INTEL_SVML) is set: part of the cache key. */
+int hj_target_vector_math(const HjTarget *t);
 void hj_target_free(HjTarget *t);
 
 /* CUDA compilations (HJ_ENTRY_CUDA_KERNEL / HJ_ENTRY_CUDA_DEVICE): the
