@@ -93,8 +93,20 @@ print(f"hardening: libFuzzer {f.get('executions', 0)} executions, {f.get('findin
       f"mutants {m.get('mutants', 0)} ({m.get('compiled', 0)} compiled), "
       f"{len(m.get('findings', []))} finding(s); "
       f"sweep {w.get('calls', 0)} calls, {len(w.get('findings', []))} finding(s)")
-# each mutant finding in full, so that a CI log that keeps only its tail
-# still names what to reproduce (the files stay under build/fuzz-findings)
+# each finding in full (libFuzzer's: its error line and its input in base64),
+# so that a CI log that keeps only its tail still names what to reproduce
+# (the files stay under build-fuzz/findings and build/fuzz-findings)
+if f.get("findings"):
+    import base64, glob, re
+    log = open("build-fuzz/fuzz.log", errors="replace").read() if os.path.exists("build-fuzz/fuzz.log") else ""
+    for ln in re.findall(r"^(?:==\d+==ERROR.*|SUMMARY.*|fuzz_compile: internal error.*|.*ERROR: libFuzzer.*)$", log, re.M)[:4]:
+        print("hardening: libFuzzer", ln.strip())
+    for path in sorted(glob.glob("build-fuzz/findings/*"))[:3]:
+        data = open(path, "rb").read()
+        print(f"hardening: libFuzzer input {os.path.basename(path)} ({len(data)} bytes; "
+              f"tests/fuzz/run.sh builds build-fuzz/tests/fuzz/fuzz_compile to replay it), base64:")
+        b = base64.b64encode(data).decode()
+        print("\n".join("  " + b[i:i + 100] for i in range(0, min(len(b), 4000), 100)))
 for fd in (m.get("findings", []) + w.get("findings", []))[:5]:
     print(f"hardening: {'sweep' if 'qual' in fd else 'mutant'} {fd['kind']}: {fd['detail']}")
     try:

@@ -42,5 +42,12 @@ if [ -n "$json" ]; then
 fi
 if [ "$rc" -ne 0 ] || [ "$nfind" -ne 0 ]; then
   tail -n 40 "$log"
+  # the kind and the input of each finding last, so that a CI log that keeps
+  # only its tail still says what to reproduce (fuzz_replay FILE)
+  grep -E "^(==[0-9]+==ERROR|SUMMARY|fuzz_compile: internal error)|ERROR: libFuzzer" "$log" | head -n 6
+  for f in $(find "$bdir/findings" -type f | head -n 3); do
+    echo "fuzz finding $(basename "$f") ($(wc -c <"$f") bytes), base64:"
+    base64 -w 100 "$f" | head -n 40
+  done
   exit 1
 fi
