@@ -210,6 +210,15 @@ int vecmath_attach(LLVMModuleRef m, const HjTarget *t) {
     return nused;
 }
 
+/* Is every use of `v` by a constant (the list llvm.compiler.used held,
+ * which outlives its global as a uniqued constant)? */
+static bool only_constant_users(LLVMValueRef v) {
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u))
+        if (!LLVMIsAConstant(LLVMGetUser(u)))
+            return false;
+    return true;
+}
+
 void vecmath_cleanup(LLVMModuleRef m) {
     LLVMValueRef g = LLVMGetNamedGlobal(m, "llvm.compiler.used");
     if (!g)
@@ -220,7 +229,10 @@ void vecmath_cleanup(LLVMModuleRef m) {
         next = LLVMGetNextFunction(fn);
         size_t len = 0;
         const char *name = LLVMGetValueName2(fn, &len);
-        if (len > 4 && memcmp(name, "_ZGV", 4) == 0 && LLVMIsDeclaration(fn) && !LLVMGetFirstUse(fn))
-            LLVMDeleteFunction(fn);
+        if (len <= 4 || memcmp(name, "_ZGV", 4) != 0 || !LLVMIsDeclaration(fn) || !only_constant_users(fn))
+            continue;
+        /* the dead list's reference goes to poison, then nothing uses fn */
+        LLVMReplaceAllUsesWith(fn, LLVMGetPoison(LLVMTypeOf(fn)));
+        LLVMDeleteFunction(fn);
     }
 }

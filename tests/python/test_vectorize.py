@@ -74,7 +74,8 @@ def test_signatures_real_ufunc_where():
 def test_large_parallel_matches(target):
     uf = hpcjit.vectorize(["float64(float64)"], target=target)(clipped_exp)
     x = np.linspace(-3, 3, 200_001)
-    np.testing.assert_array_equal(uf(x), elementwise(clipped_exp, x))
+    # exp in vector lanes: glibc's libmvec, within 4 ulp of libm (test_vector_math.py)
+    np.testing.assert_array_max_ulp(uf(x), elementwise(clipped_exp, x), maxulp=4)
 
 
 def test_reduce_accumulate_outer_at():
@@ -95,8 +96,8 @@ def test_dynamic_compiles_per_input_types():
     uf = hpcjit.vectorize(clipped_exp)
     xi = np.arange(-3, 4)
     xf = np.linspace(-3.0, 3.0, 9)
-    np.testing.assert_array_equal(uf(xi), elementwise(clipped_exp, xi))
-    np.testing.assert_array_equal(uf(xf), elementwise(clipped_exp, xf))
+    np.testing.assert_array_max_ulp(uf(xi), elementwise(clipped_exp, xi), maxulp=4)
+    np.testing.assert_array_max_ulp(uf(xf), elementwise(clipped_exp, xf), maxulp=4)
     assert uf(1.5) == clipped_exp(1.5)
     assert uf.ntypes == 2  # int64 and float64 loops
 
