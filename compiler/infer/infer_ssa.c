@@ -96,6 +96,7 @@ typedef struct Ssa {
     int deferred;       /* inside a lambda: its reads run later */
     Node **seen;        /* reads the second walk finds maybe unbound */
     int nseen, capseen;
+    bool lost;          /* out of memory for `seen`: keep every mark */
     Node **visited;     /* marked reads the second walk reached */
     int nvisited, capvisited;
 } Ssa;
@@ -312,21 +313,23 @@ static void define(Ssa *S, State *st, int name, int d) {
     }
 }
 
-static void push_node(Ssa *S, Node ***v, int *n, int *cap, Node *x) {
+/* false when out of memory */
+static bool push_node(Ssa *S, Node ***v, int *n, int *cap, Node *x) {
     for (int i = 0; i < *n; i++)
         if ((*v)[i] == x)
-            return;
+            return true;
     if (*n == *cap) {
         int c = *cap ? 2 * *cap : 16;
         Node **nv = arena_alloc(S->a, sizeof(Node *) * (size_t)c);
         if (!nv)
-            return;
+            return false;
         if (*n)
             memcpy(nv, *v, sizeof(Node *) * (size_t)*n);
         *v = nv;
         *cap = c;
     }
     (*v)[(*n)++] = x;
+    return true;
 }
 
 #define UNDEF_PARAM (-2) /* Def.param of a name's "not yet assigned" definition */
@@ -362,8 +365,8 @@ static void use(Ssa *S, State *st, Node *n, bool checked) {
         for (int i = 0; i < st->m.n && !lacks; i++)
             lacks = !(st->m.v[i] & b);
         push_node(S, &S->visited, &S->nvisited, &S->capvisited, n);
-        if (lacks)
-            push_node(S, &S->seen, &S->nseen, &S->capseen, n);
+        if (lacks && !push_node(S, &S->seen, &S->nseen, &S->capseen, n))
+            S->lost = true;
         if (checked && !S->deferred) /* past its check, the name is bound */
             st->m = mset_map(S, &st->m, b, false);
     }
@@ -824,7 +827,7 @@ static void relate_bound(Ssa *S, const State *entry) {
     S->rel = true;
     stmts(S, &S->I->s->fn->body, &st);
     S->rel = false;
-    for (int i = 0; i < S->nmarked; i++) {
+    for (int i = 0; i < S->nmarked && !S->lost; i++) {
         Node *n = S->marked[i];
         int k = name_index(S, n->name);
         if (k < 0 || S->bit[k] < 0)
