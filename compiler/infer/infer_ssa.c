@@ -20,9 +20,20 @@
  * keeps the plain name; the others are renamed "x.1", "x.2", ... in the
  * order of their first definitions.  A name with one web is left alone.
  * Reads that no definition reaches keep the plain name (globals, or an
- * unbound local that inference reports). */
+ * unbound local that inference reports).
+ *
+ * Reads that some path reaches unassigned are checked at run time
+ * (UnboundLocalError).  When there are any, a second walk tracks, per
+ * point, the possible sets of those names that are bound (one bit each),
+ * so that it sees names assigned together: a checked read leaves its name
+ * bound on the paths that go on, and a read that every path reaches with
+ * its name bound needs no check even where a per-name analysis sees the
+ * unassigned entry reach it (issue 15's Brent loop: `spre = scur` after
+ * `abs(spre)` was checked, where every assignment of spre also binds
+ * scur). */
 #include "infer.h"
 
+#include <stdint.h>
 #include <string.h>
 
 typedef struct ISet { /* a small sorted set of definition ids */
@@ -30,9 +41,18 @@ typedef struct ISet { /* a small sorted set of definition ids */
     int n;
 } ISet;
 
+typedef struct MSet { /* the second walk: possible sets of bound names (Ssa.bit) */
+    uint64_t *v;        /* never changed in place */
+    int n;
+    bool top;           /* too many to list: any set */
+} MSet;
+
+#define MSET_MAX 64
+
 typedef struct State { /* the definitions reaching a point, per local name */
     bool dead;          /* unreachable (after return/raise/break/continue) */
     ISet *s;            /* [nnames] */
+    MSet m;             /* the second walk only */
 } State;
 
 typedef struct Def {
@@ -69,6 +89,16 @@ typedef struct Ssa {
     int nuses, capuses;
     Loop *loop;
     TryAcc *tries;
+    Node **marked;      /* reads marked maybe_unbound by the first walk */
+    int nmarked, capmarked;
+    int *bit;           /* the second walk: per name, its bit in MSet, or -1 */
+    bool rel;           /* the second walk is running */
+    int deferred;       /* inside a lambda: its reads run later */
+    Node **seen;        /* reads the second walk finds maybe unbound */
+    int nseen, capseen;
+    bool lost;          /* out of memory for `seen`: keep every mark */
+    Node **visited;     /* marked reads the second walk reached */
+    int nvisited, capvisited;
 } Ssa;
 
 /* ---- sets and states ---- */
@@ -100,6 +130,66 @@ static bool iset_union(Ssa *S, ISet *dst, const ISet *src) {
     return true;
 }
 
+static bool mset_has(const MSet *m, uint64_t x) {
+    for (int i = 0; i < m->n; i++)
+        if (m->v[i] == x)
+            return true;
+    return false;
+}
+
+/* dst |= src; true when dst grew */
+static bool mset_union(Ssa *S, MSet *dst, const MSet *src) {
+    if (dst->top)
+        return false;
+    if (src->top) {
+        *dst = (MSet){.top = true};
+        return true;
+    }
+    int extra = 0;
+    for (int i = 0; i < src->n; i++)
+        if (!mset_has(dst, src->v[i]))
+            extra++;
+    if (!extra)
+        return false;
+    if (dst->n + extra > MSET_MAX) {
+        *dst = (MSet){.top = true};
+        return true;
+    }
+    uint64_t *v = arena_alloc(S->a, sizeof(uint64_t) * (size_t)(dst->n + extra));
+    if (!v) {
+        *dst = (MSet){.top = true};
+        return true;
+    }
+    if (dst->n)
+        memcpy(v, dst->v, sizeof(uint64_t) * (size_t)dst->n);
+    MSet r = {.v = v, .n = dst->n}; /* src holds no duplicates */
+    for (int i = 0; i < src->n; i++)
+        if (!mset_has(dst, src->v[i]))
+            v[r.n++] = src->v[i];
+    *dst = r;
+    return true;
+}
+
+/* Each set with `b` set (an assignment) or only the sets holding it (a
+ * checked read: the paths without it raised). */
+static MSet mset_map(Ssa *S, const MSet *m, uint64_t b, bool assign) {
+    if (m->top)
+        return *m;
+    MSet r = {.v = arena_alloc(S->a, sizeof(uint64_t) * (size_t)(m->n + 1))};
+    if (!r.v)
+        return (MSet){.top = true};
+    for (int i = 0; i < m->n; i++) {
+        uint64_t x = m->v[i];
+        if (assign)
+            x |= b;
+        else if (!(x & b))
+            continue;
+        if (!mset_has(&r, x))
+            r.v[r.n++] = x;
+    }
+    return r;
+}
+
 static State state_new(Ssa *S, bool dead) {
     State st = {.dead = dead, .s = arena_alloc(S->a, sizeof(ISet) * (size_t)(S->nnames + 1))};
     return st;
@@ -109,6 +199,7 @@ static State state_copy(Ssa *S, const State *src) {
     State st = state_new(S, src->dead);
     for (int i = 0; i < S->nnames; i++)
         st.s[i] = src->s[i]; /* sets are never changed in place (iset_union copies) */
+    st.m = src->m;
     return st;
 }
 
@@ -123,6 +214,8 @@ static bool state_join(Ssa *S, State *dst, const State *src) {
     bool grew = false;
     for (int i = 0; i < S->nnames; i++)
         grew |= iset_union(S, &dst->s[i], &src->s[i]);
+    if (S->rel)
+        grew |= mset_union(S, &dst->m, &src->m);
     return grew;
 }
 
@@ -204,11 +297,39 @@ static void add_use(Ssa *S, Node *node, int def) {
 static void define(Ssa *S, State *st, int name, int d) {
     ISet one = {.v = arena_alloc(S->a, sizeof(int)), .n = 1};
     one.v[0] = d;
+    MSet bound = {0};
+    if (S->rel && S->bit[name] >= 0 && !st->dead)
+        bound = mset_map(S, &st->m, (uint64_t)1 << S->bit[name], true);
     for (TryAcc *t = S->tries; t; t = t->up) /* an exception may leave the try after it */
-        if (!t->acc->dead)
+        if (!t->acc->dead) {
             iset_union(S, &t->acc->s[name], &one);
-    if (!st->dead)
+            if (S->rel && S->bit[name] >= 0 && !st->dead) /* every set made in the try */
+                mset_union(S, &t->acc->m, &bound);           /* reaches its handlers */
+        }
+    if (!st->dead) {
         st->s[name] = one;
+        if (S->rel && S->bit[name] >= 0)
+            st->m = bound;
+    }
+}
+
+/* false when out of memory */
+static bool push_node(Ssa *S, Node ***v, int *n, int *cap, Node *x) {
+    for (int i = 0; i < *n; i++)
+        if ((*v)[i] == x)
+            return true;
+    if (*n == *cap) {
+        int c = *cap ? 2 * *cap : 16;
+        Node **nv = arena_alloc(S->a, sizeof(Node *) * (size_t)c);
+        if (!nv)
+            return false;
+        if (*n)
+            memcpy(nv, *v, sizeof(Node *) * (size_t)*n);
+        *v = nv;
+        *cap = c;
+    }
+    (*v)[(*n)++] = x;
+    return true;
 }
 
 #define UNDEF_PARAM (-2) /* Def.param of a name's "not yet assigned" definition */
@@ -218,23 +339,37 @@ static bool is_undef(const Ssa *S, int d) { return S->defs[d].param == UNDEF_PAR
 /* A read of N_NAME n: the webs of every definition reaching it merge.
  * When the name's "unassigned" pseudo-definition (made at the entry)
  * reaches it too, some path gets here with the name unbound: the read is
- * marked, and lowering tests a flag there (UnboundLocalError). */
-static void use(Ssa *S, State *st, Node *n) {
+ * marked, and lowering tests a flag there (UnboundLocalError).  `checked`:
+ * lowering surely evaluates the read (so tests the flag when marked). */
+static void use(Ssa *S, State *st, Node *n, bool checked) {
     int k = name_index(S, n->name);
     if (k < 0 || st->dead)
         return;
     const ISet *r = &st->s[k];
     int first = -1;
     for (int i = 0; i < r->n; i++) {
-        if (is_undef(S, r->v[i]))
+        if (is_undef(S, r->v[i])) {
             n->maybe_unbound = 1;
-        else if (first < 0)
+            if (!S->rel)
+                push_node(S, &S->marked, &S->nmarked, &S->capmarked, n);
+        } else if (first < 0)
             first = r->v[i];
         else
             unite(S, first, r->v[i]);
     }
     if (first >= 0)
         add_use(S, n, first);
+    if (S->rel && S->bit[k] >= 0) {
+        uint64_t b = (uint64_t)1 << S->bit[k];
+        bool lacks = st->m.top;
+        for (int i = 0; i < st->m.n && !lacks; i++)
+            lacks = !(st->m.v[i] & b);
+        push_node(S, &S->visited, &S->nvisited, &S->capvisited, n);
+        if (lacks && !push_node(S, &S->seen, &S->nseen, &S->capseen, n))
+            S->lost = true;
+        if (checked && !S->deferred) /* past its check, the name is bound */
+            st->m = mset_map(S, &st->m, b, false);
+    }
 }
 
 /* ---- the walk ---- */
@@ -271,13 +406,57 @@ static void target(Ssa *S, Node *t, State *st) {
     }
 }
 
+/* An operand whose value lowering always computes (arithmetic, an
+ * ordering, abs/min/max, a subscript): a read there is checked.  Elsewhere
+ * a read may be decided from its type and never run (isinstance(x, ...),
+ * `x is None`, a dtype argument), so it proves nothing for later reads. */
+static void value(Ssa *S, Node *e, State *st) {
+    if (e && e->kind == N_NAME)
+        use(S, st, e, true);
+    else
+        expr(S, e, st);
+}
+
+static bool is_ordering(OpKind op) { return op == OP_LT || op == OP_LE || op == OP_GT || op == OP_GE; }
+
 static void expr(Ssa *S, Node *e, State *st) {
     if (!e)
         return;
     switch (e->kind) {
     case N_NAME:
-        use(S, st, e);
+        use(S, st, e, false);
         return;
+    case N_BINOP:
+        value(S, e->a, st);
+        value(S, e->b, st);
+        return;
+    case N_UNARYOP:
+        if (e->op == OP_NOT)
+            expr(S, e->a, st);
+        else
+            value(S, e->a, st);
+        return;
+    case N_COMPARE: { /* a < b < c: c only when a < b */
+        bool ord = e->args.len && e->ops && is_ordering(e->ops[0]);
+        (ord ? value : expr)(S, e->a, st);
+        for (int i = 0; i < e->args.len; i++)
+            (ord && i == 0 ? value : expr)(S, VEC_AT(e->args, i), st);
+        return;
+    }
+    case N_SUBSCRIPT:
+        value(S, e->a, st);
+        value(S, e->b, st);
+        return;
+    case N_CALL:
+        if (e->a && e->a->kind == N_NAME && !e->keywords.len && !e->has_star && name_index(S, e->a->name) < 0 &&
+            (strcmp(e->a->name, "abs") == 0 || strcmp(e->a->name, "min") == 0 ||
+             strcmp(e->a->name, "max") == 0)) {
+            expr(S, e->a, st);
+            for (int i = 0; i < e->args.len; i++)
+                value(S, VEC_AT(e->args, i), st);
+            return;
+        }
+        break;
     case N_NAMEDEXPR:
         expr(S, e->b, st);
         target(S, e->a, st);
@@ -307,15 +486,20 @@ static void expr(Ssa *S, Node *e, State *st) {
         stmts(S, &e->body, st);
         expr(S, e->a, st);
         return;
-    default:
+    case N_LAMBDA:
+        S->deferred++;
         expr(S, e->a, st);
-        expr(S, e->b, st);
-        expr(S, e->c, st);
-        expr_vec(S, &e->args, st);
-        expr_vec(S, &e->args2, st);
-        expr_vec(S, &e->keywords, st);
+        S->deferred--;
         return;
+    default:
+        break;
     }
+    expr(S, e->a, st);
+    expr(S, e->b, st);
+    expr(S, e->c, st);
+    expr_vec(S, &e->args, st);
+    expr_vec(S, &e->args2, st);
+    expr_vec(S, &e->keywords, st);
 }
 
 /* A loop: `head` is the state at the top of each iteration, a fixpoint
@@ -386,7 +570,7 @@ static void stmt(Ssa *S, Node *n, State *st) {
     case N_AUGASSIGN:
         if (n->a->kind == N_NAME) { /* reads and writes one web */
             int k = name_index(S, n->a->name);
-            use(S, st, n->a);
+            use(S, st, n->a, false);
             expr(S, n->b, st);
             if (k >= 0) {
                 int d = def_of(S, k, n->a, -1);
@@ -616,6 +800,48 @@ static void unchain_vec(Inf *I, PtrVec *v) {
         *v = out;
 }
 
+/* ---- names bound together ---- */
+
+/* The second walk (see the top of the file) over the names with marked
+ * reads, from the same entry state (the same definitions); clears the marks
+ * of the reads it finds bound on every path.  Names beyond 64 keep theirs. */
+static void relate_bound(Ssa *S, const State *entry) {
+    if (!S->nmarked)
+        return;
+    S->bit = arena_alloc(S->a, sizeof(int) * (size_t)(S->nnames + 1));
+    if (!S->bit)
+        return;
+    for (int k = 0; k < S->nnames; k++)
+        S->bit[k] = -1;
+    int nbits = 0;
+    for (int i = 0; i < S->nmarked; i++) {
+        int k = name_index(S, S->marked[i]->name);
+        if (k >= 0 && S->bit[k] < 0 && nbits < 64)
+            S->bit[k] = nbits++;
+    }
+    State st = state_copy(S, entry);
+    st.m = (MSet){.v = arena_alloc(S->a, sizeof(uint64_t)), .n = 1};
+    if (!st.m.v)
+        return;
+    st.m.v[0] = 0; /* every tracked name unbound */
+    S->rel = true;
+    stmts(S, &S->I->s->fn->body, &st);
+    S->rel = false;
+    for (int i = 0; i < S->nmarked && !S->lost; i++) {
+        Node *n = S->marked[i];
+        int k = name_index(S, n->name);
+        if (k < 0 || S->bit[k] < 0)
+            continue;
+        bool seen = false, visited = false;
+        for (int j = 0; j < S->nseen && !seen; j++)
+            seen = S->seen[j] == n;
+        for (int j = 0; j < S->nvisited && !visited; j++)
+            visited = S->visited[j] == n;
+        if (visited && !seen)
+            n->maybe_unbound = 0;
+    }
+}
+
 /* ---- renaming ---- */
 
 bool infer_ssa_is_version(const char *name) {
@@ -652,7 +878,9 @@ void infer_ssa_rename(Inf *I, const bool *hide) {
     for (int k = 0; k < S.nnames; k++) /* every other name starts unassigned */
         if (!st.s[k].n)
             define(&S, &st, k, def_of(&S, k, NULL, UNDEF_PARAM));
+    State entry = state_copy(&S, &st);
     stmts(&S, &s->fn->body, &st);
+    relate_bound(&S, &entry);
 
     /* name the webs: per local name, the argument's web (else the first
      * defined) keeps the name, the others get "name.1", "name.2", ... */
