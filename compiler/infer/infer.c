@@ -240,6 +240,15 @@ static bool var_assign(Inf *I, Node *at, Var *v, Type *t) {
         return false;
     }
     if (u != v->ty) {
+        if (ty_depth(u) > TY_MAX_DEPTH && ty_depth(u) > ty_depth(v->ty)) {
+            /* `d[k] = d`, `l.append(l)`, `t = (t, x)` in a loop: one level
+             * more each pass, which would end only at MAX_PASSES */
+            err(I, HJ_DIAG_TYPING, at,
+                "the type of '%s' nests more than %d levels deep and grows with each pass of type "
+                "inference: does a container or tuple hold itself?",
+                infer_ssa_source_name(I->a, v->name), TY_MAX_DEPTH);
+            return false;
+        }
         v->ty = u;
         I->changed = true;
     }

@@ -138,6 +138,13 @@ static Type *intern(TyCtx *tc, const Type *p) {
         if (!tc->arena->oom)
             memcpy(t->offsets, p->offsets, sizeof(int) * (size_t)n);
     }
+    int d = 0;
+    for (int i = 0; t->elems && i < t->nelems; i++)
+        d = d > ty_depth(t->elems[i]) ? d : ty_depth(t->elems[i]);
+    const Type *parts[] = {t->item, t->key, t->base, t->dtype, t->self_ty};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        d = d > ty_depth(parts[i]) ? d : ty_depth(parts[i]);
+    t->depth = d + 1;
     vec_push(tc->arena, &tc->compound, t);
     return t;
 }

@@ -133,6 +133,10 @@ struct Type {
                        a plain dict */
     /* TY_DATETIME, TY_TIMEDELTA: the DtUnit */
     int unit;
+    /* every compound type: 1 + the deepest of its components (elems, item,
+     * key, base, dtype, self_ty), a scalar's counting 1; set by interning
+     * (see ty_depth) */
+    int depth;
     /* owned by the lowering of the current compilation: cached LLVMTypeRef */
     void *llvm;
     void *llvm_mem; /* in-memory form when it differs (bool: i8) */
@@ -141,6 +145,11 @@ struct Type {
 typedef struct TyCtx TyCtx;
 
 TyCtx *ty_ctx_new(Arena *a);
+/* How deep `t` nests other types: 1 for a scalar, 2 for a list of floats.
+ * Inference refuses a variable whose type grows past TY_MAX_DEPTH (a
+ * container stored into itself grows one level per pass). */
+#define TY_MAX_DEPTH 32
+static inline int ty_depth(const Type *t) { return !t ? 0 : t->depth > 0 ? t->depth : 1; }
 Type *ty_scalar(TyCtx *tc, TyKind k);          /* TY_UNKNOWN..TY_NONE, TY_RANGE, TY_STRING */
 Type *ty_tuple(TyCtx *tc, Type **elems, int n);
 /* A named tuple of class `cls_id` (named `name`, fields[n]) holding elems. */

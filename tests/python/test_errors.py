@@ -116,6 +116,37 @@ def test_unknown_name_location():
     assert_located(ei.value, "E:unknown", "undefined_name_xyz")
 
 
+@njit
+def dict_holds_itself(a):
+    d = {}
+    for x in a:
+        d[x] = d  # E:selfdict
+    return len(d)
+
+
+@njit
+def list_holds_itself(a):
+    l = []
+    for x in a:
+        l.append(l)  # E:selflist
+    return len(l)
+
+
+@pytest.mark.parametrize("f,marker", [(dict_holds_itself, "E:selfdict"),
+                                      (list_holds_itself, "E:selflist")])
+def test_container_holding_itself(f, marker):
+    """A container stored into itself grows its type a level per pass of
+    inference: refused when it passes 32 levels, named, at the store (the
+    fuzzer's timeout: 200 passes of ever deeper types before)."""
+    with pytest.raises(hpcjit.TypingError) as ei:
+        f(np.arange(3.0))
+    if not AGAINST_NUMBA:
+        assert_located(ei.value, marker)
+        assert "hold itself" in str(ei.value)
+    # CPython builds the self-referencing container without complaint
+    assert f.py_func(np.arange(3.0)) == 3
+
+
 @pytest.mark.parametrize("f,marker,arg", [
     (bad_call_arity, "E:arity", 1),
     (bad_index, "E:index", np.zeros(3)),
