@@ -507,3 +507,44 @@ def test_average_returned():
 def test_average_zero_weights():
     e = check(average_all, np.arange(4.0), np.zeros(4))  # ZeroDivisionError, as NumPy
     assert isinstance(e, ZeroDivisionError)
+
+
+@hpcjit.njit
+def r_group_spread(values, begin, end, j):
+    """pandas' groupby agg loop: a column of each group's rows ('A' layout;
+    contiguous when values has one column)."""
+    out = np.empty(len(begin))
+    for i in range(len(begin)):
+        g = values[begin[i]:end[i], j]
+        out[i] = g.max() - g.min()
+    return out
+
+
+@hpcjit.njit
+def r_column_reductions(values, j):
+    c = values[:, j]
+    return c.max(), c.min(), c.prod(), c.all(), c.any(), c.argmax(), np.max(c[::2]), np.min(c[1::3])
+
+
+@pytest.mark.parametrize("ncols", [1, 3])
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int64, np.int32])
+def test_column_slice_reductions(ncols, dt):
+    """min/max over a run-time stride: one loop for stride == itemsize, one
+    for the rest, NaN anywhere in either."""
+    g = np.random.default_rng(3)
+    values = (g.standard_normal((1000, ncols)) * 100).astype(dt)
+    begin = np.array([0, 5, 7, 300, 301, 999])
+    end = np.array([5, 7, 300, 301, 999, 1000])
+    for j in range(ncols):
+        check(r_group_spread, values, begin, end, j)
+        check(r_column_reductions, values, j)
+    if np.dtype(dt).kind == "f":
+        for rows in ([3], [6], [0, 500], [998, 999], list(range(300, 1000))):
+            v = values.copy()
+            v[rows, ncols - 1] = np.nan
+            check(r_group_spread, v, begin, end, ncols - 1)
+            check(r_column_reductions, v, ncols - 1)
+        v = values.copy()
+        v[5, 0] = -np.inf
+        v[6, 0] = np.inf
+        check(r_group_spread, v, begin, end, 0)
