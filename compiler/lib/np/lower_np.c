@@ -1380,6 +1380,102 @@ static LLVMValueRef fused_reduce(Lower *L, Node *n, bool *owned, bool *done) {
     return out;
 }
 
+/* A whole-array reduction of an array expression whose result does not
+ * depend on the order of the fold (integer sums and products wrap the same
+ * way in any order; min and max): the elements are computed in the fold's
+ * own nest and never stored.  np.sum(np.isnan(window)), pandas' rolling
+ * apply per window (issue 15), allocated a bool temporary each time.
+ * Floating sums keep NumPy's pairwise order over a temporary. */
+typedef struct FullFold {
+    RedPlan *P;
+    AeSrc *src;
+    int nd;
+    LLVMValueRef *shape, slot;
+    LLVMValueRef idx[HJ_MAX_NDIM_LOWER];
+    bool ok;
+} FullFold;
+
+static void full_nest(Lower *L, FullFold *c, int d) {
+    if (d == c->nd) {
+        LLVMValueRef x = lower_ae_at(L, c->src, c->idx);
+        if (!x) {
+            c->ok = false;
+            return;
+        }
+        x = lower_convert(L, np_at(L), x, c->P->dt, c->P->rt);
+        LLVMTypeRef rt = lower_type(L, c->P->rt);
+        LLVMBuildStore(L->b, fold_elem(L, c->P, lower_load(L, rt, c->slot, ""), x), c->slot);
+        return;
+    }
+    NpLoop lp;
+    np_loop_begin(L, &lp, c->shape[d]);
+    c->idx[d] = lp.i;
+    full_nest(L, c, d + 1);
+    np_loop_end(L, &lp);
+}
+
+static LLVMValueRef fused_full_reduce(Lower *L, Node *n, bool *done) {
+    *done = false;
+    Node *an = np_arg(n, 0);
+    Type *aty = an->ty;
+    int nd = aty->ndim;
+    if (an->kind != N_ARRAYEXPR || np_arg(n, 1) || np_arg(n, 2) || np_arg(n, 3) || np_arg(n, 4) || nd < 1 ||
+        nd > HJ_MAX_NDIM_LOWER || n->ty->kind == TY_ARRAY)
+        return NULL;
+    RedPlan P = {n->builtin, aty->dtype, n->ty, NULL};
+    bool exact_int = ty_is_int(P.rt) && !ty_is_npdt(P.rt) && (ty_is_int(P.dt) || P.dt->kind == TY_BOOL) &&
+                     !ty_is_npdt(P.dt);
+    switch (P.op) {
+    case BI_NP_SUM: case BI_NP_PROD:
+        if (!exact_int)
+            return NULL;
+        break;
+    case BI_NP_AMIN: case BI_NP_AMAX:
+        if (!rows_ok(&P) || ty_is_npdt(P.dt) || !(ty_is_int(P.dt) || ty_is_float(P.dt)))
+            return NULL;
+        break;
+    default: return NULL;
+    }
+    *done = true;
+    LLVMValueRef shape[HJ_MAX_NDIM_LOWER + 1];
+    AeSrc *src = lower_ae_open(L, an, shape);
+    if (!src)
+        return NULL;
+    const char *emsg = empty_msg(P.op);
+    LLVMValueRef total = shape[0];
+    for (int d = 1; d < nd; d++)
+        total = np_mul(L, total, shape[d]);
+    if (emsg)
+        lower_raise_if(L, np_ieq(L, total, lower_i64(L, 0)), "ValueError", emsg);
+    LLVMTypeRef rt = lower_type(L, P.rt);
+    bool mm = P.op == BI_NP_AMIN || P.op == BI_NP_AMAX;
+    FullFold c = {&P, src, nd, shape, lower_alloca(L, rt, "fold"), {0}, true};
+    LLVMBuildStore(L->b, mm ? extreme(L, P.rt, P.op == BI_NP_AMIN) : P.op == BI_NP_PROD ? np_one(L, P.rt)
+                                                                                           : lower_zero(L, P.rt),
+                   c.slot);
+    /* contiguous leaves: one flat loop that vectorizes; else the nest */
+    LLVMBasicBlockRef flat = lower_block(L, "fold.flat"), nest = lower_block(L, "fold.nest"),
+                      join = lower_block(L, "fold.done");
+    LLVMBuildCondBr(L->b, lower_ae_flat_ok(L, src, shape), flat, nest);
+    lower_at(L, flat);
+    NpLoop lp;
+    np_loop_begin(L, &lp, total);
+    LLVMValueRef x = lower_ae_at_flat(L, src, lp.i);
+    if (!x)
+        return NULL;
+    x = lower_convert(L, np_at(L), x, P.dt, P.rt);
+    LLVMBuildStore(L->b, fold_elem(L, &P, lower_load(L, rt, c.slot, ""), x), c.slot);
+    np_loop_end(L, &lp);
+    LLVMBuildBr(L->b, join);
+    lower_at(L, nest);
+    full_nest(L, &c, 0);
+    if (!c.ok)
+        return NULL;
+    LLVMBuildBr(L->b, join);
+    lower_at(L, join);
+    return lower_load(L, rt, c.slot, "folded");
+}
+
 LLVMValueRef lower_np_reduce(Lower *L, Node *n, bool *owned) {
     *owned = false;
     Node *an = np_arg(n, 0), *axis = np_arg(n, 1);
@@ -1388,6 +1484,9 @@ LLVMValueRef lower_np_reduce(Lower *L, Node *n, bool *owned) {
         return lower_fail(L, n, HJ_DIAG_LOWERING, "reduction of a non-array");
     bool fused;
     LLVMValueRef fr = fused_reduce(L, n, owned, &fused);
+    if (fused)
+        return fr;
+    fr = fused_full_reduce(L, n, &fused);
     if (fused)
         return fr;
     LLVMValueRef arr = lower_expr_use(L, an);
