@@ -631,8 +631,8 @@ static void red_row_loop(Lower *L, Red *R, LLVMValueRef p, LLVMValueRef n, LLVMV
              * maxsd-shaped select, and NaNs are or-ed into a flag beside it
              * (NumPy's result is then NaN) */
             LLVMValueRef isnan = LLVMBuildFCmp(L->b, LLVMRealUNO, x, x, "");
-            LLVMValueRef lt = LLVMBuildFCmp(L->b, wants_min(R->op) ? LLVMRealOLE : LLVMRealOGE, x, cur, "");
-            LLVMBuildStore(L->b, np_sel(L, lt, x, cur), R->slot); /* a later equal wins: 0.0 after -0.0 */
+            LLVMValueRef lt = LLVMBuildFCmp(L->b, wants_min(R->op) ? LLVMRealOLT : LLVMRealOGT, x, cur, "");
+            LLVMBuildStore(L->b, np_sel(L, lt, x, cur), R->slot); /* maxsd/minsd: x > cur ? x : cur */
             LLVMBuildStore(L->b, LLVMBuildOr(L->b, lower_load(L, L->t_i1, nanflag, ""), isnan, ""), nanflag);
             np_loop_end(L, &lp);
             LLVMValueRef v = lower_load(L, at, R->slot, "");
