@@ -375,6 +375,10 @@ LLVMValueRef lower_ae_call(Lower *L, Node *n, bool *owned);
 typedef struct AeSrc AeSrc;
 AeSrc *lower_ae_open(Lower *L, Node *n, LLVMValueRef *shape);
 LLVMValueRef lower_ae_at(Lower *L, AeSrc *s, LLVMValueRef *idx);
+/* i1: every array leaf contiguous with the shape lower_ae_open filled;
+ * then lower_ae_at_flat(i) is the element at flat (C order) index i. */
+LLVMValueRef lower_ae_flat_ok(Lower *L, AeSrc *s, LLVMValueRef *shape);
+LLVMValueRef lower_ae_at_flat(Lower *L, AeSrc *s, LLVMValueRef i);
 
 /* ---- lower.c, for lower_parallel.c ---- */
 bool lower_body(Lower *L, PtrVec *body);

@@ -1197,6 +1197,38 @@ LLVMValueRef lower_ae_at(Lower *L, AeSrc *s, LLVMValueRef *idx) {
     return v;
 }
 
+/* Whether every array leaf of s is contiguous with the broadcast shape
+ * (an i1, often a constant), so lower_ae_at_flat may read item i of each:
+ * a nest over run-time strides does not vectorize (LLVM can only version
+ * it on a byte stride of 1). */
+LLVMValueRef lower_ae_flat_ok(Lower *L, AeSrc *s, LLVMValueRef *shape) {
+    int narr = 0;
+    for (int i = 0; i < s->ae.nleaves; i++)
+        if (is_arr(s->ae.leaves[i]))
+            narr += s->ae.leaves[i]->ty->ndim == s->nd ? 1 : 2;
+    LLVMValueRef ok = LLVMConstInt(L->t_i1, 1, 0);
+    for (int i = 0; i < s->ae.nleaves; i++)
+        if (is_arr(s->ae.leaves[i]))
+            ok = LLVMBuildAnd(L->b, ok, flat_ok(L, s->ae.leaves[i], shape, s->nd, narr == 1), "");
+    return ok;
+}
+
+LLVMValueRef lower_ae_at_flat(Lower *L, AeSrc *s, LLVMValueRef i) {
+    for (int k = 0; k < s->ae.nleaves; k++) {
+        Leaf *f = s->ae.leaves[k];
+        if (!is_arr(f))
+            continue;
+        LLVMValueRef p = lower_gep(L, lower_mem_type(L, f->ty->dtype), lower_array_field(L, f->v, ARR_DATA, ""), &i, 1,
+                                   "");
+        f->elem = load_elem(L, p, f->ty->dtype);
+    }
+    int saved_em = L->error_model;
+    L->error_model = 1; /* NumPy: no exceptions from element arithmetic */
+    LLVMValueRef v = conv(L, s->n, ev(L, s->root), ety(s->root->ty), s->n->ty->dtype);
+    L->error_model = saved_em;
+    return v;
+}
+
 /* Byte range [lo, hi) an array's elements span (empty: lo == hi). */
 static void extent(Lower *L, LLVMValueRef v, Type *t, LLVMValueRef *lo, LLVMValueRef *hi) {
     LLVMValueRef base = LLVMBuildPtrToInt(L->b, lower_array_field(L, v, ARR_DATA, ""), L->t_i64, "");

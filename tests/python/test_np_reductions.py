@@ -507,3 +507,105 @@ def test_average_returned():
 def test_average_zero_weights():
     e = check(average_all, np.arange(4.0), np.zeros(4))  # ZeroDivisionError, as NumPy
     assert isinstance(e, ZeroDivisionError)
+
+
+@hpcjit.njit
+def r_group_spread(values, begin, end, j):
+    """pandas' groupby agg loop: a column of each group's rows ('A' layout;
+    contiguous when values has one column)."""
+    out = np.empty(len(begin))
+    for i in range(len(begin)):
+        g = values[begin[i]:end[i], j]
+        out[i] = g.max() - g.min()
+    return out
+
+
+@hpcjit.njit
+def r_column_reductions(values, j):
+    c = values[:, j]
+    return c.max(), c.min(), c.prod(), c.all(), c.any(), c.argmax(), np.max(c[::2]), np.min(c[1::3])
+
+
+@pytest.mark.parametrize("ncols", [1, 3])
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int64, np.int32])
+def test_column_slice_reductions(ncols, dt):
+    """min/max over a run-time stride: one loop for stride == itemsize, one
+    for the rest, NaN anywhere in either."""
+    g = np.random.default_rng(3)
+    values = (g.standard_normal((1000, ncols)) * 100).astype(dt)
+    begin = np.array([0, 5, 7, 300, 301, 999])
+    end = np.array([5, 7, 300, 301, 999, 1000])
+    for j in range(ncols):
+        check(r_group_spread, values, begin, end, j)
+        check(r_column_reductions, values, j)
+    if np.dtype(dt).kind == "f":
+        for rows in ([3], [6], [0, 500], [998, 999], list(range(300, 1000))):
+            v = values.copy()
+            v[rows, ncols - 1] = np.nan
+            check(r_group_spread, v, begin, end, ncols - 1)
+            check(r_column_reductions, v, ncols - 1)
+        v = values.copy()
+        v[5, 0] = -np.inf
+        v[6, 0] = np.inf
+        check(r_group_spread, v, begin, end, 0)
+
+
+@hpcjit.njit
+def r_count_nan_windows(values, begin, end):
+    """pandas' rolling apply: np.sum(np.isnan(window)) per window."""
+    out = np.empty(len(begin), dtype=np.int64)
+    for i in range(len(begin)):
+        w = values[begin[i]:end[i]]
+        out[i] = np.sum(np.isnan(w))
+    return out
+
+
+@hpcjit.njit
+def r_expr_folds(a, b):
+    return (np.sum(a > 0.5), (a > b).sum(), np.sum(np.isnan(a)), np.prod((a > 0.2) + 1),
+            np.max(a * 2.0 - b), np.min(a + b), (a < b).astype(np.int64).sum())
+
+
+@hpcjit.njit
+def r_int_expr_folds(x, y):
+    return np.sum(x * y), np.prod(x + 1), np.max(x - y), np.min(x * 3), np.sum(x[::-1] > y)
+
+
+@hpcjit.njit
+def r_broadcast_fold(a, b):
+    return np.sum(a[:, None] > b), np.max(a[:, None] - b), np.min(a[:, None] * b)
+
+
+@hpcjit.njit
+def r_empty_min(a):
+    return np.min(a * 2.0)
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "strided", "reversed"])
+@pytest.mark.parametrize("shape", [(0,), (1,), (7,), (300,), (3, 4), (2, 3, 5), (1, 6)])
+def test_fused_whole_reductions(layout, shape):
+    """Order-free whole-array reductions of an array expression fold it in
+    one loop without a temporary (flat when contiguous, else a nest)."""
+    g = np.random.default_rng(5)
+    a = make_array(np.float64, shape, layout, g)
+    b = make_array(np.float64, shape, "C", g)
+    if a.size > 2:
+        a.flat[1] = np.nan
+    check(r_expr_folds, a, b)
+    x = make_array(np.int64, shape, layout, g) % 7
+    y = make_array(np.int64, shape, "F", g) % 5
+    check(r_int_expr_folds, x, y)
+    check(r_empty_min, a)
+
+
+def test_fused_whole_reductions_windows_and_broadcast():
+    g = np.random.default_rng(6)
+    v = g.standard_normal(2000)
+    v[g.integers(0, 2000, 50)] = np.nan
+    begin = np.maximum(np.arange(2000) - 99, 0)
+    end = np.arange(2000) + 1
+    check(r_count_nan_windows, v, begin, end)
+    check(r_count_nan_windows, v[::2], begin[:1000] // 2, end[:1000] // 2)
+    check(r_broadcast_fold, g.standard_normal(5), g.standard_normal(4))
+    check(r_broadcast_fold, g.standard_normal(1), g.standard_normal(4))
+    check(r_broadcast_fold, np.array([1.0, np.nan, 3.0]), g.standard_normal(2))
