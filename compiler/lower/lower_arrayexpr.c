@@ -1178,6 +1178,16 @@ AeSrc *lower_ae_open(Lower *L, Node *n, LLVMValueRef *shape) {
     return s;
 }
 
+/* The element of s's expression from its leaves' current elements,
+ * converted to the result's dtype. */
+static LLVMValueRef root_value(Lower *L, AeSrc *s) {
+    int saved_em = L->error_model;
+    L->error_model = 1; /* NumPy: no exceptions from element arithmetic */
+    LLVMValueRef v = conv(L, s->n, ev(L, s->root), ety(s->root->ty), s->n->ty->dtype);
+    L->error_model = saved_em;
+    return v;
+}
+
 LLVMValueRef lower_ae_at(Lower *L, AeSrc *s, LLVMValueRef *idx) {
     int nd = s->nd;
     for (int i = 0; i < s->ae.nleaves; i++) {
@@ -1190,11 +1200,7 @@ LLVMValueRef lower_ae_at(Lower *L, AeSrc *s, LLVMValueRef *idx) {
         LLVMValueRef p = LLVMBuildGEP2(L->b, L->t_i8, lower_array_field(L, f->v, ARR_DATA, ""), &off, 1, "");
         f->elem = load_elem(L, p, f->ty->dtype);
     }
-    int saved_em = L->error_model;
-    L->error_model = 1; /* NumPy: no exceptions from element arithmetic */
-    LLVMValueRef v = conv(L, s->n, ev(L, s->root), ety(s->root->ty), s->n->ty->dtype);
-    L->error_model = saved_em;
-    return v;
+    return root_value(L, s);
 }
 
 /* Whether every array leaf of s is contiguous with the broadcast shape
@@ -1222,11 +1228,7 @@ LLVMValueRef lower_ae_at_flat(Lower *L, AeSrc *s, LLVMValueRef i) {
                                    "");
         f->elem = load_elem(L, p, f->ty->dtype);
     }
-    int saved_em = L->error_model;
-    L->error_model = 1; /* NumPy: no exceptions from element arithmetic */
-    LLVMValueRef v = conv(L, s->n, ev(L, s->root), ety(s->root->ty), s->n->ty->dtype);
-    L->error_model = saved_em;
-    return v;
+    return root_value(L, s);
 }
 
 /* Byte range [lo, hi) an array's elements span (empty: lo == hi). */
