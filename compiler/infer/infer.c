@@ -240,7 +240,7 @@ static bool var_assign(Inf *I, Node *at, Var *v, Type *t) {
         return false;
     }
     if (u != v->ty) {
-        if (ty_depth(u) > TY_MAX_DEPTH && ty_depth(u) > ty_depth(v->ty)) {
+        if (ty_depth(u) > TY_MAX_DEPTH && v->ty->kind != TY_UNKNOWN && ty_depth(u) > ty_depth(v->ty)) {
             /* `d[k] = d`, `l.append(l)`, `t = (t, x)` in a loop: one level
              * more each pass, which would end only at MAX_PASSES */
             err(I, HJ_DIAG_TYPING, at,

@@ -132,6 +132,18 @@ def list_holds_itself(a):
     return len(l)
 
 
+@njit
+def deep_literal(x):
+    t = ((((((((((((((((((((((((((((((((((((x,),),),),),),),),),),),
+         ),),),),),),),),),),),),),),),),),),),),),),),),)
+    return t
+
+
+def test_deep_type_assigned_once_compiles():
+    """A type 37 levels deep that does not grow is not refused."""
+    assert deep_literal(1.5) == deep_literal.py_func(1.5)
+
+
 @pytest.mark.parametrize("f,marker", [(dict_holds_itself, "E:selfdict"),
                                       (list_holds_itself, "E:selflist")])
 def test_container_holding_itself(f, marker):
