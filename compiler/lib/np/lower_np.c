@@ -1286,9 +1286,17 @@ static void fold_axis(Lower *L, RedPlan *P, LLVMValueRef data, LLVMValueRef *sha
     }
 }
 
+/* *po = fold(*po, x), x an element of type P->dt. */
+static void fold_into(Lower *L, RedPlan *P, LLVMValueRef po, LLVMValueRef x) {
+    x = lower_convert(L, np_at(L), x, P->dt, P->rt);
+    np_store(L, po, fold_elem(L, P, np_load(L, po, P->rt), x), P->rt);
+}
+
 /* The same fold over an array expression (N_ARRAYEXPR) whose elements are
  * computed in the fold's own nest, index by index, and never stored (no
- * temporary array): np.sum(a * b, axis=1). */
+ * temporary array): np.sum(a * b, axis=1) into the output row at po (ost:
+ * the output's strides, axis k folded), or with ost NULL every element
+ * into the one accumulator po (fused_full_reduce). */
 typedef struct FusedFold {
     RedPlan *P;
     AeSrc *src;
@@ -1305,14 +1313,14 @@ static void fused_nest(Lower *L, FusedFold *c, int d, LLVMValueRef po) {
             c->ok = false;
             return;
         }
-        x = lower_convert(L, np_at(L), x, c->P->dt, c->P->rt);
-        np_store(L, po, fold_elem(L, c->P, np_load(L, po, c->P->rt), x), c->P->rt);
+        fold_into(L, c->P, po, x);
         return;
     }
     NpLoop lp;
     np_loop_begin(L, &lp, c->shape[d]);
     c->idx[d] = lp.i;
-    LLVMValueRef next = d == c->k ? po : np_offset(L, po, np_mul(L, lp.i, c->ost[d < c->k ? d : d - 1]));
+    LLVMValueRef next =
+        !c->ost || d == c->k ? po : np_offset(L, po, np_mul(L, lp.i, c->ost[d < c->k ? d : d - 1]));
     fused_nest(L, c, d + 1, next);
     np_loop_end(L, &lp);
 }
@@ -1386,34 +1394,6 @@ static LLVMValueRef fused_reduce(Lower *L, Node *n, bool *owned, bool *done) {
  * own nest and never stored.  np.sum(np.isnan(window)), pandas' rolling
  * apply per window (issue 15), allocated a bool temporary each time.
  * Floating sums keep NumPy's pairwise order over a temporary. */
-typedef struct FullFold {
-    RedPlan *P;
-    AeSrc *src;
-    int nd;
-    LLVMValueRef *shape, slot;
-    LLVMValueRef idx[HJ_MAX_NDIM_LOWER];
-    bool ok;
-} FullFold;
-
-static void full_nest(Lower *L, FullFold *c, int d) {
-    if (d == c->nd) {
-        LLVMValueRef x = lower_ae_at(L, c->src, c->idx);
-        if (!x) {
-            c->ok = false;
-            return;
-        }
-        x = lower_convert(L, np_at(L), x, c->P->dt, c->P->rt);
-        LLVMTypeRef rt = lower_type(L, c->P->rt);
-        LLVMBuildStore(L->b, fold_elem(L, c->P, lower_load(L, rt, c->slot, ""), x), c->slot);
-        return;
-    }
-    NpLoop lp;
-    np_loop_begin(L, &lp, c->shape[d]);
-    c->idx[d] = lp.i;
-    full_nest(L, c, d + 1);
-    np_loop_end(L, &lp);
-}
-
 static LLVMValueRef fused_full_reduce(Lower *L, Node *n, bool *done) {
     *done = false;
     Node *an = np_arg(n, 0);
@@ -1449,10 +1429,11 @@ static LLVMValueRef fused_full_reduce(Lower *L, Node *n, bool *done) {
         lower_raise_if(L, np_ieq(L, total, lower_i64(L, 0)), "ValueError", emsg);
     LLVMTypeRef rt = lower_type(L, P.rt);
     bool mm = P.op == BI_NP_AMIN || P.op == BI_NP_AMAX;
-    FullFold c = {&P, src, nd, shape, lower_alloca(L, rt, "fold"), {0}, true};
-    LLVMBuildStore(L->b, mm ? extreme(L, P.rt, P.op == BI_NP_AMIN) : P.op == BI_NP_PROD ? np_one(L, P.rt)
-                                                                                           : lower_zero(L, P.rt),
-                   c.slot);
+    LLVMValueRef slot = lower_alloca(L, rt, "fold");
+    FusedFold c = {&P, src, nd, -1, shape, NULL, {0}, true};
+    np_store(L, slot, mm ? extreme(L, P.rt, P.op == BI_NP_AMIN) : P.op == BI_NP_PROD ? np_one(L, P.rt)
+                                                                                      : lower_zero(L, P.rt),
+             P.rt);
     /* contiguous leaves: one flat loop that vectorizes; else the nest */
     LLVMBasicBlockRef flat = lower_block(L, "fold.flat"), nest = lower_block(L, "fold.nest"),
                       join = lower_block(L, "fold.done");
@@ -1463,17 +1444,16 @@ static LLVMValueRef fused_full_reduce(Lower *L, Node *n, bool *done) {
     LLVMValueRef x = lower_ae_at_flat(L, src, lp.i);
     if (!x)
         return NULL;
-    x = lower_convert(L, np_at(L), x, P.dt, P.rt);
-    LLVMBuildStore(L->b, fold_elem(L, &P, lower_load(L, rt, c.slot, ""), x), c.slot);
+    fold_into(L, &P, slot, x);
     np_loop_end(L, &lp);
     LLVMBuildBr(L->b, join);
     lower_at(L, nest);
-    full_nest(L, &c, 0);
+    fused_nest(L, &c, 0, slot);
     if (!c.ok)
         return NULL;
     LLVMBuildBr(L->b, join);
     lower_at(L, join);
-    return lower_load(L, rt, c.slot, "folded");
+    return lower_load(L, rt, slot, "folded");
 }
 
 LLVMValueRef lower_np_reduce(Lower *L, Node *n, bool *owned) {
