@@ -24,8 +24,13 @@
  * call, Numba's process 1).  Not in HPCJIT_DEBUG_MEMORY mode, whose
  * quarantine holds plain blocks back itself.
  *
- * Counts are C11 atomics because compiled code may run without the GIL on
- * several threads (nogil, prange). */
+ * The allocation and free counts (rt_memstats) are kept per thread: compiled
+ * code may allocate on several threads at once (nogil, prange), and one
+ * pair of shared atomic counters had every allocation and free of a prange
+ * body take the counters' cache line from the other core (NPBench
+ * floyd_warshall_npr: a temporary per row, half the time in the two
+ * increments).  Each thread adds to its own cache line; rt_memstats sums
+ * them. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -38,8 +43,74 @@
 
 #define RT_ALIGN 64
 
-static atomic_llong n_alloc;
-static atomic_llong n_free;
+/* One thread's counts.  Only its thread writes them (a plain load and
+ * store, no locked add); rt_memstats reads every slot.  A slot outlives its
+ * thread: at the thread's exit it is marked free and the next new thread
+ * takes it over, counts and all, so the sums stay right and slots are not
+ * made per thread ever started. */
+typedef struct Counts {
+    _Alignas(64) atomic_llong alloc;
+    atomic_llong free;
+    atomic_int in_use;
+    struct Counts *next; /* set once, before the slot is published */
+} Counts;
+
+static _Atomic(Counts *) all_counts;
+static _Thread_local Counts *my_counts;
+static pthread_key_t counts_key;
+static pthread_once_t counts_once = PTHREAD_ONCE_INIT;
+
+/* Shared by the threads that could not get a slot of their own (out of
+ * memory): their counts may then race, but are still summed. */
+static Counts spare;
+
+static void release_counts(void *c)
+{
+    my_counts = NULL;
+    atomic_store_explicit(&((Counts *)c)->in_use, 0, memory_order_release);
+}
+
+static void make_counts_key(void)
+{
+    (void)pthread_key_create(&counts_key, release_counts);
+    atomic_init(&spare.in_use, 1); /* never released, never claimed */
+    spare.next = atomic_load_explicit(&all_counts, memory_order_relaxed);
+    atomic_store_explicit(&all_counts, &spare, memory_order_release);
+}
+
+static Counts *claim_counts(void)
+{
+    pthread_once(&counts_once, make_counts_key);
+    Counts *c = NULL;
+    for (Counts *k = atomic_load_explicit(&all_counts, memory_order_acquire); k && !c; k = k->next) {
+        int idle = 0;
+        if (atomic_compare_exchange_strong(&k->in_use, &idle, 1))
+            c = k;
+    }
+    if (!c) {
+        if (posix_memalign((void **)&c, 64, sizeof *c) != 0)
+            return my_counts = &spare;
+        memset(c, 0, sizeof *c);
+        atomic_init(&c->in_use, 1);
+        Counts *head = atomic_load_explicit(&all_counts, memory_order_relaxed);
+        do
+            c->next = head;
+        while (!atomic_compare_exchange_weak_explicit(&all_counts, &head, c, memory_order_release,
+                                                      memory_order_relaxed));
+    }
+    (void)pthread_setspecific(counts_key, c);
+    my_counts = c;
+    return c;
+}
+
+static inline void count_one(int is_free)
+{
+    Counts *c = my_counts;
+    if (__builtin_expect(!c, 0))
+        c = claim_counts();
+    atomic_llong *n = is_free ? &c->free : &c->alloc;
+    atomic_store_explicit(n, atomic_load_explicit(n, memory_order_relaxed) + 1, memory_order_relaxed);
+}
 
 /* The refcnt field is a plain int64_t in the shared layout (compiled code
  * reads it); every access from C goes through this atomic view. */
@@ -269,7 +340,7 @@ static HjMemInfo *alloc_block(int64_t nbytes, int zero)
      * mapping's length rides in dtor_info */
     mi->dtor = mapped ? free_large : kept ? free_medium : NULL;
     mi->dtor_info = mapped ? (void *)(uintptr_t)mapped : (void *)(uintptr_t)kept;
-    atomic_fetch_add_explicit(&n_alloc, 1, memory_order_relaxed);
+    count_one(0);
     return mi;
 }
 
@@ -306,7 +377,7 @@ __attribute__((noinline)) HjMemInfo *rt_alloc_packed(int64_t nbytes)
     mi->size = nbytes;
     mi->dtor = NULL; /* rt_decref frees the one block */
     mi->dtor_info = NULL;
-    atomic_fetch_add_explicit(&n_alloc, 1, memory_order_relaxed);
+    count_one(0);
     if (__builtin_expect(debugging(), 0))
         md_alloc(mi, nbytes, __builtin_return_address(0));
     return mi;
@@ -333,7 +404,7 @@ void rt_decref(HjMemInfo *mi)
     if (atomic_fetch_sub_explicit(refcnt_of(mi), 1, memory_order_release) != 1)
         return;
     atomic_thread_fence(memory_order_acquire);
-    atomic_fetch_add_explicit(&n_free, 1, memory_order_relaxed);
+    count_one(1);
     if (dbg && md_free(mi))
         return; /* quarantined (memdebug.c) */
     if (mi->dtor)
@@ -345,7 +416,10 @@ void rt_decref(HjMemInfo *mi)
 RtMemStats rt_memstats(void)
 {
     RtMemStats s;
-    s.alloc = atomic_load_explicit(&n_alloc, memory_order_relaxed);
-    s.free = atomic_load_explicit(&n_free, memory_order_relaxed);
+    s.alloc = s.free = 0;
+    for (Counts *k = atomic_load_explicit(&all_counts, memory_order_acquire); k; k = k->next) {
+        s.alloc += atomic_load_explicit(&k->alloc, memory_order_relaxed);
+        s.free += atomic_load_explicit(&k->free, memory_order_relaxed);
+    }
     return s;
 }

@@ -169,6 +169,48 @@ static void *hammer(void *arg)
     return NULL;
 }
 
+/* Counts are per thread: each thread allocates blocks that the next
+ * thread frees, then exits, and threads started later take over the
+ * exited threads' slots; the sums still balance. */
+#define NBLOCKS 1000
+static HjMemInfo *handoff[NTHREADS + 1][NBLOCKS];
+static void *alloc_and_free(void *arg)
+{
+    int k = (int)(intptr_t)arg;
+    for (int i = 0; i < NBLOCKS; i++) {
+        handoff[k + 1][i] = rt_alloc(64 + i);
+        if (handoff[k][i])
+            rt_decref(handoff[k][i]);
+        handoff[k][i] = NULL;
+    }
+    return NULL;
+}
+
+static void test_counts_across_threads(void)
+{
+    RtMemStats before = rt_memstats();
+    for (int round = 0; round < 3; round++) {
+        for (int k = 0; k < NTHREADS; k++) { /* one after the other: k frees what k - 1 made */
+            pthread_t t;
+            CHECK(pthread_create(&t, NULL, alloc_and_free, (void *)(intptr_t)k) == 0);
+            pthread_join(t, NULL);
+        }
+        for (int i = 0; i < NBLOCKS; i++) { /* the last thread's blocks back to the first */
+            handoff[0][i] = handoff[NTHREADS][i];
+            handoff[NTHREADS][i] = NULL;
+        }
+    }
+    RtMemStats mid = rt_memstats();
+    CHECK(mid.alloc - before.alloc == 3 * NTHREADS * NBLOCKS);
+    CHECK(mid.free - before.free == 3 * NTHREADS * NBLOCKS - NBLOCKS);
+    for (int i = 0; i < NBLOCKS; i++) {
+        rt_decref(handoff[0][i]);
+        handoff[0][i] = NULL;
+    }
+    RtMemStats after = rt_memstats();
+    CHECK(after.alloc - before.alloc == after.free - before.free);
+}
+
 static void test_atomic_threads(void)
 {
     pthread_t th[NTHREADS];
@@ -286,6 +328,7 @@ int main(void)
     test_refcount();
     test_custom_dtor();
     test_atomic_threads();
+    test_counts_across_threads();
     test_alloc_large();
     test_raise_fetch();
     test_raise_long_message();
