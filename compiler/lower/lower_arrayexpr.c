@@ -27,6 +27,8 @@ typedef struct Leaf {
                              reads (elem set when it is computed), else -1 */
     int dup;              /* N_FUSED: an earlier leaf reading the same name
                              (the same value: v and elem are its), else -1 */
+    bool self;            /* a store's destination itself (v is the
+                             destination's value): see same_view */
 } Leaf;
 
 typedef struct Ae {
@@ -73,21 +75,35 @@ static Leaf *add_leaf(Lower *L, Ae *ae) {
     return f;
 }
 
-static LLVMValueRef load_elem(Lower *L, LLVMValueRef p, Type *dt) {
+/* Attach the alias-scope list md (`kind`: "alias.scope" or "noalias") to
+ * the memory access inst; nothing when md is NULL. */
+static void scoped(Lower *L, LLVMValueRef inst, const char *kind, LLVMMetadataRef md) {
+    if (md)
+        LLVMSetMetadata(inst, LLVMGetMDKindIDInContext(L->ctx, kind, (unsigned)strlen(kind)),
+                        LLVMMetadataAsValue(L->ctx, md));
+}
+
+/* A load of an element; md: the "noalias" (or, for the destination,
+ * "alias.scope") list, or NULL. */
+static LLVMValueRef load_elem_md(Lower *L, LLVMValueRef p, Type *dt, const char *kind, LLVMMetadataRef md) {
     if (dt->kind == TY_RECORD) /* a record: its address (lower_record.c) */
         return p;
     LLVMValueRef v = lower_load(L, lower_mem_type(L, dt), p, "elem");
     LLVMSetAlignment(v, (unsigned)ty_itemsize(dt));
+    scoped(L, v, kind, md);
     return lower_from_mem(L, v, dt);
 }
 
-static void store_elem(Lower *L, LLVMValueRef p, LLVMValueRef v, Type *dt) {
+static LLVMValueRef load_elem(Lower *L, LLVMValueRef p, Type *dt) { return load_elem_md(L, p, dt, NULL, NULL); }
+
+static void store_elem(Lower *L, LLVMValueRef p, LLVMValueRef v, Type *dt, LLVMMetadataRef scope) {
     if (dt->kind == TY_RECORD) { /* a record: its bytes */
         lower_record_put(L, p, v, dt);
         return;
     }
     LLVMValueRef st = LLVMBuildStore(L->b, lower_to_mem(L, v, dt), p);
     LLVMSetAlignment(st, (unsigned)ty_itemsize(dt));
+    scoped(L, st, "alias.scope", scope);
 }
 
 /* Evaluate the leaves of tree n left to right (Python's order). */
@@ -801,6 +817,9 @@ typedef struct Emit {
     Node *at;
     Fused *fu;           /* N_FUSED: every statement's element (root unused) */
     bool same_shape;     /* every array leaf is known to have out's shape */
+    LLVMMetadataRef scope; /* stores into a destination every other array
+                              leaf is known not to overlap: the list of its
+                              alias scope (leaf loads: !noalias), else NULL */
 } Emit;
 
 /* An N_FUSED group being lowered: statement k computes root[k] into an
@@ -819,16 +838,26 @@ struct Fused {
 
 static bool emit_fused(Lower *L, const Emit *e, LLVMValueRef flat_i, LLVMValueRef *idx, int nd);
 
+/* An array leaf's element at p: !noalias the destination's scope, or in
+ * it when the leaf is the destination itself (with no scope LLVM would
+ * put the leaves it may alias in one set with the stores, and test them at
+ * run time). */
+static LLVMValueRef load_leaf(Lower *L, const Emit *e, const Leaf *f, LLVMValueRef p) {
+    return load_elem_md(L, p, f->ty->dtype, f->self ? "alias.scope" : "noalias", e->scope);
+}
+
 static bool emit_elem(Lower *L, const Emit *e, LLVMValueRef p) {
     LLVMValueRef v = ev(L, e->root);
     if (!v)
         return false;
     Type *vt = ety(e->root->ty);
     if (e->aug_op != OP_NONE && ty_is_npdt(e->aug_op_ty)) { /* in the result's unit (lower_datetime.c) */
-        v = lower_dt_binop(L, e->at, e->aug_op, e->aug_op_ty, load_elem(L, p, e->out_dt), e->out_dt, v, vt);
+        v = lower_dt_binop(L, e->at, e->aug_op, e->aug_op_ty, load_elem_md(L, p, e->out_dt, "alias.scope", e->scope),
+                           e->out_dt, v, vt);
         vt = e->aug_op_ty;
     } else if (e->aug_op != OP_NONE) {
-        LLVMValueRef cur = conv(L, e->at, load_elem(L, p, e->out_dt), e->out_dt, e->aug_op_ty);
+        LLVMValueRef cur = conv(L, e->at, load_elem_md(L, p, e->out_dt, "alias.scope", e->scope), e->out_dt,
+                                e->aug_op_ty);
         LLVMValueRef y = conv(L, e->at, v, vt, e->aug_op_ty);
         if (!cur || !y)
             return false;
@@ -839,7 +868,7 @@ static bool emit_elem(Lower *L, const Emit *e, LLVMValueRef p) {
     v = conv(L, e->at, v, vt, e->out_dt);
     if (!v)
         return false;
-    store_elem(L, p, v, e->out_dt);
+    store_elem(L, p, v, e->out_dt, e->scope);
     return true;
 }
 
@@ -859,7 +888,7 @@ static bool flat_range(Lower *L, Ae *ae, const Emit *e, LLVMValueRef odata, LLVM
         }
         LLVMValueRef p = lower_gep(L, lower_mem_type(L, f->ty->dtype), lower_array_field(L, f->v, ARR_DATA, ""),
                                    &lp.i, 1, "");
-        f->elem = load_elem(L, p, f->ty->dtype);
+        f->elem = load_leaf(L, e, f, p);
     }
     bool ok = e->fu ? emit_fused(L, e, lp.i, NULL, 0) : emit_elem(L, e, lower_gep(L, omt, odata, &lp.i, 1, ""));
     loop_end(L, &lp);
@@ -905,7 +934,7 @@ static bool nest_range(Lower *L, Ae *ae, const Emit *e, LLVMValueRef out, int nd
         for (int d = 0; d < nd; d++)
             off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, idx[d], lstr[i * nd + d], ""), "");
         LLVMValueRef p = LLVMBuildGEP2(L->b, L->t_i8, lower_array_field(L, f->v, ARR_DATA, ""), &off, 1, "");
-        f->elem = load_elem(L, p, f->ty->dtype);
+        f->elem = load_leaf(L, e, f, p);
     }
     bool ok = e->fu ? emit_fused(L, e, NULL, idx, nd) : emit_elem(L, e, LLVMBuildGEP2(L->b, L->t_i8, odata, &ooff, 1, ""));
     for (int d = nd - 1; d >= 0; d--)
@@ -1249,7 +1278,99 @@ static void extent(Lower *L, LLVMValueRef v, Type *t, LLVMValueRef *lo, LLVMValu
     *hi = LLVMBuildSelect(L->b, empty, *lo, LLVMBuildAdd(L->b, base, pos, ""), "hi");
 }
 
-/* Does any array leaf share memory with dst?  (Conservative: byte ranges.) */
+static bool has_walrus(const Node *n, int depth);
+
+/* A new alias scope (in a domain of its own) as a one-element list:
+ * self-referential nodes, as LLVM's own anonymous scopes. */
+static LLVMMetadataRef alias_scope(Lower *L) {
+    LLVMMetadataRef tmp = LLVMTemporaryMDNode(L->ctx, NULL, 0);
+    LLVMMetadataRef dops[2] = {tmp, LLVMMDStringInContext2(L->ctx, "hpcjit.store", 12)};
+    LLVMMetadataRef dom = LLVMMDNodeInContext2(L->ctx, dops, 2);
+    LLVMMetadataReplaceAllUsesWith(tmp, dom);
+    tmp = LLVMTemporaryMDNode(L->ctx, NULL, 0);
+    LLVMMetadataRef sops[2] = {tmp, dom};
+    LLVMMetadataRef scope = LLVMMDNodeInContext2(L->ctx, sops, 2);
+    LLVMMetadataReplaceAllUsesWith(tmp, scope);
+    return LLVMMDNodeInContext2(L->ctx, &scope, 1);
+}
+
+/* Are no two elements of v at one address?  (Sufficient, not necessary:
+ * each axis, innermost first, steps past all the axes inside it, as in
+ * any C-ordered view, reversed or strided; a view of another order
+ * answers no.) */
+static LLVMValueRef no_self_overlap(Lower *L, LLVMValueRef v, Type *t) {
+    LLVMValueRef ok = LLVMConstInt(L->t_i1, 1, 0), span = lower_i64(L, ty_itemsize(t->dtype));
+    LLVMValueRef one = lower_i64(L, 1), zero = lower_i64(L, 0);
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        LLVMValueRef n = lower_array_dim(L, v, ARR_SHAPE, d), s = lower_array_dim(L, v, ARR_STRIDES, d);
+        LLVMValueRef as = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, s, zero, ""),
+                                          LLVMBuildNeg(L->b, s, ""), s, "");
+        LLVMValueRef many = LLVMBuildICmp(L->b, LLVMIntSGT, n, one, "");
+        LLVMValueRef fits = LLVMBuildICmp(L->b, LLVMIntSGE, as, span, "");
+        ok = LLVMBuildAnd(L->b, ok, LLVMBuildOr(L->b, LLVMBuildNot(L->b, many, ""), fits, ""), "");
+        LLVMValueRef grown = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, LLVMBuildSub(L->b, n, one, ""), as, ""), span, "");
+        span = LLVMBuildSelect(L->b, many, grown, span, "");
+    }
+    return ok;
+}
+
+/* Do a and b name the same view, computed from the same values?  Only
+ * what cannot change between the two evaluations in one statement: local
+ * names (a store's right side rebinds none: no walrus), integer constants,
+ * slices, and + - * of those. */
+static bool same_view(const Node *a, const Node *b, int depth) {
+    if (!a || !b)
+        return a == b;
+    if (a->kind != b->kind || depth > 32)
+        return false;
+    switch (a->kind) {
+    case N_NAME: return a->var && a->var == b->var;
+    case N_CONST:
+        return a->cval.kind == b->cval.kind && (a->cval.kind == CVAL_INT || a->cval.kind == CVAL_BOOL ||
+                                                a->cval.kind == CVAL_NONE) &&
+               a->cval.i == b->cval.i;
+    case N_SLICE:
+        return same_view(a->a, b->a, depth + 1) && same_view(a->b, b->b, depth + 1) && same_view(a->c, b->c, depth + 1);
+    case N_TUPLE:
+        if (a->args.len != b->args.len)
+            return false;
+        for (int i = 0; i < a->args.len; i++)
+            if (!same_view(VEC_AT(a->args, i), VEC_AT(b->args, i), depth + 1))
+                return false;
+        return true;
+    case N_UNARYOP:
+        return a->op == b->op && a->op == OP_NEG && a->ty == b->ty && a->ty && ty_is_int(a->ty) &&
+               same_view(a->a, b->a, depth + 1);
+    case N_BINOP:
+        return a->op == b->op && (a->op == OP_ADD || a->op == OP_SUB || a->op == OP_MUL) && a->ty == b->ty && a->ty &&
+               ty_is_int(a->ty) && same_view(a->a, b->a, depth + 1) && same_view(a->b, b->b, depth + 1);
+    case N_CAST: return a->ty == b->ty && same_view(a->a, b->a, depth + 1);
+    case N_SUBSCRIPT:
+        return a->idx_kind == IDX_BASIC && b->idx_kind == IDX_BASIC && same_view(a->a, b->a, depth + 1) &&
+               same_view(a->b, b->b, depth + 1);
+    default: return false;
+    }
+}
+
+/* Is target `x[:]` (`x[:, :]`, `x[...]`: every axis whole) of the array
+ * named by leaf?  Then the leaf `x` is the destination's view too. */
+static bool whole_of(const Node *leaf, const Node *target) {
+    if (leaf->kind != N_NAME || !leaf->var || target->kind != N_SUBSCRIPT || target->idx_kind != IDX_BASIC ||
+        !target->a || target->a->kind != N_NAME || target->a->var != leaf->var || !target->b ||
+        target->b->kind != N_TUPLE || !leaf->ty || leaf->ty->kind != TY_ARRAY ||
+        target->b->args.len != leaf->ty->ndim)
+        return false;
+    for (int i = 0; i < target->b->args.len; i++) {
+        const Node *it = VEC_AT(target->b->args, i);
+        if (it->kind != N_SLICE || it->a || it->b || it->c)
+            return false;
+    }
+    return true;
+}
+
+/* Does any array leaf share memory with dst?  (Conservative: byte ranges.
+ * A leaf that is dst itself, read at the index it is stored to, is no
+ * overlap unless dst overlaps itself.) */
 static LLVMValueRef overlaps(Lower *L, Ae *ae, LLVMValueRef dst, Type *dty) {
     LLVMValueRef dlo, dhi, any = LLVMConstInt(L->t_i1, 0, 0);
     extent(L, dst, dty, &dlo, &dhi);
@@ -1257,6 +1378,10 @@ static LLVMValueRef overlaps(Lower *L, Ae *ae, LLVMValueRef dst, Type *dty) {
         Leaf *f = ae->leaves[i];
         if (!is_arr(f))
             continue;
+        if (f->self) {
+            any = LLVMBuildOr(L->b, any, LLVMBuildNot(L->b, no_self_overlap(L, dst, dty), ""), "");
+            continue;
+        }
         LLVMValueRef lo, hi;
         extent(L, f->v, f->ty, &lo, &hi);
         LLVMValueRef o = LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntULT, lo, dhi, ""),
@@ -1271,16 +1396,33 @@ static LLVMValueRef overlaps(Lower *L, Ae *ae, LLVMValueRef dst, Type *dty) {
  * a[1:-1] = a[:-2] + a[2:]) the tree is first computed into a temporary,
  * as NumPy does, so that no element is read after it was overwritten. */
 static bool store_into(Lower *L, Ae *ae, Node *root, Node *at, OpKind aug_op, Type *aug_op_ty,
-                       LLVMValueRef dst, Type *dty) {
+                       LLVMValueRef dst, Type *dty, const Node *target) {
     check_into(L, ae, dst, dty);
+    /* a leaf naming the destination's view (`x[i, :] = np.minimum(x[i, :],
+     * ...)`) reads dst itself: LLVM then sees one pointer, no overlap to
+     * test at run time */
+    bool walrus = target && has_walrus(root, 0);
+    for (int i = 0; i < ae->nleaves && target && !walrus; i++) {
+        Leaf *f = ae->leaves[i];
+        if (is_arr(f) && f->ty->ndim == dty->ndim && f->ty->dtype == dty->dtype &&
+            (same_view(f->n, target, 0) || whole_of(f->n, target))) {
+            f->self = true;
+            f->v = dst;
+        }
+    }
     Emit e = {.root = root, .out_dt = dty->dtype, .aug_op = aug_op, .aug_op_ty = aug_op_ty, .at = at};
     LLVMValueRef ov = overlaps(L, ae, dst, dty);
     LLVMBasicBlockRef direct = lower_block(L, "ae.direct"), copy = lower_block(L, "ae.viatemp"),
                       join = lower_block(L, "ae.stored");
     LLVMBuildCondBr(L->b, ov, copy, direct);
     lower_at(L, direct);
+    /* every other array leaf is known here not to overlap dst: tell LLVM,
+     * whose own run-time test, hoisted out of an enclosing loop, may span
+     * every row the loop visits and always fail (NPBench floyd_warshall) */
+    e.scope = alias_scope(L);
     if (!emit_loops(L, ae, &e, dst, dty))
         return false;
+    e.scope = NULL;
     LLVMBuildBr(L->b, join);
 
     lower_at(L, copy);
@@ -1355,7 +1497,8 @@ bool lower_ae_augassign(Lower *L, Node *n) {
     Ae ae = {0};
     if (!collect(L, &ae, n->b))
         return false;
-    return store_into(L, &ae, n->b, n, n->op, n->op_ty, arr, t->ty);
+    return store_into(L, &ae, n->b, n, n->op, n->op_ty, arr, t->ty,
+                      (t->kind == N_SUBSCRIPT && t->idx_kind == IDX_BASIC) || t->kind == N_NAME ? t : NULL);
 }
 
 bool lower_ae_is_store(const Node *target, const Node *value) {
@@ -1375,7 +1518,7 @@ bool lower_ae_assign(Lower *L, Node *target, Node *v) {
     LLVMValueRef dst = lower_index_view_borrowed(L, target);
     if (!dst)
         return false;
-    return store_into(L, &ae, root, v, OP_NONE, NULL, dst, target->op_ty);
+    return store_into(L, &ae, root, v, OP_NONE, NULL, dst, target->op_ty, target);
 }
 
 /* ---- consecutive array statements in one nest (N_FUSED, infer_fuse.c) ---- */
@@ -1408,7 +1551,7 @@ static bool emit_fused(Lower *L, const Emit *e, LLVMValueRef flat_i, LLVMValueRe
                                    LLVMBuildMul(L->b, idx[d], lower_array_dim(L, fu->out[k], ARR_STRIDES, d), ""), "");
             p = LLVMBuildGEP2(L->b, L->t_i8, data, &off, 1, "");
         }
-        store_elem(L, p, v, dt);
+        store_elem(L, p, v, dt, NULL);
     }
     return true;
 }
