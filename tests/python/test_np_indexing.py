@@ -493,6 +493,51 @@ def test_mask_write_converts():
     check(mask_set, np.arange(6), np.ones(6, np.bool_), 2.5)
 
 
+MASK_LENGTHS = (31, 32, 33, 64, 65, 100, 1000)
+
+
+def _masks(n, seed):
+    gen = np.random.default_rng(seed)
+    yield np.zeros(n, np.bool_)
+    yield np.ones(n, np.bool_)
+    yield gen.random(n) < 0.5
+    yield gen.random(n) < 0.01  # sparse: most blocks of 32 have none set
+    m = np.zeros(n, np.bool_)
+    m[[0, n // 2, n - 1]] = True  # first, middle and last items
+    yield m
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_mask_long(dtype):
+    """Masks long enough to be read 32 items at a time (contiguous array and
+    mask), with the remainder one by one, against py_func."""
+    for n in MASK_LENGTHS:
+        a = make_array(dtype, (n,), "C")
+        for k, m in enumerate(_masks(n, n)):
+            check(mask_get, a, m)
+            check(mask_set, a, m, 7)
+            check(mask_set, a, m, make_array(dtype, int(m.sum()), "C"))
+
+
+def test_mask_long_layouts():
+    """2-D C arrays take the blocks over all their items; strided,
+    reversed or F-ordered operands the strided walk."""
+    for layout in LAYOUTS:
+        a = make_array(np.float64, (40, 9), layout)
+        m = make_array(np.bool_, (40, 9), layout, gen=np.random.default_rng(3))
+        if AGAINST_NUMBA:
+            check(mask_get, a.ravel(), m.ravel())
+            continue
+        check(mask_get, a, m)
+        check(mask_set, a, m, -1.0)
+        check(mask_get, a, np.ascontiguousarray(m))
+    a = np.arange(200.0)
+    for m in _masks(100, 9):
+        check(mask_get, a[::2], m)  # a strided, the mask contiguous
+        check(mask_set, a[::2], m, 0.5)
+        check(mask_get, a[:100], np.repeat(m, 2)[::2])  # the mask strided
+
+
 @njit
 def mask_from_comparison(a):
     return a[a > 0]
