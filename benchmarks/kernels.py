@@ -246,6 +246,31 @@ def jacobi_swap(a, steps):
     return u
 
 
+@jit
+def row_min_update(path):
+    # Floyd-Warshall's row form (NPBench's Numba variant): each row store
+    # reads its own row and row k, which is the destination itself when i == k
+    n = path.shape[0]
+    for k in range(n):
+        for i in range(n):
+            path[i, :] = np.minimum(path[i, :], path[i, k] + path[k, :])
+    return path
+
+
+@jit
+def mask_mean(data, radius, nbins):
+    # azimuthal integration's naive form: a sparse boolean mask per bin,
+    # the selected items' mean
+    rmax = radius.max()
+    res = np.zeros(nbins)
+    for i in range(nbins):
+        r1 = rmax * i / nbins
+        r2 = rmax * (i + 1) / nbins
+        mask = np.logical_and(r1 <= radius, radius < r2)
+        res[i] = data[mask].mean()
+    return res
+
+
 @pjit
 def prange_sum(a):
     s = 0.0
