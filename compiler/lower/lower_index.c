@@ -330,7 +330,20 @@ static void fill_elem(Lower *L, LLVMValueRef *p, void *cx) {
 }
 
 /* For a set mask item: out[k++] = *p (read) or *p = value / value[k++] (write). */
-static void mask_hit(Lower *L, LLVMValueRef p, Ctx *c, bool read);
+static void mask_hit(Lower *L, LLVMValueRef p, Ctx *c, bool read) {
+    LLVMValueRef k = lower_load(L, L->t_i64, c->counter, "");
+    if (read) {
+        LLVMValueRef dst = LLVMBuildGEP2(L->b, lower_elem_type(L, c->ddt), c->out, &k, 1, "");
+        store_elem(L, dst, load_elem(L, p, c->sdt), c->ddt);
+    } else if (c->vdata) {
+        LLVMValueRef off = LLVMBuildMul(L->b, LLVMBuildMul(L->b, k, c->vstep, ""), c->vstride, "");
+        LLVMValueRef x = load_elem(L, byte_gep(L, c->vdata, off), c->sdt);
+        store_elem(L, p, lower_convert(L, c->at, x, c->sdt, c->ddt), c->ddt);
+    } else {
+        store_elem(L, p, c->value, c->ddt);
+    }
+    LLVMBuildStore(L->b, LLVMBuildAdd(L->b, k, lower_i64(L, 1), ""), c->counter);
+}
 
 /* if mask (p[1]) is set: mask_hit on p[0] */
 static void masked(Lower *L, LLVMValueRef *p, void *cx, bool read) {
@@ -342,22 +355,6 @@ static void masked(Lower *L, LLVMValueRef *p, void *cx, bool read) {
     mask_hit(L, p[0], c, read);
     LLVMBuildBr(L->b, next);
     lower_at(L, next);
-}
-
-static void mask_hit(Lower *L, LLVMValueRef p0, Ctx *c, bool read) {
-    LLVMValueRef *p = &p0;
-    LLVMValueRef k = lower_load(L, L->t_i64, c->counter, "");
-    if (read) {
-        LLVMValueRef dst = LLVMBuildGEP2(L->b, lower_elem_type(L, c->ddt), c->out, &k, 1, "");
-        store_elem(L, dst, load_elem(L, p[0], c->sdt), c->ddt);
-    } else if (c->vdata) {
-        LLVMValueRef off = LLVMBuildMul(L->b, LLVMBuildMul(L->b, k, c->vstep, ""), c->vstride, "");
-        LLVMValueRef x = load_elem(L, byte_gep(L, c->vdata, off), c->sdt);
-        store_elem(L, p[0], lower_convert(L, c->at, x, c->sdt, c->ddt), c->ddt);
-    } else {
-        store_elem(L, p[0], c->value, c->ddt);
-    }
-    LLVMBuildStore(L->b, LLVMBuildAdd(L->b, k, lower_i64(L, 1), ""), c->counter);
 }
 
 static void mask_read(Lower *L, LLVMValueRef *p, void *cx) { masked(L, p, cx, true); }
