@@ -246,6 +246,32 @@ def test_nonzero(dt, layout, shape):
         check(s_where_mask, a)
 
 
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("shape", [(1,), (7,), (8,), (9,), (31,), (32,), (33,), (100,), (3, 17), (2, 3, 9),
+                                   (4, 0), (0, 4), (5, 1, 16)])
+def test_nonzero_sparse(dt, shape):
+    """Mostly zeros (the rows are tested 8 items, and counted 32, at a
+    time): nonzero items at the first, last and a middle position of the
+    flat array and of some rows, none, all."""
+    n = int(np.prod(shape))
+    gen = np.random.default_rng(n)
+    cases = [np.zeros(n), np.ones(n)]
+    z = np.zeros(n)
+    if n:
+        z[[0, n // 2, n - 1]] = 1
+    cases.append(z)
+    cases.append((gen.random(n) < 0.05).astype(np.float64))
+    for c in cases:
+        a = c.reshape(shape)
+        if np.dtype(dt).kind == "f":
+            a = np.where(a != 0, np.nan if n % 2 else -2.5, 0.0)
+        a = a.astype(dt)
+        check(s_nonzero, a)
+        check(s_argwhere, a)
+        check(s_count_nonzero, a)
+        check(s_nonzero, a.T)
+
+
 def test_count_nonzero_0d():
     check(s_count_nonzero, np.array(3.0))
     check(s_count_nonzero, np.array(0))
