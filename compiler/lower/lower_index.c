@@ -426,6 +426,10 @@ static void mask_blocks(Lower *L, const View *a, const View *m, LLVMValueRef n, 
     int64_t size = ty_itemsize(read ? c->sdt : c->ddt);
     LLVMTypeRef vt = LLVMVectorType(L->t_i8, MASK_BLOCK), bt = LLVMIntTypeInContext(L->ctx, MASK_BLOCK);
     LLVMValueRef nb = LLVMBuildSDiv(L->b, n, lower_i64(L, MASK_BLOCK), "mask.blocks");
+    /* a scalar stored: a block with items set gets one pass of selects
+     * (vector blends) over its 32 items, not a branch per set item (a dense
+     * mask mispredicts half of them) */
+    bool blend = !read && !c->vdata && c->ddt->kind != TY_RECORD;
     Loop lp;
     loop_begin(L, &lp, nb);
     LLVMValueRef j0 = LLVMBuildMul(L->b, lp.i, lower_i64(L, MASK_BLOCK), "");
@@ -434,21 +438,37 @@ static void mask_blocks(Lower *L, const View *a, const View *m, LLVMValueRef n, 
     LLVMValueRef bits = LLVMBuildBitCast(L->b, LLVMBuildICmp(L->b, LLVMIntNE, v, LLVMConstNull(vt), ""), bt, "");
     LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b), head = lower_block(L, "mask.bits"),
                       hit = lower_block(L, "mask.hit"), done = lower_block(L, "mask.done");
-    LLVMBuildBr(L->b, head);
-    lower_at(L, head);
-    LLVMValueRef cur = LLVMBuildPhi(L->b, bt, "bits");
-    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntNE, cur, LLVMConstNull(bt), ""), hit, done);
-    lower_at(L, hit);
-    LLVMValueRef targs[2] = {cur, LLVMConstInt(L->t_i1, 1, 0)};
-    LLVMValueRef t = lower_intrinsic(L, "llvm.cttz", &bt, 1, targs, 2);
-    LLVMValueRef j = LLVMBuildAdd(L->b, j0, LLVMBuildZExt(L->b, t, L->t_i64, ""), "");
-    mask_hit(L, byte_gep(L, a->data, LLVMBuildMul(L->b, j, lower_i64(L, size), "")), c, read);
-    LLVMValueRef rest = LLVMBuildAnd(L->b, cur, LLVMBuildSub(L->b, cur, LLVMConstInt(bt, 1, 0), ""), "");
-    LLVMBasicBlockRef last = LLVMGetInsertBlock(L->b);
-    LLVMBuildBr(L->b, head);
-    LLVMValueRef in[2] = {bits, rest};
-    LLVMBasicBlockRef from[2] = {pre, last};
-    LLVMAddIncoming(cur, in, from, 2);
+    if (blend) {
+        LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntNE, bits, LLVMConstNull(bt), ""), hit, done);
+        lower_at(L, hit);
+        Loop sl;
+        loop_begin(L, &sl, lower_i64(L, MASK_BLOCK));
+        LLVMValueRef jj = LLVMBuildAdd(L->b, j0, sl.i, "");
+        LLVMValueRef mb = lower_load(L, L->t_i8, byte_gep(L, m->data, jj), "");
+        LLVMSetAlignment(mb, 1);
+        LLVMValueRef pa = byte_gep(L, a->data, LLVMBuildMul(L->b, jj, lower_i64(L, size), ""));
+        LLVMValueRef set = LLVMBuildICmp(L->b, LLVMIntNE, mb, LLVMConstInt(L->t_i8, 0, 0), "");
+        store_elem(L, pa, LLVMBuildSelect(L->b, set, c->value, load_elem(L, pa, c->ddt), ""), c->ddt);
+        loop_end(L, &sl);
+        LLVMBuildBr(L->b, done);
+        LLVMDeleteBasicBlock(head);
+    } else {
+        LLVMBuildBr(L->b, head);
+        lower_at(L, head);
+        LLVMValueRef cur = LLVMBuildPhi(L->b, bt, "bits");
+        LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntNE, cur, LLVMConstNull(bt), ""), hit, done);
+        lower_at(L, hit);
+        LLVMValueRef targs[2] = {cur, LLVMConstInt(L->t_i1, 1, 0)};
+        LLVMValueRef t = lower_intrinsic(L, "llvm.cttz", &bt, 1, targs, 2);
+        LLVMValueRef j = LLVMBuildAdd(L->b, j0, LLVMBuildZExt(L->b, t, L->t_i64, ""), "");
+        mask_hit(L, byte_gep(L, a->data, LLVMBuildMul(L->b, j, lower_i64(L, size), "")), c, read);
+        LLVMValueRef rest = LLVMBuildAnd(L->b, cur, LLVMBuildSub(L->b, cur, LLVMConstInt(bt, 1, 0), ""), "");
+        LLVMBasicBlockRef last = LLVMGetInsertBlock(L->b);
+        LLVMBuildBr(L->b, head);
+        LLVMValueRef in[2] = {bits, rest};
+        LLVMBasicBlockRef from[2] = {pre, last};
+        LLVMAddIncoming(cur, in, from, 2);
+    }
     lower_at(L, done);
     loop_end(L, &lp);
     /* the last n % MASK_BLOCK items one by one */
