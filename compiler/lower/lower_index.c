@@ -402,9 +402,11 @@ static void walk2(Lower *L, const View *a, const View *b, ElemFn fn, Ctx *c) {
     walk(L, 0, a->nd, (LLVMValueRef *)a->shape, 2, p, st, fn, c);
 }
 
-/* i1: v (items of `size` bytes) is C-contiguous. */
-static LLVMValueRef c_contiguous(Lower *L, const View *v, int64_t size) {
-    LLVMValueRef ok = LLVMConstInt(L->t_i1, 1, 0), want = lower_i64(L, size), one = lower_i64(L, 1);
+/* i1: v, of type t, is C-contiguous (a constant when t's layout says so). */
+static LLVMValueRef c_contiguous(Lower *L, const View *v, const Type *t) {
+    LLVMValueRef ok = LLVMConstInt(L->t_i1, 1, 0), want = lower_i64(L, ty_itemsize(t->dtype)), one = lower_i64(L, 1);
+    if (t->layout == LAYOUT_C)
+        return ok;
     for (int d = v->nd - 1; d >= 0; d--) {
         LLVMValueRef fits = LLVMBuildOr(L->b, LLVMBuildICmp(L->b, LLVMIntSLE, v->shape[d], one, ""),
                                         LLVMBuildICmp(L->b, LLVMIntEQ, v->strides[d], want, ""), "");
@@ -436,8 +438,8 @@ static void mask_blocks(Lower *L, const View *a, const View *m, LLVMValueRef n, 
     LLVMValueRef v = lower_load(L, vt, byte_gep(L, m->data, j0), "mask.v");
     LLVMSetAlignment(v, 1);
     LLVMValueRef bits = LLVMBuildBitCast(L->b, LLVMBuildICmp(L->b, LLVMIntNE, v, LLVMConstNull(vt), ""), bt, "");
-    LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b), head = lower_block(L, "mask.bits"),
-                      hit = lower_block(L, "mask.hit"), done = lower_block(L, "mask.done");
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b), hit = lower_block(L, "mask.hit"),
+                      done = lower_block(L, "mask.done");
     if (blend) {
         LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntNE, bits, LLVMConstNull(bt), ""), hit, done);
         lower_at(L, hit);
@@ -451,8 +453,8 @@ static void mask_blocks(Lower *L, const View *a, const View *m, LLVMValueRef n, 
         store_elem(L, pa, LLVMBuildSelect(L->b, set, c->value, load_elem(L, pa, c->ddt), ""), c->ddt);
         loop_end(L, &sl);
         LLVMBuildBr(L->b, done);
-        LLVMDeleteBasicBlock(head);
     } else {
+        LLVMBasicBlockRef head = lower_block(L, "mask.bits");
         LLVMBuildBr(L->b, head);
         lower_at(L, head);
         LLVMValueRef cur = LLVMBuildPhi(L->b, bt, "bits");
@@ -482,14 +484,13 @@ static void mask_blocks(Lower *L, const View *a, const View *m, LLVMValueRef n, 
     loop_end(L, &tl);
 }
 
-/* The masked visit of a and m: mask_blocks when both are C-contiguous
- * (checked at run time), else the strided walk. */
-static void mask_visit(Lower *L, const View *a, const View *m, Ctx *c, bool read) {
+/* The masked visit of a and m (the operands of the subscript sub):
+ * mask_blocks when both are C-contiguous, else the strided walk. */
+static void mask_visit(Lower *L, Node *sub, const View *a, const View *m, Ctx *c, bool read) {
     LLVMValueRef n = lower_i64(L, 1);
     for (int d = 0; d < a->nd; d++)
         n = LLVMBuildMul(L->b, n, a->shape[d], "");
-    LLVMValueRef fast = LLVMBuildAnd(L->b, c_contiguous(L, a, ty_itemsize(read ? c->sdt : c->ddt)),
-                                     c_contiguous(L, m, 1), "");
+    LLVMValueRef fast = LLVMBuildAnd(L->b, c_contiguous(L, a, sub->a->ty), c_contiguous(L, m, sub->b->ty), "");
     LLVMBasicBlockRef blocks = lower_block(L, "mask.contig"), strided = lower_block(L, "mask.strided"),
                       join = lower_block(L, "mask.visited");
     LLVMBuildCondBr(L->b, fast, blocks, strided);
@@ -513,7 +514,7 @@ static LLVMValueRef mask_get(Lower *L, Node *n, bool *owned) {
     c.sdt = c.ddt = n->ty->dtype;
     c.out = lower_array_field(L, r, ARR_DATA, "out");
     LLVMBuildStore(L->b, lower_i64(L, 0), c.counter);
-    mask_visit(L, &a, &m, &c, true);
+    mask_visit(L, n, &a, &m, &c, true);
     *owned = true;
     return r;
 }
@@ -547,7 +548,7 @@ static bool mask_set(Lower *L, Node *n, LLVMValueRef v, Type *t) {
             return false;
     }
     LLVMBuildStore(L->b, lower_i64(L, 0), c.counter);
-    mask_visit(L, &a, &m, &c, false);
+    mask_visit(L, n, &a, &m, &c, false);
     return true;
 }
 
